@@ -1,0 +1,1 @@
+"""Aligners: choose a one-to-one alignment among candidate matches (beam, greedy, stagewise)."""

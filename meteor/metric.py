@@ -1,0 +1,338 @@
+"""The facade: text in, full record out.
+
+``Meteor(preset=...)`` tokenises, proposes candidates stage by stage, aligns with
+the preset's aligner, counts the sufficient statistics and applies the formula.
+A sentence is a corpus of one: :meth:`Meteor.corpus_score` sums the segment
+statistics and applies the same formula once (Meteor 1.5 ``MeteorStats.addStats``).
+Several references: each is scored, the highest score wins and the first
+reference wins ties (MeteorScorer.java:207-229).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from meteor import normalize
+from meteor.aligners.beam import align_beam
+from meteor.chunking import chunk_matches
+from meteor.languages import Language, ResourceError, get_language
+from meteor.matchers import MatchContext, propose_all
+from meteor.params import ParamError, Params
+from meteor.presets import DEFAULT_PRESET, get_preset
+from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.types import (
+    Alignment,
+    CorpusResult,
+    Match,
+    MeteorResult,
+    Module,
+    Stats,
+    Token,
+)
+
+__all__ = ["Meteor", "Progress", "resolve_params"]
+
+Progress = Callable[[float, str], None]
+
+#: Longest input (characters per side) accepted; longer text is an error, not a hang.
+MAX_CHARS = 200_000
+#: Most tokens per side the aligners are asked to handle.
+MAX_TOKENS = 5_000
+
+
+def resolve_params(
+    preset: str | None = None,
+    params: Params | None = None,
+    lang: str | None = None,
+    **overrides: Any,
+) -> tuple[Params, str | None]:
+    """Combine a preset (or explicit params) with overrides; return (params, preset name)."""
+    if params is not None and preset is not None:
+        raise ParamError("give either preset or params, not both")
+    name: str | None = None
+    if params is None:
+        if preset is None:
+            preset = DEFAULT_PRESET.get(lang or "en")
+            if preset is None:
+                raise ParamError(f"no default preset for language {lang!r}")
+        base = get_preset(preset)
+        name = base.name
+        params = base.params
+        if lang is not None and lang != params.lang:
+            raise ParamError(
+                f"preset {name!r} is for language {params.lang!r}, not {lang!r}; "
+                "choose a preset of that language or leave the language out"
+            )
+    elif lang is not None and lang != params.lang:
+        params = params.replace(lang=lang)
+    if overrides:
+        params = params.replace(**overrides)
+        if name is not None and params != get_preset(name).params:
+            name = f"{name}+custom"
+    return params, name
+
+
+class Meteor:
+    """A configured scorer.  Cheap to build; language resources are shared per process."""
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        *,
+        params: Params | None = None,
+        lang: str | None = None,
+        **overrides: Any,
+    ) -> None:
+        self.params, self.preset = resolve_params(preset, params, lang, **overrides)
+        p = self.params
+        self.lang: Language = get_language(p.lang)
+        missing = [m.value for m in p.modules if m not in self.lang.modules]
+        if missing:
+            raise ParamError(
+                f"modules: {', '.join(missing)} not available for language {p.lang!r} "
+                f"(available: {', '.join(sorted(m.value for m in self.lang.modules))})"
+            )
+        if Module.STEM in p.modules and p.stemmer not in self.lang.stemmers:
+            raise ParamError(
+                f"stemmer must be one of {', '.join(self.lang.stemmers)} for {p.lang!r}, "
+                f"got {p.stemmer!r}"
+            )
+        if p.aligner == "greedy" and p.lang != "en":
+            raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
+        self._function_lang = self._pick_function_words()
+
+    # -- resources ------------------------------------------------------
+    def _pick_function_words(self) -> Any:
+        p = self.params
+        lang: Any = self.lang
+        if p.function_words == "project":
+            if not hasattr(lang, "with_function_words"):
+                raise ParamError(f"function_words='project' is not available for {p.lang!r}")
+            lang = lang.with_function_words("project")
+        if p.delta != 0.5:
+            # With δ = 0.5 function words change nothing; otherwise they must be there.
+            try:
+                lang.is_function_word("the")
+            except ResourceError as exc:
+                raise ResourceError(f"{exc} (needed because delta = {p.delta} ≠ 0.5)") from exc
+        return lang
+
+    def _is_function(self, word: str) -> bool:
+        try:
+            return bool(self._function_lang.is_function_word(word))
+        except ResourceError:
+            return False  # only reachable with δ = 0.5, where it changes no score
+
+    def prepare(self, progress: Progress | None = None) -> None:
+        """Load every resource the preset needs now (with a progress callback), not lazily."""
+        p = self.params
+        steps: list[tuple[str, Callable[[], Any]]] = []
+        if Module.SYNONYM in p.modules or p.aligner == "greedy":
+            steps.append(("synonyms", lambda: self.lang.synsets("test")))
+        if Module.STEM in p.modules:
+            steps.append(("stemmer", lambda: self.lang.stem("tests", p.stemmer)))
+        if Module.LEMMA in p.modules:
+            steps.append(("lemmatiser", lambda: self.lang.lemmas("тест")))
+        if p.aligner == "greedy":
+            from meteor.nltk_wordnet import wordnet_reader
+
+            steps.append(("nltk WordNet", wordnet_reader))
+        steps.append(("function words", lambda: self._is_function("the")))
+        total = len(steps) + (1 if Module.PARAPHRASE in p.modules else 0)
+        for k, (label, fn) in enumerate(steps):
+            if progress:
+                progress(k / total, f"loading {label}")
+            fn()
+        if Module.PARAPHRASE in p.modules:
+            from meteor import paraphrase
+
+            base = len(steps) / total
+
+            def sub(frac: float, msg: str) -> None:
+                if progress:
+                    progress(base + frac / total, msg)
+
+            paraphrase.get_table(p.lang, progress=sub)
+        if progress:
+            progress(1.0, "ready")
+
+    # -- pieces -----------------------------------------------------------
+    def tokenize(self, text: str) -> tuple[Token, ...]:
+        """Tokens (with offsets into ``text``) as this preset's normaliser gives them."""
+        _check_text(text, "text")
+        clean, _ = normalize.sanitize(text)
+        toks = normalize.tokenize(clean, self.params.lang, self.params.norm, no_punct=self.params.no_punct)
+        if len(toks) > MAX_TOKENS:
+            raise ValueError(
+                f"text has {len(toks)} tokens; at most {MAX_TOKENS} per segment are accepted"
+            )
+        return tuple(
+            Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks
+        )
+
+    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[list[Match]]:
+        """Every stage's candidates for two token lists, stage by stage (for teaching views)."""
+        ctx = MatchContext(hyp, ref, self.params, self.lang)
+        return propose_all(ctx, self.params.modules)
+
+    def align(
+        self, hyp: Sequence[str], ref: Sequence[str]
+    ) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
+        """(chosen matches in reference order, all candidates considered)."""
+        p = self.params
+        if p.aligner == "greedy":
+            from meteor.aligners.greedy import align_nltk
+            from meteor.nltk_wordnet import wordnet_reader
+
+            chosen = align_nltk(hyp, ref, wordnet=wordnet_reader())
+            return tuple(chosen), tuple(chosen)
+        ctx = MatchContext(hyp, ref, p, self.lang)
+        modules = p.modules
+        if p.aligner == "beam" and len(hyp) == len(ref) and ctx.hyp_keys == ctx.ref_keys:
+            modules = modules[:1]  # identical-sentence shortcut (Aligner.java:155-161)
+        stages = propose_all(ctx, modules)
+        flat = tuple(m for stage in stages for m in stage)
+        if p.aligner == "beam":
+            chosen = align_beam(len(hyp), len(ref), flat, p.beam_size)
+        else:
+            from meteor.aligners.stagewise import align_stagewise
+
+            chosen = align_stagewise(len(hyp), len(ref), stages)
+        return tuple(chosen), flat
+
+    def _score_tokens(
+        self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...]
+    ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
+        hyp_w = [t.text for t in hyp_t]
+        ref_w = [t.text for t in ref_t]
+        chosen, cands = self.align(hyp_w, ref_w)
+        chosen = tuple(sorted(chosen, key=lambda m: m.ref.start))
+        alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
+        stats = stats_from_alignment(
+            chosen, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
+        )
+        return alignment, stats, compute(stats, self.params), cands
+
+    # -- public API --------------------------------------------------------
+    def signature(self, nrefs: int = 1) -> str:
+        return self.params.signature(preset=self.preset, nrefs=nrefs)
+
+    def score(self, hyp: str, refs: str | Sequence[str]) -> MeteorResult:
+        """Score one hypothesis against one or more references.
+
+        Raises:
+            TypeError: when ``hyp`` is not a string or ``refs`` not a string/sequence of strings.
+            ValueError: when there is no reference, or a text is too long.
+        """
+        ref_list = _ref_list(refs)
+        hyp_t = self.tokenize(hyp)
+        best: tuple[Any, ...] | None = None
+        best_score = -1.0
+        best_idx = 0
+        scores: list[float] = []
+        for k, ref in enumerate(ref_list):
+            ref_t = self.tokenize(ref)
+            out = self._score_tokens(hyp_t, ref_t)
+            s = out[2].score
+            scores.append(s)
+            if s > best_score:  # strict: the first reference wins ties
+                best, best_score, best_idx = out, s, k
+        assert best is not None
+        alignment, stats, bd, cands = best
+        return MeteorResult(
+            hyp=hyp,
+            refs=tuple(ref_list),
+            alignment=alignment,
+            stats=stats,
+            precision=bd.precision,
+            recall=bd.recall,
+            fmean=bd.fmean,
+            frag=bd.frag,
+            penalty=bd.penalty,
+            score=bd.score,
+            best_ref_index=best_idx,
+            ref_scores=tuple(scores),
+            signature=self.signature(len(ref_list)),
+            candidates=cands,
+        )
+
+    def breakdown(self, result: MeteorResult | CorpusResult) -> Breakdown:
+        """Every intermediate of the formula for a result (weighted lengths and matches)."""
+        stats = result.stats
+        return compute(stats, self.params)
+
+    def corpus_score(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[str] | Sequence[Sequence[str]],
+        *,
+        progress: Progress | None = None,
+    ) -> CorpusResult:
+        """Score a corpus: summed statistics (Meteor 1.5) and the mean of segment scores.
+
+        ``refs`` is either one reference per segment (a list of strings) or, for
+        several references, one sequence of references per segment.
+        """
+        if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+            raise TypeError("hyps must be a list of strings (one segment each)")
+        if isinstance(refs, str) or not isinstance(refs, Sequence):
+            raise TypeError("refs must be a list with one entry per segment")
+        if len(hyps) != len(refs):
+            raise ValueError(
+                f"hypotheses have {len(hyps)} segments but references have {len(refs)}"
+            )
+        segments: list[MeteorResult] = []
+        n = len(hyps)
+        step = max(1, n // 200)
+        for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+            segments.append(self.score(h, r))
+            if progress and (k % step == 0 or k == n - 1):
+                progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
+        return self.combine(segments)
+
+    def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
+        """Corpus result from already scored segments (sum of their statistics)."""
+        segs = tuple(segments)
+        total = Stats()
+        for s in segs:
+            total = total + s.stats.corpus_contribution()
+        bd = compute(total, self.params)
+        mean = math.fsum(s.score for s in segs) / len(segs) if segs else 0.0
+        nrefs = max((len(s.refs) for s in segs), default=1)
+        return CorpusResult(
+            segments=segs,
+            stats=total,
+            precision=bd.precision,
+            recall=bd.recall,
+            fmean=bd.fmean,
+            frag=bd.frag,
+            penalty=bd.penalty,
+            score=bd.score,
+            mean_segment_score=mean,
+            signature=self.signature(nrefs),
+        )
+
+
+def _check_text(text: Any, what: str) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a string, got {type(text).__name__}")
+    if len(text) > MAX_CHARS:
+        raise ValueError(
+            f"{what} has {len(text):,} characters; at most {MAX_CHARS:,} per segment are accepted"
+        )
+
+
+def _ref_list(refs: str | Sequence[str]) -> list[str]:
+    if isinstance(refs, str):
+        return [refs]
+    if not isinstance(refs, Sequence):
+        raise TypeError("refs must be a string or a list of strings")
+    out = list(refs)
+    if not out:
+        raise ValueError("at least one reference is needed")
+    for k, r in enumerate(out):
+        if not isinstance(r, str):
+            raise TypeError(f"reference {k} must be a string, got {type(r).__name__}")
+    return out

@@ -1,0 +1,281 @@
+"""Parameters of a METEOR computation: validated, frozen, hashable, signed.
+
+Weights are bound to modules **by name** — never by slot as Meteor 1.5's ``-w``
+is (``meteor-1.5.md`` section 12, the ``-m``/``-p`` traps).  Every value is
+checked on construction and a wrong one raises :class:`ParamError` naming the
+field and its allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args
+
+from meteor.types import Module
+
+__all__ = [
+    "ALIGNERS",
+    "NORM_MODES",
+    "VERSION",
+    "AlignerName",
+    "NormMode",
+    "ParamError",
+    "Params",
+]
+
+VERSION = "0.1.0"
+
+AlignerName = Literal["beam", "greedy", "stagewise"]
+NormMode = Literal["meteor", "lower", "none"]
+FunctionWordList = Literal["meteor", "project"]
+ALIGNERS: tuple[str, ...] = get_args(AlignerName)
+NORM_MODES: tuple[str, ...] = get_args(NormMode)
+FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
+
+#: (low, high) inclusive ranges of the numeric fields.
+RANGES: dict[str, tuple[float, float]] = {
+    "alpha": (0.0, 1.0),
+    "beta": (0.0, 20.0),
+    "gamma": (0.0, 1.0),
+    "delta": (0.0, 1.0),
+    "weight": (0.0, 1.0),
+    "beam_size": (1, 10_000),
+    "embedding_threshold": (-1.0, 1.0),
+}
+
+
+class ParamError(ValueError):
+    """An invalid parameter; the message names the field and its range."""
+
+
+def _check_number(name: str, value: Any, key: str | None = None) -> float:
+    lo, hi = RANGES[key or name]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise ParamError(
+                f"{name} must be a number in [{lo}, {hi}], got {value!r}"
+            ) from None
+    if math.isnan(value) or not lo <= value <= hi:
+        raise ParamError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+    return float(value)
+
+
+def _to_module(value: Any, field_name: str) -> Module:
+    if isinstance(value, Module):
+        return value
+    try:
+        return Module(str(value).strip().lower())
+    except ValueError:
+        names = ", ".join(m.value for m in Module)
+        raise ParamError(f"{field_name}: unknown module {value!r}; choose from {names}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Everything that changes a METEOR number.
+
+    Attributes:
+        lang: language code (``en``, ``ru``).
+        alpha: weight of recall against precision in Fmean = PR / (αP + (1−α)R).
+        beta: exponent of the fragmentation penalty γ·frag^β.
+        gamma: maximum fragmentation penalty.
+        delta: weight of content words against function words (0.5: plain ratios).
+        modules: the matching stages, in order.
+        weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
+        aligner: ``beam`` (Meteor 1.5), ``greedy`` (NLTK 3.10) or ``stagewise`` (2005 paper).
+        beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
+        norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
+        no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
+        stemmer: stemmer name offered by the language (``snowball``, ``porter``).
+        function_words: ``meteor`` (Meteor 1.5's list) or ``project`` (the project's own list).
+        perfect_rule: fragmentation 0 when every word matches in one chunk (Meteor 1.5).
+        java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
+        fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).
+        embedding_threshold: minimum cosine for the embedding stage.
+    """
+
+    lang: str = "en"
+    alpha: float = 0.85
+    beta: float = 0.20
+    gamma: float = 0.60
+    delta: float = 0.75
+    modules: tuple[Module, ...] = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
+    weights: tuple[tuple[Module, float], ...] = (
+        (Module.EXACT, 1.0),
+        (Module.STEM, 0.6),
+        (Module.SYNONYM, 0.8),
+        (Module.PARAPHRASE, 0.6),
+    )
+    aligner: AlignerName = "beam"
+    beam_size: int = 40
+    norm: NormMode = "meteor"
+    no_punct: bool = False
+    stemmer: str = "snowball"
+    function_words: FunctionWordList = "meteor"
+    perfect_rule: bool = True
+    java_keys: bool = True
+    fold_yo: bool = False
+    embedding_threshold: float = 0.5
+    _weight_map: dict[Module, float] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        s = object.__setattr__
+        if not isinstance(self.lang, str) or not self.lang:
+            raise ParamError(f"lang must be a language code such as 'en', got {self.lang!r}")
+        for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
+            s(self, name, _check_number(name, getattr(self, name)))
+        bs = _check_number("beam_size", self.beam_size)
+        if bs != int(bs):
+            raise ParamError(f"beam_size must be a whole number, got {self.beam_size!r}")
+        s(self, "beam_size", int(bs))
+        if isinstance(self.modules, str):
+            raise ParamError("modules must be a sequence of module names, not one string")
+        mods = tuple(_to_module(m, "modules") for m in self.modules)
+        if not mods:
+            raise ParamError("modules must name at least one module (e.g. exact)")
+        if len(set(mods)) != len(mods):
+            raise ParamError(f"modules must not repeat a module: {[m.value for m in mods]}")
+        s(self, "modules", mods)
+        raw = self.weights
+        pairs: list[tuple[Module, float]]
+        if isinstance(raw, Mapping):
+            pairs = [(_to_module(k, "weights"), v) for k, v in raw.items()]
+        else:
+            pairs = []
+            for item in raw:
+                if not isinstance(item, tuple | list) or len(item) != 2:
+                    raise ParamError(
+                        "weights must be (module, weight) pairs or a mapping, "
+                        f"got {item!r}"
+                    )
+                pairs.append((_to_module(item[0], "weights"), item[1]))
+        wmap: dict[Module, float] = {}
+        for mod, w in pairs:
+            wmap[mod] = _check_number(f"weights[{mod.value}]", w, "weight")
+        missing = [m.value for m in mods if m not in wmap]
+        if missing:
+            raise ParamError(f"weights: no weight given for module(s) {', '.join(missing)}")
+        s(self, "weights", tuple((m, wmap[m]) for m in mods))
+        s(self, "_weight_map", {m: wmap[m] for m in mods})
+        if self.aligner not in ALIGNERS:
+            raise ParamError(f"aligner must be one of {', '.join(ALIGNERS)}, got {self.aligner!r}")
+        if self.norm not in NORM_MODES:
+            raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
+        if self.function_words not in FUNCTION_WORD_LISTS:
+            raise ParamError(
+                f"function_words must be one of {', '.join(FUNCTION_WORD_LISTS)}, "
+                f"got {self.function_words!r}"
+            )
+        for flag in ("no_punct", "perfect_rule", "java_keys", "fold_yo"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if self.no_punct and self.norm != "meteor":
+            raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
+        if not isinstance(self.stemmer, str) or not self.stemmer:
+            raise ParamError(f"stemmer must be a stemmer name, got {self.stemmer!r}")
+
+    def weight(self, module: Module) -> float:
+        """The scoring weight of ``module`` (0.0 for a module not in use)."""
+        return self._weight_map.get(module, 0.0)
+
+    def replace(self, **changes: Any) -> Params:
+        """A copy with some fields changed (and re-validated).
+
+        Changing ``modules`` alone keeps the existing weights by name and gives a
+        newly added module weight 1.0 only if no weight is known for it: pass
+        ``weights`` explicitly to be sure.
+        """
+        if "modules" in changes and "weights" not in changes:
+            mods = [_to_module(m, "modules") for m in changes["modules"]]
+            changes["weights"] = tuple((m, self._weight_map.get(m, 1.0)) for m in mods)
+        unknown = set(changes) - {f.name for f in fields(self) if f.init}
+        if unknown:
+            raise ParamError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "gamma": self.gamma,
+            "delta": self.delta,
+            "modules": [m.value for m in self.modules],
+            "weights": {m.value: w for m, w in self.weights},
+            "aligner": self.aligner,
+            "beam_size": self.beam_size,
+            "norm": self.norm,
+            "no_punct": self.no_punct,
+            "stemmer": self.stemmer,
+            "function_words": self.function_words,
+            "perfect_rule": self.perfect_rule,
+            "java_keys": self.java_keys,
+            "fold_yo": self.fold_yo,
+            "embedding_threshold": self.embedding_threshold,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Params:
+        known = {f.name for f in fields(cls) if f.init}
+        unknown = set(d) - known
+        if unknown:
+            raise ParamError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
+        kw = dict(d)
+        if "modules" in kw:
+            kw["modules"] = tuple(kw["modules"])
+        if "weights" in kw and isinstance(kw["weights"], Mapping):
+            kw["weights"] = tuple(kw["weights"].items())
+        return cls(**kw)
+
+    def signature(self, *, preset: str | None = None, nrefs: int = 1) -> str:
+        """A sacreBLEU-style reproducibility signature that encodes every setting."""
+        abbrev = {
+            Module.EXACT: "ex",
+            Module.STEM: "st",
+            Module.SYNONYM: "sy",
+            Module.PARAPHRASE: "pa",
+            Module.LEMMA: "le",
+            Module.EMBEDDING: "em",
+        }
+        parts = [
+            "meteor",
+            f"v:{VERSION}",
+            f"preset:{preset or 'custom'}",
+            f"lang:{self.lang}",
+            f"norm:{self.norm}{'-nopunct' if self.no_punct else ''}",
+            "mods:" + "+".join(abbrev[m] for m in self.modules),
+            "w:" + "/".join(_fmt(w) for _, w in self.weights),
+            f"a:{_fmt(self.alpha)}",
+            f"b:{_fmt(self.beta)}",
+            f"g:{_fmt(self.gamma)}",
+            f"d:{_fmt(self.delta)}",
+            f"align:{self.aligner}" + (str(self.beam_size) if self.aligner == "beam" else ""),
+        ]
+        if Module.STEM in self.modules:
+            parts.append(f"stem:{self.stemmer}")
+        if self.function_words != "meteor":
+            parts.append(f"fw:{self.function_words}")
+        if not self.perfect_rule:
+            parts.append("perfect:no")
+        if self.fold_yo:
+            parts.append("yo:fold")
+        if Module.EMBEDDING in self.modules:
+            parts.append(f"emb:{_fmt(self.embedding_threshold)}")
+        parts.append(f"nrefs:{nrefs}")
+        return "|".join(parts)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def parse_modules(spec: str | Iterable[str]) -> tuple[Module, ...]:
+    """``"exact stem"`` or ``["exact", "stem"]`` → modules (for CLIs and forms)."""
+    items = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
+    return tuple(_to_module(x, "modules") for x in items)

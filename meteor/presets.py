@@ -1,0 +1,211 @@
+"""Named presets: each reproduces one official METEOR number, and says which.
+
+The Meteor 1.5 task tables come from ``Constants.java:139-330`` (summarised in
+``meteor-1.5.md`` section 3), with the weights bound to modules by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from meteor.params import ParamError, Params
+from meteor.types import Module
+
+__all__ = ["PRESETS", "Preset", "get_preset", "preset_names", "DEFAULT_PRESET"]
+
+EX, ST, SY, PA, LE, EM = (
+    Module.EXACT,
+    Module.STEM,
+    Module.SYNONYM,
+    Module.PARAPHRASE,
+    Module.LEMMA,
+    Module.EMBEDDING,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    params: Params
+    description: str
+    reproduces: str
+    needs_paraphrase: bool = False
+
+
+def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float, ...]) -> Params:
+    mods = (EX, ST, SY, PA)
+    return Params(
+        lang="en",
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+        modules=mods,
+        weights=tuple(zip(mods, w, strict=True)),
+    )
+
+
+_LIST: list[Preset] = [
+    Preset(
+        "meteor-1.5",
+        _en15(0.85, 0.20, 0.60, 0.75, (1.0, 0.6, 0.8, 0.6)),
+        "Meteor 1.5 English default (task rank): exact, stem, synonym, paraphrase.",
+        "java -jar meteor-1.5.jar hyp ref -l en -norm (WMT, pycocoevalcap)",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-adq",
+        _en15(0.75, 1.40, 0.45, 0.70, (1.0, 1.0, 0.6, 0.8)),
+        "Meteor 1.5 English, task adq (adequacy).",
+        "meteor-1.5.jar -l en -norm -t adq",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-hter",
+        _en15(0.40, 1.50, 0.35, 0.55, (1.0, 0.2, 0.6, 0.8)),
+        "Meteor 1.5 English, task hter.",
+        "meteor-1.5.jar -l en -norm -t hter",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-li",
+        _en15(0.75, 1.40, 0.70, 0.50, (1.0, 0.5, 0.5, 0.5)),
+        "Meteor 1.5 English, task li (language-independent parameters).",
+        "meteor-1.5.jar -l en -norm -t li",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-tune",
+        _en15(0.50, 1.00, 0.50, 0.50, (1.0, 0.5, 0.5, 0.5)),
+        "Meteor 1.5 English, task tune (starting point for tuning).",
+        "meteor-1.5.jar -l en -norm -t tune",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-universal",
+        Params(
+            lang="en",
+            alpha=0.70,
+            beta=1.40,
+            gamma=0.30,
+            delta=0.70,
+            modules=(EX, PA),
+            weights=((EX, 1.0), (PA, 0.6)),
+        ),
+        "Meteor Universal parameters on English: exact and paraphrase only.",
+        "meteor-1.5.jar -l en -norm -t universal",
+        needs_paraphrase=True,
+    ),
+    Preset(
+        "meteor-1.5-paper2005",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=3.0,
+            gamma=0.5,
+            delta=0.5,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+        ),
+        "The 2005 formula (α 0.9, β 3, γ 0.5, all stages weight 1) on Meteor 1.5's aligner.",
+        "meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 0.5' -m 'exact stem synonym' -w '1.0 1.0 1.0'",
+    ),
+    Preset(
+        "paper-2005",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=3.0,
+            gamma=0.5,
+            delta=0.5,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+            aligner="stagewise",
+            stemmer="porter",
+            perfect_rule=False,
+            java_keys=False,
+        ),
+        "Banerjee & Lavie (2005): stage by stage exact → Porter → WordNet, largest mapping "
+        "with fewest crossings, Fmean = 10PR/(R+9P), penalty 0.5·(chunks/matches)³.",
+        "the algorithm of the 2005 paper (no reference implementation survives)",
+    ),
+    Preset(
+        "nltk",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=3.0,
+            gamma=0.5,
+            delta=0.5,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+            aligner="greedy",
+            norm="lower",
+            stemmer="porter",
+            perfect_rule=False,
+            java_keys=False,
+        ),
+        "NLTK 3.10 nltk.translate.meteor_score (and HF evaluate's meteor), quirks included.",
+        "nltk.translate.meteor_score.meteor_score([ref.split()], hyp.split())",
+    ),
+    Preset(
+        "seed-doc",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=1.0,
+            gamma=0.5,
+            delta=0.5,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+            aligner="stagewise",
+            no_punct=True,
+            stemmer="porter",
+            perfect_rule=False,
+            java_keys=False,
+        ),
+        "The seed documentation page: Fmean = 10PR/(R+9P), linear penalty 0.5·chunks/matches, "
+        "punctuation dropped.",
+        "the worked examples of the METEOR doc page (0.750 and 0.5)",
+    ),
+    Preset(
+        "meteor-1.5-ru",
+        Params(
+            lang="ru",
+            alpha=0.75,
+            beta=1.40,
+            gamma=0.70,
+            delta=0.50,
+            modules=(EX, ST),
+            weights=((EX, 1.0), (ST, 0.5)),
+        ),
+        "Meteor 1.5 Russian as it runs with the public jar: exact and Snowball stem.",
+        "meteor-1.5.jar -l ru -norm -m 'exact stem' -w '1.0 0.5'",
+    ),
+]
+
+PRESETS: dict[str, Preset] = {p.name: p for p in _LIST}
+DEFAULT_PRESET = {"en": "meteor-1.5", "ru": "meteor-1.5-ru"}
+
+
+def register(preset: Preset) -> None:
+    """Add a preset (used by language modules that define their own)."""
+    PRESETS[preset.name] = preset
+
+
+def preset_names(lang: str | None = None) -> tuple[str, ...]:
+    return tuple(n for n, p in PRESETS.items() if lang is None or p.params.lang == lang)
+
+
+def get_preset(name: str) -> Preset:
+    """Look a preset up by name.
+
+    Raises:
+        ParamError: naming the unknown preset and listing the known ones.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ParamError(
+            f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
+        ) from None

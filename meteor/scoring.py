@@ -1,0 +1,148 @@
+"""Statistics from an alignment, and the METEOR formula from statistics.
+
+Reproduces Meteor 1.5 ``Aligner.align`` (counts, Aligner.java:223-285) and
+``MeteorScorer.computeMetrics`` (MeteorScorer.java:361-420; ``meteor-1.5.md``
+section 11), with Java's IEEE arithmetic: a division by zero gives ±inf or NaN
+instead of raising, and a NaN score becomes 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from meteor.chunking import count_chunks
+from meteor.params import Params
+from meteor.types import MODULE_ORDER, Match, Stats
+
+__all__ = ["Breakdown", "compute", "stats_from_alignment"]
+
+_NAN = float("nan")
+_INF = float("inf")
+
+
+def _div(a: float, b: float) -> float:
+    """Java double division: x/0 is ±inf, 0/0 and NaN operands give NaN."""
+    if b == 0.0:
+        if a == 0.0 or math.isnan(a):
+            return _NAN
+        return math.copysign(_INF, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def _mul(a: float, b: float) -> float:
+    """Java double multiplication (0·inf is NaN rather than an error)."""
+    if (math.isinf(a) and b == 0.0) or (math.isinf(b) and a == 0.0):
+        return _NAN
+    return a * b
+
+
+def _pow(a: float, b: float) -> float:
+    """``Math.pow`` for the values frag and β can take (frag ≥ 0 or NaN, β ≥ 0)."""
+    if b == 0.0:
+        return 1.0
+    if math.isnan(a):
+        return _NAN
+    if math.isinf(a):
+        return _INF
+    return math.pow(a, b)
+
+
+def stats_from_alignment(
+    matches: Sequence[Match],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+) -> Stats:
+    """Count lengths, function words, per-module matches and chunks (unweighted)."""
+    n = len(MODULE_ORDER)
+    hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
+    hm = rm = 0
+    for m in matches:
+        k = MODULE_ORDER.index(m.module)
+        for i in m.hyp:
+            if hyp_function[i]:
+                hf[k] += 1
+            else:
+                hc[k] += 1
+        for j in m.ref:
+            if ref_function[j]:
+                rf[k] += 1
+            else:
+                rc[k] += 1
+        hm += len(m.hyp)
+        rm += len(m.ref)
+    return Stats(
+        hyp_len=len(hyp_function),
+        ref_len=len(ref_function),
+        hyp_function_words=sum(hyp_function),
+        ref_function_words=sum(ref_function),
+        hyp_content_matches=tuple(hc),
+        ref_content_matches=tuple(rc),
+        hyp_function_matches=tuple(hf),
+        ref_function_matches=tuple(rf),
+        chunks=count_chunks(matches),
+        hyp_word_matches=hm,
+        ref_word_matches=rm,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Every intermediate quantity of the formula, for display and teaching."""
+
+    hyp_weighted_len: float
+    ref_weighted_len: float
+    hyp_weighted_matches: float
+    ref_weighted_matches: float
+    precision: float
+    recall: float
+    fmean: float
+    frag: float
+    penalty: float
+    score: float
+
+
+def compute(stats: Stats, params: Params) -> Breakdown:
+    """The METEOR formula on sufficient statistics.
+
+    ``L = δ·(len − f) + (1−δ)·f``, ``M = Σ_module w·(δ·content + (1−δ)·function)``,
+    ``P = M_hyp/L_hyp``, ``R = M_ref/L_ref``, ``Fmean = 1/((1−α)/P + α/R)``,
+    ``frag = chunks / mean(matched words)`` (0 for a perfect single chunk when
+    ``params.perfect_rule``), ``penalty = γ·frag^β``, ``score = max(0, Fmean·(1−penalty))``
+    and NaN → 0.  The summation order follows MeteorScorer.java so values agree
+    with the Java tool to the last bit where possible.
+    """
+    a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
+    hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
+    ref_len = d * (stats.ref_len - stats.ref_function_words) + (1.0 - d) * stats.ref_function_words
+    idx = [MODULE_ORDER.index(m) for m in params.modules]
+    ws = [params.weight(m) for m in params.modules]
+    hm = 0.0
+    for k, w in zip(idx, ws, strict=True):
+        hm += stats.hyp_content_matches[k] * w * d
+    rm = 0.0
+    for k, w in zip(idx, ws, strict=True):
+        rm += stats.ref_content_matches[k] * w * d
+    for k, w in zip(idx, ws, strict=True):
+        hm += stats.hyp_function_matches[k] * w * (1.0 - d)
+    for k, w in zip(idx, ws, strict=True):
+        rm += stats.ref_function_matches[k] * w * (1.0 - d)
+    precision = _div(hm, hyp_len)
+    recall = _div(rm, ref_len)
+    fmean = _div(1.0, _div(1.0 - a, precision) + _div(a, recall))
+    total_h = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
+    total_r = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
+    if (
+        params.perfect_rule
+        and total_h == stats.hyp_len
+        and total_r == stats.ref_len
+        and stats.chunks == 1
+    ):
+        frag = 0.0
+    else:
+        frag = _div(float(stats.chunks), (stats.hyp_word_matches + stats.ref_word_matches) / 2)
+    penalty = _mul(g, _pow(frag, b))
+    score = _mul(fmean, 1.0 - penalty)
+    score = 0.0 if math.isnan(score) else max(score, 0.0)
+    return Breakdown(hyp_len, ref_len, hm, rm, precision, recall, fmean, frag, penalty, score)

@@ -1,0 +1,440 @@
+"""The typed record of a METEOR computation: frozen dataclasses only.
+
+Everything the CLI, the exports and the app show is a field of these records;
+nothing downstream recomputes a number.  The layout follows the decomposition of
+CMU Meteor 1.5 (``Aligner`` → ``Alignment`` → ``MeteorStats`` → ``MeteorScorer``),
+with the sides named (``hyp``/``ref``) instead of Java's ``line1``/``line2``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+__all__ = [
+    "MODULE_ORDER",
+    "Alignment",
+    "Chunk",
+    "CorpusResult",
+    "Match",
+    "MeteorResult",
+    "Module",
+    "Span",
+    "Stats",
+    "Token",
+]
+
+
+class Module(str, Enum):
+    """A matching stage.  The value is the name used in records, figures and the CLI."""
+
+    EXACT = "exact"
+    STEM = "stem"
+    SYNONYM = "synonym"
+    PARAPHRASE = "paraphrase"
+    LEMMA = "lemma"
+    EMBEDDING = "embedding"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+#: Fixed order of the per-module statistics (never "i-th enabled module").
+MODULE_ORDER: tuple[Module, ...] = (
+    Module.EXACT,
+    Module.STEM,
+    Module.SYNONYM,
+    Module.PARAPHRASE,
+    Module.LEMMA,
+    Module.EMBEDDING,
+)
+_N = len(MODULE_ORDER)
+_ZEROS: tuple[int, ...] = (0,) * _N
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Half-open token range ``[start, end)``."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.start < self.end:
+            raise ValueError(f"bad span [{self.start}, {self.end})")
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def __iter__(self) -> Any:
+        return iter(range(self.start, self.end))
+
+    def to_list(self) -> list[int]:
+        return [self.start, self.end]
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token as the aligner sees it.
+
+    Attributes:
+        text: the token after normalisation (what is compared).
+        start: offset of the first character of the original text it came from.
+        end: offset one past the last such character (``original[start:end]``).
+        function_word: whether the language's function-word list contains it.
+    """
+
+    text: str
+    start: int
+    end: int
+    function_word: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One aligned pair of spans and the stage that made it.
+
+    ``detail`` says why the stage fired (the shared stem, the shared synset, the
+    paraphrase pair, the cosine similarity), for teaching and debugging.
+    """
+
+    module: Module
+    hyp: Span
+    ref: Span
+    hyp_words: tuple[str, ...]
+    ref_words: tuple[str, ...]
+    detail: str = ""
+    similarity: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "hyp_span": self.hyp.to_list(),
+            "ref_span": self.ref.to_list(),
+            "module": self.module.value,
+            "hyp_words": list(self.hyp_words),
+            "ref_words": list(self.ref_words),
+            "detail": self.detail,
+        }
+        if self.similarity is not None:
+            d["similarity"] = self.similarity
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A maximal run of matches contiguous and in the same order on both sides."""
+
+    index: int
+    hyp: Span
+    ref: Span
+    matches: tuple[int, ...]  # indices into Alignment.matches
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "hyp_span": self.hyp.to_list(),
+            "ref_span": self.ref.to_list(),
+            "matches": list(self.matches),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """Tokens of both sides, the chosen matches (in reference order) and the chunks."""
+
+    hyp: tuple[Token, ...]
+    ref: tuple[Token, ...]
+    matches: tuple[Match, ...]
+    chunks: tuple[Chunk, ...]
+
+    def __post_init__(self) -> None:
+        seen_h: set[int] = set()
+        seen_r: set[int] = set()
+        for m in self.matches:
+            for i in m.hyp:
+                if i in seen_h or i >= len(self.hyp):
+                    raise ValueError(f"hypothesis token {i} is aligned twice or out of range")
+                seen_h.add(i)
+            for j in m.ref:
+                if j in seen_r or j >= len(self.ref):
+                    raise ValueError(f"reference token {j} is aligned twice or out of range")
+                seen_r.add(j)
+
+    @property
+    def hyp_words(self) -> tuple[str, ...]:
+        return tuple(t.text for t in self.hyp)
+
+    @property
+    def ref_words(self) -> tuple[str, ...]:
+        return tuple(t.text for t in self.ref)
+
+    def hyp_matched(self) -> tuple[bool, ...]:
+        flags = [False] * len(self.hyp)
+        for m in self.matches:
+            for i in m.hyp:
+                flags[i] = True
+        return tuple(flags)
+
+    def ref_matched(self) -> tuple[bool, ...]:
+        flags = [False] * len(self.ref)
+        for m in self.matches:
+            for j in m.ref:
+                flags[j] = True
+        return tuple(flags)
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Additive sufficient statistics (Meteor 1.5 ``MeteorStats``).
+
+    Per-module tuples are indexed by :data:`MODULE_ORDER`.  ``stats_a + stats_b``
+    sums every field; the corpus sum of Meteor 1.5 (which skips the chunks of a
+    perfect segment) is :meth:`corpus_contribution` summed.
+    """
+
+    hyp_len: int = 0
+    ref_len: int = 0
+    hyp_function_words: int = 0
+    ref_function_words: int = 0
+    hyp_content_matches: tuple[int, ...] = _ZEROS
+    ref_content_matches: tuple[int, ...] = _ZEROS
+    hyp_function_matches: tuple[int, ...] = _ZEROS
+    ref_function_matches: tuple[int, ...] = _ZEROS
+    chunks: int = 0
+    hyp_word_matches: int = 0
+    ref_word_matches: int = 0
+
+    def __post_init__(self) -> None:
+        for name in (
+            "hyp_content_matches",
+            "ref_content_matches",
+            "hyp_function_matches",
+            "ref_function_matches",
+        ):
+            if len(getattr(self, name)) != _N:
+                raise ValueError(f"Stats.{name} must have {_N} entries (one per module)")
+
+    def __add__(self, other: Stats) -> Stats:
+        if not isinstance(other, Stats):
+            return NotImplemented
+        return Stats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            self.hyp_function_words + other.hyp_function_words,
+            self.ref_function_words + other.ref_function_words,
+            _vsum(self.hyp_content_matches, other.hyp_content_matches),
+            _vsum(self.ref_content_matches, other.ref_content_matches),
+            _vsum(self.hyp_function_matches, other.hyp_function_matches),
+            _vsum(self.ref_function_matches, other.ref_function_matches),
+            self.chunks + other.chunks,
+            self.hyp_word_matches + other.hyp_word_matches,
+            self.ref_word_matches + other.ref_word_matches,
+        )
+
+    @property
+    def is_perfect(self) -> bool:
+        """Every word of both sides matched, in one chunk (Meteor 1.5's frag = 0 case)."""
+        return (
+            self.hyp_word_matches == self.hyp_len
+            and self.ref_word_matches == self.ref_len
+            and self.chunks == 1
+        )
+
+    def corpus_contribution(self) -> Stats:
+        """What Meteor 1.5 adds to the corpus total for this segment.
+
+        Reproduces ``MeteorStats.addStats`` (MeteorStats.java:144-146): the chunks
+        of a perfect segment are not added, its matches are.
+        """
+        if self.is_perfect:
+            return Stats(
+                self.hyp_len,
+                self.ref_len,
+                self.hyp_function_words,
+                self.ref_function_words,
+                self.hyp_content_matches,
+                self.ref_content_matches,
+                self.hyp_function_matches,
+                self.ref_function_matches,
+                0,
+                self.hyp_word_matches,
+                self.ref_word_matches,
+            )
+        return self
+
+    def to_meteor_vector(self, modules: tuple[Module, ...]) -> list[float]:
+        """The 23 numbers of Meteor 1.5 ``-ssOut``, slots following ``modules``."""
+        out: list[float] = [
+            float(self.hyp_len),
+            float(self.ref_len),
+            float(self.hyp_function_words),
+            float(self.ref_function_words),
+        ]
+        for slot in range(4):
+            if slot < len(modules):
+                k = MODULE_ORDER.index(modules[slot])
+                out += [
+                    float(self.hyp_content_matches[k]),
+                    float(self.ref_content_matches[k]),
+                    float(self.hyp_function_matches[k]),
+                    float(self.ref_function_matches[k]),
+                ]
+            else:
+                out += [0.0, 0.0, 0.0, 0.0]
+        out += [float(self.chunks), float(self.hyp_word_matches), float(self.ref_word_matches)]
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "hyp_function_words": self.hyp_function_words,
+            "ref_function_words": self.ref_function_words,
+            "hyp_content_matches": dict(
+                zip((m.value for m in MODULE_ORDER), self.hyp_content_matches, strict=True)
+            ),
+            "ref_content_matches": dict(
+                zip((m.value for m in MODULE_ORDER), self.ref_content_matches, strict=True)
+            ),
+            "hyp_function_matches": dict(
+                zip((m.value for m in MODULE_ORDER), self.hyp_function_matches, strict=True)
+            ),
+            "ref_function_matches": dict(
+                zip((m.value for m in MODULE_ORDER), self.ref_function_matches, strict=True)
+            ),
+            "chunks": self.chunks,
+            "hyp_word_matches": self.hyp_word_matches,
+            "ref_word_matches": self.ref_word_matches,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Stats:
+        def vec(key: str) -> tuple[int, ...]:
+            v = d[key]
+            return tuple(int(v.get(m.value, 0)) for m in MODULE_ORDER)
+
+        return cls(
+            int(d["hyp_len"]),
+            int(d["ref_len"]),
+            int(d["hyp_function_words"]),
+            int(d["ref_function_words"]),
+            vec("hyp_content_matches"),
+            vec("ref_content_matches"),
+            vec("hyp_function_matches"),
+            vec("ref_function_matches"),
+            int(d["chunks"]),
+            int(d["hyp_word_matches"]),
+            int(d["ref_word_matches"]),
+        )
+
+
+def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _num(x: float) -> float | None:
+    """JSON has no NaN: Meteor's NaN precision/recall become ``null``."""
+    return None if math.isnan(x) else x
+
+
+@dataclass(frozen=True, slots=True)
+class MeteorResult:
+    """The full record of one segment scored against its best reference.
+
+    ``precision``/``recall``/``fmean``/``frag`` may be NaN where Meteor 1.5 prints
+    NaN (an empty side, no match); ``score`` is then 0, as in Meteor 1.5.
+    """
+
+    hyp: str
+    refs: tuple[str, ...]
+    alignment: Alignment
+    stats: Stats
+    precision: float
+    recall: float
+    fmean: float
+    frag: float
+    penalty: float
+    score: float
+    best_ref_index: int
+    ref_scores: tuple[float, ...]
+    signature: str
+    candidates: tuple[Match, ...] = field(default=(), compare=False)
+
+    @property
+    def chunks(self) -> int:
+        return self.stats.chunks
+
+    @property
+    def matches(self) -> tuple[Match, ...]:
+        return self.alignment.matches
+
+    def to_dict(self, *, candidates: bool = False) -> dict[str, Any]:
+        """Stable JSON form (documented in README, "The record")."""
+        d: dict[str, Any] = {
+            "score": self.score,
+            "precision": _num(self.precision),
+            "recall": _num(self.recall),
+            "fmean": _num(self.fmean),
+            "frag": _num(self.frag),
+            "penalty": _num(self.penalty),
+            "chunks": self.stats.chunks,
+            "matches_hyp": self.stats.hyp_word_matches,
+            "matches_ref": self.stats.ref_word_matches,
+            "hyp": self.hyp,
+            "refs": list(self.refs),
+            "best_ref_index": self.best_ref_index,
+            "ref_scores": list(self.ref_scores),
+            "hyp_tokens": [t.text for t in self.alignment.hyp],
+            "ref_tokens": [t.text for t in self.alignment.ref],
+            "hyp_offsets": [[t.start, t.end] for t in self.alignment.hyp],
+            "ref_offsets": [[t.start, t.end] for t in self.alignment.ref],
+            "hyp_function_words": [t.function_word for t in self.alignment.hyp],
+            "ref_function_words": [t.function_word for t in self.alignment.ref],
+            "alignment": [m.to_dict() for m in self.alignment.matches],
+            "chunk_spans": [c.to_dict() for c in self.alignment.chunks],
+            "stats": self.stats.to_dict(),
+            "signature": self.signature,
+        }
+        if candidates:
+            d["candidates"] = [m.to_dict() for m in self.candidates]
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusResult:
+    """A corpus scored the Meteor 1.5 way (summed statistics) and the naive way.
+
+    ``score`` comes from the summed sufficient statistics (what Meteor 1.5 prints
+    as the system score); ``mean_segment_score`` is the average of the segment
+    scores (what many scripts report instead).  They differ on purpose.
+    """
+
+    segments: tuple[MeteorResult, ...]
+    stats: Stats
+    precision: float
+    recall: float
+    fmean: float
+    frag: float
+    penalty: float
+    score: float
+    mean_segment_score: float
+    signature: str
+
+    def to_dict(self, *, segments: bool = False) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "score": self.score,
+            "mean_segment_score": self.mean_segment_score,
+            "precision": _num(self.precision),
+            "recall": _num(self.recall),
+            "fmean": _num(self.fmean),
+            "frag": _num(self.frag),
+            "penalty": _num(self.penalty),
+            "segments": len(self.segments),
+            "stats": self.stats.to_dict(),
+            "signature": self.signature,
+        }
+        if segments:
+            d["segment_records"] = [s.to_dict() for s in self.segments]
+        return d
