@@ -111,6 +111,21 @@ _LIST: list[Preset] = [
         "meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 0.5' -m 'exact stem synonym' -w '1.0 1.0 1.0'",
     ),
     Preset(
+        "meteor-1.5-paper2005-naive",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=3.0,
+            gamma=0.5,
+            delta=1.0,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 0.6)),
+        ),
+        "The often-quoted 2005 settings as the jar really runs them: δ = 1 drops function "
+        "words and -p silently gives synonyms the ADQ weight 0.6.",
+        "meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 1.0' -m 'exact stem synonym'",
+    ),
+    Preset(
         "paper-2005",
         Params(
             lang="en",

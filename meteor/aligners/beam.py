@@ -20,7 +20,7 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
 from meteor.types import Match, Module
 
@@ -34,43 +34,11 @@ def search_weight(module: Module) -> float:
     return 1.0 if module is Module.EXACT else 0.5
 
 
-@dataclass(slots=True)
-class _Path:
-    used_h: int  # bit masks of used hypothesis / reference words
-    used_r: int
-    cov: int  # matches1 + matches2, each truncated as Java's int +=
-    m1: int
-    m2: int
-    chunks: int
-    distance: int
-    idx: int
-    last_end: int
-    chosen: tuple[int, object] | None  # linked list (candidate id, rest)
-
-    def copy(self) -> _Path:
-        return _Path(
-            self.used_h,
-            self.used_r,
-            self.cov,
-            self.m1,
-            self.m2,
-            self.chunks,
-            self.distance,
-            self.idx,
-            self.last_end,
-            self.chosen,
-        )
-
-
-def _add(p: _Path, hs: int, hl: int, rs: int, rl: int, w: float) -> None:
-    # Java: matches1 += matchLength * w  (int compound assignment truncates)
-    p.m1 = int(p.m1 + hl * w)
-    p.m2 = int(p.m2 + rl * w)
-    p.cov = p.m1 + p.m2
-    if p.last_end != -1 and hs != p.last_end:
-        p.chunks += 1
-    p.idx = rs + rl
-    p.last_end = hs + hl
+# A partial alignment is a list, for speed (the search creates millions of them):
+# [used_h, used_r, m1, m2, chunks, distance, idx, last_end, chosen]
+# ``used_*`` are bit masks of used words, ``m1``/``m2`` Java's truncated int
+# coverage, ``chosen`` a linked list (candidate id, rest) of the choices made.
+_UH, _UR, _M1, _M2, _CH, _DI, _IX, _LE, _CO = range(9)
 
 
 def align_beam(
@@ -110,7 +78,7 @@ def align_beam(
 
     # Definite matches (Aligner.java:199-218).
     definite: list[int | None] = [None] * n_ref
-    start = _Path(0, 0, 0, 0, 0, 0, 0, 0, -1, None)
+    start_h = start_r = 0
     for j in range(n_ref):
         if len(lattice[j]) != 1:
             continue
@@ -120,49 +88,70 @@ def align_beam(
             cov_h[hs + k] == 1 for k in range(hl)
         ):
             definite[j] = cid
-            start.used_h |= mh
-            start.used_r |= mr
+            start_h |= mh
+            start_r |= mr
 
-    def rank(p: _Path) -> tuple[int, int, int]:
-        return (-p.cov, p.chunks, p.distance)
+    def rank(p: list[Any]) -> tuple[int, int, int]:
+        return (-(p[_M1] + p[_M2]), p[_CH], p[_DI])
 
+    start: list[Any] = [start_h, start_r, 0, 0, 0, 0, 0, -1, None]
     paths = [start]
     for current in range(n_ref + 1):
-        paths.sort(key=rank)
-        nxt: list[_Path] = []
+        if len(paths) > 1:
+            paths.sort(key=rank)
+        nxt: list[list[Any]] = []
+        push = nxt.append
+        bit = 1 << current
+        row = lattice[current] if current < n_ref else ()
         for path in paths[:beam_size]:
             if current == n_ref:
-                if path.last_end != -1:
-                    path.chunks += 1
-                nxt.append(path)
+                if path[_LE] != -1:
+                    path[_CH] += 1
+                push(path)
                 continue
-            if (path.used_r >> current) & 1:
-                if current < path.idx:
-                    nxt.append(path)
+            if path[_UR] & bit:
+                if current < path[_IX]:
+                    push(path)
                 else:
-                    cid = definite[path.idx] if path.idx < n_ref else None
+                    cid = definite[path[_IX]] if path[_IX] < n_ref else None
                     if cid is not None:
                         hs, hl, rs, rl, w, _, _ = spans[cid]
-                        _add(path, hs, hl, rs, rl, w)
-                        path.distance += abs(rs - hs)
-                        nxt.append(path)
+                        path[_M1] = int(path[_M1] + hl * w)
+                        path[_M2] = int(path[_M2] + rl * w)
+                        if path[_LE] != -1 and hs != path[_LE]:
+                            path[_CH] += 1
+                        path[_IX] = rs + rl
+                        path[_LE] = hs + hl
+                        path[_DI] += abs(rs - hs)
+                        push(path)
                 continue
-            for cid in lattice[current]:
+            uh = path[_UH]
+            ur = path[_UR]
+            le = path[_LE]
+            for cid in row:
                 hs, hl, rs, rl, w, mh, mr = spans[cid]
-                if path.used_h & mh or path.used_r & mr:
+                if uh & mh or ur & mr:
                     continue
-                new = path.copy()
-                new.used_h |= mh
-                new.used_r |= mr
-                new.chosen = (cid, path.chosen)
-                _add(new, hs, hl, rs, rl, w)
-                path.distance += abs(rs - hs)  # quirk 2: the parent, not `new`
-                nxt.append(new)
-            if path.last_end != -1:
-                path.chunks += 1
-                path.last_end = -1
-            path.idx += 1
-            nxt.append(path)
+                # Java: matches1 += matchLength * w on an int field truncates (quirk 1)
+                push(
+                    [
+                        uh | mh,
+                        ur | mr,
+                        int(path[_M1] + hl * w),
+                        int(path[_M2] + rl * w),
+                        path[_CH] + (1 if le != -1 and hs != le else 0),
+                        path[_DI],
+                        rs + rl,
+                        hs + hl,
+                        (cid, path[_CO]),
+                    ]
+                )
+                path[_DI] += abs(rs - hs)  # quirk 2: the parent, not the new path
+            if le != -1:
+                path[_CH] += 1
+                path[_LE] = -1
+            path[_IX] += 1
+            push(path)
         if not nxt:  # "unexpected conditions": keep the best path
             nxt.append(paths[0])
         paths = nxt
@@ -170,7 +159,7 @@ def align_beam(
     best = paths[0]
 
     chosen: list[int] = [c for c in definite if c is not None]
-    node = best.chosen
+    node = best[_CO]
     while node is not None:
         cid, rest = node
         chosen.append(cid)

@@ -1,0 +1,626 @@
+"""Russian: Meteor 1.5's ``-l ru`` resources, plus lemmas and synonyms beyond it.
+
+What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 5, 6 and 15):
+
+* **Function words**: ``token.lower()`` in the jar's ``function/russian.words``
+  (62 entries, punctuation included), read from the Meteor jar inside
+  ``pycocoevalcap`` as a zip (:func:`meteor.resources.jar_lines`).
+* **Stems**: the old (≈2010) Snowball ``russianStemmer`` of the jar.  PyStemmer
+  3.1.0 ``russian`` gives the same stems once ``ё``/``Ё`` are swapped for private-use
+  placeholders before stemming and back after: the current algorithm folds
+  ``ё``→``е``, the jar's does not (``dependencies.md`` section 5; 0 disagreements on
+  18,225 same-stem pairs, 445 without the swap).  Case-sensitive, like the jar.
+
+What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
+
+* **Lemmas**: the *set* of pymorphy3 normal forms over all parses
+  (``set(morph.normal_forms(w))``), because the first parse can be wrong
+  (``спали`` → ``спасть``; ``dependencies.md`` section 3).
+* **Synonyms**: Meteor 1.5 has no Russian synonym module.  The default thesaurus is
+  ``wiki-ru-wordnet`` 1.0.3 (Russian Wiktionary, CC BY-SA), read **read-only**
+  from its SQLite file; ``WikiWordnet()`` is never instantiated because it writes to
+  the database inside site-packages (``dependencies.md`` section 4).  Words are
+  looked up by their pymorphy3 lemmas, with ``ё``→``е`` folded on both sides.
+  Any :class:`Thesaurus` can replace it, e.g. :class:`RuWordNetDb` for a RuWordNet
+  SQLite file the user downloaded.
+* **Paraphrases**: Meteor 1.5's ``paraphrase-ru.gz`` is not distributed, so
+  :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
+
+Importing this module is cheap: pymorphy3, PyStemmer, the jar and the thesaurus
+load on first use, once per process, behind locks (:func:`preload` loads them all).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
+
+from meteor.languages import ParaphraseSource, ResourceError
+from meteor.resources import PYCOCO_HINT, jar_lines, package_dir
+from meteor.types import Module
+
+if TYPE_CHECKING:
+    import pymorphy3
+
+__all__ = [
+    "RUSSIAN",
+    "FunctionWordList",
+    "RuWordNetDb",
+    "Russian",
+    "SqliteThesaurus",
+    "Thesaurus",
+    "WikiRuWordnet",
+    "fold_yo",
+    "preload",
+]
+
+#: Which function-word list :meth:`Russian.is_function_word` uses.
+FunctionWordList = Literal["meteor", "project"]
+
+#: Private-use stand-ins for ``ё``/``Ё`` while stemming (``dependencies.md`` section 5).
+YO_PLACEHOLDER = "\ue000"
+YO_UPPER_PLACEHOLDER = "\ue001"
+
+#: The jar member holding Meteor 1.5's Russian function words (62 entries).
+METEOR_FUNCTION_WORDS_MEMBER = "function/russian.words"
+#: The project's own list (see the header of that file).
+PROJECT_FUNCTION_WORDS_PATH = (
+    Path(__file__).resolve().parent / "data" / "russian_function_words.txt"
+)
+
+STEM_CACHE_SIZE = 1 << 18
+LEMMA_CACHE_SIZE = 1 << 17
+SYNSET_CACHE_SIZE = 1 << 17
+
+PYMORPHY_HINT = "pip install pymorphy3==2.0.6 pymorphy3-dicts-ru==2.4.417150.4580142 DAWG2==0.13.3"
+PYSTEMMER_HINT = "pip install PyStemmer==3.1.0"
+WIKI_RU_WORDNET_HINT = "pip install wiki-ru-wordnet==1.0.3"
+
+_STEM_IN = str.maketrans({"ё": YO_PLACEHOLDER, "Ё": YO_UPPER_PLACEHOLDER})
+_STEM_OUT = str.maketrans({YO_PLACEHOLDER: "ё", YO_UPPER_PLACEHOLDER: "Ё"})
+_FOLD_YO = str.maketrans({"ё": "е", "Ё": "Е"})
+
+
+def fold_yo(text: str) -> str:
+    """``text`` with ``ё``→``е`` and ``Ё``→``Е`` (nothing else changes)."""
+    return text.translate(_FOLD_YO)
+
+
+def _thesaurus_key(lemma: str) -> str:
+    """Lookup key on both sides of a thesaurus: lowercase, ``ё`` folded (``dependencies.md`` s. 4)."""
+    return fold_yo(lemma.strip().lower())
+
+
+# --------------------------------------------------------------------------- thesauri
+
+
+@runtime_checkable
+class Thesaurus(Protocol):
+    """A source of synonym sets for lemmas.
+
+    Implementations take a lemma as pymorphy3 gives it (lowercase) and fold case and
+    ``ё`` themselves.  Synset identifiers are ``int`` so that they fit
+    :meth:`meteor.languages.Language.synsets`; they only need to be stable for one
+    thesaurus file.
+    """
+
+    @property
+    def source(self) -> str:
+        """Name, version and licence of the data, for records and signatures."""
+        ...
+
+    def synsets(self, lemma: str) -> frozenset[int]:
+        """Identifiers of the synsets ``lemma`` belongs to (empty when unknown)."""
+        ...
+
+    def members(self, synset: int) -> frozenset[str]:
+        """The lemmas of one synset, lowercased (empty for an unknown identifier)."""
+        ...
+
+
+class SqliteThesaurus:
+    """A thesaurus read once, read-only, from an SQLite file into two dicts.
+
+    ``query`` must return ``(synset_id, lemma)`` rows.  Integer identifiers are kept;
+    any other identifiers (RuWordNet's ``"126228-N"``) are numbered densely in the
+    order the query returns them, so give the query an ``ORDER BY``.  Lemmas are
+    indexed lowercased with ``ё`` folded; :meth:`members` returns them lowercased,
+    with ``ё`` kept.
+
+    The file is opened with an SQLite ``mode=ro`` URI and closed after loading;
+    nothing is ever written.  Loading happens on first use, under a lock.
+
+    Args:
+        path: the SQLite file (or ``None`` when a subclass finds it lazily).
+        query: SQL returning ``(synset_id, lemma)`` rows.
+        source: the name returned by :attr:`source`.
+        install_hint: what to tell the user when the file is missing.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None,
+        query: str,
+        source: str,
+        install_hint: str = "",
+    ) -> None:
+        self._path = Path(path) if path is not None else None
+        self._query = query
+        self._source = source
+        self._hint = install_hint
+        self._lock = threading.Lock()
+        self._index: dict[str, tuple[int, ...]] | None = None
+        self._members: dict[int, tuple[str, ...]] = {}
+        self._labels: dict[int, str] = {}
+
+    @property
+    def source(self) -> str:
+        """Name of the data, for records and signatures."""
+        return self._source
+
+    def path(self) -> Path:
+        """The SQLite file this thesaurus reads.
+
+        Raises:
+            ResourceError: when the file does not exist.
+        """
+        if self._path is None or not self._path.is_file():
+            where = f" ({self._path})" if self._path is not None else ""
+            raise ResourceError(
+                f"the thesaurus file for {self._source} is missing{where}"
+                + (f": {self._hint}" if self._hint else "")
+            )
+        return self._path
+
+    def _load(self) -> dict[str, tuple[int, ...]]:
+        index = self._index
+        if index is not None:
+            return index
+        with self._lock:
+            if self._index is None:
+                self._index = self._read()
+            return self._index
+
+    def _read(self) -> dict[str, tuple[int, ...]]:
+        import sqlite3  # here, not at module level: importing this module stays cheap
+
+        path = self.path()
+        uri = path.resolve().as_uri() + "?mode=ro"
+        index: dict[str, tuple[int, ...]] = {}
+        members: dict[int, tuple[str, ...]] = {}
+        dense: dict[Any, int] = {}
+        try:
+            con = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            try:
+                # Streamed, and stored as small tuples: about half the memory of
+                # fetchall() plus dicts of sets (``dependencies.md`` section 4).
+                for raw_id, lemma in con.execute(self._query):
+                    if not isinstance(lemma, str) or not lemma.strip():
+                        continue
+                    if isinstance(raw_id, int):
+                        sid = raw_id
+                    else:
+                        sid = dense.setdefault(raw_id, len(dense))
+                        self._labels.setdefault(sid, str(raw_id))
+                    shown = lemma.strip().lower()
+                    key = fold_yo(shown)
+                    if key == shown:
+                        key = shown  # share one string object
+                    ids = index.get(key, ())
+                    if sid not in ids:
+                        index[key] = (*ids, sid)
+                    names = members.get(sid, ())
+                    if shown not in names:
+                        members[sid] = (*names, shown)
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            raise ResourceError(
+                f"cannot read {path} as {self._source}: {exc}"
+                + (f" ({self._hint})" if self._hint else "")
+            ) from exc
+        self._members = members
+        return index
+
+    def synsets(self, lemma: str) -> frozenset[int]:
+        """Synset identifiers of ``lemma`` (case and ``ё`` folded); empty when unknown."""
+        return frozenset(self._load().get(_thesaurus_key(lemma), ()))
+
+    def members(self, synset: int) -> frozenset[str]:
+        """Lemmas of one synset, lowercased; empty for an unknown identifier."""
+        self._load()
+        return frozenset(self._members.get(synset, ()))
+
+    def label(self, synset: int) -> str:
+        """The identifier as the file spells it (``"126228-N"`` for RuWordNet)."""
+        self._load()
+        return self._labels.get(synset, str(synset))
+
+    def __len__(self) -> int:
+        """Number of distinct (folded) lemmas."""
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self._path)!r})"
+
+
+class WikiRuWordnet(SqliteThesaurus):
+    """``wiki-ru-wordnet`` 1.0.3: synsets built from the Russian Wiktionary (CC BY-SA).
+
+    Reads ``wiki_ru_wordnet/database/wikiwordnet.db`` (table ``synsets(synset_id,
+    lemma, definition)``: 115,435 rows, 94,037 lemmas, 104,696 synsets) read-only and
+    loads two dicts: about 0.4–0.7 s and 80–90 MB the first time
+    (``dependencies.md`` section 4).  The package is located, never imported.
+
+    Args:
+        path: another copy of ``wikiwordnet.db``; by default the installed package's.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        super().__init__(
+            path,
+            "SELECT synset_id, lemma FROM synsets ORDER BY synset_id",
+            "wiki-ru-wordnet",
+            WIKI_RU_WORDNET_HINT,
+        )
+        self._explicit = path is not None
+
+    @property
+    def source(self) -> str:
+        """E.g. ``"wiki-ru-wordnet 1.0.3 (Russian Wiktionary, CC BY-SA)"``."""
+        return _wiki_ru_wordnet_source()
+
+    def path(self) -> Path:
+        """The database inside the installed package (or the path given).
+
+        Raises:
+            ResourceError: when ``wiki-ru-wordnet`` is not installed.
+        """
+        if not self._explicit and self._path is None:
+            base = package_dir("wiki_ru_wordnet")
+            if base is None:
+                raise ResourceError(
+                    "Russian synonyms come from the wiki-ru-wordnet package, which is not "
+                    f"installed: {WIKI_RU_WORDNET_HINT}"
+                )
+            self._path = base / "database" / "wikiwordnet.db"
+        return super().path()
+
+
+@functools.cache
+def _wiki_ru_wordnet_source() -> str:
+    import importlib.metadata  # about 20 ms, so only when asked
+
+    try:
+        version = importlib.metadata.version("wiki-ru-wordnet")
+    except importlib.metadata.PackageNotFoundError:
+        version = "(not installed)"
+    return f"wiki-ru-wordnet {version} (Russian Wiktionary, CC BY-SA)"
+
+
+class RuWordNetDb(SqliteThesaurus):
+    """A RuWordNet SQLite file as written by the ``ruwordnet`` package (``ruwordnet-2021.db``).
+
+    ``ruwordnet`` downloads its database at run time, so it is not a dependency: point
+    this class at a file you obtained yourself.  Its schema (``ruwordnet/models.py``)
+    has ``sense(id, name, lemma, synset_id)`` with uppercase lemmas and string synset
+    ids such as ``"126228-N"``; ``RuWordNet.get_senses`` matches ``lemma`` uppercased.
+    Here the ``lemma`` column is folded to lowercase without ``ё`` instead.
+
+    Args:
+        path: the SQLite file.
+        source: the name for records; defaults to ``"RuWordNet (<file name>)"``.
+    """
+
+    def __init__(self, path: str | Path, source: str | None = None) -> None:
+        super().__init__(
+            path,
+            "SELECT synset_id, lemma FROM sense ORDER BY synset_id, id",
+            source or f"RuWordNet ({Path(path).name})",
+            "download a RuWordNet database (e.g. `ruwordnet download`) and pass its path",
+        )
+
+
+# --------------------------------------------------------------------- shared state
+
+
+class _Morphology:
+    """Process-wide stemmer, analyser and word lists, each loaded on first use."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stem_lock = threading.Lock()
+        self._morph_lock = threading.Lock()
+        self._stemmer: Any = None
+        self._morph: pymorphy3.MorphAnalyzer | None = None
+        self._word_lists: dict[str, frozenset[str]] = {}
+        self.stem = functools.lru_cache(maxsize=STEM_CACHE_SIZE)(self._stem)
+        self.normal_forms = functools.lru_cache(maxsize=LEMMA_CACHE_SIZE)(self._normal_forms)
+
+    # -- stemmer ----------------------------------------------------------------
+    def stemmer(self) -> Any:
+        """The PyStemmer ``russian`` instance (its own cache off; we cache above it)."""
+        if self._stemmer is None:
+            with self._lock:
+                if self._stemmer is None:
+                    try:
+                        import Stemmer
+                    except ImportError as exc:
+                        raise ResourceError(
+                            f"the Russian stemmer comes from PyStemmer: {PYSTEMMER_HINT}"
+                        ) from exc
+                    self._stemmer = Stemmer.Stemmer("russian", 0)
+        return self._stemmer
+
+    def _stem(self, word: str) -> str:
+        stemmer = self.stemmer()
+        with self._stem_lock:  # PyStemmer instances must not be called concurrently
+            stem: str = stemmer.stemWord(word.translate(_STEM_IN))
+        return stem.translate(_STEM_OUT)
+
+    # -- pymorphy3 --------------------------------------------------------------
+    def morph(self) -> pymorphy3.MorphAnalyzer:
+        """The one ``pymorphy3.MorphAnalyzer`` of the process."""
+        if self._morph is None:
+            with self._lock:
+                if self._morph is None:
+                    try:
+                        import pymorphy3
+                    except ImportError as exc:
+                        raise ResourceError(
+                            f"Russian lemmas come from pymorphy3: {PYMORPHY_HINT}"
+                        ) from exc
+                    try:
+                        self._morph = pymorphy3.MorphAnalyzer(lang="ru")
+                    except Exception as exc:  # missing dictionaries, broken install
+                        raise ResourceError(
+                            f"pymorphy3 could not load its Russian dictionaries ({exc}): "
+                            f"{PYMORPHY_HINT}"
+                        ) from exc
+        return self._morph
+
+    def _normal_forms(self, word: str) -> frozenset[str]:
+        if not word or word.isspace():
+            return frozenset()
+        morph = self.morph()
+        with self._morph_lock:
+            forms = morph.normal_forms(word)
+        return frozenset(f for f in forms if f)
+
+    # -- word lists -------------------------------------------------------------
+    def word_list(self, kind: FunctionWordList) -> frozenset[str]:
+        """The Meteor 1.5 jar list or the project list, lowercased."""
+        words = self._word_lists.get(kind)
+        if words is None:
+            with self._lock:
+                words = self._word_lists.get(kind)
+                if words is None:
+                    words = _read_word_list(kind)
+                    self._word_lists[kind] = words
+        return words
+
+
+def _read_word_list(kind: FunctionWordList) -> frozenset[str]:
+    if kind == "meteor":
+        try:
+            lines: Iterable[str] = jar_lines(METEOR_FUNCTION_WORDS_MEMBER)
+        except ResourceError as exc:
+            raise ResourceError(
+                "Meteor 1.5's Russian function words (function/russian.words) are read "
+                f"from the Meteor jar in pycocoevalcap: {PYCOCO_HINT}; or choose the "
+                "project list with with_function_words('project')"
+            ) from exc
+        return frozenset(line.lower() for line in lines)
+    text = PROJECT_FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
+    return frozenset(
+        line.strip().lower()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("# ")
+    )
+
+
+_MORPHOLOGY = _Morphology()
+
+
+class _SynonymLookup:
+    """Word → synsets through lemmas, cached per thesaurus (shared by variants)."""
+
+    def __init__(self, thesaurus: Thesaurus) -> None:
+        self.thesaurus = thesaurus
+        self.synsets = functools.lru_cache(maxsize=SYNSET_CACHE_SIZE)(self._synsets)
+
+    def keys(self, word: str) -> frozenset[str]:
+        return frozenset(_thesaurus_key(lemma) for lemma in _MORPHOLOGY.normal_forms(word))
+
+    def _synsets(self, word: str) -> frozenset[int]:
+        found: set[int] = set()
+        for key in self.keys(word):
+            found |= self.thesaurus.synsets(key)
+        return frozenset(found)
+
+
+# ----------------------------------------------------------------------- language
+
+
+class Russian:
+    """Russian resources behind the :class:`~meteor.languages.Language` protocol.
+
+    Args:
+        function_words: ``"meteor"`` (default) is the jar's 62-entry list, needed for
+            Meteor 1.5 parity; ``"project"`` is the project's grammatical list
+            (``data/russian_function_words.txt``).
+        thesaurus: the synonym source; :class:`WikiRuWordnet` by default.
+        fold_yo_lemmas: return lemmas with ``ё`` folded to ``е`` (pymorphy3 writes
+            ``ёж`` for both ``еж`` and ``ёж``; folding helps only when lemmas are
+            compared with ``ё``-less text).
+
+    Variants made with :meth:`with_function_words` or :meth:`with_thesaurus` share the
+    loaded stemmer, analyser, word lists and (where unchanged) the thesaurus and its
+    caches.
+    """
+
+    code: str = "ru"
+    name: str = "Russian"
+    modules: frozenset[Module] = frozenset(
+        {Module.EXACT, Module.STEM, Module.LEMMA, Module.SYNONYM}
+    )
+    stemmers: tuple[str, ...] = ("snowball",)
+
+    def __init__(
+        self,
+        function_words: FunctionWordList = "meteor",
+        thesaurus: Thesaurus | None = None,
+        *,
+        fold_yo_lemmas: bool = False,
+        _synonyms: _SynonymLookup | None = None,
+    ) -> None:
+        if function_words not in get_args(FunctionWordList):
+            raise ValueError(
+                f"function_words must be 'meteor' or 'project', not {function_words!r}"
+            )
+        self.function_word_list: FunctionWordList = function_words
+        self.fold_yo_lemmas = fold_yo_lemmas
+        if _synonyms is None:
+            _synonyms = _SynonymLookup(thesaurus if thesaurus is not None else _DEFAULT_THESAURUS)
+        self._synonyms = _synonyms
+
+    # -- variants ---------------------------------------------------------------
+    def with_function_words(self, kind: FunctionWordList) -> Russian:
+        """A variant using the other function-word list, sharing every loaded resource."""
+        return Russian(kind, fold_yo_lemmas=self.fold_yo_lemmas, _synonyms=self._synonyms)
+
+    def with_thesaurus(self, thesaurus: Thesaurus) -> Russian:
+        """A variant with another synonym source (stemmer, analyser, lists shared)."""
+        return Russian(self.function_word_list, thesaurus, fold_yo_lemmas=self.fold_yo_lemmas)
+
+    @property
+    def thesaurus(self) -> Thesaurus:
+        """The synonym source behind :meth:`synsets`."""
+        return self._synonyms.thesaurus
+
+    # -- function words ---------------------------------------------------------
+    def is_function_word(self, word: str) -> bool:
+        """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``).
+
+        Raises:
+            ResourceError: for the ``"meteor"`` list when pycocoevalcap is missing.
+        """
+        return word.lower() in _MORPHOLOGY.word_list(self.function_word_list)
+
+    def is_meteor_function_word(self, word: str) -> bool:
+        """``word.lower()`` in the jar's ``function/russian.words`` (``meteor-1.5.md`` s. 5, 15)."""
+        return word.lower() in _MORPHOLOGY.word_list("meteor")
+
+    def is_project_function_word(self, word: str) -> bool:
+        """``word.lower()`` in the project's own list (``data/russian_function_words.txt``)."""
+        return word.lower() in _MORPHOLOGY.word_list("project")
+
+    def function_words(self) -> frozenset[str]:
+        """The selected list itself (lowercase)."""
+        return _MORPHOLOGY.word_list(self.function_word_list)
+
+    # -- stems ------------------------------------------------------------------
+    def stem(self, word: str, stemmer: str | None = None) -> str:
+        """The jar's Snowball Russian stem: PyStemmer 3.1.0 with ``ё`` protected.
+
+        Case-sensitive, like the jar (``Лиса`` → ``Лис``, ``ЛИСА`` unchanged).
+        ``dependencies.md`` section 5, ``meteor-1.5.md`` section 6.
+
+        Raises:
+            ValueError: for a stemmer name other than ``"snowball"``.
+            ResourceError: when PyStemmer is not installed.
+        """
+        if stemmer is not None and stemmer not in self.stemmers:
+            raise ValueError(
+                f"unknown Russian stemmer {stemmer!r}; available: {', '.join(self.stemmers)}"
+            )
+        if not word:
+            return word
+        return _MORPHOLOGY.stem(word)
+
+    # -- lemmas -----------------------------------------------------------------
+    def lemmas(self, word: str) -> frozenset[str]:
+        """All pymorphy3 normal forms of ``word`` over every parse (lowercase).
+
+        Empty for an empty or blank string.  ``dependencies.md`` section 3.
+
+        Raises:
+            ResourceError: when pymorphy3 or its dictionaries are not installed.
+        """
+        forms = _MORPHOLOGY.normal_forms(word)
+        if self.fold_yo_lemmas:
+            return frozenset(fold_yo(f) for f in forms)
+        return forms
+
+    # -- synonyms ---------------------------------------------------------------
+    def synsets(self, word: str) -> frozenset[int]:
+        """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides).
+
+        Beyond Meteor 1.5, which has no Russian synonyms.  ``dependencies.md`` section 4.
+
+        Raises:
+            ResourceError: when pymorphy3 or the thesaurus data is missing.
+        """
+        if not word:
+            return frozenset()
+        return self._synonyms.synsets(word)
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        """Lemmas sharing a synset with ``word``, minus ``word``'s own lemmas (for teaching UIs)."""
+        own = self._synonyms.keys(word)
+        found: set[str] = set()
+        for sid in self.synsets(word):
+            found |= self.thesaurus.members(sid)
+        return frozenset(lemma for lemma in found if _thesaurus_key(lemma) not in own)
+
+    def synonym_source(self) -> str:
+        """E.g. ``"wiki-ru-wordnet 1.0.3 (Russian Wiktionary, CC BY-SA)"``."""
+        return self.thesaurus.source
+
+    # -- paraphrases ------------------------------------------------------------
+    def paraphrases(self) -> ParaphraseSource:
+        """Always raises: Meteor 1.5's Russian table is not distributed.
+
+        Raises:
+            ResourceError: ``paraphrase-ru.gz`` is in neither pycocoevalcap nor any
+                pip package; plain ``-l ru`` in the jar crashes for the same reason
+                (``meteor-1.5.md`` section 15).
+        """
+        raise ResourceError(
+            "Meteor 1.5's Russian paraphrase table (paraphrase-ru.gz) is not distributed "
+            "(pycocoevalcap ships only paraphrase-en.gz), so there is no Russian "
+            "paraphrase module; use exact, stem, lemma and synonym"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Russian(function_words={self.function_word_list!r}, "
+            f"thesaurus={self.thesaurus!r}, fold_yo_lemmas={self.fold_yo_lemmas})"
+        )
+
+
+_DEFAULT_THESAURUS = WikiRuWordnet()
+
+#: The process-wide Russian language (Meteor 1.5 function words, wiki-ru-wordnet).
+RUSSIAN = Russian()
+
+
+def preload(language: Russian = RUSSIAN, *, synonyms: bool = True) -> None:
+    """Load the stemmer, pymorphy3, both word lists and (optionally) the thesaurus now.
+
+    For apps that prefer to pay the loading cost at start-up rather than on the first
+    sentence.  The project list always loads; the Meteor list only if the jar is there.
+    """
+    language.stem("проверка")
+    language.lemmas("проверка")
+    language.is_project_function_word("и")
+    try:
+        language.is_meteor_function_word("и")
+    except ResourceError:
+        if language.function_word_list == "meteor":
+            raise
+    if synonyms:
+        language.synsets("проверка")
