@@ -20,6 +20,7 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from meteor.types import Match, Module
@@ -35,10 +36,15 @@ def search_weight(module: Module) -> float:
 
 
 # A partial alignment is a list, for speed (the search creates millions of them):
-# [used_h, used_r, m1, m2, chunks, distance, idx, last_end, chosen]
-# ``used_*`` are bit masks of used words, ``m1``/``m2`` Java's truncated int
-# coverage, ``chosen`` a linked list (candidate id, rest) of the choices made.
-_UH, _UR, _M1, _M2, _CH, _DI, _IX, _LE, _CO = range(9)
+# [key, used_h, used_r, m1, m2, chunks, idx, last_end, chosen]
+# ``key`` packs Java's ranking into one integer (see ``_key``) so that sorting runs
+# in C; ``used_*`` are bit masks of used words; ``m1``/``m2`` are Java's truncated
+# int coverage; ``chosen`` is a linked list (candidate id, rest) of the choices.
+_KEY, _UH, _UR, _M1, _M2, _CH, _IX, _LE, _CO = range(9)
+_DIST_BITS = 64
+_CHUNK_BITS = 32
+_CHUNK_UNIT = 1 << _DIST_BITS
+_COV_UNIT = 1 << (_DIST_BITS + _CHUNK_BITS)
 
 
 def align_beam(
@@ -91,70 +97,103 @@ def align_beam(
             start_h |= mh
             start_r |= mr
 
-    def rank(p: list[Any]) -> tuple[int, int, int]:
-        return (-(p[_M1] + p[_M2]), p[_CH], p[_DI])
-
-    start: list[Any] = [start_h, start_r, 0, 0, 0, 0, 0, -1, None]
+    # key = (max_cov - cov) · 2^96 + chunks · 2^64 + distance: ascending key order is
+    # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
+    max_cov = 2 * (n_hyp + n_ref) + 2
+    rank = itemgetter(_KEY)
+    start: list[Any] = [max_cov * _COV_UNIT, start_h, start_r, 0, 0, 0, 0, -1, None]
     paths = [start]
-    for current in range(n_ref + 1):
+    for current in range(n_ref):
         if len(paths) > 1:
-            paths.sort(key=rank)
+            paths.sort(key=rank)  # stable, as Collections.sort
+            del paths[beam_size:]
         nxt: list[list[Any]] = []
         push = nxt.append
         bit = 1 << current
-        row = lattice[current] if current < n_ref else ()
-        for path in paths[:beam_size]:
-            if current == n_ref:
-                if path[_LE] != -1:
-                    path[_CH] += 1
-                push(path)
-                continue
+        row = lattice[current]
+        for path in paths:
             if path[_UR] & bit:
                 if current < path[_IX]:
                     push(path)
                 else:
-                    cid = definite[path[_IX]] if path[_IX] < n_ref else None
-                    if cid is not None:
-                        hs, hl, rs, rl, w, _, _ = spans[cid]
-                        path[_M1] = int(path[_M1] + hl * w)
-                        path[_M2] = int(path[_M2] + rl * w)
+                    fixed = definite[path[_IX]] if path[_IX] < n_ref else None
+                    if fixed is not None:
+                        hs, hl, rs, rl, w, _, _ = spans[fixed]
+                        m1 = int(path[_M1] + hl * w)
+                        m2 = int(path[_M2] + rl * w)
+                        key = path[_KEY] - (m1 + m2 - path[_M1] - path[_M2]) * _COV_UNIT
                         if path[_LE] != -1 and hs != path[_LE]:
                             path[_CH] += 1
+                            key += _CHUNK_UNIT
+                        path[_KEY] = key + abs(rs - hs)
+                        path[_M1] = m1
+                        path[_M2] = m2
                         path[_IX] = rs + rl
                         path[_LE] = hs + hl
-                        path[_DI] += abs(rs - hs)
                         push(path)
                 continue
-            uh = path[_UH]
-            ur = path[_UR]
-            le = path[_LE]
-            for cid in row:
-                hs, hl, rs, rl, w, mh, mr = spans[cid]
-                if uh & mh or ur & mr:
-                    continue
-                # Java: matches1 += matchLength * w on an int field truncates (quirk 1)
-                push(
-                    [
-                        uh | mh,
-                        ur | mr,
-                        int(path[_M1] + hl * w),
-                        int(path[_M2] + rl * w),
-                        path[_CH] + (1 if le != -1 and hs != le else 0),
-                        path[_DI],
-                        rs + rl,
-                        hs + hl,
-                        (cid, path[_CO]),
-                    ]
-                )
-                path[_DI] += abs(rs - hs)  # quirk 2: the parent, not the new path
-            if le != -1:
+            if row:
+                uh = path[_UH]
+                ur = path[_UR]
+                le = path[_LE]
+                pm1 = path[_M1]
+                pm2 = path[_M2]
+                pch = path[_CH]
+                base = path[_KEY] + (pm1 + pm2) * _COV_UNIT  # key without the coverage part
+                for cid in row:
+                    hs, hl, rs, rl, w, mh, mr = spans[cid]
+                    if uh & mh or ur & mr:
+                        continue
+                    # Java: matches1 += matchLength * w on an int field truncates (quirk 1)
+                    m1 = int(pm1 + hl * w)
+                    m2 = int(pm2 + rl * w)
+                    if le != -1 and hs != le:
+                        push(
+                            [
+                                base - (m1 + m2) * _COV_UNIT + _CHUNK_UNIT,
+                                uh | mh,
+                                ur | mr,
+                                m1,
+                                m2,
+                                pch + 1,
+                                rs + rl,
+                                hs + hl,
+                                (cid, path[_CO]),
+                            ]
+                        )
+                    else:
+                        push(
+                            [
+                                base - (m1 + m2) * _COV_UNIT,
+                                uh | mh,
+                                ur | mr,
+                                m1,
+                                m2,
+                                pch,
+                                rs + rl,
+                                hs + hl,
+                                (cid, path[_CO]),
+                            ]
+                        )
+                    d = abs(rs - hs)
+                    path[_KEY] += d  # quirk 2: the distance goes to the parent,
+                    base += d  # so later siblings and the skip path inherit it
+            if path[_LE] != -1:
                 path[_CH] += 1
+                path[_KEY] += _CHUNK_UNIT
                 path[_LE] = -1
             path[_IX] += 1
             push(path)
         if not nxt:  # "unexpected conditions": keep the best path
             nxt.append(paths[0])
         paths = nxt
+    # last step (current == n_ref): close the open chunk of every path in the beam
+    paths.sort(key=rank)
+    del paths[beam_size:]
+    for path in paths:
+        if path[_LE] != -1:
+            path[_CH] += 1
+            path[_KEY] += _CHUNK_UNIT
     paths.sort(key=rank)
     best = paths[0]
 
