@@ -40,6 +40,7 @@ Progress = Callable[[float, str], None]
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
+_TOKEN_CACHE_SIZE = 50_000
 
 
 def resolve_params(
@@ -89,6 +90,11 @@ class Meteor:
         p = self.params
         self.lang: Language = get_language(p.lang)
         missing = [m.value for m in p.modules if m not in self.lang.modules]
+        if missing == [Module.EMBEDDING.value] and p.lang == "ru":
+            raise ResourceError(
+                "the embedding stage needs the navec word vectors shipped in natasha: "
+                "pip install natasha==1.6.0 navec==0.10.0"
+            )
         if missing:
             raise ParamError(
                 f"modules: {', '.join(missing)} not available for language {p.lang!r} "
@@ -102,6 +108,7 @@ class Meteor:
         if p.aligner == "greedy" and p.lang != "en":
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
+        self._tok_cache: dict[str, tuple[Token, ...]] = {}
 
     # -- resources ------------------------------------------------------
     def _pick_function_words(self) -> Any:
@@ -135,6 +142,8 @@ class Meteor:
             steps.append(("stemmer", lambda: self.lang.stem("tests", p.stemmer)))
         if Module.LEMMA in p.modules:
             steps.append(("lemmatiser", lambda: self.lang.lemmas("тест")))
+        if Module.EMBEDDING in p.modules:
+            steps.append(("word vectors", lambda: getattr(self.lang, "vector")("тест")))
         if p.aligner == "greedy":
             from meteor.nltk_wordnet import wordnet_reader
 
@@ -160,17 +169,34 @@ class Meteor:
 
     # -- pieces -----------------------------------------------------------
     def tokenize(self, text: str) -> tuple[Token, ...]:
-        """Tokens (with offsets into ``text``) as this preset's normaliser gives them."""
+        """Tokens (with offsets into ``text``) as this preset's normaliser gives them.
+
+        Results are memoised per scorer (references repeat across systems).
+        """
+        cached = self._tok_cache.get(text) if isinstance(text, str) else None
+        if cached is not None:
+            return cached
         _check_text(text, "text")
         clean, _ = normalize.sanitize(text)
-        toks = normalize.tokenize(clean, self.params.lang, self.params.norm, no_punct=self.params.no_punct)
+        if self.params.tokenizer == "razdel":
+            from meteor.tokenize_ru import razdel_tokens
+
+            toks = razdel_tokens(
+                clean, lower=self.params.norm != "none", no_punct=self.params.no_punct
+            )
+        else:
+            toks = normalize.tokenize(
+                clean, self.params.lang, self.params.norm, no_punct=self.params.no_punct
+            )
         if len(toks) > MAX_TOKENS:
             raise ValueError(
                 f"text has {len(toks)} tokens; at most {MAX_TOKENS} per segment are accepted"
             )
-        return tuple(
-            Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks
-        )
+        out = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
+        if len(self._tok_cache) >= _TOKEN_CACHE_SIZE:
+            self._tok_cache.clear()
+        self._tok_cache[text] = out
+        return out
 
     def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[list[Match]]:
         """Every stage's candidates for two token lists, stage by stage (for teaching views)."""
@@ -286,8 +312,15 @@ class Meteor:
         segments: list[MeteorResult] = []
         n = len(hyps)
         step = max(1, n // 200)
+        seen: dict[tuple[str, tuple[str, ...]], MeteorResult] = {}
         for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-            segments.append(self.score(h, r))
+            key = (h, (r,) if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
+            hit = seen.get(key) if key is not None else None
+            if hit is None:
+                hit = self.score(h, r)
+                if key is not None:
+                    seen[key] = hit  # records are immutable: identical pairs share one
+            segments.append(hit)
             if progress and (k % step == 0 or k == n - 1):
                 progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
         return self.combine(segments)

@@ -23,6 +23,8 @@ __all__ = [
     "NormMode",
     "ParamError",
     "Params",
+    "TOKENIZERS",
+    "TokenizerName",
 ]
 
 VERSION = "0.1.0"
@@ -30,9 +32,11 @@ VERSION = "0.1.0"
 AlignerName = Literal["beam", "greedy", "stagewise"]
 NormMode = Literal["meteor", "lower", "none"]
 FunctionWordList = Literal["meteor", "project"]
+TokenizerName = Literal["meteor", "razdel"]
 ALIGNERS: tuple[str, ...] = get_args(AlignerName)
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
 FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
+TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
 
 #: (low, high) inclusive ranges of the numeric fields.
 RANGES: dict[str, tuple[float, float]] = {
@@ -56,9 +60,7 @@ def _check_number(name: str, value: Any, key: str | None = None) -> float:
         try:
             value = float(value)
         except (TypeError, ValueError):
-            raise ParamError(
-                f"{name} must be a number in [{lo}, {hi}], got {value!r}"
-            ) from None
+            raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
     if math.isnan(value) or not lo <= value <= hi:
         raise ParamError(f"{name} must be in [{lo}, {hi}], got {value!r}")
     return float(value)
@@ -96,6 +98,9 @@ class Params:
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).
         embedding_threshold: minimum cosine for the embedding stage.
+        tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``) or ``razdel``
+            (Russian only; ``norm`` then only decides the case, see
+            :mod:`meteor.tokenize_ru`).
     """
 
     lang: str = "en"
@@ -120,6 +125,7 @@ class Params:
     java_keys: bool = True
     fold_yo: bool = False
     embedding_threshold: float = 0.5
+    tokenizer: TokenizerName = "meteor"
     _weight_map: dict[Module, float] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
@@ -151,8 +157,7 @@ class Params:
             for item in raw:
                 if not isinstance(item, tuple | list) or len(item) != 2:
                     raise ParamError(
-                        "weights must be (module, weight) pairs or a mapping, "
-                        f"got {item!r}"
+                        f"weights must be (module, weight) pairs or a mapping, got {item!r}"
                     )
                 pairs.append((_to_module(item[0], "weights"), item[1]))
         wmap: dict[Module, float] = {}
@@ -179,6 +184,14 @@ class Params:
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
         if not isinstance(self.stemmer, str) or not self.stemmer:
             raise ParamError(f"stemmer must be a stemmer name, got {self.stemmer!r}")
+        if self.tokenizer not in TOKENIZERS:
+            raise ParamError(
+                f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {self.tokenizer!r}"
+            )
+        if self.tokenizer == "razdel" and self.lang != "ru":
+            raise ParamError(
+                f"tokenizer 'razdel' is a Russian tokenizer; it needs lang='ru', not {self.lang!r}"
+            )
 
     def weight(self, module: Module) -> float:
         """The scoring weight of ``module`` (0.0 for a module not in use)."""
@@ -218,6 +231,7 @@ class Params:
             "java_keys": self.java_keys,
             "fold_yo": self.fold_yo,
             "embedding_threshold": self.embedding_threshold,
+            "tokenizer": self.tokenizer,
         }
 
     @classmethod
@@ -265,6 +279,8 @@ class Params:
             parts.append("perfect:no")
         if self.fold_yo:
             parts.append("yo:fold")
+        if self.tokenizer != "meteor":
+            parts.append(f"tok:{self.tokenizer}")
         if Module.EMBEDDING in self.modules:
             parts.append(f"emb:{_fmt(self.embedding_threshold)}")
         parts.append(f"nrefs:{nrefs}")

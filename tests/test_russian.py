@@ -74,7 +74,11 @@ def test_protocol_and_registry(ru: Russian) -> None:
     assert get_language("ru") is RUSSIAN
     assert ru.code == "ru"
     assert ru.name == "Russian"
-    assert ru.modules == frozenset({Module.EXACT, Module.STEM, Module.LEMMA, Module.SYNONYM})
+    from meteor.embeddings import navec_available
+
+    base = frozenset({Module.EXACT, Module.STEM, Module.LEMMA, Module.SYNONYM})
+    assert Russian.BASE_MODULES == base
+    assert ru.modules == base | ({Module.EMBEDDING} if navec_available() else set())
     assert ru.stemmers == ("snowball",)
 
 

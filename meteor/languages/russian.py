@@ -25,6 +25,12 @@ What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
   SQLite file the user downloaded.
 * **Paraphrases**: Meteor 1.5's ``paraphrase-ru.gz`` is not distributed, so
   :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
+* **Word embeddings** (issue #8): the navec news model shipped inside the
+  ``natasha==1.6.0`` wheel, loaded with ``navec==0.10.0``
+  (:mod:`meteor.embeddings`).  ``embedding`` is in :attr:`Russian.modules` only when
+  both are installed; :meth:`Russian.vector` and :meth:`Russian.nearest` look words
+  up by surface form, then by lemma (``dependencies.md``, "Russian word embeddings
+  and tokenization").  Importing this module registers the embedding stage.
 
 Importing this module is cheap: pymorphy3, PyStemmer, the jar and the thesaurus
 load on first use, once per process, behind locks (:func:`preload` loads them all).
@@ -38,11 +44,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
 
+from meteor import embeddings as _embeddings  # registers the embedding stage (cheap)
 from meteor.languages import ParaphraseSource, ResourceError
 from meteor.resources import PYCOCO_HINT, jar_lines, package_dir
 from meteor.types import Module
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     import pymorphy3
 
 __all__ = [
@@ -464,7 +473,9 @@ class Russian:
 
     code: str = "ru"
     name: str = "Russian"
-    modules: frozenset[Module] = frozenset(
+    #: The stages every installation has; ``embedding`` is added per instance
+    #: when navec and the natasha model are installed (:attr:`modules`).
+    BASE_MODULES: frozenset[Module] = frozenset(
         {Module.EXACT, Module.STEM, Module.LEMMA, Module.SYNONYM}
     )
     stemmers: tuple[str, ...] = ("snowball",)
@@ -483,6 +494,11 @@ class Russian:
             )
         self.function_word_list: FunctionWordList = function_words
         self.fold_yo_lemmas = fold_yo_lemmas
+        self.modules: frozenset[Module] = (
+            self.BASE_MODULES | {Module.EMBEDDING}
+            if _embeddings.navec_available()
+            else self.BASE_MODULES
+        )
         if _synonyms is None:
             _synonyms = _SynonymLookup(thesaurus if thesaurus is not None else _DEFAULT_THESAURUS)
         self._synonyms = _synonyms
@@ -580,6 +596,55 @@ class Russian:
         """E.g. ``"wiki-ru-wordnet 1.0.3 (Russian Wiktionary, CC BY-SA)"``."""
         return self.thesaurus.source
 
+    # -- word embeddings --------------------------------------------------------
+    def embeddings(self) -> _embeddings.NavecEmbeddings:
+        """The navec news model (process-wide, loaded on first use).
+
+        Raises:
+            ResourceError: when navec or natasha is not installed (on first use).
+        """
+        return _embeddings.news_embeddings()
+
+    def embedding_eligible(self, word: str) -> bool:
+        """Whether the embedding stage may match ``word``: not one of the project's
+        function words (pronouns, prepositions, conjunctions, particles, punctuation).
+
+        Their news-model vectors relate words a reader would never align: он/она 0.50,
+        и/а 0.73, не/нет 0.67, в/на 0.40.
+        """
+        return not self.is_project_function_word(word)
+
+    def _lookup(self, word: str) -> tuple[int, str, bool] | None:
+        return self.embeddings().lookup(word, self.lemmas)
+
+    def vector(self, word: str) -> npt.NDArray[np.float32] | None:
+        """The navec vector of ``word`` (surface form, then lemma); ``None`` when OOV.
+
+        Raises:
+            ResourceError: when navec or natasha is not installed.
+        """
+        hit = self._lookup(word)
+        return None if hit is None else self.embeddings().vector(hit[0])
+
+    def nearest(self, word: str, candidates: Iterable[str]) -> list[tuple[str, float]]:
+        """``candidates`` ranked by cosine with ``word``, highest first (ties: input order).
+
+        Out-of-vocabulary candidates are left out; an out-of-vocabulary ``word`` gives
+        ``[]``.  Cosines are those the embedding stage compares with its threshold.
+
+        Raises:
+            ResourceError: when navec or natasha is not installed.
+        """
+        hit = self._lookup(word)
+        if hit is None:
+            return []
+        found = [(c, h[0]) for c in candidates if (h := self._lookup(c)) is not None]
+        if not found:
+            return []
+        sims = self.embeddings().cosines([hit[0]], [vid for _, vid in found])[0]
+        ranked = sorted(range(len(found)), key=lambda k: -sims[k])
+        return [(found[k][0], sims[k]) for k in ranked]
+
     # -- paraphrases ------------------------------------------------------------
     def paraphrases(self) -> ParaphraseSource:
         """Always raises: Meteor 1.5's Russian table is not distributed.
@@ -608,8 +673,11 @@ _DEFAULT_THESAURUS = WikiRuWordnet()
 RUSSIAN = Russian()
 
 
-def preload(language: Russian = RUSSIAN, *, synonyms: bool = True) -> None:
-    """Load the stemmer, pymorphy3, both word lists and (optionally) the thesaurus now.
+def preload(
+    language: Russian = RUSSIAN, *, synonyms: bool = True, embeddings: bool = False
+) -> None:
+    """Load the stemmer, pymorphy3, both word lists and (optionally) the thesaurus
+    and the navec model now.
 
     For apps that prefer to pay the loading cost at start-up rather than on the first
     sentence.  The project list always loads; the Meteor list only if the jar is there.
@@ -624,3 +692,5 @@ def preload(language: Russian = RUSSIAN, *, synonyms: bool = True) -> None:
             raise
     if synonyms:
         language.synsets("проверка")
+    if embeddings:
+        language.vector("проверка")

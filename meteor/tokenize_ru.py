@@ -1,0 +1,46 @@
+"""razdel as a Russian tokenizer, beside Meteor 1.5's ``-norm`` rules.
+
+``razdel==0.5.0`` (Natasha project, MIT) is the rule-based tokenizer the seed
+Russian notebook shows (``razdel.tokenize`` → ``Substring(start, stop, text)``;
+``dependencies.md``, "Russian word embeddings and tokenization").  Unlike
+Meteor's normaliser (``meteor-1.5.md`` section 4) it keeps ``«»`` quotes, splits
+``т.е.`` into ``т . е .``, keeps ``Нью-Йорк``, ``3,5`` and ``...`` whole and
+changes no character, so every token is a plain substring of the input.
+
+Selected with ``Params(tokenizer="razdel")`` (Russian only); ``norm`` then only
+decides the case: ``"meteor"`` and ``"lower"`` lowercase, ``"none"`` keeps it.
+"""
+
+from __future__ import annotations
+
+from meteor.languages import ResourceError
+from meteor.types import Token
+
+__all__ = ["RAZDEL_HINT", "razdel_tokens"]
+
+RAZDEL_HINT = "pip install razdel==0.5.0"
+
+
+def razdel_tokens(text: str, *, lower: bool = True, no_punct: bool = False) -> tuple[Token, ...]:
+    """razdel tokens of ``text`` with character offsets: ``text[t.start:t.end]`` is the token.
+
+    Args:
+        text: one segment.
+        lower: lowercase the token texts (offsets are unchanged).
+        no_punct: drop tokens without a letter or digit (as Meteor's ``-noPunct``
+            drops punctuation).
+
+    Raises:
+        ResourceError: when razdel is not installed.
+    """
+    try:
+        from razdel import tokenize
+    except ImportError as exc:
+        raise ResourceError(f"the razdel tokenizer is not installed: {RAZDEL_HINT}") from exc
+    out: list[Token] = []
+    for sub in tokenize(text):
+        word = sub.text
+        if not word or (no_punct and not any(c.isalnum() for c in word)):
+            continue
+        out.append(Token(word.lower() if lower else word, sub.start, sub.stop))
+    return tuple(out)
