@@ -1,0 +1,131 @@
+"""Benchmark the corpus path and the CLI on 10,000 real segments (run by hand).
+
+    python bench/bench_corpus.py                      # paper2005 preset, every CPU
+    python bench/bench_corpus.py --preset meteor-1.5  # the default (paraphrase table)
+    python bench/bench_corpus.py --n 2000 --workers 1 2 --skip-cli
+
+Data: ``../shared/data/wmt21_ru-en_da/all_outputs.tsv`` (10 WMT21 ru→en systems
+and a human reference, 1,000 segments each), read by path, never copied; the first
+``--n`` rows are scored as one corpus of (hyp, ref) pairs.  Reports wall time,
+segments per second and peak memory (this process's peak RSS, and the largest
+worker's), then the bootstrap (1,000 resamples) and the CLI end to end
+(``python -m meteor score … --jsonl … --align-out …``) in a subprocess.
+Temporary files go to ``bench/out/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from meteor import Meteor  # noqa: E402
+from meteor.corpus import bootstrap, default_workers, paired_bootstrap, score_corpus  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
+OUT = ROOT / "bench" / "out"
+
+
+def _mb(kib: int) -> float:
+    return kib / 1024  # ru_maxrss is in KiB on Linux
+
+
+def _peak_self() -> float:
+    return _mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def _peak_children() -> float:
+    return _mb(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def load(n: int) -> tuple[list[str], list[str]]:
+    with DATA.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = rows[:n]
+    return [r["hyp"] for r in rows], [r["ref"] for r in rows]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--preset", default="meteor-1.5-paper2005")
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--workers", type=int, nargs="*", default=None, help="default: all CPUs")
+    ap.add_argument("--skip-cli", action="store_true")
+    ap.add_argument("--bootstrap", type=int, default=1000)
+    args = ap.parse_args()
+
+    hyps, refs = load(args.n)
+    n = len(hyps)
+    print(f"data: {DATA.name}, {n:,} segments; preset {args.preset}; {os.cpu_count()} CPUs")
+    print(f"peak RSS after reading: {_peak_self():.0f} MB")
+
+    t0 = time.perf_counter()
+    meteor = Meteor(args.preset)
+    meteor.prepare()
+    print(f"resources loaded in {time.perf_counter() - t0:.1f} s; peak RSS {_peak_self():.0f} MB")
+
+    result = None
+    for w in args.workers or [default_workers()]:
+        t0 = time.perf_counter()
+        result = score_corpus(meteor, hyps, refs, workers=w)
+        dt = time.perf_counter() - t0
+        print(
+            f"score_corpus workers={w}: {dt:.1f} s, {n / dt:,.0f} seg/s; "
+            f"corpus {result.score:.6f}, mean of segments {result.mean_segment_score:.6f}; "
+            f"peak RSS parent {_peak_self():.0f} MB, largest worker {_peak_children():.0f} MB"
+        )
+    assert result is not None
+
+    if args.bootstrap:
+        t0 = time.perf_counter()
+        ci = bootstrap(result, meteor.params, n_samples=args.bootstrap)
+        dt = time.perf_counter() - t0
+        print(
+            f"bootstrap {args.bootstrap} samples: {dt:.2f} s "
+            f"(corpus 95% CI [{ci.corpus.low:.4f}, {ci.corpus.high:.4f}])"
+        )
+        half = n // 2
+        a = meteor.combine(result.segments[:half])
+        b = meteor.combine(result.segments[half : 2 * half])
+        if all(x.refs == y.refs for x, y in zip(a.segments, b.segments, strict=True)):
+            t0 = time.perf_counter()
+            paired_bootstrap(a, b, meteor.params, n_samples=args.bootstrap)
+            print(f"paired bootstrap (2 x {half:,}): {time.perf_counter() - t0:.2f} s")
+        print(f"peak RSS parent {_peak_self():.0f} MB")
+
+    if not args.skip_cli:
+        OUT.mkdir(parents=True, exist_ok=True)
+        hyp_file, ref_file = OUT / "hyp.txt", OUT / "ref.txt"
+        hyp_file.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        ref_file.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        cmd = [
+            sys.executable, "-m", "meteor", "score", "--preset", args.preset,
+            "--hyp", str(hyp_file), "--ref", str(ref_file),
+            "--jsonl", str(OUT / "segments.jsonl"), "--align-out", str(OUT / "run-align.out"),
+            "--bootstrap", str(args.bootstrap), "--format", "text",
+        ]  # fmt: skip
+        before = _peak_children()
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+        dt = time.perf_counter() - t0
+        print(f"CLI: exit {proc.returncode}, {dt:.1f} s wall, {n / dt:,.0f} seg/s end to end")
+        print("    " + proc.stdout.strip().replace("\n", "\n    "))
+        if proc.returncode:
+            print(proc.stderr)
+        peak = _peak_children()
+        note = "" if peak > before else " (not above the earlier workers' peak)"
+        print(f"CLI peak RSS (largest process): {peak:.0f} MB{note}")
+        sizes = {p.name: p.stat().st_size / 1e6 for p in OUT.iterdir()}
+        print("outputs: " + ", ".join(f"{k} {v:.1f} MB" for k, v in sorted(sizes.items())))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,546 @@
+"""Command line: ``python -m meteor score`` and ``python -m meteor presets``.
+
+Modelled on sacreBLEU's CLI: text, JSON or TSV on stdout, a signature with every
+number, optional bootstrap intervals and a paired test against the first system::
+
+    python -m meteor score --preset meteor-1.5-paper2005 --hyp sys1.txt --hyp sys2.txt \\
+        --ref ref.txt --bootstrap 1000 --jsonl segments.jsonl --align-out run-align.out
+    python -m meteor presets
+
+Errors (unknown preset, a parameter out of range, a missing or unreadable file,
+line counts that differ, invalid UTF-8, binary input) print one line
+``meteor: error: …`` on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from meteor.corpus import (
+    DEFAULT_SEED,
+    CorpusIntervals,
+    PairedBootstrap,
+    bootstrap,
+    paired_bootstrap,
+    score_corpus,
+)
+from meteor.export import report, segments_csv, segments_jsonl, write_alignments
+from meteor.io import FORMATS, Corpus, InputError, load_corpus
+from meteor.languages import ResourceError
+from meteor.metric import Meteor
+from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
+from meteor.presets import DEFAULT_PRESET, PRESETS
+from meteor.types import CorpusResult, Module
+
+__all__ = ["main"]
+
+PROG = "meteor"
+
+
+class CliError(Exception):
+    """A user error: printed as one ``meteor: error:`` line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{PROG}: error: {message} (see --help)\n")
+        sys.exit(2)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="METEOR scores that reproduce Meteor 1.5, the 2005 paper or NLTK, "
+        "with the alignment behind every number.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="{score,presets}")
+
+    sc = sub.add_parser(
+        "score",
+        help="score one or more systems against references",
+        description="Score hypothesis files against reference files. Prints the corpus "
+        "score (from summed sufficient statistics, as Meteor 1.5 does) and the mean of "
+        "segment scores, with the signature.",
+    )
+    io_g = sc.add_argument_group("input")
+    io_g.add_argument(
+        "--hyp",
+        "-i",
+        action="append",
+        metavar="FILE",
+        help="hypotheses, one segment per line (or TSV/JSONL with a 'hyp' column; "
+        "a 'system' column gives several systems). Repeat for several systems. "
+        "'-' or no --hyp reads stdin.",
+    )
+    io_g.add_argument(
+        "--ref",
+        "-r",
+        action="append",
+        metavar="FILE",
+        help="references, one per line (or TSV/JSONL with 'ref' columns). Repeat for "
+        "several references; the best-scoring reference wins, the first wins ties.",
+    )
+    io_g.add_argument(
+        "--input-format",
+        choices=FORMATS,
+        help="read every input in this format (default: by extension; .tsv, .jsonl, "
+        "else plain text)",
+    )
+    cfg = sc.add_argument_group("METEOR configuration")
+    cfg.add_argument(
+        "--preset",
+        "-p",
+        metavar="NAME",
+        help=f"preset (default: {DEFAULT_PRESET['en']} for English, "
+        f"{DEFAULT_PRESET['ru']} for Russian); see `python -m meteor presets`",
+    )
+    cfg.add_argument("--lang", "-l", metavar="CODE", help="language (en, ru)")
+    cfg.add_argument("--alpha", type=float, help="α: recall weight in Fmean, in [0, 1]")
+    cfg.add_argument("--beta", type=float, help="β: fragmentation penalty exponent")
+    cfg.add_argument("--gamma", type=float, help="γ: maximum fragmentation penalty, in [0, 1]")
+    cfg.add_argument("--delta", type=float, help="δ: content vs function word weight, in [0, 1]")
+    cfg.add_argument(
+        "--modules",
+        "-m",
+        metavar="'M1 M2'",
+        help="matching stages in order, e.g. 'exact stem synonym'",
+    )
+    cfg.add_argument(
+        "--weights",
+        "-w",
+        metavar="W",
+        help="module weights by name, 'exact=1.0,stem=0.6' (or positional '1.0 0.6', "
+        "following the module order)",
+    )
+    cfg.add_argument("--aligner", choices=ALIGNERS, help="beam (Meteor 1.5), greedy, stagewise")
+    out = sc.add_argument_group("output")
+    out.add_argument(
+        "--format",
+        "-f",
+        choices=("text", "json", "tsv"),
+        default="text",
+        help="what to print on stdout (default: text)",
+    )
+    out.add_argument(
+        "--width", type=int, default=4, metavar="N", help="decimals in text output (default: 4)"
+    )
+    out.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
+    out.add_argument("--csv", metavar="OUT", help="write one CSV row per segment")
+    out.add_argument(
+        "--align-out",
+        metavar="FILE",
+        help="write alignments in Meteor 1.5's -writeAlignments format (with several "
+        "systems, FILE gets the system name before its extension)",
+    )
+    st = sc.add_argument_group("statistics and speed")
+    st.add_argument(
+        "--bootstrap",
+        "-b",
+        type=int,
+        default=0,
+        metavar="N",
+        help="bootstrap resamples for 95%% intervals (and, with several systems, a paired "
+        "test of each against the first); 0 = off. 1000 is usual.",
+    )
+    st.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
+    )
+    st.add_argument("--workers", "-j", type=int, metavar="N", help="processes (default: every CPU)")
+    st.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar on stderr even when it is not a terminal",
+    )
+
+    pr = sub.add_parser("presets", help="list the presets and what each reproduces")
+    pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    return parser
+
+
+# ---------------------------------------------------------------------------
+# entry point
+# ---------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 user error)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] not in ("score", "presets", "-h", "--help", "--version"):
+        args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # usage error (one line already printed) or --help
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        if args.command == "presets":
+            return _cmd_presets(args)
+        return _cmd_score(args)
+    except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _fail(message: str) -> int:
+    first = " ".join(message.split())  # one line, whatever the message held
+    sys.stderr.write(f"{PROG}: error: {first}\n")
+    return 2
+
+
+# ---------------------------------------------------------------------------
+# presets
+# ---------------------------------------------------------------------------
+def _cmd_presets(args: argparse.Namespace) -> int:
+    if args.format == "json":
+        data = [
+            {
+                "name": p.name,
+                "lang": p.params.lang,
+                "description": p.description,
+                "reproduces": p.reproduces,
+                "needs_paraphrase": p.needs_paraphrase,
+                "params": p.params.to_dict(),
+                "signature": p.params.signature(preset=p.name),
+            }
+            for p in PRESETS.values()
+        ]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(n) for n in PRESETS)
+    for p in PRESETS.values():
+        default = " (default)" if DEFAULT_PRESET.get(p.params.lang) == p.name else ""
+        print(f"{p.name:<{width}}  [{p.params.lang}]{default}  {p.description}")
+        print(f"{'':<{width}}  reproduces: {p.reproduces}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# score
+# ---------------------------------------------------------------------------
+def _read(path: str, what: str, stdin_used: list[bool]) -> tuple[str, bytes]:
+    if path == "-":
+        if stdin_used[0]:
+            raise CliError("stdin ('-') can be read only once")
+        stdin_used[0] = True
+        return "<stdin>", sys.stdin.buffer.read()
+    p = Path(path)
+    try:
+        return p.name if p.name else path, p.read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"cannot read {what} file {path!r}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"cannot read {what} file {path!r}: it is a directory") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {what} file {path!r}: {exc.strerror or exc}") from None
+
+
+def _overrides(args: argparse.Namespace, base: Params) -> dict[str, Any]:
+    over: dict[str, Any] = {}
+    for name in ("alpha", "beta", "gamma", "delta", "aligner"):
+        value = getattr(args, name)
+        if value is not None:
+            over[name] = value
+    modules: tuple[Module, ...] = base.modules
+    if args.modules is not None:
+        modules = parse_modules(args.modules)
+        over["modules"] = modules
+    if args.weights is not None:
+        over["weights"] = _parse_weights(args.weights, modules, base)
+    return over
+
+
+def _parse_weights(
+    spec: str, modules: tuple[Module, ...], base: Params
+) -> tuple[tuple[Module, float], ...]:
+    items = spec.replace(",", " ").split()
+    if not items:
+        raise CliError("--weights is empty; give e.g. 'exact=1.0,stem=0.6'")
+    given: dict[Module, float] = {}
+    if all("=" in x for x in items):
+        for item in items:
+            key, _, value = item.partition("=")
+            (mod,) = parse_modules([key])
+            given[mod] = _weight(value, key)
+    elif any("=" in x for x in items):
+        raise CliError(
+            "--weights: use either names ('exact=1.0,stem=0.6') or positions ('1.0 0.6')"
+        )
+    else:
+        if len(items) != len(modules):
+            raise CliError(
+                f"--weights gives {len(items)} positional weight(s) for {len(modules)} module(s) "
+                f"({' '.join(m.value for m in modules)}); name them as 'exact=1.0,stem=0.6'"
+            )
+        given = {m: _weight(v, m.value) for m, v in zip(modules, items, strict=True)}
+    merged = {
+        m: (given[m] if m in given else base.weight(m) if m in base.modules else 1.0)
+        for m in modules
+    }
+    extra = [m.value for m in given if m not in modules]
+    if extra:
+        raise CliError(
+            f"--weights names module(s) {', '.join(extra)} that are not in use "
+            f"({' '.join(m.value for m in modules)}); add them with --modules"
+        )
+    return tuple(merged.items())
+
+
+def _weight(value: str, name: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise CliError(f"--weights: weight of {name} must be a number, got {value!r}") from None
+
+
+def _build_meteor(args: argparse.Namespace) -> Meteor:
+    base = Meteor(args.preset, lang=args.lang)
+    over = _overrides(args, base.params)
+    if not over:
+        return base
+    return Meteor(args.preset, lang=args.lang, **over)
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr (``\\r`` updates)."""
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.last = -1
+
+    def __call__(self, fraction: float, message: str) -> None:
+        pct = int(fraction * 100)
+        if pct == self.last and fraction < 1.0:
+            return
+        self.last = pct
+        filled = int(fraction * 30)
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {message}\x1b[K"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.last >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    if args.bootstrap < 0:
+        raise CliError(f"--bootstrap must be 0 (off) or a positive number, got {args.bootstrap}")
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+    if args.width < 0 or args.width > 17:
+        raise CliError(f"--width must be between 0 and 17, got {args.width}")
+    meteor = _build_meteor(args)
+    stdin_used = [False]
+    if not args.hyp and sys.stdin.isatty():
+        raise CliError("no --hyp given and stdin is a terminal; give --hyp FILE or pipe text in")
+    hyp_files = [_read(h, "hypothesis", stdin_used) for h in (args.hyp or ["-"])]
+    ref_files = [_read(r, "reference", stdin_used) for r in (args.ref or [])]
+    try:
+        corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format)
+    except InputError as exc:
+        if not ref_files and "no references" in str(exc):
+            raise CliError(
+                "no references: give --ref FILE (or a TSV/JSONL with a 'ref' column)"
+            ) from None
+        raise
+    show_progress = args.progress or sys.stderr.isatty()
+    results: dict[str, CorpusResult] = {}
+    for name, hyps in corpus.systems:
+        bar = _ProgressBar(sys.stderr, name) if show_progress else None
+        try:
+            results[name] = score_corpus(
+                meteor, hyps, corpus.refs, workers=args.workers, progress=bar
+            )
+        finally:
+            if bar:
+                bar.close()
+    intervals: dict[str, CorpusIntervals] = {}
+    comparisons: list[PairedBootstrap] = []
+    if args.bootstrap:
+        names = list(results)
+        for name in names:
+            intervals[name] = bootstrap(
+                results[name], meteor.params, n_samples=args.bootstrap, seed=args.seed
+            )
+        for name in names[1:]:
+            comparisons.append(
+                paired_bootstrap(
+                    results[names[0]],
+                    results[name],
+                    meteor.params,
+                    names=(names[0], name),
+                    n_samples=args.bootstrap,
+                    seed=args.seed,
+                )
+            )
+    _write_files(args, meteor, corpus, results)
+    out = sys.stdout
+    if args.format == "json":
+        rep = report(
+            results,
+            meteor.params,
+            preset=meteor.preset,
+            intervals=intervals,
+            comparisons=comparisons,
+            sources=corpus.sources,
+        )
+        if args.bootstrap:
+            rep["bootstrap"] = {"samples": args.bootstrap, "seed": args.seed, "level": 0.95}
+        out.write(json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    elif args.format == "tsv":
+        _print_tsv(out, results, intervals, comparisons)
+    else:
+        _print_text(out, results, intervals, comparisons, args)
+    out.flush()
+    return 0
+
+
+def _write_files(
+    args: argparse.Namespace, meteor: Meteor, corpus: Corpus, results: dict[str, CorpusResult]
+) -> None:
+    many = len(results) > 1
+    if args.jsonl:
+        with _open_out(args.jsonl) as fh:
+            for name, res in results.items():
+                for line in segments_jsonl(
+                    res.segments, system=name if many else None, ids=corpus.ids
+                ):
+                    fh.write(line)
+    if args.csv:
+        with _open_out(args.csv) as fh:
+            for k, (name, res) in enumerate(results.items()):
+                fh.write(segments_csv(res.segments, system=name, ids=corpus.ids, header=k == 0))
+    if args.align_out:
+        for name, res in results.items():
+            path = _per_system(args.align_out, name) if many else args.align_out
+            with _open_out(path) as fh:
+                fh.write(write_alignments(res.segments, meteor.params.modules))
+
+
+def _per_system(path: str, system: str) -> str:
+    p = Path(path)
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in system)
+    return str(p.with_name(f"{p.stem}.{safe}{p.suffix}"))
+
+
+def _open_out(path: str) -> TextIO:
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as exc:
+        raise CliError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+def _fmt(x: float, width: int) -> str:
+    return "nan" if math.isnan(x) else f"{x:.{width}f}"
+
+
+def _print_text(
+    out: TextIO,
+    results: dict[str, CorpusResult],
+    intervals: dict[str, CorpusIntervals],
+    comparisons: list[PairedBootstrap],
+    args: argparse.Namespace,
+) -> None:
+    w = args.width
+    many = len(results) > 1
+    pad = max(len(n) for n in results) if many else 0
+    signature = ""
+    for name, res in results.items():
+        prefix = f"{name:<{pad}}  " if many else ""
+        ci = intervals.get(name)
+        corpus_ci = f" [95% CI {_fmt(ci.corpus.low, w)}, {_fmt(ci.corpus.high, w)}]" if ci else ""
+        mean_ci = (
+            f" [95% CI {_fmt(ci.mean_segment.low, w)}, {_fmt(ci.mean_segment.high, w)}]"
+            if ci
+            else ""
+        )
+        out.write(
+            f"{prefix}METEOR corpus score (summed statistics) = {_fmt(res.score, w)}{corpus_ci}"
+            f"  P {_fmt(res.precision, w)} R {_fmt(res.recall, w)} Fmean {_fmt(res.fmean, w)}"
+            f" frag {_fmt(res.frag, w)} penalty {_fmt(res.penalty, w)}"
+            f" segments {len(res.segments):,}\n"
+        )
+        out.write(
+            f"{prefix}mean of segment scores                 = "
+            f"{_fmt(res.mean_segment_score, w)}{mean_ci}\n"
+        )
+        signature = res.signature
+    for c in comparisons:
+        d = c.corpus
+        out.write(
+            f"{c.name_b} vs {c.name_a} (baseline): corpus score difference "
+            f"{d.difference:+.{w}f} [95% CI {d.difference_interval.low:+.{w}f}, "
+            f"{d.difference_interval.high:+.{w}f}], p = {d.p_value:.4f}; "
+            f"mean segment score difference {c.mean_segment.difference:+.{w}f}, "
+            f"p = {c.mean_segment.p_value:.4f} "
+            f"(paired bootstrap, {c.n_samples} samples, seed {c.seed})\n"
+        )
+    if intervals and not comparisons:
+        ci = next(iter(intervals.values()))
+        out.write(f"(bootstrap: {ci.n_samples} samples, seed {ci.seed})\n")
+    out.write(f"signature: {signature}\n")
+
+
+def _print_tsv(
+    out: TextIO,
+    results: dict[str, CorpusResult],
+    intervals: dict[str, CorpusIntervals],
+    comparisons: list[PairedBootstrap],
+) -> None:
+    cols = [
+        "system",
+        "corpus_score",
+        "mean_segment_score",
+        "precision",
+        "recall",
+        "fmean",
+        "frag",
+        "penalty",
+        "segments",
+    ]
+    if intervals:
+        cols += ["corpus_ci_low", "corpus_ci_high", "mean_ci_low", "mean_ci_high"]
+    if comparisons:
+        cols += ["difference", "p_value"]
+    cols.append("signature")
+    out.write("\t".join(cols) + "\n")
+    by_name = {c.name_b: c for c in comparisons}
+    for name, res in results.items():
+        row: list[Any] = [
+            name,
+            res.score,
+            res.mean_segment_score,
+            res.precision,
+            res.recall,
+            res.fmean,
+            res.frag,
+            res.penalty,
+            len(res.segments),
+        ]
+        if intervals:
+            ci = intervals[name]
+            row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]
+        if comparisons:
+            c = by_name.get(name)
+            row += [c.corpus.difference, c.corpus.p_value] if c else ["", ""]
+        row.append(res.signature)
+        out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

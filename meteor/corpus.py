@@ -1,0 +1,698 @@
+"""Corpus-level work: parallel scoring, bootstrap confidence intervals, paired tests.
+
+**Corpus score.**  Meteor 1.5 scores a corpus by summing the segments' sufficient
+statistics and applying the formula once (``MeteorStats.addStats``; the chunks of
+a perfect segment are not added).  That is :meth:`meteor.Meteor.combine`.  The
+*mean of segment scores* is a different number and is always reported beside it,
+labelled.
+
+**Bootstrap** (:func:`bootstrap`).  Draw ``n_samples`` resamples of the segments
+with replacement (each the size of the corpus); for each, sum the resampled
+segments' statistics and recompute the corpus score with the same formula, and
+average the resampled segment scores.  Sample ``b`` uses the indices
+``numpy.random.default_rng(seed).integers(0, n, size=n)``, drawn in sample order
+from one generator, so a seed reproduces every interval.  The interval at level
+``L`` is read off the sorted resampled scores ``s`` as
+``[s[k], s[B - k - 1]]`` with ``k = floor(B·(1 − L)/2)`` — for ``B = 1000`` and
+95 %: ``[s[25], s[974]]``, the rule of sacreBLEU's ``estimate_ci``.
+
+**Paired bootstrap** (:func:`paired_bootstrap`; Koehn 2004, as implemented by
+sacreBLEU's ``_paired_bs_test``).  Both systems are resampled with the *same*
+indices (they share the references).  With the observed difference
+``d = |score_B − score_A|`` and the resampled differences ``d_b = |s_B,b − s_A,b|``,
+the null distribution is ``d_b`` shifted to mean zero, ``d_b − mean(d)``, and
+
+    p = (#{b : d_b − mean(d) > d} + 1) / (B + 1),
+
+the share of resamples whose centred difference exceeds the observed one, with
+the +1 correction that keeps the test from rejecting more often than its level
+(Clark et al.'s MultEval, which sacreBLEU follows).  Each system's interval, the
+interval of ``s_B − s_A`` and Koehn's win ratio (the share of resamples in which
+B beats A) are reported as well.  One deliberate deviation: when the two
+systems score the same in every resample (the same output twice), p = 1, where
+the formula would give 1/(B + 1).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import os
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.types import Alignment, Chunk, CorpusResult, Match, MeteorResult, Span, Stats, Token
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "DEFAULT_SEED",
+    "MIN_PARALLEL_SEGMENTS",
+    "MIN_PARALLEL_SEGMENTS_FRESH",
+    "CorpusIntervals",
+    "Interval",
+    "PairedBootstrap",
+    "PairedStat",
+    "SegmentDiff",
+    "bootstrap",
+    "ci_bounds",
+    "default_workers",
+    "paired_bootstrap",
+    "resample_indices",
+    "score_corpus",
+    "segment_differences",
+    "stats_matrix",
+]
+
+#: Bootstrap resamples by default (sacreBLEU and compare-mt use 1,000).
+DEFAULT_SAMPLES = 1000
+#: Default seed (sacreBLEU's ``SACREBLEU_SEED`` default).
+DEFAULT_SEED = 12345
+#: Below this many segments :func:`score_corpus` stays in one process (forked workers
+#: inherit the loaded resources, so they start at once).
+MIN_PARALLEL_SEGMENTS = 500
+#: The same when workers must start afresh (``forkserver``/``spawn``, e.g. inside a
+#: multi-threaded app): each imports the package and loads resources (~2 s).
+MIN_PARALLEL_SEGMENTS_FRESH = 2000
+
+Progress = Callable[[float, str], None]
+
+
+# ---------------------------------------------------------------------------
+# statistics as a matrix
+# ---------------------------------------------------------------------------
+_STATS_FIELDS = tuple(f.name for f in fields(Stats))
+
+
+def _stats_row(s: Stats) -> list[int]:
+    row: list[int] = []
+    for name in _STATS_FIELDS:
+        v = getattr(s, name)
+        if isinstance(v, tuple):
+            row.extend(v)
+        else:
+            row.append(v)
+    return row
+
+
+def _row_stats(row: Sequence[float]) -> Stats:
+    vals = [int(round(x)) for x in row]
+    out: list[Any] = []
+    pos = 0
+    template = Stats()
+    for name in _STATS_FIELDS:
+        v = getattr(template, name)
+        if isinstance(v, tuple):
+            out.append(tuple(vals[pos : pos + len(v)]))
+            pos += len(v)
+        else:
+            out.append(vals[pos])
+            pos += 1
+    return Stats(*out)
+
+
+def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats]) -> np.ndarray:
+    """One row per segment: what it adds to the corpus statistics (float64, exact ints).
+
+    The row is :meth:`Stats.corpus_contribution`, so summing rows reproduces
+    :meth:`meteor.Meteor.combine` including Meteor 1.5's perfect-segment chunk rule.
+    """
+    rows = [
+        _stats_row((s.stats if isinstance(s, MeteorResult) else s).corpus_contribution())
+        for s in segments
+    ]
+    width = len(_stats_row(Stats()))
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+
+
+# ---------------------------------------------------------------------------
+# bootstrap records
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A statistic, its bootstrap mean and its confidence interval.
+
+    Attributes:
+        value: the statistic on the actual corpus.
+        mean: mean over the bootstrap resamples.
+        low: lower bound of the interval.
+        high: upper bound of the interval.
+        level: confidence level (0.95).
+    """
+
+    value: float
+    mean: float
+    low: float
+    high: float
+    level: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval width (sacreBLEU prints ``score ± this``)."""
+        return (self.high - self.low) / 2
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "value": self.value,
+            "mean": self.mean,
+            "low": self.low,
+            "high": self.high,
+            "level": self.level,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusIntervals:
+    """Bootstrap intervals of one system's corpus score and mean segment score."""
+
+    corpus: Interval
+    mean_segment: Interval
+    n_samples: int
+    seed: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus_score": self.corpus.to_dict(),
+            "mean_segment_score": self.mean_segment.to_dict(),
+            "samples": self.n_samples,
+            "seed": self.seed,
+            "method": "bootstrap over segments; corpus score recomputed from summed statistics",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairedStat:
+    """A paired comparison of one statistic (corpus score or mean segment score).
+
+    Attributes:
+        a: system A's interval.
+        b: system B's interval.
+        difference: observed ``b − a``.
+        difference_interval: interval of the resampled ``b − a``.
+        p_value: sacreBLEU/Koehn p-value of the difference (module docstring).
+        b_wins: share of resamples where B scored higher than A (Koehn's win ratio).
+        a_wins: share of resamples where A scored higher than B.
+    """
+
+    a: Interval
+    b: Interval
+    difference: float
+    difference_interval: Interval
+    p_value: float
+    b_wins: float
+    a_wins: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "difference": self.difference,
+            "difference_interval": self.difference_interval.to_dict(),
+            "p_value": self.p_value,
+            "b_wins": self.b_wins,
+            "a_wins": self.a_wins,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairedBootstrap:
+    """Paired bootstrap of system B against system A (the baseline) on the same references."""
+
+    name_a: str
+    name_b: str
+    corpus: PairedStat
+    mean_segment: PairedStat
+    n_samples: int
+    seed: int | None
+
+    @property
+    def p_value(self) -> float:
+        """p-value of the corpus-score difference."""
+        return self.corpus.p_value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.name_a,
+            "system": self.name_b,
+            "corpus_score": self.corpus.to_dict(),
+            "mean_segment_score": self.mean_segment.to_dict(),
+            "samples": self.n_samples,
+            "seed": self.seed,
+            "p_value_definition": (
+                "(#{b: |sB_b - sA_b| - mean_b |sB_b - sA_b| > |sB - sA|} + 1) / (samples + 1), "
+                "paired bootstrap as in sacreBLEU (Koehn 2004)"
+            ),
+        }
+
+
+# ---------------------------------------------------------------------------
+# resampling
+# ---------------------------------------------------------------------------
+def resample_indices(n: int, n_samples: int, seed: int | None) -> np.ndarray:
+    """All resample indices at once, shape ``(n_samples, n)`` (for tests and small corpora).
+
+    Row ``b`` is what the ``b``-th call of ``rng.integers(0, n, size=n)`` returns on
+    ``rng = numpy.random.default_rng(seed)``; :func:`bootstrap` draws the same rows
+    one at a time.
+    """
+    rng = np.random.default_rng(seed)
+    return (
+        np.stack([rng.integers(0, n, size=n) for _ in range(n_samples)])
+        if n_samples
+        else (np.zeros((0, n), dtype=np.int64))
+    )
+
+
+def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """``(s[k], s[B − k − 1])`` of the sorted samples, ``k = floor(B·(1 − level)/2)``."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    s = np.sort(np.asarray(samples, dtype=np.float64))
+    b = len(s)
+    if b == 0:
+        return math.nan, math.nan
+    k = int(math.floor(b * (1.0 - level) / 2.0 + 1e-9))
+    return float(s[k]), float(s[b - k - 1])
+
+
+def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
+    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+    rng = np.random.default_rng(seed)
+    batch = max(1, min(64, 4_000_000 // max(n, 1)))
+    done = 0
+    while done < n_samples:
+        size = min(batch, n_samples - done)
+        counts = np.empty((size, n), dtype=np.float64)
+        for r in range(size):
+            counts[r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        done += size
+        yield counts
+
+
+def _check_samples(n_samples: int, level: float) -> None:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive whole number, got {n_samples!r}")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+
+
+def _segments_of(x: CorpusResult | Sequence[MeteorResult]) -> tuple[MeteorResult, ...]:
+    return x.segments if isinstance(x, CorpusResult) else tuple(x)
+
+
+def _resampled(
+    systems: Sequence[tuple[MeteorResult, ...]],
+    params: Params,
+    n_samples: int,
+    seed: int | None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per system: (resampled corpus scores, resampled mean segment scores)."""
+    n = len(systems[0])
+    mats = [stats_matrix(segs) for segs in systems]
+    seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
+    corpus = [np.empty(n_samples) for _ in systems]
+    means = [np.empty(n_samples) for _ in systems]
+    b = 0
+    for counts in _count_batches(n, n_samples, seed):
+        for k in range(len(systems)):
+            sums = counts @ mats[k]
+            means[k][b : b + len(counts)] = (counts @ seg_scores[k]) / n
+            for r in range(len(counts)):
+                corpus[k][b + r] = compute(_row_stats(sums[r]), params).score
+        b += len(counts)
+    return list(zip(corpus, means, strict=True))
+
+
+def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
+    low, high = ci_bounds(samples, level)
+    return Interval(value, float(np.mean(samples)), low, high, level)
+
+
+def bootstrap(
+    result: CorpusResult | Sequence[MeteorResult],
+    params: Params,
+    *,
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> CorpusIntervals:
+    """Bootstrap intervals of the corpus score and of the mean segment score.
+
+    Args:
+        result: a scored corpus (or its segment results).
+        params: the parameters it was scored with (the formula is re-applied).
+        n_samples: number of resamples.
+        seed: seed of ``numpy.random.default_rng`` (``None``: fresh entropy).
+        level: confidence level.
+
+    Raises:
+        ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
+    """
+    _check_samples(n_samples, level)
+    segs = _segments_of(result)
+    if not segs:
+        raise ValueError("cannot bootstrap an empty corpus")
+    ((corpus, means),) = _resampled([segs], params, n_samples, seed)
+    total = Stats()
+    for s in segs:
+        total = total + s.stats.corpus_contribution()
+    observed = compute(total, params).score
+    observed_mean = math.fsum(s.score for s in segs) / len(segs)
+    return CorpusIntervals(
+        _interval(observed, corpus, level),
+        _interval(observed_mean, means, level),
+        n_samples,
+        seed,
+    )
+
+
+def _p_value(a: np.ndarray, b: np.ndarray, observed: float) -> float:
+    if observed == 0.0 and np.array_equal(a, b):
+        return 1.0  # the same scores in every resample: no evidence of a difference
+    diffs = np.abs(b - a)
+    centred = diffs - diffs.mean()
+    count = int(np.sum(centred > abs(observed)))
+    return (count + 1) / (len(diffs) + 1)
+
+
+def _paired_stat(
+    obs_a: float, obs_b: float, a: np.ndarray, b: np.ndarray, level: float
+) -> PairedStat:
+    diff = b - a
+    return PairedStat(
+        a=_interval(obs_a, a, level),
+        b=_interval(obs_b, b, level),
+        difference=obs_b - obs_a,
+        difference_interval=_interval(obs_b - obs_a, diff, level),
+        p_value=_p_value(a, b, obs_b - obs_a),
+        b_wins=float(np.mean(b > a)),
+        a_wins=float(np.mean(a > b)),
+    )
+
+
+def paired_bootstrap(
+    a: CorpusResult | Sequence[MeteorResult],
+    b: CorpusResult | Sequence[MeteorResult],
+    params: Params,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> PairedBootstrap:
+    """Paired bootstrap resampling of system B against baseline A (module docstring).
+
+    Args:
+        a: the baseline's scored corpus.
+        b: the other system's, on the same references in the same order.
+        params: the parameters both were scored with.
+        names: display names of A and B.
+        n_samples: number of resamples.
+        seed: seed of ``numpy.random.default_rng``.
+        level: confidence level of the intervals.
+
+    Raises:
+        ValueError: different segment counts or references, an empty corpus, bad options.
+    """
+    _check_samples(n_samples, level)
+    sa, sb = _segments_of(a), _segments_of(b)
+    if len(sa) != len(sb):
+        raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
+    if not sa:
+        raise ValueError("cannot bootstrap an empty corpus")
+    for k, (x, y) in enumerate(zip(sa, sb, strict=True)):
+        if x.refs != y.refs:
+            raise ValueError(
+                f"segment {k + 1} has different references for {names[0]} and {names[1]}; "
+                "a paired test needs the same references"
+            )
+    (ca, ma), (cb, mb) = _resampled([sa, sb], params, n_samples, seed)
+    obs = []
+    for segs in (sa, sb):
+        total = Stats()
+        for s in segs:
+            total = total + s.stats.corpus_contribution()
+        obs.append((compute(total, params).score, math.fsum(s.score for s in segs) / len(segs)))
+    return PairedBootstrap(
+        names[0],
+        names[1],
+        _paired_stat(obs[0][0], obs[1][0], ca, cb, level),
+        _paired_stat(obs[0][1], obs[1][1], ma, mb, level),
+        n_samples,
+        seed,
+    )
+
+
+# ---------------------------------------------------------------------------
+# per-segment differences between two systems
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SegmentDiff:
+    """One segment's score under A and B (``index`` is 0-based)."""
+
+    index: int
+    score_a: float
+    score_b: float
+
+    @property
+    def difference(self) -> float:
+        return self.score_b - self.score_a
+
+
+def segment_differences(
+    a: CorpusResult | Sequence[MeteorResult], b: CorpusResult | Sequence[MeteorResult]
+) -> list[SegmentDiff]:
+    """Segments sorted from B's largest win to B's largest loss (ties by index)."""
+    sa, sb = _segments_of(a), _segments_of(b)
+    if len(sa) != len(sb):
+        raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
+    diffs = [SegmentDiff(k, x.score, y.score) for k, (x, y) in enumerate(zip(sa, sb, strict=True))]
+    return sorted(diffs, key=lambda d: (-d.difference, d.index))
+
+
+# ---------------------------------------------------------------------------
+# parallel scoring
+# ---------------------------------------------------------------------------
+def default_workers() -> int:
+    """The CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_WORKER: Meteor | None = None
+
+
+def _init_worker(params: Params, preset: str | None) -> None:
+    global _WORKER
+    m = Meteor(params=params)
+    m.preset = preset  # keep the caller's signature (preset name) on every record
+    m.prepare()
+    _WORKER = m
+    _register_fast_reducers()
+
+
+def _register_fast_reducers() -> None:
+    """Send records back as constructor calls (2-3x faster than slotted-dataclass state).
+
+    Registered on multiprocessing's pickler in the worker only; the parent rebuilds
+    the records by calling the constructors, so they are validated again.
+    """
+    from multiprocessing.reduction import ForkingPickler
+
+    for cls in (Token, Span, Match, Chunk, Alignment, Stats, MeteorResult):
+        names = tuple(f.name for f in fields(cls) if f.init)
+        ForkingPickler.register(cls, _reducer(cls, names))
+
+
+def _reducer(cls: type, names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    def reduce(obj: Any) -> tuple[Any, ...]:
+        return cls, tuple(getattr(obj, n) for n in names)
+
+    return reduce
+
+
+def _score_chunk(
+    start: int, hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
+) -> tuple[int, list[MeteorResult]]:
+    assert _WORKER is not None
+    return start, [
+        _score_one(_WORKER, h, r, start + k)
+        for k, (h, r) in enumerate(zip(hyps, refs, strict=True))
+    ]
+
+
+def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) -> MeteorResult:
+    """Score one segment; an error names the segment (1-based) it came from."""
+    try:
+        return _strip(meteor.score(hyp, refs))
+    except (ValueError, TypeError) as exc:
+        message = f"segment {index + 1}: {exc}"
+        try:
+            named = type(exc)(message)
+        except Exception:  # an exception type with another constructor
+            named = ValueError(message)
+        raise named from exc
+
+
+def _strip(r: MeteorResult) -> MeteorResult:
+    """Corpus records drop the candidate lists (re-score a segment to see them)."""
+    return replace(r, candidates=()) if r.candidates else r
+
+
+def _mp_context() -> Any:
+    """``fork`` when single-threaded (fast, inherits loaded resources); else forkserver."""
+    methods = mp.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        return mp.get_context("forkserver")
+    return mp.get_context("spawn")
+
+
+def score_corpus(
+    meteor_or_params: Meteor | Params,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    chunk_size: int | None = None,
+) -> CorpusResult:
+    """Score a corpus over several processes; results come back in input order.
+
+    Each worker builds its own :class:`Meteor` from the (picklable, frozen) params
+    once and scores chunks of segments.  Small inputs (fewer than
+    :data:`MIN_PARALLEL_SEGMENTS`, or :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the
+    workers can't be forked from this process) or ``workers=1`` stay in this
+    process, and so does the work when no worker process can be started (with a
+    ``RuntimeWarning``).  Workers are forked when this process runs a single
+    thread (they inherit the loaded resources) and started by a fork server
+    otherwise (forking a multi-threaded process, such as a Streamlit server, is
+    unsafe).  The result equals :meth:`Meteor.corpus_score` except that segment
+    records carry no candidate lists.
+
+    Args:
+        meteor_or_params: a configured scorer (its preset name goes into the
+            signature) or bare params.
+        hyps: one hypothesis per segment.
+        refs: one reference per segment, or a sequence of references per segment.
+        workers: processes to use (default: every CPU available).
+        progress: ``progress(fraction, message)`` callback, called in this process.
+        chunk_size: segments per task (default: about eight tasks per worker,
+            between 16 and 500 segments each).
+
+    Raises:
+        TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
+            error raised while scoring a segment.
+    """
+    meteor = (
+        meteor_or_params
+        if isinstance(meteor_or_params, Meteor)
+        else Meteor(params=meteor_or_params)
+    )
+    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+        raise TypeError("hyps must be a list of strings (one segment each)")
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list with one entry per segment")
+    n = len(hyps)
+    if len(refs) != n:
+        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    n_workers = min(workers or default_workers(), max(1, n))
+    ctx = _mp_context()
+    threshold = (
+        MIN_PARALLEL_SEGMENTS
+        if ctx.get_start_method() == "fork"
+        else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
+    )
+    if n_workers <= 1 or n < threshold:
+        return _score_serial(meteor, hyps, refs, progress)
+    size = chunk_size or max(16, min(500, math.ceil(n / (n_workers * 8))))
+    try:
+        segments = _score_parallel(meteor, hyps, refs, ctx, n_workers, size, progress)
+    except (BrokenProcessPool, OSError) as exc:
+        # No usable worker processes (a sandbox without fork, a script that forgot
+        # the ``if __name__ == "__main__"`` guard under spawn…): score here instead.
+        warnings.warn(
+            f"parallel scoring failed ({exc}); scoring in one process",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return _score_serial(meteor, hyps, refs, progress)
+    return meteor.combine(segments)
+
+
+def _score_parallel(
+    meteor: Meteor,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    ctx: Any,
+    n_workers: int,
+    size: int,
+    progress: Progress | None,
+) -> list[MeteorResult]:
+    n = len(hyps)
+    results: list[list[MeteorResult] | None] = [None] * math.ceil(n / size)
+    done = 0
+    if ctx.get_start_method() == "fork":
+        # Load the resources once here; the forked workers inherit them.
+        meteor.prepare(_loading(progress) if progress else None)
+    if progress:
+        progress(0.0, f"scoring {n:,} segments with {n_workers} processes")
+    pool = ProcessPoolExecutor(
+        max_workers=n_workers,
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(meteor.params, meteor.preset),
+    )
+    try:
+        pending: set[Future[tuple[int, list[MeteorResult]]]] = {
+            pool.submit(_score_chunk, s, list(hyps[s : s + size]), list(refs[s : s + size]))
+            for s in range(0, n, size)
+        }
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                start, chunk = fut.result()
+                results[start // size] = chunk
+                done += len(chunk)
+            if progress:
+                progress(done / n, f"scored {done:,} of {n:,} segments")
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [r for chunk in results if chunk is not None for r in chunk]
+
+
+def _loading(progress: Progress) -> Progress:
+    def report(_fraction: float, message: str) -> None:
+        progress(0.0, message)
+
+    return report
+
+
+def _score_serial(
+    meteor: Meteor,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    progress: Progress | None,
+) -> CorpusResult:
+    n = len(hyps)
+    step = max(1, n // 200)
+    segments: list[MeteorResult] = []
+    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        segments.append(_score_one(meteor, h, r, k))
+        if progress and (k % step == 0 or k == n - 1):
+            progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
+    return meteor.combine(segments)

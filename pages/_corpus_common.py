@@ -1,0 +1,276 @@
+"""Shared Streamlit code of the Corpus page (not a page: app.py never registers it).
+
+Loading uploads, scoring with a progress bar, the bootstrap and the paired test
+(all cached in the session, keyed by the corpus content and the setting), table
+rows with their Inspect links, and the segment drill-down.  Every number comes
+from :mod:`meteor` (``meteor.corpus``, ``meteor.export``); this module only
+arranges and formats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from meteor import figures
+from meteor.corpus import (
+    CorpusIntervals,
+    PairedBootstrap,
+    bootstrap,
+    paired_bootstrap,
+    score_corpus,
+)
+from meteor.export import segment_row
+from meteor.io import Corpus, InputError, load_corpus
+from meteor.metric import Meteor
+from meteor.types import CorpusResult, MeteorResult
+from pages._common import (
+    SHOWN_ERRORS,
+    Setting,
+    add_strings,
+    fig_labels,
+    integer,
+    num,
+    plotly,
+    preset_values,
+    t,
+)
+
+__all__ = [
+    "BOOTSTRAP_SAMPLES",
+    "CACHE_ENTRIES",
+    "corpus_key",
+    "filter_sort",
+    "get_intervals",
+    "get_paired",
+    "inspect_link",
+    "load_uploads",
+    "percent",
+    "scored",
+    "show_segment",
+    "table_rows",
+]
+
+#: Resamples for the page's intervals and paired test (sacreBLEU's default).
+BOOTSTRAP_SAMPLES = 1000
+#: Scored corpora kept per session.
+CACHE_ENTRIES = 4
+
+add_strings(
+    {
+        "corpus_scoring": {"en": "Scoring {system}…", "ru": "Оценивание {system}…"},
+        "corpus_bad_input": {
+            "en": "Cannot read the files: {msg}",
+            "ru": "Файлы не читаются: {msg}",
+        },
+        "corpus_open_inspect": {
+            "en": "Open this segment on the Inspect page",
+            "ru": "Открыть сегмент на странице «Разбор пары»",
+        },
+        "corpus_segment_head": {
+            "en": "{system} · segment {k} (id {seg_id})",
+            "ru": "{system} · сегмент {k} (id {seg_id})",
+        },
+    }
+)
+
+
+# ---------------------------------------------------------------------------
+# input
+# ---------------------------------------------------------------------------
+def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus | None:
+    """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason."""
+    try:
+        return _load(
+            tuple((f.name, f.getvalue()) for f in hyp_files),
+            tuple((f.name, f.getvalue()) for f in ref_files),
+        )
+    except InputError as exc:
+        st.error(t("corpus_bad_input", msg=str(exc)))
+        return None
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _load(hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...]) -> Corpus:
+    return load_corpus(hyp, ref)
+
+
+def corpus_key(corpus: Corpus) -> str:
+    """A content digest of the corpus (systems, references, ids) for session caches."""
+    h = hashlib.sha256()
+    for name, hyps in corpus.systems:
+        h.update(b"\x01" + name.encode())
+        for x in hyps:
+            h.update(b"\x02" + x.encode())
+    for refs in corpus.refs:
+        h.update(b"\x03")
+        for r in refs:
+            h.update(b"\x04" + r.encode())
+    return h.hexdigest()[:24]
+
+
+# ---------------------------------------------------------------------------
+# scoring and statistics (session caches)
+# ---------------------------------------------------------------------------
+def _cache(name: str) -> dict[Any, Any]:
+    store: dict[Any, Any] = st.session_state.setdefault(f"_corpus_{name}", {})
+    while len(store) > CACHE_ENTRIES:
+        store.pop(next(iter(store)))
+    return store
+
+
+def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, CorpusResult]:
+    """Every system scored under the setting (progress bar the first time)."""
+    key = (corpus_key(corpus), setting)
+    store = _cache("results")
+    if key in store:
+        return store[key]  # type: ignore[no-any-return]
+    out: dict[str, CorpusResult] = {}
+    bar = st.progress(0.0)
+    try:
+        for name, hyps in corpus.systems:
+            label = t("corpus_scoring", system=name)
+            bar.progress(0.0, text=label)
+
+            def report(frac: float, msg: str, label: str = label) -> None:
+                bar.progress(min(max(frac, 0.0), 1.0), text=f"{label} {msg}")
+
+            out[name] = score_corpus(meteor, hyps, corpus.refs, progress=report)
+    except SHOWN_ERRORS as exc:
+        bar.empty()
+        st.error(t("error", msg=str(exc)))
+        st.stop()
+    bar.empty()
+    store[key] = out
+    return out
+
+
+def get_intervals(
+    corpus: Corpus, setting: Setting, meteor: Meteor, results: dict[str, CorpusResult]
+) -> dict[str, CorpusIntervals]:
+    """95 % bootstrap intervals of every system (seeded, cached)."""
+    key = (corpus_key(corpus), setting)
+    store = _cache("intervals")
+    if key not in store:
+        store[key] = {
+            name: bootstrap(res, meteor.params, n_samples=BOOTSTRAP_SAMPLES)
+            for name, res in results.items()
+        }
+    return store[key]  # type: ignore[no-any-return]
+
+
+def get_paired(
+    corpus: Corpus,
+    setting: Setting,
+    meteor: Meteor,
+    results: dict[str, CorpusResult],
+    a: str,
+    b: str,
+) -> PairedBootstrap:
+    """Paired bootstrap of system ``b`` against baseline ``a`` (seeded, cached)."""
+    key = (corpus_key(corpus), setting, a, b)
+    store = _cache("paired")
+    if key not in store:
+        store[key] = paired_bootstrap(
+            results[a], results[b], meteor.params, names=(a, b), n_samples=BOOTSTRAP_SAMPLES
+        )
+    return store[key]  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------------
+# the segment table
+# ---------------------------------------------------------------------------
+_LINK_KEYS = ("alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer")
+
+
+def inspect_link(result: MeteorResult) -> str:
+    """``/?hyp=…&ref=…&lang=…&preset=…`` (+ changed parameters): the Inspect page's URL.
+
+    The Inspect page is the default page, served at ``/`` (a deep link to its
+    ``url_path`` would be refused); its widgets bind these query parameters.
+    """
+    ss = st.session_state
+    lang = ss.get("lang", "en")
+    query: dict[str, Any] = {"hyp": result.hyp, "ref": "\n".join(result.refs), "lang": lang}
+    preset = ss.get("preset")
+    if preset:
+        query["preset"] = preset
+        base = preset_values(preset)
+        for k in _LINK_KEYS:
+            if k in ss and k in base and ss[k] != base[k]:
+                query[k] = ss[k]
+    return "/?" + urlencode(query)
+
+
+def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:
+    """One row per segment (:func:`meteor.export.segment_row`) with its Inspect link."""
+    rows = []
+    for k, seg in enumerate(result.segments):
+        row = segment_row(seg, k + 1, system=system, seg_id=ids[k])
+        row["inspect"] = inspect_link(seg)
+        rows.append(row)
+    return rows
+
+
+SORT_KEYS = ("segment", "score", "precision", "recall", "frag", "ref_len", "hyp_len")
+
+
+def filter_sort(
+    rows: list[dict[str, Any]],
+    *,
+    sort_by: str = "segment",
+    descending: bool = False,
+    score_range: tuple[float, float] = (0.0, 1.0),
+    query: str = "",
+) -> list[dict[str, Any]]:
+    """Rows with a score in ``score_range`` and ``query`` in the hypothesis or reference,
+    sorted by ``sort_by`` (undefined values last, ties by segment number)."""
+    lo, hi = score_range
+    q = query.strip().casefold()
+    kept = [
+        r
+        for r in rows
+        if lo <= r["score"] <= hi
+        and (not q or q in r["hyp"].casefold() or q in r["ref"].casefold())
+    ]
+    defined = [r for r in kept if r[sort_by] is not None]
+    undefined = [r for r in kept if r[sort_by] is None]
+    defined.sort(key=lambda r: r["segment"])
+    defined.sort(key=lambda r: r[sort_by], reverse=descending)  # stable: ties keep their order
+    return defined + undefined
+
+
+def percent(share: float) -> str:
+    """A share (0–1) as a percentage with one decimal, in the UI language's notation."""
+    text = f"{share:.1%}"
+    return text.replace(".", ",") if st.session_state.get("ui") == "ru" else text
+
+
+# ---------------------------------------------------------------------------
+# drill-down
+# ---------------------------------------------------------------------------
+def show_segment(result: MeteorResult, *, system: str, number: int, seg_id: str, key: str) -> None:
+    """One segment: its numbers, the link view of its alignment, the Inspect link."""
+    st.markdown(f"**{t('corpus_segment_head', system=system, k=integer(number), seg_id=seg_id)}**")
+    cols = st.columns(5)
+    for col, (label, value) in zip(
+        cols,
+        (
+            (t("score"), num(result.score)),
+            (t("precision"), num(result.precision)),
+            (t("recall"), num(result.recall)),
+            (t("frag"), num(result.frag)),
+            (t("chunks"), integer(result.stats.chunks)),
+        ),
+        strict=True,
+    ):
+        col.metric(label, value)
+    plotly(
+        figures.link_view(result.alignment, labels=fig_labels(), fmt=num),
+        key=f"{key}_links",
+    )
+    st.link_button(t("corpus_open_inspect"), inspect_link(result), icon="🔍")

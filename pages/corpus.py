@@ -1,0 +1,556 @@
+"""Corpus: upload systems and references (or open the demo), score them, read the
+corpus score beside the mean of segment scores with bootstrap intervals, sort and
+filter the segments, open any segment's alignment, compare two systems with a
+paired bootstrap, and export everything."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from meteor import corpus_figures
+from meteor.corpus import DEFAULT_SEED, segment_differences
+from meteor.export import report, segments_csv, segments_jsonl, write_alignments
+from meteor.io import demo_corpus
+from meteor.types import CorpusResult
+from pages._common import (
+    add_strings,
+    current_setting,
+    ensure_ready,
+    integer,
+    num,
+    plotly,
+    shown_errors,
+    signed,
+    t,
+)
+from pages._corpus_common import (
+    BOOTSTRAP_SAMPLES,
+    SORT_KEYS,
+    filter_sort,
+    get_intervals,
+    get_paired,
+    load_uploads,
+    percent,
+    scored,
+    show_segment,
+    table_rows,
+)
+
+add_strings(
+    {
+        "corpus_title": {"en": "Score a corpus", "ru": "Оценка корпуса"},
+        "corpus_intro": {
+            "en": "Upload one hypothesis file per system and one reference file per reference "
+            "(plain text, one segment per line; or TSV/JSONL with hyp, ref and system "
+            "columns), or open the demo corpus. METEOR's corpus score sums the segments' "
+            "statistics and applies the formula once (as Meteor 1.5 does); the mean of the "
+            "segment scores is a different number and is shown beside it.",
+            "ru": "Загрузите по файлу гипотез на систему и по файлу эталонов на эталон (текст, "
+            "один сегмент в строке; или TSV/JSONL со столбцами hyp, ref и system) либо "
+            "откройте демонстрационный корпус. Оценка корпуса METEOR суммирует статистику "
+            "сегментов и применяет формулу один раз (как Meteor 1.5); среднее оценок "
+            "сегментов — другое число, оно показано рядом.",
+        },
+        "corpus_source": {"en": "Data", "ru": "Данные"},
+        "corpus_src_upload": {"en": "Upload files", "ru": "Загрузить файлы"},
+        "corpus_src_demo": {
+            "en": "Demo corpus (20 segments, 2 systems)",
+            "ru": "Демо-корпус (20 сегментов, 2 системы)",
+        },  # fmt: skip
+        "corpus_hyp_files": {
+            "en": "Hypotheses: one file per system (.txt, .tsv, .jsonl)",
+            "ru": "Гипотезы: по файлу на систему (.txt, .tsv, .jsonl)",
+        },
+        "corpus_ref_files": {
+            "en": "References: one file per reference (not needed if the table has a ref column)",
+            "ru": "Эталоны: по файлу на эталон (не нужны, если в таблице есть столбец ref)",
+        },
+        "corpus_need_files": {
+            "en": "Upload at least one hypothesis file, or open the demo corpus.",
+            "ru": "Загрузите хотя бы один файл гипотез или откройте демо-корпус.",
+        },
+        "corpus_loaded": {
+            "en": "{n} segments · {systems} system(s) · {refs} reference(s) per segment",
+            "ru": "Сегментов: {n} · систем: {systems} · эталонов на сегмент: {refs}",
+        },
+        "corpus_score_label": {
+            "en": "{system}: corpus METEOR (summed statistics)",
+            "ru": "{system}: METEOR корпуса (сумма статистик)",
+        },
+        "corpus_mean_label": {
+            "en": "{system}: mean of segment scores",
+            "ru": "{system}: среднее оценок сегментов",
+        },
+        "corpus_score_help": {
+            "en": "Meteor 1.5's system score: the segments' matches, lengths and chunks are "
+            "summed, then the formula is applied once.",
+            "ru": "Оценка системы в Meteor 1.5: совпадения, длины и фрагменты сегментов "
+            "суммируются, затем формула применяется один раз.",
+        },
+        "corpus_mean_help": {
+            "en": "The average of the segment scores — what many scripts report instead.",
+            "ru": "Среднее оценок сегментов — то, что вместо неё сообщают многие скрипты.",
+        },
+        "corpus_ci": {
+            "en": "95% CI [{low}, {high}] (bootstrap, {n} samples)",
+            "ru": "95% ДИ [{low}; {high}] (бутстреп, выборок: {n})",
+        },
+        "corpus_tab_segments": {"en": "Segments", "ru": "Сегменты"},
+        "corpus_tab_dist": {"en": "Distributions", "ru": "Распределения"},
+        "corpus_tab_compare": {"en": "Compare two systems", "ru": "Сравнение двух систем"},
+        "corpus_tab_export": {"en": "Export", "ru": "Экспорт"},
+        "corpus_system": {"en": "System", "ru": "Система"},
+        "corpus_sort": {"en": "Sort by", "ru": "Сортировать по"},
+        "corpus_desc": {"en": "Descending", "ru": "По убыванию"},
+        "corpus_range": {"en": "Segment score between", "ru": "Оценка сегмента в пределах"},
+        "corpus_search": {"en": "Text contains", "ru": "Текст содержит"},
+        "corpus_shown": {"en": "{shown} of {n} segments shown", "ru": "Показано {shown} из {n}"},
+        "corpus_pick": {
+            "en": "Select a row to open its alignment (or type a segment number).",
+            "ru": "Выберите строку, чтобы открыть выравнивание (или введите номер сегмента).",
+        },
+        "corpus_goto": {"en": "Open segment number", "ru": "Открыть сегмент номер"},
+        "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
+        "corpus_sort_score": {"en": "score", "ru": "оценка"},
+        "corpus_sort_precision": {"en": "precision", "ru": "точность"},
+        "corpus_sort_recall": {"en": "recall", "ru": "полнота"},
+        "corpus_sort_frag": {"en": "fragmentation", "ru": "фрагментация"},
+        "corpus_sort_ref_len": {"en": "reference length", "ru": "длина эталона"},
+        "corpus_sort_hyp_len": {"en": "hypothesis length", "ru": "длина гипотезы"},
+        "corpus_col_seg": {"en": "#", "ru": "№"},
+        "corpus_col_id": {"en": "id", "ru": "id"},
+        "corpus_col_len": {"en": "ref len", "ru": "дл. эт."},
+        "corpus_col_hyp_len": {"en": "hyp len", "ru": "дл. гип."},
+        "corpus_col_best": {"en": "best ref", "ru": "лучший эт."},
+        "corpus_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "corpus_col_ref": {"en": "best reference", "ru": "лучший эталон"},
+        "corpus_col_link": {"en": "Inspect", "ru": "Разбор"},
+        "corpus_open": {"en": "open", "ru": "открыть"},
+        "corpus_dist_caption": {
+            "en": "Segment scores, precision, recall and fragmentation (chunks per matched "
+            "word); undefined values (no match, empty side) are left out.",
+            "ru": "Оценки сегментов, точность, полнота и фрагментация (фрагментов на "
+            "сопоставленное слово); неопределённые значения (нет совпадений, пустая сторона) "
+            "не показаны.",
+        },
+        "corpus_len_caption": {
+            "en": "Score against reference length. Select a point to open its segment.",
+            "ru": "Оценка в зависимости от длины эталона. Выберите точку, чтобы открыть сегмент.",
+        },
+        "corpus_need_two": {
+            "en": "Upload two or more systems (on the same references) to compare them.",
+            "ru": "Загрузите две или больше систем (с одними эталонами), чтобы сравнить их.",
+        },
+        "corpus_sys_a": {"en": "System A (baseline)", "ru": "Система A (базовая)"},
+        "corpus_sys_b": {"en": "System B", "ru": "Система B"},
+        "corpus_same": {
+            "en": "Choose two different systems.",
+            "ru": "Выберите две разные системы.",
+        },
+        "corpus_diff_label": {
+            "en": "Corpus METEOR difference B − A",
+            "ru": "Разность METEOR корпуса B − A",
+        },
+        "corpus_mean_diff_label": {
+            "en": "Mean segment score difference B − A",
+            "ru": "Разность средних оценок B − A",
+        },
+        "corpus_p": {
+            "en": "95% CI [{low}, {high}] · p = {p} (paired bootstrap, {n} samples; B wins "
+            "{wins} of the resamples)",
+            "ru": "95% ДИ [{low}; {high}] · p = {p} (парный бутстреп, выборок: {n}; B лучше "
+            "в {wins} выборок)",
+        },
+        "corpus_p_help": {
+            "en": "p-value as in sacreBLEU's paired bootstrap (Koehn 2004): the share of "
+            "resamples whose centred |B − A| exceeds the observed |B − A|, with +1 smoothing. "
+            "Both systems are resampled with the same segments.",
+            "ru": "p-значение как в парном бутстрепе sacreBLEU (Koehn 2004): доля выборок, в "
+            "которых центрированная |B − A| больше наблюдаемой, со сглаживанием +1. Обе "
+            "системы берутся по одним и тем же сегментам.",
+        },
+        "corpus_scatter_caption": {
+            "en": "Each point is a segment: A's score across, B's up. Above the diagonal B "
+            "wins. Select a point to open both alignments.",
+            "ru": "Точка — сегмент: по горизонтали оценка A, по вертикали B. Выше диагонали "
+            "лучше B. Выберите точку, чтобы открыть оба выравнивания.",
+        },
+        "corpus_wins": {"en": "B's largest wins", "ru": "Наибольшие выигрыши B"},
+        "corpus_losses": {"en": "B's largest losses", "ru": "Наибольшие проигрыши B"},
+        "corpus_col_a": {"en": "A", "ru": "A"},
+        "corpus_col_b": {"en": "B", "ru": "B"},
+        "corpus_col_diff": {"en": "B − A", "ru": "B − A"},
+        "corpus_pair_pick": {
+            "en": "Select a row or a point to see both alignments side by side.",
+            "ru": "Выберите строку или точку, чтобы увидеть оба выравнивания рядом.",
+        },
+        "corpus_dl_csv": {"en": "Segments (CSV)", "ru": "Сегменты (CSV)"},
+        "corpus_dl_jsonl": {"en": "Segment records (JSONL)", "ru": "Записи сегментов (JSONL)"},
+        "corpus_dl_report": {"en": "Report (JSON)", "ru": "Отчёт (JSON)"},
+        "corpus_dl_align": {
+            "en": "Alignments of {system} (Meteor 1.5 -writeAlignments)",
+            "ru": "Выравнивания {system} (формат Meteor 1.5 -writeAlignments)",
+        },
+        "corpus_export_caption": {
+            "en": "Every file carries the signature. The alignment file is the format Meteor "
+            "1.5 writes with -writeAlignments (read by Meteor X-Ray).",
+            "ru": "Каждый файл содержит подпись. Файл выравниваний — в формате Meteor 1.5 "
+            "-writeAlignments (его читает Meteor X-Ray).",
+        },
+    }
+)
+
+st.title(t("corpus_title"))
+st.caption(t("corpus_intro"))
+
+setting = current_setting()
+with shown_errors():
+    meteor = setting.meteor()
+ensure_ready(meteor)
+
+# -- input --------------------------------------------------------------------------
+source = st.radio(
+    t("corpus_source"),
+    ["upload", "demo"],
+    format_func=lambda s: t(f"corpus_src_{s}"),
+    horizontal=True,
+    key="corpus_source",
+)
+if source == "demo":
+    corpus = demo_corpus()
+else:
+    c1, c2 = st.columns(2)
+    hyp_files = c1.file_uploader(
+        t("corpus_hyp_files"),
+        type=["txt", "tsv", "jsonl"],
+        accept_multiple_files=True,
+        key="corpus_hyp_files",
+    )
+    ref_files = c2.file_uploader(
+        t("corpus_ref_files"),
+        type=["txt", "tsv", "jsonl"],
+        accept_multiple_files=True,
+        key="corpus_ref_files",
+    )
+    if not hyp_files:
+        st.info(t("corpus_need_files"))
+        st.stop()
+    loaded = load_uploads(hyp_files, ref_files or [])
+    if loaded is None:
+        st.stop()
+    corpus = loaded
+
+st.caption(
+    t(
+        "corpus_loaded",
+        n=integer(corpus.n_segments),
+        systems=integer(len(corpus.systems)),
+        refs=integer(corpus.n_refs),
+    )
+)
+results = scored(corpus, setting, meteor)
+intervals = get_intervals(corpus, setting, meteor, results)
+names = list(results)
+
+# -- summary ------------------------------------------------------------------------
+for name, res in results.items():
+    ci = intervals[name]
+    c1, c2 = st.columns(2)
+    c1.metric(t("corpus_score_label", system=name), num(res.score), help=t("corpus_score_help"))
+    c1.caption(
+        t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high), n=integer(ci.n_samples))
+    )
+    c2.metric(
+        t("corpus_mean_label", system=name),
+        num(res.mean_segment_score),
+        help=t("corpus_mean_help"),
+    )
+    c2.caption(
+        t(
+            "corpus_ci",
+            low=num(ci.mean_segment.low),
+            high=num(ci.mean_segment.high),
+            n=integer(ci.n_samples),
+        )
+    )
+if len(names) > 1:
+    plotly(corpus_figures.interval_bars(intervals), key="corpus_bars")
+st.code(results[names[0]].signature, language=None)
+
+
+def _selected_points(key: str) -> list[dict[str, Any]]:
+    ev = st.session_state.get(key) or {}
+    return list((ev.get("selection") or {}).get("points") or [])
+
+
+def _selected_rows(key: str) -> list[int]:
+    ev = st.session_state.get(key) or {}
+    return list((ev.get("selection") or {}).get("rows") or [])
+
+
+tab_names = ["segments", "dist", "compare", "export"]
+tabs = dict(zip(tab_names, st.tabs([t(f"corpus_tab_{n}") for n in tab_names]), strict=True))
+
+# -- segments -------------------------------------------------------------------------
+with tabs["segments"]:
+    system = (
+        st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
+    ) or names[0]
+    res = results[system]
+    f1, f2, f3, f4 = st.columns([2, 1, 2, 2])
+    sort_by = f1.selectbox(
+        t("corpus_sort"),
+        list(SORT_KEYS),
+        format_func=lambda k: t(f"corpus_sort_{k}"),
+        key="corpus_sort",
+    )
+    descending = f2.toggle(t("corpus_desc"), key="corpus_desc")
+    score_range = f3.slider(t("corpus_range"), 0.0, 1.0, (0.0, 1.0), 0.01, key="corpus_range")
+    query = f4.text_input(t("corpus_search"), key="corpus_search")
+    rows = filter_sort(
+        table_rows(res, corpus.ids, system),
+        sort_by=sort_by or "segment",
+        descending=descending,
+        score_range=score_range,
+        query=query,
+    )
+    st.caption(t("corpus_shown", shown=integer(len(rows)), n=integer(len(res.segments))))
+    st.dataframe(
+        [
+            {
+                "segment": r["segment"],
+                "seg_id": r["seg_id"],
+                "score": r["score"],
+                "precision": r["precision"],
+                "recall": r["recall"],
+                "frag": r["frag"],
+                "chunks": r["chunks"],
+                "ref_len": r["ref_len"],
+                "hyp_len": r["hyp_len"],
+                "best_ref": r["best_ref_index"] + 1,
+                "hyp": r["hyp"],
+                "ref": r["ref"],
+                "inspect": r["inspect"],
+            }
+            for r in rows
+        ],
+        column_config={
+            "segment": st.column_config.NumberColumn(t("corpus_col_seg")),
+            "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
+            "score": st.column_config.NumberColumn(t("score"), format="%.4f"),
+            "precision": st.column_config.NumberColumn("P", format="%.4f"),
+            "recall": st.column_config.NumberColumn("R", format="%.4f"),
+            "frag": st.column_config.NumberColumn(t("frag"), format="%.4f"),
+            "chunks": st.column_config.NumberColumn(t("chunks")),
+            "ref_len": st.column_config.NumberColumn(t("corpus_col_len")),
+            "hyp_len": st.column_config.NumberColumn(t("corpus_col_hyp_len")),
+            "best_ref": st.column_config.NumberColumn(t("corpus_col_best")),
+            "hyp": st.column_config.TextColumn(t("corpus_col_hyp"), width="large"),
+            "ref": st.column_config.TextColumn(t("corpus_col_ref"), width="large"),
+            "inspect": st.column_config.LinkColumn(
+                t("corpus_col_link"), display_text=t("corpus_open")
+            ),
+        },
+        hide_index=True,
+        width="stretch",
+        on_select="rerun",
+        selection_mode="single-row",
+        key="corpus_table",
+    )
+    st.caption(t("corpus_pick"))
+    goto = st.number_input(
+        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help="0: none"
+    )
+    picked = _selected_rows("corpus_table")
+    number: int | None = None
+    if picked and picked[0] < len(rows):
+        number = int(rows[picked[0]]["segment"])
+    elif goto:
+        number = int(goto)
+    if number is not None:
+        show_segment(
+            res.segments[number - 1],
+            system=system,
+            number=number,
+            seg_id=corpus.ids[number - 1],
+            key="corpus_detail",
+        )
+
+# -- distributions -----------------------------------------------------------------------
+with tabs["dist"]:
+    plotly(corpus_figures.distributions(results), key="corpus_dists")
+    st.caption(t("corpus_dist_caption"))
+    st.plotly_chart(
+        corpus_figures.score_vs_length(results),
+        key="corpus_len",
+        on_select="rerun",
+        selection_mode=("points",),
+        width="stretch",
+    )
+    st.caption(t("corpus_len_caption"))
+    points = [p for p in _selected_points("corpus_len") if p.get("customdata")]
+    if points:
+        sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
+        if 0 <= sys_k < len(names) and 0 <= seg_k < corpus.n_segments:
+            show_segment(
+                results[names[sys_k]].segments[seg_k],
+                system=names[sys_k],
+                number=seg_k + 1,
+                seg_id=corpus.ids[seg_k],
+                key="corpus_len_detail",
+            )
+
+# -- compare two systems --------------------------------------------------------------------
+with tabs["compare"]:
+    if len(names) < 2:
+        st.info(t("corpus_need_two"))
+    else:
+        s1, s2 = st.columns(2)
+        name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
+        name_b = s2.selectbox(t("corpus_sys_b"), names, index=1, key="corpus_sys_b")
+        if name_a == name_b:
+            st.warning(t("corpus_same"))
+        else:
+            pb = get_paired(corpus, setting, meteor, results, name_a, name_b)
+            m1, m2 = st.columns(2)
+            for col, label, stat in (
+                (m1, "corpus_diff_label", pb.corpus),
+                (m2, "corpus_mean_diff_label", pb.mean_segment),
+            ):
+                col.metric(t(label), signed(stat.difference), help=t("corpus_p_help"))
+                col.caption(
+                    t(
+                        "corpus_p",
+                        low=signed(stat.difference_interval.low),
+                        high=signed(stat.difference_interval.high),
+                        p=num(stat.p_value),
+                        n=integer(pb.n_samples),
+                        wins=percent(stat.b_wins),
+                    )
+                )
+            ra, rb = results[name_a], results[name_b]
+            st.plotly_chart(
+                corpus_figures.ab_scatter(ra, rb, names=(name_a, name_b)),
+                key="corpus_ab",
+                on_select="rerun",
+                selection_mode=("points",),
+                width="stretch",
+            )
+            st.caption(t("corpus_scatter_caption"))
+            diffs = segment_differences(ra, rb)
+            top = 10
+            wins = [d for d in diffs[:top] if d.difference > 0]
+            losses = [d for d in reversed(diffs[-top:]) if d.difference < 0]
+            w1, w2 = st.columns(2)
+            chosen: int | None = None
+            for col, title, items, key in (
+                (w1, "corpus_wins", wins, "corpus_wins_table"),
+                (w2, "corpus_losses", losses, "corpus_losses_table"),
+            ):
+                col.markdown(f"**{t(title)}**")
+                col.dataframe(
+                    [
+                        {
+                            t("corpus_col_seg"): d.index + 1,
+                            t("corpus_col_a"): num(d.score_a),
+                            t("corpus_col_b"): num(d.score_b),
+                            t("corpus_col_diff"): signed(d.difference),
+                            t("corpus_col_hyp"): ra.segments[d.index].hyp,
+                        }
+                        for d in items
+                    ],
+                    hide_index=True,
+                    width="stretch",
+                    on_select="rerun",
+                    selection_mode="single-row",
+                    key=key,
+                )
+                sel = _selected_rows(key)
+                if sel and sel[0] < len(items):
+                    chosen = items[sel[0]].index
+            pts = [p for p in _selected_points("corpus_ab") if p.get("customdata")]
+            if pts:
+                chosen = int(pts[0]["customdata"][1])
+            st.caption(t("corpus_pair_pick"))
+            if chosen is not None and 0 <= chosen < corpus.n_segments:
+                left, right = st.columns(2)
+                for col, name, res_x, key in (
+                    (left, name_a, ra, "corpus_pair_a"),
+                    (right, name_b, rb, "corpus_pair_b"),
+                ):
+                    with col:
+                        show_segment(
+                            res_x.segments[chosen],
+                            system=name,
+                            number=chosen + 1,
+                            seg_id=corpus.ids[chosen],
+                            key=key,
+                        )
+
+# -- export ----------------------------------------------------------------------------
+with tabs["export"]:
+    st.caption(t("corpus_export_caption"))
+    e1, e2, e3, e4 = st.columns(4)
+    e1.download_button(
+        t("corpus_dl_csv"),
+        data=lambda: "".join(
+            segments_csv(r.segments, system=n, ids=corpus.ids, header=k == 0)
+            for k, (n, r) in enumerate(results.items())
+        ),
+        file_name="meteor-segments.csv",
+        mime="text/csv",
+        key="corpus_dl_csv",
+        on_click="ignore",
+    )
+    e2.download_button(
+        t("corpus_dl_jsonl"),
+        data=lambda: "".join(
+            line
+            for n, r in results.items()
+            for line in segments_jsonl(r.segments, system=n, ids=corpus.ids)
+        ),
+        file_name="meteor-segments.jsonl",
+        mime="application/jsonl",
+        key="corpus_dl_jsonl",
+        on_click="ignore",
+    )
+
+    def _report() -> str:
+        comparisons = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
+        rep = report(
+            results,
+            meteor.params,
+            preset=meteor.preset,
+            intervals=intervals,
+            comparisons=comparisons,
+            sources=corpus.sources,
+        )
+        rep["bootstrap"] = {"samples": BOOTSTRAP_SAMPLES, "seed": DEFAULT_SEED, "level": 0.95}
+        return json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False)
+
+    e3.download_button(
+        t("corpus_dl_report"),
+        data=_report,
+        file_name="meteor-report.json",
+        mime="application/json",
+        key="corpus_dl_report",
+        on_click="ignore",
+    )
+
+    def _alignments(res: CorpusResult) -> Callable[[], str]:
+        return lambda: write_alignments(res.segments, meteor.params.modules)
+
+    with e4:
+        for k, (n, r) in enumerate(results.items()):
+            st.download_button(
+                t("corpus_dl_align", system=n),
+                data=_alignments(r),
+                file_name=f"{n}-align.out",
+                mime="text/plain",
+                key=f"corpus_dl_align_{k}",
+                on_click="ignore",
+            )
