@@ -36,3 +36,38 @@ def corpus_line(path: Path) -> dict[str, Any]:
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"shared data not found at {SHARED_DATA}"
     return SHARED_DATA
+
+
+# -- app tests (tests/test_app.py, tests/test_browser.py) -------------------------------
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def app_test(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Factory: ``app_test(**query_params)`` → an ``AppTest`` of ``app.py`` (not yet run).
+
+    AppTest resets ``PagesManager.uses_pages_directory`` before every run; with a
+    ``pages/`` folder beside ``app.py`` a rerun then goes through Streamlit's v1
+    page discovery and executes the page file alone, without ``app.py``'s frame
+    and sidebar.  The real server clears the flag for good once ``st.navigation``
+    is called, so the fixture does the same.
+    """
+    from streamlit.runtime import pages_manager
+    from streamlit.testing.v1 import AppTest
+
+    original = pages_manager.PagesManager.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        pages_manager.PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(pages_manager.PagesManager, "__init__", init)
+
+    def make(**query: str | list[str]) -> AppTest:
+        at = AppTest.from_file(str(PROJECT_ROOT / "app.py"), default_timeout=120)
+        for key, value in query.items():
+            at.query_params[key] = value
+        return at
+
+    return make

@@ -1,0 +1,780 @@
+"""Plotly figures of METEOR records: pure functions, record in → ``go.Figure`` out.
+
+* :func:`link_view`: hypothesis tokens on one row, reference tokens on the other,
+  one link per match coloured (and dashed) by stage, chunks as numbered bands,
+  unmatched tokens and function words marked, n:m matches as filled
+  quadrilaterals; optional candidate links (the walkthrough);
+* :func:`matrix_view`: the X-Ray matrix (reference along the top), stages
+  told apart, chunks outlined; or coloured by reference position (X-Ray mode);
+* :func:`waterfall_figure`: 1.0 → losses → score (:func:`meteor.explain.waterfall`);
+* :func:`sensitivity_figure`: the score as α, β, γ, δ move, current values marked.
+
+Tokens sit at numeric x positions (repeated words never merge). Every user
+string passes through :func:`escape`, because plotly renders a subset of HTML
+(``<b>``, ``<br>``, ``<a href>``) in text, hover labels and tick labels.
+Labels are taken from a mapping so the app can pass its own language.
+No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from meteor.types import MODULE_ORDER, Alignment, Chunk, Match, Module, Token
+
+__all__ = [
+    "FUNCTION_WORD",
+    "LABELS_EN",
+    "MODULE_COLORS",
+    "MODULE_DASH",
+    "UNMATCHED",
+    "escape",
+    "link_view",
+    "matrix_view",
+    "sensitivity_figure",
+    "token_positions",
+    "waterfall_figure",
+]
+
+Fmt = Callable[[float], str]
+
+
+class WaterfallStep(Protocol):
+    """A waterfall bar (as :class:`meteor.explain.WaterfallStep`; no import upwards)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def value(self) -> float: ...
+
+
+class Curve(Protocol):
+    """A sensitivity curve (as :class:`meteor.explain.Curve`)."""
+
+    @property
+    def param(self) -> str: ...
+    @property
+    def xs(self) -> Sequence[float]: ...
+    @property
+    def ys(self) -> Sequence[float]: ...
+    @property
+    def current_x(self) -> float: ...
+    @property
+    def current_y(self) -> float: ...
+
+
+#: Okabe-Ito colours (safe for the common colour-vision deficiencies); dashes are a second channel.
+MODULE_COLORS: dict[str, str] = {
+    "exact": "#009E73",
+    "stem": "#0072B2",
+    "synonym": "#E69F00",
+    "paraphrase": "#CC79A7",
+    "lemma": "#56B4E9",
+    "embedding": "#7F7F7F",
+}
+MODULE_DASH: dict[str, str] = {
+    "exact": "solid",
+    "stem": "dot",
+    "synonym": "dash",
+    "paraphrase": "dashdot",
+    "lemma": "longdash",
+    "embedding": "longdashdot",
+}
+UNMATCHED = "#D55E00"
+FUNCTION_WORD = "#7F7F7F"
+_CHUNK_FILL = ("rgba(240,228,66,0.30)", "rgba(120,120,120,0.20)")
+_CHUNK_TEXT = ("#8a7d00", "#505050")
+
+LABELS_EN: dict[str, str] = {
+    "exact": "exact",
+    "stem": "stem",
+    "synonym": "synonym",
+    "paraphrase": "paraphrase",
+    "lemma": "lemma",
+    "embedding": "embedding",
+    "hypothesis": "hypothesis",
+    "reference": "reference",
+    "chunk": "chunk",
+    "chunks": "chunks",
+    "unmatched": "unmatched",
+    "function_word": "function word",
+    "weight": "weight",
+    "candidates": "candidates",
+    "matched_by": "matched by",
+    "not_matched": "not matched",
+    "ref_position": "reference position",
+    "ideal": "perfect match",
+    "unmatched_hyp": "unmatched hypothesis words",
+    "unmatched_ref": "unmatched reference words",
+    "partial_credit": "partial credit (stage weights)",
+    "fragmentation": "fragmentation",
+    "score": "score",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "current": "current",
+}
+
+
+def _default_fmt(x: float) -> str:
+    return "NaN" if math.isnan(x) else f"{x:.4f}"
+
+
+def escape(text: str) -> str:
+    """Make user text inert in plotly text: ``&``, ``<`` and ``>`` become entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _label(labels: Mapping[str, str] | None, key: str) -> str:
+    if labels and key in labels:
+        return labels[key]
+    return LABELS_EN.get(key, key)
+
+
+def token_positions(n_hyp: int, n_ref: int) -> tuple[list[float], list[float]]:
+    """x of every token: both rows span the same width, so links show reordering."""
+    w = max(n_hyp, n_ref, 1)
+    hx = [i * (w - 1) / max(n_hyp - 1, 1) for i in range(n_hyp)]
+    rx = [j * (w - 1) / max(n_ref - 1, 1) for j in range(n_ref)]
+    if n_hyp == 1:
+        hx = [(w - 1) / 2]
+    if n_ref == 1:
+        rx = [(w - 1) / 2]
+    return hx, rx
+
+
+def _words(ws: Sequence[str]) -> str:
+    return escape(" ".join(ws))
+
+
+def _module_order(matches: Sequence[Match]) -> list[Module]:
+    used = {m.module for m in matches}
+    return [m for m in MODULE_ORDER if m in used]
+
+
+def _link_traces(
+    matches: Sequence[Match],
+    hx: Sequence[float],
+    rx: Sequence[float],
+    labels: Mapping[str, str] | None,
+    weights: Mapping[Module, float] | None,
+    fmt: Fmt,
+    *,
+    faint: bool,
+) -> list[go.Scatter]:
+    """Per stage: a line trace (1:1), a fill trace (n:m) and a hover-marker trace."""
+    traces: list[go.Scatter] = []
+    for mod in _module_order(matches):
+        name = _label(labels, mod.value)
+        group = f"cand_{mod.value}" if faint else mod.value
+        if faint:
+            name = f"{name} ({_label(labels, 'candidates')})"
+        color = MODULE_COLORS.get(mod.value, "#333333")
+        dash = MODULE_DASH.get(mod.value, "solid")
+        ms = [m for m in matches if m.module is mod]
+        lx: list[float | None] = []
+        ly: list[float | None] = []
+        px: list[float | None] = []
+        py: list[float | None] = []
+        mx: list[float] = []
+        my: list[float] = []
+        hover: list[str] = []
+        custom: list[list[int]] = []
+        for m in ms:
+            h0, h1 = hx[m.hyp.start], hx[m.hyp.end - 1]
+            r0, r1 = rx[m.ref.start], rx[m.ref.end - 1]
+            if len(m.hyp) == 1 and len(m.ref) == 1:
+                lx += [h0, r0, None]
+                ly += [1.0, 0.0, None]
+            else:
+                d = 0.18
+                px += [h0 - d, h1 + d, r1 + d, r0 - d, h0 - d, None]
+                py += [1.0, 1.0, 0.0, 0.0, 1.0, None]
+            mx.append(((h0 + h1) / 2 + (r0 + r1) / 2) / 2)
+            my.append(0.5)
+            text = (
+                f"<b>{escape(name)}</b><br>{_words(m.hyp_words)} → {_words(m.ref_words)}"
+                f"<br>hyp {m.hyp.start}–{m.hyp.end - 1} / ref {m.ref.start}–{m.ref.end - 1}"
+            )
+            if m.detail:
+                text += f"<br>{escape(m.detail)}"
+            if weights is not None and mod in weights:
+                text += f"<br>{escape(_label(labels, 'weight'))} {fmt(weights[mod])}"
+            hover.append(text)
+            custom.append([m.hyp.start, m.hyp.end, m.ref.start, m.ref.end])
+        width = 1.5 if faint else 3.0
+        opacity = 0.45 if faint else 1.0
+        shown = False
+        if lx:
+            traces.append(
+                go.Scatter(
+                    x=lx,
+                    y=ly,
+                    mode="lines",
+                    name=name,
+                    legendgroup=group,
+                    showlegend=True,
+                    opacity=opacity,
+                    line={"color": color, "width": width, "dash": dash},
+                    hoverinfo="skip",
+                    meta={"role": "links", "module": mod.value, "faint": faint},
+                )
+            )
+            shown = True
+        if px:
+            traces.append(
+                go.Scatter(
+                    x=px,
+                    y=py,
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=_rgba(color, 0.18 if faint else 0.35),
+                    name=name,
+                    legendgroup=group,
+                    showlegend=not shown,
+                    opacity=opacity,
+                    line={"color": color, "width": 1.5, "dash": dash},
+                    hoverinfo="skip",
+                    meta={"role": "phrase_links", "module": mod.value, "faint": faint},
+                )
+            )
+        traces.append(
+            go.Scatter(
+                x=mx,
+                y=my,
+                mode="markers",
+                name=name,
+                legendgroup=group,
+                showlegend=False,
+                opacity=opacity,
+                marker={"color": color, "size": 8 if not faint else 6, "symbol": "diamond"},
+                hovertext=hover,
+                hovertemplate="%{hovertext}<extra></extra>",
+                customdata=custom,
+                meta={"role": "link_hover", "module": mod.value, "faint": faint},
+            )
+        )
+    return traces
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[k : k + 2], 16) for k in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _chunk_traces(
+    chunks: Sequence[Chunk],
+    hx: Sequence[float],
+    rx: Sequence[float],
+    hyp: Sequence[Token],
+    ref: Sequence[Token],
+    labels: Mapping[str, str] | None,
+) -> list[go.Scatter]:
+    traces: list[go.Scatter] = []
+    d, e = 0.38, 0.16
+    nx: list[float] = []
+    ny: list[float] = []
+    nt: list[str] = []
+    nc: list[str] = []
+    cname = _label(labels, "chunk")
+    for k, ch in enumerate(chunks):
+        h0, h1 = hx[ch.hyp.start] - d, hx[ch.hyp.end - 1] + d
+        r0, r1 = rx[ch.ref.start] - d, rx[ch.ref.end - 1] + d
+        hw = _words([t.text for t in hyp[ch.hyp.start : ch.hyp.end]])
+        rw = _words([t.text for t in ref[ch.ref.start : ch.ref.end]])
+        traces.append(
+            go.Scatter(
+                x=[h0, h1, h1, r1, r1, r0, r0, h0, h0],
+                y=[1 + e, 1 + e, 1.0, 0.0, -e, -e, 0.0, 1.0, 1 + e],
+                mode="lines",
+                fill="toself",
+                fillcolor=_CHUNK_FILL[k % 2],
+                line={"width": 0},
+                hoveron="fills",
+                hoverinfo="text",
+                text=f"<b>{escape(cname)} {k + 1}</b><br>{hw}<br>{rw}",
+                name=_label(labels, "chunks"),
+                legendgroup="chunks",
+                showlegend=k == 0,
+                meta={"role": "chunk", "index": k},
+            )
+        )
+        # numbers in the band's inner corners, clear of the links
+        nx += [hx[ch.hyp.start] - d + 0.12, rx[ch.ref.start] - d + 0.12]
+        ny += [0.84, 0.16]
+        nt += [f"<b>{k + 1}</b>", f"<b>{k + 1}</b>"]
+        nc += [_CHUNK_TEXT[k % 2]] * 2
+    if chunks:
+        traces.append(
+            go.Scatter(
+                x=nx,
+                y=ny,
+                mode="text",
+                text=nt,
+                textfont={"color": nc, "size": 13},
+                hoverinfo="skip",
+                legendgroup="chunks",
+                showlegend=False,
+                name=_label(labels, "chunks"),
+                meta={"role": "chunk_numbers"},
+            )
+        )
+    return traces
+
+
+def _token_trace(
+    tokens: Sequence[Token],
+    xs: Sequence[float],
+    y: float,
+    side: str,
+    cover: Mapping[int, Match],
+    labels: Mapping[str, str] | None,
+    show_text: bool,
+    mark_unmatched: bool = True,
+) -> go.Scatter:
+    colors, symbols, text_colors, hover = [], [], [], []
+    for i, t in enumerate(tokens):
+        m = cover.get(i)
+        fw = t.function_word
+        if m is None and not mark_unmatched:
+            colors.append(FUNCTION_WORD)
+            symbols.append("circle-open" if fw else "circle")
+            text_colors.append(FUNCTION_WORD if fw else "#111111")
+            status = ""
+        elif m is None:
+            colors.append(UNMATCHED)
+            symbols.append("x-open" if fw else "x")
+            text_colors.append(UNMATCHED)
+            status = _label(labels, "not_matched")
+        else:
+            colors.append(MODULE_COLORS.get(m.module.value, "#333333"))
+            symbols.append("circle-open" if fw else "circle")
+            text_colors.append(FUNCTION_WORD if fw else "#111111")
+            status = f"{_label(labels, 'matched_by')} {_label(labels, m.module.value)}"
+        h = f"{side}[{i}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
+        if fw:
+            h += f"<br>{escape(_label(labels, 'function_word'))}"
+        hover.append(h)
+    return go.Scatter(
+        x=list(xs),
+        y=[y] * len(tokens),
+        mode="markers+text" if show_text else "markers",
+        text=[escape(t.text) for t in tokens],
+        textposition="top center" if side == "hyp" else "bottom center",
+        textfont={"color": text_colors, "size": 14},
+        marker={"size": 12, "color": colors, "symbol": symbols, "line": {"width": 2}},
+        customdata=[[side, i] for i in range(len(tokens))],
+        hovertext=hover,
+        hovertemplate="%{hovertext}<extra></extra>",
+        name=_label(labels, "hypothesis" if side == "hyp" else "reference"),
+        showlegend=False,
+        meta={"role": f"tokens_{side}"},
+    )
+
+
+def _cover(matches: Sequence[Match], side: str) -> dict[int, Match]:
+    out: dict[int, Match] = {}
+    for m in matches:
+        for i in m.hyp if side == "hyp" else m.ref:
+            out.setdefault(i, m)
+    return out
+
+
+def link_view(
+    alignment: Alignment,
+    *,
+    matches: Sequence[Match] | None = None,
+    chunks: Sequence[Chunk] | None = None,
+    candidates: Sequence[Match] = (),
+    weights: Mapping[Module, float] | None = None,
+    labels: Mapping[str, str] | None = None,
+    fmt: Fmt = _default_fmt,
+    title: str | None = None,
+    mark_unmatched: bool = True,
+) -> go.Figure:
+    """Two-row link view of an alignment.
+
+    Args:
+        alignment: tokens of both sides (and, by default, the matches and chunks).
+        matches: matches to draw instead of ``alignment.matches`` (walkthrough steps).
+        chunks: chunks to band; default ``alignment.chunks`` when ``matches`` is
+            not given, none otherwise.
+        candidates: extra candidate links drawn faint and thin, one legend entry per stage.
+        weights: stage weights for the hover text.
+        labels: display strings (see :data:`LABELS_EN` for the keys).
+        fmt: number formatter for hover text.
+        title: figure title (escaped).
+        mark_unmatched: mark tokens without a link as unmatched (off for the tokens step).
+    """
+    if matches is None:
+        matches = alignment.matches
+        if chunks is None:
+            chunks = alignment.chunks
+    chunks = chunks or ()
+    hyp, ref = alignment.hyp, alignment.ref
+    hx, rx = token_positions(len(hyp), len(ref))
+    w = max(len(hyp), len(ref), 1)
+    long = w > 16
+    fig = go.Figure()
+    for t in _chunk_traces(chunks, hx, rx, hyp, ref, labels):
+        fig.add_trace(t)
+    for t in _link_traces(candidates, hx, rx, labels, weights, fmt, faint=True):
+        fig.add_trace(t)
+    for t in _link_traces(matches, hx, rx, labels, weights, fmt, faint=False):
+        fig.add_trace(t)
+    cover = list(matches) if matches else list(candidates)
+    for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
+        fig.add_trace(
+            _token_trace(toks, xs, y, side, _cover(cover, side), labels, not long, mark_unmatched)
+        )
+    # legend keys for the token marks
+    if mark_unmatched:
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                marker={"color": UNMATCHED, "symbol": "x", "size": 10},
+                name=_label(labels, "unmatched"),
+                legendgroup="unmatched",
+                meta={"role": "legend_unmatched"},
+            )
+        )
+    if any(t.function_word for t in (*hyp, *ref)):
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                marker={"color": FUNCTION_WORD, "symbol": "circle-open", "size": 10},
+                name=_label(labels, "function_word"),
+                legendgroup="function_word",
+                meta={"role": "legend_function_word"},
+            )
+        )
+    annotations = []
+    if long:
+        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
+            cover_side = _cover(cover, side)
+            for i, t in enumerate(toks):
+                annotations.append(
+                    {
+                        "x": xs[i],
+                        "y": y,
+                        "text": escape(t.text),
+                        "showarrow": False,
+                        "textangle": -50,
+                        "xanchor": "left" if side == "hyp" else "right",
+                        "yanchor": "bottom" if side == "hyp" else "top",
+                        "yshift": 9 if side == "hyp" else -9,
+                        "font": {
+                            "size": 12,
+                            "color": UNMATCHED
+                            if i not in cover_side and mark_unmatched
+                            else (FUNCTION_WORD if t.function_word else "#111111"),
+                        },
+                    }
+                )
+    pad = 1.6 if long else 0.7
+    fig.update_layout(
+        height=420 if long else 340,
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        title={"text": escape(title)} if title else None,
+        clickmode="event+select",
+        hovermode="closest",
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
+        plot_bgcolor="white",
+        annotations=annotations,
+        xaxis={
+            "visible": False,
+            "range": [-1.0, w + (1.5 if long else 0.0)],
+            "fixedrange": False,
+        },
+        yaxis={
+            "range": [-pad, 1 + pad],
+            "tickvals": [0, 1],
+            "ticktext": [
+                escape(_label(labels, "reference")),
+                escape(_label(labels, "hypothesis")),
+            ],
+            "showgrid": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+    )
+    return fig
+
+
+def matrix_view(
+    alignment: Alignment,
+    *,
+    color_by: str = "module",
+    labels: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """X-Ray-style matrix: reference along the top, hypothesis down the side.
+
+    ``color_by="module"`` colours a matched cell by its stage; ``"order"``
+    colours it by the reference position it matched (X-Ray's spectrum), so a
+    reordering shows as colours out of sequence. Chunks are outlined and numbered.
+    """
+    if color_by not in ("module", "order"):
+        raise ValueError(f"color_by must be 'module' or 'order', got {color_by!r}")
+    hyp, ref = alignment.hyp, alignment.ref
+    nh, nr = len(hyp), len(ref)
+    codes = {m: k + 1 for k, m in enumerate(MODULE_ORDER)}
+    z: list[list[float | None]] = [[None] * nr for _ in range(nh)]
+    hover = [
+        [f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}" for j in range(nr)]
+        for i in range(nh)
+    ]
+    for m in alignment.matches:
+        for i in m.hyp:
+            for j in m.ref:
+                z[i][j] = float(codes[m.module]) if color_by == "module" else float(j)
+                hover[i][j] += f"<br><b>{escape(_label(labels, m.module.value))}</b>"
+                if m.detail:
+                    hover[i][j] += f"<br>{escape(m.detail)}"
+    fig = go.Figure()
+    if color_by == "module":
+        cols = [MODULE_COLORS[m.value] for m in MODULE_ORDER]
+        n = len(cols)
+        scale = []
+        for k, c in enumerate(cols):
+            scale += [[k / n, c], [(k + 1) / n, c]]
+        heat = go.Heatmap(
+            z=z,
+            zmin=0.5,
+            zmax=n + 0.5,
+            colorscale=scale,
+            showscale=False,
+            xgap=1,
+            ygap=1,
+            text=hover,
+            hovertemplate="%{text}<extra></extra>",
+            name="matrix",
+            meta={"role": "matrix"},
+        )
+    else:
+        heat = go.Heatmap(
+            z=z,
+            zmin=0,
+            zmax=max(nr - 1, 1),
+            colorscale="Viridis",
+            showscale=True,
+            colorbar={"title": {"text": escape(_label(labels, "ref_position"))}},
+            xgap=1,
+            ygap=1,
+            text=hover,
+            hovertemplate="%{text}<extra></extra>",
+            name="matrix",
+            meta={"role": "matrix"},
+        )
+    fig.add_trace(heat)
+    if color_by == "module":
+        for mod in _module_order(alignment.matches):
+            fig.add_trace(
+                go.Scatter(
+                    x=[None],
+                    y=[None],
+                    mode="markers",
+                    marker={"color": MODULE_COLORS[mod.value], "symbol": "square", "size": 12},
+                    name=_label(labels, mod.value),
+                    legendgroup=mod.value,
+                    meta={"role": "legend", "module": mod.value},
+                )
+            )
+    shapes = []
+    annotations = []
+    for k, ch in enumerate(alignment.chunks):
+        shapes.append(
+            {
+                "type": "rect",
+                "x0": ch.ref.start - 0.5,
+                "x1": ch.ref.end - 0.5,
+                "y0": ch.hyp.start - 0.5,
+                "y1": ch.hyp.end - 0.5,
+                "line": {"color": "black", "width": 2},
+            }
+        )
+        annotations.append(
+            {
+                "x": ch.ref.end - 0.5,
+                "y": ch.hyp.start - 0.5,
+                "text": f"<b>{k + 1}</b>",
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "font": {"size": 11},
+            }
+        )
+    h_matched = alignment.hyp_matched()
+    r_matched = alignment.ref_matched()
+
+    def tick(t: Token, matched: bool) -> str:
+        s = escape(t.text)
+        if t.function_word:
+            s = f"<i>{s}</i>"
+        if not matched:
+            s = f"<span style='color:{UNMATCHED}'>{s}</span>"
+        return s
+
+    fig.update_xaxes(
+        side="top",
+        tickmode="array",
+        tickvals=list(range(nr)),
+        ticktext=[tick(t, r_matched[j]) for j, t in enumerate(ref)],
+        tickangle=-60,
+        range=[-0.5, nr - 0.5],
+        showgrid=False,
+        zeroline=False,
+    )
+    fig.update_yaxes(
+        autorange="reversed",
+        tickmode="array",
+        tickvals=list(range(nh)),
+        ticktext=[tick(t, h_matched[i]) for i, t in enumerate(hyp)],
+        showgrid=False,
+        zeroline=False,
+    )
+    fig.update_layout(
+        height=max(260, 150 + 26 * nh),
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        title={"text": escape(title)} if title else None,
+        shapes=shapes,
+        annotations=annotations,
+        plot_bgcolor="#f4f4f4",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.02, "x": 0.0},
+    )
+    return fig
+
+
+def waterfall_figure(
+    steps: Sequence[WaterfallStep],
+    *,
+    labels: Mapping[str, str] | None = None,
+    fmt: Fmt = _default_fmt,
+    title: str | None = None,
+) -> go.Figure:
+    """1.0 → each loss → the score, as a waterfall (from :func:`meteor.explain.waterfall`)."""
+    xs = [_label(labels, s.key) for s in steps]
+    measure = ["absolute"] + ["relative"] * (len(steps) - 2) + ["total"]
+    ys = [s.value for s in steps[:-1]] + [0.0]
+    text = [fmt(steps[0].value)]
+    text += [_signed(s.value, fmt) for s in steps[1:-1]]
+    text.append(fmt(steps[-1].value))
+    fig = go.Figure(
+        go.Waterfall(
+            x=[escape(x) for x in xs],
+            y=ys,
+            measure=measure,
+            text=text,
+            textposition="outside",
+            hovertext=[f"{escape(x)}: {t}" for x, t in zip(xs, text, strict=True)],
+            hoverinfo="text",
+            decreasing={"marker": {"color": UNMATCHED}},
+            increasing={"marker": {"color": MODULE_COLORS["exact"]}},
+            totals={"marker": {"color": MODULE_COLORS["stem"]}},
+            connector={"line": {"color": "#999999", "width": 1}},
+            meta={"role": "waterfall", "keys": [s.key for s in steps]},
+        )
+    )
+    fig.update_layout(
+        height=360,
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        title={"text": escape(title)} if title else None,
+        yaxis={"range": [0, 1.12]},
+        showlegend=False,
+        plot_bgcolor="white",
+    )
+    return fig
+
+
+def _signed(x: float, fmt: Fmt) -> str:
+    if x == 0:
+        return fmt(0.0)
+    return ("−" if x < 0 else "+") + fmt(abs(x))
+
+
+_SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+
+
+def sensitivity_figure(
+    curves: Mapping[str, Sequence[Curve]],
+    *,
+    labels: Mapping[str, str] | None = None,
+    fmt: Fmt = _default_fmt,
+) -> go.Figure:
+    """One panel per parameter; one line per setting, its current value marked.
+
+    Args:
+        curves: setting name → its curves (from :func:`meteor.explain.sensitivity`).
+    """
+    names = list(curves)
+    params = [c.param for c in curves[names[0]]] if names else []
+    fig = make_subplots(
+        rows=1,
+        cols=max(len(params), 1),
+        shared_yaxes=True,
+        subplot_titles=[escape(_label(labels, p)) for p in params],
+        horizontal_spacing=0.04,
+    )
+    for s, setting in enumerate(names):
+        color = _SERIES[s % len(_SERIES)]
+        for col, c in enumerate(curves[setting], start=1):
+            fig.add_trace(
+                go.Scatter(
+                    x=list(c.xs),
+                    y=list(c.ys),
+                    mode="lines",
+                    line={"color": color, "width": 2},
+                    name=escape(setting),
+                    legendgroup=f"s{s}",
+                    showlegend=col == 1,
+                    hovertemplate=f"{escape(_label(labels, c.param))} = %{{x:.3f}}"
+                    "<br>score %{y:.4f}<extra>" + escape(setting) + "</extra>",
+                    meta={"role": "curve", "param": c.param, "setting": setting},
+                ),
+                row=1,
+                col=col,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=[c.current_x],
+                    y=[c.current_y],
+                    mode="markers",
+                    marker={
+                        "color": color,
+                        "size": 11,
+                        "symbol": "circle",
+                        "line": {"color": "white", "width": 1},
+                    },
+                    name=f"{escape(setting)} ({escape(_label(labels, 'current'))})",
+                    legendgroup=f"s{s}",
+                    showlegend=False,
+                    hovertext=[
+                        f"{escape(setting)}: {escape(_label(labels, c.param))} = "
+                        f"{fmt(c.current_x)}, {escape(_label(labels, 'score'))} "
+                        f"{fmt(c.current_y)}"
+                    ],
+                    hovertemplate="%{hovertext}<extra></extra>",
+                    meta={"role": "current", "param": c.param, "setting": setting},
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_yaxes(range=[0, 1.02])
+    fig.update_layout(
+        height=300,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "yanchor": "bottom", "y": -0.35, "x": 0.0},
+        plot_bgcolor="white",
+    )
+    return fig

@@ -1,0 +1,818 @@
+"""Shared Streamlit code for the pages (not a page itself: app.py never registers it).
+
+* UI strings in English and Russian (:func:`t`) and numbers formatted for the UI
+  language (:func:`num`, :func:`integer`);
+* the settings sidebar (engine language, preset, every parameter) bound to the
+  URL, and :func:`current_setting` to read it;
+* the pair inputs (hypothesis, references, examples) bound to the URL;
+* cached scoring: :func:`scorer` (``st.cache_resource``, one ``Meteor`` per
+  setting), :func:`analyse` (``st.cache_data``, keyed on hyp, refs and setting),
+  :func:`ensure_ready` (one-time resource loading with a progress bar);
+* :func:`shown_errors`: bad input and bad parameters become ``st.error`` with
+  the library's message, never a traceback.
+
+Pages hold no arithmetic: every number comes from ``meteor`` (the record,
+``Meteor.breakdown`` or ``meteor.explain``) and is only formatted here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from meteor import ParamError, ResourceError, explain
+from meteor.languages import available_languages, get_language
+from meteor.metric import Meteor
+from meteor.params import ALIGNERS, Params
+from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
+from meteor.scoring import Breakdown
+from meteor.types import MODULE_ORDER, MeteorResult, Module
+
+# ---------------------------------------------------------------------------
+# UI strings
+# ---------------------------------------------------------------------------
+
+UI_LANGS = ("en", "ru")
+
+STRINGS: dict[str, dict[str, str]] = {
+    # frame
+    "app_title": {"en": "METEOR explorer", "ru": "METEOR: разбор оценки"},
+    "nav_analyse": {"en": "Analyse", "ru": "Анализ"},
+    "nav_learn": {"en": "Learn", "ru": "Обучение"},
+    "page_inspect": {"en": "Inspect a pair", "ru": "Разбор пары"},
+    "page_corpus": {"en": "Corpus", "ru": "Корпус"},
+    "page_compare": {"en": "Compare settings", "ru": "Сравнение настроек"},
+    "page_learn": {"en": "How METEOR works", "ru": "Как устроен METEOR"},
+    "ui_lang": {"en": "Interface language", "ru": "Язык интерфейса"},
+    "engine_lang": {"en": "Language of the texts", "ru": "Язык текстов"},
+    "preset": {"en": "Preset", "ru": "Пресет"},
+    "reproduces": {"en": "Reproduces", "ru": "Воспроизводит"},
+    "params": {
+        "en": "Parameters: α β γ δ, stages, weights, aligner",
+        "ru": "Параметры: α β γ δ, этапы, веса, выравниватель",
+    },
+    "alpha_help": {
+        "en": "α: weight of recall against precision, Fmean = PR / (αP + (1−α)R)",
+        "ru": "α: вес полноты относительно точности, Fmean = PR / (αP + (1−α)R)",
+    },
+    "beta_help": {
+        "en": "β: exponent of the fragmentation penalty γ·frag^β",
+        "ru": "β: показатель степени штрафа γ·frag^β",
+    },
+    "gamma_help": {
+        "en": "γ: largest possible fragmentation penalty",
+        "ru": "γ: наибольший возможный штраф за фрагментацию",
+    },
+    "delta_help": {
+        "en": "δ: weight of content words against function words (0.5: all words equal)",
+        "ru": "δ: вес значимых слов относительно служебных (0,5 — все слова равны)",
+    },
+    "stages": {"en": "Stages (in order)", "ru": "Этапы (по порядку)"},
+    "weights": {"en": "Stage weights", "ru": "Веса этапов"},
+    "aligner": {"en": "Aligner", "ru": "Выравниватель"},
+    "aligner_beam": {"en": "beam (Meteor 1.5)", "ru": "лучевой (Meteor 1.5)"},
+    "aligner_greedy": {"en": "greedy (NLTK)", "ru": "жадный (NLTK)"},
+    "aligner_stagewise": {"en": "stage by stage (2005 paper)", "ru": "поэтапный (статья 2005)"},
+    "beam_size": {"en": "Beam width", "ru": "Ширина луча"},
+    "stemmer": {"en": "Stemmer", "ru": "Стеммер"},
+    "reset": {"en": "Reset to preset", "ru": "Сбросить к пресету"},
+    "custom_note": {
+        "en": "Parameters differ from the preset: the signature says “+custom”.",
+        "ru": "Параметры отличаются от пресета: в подписи стоит «+custom».",
+    },
+    # modules
+    "exact": {"en": "exact", "ru": "точное"},
+    "stem": {"en": "stem", "ru": "основа"},
+    "synonym": {"en": "synonym", "ru": "синоним"},
+    "paraphrase": {"en": "paraphrase", "ru": "перефразирование"},
+    "lemma": {"en": "lemma", "ru": "лемма"},
+    "embedding": {"en": "embedding", "ru": "эмбеддинг"},
+    # pair
+    "examples": {"en": "Load an example", "ru": "Загрузить пример"},
+    "examples_ph": {"en": "Choose an example…", "ru": "Выберите пример…"},
+    "hyp": {"en": "Hypothesis", "ru": "Гипотеза"},
+    "ref": {"en": "Reference(s), one per line", "ru": "Эталон(ы), по одному в строке"},
+    "hyp_help": {
+        "en": "The system output to score (one segment).",
+        "ru": "Перевод, который оценивается (один сегмент).",
+    },
+    "ref_help": {
+        "en": "Several lines = several references: the best one wins (first on ties).",
+        "ru": "Несколько строк — несколько эталонов: побеждает лучший (при равенстве — первый).",
+    },
+    "need_hyp": {
+        "en": "Enter a hypothesis to score (it is empty or only spaces).",
+        "ru": "Введите гипотезу (поле пустое или содержит только пробелы).",
+    },
+    "need_ref": {
+        "en": "Enter at least one reference (the field is empty or only spaces).",
+        "ru": "Введите хотя бы один эталон (поле пустое или содержит только пробелы).",
+    },
+    "too_long": {
+        "en": "The {what} has {n} characters; this page takes at most {limit} per text. "
+        "Score long texts with the Corpus page or the command line (python -m meteor).",
+        "ru": "{what}: {n} символов; на этой странице не более {limit} на текст. "
+        "Длинные тексты оцениваются на странице «Корпус» или из командной строки "
+        "(python -m meteor).",
+    },
+    "too_many_refs": {
+        "en": "{n} references given; this page takes at most {limit}.",
+        "ru": "Задано эталонов: {n}; на этой странице не более {limit}.",
+    },
+    "what_hyp": {"en": "hypothesis", "ru": "Гипотеза"},
+    "what_ref": {"en": "reference", "ru": "Эталон"},
+    "error": {"en": "Cannot score: {msg}", "ru": "Оценка невозможна: {msg}"},
+    "loading": {"en": "Loading language resources…", "ru": "Загрузка языковых ресурсов…"},
+    # score card
+    "score": {"en": "METEOR", "ru": "METEOR"},
+    "precision": {"en": "Precision P", "ru": "Точность P"},
+    "recall": {"en": "Recall R", "ru": "Полнота R"},
+    "fmean": {"en": "Fmean", "ru": "Fmean"},
+    "frag": {"en": "Fragmentation", "ru": "Фрагментация"},
+    "penalty": {"en": "Penalty", "ru": "Штраф"},
+    "chunks": {"en": "Chunks", "ru": "Фрагменты"},
+    "matches": {"en": "Matches hyp / ref", "ru": "Совпад. гип. / эт."},
+    "signature": {"en": "Signature", "ru": "Подпись"},
+    "nan_note": {
+        "en": "“—” marks a quantity Meteor 1.5 leaves undefined (NaN), e.g. with no match.",
+        "ru": "«—» — величина, которую Meteor 1.5 оставляет неопределённой (NaN), "
+        "например, когда совпадений нет.",
+    },
+    # generic
+    "yes": {"en": "yes", "ru": "да"},
+    "no": {"en": "no", "ru": "нет"},
+}
+
+
+def ui() -> str:
+    """The interface language (``en``/``ru``) chosen in the sidebar."""
+    v = st.session_state.get("ui", "en")
+    return v if v in UI_LANGS else "en"
+
+
+def t(key: str, **kw: Any) -> str:
+    """The UI string ``key`` in the current interface language, formatted with ``kw``."""
+    entry = STRINGS.get(key)
+    if entry is None:
+        return key
+    s = entry.get(ui()) or entry["en"]
+    return s.format(**kw) if kw else s
+
+
+def add_strings(table: dict[str, dict[str, str]]) -> None:
+    """Pages register their own strings (``{"key": {"en": ..., "ru": ...}}``)."""
+    STRINGS.update(table)
+
+
+def num(x: float | None, digits: int = 4) -> str:
+    """A number for display: decimal comma in Russian, “—” for NaN/None."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    s = f"{x:.{digits}f}"
+    if s.startswith("-"):
+        s = "−" + s[1:]
+    return s.replace(".", ",") if ui() == "ru" else s
+
+
+def integer(n: int) -> str:
+    """An integer with the UI language's thousands separator."""
+    s = f"{n:,}"
+    return s.replace(",", "\u202f") if ui() == "ru" else s
+
+
+def signed(x: float, digits: int = 4) -> str:
+    """A change with its sign (+0.0123 / −0.0123)."""
+    if x == 0 or math.isnan(x):
+        return num(x, digits)
+    return ("+" if x > 0 else "−") + num(abs(x), digits)
+
+
+def module_label(m: Module | str) -> str:
+    return t(m.value if isinstance(m, Module) else m)
+
+
+FIG_KEYS = (
+    "hypothesis",
+    "reference",
+    "chunk",
+    "chunks",
+    "unmatched",
+    "function_word",
+    "weight",
+    "candidates",
+    "matched_by",
+    "not_matched",
+    "ref_position",
+    "ideal",
+    "unmatched_hyp",
+    "unmatched_ref",
+    "partial_credit",
+    "fragmentation",
+    "score",
+    "current",
+)
+add_strings(
+    {
+        "hypothesis": {"en": "hypothesis", "ru": "гипотеза"},
+        "reference": {"en": "reference", "ru": "эталон"},
+        "chunk": {"en": "chunk", "ru": "фрагмент"},
+        "unmatched": {"en": "unmatched", "ru": "без пары"},
+        "function_word": {"en": "function word", "ru": "служебное слово"},
+        "weight": {"en": "weight", "ru": "вес"},
+        "candidates": {"en": "candidates", "ru": "кандидаты"},
+        "matched_by": {"en": "matched by", "ru": "сопоставлено этапом"},
+        "not_matched": {"en": "not matched", "ru": "не сопоставлено"},
+        "ref_position": {"en": "reference position", "ru": "позиция в эталоне"},
+        "ideal": {"en": "perfect match", "ru": "идеальное совпадение"},
+        "unmatched_hyp": {"en": "unmatched hypothesis words", "ru": "слова гипотезы без пары"},
+        "unmatched_ref": {"en": "unmatched reference words", "ru": "слова эталона без пары"},
+        "partial_credit": {
+            "en": "partial credit (stage weights)",
+            "ru": "неполный вес (веса этапов)",
+        },
+        "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
+        "current": {"en": "current", "ru": "текущее"},
+    }
+)
+
+
+def fig_labels() -> dict[str, str]:
+    """Display strings for :mod:`meteor.figures` in the UI language."""
+    labels = {k: t(k) for k in FIG_KEYS}
+    labels["chunks"] = t("chunks").lower()
+    labels["score"] = "METEOR"
+    for m in MODULE_ORDER:
+        labels[m.value] = t(m.value)
+    labels.update({"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"})
+    return labels
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+SHOWN_ERRORS = (ParamError, ResourceError, ValueError, TypeError, ImportError)
+
+
+@contextmanager
+def shown_errors() -> Iterator[None]:
+    """Turn the library's errors into ``st.error`` with its message, then stop the page."""
+    try:
+        yield
+    except SHOWN_ERRORS as exc:
+        st.error(t("error", msg=md_escape(str(exc))))  # messages may quote input
+        st.stop()
+
+
+# ---------------------------------------------------------------------------
+# Settings (sidebar)
+# ---------------------------------------------------------------------------
+# Option widgets bound to the URL store their *displayed label* there, so every
+# bound option widget shows language-independent labels (codes, stage and preset
+# names): a link means the same thing in both interface languages.
+
+PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "stemmer")
+
+
+def language_modules(lang: str) -> list[Module]:
+    """Stages the language offers (that have a matcher), in Meteor's order."""
+    mods = get_language(lang).modules
+    return [m for m in MODULE_ORDER if m in mods and m is not Module.EMBEDDING]
+
+
+def _weight_key(m: Module) -> str:
+    return f"w_{m.value}"
+
+
+def preset_values(preset: str) -> dict[str, Any]:
+    """Widget values (by key) that reproduce a preset exactly."""
+    p = PRESETS[preset].params
+    default = PRESETS[DEFAULT_PRESET.get(p.lang, preset)].params
+    vals: dict[str, Any] = {
+        "alpha": p.alpha,
+        "beta": p.beta,
+        "gamma": p.gamma,
+        "delta": p.delta,
+        "modules": [m.value for m in p.modules],
+        "aligner": p.aligner,
+        "beam": p.beam_size,
+        "stemmer": p.stemmer,
+    }
+    for m in language_modules(p.lang):
+        if m in p.modules:
+            vals[_weight_key(m)] = p.weight(m)
+        else:
+            vals[_weight_key(m)] = default.weight(m) if m in default.modules else 1.0
+    return vals
+
+
+def _reset_params() -> None:
+    preset = st.session_state.get("preset")
+    if preset not in PRESETS:
+        return
+    for k, v in preset_values(preset).items():
+        st.session_state[k] = v
+
+
+def _on_lang() -> None:
+    lang = st.session_state.get("lang", "en")
+    st.session_state["preset"] = DEFAULT_PRESET.get(lang, preset_names(lang)[0])
+    _reset_params()
+
+
+def settings_sidebar() -> None:
+    """Engine language, preset and every parameter, in the sidebar, bound to the URL."""
+    sb = st.sidebar
+    langs = list(available_languages())
+    lang = sb.selectbox(
+        t("engine_lang"),
+        langs,
+        help=", ".join(f"{c}: {get_language(c).name}" for c in langs),
+        key="lang",
+        bind="query-params",
+        on_change=_on_lang,
+    )
+    names = list(preset_names(lang))
+    default_preset = DEFAULT_PRESET.get(lang, names[0])
+    preset = sb.selectbox(
+        t("preset"),
+        names,
+        index=names.index(default_preset),
+        key="preset",
+        bind="query-params",
+        on_change=_reset_params,
+        help=None,
+    )
+    if preset not in PRESETS or PRESETS[preset].params.lang != lang:
+        preset = default_preset
+    sb.caption(
+        f"{PRESETS[preset].description}  \n{t('reproduces')}: `{PRESETS[preset].reproduces}`"
+    )
+    vals = preset_values(preset)
+    mods = language_modules(lang)
+    with sb.expander(t("params"), expanded=False):
+        for key, hi, step in (("alpha", 1.0, 0.01), ("beta", 10.0, 0.05), ("gamma", 1.0, 0.01),
+                              ("delta", 1.0, 0.01)):  # fmt: skip
+            st.slider(
+                {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}[key],
+                0.0,
+                hi,
+                float(vals[key]),
+                step,
+                key=key,
+                bind="query-params",
+                help=t(f"{key}_help"),
+            )
+        st.multiselect(
+            t("stages"),
+            [m.value for m in mods],
+            default=vals["modules"],
+            key="modules",
+            bind="query-params",
+            help=", ".join(f"{m.value}: {module_label(m)}" for m in mods),
+        )
+        st.caption(t("weights"))
+        for m in mods:
+            st.slider(
+                module_label(m),
+                0.0,
+                1.0,
+                float(vals[_weight_key(m)]),
+                0.05,
+                key=_weight_key(m),
+                bind="query-params",
+            )
+        st.selectbox(
+            t("aligner"),
+            list(ALIGNERS),
+            index=list(ALIGNERS).index(vals["aligner"]),
+            key="aligner",
+            bind="query-params",
+            help="; ".join(f"{a}: {t(f'aligner_{a}')}" for a in ALIGNERS),
+        )
+        st.number_input(
+            t("beam_size"), 1, 10_000, int(vals["beam"]), 1, key="beam", bind="query-params"
+        )
+        stemmers = list(get_language(lang).stemmers)
+        st.selectbox(
+            t("stemmer"),
+            stemmers,
+            index=stemmers.index(vals["stemmer"]) if vals["stemmer"] in stemmers else 0,
+            key="stemmer",
+            bind="query-params",
+        )
+        st.button(t("reset"), on_click=_reset_params, key="reset_params")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A preset plus parameter overrides (JSON, so it hashes and caches)."""
+
+    preset: str
+    overrides: str  # JSON object of Params fields
+
+    def meteor(self) -> Meteor:
+        return scorer(self.preset, self.overrides)
+
+    @property
+    def label(self) -> str:
+        return self.meteor().preset or "custom"
+
+
+def current_setting() -> Setting:
+    """The setting chosen in the sidebar (preset + every parameter widget)."""
+    ss = st.session_state
+    lang = ss.get("lang", "en")
+    preset = ss.get("preset") or DEFAULT_PRESET.get(lang, "meteor-1.5")
+    if preset not in PRESETS or PRESETS[preset].params.lang != lang:
+        preset = DEFAULT_PRESET.get(lang, "meteor-1.5")
+    vals = preset_values(preset)
+    got = {k: ss.get(k, vals.get(k)) for k in vals}
+    mods = [m for m in MODULE_ORDER if m.value in (got["modules"] or [])]
+    over: dict[str, Any] = {
+        "alpha": float(got["alpha"]),
+        "beta": float(got["beta"]),
+        "gamma": float(got["gamma"]),
+        "delta": float(got["delta"]),
+        "modules": [m.value for m in mods],
+        "weights": {m.value: float(got[_weight_key(m)]) for m in mods if _weight_key(m) in got},
+        "aligner": got["aligner"],
+        "beam_size": int(got["beam"]),
+        "stemmer": got["stemmer"],
+    }
+    return Setting(preset, json.dumps(over, sort_keys=True, ensure_ascii=False))
+
+
+def preset_setting(preset: str) -> Setting:
+    """A preset exactly as defined (no overrides)."""
+    return Setting(preset, "{}")
+
+
+# ---------------------------------------------------------------------------
+# Scoring (cached)
+# ---------------------------------------------------------------------------
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def scorer(preset: str, overrides: str) -> Meteor:
+    """One ``Meteor`` per (preset, overrides); ParamError names a bad field."""
+    over = json.loads(overrides)
+    if "modules" in over and not over["modules"]:
+        raise ParamError("modules must name at least one stage (e.g. exact)")
+    return Meteor(preset, **over)
+
+
+@st.cache_resource(show_spinner=False)
+def _prepared() -> set[tuple[Any, ...]]:
+    return set()
+
+
+def ensure_ready(m: Meteor) -> None:
+    """Load a setting's resources once per process, with a progress bar the first time."""
+    p = m.params
+    key = (p.lang, p.modules, p.stemmer, p.aligner, p.function_words)
+    done = _prepared()
+    if key in done:
+        return
+    bar = st.progress(0.0, text=t("loading"))
+
+    def report(frac: float, msg: str) -> None:
+        bar.progress(min(max(frac, 0.0), 1.0), text=f"{t('loading')} {msg}")
+
+    m.prepare(report)
+    bar.empty()
+    done.add(key)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything a page shows for one pair under one setting (all from ``meteor``)."""
+
+    result: MeteorResult
+    params: Params
+    breakdown: Breakdown
+    waterfall: tuple[explain.WaterfallStep, ...]
+    word_costs: tuple[explain.WordCost, ...]
+    breaks: tuple[explain.ChunkBreak, ...]
+    curves: tuple[explain.Curve, ...]
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
+    """Score the pair and explain it (cached on hyp, refs and the setting)."""
+    m = scorer(preset, overrides)
+    r = m.score(hyp, list(refs))
+    return Analysis(
+        result=r,
+        params=m.params,
+        breakdown=m.breakdown(r),
+        waterfall=explain.waterfall(r.stats, m.params),
+        word_costs=explain.unmatched_costs(r, m.params),
+        breaks=explain.chunk_break_costs(r, m.params),
+        curves=explain.sensitivity(r.stats, m.params),
+    )
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _near(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
+) -> tuple[explain.NearMiss, ...]:
+    m = scorer(preset, overrides)
+    return explain.near_misses(analyse(hyp, refs, preset, overrides).result, m)
+
+
+def near_misses_for(
+    hyp: str, refs: tuple[str, ...], setting: Setting
+) -> tuple[explain.NearMiss, ...]:
+    """Near misses (cached apart: other stages may load resources, the score need not wait)."""
+    with shown_errors():
+        return _near(hyp, refs, setting.preset, setting.overrides)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _stage_steps(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
+) -> tuple[explain.StageStep, ...]:
+    m = scorer(preset, overrides)
+    return explain.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
+
+
+def stage_steps_for(
+    hyp: str, refs: tuple[str, ...], setting: Setting
+) -> tuple[explain.StageStep, ...]:
+    """Each enabled stage's candidates on the pair (cached like :func:`analyse`)."""
+    return _stage_steps(hyp, refs, setting.preset, setting.overrides)
+
+
+def analysis_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Analysis:
+    """Resources loaded (with progress), then the cached analysis; errors shown, page stopped."""
+    with shown_errors():
+        m = setting.meteor()
+        ensure_ready(m)
+        return analyse(hyp, refs, setting.preset, setting.overrides)
+
+
+# ---------------------------------------------------------------------------
+# The pair (hypothesis + references)
+# ---------------------------------------------------------------------------
+
+#: Inputs longer than this are refused by the interactive pages (the CLI and Corpus take more).
+MAX_UI_CHARS = 10_000
+MAX_UI_REFS = 10
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str
+    hyp: str
+    ref: str
+    lang: str = "en"
+    note_en: str = ""
+    note_ru: str = ""
+
+    def title(self) -> str:
+        return (self.note_ru if ui() == "ru" and self.note_ru else self.note_en) or self.key
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        "starry",
+        "Under the starry night, we danced with glee.",
+        "We danced with joy under the starry night.",
+        note_en="Doc page, example 1: two chunks swapped",
+        note_ru="Документация, пример 1: два фрагмента поменялись местами",
+    ),
+    Example(
+        "scrambled",
+        "Danced we with under joy the night starry.",
+        "We danced with joy under the starry night.",
+        note_en="Doc page, example 2: every word in its own chunk",
+        note_ru="Документация, пример 2: каждое слово — отдельный фрагмент",
+    ),
+    Example(
+        "fox",
+        "A fast brown fox leapt over a lazy dog",
+        "The quick brown fox jumps over the lazy dog",
+        note_en="Synonyms: fast/quick, leapt/jumps",
+        note_ru="Синонимы: fast/quick, leapt/jumps",
+    ),
+    Example(
+        "fox_ru",
+        "Быстрая коричневая лиса прыгнула на грустную собаку",
+        "Стремительная рыжая лисичка скакнула на унылую собачку",
+        lang="ru",
+        note_en="Russian: few exact matches, stems and synonyms",
+        note_ru="Русский: мало точных совпадений, основы и синонимы",
+    ),
+    Example(
+        "president",
+        "the president spoke to the audience",
+        "the president then spoke to the audience",
+        note_en="Doc page: one missing word, two chunks",
+        note_ru="Документация: пропущено одно слово, два фрагмента",
+    ),
+    Example(
+        "cat_mat",
+        "the cat was sat on the mat",
+        "the cat sat on the mat",
+        note_en="One extra word (house-style example)",
+        note_ru="Одно лишнее слово",
+    ),
+    Example(
+        "stems",
+        "The committee members were discussing the proposals quickly",
+        "The committee member discussed the proposal in a quick way",
+        note_en="Stems: members/member, discussing/discussed, proposals/proposal",
+        note_ru="Основы: members/member, discussing/discussed, proposals/proposal",
+    ),
+    Example(
+        "multi",
+        "The cat is on the mat",
+        "There is a cat on the mat\nThe cat sits on the mat\nA cat was lying on the rug",
+        note_en="Three references: which one wins?",
+        note_ru="Три эталона: какой победит?",
+    ),
+    Example(
+        "ru_stems",
+        "Кошка сидела на ковре у окна",
+        "Кошка сидит на коврике у окошка",
+        lang="ru",
+        note_en="Russian stems: сидела/сидит",
+        note_ru="Русские основы: сидела/сидит",
+    ),
+)
+EXAMPLE_BY_KEY = {e.key: e for e in EXAMPLES}
+
+
+def _load_example() -> None:
+    key = st.session_state.get("example")
+    ex = EXAMPLE_BY_KEY.get(key or "")
+    if ex is None:
+        return
+    st.session_state["hyp"] = ex.hyp
+    st.session_state["ref"] = ex.ref
+    if st.session_state.get("lang", "en") != ex.lang:
+        st.session_state["lang"] = ex.lang
+        _on_lang()
+    st.session_state["example"] = None
+
+
+def load_pair(hyp: str, ref: str, lang: str | None = None, preset: str | None = None) -> None:
+    """Callback helper: put a pair (and optionally a preset) into the shared widgets."""
+    st.session_state["hyp"] = hyp
+    st.session_state["ref"] = ref
+    if lang is not None and st.session_state.get("lang", "en") != lang:
+        st.session_state["lang"] = lang
+        _on_lang()
+    if preset is not None:
+        st.session_state["preset"] = preset
+        _reset_params()
+
+
+def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
+    """Hypothesis and references (bound to the URL); ``None`` after showing why not."""
+    if examples:
+        titles = {e.key: e.title() for e in EXAMPLES}  # fixed now: AppTest formats later
+        st.selectbox(
+            t("examples"),
+            list(titles),
+            index=None,
+            placeholder=t("examples_ph"),
+            format_func=titles.__getitem__,
+            key="example",
+            on_change=_load_example,
+        )
+    # The boxes start from the first example (a URL value wins on the first load).
+    # On a page change Streamlit re-registers them and a value that came from the
+    # URL falls back to the default, so keep our own copy of the pair and hand it
+    # back unless the user has just edited the box.  ``value=None`` keeps these
+    # session-state writes legitimate (no "default and Session State" conflict).
+    for key, first in (("hyp", EXAMPLES[0].hyp), ("ref", EXAMPLES[0].ref)):
+        saved = st.session_state.get(f"_pair_{key}")
+        if saved is None and key not in st.session_state:
+            st.session_state[key] = first
+        elif saved is not None and (key not in st.session_state or st.session_state[key] == saved):
+            st.session_state[key] = saved
+    c1, c2 = st.columns(2)
+    hyp = c1.text_area(
+        t("hyp"),
+        None,
+        height=90,
+        key="hyp",
+        bind="query-params",
+        persist_state="session",
+        help=t("hyp_help"),
+    )
+    ref = c2.text_area(
+        t("ref"),
+        None,
+        height=90,
+        key="ref",
+        bind="query-params",
+        persist_state="session",
+        help=t("ref_help"),
+    )
+    st.session_state["_pair_hyp"] = hyp or ""
+    st.session_state["_pair_ref"] = ref or ""
+    return check_pair(hyp, ref)
+
+
+def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """Validate the raw inputs, showing a message (never an exception) when they can't be scored."""
+    hyp = hyp or ""
+    ref = ref or ""
+    if len(hyp) > MAX_UI_CHARS:
+        st.warning(
+            t("too_long", what=t("what_hyp"), n=integer(len(hyp)), limit=integer(MAX_UI_CHARS))
+        )
+        return None
+    if len(ref) > MAX_UI_CHARS * MAX_UI_REFS:
+        st.warning(
+            t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
+        )
+        return None
+    refs = tuple(line for line in ref.splitlines() if line.strip())
+    if not hyp.strip():
+        st.info(t("need_hyp"))
+        return None
+    if not refs:
+        st.info(t("need_ref"))
+        return None
+    if len(refs) > MAX_UI_REFS:
+        st.warning(t("too_many_refs", n=integer(len(refs)), limit=integer(MAX_UI_REFS)))
+        return None
+    for r in refs:
+        if len(r) > MAX_UI_CHARS:
+            st.warning(
+                t("too_long", what=t("what_ref"), n=integer(len(r)), limit=integer(MAX_UI_CHARS))
+            )
+            return None
+    return hyp, refs
+
+
+# ---------------------------------------------------------------------------
+# Display helpers
+# ---------------------------------------------------------------------------
+
+
+def score_card(result: MeteorResult, *, key: str = "", compact: bool = False) -> None:
+    """Score, P, R, Fmean, frag, penalty, chunks, matches and the signature (from the record)."""
+    items = [
+        (t("score"), num(result.score)),
+        (t("precision"), num(result.precision)),
+        (t("recall"), num(result.recall)),
+        (t("fmean"), num(result.fmean)),
+        (t("frag"), num(result.frag)),
+        (t("penalty"), num(result.penalty)),
+        (t("chunks"), integer(result.stats.chunks)),
+        (
+            t("matches"),
+            f"{integer(result.stats.hyp_word_matches)} / {integer(result.stats.ref_word_matches)}",
+        ),
+    ]
+    per_row = 4 if compact else 8
+    for start in range(0, len(items), per_row):
+        cols = st.columns(per_row)
+        for col, (label, value) in zip(cols, items[start : start + per_row], strict=False):
+            col.metric(label, value)
+    st.code(result.signature, language=None, wrap_lines=True)
+    if any(math.isnan(x) for x in (result.precision, result.recall, result.fmean, result.frag)):
+        st.caption(t("nan_note"))
+
+
+def md_escape(text: str) -> str:
+    """User text for ``st.markdown``: every Markdown/HTML special character escaped."""
+    out = []
+    for ch in text:
+        if ch in "\\`*_{}[]()#+-.!|<>~$&":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def plotly(fig: Any, key: str) -> None:
+    """Show a figure; in Russian plotly's own number formats use a decimal comma too."""
+    if ui() == "ru":
+        fig.update_layout(separators=", ")
+    st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
+
+
+def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: str) -> None:
+    """A download button that builds the figure's self-contained HTML only when clicked."""
+    st.download_button(
+        label,
+        data=lambda: fig_factory().to_html(include_plotlyjs=True, full_html=True),
+        file_name=name,
+        mime="text/html",
+        key=key,
+        on_click="ignore",
+    )

@@ -1,0 +1,182 @@
+"""Compare settings on the same pair: score cards, link views, matches only one side has,
+and the score as α, β, γ, δ move."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from meteor import explain, figures
+from meteor.presets import PRESETS, preset_names
+from pages._common import (
+    add_strings,
+    analysis_for,
+    current_setting,
+    fig_labels,
+    integer,
+    module_label,
+    num,
+    pair_inputs,
+    plotly,
+    preset_setting,
+    t,
+)
+
+add_strings(
+    {
+        "compare_title": {
+            "en": "Compare settings on one pair",
+            "ru": "Сравнение настроек на одной паре",
+        },
+        "compare_intro": {
+            "en": "Setting A is the one in the sidebar (a preset, possibly with your own "
+            "parameters). Add presets to compare with it: same pair, side by side.",
+            "ru": "Настройка A — из боковой панели (пресет, возможно, с вашими параметрами). "
+            "Добавьте пресеты для сравнения: та же пара, рядом.",
+        },
+        "compare_with": {"en": "Compare A with presets", "ru": "Сравнить A с пресетами"},
+        "need_other": {
+            "en": "Pick at least one preset to compare with.",
+            "ru": "Выберите хотя бы один пресет для сравнения.",
+        },
+        "setting_a": {"en": "A · {name}", "ru": "A · {name}"},
+        "table_title": {"en": "Scores", "ru": "Оценки"},
+        "diff_title": {
+            "en": "Matches only one side has",
+            "ru": "Совпадения только с одной стороны",
+        },
+        "diff_head": {"en": "A vs {name}", "ru": "A и {name}"},
+        "only_a": {"en": "only in A", "ru": "только в A"},
+        "only_b": {"en": "only in {name}", "ru": "только в {name}"},
+        "stage_differs": {"en": "same words, other stage", "ru": "те же слова, другой этап"},
+        "same_matches": {
+            "en": "Both settings choose the same matches.",
+            "ru": "Обе настройки выбирают одни и те же совпадения.",
+        },
+        "tokens_differ": {
+            "en": "The two settings tokenise the pair differently (normalisation or "
+            "punctuation), so matches are paired by their words, not positions.",
+            "ru": "Настройки по-разному делят пару на токены (нормализация или пунктуация), "
+            "поэтому совпадения сопоставляются по словам, а не по позициям.",
+        },
+        "sens_title": {
+            "en": "Sensitivity: the score as one parameter moves",
+            "ru": "Чувствительность: оценка при изменении одного параметра",
+        },
+        "sens_caption": {
+            "en": "Each curve re-scores the setting's own statistics (same alignment) with one "
+            "parameter changed; dots mark the current values.",
+            "ru": "Каждая кривая пересчитывает оценку по статистике этой настройки (то же "
+            "выравнивание) при изменении одного параметра; точки — текущие значения.",
+        },
+        "col_metric": {"en": "quantity", "ru": "величина"},
+        "col_stage": {"en": "stage", "ru": "этап"},
+        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "col_ref": {"en": "reference", "ru": "эталон"},
+        "col_where": {"en": "where", "ru": "где"},
+    }
+)
+
+st.title(t("compare_title"))
+st.caption(t("compare_intro"))
+
+pair = pair_inputs()
+if pair is None:
+    st.stop()
+hyp, refs = pair
+a_setting = current_setting()
+a = analysis_for(hyp, refs, a_setting)
+lang = a.params.lang
+names = list(preset_names(lang))
+preferred = [n for n in ("nltk", "meteor-1.5") if n in names and n != a_setting.preset]
+suggest = (preferred or [n for n in names if n != a_setting.preset])[:1]
+others = st.multiselect(
+    t("compare_with"),
+    names,
+    default=suggest,
+    key="vs",
+    bind="query-params",
+    max_selections=3,
+    help="; ".join(f"{n}: {PRESETS[n].description}" for n in names),
+)
+if not others:
+    st.info(t("need_other"))
+    st.stop()
+
+label_a = t("setting_a", name=a_setting.label)
+runs = [(label_a, a)] + [(n, analysis_for(hyp, refs, preset_setting(n))) for n in others]
+labels = fig_labels()
+
+# -- score table + one column per setting -------------------------------------------
+st.subheader(t("table_title"))
+rows = []
+for key, get in (
+    ("score", lambda r: num(r.score)),
+    ("precision", lambda r: num(r.precision)),
+    ("recall", lambda r: num(r.recall)),
+    ("fmean", lambda r: num(r.fmean)),
+    ("frag", lambda r: num(r.frag)),
+    ("penalty", lambda r: num(r.penalty)),
+    ("chunks", lambda r: integer(r.stats.chunks)),
+    (
+        "matches",
+        lambda r: f"{integer(r.stats.hyp_word_matches)} / {integer(r.stats.ref_word_matches)}",
+    ),
+):
+    row = {t("col_metric"): t(key)}
+    for name, an in runs:
+        row[name] = get(an.result)
+    rows.append(row)
+st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
+
+cols = st.columns(len(runs))
+for col, (name, an) in zip(cols, runs, strict=True):
+    with col:
+        st.metric(f"METEOR · {name}", num(an.result.score))
+        st.code(an.result.signature, language=None, wrap_lines=True)
+        plotly(
+            figures.link_view(
+                an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
+            ),
+            key=f"cmp_links_{name}",
+        )
+
+# -- matches only one side has ------------------------------------------------------------
+st.subheader(t("diff_title"))
+for name, an in runs[1:]:
+    diff = explain.match_diff(a.result, an.result)
+    st.markdown(f"**{t('diff_head', name=name)}**")
+    if not diff.same_tokens:
+        st.caption(t("tokens_differ"))
+    changed = [(x, y) for x, y in diff.both if x.module is not y.module]
+    if not diff.only_a and not diff.only_b and not changed:
+        st.caption(t("same_matches"))
+        continue
+    table = []
+    for where, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
+        for m in ms:
+            table.append(
+                {
+                    t("col_where"): where,
+                    t("col_stage"): module_label(m.module),
+                    t("col_hyp"): " ".join(m.hyp_words),
+                    t("col_ref"): " ".join(m.ref_words),
+                }
+            )
+    for x, y in changed:
+        table.append(
+            {
+                t("col_where"): t("stage_differs"),
+                t("col_stage"): f"{module_label(x.module)} / {module_label(y.module)}",
+                t("col_hyp"): " ".join(x.hyp_words),
+                t("col_ref"): " ".join(x.ref_words),
+            }
+        )
+    st.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+
+# -- sensitivity ------------------------------------------------------------------------------
+st.subheader(t("sens_title"))
+plotly(
+    figures.sensitivity_figure({name: an.curves for name, an in runs}, labels=labels, fmt=num),
+    key="cmp_sens",
+)
+st.caption(t("sens_caption"))

@@ -1,0 +1,341 @@
+"""Inspect one pair: score card, link view, matrix, why this score, downloads."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from meteor import explain, export, figures
+from pages._common import (
+    add_strings,
+    analysis_for,
+    current_setting,
+    download_html,
+    fig_labels,
+    module_label,
+    near_misses_for,
+    num,
+    pair_inputs,
+    plotly,
+    score_card,
+    signed,
+    t,
+)
+
+add_strings(
+    {
+        "inspect_title": {
+            "en": "Why did this translation get its score?",
+            "ru": "Почему перевод получил такую оценку?",
+        },
+        "inspect_intro": {
+            "en": "Type a hypothesis and one or more references. METEOR aligns the words "
+            "stage by stage (exact, stem, synonym, paraphrase), groups matches into chunks, "
+            "and turns precision, recall and fragmentation into one number.",
+            "ru": "Введите гипотезу и один или несколько эталонов. METEOR сопоставляет слова "
+            "по этапам (точное совпадение, основа, синоним, перефразирование), объединяет "
+            "совпадения во фрагменты и сводит точность, полноту и фрагментацию в одно число.",
+        },
+        "refs_title": {"en": "References", "ru": "Эталоны"},
+        "ref_shown": {"en": "Alignment shown for", "ru": "Показано выравнивание с"},
+        "ref_item": {"en": "reference {k}: {score}", "ru": "эталон {k}: {score}"},
+        "ref_winner": {"en": " (wins)", "ru": " (лучший)"},
+        "ref_note": {
+            "en": "The official score is the best reference's ({score}, reference {k}); "
+            "below is the record of reference {shown} scored alone.",
+            "ru": "Итоговая оценка — по лучшему эталону ({score}, эталон {k}); ниже — запись "
+            "для эталона {shown}, оценённого отдельно.",
+        },
+        "tab_links": {"en": "Link view", "ru": "Связи"},
+        "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица (X-Ray)"},
+        "tab_tokens": {"en": "Tokens", "ru": "Токены"},
+        "links_caption": {
+            "en": "Top row: hypothesis; bottom row: reference. One link per match, coloured "
+            "and dashed by stage; shaded numbered bands are chunks; ✕ marks an unmatched word, "
+            "a hollow mark a function word. Click a legend entry to hide a stage.",
+            "ru": "Верхний ряд — гипотеза, нижний — эталон. Каждая связь — совпадение; цвет и "
+            "штрих показывают этап; затенённые пронумерованные полосы — фрагменты; ✕ — слово "
+            "без пары, полый значок — служебное слово. Щелчок по легенде скрывает этап.",
+        },
+        "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
+        "color_module": {"en": "stage", "ru": "этап"},
+        "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне (X-Ray)"},
+        "tok_side": {"en": "side", "ru": "сторона"},
+        "tok_index": {"en": "#", "ru": "№"},
+        "tok_text": {"en": "token", "ru": "токен"},
+        "tok_source": {"en": "from the text", "ru": "в исходном тексте"},
+        "tok_offsets": {"en": "characters", "ru": "символы"},
+        "tok_function": {"en": "function word", "ru": "служебное"},
+        "tok_match": {"en": "matched by", "ru": "этап"},
+        "why_title": {"en": "Why this score", "ru": "Откуда эта оценка"},
+        "why_caption": {
+            "en": "From 1.0 (a perfect match) down to the score. The unmatched-word loss is "
+            "split between the two sides fairly (Shapley value); partial credit is what stage "
+            "weights below 1 cost; fragmentation is Fmean × penalty.",
+            "ru": "От 1,0 (идеальное совпадение) до итоговой оценки. Потери от слов без пары "
+            "честно делятся между сторонами (значение Шепли); «неполный вес» — цена весов "
+            "этапов меньше 1; фрагментация — Fmean × штраф.",
+        },
+        "costs_title": {
+            "en": "Unmatched words: the score if matched",
+            "ru": "Слова без пары: оценка, будь они сопоставлены",
+        },
+        "costs_caption": {
+            "en": "Each word counted as matched on its own side by the {module} stage, "
+            "joining an existing chunk.",
+            "ru": "Слово считается сопоставленным на своей стороне этапом «{module}» "
+            "и продолжающим существующий фрагмент.",
+        },
+        "breaks_title": {
+            "en": "Chunk breaks: the score if joined",
+            "ru": "Разрывы фрагментов: оценка, будь они объединены",
+        },
+        "breaks_caption": {
+            "en": "The penalty counts chunks only, so joining any one break gives the same score.",
+            "ru": "Штраф зависит только от числа фрагментов, поэтому любое объединение даёт "
+            "одну и ту же оценку.",
+        },
+        "no_unmatched": {"en": "Every word is matched.", "ru": "Все слова сопоставлены."},
+        "no_breaks": {
+            "en": "One chunk or none: nothing to join.",
+            "ru": "Один фрагмент или ни одного — объединять нечего.",
+        },
+        "near_title": {"en": "Near misses", "ru": "Почти совпадения"},
+        "near_caption": {
+            "en": "Unmatched words that another stage, stemmer or the aligner's other choice "
+            "would have matched, and the score with that match added (chunks recounted).",
+            "ru": "Слова без пары, которые сопоставил бы другой этап, другой стеммер или иной "
+            "выбор выравнивателя, и оценка с этим совпадением (фрагменты пересчитаны).",
+        },
+        "no_near": {
+            "en": "No near misses: no other stage would match the unmatched words.",
+            "ru": "Других совпадений нет: ни один этап не сопоставил бы оставшиеся слова.",
+        },
+        "reason_not_chosen": {
+            "en": "proposed, not chosen by the aligner",
+            "ru": "предложено, но не выбрано выравнивателем",
+        },
+        "reason_stage_off": {"en": "stage not enabled", "ru": "этап выключен"},
+        "reason_stemmer": {"en": "other stemmer ({stemmer})", "ru": "другой стеммер ({stemmer})"},
+        "col_side": {"en": "side", "ru": "сторона"},
+        "col_word": {"en": "word", "ru": "слово"},
+        "col_pos": {"en": "position", "ru": "позиция"},
+        "col_if": {"en": "score if matched", "ru": "оценка"},
+        "col_gain": {"en": "gain", "ru": "прирост"},
+        "col_between": {"en": "between chunks", "ru": "между фрагментами"},
+        "col_hyp_words": {"en": "hypothesis", "ru": "гипотеза"},
+        "col_ref_words": {"en": "reference", "ru": "эталон"},
+        "col_stage": {"en": "stage", "ru": "этап"},
+        "col_why": {"en": "why not matched", "ru": "почему нет"},
+        "col_detail": {"en": "detail", "ru": "подробности"},
+        "col_presets": {"en": "presets with this stage", "ru": "пресеты с этим этапом"},
+        "col_if_joined": {"en": "score if joined", "ru": "оценка"},
+        "downloads": {"en": "Downloads", "ru": "Скачать"},
+        "dl_json": {"en": "Alignment record (JSON)", "ru": "Запись выравнивания (JSON)"},
+        "dl_links": {"en": "Link view (HTML)", "ru": "Связи (HTML)"},
+        "dl_matrix": {"en": "Matrix (HTML)", "ru": "Матрица (HTML)"},
+        "dl_waterfall": {"en": "Waterfall (HTML)", "ru": "Каскад (HTML)"},
+        "dl_alignout": {"en": "align.out (X-Ray)", "ru": "align.out (X-Ray)"},
+        "dl_alignout_help": {
+            "en": "Meteor 1.5's -writeAlignments format, readable by Meteor X-Ray.",
+            "ru": "Формат -writeAlignments из Meteor 1.5, читается Meteor X-Ray.",
+        },
+        "share": {
+            "en": "The address bar holds the whole state (pair, language, preset, parameters): "
+            "copy it to share this view.",
+            "ru": "Адресная строка хранит всё состояние (пару, язык, пресет, параметры): "
+            "скопируйте её, чтобы поделиться видом.",
+        },
+    }
+)
+
+st.title(t("inspect_title"))
+st.caption(t("inspect_intro"))
+
+pair = pair_inputs()
+if pair is None:
+    st.stop()
+hyp, refs = pair
+setting = current_setting()
+a = analysis_for(hyp, refs, setting)
+official = a.result
+
+# -- several references: which won, flip between them ----------------------------
+if len(refs) > 1:
+    st.subheader(t("refs_title"))
+    best = official.best_ref_index
+    items = {  # labels fixed now: AppTest formats options outside the run
+        k: t("ref_item", k=k + 1, score=num(official.ref_scores[k]))
+        + (t("ref_winner") if k == best else "")
+        for k in range(len(refs))
+    }
+    shown = st.radio(
+        t("ref_shown"),
+        list(items),
+        index=best,
+        format_func=items.__getitem__,
+        horizontal=True,
+        key="shown_ref",
+    )
+    if shown != best:
+        st.info(t("ref_note", score=num(official.score), k=best + 1, shown=shown + 1))
+        refs = (refs[shown],)
+        a = analysis_for(hyp, refs, setting)
+
+r = a.result
+labels = fig_labels()
+score_card(r)
+
+weights = dict(a.params.weights)
+tab_links, tab_matrix, tab_tokens = st.tabs([t("tab_links"), t("tab_matrix"), t("tab_tokens")])
+with tab_links:
+    plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="links")
+    st.caption(t("links_caption"))
+with tab_matrix:
+    modes = {c: t(f"color_{c}") for c in ("module", "order")}
+    color_by = st.radio(
+        t("color_by"),
+        list(modes),
+        format_func=modes.__getitem__,
+        horizontal=True,
+        key="xray",
+    )
+    plotly(figures.matrix_view(r.alignment, color_by=color_by, labels=labels), key="matrix")
+with tab_tokens:
+    st.dataframe(
+        [
+            {
+                t("tok_side"): t("hypothesis") if row.side == "hyp" else t("reference"),
+                t("tok_index"): row.index,
+                t("tok_text"): row.text,
+                t("tok_source"): row.source,
+                t("tok_offsets"): f"{row.start}–{row.end}",
+                t("tok_function"): t("yes") if row.function_word else "",
+                t("tok_match"): module_label(row.module) if row.module else "—",
+            }
+            for row in explain.token_table(r)
+        ],
+        hide_index=True,
+        width="stretch",
+        key="tokens",
+    )
+
+# -- why this score -----------------------------------------------------------------
+st.subheader(t("why_title"))
+plotly(figures.waterfall_figure(a.waterfall, labels=labels, fmt=num), key="waterfall")
+st.caption(t("why_caption"))
+
+c1, c2 = st.columns(2)
+with c1:
+    st.markdown(f"**{t('costs_title')}**")
+    if a.word_costs:
+        st.caption(t("costs_caption", module=module_label(a.word_costs[0].module)))
+        st.dataframe(
+            [
+                {
+                    t("col_side"): t("hypothesis") if c.side == "hyp" else t("reference"),
+                    t("col_pos"): c.index,
+                    t("col_word"): c.word,
+                    t("col_if"): num(c.score_if_matched),
+                    t("col_gain"): signed(c.gain),
+                }
+                for c in a.word_costs
+            ],
+            hide_index=True,
+            width="stretch",
+            key="costs",
+        )
+    else:
+        st.caption(t("no_unmatched"))
+with c2:
+    st.markdown(f"**{t('breaks_title')}**")
+    if a.breaks:
+        st.caption(t("breaks_caption"))
+        st.dataframe(
+            [
+                {
+                    t("col_between"): f"{b.before + 1} | {b.before + 2}",
+                    t("col_hyp_words"): f"{b.hyp_left} | {b.hyp_right}",
+                    t("col_ref_words"): f"{b.ref_left} | {b.ref_right}",
+                    t("col_if_joined"): num(b.score_if_joined),
+                    t("col_gain"): signed(b.gain),
+                }
+                for b in a.breaks
+            ],
+            hide_index=True,
+            width="stretch",
+            key="breaks",
+        )
+    else:
+        st.caption(t("no_breaks"))
+
+st.markdown(f"**{t('near_title')}**")
+near = near_misses_for(hyp, refs, setting)
+if near:
+    st.caption(t("near_caption"))
+    st.dataframe(
+        [
+            {
+                t("col_stage"): module_label(n.match.module),
+                t("col_hyp_words"): " ".join(n.match.hyp_words),
+                t("col_ref_words"): " ".join(n.match.ref_words),
+                t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
+                t("col_detail"): n.match.detail,
+                t("col_if"): num(n.score_if_added),
+                t("col_gain"): signed(n.gain),
+                t("col_presets"): ", ".join(n.presets),
+            }
+            for n in near
+        ],
+        hide_index=True,
+        width="stretch",
+        key="near",
+    )
+else:
+    st.caption(t("no_near"))
+
+# -- downloads --------------------------------------------------------------------------
+st.subheader(t("downloads"))
+d1, d2, d3, d4, d5 = st.columns(5)
+with d1:
+    st.download_button(
+        t("dl_json"),
+        data=lambda: json.dumps(official.to_dict(candidates=True), ensure_ascii=False, indent=2),
+        file_name="meteor-alignment.json",
+        mime="application/json",
+        key="dl_json",
+        on_click="ignore",
+    )
+with d2:
+    download_html(
+        t("dl_links"),
+        lambda: figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num),
+        "meteor-links.html",
+        "dl_links",
+    )
+with d3:
+    download_html(
+        t("dl_matrix"),
+        lambda: figures.matrix_view(r.alignment, color_by=color_by, labels=labels),
+        "meteor-matrix.html",
+        "dl_matrix",
+    )
+with d5:
+    st.download_button(
+        t("dl_alignout"),
+        data=lambda: export.write_alignments([official], a.params.modules),
+        file_name="meteor-align.out",
+        mime="text/plain",
+        key="dl_alignout",
+        on_click="ignore",
+        help=t("dl_alignout_help"),
+    )
+with d4:
+    download_html(
+        t("dl_waterfall"),
+        lambda: figures.waterfall_figure(a.waterfall, labels=labels, fmt=num),
+        "meteor-waterfall.html",
+        "dl_waterfall",
+    )
+st.caption(t("share"))

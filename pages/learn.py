@@ -1,0 +1,344 @@
+"""How METEOR works: the current pair walked through stage by stage."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from meteor import explain, figures
+from pages._common import (
+    EXAMPLES,
+    add_strings,
+    analysis_for,
+    current_setting,
+    fig_labels,
+    integer,
+    load_pair,
+    module_label,
+    num,
+    pair_inputs,
+    plotly,
+    preset_setting,
+    score_card,
+    shown_errors,
+    stage_steps_for,
+    t,
+)
+
+add_strings(
+    {
+        "learn_title": {
+            "en": "How METEOR works, on your pair",
+            "ru": "Как работает METEOR — на вашей паре",
+        },
+        "learn_intro": {
+            "en": "Step through the computation of the current pair under the current "
+            "settings (sidebar). The link view grows with each step.",
+            "ru": "Пройдите вычисление для текущей пары при текущих настройках (боковая "
+            "панель). С каждым шагом схема связей дополняется.",
+        },
+        "step": {"en": "Step", "ru": "Шаг"},
+        "step_tokens": {"en": "1 · tokens", "ru": "1 · токены"},
+        "step_stage": {"en": "{n} · {stage}", "ru": "{n} · {stage}"},
+        "step_align": {"en": "{n} · alignment", "ru": "{n} · выравнивание"},
+        "step_chunks": {"en": "{n} · chunks", "ru": "{n} · фрагменты"},
+        "step_formula": {"en": "{n} · formula", "ru": "{n} · формула"},
+        "tokens_text": {
+            "en": "The texts are normalised and split into tokens exactly as the preset's "
+            "tokenizer does (Meteor's -norm: punctuation split off, lowercased). These are the "
+            "units everything below counts. Hollow marks are function words: with δ = {delta} "
+            "a content word weighs δ and a function word 1 − δ.",
+            "ru": "Тексты нормализуются и делятся на токены так, как это делает токенизатор "
+            "пресета (в Meteor -norm: пунктуация отделяется, регистр понижается). Всё "
+            "дальнейшее считается в этих единицах. Полые значки — служебные слова: при δ = "
+            "{delta} значимое слово весит δ, служебное — 1 − δ.",
+        },
+        "stage_exact": {
+            "en": "**Exact**: a hypothesis word and a reference word are the same string.",
+            "ru": "**Точное совпадение**: слово гипотезы и слово эталона совпадают.",
+        },
+        "stage_stem": {
+            "en": "**Stem**: different words with the same stem ({stemmer} stemmer). "
+            "The shared stem is in the detail column.",
+            "ru": "**Основа**: разные слова с одинаковой основой (стеммер {stemmer}). "
+            "Общая основа — в столбце «подробности».",
+        },
+        "stage_synonym": {
+            "en": "**Synonym**: different words that share a synonym set (synset) of the "
+            "thesaurus. The shared synset is in the detail column.",
+            "ru": "**Синоним**: разные слова с общим набором синонимов (синсетом) тезауруса. "
+            "Общий синсет — в столбце «подробности».",
+        },
+        "stage_paraphrase": {
+            "en": "**Paraphrase**: phrase pairs from the paraphrase table; a match may join "
+            "n hypothesis words to m reference words (drawn as a filled band).",
+            "ru": "**Перефразирование**: пары фраз из таблицы перефразирований; совпадение "
+            "может связывать n слов гипотезы с m словами эталона (закрашенная полоса).",
+        },
+        "stage_lemma": {
+            "en": "**Lemma**: different word forms with a common normal form (pymorphy3).",
+            "ru": "**Лемма**: разные словоформы с общей нормальной формой (pymorphy3).",
+        },
+        "stage_all_words": {
+            "en": "Like Meteor 1.5, every stage proposes candidates for every word, even "
+            "words an earlier stage already matched; the aligner chooses afterwards.",
+            "ru": "Как в Meteor 1.5, каждый этап предлагает кандидатов для всех слов, даже "
+            "уже сопоставленных раньше; выбирает потом выравниватель.",
+        },
+        "stage_counts": {
+            "en": "{n} candidate(s); {new} hypothesis word(s) get their first candidate here; "
+            "{chosen} of this stage's matches end up in the alignment.",
+            "ru": "Кандидатов: {n}; слов гипотезы, впервые получивших кандидата: {new}; "
+            "совпадений этого этапа в итоговом выравнивании: {chosen}.",
+        },
+        "no_candidates": {
+            "en": "This stage proposes nothing for this pair.",
+            "ru": "Для этой пары этап ничего не предлагает.",
+        },
+        "align_beam": {
+            "en": "**Beam aligner (Meteor 1.5).** {n} candidates in all. {d} of them are "
+            "*definite* — the only candidate at their reference position, touching words no "
+            "other candidate touches — and are fixed first. The rest is a beam search "
+            "(width {beam}) over reference positions that prefers more coverage (exact "
+            "counts 1, other stages 0.5, truncated to whole numbers as Java does), then "
+            "fewer chunks, then a smaller distance between positions.",
+            "ru": "**Лучевой выравниватель (Meteor 1.5).** Всего кандидатов: {n}. Из них "
+            "*определённых* — {d}: единственный кандидат на своей позиции эталона, чьи слова "
+            "не затрагивает никто другой; они фиксируются сразу. Остальное решает лучевой "
+            "поиск (ширина {beam}) по позициям эталона: больше покрытие (точное — 1, прочие "
+            "этапы — 0,5, с отбрасыванием дробной части, как в Java), затем меньше "
+            "фрагментов, затем меньше расстояние между позициями.",
+        },
+        "align_stagewise": {
+            "en": "**Stage-by-stage aligner (2005 paper).** {n} candidates. Each stage only "
+            "considers the words earlier stages left unmatched and keeps the largest set of "
+            "matches, with the fewest crossings among sets of that size.",
+            "ru": "**Поэтапный выравниватель (статья 2005 г.).** Кандидатов: {n}. Каждый этап "
+            "рассматривает только слова, оставшиеся без пары после предыдущих, и берёт "
+            "наибольшее множество совпадений с наименьшим числом пересечений.",
+        },
+        "align_greedy": {
+            "en": "**Greedy aligner (NLTK).** Stage by stage, hypothesis words are taken right "
+            "to left and each takes the rightmost free reference word that matches; nothing "
+            "is optimised. (The candidate links below come from this library's stages.)",
+            "ru": "**Жадный выравниватель (NLTK).** По этапам слова гипотезы берутся справа "
+            "налево, и каждое занимает самое правое свободное подходящее слово эталона; "
+            "ничего не оптимизируется. (Кандидаты ниже — от этапов этой библиотеки.)",
+        },
+        "col_chosen": {"en": "chosen", "ru": "выбрано"},
+        "col_definite": {"en": "definite", "ru": "определённое"},
+        "col_stage": {"en": "stage", "ru": "этап"},
+        "col_side": {"en": "side", "ru": "сторона"},
+        "col_token": {"en": "token", "ru": "токен"},
+        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "col_ref": {"en": "reference", "ru": "эталон"},
+        "col_detail": {"en": "detail", "ru": "подробности"},
+        "col_pos": {"en": "positions (hyp → ref)", "ru": "позиции (гип. → эт.)"},
+        "col_chunk": {"en": "chunk", "ru": "фрагмент"},
+        "chunks_text": {
+            "en": "A chunk is a maximal run of matches that are adjacent and in the same "
+            "order on both sides. This pair has {c} chunk(s) over {m} matched hypothesis "
+            "words; the fewer the chunks, the smaller the fragmentation penalty.",
+            "ru": "Фрагмент — максимальная цепочка совпадений, идущих подряд и в одном порядке "
+            "в обоих текстах. У этой пары фрагментов: {c}, сопоставленных слов гипотезы: {m}; "
+            "чем меньше фрагментов, тем меньше штраф.",
+        },
+        "formula_text": {
+            "en": "Each formula first in symbols, then with this pair's numbers (from the "
+            "engine's breakdown). α = {a}, β = {b}, γ = {g}, δ = {d}.",
+            "ru": "Каждая формула сначала в символах, затем с числами этой пары (из разбора "
+            "движка). α = {a}, β = {b}, γ = {g}, δ = {d}.",
+        },
+        "doc_title": {
+            "en": "The documentation's two examples",
+            "ru": "Два примера из документации",
+        },
+        "doc_text": {
+            "en": "The METEOR doc page computes two examples by hand with Fmean = 10PR/(R+9P) "
+            "and a linear penalty 0.5·chunks/matches. The `seed-doc` preset reproduces them:",
+            "ru": "Страница документации METEOR считает два примера вручную с Fmean = "
+            "10PR/(R+9P) и линейным штрафом 0,5·фрагменты/совпадения. Пресет `seed-doc` "
+            "воспроизводит их:",
+        },
+        "doc_states": {"en": "the doc page states {v}", "ru": "в документации: {v}"},
+        "doc_load": {"en": "Walk through", "ru": "Разобрать"},
+    }
+)
+
+st.title(t("learn_title"))
+st.caption(t("learn_intro"))
+
+pair = pair_inputs(examples=False)
+if pair is None:
+    st.stop()
+hyp, refs = pair
+setting = current_setting()
+a = analysis_for(hyp, refs, setting)
+r = a.result
+p = a.params
+with shown_errors():
+    steps = stage_steps_for(hyp, refs, setting)
+labels = fig_labels()
+weights = dict(p.weights)
+
+options = ["tokens"] + [f"stage:{s.module.value}" for s in steps] + ["align", "chunks", "formula"]
+
+
+def step_label(n: int, opt: str) -> str:
+    if opt == "tokens":
+        return t("step_tokens")
+    if opt.startswith("stage:"):
+        return t("step_stage", n=n, stage=module_label(opt.split(":", 1)[1]))
+    return t(f"step_{opt}", n=n)
+
+
+# labels fixed now (AppTest calls format_func outside the run)
+step_labels = {opt: step_label(n, opt) for n, opt in enumerate(options, start=1)}
+
+
+# The step lives in the URL as its raw id (?step=align); a bound select_slider
+# would store the translated label instead.
+if st.session_state.get("learn_step") not in options:
+    wanted = st.query_params.get("step")
+    st.session_state["learn_step"] = wanted if wanted in options else "tokens"
+step = st.select_slider(t("step"), options, format_func=step_labels.__getitem__, key="learn_step")
+if step == "tokens":
+    st.query_params.pop("step", None)
+else:
+    st.query_params["step"] = step
+
+if step == "tokens":
+    st.markdown(t("tokens_text", delta=num(p.delta, 2)))
+    plotly(
+        figures.link_view(r.alignment, matches=(), mark_unmatched=False, labels=labels, fmt=num),
+        key="learn_fig",
+    )
+    st.dataframe(
+        [
+            {
+                t("col_side"): t("hypothesis") if row.side == "hyp" else t("reference"),
+                "#": row.index,
+                t("col_token"): row.text,
+                t("function_word"): t("yes") if row.function_word else "",
+            }
+            for row in explain.token_table(r)
+        ],
+        hide_index=True,
+        width="stretch",
+        key="learn_tokens",
+    )
+elif step.startswith("stage:"):
+    k = options.index(step) - 1
+    s = steps[k]
+    so_far = [m for st_ in steps[: k + 1] for m in st_.candidates]
+    st.markdown(t(f"stage_{s.module.value}", stemmer=p.stemmer))
+    st.caption(t("stage_all_words"))
+    st.markdown(
+        t(
+            "stage_counts",
+            n=integer(len(s.candidates)),
+            new=integer(s.new_words),
+            chosen=integer(len(s.chosen)),
+        )
+    )
+    plotly(
+        figures.link_view(r.alignment, matches=(), candidates=so_far, labels=labels, fmt=num),
+        key="learn_fig",
+    )
+    if s.candidates:
+        st.dataframe(
+            [
+                {
+                    t("col_hyp"): " ".join(m.hyp_words),
+                    t("col_ref"): " ".join(m.ref_words),
+                    t("col_pos"): f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}",
+                    t("col_detail"): m.detail,
+                }
+                for m in s.candidates
+            ],
+            hide_index=True,
+            width="stretch",
+            key="learn_cands",
+        )
+    else:
+        st.caption(t("no_candidates"))
+elif step == "align":
+    cands = r.candidates
+    definite = set(explain.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref)))
+    chosen_keys = {(m.module, m.hyp, m.ref) for m in r.matches}
+    if p.aligner == "beam":
+        st.markdown(
+            t("align_beam", n=integer(len(cands)), d=integer(len(definite)), beam=p.beam_size)
+        )
+    else:
+        st.markdown(t(f"align_{p.aligner}", n=integer(len(cands))))
+    all_cands = [m for s in steps for m in s.candidates]
+    plotly(
+        figures.link_view(
+            r.alignment,
+            matches=r.matches,
+            candidates=all_cands,
+            weights=weights,
+            labels=labels,
+            fmt=num,
+        ),
+        key="learn_fig",
+    )
+    st.dataframe(
+        [
+            {
+                t("col_stage"): module_label(m.module),
+                t("col_hyp"): " ".join(m.hyp_words),
+                t("col_ref"): " ".join(m.ref_words),
+                t("col_pos"): f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}",
+                t("col_definite"): t("yes") if i in definite and p.aligner == "beam" else "",
+                t("col_chosen"): "✓" if (m.module, m.hyp, m.ref) in chosen_keys else "",
+            }
+            for i, m in enumerate(cands)
+        ],
+        hide_index=True,
+        width="stretch",
+        key="learn_align",
+    )
+elif step == "chunks":
+    st.markdown(t("chunks_text", c=integer(r.stats.chunks), m=integer(r.stats.hyp_word_matches)))
+    plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="learn_fig")
+    words_h, words_r = r.alignment.hyp_words, r.alignment.ref_words
+    st.dataframe(
+        [
+            {
+                t("col_chunk"): ch.index + 1,
+                t("col_hyp"): " ".join(words_h[ch.hyp.start : ch.hyp.end]),
+                t("col_ref"): " ".join(words_r[ch.ref.start : ch.ref.end]),
+            }
+            for ch in r.alignment.chunks
+        ],
+        hide_index=True,
+        width="stretch",
+        key="learn_chunks",
+    )
+else:
+    st.markdown(
+        t("formula_text", a=num(p.alpha, 2), b=num(p.beta, 2), g=num(p.gamma, 2),
+          d=num(p.delta, 2))
+    )  # fmt: skip
+    for line in explain.formula_lines(r.stats, a.breakdown, p, fmt=num):
+        st.latex(line.symbolic)
+        st.latex(line.numeric)
+    score_card(r, compact=True)
+
+# -- the doc page's examples, scored live under seed-doc ----------------------------
+st.divider()
+st.subheader(t("doc_title"))
+st.markdown(t("doc_text"))
+doc = preset_setting("seed-doc")
+for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
+    d = analysis_for(ex.hyp, (ex.ref,), doc)
+    c1, c2, c3 = st.columns([3, 1, 1])
+    c1.text(f"{ex.hyp}\n{ex.ref}")
+    c2.metric(f"seed-doc · {ex.key}", num(d.result.score, 3), help=t("doc_states", v=stated))
+    c3.button(
+        t("doc_load"),
+        key=f"doc_{ex.key}",
+        on_click=load_pair,
+        args=(ex.hyp, ex.ref, "en", "seed-doc"),
+    )

@@ -1,0 +1,229 @@
+"""meteor.figures without Streamlit: trace names, counts, positions, escaping.
+
+Most alignments here are built by hand from the record types, so the figures are
+tested independently of the aligner.
+"""
+
+from __future__ import annotations
+
+import json
+
+import plotly.graph_objects as go
+import pytest
+
+from meteor import Meteor, explain, figures
+from meteor.chunking import chunk_matches
+from meteor.types import Alignment, Match, Module, Span, Token
+
+
+def _tokens(words: str, function: set[str] = frozenset()) -> tuple[Token, ...]:  # type: ignore[assignment]
+    out, pos = [], 0
+    for w in words.split():
+        out.append(Token(w, pos, pos + len(w), w in function))
+        pos += len(w) + 1
+    return tuple(out)
+
+
+def _m(module: Module, h: tuple[int, int], r: tuple[int, int], hyp, ref) -> Match:  # type: ignore[no-untyped-def]
+    return Match(
+        module,
+        Span(*h),
+        Span(*r),
+        tuple(hyp[h[0] : h[1]]),
+        tuple(ref[r[0] : r[1]]),
+        "detail <b>x</b>" if module is Module.SYNONYM else "",
+    )
+
+
+@pytest.fixture
+def alignment() -> Alignment:
+    """hyp "the cat the cat sat down" / ref "the cat sat on the mat down":
+    exact the/cat (0,1→0,1), exact the (2→4), stem cat→mat (3→5), paraphrase "sat down"→"sat on"."""
+    fw = {"the", "on"}
+    hyp = _tokens("the cat the cat sat down", fw)
+    ref = _tokens("the cat sat on the mat", fw)
+    hw = [t.text for t in hyp]
+    rw = [t.text for t in ref]
+    ms = (
+        _m(Module.EXACT, (0, 1), (0, 1), hw, rw),
+        _m(Module.EXACT, (1, 2), (1, 2), hw, rw),
+        _m(Module.PARAPHRASE, (4, 6), (2, 4), hw, rw),
+        _m(Module.EXACT, (2, 3), (4, 5), hw, rw),
+        _m(Module.SYNONYM, (3, 4), (5, 6), hw, rw),
+    )
+    ms = tuple(sorted(ms, key=lambda m: m.ref.start))
+    return Alignment(hyp, ref, ms, chunk_matches(ms))
+
+
+def _by_role(fig: go.Figure, role: str) -> list[go.Scatter]:
+    return [t for t in fig.data if (t.meta or {}).get("role") == role]
+
+
+def test_token_positions_span_the_same_width() -> None:
+    hx, rx = figures.token_positions(3, 5)
+    assert hx == [0.0, 2.0, 4.0] and rx == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert figures.token_positions(1, 3)[0] == [1.0]
+    assert figures.token_positions(0, 0) == ([], [])
+
+
+def test_link_view_traces(alignment: Alignment) -> None:
+    fig = figures.link_view(alignment, weights={Module.EXACT: 1.0, Module.SYNONYM: 0.8})
+    links = _by_role(fig, "links")
+    assert [t.meta["module"] for t in links] == ["exact", "synonym"]  # 1:1 links, stage order
+    assert [t.name for t in links] == ["exact", "synonym"]
+    assert all(t.showlegend for t in links)
+    exact = links[0]
+    assert list(exact.x).count(None) == 3  # three exact matches, None-separated segments
+    assert exact.line.dash == "solid" and links[1].line.dash == "dash"
+    assert exact.line.color == figures.MODULE_COLORS["exact"]
+    # n:m paraphrase: one filled quadrilateral, its own legend entry
+    (para,) = _by_role(fig, "phrase_links")
+    assert para.fill == "toself" and para.showlegend and para.name == "paraphrase"
+    assert list(para.y) == [1.0, 1.0, 0.0, 0.0, 1.0, None]
+    # exactly one legend entry per stage used
+    shown = [t.legendgroup for t in fig.data if t.showlegend is not False and t.legendgroup in
+             {m.value for m in Module}]  # fmt: skip
+    assert sorted(shown) == ["exact", "paraphrase", "synonym"]
+    hover = _by_role(fig, "link_hover")
+    assert sum(len(t.x) for t in hover) == len(alignment.matches)
+
+
+def test_link_view_repeated_words_stay_separate(alignment: Alignment) -> None:
+    fig = figures.link_view(alignment)
+    (hyp,) = _by_role(fig, "tokens_hyp")
+    (ref,) = _by_role(fig, "tokens_ref")
+    assert list(hyp.text) == ["the", "cat", "the", "cat", "sat", "down"]
+    assert list(hyp.x) == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]  # numeric, never categorical
+    assert [list(c) for c in hyp.customdata] == [["hyp", i] for i in range(6)]
+    assert len(ref.x) == 6 and set(hyp.y) == {1.0} and set(ref.y) == {0.0}
+    assert fig.layout.yaxis.ticktext == ("reference", "hypothesis")
+
+
+def test_link_view_marks_unmatched_and_function_words() -> None:
+    hyp = _tokens("a cat sat", {"a"})
+    ref = _tokens("the cat", {"the"})
+    ms = (Match(Module.EXACT, Span(1, 2), Span(1, 2), ("cat",), ("cat",)),)
+    fig = figures.link_view(Alignment(hyp, ref, ms, chunk_matches(ms)))
+    (h,) = _by_role(fig, "tokens_hyp")
+    assert list(h.marker.symbol) == ["x-open", "circle", "x"]
+    assert list(h.marker.color) == [figures.UNMATCHED, figures.MODULE_COLORS["exact"],
+                                    figures.UNMATCHED]  # fmt: skip
+    assert _by_role(fig, "legend_unmatched") and _by_role(fig, "legend_function_word")
+    plain = figures.link_view(Alignment(hyp, ref, ms, ()), matches=(), mark_unmatched=False)
+    (h,) = _by_role(plain, "tokens_hyp")
+    assert figures.UNMATCHED not in list(h.marker.color)
+    assert not _by_role(plain, "legend_unmatched")
+
+
+def test_link_view_chunks(alignment: Alignment) -> None:
+    fig = figures.link_view(alignment)
+    bands = _by_role(fig, "chunk")
+    assert len(bands) == len(alignment.chunks) == 3
+    assert [t.showlegend for t in bands] == [True, False, False]
+    assert all(t.fill == "toself" for t in bands)
+    (numbers,) = _by_role(fig, "chunk_numbers")
+    assert list(numbers.text) == ["<b>1</b>", "<b>1</b>", "<b>2</b>", "<b>2</b>", "<b>3</b>",
+                                  "<b>3</b>"]  # fmt: skip
+    # a band spans its chunk's tokens on both rows
+    hx, rx = figures.token_positions(6, 6)
+    ch = alignment.chunks[0]
+    xs = list(bands[0].x)
+    assert min(xs[:3]) < hx[ch.hyp.start] and max(xs[:3]) > hx[ch.hyp.end - 1]
+
+
+def test_link_view_candidates_are_faint(alignment: Alignment) -> None:
+    fig = figures.link_view(alignment, matches=(), candidates=alignment.matches)
+    faint = [t for t in fig.data if (t.meta or {}).get("faint")]
+    assert {t.legendgroup for t in faint} == {"cand_exact", "cand_synonym", "cand_paraphrase"}
+    assert all(t.opacity < 1 for t in faint)
+    assert not _by_role(fig, "chunk")  # explicit matches: no chunks unless given
+
+
+def test_user_text_is_escaped() -> None:
+    hyp = _tokens("<b>bold</b> &amp; <a")
+    ref = _tokens("<b>bold</b> <i>x</i>")
+    ms = (Match(Module.EXACT, Span(0, 1), Span(0, 1), ("<b>bold</b>",), ("<b>bold</b>",), "<br>"),)
+    al = Alignment(hyp, ref, ms, chunk_matches(ms))
+    for fig in (figures.link_view(al), figures.matrix_view(al)):
+        blob = json.dumps(fig.to_plotly_json())
+        assert "<b>bold" not in blob and "<i>x" not in blob and "<a" not in blob
+        assert "&lt;b&gt;bold&lt;/b&gt;" in blob
+        assert "&amp;amp;" in blob  # "&amp;" typed by the user stays literal
+    fig = figures.link_view(al)
+    (h,) = _by_role(fig, "tokens_hyp")
+    assert list(h.text) == ["&lt;b&gt;bold&lt;/b&gt;", "&amp;amp;", "&lt;a"]
+    assert figures.escape("a<b>&c") == "a&lt;b&gt;&amp;c"
+
+
+def test_long_sentences_get_rotated_labels() -> None:
+    words = " ".join(f"w{i}" for i in range(30))
+    al = Alignment(_tokens(words), _tokens(words), (), ())
+    fig = figures.link_view(al)
+    assert len(fig.layout.annotations) == 60
+    assert {a.textangle for a in fig.layout.annotations} == {-50}
+    (h,) = _by_role(fig, "tokens_hyp")
+    assert h.mode == "markers"
+
+
+def test_matrix_view(alignment: Alignment) -> None:
+    fig = figures.matrix_view(alignment)
+    heat = fig.data[0]
+    assert isinstance(heat, go.Heatmap)
+    z = [list(row) for row in heat.z]
+    assert len(z) == 6 and len(z[0]) == 6
+    assert z[0][0] == 1.0 and z[3][5] == 3.0  # exact = 1, synonym = 3
+    assert z[4][2] == z[4][3] == z[5][2] == z[5][3] == 4.0  # the 2×2 paraphrase block
+    assert z[0][1] is None
+    assert len(fig.layout.shapes) == len(alignment.chunks)
+    assert list(fig.layout.xaxis.tickvals) == list(range(6))  # numeric axes, words as ticktext
+    assert list(fig.layout.yaxis.tickvals) == list(range(6))
+    assert "<i>the</i>" in fig.layout.yaxis.ticktext[0]  # function word in italics
+    assert "down" in fig.layout.yaxis.ticktext[5]
+    legend = [t.name for t in fig.data[1:]]
+    assert legend == ["exact", "synonym", "paraphrase"]
+    order = figures.matrix_view(alignment, color_by="order")
+    zo = [list(row) for row in order.data[0].z]
+    assert zo[2][4] == 4.0 and zo[0][0] == 0.0  # coloured by reference position
+    with pytest.raises(ValueError, match="color_by"):
+        figures.matrix_view(alignment, color_by="rainbow")
+
+
+def test_matrix_view_marks_unmatched_ticks() -> None:
+    hyp = _tokens("a b")
+    ref = _tokens("a c")
+    ms = (Match(Module.EXACT, Span(0, 1), Span(0, 1), ("a",), ("a",)),)
+    fig = figures.matrix_view(Alignment(hyp, ref, ms, chunk_matches(ms)))
+    assert figures.UNMATCHED in fig.layout.yaxis.ticktext[1]
+    assert figures.UNMATCHED not in fig.layout.yaxis.ticktext[0]
+
+
+def test_waterfall_figure() -> None:
+    m = Meteor("seed-doc")
+    r = m.score("Under the starry night, we danced with glee.",
+                "We danced with joy under the starry night.")  # fmt: skip
+    steps = explain.waterfall(r.stats, m.params)
+    fig = figures.waterfall_figure(steps, fmt=lambda x: f"{x:.3f}")
+    (w,) = fig.data
+    assert list(w.measure) == ["absolute", "relative", "relative", "relative", "relative", "total"]
+    assert sum(w.y) == pytest.approx(r.score)
+    assert w.text[0] == "1.000" and w.text[-1] == "0.750"
+    assert w.text[4] == "−0.125"  # fragmentation: 0.875 · 0.5 · 2/7
+    assert list(w.x) == ["perfect match", "unmatched hypothesis words",
+                         "unmatched reference words", "partial credit (stage weights)",
+                         "fragmentation", "score"]  # fmt: skip
+    ru = figures.waterfall_figure(steps, labels={"score": "оценка"})
+    assert ru.data[0].x[-1] == "оценка"
+
+
+def test_sensitivity_figure() -> None:
+    m = Meteor("meteor-1.5")
+    r = m.score("A fast brown fox", "The quick brown fox")
+    curves = explain.sensitivity(r.stats, m.params, points=11)
+    fig = figures.sensitivity_figure({"A": curves, "B <x>": curves})
+    lines = [t for t in fig.data if t.meta["role"] == "curve"]
+    dots = [t for t in fig.data if t.meta["role"] == "current"]
+    assert len(lines) == len(dots) == 8
+    assert [t.showlegend for t in lines] == [True, False, False, False] * 2
+    assert dots[0].x == (0.85,) and dots[0].y[0] == pytest.approx(r.score)
+    assert lines[4].name == "B &lt;x&gt;"
+    assert [a.text for a in fig.layout.annotations] == ["α", "β", "γ", "δ"]
