@@ -105,29 +105,60 @@ def main() -> None:
     rows: list[tuple[str, float, float, str]] = []
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for preset in ("meteor-1.5", "meteor-1.5-paper2005", "nltk"):
-        cmd = [sys.executable, "-m", "meteor", "score", "--preset", preset,
-               "--hyp", str(hyp_f), "--ref", str(ref_f), "--format", "json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "meteor",
+            "score",
+            "--preset",
+            preset,
+            "--hyp",
+            str(hyp_f),
+            "--ref",
+            str(ref_f),
+            "--format",
+            "json",
+        ]
         if args.workers:
             cmd += ["--workers", str(args.workers)]
         wall, mem, out = run(cmd, env=env, cwd=ROOT)
         sysrep = json.loads(out)["systems"][0]
         rows.append(
-            (f"ours {preset}", wall, mem,
-             f"{sysrep['score']} (mean of segments {sysrep['mean_segment_score']})")
+            (
+                f"ours {preset}",
+                wall,
+                mem,
+                f"{sysrep['score']} (mean of segments {sysrep['mean_segment_score']})",
+            )
         )
     if not args.skip_java:
         if JAR.is_file():
             for label, extra in (
                 ("java -l en -norm", []),
-                ("java paper2005", ["-p", "0.9 3.0 0.5 0.5", "-m", "exact stem synonym",
-                                    "-w", "1.0 1.0 1.0"]),
+                (
+                    "java paper2005",
+                    ["-p", "0.9 3.0 0.5 0.5", "-m", "exact stem synonym", "-w", "1.0 1.0 1.0"],
+                ),
             ):
-                cmd = ["java", "-Xmx2G", "-jar", str(JAR), str(hyp_f), str(ref_f),
-                       "-l", "en", "-norm", "-q", *extra]
+                cmd = [
+                    "java",
+                    "-Xmx2G",
+                    "-jar",
+                    str(JAR),
+                    str(hyp_f),
+                    str(ref_f),
+                    "-l",
+                    "en",
+                    "-norm",
+                    "-q",
+                    *extra,
+                ]
                 wall, mem, out = run(cmd, cwd=JAR.parent)
                 rows.append((label, wall, mem, out.strip().splitlines()[-1] if out else ""))
         else:
-            print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
+            print(
+                f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)"
+            )
     if not args.skip_nltk:
         script = NLTK_SCRIPT.format(root=str(ROOT), hyp=str(hyp_f), ref=str(ref_f))
         wall, mem, out = run([sys.executable, "-c", script])
@@ -138,15 +169,21 @@ def main() -> None:
         print(f"{name:34s} {wall:8.2f} {mem:8.0f}  {score}")
     by = {r[0]: r for r in rows}
     print()
-    for ours, java in (("ours meteor-1.5", "java -l en -norm"),
-                       ("ours meteor-1.5-paper2005", "java paper2005")):
+    for ours, java in (
+        ("ours meteor-1.5", "java -l en -norm"),
+        ("ours meteor-1.5-paper2005", "java paper2005"),
+    ):
         if ours in by and java in by:
-            print(f"{ours} / {java}: wall ×{by[ours][1] / by[java][1]:.2f}, "
-                  f"memory ×{by[ours][2] / by[java][2]:.2f}")
+            print(
+                f"{ours} / {java}: wall ×{by[ours][1] / by[java][1]:.2f}, "
+                f"memory ×{by[ours][2] / by[java][2]:.2f}"
+            )
     if "nltk meteor_score (mean)" in by:
         n = by["nltk meteor_score (mean)"]
-        print(f"ours nltk / nltk: wall ×{by['ours nltk'][1] / n[1]:.2f}, "
-              f"memory ×{by['ours nltk'][2] / n[2]:.2f}")
+        print(
+            f"ours nltk / nltk: wall ×{by['ours nltk'][1] / n[1]:.2f}, "
+            f"memory ×{by['ours nltk'][2] / n[2]:.2f}"
+        )
 
     # Latency of single pairs, warm.
     sys.path.insert(0, str(ROOT))
@@ -166,7 +203,9 @@ def main() -> None:
         t0 = time.perf_counter()
         m.score(rep, rep2)
         long = time.perf_counter() - t0
-        print(f"{preset:22s} one pair warm {one:6.2f} ms (≤ 50)   200 repeated tokens {long:6.3f} s (≤ 1)")
+        print(
+            f"{preset:22s} one pair warm {one:6.2f} ms (≤ 50)   200 repeated tokens {long:6.3f} s (≤ 1)"
+        )
 
 
 if __name__ == "__main__":

@@ -71,12 +71,8 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     return idx
 
 
-def _one(
-    module: Module, ctx: MatchContext, i: int, j: int, detail: str = ""
-) -> Match:
-    return Match(
-        module, Span(i, i + 1), Span(j, j + 1), (ctx.hyp[i],), (ctx.ref[j],), detail
-    )
+def _one(module: Module, ctx: MatchContext, i: int, j: int, detail: str = "") -> Match:
+    return Match(module, Span(i, i + 1), Span(j, j + 1), (ctx.hyp[i],), (ctx.ref[j],), detail)
 
 
 def exact(ctx: MatchContext) -> list[Match]:
@@ -141,9 +137,7 @@ def synonym(ctx: MatchContext) -> list[Match]:
                 hits.setdefault(i, s)
         for i in sorted(hits):
             if ctx.hyp_keys[i] != ctx.ref_keys[j]:
-                out.append(
-                    _one(Module.SYNONYM, ctx, i, j, f"{src} synset {hits[i]:08d}")
-                )
+                out.append(_one(Module.SYNONYM, ctx, i, j, f"{src} synset {hits[i]:08d}"))
     return out
 
 

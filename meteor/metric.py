@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from meteor import normalize
 from meteor.aligners.beam import align_beam
@@ -143,7 +143,7 @@ class Meteor:
         if Module.LEMMA in p.modules:
             steps.append(("lemmatiser", lambda: self.lang.lemmas("тест")))
         if Module.EMBEDDING in p.modules:
-            steps.append(("word vectors", lambda: getattr(self.lang, "vector")("тест")))
+            steps.append(("word vectors", lambda: cast(Any, self.lang).vector("тест")))
         if p.aligner == "greedy":
             from meteor.nltk_wordnet import wordnet_reader
 
@@ -223,9 +223,16 @@ class Meteor:
         if p.aligner == "beam":
             chosen = align_beam(len(hyp), len(ref), flat, p.beam_size)
         else:
-            from meteor.aligners.stagewise import align_stagewise
+            from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
 
-            chosen = align_stagewise(len(hyp), len(ref), stages)
+            try:
+                chosen = align_stagewise(len(hyp), len(ref), stages)
+            except StagewiseSearchError as exc:
+                raise ValueError(
+                    "the stage-wise (2005 paper) optimum could not be proven within its search "
+                    "budget for this pair (many heavily repeated words); use the beam aligner "
+                    "or a shorter text"
+                ) from exc
         return tuple(chosen), flat
 
     def _score_tokens(

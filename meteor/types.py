@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-class Module(str, Enum):
+class Module(StrEnum):
     """A matching stage.  The value is the name used in records, figures and the CLI."""
 
     EXACT = "exact"
@@ -36,9 +36,6 @@ class Module(str, Enum):
     PARAPHRASE = "paraphrase"
     LEMMA = "lemma"
     EMBEDDING = "embedding"
-
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return self.value
 
 
 #: Fixed order of the per-module statistics (never "i-th enabled module").

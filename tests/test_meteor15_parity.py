@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import SHARED_DATA, corpus_line, read_jsonl_gz
+
 from meteor import Meteor, MeteorResult
 
 PAPER2005 = [
@@ -30,9 +30,7 @@ DEFAULT = [
 
 
 def _alignment(d: dict[str, Any]) -> list[tuple[Any, ...]]:
-    return sorted(
-        (tuple(a["hyp_span"]), tuple(a["ref_span"]), a["module"]) for a in d["alignment"]
-    )
+    return sorted((tuple(a["hyp_span"]), tuple(a["ref_span"]), a["module"]) for a in d["alignment"])
 
 
 def _mine(r: MeteorResult) -> list[tuple[Any, ...]]:

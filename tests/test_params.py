@@ -74,8 +74,18 @@ def test_meteor15_task_tables() -> None:
 def test_signature_encodes_settings() -> None:
     sig = get_preset("meteor-1.5").params.signature(preset="meteor-1.5", nrefs=2)
     assert sig.startswith("meteor|v:")
-    for part in ("preset:meteor-1.5", "lang:en", "mods:ex+st+sy+pa", "w:1/0.6/0.8/0.6",
-                 "a:0.85", "b:0.2", "g:0.6", "d:0.75", "align:beam40", "nrefs:2"):
+    for part in (
+        "preset:meteor-1.5",
+        "lang:en",
+        "mods:ex+st+sy+pa",
+        "w:1/0.6/0.8/0.6",
+        "a:0.85",
+        "b:0.2",
+        "g:0.6",
+        "d:0.75",
+        "align:beam40",
+        "nrefs:2",
+    ):
         assert part in sig
 
 

@@ -33,9 +33,7 @@ class ResourceError(RuntimeError):
 class ParaphraseSource(Protocol):
     """A phrase table that proposes n:m paraphrase candidates (Meteor 1.5 ``ParaphraseMatcher``)."""
 
-    def candidates(
-        self, hyp: Sequence[str], ref: Sequence[str]
-    ) -> list[tuple[int, int, int, int]]:
+    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, int, int, int]]:
         """``(hyp_start, hyp_len, ref_start, ref_len)`` in Meteor 1.5's insertion order."""
         ...
 
@@ -99,9 +97,7 @@ def get_language(code: str) -> Language:
         ValueError: for an unknown language code.
     """
     if code not in _REGISTRY:
-        raise ValueError(
-            f"unknown language {code!r}; available: {', '.join(sorted(_REGISTRY))}"
-        )
+        raise ValueError(f"unknown language {code!r}; available: {', '.join(sorted(_REGISTRY))}")
     module_name, attr = _REGISTRY[code].split(":")
     module = importlib.import_module(module_name)
     lang: Language = getattr(module, attr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import threading
+
 from meteor import resources
 from meteor.languages import ParaphraseSource, ResourceError
 from meteor.types import Module
@@ -78,7 +79,7 @@ class English:
 
     def function_words_available(self) -> bool:
         try:
-            self.function_words
+            _ = self.function_words
         except ResourceError:
             return False
         return True

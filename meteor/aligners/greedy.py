@@ -1,0 +1,221 @@
+"""nltk 3.10.4's METEOR alignment, reimplemented match for match.
+
+Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
+(nltk 3.10.4; ``dependencies.md`` section 6.1) and its stage functions
+``_match_enums``, ``_enum_stem_match`` and ``_enum_wordnetsyn_match``:
+
+* three stages in a fixed order, each on what the earlier ones left: exact
+  forms, then Porter stems (``PorterStemmer()`` by default), then WordNet
+  synonyms;
+* every stage is greedy: hypothesis words are taken **right to left** and each
+  takes the **highest still-unused reference position** whose key is equal (a
+  synonym, in the last stage).  Nothing is optimised, although nltk's
+  docstring speaks of "the least number of crossings";
+* **quirk**: ``_enum_stem_match`` hands the *stemmed* leftovers on, so the
+  synonym stage looks up ``wordnet.synsets(stem)`` and compares Porter stems:
+  ``leapt`` matches ``jumps`` (lemma ``jump`` = the stem of ``jumps``), while
+  ``automobile`` misses ``car`` (``synsets("automobil")`` is empty);
+* a hypothesis word's synonyms are the ``lemma.name()`` of all its synsets (all
+  parts of speech, nltk's morphy included) without ``_``, plus the word itself.
+  The relation is one-directional: the reference word must be in that set.
+
+The caller lowercases the tokens (nltk's ``preprocess=str.lower``).  nltk's own
+private functions are not called here; ``tests/test_aligners_nltk.py`` compares
+the result with them and with ``meteor_score``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from meteor.types import Match, Module, Span
+
+__all__ = ["Stemmer", "WordNetLike", "align_nltk"]
+
+
+class Stemmer(Protocol):
+    """Anything with nltk's ``StemmerI.stem`` signature."""
+
+    def stem(self, token: str) -> str:
+        """Return the stem of ``token``."""
+        ...
+
+
+class WordNetLike(Protocol):
+    """The part of nltk's ``WordNetCorpusReader`` the synonym stage uses."""
+
+    def synsets(self, lemma: str) -> Any:
+        """Synsets of ``lemma`` over all parts of speech (nltk applies morphy)."""
+        ...
+
+
+_DEFAULT_STEMMER: Stemmer | None = None
+
+#: Per reader: stem -> {lemma name: first synset holding it}, in nltk's iteration order.
+_SYNONYM_CACHE: weakref.WeakKeyDictionary[Any, dict[str, dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _default_stemmer() -> Stemmer:
+    """nltk's default for ``meteor_score``: ``PorterStemmer()`` (mode NLTK_EXTENSIONS)."""
+    global _DEFAULT_STEMMER
+    if _DEFAULT_STEMMER is None:
+        from nltk.stem.porter import PorterStemmer
+
+        _DEFAULT_STEMMER = PorterStemmer()
+    return _DEFAULT_STEMMER
+
+
+def _stemmer_label(stemmer: Stemmer) -> str:
+    name = type(stemmer).__name__
+    return "porter" if name == "PorterStemmer" else name
+
+
+def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
+    """Lemma names (without ``_``) of ``wordnet.synsets(word)``, each with its first synset.
+
+    The key set equals nltk's ``hypothesis_syns`` minus the word itself
+    (``_enum_wordnetsyn_match``).
+    """
+    try:
+        cache = _SYNONYM_CACHE.setdefault(wordnet, {})
+    except TypeError:  # not weak-referenceable: no cache
+        cache = {}
+    found = cache.get(word)
+    if found is None:
+        found = {}
+        for synset in wordnet.synsets(word):
+            for lemma in synset.lemmas():
+                name = lemma.name()
+                if name.find("_") < 0 and name not in found:
+                    found[name] = synset.name()
+        cache[word] = found
+    return found
+
+
+def _greedy(
+    hyp: list[tuple[int, str]], ref: list[tuple[int, str]]
+) -> tuple[list[tuple[int, int]], list[tuple[int, str]], list[tuple[int, str]]]:
+    """One greedy stage on equal keys (nltk ``_match_enums``).
+
+    Args:
+        hyp: ``(original index, key)`` of the hypothesis words still unmatched.
+        ref: the same for the reference.
+
+    Returns:
+        ``(hyp_index, ref_index)`` pairs in the order they were made, and the
+        unmatched ``hyp`` and ``ref`` entries (order kept).
+    """
+    positions: dict[str, list[int]] = defaultdict(list)
+    for j, (_, key) in enumerate(ref):
+        positions[key].append(j)
+    pairs: list[tuple[int, int]] = []
+    used_h: set[int] = set()
+    used_r: set[int] = set()
+    for i in range(len(hyp) - 1, -1, -1):
+        free = positions.get(hyp[i][1])
+        if free:
+            j = free.pop()
+            used_h.add(i)
+            used_r.add(j)
+            pairs.append((hyp[i][0], ref[j][0]))
+    return (
+        pairs,
+        [p for i, p in enumerate(hyp) if i not in used_h],
+        [p for j, p in enumerate(ref) if j not in used_r],
+    )
+
+
+def align_nltk(
+    hyp: Sequence[str],
+    ref: Sequence[str],
+    *,
+    wordnet: WordNetLike | None = None,
+    stemmer: Stemmer | None = None,
+) -> tuple[Match, ...]:
+    """Align like nltk 3.10.4 ``meteor_score`` (``_enum_align_words``).
+
+    Args:
+        hyp: hypothesis tokens, already lowercased (nltk's ``preprocess``).
+        ref: reference tokens, already lowercased.
+        wordnet: a WordNet reader; defaults to
+            :func:`meteor.nltk_wordnet.wordnet_reader` (offline WordNet 3.0).
+        stemmer: defaults to nltk's ``PorterStemmer()``, as in ``meteor_score``.
+
+    Returns:
+        One-word matches (module ``EXACT``, ``STEM`` or ``SYNONYM``), sorted by
+        reference index.  ``hyp_words``/``ref_words`` are the tokens as given;
+        ``detail`` names the shared stem or the WordNet lemma and synset.
+        The same ``(hyp, ref)`` index pairs as nltk's ``_enum_align_words``.
+    """
+    if isinstance(hyp, str) or isinstance(ref, str):
+        raise TypeError("align_nltk expects pre-tokenized sequences of str, not a str")
+    hyp = list(hyp)
+    ref = list(ref)
+    st = stemmer if stemmer is not None else _default_stemmer()
+    matches: list[Match] = []
+
+    def add(module: Module, i: int, j: int, detail: str) -> None:
+        matches.append(Match(module, Span(i, i + 1), Span(j, j + 1), (hyp[i],), (ref[j],), detail))
+
+    # Stage 1: exact forms (nltk _match_enums on the enumerated lists).
+    pairs, hyp_left, ref_left = _greedy(list(enumerate(hyp)), list(enumerate(ref)))
+    for i, j in pairs:
+        add(Module.EXACT, i, j, f"exact: {hyp[i]}")
+
+    # Stage 2: stems (nltk _enum_stem_match); the leftovers keep their stems.
+    label = _stemmer_label(st)
+    hyp_stems = [(i, st.stem(w)) for i, w in hyp_left]
+    ref_stems = [(j, st.stem(w)) for j, w in ref_left]
+    pairs, hyp_left, ref_left = _greedy(hyp_stems, ref_stems)
+    stem_of = dict(hyp_stems)
+    for i, j in pairs:
+        add(Module.STEM, i, j, f"{label} stem: {stem_of[i]}")
+
+    # Stage 3: WordNet synonyms of the *stems* (nltk _enum_wordnetsyn_match).
+    if hyp_left and ref_left:
+        wn = wordnet
+        if wn is None:
+            from meteor.nltk_wordnet import wordnet_reader
+
+            wn = wordnet_reader()
+        positions: dict[str, list[int]] = defaultdict(list)
+        for k, (_, key) in enumerate(ref_left):
+            positions[key].append(k)
+        for i, hyp_key in reversed(hyp_left):
+            syns = _synonyms(wn, hyp_key)
+            best_k = -1
+            best_key = ""
+            for name in (*syns, hyp_key):
+                free = positions.get(name)
+                if free and free[-1] > best_k:
+                    best_k = free[-1]
+                    best_key = name
+            if best_k < 0:
+                continue
+            positions[best_key].pop()
+            j = ref_left[best_k][0]
+            add(Module.SYNONYM, i, j, _synonym_detail(hyp[i], hyp_key, ref[j], best_key, syns))
+
+    matches.sort(key=lambda m: (m.ref.start, m.hyp.start))
+    return tuple(matches)
+
+
+def _synonym_detail(
+    hyp_word: str, hyp_key: str, ref_word: str, ref_key: str, syns: dict[str, str]
+) -> str:
+    """Explain a synonym match, naming the stems nltk actually compared."""
+
+    def of(word: str, key: str) -> str:
+        return key if key == word else f"{key} (stem of {word})"
+
+    if ref_key not in syns:  # identical stems; unreachable after the stem stage
+        return f"wordnet: identical stem {ref_key}"
+    return (
+        f"wordnet: lemma {of(ref_word, ref_key)} of {syns[ref_key]}, "
+        f"a synset of {of(hyp_word, hyp_key)}"
+    )

