@@ -188,13 +188,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
+    except BrokenPipeError:
+        return 0
     except OSError as exc:
         return _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
     except KeyboardInterrupt:
         sys.stderr.write(f"\n{PROG}: interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 0
+    except Exception as exc:  # a bug: still one line, never a traceback
+        _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        return 1
 
 
 def _fail(message: str) -> int:

@@ -85,6 +85,20 @@ _LOCK = threading.Lock()
 _READERS: dict[Path, WordNetCorpusReader] = {}
 
 
+def _reopen_files_after_fork() -> None:
+    """A forked child must not share the parent's open WordNet files.
+
+    nltk keeps one open data file per part of speech and ``seek``s in it; parent
+    and child would share the file offsets and read each other's lines (seen as
+    ``None`` synsets in parallel corpus scoring).  The child opens its own.
+    """
+    for reader in _READERS.values():
+        reader._data_file_map = {}
+
+
+os.register_at_fork(after_in_child=_reopen_files_after_fork)
+
+
 class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
     """``WordNetCorpusReader`` without the version-mapping pass at construction.
 

@@ -343,3 +343,23 @@ def test_ted_systems_differ(meteor: Meteor, shared_data: Path) -> None:
     pb = paired_bootstrap(a, b, meteor.params, names=("sys1", "sys2"), n_samples=200)
     assert 0 < pb.corpus.p_value <= 1
     assert pb.corpus.a.low <= a.score <= pb.corpus.a.high
+
+
+def test_forked_workers_reopen_wordnet_files() -> None:
+    """Regression: forked workers inherited nltk's open WordNet files and shared their
+    offsets, so two workers read each other's lines ('NoneType' object has no attribute
+    'lemmas' in parallel nltk scoring).  A child must start with no open data file."""
+    import os
+
+    from meteor.nltk_wordnet import wordnet_reader
+
+    wn = wordnet_reader()
+    assert wn.synsets("dog")  # opens the noun data file in this process
+    assert wn._data_file_map
+    pid = os.fork()
+    if pid == 0:  # child
+        ok = wn._data_file_map == {} and bool(wn.synsets("cat"))
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert wn.synsets("dog")

@@ -26,6 +26,7 @@ the result with them and with ``meteor_score``.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import defaultdict
 from collections.abc import Sequence
@@ -75,6 +76,9 @@ def _stemmer_label(stemmer: Stemmer) -> str:
     return "porter" if name == "PorterStemmer" else name
 
 
+_WORDNET_LOCK = threading.RLock()
+
+
 def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
     """Lemma names (without ``_``) of ``wordnet.synsets(word)``, each with its first synset.
 
@@ -88,11 +92,13 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
     found = cache.get(word)
     if found is None:
         found = {}
-        for synset in wordnet.synsets(word):
-            for lemma in synset.lemmas():
-                name = lemma.name()
-                if name.find("_") < 0 and name not in found:
-                    found[name] = synset.name()
+        # nltk's reader seeks and reads shared file objects: one thread at a time.
+        with _WORDNET_LOCK:
+            for synset in wordnet.synsets(word):
+                for lemma in synset.lemmas():
+                    name = lemma.name()
+                    if name.find("_") < 0 and name not in found:
+                        found[name] = synset.name()
         cache[word] = found
     return found
 
