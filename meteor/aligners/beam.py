@@ -20,6 +20,7 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from heapq import heappush, heapreplace
 from operator import itemgetter
 from typing import Any
 
@@ -45,6 +46,12 @@ _DIST_BITS = 64
 _CHUNK_BITS = 32
 _CHUNK_UNIT = 1 << _DIST_BITS
 _COV_UNIT = 1 << (_DIST_BITS + _CHUNK_BITS)
+#: Above this many (paths × candidates) in one step, successors go through a bounded heap.
+_HEAP_THRESHOLD = 400
+
+
+def _ascending(entry: tuple[int, int, list[Any]]) -> tuple[int, int]:
+    return (-entry[0], -entry[1])
 
 
 def align_beam(
@@ -103,14 +110,97 @@ def align_beam(
     rank = itemgetter(_KEY)
     start: list[Any] = [max_cov * _COV_UNIT, start_h, start_r, 0, 0, 0, 0, -1, None]
     paths = [start]
+    # Java appends every successor to nextPaths, then sorts them stably and keeps the
+    # first `beam` (Aligner.java:300-310).  That equals keeping the `beam` smallest
+    # (key, insertion order): a bounded max-heap.  Successors are generated in
+    # insertion order, so once the heap is full a new one gets in only with a key
+    # strictly below the worst kept: the others are never built.
     for current in range(n_ref):
         if len(paths) > 1:
             paths.sort(key=rank)  # stable, as Collections.sort
             del paths[beam_size:]
-        nxt: list[list[Any]] = []
-        push = nxt.append
         bit = 1 << current
         row = lattice[current]
+        if len(row) * len(paths) > _HEAP_THRESHOLD:
+            # Many successors possible (long, repetitive pairs).  Java appends every
+            # successor, sorts stably and keeps the first `beam`; that equals keeping
+            # the `beam` smallest (key, insertion order) in a bounded heap.  Once it
+            # is full, a successor gets in only with a key strictly below the worst
+            # kept, so the others are never built.
+            heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
+            seq = 0
+            for path in paths:
+                if path[_UR] & bit:
+                    if current >= path[_IX]:
+                        fixed = definite[path[_IX]] if path[_IX] < n_ref else None
+                        if fixed is None:
+                            continue  # Java drops the path
+                        hs, hl, rs, rl, w, _, _ = spans[fixed]
+                        m1 = int(path[_M1] + hl * w)
+                        m2 = int(path[_M2] + rl * w)
+                        key = path[_KEY] - (m1 + m2 - path[_M1] - path[_M2]) * _COV_UNIT
+                        if path[_LE] != -1 and hs != path[_LE]:
+                            path[_CH] += 1
+                            key += _CHUNK_UNIT
+                        path[_KEY] = key + abs(rs - hs)
+                        path[_M1] = m1
+                        path[_M2] = m2
+                        path[_IX] = rs + rl
+                        path[_LE] = hs + hl
+                    seq += 1
+                    if len(heap) < beam_size:
+                        heappush(heap, (-path[_KEY], -seq, path))
+                    elif path[_KEY] < -heap[0][0]:
+                        heapreplace(heap, (-path[_KEY], -seq, path))
+                    continue
+                uh = path[_UH]
+                ur = path[_UR]
+                le = path[_LE]
+                pm1 = path[_M1]
+                pm2 = path[_M2]
+                pch = path[_CH]
+                co = path[_CO]
+                base = path[_KEY] + (pm1 + pm2) * _COV_UNIT  # key without the coverage part
+                for cid in row:
+                    hs, hl, rs, rl, w, mh, mr = spans[cid]
+                    if uh & mh or ur & mr:
+                        continue
+                    m1 = int(pm1 + hl * w)
+                    m2 = int(pm2 + rl * w)
+                    key = base - (m1 + m2) * _COV_UNIT
+                    brk = le != -1 and hs != le
+                    if brk:
+                        key += _CHUNK_UNIT
+                    d = abs(rs - hs)
+                    path[_KEY] += d  # quirk 2, as below
+                    base += d
+                    seq += 1
+                    if len(heap) < beam_size:
+                        heappush(heap, (-key, -seq, [key, uh | mh, ur | mr, m1, m2,
+                                                     pch + 1 if brk else pch, rs + rl, hs + hl,
+                                                     (cid, co)]))  # fmt: skip
+                    elif key < -heap[0][0]:  # else the beam would cut it: never built
+                        heapreplace(heap, (-key, -seq, [key, uh | mh, ur | mr, m1, m2,
+                                                        pch + 1 if brk else pch, rs + rl, hs + hl,
+                                                        (cid, co)]))  # fmt: skip
+                if path[_LE] != -1:
+                    path[_CH] += 1
+                    path[_KEY] += _CHUNK_UNIT
+                    path[_LE] = -1
+                path[_IX] += 1
+                seq += 1
+                if len(heap) < beam_size:
+                    heappush(heap, (-path[_KEY], -seq, path))
+                elif path[_KEY] < -heap[0][0]:
+                    heapreplace(heap, (-path[_KEY], -seq, path))
+            if heap:
+                heap.sort(key=_ascending)
+                paths = [entry[2] for entry in heap]
+            else:  # "unexpected conditions": keep the best path
+                paths = paths[:1]
+            continue
+        nxt: list[list[Any]] = []
+        push = nxt.append
         for path in paths:
             if path[_UR] & bit:
                 if current < path[_IX]:
