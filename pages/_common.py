@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor import ParamError, ResourceError, explain
 from meteor.languages import available_languages, get_language
@@ -253,6 +255,29 @@ def fig_labels() -> dict[str, str]:
         labels[m.value] = t(m.value)
     labels.update({"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"})
     return labels
+
+
+# ---------------------------------------------------------------------------
+# The frame
+# ---------------------------------------------------------------------------
+
+
+def require_frame() -> None:
+    """Make sure the page runs inside app.py's frame; call it first on every page.
+
+    Until some session has run ``st.navigation``, a Streamlit process whose app has
+    a ``pages/`` folder beside it uses the legacy page discovery
+    (``PagesManager.uses_pages_directory``): every file in ``pages/`` becomes a page
+    (``_common.py`` too) and a deep link such as ``/compare?preset=nltk`` runs the
+    page file alone, without app.py, so without the sidebar, the settings and their
+    URL state.  That is what the first request of a fresh server gets when it is a
+    deep link.  Turn the legacy mode off, as ``st.navigation`` does, and rerun: the
+    rerun goes through app.py, whose ``st.navigation`` picks the same page (the
+    legacy page and the registered one share the URL path, hence the page hash).
+    """
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 # ---------------------------------------------------------------------------
@@ -677,6 +702,12 @@ def load_pair(hyp: str, ref: str, lang: str | None = None, preset: str | None = 
         _reset_params()
 
 
+def _page_id() -> str:
+    """The running page (its script hash); ``""`` outside a script run."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
 def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
     """Hypothesis and references (bound to the URL); ``None`` after showing why not."""
     if examples:
@@ -690,17 +721,26 @@ def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
             key="example",
             on_change=_load_example,
         )
-    # The boxes start from the first example (a URL value wins on the first load).
-    # On a page change Streamlit re-registers them and a value that came from the
-    # URL falls back to the default, so keep our own copy of the pair and hand it
-    # back unless the user has just edited the box.  ``value=None`` keeps these
-    # session-state writes legitimate (no "default and Session State" conflict).
+    # The boxes start from the first example; a URL value wins on the first load
+    # (bind="query-params") and persist_state="session" carries the pair to the
+    # other pages.  Write the widget keys only when they are missing or the box is
+    # about to mount on another page (there, re-assert the value Streamlit holds,
+    # for the paths where a remount would otherwise start empty, e.g. a page
+    # switch that still sends the old page's widgets).  Never write on an ordinary
+    # rerun: every write makes Streamlit push the value to the browser again
+    # ("set_value"), and a push from a rerun still in flight overwrites what the
+    # user typed meanwhile, so the box would show one text while another is
+    # scored.  ``value=None`` keeps these writes and the example/load_pair
+    # callbacks free of "default and Session State" conflicts.
+    page = _page_id()
+    moved = st.session_state.get("_pair_page") != page
     for key, first in (("hyp", EXAMPLES[0].hyp), ("ref", EXAMPLES[0].ref)):
-        saved = st.session_state.get(f"_pair_{key}")
-        if saved is None and key not in st.session_state:
+        current = st.session_state.get(key)
+        if current is None and key not in st.session_state:
             st.session_state[key] = first
-        elif saved is not None and (key not in st.session_state or st.session_state[key] == saved):
-            st.session_state[key] = saved
+        elif moved and current is not None:
+            st.session_state[key] = current
+    st.session_state["_pair_page"] = page
     c1, c2 = st.columns(2)
     hyp = c1.text_area(
         t("hyp"),
@@ -720,8 +760,6 @@ def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
         persist_state="session",
         help=t("ref_help"),
     )
-    st.session_state["_pair_hyp"] = hyp or ""
-    st.session_state["_pair_ref"] = ref or ""
     return check_pair(hyp, ref)
 
 

@@ -18,8 +18,11 @@ from pages._common import (
     pair_inputs,
     plotly,
     preset_setting,
+    require_frame,
     t,
 )
+
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 add_strings(
     {

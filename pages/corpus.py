@@ -23,6 +23,7 @@ from pages._common import (
     integer,
     num,
     plotly,
+    require_frame,
     shown_errors,
     signed,
     t,
@@ -39,6 +40,8 @@ from pages._corpus_common import (
     show_segment,
     table_rows,
 )
+
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 add_strings(
     {
@@ -279,7 +282,7 @@ for name, res in results.items():
     )
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals), key="corpus_bars")
-st.code(results[names[0]].signature, language=None)
+st.code(results[names[0]].signature, language=None, wrap_lines=True)
 
 
 def _selected_points(key: str) -> list[dict[str, Any]]:

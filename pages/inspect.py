@@ -18,10 +18,13 @@ from pages._common import (
     num,
     pair_inputs,
     plotly,
+    require_frame,
     score_card,
     signed,
     t,
 )
+
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 add_strings(
     {

@@ -18,11 +18,14 @@ from pages._common import (
     pair_inputs,
     plotly,
     preset_setting,
+    require_frame,
     score_card,
     shown_errors,
     stage_steps_for,
     t,
 )
+
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 add_strings(
     {

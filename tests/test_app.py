@@ -228,6 +228,83 @@ def test_several_references(app_test: Any) -> None:
     assert metrics(at) == card(Meteor("meteor-1.5").score(hyp, refs[other]))
 
 
+def test_reruns_never_push_the_pair_back_to_the_browser(app_test: Any) -> None:
+    """Regression: ``pair_inputs`` rewrote both boxes' session state on every run, so every
+    rerun resent them to the browser ("set_value"); a rerun still in flight then overwrote
+    the box the user had just committed (the box showed the old text, the scores were the
+    new text's).  Only a (re)mount may carry the pair to the browser."""
+    at = app_test()
+    at.run()
+    at.run()
+
+    def pushed() -> list[str]:
+        return [k for k in ("hyp", "ref") if at.text_area(key=k).proto.set_value]
+
+    assert pushed() == []
+    at.text_area(key="hyp").input(FOX[0]).run()
+    assert pushed() == []  # the reference box keeps what the browser has
+    at.text_area(key="ref").input(FOX[1]).run()
+    assert pushed() == []
+    at.sidebar.slider(key="alpha").set_value(0.5).run()
+    assert pushed() == []
+    assert (at.text_area(key="hyp").value, at.text_area(key="ref").value) == FOX
+    assert metrics(at) == card(Meteor("meteor-1.5", alpha=0.5).score(*FOX))
+    # an example is an explicit change: that one is sent
+    at.selectbox(key="example").set_value("cat_mat").run()
+    assert pushed() == ["hyp", "ref"]
+    at.run()
+    assert pushed() == []
+
+
+def test_typed_pair_follows_page_switches(app_test: Any) -> None:
+    """The pair typed on one page is the one shown and scored on the next."""
+    at = app_test()
+    at.run()
+    at.text_area(key="hyp").input(FOX[0]).run()
+    r = Meteor("meteor-1.5").score(FOX[0], STARRY[1])
+    for page in ("pages/compare.py", "pages/learn.py", "pages/corpus.py", "pages/inspect.py"):
+        at.switch_page(page).run()
+        assert_clean(at)
+        if page == "pages/corpus.py":
+            continue
+        assert at.text_area(key="hyp").value == FOX[0], page
+        assert at.text_area(key="ref").value == STARRY[1], page
+        hyp = next(t for t in chart(at, 0)["data"] if t.get("meta", {}).get("role") == "tokens_hyp")
+        assert hyp["text"] == list(r.alignment.hyp_words), page
+    assert metrics(at) == card(r)
+
+
+@pytest.mark.parametrize(
+    ("page", "query"),
+    [
+        ("pages/compare.py", {"preset": "nltk"}),
+        ("pages/learn.py", {"preset": "nltk", "step": "align"}),
+        ("pages/corpus.py", {"preset": "nltk"}),
+    ],
+)
+def test_deep_link_first_request_runs_inside_the_frame(page: str, query: dict[str, str]) -> None:
+    """Regression: the first request of a fresh server, when it was a deep link, ran the
+    page file alone (Streamlit's legacy ``pages/`` discovery, which nothing had switched
+    off yet): no sidebar and the URL's settings ignored.  A plain AppTest (not the
+    ``app_test`` fixture) whose first run is the page reproduces that request."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page).run()
+    assert_clean(at)
+    assert at.sidebar.selectbox(key="preset").value == "nltk"
+    assert at.sidebar.selectbox(key="lang").value == "en"
+    if page == "pages/compare.py":
+        a = Meteor("nltk").score(*STARRY)
+        assert metrics(at)["METEOR · A · nltk"] == fmt(a.score)
+    if page == "pages/learn.py":
+        assert at.select_slider(key="learn_step").value == "align"
+    if page == "pages/corpus.py":
+        assert at.title[0].value == "Score a corpus"
+
+
 # -- Learn ------------------------------------------------------------------------------------
 
 
