@@ -138,6 +138,7 @@ def main() -> None:
                 f"ours {preset}",
                 wall,
                 mem,
+                rss,
                 f"{sysrep['score']} (mean of segments {sysrep['mean_segment_score']})",
             )
         )
@@ -174,7 +175,7 @@ def main() -> None:
         wall, mem, rss, out = run([sys.executable, "-c", script])
         rows.append(("nltk meteor_score (mean)", wall, mem, rss, out.strip()))
 
-    print(f"{'tool':30s} {'wall s':>7s} {'PSS MB':>7s} {'RSS MB':>7s}  score")
+    print(f"{'tool':30s} {'wall s':>7s} {'PSS MB':>7s} {'RSS MB':>7s}  score", flush=True)
     for name, wall, mem, rss, score in rows:
         print(f"{name:30s} {wall:7.2f} {mem:7.0f} {rss:7.0f}  {score}")
     by = {r[0]: r for r in rows}
