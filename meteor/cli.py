@@ -24,6 +24,8 @@ from typing import Any, NoReturn, TextIO
 
 from meteor.corpus import (
     DEFAULT_SEED,
+    MAX_BOOTSTRAP_DRAWS,
+    MAX_BOOTSTRAP_SAMPLES,
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
@@ -31,7 +33,7 @@ from meteor.corpus import (
     score_corpus,
 )
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
-from meteor.io import FORMATS, Corpus, InputError, load_corpus
+from meteor.io import FORMATS, MAX_BYTES, Corpus, InputError, check_size, load_corpus
 from meteor.languages import ResourceError
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
@@ -241,10 +243,17 @@ def _read(path: str, what: str, stdin_used: list[bool]) -> tuple[str, bytes]:
         if stdin_used[0]:
             raise CliError("stdin ('-') can be read only once")
         stdin_used[0] = True
-        return "<stdin>", sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)  # never more than the limit in memory
+        check_size(len(data), "<stdin>")
+        return "<stdin>", data
     p = Path(path)
     try:
-        return p.name if p.name else path, p.read_bytes()
+        if p.is_file():  # a regular file: refuse a huge one before reading it
+            check_size(p.stat().st_size, f"{what} file {path!r}")
+        with p.open("rb") as fh:  # pipes and devices: read at most the limit
+            data = fh.read(MAX_BYTES + 1)
+        check_size(len(data), f"{what} file {path!r}")
+        return p.name if p.name else path, data
     except FileNotFoundError:
         raise CliError(f"cannot read {what} file {path!r}: no such file") from None
     except IsADirectoryError:
@@ -347,6 +356,11 @@ class _ProgressBar:
 def _cmd_score(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         raise CliError(f"--bootstrap must be 0 (off) or a positive number, got {args.bootstrap}")
+    if args.bootstrap > MAX_BOOTSTRAP_SAMPLES:
+        raise CliError(
+            f"--bootstrap must be at most {MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap:,} "
+            "(1000 is usual)"
+        )
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     if args.width < 0 or args.width > 17:
@@ -365,6 +379,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
                 "no references: give --ref FILE (or a TSV/JSONL with a 'ref' column)"
             ) from None
         raise
+    if args.bootstrap * corpus.n_segments > MAX_BOOTSTRAP_DRAWS:  # say so before scoring
+        raise CliError(
+            f"--bootstrap {args.bootstrap:,} with {corpus.n_segments:,} segments is too much "
+            f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most "
+            f"{MAX_BOOTSTRAP_DRAWS // corpus.n_segments:,}"
+        )
     show_progress = args.progress or sys.stderr.isatty()
     results: dict[str, CorpusResult] = {}
     for name, hyps in corpus.systems:

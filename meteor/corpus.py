@@ -298,9 +298,26 @@ def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
         yield counts
 
 
-def _check_samples(n_samples: int, level: float) -> None:
+#: Most bootstrap resamples accepted (each costs about 30 µs plus its draws).
+MAX_BOOTSTRAP_SAMPLES = 100_000
+#: Most segment draws (resamples × segments) per bootstrap: about 5-20 s on one core.
+MAX_BOOTSTRAP_DRAWS = 200_000_000
+
+
+def _check_samples(n_samples: int, level: float, n_segments: int = 0) -> None:
     if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
         raise ValueError(f"n_samples must be a positive whole number, got {n_samples!r}")
+    if n_samples > MAX_BOOTSTRAP_SAMPLES:
+        raise ValueError(
+            f"n_samples is {n_samples:,}; at most {MAX_BOOTSTRAP_SAMPLES:,} bootstrap "
+            "resamples are accepted (1,000 is usual)"
+        )
+    if n_samples * n_segments > MAX_BOOTSTRAP_DRAWS:
+        raise ValueError(
+            f"{n_samples:,} bootstrap resamples of {n_segments:,} segments are too many "
+            f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most "
+            f"{MAX_BOOTSTRAP_DRAWS // n_segments:,} resamples"
+        )
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
 
@@ -357,8 +374,8 @@ def bootstrap(
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
     """
-    _check_samples(n_samples, level)
     segs = _segments_of(result)
+    _check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     ((corpus, means),) = _resampled([segs], params, n_samples, seed)
@@ -423,8 +440,8 @@ def paired_bootstrap(
     Raises:
         ValueError: different segment counts or references, an empty corpus, bad options.
     """
-    _check_samples(n_samples, level)
     sa, sb = _segments_of(a), _segments_of(b)
+    _check_samples(n_samples, level, len(sa))
     if len(sa) != len(sb):
         raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
     if not sa:

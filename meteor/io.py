@@ -36,11 +36,13 @@ from typing import Any, Literal
 
 __all__ = [
     "FORMATS",
+    "MAX_BYTES",
     "MAX_SEGMENTS",
     "Corpus",
     "Format",
     "InputError",
     "SegmentTable",
+    "check_size",
     "decode",
     "demo_corpus",
     "detect_format",
@@ -51,6 +53,11 @@ __all__ = [
 
 #: Most segments accepted in one file or corpus (bigger input is an error, not a hang).
 MAX_SEGMENTS = 100_000
+#: Largest file accepted, in bytes (50 MB: a WMT test set is well under 1 MB per system).
+#: Decoding takes up to 4 bytes per character, so one file never needs much more than
+#: a few hundred MB; the CLI checks the size before reading, the app's uploader refuses
+#: bigger uploads (``max_upload_size``).
+MAX_BYTES = 50_000_000
 
 Format = Literal["text", "tsv", "jsonl"]
 FORMATS: tuple[Format, ...] = ("text", "tsv", "jsonl")
@@ -69,6 +76,8 @@ _MAX_SYSTEMS = 50
 _HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
 _ID_NAMES = ("seg_id", "id", "segment", "line_no")
 _SYSTEM_NAMES = ("system", "sys")
+#: A lone UTF-16 surrogate (only reachable through a JSON ``\ud800`` escape or a str).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class InputError(ValueError):
@@ -151,25 +160,48 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
+def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
+    """Refuse a file of more than ``limit`` bytes (before reading it, where possible).
+
+    Raises:
+        InputError: naming the file, its size and the limit.
+    """
+    if size > limit:
+        raise InputError(
+            f"{name} is {size / 1e6:,.1f} MB; at most {limit / 1e6:,.0f} MB per file are "
+            "accepted — split the file and score the parts (statistics add up)"
+        )
+
+
 def decode(data: bytes | str, name: str = "input") -> str:
     """UTF-8 bytes → text, rejecting binary files and naming the line of a bad byte.
 
     A UTF-8 byte-order mark is dropped.  ``str`` input is returned unchanged
-    (after the same NUL check).
+    (after the same NUL and lone-surrogate checks).
 
     Raises:
-        InputError: NUL bytes (a binary or UTF-16 file), or bytes that are not UTF-8.
+        InputError: more than :data:`MAX_BYTES`, NUL bytes (a binary or UTF-16 file),
+            bytes that are not UTF-8, or a lone surrogate in ``str`` input.
     """
     if isinstance(data, str):
+        check_size(len(data), name)
         if "\x00" in data:
             line = data.count("\n", 0, data.index("\x00")) + 1
             raise InputError(
                 f"{name}: line {line} contains a NUL character; this looks like a binary file, "
                 "not text with one segment per line"
             )
+        bad = _SURROGATE.search(data)
+        if bad is not None:
+            line = data.count("\n", 0, bad.start()) + 1
+            raise InputError(
+                f"{name}: line {line} contains a lone surrogate (U+{ord(bad.group()):04X}), "
+                "which is not text; save the file as UTF-8"
+            )
         return data[1:] if data.startswith("\ufeff") else data
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"{name}: expected bytes or str, got {type(data).__name__}")
+    check_size(len(data), name)
     data = bytes(data)
     nul = data.find(b"\x00")
     if nul >= 0:
@@ -324,6 +356,10 @@ def _jsonl_rows(text: str, name: str, limit: int) -> tuple[list[str], list[_Row]
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise InputError(f"{name}: line {k} nests JSON too deeply to read") from None
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            raise InputError(f"{name}: line {k} cannot be read as JSON ({exc})") from None
         if not isinstance(obj, dict):
             raise InputError(
                 f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with "
@@ -355,6 +391,12 @@ def _pick(
 
 def _as_text(value: Any, name: str, line: int, column: str) -> str:
     if isinstance(value, str):
+        bad = _SURROGATE.search(value)
+        if bad is not None:  # a JSON "\ud800" escape: not text, and no file could hold it
+            raise InputError(
+                f"{name}: line {line}: field {column!r} contains a lone surrogate "
+                f"(U+{ord(bad.group()):04X}), which is not text"
+            )
         return value
     raise InputError(
         f"{name}: line {line}: field {column!r} must be a string, got "
@@ -476,8 +518,8 @@ def load_corpus(
         limit: most segments accepted.
 
     Raises:
-        InputError: any file that can't be read, no hypotheses or no references,
-            two systems with the same name, or counts that differ (naming both).
+        InputError: any file that can't be read, no hypotheses, no references or no
+            segments, or counts that differ (naming both).
     """
     hyp_tables = [
         read_table(data, name, fmt=fmt, role="hyp", limit=limit) for name, data in hyp_files
@@ -527,6 +569,11 @@ def load_corpus(
     if not ref_sets:
         raise InputError("no references: give a reference file, or a TSV/JSONL with a 'ref' column")
     assert n is not None
+    if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
+        raise InputError(
+            f"no segments: {count_origin} is empty (an empty line is an empty segment, "
+            "but an empty file holds none)"
+        )
     refs = tuple(tuple(r for rs in ref_sets for r in rs[k]) for k in range(n))
     for k, r in enumerate(refs):
         if not r:

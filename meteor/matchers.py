@@ -16,12 +16,37 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from meteor.languages import Language
 from meteor.params import Params
 from meteor.types import Match, Module, Span
 
-__all__ = ["MatchContext", "java_hash", "propose", "propose_all"]
+__all__ = ["CandidateLimitError", "MatchContext", "java_hash", "propose", "propose_all"]
+
+
+class CandidateLimitError(ValueError):
+    """A pair has more candidate matches than the caller's limit (:attr:`MatchContext.limit`).
+
+    A word repeated n times on both sides alone gives n² candidates (5,000 copies of
+    "the" would give 25 million), which no aligner can search in reasonable time and
+    memory; the matchers stop as soon as a stage goes over the limit.
+    """
+
+    def __init__(self, found: int, limit: int, module: str, hint: str | None = None) -> None:
+        tail = hint or "shorten the texts (split them into several segments)"
+        super().__init__(
+            f"this pair has at least {found:,} candidate matches (counted up to the {module} "
+            f"stage), more than the {limit:,} accepted per hypothesis-reference pair -- "
+            f"words or phrases repeated many times on both sides; {tail}"
+        )
+        self.found = found
+        self.limit = limit
+        self.module = module
+        self.hint = hint
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable across worker processes
+        return (type(self), (self.found, self.limit, self.module, self.hint))
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -38,8 +63,16 @@ class MatchContext:
     """Per-pair cache of keys, stems and synsets shared by the matchers."""
 
     def __init__(
-        self, hyp: Sequence[str], ref: Sequence[str], params: Params, lang: Language
+        self,
+        hyp: Sequence[str],
+        ref: Sequence[str],
+        params: Params,
+        lang: Language,
+        *,
+        limit: int | None = None,
     ) -> None:
+        #: Most candidates one stage, and all stages together, may propose (None: no limit).
+        self.limit = limit
         self.hyp = list(hyp)
         self.ref = list(ref)
         self.params = params
@@ -50,6 +83,11 @@ class MatchContext:
         self.key = key
         self.hyp_keys = [key(self._prep(w)) for w in self.hyp]
         self.ref_keys = [key(self._prep(w)) for w in self.ref]
+
+    def check(self, found: int, module: Module) -> None:
+        """Raise :class:`CandidateLimitError` when ``found`` candidates exceed the limit."""
+        if self.limit is not None and found > self.limit:
+            raise CandidateLimitError(found, self.limit, module.value)
 
     def stems(self, words: Sequence[str]) -> list[str]:
         st = self.params.stemmer
@@ -79,6 +117,8 @@ def exact(ctx: MatchContext) -> list[Match]:
     """``ExactMatcher``: ``key(hyp_i) == key(ref_j)``."""
     by_key = _index(ctx.hyp_keys)
     out: list[Match] = []
+    if ctx.limit is not None:  # count first: repeated words make n² candidates
+        ctx.check(sum(len(by_key.get(k, ())) for k in ctx.ref_keys), Module.EXACT)
     for j, k in enumerate(ctx.ref_keys):
         for i in by_key.get(k, ()):
             out.append(_one(Module.EXACT, ctx, i, j))
@@ -95,6 +135,7 @@ def stem(ctx: MatchContext) -> list[Match]:
         for i in by_key.get(ctx.key(s), ()):
             if ctx.hyp_keys[i] != ctx.ref_keys[j]:
                 out.append(_one(Module.STEM, ctx, i, j, f"same stem “{s}”"))
+        ctx.check(len(out), Module.STEM)  # per reference word: at most n_hyp over
     return out
 
 
@@ -116,6 +157,7 @@ def lemma(ctx: MatchContext) -> list[Match]:
         for i in sorted(hits):
             if ctx.hyp_keys[i] != ctx.ref_keys[j]:
                 out.append(_one(Module.LEMMA, ctx, i, j, f"same lemma “{hits[i]}”"))
+        ctx.check(len(out), Module.LEMMA)
     return out
 
 
@@ -138,6 +180,7 @@ def synonym(ctx: MatchContext) -> list[Match]:
         for i in sorted(hits):
             if ctx.hyp_keys[i] != ctx.ref_keys[j]:
                 out.append(_one(Module.SYNONYM, ctx, i, j, f"{src} synset {hits[i]:08d}"))
+        ctx.check(len(out), Module.SYNONYM)
     return out
 
 
@@ -145,7 +188,13 @@ def paraphrase(ctx: MatchContext) -> list[Match]:
     """``ParaphraseMatcher``: n:m phrase pairs from the language's paraphrase table."""
     table = ctx.lang.paraphrases()
     out: list[Match] = []
-    for hs, hl, rs, rl in table.candidates(ctx.hyp, ctx.ref):
+    from meteor.paraphrase import CandidateOverflowError
+
+    try:
+        found = table.candidates(ctx.hyp, ctx.ref, limit=ctx.limit)
+    except CandidateOverflowError as exc:  # counted before any candidate was built
+        raise CandidateLimitError(exc.found, exc.limit, Module.PARAPHRASE.value) from None
+    for hs, hl, rs, rl in found:
         out.append(
             Match(
                 Module.PARAPHRASE,
@@ -183,5 +232,17 @@ def propose(module: Module, ctx: MatchContext) -> list[Match]:
 
 
 def propose_all(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Match]]:
-    """Candidates per module, in the order of ``modules``."""
-    return [propose(m, ctx) for m in modules]
+    """Candidates per module, in the order of ``modules``.
+
+    Raises:
+        CandidateLimitError: one stage, or all of them together, proposed more than
+            ``ctx.limit`` candidates.
+    """
+    out: list[list[Match]] = []
+    total = 0
+    for m in modules:
+        stage = propose(m, ctx)
+        total += len(stage)
+        ctx.check(total, m)
+        out.append(stage)
+    return out

@@ -11,14 +11,15 @@ reference wins ties (MeteorScorer.java:207-229).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
-from meteor import normalize
+from meteor import normalize, resources
 from meteor.aligners.beam import align_beam
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, get_language
-from meteor.matchers import MatchContext, propose_all
+from meteor.matchers import CandidateLimitError, MatchContext, propose_all
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.scoring import Breakdown, compute, stats_from_alignment
@@ -40,7 +41,18 @@ Progress = Callable[[float, str], None]
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
+#: Most candidate matches (all stages together) per hypothesis-reference pair for the
+#: beam and stage-wise aligners.  Real segments have tens to a few hundred; a word
+#: repeated n times on both sides alone has n², and the beam search costs about
+#: beam size × candidates steps, so 5,000 copies of one word (25 million candidates)
+#: would take hours and gigabytes.  Over the limit is a ``ValueError`` before any
+#: search.  docs/robustness.md gives the measured worst cases.
+MAX_CANDIDATES = 50_000
+#: Beam aligner: beam size × candidates may not exceed this (the default beam of 40
+#: allows MAX_CANDIDATES candidates; a beam of 10,000 allows 200).
+MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 _TOKEN_CACHE_SIZE = 50_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def resolve_params(
@@ -145,6 +157,7 @@ class Meteor:
         if Module.EMBEDDING in p.modules:
             steps.append(("word vectors", lambda: cast(Any, self.lang).vector("тест")))
         if p.aligner == "greedy":
+            resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.nltk_wordnet import wordnet_reader
 
             steps.append(("nltk WordNet", wordnet_reader))
@@ -168,15 +181,20 @@ class Meteor:
             progress(1.0, "ready")
 
     # -- pieces -----------------------------------------------------------
-    def tokenize(self, text: str) -> tuple[Token, ...]:
+    def tokenize(self, text: str, *, what: str = "the text") -> tuple[Token, ...]:
         """Tokens (with offsets into ``text``) as this preset's normaliser gives them.
 
         Results are memoised per scorer (references repeat across systems).
+
+        Raises:
+            TypeError: ``text`` is not a string.
+            ValueError: more than :data:`MAX_CHARS` characters or :data:`MAX_TOKENS`
+                tokens, or a lone surrogate; the message calls the text ``what``.
         """
         cached = self._tok_cache.get(text) if isinstance(text, str) else None
         if cached is not None:
             return cached
-        _check_text(text, "text")
+        _check_text(text, what)
         clean, _ = normalize.sanitize(text)
         if self.params.tokenizer == "razdel":
             from meteor.tokenize_ru import razdel_tokens
@@ -190,7 +208,8 @@ class Meteor:
             )
         if len(toks) > MAX_TOKENS:
             raise ValueError(
-                f"text has {len(toks)} tokens; at most {MAX_TOKENS} per segment are accepted"
+                f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,} per segment are "
+                "accepted -- split it into several segments"
             )
         out = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
         if len(self._tok_cache) >= _TOKEN_CACHE_SIZE:
@@ -200,8 +219,14 @@ class Meteor:
 
     def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[list[Match]]:
         """Every stage's candidates for two token lists, stage by stage (for teaching views)."""
-        ctx = MatchContext(hyp, ref, self.params, self.lang)
+        ctx = MatchContext(hyp, ref, self.params, self.lang, limit=self.candidate_limit())
         return propose_all(ctx, self.params.modules)
+
+    def candidate_limit(self) -> int:
+        """Most candidate matches accepted per pair (:data:`MAX_CANDIDATES`; less for wide beams)."""
+        if self.params.aligner == "beam":
+            return min(MAX_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
+        return MAX_CANDIDATES
 
     def align(
         self, hyp: Sequence[str], ref: Sequence[str]
@@ -209,16 +234,27 @@ class Meteor:
         """(chosen matches in reference order, all candidates considered)."""
         p = self.params
         if p.aligner == "greedy":
+            resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.aligners.greedy import align_nltk
             from meteor.nltk_wordnet import wordnet_reader
 
             chosen = align_nltk(hyp, ref, wordnet=wordnet_reader())
             return tuple(chosen), tuple(chosen)
-        ctx = MatchContext(hyp, ref, p, self.lang)
+        ctx = MatchContext(hyp, ref, p, self.lang, limit=self.candidate_limit())
         modules = p.modules
         if p.aligner == "beam" and len(hyp) == len(ref) and ctx.hyp_keys == ctx.ref_keys:
             modules = modules[:1]  # identical-sentence shortcut (Aligner.java:155-161)
-        stages = propose_all(ctx, modules)
+        try:
+            stages = propose_all(ctx, modules)
+        except CandidateLimitError as exc:
+            if p.aligner == "beam" and exc.limit < MAX_CANDIDATES:
+                hint = (
+                    f"with beam size {p.beam_size:,} at most {exc.limit:,} are accepted "
+                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size "
+                    "or shorten the texts"
+                )
+                raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
+            raise
         flat = tuple(m for stage in stages for m in stage)
         if p.aligner == "beam":
             chosen = align_beam(len(hyp), len(ref), flat, p.beam_size)
@@ -260,13 +296,15 @@ class Meteor:
             ValueError: when there is no reference, or a text is too long.
         """
         ref_list = _ref_list(refs)
-        hyp_t = self.tokenize(hyp)
+        hyp_t = self.tokenize(hyp, what="the hypothesis")
         best: tuple[Any, ...] | None = None
         best_score = -1.0
         best_idx = 0
         scores: list[float] = []
         for k, ref in enumerate(ref_list):
-            ref_t = self.tokenize(ref)
+            ref_t = self.tokenize(
+                ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
+            )
             out = self._score_tokens(hyp_t, ref_t)
             s = out[2].score
             scores.append(s)
@@ -362,6 +400,14 @@ def _check_text(text: Any, what: str) -> None:
         raise ValueError(
             f"{what} has {len(text):,} characters; at most {MAX_CHARS:,} per segment are accepted"
         )
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        # Only a Python string can hold one (no UTF-8 file can); it cannot be printed,
+        # saved or shown, and language resources fail on it.
+        raise ValueError(
+            f"{what} contains a lone surrogate code point (U+{ord(bad.group()):04X}) at "
+            f"character {bad.start() + 1:,}, which is not valid Unicode text"
+        )
 
 
 def _ref_list(refs: str | Sequence[str]) -> list[str]:
@@ -374,5 +420,5 @@ def _ref_list(refs: str | Sequence[str]) -> list[str]:
         raise ValueError("at least one reference is needed")
     for k, r in enumerate(out):
         if not isinstance(r, str):
-            raise TypeError(f"reference {k} must be a string, got {type(r).__name__}")
+            raise TypeError(f"reference {k + 1} must be a string, got {type(r).__name__}")
     return out

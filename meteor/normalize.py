@@ -366,6 +366,114 @@ def _java_lower(s: str) -> str:
     return "".join(out)
 
 
+# -- runs of dots in linear time --------------------------------------------------
+#
+# Java protects a run of k dots by looping ``while (line has "DOTMULTI.")`` over
+# _MULTI_DOT2 and _MULTI_DOT3, then unescapes with ``while (line has "DOTDOTMULTI")``
+# over _UNESCAPE_DOTS.  Each pass rescans the whole line and removes one dot (adds
+# one DOT) per run, so a pasted run of 10,000 dots took minutes.  The two functions
+# below give the same line -- and, with provenance, the same spans -- in one pass;
+# tests/test_fuzz.py checks them against the loops on random lines built from dots,
+# the letters of DOTMULTI and spaces.
+
+_DOT_RUN = re.compile(r"DOTMULTI(\.+)")
+_ESCAPED_RUN = re.compile(r"(?:DOT)+MULTI")
+_Span2 = tuple[int, int]
+
+
+def _hull(st: list[int], en: list[int], a: int, b: int) -> _Span2:
+    return min(st[a:b]), max(en[a:b])
+
+
+def _splice(line: _Line, edits: list[tuple[int, int, str, list[_Span2] | None]]) -> None:
+    """Replace ``line.s[a:b]`` by ``text`` (with the spans given) for sorted, disjoint edits."""
+    s, st, en = line.s, line.st, line.en
+    parts: list[str] = []
+    nst: list[int] = []
+    nen: list[int] = []
+    last = 0
+    for a, b, text, spans in edits:
+        parts.append(s[last:a])
+        parts.append(text)
+        if st is not None and en is not None and spans is not None:
+            nst += st[last:a]
+            nen += en[last:a]
+            nst += [x for x, _ in spans]
+            nen += [y for _, y in spans]
+        last = b
+    parts.append(s[last:])
+    line.s = "".join(parts)
+    if st is not None and en is not None:
+        line.st = nst + st[last:]
+        line.en = nen + en[last:]
+
+
+def _escape_dot_runs(line: _Line) -> None:
+    """``while "DOTMULTI." in line: apply(_MULTI_DOT2); apply(_MULTI_DOT3)`` in one pass.
+
+    Every ``DOTMULTI`` followed by m >= 1 dots loses one dot per pass (_MULTI_DOT3, or
+    _MULTI_DOT2 when one dot and a non-dot remain, which also puts a space before that
+    character): after m passes it is ``DOT``*m + ``DOTMULTI``, plus that space unless it
+    is at the end of the line or its ``D`` was eaten in the first pass as the context
+    character of a _MULTI_DOT2 match of a run ending right before it.  Pass t replaces
+    the last ``DOTMULTI`` and the next dot by 11 characters spanning their hull H_t, so
+    the spans are 3 characters of H_1, ..., H_(m-1), then 11 (or 12) of H_m.
+    """
+    s, st, en = line.s, line.st, line.en
+    track = st is not None and en is not None
+    edits: list[tuple[int, int, str, list[_Span2] | None]] = []
+    prev_end = -1
+    prev_first_pass_space = False
+    for mt in _DOT_RUN.finditer(s):
+        a, b = mt.span()
+        m = b - a - 8
+        blocked = m == 1 and a == prev_end and prev_first_pass_space
+        space = b < len(s) and not blocked
+        prev_end, prev_first_pass_space = b, m == 1 and space
+        text = "DOT" * m + "DOTMULTI" + (" " if space else "")
+        spans: list[_Span2] | None = None
+        if track:
+            assert st is not None and en is not None
+            lo, hi = _hull(st, en, a, a + 9)
+            spans = []
+            for k in range(1, m):
+                spans += [(lo, hi)] * 3
+                lo, hi = min(lo, st[a + 8 + k]), max(hi, en[a + 8 + k])
+            spans += [(lo, hi)] * (12 if space else 11)
+        edits.append((a, b, text, spans))
+    _splice(line, edits)
+
+
+def _unescape_dot_runs(line: _Line) -> None:
+    """``while "DOTDOTMULTI" in line: apply(_UNESCAPE_DOTS)``, then ``apply(_UNESCAPE_DOTS2)``.
+
+    Each ``DOT``*p + ``MULTI`` becomes p dots.  Pass u replaces its last
+    ``DOTDOTMULTI`` by ``DOTMULTI.`` spanning their hull K_u, so the dots span
+    K_(p-1), K_(p-1), K_(p-2), ..., K_1 (one ``DOTMULTI``: the hull of its 8 characters).
+    """
+    s, st, en = line.s, line.st, line.en
+    track = st is not None and en is not None
+    edits: list[tuple[int, int, str, list[_Span2] | None]] = []
+    for mt in _ESCAPED_RUN.finditer(s):
+        a, b = mt.span()
+        p = (b - a - 5) // 3
+        spans: list[_Span2] | None = None
+        if track:
+            assert st is not None and en is not None
+            if p == 1:
+                spans = [_hull(st, en, a, b)]
+            else:
+                lo, hi = _hull(st, en, b - 11, b)
+                ks = [(lo, hi)]
+                for u in range(2, p):
+                    x = b - 11 - 3 * (u - 1)
+                    lo, hi = min(lo, *st[x : x + 3]), max(hi, *en[x : x + 3])
+                    ks.append((lo, hi))
+                spans = [ks[-1], *reversed(ks)]
+        edits.append((a, b, "." * p, spans))
+    _splice(line, edits)
+
+
 # -- language tables ----------------------------------------------------------
 
 
@@ -524,9 +632,8 @@ def _run(line: _Line, lang: str, no_punct: bool) -> None:
     # 2. protect runs of dots
     if ".." in line.s:
         line.apply(_MULTI_DOT)
-    while "DOTMULTI." in line.s:
-        line.apply(_MULTI_DOT2)
-        line.apply(_MULTI_DOT3)
+    if "DOTMULTI." in line.s:
+        _escape_dot_runs(line)  # Java's while loop over _MULTI_DOT2/_MULTI_DOT3, in one pass
     # 3. commas, unless between two digits
     if "," in line.s:
         for comma in _COMMAS:
@@ -553,10 +660,8 @@ def _run(line: _Line, lang: str, no_punct: bool) -> None:
     # 8. word-final dots and nonbreaking prefixes
     _rebuild(line, spec.prefixes)
     # 9. restore the dot runs; drop punctuation on request
-    while "DOTDOTMULTI" in line.s:
-        line.apply(_UNESCAPE_DOTS)
     if "DOTMULTI" in line.s:
-        line.apply(_UNESCAPE_DOTS2)
+        _unescape_dot_runs(line)  # the while loop over _UNESCAPE_DOTS, then _UNESCAPE_DOTS2
     if no_punct:
         line.strip_punct()
     # 10. collapse the spaces and trim

@@ -56,7 +56,9 @@ class ParamError(ValueError):
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
     lo, hi = RANGES[key or name]
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool):  # float(True) would pass as 1.0
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}")
+    if not isinstance(value, int | float):
         try:
             value = float(value)
         except (TypeError, ValueError):

@@ -126,6 +126,7 @@ import numpy.typing as npt
 
 __all__ = [
     "FORMAT_VERSION",
+    "CandidateOverflowError",
     "InvalidIndexError",
     "ParaphraseTable",
     "build_index",
@@ -156,6 +157,19 @@ _U64 = npt.NDArray[np.uint64]
 
 class InvalidIndexError(ValueError):
     """A cached index file is unusable (truncated, corrupted, stale or another version)."""
+
+
+class CandidateOverflowError(ValueError):
+    """More paraphrase candidates than the ``limit`` given to :meth:`ParaphraseTable.candidates`.
+
+    Raised after counting, before any candidate is built (a phrase repeated many
+    times on both sides gives a number of candidates quadratic in its count).
+    """
+
+    def __init__(self, found: int, limit: int) -> None:
+        super().__init__(f"{found:,} paraphrase candidates; at most {limit:,} allowed")
+        self.found = found
+        self.limit = limit
 
 
 def index_path(lang: str = "en", cache: Path | None = None) -> Path:
@@ -388,7 +402,10 @@ class ParaphraseTable:
         return out
 
     def _direction(
-        self, a_side: npt.NDArray[np.int64], b_side: npt.NDArray[np.int64]
+        self,
+        a_side: npt.NDArray[np.int64],
+        b_side: npt.NDArray[np.int64],
+        limit: int | None = None,
     ) -> tuple[npt.NDArray[np.int64], ...]:
         """One of the two loops of ``ParaphraseMatcher.match`` (:31-66 and :68-101).
 
@@ -416,18 +433,24 @@ class ParaphraseTable:
         b_pids, b_rows = b_pids[order], b_rows[order]
         first = np.searchsorted(b_pids, bs, side="left")
         n_occ = np.searchsorted(b_pids, bs, side="right") - first
+        if limit is not None and (found := int(n_occ.sum())) > limit:
+            raise CandidateOverflowError(found, limit)
         # One candidate per (record, occurrence of its B phrase), B positions ascending.
         rec_k = np.repeat(np.arange(bs.size), n_occ)
         occ = np.arange(rec_k.size) + np.repeat(first - (np.cumsum(n_occ) - n_occ), n_occ)
         e = entry[rec_k]
         return starts[e], cols[e] + 1, b_rows[occ], self._lengths[bs[rec_k]].astype(np.int64)
 
-    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    def candidates(
+        self, hyp: Sequence[str], ref: Sequence[str], *, limit: int | None = None
+    ) -> list[tuple[int, int, int, int]]:
         """Every paraphrase candidate, as Meteor 1.5's ``ParaphraseMatcher`` adds them.
 
         Args:
             hyp: hypothesis tokens (Meteor's "line 1"), already normalised.
             ref: reference tokens ("line 2").
+            limit: most candidates to return; more raise :class:`CandidateOverflowError`
+                once counted, before they are built (``None``: no limit).
 
         Returns:
             ``(hyp_start, hyp_len, ref_start, ref_len)`` tuples in the order of
@@ -435,6 +458,9 @@ class ParaphraseTable:
             then :94), duplicates included: first every reference position with
             the table's A phrases starting there, then every hypothesis position.
             Group stably by ``ref_start`` to get Meteor's per-position lattice.
+
+        Raises:
+            CandidateOverflowError: more than ``limit`` candidates.
         """
         nh, nr = len(hyp), len(ref)
         if not nh or not nr or not self._width:
@@ -445,9 +471,12 @@ class ParaphraseTable:
         both = self._phrase_ids(ids)
         h, r = both[:nh], both[nh + self._width :]
         # Direction 1: A in the reference, B in the hypothesis (Match.start = j).
-        rs, rl, hs, hl = self._direction(r, h)
+        rs, rl, hs, hl = self._direction(r, h, limit)
         # Direction 2: A in the hypothesis, B in the reference.
-        hs2, hl2, rs2, rl2 = self._direction(h, r)
+        try:
+            hs2, hl2, rs2, rl2 = self._direction(h, r, None if limit is None else limit - rs.size)
+        except CandidateOverflowError as exc:
+            raise CandidateOverflowError(exc.found + rs.size, exc.limit + rs.size) from None
         return list(
             zip(
                 np.concatenate([hs, hs2]).tolist(),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import threading
 import zipfile
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from meteor.languages import ResourceError
 
 __all__ = [
     "cache_dir",
+    "import_nltk",
     "jar_lines",
     "jar_path",
     "package_dir",
@@ -97,3 +99,27 @@ def cache_dir() -> Path:
         root = (Path(xdg) if xdg else Path.home() / ".cache") / "meteor-workbench"
     root.mkdir(parents=True, exist_ok=True)
     return root
+
+
+_NLTK_LOCK = threading.Lock()
+_NLTK_READY = False
+
+
+def import_nltk() -> None:
+    """Import the ``nltk`` package once, one thread at a time.
+
+    nltk's ``__init__`` imports most of its submodules.  When two threads (two
+    Streamlit sessions) import it, or one of its submodules, for the first time at
+    the same moment, CPython's import deadlock detection can hand one of them the
+    partially initialised package: ``AttributeError: partially initialized module
+    'nltk' has no attribute 'data'``.  Every lazy nltk import in :mod:`meteor` calls
+    this first (tests/test_concurrency.py starts many threads at once to check).
+    """
+    global _NLTK_READY
+    if _NLTK_READY:
+        return
+    with _NLTK_LOCK:
+        if not _NLTK_READY:
+            import nltk  # noqa: F401  (the whole package, with its submodules)
+
+            _NLTK_READY = True

@@ -50,6 +50,7 @@ __all__ = [
     "inspect_link",
     "load_uploads",
     "percent",
+    "safe_name",
     "scored",
     "show_segment",
     "table_rows",
@@ -79,6 +80,16 @@ add_strings(
 )
 
 
+def safe_name(text: str) -> str:
+    """A file or system name (or a message quoting one) for Markdown: no link, image or HTML.
+
+    Labels, progress texts and messages render Markdown, and names come from uploads;
+    the characters that build links, images, HTML, code and maths are escaped.  ``_``,
+    ``-`` and ``.`` stay as they are (common in file names; at worst italics).
+    """
+    return "".join("\\" + ch if ch in "\\`*{}[]()#+!|<>~$&" else ch for ch in text)
+
+
 # ---------------------------------------------------------------------------
 # input
 # ---------------------------------------------------------------------------
@@ -90,7 +101,7 @@ def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus |
             tuple((f.name, f.getvalue()) for f in ref_files),
         )
     except InputError as exc:
-        st.error(t("corpus_bad_input", msg=str(exc)))
+        st.error(t("corpus_bad_input", msg=safe_name(str(exc))))  # file names are user text
         return None
 
 
@@ -133,7 +144,7 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
     bar = st.progress(0.0)
     try:
         for name, hyps in corpus.systems:
-            label = t("corpus_scoring", system=name)
+            label = t("corpus_scoring", system=safe_name(name))
             bar.progress(0.0, text=label)
 
             def report(frac: float, msg: str, label: str = label) -> None:
@@ -142,7 +153,7 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
             out[name] = score_corpus(meteor, hyps, corpus.refs, progress=report)
     except SHOWN_ERRORS as exc:
         bar.empty()
-        st.error(t("error", msg=str(exc)))
+        st.error(t("error", msg=safe_name(str(exc))))
         st.stop()
     bar.empty()
     store[key] = out
@@ -255,7 +266,13 @@ def percent(share: float) -> str:
 # ---------------------------------------------------------------------------
 def show_segment(result: MeteorResult, *, system: str, number: int, seg_id: str, key: str) -> None:
     """One segment: its numbers, the link view of its alignment, the Inspect link."""
-    st.markdown(f"**{t('corpus_segment_head', system=system, k=integer(number), seg_id=seg_id)}**")
+    head = t(
+        "corpus_segment_head",
+        system=safe_name(system),
+        k=integer(number),
+        seg_id=safe_name(seg_id),
+    )
+    st.markdown(f"**{head}**")
     cols = st.columns(5)
     for col, (label, value) in zip(
         cols,

@@ -14,7 +14,7 @@ import streamlit as st
 from meteor import corpus_figures
 from meteor.corpus import DEFAULT_SEED, segment_differences
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
-from meteor.io import demo_corpus
+from meteor.io import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
 from pages._common import (
     add_strings,
@@ -36,12 +36,16 @@ from pages._corpus_common import (
     get_paired,
     load_uploads,
     percent,
+    safe_name,
     scored,
     show_segment,
     table_rows,
 )
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
+
+#: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
+MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
 add_strings(
     {
@@ -232,12 +236,14 @@ else:
         type=["txt", "tsv", "jsonl"],
         accept_multiple_files=True,
         key="corpus_hyp_files",
+        max_upload_size=MAX_UPLOAD_MB,
     )
     ref_files = c2.file_uploader(
         t("corpus_ref_files"),
         type=["txt", "tsv", "jsonl"],
         accept_multiple_files=True,
         key="corpus_ref_files",
+        max_upload_size=MAX_UPLOAD_MB,
     )
     if not hyp_files:
         st.info(t("corpus_need_files"))
@@ -263,12 +269,13 @@ names = list(results)
 for name, res in results.items():
     ci = intervals[name]
     c1, c2 = st.columns(2)
-    c1.metric(t("corpus_score_label", system=name), num(res.score), help=t("corpus_score_help"))
+    label = safe_name(name)  # a file or system name: labels render Markdown
+    c1.metric(t("corpus_score_label", system=label), num(res.score), help=t("corpus_score_help"))
     c1.caption(
         t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high), n=integer(ci.n_samples))
     )
     c2.metric(
-        t("corpus_mean_label", system=name),
+        t("corpus_mean_label", system=label),
         num(res.mean_segment_score),
         help=t("corpus_mean_help"),
     )
@@ -550,7 +557,7 @@ with tabs["export"]:
     with e4:
         for k, (n, r) in enumerate(results.items()):
             st.download_button(
-                t("corpus_dl_align", system=n),
+                t("corpus_dl_align", system=safe_name(n)),
                 data=_alignments(r),
                 file_name=f"{n}-align.out",
                 mime="text/plain",

@@ -33,8 +33,14 @@ class ResourceError(RuntimeError):
 class ParaphraseSource(Protocol):
     """A phrase table that proposes n:m paraphrase candidates (Meteor 1.5 ``ParaphraseMatcher``)."""
 
-    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, int, int, int]]:
-        """``(hyp_start, hyp_len, ref_start, ref_len)`` in Meteor 1.5's insertion order."""
+    def candidates(
+        self, hyp: Sequence[str], ref: Sequence[str], *, limit: int | None = None
+    ) -> list[tuple[int, int, int, int]]:
+        """``(hyp_start, hyp_len, ref_start, ref_len)`` in Meteor 1.5's insertion order.
+
+        More than ``limit`` candidates raise a ``ValueError`` with a ``found`` attribute
+        (:class:`meteor.paraphrase.CandidateOverflowError`) before any is built.
+        """
         ...
 
 

@@ -197,6 +197,9 @@ def _porter(word: str) -> str:
 
 @functools.cache
 def _porter_stemmer() -> object:
+    from meteor.resources import import_nltk
+
+    import_nltk()  # never two first imports of nltk at once (threads)
     from nltk.stem.porter import PorterStemmer
 
     return PorterStemmer()

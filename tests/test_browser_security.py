@@ -1,0 +1,183 @@
+"""Issue #7 in Chromium: pasted markup is shown as text and never runs.
+
+A student pastes ``<script>window.__pwned=1</script>`` and
+``<img src=x onerror="window.__pwned=1">`` (and Markdown links, images and maths) into
+every page -- the text boxes, a deep link, uploaded file names and contents.  Afterwards
+``window.__pwned`` is still undefined, no ``<img src=x>``, ``javascript:`` link or
+injected script exists in the page, no request leaves 127.0.0.1, and the markup is
+visible as text.  Starts its own ``streamlit run app.py`` on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+SCRIPT = "<script>window.__pwned=1</script>"
+IMG = '<img src=x onerror="window.__pwned=1">'
+MARKDOWN = "[click](javascript:window.__pwned=1) ![t](http://example.com/t.png) $\\href{x}{y}$"
+
+sync_api = pytest.importorskip("playwright.sync_api")
+if not Path(CHROMIUM).exists():
+    pytest.skip("Chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                pytest.fail(f"streamlit did not start:\n{err[-2000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2000})
+    pg = ctx.new_page()
+    pg.dialogs = []
+    pg.hosts = set()
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    pg.on("request", lambda r: pg.hosts.add(urlparse(r.url).hostname))
+    yield pg
+    ctx.close()
+
+
+def settle(pg: Any, timeout: float = 60_000) -> None:
+    pg.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    pg.wait_for_selector('[data-testid="stMetric"], [data-testid="stAlert"]', timeout=timeout)
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
+    )
+    pg.wait_for_timeout(700)
+
+
+def assert_nothing_ran(pg: Any) -> None:
+    assert pg.evaluate("() => typeof window.__pwned") == "undefined"
+    assert not pg.dialogs
+    bad = pg.evaluate(
+        """() => ({
+            img: document.querySelectorAll('img[src="x"], img[onerror]').length,
+            js: document.querySelectorAll('a[href^="javascript:"]').length,
+            script: [...document.scripts].filter(s => s.textContent.includes('__pwned')).length,
+            attrs: [...document.querySelectorAll('*')].filter(
+                e => [...e.attributes].some(a => a.name.startsWith('on') && a.value.includes('__pwned'))
+            ).length,
+        })"""
+    )
+    assert bad == {"img": 0, "js": 0, "script": 0, "attrs": 0}, bad
+    assert pg.hosts <= {"127.0.0.1"}, pg.hosts  # no Markdown image fetched from outside
+    assert not pg.locator('[data-testid="stException"]').count()
+
+
+def paste(pg: Any, hyp: str, ref: str) -> None:
+    for label, text in (("Hypothesis", hyp), ("Reference(s), one per line", ref)):
+        box = pg.get_by_role("textbox", name=label)
+        box.fill(text)
+        box.press("Control+Enter")
+    settle(pg)
+
+
+def token_labels(pg: Any) -> list[str]:
+    return list(
+        pg.evaluate(
+            """() => [...document.querySelectorAll('.js-plotly-plot')]
+                .flatMap(gd => (gd.data || []).flatMap(t => Array.isArray(t.text) ? t.text : []))"""
+        )
+    )
+
+
+def test_pasted_markup_is_text_on_every_pair_page(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    settle(page)
+    paste(page, f"{SCRIPT} {IMG} fox", f"{IMG} {MARKDOWN} fox")
+    for nav in (None, "Compare settings", "How METEOR works"):  # the pair follows the user
+        if nav is not None:
+            page.get_by_role("link", name=nav).click()
+            settle(page)
+        assert_nothing_ran(page)
+        box = page.get_by_role("textbox", name="Hypothesis")
+        assert box.input_value() == f"{SCRIPT} {IMG} fox", nav
+        labels = [str(x) for x in token_labels(page)]
+        for word in ("script", "onerror", "window", "fox"):  # shown, one token at a time
+            assert any(word in x for x in labels), (nav, word, labels[:40])
+
+
+def test_markup_in_a_shared_link(server: str, page: Any) -> None:
+    query = urlencode({"hyp": f"{SCRIPT} {IMG}", "ref": f"{MARKDOWN} <b>bold</b>"})
+    page.goto(f"{server}/?{query}")
+    settle(page)
+    assert_nothing_ran(page)
+    assert page.get_by_role("textbox", name="Hypothesis").input_value() == f"{SCRIPT} {IMG}"
+    assert not page.locator("b", has_text="bold").count()
+
+
+def test_markup_in_uploaded_names_and_contents(server: str, page: Any, tmp_path: Path) -> None:
+    page.goto(server + "/corpus")
+    page.wait_for_selector('[data-testid="stFileUploaderDropzoneInput"]', state="attached")
+    hyp = tmp_path / "<img src=x onerror=window.__pwned=1>.txt"
+    hyp.write_text(f"{SCRIPT}\n{IMG}\n", encoding="utf-8")
+    ref = tmp_path / "[evil](javascript:window.__pwned=1).txt"
+    ref.write_text(f"{MARKDOWN}\nfox\n", encoding="utf-8")
+    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs.nth(0).set_input_files(str(hyp))
+    inputs.nth(1).set_input_files(str(ref))
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
+    settle(page)
+    assert_nothing_ran(page)
+    labels = page.locator('[data-testid="stMetricLabel"]').all_inner_texts()
+    assert any("<img src=x onerror=window.__pwned=1>" in x for x in labels), labels
