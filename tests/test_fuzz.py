@@ -9,10 +9,11 @@ the normaliser is checked against Java's loops, character spans included.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from meteor import Meteor, MeteorResult, normalize
@@ -90,6 +91,7 @@ def check_record(r: MeteorResult) -> None:
 
 
 @FUZZ
+@example(text="0\x1f0", lang="en", mode="meteor", no_punct=False)  # U+001F is not a delimiter
 @given(
     text=sentences,
     lang=st.sampled_from(["en", "ru", "fr", "de", "cz", "es"]),
@@ -103,12 +105,22 @@ def test_tokenize_never_raises_and_offsets_are_valid(
     check_offsets(toks, text)
     for t in toks:
         assert not set(t.text) & set(" \t\n\r\f"), t
-    if mode == "meteor":
-        assert [t.text for t in toks] == normalize.normalize_text(
-            text, lang, no_punct=no_punct
-        ).split()
+    if mode == "meteor":  # the normalised line split as java.util.StringTokenizer does
+        line = normalize.normalize_text(text, lang, no_punct=no_punct)
+        assert [t.text for t in toks] == re.findall(r"[^ \t\n\r\f]+", line)
     clean, _ = normalize.sanitize(text)
     assert len(clean) == len(text)
+
+
+@FUZZ
+@given(text=sentences, lower=st.booleans(), no_punct=st.booleans())
+def test_razdel_tokens_are_substrings(text: str, lower: bool, no_punct: bool) -> None:
+    from meteor.tokenize_ru import razdel_tokens
+
+    toks = razdel_tokens(text, lower=lower, no_punct=no_punct)
+    check_offsets(toks, text)
+    for t in toks:
+        assert t.text == (text[t.start : t.end].lower() if lower else text[t.start : t.end])
 
 
 def _iterative_escape(line: normalize._Line) -> None:

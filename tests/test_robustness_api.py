@@ -151,7 +151,7 @@ def test_largest_accepted_repetition_finishes_in_bound(
     elapsed = time.perf_counter() - t0
     check_record(r)
     assert len(r.candidates) == n * (n - 1)
-    assert elapsed < 6.0, f"{preset}: {elapsed:.1f} s"  # measured ≤ 1.1 s
+    assert elapsed < 6.0, f"{preset}: {elapsed:.1f} s"  # measured ≤ 1.5 s
 
 
 def test_wide_beam_lowers_the_candidate_limit(scorers: dict[str, Meteor]) -> None:
@@ -229,7 +229,7 @@ def test_lone_surrogate_is_refused_with_its_position(scorers: dict[str, Meteor])
 
 
 def test_long_runs_of_punctuation_are_linear(scorers: dict[str, Meteor]) -> None:
-    """Java's dot-escaping loops were quadratic: 8,000 dots took 14 s before the fix."""
+    """Java's dot-escaping loops were quadratic: 8,000 dots took 9 s before the fix."""
     t0 = time.perf_counter()
     for text in ("." * MAX_CHARS, "x.." * 60_000, "“" + "." * 100_000 + "”", "DOTMULTI." * 20_000):
         normalize.tokenize(text)
