@@ -485,12 +485,6 @@ def test_truncated_wordnet_copy_is_rebuilt(wordnet_sandbox: Path) -> None:
     assert [m.module.value for m in found] == ["exact", "synonym", "exact"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="meteor/nltk_wordnet.py: the .complete stamp records sizes only, so a copy "
-    "damaged in place (same size) is trusted and nltk raises WordNetError (not a "
-    "ValueError) on every nltk-preset score until the cache is deleted by hand",
-)
 def test_wordnet_copy_damaged_in_place_is_rebuilt(wordnet_sandbox: Path) -> None:
     from meteor.aligners.greedy import align_nltk
     from meteor.nltk_wordnet import ensure_wordnet_copy, wordnet_reader
@@ -514,12 +508,6 @@ HARD_HYP = "4 0 4 1 3 2 4 0 4 1 2 2 0 0 0 2 4 4 3 2 0 2 1 0 0 0 2 2 4 4 4 1 3 4 
 HARD_REF = "3 0 3 3 1 4 1 4 2 3 2 0 4 2 1 0 1 2 2 2 4 0 1 0 3 1 1 0 4 4 4 3 3 1 3 3 4 4 1 2"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="meteor/aligners/stagewise.py: max_nodes bounds each block, not the call, so a "
-    "pair of many independent hard blocks runs for blocks × (time of one block): 10 blocks "
-    "of 70 words (7,800 candidates, 700 words) take ~37 s, 70 blocks (5,000 words) minutes",
-)
 def test_stagewise_budget_covers_the_whole_pair(scorers: dict[str, Meteor]) -> None:
     from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
 

@@ -61,14 +61,25 @@ state space grows with the product of those surpluses over the word classes
 that share a block, so a long pair built from several heavily repeated words
 with large surpluses on both sides can be out of reach.
 
-Safety valve: each block's dynamic programme counts expanded states; past
-``max_nodes`` (default :data:`DEFAULT_MAX_NODES`, a few seconds) it raises
-:class:`StagewiseSearchError`.  It never returns an answer it has not proved
-optimal; ``max_nodes=None`` removes the limit.
+Safety valve: one call of :func:`align_stagewise` may explore at most
+``max_nodes`` search states (default :data:`DEFAULT_MAX_NODES`), counted over
+**all** its stages and blocks together: branch-and-bound nodes plus the states
+the dynamic programmes expand (the beam pass included).  When the next step
+would pass it, the call raises :class:`StagewiseSearchError`, so a pair made of
+many independent hard blocks costs no more than one hard block.  A layer of a
+programme never holds more states than the call has expanded, so the same
+budget bounds the memory: a state costs about 0.1 KB in a 60-word block and
+1.5 KB in a 500-word one (masks and the tie-break are integers that grow with
+the block), so the default budget means 3-10 s and at most about 0.75 GB on
+the hardest pairs measured (2-core VM).  The crossings with earlier stages'
+mappings are counted for the stage's candidates only (no ``n_hyp x n_ref``
+table, which took 200 MB at 5,000 x 5,000 words).  The search never returns an
+answer it has not proved optimal; ``max_nodes=None`` removes the limit.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -81,7 +92,8 @@ __all__ = [
     "count_crossings",
 ]
 
-#: States the dynamic programme may expand per block before :class:`StagewiseSearchError`.
+#: Search states one :func:`align_stagewise` call may explore (all stages and blocks
+#: together) before :class:`StagewiseSearchError`.
 DEFAULT_MAX_NODES = 500_000
 
 _INF = float("inf")
@@ -93,11 +105,61 @@ _FORCE_SWEEP: str | None = None  # tests only: "ref" or "hyp" overrides the orie
 
 
 class StagewiseSearchError(RuntimeError):
-    """The exact search exceeded its node budget (an adversarial candidate graph).
+    """The exact search exceeded its state budget: the pair is too ambiguous.
 
     Raised rather than returning an alignment that might not be optimal; pass a
     larger ``max_nodes`` (or ``None``) to :func:`align_stagewise` to insist.
+    The message says how many states were explored against which limit, and
+    which block was being solved.
+
+    Attributes:
+        explored: search states explored by the call when it stopped.
+        limit: the ``max_nodes`` it was given.
     """
+
+    def __init__(self, message: str, explored: int, limit: int) -> None:
+        super().__init__(message)
+        self.explored = explored
+        self.limit = limit
+
+
+class _Budget:
+    """The state budget of one :func:`align_stagewise` call, shared by all its stages and blocks.
+
+    ``where`` describes the block being solved, for the error message.
+    """
+
+    __slots__ = ("limit", "spent", "where")
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.spent = 0
+        self.where = ""
+
+    def remaining(self) -> int | None:
+        """States left (``None``: unlimited)."""
+        return None if self.limit is None else max(self.limit - self.spent, 0)
+
+    def charge(self, states: int) -> None:
+        """Count ``states`` about to be explored, or raise if they would pass the limit.
+
+        So a call explores at most ``limit`` states; :class:`StagewiseSearchError`
+        reports how many it did.
+        """
+        if self.limit is not None and self.spent + states > self.limit:
+            raise StagewiseSearchError(
+                "this sentence pair is too ambiguous for the exact stage-wise (2005 paper) "
+                f"search: it explored {self.spent:,} search states and the next step would "
+                f"pass its limit of {self.limit:,}, without proving the optimal alignment "
+                f"({self.where}). "
+                "Score it with a beam-search preset instead (meteor-1.5-paper2005: the 2005 "
+                "formula on Meteor 1.5's aligner; for Russian ru or meteor-1.5-ru), or split "
+                "the text into shorter segments; align_stagewise(..., max_nodes=None) "
+                "searches without a limit",
+                self.spent,
+                self.limit,
+            )
+        self.spent += states
 
 
 def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
@@ -123,8 +185,8 @@ def align_stagewise(
             all one-word candidate matches its matcher proposed.  Candidates may
             touch words mapped by earlier stages; they are ignored.  A repeated
             ``(hyp, ref)`` pair keeps its first :class:`Match`.
-        max_nodes: states the exact search may expand per block before it
-            gives up (``None``: unlimited).
+        max_nodes: search states the whole call may explore, over all stages
+            and blocks, before it gives up (``None``: unlimited).
 
     Returns:
         The chosen matches (objects from ``stages``), sorted by reference start.
@@ -132,7 +194,8 @@ def align_stagewise(
     Raises:
         ValueError: a candidate spans more than one word or lies out of range.
         StagewiseSearchError: the state budget was exceeded (never a
-            suboptimal answer instead).
+            suboptimal answer instead); the pair is too ambiguous for the
+            exact search.
     """
     if n_hyp < 0 or n_ref < 0:
         raise ValueError(f"negative sentence length: n_hyp={n_hyp}, n_ref={n_ref}")
@@ -140,7 +203,8 @@ def align_stagewise(
     used_r = 0
     fixed: list[tuple[int, int]] = []
     chosen: list[Match] = []
-    for stage in stages:
+    budget = _Budget(max_nodes)
+    for number, stage in enumerate(stages, 1):
         by_pair: dict[tuple[int, int], Match] = {}
         for m in stage:
             i, j = m.hyp.start, m.ref.start
@@ -155,7 +219,8 @@ def align_stagewise(
             by_pair[(i, j)] = m
         if not by_pair:
             continue
-        picked = _solve_stage(list(by_pair), fixed, n_hyp, n_ref, max_nodes)
+        where = f"stage {number} of {len(stages)}"
+        picked = _solve_stage(list(by_pair), fixed, budget, where)
         for pair in picked:
             chosen.append(by_pair[pair])
             used_h |= 1 << pair[0]
@@ -178,38 +243,62 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class _FixedCrossings:
-    """Crossings of a candidate ``(i, j)`` with the mappings of earlier stages (2-D prefix sums)."""
+def _fixed_crossings(
+    pairs: Sequence[tuple[int, int]], fixed: Sequence[tuple[int, int]]
+) -> dict[tuple[int, int], int]:
+    """Crossings of each candidate ``(i, j)`` with the mappings of earlier stages.
 
-    def __init__(self, fixed: Sequence[tuple[int, int]], n_hyp: int, n_ref: int) -> None:
-        # grid[a][b] = number of fixed mappings with hyp < a and ref < b
-        grid = [[0] * (n_ref + 1) for _ in range(n_hyp + 1)]
-        for fi, fj in fixed:
-            grid[fi + 1][fj + 1] += 1
-        for a in range(1, n_hyp + 1):
-            row, prev = grid[a], grid[a - 1]
-            run = 0
-            for b in range(1, n_ref + 1):
-                run += row[b]
-                row[b] = prev[b] + run
-        self.grid = grid
-        self.n_hyp = n_hyp
-        self.n_ref = n_ref
+    ``#{fixed (fi, fj): fi > i, fj < j} + #{fixed: fi < i, fj > j}``, counted
+    for the stage's candidates only: with ``A(x, y) = #{fi < x, fj < y}`` it is
+    ``(A(inf, j) - A(i + 1, j)) + (A(i, inf) - A(i, j + 1))``, and the ``A``
+    queries are answered offline, sorted by ``x``, with a Fenwick tree over the
+    reference positions: ``O((F + C) log n)`` time and ``O(n + C)`` memory.
+    """
+    n = max(max(j for _, j in fixed), max(j for _, j in pairs)) + 2
+    tree = [0] * (n + 1)
 
-    def __call__(self, i: int, j: int) -> int:
-        g = self.grid
-        # fixed with hyp > i and ref < j, plus fixed with hyp < i and ref > j
-        return (g[self.n_hyp][j] - g[i + 1][j]) + (g[i][self.n_ref] - g[i][j + 1])
+    def below(y: int) -> int:  # fixed mappings added so far with fj < y
+        total = 0
+        while y > 0:
+            total += tree[y]
+            y &= y - 1
+        return total
+
+    queries = sorted({(x, y) for i, j in pairs for x, y in ((i + 1, j), (i, j + 1))})
+    by_hyp = sorted(fixed)
+    answers: dict[tuple[int, int], int] = {}
+    k = 0
+    for x, y in queries:
+        while k < len(by_hyp) and by_hyp[k][0] < x:
+            pos = by_hyp[k][1] + 1
+            while pos <= n:
+                tree[pos] += 1
+                pos += pos & -pos
+            k += 1
+        answers[(x, y)] = below(y)
+    before_ref = sorted(fj for _, fj in fixed)
+    before_hyp = sorted(fi for fi, _ in fixed)
+    out = {}
+    for i, j in pairs:
+        out[(i, j)] = (
+            bisect_left(before_ref, j)
+            - answers[(i + 1, j)]
+            + bisect_left(before_hyp, i)
+            - answers[(i, j + 1)]
+        )
+    return out
 
 
 def _solve_stage(
     pairs: Sequence[tuple[int, int]],
     fixed: Sequence[tuple[int, int]],
-    n_hyp: int,
-    n_ref: int,
-    max_nodes: int | None,
+    budget: _Budget,
+    where: str,
 ) -> list[tuple[int, int]]:
-    """Maximum matching of ``pairs`` with the fewest crossings (stage + fixed), tie-broken."""
+    """Maximum matching of ``pairs`` with the fewest crossings (stage + fixed), tie-broken.
+
+    Every block draws on the call's ``budget``; ``where`` names the stage for its message.
+    """
     cm: dict[int, int] = {}  # ref -> mask of its candidate hyps
     for i, j in pairs:
         cm[j] = cm.get(j, 0) | (1 << i)
@@ -253,10 +342,10 @@ def _solve_stage(
     blocks: dict[int, list[tuple[int, list[int]]]] = {}
     for c, comp in enumerate(comps):
         blocks.setdefault(find(c), []).append(comp)
-    cross_fixed = _FixedCrossings(fixed, n_hyp, n_ref) if fixed else None
+    cross_fixed = _fixed_crossings(pairs, fixed) if fixed else None
     picked: list[tuple[int, int]] = []
     for block in blocks.values():
-        picked.extend(_solve_block(block, cm, cross_fixed, max_nodes))
+        picked.extend(_solve_block(block, cm, cross_fixed, budget, where))
     return picked
 
 
@@ -387,10 +476,13 @@ def _twin_masks(order: Sequence[int], cm: dict[int, int]) -> dict[int, int]:
 def _solve_block(
     comps: list[tuple[int, list[int]]],
     cm: dict[int, int],
-    cross_fixed: _FixedCrossings | None,
-    max_nodes: int | None,
+    cross_fixed: dict[tuple[int, int], int] | None,
+    budget: _Budget,
+    where: str,
 ) -> list[tuple[int, int]]:
     """Solve one block: a short branch and bound, then the dynamic programme.
+
+    Both draw on the call's shared ``budget`` (see the module docstring).
 
     The branch and bound (reference sweep, children in tie-break order) settles
     the common cases in about one node per reference word: when its first
@@ -413,16 +505,18 @@ def _solve_block(
     h_term = {i: r - len(hyps) for r, i in enumerate(hyps)}
     r_term = {j: base ** (len(refs) - 1 - r) for r, j in enumerate(refs)}
     comp_refs = [rl for _, rl in comps]
+    budget.where = (
+        f"{where}, a block of {len(hyps):,} hypothesis and {len(refs):,} reference words "
+        f"linked by {sum(cm[j].bit_count() for j in refs):,} candidate matches"
+    )
 
     ref_sweep = _Block(
         refs, cm, comp_refs, match_r, ess_h, ess_r, twins_h,
-        (lambda i, j: cross_fixed(i, j)) if cross_fixed else None,
-        h_term, r_term, max_nodes,
+        (lambda i, j: cross_fixed[(i, j)]) if cross_fixed else None,
+        h_term, r_term, budget,
     )  # fmt: skip
     if len(refs) <= _DFS_MAX_DEPTH:
-        quick = ref_sweep.branch_and_bound(
-            node_limit=_DFS_NODES_PER_WORD * len(refs) + _DFS_NODES_BASE
-        )
+        quick = ref_sweep.branch_and_bound(_DFS_NODES_PER_WORD * len(refs) + _DFS_NODES_BASE)
     else:  # keep clear of the recursion limit; the programme is iterative
         quick = _Result([], _INF, False)
     if quick.exact:
@@ -444,8 +538,8 @@ def _solve_block(
     hyp_sweep = _Block(
         hyps, hm, comp_hyps, match_h,
         sum(1 << j for j in ess_r), {i for i in hyps if ess_h >> i & 1}, _twin_masks(hyps, hm),
-        (lambda j, i: cross_fixed(i, j)) if cross_fixed else None,
-        r_term, h_term, max_nodes,
+        (lambda j, i: cross_fixed[(i, j)]) if cross_fixed else None,
+        r_term, h_term, budget,
     )  # fmt: skip
     _, bound = hyp_sweep.dynamic_programme(quick.cost, beam=_BEAM)
     pairs, _ = hyp_sweep.dynamic_programme(min(bound, quick.cost))
@@ -503,10 +597,10 @@ class _Block:
         fixed_cost: Callable[[int, int], int] | None,
         a_term: dict[int, int],
         b_term: dict[int, int],
-        max_nodes: int | None,
+        budget: _Budget,
     ) -> None:
         self.k = len(match_b)
-        self.max_nodes = max_nodes
+        self.budget = budget
         self.ess = ess
         self.ess_b = ess_b
         self.twins = twins
@@ -641,7 +735,9 @@ class _Block:
         bound (``>=`` the incumbent, which was reached earlier, hence is
         lexicographically smaller), a state key already reached at no higher
         cost (from a lexicographically smaller prefix), and the uncrossing rule.
-        Stops when the incumbent meets the root bound.
+        Stops when the incumbent meets the root bound, or after ``node_limit``
+        nodes or the shared budget's remaining states, whichever is less; its
+        nodes are charged to the budget.
 
         Returns:
             ``exact`` when the search finished; otherwise the incumbent (if any)
@@ -659,6 +755,9 @@ class _Block:
         m = len(order)
         k = self.k
         nodes = 0
+        left = self.budget.remaining()
+        if left is not None:
+            node_limit = min(node_limit, left)
 
         def dfs(d: int, placed: int, used: int, alive: int, g: int) -> None:
             nonlocal nodes
@@ -712,7 +811,9 @@ class _Block:
         except _FoundError:
             pass
         except _BudgetError:
+            self.budget.spent += node_limit  # the dynamic programme raises if that was all
             return best
+        self.budget.spent += nodes
         best.exact = True
         return best
 
@@ -740,18 +841,18 @@ class _Block:
             every state).
 
         Raises:
-            StagewiseSearchError: more than ``max_nodes`` states were expanded.
+            StagewiseSearchError: the call's shared budget ran out (every
+                expanded state, beam pass included, is charged to it).
         """
         order, cmask, twins, ess, fmask = self.order, self.cmask, self.twins, self.ess, self.fmask
         comp, ess_b, a_term, b_term = self.comp, self.ess_b, self.a_term, self.b_term
         comp_amask, comp_k, futref, unary = self.comp_amask, self.comp_k, self.futref, self.unary
         m = len(order)
-        limit = self.max_nodes
+        budget = self.budget
         layer_classes = [list(dict.fromkeys(twins[a] for a in cs)) for cs in self.cands]
         # path nodes: (parent node, pair or None); a state: [g, tie-break, used, alive, node]
         links: list[tuple[int, tuple[int, int] | None]] = [(-1, None)]
         cur: list[list[int]] = [[0, 0, 0, self.all_a, 0]]
-        expanded = 0
 
         def offer(
             table: dict[tuple[int, int, int], list[int]],
@@ -804,13 +905,7 @@ class _Block:
                     if not ess_am & ~used & ~fut and need <= fut.bit_count() and need <= fut_next:
                         offer(nxt, g, t, used, alive, nfm, node, None)
             while level:
-                expanded += len(level)
-                if limit is not None and expanded > limit:
-                    raise StagewiseSearchError(
-                        f"exact stagewise search gave up after {limit:,} states "
-                        f"({m} and {self.all_a.bit_count()} words in one block); "
-                        "pass max_nodes=None to insist"
-                    )
+                budget.charge(len(level))
                 given_up: dict[tuple[int, int, int, int], list[int]] = {}
                 for tw, (g, t, used, alive, node) in level:
                     usable = alive & tw & cm_d
