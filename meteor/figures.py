@@ -6,6 +6,8 @@
   quadrilaterals; optional candidate links (the walkthrough);
 * :func:`matrix_view`: the X-Ray matrix (reference along the top), stages
   told apart, chunks outlined; or coloured by reference position (X-Ray mode);
+  above :data:`MATRIX_CELL_LIMIT` cells drawn compact (matched cells only, so a
+  long pair's chart stays small);
 * :func:`waterfall_figure`: 1.0 → losses → score (:func:`meteor.explain.waterfall`);
 * :func:`sensitivity_figure`: the score as α, β, γ, δ move, current values marked.
 
@@ -30,11 +32,13 @@ from meteor.types import MODULE_ORDER, Alignment, Chunk, Match, Module, Token
 __all__ = [
     "FUNCTION_WORD",
     "LABELS_EN",
+    "MATRIX_CELL_LIMIT",
     "MODULE_COLORS",
     "MODULE_DASH",
     "UNMATCHED",
     "escape",
     "link_view",
+    "matrix_is_compact",
     "matrix_view",
     "sensitivity_figure",
     "token_positions",
@@ -119,6 +123,8 @@ LABELS_EN: dict[str, str] = {
     "gamma": "γ",
     "delta": "δ",
     "current": "current",
+    "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
+    "Drag to zoom in for every word; double-click to zoom out.",
 }
 
 
@@ -135,6 +141,29 @@ def _label(labels: Mapping[str, str] | None, key: str) -> str:
     if labels and key in labels:
         return labels[key]
     return LABELS_EN.get(key, key)
+
+
+def _frame(title: str | None, *, bottom: int = 10) -> dict[str, object]:
+    """Margins and the (escaped) title, as every figure here lays them out."""
+    return {
+        "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": bottom},
+        "title": {"text": escape(title)} if title else None,
+    }
+
+
+def _legend_key(
+    name: str, color: str, symbol: str, *, group: str, meta: dict[str, str], size: int = 10
+) -> go.Scatter:
+    """A legend entry with nothing drawn: one invisible point (``None``) in that marker."""
+    return go.Scatter(
+        x=[None],
+        y=[None],
+        mode="markers",
+        marker={"color": color, "symbol": symbol, "size": size},
+        name=name,
+        legendgroup=group,
+        meta=meta,
+    )
 
 
 def token_positions(n_hyp: int, n_ref: int) -> tuple[list[float], list[float]]:
@@ -437,25 +466,21 @@ def link_view(
     # legend keys for the token marks
     if mark_unmatched:
         fig.add_trace(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                marker={"color": UNMATCHED, "symbol": "x", "size": 10},
-                name=_label(labels, "unmatched"),
-                legendgroup="unmatched",
+            _legend_key(
+                _label(labels, "unmatched"),
+                UNMATCHED,
+                "x",
+                group="unmatched",
                 meta={"role": "legend_unmatched"},
             )
         )
     if any(t.function_word for t in (*hyp, *ref)):
         fig.add_trace(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                marker={"color": FUNCTION_WORD, "symbol": "circle-open", "size": 10},
-                name=_label(labels, "function_word"),
-                legendgroup="function_word",
+            _legend_key(
+                _label(labels, "function_word"),
+                FUNCTION_WORD,
+                "circle-open",
+                group="function_word",
                 meta={"role": "legend_function_word"},
             )
         )
@@ -485,8 +510,7 @@ def link_view(
     pad = 1.6 if long else 0.7
     fig.update_layout(
         height=420 if long else 340,
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        title={"text": escape(title)} if title else None,
+        **_frame(title),
         clickmode="event+select",
         hovermode="closest",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
@@ -512,6 +536,21 @@ def link_view(
     return fig
 
 
+#: :func:`matrix_view` sends every cell (and a hover label for each) up to this many
+#: cells (hypothesis × reference tokens, e.g. 64 × 64); above it the matrix is compact:
+#: only matched cells are sent, so its size grows with the matches, not the square.
+MATRIX_CELL_LIMIT = 4_096
+#: Height cap of a compact matrix (px): the whole pattern in view; zoom in for the words.
+_COMPACT_HEIGHT = 900
+#: Tick labels longer than this are cut (the hover label keeps the whole token).
+_TICK_CHARS = 40
+
+
+def matrix_is_compact(alignment: Alignment) -> bool:
+    """Whether :func:`matrix_view` draws this alignment compact (above :data:`MATRIX_CELL_LIMIT`)."""
+    return len(alignment.hyp) * len(alignment.ref) > MATRIX_CELL_LIMIT
+
+
 def matrix_view(
     alignment: Alignment,
     *,
@@ -524,136 +563,268 @@ def matrix_view(
     ``color_by="module"`` colours a matched cell by its stage; ``"order"``
     colours it by the reference position it matched (X-Ray's spectrum), so a
     reordering shows as colours out of sequence. Chunks are outlined and numbered.
+
+    Up to :data:`MATRIX_CELL_LIMIT` cells every cell is drawn with a hover label
+    and every token is a tick label.  Above it (:func:`matrix_is_compact`) the same
+    matrix is drawn compact, its size growing with the matches instead of the
+    square of the length: only matched cells are sent (empty cells are the
+    background) and only they have hover labels, which also name the chunk; chunks
+    wider than one cell are outlined by a single path, unnumbered; the axes list
+    the tokens as ``index word`` categories, labelled at a step that plotly picks
+    and refines on zoom; the height is capped; a note under the matrix says so
+    (label ``matrix_compact``).
     """
     if color_by not in ("module", "order"):
         raise ValueError(f"color_by must be 'module' or 'order', got {color_by!r}")
     hyp, ref = alignment.hyp, alignment.ref
     nh, nr = len(hyp), len(ref)
+    compact = matrix_is_compact(alignment)
     codes = {m: k + 1 for k, m in enumerate(MODULE_ORDER)}
-    z: list[list[float | None]] = [[None] * nr for _ in range(nh)]
-    hover = [
-        [f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}" for j in range(nr)]
-        for i in range(nh)
-    ]
-    for m in alignment.matches:
-        for i in m.hyp:
-            for j in m.ref:
-                z[i][j] = float(codes[m.module]) if color_by == "module" else float(j)
-                hover[i][j] += f"<br><b>{escape(_label(labels, m.module.value))}</b>"
-                if m.detail:
-                    hover[i][j] += f"<br>{escape(m.detail)}"
+
+    def cell(i: int, j: int) -> str:
+        return f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}"
+
+    def matched(i: int, j: int, m: Match) -> tuple[float, str]:
+        value = float(codes[m.module]) if color_by == "module" else float(j)
+        text = f"{cell(i, j)}<br><b>{escape(_label(labels, m.module.value))}</b>"
+        if m.detail:
+            text += f"<br>{escape(m.detail)}"
+        return value, text
+
+    h_matched = alignment.hyp_matched()
+    r_matched = alignment.ref_matched()
+    x_ticks = [_tick(t, r_matched[j]) for j, t in enumerate(ref)]
+    y_ticks = [_tick(t, h_matched[i]) for i, t in enumerate(hyp)]
     fig = go.Figure()
-    if color_by == "module":
-        cols = [MODULE_COLORS[m.value] for m in MODULE_ORDER]
-        n = len(cols)
-        scale = []
-        for k, c in enumerate(cols):
-            scale += [[k / n, c], [(k + 1) / n, c]]
-        heat = go.Heatmap(
-            z=z,
-            zmin=0.5,
-            zmax=n + 0.5,
-            colorscale=scale,
-            showscale=False,
-            xgap=1,
-            ygap=1,
-            text=hover,
-            hovertemplate="%{text}<extra></extra>",
-            name="matrix",
-            meta={"role": "matrix"},
+    shapes: list[dict[str, object]] = []
+    annotations: list[dict[str, object]] = []
+    if compact:
+        x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks)]
+        y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks)]
+        fig.add_trace(_sparse_heat(alignment, matched, x_cats, y_cats, labels, color_by))
+        outline = _chunk_outline(alignment.chunks)
+        if outline:
+            shapes.append(outline)
+        annotations.append(
+            {
+                "text": escape(
+                    _label(labels, "matrix_compact")
+                    .replace("{n_hyp}", str(nh))
+                    .replace("{n_ref}", str(nr))
+                ),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 1.0,
+                "y": -0.02,
+                "xanchor": "right",
+                "yanchor": "top",
+                "showarrow": False,
+                "font": {"size": 11, "color": "#505050"},
+            }
         )
+        x_axis: dict[str, object] = _category_axis(x_cats)
+        y_axis: dict[str, object] = {**_category_axis(y_cats), "range": [nh - 0.5, -0.5]}
     else:
-        heat = go.Heatmap(
-            z=z,
-            zmin=0,
-            zmax=max(nr - 1, 1),
-            colorscale="Viridis",
-            showscale=True,
-            colorbar={"title": {"text": escape(_label(labels, "ref_position"))}},
-            xgap=1,
-            ygap=1,
-            text=hover,
-            hovertemplate="%{text}<extra></extra>",
-            name="matrix",
-            meta={"role": "matrix"},
+        z: list[list[float | None]] = [[None] * nr for _ in range(nh)]
+        hover = [[cell(i, j) for j in range(nr)] for i in range(nh)]
+        for m in alignment.matches:
+            for i in m.hyp:
+                for j in m.ref:
+                    z[i][j], hover[i][j] = matched(i, j, m)
+        fig.add_trace(
+            go.Heatmap(
+                z=z,
+                **_heat_colors(color_by, nr, labels),
+                xgap=1,
+                ygap=1,
+                text=hover,
+                hovertemplate="%{text}<extra></extra>",
+                name="matrix",
+                meta={"role": "matrix"},
+            )
         )
-    fig.add_trace(heat)
+        for k, ch in enumerate(alignment.chunks):
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": ch.ref.start - 0.5,
+                    "x1": ch.ref.end - 0.5,
+                    "y0": ch.hyp.start - 0.5,
+                    "y1": ch.hyp.end - 0.5,
+                    "line": {"color": "black", "width": 2},
+                }
+            )
+            annotations.append(
+                {
+                    "x": ch.ref.end - 0.5,
+                    "y": ch.hyp.start - 0.5,
+                    "text": f"<b>{k + 1}</b>",
+                    "showarrow": False,
+                    "xanchor": "left",
+                    "yanchor": "bottom",
+                    "font": {"size": 11},
+                }
+            )
+        x_axis = _word_axis(x_ticks)
+        y_axis = {"autorange": "reversed", **_word_axis(y_ticks)}
     if color_by == "module":
         for mod in _module_order(alignment.matches):
             fig.add_trace(
-                go.Scatter(
-                    x=[None],
-                    y=[None],
-                    mode="markers",
-                    marker={"color": MODULE_COLORS[mod.value], "symbol": "square", "size": 12},
-                    name=_label(labels, mod.value),
-                    legendgroup=mod.value,
+                _legend_key(
+                    _label(labels, mod.value),
+                    MODULE_COLORS[mod.value],
+                    "square",
+                    size=12,
+                    group=mod.value,
                     meta={"role": "legend", "module": mod.value},
                 )
             )
-    shapes = []
-    annotations = []
-    for k, ch in enumerate(alignment.chunks):
-        shapes.append(
-            {
-                "type": "rect",
-                "x0": ch.ref.start - 0.5,
-                "x1": ch.ref.end - 0.5,
-                "y0": ch.hyp.start - 0.5,
-                "y1": ch.hyp.end - 0.5,
-                "line": {"color": "black", "width": 2},
-            }
-        )
-        annotations.append(
-            {
-                "x": ch.ref.end - 0.5,
-                "y": ch.hyp.start - 0.5,
-                "text": f"<b>{k + 1}</b>",
-                "showarrow": False,
-                "xanchor": "left",
-                "yanchor": "bottom",
-                "font": {"size": 11},
-            }
-        )
-    h_matched = alignment.hyp_matched()
-    r_matched = alignment.ref_matched()
-
-    def tick(t: Token, matched: bool) -> str:
-        s = escape(t.text)
-        if t.function_word:
-            s = f"<i>{s}</i>"
-        if not matched:
-            s = f"<span style='color:{UNMATCHED}'>{s}</span>"
-        return s
-
     fig.update_xaxes(
-        side="top",
-        tickmode="array",
-        tickvals=list(range(nr)),
-        ticktext=[tick(t, r_matched[j]) for j, t in enumerate(ref)],
-        tickangle=-60,
-        range=[-0.5, nr - 0.5],
-        showgrid=False,
-        zeroline=False,
+        side="top", tickangle=-60, range=[-0.5, nr - 0.5], showgrid=False, zeroline=False, **x_axis
     )
-    fig.update_yaxes(
-        autorange="reversed",
-        tickmode="array",
-        tickvals=list(range(nh)),
-        ticktext=[tick(t, h_matched[i]) for i, t in enumerate(hyp)],
-        showgrid=False,
-        zeroline=False,
-    )
+    fig.update_yaxes(showgrid=False, zeroline=False, **y_axis)
+    height = max(260, 150 + 26 * nh)
     fig.update_layout(
-        height=max(260, 150 + 26 * nh),
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        title={"text": escape(title)} if title else None,
+        height=min(height, _COMPACT_HEIGHT) if compact else height,
+        **_frame(title, bottom=40 if compact else 10),  # compact: room for the note
         shapes=shapes,
         annotations=annotations,
         plot_bgcolor="#f4f4f4",
         legend={"orientation": "h", "yanchor": "top", "y": -0.02, "x": 0.0},
     )
     return fig
+
+
+def _tick(t: Token, matched: bool) -> str:
+    """A token as a matrix tick label: escaped, cut, italic if a function word, red if unmatched."""
+    text = t.text if len(t.text) <= _TICK_CHARS else t.text[: _TICK_CHARS - 1] + "…"
+    s = escape(text)
+    if t.function_word:
+        s = f"<i>{s}</i>"
+    if not matched:
+        s = f"<span style='color:{UNMATCHED}'>{s}</span>"
+    return s
+
+
+def _word_axis(ticks: Sequence[str]) -> dict[str, object]:
+    """Every token a tick, its word the label (numeric axis: cell ``k`` at ``k``)."""
+    return {"tickmode": "array", "tickvals": list(range(len(ticks))), "ticktext": list(ticks)}
+
+
+def _category_axis(cats: Sequence[str]) -> dict[str, object]:
+    """One category per token, in order (cell ``k`` still at ``k``).
+
+    On a category axis plotly labels every n-th category, n a whole number picked
+    for the visible range (so every token once zoomed in), never a position between
+    two tokens.  The index in each name keeps repeated words apart.
+    """
+    return {
+        "type": "category",
+        "categoryorder": "array",
+        "categoryarray": list(cats),
+        "tickmode": "auto",
+        "nticks": 40,  # at most about one label per 20 px of a capped-height matrix
+    }
+
+
+def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) -> dict[str, object]:
+    """Colour settings of the matrix heatmap: stage codes 1..n, or reference positions."""
+    if color_by == "module":
+        cols = [MODULE_COLORS[m.value] for m in MODULE_ORDER]
+        n = len(cols)
+        scale: list[list[object]] = []
+        for k, c in enumerate(cols):
+            scale += [[k / n, c], [(k + 1) / n, c]]
+        return {"zmin": 0.5, "zmax": n + 0.5, "colorscale": scale, "showscale": False}
+    return {
+        "zmin": 0,
+        "zmax": max(n_ref - 1, 1),
+        "colorscale": "Viridis",
+        "showscale": True,
+        "colorbar": {"title": {"text": escape(_label(labels, "ref_position"))}},
+    }
+
+
+def _sparse_heat(
+    alignment: Alignment,
+    matched: Callable[[int, int, Match], tuple[float, str]],
+    x_cats: Sequence[str],
+    y_cats: Sequence[str],
+    labels: Mapping[str, str] | None,
+    color_by: str,
+) -> go.Heatmap:
+    """The compact matrix: matched cells only, as heatmap columns (x, y, z, text).
+
+    Plotly builds the grid from the distinct x and y values present, so every row
+    and column without a match gets one empty (``None``) cell placed in a row or
+    column that exists anyway: one grid cell per token, the rest background.
+    """
+    nh, nr = len(alignment.hyp), len(alignment.ref)
+    chunk_of = {mi: ch.index for ch in alignment.chunks for mi in ch.matches}
+    chunk = escape(_label(labels, "chunk"))
+    xs: list[str] = []
+    ys: list[str] = []
+    zs: list[float | None] = []
+    texts: list[str] = []
+    rows: set[int] = set()
+    cols: set[int] = set()
+    for mi, m in enumerate(alignment.matches):
+        which = f"<br>{chunk} {chunk_of[mi] + 1}" if mi in chunk_of else ""
+        for i in m.hyp:
+            for j in m.ref:
+                value, text = matched(i, j, m)
+                xs.append(x_cats[j])
+                ys.append(y_cats[i])
+                zs.append(value)
+                texts.append(text + which)
+                rows.add(i)
+                cols.add(j)
+    if nh and nr:
+        for j in sorted(set(range(nr)) - cols):
+            xs.append(x_cats[j])
+            ys.append(y_cats[0])
+            zs.append(None)
+            texts.append("")
+        for i in sorted(set(range(nh)) - rows):
+            xs.append(x_cats[0])
+            ys.append(y_cats[i])
+            zs.append(None)
+            texts.append("")
+    return go.Heatmap(
+        x=xs,
+        y=ys,
+        z=zs,
+        **_heat_colors(color_by, nr, labels),
+        text=texts,
+        hovertemplate="%{text}<extra></extra>",
+        hoverongaps=False,
+        name="matrix",
+        meta={"role": "matrix", "compact": True},
+    )
+
+
+def _chunk_outline(chunks: Sequence[Chunk]) -> dict[str, object] | None:
+    """The outlines of every chunk wider than one cell, as one path shape (``None``: no such chunk).
+
+    A one-cell chunk gets no outline: at a cell or two per pixel it would hide the
+    cell's colour (the hover label names the chunk).  Path coordinates on a category
+    axis are category numbers, so cell ``k`` spans ``k ± 0.5`` as in the full matrix.
+    """
+    parts = []
+    for ch in chunks:
+        if len(ch.hyp) == 1 and len(ch.ref) == 1:
+            continue
+        x0, x1 = ch.ref.start - 0.5, ch.ref.end - 0.5
+        y0, y1 = ch.hyp.start - 0.5, ch.hyp.end - 0.5
+        parts.append(f"M{x0},{y0}H{x1}V{y1}H{x0}Z")
+    if not parts:
+        return None
+    return {
+        "type": "path",
+        "path": "".join(parts),
+        "line": {"color": "rgba(0,0,0,0.6)", "width": 1},
+        "layer": "above",
+    }
 
 
 def waterfall_figure(
@@ -688,8 +859,7 @@ def waterfall_figure(
     )
     fig.update_layout(
         height=360,
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        title={"text": escape(title)} if title else None,
+        **_frame(title),
         yaxis={"range": [0, 1.12]},
         showlegend=False,
         plot_bgcolor="white",

@@ -4,7 +4,8 @@
   language (:func:`num`, :func:`integer`);
 * the settings sidebar (engine language, preset, every parameter) bound to the
   URL, and :func:`current_setting` to read it;
-* the pair inputs (hypothesis, references, examples) bound to the URL;
+* the pair inputs (hypothesis, references, examples) bound to the URL, shared by
+  Inspect, Compare and Learn (:func:`require_pair`);
 * cached scoring: :func:`scorer` (``st.cache_resource``, one ``Meteor`` per
   setting), :func:`analyse` (``st.cache_data``, keyed on hyp, refs and setting),
   :func:`ensure_ready` (one-time resource loading with a progress bar);
@@ -220,6 +221,7 @@ FIG_KEYS = (
     "fragmentation",
     "score",
     "current",
+    "matrix_compact",
 )
 add_strings(
     {
@@ -242,6 +244,12 @@ add_strings(
         },
         "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
         "current": {"en": "current", "ru": "текущее"},
+        "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.figures
+            "en": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
+            "Drag to zoom in for every word; double-click to zoom out.",
+            "ru": "{n_hyp} × {n_ref} токенов: сжатый вид, показаны только совпавшие клетки. "
+            "Выделите область, чтобы увидеть все слова; двойной щелчок — обратно.",
+        },
     }
 )
 
@@ -721,30 +729,33 @@ def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
             key="example",
             on_change=_load_example,
         )
-    # The boxes start from the first example; a URL value wins on the first load
-    # (bind="query-params") and persist_state="session" carries the pair to the
-    # other pages.  Write the widget keys only when they are missing or the box is
-    # about to mount on another page (there, re-assert the value Streamlit holds,
-    # for the paths where a remount would otherwise start empty, e.g. a page
-    # switch that still sends the old page's widgets).  Never write on an ordinary
+    # The boxes' default is the first example: a URL without hyp/ref means that
+    # pair, and Streamlit keeps a pair equal to it out of the URL.  It must be the
+    # widgets' own default, not a value written into session state: on browser
+    # Back/Forward Streamlit lets the restored entry's URL decide every bound widget
+    # and resets those whose parameter it lacks to their default (entries recorded
+    # before the pair was typed have none), which used to empty both boxes.  A URL
+    # value wins on the first load (bind="query-params") and persist_state="session"
+    # carries the pair to the other pages.  Write the widget keys only when a box is
+    # about to mount on another page: there, re-assert the value Streamlit holds, for
+    # the paths where a remount would otherwise start from the default, e.g. a page
+    # switch that still sends the old page's widgets.  Never write on an ordinary
     # rerun: every write makes Streamlit push the value to the browser again
     # ("set_value"), and a push from a rerun still in flight overwrites what the
-    # user typed meanwhile, so the box would show one text while another is
-    # scored.  ``value=None`` keeps these writes and the example/load_pair
-    # callbacks free of "default and Session State" conflicts.
+    # user typed meanwhile, so the box would show one text while another is scored.
+    # (Streamlit logs a warning when a widget with a default has its key written;
+    # .streamlit/config.toml turns it off: here it is by design.)
     page = _page_id()
     moved = st.session_state.get("_pair_page") != page
-    for key, first in (("hyp", EXAMPLES[0].hyp), ("ref", EXAMPLES[0].ref)):
-        current = st.session_state.get(key)
-        if current is None and key not in st.session_state:
-            st.session_state[key] = first
-        elif moved and current is not None:
-            st.session_state[key] = current
+    if moved:
+        for key in ("hyp", "ref"):
+            if st.session_state.get(key) is not None:
+                st.session_state[key] = st.session_state[key]
     st.session_state["_pair_page"] = page
     c1, c2 = st.columns(2)
     hyp = c1.text_area(
         t("hyp"),
-        None,
+        EXAMPLES[0].hyp,
         height=90,
         key="hyp",
         bind="query-params",
@@ -753,7 +764,7 @@ def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
     )
     ref = c2.text_area(
         t("ref"),
-        None,
+        EXAMPLES[0].ref,
         height=90,
         key="ref",
         bind="query-params",
@@ -761,6 +772,14 @@ def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
         help=t("ref_help"),
     )
     return check_pair(hyp, ref)
+
+
+def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
+    """:func:`pair_inputs`, and the page stops there (its message shown) without a usable pair."""
+    pair = pair_inputs(examples=examples)
+    if pair is None:
+        st.stop()
+    return pair
 
 
 def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] | None:

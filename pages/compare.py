@@ -15,10 +15,10 @@ from pages._common import (
     integer,
     module_label,
     num,
-    pair_inputs,
     plotly,
     preset_setting,
     require_frame,
+    require_pair,
     t,
 )
 
@@ -82,10 +82,7 @@ add_strings(
 st.title(t("compare_title"))
 st.caption(t("compare_intro"))
 
-pair = pair_inputs()
-if pair is None:
-    st.stop()
-hyp, refs = pair
+hyp, refs = require_pair()
 a_setting = current_setting()
 a = analysis_for(hyp, refs, a_setting)
 lang = a.params.lang

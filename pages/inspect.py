@@ -16,9 +16,9 @@ from pages._common import (
     module_label,
     near_misses_for,
     num,
-    pair_inputs,
     plotly,
     require_frame,
+    require_pair,
     score_card,
     signed,
     t,
@@ -156,10 +156,7 @@ add_strings(
 st.title(t("inspect_title"))
 st.caption(t("inspect_intro"))
 
-pair = pair_inputs()
-if pair is None:
-    st.stop()
-hyp, refs = pair
+hyp, refs = require_pair()
 setting = current_setting()
 a = analysis_for(hyp, refs, setting)
 official = a.result

@@ -15,10 +15,10 @@ from pages._common import (
     load_pair,
     module_label,
     num,
-    pair_inputs,
     plotly,
     preset_setting,
     require_frame,
+    require_pair,
     score_card,
     shown_errors,
     stage_steps_for,
@@ -170,10 +170,7 @@ add_strings(
 st.title(t("learn_title"))
 st.caption(t("learn_intro"))
 
-pair = pair_inputs(examples=False)
-if pair is None:
-    st.stop()
-hyp, refs = pair
+hyp, refs = require_pair(examples=False)
 setting = current_setting()
 a = analysis_for(hyp, refs, setting)
 r = a.result

@@ -274,6 +274,52 @@ def test_typed_pair_follows_page_switches(app_test: Any) -> None:
     assert metrics(at) == card(r)
 
 
+def _history_navigation(at: Any, monkeypatch: pytest.MonkeyPatch, **query: str) -> None:
+    """Browser Back/Forward to an entry whose URL holds ``query``: the browser reruns with
+    ``is_history_navigation`` set, and Streamlit lets the URL decide every bound widget
+    (a missing parameter means the widget's default).  AppTest has no such request, so
+    the flag is put into the rerun data of this one run."""
+    from functools import partial
+
+    from streamlit.runtime.scriptrunner import RerunData
+    from streamlit.testing.v1 import local_script_runner
+
+    with monkeypatch.context() as mp:
+        mp.setattr(local_script_runner, "RerunData", partial(RerunData, is_history_navigation=True))
+        at.query_params = dict(query)
+        at.run()
+
+
+def test_back_and_forward_never_empty_the_pair(
+    app_test: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: Back to an entry without ``hyp``/``ref`` in its URL (the first page, or a
+    page switch recorded before the pair was typed) emptied both boxes ("Enter a
+    hypothesis"): the boxes' widget default was ``None``, the example pair being written
+    into session state instead.  A missing parameter now means the example pair, as in a
+    fresh tab opened on that URL."""
+    at = app_test()
+    at.run()
+    at.text_area(key="hyp").input(FOX[0]).run()
+    at.text_area(key="ref").input(FOX[1]).run()
+    entries = [
+        ({}, STARRY),  # Back to the first entry
+        ({"hyp": FOX[0]}, (FOX[0], STARRY[1])),  # an entry from before the reference was typed
+        ({"hyp": FOX[0], "ref": FOX[1]}, FOX),  # Forward to the last one
+        ({}, STARRY),
+    ]
+    for query, pair in entries:
+        _history_navigation(at, monkeypatch, **query)
+        assert_clean(at)
+        assert (at.text_area(key="hyp").value, at.text_area(key="ref").value) == pair, query
+        assert metrics(at) == card(Meteor("meteor-1.5").score(*pair)), query
+    # an ordinary rerun afterwards keeps the pair, and typing still works
+    at.run()
+    assert (at.text_area(key="hyp").value, at.text_area(key="ref").value) == STARRY
+    at.text_area(key="hyp").input(FOX[0]).run()
+    assert metrics(at) == card(Meteor("meteor-1.5").score(FOX[0], STARRY[1]))
+
+
 @pytest.mark.parametrize(
     ("page", "query"),
     [

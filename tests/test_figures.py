@@ -197,6 +197,97 @@ def test_matrix_view_marks_unmatched_ticks() -> None:
     assert figures.UNMATCHED not in fig.layout.yaxis.ticktext[0]
 
 
+def _long_alignment(n: int) -> Alignment:
+    """n words against themselves with the middle third reversed and a 2:2 paraphrase at
+    the end; unmatched: the hypothesis's "<b>x</b>" and "extra", the reference's "other"."""
+    words = [f"w{k}" for k in range(n - 3)] + ["<b>x</b>", "p", "q"]
+    hyp = _tokens(" ".join([*words, "extra"]), {"w1"})
+    third = (n - 3) // 3
+    ref_order = (
+        list(range(third)) + list(reversed(range(third, 2 * third))) + list(range(2 * third, n - 3))
+    )
+    ref = _tokens(" ".join([*(words[k] for k in ref_order), "p", "q", "other"]))
+    hw, rw = [t.text for t in hyp], [t.text for t in ref]
+    ms = []
+    for j, k in enumerate(ref_order):
+        ms.append(_m(Module.EXACT, (k, k + 1), (j, j + 1), hw, rw))
+    ms.append(_m(Module.PARAPHRASE, (n - 2, n), (n - 3, n - 1), hw, rw))
+    ms = sorted(ms, key=lambda m: m.ref.start)
+    return Alignment(hyp, ref, tuple(ms), chunk_matches(ms))
+
+
+def test_matrix_view_is_compact_above_the_cell_limit() -> None:
+    al = _long_alignment(300)
+    nh, nr = len(al.hyp), len(al.ref)
+    assert figures.matrix_is_compact(al) and nh * nr > figures.MATRIX_CELL_LIMIT
+    fig = figures.matrix_view(al)
+    heat = fig.data[0]
+    assert heat.meta == {"role": "matrix", "compact": True}
+    assert heat.hoverongaps is False
+    # one category per token, in order, named "index word"; cell k still at position k
+    xa, ya = fig.layout.xaxis, fig.layout.yaxis
+    assert xa.type == ya.type == "category"
+    assert list(xa.categoryarray) == [f"{j} {t}" for j, t in enumerate(al.ref_words)][:-1] + [
+        f"{nr - 1} <span style='color:{figures.UNMATCHED}'>other</span>"
+    ]
+    assert ya.categoryarray[1] == "1 <i>w1</i>"  # function word in italics
+    assert ya.categoryarray[nh - 4] == f"{nh - 4} <span style='color:{figures.UNMATCHED}'>" + (
+        "&lt;b&gt;x&lt;/b&gt;</span>"
+    )
+    assert "<b>x" not in json.dumps(fig.to_plotly_json())  # user text escaped everywhere
+    assert list(ya.range) == [nh - 0.5, -0.5] and list(xa.range) == [-0.5, nr - 0.5]
+    # matched cells only (the 2×2 paraphrase is 4 cells), plus one empty cell per row
+    # or column without a match, so the grid keeps every token
+    matched = [z for z in heat.z if z is not None]
+    assert len(matched) == 297 + 4
+    assert len(heat.z) == len(matched) + 3  # rows "<b>x</b>" and "extra", column "other"
+    assert set(zip(heat.x, heat.y, strict=True)) >= {(xa.categoryarray[-1], ya.categoryarray[0])}
+    cells = {
+        (xa.categoryarray.index(x), ya.categoryarray.index(y)): (z, text)
+        for x, y, z, text in zip(heat.x, heat.y, heat.z, heat.text, strict=True)
+        if z is not None
+    }
+    for ch in al.chunks:
+        for mi in ch.matches:
+            m = al.matches[mi]
+            for i in m.hyp:
+                for j in m.ref:
+                    z, text = cells[(j, i)]
+                    assert z == 1.0 if m.module is Module.EXACT else z == 4.0
+                    assert text.startswith(f"hyp[{i}] ")
+                    assert text.endswith(f"<br>chunk {ch.index + 1}")
+    # chunks wider than one cell outlined by one path; no numbered shapes
+    (outline,) = fig.layout.shapes
+    assert outline.type == "path"
+    wide = [ch for ch in al.chunks if len(ch.hyp) > 1 or len(ch.ref) > 1]
+    assert outline.path.count("M") == len(wide) >= 2
+    (note,) = fig.layout.annotations
+    assert note.text.startswith(f"{nh} × {nr} tokens: compact view")
+    assert fig.layout.height == 900
+    legend = [t.name for t in fig.data[1:]]
+    assert legend == ["exact", "paraphrase"]
+    order = figures.matrix_view(al, color_by="order", labels={"matrix_compact": "<{n_hyp}>"})
+    assert order.layout.annotations[0].text == f"&lt;{nh}&gt;"  # labels escaped too
+    zo = {
+        (x, y): z for x, y, z in zip(order.data[0].x, order.data[0].y, order.data[0].z, strict=True)
+    }
+    assert zo[(xa.categoryarray[5], ya.categoryarray[5])] == 5.0
+
+
+def test_matrix_view_size_grows_with_the_matches_not_the_square() -> None:
+    small = len(figures.matrix_view(_long_alignment(300)).to_json())
+    big = len(figures.matrix_view(_long_alignment(1200)).to_json())
+    assert big < 5 * small  # 4× the tokens, 16× the cells
+    assert big < 400_000
+    # at the limit the matrix is still drawn in full, as before
+    n = int(figures.MATRIX_CELL_LIMIT**0.5)
+    words = " ".join(f"w{k}" for k in range(n))
+    full = Alignment(_tokens(words), _tokens(words), (), ())
+    assert not figures.matrix_is_compact(full)
+    fig = figures.matrix_view(full)
+    assert len(fig.data[0].z) == n and fig.data[0].meta == {"role": "matrix"}
+
+
 def test_waterfall_figure() -> None:
     m = Meteor("seed-doc")
     r = m.score("Under the starry night, we danced with glee.",
