@@ -10,6 +10,7 @@ arranges and formats.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -134,6 +135,9 @@ def _cache(name: str) -> dict[Any, Any]:
     return store
 
 
+_WORKER_POOL = threading.Semaphore(1)
+
+
 def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, CorpusResult]:
     """Every system scored under the setting (progress bar the first time)."""
     key = (corpus_key(corpus), setting)
@@ -142,6 +146,10 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
         return store[key]  # type: ignore[no-any-return]
     out: dict[str, CorpusResult] = {}
     bar = st.progress(0.0)
+    # One pool of worker processes per server: when a class uploads at once, the other
+    # sessions score in their own thread instead of each starting a pool of processes
+    # that load every language resource again (memory grows with sessions × CPUs).
+    pool_free = _WORKER_POOL.acquire(blocking=False)
     try:
         for name, hyps in corpus.systems:
             label = t("corpus_scoring", system=safe_name(name))
@@ -150,11 +158,16 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
             def report(frac: float, msg: str, label: str = label) -> None:
                 bar.progress(min(max(frac, 0.0), 1.0), text=f"{label} {msg}")
 
-            out[name] = score_corpus(meteor, hyps, corpus.refs, progress=report)
+            out[name] = score_corpus(
+                meteor, hyps, corpus.refs, progress=report, workers=None if pool_free else 1
+            )
     except SHOWN_ERRORS as exc:
         bar.empty()
         st.error(t("error", msg=safe_name(str(exc))))
         st.stop()
+    finally:
+        if pool_free:
+            _WORKER_POOL.release()
     bar.empty()
     store[key] = out
     return out
