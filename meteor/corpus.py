@@ -35,15 +35,17 @@ the formula would give 1/(B + 1).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import multiprocessing as mp
 import os
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -51,7 +53,8 @@ import numpy as np
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.types import Alignment, Chunk, CorpusResult, Match, MeteorResult, Span, Stats, Token
+from meteor.transport import Decoder, Encoded, encode
+from meteor.types import CorpusResult, MeteorResult, Stats
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -515,44 +518,27 @@ def _init_worker(params: Params, preset: str | None) -> None:
     m = Meteor(params=params)
     m.preset = preset  # keep the caller's signature (preset name) on every record
     m.prepare()
+    gc.freeze()  # the loaded resources never become garbage: collections skip them
     _WORKER = m
-    _register_fast_reducers()
-
-
-def _register_fast_reducers() -> None:
-    """Send records back as constructor calls (2-3x faster than slotted-dataclass state).
-
-    Registered on multiprocessing's pickler in the worker only; the parent rebuilds
-    the records by calling the constructors, so they are validated again.
-    """
-    from multiprocessing.reduction import ForkingPickler
-
-    for cls in (Token, Span, Match, Chunk, Alignment, Stats, MeteorResult):
-        names = tuple(f.name for f in fields(cls) if f.init)
-        ForkingPickler.register(cls, _reducer(cls, names))
-
-
-def _reducer(cls: type, names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    def reduce(obj: Any) -> tuple[Any, ...]:
-        return cls, tuple(getattr(obj, n) for n in names)
-
-    return reduce
 
 
 def _score_chunk(
-    start: int, hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
-) -> tuple[int, list[MeteorResult]]:
+    indices: Sequence[int], hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
+) -> list[Encoded]:
+    """Score segments in a worker; records travel compactly (:mod:`meteor.transport`)."""
     assert _WORKER is not None
-    return start, [
-        _score_one(_WORKER, h, r, start + k)
-        for k, (h, r) in enumerate(zip(hyps, refs, strict=True))
-    ]
+    with _gc_paused():
+        _WORKER.prefetch(_texts(hyps, refs))
+        return [
+            encode(_score_one(_WORKER, h, r, k))
+            for k, h, r in zip(indices, hyps, refs, strict=True)
+        ]
 
 
 def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) -> MeteorResult:
-    """Score one segment; an error names the segment (1-based) it came from."""
+    """Score one segment (no candidate list); an error names the segment (1-based)."""
     try:
-        return _strip(meteor.score(hyp, refs))
+        return meteor._score(hyp, refs, keep_candidates=False)
     except (ValueError, TypeError) as exc:
         message = f"segment {index + 1}: {exc}"
         try:
@@ -562,9 +548,78 @@ def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) 
         raise named from exc
 
 
-def _strip(r: MeteorResult) -> MeteorResult:
-    """Corpus records drop the candidate lists (re-score a segment to see them)."""
-    return replace(r, candidates=()) if r.candidates else r
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = 0
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection during a scoring run in a single-threaded process.
+
+    Scoring makes no reference cycles (every object it drops is freed by reference
+    counting at once), but it allocates millions of short-lived objects, and each
+    allocation burst starts a collection that walks the live containers -- the
+    language resources and the records made so far included: a quarter of the run
+    time.  Paused only when this process runs one thread (a worker process, the
+    CLI, a script), since the switch is process-wide, and only when it was on;
+    re-enabled when the last paused run ends.
+    """
+    global _GC_PAUSES
+    with _GC_LOCK:
+        pause = threading.active_count() == 1 and (_GC_PAUSES > 0 or gc.isenabled())
+        if pause:
+            _GC_PAUSES += 1
+            gc.disable()
+    try:
+        yield
+    finally:
+        if pause:
+            with _GC_LOCK:
+                _GC_PAUSES -= 1
+                if _GC_PAUSES == 0:
+                    gc.enable()
+
+
+def _texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
+    """Every text of some segments (for :meth:`Meteor.prefetch`), skipping non-strings."""
+    for h, r in zip(hyps, refs, strict=True):
+        if isinstance(h, str):
+            yield h
+        if isinstance(r, str):
+            yield r
+        elif isinstance(r, Sequence):
+            yield from (x for x in r if isinstance(x, str))
+
+
+#: Segments whose per-sentence work :func:`_score_serial` does in one go.
+_PREFETCH_BLOCK = 256
+
+
+def _unique_pairs(
+    hyps: Sequence[str], refs: Sequence[str] | Sequence[Sequence[str]]
+) -> tuple[list[int], list[int]]:
+    """(first index of each distinct pair, for each segment the position of its pair there).
+
+    Identical (hypothesis, references) pairs are scored once; records are immutable,
+    so the segments share one (as :meth:`meteor.Meteor.corpus_score` does).
+    """
+    first: list[int] = []
+    where: list[int] = []
+    seen: dict[Any, int] = {}
+    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        try:
+            key = (h, r if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
+            hash(key)
+        except TypeError:
+            key = None
+        pos = seen.get(key) if key is not None else None
+        if pos is None:
+            pos = len(first)
+            first.append(k)
+            if key is not None:
+                seen[key] = pos
+        where.append(pos)
+    return first, where
 
 
 def _mp_context() -> Any:
@@ -634,11 +689,14 @@ def score_corpus(
         if ctx.get_start_method() == "fork"
         else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
     )
-    if n_workers <= 1 or n < threshold:
+    first, where = _unique_pairs(hyps, refs)
+    if n_workers <= 1 or len(first) < threshold:
         return _score_serial(meteor, hyps, refs, progress)
-    size = chunk_size or max(16, min(500, math.ceil(n / (n_workers * 8))))
+    size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
     try:
-        segments = _score_parallel(meteor, hyps, refs, ctx, n_workers, size, progress)
+        with _gc_paused():  # before the pool starts its threads
+            unique = _score_parallel(meteor, hyps, refs, first, ctx, n_workers, size, progress)
+        segments = [unique[pos] for pos in where]
     except (BrokenProcessPool, OSError) as exc:
         # No usable worker processes (a sandbox without fork, a script that forgot
         # the ``if __name__ == "__main__"`` guard under spawn…): score here instead.
@@ -655,38 +713,45 @@ def _score_parallel(
     meteor: Meteor,
     hyps: Sequence[str],
     refs: Sequence[str] | Sequence[Sequence[str]],
+    first: Sequence[int],
     ctx: Any,
     n_workers: int,
     size: int,
     progress: Progress | None,
 ) -> list[MeteorResult]:
-    n = len(hyps)
+    """Records of the segments ``first`` (distinct pairs), in that order."""
+    n_all, n = len(hyps), len(first)
     results: list[list[MeteorResult] | None] = [None] * math.ceil(n / size)
     done = 0
     if ctx.get_start_method() == "fork":
         # Load the resources once here; the forked workers inherit them.
         meteor.prepare(_loading(progress) if progress else None)
     if progress:
-        progress(0.0, f"scoring {n:,} segments with {n_workers} processes")
+        progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
     pool = ProcessPoolExecutor(
         max_workers=n_workers,
         mp_context=ctx,
         initializer=_init_worker,
         initargs=(meteor.params, meteor.preset),
     )
+    decoder = Decoder()
     try:
-        pending: set[Future[tuple[int, list[MeteorResult]]]] = {
-            pool.submit(_score_chunk, s, list(hyps[s : s + size]), list(refs[s : s + size]))
-            for s in range(0, n, size)
-        }
+        pending: dict[Future[list[Encoded]], int] = {}
+        for s in range(0, n, size):
+            idx = list(first[s : s + size])
+            fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
+            pending[fut] = s
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                start, chunk = fut.result()
+                start = pending.pop(fut)
+                chunk = [decoder.decode(e) for e in fut.result()]
                 results[start // size] = chunk
                 done += len(chunk)
             if progress:
-                progress(done / n, f"scored {done:,} of {n:,} segments")
+                # distinct pairs scored, scaled to the segment count the caller knows
+                shown = round(done / n * n_all)
+                progress(done / n, f"scored {shown:,} of {n_all:,} segments")
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [r for chunk in results if chunk is not None for r in chunk]
@@ -707,9 +772,17 @@ def _score_serial(
 ) -> CorpusResult:
     n = len(hyps)
     step = max(1, n // 200)
+    first, where = _unique_pairs(hyps, refs)
+    unique: list[MeteorResult] = []
     segments: list[MeteorResult] = []
-    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-        segments.append(_score_one(meteor, h, r, k))
-        if progress and (k % step == 0 or k == n - 1):
-            progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
+    with _gc_paused():
+        for k, pos in enumerate(where):
+            if k % _PREFETCH_BLOCK == 0:
+                block = [first[p] for p in range(pos, min(pos + _PREFETCH_BLOCK, len(first)))]
+                meteor.prefetch(_texts([hyps[i] for i in block], [refs[i] for i in block]))
+            if pos == len(unique):
+                unique.append(_score_one(meteor, hyps[k], refs[k], k))
+            segments.append(unique[pos])
+            if progress and (k % step == 0 or k == n - 1):
+                progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
     return meteor.combine(segments)

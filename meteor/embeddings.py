@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meteor.languages import ResourceError
-from meteor.matchers import MatchContext, propose, register_matcher
-from meteor.types import Match, Module, Span
+from meteor.matchers import Cand, MatchContext, propose_raw, register_matcher
+from meteor.types import Module
 
 if TYPE_CHECKING:
     import numpy as np
@@ -295,13 +295,13 @@ def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
     hyp: set[int] = set()
     ref: set[int] = set()
     for module in earlier:
-        for cand in propose(module, ctx):
-            hyp.update(cand.hyp)
-            ref.update(cand.ref)
+        for _, hs, he, rs, re_, _, _ in propose_raw(module, ctx):
+            hyp.update(range(hs, he))
+            ref.update(range(rs, re_))
     return hyp, ref
 
 
-def embedding(ctx: MatchContext) -> list[Match]:
+def embedding(ctx: MatchContext) -> list[Cand]:
     """The embedding stage: candidates between words no earlier candidate touches.
 
     Returns candidates in lattice order (reference position, then hypothesis
@@ -326,7 +326,7 @@ def embedding(ctx: MatchContext) -> list[Match]:
         return []
     sims = source.cosine_matrix([h[1] for h in hyp], [r[1] for r in ref])
     threshold = ctx.params.embedding_threshold
-    out: list[Match] = []
+    out: list[Cand] = []
     # Only the pairs over the threshold, in (reference, hypothesis) order: numpy finds
     # them, so long texts cost no Python loop over every pair.
     for b, a in zip(*(sims.T >= threshold).nonzero(), strict=True):
@@ -338,17 +338,7 @@ def embedding(ctx: MatchContext) -> list[Match]:
         detail = f"navec cosine {cos:.2f}"
         if hlem or rlem:
             detail += f" (looked up as {hkey} / {rkey})"
-        out.append(
-            Match(
-                Module.EMBEDDING,
-                Span(i, i + 1),
-                Span(j, j + 1),
-                (ctx.hyp[i],),
-                (ctx.ref[j],),
-                detail,
-                similarity=cos,
-            )
-        )
+        out.append((Module.EMBEDDING, i, i + 1, j, j + 1, detail, cos))
         if len(out) % 1024 == 0:
             ctx.check(len(out), Module.EMBEDDING)
     ctx.check(len(out), Module.EMBEDDING)

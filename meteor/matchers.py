@@ -22,7 +22,19 @@ from meteor.languages import Language
 from meteor.params import Params
 from meteor.types import Match, Module, Span
 
-__all__ = ["CandidateLimitError", "MatchContext", "java_hash", "propose", "propose_all"]
+__all__ = [
+    "Cand",
+    "CandidateLimitError",
+    "MatchContext",
+    "Sentence",
+    "from_match",
+    "java_hash",
+    "propose",
+    "propose_all",
+    "propose_all_raw",
+    "propose_raw",
+    "to_match",
+]
 
 
 class CandidateLimitError(ValueError):
@@ -59,8 +71,137 @@ def java_hash(s: str) -> int:
     return h - (1 << 32) if h >= 1 << 31 else h
 
 
+#: A candidate as the matchers produce it and the aligners read it:
+#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.
+#: :class:`~meteor.types.Match` records are built only for what a caller keeps
+#: (:func:`to_match`): a corpus run needs records for the chosen matches alone.
+Cand = tuple[Module, int, int, int, int, str, float | None]
+
+
+class Sentence:
+    """What the matchers need of one tokenised sentence, computed once.
+
+    Everything here depends on the sentence alone (and the scorer's params and
+    language), never on the other side of the pair, so a scorer keeps one per
+    distinct sentence: a reference shared by every system of a corpus is keyed,
+    stemmed, looked up in WordNet and walked through the paraphrase trie once.
+    Each piece is computed on first use.
+    """
+
+    __slots__ = (
+        "_key_index",
+        "_lang",
+        "_lemma_index",
+        "_lemmas",
+        "_params",
+        "_phrases",
+        "_prep",
+        "_stem_index",
+        "_stem_keys",
+        "_stems",
+        "_syn",
+        "_with_syn",
+        "keys",
+        "words",
+    )
+
+    def __init__(self, words: Sequence[str], params: Params, lang: Language) -> None:
+        self.words = list(words)
+        self._params = params
+        self._lang = lang
+        self._prep: Callable[[str], str] = _fold_yo if params.fold_yo else _identity
+        key = _key_function(params)
+        prep = self._prep
+        #: Word keys (``Stage.java:43-50``: ``String.hashCode`` when ``java_keys``).
+        self.keys: list[Hashable] = [key(prep(w)) for w in self.words]
+        self._key_index: dict[Hashable, list[int]] | None = None
+        self._stems: list[str] | None = None
+        self._stem_keys: list[Hashable] | None = None
+        self._stem_index: dict[Hashable, list[int]] | None = None
+        self._syn: list[frozenset[int]] | None = None
+        self._with_syn: list[tuple[int, frozenset[int]]] | None = None
+        self._lemmas: list[frozenset[str]] | None = None
+        self._lemma_index: dict[str, list[int]] | None = None
+        self._phrases: Any = None
+
+    def key_index(self) -> dict[Hashable, list[int]]:
+        """Word key -> positions (ascending)."""
+        if self._key_index is None:
+            self._key_index = _index(self.keys)
+        return self._key_index
+
+    def stems(self) -> list[str]:
+        """Each word's stem under the params' stemmer (after ё folding)."""
+        if self._stems is None:
+            st = self._params.stemmer
+            stem = self._lang.stem
+            self._stems = [stem(self._prep(w), st) for w in self.words]
+        return self._stems
+
+    def stem_keys(self) -> list[Hashable]:
+        """Keys of :meth:`stems` (compared like words, ``Stage.java``)."""
+        if self._stem_keys is None:
+            key = _key_function(self._params)
+            self._stem_keys = [key(s) for s in self.stems()]
+        return self._stem_keys
+
+    def stem_index(self) -> dict[Hashable, list[int]]:
+        """Stem key -> positions (ascending)."""
+        if self._stem_index is None:
+            self._stem_index = _index(self.stem_keys())
+        return self._stem_index
+
+    def synsets(self) -> list[frozenset[int]]:
+        if self._syn is None:
+            look = self._lang.synsets
+            self._syn = [look(self._prep(w)) for w in self.words]
+        return self._syn
+
+    def with_synsets(self) -> list[tuple[int, frozenset[int]]]:
+        """``(position, synsets)`` of the words that have any (ascending positions)."""
+        if self._with_syn is None:
+            self._with_syn = [(i, ss) for i, ss in enumerate(self.synsets()) if ss]
+        return self._with_syn
+
+    def lemmas(self) -> list[frozenset[str]]:
+        if self._lemmas is None:
+            look = self._lang.lemmas
+            self._lemmas = [look(self._prep(w)) for w in self.words]
+        return self._lemmas
+
+    def lemma_index(self) -> dict[str, list[int]]:
+        if self._lemma_index is None:
+            by_lemma: dict[str, list[int]] = defaultdict(list)
+            for i, ls in enumerate(self.lemmas()):
+                for lem in ls:
+                    by_lemma[lem].append(i)
+            self._lemma_index = dict(by_lemma)
+        return self._lemma_index
+
+    def phrases(self, table: Any) -> Any:
+        """The paraphrase table's view of the sentence (:meth:`ParaphraseTable.phrases`)."""
+        if self._phrases is None:
+            self._phrases = table.phrases(self.words)
+        return self._phrases
+
+    def has_phrases(self) -> bool:
+        return self._phrases is not None
+
+    def set_phrases(self, phrases: Any) -> None:
+        """Store :meth:`phrases` computed for many sentences at once (``phrases_many``)."""
+        self._phrases = phrases
+
+
+def _key_function(params: Params) -> Callable[[str], Hashable]:
+    return java_hash if params.java_keys else _identity
+
+
 class MatchContext:
-    """Per-pair cache of keys, stems and synsets shared by the matchers."""
+    """One hypothesis-reference pair as the matchers see it.
+
+    ``sentences`` passes the two sides' :class:`Sentence` objects when the caller
+    caches them (the scorer does); otherwise they are made here.
+    """
 
     def __init__(
         self,
@@ -70,28 +211,24 @@ class MatchContext:
         lang: Language,
         *,
         limit: int | None = None,
+        sentences: tuple[Sentence, Sentence] | None = None,
     ) -> None:
         #: Most candidates one stage, and all stages together, may propose (None: no limit).
         self.limit = limit
-        self.hyp = list(hyp)
-        self.ref = list(ref)
         self.params = params
         self.lang = lang
-        fold = params.fold_yo
-        self._prep: Callable[[str], str] = _fold_yo if fold else _identity
-        key: Callable[[str], Hashable] = java_hash if params.java_keys else _identity
-        self.key = key
-        self.hyp_keys = [key(self._prep(w)) for w in self.hyp]
-        self.ref_keys = [key(self._prep(w)) for w in self.ref]
+        if sentences is None:
+            sentences = (Sentence(hyp, params, lang), Sentence(ref, params, lang))
+        self.hs, self.rs = sentences
+        self.hyp = self.hs.words
+        self.ref = self.rs.words
+        self.hyp_keys = self.hs.keys
+        self.ref_keys = self.rs.keys
 
     def check(self, found: int, module: Module) -> None:
         """Raise :class:`CandidateLimitError` when ``found`` candidates exceed the limit."""
         if self.limit is not None and found > self.limit:
             raise CandidateLimitError(found, self.limit, module.value)
-
-    def stems(self, words: Sequence[str]) -> list[str]:
-        st = self.params.stemmer
-        return [self.lang.stem(self._prep(w), st) for w in words]
 
 
 def _identity(s: str) -> str:
@@ -106,109 +243,111 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     idx: dict[Hashable, list[int]] = defaultdict(list)
     for i, k in enumerate(keys):
         idx[k].append(i)
-    return idx
+    return dict(idx)
 
 
-def _one(module: Module, ctx: MatchContext, i: int, j: int, detail: str = "") -> Match:
-    return Match(module, Span(i, i + 1), Span(j, j + 1), (ctx.hyp[i],), (ctx.ref[j],), detail)
-
-
-def exact(ctx: MatchContext) -> list[Match]:
+def exact(ctx: MatchContext) -> list[Cand]:
     """``ExactMatcher``: ``key(hyp_i) == key(ref_j)``."""
-    by_key = _index(ctx.hyp_keys)
-    out: list[Match] = []
+    by_key = ctx.hs.key_index()
     if ctx.limit is not None:  # count first: repeated words make n² candidates
         ctx.check(sum(len(by_key.get(k, ())) for k in ctx.ref_keys), Module.EXACT)
-    for j, k in enumerate(ctx.ref_keys):
-        for i in by_key.get(k, ()):
-            out.append(_one(Module.EXACT, ctx, i, j))
-    return out
+    ex = Module.EXACT
+    return [
+        (ex, i, i + 1, j, j + 1, "", None)
+        for j, k in enumerate(ctx.ref_keys)
+        for i in by_key.get(k, ())
+    ]
 
 
-def stem(ctx: MatchContext) -> list[Match]:
+def stem(ctx: MatchContext) -> list[Cand]:
     """``StemMatcher``: equal stem keys and different word keys (case-sensitive)."""
-    hs = ctx.stems(ctx.hyp)
-    rs = ctx.stems(ctx.ref)
-    by_key = _index([ctx.key(s) for s in hs])
-    out: list[Match] = []
-    for j, s in enumerate(rs):
-        for i in by_key.get(ctx.key(s), ()):
-            if ctx.hyp_keys[i] != ctx.ref_keys[j]:
-                out.append(_one(Module.STEM, ctx, i, j, f"same stem “{s}”"))
+    by_key = ctx.hs.stem_index()
+    hk, rk = ctx.hyp_keys, ctx.ref_keys
+    out: list[Cand] = []
+    rstems = ctx.rs.stems()
+    for j, sk in enumerate(ctx.rs.stem_keys() if by_key else ()):
+        for i in by_key.get(sk, ()):
+            if hk[i] != rk[j]:
+                out.append((Module.STEM, i, i + 1, j, j + 1, f"same stem “{rstems[j]}”", None))
         ctx.check(len(out), Module.STEM)  # per reference word: at most n_hyp over
     return out
 
 
-def lemma(ctx: MatchContext) -> list[Match]:
+def lemma(ctx: MatchContext) -> list[Cand]:
     """Lemma stage (beyond Meteor 1.5): the sets of normal forms intersect, words differ."""
-    prep = ctx._prep
-    hl = [ctx.lang.lemmas(prep(w)) for w in ctx.hyp]
-    rl = [ctx.lang.lemmas(prep(w)) for w in ctx.ref]
-    by_lemma: dict[str, list[int]] = defaultdict(list)
-    for i, ls in enumerate(hl):
-        for lem in ls:
-            by_lemma[lem].append(i)
-    out: list[Match] = []
-    for j, ls in enumerate(rl):
+    by_lemma = ctx.hs.lemma_index()
+    hk, rk = ctx.hyp_keys, ctx.ref_keys
+    out: list[Cand] = []
+    for j, ls in enumerate(ctx.rs.lemmas() if by_lemma else ()):
         hits: dict[int, str] = {}
         for lem in sorted(ls):
             for i in by_lemma.get(lem, ()):
                 hits.setdefault(i, lem)
         for i in sorted(hits):
-            if ctx.hyp_keys[i] != ctx.ref_keys[j]:
-                out.append(_one(Module.LEMMA, ctx, i, j, f"same lemma “{hits[i]}”"))
+            if hk[i] != rk[j]:
+                out.append((Module.LEMMA, i, i + 1, j, j + 1, f"same lemma “{hits[i]}”", None))
         ctx.check(len(out), Module.LEMMA)
     return out
 
 
-def synonym(ctx: MatchContext) -> list[Match]:
-    """``SynonymMatcher``: the synonym sets intersect and the word keys differ."""
-    prep = ctx._prep
-    hsyn = [ctx.lang.synsets(prep(w)) for w in ctx.hyp]
-    rsyn = [ctx.lang.synsets(prep(w)) for w in ctx.ref]
-    by_set: dict[int, list[int]] = defaultdict(list)
-    for i, ss in enumerate(hsyn):
-        for s in ss:
-            by_set[s].append(i)
-    out: list[Match] = []
-    src = ctx.lang.synonym_source().split(" (")[0]
-    for j, ss in enumerate(rsyn):
-        hits: dict[int, int] = {}
-        for s in sorted(ss):
-            for i in by_set.get(s, ()):
-                hits.setdefault(i, s)
-        for i in sorted(hits):
-            if ctx.hyp_keys[i] != ctx.ref_keys[j]:
-                out.append(_one(Module.SYNONYM, ctx, i, j, f"{src} synset {hits[i]:08d}"))
-        ctx.check(len(out), Module.SYNONYM)
+def synonym(ctx: MatchContext) -> list[Cand]:
+    """``SynonymMatcher``: the synonym sets intersect and the word keys differ.
+
+    ``detail`` names the smallest shared synset.
+    """
+    hyp = ctx.hs.with_synsets()
+    hk, rk = ctx.hyp_keys, ctx.ref_keys
+    out: list[Cand] = []
+    src = ""
+    syn = Module.SYNONYM
+    for j, ss in ctx.rs.with_synsets() if hyp else ():
+        key = rk[j]
+        for i, hs in hyp:
+            if not ss.isdisjoint(hs) and hk[i] != key:
+                src = src or ctx.lang.synonym_source().split(" (")[0]
+                out.append((syn, i, i + 1, j, j + 1, f"{src} synset {min(ss & hs):08d}", None))
+        ctx.check(len(out), syn)
     return out
 
 
-def paraphrase(ctx: MatchContext) -> list[Match]:
+def paraphrase(ctx: MatchContext) -> list[Cand]:
     """``ParaphraseMatcher``: n:m phrase pairs from the language's paraphrase table."""
     table = ctx.lang.paraphrases()
-    out: list[Match] = []
-    from meteor.paraphrase import CandidateOverflowError
+    from meteor.paraphrase import CandidateOverflowError, ParaphraseTable
 
     try:
-        found = table.candidates(ctx.hyp, ctx.ref, limit=ctx.limit)
+        if isinstance(table, ParaphraseTable):  # the index: per-sentence work is cached
+            found = table.pair_candidates(
+                ctx.hs.phrases(table), ctx.rs.phrases(table), limit=ctx.limit
+            )
+        else:
+            found = table.candidates(ctx.hyp, ctx.ref, limit=ctx.limit)
     except CandidateOverflowError as exc:  # counted before any candidate was built
         raise CandidateLimitError(exc.found, exc.limit, Module.PARAPHRASE.value) from None
-    for hs, hl, rs, rl in found:
-        out.append(
-            Match(
-                Module.PARAPHRASE,
-                Span(hs, hs + hl),
-                Span(rs, rs + rl),
-                tuple(ctx.hyp[hs : hs + hl]),
-                tuple(ctx.ref[rs : rs + rl]),
-                "paraphrase table",
-            )
-        )
-    return out
+    pa = Module.PARAPHRASE
+    return [(pa, hs, hs + hl, rs, rs + rl, "paraphrase table", None) for hs, hl, rs, rl in found]
 
 
-_MATCHERS: dict[Module, Callable[[MatchContext], list[Match]]] = {
+def to_match(ctx: MatchContext, c: Cand) -> Match:
+    """The :class:`~meteor.types.Match` record of a candidate."""
+    module, hs, he, rs, re_, detail, sim = c
+    return Match(
+        module,
+        Span(hs, he),
+        Span(rs, re_),
+        tuple(ctx.hyp[hs:he]),
+        tuple(ctx.ref[rs:re_]),
+        detail,
+        similarity=sim,
+    )
+
+
+def from_match(m: Match) -> Cand:
+    """The candidate tuple of a :class:`~meteor.types.Match`."""
+    return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
+
+
+_MATCHERS: dict[Module, Callable[[MatchContext], list[Cand]]] = {
     Module.EXACT: exact,
     Module.STEM: stem,
     Module.SYNONYM: synonym,
@@ -217,13 +356,13 @@ _MATCHERS: dict[Module, Callable[[MatchContext], list[Match]]] = {
 }
 
 
-def register_matcher(module: Module, fn: Callable[[MatchContext], list[Match]]) -> None:
+def register_matcher(module: Module, fn: Callable[[MatchContext], list[Cand]]) -> None:
     """Plug in a stage implemented elsewhere (e.g. the embedding stage)."""
     _MATCHERS[module] = fn
 
 
-def propose(module: Module, ctx: MatchContext) -> list[Match]:
-    """All candidates of one module, in Meteor 1.5's lattice order."""
+def propose_raw(module: Module, ctx: MatchContext) -> list[Cand]:
+    """All candidates of one module as :data:`Cand` tuples, in Meteor 1.5's lattice order."""
     try:
         fn = _MATCHERS[module]
     except KeyError:
@@ -231,18 +370,28 @@ def propose(module: Module, ctx: MatchContext) -> list[Match]:
     return fn(ctx)
 
 
-def propose_all(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Match]]:
-    """Candidates per module, in the order of ``modules``.
+def propose(module: Module, ctx: MatchContext) -> list[Match]:
+    """All candidates of one module, in Meteor 1.5's lattice order."""
+    return [to_match(ctx, c) for c in propose_raw(module, ctx)]
+
+
+def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Cand]]:
+    """Candidates per module (as :data:`Cand` tuples), in the order of ``modules``.
 
     Raises:
         CandidateLimitError: one stage, or all of them together, proposed more than
             ``ctx.limit`` candidates.
     """
-    out: list[list[Match]] = []
+    out: list[list[Cand]] = []
     total = 0
     for m in modules:
-        stage = propose(m, ctx)
+        stage = propose_raw(m, ctx)
         total += len(stage)
         ctx.check(total, m)
         out.append(stage)
     return out
+
+
+def propose_all(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Match]]:
+    """Candidates per module, in the order of ``modules`` (see :func:`propose_all_raw`)."""
+    return [[to_match(ctx, c) for c in stage] for stage in propose_all_raw(ctx, modules)]

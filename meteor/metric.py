@@ -16,10 +16,18 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from meteor import normalize, resources
-from meteor.aligners.beam import align_beam
+from meteor.aligners.beam import beam_choice
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, get_language
-from meteor.matchers import CandidateLimitError, MatchContext, propose_all
+from meteor.matchers import (
+    Cand,
+    CandidateLimitError,
+    MatchContext,
+    Sentence,
+    propose_all,
+    propose_all_raw,
+    to_match,
+)
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.scoring import Breakdown, compute, stats_from_alignment
@@ -52,6 +60,9 @@ MAX_CANDIDATES = 50_000
 #: allows MAX_CANDIDATES candidates; a beam of 10,000 allows 200).
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 _TOKEN_CACHE_SIZE = 50_000
+#: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept;
+#: about 10 kB each with paraphrases.
+_SENTENCE_CACHE_SIZE = 4_096
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -121,6 +132,7 @@ class Meteor:
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
         self._tok_cache: dict[str, tuple[Token, ...]] = {}
+        self._sent_cache: dict[tuple[str, ...], Sentence] = {}
 
     # -- resources ------------------------------------------------------
     def _pick_function_words(self) -> Any:
@@ -217,10 +229,57 @@ class Meteor:
         self._tok_cache[text] = out
         return out
 
+    def _sentence(self, words: Sequence[str]) -> Sentence:
+        """The cached per-sentence matcher work (references repeat across systems)."""
+        key = tuple(words)
+        sent = self._sent_cache.get(key)
+        if sent is None:
+            sent = Sentence(key, self.params, self.lang)
+            if len(self._sent_cache) >= _SENTENCE_CACHE_SIZE:
+                self._sent_cache.clear()
+            self._sent_cache[key] = sent
+        return sent
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Do the per-sentence work of many texts at once, ahead of scoring them.
+
+        Tokenises the texts and walks the paraphrase trie for all their sentences
+        in one vectorised lookup (:meth:`ParaphraseTable.phrases_many`), which costs
+        a fraction of one lookup per sentence.  Purely a speed-up: scores are the
+        same with or without it.  Texts that cannot be scored are skipped here (the
+        error comes when they are scored).
+        """
+        if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
+            return
+        from meteor.paraphrase import ParaphraseTable
+
+        table = self.lang.paraphrases()
+        if not isinstance(table, ParaphraseTable):
+            return
+        todo: dict[int, Sentence] = {}
+        for text in texts:
+            try:
+                sent = self._sentence([t.text for t in self.tokenize(text)])
+            except (TypeError, ValueError):
+                continue
+            if not sent.has_phrases():
+                todo[id(sent)] = sent
+        sents = list(todo.values())
+        for sent, phrases in zip(sents, table.phrases_many([s.words for s in sents]), strict=True):
+            sent.set_phrases(phrases)
+
+    def _context(self, hyp: Sequence[str], ref: Sequence[str], limit: int) -> MatchContext:
+        sides = (self._sentence(hyp), self._sentence(ref))
+        return MatchContext(hyp, ref, self.params, self.lang, limit=limit, sentences=sides)
+
     def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[list[Match]]:
-        """Every stage's candidates for two token lists, stage by stage (for teaching views)."""
-        ctx = MatchContext(hyp, ref, self.params, self.lang, limit=self.candidate_limit())
-        return propose_all(ctx, self.params.modules)
+        """Every stage's candidates for two token lists, stage by stage (for teaching views).
+
+        Raises:
+            CandidateLimitError: more than :data:`MAX_CANDIDATES` (no search follows, so
+                the beam size does not lower this limit).
+        """
+        return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
         """Most candidate matches accepted per pair (:data:`MAX_CANDIDATES`; less for wide beams)."""
@@ -232,20 +291,30 @@ class Meteor:
         self, hyp: Sequence[str], ref: Sequence[str]
     ) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
         """(chosen matches in reference order, all candidates considered)."""
+        chosen, ctx, flat = self._align(hyp, ref)
+        if ctx is None:  # the greedy aligner proposes and chooses in one go
+            return chosen, chosen
+        return chosen, tuple(to_match(ctx, c) for c in flat)
+
+    def _align(
+        self, hyp: Sequence[str], ref: Sequence[str]
+    ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Cand]]:
+        """(chosen matches in reference order, the pair's context, every candidate)."""
         p = self.params
         if p.aligner == "greedy":
             resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.aligners.greedy import align_nltk
+            from meteor.matchers import from_match
             from meteor.nltk_wordnet import wordnet_reader
 
-            chosen = align_nltk(hyp, ref, wordnet=wordnet_reader())
-            return tuple(chosen), tuple(chosen)
-        ctx = MatchContext(hyp, ref, p, self.lang, limit=self.candidate_limit())
+            chosen = tuple(align_nltk(hyp, ref, wordnet=wordnet_reader()))
+            return chosen, None, [from_match(m) for m in chosen]
+        ctx = self._context(hyp, ref, self.candidate_limit())
         modules = p.modules
         if p.aligner == "beam" and len(hyp) == len(ref) and ctx.hyp_keys == ctx.ref_keys:
             modules = modules[:1]  # identical-sentence shortcut (Aligner.java:155-161)
         try:
-            stages = propose_all(ctx, modules)
+            stages = propose_all_raw(ctx, modules)
         except CandidateLimitError as exc:
             if p.aligner == "beam" and exc.limit < MAX_CANDIDATES:
                 hint = (
@@ -255,29 +324,33 @@ class Meteor:
                 )
                 raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
             raise
-        flat = tuple(m for stage in stages for m in stage)
+        flat = [c for stage in stages for c in stage]
         if p.aligner == "beam":
-            chosen = align_beam(len(hyp), len(ref), flat, p.beam_size)
-        else:
-            from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
+            picked = beam_choice(len(hyp), len(ref), flat, p.beam_size)
+            return tuple(to_match(ctx, flat[c]) for c in picked), ctx, flat
+        from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
 
-            try:
-                chosen = align_stagewise(len(hyp), len(ref), stages)
-            except StagewiseSearchError as exc:
-                raise ValueError(
-                    "the stage-wise (2005 paper) optimum could not be proven within its search "
-                    "budget for this pair (many heavily repeated words); use the beam aligner "
-                    "or a shorter text"
-                ) from exc
-        return tuple(chosen), flat
+        try:
+            found = align_stagewise(
+                len(hyp), len(ref), [[to_match(ctx, c) for c in stage] for stage in stages]
+            )
+        except StagewiseSearchError as exc:
+            raise ValueError(str(exc)) from exc
+        return tuple(found), ctx, flat
 
     def _score_tokens(
-        self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...]
+        self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
-        chosen, cands = self.align(hyp_w, ref_w)
+        chosen, ctx, flat = self._align(hyp_w, ref_w)
         chosen = tuple(sorted(chosen, key=lambda m: m.ref.start))
+        if not keep:
+            cands: tuple[Match, ...] = ()
+        elif ctx is None:
+            cands = chosen
+        else:
+            cands = tuple(to_match(ctx, c) for c in flat)
         alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
         stats = stats_from_alignment(
             chosen, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
@@ -293,8 +366,14 @@ class Meteor:
 
         Raises:
             TypeError: when ``hyp`` is not a string or ``refs`` not a string/sequence of strings.
-            ValueError: when there is no reference, or a text is too long.
+            ValueError: when there is no reference, a text is too long or holds a lone
+                surrogate, or a pair has too many candidate matches
+                (:class:`~meteor.matchers.CandidateLimitError`, :meth:`candidate_limit`).
         """
+        return self._score(hyp, refs, keep_candidates=True)
+
+    def _score(self, hyp: str, refs: str | Sequence[str], *, keep_candidates: bool) -> MeteorResult:
+        """:meth:`score`; without ``keep_candidates`` the record's candidate list is empty."""
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
         best: tuple[Any, ...] | None = None
@@ -305,7 +384,7 @@ class Meteor:
             ref_t = self.tokenize(
                 ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
             )
-            out = self._score_tokens(hyp_t, ref_t)
+            out = self._score_tokens(hyp_t, ref_t, keep_candidates)
             s = out[2].score
             scores.append(s)
             if s > best_score:  # strict: the first reference wins ties

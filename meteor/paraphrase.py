@@ -118,6 +118,7 @@ import threading
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -170,6 +171,50 @@ class CandidateOverflowError(ValueError):
         super().__init__(f"{found:,} paraphrase candidates; at most {limit:,} allowed")
         self.found = found
         self.limit = limit
+
+
+@dataclass(frozen=True, slots=True)
+class SentencePhrases:
+    """One sentence as the paraphrase matcher sees it (:meth:`ParaphraseTable.phrases`).
+
+    Kept per distinct sentence by the scorer, so it is stored compactly (about 2 kB
+    for a 25-word sentence; as Python tuples it took eight times that).
+
+    Attributes:
+        occ: phrase id -> start positions (ascending) where that phrase of the table
+            occurs in the sentence.
+        keys: the phrase ids of ``occ``, sorted, as int32 bytes.
+        wants: ``(start, length, b_phrase, b_length)`` for every record whose A
+            phrase occurs at ``start``, in trie-walk order (``State.getPaths``), as
+            int32 bytes (4 numbers per record).
+    """
+
+    occ: dict[int, list[int]]
+    keys: bytes
+    wants: bytes
+
+    @classmethod
+    def of(cls, occ: dict[int, list[int]], wants: npt.NDArray[np.int64]) -> SentencePhrases:
+        keys = np.array(sorted(occ), dtype=np.int32).tobytes()
+        return cls(occ, keys, wants.astype(np.int32).tobytes())
+
+    def records(self) -> npt.NDArray[np.int32]:
+        """``wants`` as a ``(k, 4)`` array (a view, no copy)."""
+        return np.frombuffer(self.wants, dtype=np.int32).reshape(-1, 4)
+
+    def wanted_in(self, other: SentencePhrases) -> list[list[int]]:
+        """The ``wants`` rows (walk order) whose B phrase occurs in ``other``."""
+        if not self.wants or not other.keys:
+            return []
+        w = self.records()
+        keys = np.frombuffer(other.keys, dtype=np.int32)
+        b = w[:, 2]
+        pos = np.minimum(np.searchsorted(keys, b), keys.size - 1)
+        rows: list[list[int]] = w[keys[pos] == b].tolist()
+        return rows
+
+
+_NO_PHRASES = np.zeros((0, 4), dtype=np.int64)
 
 
 def index_path(lang: str = "en", cache: Path | None = None) -> Path:
@@ -401,45 +446,88 @@ class ParaphraseTable:
         out[rows[same], cols[same]] = pids[same]
         return out
 
-    def _direction(
-        self,
-        a_side: npt.NDArray[np.int64],
-        b_side: npt.NDArray[np.int64],
-        limit: int | None = None,
-    ) -> tuple[npt.NDArray[np.int64], ...]:
-        """One of the two loops of ``ParaphraseMatcher.match`` (:31-66 and :68-101).
+    def phrases(self, words: Sequence[str]) -> SentencePhrases:
+        """The table's view of one sentence, for either side of :meth:`pair_candidates`.
 
-        ``a_side`` is the sentence walked in the trie of A phrases, ``b_side``
-        the one searched for each record's B phrase (both as phrase-id
-        matrices).  Returns ``(a_start, a_len, b_start, b_len)`` arrays in the
-        order of the Java loops: A start position, A length (the trie depth),
-        the record's place in the file, then B start position.
+        One trie walk per sentence (``State.getPaths`` from every start, vectorised
+        by :meth:`_phrase_ids`): where each phrase of the table occurs, and every
+        ``(start, length, record)`` the walk emits over A phrases, in walk order
+        (start ascending, then depth, then the record's place in the file).  It
+        depends on the sentence alone, so a scorer computes it once per distinct
+        sentence (references repeat across systems).
         """
-        empty = np.zeros(0, dtype=np.int64)
-        starts, cols = np.nonzero((a_side >= 0) & (a_side < self._n_a))
-        b_rows, b_cols = np.nonzero(b_side >= 0)
-        if starts.size == 0 or b_rows.size == 0:
-            return empty, empty, empty, empty
+        return self.phrases_many([words])[0]
+
+    def phrases_many(self, sentences: Sequence[Sequence[str]]) -> list[SentencePhrases]:
+        """:meth:`phrases` of many sentences with one vectorised lookup (same results)."""
+        width = self._width
+        if not width or not sentences:
+            return [SentencePhrases.of({}, _NO_PHRASES) for _ in sentences]
+        gap = [-1] * width  # no phrase spans a gap
+        flat: list[int] = []
+        starts: list[int] = []
+        for words in sentences:
+            starts.append(len(flat))
+            flat += self._word_ids(words)
+            flat += gap
+        both = self._phrase_ids(np.array(flat, dtype=np.int64))
+        rows, cols = np.nonzero(both >= 0)  # row-major: start, then length
+        pids = both[rows, cols]
+        is_a = pids < self._n_a
+        a_rows, lens, apids = rows[is_a], cols[is_a] + 1, pids[is_a]
         # Every record of every A phrase found, in walk order then file order.
-        apids = a_side[starts, cols]
         lo = self._rec_off[apids].astype(np.int64)
         counts = self._rec_off[apids + 1].astype(np.int64) - lo
         entry = np.repeat(np.arange(apids.size), counts)
         recs = np.arange(entry.size) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
         bs = self._rec_b[recs].astype(np.int64)
-        # Phrases of the other sentence, sorted by (phrase id, start position).
-        b_pids = b_side[b_rows, b_cols]
-        order = np.lexsort((b_rows, b_pids))
-        b_pids, b_rows = b_pids[order], b_rows[order]
-        first = np.searchsorted(b_pids, bs, side="left")
-        n_occ = np.searchsorted(b_pids, bs, side="right") - first
-        if limit is not None and (found := int(n_occ.sum())) > limit:
-            raise CandidateOverflowError(found, limit)
-        # One candidate per (record, occurrence of its B phrase), B positions ascending.
-        rec_k = np.repeat(np.arange(bs.size), n_occ)
-        occ = np.arange(rec_k.size) + np.repeat(first - (np.cumsum(n_occ) - n_occ), n_occ)
-        e = entry[rec_k]
-        return starts[e], cols[e] + 1, b_rows[occ], self._lengths[bs[rec_k]].astype(np.int64)
+        want_rows = a_rows[entry]
+        wants_all = np.stack([want_rows, lens[entry], bs, self._lengths[bs].astype(np.int64)], 1)
+        # Split both by sentence (rows ascend, so each sentence is one slice).
+        bounds = np.array(starts[1:] + [len(flat)], dtype=np.int64)
+        occ_cut = np.searchsorted(rows, bounds, side="left").tolist()
+        want_cut = np.searchsorted(want_rows, bounds, side="left").tolist()
+        occ_rows, occ_pids = rows.tolist(), pids.tolist()
+        out: list[SentencePhrases] = []
+        o = w = 0
+        for base, o_end, w_end in zip(starts, occ_cut, want_cut, strict=True):
+            occ: dict[int, list[int]] = {}
+            for r, pid in zip(occ_rows[o:o_end], occ_pids[o:o_end], strict=True):
+                occ.setdefault(pid, []).append(r - base)  # starts ascending
+            wants = wants_all[w:w_end].copy()
+            wants[:, 0] -= base
+            out.append(SentencePhrases.of(occ, wants))
+            o, w = o_end, w_end
+        return out
+
+    def pair_candidates(
+        self, hyp: SentencePhrases, ref: SentencePhrases, *, limit: int | None = None
+    ) -> list[tuple[int, int, int, int]]:
+        """:meth:`candidates` from the two sentences' :meth:`phrases` (same order, same limit).
+
+        Direction 1 (``ParaphraseMatcher.java:31-66``): each record walked from the
+        reference, each hypothesis start of its B phrase ascending; direction 2
+        (:68-101) the same with the sides swapped.
+        """
+        h_occ, r_occ = hyp.occ, ref.occ
+        dir1 = ref.wanted_in(hyp)  # records walked from the reference, B in the hypothesis
+        dir2 = hyp.wanted_in(ref)
+        if limit is not None:  # count first: never build more than the limit
+            n1 = sum(len(h_occ[b]) for _, _, b, _ in dir1)
+            if n1 > limit:
+                raise CandidateOverflowError(n1, limit)
+            n2 = sum(len(r_occ[b]) for _, _, b, _ in dir2)
+            if n1 + n2 > limit:
+                raise CandidateOverflowError(n1 + n2, limit)
+        out: list[tuple[int, int, int, int]] = []
+        push = out.append
+        for rs, rl, b, bl in dir1:
+            for hs in h_occ[b]:
+                push((hs, bl, rs, rl))
+        for hs, hl, b, bl in dir2:
+            for rs in r_occ[b]:
+                push((hs, hl, rs, bl))
+        return out
 
     def candidates(
         self, hyp: Sequence[str], ref: Sequence[str], *, limit: int | None = None
@@ -462,30 +550,9 @@ class ParaphraseTable:
         Raises:
             CandidateOverflowError: more than ``limit`` candidates.
         """
-        nh, nr = len(hyp), len(ref)
-        if not nh or not nr or not self._width:
+        if not hyp or not ref:
             return []
-        # One lookup for both sentences, with a gap that no phrase can span.
-        gap = [-1] * self._width
-        ids = np.array(self._word_ids(hyp) + gap + self._word_ids(ref), dtype=np.int64)
-        both = self._phrase_ids(ids)
-        h, r = both[:nh], both[nh + self._width :]
-        # Direction 1: A in the reference, B in the hypothesis (Match.start = j).
-        rs, rl, hs, hl = self._direction(r, h, limit)
-        # Direction 2: A in the hypothesis, B in the reference.
-        try:
-            hs2, hl2, rs2, rl2 = self._direction(h, r, None if limit is None else limit - rs.size)
-        except CandidateOverflowError as exc:
-            raise CandidateOverflowError(exc.found + rs.size, exc.limit + rs.size) from None
-        return list(
-            zip(
-                np.concatenate([hs, hs2]).tolist(),
-                np.concatenate([hl, hl2]).tolist(),
-                np.concatenate([rs, rs2]).tolist(),
-                np.concatenate([rl, rl2]).tolist(),
-                strict=True,
-            )
-        )
+        return self.pair_candidates(self.phrases(hyp), self.phrases(ref), limit=limit)
 
     def _phrase_text(self, pid: int) -> tuple[str, ...]:
         n = int(self._lengths[pid])

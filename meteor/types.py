@@ -159,6 +159,24 @@ class Alignment:
                     raise ValueError(f"reference token {j} is aligned twice or out of range")
                 seen_r.add(j)
 
+    @classmethod
+    def trusted(
+        cls,
+        hyp: tuple[Token, ...],
+        ref: tuple[Token, ...],
+        matches: tuple[Match, ...],
+        chunks: tuple[Chunk, ...],
+    ) -> Alignment:
+        """An alignment already checked once (a copy of a record made by this library).
+
+        Skips the consistency check of ``__init__``; :mod:`meteor.transport` uses it
+        to rebuild records that a worker process built, and checked, itself.
+        """
+        obj = object.__new__(cls)
+        for name, value in (("hyp", hyp), ("ref", ref), ("matches", matches), ("chunks", chunks)):
+            object.__setattr__(obj, name, value)
+        return obj
+
     @property
     def hyp_words(self) -> tuple[str, ...]:
         return tuple(t.text for t in self.hyp)

@@ -47,3 +47,134 @@ def test_heap_and_list_steps_agree(
         mp.setattr(beam, "_HEAP_THRESHOLD", threshold)
         by_heap = beam.align_beam(n_hyp, n_ref, cands, beam_size)
     assert by_list == by_heap
+
+
+# -- the search against a literal transcription of Meteor 1.5's ------------------------------
+
+
+class _Partial:
+    """Aligner.java's ``Partial``, field by field (meteor-1.5.md section 9)."""
+
+    def __init__(self, n_ref: int) -> None:
+        self.m1 = self.m2 = self.chunks = self.distance = self.idx = 0
+        self.last_end = -1
+        self.hyp_used: set[int] = set()
+        self.ref_used: set[int] = set()
+        self.matches: list[int | None] = [None] * n_ref
+
+    def copy(self) -> _Partial:
+        new = _Partial(len(self.matches))
+        new.__dict__.update(
+            {k: (set(v) if isinstance(v, set) else list(v) if isinstance(v, list) else v)
+             for k, v in self.__dict__.items()}
+        )  # fmt: skip
+        return new
+
+
+def _java_search(
+    n_hyp: int, n_ref: int, cands: list[tuple[Module, int, int, int, int]], beam_size: int
+) -> list[int]:
+    """The pseudo-code of meteor-1.5.md sections 7 and 9, written plainly: the oracle."""
+    lattice: list[list[int]] = [[] for _ in range(n_ref)]
+    cov_h = [0] * n_hyp
+    cov_r = [0] * n_ref
+    for cid, (_, hs, he, rs, re_) in enumerate(cands):
+        lattice[rs].append(cid)
+        for i in range(hs, he):
+            cov_h[i] += 1
+        for j in range(rs, re_):
+            cov_r[j] += 1
+    start = _Partial(n_ref)
+    for j in range(n_ref):
+        if len(lattice[j]) == 1:
+            cid = lattice[j][0]
+            _, hs, he, rs, re_ = cands[cid]
+            if all(cov_r[k] == 1 for k in range(rs, re_)) and all(
+                cov_h[k] == 1 for k in range(hs, he)
+            ):
+                start.matches[j] = cid
+                start.hyp_used.update(range(hs, he))
+                start.ref_used.update(range(rs, re_))
+
+    def add(p: _Partial, cid: int) -> None:
+        module, hs, he, rs, re_ = cands[cid]
+        w = 1.0 if module is Module.EXACT else 0.5
+        p.m1 = int(p.m1 + (he - hs) * w)  # quirk 1: Java int field, compound assignment
+        p.m2 = int(p.m2 + (re_ - rs) * w)
+        if p.last_end != -1 and hs != p.last_end:
+            p.chunks += 1
+        p.idx = re_
+        p.last_end = he
+
+    def rank(p: _Partial) -> tuple[int, int, int]:
+        return (-(p.m1 + p.m2), p.chunks, p.distance)
+
+    paths = [start]
+    for cur in range(n_ref + 1):
+        paths = sorted(paths, key=rank)
+        nxt: list[_Partial] = []
+        for path in paths[:beam_size]:
+            if cur == n_ref:
+                if path.last_end != -1:
+                    path.chunks += 1
+                nxt.append(path)
+                continue
+            if cur in path.ref_used:
+                if cur < path.idx:
+                    nxt.append(path)
+                elif path.matches[path.idx] is not None:
+                    cid = path.matches[path.idx]
+                    assert cid is not None
+                    add(path, cid)
+                    path.distance += abs(cands[cid][3] - cands[cid][1])
+                    nxt.append(path)
+                continue
+            for cid in lattice[cur]:
+                _, hs, he, rs, re_ = cands[cid]
+                if path.hyp_used & set(range(hs, he)) or path.ref_used & set(range(rs, re_)):
+                    continue
+                new = path.copy()
+                new.hyp_used.update(range(hs, he))
+                new.ref_used.update(range(rs, re_))
+                new.matches[cur] = cid
+                add(new, cid)
+                path.distance += abs(rs - hs)  # quirk 2: the parent, not the new path
+                nxt.append(new)
+            if path.last_end != -1:
+                path.chunks += 1
+                path.last_end = -1
+            path.idx += 1
+            nxt.append(path)
+        paths = nxt or [paths[0]]
+    best = sorted(paths, key=rank)[0]
+    return sorted((c for c in best.matches if c is not None), key=lambda c: cands[c][3])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    case=lattices(),
+    beam_size=st.sampled_from([1, 2, 3, 5, 40]),
+    threshold=st.sampled_from([-1, 6, 10**9]),  # heap steps only, a mix, list steps only
+)
+def test_search_equals_the_java_transcription(
+    case: tuple[int, int, list[Match]], beam_size: int, threshold: int
+) -> None:
+    n_hyp, n_ref, cands = case
+    plain = [(m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in cands]
+    expected = _java_search(n_hyp, n_ref, plain, beam_size)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(beam, "_HEAP_THRESHOLD", threshold)
+        got = beam.beam_choice(n_hyp, n_ref, [(*c, "", None) for c in plain], beam_size)
+    assert got == expected
+
+
+def test_search_keys_stay_exact_for_long_pairs() -> None:
+    """Wide key fields (long pairs, many candidates) still rank as the transcription does."""
+    n = 120
+    plain = [(Module.EXACT, i, i + 1, (i * 7) % n, (i * 7) % n + 1) for i in range(n)]
+    plain += [(Module.STEM, i, i + 1, i, i + 1) for i in range(0, n, 3)]
+    plain += [(Module.PARAPHRASE, i, i + 2, (i * 5) % (n - 1), (i * 5) % (n - 1) + 2)
+              for i in range(0, n - 1, 4)]  # fmt: skip
+    plain.sort(key=lambda c: c[3])
+    got = beam.beam_choice(n, n, [(*c, "", None) for c in plain], 40)
+    assert got == _java_search(n, n, plain, 40)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -142,6 +143,66 @@ def test_parallel_equals_serial_in_order(meteor: Meteor, monkeypatch: pytest.Mon
     assert par.signature == serial.signature  # the preset name survives the workers
     assert all(s.signature == serial.segments[0].signature for s in par.segments[:1])
     assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_records_travel_between_processes_unchanged(meteor: Meteor) -> None:
+    """meteor.transport: a record rebuilt from its compact form equals the original."""
+    from meteor.transport import Decoder, encode
+
+    c = demo_corpus()
+    originals = [meteor.score(h, r[0]) for h, r in zip(c.hyps("system_a"), c.refs, strict=True)]
+    originals.append(meteor.score("", "a reference"))  # NaN precision, no tokens
+    originals.append(meteor.score("the cat sat", ["a dog", "the cat sat down"]))  # 2 refs
+    decoder = Decoder()
+    for r in originals:
+        back = decoder.decode(pickle.loads(pickle.dumps(encode(r))))
+        assert back.to_dict(candidates=True) == r.to_dict(candidates=True)  # NaN -> null
+        assert back == r or math.isnan(r.precision)
+        assert back.candidates == r.candidates  # not part of ==
+    assert any(r.candidates for r in originals)
+    again = decoder.decode(encode(originals[0]))
+    assert again.alignment.ref is decoder.decode(encode(originals[0])).alignment.ref  # shared
+
+
+def test_repeated_pairs_are_scored_once(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = corpus_mod._score_one
+
+    def counting(m: Meteor, h: str, r: object, k: int) -> object:
+        calls.append(h)
+        return real(m, h, r, k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(corpus_mod, "_score_one", counting)
+    hyps = ["a b c", "d e", "a b c", "a b c"]
+    refs = ["a b c", "d f", "a b c", ["a b c"]]
+    res = score_corpus(meteor, hyps, refs, workers=1)
+    assert calls == ["a b c", "d e", "a b c"]  # a list of one reference is another key
+    assert res.segments[0] is res.segments[2]
+    assert res.segments == meteor.corpus_score(hyps, refs).segments
+
+
+def test_garbage_collection_is_restored(meteor: Meteor) -> None:
+    import gc
+
+    assert gc.isenabled()
+    score_corpus(meteor, ["a b"] * 3, ["a c"] * 3, workers=1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        score_corpus(meteor, ["a b"] * 3, ["a c"] * 3, workers=1)
+        assert not gc.isenabled()  # the caller's choice is left alone
+    finally:
+        gc.enable()
+
+
+def test_prefetch_changes_no_result(meteor: Meteor) -> None:
+    c = demo_corpus()
+    hyps, refs = list(c.hyps("system_a")), [r[0] for r in c.refs]
+    fresh = Meteor("meteor-1.5")
+    plain = [fresh.score(h, r) for h, r in zip(hyps, refs, strict=True)]
+    warmed = Meteor("meteor-1.5")
+    warmed.prefetch(hyps + refs + ["", "\x00 bad \ud800"])
+    assert [warmed.score(h, r) for h, r in zip(hyps, refs, strict=True)] == plain
 
 
 def test_fork_server_workers(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -552,6 +552,23 @@ def test_real_table_equals_naive_matcher(en: ParaphraseTable) -> None:
         assert en.candidates(hyp, ref) == naive.candidates(hyp, ref)
 
 
+def test_batched_sentence_lookups_equal_single_ones(en: ParaphraseTable) -> None:
+    """``phrases_many`` (one vectorised walk for a block of sentences) = ``phrases`` each."""
+    sents: list[list[str]] = [[]]
+    for k, seg in enumerate(read_jsonl_gz(SHARED_DATA / DATA_FILES[0])):
+        if k % 25 == 0:
+            sents += [seg["hyp_tokens"], seg["ref_tokens"], []]
+        if len(sents) > 120:
+            break
+    many = en.phrases_many(sents)
+    assert many == [en.phrases(s) for s in sents]
+    assert en.phrases_many([]) == []
+    assert sum(len(p.wants) for p in many) > 1000  # the block really holds paraphrases
+    for a, b in zip(sents[1::3], sents[2::3], strict=True):
+        pa, pb = many[sents.index(a)], many[sents.index(b)]
+        assert en.pair_candidates(pa, pb) == en.candidates(a, b)
+
+
 def test_module_main_lookup(en: ParaphraseTable, capsys: pytest.CaptureFixture[str]) -> None:
     assert paraphrase.main(["lookup", "glee"]) == 0
     assert "joy" in capsys.readouterr().out.split("\n")

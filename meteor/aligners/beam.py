@@ -24,9 +24,10 @@ from heapq import heappush, heapreplace
 from operator import itemgetter
 from typing import Any
 
+from meteor.matchers import Cand, from_match
 from meteor.types import Match, Module
 
-__all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "search_weight"]
+__all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "beam_choice", "search_weight"]
 
 DEFAULT_BEAM_SIZE = 40
 
@@ -37,15 +38,14 @@ def search_weight(module: Module) -> float:
 
 
 # A partial alignment is a list, for speed (the search creates millions of them):
-# [key, used_h, used_r, m1, m2, chunks, idx, last_end, chosen]
-# ``key`` packs Java's ranking into one integer (see ``_key``) so that sorting runs
-# in C; ``used_*`` are bit masks of used words; ``m1``/``m2`` are Java's truncated
-# int coverage; ``chosen`` is a linked list (candidate id, rest) of the choices.
-_KEY, _UH, _UR, _M1, _M2, _CH, _IX, _LE, _CO = range(9)
-_DIST_BITS = 64
-_CHUNK_BITS = 32
-_CHUNK_UNIT = 1 << _DIST_BITS
-_COV_UNIT = 1 << (_DIST_BITS + _CHUNK_BITS)
+# [key, used_h, used_r, idx, last_end, chosen]
+# ``key`` packs Java's ranking into one integer (see ``beam_choice``) so that sorting
+# runs in C; ``used_*`` are bit masks of used words; ``idx`` is Java's ``idx`` (next
+# reference position to fill), ``last_end`` the hypothesis position after the last
+# match of the open chunk (-1: no open chunk); ``chosen`` is a linked list
+# (candidate id, rest) of the choices.  Java's ``matches1``/``matches2`` and
+# ``chunks`` live only inside the key: nothing else reads them.
+_KEY, _UH, _UR, _IX, _LE, _CO = range(6)
 #: Above this many (paths × candidates) in one step, successors go through a bounded heap.
 _HEAP_THRESHOLD = 400
 
@@ -73,21 +73,50 @@ def align_beam(
     Returns:
         The chosen matches in reference order.
     """
+    cands = [from_match(m) for m in candidates]
+    return tuple(candidates[c] for c in beam_choice(n_hyp, n_ref, cands, beam_size))
+
+
+def beam_choice(
+    n_hyp: int,
+    n_ref: int,
+    candidates: Sequence[Cand],
+    beam_size: int = DEFAULT_BEAM_SIZE,
+) -> list[int]:
+    """:func:`align_beam` on :data:`~meteor.matchers.Cand` tuples: chosen indices, reference order."""
     # Stage lattice: candidate ids per reference start, in insertion order.
     lattice: list[list[int]] = [[] for _ in range(n_ref)]
     cov_h = [0] * n_hyp
     cov_r = [0] * n_ref
-    spans: list[tuple[int, int, int, int, float, int, int]] = []
-    for cid, m in enumerate(candidates):
-        hs, he, rs, re_ = m.hyp.start, m.hyp.end, m.ref.start, m.ref.end
+    total_dist = 0
+    for cid, (_, hs, he, rs, re_, *_) in enumerate(candidates):
         lattice[rs].append(cid)
         for i in range(hs, he):
             cov_h[i] += 1
         for j in range(rs, re_):
             cov_r[j] += 1
+        total_dist += abs(rs - hs)
+
+    # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
+    # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
+    # Each field gets just the bits its largest possible value needs, so that keys of
+    # ordinary pairs stay below 2^30, where CPython adds and sorts them fastest.  A
+    # path's distance never exceeds the sum over all candidates (each is looked at
+    # once per line of descent), its chunks never exceed n_ref + 1.
+    chunk_unit = 1 << (total_dist + 1).bit_length()
+    cov_unit = chunk_unit << (n_ref + 2).bit_length()
+    max_cov = 2 * (n_hyp + n_ref) + 2
+
+    # Per candidate: (hyp start, hyp mask, ref mask, coverage gain in key units,
+    # distance, next idx, next last_end).  Coverage is Java's int field updated with
+    # ``+= len * w`` (quirk 1): int(m + len * w) = m + int(len * w) for int m ≥ 0.
+    spans: list[tuple[int, int, int, int, int, int, int]] = []
+    for module, hs, he, rs, re_, *_ in candidates:
+        w = search_weight(module)
+        gain = int((he - hs) * w) + int((re_ - rs) * w)
         mask_h = ((1 << (he - hs)) - 1) << hs
         mask_r = ((1 << (re_ - rs)) - 1) << rs
-        spans.append((hs, he - hs, rs, re_ - rs, search_weight(m.module), mask_h, mask_r))
+        spans.append((hs, mask_h, mask_r, gain * cov_unit, abs(rs - hs), re_, he))
 
     # Definite matches (Aligner.java:199-218).
     definite: list[int | None] = [None] * n_ref
@@ -96,25 +125,31 @@ def align_beam(
         if len(lattice[j]) != 1:
             continue
         cid = lattice[j][0]
-        hs, hl, rs, rl, _, mh, mr = spans[cid]
-        if all(cov_r[rs + k] == 1 for k in range(rl)) and all(
-            cov_h[hs + k] == 1 for k in range(hl)
-        ):
+        _, hs, he, rs, re_, *_ = candidates[cid]
+        if all(cov_r[k] == 1 for k in range(rs, re_)) and all(cov_h[k] == 1 for k in range(hs, he)):
             definite[j] = cid
-            start_h |= mh
-            start_r |= mr
+            start_h |= spans[cid][1]
+            start_r |= spans[cid][2]
 
-    # key = (max_cov - cov) · 2^96 + chunks · 2^64 + distance: ascending key order is
-    # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
-    max_cov = 2 * (n_hyp + n_ref) + 2
+    def fix(path: list[Any]) -> bool:
+        """Java's step for a path whose next position is already used (Aligner.java:268-283).
+
+        Returns False when Java drops the path (no definite match starts at ``idx``).
+        """
+        fixed = definite[path[_IX]]  # idx <= current < n_ref here
+        if fixed is None:
+            return False
+        hs, _, _, gain, dist, nix, nle = spans[fixed]
+        key = path[_KEY] - gain + dist
+        if path[_LE] != -1 and hs != path[_LE]:
+            key += chunk_unit
+        path[_KEY] = key
+        path[_IX] = nix
+        path[_LE] = nle
+        return True
+
     rank = itemgetter(_KEY)
-    start: list[Any] = [max_cov * _COV_UNIT, start_h, start_r, 0, 0, 0, 0, -1, None]
-    paths = [start]
-    # Java appends every successor to nextPaths, then sorts them stably and keeps the
-    # first `beam` (Aligner.java:300-310).  That equals keeping the `beam` smallest
-    # (key, insertion order): a bounded max-heap.  Successors are generated in
-    # insertion order, so once the heap is full a new one gets in only with a key
-    # strictly below the worst kept: the others are never built.
+    paths: list[list[Any]] = [[max_cov * cov_unit, start_h, start_r, 0, -1, None]]
     for current in range(n_ref):
         if len(paths) > 1:
             paths.sort(key=rank)  # stable, as Collections.sort
@@ -122,156 +157,46 @@ def align_beam(
         bit = 1 << current
         row = lattice[current]
         if len(row) * len(paths) > _HEAP_THRESHOLD:
-            # Many successors possible (long, repetitive pairs).  Java appends every
-            # successor, sorts stably and keeps the first `beam`; that equals keeping
-            # the `beam` smallest (key, insertion order) in a bounded heap.  Once it
-            # is full, a successor gets in only with a key strictly below the worst
-            # kept, so the others are never built.
-            heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
-            seq = 0
-            for path in paths:
-                if path[_UR] & bit:
-                    if current >= path[_IX]:
-                        fixed = definite[path[_IX]] if path[_IX] < n_ref else None
-                        if fixed is None:
-                            continue  # Java drops the path
-                        hs, hl, rs, rl, w, _, _ = spans[fixed]
-                        m1 = int(path[_M1] + hl * w)
-                        m2 = int(path[_M2] + rl * w)
-                        key = path[_KEY] - (m1 + m2 - path[_M1] - path[_M2]) * _COV_UNIT
-                        if path[_LE] != -1 and hs != path[_LE]:
-                            path[_CH] += 1
-                            key += _CHUNK_UNIT
-                        path[_KEY] = key + abs(rs - hs)
-                        path[_M1] = m1
-                        path[_M2] = m2
-                        path[_IX] = rs + rl
-                        path[_LE] = hs + hl
-                    seq += 1
-                    if len(heap) < beam_size:
-                        heappush(heap, (-path[_KEY], -seq, path))
-                    elif path[_KEY] < -heap[0][0]:
-                        heapreplace(heap, (-path[_KEY], -seq, path))
-                    continue
-                uh = path[_UH]
-                ur = path[_UR]
-                le = path[_LE]
-                pm1 = path[_M1]
-                pm2 = path[_M2]
-                pch = path[_CH]
-                co = path[_CO]
-                base = path[_KEY] + (pm1 + pm2) * _COV_UNIT  # key without the coverage part
-                for cid in row:
-                    hs, hl, rs, rl, w, mh, mr = spans[cid]
-                    if uh & mh or ur & mr:
-                        continue
-                    m1 = int(pm1 + hl * w)
-                    m2 = int(pm2 + rl * w)
-                    key = base - (m1 + m2) * _COV_UNIT
-                    brk = le != -1 and hs != le
-                    if brk:
-                        key += _CHUNK_UNIT
-                    d = abs(rs - hs)
-                    path[_KEY] += d  # quirk 2, as below
-                    base += d
-                    seq += 1
-                    if len(heap) < beam_size:
-                        heappush(heap, (-key, -seq, [key, uh | mh, ur | mr, m1, m2,
-                                                     pch + 1 if brk else pch, rs + rl, hs + hl,
-                                                     (cid, co)]))  # fmt: skip
-                    elif key < -heap[0][0]:  # else the beam would cut it: never built
-                        heapreplace(heap, (-key, -seq, [key, uh | mh, ur | mr, m1, m2,
-                                                        pch + 1 if brk else pch, rs + rl, hs + hl,
-                                                        (cid, co)]))  # fmt: skip
-                if path[_LE] != -1:
-                    path[_CH] += 1
-                    path[_KEY] += _CHUNK_UNIT
-                    path[_LE] = -1
-                path[_IX] += 1
-                seq += 1
-                if len(heap) < beam_size:
-                    heappush(heap, (-path[_KEY], -seq, path))
-                elif path[_KEY] < -heap[0][0]:
-                    heapreplace(heap, (-path[_KEY], -seq, path))
-            if heap:
-                heap.sort(key=_ascending)
-                paths = [entry[2] for entry in heap]
-            else:  # "unexpected conditions": keep the best path
-                paths = paths[:1]
+            paths = _heap_step(paths, row, spans, bit, current, beam_size, chunk_unit, fix)
             continue
         nxt: list[list[Any]] = []
         push = nxt.append
         for path in paths:
             if path[_UR] & bit:
-                if current < path[_IX]:
+                ix = path[_IX]
+                if current < ix:
                     push(path)
-                else:
-                    fixed = definite[path[_IX]] if path[_IX] < n_ref else None
-                    if fixed is not None:
-                        hs, hl, rs, rl, w, _, _ = spans[fixed]
-                        m1 = int(path[_M1] + hl * w)
-                        m2 = int(path[_M2] + rl * w)
-                        key = path[_KEY] - (m1 + m2 - path[_M1] - path[_M2]) * _COV_UNIT
-                        if path[_LE] != -1 and hs != path[_LE]:
-                            path[_CH] += 1
-                            key += _CHUNK_UNIT
-                        path[_KEY] = key + abs(rs - hs)
-                        path[_M1] = m1
-                        path[_M2] = m2
-                        path[_IX] = rs + rl
-                        path[_LE] = hs + hl
-                        push(path)
+                    continue
+                # ``fix`` inlined: every path meets every definite match (the hot case)
+                fixed = definite[ix]
+                if fixed is None:
+                    continue  # Java drops the path
+                hs, _, _, gain, dist, path[_IX], nle = spans[fixed]
+                le = path[_LE]
+                path[_KEY] += dist - gain + (chunk_unit if le != -1 and hs != le else 0)
+                path[_LE] = nle
+                push(path)
                 continue
+            key = path[_KEY]
+            le = path[_LE]
             if row:
                 uh = path[_UH]
                 ur = path[_UR]
-                le = path[_LE]
-                pm1 = path[_M1]
-                pm2 = path[_M2]
-                pch = path[_CH]
-                base = path[_KEY] + (pm1 + pm2) * _COV_UNIT  # key without the coverage part
+                co = path[_CO]
                 for cid in row:
-                    hs, hl, rs, rl, w, mh, mr = spans[cid]
+                    hs, mh, mr, gain, dist, nix, nle = spans[cid]
                     if uh & mh or ur & mr:
                         continue
-                    # Java: matches1 += matchLength * w on an int field truncates (quirk 1)
-                    m1 = int(pm1 + hl * w)
-                    m2 = int(pm2 + rl * w)
                     if le != -1 and hs != le:
-                        push(
-                            [
-                                base - (m1 + m2) * _COV_UNIT + _CHUNK_UNIT,
-                                uh | mh,
-                                ur | mr,
-                                m1,
-                                m2,
-                                pch + 1,
-                                rs + rl,
-                                hs + hl,
-                                (cid, path[_CO]),
-                            ]
-                        )
+                        push([key - gain + chunk_unit, uh | mh, ur | mr, nix, nle, (cid, co)])
                     else:
-                        push(
-                            [
-                                base - (m1 + m2) * _COV_UNIT,
-                                uh | mh,
-                                ur | mr,
-                                m1,
-                                m2,
-                                pch,
-                                rs + rl,
-                                hs + hl,
-                                (cid, path[_CO]),
-                            ]
-                        )
-                    d = abs(rs - hs)
-                    path[_KEY] += d  # quirk 2: the distance goes to the parent,
-                    base += d  # so later siblings and the skip path inherit it
-            if path[_LE] != -1:
-                path[_CH] += 1
-                path[_KEY] += _CHUNK_UNIT
+                        push([key - gain, uh | mh, ur | mr, nix, nle, (cid, co)])
+                    key += dist  # quirk 2: the distance goes to the parent, so later
+                    # siblings and the skip path inherit it (Aligner.java:382)
+            if le != -1:  # the skip path closes its chunk
+                key += chunk_unit
                 path[_LE] = -1
+            path[_KEY] = key
             path[_IX] += 1
             push(path)
         if not nxt:  # "unexpected conditions": keep the best path
@@ -282,8 +207,7 @@ def align_beam(
     del paths[beam_size:]
     for path in paths:
         if path[_LE] != -1:
-            path[_CH] += 1
-            path[_KEY] += _CHUNK_UNIT
+            path[_KEY] += chunk_unit
     paths.sort(key=rank)
     best = paths[0]
 
@@ -292,6 +216,66 @@ def align_beam(
     while node is not None:
         cid, rest = node
         chosen.append(cid)
-        node = rest  # type: ignore[assignment]
-    chosen.sort(key=lambda c: candidates[c].ref.start)
-    return tuple(candidates[c] for c in chosen)
+        node = rest
+    chosen.sort(key=lambda c: candidates[c][3])
+    return chosen
+
+
+def _heap_step(
+    paths: list[list[Any]],
+    row: list[int],
+    spans: list[tuple[int, int, int, int, int, int, int]],
+    bit: int,
+    current: int,
+    beam_size: int,
+    chunk_unit: int,
+    fix: Any,
+) -> list[list[Any]]:
+    """One step of :func:`beam_choice` for long, repetitive pairs (many successors).
+
+    Java appends every successor, sorts stably and keeps the first ``beam``; that
+    equals keeping the ``beam`` smallest (key, insertion order) in a bounded heap.
+    Once it is full, a successor gets in only with a key strictly below the worst
+    kept, so the others are never built.
+    """
+    heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
+    seq = 0
+    for path in paths:
+        if path[_UR] & bit:
+            if current < path[_IX] or fix(path):
+                seq += 1
+                if len(heap) < beam_size:
+                    heappush(heap, (-path[_KEY], -seq, path))
+                elif path[_KEY] < -heap[0][0]:
+                    heapreplace(heap, (-path[_KEY], -seq, path))
+            continue
+        key = path[_KEY]
+        le = path[_LE]
+        uh = path[_UH]
+        ur = path[_UR]
+        co = path[_CO]
+        for cid in row:
+            hs, mh, mr, gain, dist, nix, nle = spans[cid]
+            if uh & mh or ur & mr:
+                continue
+            child = key - gain + (chunk_unit if le != -1 and hs != le else 0)
+            key += dist  # quirk 2, as in beam_choice
+            seq += 1
+            if len(heap) < beam_size:
+                heappush(heap, (-child, -seq, [child, uh | mh, ur | mr, nix, nle, (cid, co)]))
+            elif child < -heap[0][0]:  # else the beam would cut it: never built
+                heapreplace(heap, (-child, -seq, [child, uh | mh, ur | mr, nix, nle, (cid, co)]))
+        if le != -1:
+            key += chunk_unit
+            path[_LE] = -1
+        path[_KEY] = key
+        path[_IX] += 1
+        seq += 1
+        if len(heap) < beam_size:
+            heappush(heap, (-key, -seq, path))
+        elif key < -heap[0][0]:
+            heapreplace(heap, (-key, -seq, path))
+    if not heap:  # "unexpected conditions": keep the best path
+        return paths[:1]
+    heap.sort(key=_ascending)
+    return [entry[2] for entry in heap]
