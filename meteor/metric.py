@@ -160,7 +160,7 @@ class Meteor:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
         p = self.params
         steps: list[tuple[str, Callable[[], Any]]] = []
-        if Module.SYNONYM in p.modules or p.aligner == "greedy":
+        if Module.SYNONYM in p.modules and p.aligner != "greedy":
             steps.append(("synonyms", lambda: self.lang.synsets("test")))
         if Module.STEM in p.modules:
             steps.append(("stemmer", lambda: self.lang.stem("tests", p.stemmer)))
