@@ -298,6 +298,14 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+#: Above this many chunks the link view draws the bands as two traces (alternating
+#: colours) with one hover point per chunk (at the band's top edge) and no numbers,
+#: instead of one trace per chunk: a long pair of scattered matches has a chunk per
+#: match, a trace each made megabytes of JSON and a slow chart, and the numbers
+#: overlapped into an unreadable strip.
+MAX_CHUNK_TRACES = 100
+
+
 def _chunk_traces(
     chunks: Sequence[Chunk],
     hx: Sequence[float],
@@ -313,34 +321,79 @@ def _chunk_traces(
     nt: list[str] = []
     nc: list[str] = []
     cname = _label(labels, "chunk")
+    merged = len(chunks) > MAX_CHUNK_TRACES
+    band_x: tuple[list[float | None], list[float | None]] = ([], [])
+    band_y: tuple[list[float | None], list[float | None]] = ([], [])
+    hover_x: list[float] = []
+    hover_text: list[str] = []
     for k, ch in enumerate(chunks):
         h0, h1 = hx[ch.hyp.start] - d, hx[ch.hyp.end - 1] + d
         r0, r1 = rx[ch.ref.start] - d, rx[ch.ref.end - 1] + d
         hw = _words([t.text for t in hyp[ch.hyp.start : ch.hyp.end]])
         rw = _words([t.text for t in ref[ch.ref.start : ch.ref.end]])
-        traces.append(
-            go.Scatter(
-                x=[h0, h1, h1, r1, r1, r0, r0, h0, h0],
-                y=[1 + e, 1 + e, 1.0, 0.0, -e, -e, 0.0, 1.0, 1 + e],
-                mode="lines",
-                fill="toself",
-                fillcolor=_CHUNK_FILL[k % 2],
-                line={"width": 0},
-                hoveron="fills",
-                hoverinfo="text",
-                text=f"<b>{escape(cname)} {k + 1}</b><br>{hw}<br>{rw}",
-                name=_label(labels, "chunks"),
-                legendgroup="chunks",
-                showlegend=k == 0,
-                meta={"role": "chunk", "index": k},
+        xs = [h0, h1, h1, r1, r1, r0, r0, h0, h0]
+        ys = [1 + e, 1 + e, 1.0, 0.0, -e, -e, 0.0, 1.0, 1 + e]
+        text = f"<b>{escape(cname)} {k + 1}</b><br>{hw}<br>{rw}"
+        if merged:
+            band_x[k % 2].extend([*xs, None])
+            band_y[k % 2].extend([*ys, None])
+            hover_x.append((h0 + h1) / 2)
+            hover_text.append(text)
+        else:
+            traces.append(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=_CHUNK_FILL[k % 2],
+                    line={"width": 0},
+                    hoveron="fills",
+                    hoverinfo="text",
+                    text=text,
+                    name=_label(labels, "chunks"),
+                    legendgroup="chunks",
+                    showlegend=k == 0,
+                    meta={"role": "chunk", "index": k},
+                )
             )
-        )
         # numbers in the band's inner corners, clear of the links
         nx += [hx[ch.hyp.start] - d + 0.12, rx[ch.ref.start] - d + 0.12]
         ny += [0.84, 0.16]
         nt += [f"<b>{k + 1}</b>", f"<b>{k + 1}</b>"]
         nc += [_CHUNK_TEXT[k % 2]] * 2
-    if chunks:
+    if merged:
+        for parity in (0, 1):
+            traces.append(
+                go.Scatter(
+                    x=band_x[parity],
+                    y=band_y[parity],
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=_CHUNK_FILL[parity],
+                    line={"width": 0},
+                    hoverinfo="skip",
+                    name=_label(labels, "chunks"),
+                    legendgroup="chunks",
+                    showlegend=parity == 0,
+                    meta={"role": "chunk_bands", "parity": parity},
+                )
+            )
+        traces.append(
+            go.Scatter(
+                x=hover_x,
+                y=[1 + e / 2] * len(hover_x),
+                mode="markers",
+                marker={"size": 10, "opacity": 0},
+                hovertext=hover_text,
+                hovertemplate="%{hovertext}<extra></extra>",
+                legendgroup="chunks",
+                showlegend=False,
+                name=_label(labels, "chunks"),
+                meta={"role": "chunk_hover"},
+            )
+        )
+    if chunks and not merged:
         traces.append(
             go.Scatter(
                 x=nx,

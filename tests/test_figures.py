@@ -115,6 +115,28 @@ def test_link_view_marks_unmatched_and_function_words() -> None:
     assert not _by_role(plain, "legend_unmatched")
 
 
+def test_link_view_many_chunks_are_two_band_traces() -> None:
+    """Above MAX_CHUNK_TRACES chunks the bands are merged, each chunk keeping its hover."""
+    n = figures.MAX_CHUNK_TRACES + 20
+    hyp = _tokens(" ".join(f"w{k}" for k in range(n)), set())
+    ref = _tokens(" ".join(f"w{k}" for k in reversed(range(n))), set())
+    ms = tuple(
+        Match(Module.EXACT, Span(k, k + 1), Span(n - 1 - k, n - k), (f"w{k}",), (f"w{k}",))
+        for k in reversed(range(n))
+    )
+    chunks = chunk_matches(ms)
+    assert len(chunks) == n
+    fig = figures.link_view(Alignment(hyp, ref, ms, chunks))
+    assert not _by_role(fig, "chunk")
+    bands = _by_role(fig, "chunk_bands")
+    assert [t.showlegend for t in bands] == [True, False]
+    assert sum(list(t.x).count(None) for t in bands) == n  # one polygon per chunk
+    (hover,) = _by_role(fig, "chunk_hover")
+    assert len(hover.hovertext) == n and hover.hovertext[0].startswith("<b>chunk 1</b>")
+    assert not _by_role(fig, "chunk_numbers")  # they would overlap: the hover says it
+    assert len(fig.data) < 20
+
+
 def test_link_view_chunks(alignment: Alignment) -> None:
     fig = figures.link_view(alignment)
     bands = _by_role(fig, "chunk")
