@@ -35,14 +35,13 @@ the formula would give 1/(B + 1).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import math
 import multiprocessing as mp
 import os
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, fields
@@ -50,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
-from meteor.metric import Meteor
+from meteor.metric import PREFETCH_BLOCK, Meteor, segment_texts
 from meteor.params import Params
+from meteor.runtime import gc_paused
 from meteor.scoring import compute
 from meteor.transport import Decoder, Encoded, encode
 from meteor.types import CorpusResult, MeteorResult, Stats
@@ -527,8 +527,8 @@ def _score_chunk(
 ) -> list[Encoded]:
     """Score segments in a worker; records travel compactly (:mod:`meteor.transport`)."""
     assert _WORKER is not None
-    with _gc_paused():
-        _WORKER.prefetch(_texts(hyps, refs))
+    with gc_paused():
+        _WORKER.prefetch(segment_texts(hyps, refs))
         return [
             encode(_score_one(_WORKER, h, r, k))
             for k, h, r in zip(indices, hyps, refs, strict=True)
@@ -546,53 +546,6 @@ def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) 
         except Exception:  # an exception type with another constructor
             named = ValueError(message)
         raise named from exc
-
-
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = 0
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection during a scoring run in a single-threaded process.
-
-    Scoring makes no reference cycles (every object it drops is freed by reference
-    counting at once), but it allocates millions of short-lived objects, and each
-    allocation burst starts a collection that walks the live containers -- the
-    language resources and the records made so far included: a quarter of the run
-    time.  Paused only when this process runs one thread (a worker process, the
-    CLI, a script), since the switch is process-wide, and only when it was on;
-    re-enabled when the last paused run ends.
-    """
-    global _GC_PAUSES
-    with _GC_LOCK:
-        pause = threading.active_count() == 1 and (_GC_PAUSES > 0 or gc.isenabled())
-        if pause:
-            _GC_PAUSES += 1
-            gc.disable()
-    try:
-        yield
-    finally:
-        if pause:
-            with _GC_LOCK:
-                _GC_PAUSES -= 1
-                if _GC_PAUSES == 0:
-                    gc.enable()
-
-
-def _texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
-    """Every text of some segments (for :meth:`Meteor.prefetch`), skipping non-strings."""
-    for h, r in zip(hyps, refs, strict=True):
-        if isinstance(h, str):
-            yield h
-        if isinstance(r, str):
-            yield r
-        elif isinstance(r, Sequence):
-            yield from (x for x in r if isinstance(x, str))
-
-
-#: Segments whose per-sentence work :func:`_score_serial` does in one go.
-_PREFETCH_BLOCK = 256
 
 
 def _unique_pairs(
@@ -694,7 +647,7 @@ def score_corpus(
         return _score_serial(meteor, hyps, refs, progress)
     size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
     try:
-        with _gc_paused():  # before the pool starts its threads
+        with gc_paused():  # before the pool starts its threads
             unique = _score_parallel(meteor, hyps, refs, first, ctx, n_workers, size, progress)
         segments = [unique[pos] for pos in where]
     except (BrokenProcessPool, OSError) as exc:
@@ -775,11 +728,12 @@ def _score_serial(
     first, where = _unique_pairs(hyps, refs)
     unique: list[MeteorResult] = []
     segments: list[MeteorResult] = []
-    with _gc_paused():
+    with gc_paused():
         for k, pos in enumerate(where):
-            if k % _PREFETCH_BLOCK == 0:
-                block = [first[p] for p in range(pos, min(pos + _PREFETCH_BLOCK, len(first)))]
-                meteor.prefetch(_texts([hyps[i] for i in block], [refs[i] for i in block]))
+            if k % PREFETCH_BLOCK == 0:
+                todo = range(len(unique), min(len(unique) + PREFETCH_BLOCK, len(first)))
+                block = [first[p] for p in todo]  # the next distinct pairs to score
+                meteor.prefetch(segment_texts([hyps[i] for i in block], [refs[i] for i in block]))
             if pos == len(unique):
                 unique.append(_score_one(meteor, hyps[k], refs[k], k))
             segments.append(unique[pos])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
 from meteor import normalize, resources
@@ -30,6 +30,7 @@ from meteor.matchers import (
 )
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
+from meteor.runtime import gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_alignment
 from meteor.types import (
     Alignment,
@@ -437,16 +438,21 @@ class Meteor:
         n = len(hyps)
         step = max(1, n // 200)
         seen: dict[tuple[str, tuple[str, ...]], MeteorResult] = {}
-        for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-            key = (h, (r,) if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
-            hit = seen.get(key) if key is not None else None
-            if hit is None:
-                hit = self.score(h, r)
-                if key is not None:
-                    seen[key] = hit  # records are immutable: identical pairs share one
-            segments.append(hit)
-            if progress and (k % step == 0 or k == n - 1):
-                progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
+        with gc_paused():
+            for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+                if k % PREFETCH_BLOCK == 0:
+                    self.prefetch(
+                        segment_texts(hyps[k : k + PREFETCH_BLOCK], refs[k : k + PREFETCH_BLOCK])
+                    )
+                key = (h, (r,) if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
+                hit = seen.get(key) if key is not None else None
+                if hit is None:
+                    hit = self.score(h, r)
+                    if key is not None:
+                        seen[key] = hit  # records are immutable: identical pairs share one
+                segments.append(hit)
+                if progress and (k % step == 0 or k == n - 1):
+                    progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
         return self.combine(segments)
 
     def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
@@ -470,6 +476,21 @@ class Meteor:
             mean_segment_score=mean,
             signature=self.signature(nrefs),
         )
+
+
+#: Segments whose per-sentence work a corpus run does in one go (:meth:`Meteor.prefetch`).
+PREFETCH_BLOCK = 256
+
+
+def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
+    """Every text of some segments (for :meth:`Meteor.prefetch`), skipping non-strings."""
+    for h, r in zip(hyps, refs, strict=False):
+        if isinstance(h, str):
+            yield h
+        if isinstance(r, str):
+            yield r
+        elif isinstance(r, Sequence):
+            yield from (x for x in r if isinstance(x, str))
 
 
 def _check_text(text: Any, what: str) -> None:
