@@ -538,7 +538,7 @@ def _score_chunk(
 def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) -> MeteorResult:
     """Score one segment (no candidate list); an error names the segment (1-based)."""
     try:
-        return meteor._score(hyp, refs, keep_candidates=False)
+        return meteor.score(hyp, refs, candidates=False)
     except (ValueError, TypeError) as exc:
         message = f"segment {index + 1}: {exc}"
         try:

@@ -362,8 +362,13 @@ class Meteor:
     def signature(self, nrefs: int = 1) -> str:
         return self.params.signature(preset=self.preset, nrefs=nrefs)
 
-    def score(self, hyp: str, refs: str | Sequence[str]) -> MeteorResult:
+    def score(
+        self, hyp: str, refs: str | Sequence[str], *, candidates: bool = True
+    ) -> MeteorResult:
         """Score one hypothesis against one or more references.
+
+        ``candidates=False`` leaves the record's candidate list empty (corpus runs keep
+        only what was chosen; the candidates are then never turned into records).
 
         Raises:
             TypeError: when ``hyp`` is not a string or ``refs`` not a string/sequence of strings.
@@ -371,10 +376,6 @@ class Meteor:
                 surrogate, or a pair has too many candidate matches
                 (:class:`~meteor.matchers.CandidateLimitError`, :meth:`candidate_limit`).
         """
-        return self._score(hyp, refs, keep_candidates=True)
-
-    def _score(self, hyp: str, refs: str | Sequence[str], *, keep_candidates: bool) -> MeteorResult:
-        """:meth:`score`; without ``keep_candidates`` the record's candidate list is empty."""
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
         best: tuple[Any, ...] | None = None
@@ -385,7 +386,7 @@ class Meteor:
             ref_t = self.tokenize(
                 ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
             )
-            out = self._score_tokens(hyp_t, ref_t, keep_candidates)
+            out = self._score_tokens(hyp_t, ref_t, candidates)
             s = out[2].score
             scores.append(s)
             if s > best_score:  # strict: the first reference wins ties

@@ -424,3 +424,12 @@ def test_forked_workers_reopen_wordnet_files() -> None:
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert wn.synsets("dog")
+
+
+def test_score_without_candidates_is_the_same_record(meteor: Meteor) -> None:
+    full = meteor.score("the cat sat on the mat", ["a cat sat on a mat", "the cat is on the mat"])
+    lean = meteor.score(
+        "the cat sat on the mat", ["a cat sat on a mat", "the cat is on the mat"], candidates=False
+    )
+    assert full.candidates and lean.candidates == ()
+    assert lean == full  # candidates are not part of ==
