@@ -832,7 +832,8 @@ def score_card(result: MeteorResult, *, key: str = "", compact: bool = False) ->
         (t("chunks"), integer(result.stats.chunks)),
         (
             t("matches"),
-            f"{integer(result.stats.hyp_word_matches)} / {integer(result.stats.ref_word_matches)}",
+            # no spaces: "1,234 / 1,234" would be cut off in a column of eight
+            f"{integer(result.stats.hyp_word_matches)}/{integer(result.stats.ref_word_matches)}",
         ),
     ]
     per_row = 4 if compact else 8

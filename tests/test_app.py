@@ -53,7 +53,7 @@ def card(r: Any, ru: bool = False) -> dict[str, str]:
     )  # fmt: skip
     values = [fmt(r.score, ru=ru), fmt(r.precision, ru=ru), fmt(r.recall, ru=ru),
               fmt(r.fmean, ru=ru), fmt(r.frag, ru=ru), fmt(r.penalty, ru=ru), str(r.stats.chunks),
-              f"{r.stats.hyp_word_matches} / {r.stats.ref_word_matches}"]  # fmt: skip
+              f"{r.stats.hyp_word_matches}/{r.stats.ref_word_matches}"]  # fmt: skip
     return dict(zip(labels, values, strict=True))
 
 
