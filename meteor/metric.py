@@ -24,6 +24,7 @@ from meteor.matchers import (
     CandidateLimitError,
     MatchContext,
     Sentence,
+    from_match,
     propose_all,
     propose_all_raw,
     to_match,
@@ -61,8 +62,8 @@ MAX_CANDIDATES = 50_000
 #: allows MAX_CANDIDATES candidates; a beam of 10,000 allows 200).
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 _TOKEN_CACHE_SIZE = 50_000
-#: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept;
-#: about 10 kB each with paraphrases.
+#: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept
+#: per scorer: about 16 kB each with paraphrases (WMT21 ru-en), so at most about 65 MB.
 _SENTENCE_CACHE_SIZE = 4_096
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -291,7 +292,7 @@ class Meteor:
     def align(
         self, hyp: Sequence[str], ref: Sequence[str]
     ) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
-        """(chosen matches in reference order, all candidates considered)."""
+        """(chosen matches, all candidates considered); the beam gives reference order."""
         chosen, ctx, flat = self._align(hyp, ref)
         if ctx is None:  # the greedy aligner proposes and chooses in one go
             return chosen, chosen
@@ -300,12 +301,15 @@ class Meteor:
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
     ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Cand]]:
-        """(chosen matches in reference order, the pair's context, every candidate)."""
+        """(the aligner's chosen matches, the pair's context, every candidate as a tuple).
+
+        The context is ``None`` for the greedy aligner, which proposes and chooses in
+        one go (its candidates are the chosen matches).
+        """
         p = self.params
         if p.aligner == "greedy":
             resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.aligners.greedy import align_nltk
-            from meteor.matchers import from_match
             from meteor.nltk_wordnet import wordnet_reader
 
             chosen = tuple(align_nltk(hyp, ref, wordnet=wordnet_reader()))
