@@ -551,3 +551,20 @@ def test_sqlite_thesaurus_generic(tmp_path: Path) -> None:
     assert thesaurus.members(7) == {"ёлка", "ель"}
     assert thesaurus.members(8) == frozenset()
     assert len(thesaurus) == 2
+
+
+def test_letters_without_a_unicode_name_are_their_own_lemma(ru: Russian) -> None:
+    """pymorphy3's shape check calls ``unicodedata.name`` and raised ValueError on letters
+    with no name in Python's tables (Tangut U+17000, found by tests/test_fuzz.py)."""
+    import unicodedata
+
+    tangut = "\U00017000"
+    assert tangut.isalpha()
+    with pytest.raises(ValueError):
+        unicodedata.name(tangut)
+    assert ru.lemmas(tangut + "х") == frozenset({tangut + "х"})
+    from meteor import Meteor
+
+    for preset in ("seed-ru", "ru"):
+        r = Meteor(preset).score(f"кот {tangut}", f"кот {tangut}")
+        assert [m.module.value for m in r.alignment.matches] == ["exact", "exact"]

@@ -396,7 +396,13 @@ class _Morphology:
             return frozenset()
         morph = self.morph()
         with self._morph_lock:
-            forms = morph.normal_forms(word)
+            try:
+                forms = morph.normal_forms(word)
+            except ValueError:
+                # pymorphy3's shape check calls unicodedata.name() on every letter and
+                # fails on letters with no name in Python's tables (Tangut U+17000 …):
+                # such a word is its own normal form, as pymorphy3 treats unknown words.
+                forms = [word.lower()]
         return frozenset(f for f in forms if f)
 
     # -- word lists -------------------------------------------------------------
