@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
@@ -63,9 +64,24 @@ MAX_CANDIDATES = 50_000
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 _TOKEN_CACHE_SIZE = 50_000
 #: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept
-#: per scorer: about 16 kB each with paraphrases (WMT21 ru-en), so at most about 65 MB.
+#: per group of scorers that share it (:func:`_shared_cache`): about 16 kB each with
+#: paraphrases (WMT21 ru-en), so at most about 65 MB.
 _SENTENCE_CACHE_SIZE = 4_096
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SHARED_CACHES: dict[tuple[Any, ...], dict[Any, Any]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_cache(kind: str, *settings: Any) -> dict[Any, Any]:
+    """The process-wide memo of ``kind`` for scorers whose ``settings`` are equal.
+
+    The key must hold every parameter the memoised work depends on: tokens depend on
+    the language, normaliser, tokenizer, punctuation rule and function-word list;
+    :class:`~meteor.matchers.Sentence` on the language, word keys, ё folding and
+    stemmer.  Each memo is bounded by its own size limit.
+    """
+    with _SHARED_LOCK:
+        return _SHARED_CACHES.setdefault((kind, *settings), {})
 
 
 def resolve_params(
@@ -133,8 +149,14 @@ class Meteor:
         if p.aligner == "greedy" and p.lang != "en":
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
-        self._tok_cache: dict[str, tuple[Token, ...]] = {}
-        self._sent_cache: dict[tuple[str, ...], Sentence] = {}
+        # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
+        # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
+        self._tok_cache: dict[str, tuple[Token, ...]] = _shared_cache(
+            "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words
+        )
+        self._sent_cache: dict[tuple[str, ...], Sentence] = _shared_cache(
+            "sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer
+        )
 
     # -- resources ------------------------------------------------------
     def _pick_function_words(self) -> Any:

@@ -433,3 +433,18 @@ def test_score_without_candidates_is_the_same_record(meteor: Meteor) -> None:
     )
     assert full.candidates and lean.candidates == ()
     assert lean == full  # candidates are not part of ==
+
+
+def test_scorers_that_tokenise_alike_share_their_memos() -> None:
+    """The app builds a scorer per setting: moving α must not start new caches."""
+    base = Meteor("meteor-1.5")
+    moved = Meteor("meteor-1.5", alpha=0.5, beta=1.0)
+    assert moved._tok_cache is base._tok_cache and moved._sent_cache is base._sent_cache
+    other_norm = Meteor("meteor-1.5", norm="none")
+    assert other_norm._tok_cache is not base._tok_cache
+    plain_keys = Meteor("meteor-1.5", java_keys=False)
+    assert plain_keys._sent_cache is not base._sent_cache
+    pair = ("The quick brown foxes jumped", "A fast brown fox jumps")
+    first = moved.score(*pair)
+    assert Meteor("meteor-1.5", alpha=0.5, beta=1.0).score(*pair) == first
+    assert Meteor("meteor-1.5").score(*pair).score != first.score  # same memo, own formula
