@@ -46,7 +46,6 @@ imports it, so the stage is there whenever a Russian scorer is built.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -54,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from meteor.languages import ResourceError
 from meteor.matchers import Cand, MatchContext, propose_raw, register_matcher
+from meteor.resources import package_dir
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -83,23 +83,12 @@ LOOKUP_CACHE_SIZE = 1 << 17
 _SPECIAL = ("<unk>", "<pad>")
 
 
-def _package_dir(name: str) -> Path | None:
-    """Folder of an installed package, found without importing it."""
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
 def navec_model_path() -> Path | None:
     """``natasha/data/emb/navec_news_v1_1B_250K_300d_100q.tar`` if natasha is installed.
 
     Found with :func:`importlib.util.find_spec` (``natasha`` is not imported).
     """
-    base = _package_dir("natasha")
+    base = package_dir("natasha")
     if base is None:
         return None
     path = base / "data" / "emb" / NAVEC_MODEL_FILE
@@ -109,7 +98,7 @@ def navec_model_path() -> Path | None:
 @functools.cache
 def navec_available() -> bool:
     """Whether ``navec`` and the natasha news model are installed (nothing is loaded)."""
-    return _package_dir("navec") is not None and navec_model_path() is not None
+    return package_dir("navec") is not None and navec_model_path() is not None
 
 
 def _fold_yo(s: str) -> str:
@@ -148,7 +137,7 @@ class NavecEmbeddings:
                 raise ResourceError(f"navec model not found: {self._path}")
             return self._path
         found = navec_model_path()
-        if found is None or _package_dir("navec") is None:
+        if found is None or package_dir("navec") is None:
             raise ResourceError(
                 "the embedding stage reads the navec news model shipped in the natasha "
                 f"wheel with the navec loader; install both: {NAVEC_HINT}"
