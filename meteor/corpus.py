@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from meteor.metric import PREFETCH_BLOCK, Meteor, segment_texts
+from meteor.metric import Meteor, unique_pairs
 from meteor.params import Params
 from meteor.runtime import gc_paused
 from meteor.scoring import compute
@@ -527,52 +527,8 @@ def _score_chunk(
 ) -> list[Encoded]:
     """Score segments in a worker; records travel compactly (:mod:`meteor.transport`)."""
     assert _WORKER is not None
-    with gc_paused():
-        _WORKER.prefetch(segment_texts(hyps, refs))
-        return [
-            encode(_score_one(_WORKER, h, r, k))
-            for k, h, r in zip(indices, hyps, refs, strict=True)
-        ]
-
-
-def _score_one(meteor: Meteor, hyp: str, refs: str | Sequence[str], index: int) -> MeteorResult:
-    """Score one segment (no candidate list); an error names the segment (1-based)."""
-    try:
-        return meteor.score(hyp, refs, candidates=False)
-    except (ValueError, TypeError) as exc:
-        message = f"segment {index + 1}: {exc}"
-        try:
-            named = type(exc)(message)
-        except Exception:  # an exception type with another constructor
-            named = ValueError(message)
-        raise named from exc
-
-
-def _unique_pairs(
-    hyps: Sequence[str], refs: Sequence[str] | Sequence[Sequence[str]]
-) -> tuple[list[int], list[int]]:
-    """(first index of each distinct pair, for each segment the position of its pair there).
-
-    Identical (hypothesis, references) pairs are scored once; records are immutable,
-    so the segments share one (as :meth:`meteor.Meteor.corpus_score` does).
-    """
-    first: list[int] = []
-    where: list[int] = []
-    seen: dict[Any, int] = {}
-    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-        try:
-            key = (h, r if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
-            hash(key)
-        except TypeError:
-            key = None
-        pos = seen.get(key) if key is not None else None
-        if pos is None:
-            pos = len(first)
-            first.append(k)
-            if key is not None:
-                seen[key] = pos
-        where.append(pos)
-    return first, where
+    found = _WORKER.score_segments(hyps, refs, candidates=False, numbers=indices)
+    return [encode(r) for r in found]
 
 
 def _mp_context() -> Any:
@@ -642,7 +598,7 @@ def score_corpus(
         if ctx.get_start_method() == "fork"
         else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
     )
-    first, where = _unique_pairs(hyps, refs)
+    first, where = unique_pairs(hyps, refs)
     if n_workers <= 1 or len(first) < threshold:
         return _score_serial(meteor, hyps, refs, progress)
     size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
@@ -723,20 +679,4 @@ def _score_serial(
     refs: Sequence[str] | Sequence[Sequence[str]],
     progress: Progress | None,
 ) -> CorpusResult:
-    n = len(hyps)
-    step = max(1, n // 200)
-    first, where = _unique_pairs(hyps, refs)
-    unique: list[MeteorResult] = []
-    segments: list[MeteorResult] = []
-    with gc_paused():
-        for k, pos in enumerate(where):
-            if k % PREFETCH_BLOCK == 0:
-                todo = range(len(unique), min(len(unique) + PREFETCH_BLOCK, len(first)))
-                block = [first[p] for p in todo]  # the next distinct pairs to score
-                meteor.prefetch(segment_texts([hyps[i] for i in block], [refs[i] for i in block]))
-            if pos == len(unique):
-                unique.append(_score_one(meteor, hyps[k], refs[k], k))
-            segments.append(unique[pos])
-            if progress and (k % step == 0 or k == n - 1):
-                progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
-    return meteor.combine(segments)
+    return meteor.combine(meteor.score_segments(hyps, refs, candidates=False, progress=progress))

@@ -461,26 +461,68 @@ class Meteor:
             raise ValueError(
                 f"hypotheses have {len(hyps)} segments but references have {len(refs)}"
             )
-        segments: list[MeteorResult] = []
+        return self.combine(self.score_segments(hyps, refs, progress=progress))
+
+    def score_segments(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[str] | Sequence[Sequence[str]],
+        *,
+        candidates: bool = True,
+        progress: Progress | None = None,
+        numbers: Sequence[int] | None = None,
+    ) -> list[MeteorResult]:
+        """One record per segment, in order: the loop behind every corpus run.
+
+        Identical (hypothesis, references) pairs are scored once and share their
+        record (records are immutable); the sentence work of each block of
+        :data:`PREFETCH_BLOCK` distinct pairs is done in one pass (:meth:`prefetch`);
+        cyclic garbage collection is paused (:func:`meteor.runtime.gc_paused`).
+
+        Args:
+            hyps, refs: as :meth:`corpus_score` (same length, not checked here).
+            candidates: keep each record's candidate list (see :meth:`score`).
+            progress: ``progress(fraction, message)`` callback.
+            numbers: the segments' indices in the caller's corpus, for error
+                messages (default ``0, 1, …``).
+
+        Raises:
+            TypeError, ValueError: as :meth:`score`, the message prefixed with
+                ``segment N:`` (1-based).
+        """
         n = len(hyps)
         step = max(1, n // 200)
-        seen: dict[tuple[str, tuple[str, ...]], MeteorResult] = {}
+        first, where = unique_pairs(hyps, refs)
+        unique: list[MeteorResult] = []
+        segments: list[MeteorResult] = []
         with gc_paused():
-            for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-                if k % PREFETCH_BLOCK == 0:
-                    self.prefetch(
-                        segment_texts(hyps[k : k + PREFETCH_BLOCK], refs[k : k + PREFETCH_BLOCK])
-                    )
-                key = (h, (r,) if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
-                hit = seen.get(key) if key is not None else None
-                if hit is None:
-                    hit = self.score(h, r)
-                    if key is not None:
-                        seen[key] = hit  # records are immutable: identical pairs share one
-                segments.append(hit)
+            for k, pos in enumerate(where):
+                if pos == len(unique):
+                    if pos % PREFETCH_BLOCK == 0:  # the next block of distinct pairs
+                        block = first[pos : pos + PREFETCH_BLOCK]
+                        self.prefetch(
+                            segment_texts([hyps[i] for i in block], [refs[i] for i in block])
+                        )
+                    index = numbers[k] if numbers is not None else k
+                    unique.append(self._numbered(hyps[k], refs[k], index, candidates))
+                segments.append(unique[pos])
                 if progress and (k % step == 0 or k == n - 1):
                     progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
-        return self.combine(segments)
+        return segments
+
+    def _numbered(
+        self, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
+    ) -> MeteorResult:
+        """:meth:`score`; an error names the segment (1-based) it came from."""
+        try:
+            return self.score(hyp, refs, candidates=candidates)
+        except (ValueError, TypeError) as exc:
+            message = f"segment {index + 1}: {exc}"
+            try:
+                named = type(exc)(message)
+            except Exception:  # an exception type with another constructor
+                named = ValueError(message)
+            raise named from exc
 
     def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
         """Corpus result from already scored segments (sum of their statistics)."""
@@ -507,6 +549,31 @@ class Meteor:
 
 #: Segments whose per-sentence work a corpus run does in one go (:meth:`Meteor.prefetch`).
 PREFETCH_BLOCK = 256
+
+
+def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """(first index of each distinct pair, for each segment the position of its pair there).
+
+    A pair is its hypothesis and its references (a string and a list of one string
+    are different keys); unhashable or non-string entries are never merged.
+    """
+    first: list[int] = []
+    where: list[int] = []
+    seen: dict[Any, int] = {}
+    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        try:
+            key = (h, r if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
+            hash(key)
+        except TypeError:
+            key = None
+        pos = seen.get(key) if key is not None else None
+        if pos is None:
+            pos = len(first)
+            first.append(k)
+            if key is not None:
+                seen[key] = pos
+        where.append(pos)
+    return first, where
 
 
 def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:

@@ -166,17 +166,18 @@ def test_records_travel_between_processes_unchanged(meteor: Meteor) -> None:
 
 def test_repeated_pairs_are_scored_once(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real = corpus_mod._score_one
+    real = meteor.score
 
-    def counting(m: Meteor, h: str, r: object, k: int) -> object:
+    def counting(h: str, r: object, **kw: object) -> object:
         calls.append(h)
-        return real(m, h, r, k)  # type: ignore[arg-type]
+        return real(h, r, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(corpus_mod, "_score_one", counting)
+    monkeypatch.setattr(meteor, "score", counting)
     hyps = ["a b c", "d e", "a b c", "a b c"]
     refs = ["a b c", "d f", "a b c", ["a b c"]]
     res = score_corpus(meteor, hyps, refs, workers=1)
     assert calls == ["a b c", "d e", "a b c"]  # a list of one reference is another key
+    monkeypatch.undo()
     assert res.segments[0] is res.segments[2]
     assert res.segments == meteor.corpus_score(hyps, refs).segments
 
