@@ -29,7 +29,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from meteor import ParamError, ResourceError, explain
+from meteor import ParamError, ResourceError, explain, figures
 from meteor.languages import available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params
@@ -147,6 +147,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "«—» — величина, которую Meteor 1.5 оставляет неопределённой (NaN), "
         "например, когда совпадений нет.",
     },
+    # table columns several pages share
+    "col_side": {"en": "side", "ru": "сторона"},
+    "col_stage": {"en": "stage", "ru": "этап"},
+    "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+    "col_ref": {"en": "reference", "ru": "эталон"},
+    "col_detail": {"en": "detail", "ru": "подробности"},
     # generic
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
@@ -169,7 +175,11 @@ def t(key: str, **kw: Any) -> str:
 
 
 def add_strings(table: dict[str, dict[str, str]]) -> None:
-    """Pages register their own strings (``{"key": {"en": ..., "ru": ...}}``)."""
+    """Pages register their own strings (``{"key": {"en": ..., "ru": ...}}``).
+
+    :data:`STRINGS` is one table for every session and page, so a key means the same
+    on every page: a key two pages define differently would show whichever page ran last.
+    """
     STRINGS.update(table)
 
 
@@ -202,27 +212,11 @@ def module_label(m: Module | str) -> str:
     return t(m.value if isinstance(m, Module) else m)
 
 
-FIG_KEYS = (
-    "hypothesis",
-    "reference",
-    "chunk",
-    "chunks",
-    "unmatched",
-    "function_word",
-    "weight",
-    "candidates",
-    "matched_by",
-    "not_matched",
-    "ref_position",
-    "ideal",
-    "unmatched_hyp",
-    "unmatched_ref",
-    "partial_credit",
-    "fragmentation",
-    "score",
-    "current",
-    "matrix_compact",
-)
+def side_label(side: str) -> str:
+    """``"hyp"``/``"ref"`` (a token table's side) as the UI says it."""
+    return t("hypothesis") if side == "hyp" else t("reference")
+
+
 add_strings(
     {
         "hypothesis": {"en": "hypothesis", "ru": "гипотеза"},
@@ -255,13 +249,14 @@ add_strings(
 
 
 def fig_labels() -> dict[str, str]:
-    """Display strings for :mod:`meteor.figures` in the UI language."""
-    labels = {k: t(k) for k in FIG_KEYS}
+    """Display strings for :mod:`meteor.figures` in the UI language.
+
+    Every key of ``figures.LABELS_EN``, translated where :data:`STRINGS` has it
+    (the parameter symbols α β γ δ stay as the library writes them).
+    """
+    labels = {k: t(k) if k in STRINGS else en for k, en in figures.LABELS_EN.items()}
     labels["chunks"] = t("chunks").lower()
     labels["score"] = "METEOR"
-    for m in MODULE_ORDER:
-        labels[m.value] = t(m.value)
-    labels.update({"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"})
     return labels
 
 
@@ -581,8 +576,9 @@ def _stage_steps(
 def stage_steps_for(
     hyp: str, refs: tuple[str, ...], setting: Setting
 ) -> tuple[explain.StageStep, ...]:
-    """Each enabled stage's candidates on the pair (cached like :func:`analyse`)."""
-    return _stage_steps(hyp, refs, setting.preset, setting.overrides)
+    """Each enabled stage's candidates on the pair (cached like :func:`analyse`; errors shown)."""
+    with shown_errors():
+        return _stage_steps(hyp, refs, setting.preset, setting.overrides)
 
 
 def analysis_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Analysis:
@@ -820,22 +816,26 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
 # ---------------------------------------------------------------------------
 
 
-def score_card(result: MeteorResult, *, key: str = "", compact: bool = False) -> None:
-    """Score, P, R, Fmean, frag, penalty, chunks, matches and the signature (from the record)."""
-    items = [
-        (t("score"), num(result.score)),
-        (t("precision"), num(result.precision)),
-        (t("recall"), num(result.recall)),
-        (t("fmean"), num(result.fmean)),
-        (t("frag"), num(result.frag)),
-        (t("penalty"), num(result.penalty)),
-        (t("chunks"), integer(result.stats.chunks)),
-        (
-            t("matches"),
-            # no spaces: "1,234 / 1,234" would be cut off in a column of eight
-            f"{integer(result.stats.hyp_word_matches)}/{integer(result.stats.ref_word_matches)}",
-        ),
-    ]
+def headline(result: MeteorResult) -> dict[str, str]:
+    """The record's score, P, R, Fmean, frag, penalty, chunks and matches, formatted,
+    by their label key (:func:`t` gives the label)."""
+    s = result.stats
+    return {
+        "score": num(result.score),
+        "precision": num(result.precision),
+        "recall": num(result.recall),
+        "fmean": num(result.fmean),
+        "frag": num(result.frag),
+        "penalty": num(result.penalty),
+        "chunks": integer(s.chunks),
+        # no spaces: "1,234 / 1,234" would be cut off in a score card column of eight
+        "matches": f"{integer(s.hyp_word_matches)}/{integer(s.ref_word_matches)}",
+    }
+
+
+def score_card(result: MeteorResult, *, compact: bool = False) -> None:
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
+    items = [(t(k), v) for k, v in headline(result).items()]
     per_row = 4 if compact else 8
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)

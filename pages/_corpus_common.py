@@ -34,11 +34,13 @@ from pages._common import (
     Setting,
     add_strings,
     fig_labels,
+    headline,
     integer,
     num,
     plotly,
     preset_values,
     t,
+    ui,
 )
 
 __all__ = [
@@ -271,7 +273,7 @@ def filter_sort(
 def percent(share: float) -> str:
     """A share (0–1) as a percentage with one decimal, in the UI language's notation."""
     text = f"{share:.1%}"
-    return text.replace(".", ",") if st.session_state.get("ui") == "ru" else text
+    return text.replace(".", ",") if ui() == "ru" else text
 
 
 # ---------------------------------------------------------------------------
@@ -286,19 +288,10 @@ def show_segment(result: MeteorResult, *, system: str, number: int, seg_id: str,
         seg_id=safe_name(seg_id),
     )
     st.markdown(f"**{head}**")
-    cols = st.columns(5)
-    for col, (label, value) in zip(
-        cols,
-        (
-            (t("score"), num(result.score)),
-            (t("precision"), num(result.precision)),
-            (t("recall"), num(result.recall)),
-            (t("frag"), num(result.frag)),
-            (t("chunks"), integer(result.stats.chunks)),
-        ),
-        strict=True,
-    ):
-        col.metric(label, value)
+    head = headline(result)
+    keys = ("score", "precision", "recall", "frag", "chunks")
+    for col, k in zip(st.columns(len(keys)), keys, strict=True):
+        col.metric(t(k), head[k])
     plotly(
         figures.link_view(result.alignment, labels=fig_labels(), fmt=num),
         key=f"{key}_links",

@@ -12,7 +12,7 @@ from pages._common import (
     analysis_for,
     current_setting,
     fig_labels,
-    integer,
+    headline,
     module_label,
     num,
     plotly,
@@ -72,9 +72,6 @@ add_strings(
             "выравнивание) при изменении одного параметра; точки — текущие значения.",
         },
         "col_metric": {"en": "quantity", "ru": "величина"},
-        "col_stage": {"en": "stage", "ru": "этап"},
-        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
-        "col_ref": {"en": "reference", "ru": "эталон"},
         "col_where": {"en": "where", "ru": "где"},
     }
 )
@@ -108,24 +105,11 @@ labels = fig_labels()
 
 # -- score table + one column per setting -------------------------------------------
 st.subheader(t("table_title"))
-rows = []
-for key, get in (
-    ("score", lambda r: num(r.score)),
-    ("precision", lambda r: num(r.precision)),
-    ("recall", lambda r: num(r.recall)),
-    ("fmean", lambda r: num(r.fmean)),
-    ("frag", lambda r: num(r.frag)),
-    ("penalty", lambda r: num(r.penalty)),
-    ("chunks", lambda r: integer(r.stats.chunks)),
-    (
-        "matches",
-        lambda r: f"{integer(r.stats.hyp_word_matches)} / {integer(r.stats.ref_word_matches)}",
-    ),
-):
-    row = {t("col_metric"): t(key)}
-    for name, an in runs:
-        row[name] = get(an.result)
-    rows.append(row)
+heads = {name: headline(an.result) for name, an in runs}
+rows = [
+    {t("col_metric"): t(key)} | {name: head[key] for name, head in heads.items()}
+    for key in heads[label_a]
+]
 st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
 
 cols = st.columns(len(runs))

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from meteor import corpus_figures
-from meteor.corpus import DEFAULT_SEED, segment_differences
+from meteor.corpus import segment_differences
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
@@ -29,7 +29,6 @@ from pages._common import (
     t,
 )
 from pages._corpus_common import (
-    BOOTSTRAP_SAMPLES,
     SORT_KEYS,
     filter_sort,
     get_intervals,
@@ -292,14 +291,10 @@ if len(names) > 1:
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
 
 
-def _selected_points(key: str) -> list[dict[str, Any]]:
+def _selected(key: str, what: str) -> list[Any]:
+    """The selected ``"rows"`` of a dataframe or ``"points"`` of a chart (by widget key)."""
     ev = st.session_state.get(key) or {}
-    return list((ev.get("selection") or {}).get("points") or [])
-
-
-def _selected_rows(key: str) -> list[int]:
-    ev = st.session_state.get(key) or {}
-    return list((ev.get("selection") or {}).get("rows") or [])
+    return list((ev.get("selection") or {}).get(what) or [])
 
 
 tab_names = ["segments", "dist", "compare", "export"]
@@ -375,7 +370,7 @@ with tabs["segments"]:
     goto = st.number_input(
         t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help="0: none"
     )
-    picked = _selected_rows("corpus_table")
+    picked = _selected("corpus_table", "rows")
     number: int | None = None
     if picked and picked[0] < len(rows):
         number = int(rows[picked[0]]["segment"])
@@ -402,7 +397,7 @@ with tabs["dist"]:
         width="stretch",
     )
     st.caption(t("corpus_len_caption"))
-    points = [p for p in _selected_points("corpus_len") if p.get("customdata")]
+    points = [p for p in _selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < corpus.n_segments:
@@ -479,10 +474,10 @@ with tabs["compare"]:
                     selection_mode="single-row",
                     key=key,
                 )
-                sel = _selected_rows(key)
+                sel = _selected(key, "rows")
                 if sel and sel[0] < len(items):
                     chosen = items[sel[0]].index
-            pts = [p for p in _selected_points("corpus_ab") if p.get("customdata")]
+            pts = [p for p in _selected("corpus_ab", "points") if p.get("customdata")]
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))
@@ -539,7 +534,6 @@ with tabs["export"]:
             comparisons=comparisons,
             sources=corpus.sources,
         )
-        rep["bootstrap"] = {"samples": BOOTSTRAP_SAMPLES, "seed": DEFAULT_SEED, "level": 0.95}
         return json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False)
 
     e3.download_button(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import streamlit as st
 
@@ -20,6 +21,7 @@ from pages._common import (
     require_frame,
     require_pair,
     score_card,
+    side_label,
     signed,
     t,
 )
@@ -121,17 +123,12 @@ add_strings(
         },
         "reason_stage_off": {"en": "stage not enabled", "ru": "этап выключен"},
         "reason_stemmer": {"en": "other stemmer ({stemmer})", "ru": "другой стеммер ({stemmer})"},
-        "col_side": {"en": "side", "ru": "сторона"},
         "col_word": {"en": "word", "ru": "слово"},
         "col_pos": {"en": "position", "ru": "позиция"},
         "col_if": {"en": "score if matched", "ru": "оценка"},
         "col_gain": {"en": "gain", "ru": "прирост"},
         "col_between": {"en": "between chunks", "ru": "между фрагментами"},
-        "col_hyp_words": {"en": "hypothesis", "ru": "гипотеза"},
-        "col_ref_words": {"en": "reference", "ru": "эталон"},
-        "col_stage": {"en": "stage", "ru": "этап"},
         "col_why": {"en": "why not matched", "ru": "почему нет"},
-        "col_detail": {"en": "detail", "ru": "подробности"},
         "col_presets": {"en": "presets with this stage", "ru": "пресеты с этим этапом"},
         "col_if_joined": {"en": "score if joined", "ru": "оценка"},
         "downloads": {"en": "Downloads", "ru": "Скачать"},
@@ -187,10 +184,14 @@ r = a.result
 labels = fig_labels()
 score_card(r)
 
-weights = dict(a.params.weights)
+# each figure built by one call, shown now and rebuilt for its download only on a click
+links_figure = partial(
+    figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
+)
+waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
 tab_links, tab_matrix, tab_tokens = st.tabs([t("tab_links"), t("tab_matrix"), t("tab_tokens")])
 with tab_links:
-    plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="links")
+    plotly(links_figure(), key="links")
     st.caption(t("links_caption"))
 with tab_matrix:
     modes = {c: t(f"color_{c}") for c in ("module", "order")}
@@ -201,12 +202,13 @@ with tab_matrix:
         horizontal=True,
         key="xray",
     )
-    plotly(figures.matrix_view(r.alignment, color_by=color_by, labels=labels), key="matrix")
+    matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
+    plotly(matrix_figure(), key="matrix")
 with tab_tokens:
     st.dataframe(
         [
             {
-                t("tok_side"): t("hypothesis") if row.side == "hyp" else t("reference"),
+                t("tok_side"): side_label(row.side),
                 t("tok_index"): row.index,
                 t("tok_text"): row.text,
                 t("tok_source"): row.source,
@@ -223,7 +225,7 @@ with tab_tokens:
 
 # -- why this score -----------------------------------------------------------------
 st.subheader(t("why_title"))
-plotly(figures.waterfall_figure(a.waterfall, labels=labels, fmt=num), key="waterfall")
+plotly(waterfall_figure(), key="waterfall")
 st.caption(t("why_caption"))
 
 c1, c2 = st.columns(2)
@@ -234,7 +236,7 @@ with c1:
         st.dataframe(
             [
                 {
-                    t("col_side"): t("hypothesis") if c.side == "hyp" else t("reference"),
+                    t("col_side"): side_label(c.side),
                     t("col_pos"): c.index,
                     t("col_word"): c.word,
                     t("col_if"): num(c.score_if_matched),
@@ -256,8 +258,8 @@ with c2:
             [
                 {
                     t("col_between"): f"{b.before + 1} | {b.before + 2}",
-                    t("col_hyp_words"): f"{b.hyp_left} | {b.hyp_right}",
-                    t("col_ref_words"): f"{b.ref_left} | {b.ref_right}",
+                    t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
+                    t("col_ref"): f"{b.ref_left} | {b.ref_right}",
                     t("col_if_joined"): num(b.score_if_joined),
                     t("col_gain"): signed(b.gain),
                 }
@@ -278,8 +280,8 @@ if near:
         [
             {
                 t("col_stage"): module_label(n.match.module),
-                t("col_hyp_words"): " ".join(n.match.hyp_words),
-                t("col_ref_words"): " ".join(n.match.ref_words),
+                t("col_hyp"): " ".join(n.match.hyp_words),
+                t("col_ref"): " ".join(n.match.ref_words),
                 t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
                 t("col_detail"): n.match.detail,
                 t("col_if"): num(n.score_if_added),
@@ -308,19 +310,11 @@ with d1:
         on_click="ignore",
     )
 with d2:
-    download_html(
-        t("dl_links"),
-        lambda: figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num),
-        "meteor-links.html",
-        "dl_links",
-    )
+    download_html(t("dl_links"), links_figure, "meteor-links.html", "dl_links")
 with d3:
-    download_html(
-        t("dl_matrix"),
-        lambda: figures.matrix_view(r.alignment, color_by=color_by, labels=labels),
-        "meteor-matrix.html",
-        "dl_matrix",
-    )
+    download_html(t("dl_matrix"), matrix_figure, "meteor-matrix.html", "dl_matrix")
+with d4:
+    download_html(t("dl_waterfall"), waterfall_figure, "meteor-waterfall.html", "dl_waterfall")
 with d5:
     st.download_button(
         t("dl_alignout"),
@@ -330,12 +324,5 @@ with d5:
         key="dl_alignout",
         on_click="ignore",
         help=t("dl_alignout_help"),
-    )
-with d4:
-    download_html(
-        t("dl_waterfall"),
-        lambda: figures.waterfall_figure(a.waterfall, labels=labels, fmt=num),
-        "meteor-waterfall.html",
-        "dl_waterfall",
     )
 st.caption(t("share"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from meteor import explain, figures
+from meteor.types import Match
 from pages._common import (
     EXAMPLES,
     add_strings,
@@ -20,7 +21,7 @@ from pages._common import (
     require_frame,
     require_pair,
     score_card,
-    shown_errors,
+    side_label,
     stage_steps_for,
     t,
 )
@@ -129,13 +130,8 @@ add_strings(
         },
         "col_chosen": {"en": "chosen", "ru": "выбрано"},
         "col_definite": {"en": "definite", "ru": "определённое"},
-        "col_stage": {"en": "stage", "ru": "этап"},
-        "col_side": {"en": "side", "ru": "сторона"},
         "col_token": {"en": "token", "ru": "токен"},
-        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
-        "col_ref": {"en": "reference", "ru": "эталон"},
-        "col_detail": {"en": "detail", "ru": "подробности"},
-        "col_pos": {"en": "positions (hyp → ref)", "ru": "позиции (гип. → эт.)"},
+        "col_span": {"en": "positions (hyp → ref)", "ru": "позиции (гип. → эт.)"},
         "col_chunk": {"en": "chunk", "ru": "фрагмент"},
         "chunks_text": {
             "en": "A chunk is a maximal run of matches that are adjacent and in the same "
@@ -175,8 +171,7 @@ setting = current_setting()
 a = analysis_for(hyp, refs, setting)
 r = a.result
 p = a.params
-with shown_errors():
-    steps = stage_steps_for(hyp, refs, setting)
+steps = stage_steps_for(hyp, refs, setting)
 labels = fig_labels()
 weights = dict(p.weights)
 
@@ -189,6 +184,11 @@ def step_label(n: int, opt: str) -> str:
     if opt.startswith("stage:"):
         return t("step_stage", n=n, stage=module_label(opt.split(":", 1)[1]))
     return t(f"step_{opt}", n=n)
+
+
+def positions(m: Match) -> str:
+    """A match's word positions, hypothesis → reference."""
+    return f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}"
 
 
 # labels fixed now (AppTest calls format_func outside the run)
@@ -215,7 +215,7 @@ if step == "tokens":
     st.dataframe(
         [
             {
-                t("col_side"): t("hypothesis") if row.side == "hyp" else t("reference"),
+                t("col_side"): side_label(row.side),
                 "#": row.index,
                 t("col_token"): row.text,
                 t("function_word"): t("yes") if row.function_word else "",
@@ -250,7 +250,7 @@ elif step.startswith("stage:"):
                 {
                     t("col_hyp"): " ".join(m.hyp_words),
                     t("col_ref"): " ".join(m.ref_words),
-                    t("col_pos"): f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}",
+                    t("col_span"): positions(m),
                     t("col_detail"): m.detail,
                 }
                 for m in s.candidates
@@ -289,7 +289,7 @@ elif step == "align":
                 t("col_stage"): module_label(m.module),
                 t("col_hyp"): " ".join(m.hyp_words),
                 t("col_ref"): " ".join(m.ref_words),
-                t("col_pos"): f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}",
+                t("col_span"): positions(m),
                 t("col_definite"): t("yes") if i in definite and p.aligner == "beam" else "",
                 t("col_chosen"): "✓" if (m.module, m.hyp, m.ref) in chosen_keys else "",
             }
