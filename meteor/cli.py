@@ -426,8 +426,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
             comparisons=comparisons,
             sources=corpus.sources,
         )
-        if args.bootstrap:
-            rep["bootstrap"] = {"samples": args.bootstrap, "seed": args.seed, "level": 0.95}
         out.write(json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
     elif args.format == "tsv":
         _print_tsv(out, results, intervals, comparisons)

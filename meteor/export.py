@@ -326,4 +326,7 @@ def report(
         "systems": systems,
         "comparisons": [c.to_dict() for c in comparisons],
     }
+    if intervals:  # the bootstrap's own settings, as its records hold them
+        ci = next(iter(intervals.values()))
+        out["bootstrap"] = {"samples": ci.n_samples, "seed": ci.seed, "level": ci.corpus.level}
     return out
