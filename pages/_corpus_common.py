@@ -56,6 +56,7 @@ __all__ = [
     "safe_name",
     "scored",
     "show_segment",
+    "cached_rows",
     "table_rows",
 ]
 
@@ -114,7 +115,14 @@ def _load(hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...]
 
 
 def corpus_key(corpus: Corpus) -> str:
-    """A content digest of the corpus (systems, references, ids) for session caches."""
+    """A content digest of the corpus (systems, references, ids) for session caches.
+
+    Remembered for the corpus object last asked about: one rerun asks several times
+    about the same (possibly 50 MB) corpus.
+    """
+    last = st.session_state.get("_corpus_key_last")
+    if last is not None and last[0] is corpus:
+        return str(last[1])
     h = hashlib.sha256()
     for name, hyps in corpus.systems:
         h.update(b"\x01" + name.encode())
@@ -124,7 +132,9 @@ def corpus_key(corpus: Corpus) -> str:
         h.update(b"\x03")
         for r in refs:
             h.update(b"\x04" + r.encode())
-    return h.hexdigest()[:24]
+    key = h.hexdigest()[:24]
+    st.session_state["_corpus_key_last"] = (corpus, key)
+    return key
 
 
 # ---------------------------------------------------------------------------
@@ -230,6 +240,21 @@ def inspect_link(result: MeteorResult) -> str:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
     return "/?" + urlencode(query)
+
+
+def cached_rows(
+    corpus: Corpus, setting: Setting, system: str, result: CorpusResult
+) -> list[dict[str, Any]]:
+    """:func:`table_rows`, kept per (corpus, setting, system): sorting, filtering and
+    clicking rerun the page, and a large corpus has 100,000 rows to rebuild."""
+    ss = st.session_state
+    links = (ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in _LINK_KEYS))
+    key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
+    store = _cache("rows")
+    if key not in store:
+        store[key] = table_rows(result, corpus.ids, system)
+    rows: list[dict[str, Any]] = store[key]
+    return rows
 
 
 def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:

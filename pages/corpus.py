@@ -30,6 +30,7 @@ from pages._common import (
 )
 from pages._corpus_common import (
     SORT_KEYS,
+    cached_rows,
     filter_sort,
     get_intervals,
     get_paired,
@@ -38,7 +39,6 @@ from pages._corpus_common import (
     safe_name,
     scored,
     show_segment,
-    table_rows,
 )
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -317,7 +317,7 @@ with tabs["segments"]:
     score_range = f3.slider(t("corpus_range"), 0.0, 1.0, (0.0, 1.0), 0.01, key="corpus_range")
     query = f4.text_input(t("corpus_search"), key="corpus_search")
     rows = filter_sort(
-        table_rows(res, corpus.ids, system),
+        cached_rows(corpus, setting, system, res),
         sort_by=sort_by or "segment",
         descending=descending,
         score_range=score_range,
