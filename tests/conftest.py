@@ -32,6 +32,26 @@ def corpus_line(path: Path) -> dict[str, Any]:
         return last
 
 
+def java_alignment(d: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The jar's alignment in a harness record as sorted (hyp span, ref span, stage)."""
+    return sorted((tuple(a["hyp_span"]), tuple(a["ref_span"]), a["module"]) for a in d["alignment"])
+
+
+def our_alignment(r: Any) -> list[tuple[Any, ...]]:
+    """A ``MeteorResult``'s alignment in the form of ``java_alignment``."""
+    return sorted(
+        ((m.hyp.start, m.hyp.end), (m.ref.start, m.ref.end), m.module.value)
+        for m in r.alignment.matches
+    )
+
+
+def require_shared(path: Path) -> Path:
+    """``path`` under ../shared/data, or a failure: CI has the data, so a skip would hide one."""
+    if not path.is_file():
+        pytest.fail(f"shared data not found: {path} (expected from {SHARED_DATA})")
+    return path
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"shared data not found at {SHARED_DATA}"
@@ -75,3 +95,18 @@ def app_test(monkeypatch: pytest.MonkeyPatch) -> Any:
         return at
 
     return make
+
+
+# -- browser tests (tests/test_browser.py, tests/test_browser_security.py) ---------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one per test module (see ``_browser.py``)."""
+    from _browser import CHROMIUM, CHROMIUM_ARGS
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

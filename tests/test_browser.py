@@ -18,37 +18,20 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlparse
 
 import pytest
+from _browser import CHROMIUM, ROOT, streamlit_server, type_into, wait_metric
 
 from meteor import Meteor
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FOX = ("A fast brown fox leapt over a lazy dog", "The quick brown fox jumps over the lazy dog")
 STARRY = (
     "Under the starry night, we danced with glee.",
@@ -65,7 +48,7 @@ FOX_RU = (
 #: Streamlit's front end probes these under a page's path before the root; the 404s are its own.
 STREAMLIT_PROBE = re.compile(r"/[a-z_]+/_stcore/(health|host-config)$")
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 if not Path(CHROMIUM).exists():
     pytest.skip("Chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
 
@@ -73,48 +56,6 @@ if not Path(CHROMIUM).exists():
 def fmt(x: float, digits: int = 4, ru: bool = False) -> str:
     s = f"{x:.{digits}f}"
     return s.replace(".", ",") if ru else s
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def streamlit_server(env: dict[str, str]) -> Iterator[dict[str, Any]]:
-    """``streamlit run app.py`` on a free port of 127.0.0.1, up once ``/_stcore/health`` answers."""
-    port = _free_port()
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"streamlit did not start:\n{err[-2000:]}")
-            time.sleep(0.3)
-        yield {"url": url, "started": started}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")
@@ -131,14 +72,6 @@ def fresh_server() -> Iterator[dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
     with streamlit_server(env) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _watch(pg: Any) -> Any:
@@ -172,21 +105,6 @@ def wait_ready(pg: Any, timeout: float = 60_000) -> None:
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
     )
     pg.wait_for_timeout(500)
-
-
-def metric(pg: Any, label: str) -> str:
-    loc = pg.locator('[data-testid="stMetric"]').filter(has_text=label).first
-    return str(loc.locator('[data-testid="stMetricValue"]').inner_text()).strip()
-
-
-def wait_metric(pg: Any, label: str, value: str, timeout: float = 60_000) -> None:
-    pg.wait_for_function(
-        """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
-            .some(m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label
-                  && m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() === value)""",
-        arg=[label, value],
-        timeout=timeout,
-    )
 
 
 def assert_no_errors(pg: Any) -> None:
@@ -274,13 +192,6 @@ def assert_shows_what_is_scored(
         wait_metric(pg, label, fmt(r.score))
     assert plot_tokens(pg, "hyp") == list(r.alignment.hyp_words)
     assert plot_tokens(pg, "ref") == list(r.alignment.ref_words)
-
-
-def type_into(pg: Any, box: str, text: str) -> None:
-    """Type into a box and commit it with Ctrl+Enter, as a user does."""
-    loc = pg.get_by_role("textbox", name=box)
-    loc.fill(text)
-    loc.press("Control+Enter")
 
 
 def open_page(pg: Any, title: str) -> None:

@@ -14,13 +14,9 @@ import csv
 import json
 import os
 import random
-import shutil
-import socket
 import subprocess
 import sys
 import textwrap
-import time
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,6 +24,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from _browser import CHROMIUM, CHROMIUM_ARGS, healthy, streamlit_server, type_into, wait_metric
 
 from meteor import Meteor
 from meteor.io import demo_corpus
@@ -113,9 +110,6 @@ def test_cold_start_from_many_threads() -> None:
 
 # -- five browser sessions ----------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 SESSIONS = [  # (preset, hypothesis, reference): five users, five different pairs
     ("meteor-1.5", "A fast brown fox leapt over a lazy dog", "The quick brown fox jumps over the lazy dog"),
     ("nltk", "the cat was sat on the mat", "the cat sat on the mat"),
@@ -132,56 +126,13 @@ RETYPED = [  # then each user types a new pair at the same time
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-            return bool(resp.read().decode().strip() == "ok")
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, Any]]:
     if not Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed (apt-get install -y chromium)")
-    port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while not _healthy(url):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"streamlit did not start:\n{err[-2000:]}")
-            time.sleep(0.3)
-        yield url, proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def _wait_score(pg: Any, value: str, timeout: float = 90_000) -> None:
-    pg.wait_for_function(
-        """(value) => [...document.querySelectorAll('[data-testid="stMetric"]')].some(m =>
-              m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === 'METEOR'
-              && m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() === value)""",
-        arg=value,
-        timeout=timeout,
-    )
+    with streamlit_server(env) as srv:
+        yield srv["url"], srv["proc"]
 
 
 def _shown_score(pg: Any) -> str:
@@ -205,7 +156,7 @@ def test_five_browser_sessions_at_once(server: tuple[str, Any]) -> None:
     ]
     assert len(set(first)) == len(first) and len(set(second)) == len(second)  # tell them apart
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         contexts = [browser.new_context(viewport={"width": 1300, "height": 1600}) for _ in SESSIONS]
         pages = [c.new_page() for c in contexts]
         # five deep links requested at once: different presets, languages and pairs
@@ -216,15 +167,13 @@ def test_five_browser_sessions_at_once(server: tuple[str, Any]) -> None:
                 wait_until="commit",
             )
         for pg, value in zip(pages, first, strict=True):
-            _wait_score(pg, value)
+            wait_metric(pg, "METEOR", value, timeout=90_000)
         # everyone types a new pair at about the same time
         for pg, (hyp, ref) in zip(pages, RETYPED, strict=True):
             for label, text in (("Hypothesis", hyp), ("Reference(s), one per line", ref)):
-                box = pg.get_by_role("textbox", name=label)
-                box.fill(text)
-                box.press("Control+Enter")
+                type_into(pg, label, text)
         for pg, value in zip(pages, second, strict=True):
-            _wait_score(pg, value)
+            wait_metric(pg, "METEOR", value, timeout=90_000)
         for pg, (preset, _, _), (hyp, _), value in zip(
             pages, SESSIONS, RETYPED, second, strict=True
         ):
@@ -233,4 +182,4 @@ def test_five_browser_sessions_at_once(server: tuple[str, Any]) -> None:
             assert _shown_score(pg) == value  # still its own result, nobody else's
             assert not pg.locator('[data-testid="stException"]').count()
         browser.close()
-    assert proc.poll() is None and _healthy(url)  # the server is still up
+    assert proc.poll() is None and healthy(url)  # the server is still up

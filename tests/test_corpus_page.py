@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from conftest import require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor, corpus_figures
@@ -64,8 +65,7 @@ def _captions(at: AppTest) -> list[str]:
 
 @pytest.fixture(scope="module")
 def ted_app() -> AppTest:
-    if not TED.is_file():
-        pytest.skip(f"shared data not found at {TED}")
+    require_shared(TED)
     at = _app()
     at.file_uploader(key="corpus_hyp_files").set_value(
         [("ted_sys1_sys2.tsv", _ted_upload(), "text/tab-separated-values")]

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED_DATA, corpus_line, read_jsonl_gz
+from conftest import SHARED_DATA, corpus_line, java_alignment, our_alignment, read_jsonl_gz
 
-from meteor import Meteor, MeteorResult
+from meteor import Meteor
 
 PAPER2005 = [
     "meteor15_cases/cases.paper2005_norm.jsonl.gz",
@@ -27,17 +27,6 @@ DEFAULT = [
     "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
     "wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz",
 ]
-
-
-def _alignment(d: dict[str, Any]) -> list[tuple[Any, ...]]:
-    return sorted((tuple(a["hyp_span"]), tuple(a["ref_span"]), a["module"]) for a in d["alignment"])
-
-
-def _mine(r: MeteorResult) -> list[tuple[Any, ...]]:
-    return sorted(
-        ((m.hyp.start, m.hyp.end), (m.ref.start, m.ref.end), m.module.value)
-        for m in r.alignment.matches
-    )
 
 
 def check_file(rel: str, preset: str) -> None:
@@ -59,7 +48,7 @@ def check_file(rel: str, preset: str) -> None:
             t.text for t in r.alignment.ref
         ] == d["ref_tokens"]:
             same_tokens += 1
-        if _mine(r) == _alignment(d) and r.best_ref_index == d["best_ref_index"]:
+        if our_alignment(r) == java_alignment(d) and r.best_ref_index == d["best_ref_index"]:
             same_align += 1
         else:
             align_diff.append(d["id"])
@@ -104,5 +93,5 @@ def test_cases_other_configurations(rel: str, preset: str, overrides: dict[str, 
     for d in read_jsonl_gz(SHARED_DATA / rel):
         r = scorer.score(d["hyp"], d["refs"])
         assert r.score == pytest.approx(d["score"], abs=1e-9), (d["id"], d["hyp"])
-        assert _mine(r) == _alignment(d), d["id"]
+        assert our_alignment(r) == java_alignment(d), d["id"]
         assert [t.text for t in r.alignment.hyp] == d["hyp_tokens"]

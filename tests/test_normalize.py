@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,8 +74,7 @@ def _tokenized(
 ) -> tuple[tuple[str, str, str, tuple[str, ...], tuple[Token, ...], bool, bool], ...]:
     """(id, side, text, Java tokens, our tokens, harness flag, our sanitize flag) per side."""
     path = DATA / rel
-    if not path.is_file():
-        pytest.skip(f"shared data not found: {path}")
+    require_shared(path)
     rows = []
     for rec in _segments(path):
         texts = [rec["hyp"], *rec["refs"]]

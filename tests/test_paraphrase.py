@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA, read_jsonl_gz
+from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -496,9 +496,7 @@ def test_java_paraphrase_matches_are_candidates(en: ParaphraseTable) -> None:
     total = found = segments = 0
     missing: list[tuple[str, list[int], list[int]]] = []
     for name in DATA_FILES:
-        path = SHARED_DATA / name
-        if not path.is_file():  # pragma: no cover
-            pytest.skip(f"{path} is missing")
+        path = require_shared(SHARED_DATA / name)
         for seg in read_jsonl_gz(path):
             chosen = [a for a in seg["alignment"] if a["module"] == "paraphrase"]
             if not chosen:

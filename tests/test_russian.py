@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require_shared
 
 from meteor.languages import Language, ResourceError, get_language
 from meteor.languages import russian as russian_module
@@ -54,8 +55,7 @@ def _read_segments(path: Path) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def ru_segments() -> list[dict[str, Any]]:
-    if not RU_JSONL.is_file():
-        pytest.skip(f"shared data not found: {RU_JSONL}")
+    require_shared(RU_JSONL)
     segments = list(_read_segments(RU_JSONL))
     assert len(segments) == 7700
     return segments

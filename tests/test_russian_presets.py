@@ -12,10 +12,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from conftest import SHARED_DATA, read_jsonl_gz
+from conftest import SHARED_DATA, java_alignment, our_alignment, read_jsonl_gz, require_shared
 
 from meteor import Meteor, MeteorResult, Module, ParamError, get_preset, preset_names
 from meteor.embeddings import navec_available
@@ -39,21 +37,9 @@ def record(r: MeteorResult) -> list[tuple[str, int, int, str, str]]:
 # ------------------------------------------------------------ parity with the jar
 
 
-def _java_alignment(d: dict[str, Any]) -> list[tuple[Any, ...]]:
-    return sorted((tuple(a["hyp_span"]), tuple(a["ref_span"]), a["module"]) for a in d["alignment"])
-
-
-def _mine(r: MeteorResult) -> list[tuple[Any, ...]]:
-    return sorted(
-        ((m.hyp.start, m.hyp.end), (m.ref.start, m.ref.end), m.module.value)
-        for m in r.alignment.matches
-    )
-
-
 def test_meteor15_ru_parity() -> None:
     """≥ 99.9 % of segments within 1e-6 of Java's score, ≥ 99.5 % with the same alignment."""
-    if not RU_JSONL.is_file():
-        pytest.skip(f"shared data not found: {RU_JSONL}")
+    require_shared(RU_JSONL)
     scorer = Meteor("meteor-1.5-ru")
     n = same_score = same_align = 0
     score_diff: list[int] = []
@@ -65,7 +51,7 @@ def test_meteor15_ru_parity() -> None:
             same_score += 1
         else:
             score_diff.append(d["id"])
-        if _mine(r) == _java_alignment(d) and r.best_ref_index == d["best_ref_index"]:
+        if our_alignment(r) == java_alignment(d) and r.best_ref_index == d["best_ref_index"]:
             same_align += 1
         else:
             align_diff.append(d["id"])
