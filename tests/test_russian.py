@@ -104,6 +104,9 @@ def test_import_is_lazy() -> None:
 def test_preload() -> None:
     russian_module.preload()
     russian_module.preload(RUSSIAN.with_function_words("project"), synonyms=False)
+    morphology = russian_module._MORPHOLOGY
+    assert morphology._morph is not None  # pymorphy3 loaded
+    assert {"meteor", "project"} <= set(morphology._word_lists)  # both function-word lists
 
 
 def test_paraphrases_are_not_distributed(ru: Russian) -> None:
