@@ -119,7 +119,7 @@ def align_all(data: Data, **params: Any) -> tuple[dict[str, StatArrays], list[An
 
 def _align_all(scorer: Meteor, data: Data) -> tuple[dict[str, StatArrays], list[Any]]:
     lists = {
-        "meteor": RUSSIAN.is_meteor_function_word,
+        "meteor": RUSSIAN.is_meteor_russian_function_word,
         "project": RUSSIAN.is_project_function_word,
     }
     rows: dict[str, list[Any]] = {k: [] for k in lists}

@@ -162,10 +162,12 @@ class Meteor:
     def _pick_function_words(self) -> Any:
         p = self.params
         lang: Any = self.lang
-        if p.function_words == "project":
+        if p.function_words != "meteor":
             if not hasattr(lang, "with_function_words"):
-                raise ParamError(f"function_words='project' is not available for {p.lang!r}")
-            lang = lang.with_function_words("project")
+                raise ParamError(
+                    f"function_words={p.function_words!r} is not available for {p.lang!r}"
+                )
+            lang = lang.with_function_words(p.function_words)
         if p.delta != 0.5:
             # With δ = 0.5 function words change nothing; otherwise they must be there.
             try:

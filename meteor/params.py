@@ -31,7 +31,7 @@ VERSION = "0.1.0"
 
 AlignerName = Literal["beam", "greedy", "stagewise"]
 NormMode = Literal["meteor", "lower", "none"]
-FunctionWordList = Literal["meteor", "project"]
+FunctionWordList = Literal["meteor", "meteor-lang", "project"]
 TokenizerName = Literal["meteor", "razdel"]
 ALIGNERS: tuple[str, ...] = get_args(AlignerName)
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
@@ -95,7 +95,10 @@ class Params:
         norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
         no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
         stemmer: stemmer name offered by the language (``snowball``, ``porter``).
-        function_words: ``meteor`` (Meteor 1.5's list) or ``project`` (the project's own list).
+        function_words: ``meteor`` (the list Meteor 1.5 weighs every language with: its
+            English ``function/english.words``, ``meteor-1.5.md`` s. 5), ``meteor-lang`` (the
+            jar's list for the text's language, as with ``-s function/<lang>.words``) or
+            ``project`` (the project's own list, Russian).
         perfect_rule: fragmentation 0 when every word matches in one chunk (Meteor 1.5).
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).

@@ -194,7 +194,9 @@ _LIST: list[Preset] = [
             modules=(EX, ST),
             weights=((EX, 1.0), (ST, 0.5)),
         ),
-        "Meteor 1.5 Russian as it runs with the public jar: exact and Snowball stem.",
+        "Meteor 1.5 Russian as it runs with the public jar: exact and Snowball stem, "
+        "function words from the jar's English list (the jar weighs every language with "
+        "it unless -s is given).",
         "meteor-1.5.jar -l ru -norm -m 'exact stem' -w '1.0 0.5'",
     ),
 ]
@@ -227,6 +229,7 @@ def _seed_ru(embedding: bool) -> Params:
         norm="lower",
         perfect_rule=False,
         java_keys=False,
+        function_words="meteor-lang",
         embedding_threshold=SEED_RU_EMBEDDING_THRESHOLD,
     )
 
@@ -238,7 +241,9 @@ _RUSSIAN: list[Preset] = [
         "The seed Russian notebook's METEOR: lowercase + whitespace tokens, exact → "
         "pymorphy lemma → synonym (wiki-ru-wordnet instead of the notebook's downloaded "
         "RuWordNet), α 0.9, β 3, γ 0.5, every stage weight 1, with the exact stage-by-stage "
-        "optimum of the 2005 paper instead of the notebook's greedy first-come matching.",
+        "optimum of the 2005 paper instead of the notebook's greedy first-come matching. "
+        "Function words: the jar's Russian list (function/russian.words; with δ 0.5 they "
+        "change only the statistics, not the score).",
         "the seed notebook's meteor_score(reference, candidate) (002_*.txt)",
     ),
     Preset(

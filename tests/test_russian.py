@@ -224,9 +224,30 @@ def test_stem_parity_needs_yo_protection(ru_segments: list[dict[str, Any]]) -> N
 
 
 def test_meteor_function_word_list(ru: Russian) -> None:
+    """``-l ru`` weighs with the jar's English list; the Russian file only with ``-s``."""
     words = ru.function_words()
-    assert len(words) == 62
-    assert {",", ".", "в", "и", "на", "не", "что", "россии", "--"} <= words
+    assert len(words) == 93
+    assert {"the", "of", "and", ",", "."} <= words
+    assert "на" not in words and not ru.is_function_word("на")
+    russian = ru.with_function_words("meteor-lang").function_words()
+    assert len(russian) == 62
+    assert {",", ".", "в", "и", "на", "не", "что", "россии", "--"} <= russian
+    assert ru.is_meteor_russian_function_word("На") and not ru.is_meteor_function_word("На")
+
+
+def test_meteor15_ru_weights_with_the_english_list() -> None:
+    """The jar's check from ``meteor-1.5.md`` s. 5: δ ≠ 0.5 shows which list is used."""
+    import meteor
+
+    hyp, ref = (
+        "кот сидел на ковре и смотрел в окно",
+        "кошка сидела на коврике и глядела в окно с улыбкой",
+    )
+    custom = {"alpha": 0.85, "beta": 0.2, "gamma": 0.6, "delta": 0.75}
+    jar = meteor.score(hyp, ref, "meteor-1.5-ru", **custom)
+    assert round(jar.score, 5) == 0.21260
+    own = meteor.score(hyp, ref, "meteor-1.5-ru", function_words="meteor-lang", **custom)
+    assert round(own.score, 5) == 0.16061
 
 
 def test_function_word_counts_match_meteor15(
@@ -247,8 +268,10 @@ def test_function_word_counts_match_meteor15(
 
 
 def test_function_words_are_lowercased(ru: Russian) -> None:
-    assert ru.is_function_word("На")
-    assert ru.is_function_word("РОССИИ")  # a content word on Meteor's frequency list
+    assert ru.is_function_word("The") and ru.is_function_word(",")
+    russian = ru.with_function_words("meteor-lang")
+    assert russian.is_function_word("На")
+    assert russian.is_function_word("РОССИИ")  # a content word on Meteor's frequency list
     assert not ru.is_function_word("собака")
     assert not ru.is_function_word("")
 
@@ -318,7 +341,8 @@ def test_seed_word_facts(ru: Russian, word: str) -> None:
     assert ru.synsets(word) == synsets
     assert synonyms <= ru.synonyms(word)
     assert not (ru.synonyms(word) & lemmas)  # own lemmas are left out
-    assert ru.is_function_word(word) == (word == "на")
+    assert not ru.is_function_word(word)  # -l ru weighs with the English list
+    assert ru.is_meteor_russian_function_word(word) == (word == "на")
     assert ru.is_project_function_word(word) == (word == "на")
 
 

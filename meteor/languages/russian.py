@@ -66,15 +66,21 @@ __all__ = [
     "preload",
 ]
 
-#: Which function-word list :meth:`Russian.is_function_word` uses.
-FunctionWordList = Literal["meteor", "project"]
+#: Which function-word list :meth:`Russian.is_function_word` uses: ``meteor`` is the list
+#: the jar really weighs ``-l ru`` with (``function/english.words``: the jar sets the list
+#: once from its default language and never updates it, ``meteor-1.5.md`` s. 5);
+#: ``meteor-lang`` is the jar's Russian file (what ``-s function/russian.words`` gives);
+#: ``project`` is the project's grammatical list.
+FunctionWordList = Literal["meteor", "meteor-lang", "project"]
 
 #: Private-use stand-ins for ``ё``/``Ё`` while stemming (``dependencies.md`` section 5).
 YO_PLACEHOLDER = "\ue000"
 YO_UPPER_PLACEHOLDER = "\ue001"
 
-#: The jar member holding Meteor 1.5's Russian function words (62 entries).
-METEOR_FUNCTION_WORDS_MEMBER = "function/russian.words"
+#: The jar member every language is weighted with unless ``-s`` is given (93 entries).
+METEOR_FUNCTION_WORDS_MEMBER = "function/english.words"
+#: The jar member holding Meteor 1.5's Russian function words (62 entries), read only with ``-s``.
+METEOR_RUSSIAN_FUNCTION_WORDS_MEMBER = "function/russian.words"
 #: The project's own list (see the header of that file).
 PROJECT_FUNCTION_WORDS_PATH = (
     Path(__file__).resolve().parent / "data" / "russian_function_words.txt"
@@ -419,12 +425,17 @@ class _Morphology:
 
 
 def _read_word_list(kind: FunctionWordList) -> frozenset[str]:
-    if kind == "meteor":
+    if kind in ("meteor", "meteor-lang"):
+        member = (
+            METEOR_FUNCTION_WORDS_MEMBER
+            if kind == "meteor"
+            else METEOR_RUSSIAN_FUNCTION_WORDS_MEMBER
+        )
         try:
-            lines: Iterable[str] = jar_lines(METEOR_FUNCTION_WORDS_MEMBER)
+            lines: Iterable[str] = jar_lines(member)
         except ResourceError as exc:
             raise ResourceError(
-                "Meteor 1.5's Russian function words (function/russian.words) are read "
+                f"Meteor 1.5's function words ({member}) are read "
                 f"from the Meteor jar in pycocoevalcap: {PYCOCO_HINT}; or choose the "
                 "project list with with_function_words('project')"
             ) from exc
@@ -464,9 +475,11 @@ class Russian:
     """Russian resources behind the :class:`~meteor.languages.Language` protocol.
 
     Args:
-        function_words: ``"meteor"`` (default) is the jar's 62-entry list, needed for
-            Meteor 1.5 parity; ``"project"`` is the project's grammatical list
-            (``data/russian_function_words.txt``).
+        function_words: ``"meteor"`` (default) is the list the jar weighs ``-l ru`` with,
+            its English ``function/english.words`` (``meteor-1.5.md`` s. 5), needed for
+            Meteor 1.5 parity; ``"meteor-lang"`` is the jar's 62-entry Russian file (what
+            ``-s function/russian.words`` gives); ``"project"`` is the project's
+            grammatical list (``data/russian_function_words.txt``).
         thesaurus: the synonym source; :class:`WikiRuWordnet` by default.
         fold_yo_lemmas: return lemmas with ``ё`` folded to ``е`` (pymorphy3 writes
             ``ёж`` for both ``еж`` and ``ёж``; folding helps only when lemmas are
@@ -496,7 +509,8 @@ class Russian:
     ) -> None:
         if function_words not in get_args(FunctionWordList):
             raise ValueError(
-                f"function_words must be 'meteor' or 'project', not {function_words!r}"
+                "function_words must be one of "
+                f"{', '.join(get_args(FunctionWordList))}, not {function_words!r}"
             )
         self.function_word_list: FunctionWordList = function_words
         self.fold_yo_lemmas = fold_yo_lemmas
@@ -528,13 +542,21 @@ class Russian:
         """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``).
 
         Raises:
-            ResourceError: for the ``"meteor"`` list when pycocoevalcap is missing.
+            ResourceError: for the jar's lists when pycocoevalcap is missing.
         """
         return word.lower() in _MORPHOLOGY.word_list(self.function_word_list)
 
     def is_meteor_function_word(self, word: str) -> bool:
-        """``word.lower()`` in the jar's ``function/russian.words`` (``meteor-1.5.md`` s. 5, 15)."""
+        """``word.lower()`` in the list the jar weighs ``-l ru`` with: ``function/english.words``.
+
+        The jar reads ``function/russian.words`` only when ``-s`` names it
+        (``meteor-1.5.md`` s. 5, 15); that list is :meth:`is_meteor_russian_function_word`.
+        """
         return word.lower() in _MORPHOLOGY.word_list("meteor")
+
+    def is_meteor_russian_function_word(self, word: str) -> bool:
+        """``word.lower()`` in the jar's ``function/russian.words`` (used only with ``-s``)."""
+        return word.lower() in _MORPHOLOGY.word_list("meteor-lang")
 
     def is_project_function_word(self, word: str) -> bool:
         """``word.lower()`` in the project's own list (``data/russian_function_words.txt``)."""
@@ -694,7 +716,7 @@ def preload(
     try:
         language.is_meteor_function_word("и")
     except ResourceError:
-        if language.function_word_list == "meteor":
+        if language.function_word_list != "project":
             raise
     if synonyms:
         language.synsets("проверка")
