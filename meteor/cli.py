@@ -385,13 +385,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
             f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most "
             f"{MAX_BOOTSTRAP_DRAWS // corpus.n_segments:,}"
         )
+    _note_coverage(corpus)
     show_progress = args.progress or sys.stderr.isatty()
     results: dict[str, CorpusResult] = {}
     for name, hyps in corpus.systems:
         bar = _ProgressBar(sys.stderr, name) if show_progress else None
         try:
             results[name] = score_corpus(
-                meteor, hyps, corpus.refs, workers=args.workers, progress=bar
+                meteor, hyps, corpus.refs_of(name), workers=args.workers, progress=bar
             )
         finally:
             if bar:
@@ -413,6 +414,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     names=(names[0], name),
                     n_samples=args.bootstrap,
                     seed=args.seed,
+                    ids=(corpus.ids_of(names[0]), corpus.ids_of(name)),  # pair by segment id
                 )
             )
     _write_files(args, meteor, corpus, results)
@@ -443,18 +445,37 @@ def _write_files(
         with _open_out(args.jsonl) as fh:
             for name, res in results.items():
                 for line in segments_jsonl(
-                    res.segments, system=name if many else None, ids=corpus.ids
+                    res.segments, system=name if many else None, ids=corpus.ids_of(name)
                 ):
                     fh.write(line)
     if args.csv:
         with _open_out(args.csv) as fh:
             for k, (name, res) in enumerate(results.items()):
-                fh.write(segments_csv(res.segments, system=name, ids=corpus.ids, header=k == 0))
+                fh.write(
+                    segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
+                )
     if args.align_out:
         for name, res in results.items():
             path = _per_system(args.align_out, name) if many else args.align_out
             with _open_out(path) as fh:
                 fh.write(write_alignments(res.segments, meteor.params.modules))
+
+
+def _note_coverage(corpus: Corpus) -> None:
+    """One stderr line per system that has hypotheses for only some segments."""
+    if corpus.complete:
+        return
+    for name, hyps in corpus.systems:
+        if len(hyps) < corpus.n_segments:
+            sys.stderr.write(
+                f"{PROG}: note: system {name!r} has hypotheses for {len(hyps):,} of the "
+                f"{corpus.n_segments:,} segments; it is scored on those (paired by seg_id)\n"
+            )
+
+
+def _p_text(p: float, samples: int) -> str:
+    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0."""
+    return f"p < {2 / samples:.2g}" if p == 0.0 else f"p = {p:.4f}"
 
 
 def _per_system(path: str, system: str) -> str:
@@ -506,14 +527,30 @@ def _print_text(
         )
         signature = res.signature
     for c in comparisons:
-        d = c.corpus
+        d, m = c.corpus, c.mean_segment
+        level = f"{d.difference_interval.level:.0%}"
+        paired = (
+            f"paired on {c.n_segments:,} common segments ({c.name_a} has {c.segments_a:,}, "
+            f"{c.name_b} {c.segments_b:,}; both scored on those {c.n_segments:,})"
+            if not c.all_segments
+            else f"paired on {c.n_segments:,} segments"
+        )
         out.write(
-            f"{c.name_b} vs {c.name_a} (baseline): corpus score difference "
-            f"{d.difference:+.{w}f} [95% CI {d.difference_interval.low:+.{w}f}, "
-            f"{d.difference_interval.high:+.{w}f}], p = {d.p_value:.4f}; "
-            f"mean segment score difference {c.mean_segment.difference:+.{w}f}, "
-            f"p = {c.mean_segment.p_value:.4f} "
-            f"(paired bootstrap, {c.n_samples} samples, seed {c.seed})\n"
+            f"{c.name_b} vs {c.name_a} (baseline), {paired}: corpus score difference "
+            f"{d.difference:+.{w}f} [{level} CI {d.difference_interval.low:+.{w}f}, "
+            f"{d.difference_interval.high:+.{w}f}], two-sided {_p_text(d.p_value, c.n_samples)}"
+            f" (sacreBLEU's p = {d.p_value_sacrebleu:.4f}, one tail); "
+            f"mean segment score difference {m.difference:+.{w}f} "
+            f"[{level} CI {m.difference_interval.low:+.{w}f}, {m.difference_interval.high:+.{w}f}]"
+            f", two-sided {_p_text(m.p_value, c.n_samples)}\n"
+        )
+    if comparisons:
+        c = comparisons[0]
+        out.write(
+            f"(paired bootstrap test, Koehn 2004: {c.n_samples} resamples of the common "
+            f"segments, seed {c.seed}; percentile interval of B - A; two-sided p = twice the "
+            "share of resamples on the other side of 0, so p < 0.05 exactly when the 95% CI "
+            "excludes 0)\n"
         )
     if intervals and not comparisons:
         ci = next(iter(intervals.values()))
@@ -541,7 +578,14 @@ def _print_tsv(
     if intervals:
         cols += ["corpus_ci_low", "corpus_ci_high", "mean_ci_low", "mean_ci_high"]
     if comparisons:
-        cols += ["difference", "p_value"]
+        cols += [
+            "paired_segments",
+            "difference",
+            "difference_ci_low",
+            "difference_ci_high",
+            "p_value_two_sided",
+            "p_value_sacrebleu",
+        ]
     cols.append("signature")
     out.write("\t".join(cols) + "\n")
     by_name = {c.name_b: c for c in comparisons}
@@ -562,6 +606,17 @@ def _print_tsv(
             row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]
         if comparisons:
             c = by_name.get(name)
-            row += [c.corpus.difference, c.corpus.p_value] if c else ["", ""]
+            row += (
+                [
+                    c.n_segments,
+                    c.corpus.difference,
+                    c.corpus.difference_interval.low,
+                    c.corpus.difference_interval.high,
+                    c.corpus.p_value,
+                    c.corpus.p_value_sacrebleu,
+                ]
+                if c
+                else [""] * 6
+            )
         row.append(res.signature)
         out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

@@ -34,6 +34,7 @@ from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.signatures import check_same_settings
 from meteor.types import (
     Alignment,
     CorpusResult,
@@ -527,8 +528,23 @@ class Meteor:
             raise named from exc
 
     def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
-        """Corpus result from already scored segments (sum of their statistics)."""
+        """Corpus result from already scored segments (sum of their statistics).
+
+        Raises:
+            meteor.signatures.SettingsMismatchError: a segment scored with other
+                settings than this scorer's (both signatures in the message).
+        """
         segs = tuple(segments)
+        first: dict[str, int] = {}
+        for k, seg in enumerate(segs):
+            first.setdefault(seg.signature, k)
+        check_same_settings(
+            [
+                *((f"segment {k + 1}", sig) for sig, k in first.items()),
+                ("this scorer", self.signature()),
+            ],
+            "a corpus score",
+        )
         total = Stats()
         for s in segs:
             total = total + s.stats.corpus_contribution()

@@ -22,6 +22,7 @@ from meteor.corpus import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
+    common_segments,
     paired_bootstrap,
     score_corpus,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "scored",
     "show_segment",
     "cached_rows",
+    "common_results",
     "table_rows",
 ]
 
@@ -124,14 +126,18 @@ def corpus_key(corpus: Corpus) -> str:
     if last is not None and last[0] is corpus:
         return str(last[1])
     h = hashlib.sha256()
-    for name, hyps in corpus.systems:
+    for k, (name, hyps) in enumerate(corpus.systems):
         h.update(b"\x01" + name.encode())
         for x in hyps:
             h.update(b"\x02" + x.encode())
+        if corpus.coverage:  # which segments the system has
+            h.update(b"\x05" + ",".join(map(str, corpus.coverage[k])).encode())
     for refs in corpus.refs:
         h.update(b"\x03")
         for r in refs:
             h.update(b"\x04" + r.encode())
+    for seg_id in corpus.ids:
+        h.update(b"\x06" + seg_id.encode())
     key = h.hexdigest()[:24]
     st.session_state["_corpus_key_last"] = (corpus, key)
     return key
@@ -171,7 +177,11 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
                 bar.progress(min(max(frac, 0.0), 1.0), text=f"{label} {msg}")
 
             out[name] = score_corpus(
-                meteor, hyps, corpus.refs, progress=report, workers=None if pool_free else 1
+                meteor,
+                hyps,
+                corpus.refs_of(name),
+                progress=report,
+                workers=None if pool_free else 1,
             )
     except SHOWN_ERRORS as exc:
         bar.empty()
@@ -207,14 +217,37 @@ def get_paired(
     a: str,
     b: str,
 ) -> PairedBootstrap:
-    """Paired bootstrap of system ``b`` against baseline ``a`` (seeded, cached)."""
+    """Paired bootstrap of system ``b`` against baseline ``a`` on the segment ids both
+    have (seeded, cached)."""
     key = (corpus_key(corpus), setting, a, b)
     store = _cache("paired")
     if key not in store:
         store[key] = paired_bootstrap(
-            results[a], results[b], meteor.params, names=(a, b), n_samples=BOOTSTRAP_SAMPLES
+            results[a],
+            results[b],
+            meteor.params,
+            names=(a, b),
+            n_samples=BOOTSTRAP_SAMPLES,
+            ids=(corpus.ids_of(a), corpus.ids_of(b)),
         )
     return store[key]  # type: ignore[no-any-return]
+
+
+def common_results(
+    corpus: Corpus, meteor: Meteor, results: dict[str, CorpusResult], a: str, b: str
+) -> tuple[CorpusResult, CorpusResult, tuple[int, ...], tuple[int, ...]]:
+    """A's and B's records on the segment ids both have, and their positions in A and B.
+
+    When both systems cover the same segments, the results themselves.
+    """
+    ids_a, ids_b = corpus.ids_of(a), corpus.ids_of(b)
+    if ids_a == ids_b:
+        every = tuple(range(len(ids_a)))
+        return results[a], results[b], every, every
+    pos_a, pos_b = common_segments(ids_a, ids_b)
+    ra = meteor.combine(results[a].segments[i] for i in pos_a)
+    rb = meteor.combine(results[b].segments[j] for j in pos_b)
+    return ra, rb, pos_a, pos_b
 
 
 # ---------------------------------------------------------------------------
@@ -252,7 +285,7 @@ def cached_rows(
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:
-        store[key] = table_rows(result, corpus.ids, system)
+        store[key] = table_rows(result, corpus.ids_of(system), system)
     rows: list[dict[str, Any]] = store[key]
     return rows
 

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from meteor import corpus_figures
-from meteor.corpus import segment_differences
+from meteor.corpus import PairedStat, segment_differences
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
@@ -31,6 +31,7 @@ from pages._common import (
 from pages._corpus_common import (
     SORT_KEYS,
     cached_rows,
+    common_results,
     filter_sort,
     get_intervals,
     get_paired,
@@ -82,6 +83,16 @@ add_strings(
         "corpus_loaded": {
             "en": "{n} segments · {systems} system(s) · {refs} reference(s) per segment",
             "ru": "Сегментов: {n} · систем: {systems} · эталонов на сегмент: {refs}",
+        },
+        "corpus_coverage": {
+            "en": "Segments are paired by their ids (seg_id). Not every system has every "
+            "segment; each is scored on its own: {systems}.",
+            "ru": "Сегменты сопоставлены по идентификаторам (seg_id). Не у каждой системы есть "
+            "все сегменты; каждая оценена по своим: {systems}.",
+        },
+        "corpus_coverage_item": {
+            "en": "{system} {n} of {total}",
+            "ru": "{system} — {n} из {total}",
         },
         "corpus_score_label": {
             "en": "{system}: corpus METEOR (summed statistics)",
@@ -166,18 +177,32 @@ add_strings(
             "ru": "Разность средних оценок B − A",
         },
         "corpus_p": {
-            "en": "95% CI [{low}, {high}] · p = {p} (paired bootstrap, {n} samples; B wins "
-            "{wins} of the resamples)",
-            "ru": "95% ДИ [{low}; {high}] · p = {p} (парный бутстреп, выборок: {n}; B лучше "
-            "в {wins} выборок)",
+            "en": "95% CI [{low}, {high}] · two-sided p {p} (paired bootstrap, {n} samples; B "
+            "wins {wins} of the resamples; sacreBLEU's one-tailed p = {p_sb})",
+            "ru": "95% ДИ [{low}; {high}] · двусторонний p {p} (парный бутстреп, выборок: {n}; "
+            "B лучше в {wins} выборок; односторонний p sacreBLEU = {p_sb})",
+        },
+        "corpus_paired_on": {
+            "en": "Paired on {n} common segments ({a}: {n_a}, {b}: {n_b}); both systems are "
+            "scored on those {n} here.",
+            "ru": "Сравнение по {n} общим сегментам ({a}: {n_a}, {b}: {n_b}); здесь обе "
+            "системы оценены по этим {n}.",
+        },
+        "corpus_paired_all": {
+            "en": "Paired on all {n} segments.",
+            "ru": "Сравнение по всем {n} сегментам.",
         },
         "corpus_p_help": {
-            "en": "p-value as in sacreBLEU's paired bootstrap (Koehn 2004): the share of "
-            "resamples whose centred |B − A| exceeds the observed |B − A|, with +1 smoothing. "
-            "Both systems are resampled with the same segments.",
-            "ru": "p-значение как в парном бутстрепе sacreBLEU (Koehn 2004): доля выборок, в "
-            "которых центрированная |B − A| больше наблюдаемой, со сглаживанием +1. Обе "
-            "системы берутся по одним и тем же сегментам.",
+            "en": "Paired bootstrap test (Koehn 2004), two-sided: both systems are resampled "
+            "with the same segments; the interval is the 2.5th–97.5th percentile of the "
+            "resampled B − A, and p is twice the share of resamples on the other side of 0 — "
+            "so p < 0.05 exactly when the 95% interval excludes 0. sacreBLEU's p (centred "
+            "|B − A|, +1 smoothing) counts one tail and is about half of it.",
+            "ru": "Парный бутстреп-тест (Koehn 2004), двусторонний: обе системы берутся по "
+            "одним и тем же сегментам; интервал — 2,5–97,5-й процентили B − A по выборкам, "
+            "p — удвоенная доля выборок по другую сторону от 0, поэтому p < 0,05 ровно тогда, "
+            "когда 95% интервал не содержит 0. p sacreBLEU (центрированная |B − A|, +1) "
+            "считает один хвост и примерно вдвое меньше.",
         },
         "corpus_scatter_caption": {
             "en": "Each point is a segment: A's score across, B's up. Above the diagonal B "
@@ -260,6 +285,21 @@ st.caption(
         refs=integer(corpus.n_refs),
     )
 )
+if not corpus.complete:
+    st.caption(
+        t(
+            "corpus_coverage",
+            systems=", ".join(
+                t(
+                    "corpus_coverage_item",
+                    system=safe_name(n),
+                    n=integer(len(h)),
+                    total=integer(corpus.n_segments),
+                )
+                for n, h in corpus.systems
+            ),
+        )
+    )
 results = scored(corpus, setting, meteor)
 intervals = get_intervals(corpus, setting, meteor, results)
 names = list(results)
@@ -289,6 +329,13 @@ for name, res in results.items():
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
+
+
+def _p_text(stat: PairedStat, samples: int) -> str:
+    """``= 0.0712``, or ``< 0.002`` when no resample crossed 0 (p below 2/B)."""
+    if stat.p_value == 0.0:
+        return "< " + num(2 / samples)
+    return "= " + num(stat.p_value)
 
 
 def _selected(key: str, what: str) -> list[Any]:
@@ -381,7 +428,7 @@ with tabs["segments"]:
             res.segments[number - 1],
             system=system,
             number=number,
-            seg_id=corpus.ids[number - 1],
+            seg_id=corpus.ids_of(system)[number - 1],
             key="corpus_detail",
         )
 
@@ -400,12 +447,12 @@ with tabs["dist"]:
     points = [p for p in _selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
-        if 0 <= sys_k < len(names) and 0 <= seg_k < corpus.n_segments:
+        if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
             show_segment(
                 results[names[sys_k]].segments[seg_k],
                 system=names[sys_k],
                 number=seg_k + 1,
-                seg_id=corpus.ids[seg_k],
+                seg_id=corpus.ids_of(names[sys_k])[seg_k],
                 key="corpus_len_detail",
             )
 
@@ -421,6 +468,21 @@ with tabs["compare"]:
             st.warning(t("corpus_same"))
         else:
             pb = get_paired(corpus, setting, meteor, results, name_a, name_b)
+            st.caption(
+                t(
+                    "corpus_paired_all",
+                    n=integer(pb.n_segments),
+                )
+                if pb.all_segments
+                else t(
+                    "corpus_paired_on",
+                    n=integer(pb.n_segments),
+                    a=safe_name(name_a),
+                    b=safe_name(name_b),
+                    n_a=integer(pb.segments_a),
+                    n_b=integer(pb.segments_b),
+                )
+            )
             m1, m2 = st.columns(2)
             for col, label, stat in (
                 (m1, "corpus_diff_label", pb.corpus),
@@ -432,12 +494,14 @@ with tabs["compare"]:
                         "corpus_p",
                         low=signed(stat.difference_interval.low),
                         high=signed(stat.difference_interval.high),
-                        p=num(stat.p_value),
+                        p=_p_text(stat, pb.n_samples),
+                        p_sb=num(stat.p_value_sacrebleu),
                         n=integer(pb.n_samples),
                         wins=percent(stat.b_wins),
                     )
                 )
-            ra, rb = results[name_a], results[name_b]
+            # both systems on the segments both have (the whole results when they match)
+            ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
             st.plotly_chart(
                 corpus_figures.ab_scatter(ra, rb, names=(name_a, name_b)),
                 key="corpus_ab",
@@ -460,7 +524,8 @@ with tabs["compare"]:
                 col.dataframe(
                     [
                         {
-                            t("corpus_col_seg"): d.index + 1,
+                            t("corpus_col_seg"): pos_a[d.index] + 1,
+                            t("corpus_col_id"): corpus.ids_of(name_a)[pos_a[d.index]],
                             t("corpus_col_a"): num(d.score_a),
                             t("corpus_col_b"): num(d.score_b),
                             t("corpus_col_diff"): signed(d.difference),
@@ -481,18 +546,18 @@ with tabs["compare"]:
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))
-            if chosen is not None and 0 <= chosen < corpus.n_segments:
+            if chosen is not None and 0 <= chosen < len(pos_a):
                 left, right = st.columns(2)
-                for col, name, res_x, key in (
-                    (left, name_a, ra, "corpus_pair_a"),
-                    (right, name_b, rb, "corpus_pair_b"),
+                for col, name, pos, key in (
+                    (left, name_a, pos_a[chosen], "corpus_pair_a"),
+                    (right, name_b, pos_b[chosen], "corpus_pair_b"),
                 ):
                     with col:
                         show_segment(
-                            res_x.segments[chosen],
+                            results[name].segments[pos],
                             system=name,
-                            number=chosen + 1,
-                            seg_id=corpus.ids[chosen],
+                            number=pos + 1,
+                            seg_id=corpus.ids_of(name)[pos],
                             key=key,
                         )
 
@@ -503,7 +568,7 @@ with tabs["export"]:
     e1.download_button(
         t("corpus_dl_csv"),
         data=lambda: "".join(
-            segments_csv(r.segments, system=n, ids=corpus.ids, header=k == 0)
+            segments_csv(r.segments, system=n, ids=corpus.ids_of(n), header=k == 0)
             for k, (n, r) in enumerate(results.items())
         ),
         file_name="meteor-segments.csv",
@@ -516,7 +581,7 @@ with tabs["export"]:
         data=lambda: "".join(
             line
             for n, r in results.items()
-            for line in segments_jsonl(r.segments, system=n, ids=corpus.ids)
+            for line in segments_jsonl(r.segments, system=n, ids=corpus.ids_of(n))
         ),
         file_name="meteor-segments.jsonl",
         mime="application/jsonl",
