@@ -30,6 +30,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor import ParamError, ResourceError, explain, figures
+from meteor.io import split_lines
 from meteor.languages import available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params
@@ -792,7 +793,8 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
             t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
         )
         return None
-    refs = tuple(line for line in ref.splitlines() if line.strip())
+    # one reference per line, by the library's line-break rule (the CLI's); blank lines skipped
+    refs = tuple(line for line in split_lines(ref, limit=len(ref) + 1) if line.strip())
     if not hyp.strip():
         st.info(t("need_hyp"))
         return None
