@@ -21,6 +21,7 @@ from meteor.languages import ResourceError, get_language
 from meteor.metric import Meteor
 from meteor.params import VERSION, ParamError, Params
 from meteor.presets import PRESETS, get_preset, preset_names
+from meteor.signatures import SettingsMismatchError
 from meteor.types import (
     Alignment,
     Chunk,
@@ -47,6 +48,7 @@ __all__ = [
     "ParamError",
     "Params",
     "ResourceError",
+    "SettingsMismatchError",
     "Span",
     "Stats",
     "Token",

@@ -53,11 +53,13 @@ add_strings(
         "corpus_intro": {
             "en": "Upload one hypothesis file per system and one reference file per reference "
             "(plain text, one segment per line; or TSV/JSONL with hyp, ref and system "
-            "columns), or open the demo corpus. METEOR's corpus score sums the segments' "
-            "statistics and applies the formula once (as Meteor 1.5 does); the mean of the "
-            "segment scores is a different number and is shown beside it.",
+            "columns, and seg_id to pair segments by id), or open the demo corpus. METEOR's "
+            "corpus score sums the segments' statistics and applies the formula once (as "
+            "Meteor 1.5 does); the mean of the segment scores is a different number and is "
+            "shown beside it.",
             "ru": "Загрузите по файлу гипотез на систему и по файлу эталонов на эталон (текст, "
-            "один сегмент в строке; или TSV/JSONL со столбцами hyp, ref и system) либо "
+            "один сегмент в строке; или TSV/JSONL со столбцами hyp, ref и system, а seg_id "
+            "сопоставляет сегменты по идентификатору) либо "
             "откройте демонстрационный корпус. Оценка корпуса METEOR суммирует статистику "
             "сегментов и применяет формулу один раз (как Meteor 1.5); среднее оценок "
             "сегментов — другое число, оно показано рядом.",
