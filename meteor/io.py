@@ -16,8 +16,9 @@ Formats (chosen by extension, or by ``fmt``):
 * **tsv** (``.tsv``): a header row, then one row per segment, tab-separated and
   unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are).  Columns:
   ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok`` and the like are
-  not references); optionally ``system`` (several systems in long form, one block
-  of rows per system, in order) and ``seg_id``.
+  not references); optionally ``system`` (several systems in long form) and
+  ``seg_id`` (segments then pair by id, not by row: :func:`load_corpus`; without it,
+  each system's rows are its segments in order).
 * **jsonl** (``.jsonl``, ``.ndjson``): one JSON object per line with the same field
   names; ``refs`` may hold a list of references.  Objects with a ``type`` other than
   ``segment`` (such as the Meteor 1.5 harness's final ``{"type": "corpus"}`` line)
@@ -555,7 +556,7 @@ def _table_from_rows(
                 hyps.append(_as_text(row[hyp_col], name, line, hyp_col))
             systems.append((sys_name, tuple(hyps)))
     if id_col is not None:
-        return _keyed_table(name, group_list, systems, id_col, refs_of if ref_cols else None)
+        return _keyed_table(name, group_list, systems, id_col, refs_of if ref_cols else None, limit)
     first_name, first_rows = group_list[0]
     n = len(first_rows)
     for sys_name, sys_rows in group_list[1:]:
@@ -619,6 +620,7 @@ def _keyed_table(
     systems: list[tuple[str, tuple[str, ...]]],
     id_col: str,
     refs_of: Any,
+    limit: int,
 ) -> SegmentTable:
     """A table with a segment-id column: ids per system, references per id."""
     many = len(group_list) > 1
@@ -662,6 +664,11 @@ def _keyed_table(
             )
         system_ids.append(tuple(ids))
     order = id_order(seg for ids in system_ids for seg in ids)
+    if len(order) > limit:
+        raise InputError(
+            f"{name} has {len(order):,} distinct segment ids; at most {limit:,} are accepted — "
+            "split the file and score the parts (statistics add up)"
+        )
     refs_out = tuple(ref_by_id[seg] for seg in order) if refs_of is not None else None
     return SegmentTable(
         name, tuple(systems), refs_out, order, tuple(system_ids) if systems else (), True

@@ -368,3 +368,11 @@ def test_jar_file_is_gzip_of_segments() -> None:
     with gzip.open(require_shared(JAR_PAPER2005), "rt", encoding="utf-8") as fh:
         n = sum(1 for line in fh if '"type": "segment"' in line)
     assert n == 9832
+
+
+def test_distinct_ids_are_limited() -> None:
+    rows = [["A", "1", "a", "r"], ["B", "2", "b", "r"], ["C", "3", "c", "r"]]
+    data = _tsv(["system", "seg_id", "hyp", "ref"], rows)
+    assert read_table(data, "ok.tsv", limit=3).ids == ("1", "2", "3")
+    with pytest.raises(InputError, match=r"3 distinct segment ids; at most 2"):
+        read_table(data, "long.tsv", limit=2)
