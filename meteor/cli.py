@@ -29,6 +29,7 @@ from meteor.corpus import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
+    common_segments,
     paired_bootstrap,
     score_corpus,
 )
@@ -406,6 +407,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
                 results[name], meteor.params, n_samples=args.bootstrap, seed=args.seed
             )
         for name in names[1:]:
+            if not common_segments(corpus.ids_of(names[0]), corpus.ids_of(name))[0]:
+                sys.stderr.write(
+                    f"{PROG}: note: system {name!r} has no segment id in common with the "
+                    f"baseline {names[0]!r}; no paired test\n"
+                )
+                continue
             comparisons.append(
                 paired_bootstrap(
                     results[names[0]],

@@ -216,12 +216,14 @@ def get_paired(
     results: dict[str, CorpusResult],
     a: str,
     b: str,
-) -> PairedBootstrap:
+) -> PairedBootstrap | None:
     """Paired bootstrap of system ``b`` against baseline ``a`` on the segment ids both
-    have (seeded, cached)."""
+    have (seeded, cached); ``None`` when they have no segment in common."""
     key = (corpus_key(corpus), setting, a, b)
     store = _cache("paired")
     if key not in store:
+        if not common_segments(corpus.ids_of(a), corpus.ids_of(b))[0]:
+            return None
         store[key] = paired_bootstrap(
             results[a],
             results[b],

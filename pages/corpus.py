@@ -190,6 +190,10 @@ add_strings(
             "ru": "Сравнение по {n} общим сегментам ({a}: {n_a}, {b}: {n_b}); здесь обе "
             "системы оценены по этим {n}.",
         },
+        "corpus_no_common": {
+            "en": "{a} and {b} have no segment id in common: there is nothing to pair.",
+            "ru": "У {a} и {b} нет общих сегментов: сравнивать нечего.",
+        },
         "corpus_paired_all": {
             "en": "Paired on all {n} segments.",
             "ru": "Сравнение по всем {n} сегментам.",
@@ -466,10 +470,16 @@ with tabs["compare"]:
         s1, s2 = st.columns(2)
         name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
         name_b = s2.selectbox(t("corpus_sys_b"), names, index=1, key="corpus_sys_b")
+        pb = (
+            None
+            if name_a == name_b
+            else get_paired(corpus, setting, meteor, results, name_a, name_b)
+        )
         if name_a == name_b:
             st.warning(t("corpus_same"))
+        elif pb is None:
+            st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
-            pb = get_paired(corpus, setting, meteor, results, name_a, name_b)
             st.caption(
                 t(
                     "corpus_paired_all",
@@ -592,7 +602,8 @@ with tabs["export"]:
     )
 
     def _report() -> str:
-        comparisons = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
+        found = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
+        comparisons = [c for c in found if c is not None]  # systems with a segment in common
         rep = report(
             results,
             meteor.params,

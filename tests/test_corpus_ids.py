@@ -376,3 +376,15 @@ def test_distinct_ids_are_limited() -> None:
     assert read_table(data, "ok.tsv", limit=3).ids == ("1", "2", "3")
     with pytest.raises(InputError, match=r"3 distinct segment ids; at most 2"):
         read_table(data, "long.tsv", limit=2)
+
+
+def test_cli_skips_the_paired_test_without_common_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [["A", "1", "the cat", "the cat sat"], ["B", "2", "a dog", "the dog ran"]]
+    path = tmp_path / "disjoint.tsv"
+    path.write_bytes(_tsv(["system", "seg_id", "hyp", "ref"], rows))
+    code, out, err = _run(capsys, "score", "-p", PRESET, "-i", str(path), "-b", "50")
+    assert code == 0, err
+    assert "system 'B' has no segment id in common with the baseline 'A'; no paired test" in err
+    assert out.count("METEOR corpus score") == 2 and "paired on" not in out

@@ -90,3 +90,28 @@ def test_paired_test_on_common_ids(da_app: AppTest, expected) -> None:  # type: 
     heads = [m.value for m in at.markdown if "(id " in m.value]
     top_ids = {h.rsplit("(id ", 1)[1].rstrip(")*") for h in heads}
     assert len(top_ids) >= 1 and top_ids <= common
+
+
+def test_systems_without_common_ids_are_not_compared() -> None:
+    rows = [
+        ("A", "1", "the cat sat", "the cat sat on the mat"),
+        ("A", "2", "a dog ran", "the dog ran away"),
+        ("B", "3", "birds fly", "the birds fly south"),
+        ("B", "4", "fish swim", "fish swim in the sea"),
+    ]
+    data = ("system\tseg_id\thyp\tref\n" + "".join("\t".join(r) + "\n" for r in rows)).encode()
+    at = AppTest.from_file("../app.py", default_timeout=240)
+    at.query_params["preset"] = PRESET
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.file_uploader(key="corpus_hyp_files").set_value(
+        [("disjoint.tsv", data, "text/tab-separated-values")]
+    ).run()
+    assert not at.exception and not at.error
+    assert any("A and B have no segment id in common" in w.value for w in at.warning)
+    metrics = {m.label: m.value for m in at.metric}
+    m = Meteor(PRESET)
+    assert metrics["B: corpus METEOR (summed statistics)"] == (
+        f"{m.corpus_score(['birds fly', 'fish swim'], [r[3] for r in rows[2:]]).score:.4f}"
+    )
+    assert len(at.get("download_button")) >= 5  # the exports are still offered
