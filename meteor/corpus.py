@@ -589,8 +589,16 @@ def score_corpus(
     n = len(hyps)
     if len(refs) != n:
         raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise ValueError(
+            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
+        )
     n_workers = min(workers or default_workers(), max(1, n))
     ctx = _mp_context()
     threshold = (
