@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        with cli_io.handle_signals():
+        with cli_io.handle_signals(), cli_io.one_line_warnings():
             if args.command == "presets":
                 return _cmd_presets(args)
             return _cmd_score(args)

@@ -31,6 +31,7 @@ import signal
 import stat
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,7 @@ __all__ = [
     "check_outputs",
     "check_seed",
     "handle_signals",
+    "one_line_warnings",
     "read_input",
     "refuse_repeated_options",
     "score_system",
@@ -388,6 +390,27 @@ def handle_signals() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
+    """Warnings (an unusable cache folder, parallel scoring unavailable) as one line
+    ``meteor: warning: …`` each, without the source line Python adds."""
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        out = stream if stream is not None else sys.stderr
+        out.write(f"meteor: warning: {' '.join(str(message).split())}\n")
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 # ---------------------------------------------------------------------------

@@ -518,7 +518,8 @@ _WORKER: Meteor | None = None
 
 
 def _die_with_parent() -> None:
-    """Worker side: Ctrl-C is the parent's to handle, and the worker dies with it.
+    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
+    and the worker dies with its parent.
 
     A terminal sends SIGINT to the whole process group; the parent stops the
     workers itself (:func:`_stop_workers`), so they ignore it rather than each print
@@ -527,6 +528,7 @@ def _die_with_parent() -> None:
     stop its workers, which would otherwise wait for work forever.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
             import ctypes
