@@ -129,8 +129,8 @@ def test_total_bootstrap_work_is_limited_before_scoring(
     assert time.perf_counter() - t0 < 2.0  # before: over 10 minutes of bootstrap
     assert msg == (
         "--bootstrap 60,000 is too much work for 20 system(s) × 1,000 segments: "
-        "3,480,000,000 segment draws (systems and paired tests), the limit is 1,000,000,000; "
-        "use --bootstrap 17,241 or less, or raise the limit with --max-bootstrap-work "
+        "3,480,000,000 segment draws (systems and paired tests), the limit is 500,000,000; "
+        "use --bootstrap 8,620 or less, or raise the limit with --max-bootstrap-work "
         "3480000000"
     )
 
