@@ -264,7 +264,8 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
     """
     to_stdout = [flag for flag, path in outputs if path == STDIO]
     if len(to_stdout) > 1:
-        raise CliError(f"{' and '.join(to_stdout)} all write to stdout ('-'); choose one")
+        both = "both" if len(to_stdout) == 2 else "all"
+        raise CliError(f"{' and '.join(to_stdout)} {both} write to stdout ('-'); choose one")
     seen: dict[str, str] = {}
     input_ids = {_file_id(p) for p in inputs if p != STDIO} - {None}
     for flag, path in outputs:

@@ -272,7 +272,7 @@ def test_dash_outputs_write_stdout_and_the_summary_goes_to_stderr(
     assert code == 0 and out.count("Alignment\t") == 3 and not (tmp_path / "-").exists()
     msg = usage_error(capsys, "score", "-i", files["hyp"], "-r", files["ref"], "--jsonl", "-",
                       "--csv", "-")  # fmt: skip
-    assert msg == "--jsonl and --csv all write to stdout ('-'); choose one"
+    assert msg == "--jsonl and --csv both write to stdout ('-'); choose one"
 
 
 def test_references_from_stdin(
@@ -354,7 +354,6 @@ def test_devices_and_virtual_files_are_refused(
 def test_stdin_over_the_limit_says_what_was_read(
     capsys: pytest.CaptureFixture[str], files: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli_io, "MAX_BYTES", 1_000)
     monkeypatch.setattr(sys, "stdin", FakeStdin(b"word " * 1_000))
     stdin_used = [False]
     with pytest.raises(cli_io.CliError) as exc:

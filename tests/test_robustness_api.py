@@ -380,7 +380,10 @@ def test_segment_and_byte_limits() -> None:
     lines = b"a\n" * (io.MAX_SEGMENTS + 1)
     with pytest.raises(io.InputError, match=r"100,001 segments; at most 100,000"):
         io.read_table(lines, "big.txt")
-    with pytest.raises(io.InputError, match=r"big\.txt is 50\.0 MB; at most 50 MB per file"):
+    with pytest.raises(
+        io.InputError,
+        match=r"big\.txt is 50,000,001 bytes \(50\.0 MB\); at most 50,000,000 bytes \(50 MB\)",
+    ):
         io.read_table(b"a" * (io.MAX_BYTES + 1), "big.txt")
 
 

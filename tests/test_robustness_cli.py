@@ -175,7 +175,10 @@ def test_huge_file_is_refused_before_reading(
         fh.truncate(20 * MAX_BYTES)  # a sparse 1 GB file: reading it would take the memory
     t0 = time.perf_counter()
     msg = fail(capsys, "score", "-i", str(big), "-r", ref)
-    assert "is 1,000.0 MB; at most 50 MB per file" in msg and "split the file" in msg
+    assert (
+        "is 1,000,000,000 bytes (1,000.0 MB); at most 50,000,000 bytes (50 MB) per file" in msg
+        and "split the file" in msg
+    )
     assert time.perf_counter() - t0 < 1.0
 
 
