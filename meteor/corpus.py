@@ -47,11 +47,15 @@ comparing systems scored with different settings, raises
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import multiprocessing as mp
 import os
+import signal
+import sys
 import threading
+import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -647,8 +651,51 @@ def default_workers() -> int:
 _WORKER: Meteor | None = None
 
 
+def _die_with_parent() -> None:
+    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
+    and the worker dies with its parent.
+
+    A terminal sends SIGINT to the whole process group; the parent stops the
+    workers itself (:func:`_stop_workers`), so they ignore it rather than each print
+    a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
+    when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
+    stop its workers, which would otherwise wait for work forever.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+            parent = mp.parent_process()
+            if parent is not None and parent.pid != os.getppid():
+                os._exit(1)  # the parent died before the request took effect
+
+
+def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
+    """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
+
+    ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
+    Ctrl-C, SIGTERM or an error the caller must not wait for them.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+
+
 def _init_worker(params: Params, preset: str | None) -> None:
     global _WORKER
+    _die_with_parent()
     m = Meteor(params=params)
     m.preset = preset  # keep the caller's signature (preset name) on every record
     m.prepare()
@@ -723,8 +770,16 @@ def score_corpus(
     n = len(hyps)
     if len(refs) != n:
         raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise ValueError(
+            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
+        )
     n_workers = min(workers or default_workers(), max(1, n))
     ctx = _mp_context()
     threshold = (
@@ -795,6 +850,9 @@ def _score_parallel(
                 # distinct pairs scored, scaled to the segment count the caller knows
                 shown = round(done / n * n_all)
                 progress(done / n, f"scored {shown:,} of {n_all:,} segments")
+    except BaseException:  # Ctrl-C, SIGTERM (meteor.cli_io), a failed segment
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [r for chunk in results if chunk is not None for r in chunk]

@@ -243,9 +243,11 @@ def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
         InputError: naming the file, its size and the limit.
     """
     if size > limit:
+        # Bytes as well as MB: "50.0 MB; at most 50 MB" hid which one was larger.
         raise InputError(
-            f"{name} is {size / 1e6:,.1f} MB; at most {limit / 1e6:,.0f} MB per file are "
-            "accepted — split the file and score the parts (statistics add up)"
+            f"{name} is {size:,} bytes ({size / 1e6:,.1f} MB); at most {limit:,} bytes "
+            f"({limit / 1e6:,.0f} MB) per file are accepted — split the file and score the "
+            "parts (statistics add up)"
         )
 
 

@@ -275,7 +275,17 @@ class Meteor:
         a fraction of one lookup per sentence.  Purely a speed-up: scores are the
         same with or without it.  Texts that cannot be scored are skipped here (the
         error comes when they are scored).
+
+        Raises:
+            TypeError: ``texts`` is not an iterable of strings (one string is refused:
+                it would be read as its characters).
         """
+        if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+            raise TypeError(f"texts must be a list of strings, got {type(texts).__name__}")
+        texts = list(texts)
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
         if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
             return
         from meteor.paraphrase import ParaphraseTable

@@ -9,6 +9,7 @@ field and its allowed range.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
@@ -55,27 +56,50 @@ class ParamError(ValueError):
 
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
+    """A real number in the field's range.
+
+    Only numbers are accepted (``int``, ``float`` and numpy scalars): a string is
+    refused rather than parsed, since ``float()`` reads ``"1_0"`` as 10 and
+    ``"nan"`` as NaN (issue 13, item 19); ``bool`` is refused too (``True`` is 1).
+    """
     lo, hi = RANGES[key or name]
-    if isinstance(value, bool):  # float(True) would pass as 1.0
-        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}")
-    if not isinstance(value, int | float):
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
-    if math.isnan(value) or not lo <= value <= hi:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        hint = " (a string: pass the number itself)" if isinstance(value, str | bytes) else ""
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}{hint}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
+    if math.isnan(number) or not lo <= number <= hi:
         raise ParamError(f"{name} must be in [{lo}, {hi}], got {value!r}")
-    return float(value)
+    return number
 
 
 def _to_module(value: Any, field_name: str) -> Module:
     if isinstance(value, Module):
         return value
+    names = ", ".join(m.value for m in Module)
+    if not isinstance(value, str):
+        raise ParamError(f"{field_name}: a module is named by a string ({names}), got {value!r}")
     try:
-        return Module(str(value).strip().lower())
+        return Module(value.strip().lower())
     except ValueError:
-        names = ", ".join(m.value for m in Module)
         raise ParamError(f"{field_name}: unknown module {value!r}; choose from {names}") from None
+
+
+def _module_list(value: Any, field_name: str = "modules") -> tuple[Module, ...]:
+    """A sequence of module names → modules; one string is refused with the fix."""
+    if isinstance(value, str):
+        raise ParamError(
+            f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
+            f"not one string {value!r} (meteor.params.parse_modules({value!r}) splits it)"
+        )
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise ParamError(
+            f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
+            f"got {value!r}"
+        )
+    return tuple(_to_module(m, field_name) for m in value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +169,7 @@ class Params:
         if bs != int(bs):
             raise ParamError(f"beam_size must be a whole number, got {self.beam_size!r}")
         s(self, "beam_size", int(bs))
-        if isinstance(self.modules, str):
-            raise ParamError("modules must be a sequence of module names, not one string")
-        mods = tuple(_to_module(m, "modules") for m in self.modules)
+        mods = _module_list(self.modules)
         if not mods:
             raise ParamError("modules must name at least one module (e.g. exact)")
         if len(set(mods)) != len(mods):
@@ -157,6 +179,11 @@ class Params:
         pairs: list[tuple[Module, float]]
         if isinstance(raw, Mapping):
             pairs = [(_to_module(k, "weights"), v) for k, v in raw.items()]
+        elif isinstance(raw, str | bytes) or not isinstance(raw, Iterable):
+            raise ParamError(
+                "weights must be a mapping such as {'exact': 1.0, 'stem': 0.6} or "
+                f"(module, weight) pairs, got {raw!r}"
+            )
         else:
             pairs = []
             for item in raw:
@@ -175,6 +202,14 @@ class Params:
         s(self, "_weight_map", {m: wmap[m] for m in mods})
         if self.aligner not in ALIGNERS:
             raise ParamError(f"aligner must be one of {', '.join(ALIGNERS)}, got {self.aligner!r}")
+        if self.aligner == "stagewise" and Module.PARAPHRASE in mods:
+            # align_stagewise solves one-word matches only (the 2005 paper has no
+            # paraphrases); n:m paraphrase spans would end in an internal error.
+            raise ParamError(
+                "aligner 'stagewise' (the 2005 paper's stage-by-stage optimum) matches single "
+                "words only and cannot use the paraphrase module; use aligner='beam' "
+                "(Meteor 1.5) or remove paraphrase from modules"
+            )
         if self.norm not in NORM_MODES:
             raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
         if self.function_words not in FUNCTION_WORD_LISTS:
@@ -187,7 +222,7 @@ class Params:
                 raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         if self.no_punct and self.norm != "meteor":
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
-        if not isinstance(self.stemmer, str) or not self.stemmer:
+        if not isinstance(self.stemmer, str) or not self.stemmer.strip():
             raise ParamError(f"stemmer must be a stemmer name, got {self.stemmer!r}")
         if self.tokenizer not in TOKENIZERS:
             raise ParamError(
@@ -210,7 +245,7 @@ class Params:
         ``weights`` explicitly to be sure.
         """
         if "modules" in changes and "weights" not in changes:
-            mods = [_to_module(m, "modules") for m in changes["modules"]]
+            mods = _module_list(changes["modules"])
             changes["weights"] = tuple((m, self._weight_map.get(m, 1.0)) for m in mods)
         unknown = set(changes) - {f.name for f in fields(self) if f.init}
         if unknown:
@@ -241,12 +276,14 @@ class Params:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Params:
+        if not isinstance(d, Mapping):
+            raise ParamError(f"params must be a mapping of field names to values, got {d!r}")
         known = {f.name for f in fields(cls) if f.init}
-        unknown = set(d) - known
+        unknown = {str(k) for k in d} - known
         if unknown:
             raise ParamError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         kw = dict(d)
-        if "modules" in kw:
+        if "modules" in kw and isinstance(kw["modules"], list):
             kw["modules"] = tuple(kw["modules"])
         if "weights" in kw and isinstance(kw["weights"], Mapping):
             kw["weights"] = tuple(kw["weights"].items())
