@@ -126,7 +126,8 @@ def compute(stats: Stats, params: Params) -> Breakdown:
     ``frag = chunks / mean(matched words)`` (0 for a perfect single chunk when
     ``params.perfect_rule``), ``penalty = γ·frag^β``, ``score = max(0, Fmean·(1−penalty))``
     and NaN → 0.  The summation order follows MeteorScorer.java so values agree
-    with the Java tool to the last bit where possible.
+    with the Java tool to the last bit where possible; under nltk's settings
+    (:func:`_nltk_arithmetic`) Fmean is nltk's ``P·R / (αP + (1−α)R)``.
     """
     a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
     hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
