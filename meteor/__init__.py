@@ -9,7 +9,7 @@ Quick start::
 
 Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``,
 its other tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper
-(``paper-2005``), NLTK / HF evaluate (``nltk``) and the seed documents.
+(``paper-2005``), NLTK (``nltk``), HF evaluate (``hf``) and the seed documents.
 """
 
 from __future__ import annotations

@@ -235,7 +235,16 @@ class Meteor:
             return cached
         _check_text(text, what)
         clean, _ = normalize.sanitize(text)
-        if self.params.tokenizer == "razdel":
+        if self.params.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
+            from meteor.tokenize_nltk import tokens as nltk_tokens
+
+            toks = nltk_tokens(
+                text,
+                self.params.tokenizer,
+                lower=self.params.norm != "none",
+                no_punct=self.params.no_punct,
+            )
+        elif self.params.tokenizer == "razdel":
             from meteor.tokenize_ru import razdel_tokens
 
             toks = razdel_tokens(

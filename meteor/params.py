@@ -33,7 +33,7 @@ VERSION = "0.1.0"
 AlignerName = Literal["beam", "greedy", "stagewise"]
 NormMode = Literal["meteor", "lower", "none"]
 FunctionWordList = Literal["meteor", "meteor-lang", "project"]
-TokenizerName = Literal["meteor", "razdel"]
+TokenizerName = Literal["meteor", "razdel", "whitespace", "nltk"]
 ALIGNERS: tuple[str, ...] = get_args(AlignerName)
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
 FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
@@ -127,9 +127,12 @@ class Params:
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).
         embedding_threshold: minimum cosine for the embedding stage.
-        tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``) or ``razdel``
+        tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``), ``razdel``
             (Russian only; ``norm`` then only decides the case, see
-            :mod:`meteor.tokenize_ru`).
+            :mod:`meteor.tokenize_ru`), ``whitespace`` (Python's ``str.split()``, as
+            ``meteor_score(ref.split(), hyp.split())``) or ``nltk``
+            (``nltk.word_tokenize``, as HF evaluate); for the last two ``norm``
+            only decides the case (``str.lower``), see :mod:`meteor.tokenize_nltk`.
     """
 
     lang: str = "en"

@@ -159,9 +159,32 @@ _LIST: list[Preset] = [
             stemmer="porter",
             perfect_rule=False,
             java_keys=False,
+            tokenizer="whitespace",
         ),
-        "NLTK 3.10 nltk.translate.meteor_score (and HF evaluate's meteor), quirks included.",
+        "NLTK 3.10 nltk.translate.meteor_score on str.split() tokens, quirks included.",
         "nltk.translate.meteor_score.meteor_score([ref.split()], hyp.split())",
+    ),
+    Preset(
+        "hf",
+        Params(
+            lang="en",
+            alpha=0.9,
+            beta=3.0,
+            gamma=0.5,
+            delta=0.5,
+            modules=(EX, ST, SY),
+            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+            aligner="greedy",
+            norm="lower",
+            stemmer="porter",
+            perfect_rule=False,
+            java_keys=False,
+            tokenizer="nltk",
+        ),
+        "HF evaluate's meteor: nltk.word_tokenize (Punkt + Treebank, offline model), then "
+        "NLTK 3.10 meteor_score with α 0.9, β 3, γ 0.5.",
+        "evaluate.load('meteor').compute(...): meteor_score([word_tokenize(r) for r in refs], "
+        "word_tokenize(hyp))",
     ),
     Preset(
         "seed-doc",
