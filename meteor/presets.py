@@ -45,6 +45,23 @@ def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float,
     )
 
 
+#: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
+_NLTK = Params(
+    lang="en",
+    alpha=0.9,
+    beta=3.0,
+    gamma=0.5,
+    delta=0.5,
+    modules=(EX, ST, SY),
+    weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+    aligner="greedy",
+    norm="lower",
+    stemmer="porter",
+    perfect_rule=False,
+    java_keys=False,
+    tokenizer="whitespace",
+)
+
 _LIST: list[Preset] = [
     Preset(
         "meteor-1.5",
@@ -146,41 +163,13 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "nltk",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-            aligner="greedy",
-            norm="lower",
-            stemmer="porter",
-            perfect_rule=False,
-            java_keys=False,
-            tokenizer="whitespace",
-        ),
+        _NLTK,
         "NLTK 3.10 nltk.translate.meteor_score on str.split() tokens, quirks included.",
         "nltk.translate.meteor_score.meteor_score([ref.split()], hyp.split())",
     ),
     Preset(
         "hf",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-            aligner="greedy",
-            norm="lower",
-            stemmer="porter",
-            perfect_rule=False,
-            java_keys=False,
-            tokenizer="nltk",
-        ),
+        _NLTK.replace(tokenizer="nltk"),
         "HF evaluate's meteor: nltk.word_tokenize (Punkt + Treebank, offline model), then "
         "NLTK 3.10 meteor_score with α 0.9, β 3, γ 0.5.",
         "evaluate.load('meteor').compute(...): meteor_score([word_tokenize(r) for r in refs], "

@@ -116,13 +116,7 @@ def _word_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    prev = 0
-    for _, a, b in toks:
-        if not prev <= a < b <= n:
-            break
-        prev = b
-    else:
-        return toks
+    """Spans kept non-empty, ordered and disjoint (:func:`meteor.normalize._valid_spans`)."""
     from meteor.normalize import _valid_spans
 
     return _valid_spans(toks, n)
