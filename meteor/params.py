@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+from meteor.languages import canonical_code
 from meteor.types import Module
 
 __all__ = [
@@ -139,6 +140,7 @@ class Params:
         s = object.__setattr__
         if not isinstance(self.lang, str) or not self.lang:
             raise ParamError(f"lang must be a language code such as 'en', got {self.lang!r}")
+        s(self, "lang", canonical_code(self.lang))  # Meteor's names too: cz -> cs, se -> sv
         for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
             s(self, name, _check_number(name, getattr(self, name)))
         bs = _check_number("beam_size", self.beam_size)
