@@ -187,6 +187,8 @@ class Params:
         for flag in ("no_punct", "perfect_rule", "java_keys", "fold_yo"):
             if not isinstance(getattr(self, flag), bool):
                 raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if self.norm == "meteor" and self.tokenizer == "meteor":
+            _check_normaliser(self.lang)
         if self.no_punct and self.norm != "meteor":
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
         if not isinstance(self.stemmer, str) or not self.stemmer:
@@ -292,6 +294,18 @@ class Params:
             parts.append(f"emb:{_fmt(self.embedding_threshold)}")
         parts.append(f"nrefs:{nrefs}")
         return "|".join(parts)
+
+
+def _check_normaliser(lang: str) -> None:
+    """Meteor 1.5's ``-norm`` exists for en cs de es fr ru only (``Constants.isSupported``)."""
+    from meteor.languages import available_languages
+    from meteor.normalize import NORM_LANGUAGES
+
+    if lang in available_languages() and lang not in NORM_LANGUAGES:
+        raise ParamError(
+            f"norm: Meteor 1.5 has no normaliser for {lang!r} (-norm supports "
+            f"{', '.join(k for k in NORM_LANGUAGES if k != 'cz')}); use norm='lower' or 'none'"
+        )
 
 
 def _fmt(x: float) -> str:

@@ -16,9 +16,11 @@ What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.
   compared word by word with ``snowballstemmer==2.2.0`` and ``PyStemmer==3.1.0`` on
   32,000-78,000 words per language (wordfreq lists and the WMT22 texts;
   ``docs/languages.md``).  The pure-Python ``snowballstemmer`` classes agree with the
-  jar on every word for da, es, it, nl, no, ro, sv and tr; for de, fr, hu and pt they
-  agree once the few rules Snowball changed since are undone around them
-  (:func:`_german`, :class:`_OldFrench`, :func:`_hungarian`, :func:`_portuguese`).
+  jar on every word for da, es, it, nl, no, ro, sv and tr; for de, fi, fr, hu and pt
+  they agree once the few rules Snowball changed since are undone around them
+  (:func:`_german`, :func:`_finnish`, :func:`_old_french_class`, :func:`_hungarian`,
+  :func:`_portuguese`): on every word tested but four with foreign spellings (Finnish
+  ``maría``, ``renée``, ``azerbaidžan``; Portuguese ``revolución``).
   PyStemmer disagrees more (it hands off to Snowball 3, e.g. 2,069 German words).
   Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
 * **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
@@ -191,6 +193,33 @@ def _old_french_class(cls: Any) -> Any:
 _FR_POSTLUDE = str.maketrans("IUY", "iuy")
 
 
+def _finnish(cls: Any) -> Callable[[str], str]:
+    """Finnish as the jar runs it: the conditions inside the case-ending table never hold.
+
+    In the old Snowball Java runtime an ``among`` entry with a condition routine
+    (``'den' VI``, ``'tten' VI``, ``'siin' VI``, ``'seen' LONG``) calls that routine on
+    a separate, empty stemmer object, so the condition always fails and the shorter
+    entry (``'n'``) applies instead: ``asioiden`` → ``asioid`` in the jar, ``asio`` in
+    current Snowball.  The subclass hands ``find_among_b`` a copy of that table whose
+    conditions always fail; everything else is the current code.
+    """
+    from snowballstemmer.among import Among
+
+    table = cls.a_6
+    jar_table = [
+        Among(a.s, a.substring_i, a.result, "_jar_condition" if a.method else None) for a in table
+    ]
+
+    class OldFinnish(cls):  # type: ignore[misc, valid-type]
+        def _jar_condition(self) -> bool:
+            return False
+
+        def find_among_b(self, v: Any) -> int:
+            return super().find_among_b(jar_table if v is table else v)  # type: ignore[no-any-return]
+
+    return _plain(OldFinnish)
+
+
 def _french(cls: Any) -> Callable[[str], str]:
     return _plain(_old_french_class(cls))
 
@@ -201,6 +230,7 @@ _ADAPTERS: dict[str, Callable[[Any], Callable[[str], str]]] = {
     "hungarian": _hungarian,
     "portuguese": _portuguese,
     "french": _french,
+    "finnish": _finnish,
 }
 
 _STEM_LOCK = threading.Lock()
