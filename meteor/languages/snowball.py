@@ -334,16 +334,20 @@ class SnowballLanguage:
 
     @property
     def stemmers(self) -> tuple[str, ...]:
-        return ("snowball",) if self.algorithm else ()
+        """``("snowball",)``, for Czech too: it is the ``Params.stemmer`` value forms offer,
+        and Czech never reaches :meth:`stem` since it has no ``stem`` module."""
+        return ("snowball",)
 
     def with_function_words(self, kind: str) -> SnowballLanguage:
         """A variant weighing with another list: ``meteor`` or ``meteor-lang``.
 
         Raises:
-            ValueError: for ``project`` (the project has lists of its own for Russian only).
+            ParamError: for ``project`` (the project has a list of its own for Russian only).
         """
         if kind not in ("meteor", "meteor-lang"):
-            raise ValueError(
+            from meteor.params import ParamError
+
+            raise ParamError(
                 f"function_words={kind!r} is not available for {self.code!r}: "
                 "choose 'meteor' (the jar's English list) or 'meteor-lang' "
                 f"(function/{self.meteor_name}.words)"
