@@ -5,6 +5,8 @@ Parity with the jar itself is in ``tests/test_languages_parity.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import meteor
@@ -157,3 +159,23 @@ def test_lower_keeps_punctuation_attached() -> None:
     r = Meteor("meteor-1.5-sv").score("Hunden sover.", "hunden sover")
     assert [t.text for t in r.alignment.hyp] == ["hunden", "sover."]
     assert r.score < 1.0
+
+
+def test_cli_lists_presets_by_language_and_accepts_meteor_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from meteor.cli import main
+
+    assert main(["presets"]) == 0
+    out = capsys.readouterr().out
+    german = out.index("\nGerman (de, Deutsch; Meteor 1.5: -l german)")
+    czech = out.index("\nCzech (cs, Čeština; Meteor 1.5: -l cz, czech)")
+    assert out.index("meteor-1.5-de ", german) < out.index("\n\n", german)
+    assert out.index("meteor-1.5-cs ", czech) < out.index("\n\n", czech)
+    assert out.index("reproduces: meteor-1.5.jar -l se -lower") > out.index("\nSwedish (sv")
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("Děti si hrály v parku.\n", encoding="utf-8")
+    ref.write_text("Děti si hrají v parku.\n", encoding="utf-8")
+    assert main(["score", "--hyp", str(hyp), "--ref", str(ref), "--lang", "cz"]) == 0
+    out = capsys.readouterr().out
+    assert "preset:meteor-1.5-cs|lang:cs|" in out
