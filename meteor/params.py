@@ -84,7 +84,9 @@ class Params:
     """Everything that changes a METEOR number.
 
     Attributes:
-        lang: language code (``en``, ``ru``).
+        lang: ISO 639-1 language code (``en``, ``ru``, ``de`` ...; see
+            :func:`meteor.languages.available`).  Meteor 1.5's names are accepted and
+            stored as the code (``cz`` → ``cs``, ``se`` → ``sv``).
         alpha: weight of recall against precision in Fmean = PR / (αP + (1−α)R).
         beta: exponent of the fragmentation penalty γ·frag^β.
         gamma: maximum fragmentation penalty.

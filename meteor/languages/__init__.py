@@ -54,7 +54,7 @@ class Language(Protocol):
     """What a matcher may ask of a language.
 
     Attributes:
-        code: ISO-like code used in presets, signatures and the CLI (``en``, ``ru``).
+        code: ISO 639-1 code used in presets, signatures and the CLI (``en``, ``ru``, ``de``).
         name: human-readable name.
         modules: the stages this language can run.
         stemmers: names accepted by :meth:`stem` (the first is the default).
