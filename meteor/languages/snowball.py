@@ -19,8 +19,7 @@ What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.
   jar on every word for da, es, it, nl, no, ro, sv and tr; for de, fi, fr, hu and pt
   they agree once the few rules Snowball changed since are undone around them
   (:func:`_german`, :func:`_finnish`, :func:`_old_french_class`, :func:`_hungarian`,
-  :func:`_portuguese`): on every word tested but four with foreign spellings (Finnish
-  ``maría``, ``renée``, ``azerbaidžan``; Portuguese ``revolución``).
+  :func:`_portuguese`): on every word tested.
   PyStemmer disagrees more (it hands off to Snowball 3, e.g. 2,069 German words).
   Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
 * **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
@@ -120,11 +119,15 @@ def _hungarian(cls: Any) -> Callable[[str], str]:
 
 
 #: Portuguese: newer Snowball removes ``-ução``/``-uções`` (``revolução`` → ``revolu``);
-#: the jar's table has the Spanish spelling ``-ución`` there, so it keeps ``revoluçã``.
-#: Hiding the ``ç`` of that suffix reproduces the jar on every word but Spanish-spelt
-#: ``-ución`` words (1 in 63,000 tested: ``revolución``).
+#: the jar's table has the Spanish spelling ``-ución``/``-uciones`` there, so it keeps
+#: ``revoluçã`` and reduces ``revolución`` to ``revolu``.  Hiding the ``ç`` of the one
+#: and spelling the other the current way reproduces the jar.
 _UCAO = re.compile(r"uç(ão|ões)$")
 _UCAO_C = "\ue011"
+
+
+_UCION = re.compile(r"uci(ón|ones)$")
+_UCION_AS_UCAO = {"ón": "ção", "ones": "ções"}
 
 
 def _portuguese(cls: Any) -> Callable[[str], str]:
@@ -132,9 +135,16 @@ def _portuguese(cls: Any) -> Callable[[str], str]:
 
     def run(word: str) -> str:
         m = _UCAO.search(word)
-        if m is None:
-            return stem(word)
-        return stem(word[: m.start()] + "u" + _UCAO_C + m.group(1)).replace(_UCAO_C, "ç")
+        if m is not None:
+            return stem(word[: m.start()] + "u" + _UCAO_C + m.group(1)).replace(_UCAO_C, "ç")
+        m = _UCION.search(word)
+        if m is not None:
+            # the jar's rule: -ución/-uciones in R2 becomes -u, as -ução does now
+            base = word[: m.start()]
+            out = stem(base + "u" + _UCION_AS_UCAO[m.group(1)])
+            if out == base + "u":
+                return out
+        return stem(word)
 
     return run
 
@@ -201,7 +211,9 @@ def _finnish(cls: Any) -> Callable[[str], str]:
     a separate, empty stemmer object, so the condition always fails and the shorter
     entry (``'n'``) applies instead: ``asioiden`` → ``asioid`` in the jar, ``asio`` in
     current Snowball.  The subclass hands ``find_among_b`` a copy of that table whose
-    conditions always fail; everything else is the current code.
+    conditions always fail.  And the jar's consonant class ``C`` is "not a vowel", where
+    Snowball now lists ``b``-``z``: ``maría`` → ``marí`` in the jar.  Everything else is the
+    current code.
     """
     from snowballstemmer.among import Among
 
@@ -210,12 +222,19 @@ def _finnish(cls: Any) -> Callable[[str], str]:
         Among(a.s, a.substring_i, a.result, "_jar_condition" if a.method else None) for a in table
     ]
 
+    consonants, vowels = cls.g_C, cls.g_V1
+
     class OldFinnish(cls):  # type: ignore[misc, valid-type]
         def _jar_condition(self) -> bool:
             return False
 
         def find_among_b(self, v: Any) -> int:
             return super().find_among_b(jar_table if v is table else v)  # type: ignore[no-any-return]
+
+        def in_grouping_b(self, s: Any, lo: int, hi: int) -> bool:
+            if s is consonants:  # the jar's C is "not a vowel": í, é, ž ... count
+                return super().out_grouping_b(vowels, 97, 246)  # type: ignore[no-any-return]
+            return super().in_grouping_b(s, lo, hi)  # type: ignore[no-any-return]
 
     return _plain(OldFinnish)
 
