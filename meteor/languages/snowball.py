@@ -3,7 +3,7 @@
 One class, :class:`SnowballLanguage`, parametrised by the jar's language name, its
 Snowball stemmer and its Meteor 1.5 parameters; one instance per language below
 (``GERMAN``, ``FRENCH``, ...).  Adding a language the jar knows takes one instance here
-and one line in :data:`meteor.languages._REGISTRY`; its preset ``meteor-1.5-<code>``
+and one line in :data:`meteor.languages._LANGUAGES`; its preset ``meteor-1.5-<code>``
 is built from :attr:`SnowballLanguage.meteor15` (``meteor/presets.py``).
 
 What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.md``):
@@ -17,9 +17,9 @@ What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.
   32,000-78,000 words per language (wordfreq lists and the WMT22 texts;
   ``docs/languages.md``).  The pure-Python ``snowballstemmer`` classes agree with the
   jar on every word for da, es, it, nl, no, ro, sv and tr; for de, fi, fr, hu and pt
-  they agree once the few rules Snowball changed since are undone around them
-  (:func:`_german`, :func:`_finnish`, :func:`_old_french_class`, :func:`_hungarian`,
-  :func:`_portuguese`): on every word tested.
+  they agree once what Snowball changed since is undone around them (:func:`_german`,
+  :func:`_finnish`, :func:`_old_french_class`, :func:`_hungarian`, :func:`_portuguese`).
+  Every word tested then agrees.
   PyStemmer disagrees more (it hands off to Snowball 3, e.g. 2,069 German words).
   Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
 * **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
