@@ -288,7 +288,7 @@ def _meteor15_language_presets() -> list[Preset]:
     for lang in SNOWBALL_LANGUAGES:
         d = lang.meteor15
         mods = (EX, ST) if lang.algorithm else (EX,)
-        stages = "exact and Snowball stem" if lang.algorithm else "exact"
+        stages = f"exact and {lang.stemmers[0]} stem" if lang.algorithm else "exact"
         out.append(
             Preset(
                 f"meteor-1.5-{lang.code}",
@@ -301,6 +301,7 @@ def _meteor15_language_presets() -> list[Preset]:
                     modules=mods,
                     weights=tuple(zip(mods, d.weights, strict=True)),
                     norm=d.norm,
+                    stemmer=lang.stemmers[0],
                 ),
                 f"Meteor 1.5 {lang.name} as it runs with the public jar: {stages}; {d.note}. "
                 "Function words from the jar's English list (the jar weighs every "

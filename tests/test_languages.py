@@ -24,7 +24,9 @@ from meteor.normalize import tokenize
 from meteor.presets import DEFAULT_PRESET
 from meteor.types import Module
 
-JAR_LANGUAGES = {"cs", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "sv", "tr"}
+JAR_LANGUAGES = {
+    "cs", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "sv", "tr", "ar-bw-red",
+}  # fmt: skip
 
 
 def test_every_jar_language_is_registered_with_a_native_name() -> None:
@@ -85,6 +87,20 @@ def test_preset_tables(code: str, abgd: tuple[float, ...], weights: dict, norm: 
     assert (p.alpha, p.beta, p.gamma, p.delta) == abgd
     assert dict(p.weights) == weights
     assert p.norm == norm
+
+
+def test_buckwalter_arabic() -> None:
+    """``-l ar-bw-red``: the jar's lookup-table stemmer, case-sensitive, no normaliser."""
+    p = get_preset("meteor-1.5-ar-bw-red").params
+    assert (p.norm, p.stemmer, p.modules) == ("none", "table", (Module.EXACT, Module.STEM))
+    assert canonical_code("arabic-buckwalter-reduced") == "ar-bw-red"
+    ar = get_language("ar-bw-red")
+    assert ar.stem("yqwl") == "qAl" and ar.stem("zRwl") == "qAl"  # zRwl: same Java hash as yqwl
+    assert ar.stem("notInTable") == "notInTable"
+    r = Meteor("meteor-1.5-ar-bw-red").score("yqwl Alktab", "qAl Alktab")
+    assert [m.module for m in r.alignment.matches] == [Module.STEM, Module.EXACT]
+    with pytest.raises(ParamError, match="no normaliser"):
+        Meteor("meteor-1.5-ar-bw-red", norm="meteor")
 
 
 def test_no_normaliser_stem_synonym_or_paraphrase_where_the_jar_has_none() -> None:

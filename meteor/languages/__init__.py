@@ -130,6 +130,13 @@ _LANGUAGES: tuple[LanguageInfo, ...] = (
     LanguageInfo("ro", "Romanian", "Română", ("romanian",), _SB + "ROMANIAN"),
     LanguageInfo("sv", "Swedish", "Svenska", ("se", "swedish"), _SB + "SWEDISH"),
     LanguageInfo("tr", "Turkish", "Türkçe", ("turkish",), _SB + "TURKISH"),
+    LanguageInfo(
+        "ar-bw-red",
+        "Arabic (Buckwalter, reduced)",
+        "العربية (Buckwalter)",
+        ("arabic-buckwalter-reduced",),
+        _SB + "ARABIC_BW",
+    ),
 )
 
 _INFO: dict[str, LanguageInfo] = {info.code: info for info in _LANGUAGES}

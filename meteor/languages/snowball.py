@@ -1,4 +1,4 @@
-"""Meteor 1.5's other languages: Czech, German, French, Spanish and the Snowball languages.
+"""Meteor 1.5's other languages: Czech, German, French, Spanish, the Snowball languages, Arabic.
 
 One class, :class:`SnowballLanguage`, parametrised by the jar's language name, its
 Snowball stemmer and its Meteor 1.5 parameters; one instance per language below
@@ -22,6 +22,7 @@ What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.
   Every word tested then agrees.
   PyStemmer disagrees more (it hands off to Snowball 3, e.g. 2,069 German words).
   Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
+  Reduced-Buckwalter Arabic uses the jar's lookup table (:func:`_lookup_table`).
 * **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
   (:mod:`meteor.normalize`); the jar refuses it for the ``li`` languages ("No
   normalizer"), whose presets use ``-lower``.
@@ -46,6 +47,7 @@ from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.types import Module
 
 __all__ = [
+    "ARABIC_BW",
     "CZECH",
     "DANISH",
     "DUTCH",
@@ -253,11 +255,68 @@ _ADAPTERS: dict[str, Callable[[Any], Callable[[str], str]]] = {
 }
 
 _STEM_LOCK = threading.Lock()
+#: ``algorithm`` prefix of a lookup-table stemmer read from the jar (``LookupTableStemmer``).
+TABLE_PREFIX = "table:"
+
+
+def _lookup_table(member: str) -> Callable[[str], str]:
+    """Meteor 1.5 ``LookupTableStemmer``: a gzip member of the jar, ``word count stem`` lines.
+
+    Reproduces its quirks: the table is keyed by the word's Java ``String.hashCode``
+    (a later line with the same hash wins, and a word whose hash collides with a
+    listed one gets that word's stem); a word not in the table is its own stem.
+    """
+    import gzip
+    import zipfile
+
+    from meteor.matchers import java_hash
+    from meteor.resources import jar_path
+
+    try:
+        with zipfile.ZipFile(jar_path()) as zf:
+            raw = gzip.decompress(zf.read(member))
+    except KeyError as exc:
+        raise ResourceError(f"{member} is not in {jar_path().name}") from exc
+    # BufferedReader.readLine ends a line at \n, \r or \r\n (not at \x0b, \x85, U+2028 ...);
+    # StringTokenizer splits on " \t\n\r\f"; the first three tokens are word, count, stem
+    # (many lines list more "count stem" pairs, which the jar ignores).
+    text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    rows = _FIRST_THREE.findall(text)
+    # dict() keeps the last value of a repeated key, as Hashtable.put does
+    table = dict(zip(_java_hashes([r[0] for r in rows]), [r[2] for r in rows], strict=True))
+    return lambda word: table.get(java_hash(word), word)
+
+
+_TOK = r"([^ \t\n\r\f]+)"
+_FIRST_THREE = re.compile(rf"^[ \t\f]*{_TOK}[ \t\f]+{_TOK}[ \t\f]+{_TOK}", re.MULTILINE)
+
+
+def _java_hashes(words: list[str]) -> list[int]:
+    """``String.hashCode`` of many words at once (numpy; equal to :func:`java_hash` each)."""
+    import numpy as np
+
+    codes = np.frombuffer("".join(words).encode("utf-16-le"), dtype="<u2")
+    if len(codes) == sum(map(len, words)):  # no surrogate pairs: a character is a code unit
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    else:
+        lengths = np.array([len(w.encode("utf-16-le")) // 2 for w in words], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    out = np.zeros(len(words), dtype=np.int32)
+    for n in np.unique(lengths).tolist():
+        idx = np.nonzero(lengths == n)[0]
+        h = np.zeros(len(idx), dtype=np.uint32)
+        for k in range(n):
+            h = h * np.uint32(31) + codes[starts[idx] + k].astype(np.uint32)  # wraps mod 2**32
+        out[idx] = h.view(np.int32)
+    return out.tolist()  # type: ignore[no-any-return]
 
 
 @functools.cache
 def _stemmer(algorithm: str) -> Callable[[str], str]:
     import importlib
+
+    if algorithm.startswith(TABLE_PREFIX):
+        return _lookup_table(algorithm[len(TABLE_PREFIX) :])
 
     try:
         module = importlib.import_module(f"snowballstemmer.{algorithm}_stemmer")
@@ -306,7 +365,8 @@ class Meteor15Defaults:
         alpha, beta, gamma, delta: the language's default task (``rank`` or ``li``,
             ``Constants.java``; ``meteor-1.5.md`` section 3).
         weights: the task's weights for the stages that run (exact, and stem if any).
-        norm: ``meteor`` (``-norm``) where the jar has a normaliser, else ``lower``.
+        norm: ``meteor`` (``-norm``) where the jar has a normaliser, else ``lower``
+            (``none`` for case-sensitive Buckwalter Arabic).
         flags: the jar's command line for this configuration.
         note: what differs from the jar's full default, for the preset description.
     """
@@ -316,7 +376,7 @@ class Meteor15Defaults:
     gamma: float
     delta: float
     weights: tuple[float, ...]
-    norm: Literal["meteor", "lower"]
+    norm: Literal["meteor", "lower", "none"]
     flags: str
     note: str
 
@@ -354,7 +414,10 @@ class SnowballLanguage:
     @property
     def stemmers(self) -> tuple[str, ...]:
         """``("snowball",)``, for Czech too: it is the ``Params.stemmer`` value forms offer,
-        and Czech never reaches :meth:`stem` since it has no ``stem`` module."""
+        and Czech never reaches :meth:`stem` since it has no ``stem`` module.
+        ``("table",)`` for a lookup-table stemmer (Buckwalter Arabic)."""
+        if self.algorithm and self.algorithm.startswith(TABLE_PREFIX):
+            return ("table",)
         return ("snowball",)
 
     def with_function_words(self, kind: str) -> SnowballLanguage:
@@ -399,15 +462,17 @@ class SnowballLanguage:
 
     # -- stems --------------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
-        """The jar's Snowball stem of ``word`` (case-sensitive, as the jar's).
+        """The jar's stem of ``word`` (case-sensitive, as the jar's): Snowball or its table.
 
         Raises:
             ValueError: for a language without a stemmer, or another stemmer name.
         """
         if self.algorithm is None:
             raise ValueError(f"Meteor 1.5 has no stemmer for {self.name} ({self.code})")
-        if stemmer not in (None, "snowball"):
-            raise ValueError(f"unknown {self.name} stemmer {stemmer!r}; choose 'snowball'")
+        if stemmer is not None and stemmer not in self.stemmers:
+            raise ValueError(
+                f"unknown {self.name} stemmer {stemmer!r}; choose {self.stemmers[0]!r}"
+            )
         return _cached_stemmer(self.algorithm)(word)
 
     # -- what the jar has only for English ---------------------------------------------
@@ -505,9 +570,21 @@ PORTUGUESE = SnowballLanguage("pt", "Portuguese", "pt", "portuguese", "portugues
 ROMANIAN = SnowballLanguage("ro", "Romanian", "ro", "romanian", "romanian", _li("ro"))
 SWEDISH = SnowballLanguage("sv", "Swedish", "se", "swedish", "swedish", _li("se"))
 TURKISH = SnowballLanguage("tr", "Turkish", "tr", "turkish", "turkish", _li("tr"))
+#: Arabic in the reduced Buckwalter transliteration (ASCII, case-sensitive), stemmed by the
+#: jar's lookup table; not ISO 639-1: Arabic script is not what the jar's table holds.
+ARABIC_BW = SnowballLanguage(
+    "ar-bw-red", "Arabic (Buckwalter, reduced)", "ar-bw-red", "arabic-buckwalter-reduced",
+    TABLE_PREFIX + "stem/arabic-buckwalter-reduced.gz",
+    Meteor15Defaults(
+        0.75, 1.40, 0.70, 0.50, (1.0, 0.5), "none", "meteor-1.5.jar -l ar-bw-red",
+        "the jar's full default (exact, lookup-table stem; task li), without -lower since "
+        "Buckwalter letters are case-sensitive; text must be in the reduced Buckwalter "
+        "transliteration, not Arabic script",
+    ),
+)  # fmt: skip
 
 #: Every language of this module, in the order presets list them.
 SNOWBALL_LANGUAGES: tuple[SnowballLanguage, ...] = (
     CZECH, GERMAN, FRENCH, SPANISH, DANISH, DUTCH, FINNISH, HUNGARIAN, ITALIAN,
-    NORWEGIAN, PORTUGUESE, ROMANIAN, SWEDISH, TURKISH,
+    NORWEGIAN, PORTUGUESE, ROMANIAN, SWEDISH, TURKISH, ARABIC_BW,
 )  # fmt: skip
