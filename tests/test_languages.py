@@ -195,3 +195,31 @@ def test_cli_lists_presets_by_language_and_accepts_meteor_names(
     assert main(["score", "--hyp", str(hyp), "--ref", str(ref), "--lang", "cz"]) == 0
     out = capsys.readouterr().out
     assert "preset:meteor-1.5-cs|lang:cs|" in out
+
+
+def test_a_stemmer_loads_once_under_concurrent_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Arabic table is large: threads asking for it at once must share one load."""
+    import threading
+    import time
+
+    from meteor.languages import snowball
+
+    loads: list[str] = []
+
+    def slow_table(member: str) -> object:
+        loads.append(member)
+        time.sleep(0.2)
+        return lambda word: word.upper()
+
+    monkeypatch.setattr(snowball, "_lookup_table", slow_table)
+    got: list[str] = []
+    threads = [
+        threading.Thread(target=lambda: got.append(snowball._stemmer("table:test")("ab")))
+        for _ in range(6)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    monkeypatch.delitem(snowball._LOADED, "table:test")
+    assert loads == ["table:test"] and got == ["AB"] * 6

@@ -311,8 +311,22 @@ def _java_hashes(words: list[str]) -> list[int]:
     return out.tolist()  # type: ignore[no-any-return]
 
 
-@functools.cache
+_LOAD_LOCK = threading.Lock()
+_LOADED: dict[str, Callable[[str], str]] = {}
+
+
 def _stemmer(algorithm: str) -> Callable[[str], str]:
+    """The stemmer for ``algorithm``, built once per process (concurrent first calls wait)."""
+    stem = _LOADED.get(algorithm)
+    if stem is None:
+        with _LOAD_LOCK:
+            stem = _LOADED.get(algorithm)
+            if stem is None:
+                stem = _LOADED[algorithm] = _build_stemmer(algorithm)
+    return stem
+
+
+def _build_stemmer(algorithm: str) -> Callable[[str], str]:
     import importlib
 
     if algorithm.startswith(TABLE_PREFIX):
@@ -349,9 +363,15 @@ def jar_stemmer(algorithm: str) -> Callable[[str], str]:
     return cached
 
 
-@functools.cache
+_MEMOISED: dict[str, Callable[[str], str]] = {}
+
+
 def _cached_stemmer(algorithm: str) -> Callable[[str], str]:
-    return jar_stemmer(algorithm)
+    stem = _MEMOISED.get(algorithm)
+    if stem is None:
+        stem = jar_stemmer(algorithm)  # loads under _LOAD_LOCK
+        stem = _MEMOISED.setdefault(algorithm, stem)
+    return stem
 
 
 # --------------------------------------------------------------------------- languages
