@@ -26,6 +26,7 @@ from meteor.types import Module
 
 JAR_LANGUAGES = {
     "cs", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "sv", "tr", "ar-bw-red",
+    "other",
 }  # fmt: skip
 
 
@@ -44,7 +45,7 @@ def test_every_jar_language_is_registered_with_a_native_name() -> None:
 @pytest.mark.parametrize(
     ("alias", "code"),
     [("cz", "cs"), ("czech", "cs"), ("se", "sv"), ("swedish", "sv"), ("German", "de"),
-     (" de ", "de"), ("en", "en"), ("russian", "ru"), ("xx", "xx")],
+     (" de ", "de"), ("en", "en"), ("russian", "ru"), ("xx", "other"), ("pl", "pl")],
 )  # fmt: skip
 def test_meteor_names_are_aliases(alias: str, code: str) -> None:
     assert canonical_code(alias) == code
@@ -94,6 +95,8 @@ def test_buckwalter_arabic() -> None:
     p = get_preset("meteor-1.5-ar-bw-red").params
     assert (p.norm, p.stemmer, p.modules) == ("none", "table", (Module.EXACT, Module.STEM))
     assert canonical_code("arabic-buckwalter-reduced") == "ar-bw-red"
+    assert canonical_code("xx") == "other"  # Meteor's -l other / xx: exact matching only
+    assert get_preset("meteor-1.5-other").params.modules == (Module.EXACT,)
     ar = get_language("ar-bw-red")
     assert ar.stem("yqwl") == "qAl" and ar.stem("zRwl") == "qAl"  # zRwl: same Java hash as yqwl
     assert ar.stem("notInTable") == "notInTable"

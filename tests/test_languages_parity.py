@@ -101,7 +101,7 @@ def test_generated_text_covers_every_language() -> None:
     from meteor.languages.snowball import SNOWBALL_LANGUAGES
 
     assert {d["lang"] for d in GENERATED} == {lang.code for lang in SNOWBALL_LANGUAGES}
-    assert len(GENERATED) == 45
+    assert len(GENERATED) == 47
 
 
 @pytest.mark.parametrize("d", GENERATED, ids=[f"{d['lang']}-{i}" for i, d in enumerate(GENERATED)])

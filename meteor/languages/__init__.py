@@ -137,6 +137,7 @@ _LANGUAGES: tuple[LanguageInfo, ...] = (
         ("arabic-buckwalter-reduced",),
         _SB + "ARABIC_BW",
     ),
+    LanguageInfo("other", "Other language", "Other", ("xx",), _SB + "OTHER"),
 )
 
 _INFO: dict[str, LanguageInfo] = {info.code: info for info in _LANGUAGES}

@@ -58,6 +58,7 @@ __all__ = [
     "ITALIAN",
     "Meteor15Defaults",
     "NORWEGIAN",
+    "OTHER",
     "PORTUGUESE",
     "ROMANIAN",
     "SNOWBALL_LANGUAGES",
@@ -603,8 +604,18 @@ ARABIC_BW = SnowballLanguage(
     ),
 )  # fmt: skip
 
+#: Meteor's ``-l other``: any language, exact matching only (task li, weight 1.0).
+OTHER = SnowballLanguage(
+    "other", "Other language", "other", "other", None,
+    Meteor15Defaults(
+        0.75, 1.40, 0.70, 0.50, (1.0,), "lower", "meteor-1.5.jar -l other -lower",
+        "the jar's full default for a language it does not know: exact matching only "
+        "(task li); -norm throws 'No normalizer', so the text is lowercased only (-lower)",
+    ),
+)  # fmt: skip
+
 #: Every language of this module, in the order presets list them.
 SNOWBALL_LANGUAGES: tuple[SnowballLanguage, ...] = (
     CZECH, GERMAN, FRENCH, SPANISH, DANISH, DUTCH, FINNISH, HUNGARIAN, ITALIAN,
-    NORWEGIAN, PORTUGUESE, ROMANIAN, SWEDISH, TURKISH, ARABIC_BW,
+    NORWEGIAN, PORTUGUESE, ROMANIAN, SWEDISH, TURKISH, ARABIC_BW, OTHER,
 )  # fmt: skip
