@@ -34,7 +34,7 @@ from meteor.corpus import (
 )
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import FORMATS, MAX_BYTES, Corpus, InputError, check_size, load_corpus
-from meteor.languages import ResourceError, available, available_languages
+from meteor.languages import ResourceError
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
 from meteor.presets import DEFAULT_PRESET, PRESETS
@@ -106,6 +106,8 @@ def _build_parser() -> argparse.ArgumentParser:
         f"{DEFAULT_PRESET['ru']} for Russian, meteor-1.5-<code> for the other "
         "languages); see `python -m meteor presets`",
     )
+    from meteor.languages import available_languages
+
     cfg.add_argument(
         "--lang",
         "-l",
@@ -234,6 +236,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
+    from meteor.languages import available, available_languages
+
     width = max(len(n) for n in PRESETS)
     for info in available():  # grouped by language, in the registry's order
         group = [p for p in PRESETS.values() if p.params.lang == info.code]
