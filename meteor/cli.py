@@ -129,9 +129,18 @@ def _build_parser() -> argparse.ArgumentParser:
         "-p",
         metavar="NAME",
         help=f"preset (default: {DEFAULT_PRESET['en']} for English, "
-        f"{DEFAULT_PRESET['ru']} for Russian); see `python -m meteor presets`",
+        f"{DEFAULT_PRESET['ru']} for Russian, meteor-1.5-<code> for the other "
+        "languages); see `python -m meteor presets`",
     )
-    cfg.add_argument("--lang", "-l", metavar="CODE", help="language (en, ru)")
+    from meteor.languages import available_languages
+
+    cfg.add_argument(
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help=f"text language, ISO 639-1 ({', '.join(available_languages())}); Meteor 1.5's "
+        "names are accepted too (cz, se, german ...)",
+    )
     cfg.add_argument("--alpha", type=float, help="α: recall weight in Fmean, in [0, 1]")
     cfg.add_argument("--beta", type=float, help="β: fragmentation penalty exponent")
     cfg.add_argument("--gamma", type=float, help="γ: maximum fragmentation penalty, in [0, 1]")
@@ -275,11 +284,23 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
+    from meteor.languages import available, available_languages
+
     width = max(len(n) for n in PRESETS)
-    for p in PRESETS.values():
-        default = " (default)" if DEFAULT_PRESET.get(p.params.lang) == p.name else ""
-        print(f"{p.name:<{width}}  [{p.params.lang}]{default}  {p.description}")
-        print(f"{'':<{width}}  reproduces: {p.reproduces}")
+    for info in available():  # grouped by language, in the registry's order
+        group = [p for p in PRESETS.values() if p.params.lang == info.code]
+        if not group:
+            continue
+        aliases = f"; Meteor 1.5: -l {', '.join(info.meteor_names)}" if info.meteor_names else ""
+        print(f"\n{info.name} ({info.code}, {info.native_name}{aliases})")
+        for p in group:
+            default = " (default)" if DEFAULT_PRESET.get(p.params.lang) == p.name else ""
+            print(f"  {p.name:<{width}}  [{p.params.lang}]{default}  {p.description}")
+            print(f"  {'':<{width}}  reproduces: {p.reproduces}")
+    known = set(available_languages())
+    for p in PRESETS.values():  # presets registered for a language outside the registry
+        if p.params.lang not in known:
+            print(f"\n  {p.name:<{width}}  [{p.params.lang}]  {p.description}")
     return 0
 
 

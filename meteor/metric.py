@@ -19,7 +19,7 @@ from typing import Any, cast
 from meteor import normalize, resources
 from meteor.aligners.beam import beam_choice
 from meteor.chunking import chunk_matches
-from meteor.languages import Language, ResourceError, get_language
+from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.matchers import (
     Cand,
     CandidateLimitError,
@@ -95,6 +95,8 @@ def resolve_params(
     if params is not None and preset is not None:
         raise ParamError("give either preset or params, not both")
     name: str | None = None
+    if lang is not None:
+        lang = canonical_code(lang)  # Meteor 1.5's names too (cz, se, german)
     if params is None:
         if preset is None:
             preset = DEFAULT_PRESET.get(lang or "en")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+from meteor.languages import canonical_code
 from meteor.types import Module
 
 __all__ = [
@@ -107,7 +108,9 @@ class Params:
     """Everything that changes a METEOR number.
 
     Attributes:
-        lang: language code (``en``, ``ru``).
+        lang: ISO 639-1 language code (``en``, ``ru``, ``de`` ...; see
+            :func:`meteor.languages.available`).  Meteor 1.5's names are accepted and
+            stored as the code (``cz`` → ``cs``, ``se`` → ``sv``).
         alpha: weight of recall against precision in Fmean = PR / (αP + (1−α)R).
         beta: exponent of the fragmentation penalty γ·frag^β.
         gamma: maximum fragmentation penalty.
@@ -166,6 +169,7 @@ class Params:
         s = object.__setattr__
         if not isinstance(self.lang, str) or not self.lang:
             raise ParamError(f"lang must be a language code such as 'en', got {self.lang!r}")
+        s(self, "lang", canonical_code(self.lang))  # Meteor's names too: cz -> cs, se -> sv
         for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
             s(self, name, _check_number(name, getattr(self, name)))
         bs = _check_number("beam_size", self.beam_size)
@@ -223,6 +227,8 @@ class Params:
         for flag in ("no_punct", "perfect_rule", "java_keys", "fold_yo"):
             if not isinstance(getattr(self, flag), bool):
                 raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if self.norm == "meteor" and self.tokenizer == "meteor":
+            _check_normaliser(self.lang)
         if self.no_punct and self.norm != "meteor":
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
         if not isinstance(self.stemmer, str) or not self.stemmer.strip():
@@ -330,6 +336,18 @@ class Params:
             parts.append(f"emb:{_fmt(self.embedding_threshold)}")
         parts.append(f"nrefs:{nrefs}")
         return "|".join(parts)
+
+
+def _check_normaliser(lang: str) -> None:
+    """Meteor 1.5's ``-norm`` exists for en cs de es fr ru only (``Constants.isSupported``)."""
+    from meteor.languages import available_languages
+    from meteor.normalize import NORM_LANGUAGES
+
+    if lang in available_languages() and lang not in NORM_LANGUAGES:
+        raise ParamError(
+            f"norm: Meteor 1.5 has no normaliser for {lang!r} (-norm supports "
+            f"{', '.join(k for k in NORM_LANGUAGES if k != 'cz')}); use norm='lower' or 'none'"
+        )
 
 
 def _fmt(x: float) -> str:

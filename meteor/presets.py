@@ -287,8 +287,48 @@ _RUSSIAN: list[Preset] = [
 ]
 _LIST.extend(_RUSSIAN)
 
+# ============================================================================
+# Meteor 1.5's other languages (issue #19): one preset per language, built from its
+# table in meteor/languages/snowball.py (docs/languages.md).
+# ============================================================================
+
+
+def _meteor15_language_presets() -> list[Preset]:
+    from meteor.languages.snowball import SNOWBALL_LANGUAGES
+
+    out = []
+    for lang in SNOWBALL_LANGUAGES:
+        d = lang.meteor15
+        mods = (EX, ST) if lang.algorithm else (EX,)
+        stages = f"exact and {lang.stemmers[0]} stem" if lang.algorithm else "exact"
+        out.append(
+            Preset(
+                f"meteor-1.5-{lang.code}",
+                Params(
+                    lang=lang.code,
+                    alpha=d.alpha,
+                    beta=d.beta,
+                    gamma=d.gamma,
+                    delta=d.delta,
+                    modules=mods,
+                    weights=tuple(zip(mods, d.weights, strict=True)),
+                    norm=d.norm,
+                    stemmer=lang.stemmers[0],
+                ),
+                f"Meteor 1.5 {lang.name} as it runs with the public jar: {stages}; {d.note}. "
+                "Function words from the jar's English list (the jar weighs every "
+                "language with it unless -s is given).",
+                d.flags,
+            )
+        )
+    return out
+
+
+_LIST.extend(_meteor15_language_presets())
+
 PRESETS: dict[str, Preset] = {p.name: p for p in _LIST}
 DEFAULT_PRESET = {"en": "meteor-1.5", "ru": "meteor-1.5-ru"}
+DEFAULT_PRESET.update({p.params.lang: p.name for p in _LIST if p.params.lang not in DEFAULT_PRESET})
 
 
 def register(preset: Preset) -> None:
