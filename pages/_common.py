@@ -287,6 +287,46 @@ def fig_labels() -> dict[str, str]:
     return labels
 
 
+add_strings(
+    {
+        "cf_field_score": {"en": "segment score", "ru": "оценка сегмента"},
+        "cf_field_precision": {"en": "precision", "ru": "точность"},
+        "cf_field_recall": {"en": "recall", "ru": "полнота"},
+        "cf_field_frag": {
+            "en": "fragmentation (chunks / mean matches)",
+            "ru": "фрагментация (фрагменты / среднее число совпадений)",
+        },
+        "cf_field_penalty": {"en": "fragmentation penalty", "ru": "штраф за фрагментацию"},
+        "cf_field_fmean": {"en": "Fmean", "ru": "Fmean"},
+        "cf_segments": {"en": "segments", "ru": "сегментов"},
+        "cf_segment": {"en": "segment", "ru": "сегмент"},
+        "cf_length": {"en": "length", "ru": "длина"},
+        "cf_score": {"en": "score", "ru": "оценка"},
+        "cf_ref_length": {"en": "reference length (tokens)", "ru": "длина эталона (токены)"},
+        "cf_hyp_length": {"en": "hypothesis length (tokens)", "ru": "длина гипотезы (токены)"},
+        "cf_better": {"en": "{name} better", "ru": "лучше {name}"},
+        "cf_tie": {"en": "tie", "ru": "поровну"},
+        "cf_equal": {"en": "equal", "ru": "равенство"},
+        "cf_a_axis": {"en": "{name} segment score (A)", "ru": "оценка сегмента, {name} (A)"},
+        "cf_b_axis": {"en": "{name} segment score (B)", "ru": "оценка сегмента, {name} (B)"},
+        "cf_corpus_bar": {
+            "en": "corpus score (summed statistics)",
+            "ru": "оценка корпуса (сумма статистик)",
+        },
+        "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
+    }
+)
+
+
+def corpus_fig_labels() -> dict[str, str]:
+    """Display strings for :mod:`meteor.corpus_figures` in the UI language (its label keys)."""
+    from meteor import corpus_figures
+
+    return {
+        k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()
+    }
+
+
 # ---------------------------------------------------------------------------
 # The frame
 # ---------------------------------------------------------------------------
@@ -625,6 +665,11 @@ class Setting:
     @property
     def label(self) -> str:
         return self.meteor().preset or "custom"
+
+    def modules(self) -> list[str]:
+        """The stages in order (the overrides', else the preset's), without building a scorer."""
+        over = json.loads(self.overrides)
+        return list(over.get("modules", [m.value for m in PRESETS[self.preset].params.modules]))
 
 
 def current_setting() -> Setting:

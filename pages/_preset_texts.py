@@ -12,24 +12,24 @@ from __future__ import annotations
 #: preset name -> (description, what it reproduces); commands and names stay as they are.
 PRESET_TEXTS_RU: dict[str, tuple[str, str]] = {
     "meteor-1.5": (
-        "Meteor 1.5 для английского по умолчанию (задача rank): точное совпадение, основа, "
+        "Meteor 1.5 для английского по умолчанию (задача `rank`): точное совпадение, основа, "
         "синоним, перефразирование.",
         "`java -jar meteor-1.5.jar hyp ref -l en -norm` (WMT, pycocoevalcap)",
     ),
     "meteor-1.5-adq": (
-        "Meteor 1.5 для английского, задача adq (адекватность перевода).",
+        "Meteor 1.5 для английского, задача `adq` (адекватность перевода).",
         "`meteor-1.5.jar -l en -norm -t adq`",
     ),
     "meteor-1.5-hter": (
-        "Meteor 1.5 для английского, задача hter (число правок до эталона).",
+        "Meteor 1.5 для английского, задача `hter` (число правок до эталона).",
         "`meteor-1.5.jar -l en -norm -t hter`",
     ),
     "meteor-1.5-li": (
-        "Meteor 1.5 для английского, задача li (параметры, не зависящие от языка).",
+        "Meteor 1.5 для английского, задача `li` (параметры, не зависящие от языка).",
         "`meteor-1.5.jar -l en -norm -t li`",
     ),
     "meteor-1.5-tune": (
-        "Meteor 1.5 для английского, задача tune (отправная точка для настройки).",
+        "Meteor 1.5 для английского, задача `tune` (отправная точка для настройки).",
         "`meteor-1.5.jar -l en -norm -t tune`",
     ),
     "meteor-1.5-universal": (
@@ -45,7 +45,7 @@ PRESET_TEXTS_RU: dict[str, tuple[str, str]] = {
     "meteor-1.5-paper2005-naive": (
         "Часто цитируемые настройки 2005 года так, как их на деле выполняет Meteor 1.5: "
         "δ = 1 отбрасывает служебные слова, а ключ -p молча даёт синонимам вес 0,6 из "
-        "задачи adq.",
+        "задачи `adq`.",
         "`meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 1.0' -m 'exact stem synonym'`",
     ),
     "paper-2005": (
@@ -55,7 +55,7 @@ PRESET_TEXTS_RU: dict[str, tuple[str, str]] = {
         "алгоритм статьи 2005 года (исходная реализация не сохранилась)",
     ),
     "nltk": (
-        "NLTK 3.10 nltk.translate.meteor_score (и meteor из HF evaluate) со всеми его "
+        "NLTK 3.10 `nltk.translate.meteor_score` (и `meteor` из HF `evaluate`) со всеми его "
         "особенностями.",
         "`nltk.translate.meteor_score.meteor_score([ref.split()], hyp.split())`",
     ),
@@ -77,11 +77,11 @@ PRESET_TEXTS_RU: dict[str, tuple[str, str]] = {
         "точным поэтапным оптимумом статьи 2005 года вместо жадного сопоставления "
         "ноутбука. Служебные слова — русский список Meteor 1.5 (при δ 0,5 они меняют "
         "только статистику, не оценку).",
-        "meteor_score(reference, candidate) исходного ноутбука (002_*.txt)",
+        "`meteor_score(reference, candidate)` исходного ноутбука (002_*.txt)",
     ),
     "seed-ru-emb": (
         "seed-ru и последний этап по векторам navec из ноутбука: ещё не сопоставленные "
-        "слова совпадают, если их косинусная близость (модель navec news) не меньше 0,4.",
+        "слова совпадают, если их косинусная близость (новостная модель navec) не меньше 0,4.",
         "метод исходного ноутбука, где соседи по navec стали этапом сопоставления",
     ),
     "ru": (

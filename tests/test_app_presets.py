@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 import pytest
+from _latin import latin_words
 
 from meteor import Meteor
 from meteor.presets import PRESETS, preset_names
@@ -72,9 +73,12 @@ def test_every_preset_renders_every_page_as_the_library_scores_it(
     assert metrics(at)["METEOR"] == fmt(want.score, ru)
     assert at.code[0].value == want.signature
     assert "+custom" not in at.code[0].value
+    data = set(hyp.split()) | set(ref.split())  # the texts are data, in any script
+    assert not ru or not latin_words(at, data=data), latin_words(at, data=data)
 
     at.switch_page("pages/compare.py").run()
     assert_clean(at, "compare")
+    assert not ru or not latin_words(at, data=data), latin_words(at, data=data)
     assert metrics(at)[f"METEOR · A · {preset}"] == fmt(want.score, ru)
     assert at.code[0].value == want.signature
     for other in at.multiselect(key="vs").value:
@@ -86,6 +90,7 @@ def test_every_preset_renders_every_page_as_the_library_scores_it(
     assert len(steps) == 1 + len(PRESETS[preset].params.modules) + 3
     at.select_slider(key="learn_step").set_value("formula").run()
     assert_clean(at, "learn formula")
+    assert not ru or not latin_words(at, data=data), latin_words(at, data=data)
     assert metrics(at)["METEOR"] == fmt(want.score, ru)
     assert at.code[0].value == want.signature
 
