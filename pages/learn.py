@@ -15,6 +15,7 @@ from pages._common import (
     fig_labels,
     integer,
     load_pair,
+    md_escape,
     module_label,
     num,
     plotly,
@@ -212,6 +213,8 @@ step_labels = {opt: step_label(n, opt) for n, opt in enumerate(options, start=1)
 if st.session_state.get("learn_step") not in options:
     wanted = st.query_params.get("step")
     st.session_state["learn_step"] = wanted if wanted in options else "tokens"
+    if wanted is not None and wanted not in options:  # a link's step this setting lacks
+        st.warning(t("url_ignored", params=f"step={md_escape(wanted)}"), icon="⚠️")
 step = st.select_slider(t("step"), options, format_func=step_labels.__getitem__, key="learn_step")
 if step == "tokens":
     st.query_params.pop("step", None)

@@ -234,3 +234,15 @@ def test_russian_interface_hints_at_the_language_of_the_texts(app_test: Any) -> 
     same = app_test(ui="RU", lang="ru")
     same.run()
     assert not same.sidebar.info
+
+
+def test_a_learn_step_the_setting_lacks_is_ignored_with_a_notice(app_test: Any) -> None:
+    """A shared link's ``step`` (here a paraphrase step under Russian) is validated too."""
+    at = app_test(lang="ru", step="stage:paraphrase")
+    at.run()
+    at.switch_page("pages/learn.py").run()
+    assert_clean(at, "learn")
+    assert at.select_slider(key="learn_step").value == "tokens"
+    assert any("step=stage:paraphrase" in w.value.replace("\\", "") for w in at.warning)
+    at.select_slider(key="learn_step").set_value("align").run()
+    assert not at.warning
