@@ -3,6 +3,8 @@ and the score as α, β, γ, δ move."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from meteor import explain, figures
@@ -118,6 +120,38 @@ def setting_label(setting: Setting) -> str:
         return f"{setting.preset}+custom"
 
 
+def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
+    """Setting A against one other setting: matches only one side has, stage changes."""
+    diff = explain.match_diff(a.result, an.result)
+    if not diff.same_tokens:
+        where.caption(t("tokens_differ"))
+    changed = [(x, y) for x, y in diff.both if x.module is not y.module]
+    if not diff.only_a and not diff.only_b and not changed:
+        where.caption(t("same_matches"))
+        return
+    table = []
+    for side, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
+        for m in ms:
+            table.append(
+                {
+                    t("col_where"): side,
+                    t("col_stage"): module_label(m.module),
+                    t("col_hyp"): " ".join(m.hyp_words),
+                    t("col_ref"): " ".join(m.ref_words),
+                }
+            )
+    for x, y in changed:
+        table.append(
+            {
+                t("col_where"): t("stage_differs"),
+                t("col_stage"): f"{module_label(x.module)} / {module_label(y.module)}",
+                t("col_hyp"): " ".join(x.hyp_words),
+                t("col_ref"): " ".join(x.ref_words),
+            }
+        )
+    where.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+
+
 hyp, refs = require_pair()
 a_setting = current_setting()
 lang = PRESETS[a_setting.preset].params.lang
@@ -177,39 +211,14 @@ st.subheader(t("diff_title"))
 a = attempts[0][1]
 if isinstance(a, str):
     st.caption(t("diff_needs_a"))
-for name, an in runs if not isinstance(a, str) else []:
-    if an is a:
-        continue
-    diff = explain.match_diff(a.result, an.result)
-    st.markdown(f"**{t('diff_head', name=name)}**")
-    st.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
-    if not diff.same_tokens:
-        st.caption(t("tokens_differ"))
-    changed = [(x, y) for x, y in diff.both if x.module is not y.module]
-    if not diff.only_a and not diff.only_b and not changed:
-        st.caption(t("same_matches"))
-        continue
-    table = []
-    for where, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
-        for m in ms:
-            table.append(
-                {
-                    t("col_where"): where,
-                    t("col_stage"): module_label(m.module),
-                    t("col_hyp"): " ".join(m.hyp_words),
-                    t("col_ref"): " ".join(m.ref_words),
-                }
-            )
-    for x, y in changed:
-        table.append(
-            {
-                t("col_where"): t("stage_differs"),
-                t("col_stage"): f"{module_label(x.module)} / {module_label(y.module)}",
-                t("col_hyp"): " ".join(x.hyp_words),
-                t("col_ref"): " ".join(x.ref_words),
-            }
-        )
-    st.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+pairs = runs[1:] if not isinstance(a, str) else []  # runs[0] is A when A scored
+tabs = st.tabs([t("diff_head", name=name) for name, _ in pairs]) if pairs else []
+for tab, (name, an) in zip(tabs, pairs, strict=True):
+    if isinstance(a, str):  # for mypy: pairs is empty then
+        break
+    tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
+    show_diff(tab, name, a, an)
+
 
 # -- sensitivity ------------------------------------------------------------------------------
 st.subheader(t("sens_title"))

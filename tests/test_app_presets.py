@@ -246,3 +246,23 @@ def test_a_learn_step_the_setting_lacks_is_ignored_with_a_notice(app_test: Any) 
     assert any("step=stage:paraphrase" in w.value.replace("\\", "") for w in at.warning)
     at.select_slider(key="learn_step").set_value("align").run()
     assert not at.warning
+
+
+def test_compare_rows_and_a_vs_b_tabs_for_four_settings(app_test: Any) -> None:
+    """Issue #16: with 4 settings each gets a full-width row (no ever-narrower columns)
+    and each "A vs B" difference has its own tab with both scores."""
+    fox = next(e for e in EXAMPLES if e.key == "fox")
+    others = ["nltk", "paper-2005", "meteor-1.5-adq"]
+    at = app_test(hyp=fox.hyp, ref=fox.ref, vs=others)
+    at.run()
+    at.switch_page("pages/compare.py").run()
+    assert_clean(at, "compare 4")
+    assert [tab.label for tab in at.tabs] == [f"A vs {n}" for n in others]
+    a = Meteor("meteor-1.5").score(fox.hyp, fox.ref)
+    for tab, n in zip(at.tabs, others, strict=True):
+        b = Meteor(n).score(fox.hyp, fox.ref)
+        assert tab.caption[0].value == f"METEOR: A {a.score:.4f}, {n} {b.score:.4f}."
+    # one bordered row per setting, each holding its metric and its link view
+    rows = [b for b in at.main.children.values() if type(b).__name__ == "Block"]
+    with_links = [r for r in rows if len(r.get("plotly_chart")) == 1 and len(r.get("metric")) == 1]
+    assert len(with_links) == 4
