@@ -79,10 +79,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "stages": {"en": "Stages (in order)", "ru": "Этапы (по порядку)"},
     "stages_help": {
-        "en": "The stages run in the order chosen here: remove a stage and add it again to "
-        "move it to the end. An earlier stage's match wins over a later one's.",
-        "ru": "Этапы выполняются в выбранном здесь порядке: чтобы перенести этап в конец, "
-        "уберите его и добавьте снова. Совпадение раннего этапа важнее позднего.",
+        "en": "The stages run in the order chosen here, and the order can change the "
+        "alignment and the score. To move a stage to the end, remove it and add it again.",
+        "ru": "Этапы выполняются в выбранном здесь порядке, и порядок может изменить "
+        "выравнивание и оценку. Чтобы перенести этап в конец, уберите его и добавьте снова.",
     },
     "stage_order": {"en": "Order: {order}", "ru": "Порядок: {order}"},
     "no_stages": {"en": "No stage chosen.", "ru": "Ни один этап не выбран."},
