@@ -130,6 +130,11 @@ def check_query_params(
         return []
     ss[_CHECKED_KEY] = True
     qp = {k: st.query_params.get_all(k) for k in st.query_params}
+    ui = qp.get("ui", [""])[0]
+    if ui not in ui_labels and ui.upper() in ui_labels:  # ?ui=ru means RU
+        qp["ui"] = [ui.upper()]
+        st.query_params["ui"] = ui.upper()
+        _set_initial("ui", [ui.upper()])
     bad = bad_parameters(
         qp,
         ui_labels=ui_labels,

@@ -266,3 +266,11 @@ def test_compare_rows_and_a_vs_b_tabs_for_four_settings(app_test: Any) -> None:
     rows = [b for b in at.main.children.values() if type(b).__name__ == "Block"]
     with_links = [r for r in rows if len(r.get("plotly_chart")) == 1 and len(r.get("metric")) == 1]
     assert len(with_links) == 4
+
+
+def test_lowercase_ui_parameter_is_understood(app_test: Any) -> None:
+    at = app_test(ui="ru")
+    at.run()
+    assert_clean(at, "ui=ru")
+    assert not at.warning
+    assert at.title[0].value == "Почему перевод получил такую оценку?"
