@@ -274,3 +274,47 @@ def test_lowercase_ui_parameter_is_understood(app_test: Any) -> None:
     assert_clean(at, "ui=ru")
     assert not at.warning
     assert at.title[0].value == "Почему перевод получил такую оценку?"
+
+
+def test_corpus_page_on_seed_ru_is_the_librarys_corpus_score(app_test: Any) -> None:
+    """Issue #13 HIGH 3 on the Corpus page (it reordered seed-ru's stages too)."""
+    ru = [e for e in EXAMPLES if e.lang == "ru"]
+    hyps = [SEED_RU_PAIR[0], *(e.hyp for e in ru)]
+    refs = [SEED_RU_PAIR[1], *(e.ref for e in ru)]
+    at = app_test(lang="ru", preset="seed-ru")
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.file_uploader(key="corpus_hyp_files").set_value(
+        [("sys.txt", "\n".join(hyps).encode(), "text/plain")]
+    )
+    at.file_uploader(key="corpus_ref_files").set_value(
+        [("ref.txt", "\n".join(refs).encode(), "text/plain")]
+    )
+    at.run()
+    assert_clean(at, "corpus seed-ru")
+    want = Meteor("seed-ru").corpus_score(hyps, [[r] for r in refs])
+    assert metrics(at)["sys: corpus METEOR (summed statistics)"] == fmt(want.score, ru=False)
+
+
+def test_a_preset_added_to_the_library_appears_with_a_russian_description(
+    app_test: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sidebar reads the presets from the library: a new one (here a made-up Russian
+    preset with the stages in an unusual order) is listed, scored as the library scores
+    it, and described in Russian without a translation written for it."""
+    from meteor.presets import Preset
+
+    base = PRESETS["ru"].params
+    mods = ("synonym", "exact", "embedding")
+    params = base.replace(modules=mods, weights={"synonym": 0.5, "exact": 1.0, "embedding": 0.3})
+    monkeypatch.setitem(PRESETS, "ru-test", Preset("ru-test", params, "A test preset.", "nothing"))
+    at = app_test(ui="RU", preset="ru-test", hyp=SEED_RU_PAIR[0], ref=SEED_RU_PAIR[1])
+    at.run()
+    assert_clean(at, "new preset")
+    assert "ru-test" in at.sidebar.selectbox(key="preset").options
+    assert at.sidebar.multiselect(key="modules").value == list(mods)
+    want = Meteor("ru-test").score(*SEED_RU_PAIR)
+    assert at.code[0].value == want.signature
+    caption = " ".join(c.value for c in at.sidebar.caption)
+    assert "Пресет ru-test (язык: русский): синоним → точное → эмбеддинг" in caption
+    assert not latin_words(at, data=set(" ".join(SEED_RU_PAIR).split()))
