@@ -962,7 +962,9 @@ def sensitivity_figure(
                     legendgroup=f"s{s}",
                     showlegend=col == 1,
                     hovertemplate=f"{escape(_label(labels, c.param))} = %{{x:.3f}}"
-                    "<br>score %{y:.4f}<extra>" + escape(setting) + "</extra>",
+                    f"<br>{escape(_label(labels, 'score'))} %{{y:.4f}}<extra>"
+                    + escape(setting)
+                    + "</extra>",
                     meta={"role": "curve", "param": c.param, "setting": setting},
                 ),
                 row=1,

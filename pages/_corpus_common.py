@@ -29,7 +29,7 @@ from meteor.corpus import (
 from meteor.export import segment_row
 from meteor.io import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
-from meteor.types import CorpusResult, MeteorResult
+from meteor.types import CorpusResult, MeteorResult, Module
 from pages._common import (
     SHOWN_ERRORS,
     Setting,
@@ -255,7 +255,12 @@ def common_results(
 # ---------------------------------------------------------------------------
 # the segment table
 # ---------------------------------------------------------------------------
-_LINK_KEYS = ("alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer")
+#: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
+#: the parameters, the stage list (in its order) and the stage weights.
+_LINK_KEYS = (
+    "alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer", "modules",
+    *(f"w_{m.value}" for m in Module),
+)  # fmt: skip
 
 
 def inspect_link(result: MeteorResult) -> str:
@@ -274,7 +279,7 @@ def inspect_link(result: MeteorResult) -> str:
         for k in _LINK_KEYS:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
-    return "/?" + urlencode(query)
+    return "/?" + urlencode(query, doseq=True)
 
 
 def cached_rows(

@@ -18,6 +18,7 @@ from meteor.io import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
 from pages._common import (
     add_strings,
+    corpus_fig_labels,
     current_setting,
     ensure_ready,
     integer,
@@ -58,8 +59,8 @@ add_strings(
             "Meteor 1.5 does); the mean of the segment scores is a different number and is "
             "shown beside it.",
             "ru": "Загрузите по файлу гипотез на систему и по файлу эталонов на эталон (текст, "
-            "один сегмент в строке; или TSV/JSONL со столбцами hyp, ref и system, а seg_id "
-            "сопоставляет сегменты по идентификатору) либо "
+            "один сегмент в строке; или TSV/JSONL со столбцами `hyp`, `ref` и `system`, а "
+            "`seg_id` сопоставляет сегменты по идентификатору) либо "
             "откройте демонстрационный корпус. Оценка корпуса METEOR суммирует статистику "
             "сегментов и применяет формулу один раз (как Meteor 1.5); среднее оценок "
             "сегментов — другое число, оно показано рядом.",
@@ -76,7 +77,7 @@ add_strings(
         },
         "corpus_ref_files": {
             "en": "References: one file per reference (not needed if the table has a ref column)",
-            "ru": "Эталоны: по файлу на эталон (не нужны, если в таблице есть столбец ref)",
+            "ru": "Эталоны: по файлу на эталон (не нужны, если в таблице есть столбец `ref`)",
         },
         "corpus_need_files": {
             "en": "Upload at least one hypothesis file, or open the demo corpus.",
@@ -133,6 +134,16 @@ add_strings(
             "ru": "Выберите строку, чтобы открыть выравнивание (или введите номер сегмента).",
         },
         "corpus_goto": {"en": "Open segment number", "ru": "Открыть сегмент номер"},
+        "corpus_goto_help": {"en": "0: none", "ru": "0 — ни одного"},
+        "corpus_upload_help": {
+            "en": "Drag files onto the box or use its Upload button; at most {mb} MB per file. "
+            "Text files of any name are read (.txt, .tsv and .jsonl by their format); a file "
+            "that is not text is refused with the reason below.",
+            "ru": "Перетащите файлы в поле или нажмите его кнопку `Upload` («Загрузить»); не "
+            "более {mb} МБ на файл (надпись `MB per file`). Читаются текстовые файлы с любым "
+            "именем (.txt, .tsv и .jsonl — по их формату); нетекстовый файл отклоняется, и "
+            "причина показана ниже.",
+        },
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
         "corpus_sort_score": {"en": "score", "ru": "оценка"},
         "corpus_sort_precision": {"en": "precision", "ru": "точность"},
@@ -253,7 +264,7 @@ ensure_ready(meteor)
 source = st.radio(
     t("corpus_source"),
     ["upload", "demo"],
-    format_func=lambda s: t(f"corpus_src_{s}"),
+    format_func={s: t(f"corpus_src_{s}") for s in ("upload", "demo")}.__getitem__,  # AppTest
     horizontal=True,
     key="corpus_source",
 )
@@ -263,14 +274,14 @@ else:
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
-        type=["txt", "tsv", "jsonl"],
+        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
         accept_multiple_files=True,
         key="corpus_hyp_files",
         max_upload_size=MAX_UPLOAD_MB,
     )
     ref_files = c2.file_uploader(
         t("corpus_ref_files"),
-        type=["txt", "tsv", "jsonl"],
+        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
         accept_multiple_files=True,
         key="corpus_ref_files",
         max_upload_size=MAX_UPLOAD_MB,
@@ -333,7 +344,7 @@ for name, res in results.items():
         )
     )
 if len(names) > 1:
-    plotly(corpus_figures.interval_bars(intervals), key="corpus_bars")
+    plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
 
 
@@ -421,7 +432,7 @@ with tabs["segments"]:
     )
     st.caption(t("corpus_pick"))
     goto = st.number_input(
-        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help="0: none"
+        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help=t("corpus_goto_help")
     )
     picked = _selected("corpus_table", "rows")
     number: int | None = None
@@ -440,10 +451,10 @@ with tabs["segments"]:
 
 # -- distributions -----------------------------------------------------------------------
 with tabs["dist"]:
-    plotly(corpus_figures.distributions(results), key="corpus_dists")
+    plotly(corpus_figures.distributions(results, labels=corpus_fig_labels()), key="corpus_dists")
     st.caption(t("corpus_dist_caption"))
     st.plotly_chart(
-        corpus_figures.score_vs_length(results),
+        corpus_figures.score_vs_length(results, labels=corpus_fig_labels()),
         key="corpus_len",
         on_select="rerun",
         selection_mode=("points",),
@@ -515,7 +526,9 @@ with tabs["compare"]:
             # both systems on the segments both have (the whole results when they match)
             ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
             st.plotly_chart(
-                corpus_figures.ab_scatter(ra, rb, names=(name_a, name_b)),
+                corpus_figures.ab_scatter(
+                    ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
+                ),
                 key="corpus_ab",
                 on_select="rerun",
                 selection_mode=("points",),

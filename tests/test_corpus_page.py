@@ -242,3 +242,17 @@ def test_figures() -> None:
     assert len(bars.data) == 2 and list(bars.data[0].x) == ["system_a", "system_b"]
     with pytest.raises(ValueError):
         corpus_figures.distribution(results, "nope")
+
+
+def test_inspect_link_keeps_changed_stage_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus row's Inspect link writes a changed stage list as repeated parameters."""
+    import pages._corpus_common as cc
+
+    meteor = Meteor("meteor-1.5")
+    result = meteor.score("the cat sat", "the cat sat down")
+    state = {"lang": "en", "preset": "meteor-1.5", "modules": ["exact", "stem"], "w_stem": 0.3}
+    monkeypatch.setattr(cc.st, "session_state", state)
+    query = parse_qs(urlparse(cc.inspect_link(result)).query)
+    assert query["modules"] == ["exact", "stem"]  # not "['exact', 'stem']"
+    assert query["w_stem"] == ["0.3"]
+    assert query["hyp"] == ["the cat sat"] and query["preset"] == ["meteor-1.5"]
