@@ -707,15 +707,25 @@ def matrix_view(
                     "line": {"color": "black", "width": 2},
                 }
             )
+            # the number inside the chunk's own first cell (top-left corner; the row is
+            # reversed, so "top" hangs the label down into the cell): that cell is always
+            # one of this chunk's matched cells, and the row holds no other chunk's cell,
+            # so a number never sits on another chunk (it once sat past the chunk's top
+            # right corner, on whatever cell was there).
             annotations.append(
                 {
-                    "x": ch.ref.end - 0.5,
+                    "x": ch.ref.start - 0.5,
                     "y": ch.hyp.start - 0.5,
                     "text": f"<b>{k + 1}</b>",
                     "showarrow": False,
                     "xanchor": "left",
-                    "yanchor": "bottom",
-                    "font": {"size": 11},
+                    "yanchor": "top",
+                    "xshift": 1,
+                    "yshift": -1,
+                    "bgcolor": "rgba(255,255,255,0.85)",
+                    "borderpad": 0,
+                    "font": {"size": 10, "color": "#111111"},
+                    "name": f"chunk_{k}",
                 }
             )
         x_axis = _word_axis(x_ticks)

@@ -7,6 +7,7 @@ tested independently of the aligner.
 from __future__ import annotations
 
 import json
+import re
 
 import plotly.graph_objects as go
 import pytest
@@ -340,3 +341,33 @@ def test_sensitivity_figure() -> None:
     assert dots[0].x == (0.85,) and dots[0].y[0] == pytest.approx(r.score)
     assert lines[4].name == "B &lt;x&gt;"
     assert [a.text for a in fig.layout.annotations] == ["α", "β", "γ", "δ"]
+
+
+def _label_cell(a: object, y_reversed: bool) -> tuple[int, int]:
+    """(row, column) of the cell a corner-anchored annotation's text falls in."""
+    x, y = a.x, a.y  # type: ignore[attr-defined]
+    col = x + 0.5 if a.xanchor == "left" else x - 0.5  # type: ignore[attr-defined]
+    down = (a.yanchor == "top") == y_reversed  # type: ignore[attr-defined]
+    row = y + 0.5 if down else y - 0.5
+    return round(row), round(col)
+
+
+def test_matrix_chunk_numbers_sit_on_their_own_chunk() -> None:
+    """Issue 16: "2" was drawn on chunk 3's cell (the number sat past the chunk's top-right
+    corner, on the next row up and column right, here the "the"/"the" cell of chunk 3)."""
+    r = Meteor("meteor-1.5").score("the cat sat on a mat", "a cat was sitting on the mat")
+    al = r.alignment
+    assert len(al.chunks) == 4
+    fig = figures.matrix_view(al)
+    reversed_rows = fig.layout.yaxis.autorange == "reversed"
+    numbers = [a for a in fig.layout.annotations if re.fullmatch(r"<b>\d+</b>", a.text)]
+    assert [a.text for a in numbers] == ["<b>1</b>", "<b>2</b>", "<b>3</b>", "<b>4</b>"]
+    cells = {
+        (i, j): k
+        for k, ch in enumerate(al.chunks)
+        for mi in ch.matches
+        for i in al.matches[mi].hyp
+        for j in al.matches[mi].ref
+    }
+    for k, a in enumerate(numbers):
+        assert cells.get(_label_cell(a, reversed_rows)) == k, (k, _label_cell(a, reversed_rows))
