@@ -35,11 +35,13 @@ __all__ = [
     "MATRIX_CELL_LIMIT",
     "MODULE_COLORS",
     "MODULE_DASH",
+    "MODULE_SYMBOL",
     "UNMATCHED",
     "escape",
     "link_view",
     "matrix_is_compact",
     "matrix_view",
+    "coinciding_curves",
     "sensitivity_figure",
     "token_positions",
     "waterfall_figure",
@@ -72,14 +74,18 @@ class Curve(Protocol):
     def current_y(self) -> float: ...
 
 
-#: Okabe-Ito colours (safe for the common colour-vision deficiencies); dashes are a second channel.
+#: Okabe-Ito colours: every pair stays apart (CIE76 ΔE ≥ 15) under simulated protanopia,
+#: deuteranopia and tritanopia (tests/test_figures.py).  Embedding is black, not the grey of
+#: function words.  Colour is never the only carrier: each stage also has a dash
+#: (:data:`MODULE_DASH`, links and their legend) and a marker (:data:`MODULE_SYMBOL`, link
+#: markers, matrix cells and the matrix legend).
 MODULE_COLORS: dict[str, str] = {
     "exact": "#009E73",
     "stem": "#0072B2",
     "synonym": "#E69F00",
     "paraphrase": "#CC79A7",
     "lemma": "#56B4E9",
-    "embedding": "#7F7F7F",
+    "embedding": "#000000",
 }
 MODULE_DASH: dict[str, str] = {
     "exact": "solid",
@@ -88,6 +94,14 @@ MODULE_DASH: dict[str, str] = {
     "paraphrase": "dashdot",
     "lemma": "longdash",
     "embedding": "longdashdot",
+}
+MODULE_SYMBOL: dict[str, str] = {
+    "exact": "circle",
+    "stem": "square",
+    "synonym": "diamond",
+    "paraphrase": "triangle-up",
+    "lemma": "cross",
+    "embedding": "star",
 }
 UNMATCHED = "#D55E00"
 FUNCTION_WORD = "#7F7F7F"
@@ -123,6 +137,7 @@ LABELS_EN: dict[str, str] = {
     "gamma": "γ",
     "delta": "δ",
     "current": "current",
+    "coincide": "Same curve, drawn one over another: {names} ({params})",
     "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
     "Drag to zoom in for every word; double-click to zoom out.",
 }
@@ -282,7 +297,12 @@ def _link_traces(
                 legendgroup=group,
                 showlegend=False,
                 opacity=opacity,
-                marker={"color": color, "size": 8 if not faint else 6, "symbol": "diamond"},
+                marker={
+                    "color": color,
+                    "size": 9 if not faint else 6,
+                    "symbol": MODULE_SYMBOL.get(mod.value, "diamond"),
+                    "line": {"color": "white", "width": 1},
+                },
                 hovertext=hover,
                 hovertemplate="%{hovertext}<extra></extra>",
                 customdata=custom,
@@ -736,12 +756,14 @@ def matrix_view(
                 _legend_key(
                     _label(labels, mod.value),
                     MODULE_COLORS[mod.value],
-                    "square",
+                    MODULE_SYMBOL[mod.value],
                     size=12,
                     group=mod.value,
                     meta={"role": "legend", "module": mod.value},
                 )
             )
+        if not compact and alignment.matches:
+            fig.add_trace(_stage_glyphs(alignment))
     fig.update_xaxes(
         side="top", tickangle=-60, range=[-0.5, nr - 0.5], showgrid=False, zeroline=False, **x_axis
     )
@@ -756,6 +778,35 @@ def matrix_view(
         legend={"orientation": "h", "yanchor": "top", "y": -0.02, "x": 0.0},
     )
     return fig
+
+
+def _stage_glyphs(alignment: Alignment) -> go.Scatter:
+    """The stage's marker (:data:`MODULE_SYMBOL`), white with a dark rim, on every matched
+    cell: the matrix legend's second channel besides colour.  No hover (the heatmap has it)."""
+    xs: list[int] = []
+    ys: list[int] = []
+    symbols: list[str] = []
+    for m in alignment.matches:
+        for i in m.hyp:
+            for j in m.ref:
+                xs.append(j)
+                ys.append(i)
+                symbols.append(MODULE_SYMBOL.get(m.module.value, "circle"))
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        marker={
+            "symbol": symbols,
+            "size": 8,
+            "color": "white",
+            "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
+        },
+        hoverinfo="skip",
+        showlegend=False,
+        name="stages",
+        meta={"role": "stage_glyphs"},
+    )
 
 
 def _tick(t: Token, matched: bool) -> str:
@@ -936,7 +987,44 @@ def _signed(x: float, fmt: Fmt) -> str:
     return ("−" if x < 0 else "+") + fmt(abs(x))
 
 
+#: One colour, dash and marker per setting (Okabe-Ito colours): a setting stays
+#: identifiable in grey print or for any colour vision, and curves that coincide stay
+#: visible (earlier settings are drawn wider, later ones inside them; markers staggered).
 _SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+_SERIES_DASH = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+_SERIES_SYMBOL = ("circle", "square", "diamond", "triangle-up", "x", "star")
+#: Two curves closer than this everywhere are "the same curve" for the note.
+COINCIDE_TOL = 1e-9
+
+
+def coinciding_curves(curves: Mapping[str, Sequence[Curve]]) -> list[tuple[list[str], list[str]]]:
+    """Settings whose curves coincide: ``[(setting names, parameters), ...]``.
+
+    For every parameter, settings whose curve has the same x values and y values within
+    :data:`COINCIDE_TOL` at every point are grouped; groups with the same settings are
+    merged across parameters (in parameter order).  Settings order is kept.
+    """
+    names = list(curves)
+    found: dict[tuple[str, ...], list[str]] = {}
+    if not names:
+        return []
+    for col, c0 in enumerate(curves[names[0]]):
+        groups: list[list[str]] = []
+        for name in names:
+            c = curves[name][col]
+            for g in groups:
+                ref = curves[g[0]][col]
+                if list(ref.xs) == list(c.xs) and all(
+                    abs(a - b) <= COINCIDE_TOL for a, b in zip(ref.ys, c.ys, strict=True)
+                ):
+                    g.append(name)
+                    break
+            else:
+                groups.append([name])
+        for g in groups:
+            if len(g) > 1:
+                found.setdefault(tuple(g), []).append(c0.param)
+    return [(list(g), ps) for g, ps in found.items()]
 
 
 def sensitivity_figure(
@@ -946,6 +1034,11 @@ def sensitivity_figure(
     fmt: Fmt = _default_fmt,
 ) -> go.Figure:
     """One panel per parameter; one line per setting, its current value marked.
+
+    Each setting has its own colour, dash and marker symbol; when curves of several
+    settings coincide (:func:`coinciding_curves`) a note above the panels says which
+    (label ``coincide``, with ``{names}`` and ``{params}``), and each curve's ``meta``
+    lists the settings it coincides with (``same_as``).
 
     Args:
         curves: setting name → its curves (from :func:`meteor.explain.sensitivity`).
@@ -959,21 +1052,39 @@ def sensitivity_figure(
         subplot_titles=[escape(_label(labels, p)) for p in params],
         horizontal_spacing=0.04,
     )
+    same = coinciding_curves(curves)
+    same_as: dict[tuple[str, str], list[str]] = {}
+    for group, ps in same:
+        for p in ps:
+            for name in group:
+                same_as[(name, p)] = [g for g in group if g != name]
+    n = len(names)
+    step = 2 * max(n, 1)  # markers every `step` points, each setting shifted by one
     for s, setting in enumerate(names):
         color = _SERIES[s % len(_SERIES)]
+        dash = _SERIES_DASH[s % len(_SERIES_DASH)]
+        symbol = _SERIES_SYMBOL[s % len(_SERIES_SYMBOL)]
+        width = 2.0 + 1.5 * (n - 1 - s)
         for col, c in enumerate(curves[setting], start=1):
+            sizes = [9 if k % step == s % step else 0 for k in range(len(c.xs))]
             fig.add_trace(
                 go.Scatter(
                     x=list(c.xs),
                     y=list(c.ys),
-                    mode="lines",
-                    line={"color": color, "width": 2},
+                    mode="lines+markers",
+                    line={"color": color, "width": width, "dash": dash},
+                    marker={"symbol": symbol, "size": sizes, "color": color},
                     name=escape(setting),
                     legendgroup=f"s{s}",
                     showlegend=col == 1,
                     hovertemplate=f"{escape(_label(labels, c.param))} = %{{x:.3f}}"
                     "<br>score %{y:.4f}<extra>" + escape(setting) + "</extra>",
-                    meta={"role": "curve", "param": c.param, "setting": setting},
+                    meta={
+                        "role": "curve",
+                        "param": c.param,
+                        "setting": setting,
+                        "same_as": same_as.get((setting, c.param), []),
+                    },
                 ),
                 row=1,
                 col=col,
@@ -985,8 +1096,8 @@ def sensitivity_figure(
                     mode="markers",
                     marker={
                         "color": color,
-                        "size": 11,
-                        "symbol": "circle",
+                        "size": 12,
+                        "symbol": symbol,
                         "line": {"color": "white", "width": 1},
                     },
                     name=f"{escape(setting)} ({escape(_label(labels, 'current'))})",
@@ -1003,10 +1114,35 @@ def sensitivity_figure(
                 row=1,
                 col=col,
             )
+    notes = []
+    for k, (group, ps) in enumerate(same):
+        text = (
+            _label(labels, "coincide")
+            .replace("{names}", " = ".join(group))
+            .replace("{params}", ", ".join(_label(labels, p) for p in ps))
+        )
+        notes.append(
+            {
+                "text": escape(text),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0.0,
+                "y": 1.0,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "yshift": 24 + 18 * (len(same) - 1 - k),
+                "showarrow": False,
+                "align": "left",
+                "font": {"size": 12, "color": "#333333"},
+                "name": "coincide",
+            }
+        )
+    for a in notes:
+        fig.add_annotation(a)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_layout(
-        height=300,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        height=300 + 18 * len(notes),
+        margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": -0.35, "x": 0.0},
         plot_bgcolor="white",
     )

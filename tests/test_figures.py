@@ -6,7 +6,9 @@ tested independently of the aligner.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import re
 
 import plotly.graph_objects as go
@@ -202,8 +204,15 @@ def test_matrix_view(alignment: Alignment) -> None:
     assert list(fig.layout.yaxis.tickvals) == list(range(6))
     assert "<i>the</i>" in fig.layout.yaxis.ticktext[0]  # function word in italics
     assert "down" in fig.layout.yaxis.ticktext[5]
-    legend = [t.name for t in fig.data[1:]]
-    assert legend == ["exact", "synonym", "paraphrase"]
+    legend = [t for t in fig.data[1:] if t.meta["role"] == "legend"]
+    assert [t.name for t in legend] == ["exact", "synonym", "paraphrase"]
+    assert [t.marker.symbol for t in legend] == ["circle", "diamond", "triangle-up"]
+    (glyphs,) = [t for t in fig.data if t.meta["role"] == "stage_glyphs"]
+    cells = dict(zip(zip(glyphs.y, glyphs.x, strict=True), glyphs.marker.symbol, strict=True))
+    assert (
+        cells[(0, 0)] == "circle" and cells[(3, 5)] == "diamond" and cells[(5, 3)] == "triangle-up"
+    )
+    assert len(cells) == sum(z is not None for row in z for z in row)
     order = figures.matrix_view(alignment, color_by="order")
     zo = [list(row) for row in order.data[0].z]
     assert zo[2][4] == 4.0 and zo[0][0] == 0.0  # coloured by reference position
@@ -340,7 +349,45 @@ def test_sensitivity_figure() -> None:
     assert [t.showlegend for t in lines] == [True, False, False, False] * 2
     assert dots[0].x == (0.85,) and dots[0].y[0] == pytest.approx(r.score)
     assert lines[4].name == "B &lt;x&gt;"
-    assert [a.text for a in fig.layout.annotations] == ["α", "β", "γ", "δ"]
+    assert [a.text for a in fig.layout.annotations if a.name != "coincide"] == ["α", "β", "γ", "δ"]
+    (note,) = [a.text for a in fig.layout.annotations if a.name == "coincide"]
+    assert note == "Same curve, drawn one over another: A = B &lt;x&gt; (α, β, γ, δ)"
+
+
+def test_sensitivity_settings_differ_beyond_colour_and_say_when_they_coincide() -> None:
+    """Issue 16: nltk, paper-2005 and meteor-1.5-paper2005 coincide (four lines in the
+    legend, two visible): each setting gets its own dash and marker, and a note says which
+    curves are the same, computed from the curves."""
+    hyp, ref = "the cat sat on a mat", "a cat was sitting on the mat"
+    names = ["meteor-1.5", "nltk", "paper-2005", "meteor-1.5-paper2005"]
+    curves = {}
+    for name in names:
+        m = Meteor(name)
+        curves[name] = explain.sensitivity(m.score(hyp, ref).stats, m.params, points=21)
+    same = figures.coinciding_curves(curves)
+    assert same == [
+        (["nltk", "paper-2005", "meteor-1.5-paper2005"], ["alpha", "beta", "gamma", "delta"])
+    ]
+    ru = {"coincide": "Совпадают: {names} ({params})"}
+    fig = figures.sensitivity_figure(curves, labels=ru)
+    lines = [t for t in fig.data if t.meta["role"] == "curve"]
+    styles = {(t.line.dash, t.marker.symbol) for t in lines}
+    assert len(styles) == 4  # one dash and marker per setting, not just a colour
+    assert {t.marker.symbol for t in fig.data if t.meta["role"] == "current"} == {
+        t.marker.symbol for t in lines
+    }
+    alpha = {t.meta["setting"]: t for t in lines if t.meta["param"] == "alpha"}
+    assert alpha["meteor-1.5"].meta["same_as"] == []
+    assert alpha["nltk"].meta["same_as"] == ["paper-2005", "meteor-1.5-paper2005"]
+    # coinciding lines stay visible: narrower on top, markers at different points
+    widths = [alpha[n].line.width for n in names[1:]]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == 3
+    shown = [{k for k, size in enumerate(alpha[n].marker.size) if size} for n in names[1:]]
+    assert all(shown) and not (shown[0] & shown[1] or shown[1] & shown[2] or shown[0] & shown[2])
+    (note,) = [a.text for a in fig.layout.annotations if a.name == "coincide"]
+    assert note == "Совпадают: nltk = paper-2005 = meteor-1.5-paper2005 (α, β, γ, δ)"
+    apart = figures.sensitivity_figure({n: curves[n] for n in names[:2]})
+    assert not [a for a in apart.layout.annotations if a.name == "coincide"]
 
 
 def _label_cell(a: object, y_reversed: bool) -> tuple[int, int]:
@@ -371,3 +418,74 @@ def test_matrix_chunk_numbers_sit_on_their_own_chunk() -> None:
     }
     for k, a in enumerate(numbers):
         assert cells.get(_label_cell(a, reversed_rows)) == k, (k, _label_cell(a, reversed_rows))
+
+
+# -- colour-blind safety (issue 16) ----------------------------------------------------------
+
+#: Machado, Oliveira & Fernandes (2009) simulation matrices, severity 1.0, on linear RGB.
+_CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+    "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+}  # fmt: skip
+
+
+def _lab(hex_color: str, kind: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a colour as seen with the given colour vision."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    h = hex_color.lstrip("#")
+    v = [linear(int(h[k : k + 2], 16)) for k in (0, 2, 4)]
+    r, g, b = (min(1.0, max(0.0, sum(row[j] * v[j] for j in range(3)))) for row in _CVD[kind])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_stage_palette_is_colour_blind_safe() -> None:
+    """Every two stages stay apart (CIE76 ΔE ≥ 15) for the three dichromacies; embedding is no
+    longer the grey of function words; dash and marker codes are distinct per stage too."""
+    stages = list(figures.MODULE_COLORS)
+    assert stages == [m.value for m in Module if m.value in figures.MODULE_COLORS]
+    for kind in _CVD:
+        labs = {s: _lab(figures.MODULE_COLORS[s], kind) for s in stages}
+        worst = min(
+            (math.dist(labs[a], labs[b]), a, b) for a, b in itertools.combinations(stages, 2)
+        )
+        assert worst[0] >= 15, (kind, worst)
+    assert figures.FUNCTION_WORD not in figures.MODULE_COLORS.values()
+    assert figures.UNMATCHED not in figures.MODULE_COLORS.values()
+    assert len(set(figures.MODULE_DASH.values())) == len(stages) == len(figures.MODULE_DASH)
+    assert len(set(figures.MODULE_SYMBOL.values())) == len(stages) == len(figures.MODULE_SYMBOL)
+
+
+def test_every_view_keeps_the_dash_and_marker_code(alignment: Alignment) -> None:
+    """Link view: links and their legend entries dashed by stage, link markers by stage;
+    candidates too; the matrix: legend keys and cells carry the stage's marker."""
+    cands = (alignment.matches[0],)
+    fig = figures.link_view(alignment, candidates=cands)
+    for t in fig.data:
+        role = (t.meta or {}).get("role")
+        if role in ("links", "phrase_links"):
+            assert t.line.dash == figures.MODULE_DASH[t.meta["module"]], t.name
+        if role == "link_hover":
+            assert t.marker.symbol == figures.MODULE_SYMBOL[t.meta["module"]], t.name
+    legend_modules = {
+        t.meta["module"] for t in fig.data if t.showlegend and (t.meta or {}).get("module")
+    }
+    assert legend_modules == {"exact", "synonym", "paraphrase"}
+    matrix = figures.matrix_view(alignment)
+    keys = [t for t in matrix.data if t.meta["role"] == "legend"]
+    assert all(t.marker.symbol == figures.MODULE_SYMBOL[t.meta["module"]] for t in keys)
