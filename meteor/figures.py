@@ -39,6 +39,8 @@ __all__ = [
     "UNMATCHED",
     "escape",
     "link_view",
+    "link_view_layout",
+    "text_width_px",
     "matrix_is_compact",
     "matrix_view",
     "coinciding_curves",
@@ -489,6 +491,134 @@ def _cover(matches: Sequence[Match], side: str) -> dict[int, Match]:
     return out
 
 
+#: Plot width (px) the link view assumes it gets at least.  Pairs whose word labels,
+#: written horizontally at the tokens' even spacing, would need more than this are drawn
+#: as columns instead (:func:`link_view_layout`).
+ROW_LAYOUT_WIDTH_PX = 600
+#: Columns layout: vertical pitch per token (px) and label font size; the pitch is well
+#: above a label's height, so labels of one side never touch.
+COLUMN_PITCH_PX = 24
+_LABEL_SIZE = 12
+_ROW_LABEL_SIZE = 14
+#: Labels in the columns layout are cut to this many characters (the hover keeps the word).
+COLUMN_LABEL_CHARS = 18
+#: Gap (px) from a token's centre to its chunk number, and to its word label.
+_NUMBER_GAP_PX = 10
+_LABEL_GAP_PX = 36
+
+
+def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
+    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font.
+
+    Per character: narrow punctuation and ``i l j`` ≈ 0.35 em, wide letters (``m w`` and
+    capitals, Cyrillic ``ж ш щ ю м``) ≈ 0.95 em, East Asian wide ≈ 1.05 em, others ≈ 0.66 em
+    (Latin and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial).
+    """
+    import unicodedata
+
+    em = 0.0
+    for ch in text:
+        if ch in "iljIt.,:;'!|()[]{}`\u00b7 -":
+            em += 0.35
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            em += 1.05
+        elif ch in "mwMWжшщюмЖШЩЮМЫы" or ch.isupper():
+            em += 0.95
+        else:
+            em += 0.66
+    return em * size * (1.08 if bold else 1.0)
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def link_view_layout(alignment: Alignment) -> str:
+    """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
+    per line) for :func:`link_view`.
+
+    Rows when every two neighbouring word labels, written horizontally and centred on
+    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`; otherwise
+    columns, whose labels sit beside the tokens at a fixed pitch and never overlap, however
+    long the pair or its words.
+    """
+    hyp, ref = alignment.hyp, alignment.ref
+    w = max(len(hyp), len(ref), 1)
+    px_per_unit = ROW_LAYOUT_WIDTH_PX / (w + 1)  # x range [-1, w]
+    hx, rx = token_positions(len(hyp), len(ref))
+    for toks, xs in ((hyp, hx), (ref, rx)):
+        widths = [text_width_px(t.text, _ROW_LABEL_SIZE) for t in toks]
+        for k in range(1, len(toks)):
+            need = (widths[k - 1] + widths[k]) / 2 + 6
+            if need > (xs[k] - xs[k - 1]) * px_per_unit:
+                return "columns"
+    return "rows"
+
+
+def _transpose(trace: go.Scatter) -> None:
+    """Rows → columns: (position, row) becomes (1 − row, −position): hypothesis at x = 0,
+    reference at x = 1, the first token on top."""
+    xs, ys = trace.x, trace.y
+    if xs is None or ys is None:
+        return
+    trace.x = [None if y is None else 1 - y for y in ys]
+    trace.y = [None if x is None else -x for x in xs]
+
+
+def _column_labels(
+    tokens: Sequence[Token],
+    ys: Sequence[float],
+    side: str,
+    colors: Sequence[str],
+) -> go.Scatter:
+    """Word labels beside a column: text outside an invisible marker as wide as the gap."""
+    return go.Scatter(
+        x=[0.0 if side == "hyp" else 1.0] * len(tokens),
+        y=list(ys),
+        mode="markers+text",
+        text=[escape(_cut(t.text, COLUMN_LABEL_CHARS)) for t in tokens],
+        textposition="middle left" if side == "hyp" else "middle right",
+        textfont={"color": list(colors), "size": _LABEL_SIZE},
+        marker={"size": 2 * _LABEL_GAP_PX, "opacity": 0},
+        hoverinfo="skip",
+        showlegend=False,
+        cliponaxis=False,
+        name=side,
+        meta={"role": f"labels_{side}", "gap_px": _LABEL_GAP_PX, "size": _LABEL_SIZE},
+    )
+
+
+def _column_chunk_numbers(
+    chunks: Sequence[Chunk],
+    hy: Sequence[float],
+    ry: Sequence[float],
+    labels: Mapping[str, str] | None,
+) -> list[go.Scatter]:
+    """Chunk numbers in the lane between a token's marker and its label, on the row of the
+    chunk's first token (one chunk starts per token at most, so numbers never stack)."""
+    out = []
+    for side, ys, x in (("hyp", hy, 0.0), ("ref", ry, 1.0)):
+        starts = [ch.hyp.start if side == "hyp" else ch.ref.start for ch in chunks]
+        out.append(
+            go.Scatter(
+                x=[x] * len(chunks),
+                y=[ys[i] for i in starts],
+                mode="markers+text",
+                text=[f"<b>{k + 1}</b>" for k in range(len(chunks))],
+                textposition="middle left" if side == "hyp" else "middle right",
+                textfont={"color": [_CHUNK_TEXT[k % 2] for k in range(len(chunks))], "size": 11},
+                marker={"size": 2 * _NUMBER_GAP_PX, "opacity": 0},
+                hoverinfo="skip",
+                legendgroup="chunks",
+                showlegend=False,
+                cliponaxis=False,
+                name=_label(labels, "chunks"),
+                meta={"role": "chunk_numbers", "side": side, "gap_px": _NUMBER_GAP_PX, "size": 11},
+            )
+        )
+    return out
+
+
 def link_view(
     alignment: Alignment,
     *,
@@ -501,7 +631,14 @@ def link_view(
     title: str | None = None,
     mark_unmatched: bool = True,
 ) -> go.Figure:
-    """Two-row link view of an alignment.
+    """Link view of an alignment: hypothesis and reference, one link per match.
+
+    Short pairs are drawn in rows (hypothesis above the reference, words written
+    horizontally); a pair whose labels would not fit side by side
+    (:func:`link_view_layout`) is drawn in columns: hypothesis on the left, reference on
+    the right, one token per :data:`COLUMN_PITCH_PX`, each word beside its token and each
+    chunk number in a lane between the token and its word, so that no two labels overlap
+    at any length (the figure grows in height; ``layout.meta["layout"]`` says which).
 
     Args:
         alignment: tokens of both sides (and, by default, the matches and chunks).
@@ -523,19 +660,32 @@ def link_view(
     hyp, ref = alignment.hyp, alignment.ref
     hx, rx = token_positions(len(hyp), len(ref))
     w = max(len(hyp), len(ref), 1)
-    long = w > 16
+    columns = link_view_layout(alignment) == "columns"
     fig = go.Figure()
-    for t in _chunk_traces(chunks, hx, rx, hyp, ref, labels):
-        fig.add_trace(t)
-    for t in _link_traces(candidates, hx, rx, labels, weights, fmt, faint=True):
-        fig.add_trace(t)
-    for t in _link_traces(matches, hx, rx, labels, weights, fmt, faint=False):
-        fig.add_trace(t)
+    traces: list[go.Scatter] = []
+    chunk_traces = _chunk_traces(chunks, hx, rx, hyp, ref, labels)
+    if columns:  # numbers go in their own lane (below)
+        chunk_traces = [t for t in chunk_traces if t.meta.get("role") != "chunk_numbers"]
+    traces += chunk_traces
+    traces += _link_traces(candidates, hx, rx, labels, weights, fmt, faint=True)
+    traces += _link_traces(matches, hx, rx, labels, weights, fmt, faint=False)
     cover = list(matches) if matches else list(candidates)
-    for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
-        fig.add_trace(
-            _token_trace(toks, xs, y, side, _cover(cover, side), labels, not long, mark_unmatched)
-        )
+    token_traces = [
+        _token_trace(toks, xs, y, side, _cover(cover, side), labels, not columns, mark_unmatched)
+        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0))
+    ]
+    traces += token_traces
+    if columns:
+        for t in traces:
+            _transpose(t)
+        for t in token_traces:
+            t.textposition = "middle left" if t.meta["role"] == "tokens_hyp" else "middle right"
+        for side, toks, tt in (("hyp", hyp, token_traces[0]), ("ref", ref, token_traces[1])):
+            traces.append(_column_labels(toks, tt.y, side, tt.textfont.color))
+        if chunks and len(chunks) <= MAX_CHUNK_TRACES:
+            traces += _column_chunk_numbers(chunks, token_traces[0].y, token_traces[1].y, labels)
+    for t in traces:
+        fig.add_trace(t)
     # legend keys for the token marks
     if mark_unmatched:
         fig.add_trace(
@@ -557,55 +707,62 @@ def link_view(
                 meta={"role": "legend_function_word"},
             )
         )
-    annotations = []
-    if long:
-        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
-            cover_side = _cover(cover, side)
-            for i, t in enumerate(toks):
-                annotations.append(
-                    {
-                        "x": xs[i],
-                        "y": y,
-                        "text": escape(t.text),
-                        "showarrow": False,
-                        "textangle": -50,
-                        "xanchor": "left" if side == "hyp" else "right",
-                        "yanchor": "bottom" if side == "hyp" else "top",
-                        "yshift": 9 if side == "hyp" else -9,
-                        "font": {
-                            "size": 12,
-                            "color": UNMATCHED
-                            if i not in cover_side and mark_unmatched
-                            else (FUNCTION_WORD if t.function_word else "#111111"),
-                        },
-                    }
-                )
-    pad = 1.6 if long else 0.7
+    if not columns:
+        pad = 0.7
+        fig.update_layout(
+            height=340,
+            **_frame(title),
+            xaxis={"visible": False, "range": [-1.0, w], "fixedrange": False},
+            yaxis={
+                "range": [-pad, 1 + pad],
+                "tickvals": [0, 1],
+                "ticktext": [
+                    escape(_label(labels, "reference")),
+                    escape(_label(labels, "hypothesis")),
+                ],
+                "showgrid": False,
+                "zeroline": False,
+                "fixedrange": True,
+            },
+        )
+    else:
+        label_px = max(
+            (text_width_px(_cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
+            default=0.0,
+        )
+        side_px = int(label_px + _LABEL_GAP_PX + 12)
+        top = 96 if title else 76  # legend, then the two column headings
+        fig.update_layout(
+            height=top + 20 + COLUMN_PITCH_PX * w,
+            margin={"l": side_px, "r": side_px, "t": top, "b": 20},
+            title={"text": escape(title)} if title else None,
+            xaxis={
+                "range": [-0.03, 1.03],
+                "side": "top",
+                "tickvals": [0, 1],
+                "ticktext": [
+                    escape(_label(labels, "hypothesis")),
+                    escape(_label(labels, "reference")),
+                ],
+                "showgrid": False,
+                "zeroline": False,
+                "fixedrange": True,
+            },
+            yaxis={
+                "visible": False,
+                "range": [-(w - 1) - 0.5, 0.5],
+                "fixedrange": False,
+            },
+        )
     fig.update_layout(
-        height=420 if long else 340,
-        **_frame(title),
         clickmode="event+select",
         hovermode="closest",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
         plot_bgcolor="white",
-        annotations=annotations,
-        xaxis={
-            "visible": False,
-            "range": [-1.0, w + (1.5 if long else 0.0)],
-            "fixedrange": False,
-        },
-        yaxis={
-            "range": [-pad, 1 + pad],
-            "tickvals": [0, 1],
-            "ticktext": [
-                escape(_label(labels, "reference")),
-                escape(_label(labels, "hypothesis")),
-            ],
-            "showgrid": False,
-            "zeroline": False,
-            "fixedrange": True,
-        },
+        meta={"layout": "columns" if columns else "rows"},
     )
+    if columns:  # the legend at the top, above the column headings
+        fig.update_layout(legend={"y": 1.0, "yanchor": "top", "yref": "container"})
     return fig
 
 

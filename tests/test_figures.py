@@ -180,14 +180,21 @@ def test_user_text_is_escaped() -> None:
     assert figures.escape("a<b>&c") == "a&lt;b&gt;&amp;c"
 
 
-def test_long_sentences_get_rotated_labels() -> None:
+def test_long_sentences_are_drawn_in_columns() -> None:
     words = " ".join(f"w{i}" for i in range(30))
     al = Alignment(_tokens(words), _tokens(words), (), ())
+    assert figures.link_view_layout(al) == "columns"
     fig = figures.link_view(al)
-    assert len(fig.layout.annotations) == 60
-    assert {a.textangle for a in fig.layout.annotations} == {-50}
+    assert fig.layout.meta["layout"] == "columns"
+    assert not fig.layout.annotations
     (h,) = _by_role(fig, "tokens_hyp")
-    assert h.mode == "markers"
+    assert h.mode == "markers" and list(h.text) == [f"w{i}" for i in range(30)]
+    assert set(h.x) == {0.0} and list(h.y) == [-float(i) for i in range(30)]
+    (labels,) = _by_role(fig, "labels_hyp")
+    assert list(labels.text) == [f"w{i}" for i in range(30)]
+    assert fig.layout.height >= figures.COLUMN_PITCH_PX * 30
+    short = Alignment(_tokens("a b c"), _tokens("a b c"), (), ())
+    assert figures.link_view(short).layout.meta["layout"] == "rows"
 
 
 def test_matrix_view(alignment: Alignment) -> None:
@@ -489,3 +496,147 @@ def test_every_view_keeps_the_dash_and_marker_code(alignment: Alignment) -> None
     matrix = figures.matrix_view(alignment)
     keys = [t for t in matrix.data if t.meta["role"] == "legend"]
     assert all(t.marker.symbol == figures.MODULE_SYMBOL[t.meta["module"]] for t in keys)
+
+
+# -- link view labels never overlap (issue 16) ------------------------------------------------
+
+#: Segment 3 of WMT21 ru→en (system and reference, 39/44 tokens after normalisation) and a
+#: WMT21 TED en→ru pair with "невооруженным глазом", as in the issue.
+WMT21_SEG3 = (  # system AFRL, line 3 of wmt21_ru-en_da/all_outputs.tsv
+    "Mikhail Degtyarev, acting governor of Khabarovsk Krai, called in an interview with "
+    "Komsomolskaya Pravda columnist Alexander Gamov not to demonize the residents of "
+    "Khabarovsk against the backdrop of rallies in support of the arrest of regurgalas.",
+    "In an interview with Komsomolskaya Pravda columnist Alexander Gamov, Khabarovsk Krai "
+    "acting governor Mikhail Degtyarev called for an end to the demonization of Khabarovsk "
+    "residents on the backdrop of protests in support of the arrested ex-head of the region "
+    "Sergey Furgal.",
+)
+RU_NAKED_EYE = (
+    "Мы можем стоять на Земле, смотреть в ночное небо и видеть звезды невооруженным глазом.",
+    "Мы стоим на Земле и невооруженным глазом видим в ночном небе звезды.",
+)
+
+
+def _boxes(fig: go.Figure, width: float) -> list[tuple[float, float, float, float, str]]:
+    """Estimated px boxes (x0, y0, x1, y1, what) of every drawn word, chunk number and token
+    marker, placed the way plotly places them (text outside a marker of the trace's size)."""
+    lay = fig.layout
+    m = lay.margin
+    legend_px = 40 if lay.meta["layout"] == "rows" else 0  # rows: plotly grows the margin
+    x0p, x1p = m.l, width - m.r
+    y0p, y1p = m.t + legend_px, lay.height - m.b
+    (xa, xb), (ya, yb) = lay.xaxis.range, lay.yaxis.range
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return (x0p + (x - xa) / (xb - xa) * (x1p - x0p), y1p - (y - ya) / (yb - ya) * (y1p - y0p))
+
+    out = []
+    for t in fig.data:
+        role = (t.meta or {}).get("role", "")
+        if role.startswith("tokens_"):
+            for x, y in zip(t.x, t.y, strict=True):
+                cx, cy = px(x, y)
+                out.append((cx - 8, cy - 8, cx + 8, cy + 8, f"marker {role}"))
+        if "text" not in (t.mode or "") or t.text is None:
+            continue
+        size = t.textfont.size
+        sizes = t.marker.size if "markers" in t.mode else 0
+        pos = t.textposition or "middle center"
+        for k, (x, y, text) in enumerate(zip(t.x, t.y, t.text, strict=True)):
+            bold = text.startswith("<b>")
+            plain = re.sub("<[^>]+>", "", text)
+            w = figures.text_width_px(plain, size, bold=bold)
+            h = size * 1.3
+            r = (sizes[k] if isinstance(sizes, tuple) else sizes or 0) / 2
+            cx, cy = px(x, y)
+            if pos == "middle left":
+                box = (cx - r - w, cy - h / 2, cx - r, cy + h / 2)
+            elif pos == "middle right":
+                box = (cx + r, cy - h / 2, cx + r + w, cy + h / 2)
+            elif pos.startswith("top"):
+                box = (cx - w / 2, cy - r - h, cx + w / 2, cy - r)
+            elif pos.startswith("bottom"):
+                box = (cx - w / 2, cy + r, cx + w / 2, cy + r + h)
+            else:
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            out.append((*box, f"{role}[{k}] {plain}"))
+    return out
+
+
+def _overlaps(boxes: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of boxes that intersect (sweep over y; touching edges do not count)."""
+    boxes = sorted(boxes, key=lambda b: b[1])
+    bad = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if b[1] >= a[3]:
+                break
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                if not (a[4].startswith("marker") and b[4].startswith("marker")):
+                    bad.append((a[4], b[4]))
+    return bad
+
+
+def _long_pairs() -> dict[str, tuple[str, str, str]]:
+    import gzip
+
+    from conftest import GOLDEN
+
+    pairs = {
+        "wmt21 ru-en segment 3": ("meteor-1.5", *WMT21_SEG3),
+        "невооруженным глазом": ("meteor-1.5-ru", *RU_NAKED_EYE),
+    }
+    for name, preset in (
+        ("meteor15.en_default_norm.jsonl.gz", "meteor-1.5"),
+        ("meteor15.ru_exact_stem_norm.jsonl.gz", "meteor-1.5-ru"),
+    ):
+        with gzip.open(GOLDEN / name, "rt", encoding="utf-8") as fh:
+            segs = [json.loads(line) for line in fh][:-1]
+        longest = max(segs, key=lambda d: len(d["hyp_tokens"]) + len(d["ref_tokens"]))
+        pairs[longest["source"]] = (preset, longest["hyp"], longest["refs"][0])
+    return pairs
+
+
+@pytest.mark.parametrize("width", [700, 1100])
+def test_link_view_labels_never_overlap_on_long_real_segments(width: int) -> None:
+    for name, (preset, hyp, ref) in _long_pairs().items():
+        r = Meteor(preset).score(hyp, ref)
+        fig = figures.link_view(r.alignment)
+        if name == "wmt21 ru-en segment 3":
+            assert (len(r.alignment.hyp), len(r.alignment.ref)) == (39, 44)
+            assert fig.layout.meta["layout"] == "columns"
+            assert len(_by_role(fig, "chunk_numbers")) == 2  # numbers in their own lane
+        boxes = _boxes(fig, width)
+        assert boxes and _overlaps(boxes) == [], (name, _overlaps(boxes)[:5])
+
+
+def test_link_view_labels_never_overlap_up_to_the_length_limit() -> None:
+    """10,000 characters a side of long words (the app's limit): still no overlap."""
+    vocab = ["невооруженным", "глазом", "и", "Khabarovsk", "a", "demonization", "ж" * 30]
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < 9_900:
+        k = len(words)
+        words.append(f"{vocab[k % len(vocab)]}{k}")  # distinct words: few candidates
+    hyp = " ".join(words)
+    ref = " ".join(w if k % 7 else "другое" for k, w in enumerate(words))  # some unmatched
+    r = Meteor("meteor-1.5").score(hyp, ref)
+    assert len(hyp) <= 10_000 and len(r.alignment.hyp) > 500
+    fig = figures.link_view(r.alignment)
+    assert fig.layout.meta["layout"] == "columns"
+    assert _overlaps(_boxes(fig, 800)) == []
+    (labels,) = _by_role(fig, "labels_hyp")
+    assert max(len(t) for t in labels.text) == figures.COLUMN_LABEL_CHARS  # cut, with "…"
+
+
+def test_rows_layout_only_when_labels_fit() -> None:
+    """Short pairs stay in rows, and their word labels fit at the assumed width."""
+    for hyp, ref in [
+        ("the cat sat on a mat", "a cat was sitting on the mat"),
+        ("A fast brown fox leapt over a lazy dog", "The quick brown fox jumps over the lazy dog"),
+    ]:
+        fig = figures.link_view(Meteor("meteor-1.5").score(hyp, ref).alignment)
+        assert fig.layout.meta["layout"] == "rows"
+        words = [b for b in _boxes(fig, figures.ROW_LAYOUT_WIDTH_PX) if b[4].startswith("tokens")]
+        assert words and _overlaps(words) == []
+    crowded = Meteor("meteor-1.5-ru").score(*RU_NAKED_EYE).alignment
+    assert figures.link_view_layout(crowded) == "columns"  # 16 Russian words do not fit
