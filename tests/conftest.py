@@ -64,18 +64,24 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+_WHERE = f"shared data not found at {SHARED_DATA}"
+_HOW = (
+    "clone it beside the repository (../shared/data) or set METEOR_SHARED_DATA=/path/to/shared/data"
+)
+#: the one skip reason of every test that needs the shared data (outside CI)
 SHARED_MISSING = (
-    f"shared data not found at {SHARED_DATA}: clone it beside the repository (../shared/data) "
-    "or set METEOR_SHARED_DATA=/path/to/shared/data to run the full parity suites "
+    f"{_WHERE}: {_HOW} to run the full parity suites "
     "(the golden subset in tests/data/golden ran instead)"
 )
+#: the failure message in CI
+SHARED_MISSING_CI = f"CI=true and {_WHERE}: the full parity suites must run in CI; {_HOW}"
 
 
 def _shared_missing() -> None:
     """Skip (or, in CI, fail) the calling test when the shared folder is absent."""
     if not SHARED_DATA.is_dir():
         if in_ci():
-            pytest.fail(f"CI=true and {SHARED_MISSING}", pytrace=False)
+            pytest.fail(SHARED_MISSING_CI, pytrace=False)
         pytest.skip(SHARED_MISSING)
 
 
@@ -120,15 +126,19 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """One closing line saying how many tests waited for the shared data and how to run them."""
-    skipped = [
-        r
-        for r in terminalreporter.stats.get("skipped", [])
-        if isinstance(r.longrepr, tuple) and SHARED_MISSING in str(r.longrepr[2])
-    ]
+
+    def count(kind: str, message: str) -> int:
+        return sum(message in str(r.longrepr) for r in terminalreporter.stats.get(kind, []))
+
+    skipped = count("skipped", SHARED_MISSING)
+    failed = count("failed", SHARED_MISSING_CI) + count("error", SHARED_MISSING_CI)
     if skipped:
         terminalreporter.write_line(
-            f"{len(skipped)} tests need the shared data and were skipped: {SHARED_MISSING}",
-            yellow=True,
+            f"{skipped} tests need the shared data and were skipped: {SHARED_MISSING}", yellow=True
+        )
+    if failed:
+        terminalreporter.write_line(
+            f"{failed} tests failed for want of the shared data: {SHARED_MISSING_CI}", red=True
         )
 
 
