@@ -919,8 +919,8 @@ def matrix_view(
                     meta={"role": "legend", "module": mod.value},
                 )
             )
-        if not compact and alignment.matches:
-            fig.add_trace(_stage_glyphs(alignment))
+        if not compact:
+            fig.add_traces(_stage_glyphs(alignment))
     fig.update_xaxes(
         side="top", tickangle=-60, range=[-0.5, nr - 0.5], showgrid=False, zeroline=False, **x_axis
     )
@@ -937,33 +937,39 @@ def matrix_view(
     return fig
 
 
-def _stage_glyphs(alignment: Alignment) -> go.Scatter:
+def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
     """The stage's marker (:data:`MODULE_SYMBOL`), white with a dark rim, on every matched
-    cell: the matrix legend's second channel besides colour.  No hover (the heatmap has it)."""
-    xs: list[int] = []
-    ys: list[int] = []
-    symbols: list[str] = []
-    for m in alignment.matches:
-        for i in m.hyp:
-            for j in m.ref:
-                xs.append(j)
-                ys.append(i)
-                symbols.append(MODULE_SYMBOL.get(m.module.value, "circle"))
-    return go.Scatter(
-        x=xs,
-        y=ys,
-        mode="markers",
-        marker={
-            "symbol": symbols,
-            "size": 8,
-            "color": "white",
-            "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
-        },
-        hoverinfo="skip",
-        showlegend=False,
-        name="stages",
-        meta={"role": "stage_glyphs"},
-    )
+    cell (one trace per stage): the matrix legend's second channel besides colour.  No
+    hover (the heatmap has it)."""
+    out = []
+    for mod in _module_order(alignment.matches):
+        xs: list[int] = []
+        ys: list[int] = []
+        for m in alignment.matches:
+            if m.module is mod:
+                for i in m.hyp:
+                    for j in m.ref:
+                        xs.append(j)
+                        ys.append(i)
+        out.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                marker={
+                    "symbol": MODULE_SYMBOL.get(mod.value, "circle"),
+                    "size": 8,
+                    "color": "white",
+                    "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
+                },
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=mod.value,
+                name=mod.value,
+                meta={"role": "stage_glyphs", "module": mod.value},
+            )
+        )
+    return out
 
 
 def _tick(t: Token, matched: bool) -> str:

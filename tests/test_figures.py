@@ -214,8 +214,8 @@ def test_matrix_view(alignment: Alignment) -> None:
     legend = [t for t in fig.data[1:] if t.meta["role"] == "legend"]
     assert [t.name for t in legend] == ["exact", "synonym", "paraphrase"]
     assert [t.marker.symbol for t in legend] == ["circle", "diamond", "triangle-up"]
-    (glyphs,) = [t for t in fig.data if t.meta["role"] == "stage_glyphs"]
-    cells = dict(zip(zip(glyphs.y, glyphs.x, strict=True), glyphs.marker.symbol, strict=True))
+    glyphs = [t for t in fig.data if t.meta["role"] == "stage_glyphs"]
+    cells = {(y, x): t.marker.symbol for t in glyphs for x, y in zip(t.x, t.y, strict=True)}
     assert (
         cells[(0, 0)] == "circle" and cells[(3, 5)] == "diamond" and cells[(5, 3)] == "triangle-up"
     )
