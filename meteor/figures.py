@@ -1306,7 +1306,13 @@ def sensitivity_figure(
     fig.update_layout(
         height=300 + 18 * len(notes),
         margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": -0.35, "x": 0.0},
+        legend={
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": -0.35,
+            "x": 0.0,
+            "itemsizing": "constant",  # each setting's marker shown in the legend too
+        },
         plot_bgcolor="white",
     )
     return fig
