@@ -266,6 +266,10 @@ add_strings(
         },
         "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
         "current": {"en": "current", "ru": "текущее"},
+        "coincide": {  # {names} and {params} are filled in by meteor.figures
+            "en": "Same curve, drawn one over another: {names} ({params})",
+            "ru": "Одна и та же кривая, линии наложены: {names} ({params})",
+        },
         "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.figures
             "en": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
             "Drag to zoom in for every word; double-click to zoom out.",

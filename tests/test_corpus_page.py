@@ -6,11 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from conftest import require_shared
+from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor, corpus_figures
@@ -19,13 +18,7 @@ from meteor.io import demo_corpus
 
 PRESET = "meteor-1.5-paper2005"
 N_SEGMENTS = 120  # per system: enough for real statistics, quick under AppTest
-TED = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "data"
-    / "ted_sk-en"
-    / "ted_sys1_sys2.tsv"
-)
+TED = SHARED_DATA / "ted_sk-en" / "ted_sys1_sys2.tsv"
 
 
 def _ted_rows() -> list[dict[str, str]]:
