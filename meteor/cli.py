@@ -15,10 +15,11 @@ line counts that differ, invalid UTF-8, binary input) print one line
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -157,6 +158,19 @@ def _build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
     )
     st.add_argument("--workers", "-j", type=int, metavar="N", help="processes (default: every CPU)")
+    st.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="score on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
+        "local:N (N local worker processes); same output as a local run",
+    )
+    st.add_argument(
+        "--dask-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the scheduler and its workers (default: 60)",
+    )
     st.add_argument(
         "--progress",
         action="store_true",
@@ -387,15 +401,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
         )
     show_progress = args.progress or sys.stderr.isatty()
     results: dict[str, CorpusResult] = {}
-    for name, hyps in corpus.systems:
-        bar = _ProgressBar(sys.stderr, name) if show_progress else None
-        try:
-            results[name] = score_corpus(
-                meteor, hyps, corpus.refs, workers=args.workers, progress=bar
-            )
-        finally:
-            if bar:
-                bar.close()
+    with _dask_client(args) as client:
+        for name, hyps in corpus.systems:
+            bar = _ProgressBar(sys.stderr, name) if show_progress else None
+            try:
+                results[name] = score_corpus(
+                    meteor, hyps, corpus.refs, workers=args.workers, progress=bar, client=client
+                )
+            finally:
+                if bar:
+                    bar.close()
     intervals: dict[str, CorpusIntervals] = {}
     comparisons: list[PairedBootstrap] = []
     if args.bootstrap:
@@ -433,6 +448,25 @@ def _cmd_score(args: argparse.Namespace) -> int:
         _print_text(out, results, intervals, comparisons, args)
     out.flush()
     return 0
+
+
+@contextlib.contextmanager
+def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
+    """``--dask``: a client of that cluster (:mod:`meteor.cluster`), else ``None``."""
+    if not args.dask:
+        yield None
+        return
+    if args.workers is not None:
+        raise CliError("--workers sets local processes; with --dask the cluster's workers score")
+    if not args.dask_timeout > 0:
+        raise CliError(f"--dask-timeout must be a positive number, got {args.dask_timeout}")
+    from meteor.cluster import ClusterError, connect
+
+    try:
+        with connect(args.dask, timeout=args.dask_timeout) as client:
+            yield client
+    except ClusterError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _write_files(

@@ -549,6 +549,7 @@ def score_corpus(
     workers: int | None = None,
     progress: Progress | None = None,
     chunk_size: int | None = None,
+    client: Any = None,
 ) -> CorpusResult:
     """Score a corpus over several processes; results come back in input order.
 
@@ -572,6 +573,8 @@ def score_corpus(
         progress: ``progress(fraction, message)`` callback, called in this process.
         chunk_size: segments per task (default: about eight tasks per worker,
             between 16 and 500 segments each).
+        client: a :class:`distributed.Client`: score on that Dask cluster instead
+            (:func:`meteor.cluster.score_corpus_dask`; ``workers`` is not used).
 
     Raises:
         TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
@@ -582,6 +585,12 @@ def score_corpus(
         if isinstance(meteor_or_params, Meteor)
         else Meteor(params=meteor_or_params)
     )
+    if client is not None:
+        from meteor.cluster import score_corpus_dask
+
+        return score_corpus_dask(
+            meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size
+        )
     if isinstance(hyps, str) or not isinstance(hyps, Sequence):
         raise TypeError("hyps must be a list of strings (one segment each)")
     if isinstance(refs, str) or not isinstance(refs, Sequence):

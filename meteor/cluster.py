@@ -1,0 +1,935 @@
+"""Corpus scoring on a Dask cluster (``dask`` + ``distributed``).
+
+METEOR's corpus score is built from additive per-segment statistics (Meteor 1.5
+``MeteorStats.addStats``), so a corpus maps onto map-reduce: the distinct
+(hypothesis, references) pairs are cut into partitions, each worker scores its
+partitions with the same loop as one process (:meth:`meteor.Meteor.score_segments`)
+and sends the records back in the compact form of :mod:`meteor.transport`; the
+client puts them back in input order and sums their statistics
+(:meth:`meteor.Meteor.combine`).  The corpus score, every per-segment record, the
+bootstrap intervals and the paired tests are therefore those of a run in one
+process (tested: ``==`` on the records, identical floats).
+
+* **Resources once per worker.**  :class:`MeteorWorkerPlugin` loads the preset's
+  resources when a worker joins (and on every worker that joins later); the
+  scorer lives in a per-process cache that tasks use.  The paraphrase index is
+  memory-mapped from the per-user cache (:mod:`meteor.paraphrase`); the first
+  worker of a machine builds it under an inter-process lock, the others wait for
+  it and map the same file.
+* **Faults.**  A worker that dies mid-run loses its tasks to the scheduler, which
+  runs them again on another worker (scoring is deterministic, so the result is
+  the same).  An unreachable scheduler, a scheduler without workers, a worker
+  that cannot load the resources, a task that killed too many workers, or no
+  worker for :data:`DEFAULT_TIMEOUT` seconds during a run: a :class:`ClusterError`
+  that says what to do, never a hang.
+* **Larger than memory.**  :func:`iter_segments` reads text, TSV or JSONL files
+  lazily; :func:`score_stream` keeps a bounded number of partitions in flight and
+  yields records in input order as partitions complete; :class:`StreamTotals`
+  sums the statistics on the way (the corpus score without keeping records).
+* **Tables.**  :func:`score_frame` adds score columns to a pandas or
+  ``dask.dataframe`` frame.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import itertools
+import json
+import math
+import os
+import pickle
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from distributed import Client, LocalCluster, WorkerPlugin, get_worker, wait
+from distributed.scheduler import KilledWorker
+
+from meteor.io import InputError, detect_format
+from meteor.languages import ResourceError
+from meteor.metric import Meteor, unique_pairs
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.transport import Decoder, Encoded, encode
+from meteor.types import CorpusResult, MeteorResult, Stats
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ClusterError",
+    "MeteorWorkerPlugin",
+    "StreamSummary",
+    "StreamTotals",
+    "connect",
+    "iter_segments",
+    "prepare_workers",
+    "score_corpus_dask",
+    "score_frame",
+    "score_stream",
+]
+
+Progress = Callable[[float, str], None]
+
+#: Seconds to wait for the scheduler, for the first worker, for a worker to load the
+#: resources, and for any worker to come back when all have gone during a run.
+DEFAULT_TIMEOUT = 60.0
+#: Most segments per partition (a partition takes about 0.1-0.5 s to score).
+MAX_PARTITION = 1000
+#: Fewest segments per partition (smaller ones cost more in scheduling than scoring).
+MIN_PARTITION = 25
+#: Columns :func:`score_frame` adds (after its prefix).
+FRAME_COLUMNS = ("score", "precision", "recall", "fmean", "frag", "penalty", "chunks")
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot do the run; the message says why and what to do."""
+
+
+# ---------------------------------------------------------------------------
+# worker side
+# ---------------------------------------------------------------------------
+_SCORERS: dict[str, Meteor] = {}
+_FAILURES: dict[str, str] = {}
+_LOAD_SECONDS: dict[str, float] = {}
+_LOAD_LOCK = threading.Lock()
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = 0
+
+
+def _spec_key(params: Params, preset: str | None) -> str:
+    """A name for a scorer configuration (the plugin name and the cache key)."""
+    digest = hashlib.sha256(pickle.dumps((params, preset), protocol=4)).hexdigest()
+    return f"meteor-{digest[:16]}"
+
+
+@contextlib.contextmanager
+def _machine_lock() -> Iterator[None]:
+    """One process of this machine at a time loads (and, the first time, builds) resources.
+
+    The paraphrase index is built once per machine into the per-user cache
+    (:func:`meteor.resources.cache_dir`); workers that start together wait here for
+    the first one instead of building it each.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    from meteor import resources
+
+    fd = os.open(resources.cache_dir() / "worker-setup.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _load(key: str, params: Params, preset: str | None) -> Meteor:
+    """This process's scorer for ``key``, loading its resources the first time."""
+    m = _SCORERS.get(key)
+    if m is not None:
+        return m
+    with _LOAD_LOCK:
+        m = _SCORERS.get(key)
+        if m is None:
+            t0 = time.perf_counter()
+            with _machine_lock():
+                m = Meteor(params=params)
+                m.preset = preset  # the caller's preset name goes into every signature
+                m.prepare()
+            gc.freeze()  # loaded resources never become garbage: collections skip them
+            _LOAD_SECONDS[key] = time.perf_counter() - t0
+            _SCORERS[key] = m
+            _FAILURES.pop(key, None)
+    return m
+
+
+def _where() -> str:
+    try:
+        return f"worker {get_worker().address}"
+    except ValueError:
+        return "this process"
+
+
+class MeteorWorkerPlugin(WorkerPlugin):
+    """Loads a scorer's resources once on every worker, including workers that join later.
+
+    A failure does not stop the worker: it is recorded and reported by
+    :func:`prepare_workers` (naming the worker) and by any task sent there.
+    """
+
+    idempotent = True  # registering the same configuration again changes nothing
+
+    def __init__(self, params: Params, preset: str | None) -> None:
+        self.params = params
+        self.preset = preset
+        self.name = _spec_key(params, preset)
+
+    def setup(self, worker: Any) -> None:
+        try:
+            _load(self.name, self.params, self.preset)
+        except Exception as exc:
+            _FAILURES[self.name] = f"{type(exc).__name__}: {exc}"
+
+
+def _worker_state(key: str) -> dict[str, Any]:
+    """What a worker says about ``key`` (run by :func:`prepare_workers` on each worker)."""
+    from meteor.params import VERSION
+
+    return {
+        "ready": key in _SCORERS,
+        "error": _FAILURES.get(key),
+        "load_seconds": _LOAD_SECONDS.get(key),
+        "version": VERSION,
+        "pid": os.getpid(),
+    }
+
+
+@contextlib.contextmanager
+def _collection_paused() -> Iterator[None]:
+    """Cyclic GC off while a partition is scored (see :mod:`meteor.runtime`).
+
+    A Dask worker runs several threads, so :func:`meteor.runtime.gc_paused` stays
+    out of its way; here the pause is wanted: scoring makes no cycles, and
+    collections walking the loaded resources cost a quarter of the time.
+    """
+    global _GC_PAUSES
+    with _GC_LOCK:
+        _GC_PAUSES += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_PAUSES -= 1
+            if _GC_PAUSES == 0:
+                gc.enable()
+
+
+def _score_partition(
+    key: str,
+    params: Params,
+    preset: str | None,
+    numbers: Sequence[int],
+    hyps: Sequence[Any],
+    refs: Sequence[Any],
+    candidates: bool,
+) -> list[Encoded]:
+    """Score one partition on a worker: compact records in the partition's order."""
+    try:
+        m = _load(key, params, preset)
+    except ResourceError as exc:
+        raise ResourceError(f"{_where()} cannot load the METEOR resources: {exc}") from exc
+    with _collection_paused():
+        found = m.score_segments(hyps, refs, candidates=candidates, numbers=numbers)
+    return [encode(r) for r in found]
+
+
+# ---------------------------------------------------------------------------
+# client side: connecting and preparing the workers
+# ---------------------------------------------------------------------------
+_LOCAL = re.compile(r"^local(?::(\d+))?$")
+
+
+@contextlib.contextmanager
+def connect(address: str, *, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Client]:
+    """A client for ``tcp://HOST:PORT`` (a running scheduler) or ``local:N`` (a new cluster).
+
+    ``local:N`` starts a :class:`distributed.LocalCluster` of ``N`` worker
+    processes with one thread each on 127.0.0.1, closed on exit.  A remote
+    scheduler must answer within ``timeout`` seconds and have at least one worker
+    within ``timeout`` seconds.
+
+    Raises:
+        ClusterError: a bad address, an unreachable scheduler, no workers.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise ClusterError("the Dask address is empty; give tcp://HOST:PORT or local:N")
+    address = address.strip()
+    m = _LOCAL.match(address)
+    if m:
+        n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
+        if not 1 <= n <= 256:
+            raise ClusterError(f"local:N needs 1 to 256 worker processes, got {n}")
+        with _local_cluster(n) as client:
+            yield client
+        return
+    if "://" not in address:
+        raise ClusterError(
+            f"the Dask address {address!r} is neither tcp://HOST:PORT (a running scheduler) "
+            "nor local:N (N local worker processes)"
+        )
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({exc}); "
+            "start one with `dask scheduler` and give the address it prints"
+        ) from None
+    try:
+        _wait_for_workers(client, timeout)
+        yield client
+    finally:
+        with contextlib.suppress(Exception):
+            client.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _local_cluster(n: int) -> Iterator[Client]:
+    import logging
+
+    cluster = LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        client = Client(cluster, set_as_default=False)
+        try:
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+    finally:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=30)
+
+
+def _wait_for_workers(client: Client, timeout: float) -> None:
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError) as exc:
+        raise ClusterError(
+            f"the Dask scheduler at {client.scheduler.address} has no workers after "
+            f"{timeout:g} s ({type(exc).__name__}); start some with "
+            f"`dask worker {client.scheduler.address}`"
+        ) from None
+
+
+def _n_workers(client: Client) -> int:
+    try:
+        return len(client.nthreads())
+    except Exception as exc:
+        raise ClusterError(f"lost contact with the Dask scheduler ({exc})") from None
+
+
+def prepare_workers(
+    client: Client, meteor: Meteor, *, timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, dict[str, Any]]:
+    """Load ``meteor``'s resources on every worker (and on later ones); report each worker.
+
+    Returns:
+        Per worker address: ``ready``, ``load_seconds`` (the resources' loading time
+        in that worker), ``version``, ``pid``.
+
+    Raises:
+        ClusterError: no worker within ``timeout`` seconds, or a worker that cannot
+            import this package or load the resources (named, with the reason).
+    """
+    _wait_for_workers(client, timeout)
+    plugin = MeteorWorkerPlugin(meteor.params, meteor.preset)
+    try:
+        client.register_plugin(plugin, name=plugin.name)
+        states: dict[str, dict[str, Any]] = client.run(_worker_state, plugin.name)
+    except ClusterError:
+        raise
+    except Exception as exc:
+        raise ClusterError(
+            f"a Dask worker could not set up METEOR ({type(exc).__name__}: {exc}); install "
+            "this package and its requirements (requirements.txt) on every worker"
+        ) from None
+    from meteor.params import VERSION
+
+    for addr, st in sorted(states.items()):
+        if st["error"]:
+            raise ClusterError(
+                f"Dask worker {addr} cannot load the METEOR resources for "
+                f"{meteor.preset or 'these parameters'}: {st['error']}"
+            )
+        if st["version"] != VERSION:
+            raise ClusterError(
+                f"Dask worker {addr} runs meteor {st['version']}, this process {VERSION}; "
+                "install the same version everywhere"
+            )
+    return states
+
+
+# ---------------------------------------------------------------------------
+# client side: the run loop
+# ---------------------------------------------------------------------------
+Partition = tuple[list[int], list[Any], list[Any]]
+
+
+def _run_partitions(
+    client: Client,
+    meteor: Meteor,
+    parts: Iterable[Partition],
+    *,
+    candidates: bool,
+    max_in_flight: int,
+    timeout: float,
+    on_done: Callable[[int], None] | None = None,
+) -> Iterator[list[Encoded]]:
+    """Submit partitions (at most ``max_in_flight`` unreturned) and yield results in order."""
+    key = _spec_key(meteor.params, meteor.preset)
+    run = uuid.uuid4().hex[:8]
+    it = iter(parts)
+    pending: dict[Any, int] = {}
+    ready: dict[int, list[Encoded]] = {}
+    sizes: dict[int, int] = {}
+    submitted = 0
+    next_out = 0
+    exhausted = False
+    no_workers_since: float | None = None
+    params, preset = meteor.params, meteor.preset
+    try:
+        while True:
+            while not exhausted and len(pending) + len(ready) < max_in_flight:
+                part = next(it, None)
+                if part is None:
+                    exhausted = True
+                    break
+                numbers, hyps, refs = part
+                fut = client.submit(
+                    _score_partition,
+                    key,
+                    params,
+                    preset,
+                    numbers,
+                    hyps,
+                    refs,
+                    candidates,
+                    key=f"meteor-partition-{run}-{submitted}",
+                    pure=False,
+                )
+                pending[fut] = submitted
+                sizes[submitted] = len(numbers)
+                submitted += 1
+            while next_out in ready:
+                yield ready.pop(next_out)
+                next_out += 1
+            if exhausted and not pending and not ready:
+                return
+            if not pending:
+                continue
+            try:
+                with client.as_current():
+                    done, _ = wait(
+                        list(pending), timeout=min(5.0, timeout), return_when="FIRST_COMPLETED"
+                    )
+            except TimeoutError:
+                if _n_workers(client) == 0:
+                    now = time.monotonic()
+                    no_workers_since = no_workers_since or now
+                    if now - no_workers_since > timeout:
+                        raise ClusterError(
+                            f"no Dask worker for {timeout:g} s; the run cannot finish "
+                            "(start workers or use --dask local:N)"
+                        ) from None
+                else:
+                    no_workers_since = None
+                continue
+            for fut in done:
+                idx = pending.pop(fut)
+                ready[idx] = _result(fut, idx)
+                if on_done:
+                    on_done(sizes.pop(idx))
+    finally:
+        for fut in pending:
+            fut.release()
+
+
+def _result(fut: Any, idx: int) -> list[Encoded]:
+    try:
+        out: list[Encoded] = fut.result()
+    except KilledWorker as exc:
+        raise ClusterError(
+            f"partition {idx + 1} was running on every worker that died ({exc}); it may "
+            "need more memory than a worker has, or the workers are being stopped"
+        ) from None
+    except (CancelledError, OSError) as exc:
+        raise ClusterError(f"lost contact with the Dask scheduler ({exc})") from None
+    return out
+
+
+def _default_partition(n: int, workers: int) -> int:
+    return max(MIN_PARTITION, min(MAX_PARTITION, math.ceil(n / max(1, workers * 8))))
+
+
+def _as_meteor(meteor_or_params: Meteor | Params) -> Meteor:
+    if isinstance(meteor_or_params, Meteor):
+        return meteor_or_params
+    return Meteor(params=meteor_or_params)
+
+
+def score_corpus_dask(
+    meteor_or_params: Meteor | Params,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    client: Client,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
+    candidates: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> CorpusResult:
+    """Score a corpus on a Dask cluster; the result equals a run in one process.
+
+    The distinct pairs are cut into partitions (identical pairs are scored once,
+    as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
+    back in input order; :meth:`meteor.Meteor.combine` sums their statistics.
+    Equal (``==``) to :func:`meteor.corpus.score_corpus` and
+    :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.corpus.bootstrap` and
+    :func:`meteor.corpus.paired_bootstrap` give the same intervals and tests.
+
+    Args:
+        meteor_or_params: a configured scorer (its preset name goes into the
+            signature) or bare params.
+        hyps, refs: as :meth:`meteor.Meteor.corpus_score`.
+        client: a :class:`distributed.Client` (see :func:`connect`).
+        partition_size: segments per task (default: about eight tasks per worker,
+            25 to 1,000 segments each).
+        progress: ``progress(fraction, message)``, called in this process as
+            partitions complete.
+        candidates: keep each record's candidate list (as
+            :meth:`meteor.Meteor.corpus_score`; costs transfer time).
+        timeout: seconds to wait for workers (see :data:`DEFAULT_TIMEOUT`).
+
+    Raises:
+        TypeError, ValueError: bad inputs, or a segment that cannot be scored
+            (``segment N: …``, as in one process).
+        ClusterError: the cluster cannot do the run (module docstring).
+    """
+    meteor = _as_meteor(meteor_or_params)
+    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+        raise TypeError("hyps must be a list of strings (one segment each)")
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list with one entry per segment")
+    n = len(hyps)
+    if len(refs) != n:
+        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
+    if partition_size is not None and (isinstance(partition_size, bool) or partition_size < 1):
+        raise ValueError(f"partition_size must be at least 1, got {partition_size!r}")
+    if n == 0:
+        return meteor.combine([])
+    states = prepare_workers(client, meteor, timeout=timeout)
+    first, where = unique_pairs(hyps, refs)
+    size = partition_size or _default_partition(len(first), len(states))
+    parts = (
+        (idx, [hyps[k] for k in idx], [refs[k] for k in idx])
+        for idx in (first[s : s + size] for s in range(0, len(first), size))
+    )
+    done = [0]
+    if progress:
+        progress(0.0, f"scoring {n:,} segments on {len(states)} Dask workers")
+
+    def on_done(count: int) -> None:
+        done[0] += count
+        if progress:
+            shown = round(done[0] / len(first) * n)
+            progress(done[0] / len(first), f"scored {shown:,} of {n:,} segments")
+
+    decoder = Decoder()
+    unique: list[MeteorResult] = []
+    for chunk in _run_partitions(
+        client,
+        meteor,
+        parts,
+        candidates=candidates,
+        max_in_flight=max(8, 4 * len(states)),
+        timeout=timeout,
+        on_done=on_done,
+    ):
+        unique.extend(decoder.decode(e) for e in chunk)
+    return meteor.combine([unique[pos] for pos in where])
+
+
+# ---------------------------------------------------------------------------
+# streaming: larger-than-memory inputs
+# ---------------------------------------------------------------------------
+def score_stream(
+    meteor_or_params: Meteor | Params,
+    segments: Iterable[tuple[str, str | Sequence[str]]],
+    *,
+    client: Client,
+    partition_size: int = 500,
+    max_in_flight: int | None = None,
+    progress: Progress | None = None,
+    total: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> Iterator[MeteorResult]:
+    """Score ``(hyp, refs)`` pairs from an iterable of any length; records in input order.
+
+    At most ``max_in_flight`` partitions (default: four per worker) are read and
+    not yet handed back, so memory stays bounded whatever the input's size; each
+    record is yielded as soon as its partition and all before it are done (write
+    them out as they come, e.g. with :func:`meteor.export.segments_jsonl`, and sum
+    them with :class:`StreamTotals`).  Records carry no candidate lists.
+
+    Args:
+        segments: e.g. :func:`iter_segments`.
+        total: the number of segments if known (for the progress fraction).
+
+    Raises:
+        as :func:`score_corpus_dask`.
+    """
+    meteor = _as_meteor(meteor_or_params)
+    if isinstance(partition_size, bool) or partition_size < 1:
+        raise ValueError(f"partition_size must be at least 1, got {partition_size!r}")
+    states = prepare_workers(client, meteor, timeout=timeout)
+    in_flight = max_in_flight or max(4, 4 * len(states))
+    counter = itertools.count()
+
+    def parts() -> Iterator[Partition]:
+        it = iter(segments)
+        while True:
+            block = list(itertools.islice(it, partition_size))
+            if not block:
+                return
+            numbers = [next(counter) for _ in block]
+            yield numbers, [h for h, _ in block], [r for _, r in block]
+
+    done = [0]
+
+    def on_done(count: int) -> None:
+        done[0] += count
+        if progress:
+            frac = min(1.0, done[0] / total) if total else 0.0
+            of = f" of {total:,}" if total else ""
+            progress(frac, f"scored {done[0]:,}{of} segments")
+
+    decoder = Decoder()
+    for chunk in _run_partitions(
+        client,
+        meteor,
+        parts(),
+        candidates=False,
+        max_in_flight=in_flight,
+        timeout=timeout,
+        on_done=on_done,
+    ):
+        for e in chunk:
+            yield decoder.decode(e)
+        decoder = Decoder()  # bounded memory: forget the tokens seen so far
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSummary:
+    """Corpus numbers of a streamed run (:class:`StreamTotals`), without the records.
+
+    Equal to the fields of :meth:`meteor.Meteor.combine`'s result on the same segments.
+    """
+
+    stats: Stats
+    precision: float
+    recall: float
+    fmean: float
+    frag: float
+    penalty: float
+    score: float
+    mean_segment_score: float
+    n_segments: int
+    signature: str
+
+
+class StreamTotals:
+    """Sums segment records one at a time (Meteor 1.5 ``addStats``), keeping no records.
+
+    The mean of segment scores is summed exactly (Shewchuk's partials, what
+    :func:`math.fsum` does), so it equals :meth:`meteor.Meteor.combine`'s.
+    """
+
+    def __init__(self, meteor: Meteor) -> None:
+        self.meteor = meteor
+        self.stats = Stats()
+        self.n = 0
+        self.nrefs = 1
+        self._partials: list[float] = []
+
+    def add(self, r: MeteorResult) -> MeteorResult:
+        """Count a record; returns it (for use inside a generator expression)."""
+        self.stats = self.stats + r.stats.corpus_contribution()
+        self.n += 1
+        self.nrefs = max(self.nrefs, len(r.refs))
+        x = r.score
+        partials: list[float] = []
+        for y in self._partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials.append(lo)
+            x = hi
+        partials.append(x)
+        self._partials = partials
+        return r
+
+    def summary(self) -> StreamSummary:
+        bd = compute(self.stats, self.meteor.params)
+        mean = math.fsum(self._partials) / self.n if self.n else 0.0
+        return StreamSummary(
+            self.stats,
+            bd.precision,
+            bd.recall,
+            bd.fmean,
+            bd.frag,
+            bd.penalty,
+            bd.score,
+            mean,
+            self.n,
+            self.meteor.signature(self.nrefs),
+        )
+
+
+_HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
+_REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
+
+
+def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of a UTF-8 file, read lazily (``meteor.io`` line rules)."""
+    with path.open("rb") as fh:
+        for k, raw in enumerate(fh, start=1):
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if k == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            if b"\x00" in line:
+                raise InputError(
+                    f"{path.name}: line {k} contains a NUL byte; this looks like a binary "
+                    "file, not text with one segment per line"
+                )
+            try:
+                yield k, line.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(
+                    f"{path.name}: line {k} is not valid UTF-8; save the file as UTF-8"
+                ) from None
+
+
+def _file_column(path: Path, role: str, fmt: str | None) -> Iterator[tuple[str, ...]]:
+    """Per segment: the hypothesis (``role='hyp'``, a 1-tuple) or the references."""
+    kind = detect_format(path.name, fmt)
+    lines = _text_lines(path)
+    if kind == "text":
+        for _, text in lines:
+            yield (text,)
+        return
+    header: list[str] | None = None
+    system: str | None = None
+    for k, text in lines:
+        if kind == "tsv":
+            if header is None:
+                header = text.split("\t")
+                _check_columns(path, header, role)
+                continue
+            cells = text.split("\t")
+            if len(cells) != len(header):
+                raise InputError(
+                    f"{path.name}: line {k} has {len(cells)} columns but the header has "
+                    f"{len(header)} (tab-separated, no quoting)"
+                )
+            row: dict[str, Any] = dict(zip(header, cells, strict=True))
+        else:
+            if not text.strip():
+                raise InputError(
+                    f"{path.name}: line {k} is empty; each line of a JSONL file must be one "
+                    "JSON object"
+                )
+            try:
+                row = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path.name}: line {k} is not JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{path.name}: line {k} is not a JSON object")
+            if row.get("type", "segment") != "segment":
+                continue
+        sys_name = row.get("system", row.get("sys"))
+        if sys_name is not None:
+            if system is not None and sys_name != system:
+                raise InputError(
+                    f"{path.name}: line {k} starts system {sys_name!r} after {system!r}; "
+                    "streaming reads one system per file (split the file by system)"
+                )
+            system = sys_name
+        yield _pick(row, path, k, role)
+
+
+def _check_columns(path: Path, header: Sequence[str], role: str) -> None:
+    names = [h.lower() for h in header]
+    if role == "hyp" and not any(h in names for h in _HYP_NAMES):
+        raise InputError(f"{path.name}: no hypothesis column (one of {', '.join(_HYP_NAMES)})")
+    if role == "ref" and not any(_REF_COLUMN.match(h) for h in header):
+        raise InputError(f"{path.name}: no reference column (ref, ref2, …)")
+
+
+def _pick(row: dict[str, Any], path: Path, line: int, role: str) -> tuple[str, ...]:
+    lower = {str(k).lower(): v for k, v in row.items()}
+    if role == "hyp":
+        for name in _HYP_NAMES:
+            if name in lower:
+                return (_text(lower[name], path, line, name),)
+        raise InputError(f"{path.name}: line {line} has no hypothesis field ('hyp')")
+    refs: list[str] = []
+    for key, value in row.items():
+        if not _REF_COLUMN.match(str(key)) or value is None:
+            continue
+        if isinstance(value, list):
+            refs.extend(_text(v, path, line, str(key)) for v in value)
+        else:
+            refs.append(_text(value, path, line, str(key)))
+    if not refs:
+        raise InputError(f"{path.name}: line {line} has no reference field ('ref')")
+    return tuple(refs)
+
+
+def _text(value: Any, path: Path, line: int, column: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(
+            f"{path.name}: line {line}, field {column!r} must be text, got {type(value).__name__}"
+        )
+    return value
+
+
+def iter_segments(
+    hyp: str | os.PathLike[str],
+    refs: Sequence[str | os.PathLike[str]] = (),
+    *,
+    fmt: str | None = None,
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """``(hypothesis, references)`` per segment, read lazily from files of any size.
+
+    Formats as :mod:`meteor.io` (text: one segment per line; TSV with a header;
+    JSONL objects), one system per file.  With no ``refs``, the hypothesis file
+    must hold the references too (a ``ref`` column).  Several reference files
+    give several references per segment, in the order given.
+
+    Raises:
+        InputError: a bad line (named), or files whose segment counts differ.
+    """
+    hyp_path = Path(hyp)
+    ref_paths = [Path(r) for r in refs] or [hyp_path]
+    columns = [_file_column(hyp_path, "hyp", fmt)] + [
+        _file_column(p, "ref", fmt) for p in ref_paths
+    ]
+    names = [hyp_path.name] + [p.name for p in ref_paths]
+    missing = object()
+    for k, row in enumerate(itertools.zip_longest(*columns, fillvalue=missing), start=1):
+        if any(x is missing for x in row):
+            short = [names[i] for i, x in enumerate(row) if x is missing]
+            raise InputError(
+                f"{', '.join(short)} ended after {k - 1:,} segments but "
+                f"{', '.join(n for i, n in enumerate(names) if row[i] is not missing)} "
+                "go on; every file needs one segment per line"
+            )
+        groups: list[tuple[str, ...]] = list(row)  # type: ignore[arg-type]
+        yield groups[0][0], tuple(r for group in groups[1:] for r in group)
+
+
+# ---------------------------------------------------------------------------
+# data frames
+# ---------------------------------------------------------------------------
+def _row_refs(values: Sequence[Any]) -> list[Any]:
+    """References of a row: missing cells (None, NaN) are left out."""
+    return [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+
+
+def _frame_columns(records: Sequence[MeteorResult]) -> dict[str, list[float]]:
+    return {
+        "score": [r.score for r in records],
+        "precision": [r.precision for r in records],
+        "recall": [r.recall for r in records],
+        "fmean": [r.fmean for r in records],
+        "frag": [r.frag for r in records],
+        "penalty": [r.penalty for r in records],
+        "chunks": [float(r.chunks) for r in records],
+    }
+
+
+def _score_pandas(
+    df: Any,
+    key: str,
+    params: Params,
+    preset: str | None,
+    hyp: str,
+    refs: Sequence[str],
+    prefix: str,
+) -> Any:
+    """One pandas partition with score columns (runs on a worker, or here)."""
+    m = _load(key, params, preset)
+    hyps = df[hyp].tolist()
+    ref_lists = [_row_refs(row) for row in zip(*(df[c].tolist() for c in refs), strict=True)]
+    with _collection_paused():
+        records = m.score_segments(hyps, ref_lists, candidates=False) if len(df) else []
+    cols = _frame_columns(records)
+    return df.assign(**{prefix + name: values for name, values in cols.items()})
+
+
+def score_frame(
+    df: Any,
+    hyp: str = "hyp",
+    refs: Sequence[str] = ("ref",),
+    preset: str | None = None,
+    *,
+    params: Params | None = None,
+    meteor: Meteor | None = None,
+    client: Client | None = None,
+    prefix: str = "meteor_",
+    **overrides: Any,
+) -> Any:
+    """The frame with score columns (``meteor_score``, ``meteor_precision`` … ``meteor_chunks``).
+
+    A ``dask.dataframe.DataFrame`` comes back lazy: each partition is scored by a
+    worker (resources loaded once per worker) when the frame is computed, and
+    row order is kept.  A pandas ``DataFrame`` is scored now (on ``client`` if
+    given, else in this process).  Several reference columns: the best reference
+    wins (Meteor 1.5); empty cells (None, NaN) are skipped.  The numbers equal
+    :meth:`meteor.Meteor.score` on each row.
+
+    Raises:
+        KeyError: a named column is missing.
+        ClusterError: as :func:`score_corpus_dask` (with ``client``).
+    """
+    if isinstance(refs, str):
+        refs = [refs]
+    refs = list(refs)
+    if not refs:
+        raise ValueError("refs must name at least one reference column")
+    m = meteor if meteor is not None else Meteor(preset, params=params, **overrides)
+    missing = [c for c in [hyp, *refs] if c not in df.columns]
+    if missing:
+        raise KeyError(
+            f"column(s) {', '.join(map(repr, missing))} not in the frame "
+            f"(columns: {', '.join(map(str, df.columns))})"
+        )
+    key = _spec_key(m.params, m.preset)
+    if hasattr(df, "map_partitions"):  # dask.dataframe
+        if client is not None:
+            prepare_workers(client, m)
+        meta = df._meta.assign(**{prefix + c: [] for c in FRAME_COLUMNS}).astype(
+            {prefix + c: "float64" for c in FRAME_COLUMNS}
+        )
+        return df.map_partitions(
+            _score_pandas, key, m.params, m.preset, hyp, refs, prefix, meta=meta
+        )
+    if client is None:
+        _SCORERS.setdefault(key, m)
+        return _score_pandas(df, key, m.params, m.preset, hyp, refs, prefix)
+    hyps = df[hyp].tolist()
+    ref_lists = [_row_refs(row) for row in zip(*(df[c].tolist() for c in refs), strict=True)]
+    result = score_corpus_dask(m, hyps, ref_lists, client=client)
+    cols = _frame_columns(result.segments)
+    return df.assign(**{prefix + name: values for name, values in cols.items()})
