@@ -191,7 +191,18 @@ def _worker_state(key: str) -> dict[str, Any]:
         "load_seconds": _LOAD_SECONDS.get(key),
         "version": VERSION,
         "pid": os.getpid(),
+        "mapped": _mapped_indexes(),
     }
+
+
+def _mapped_indexes() -> list[str]:
+    """Paraphrase index files this process has memory-mapped (Linux ``/proc``; else [])."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            found = {line.split(None, 5)[-1].strip() for line in fh if ".idx" in line}
+    except OSError:
+        return []
+    return sorted(p for p in found if Path(p).name.startswith("paraphrase-"))
 
 
 @contextlib.contextmanager
@@ -332,7 +343,8 @@ def prepare_workers(
 
     Returns:
         Per worker address: ``ready``, ``load_seconds`` (the resources' loading time
-        in that worker), ``version``, ``pid``.
+        in that worker), ``version``, ``pid``, ``mapped`` (the paraphrase index
+        files it has memory-mapped).
 
     Raises:
         ClusterError: no worker within ``timeout`` seconds, or a worker that cannot

@@ -28,12 +28,14 @@ from meteor.cluster import (
     StreamTotals,
     connect,
     iter_segments,
+    prepare_workers,
     score_corpus_dask,
     score_frame,
     score_stream,
 )
 from meteor.corpus import bootstrap, paired_bootstrap, score_corpus
 from meteor.io import load_corpus
+from meteor.paraphrase import index_path
 
 distributed = pytest.importorskip("distributed")
 
@@ -80,6 +82,13 @@ def test_local_cluster_identical_to_one_process(
         meteor, hyps, refs, client=client, partition_size=40, progress=lambda f, _m: seen.append(f)
     )
     assert len(client.nthreads()) == 2
+    # resources loaded once per worker; the paraphrase index is the one memory-mapped file
+    states = prepare_workers(client, meteor)
+    assert len(states) == 2 and all(st["ready"] for st in states.values())
+    assert {tuple(st["mapped"]) for st in states.values()} == {(str(index_path("en")),)}
+    again = score_corpus_dask(meteor, hyps[:50], refs[:50], client=client)
+    assert again.segments == local.segments[:50]
+    assert prepare_workers(client, meteor) == states  # same processes, nothing reloaded
     assert remote.score == local.score and remote.mean_segment_score == local.mean_segment_score
     assert remote.segments == local.segments  # every record, in input order
     assert [s.hyp for s in remote.segments] == hyps
@@ -431,3 +440,17 @@ def test_cli_worker_without_resources(scheduler: dict[str, Any], tmp_path: Path)
     assert line.startswith("meteor: error: Dask worker tcp://127.0.0.1:"), line
     assert "cannot load the METEOR resources for meteor-1.5" in line
     assert "pycocoevalcap" in line and "\n" not in line
+
+
+def test_cli_local_cluster(pairs: list[tuple[str, str]], tmp_path: Path) -> None:
+    """``--dask local:2`` starts two worker processes; the output is a local run's."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h, _ in pairs[:100]), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for _, r in pairs[:100]), encoding="utf-8")
+    common = ["-i", str(hyp), "-r", str(ref), "--format", "tsv", "-b", "100"]
+    local = _cli([*common, "--workers", "1"])
+    dask = _cli([*common, "--dask", "local:2"])
+    assert local.returncode == 0 and dask.returncode == 0, dask.stderr
+    assert dask.stdout == local.stdout
+    bad = _cli([*common, "--dask", "local:2", "--workers", "2"])
+    assert bad.returncode == 2 and "with --dask the cluster's workers score" in bad.stderr
