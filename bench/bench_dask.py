@@ -14,8 +14,9 @@ processes started here, one thread each):
   (:class:`meteor.cluster.MeteorWorkerPlugin`; the paraphrase index is memory-mapped).
 * **Dask, 1 and 2 workers**: :func:`meteor.cluster.score_corpus_dask` on warm workers —
   segments/second, and the client's share (rebuilding records from the compact form).
-* **projection**: per-worker throughput × N workers, capped by what one client can
-  rebuild per second.
+* **projection**: per-worker throughput (segments per CPU-second of a worker: the rate of
+  a worker with a core to itself) × N workers, capped by the client's own cost per segment
+  (scheduling, rebuilding records, summing; CPU seconds of this process during the runs).
 * **identity** (the issue's done-when): ``python -m meteor score`` with ``--jsonl`` and
   ``--format json -b 1000`` locally and with ``--dask tcp://…`` on the scheduler and 2
   workers, one of which is killed (SIGKILL) when the progress bar first moves; stdout and
@@ -161,12 +162,15 @@ def bench(args: argparse.Namespace) -> None:
         print(f"local --workers {w}:  {rate(n, wall, cpu)}")
     assert local is not None
     encoded = [encode(s) for s in local.segments]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     decoder = Decoder()
     for e in encoded:
         decoder.decode(e)
-    client_rate = n / (time.perf_counter() - t0)
-    print(f"client: rebuilding records {client_rate:,.0f} segments/s")
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    client_rate = n / cpu
+    print(
+        f"client: rebuilding records {n / wall:,.0f} segments/s wall, {client_rate:,.0f} per CPU-s"
+    )
 
     cluster = Cluster()
     try:
@@ -197,6 +201,7 @@ def bench(args: argparse.Namespace) -> None:
             assert best is not None
             per_worker[k] = n / best[0]
             per_cpu[k] = n / best[1]
+            client_rate = min(client_rate, n / best[2])
             print(
                 f"dask, {k} worker(s):  {rate(n, best[0], best[1])} of the workers, "
                 f"client {best[2]:.2f} CPU-s (identical to local: yes)"
@@ -206,8 +211,8 @@ def bench(args: argparse.Namespace) -> None:
         cluster.close()
     one = max(per_worker[1], per_cpu[1])  # a worker with a core of its own
     print(
-        f"projection (a worker with a core to itself: {one:,.0f} segments/s, "
-        f"measured wall {per_worker[1]:,.0f}/s; client cap {client_rate:,.0f}/s):"
+        f"projection (a worker with a core to itself: {one:,.0f} segments/s, measured wall "
+        f"{per_worker[1]:,.0f}/s; one client core handles at most {client_rate:,.0f}/s):"
     )
     for w in (1, 2, 4, 8, 16, 32, 64):
         proj = min(w * one, client_rate)

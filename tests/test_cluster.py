@@ -32,8 +32,10 @@ from meteor.cluster import (
     score_corpus_dask,
     score_frame,
     score_stream,
+    score_stream_lines,
 )
 from meteor.corpus import bootstrap, paired_bootstrap, score_corpus
+from meteor.export import segments_jsonl
 from meteor.io import load_corpus
 from meteor.paraphrase import index_path
 
@@ -212,6 +214,15 @@ def test_stream_in_order_with_bounded_partitions(
         local.signature,
         200,
     )
+    # the workers write the JSONL lines; the client only sums
+    lines = StreamTotals(meteor)
+    out = tmp_path / "out.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        segs = iter_segments(tmp_path / "hyp.txt", [tmp_path / "ref.txt"])
+        for line in score_stream_lines(meteor, segs, client=client, partition_size=30):
+            fh.write(lines.add_line(line))
+    assert out.read_text(encoding="utf-8") == "".join(segments_jsonl(local.segments))
+    assert lines.summary() == s
 
 
 def test_streaming_readers_agree_with_load_corpus(tmp_path: Path) -> None:
