@@ -47,8 +47,14 @@ import psutil  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from meteor import Meteor  # noqa: E402
-from meteor.cluster import prepare_workers, score_corpus_dask  # noqa: E402
+from meteor.cluster import (  # noqa: E402
+    StreamTotals,
+    prepare_workers,
+    score_corpus_dask,
+    score_stream_lines,
+)
 from meteor.corpus import score_corpus  # noqa: E402
+from meteor.export import segments_jsonl  # noqa: E402
 from meteor.transport import Decoder, encode  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
@@ -206,18 +212,40 @@ def bench(args: argparse.Namespace) -> None:
                 f"dask, {k} worker(s):  {rate(n, best[0], best[1])} of the workers, "
                 f"client {best[2]:.2f} CPU-s (identical to local: yes)"
             )
+        # the streaming path whose workers write the JSONL lines (client: pass on and sum)
+        expected = "".join(segments_jsonl(local.segments))
+        t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
+        totals = StreamTotals(meteor)
+        text = "".join(
+            totals.add_line(x)
+            for x in score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
+        )
+        dt, cpu, own = time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+        assert text == expected and totals.summary().score == local.score
+        lines_rate = n / own
+        lines_worker = n / cpu  # a worker also writing JSON, with a core to itself
+        print(
+            f"score_stream_lines, 2 workers: {rate(n, dt, cpu)}, client {own:.2f} CPU-s "
+            f"(JSONL identical: yes)"
+        )
         client.close()
     finally:
         cluster.close()
     one = max(per_worker[1], per_cpu[1])  # a worker with a core of its own
     print(
         f"projection (a worker with a core to itself: {one:,.0f} segments/s, measured wall "
-        f"{per_worker[1]:,.0f}/s; one client core handles at most {client_rate:,.0f}/s):"
+        f"{per_worker[1]:,.0f}/s; one client core handles at most {client_rate:,.0f}/s with "
+        f"records, {lines_rate:,.0f}/s with score_stream_lines, whose workers do "
+        f"{lines_worker:,.0f}/s each):"
     )
-    for w in (1, 2, 4, 8, 16, 32, 64):
+    for w in (1, 2, 4, 8, 16, 32, 64, 128):
         proj = min(w * one, client_rate)
-        hours = 1_000_000 / proj / 3600
-        print(f"  {w:3d} workers: {proj:9,.0f} segments/s, 1 M segments in {hours * 60:6.1f} min")
+        proj_lines = min(w * lines_worker, lines_rate)
+        print(
+            f"  {w:3d} workers: records {proj:9,.0f} segments/s (1 M in "
+            f"{1e6 / proj / 60:5.1f} min); lines {proj_lines:9,.0f} segments/s "
+            f"(1 M in {1e6 / proj_lines / 60:5.1f} min)"
+        )
 
 
 def identity(args: argparse.Namespace) -> None:
