@@ -463,7 +463,7 @@ def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
     from meteor.cluster import ClusterError, connect
 
     try:
-        with connect(args.dask, timeout=args.dask_timeout) as client:
+        with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
             yield client
     except ClusterError as exc:
         raise CliError(str(exc)) from None

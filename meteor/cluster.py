@@ -273,7 +273,9 @@ _LOCAL = re.compile(r"^local(?::(\d+))?$")
 
 
 @contextlib.contextmanager
-def connect(address: str, *, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Client]:
+def connect(
+    address: str, *, timeout: float = DEFAULT_TIMEOUT, quiet: bool = False
+) -> Iterator[Client]:
     """A client for ``tcp://HOST:PORT`` (a running scheduler) or ``local:N`` (a new cluster).
 
     ``local:N`` starts a :class:`distributed.LocalCluster` of ``N`` worker
@@ -281,9 +283,17 @@ def connect(address: str, *, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Clien
     scheduler must answer within ``timeout`` seconds and have at least one worker
     within ``timeout`` seconds.
 
+    With ``quiet``, the ``distributed`` loggers of this process report only
+    critical errors while the client is open (the CLI prints one line per error).
+
     Raises:
         ClusterError: a bad address, an unreachable scheduler, no workers.
     """
+    if quiet:
+        with _quiet_logs():
+            with connect(address, timeout=timeout) as client:
+                yield client
+        return
     if not isinstance(address, str) or not address.strip():
         raise ClusterError("the Dask address is empty; give tcp://HOST:PORT or local:N")
     address = address.strip()
@@ -313,6 +323,25 @@ def connect(address: str, *, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Clien
     finally:
         with contextlib.suppress(Exception):
             client.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _quiet_logs() -> Iterator[None]:
+    import logging
+
+    # distributed configures some of its loggers one by one (distributed.client, …)
+    names = ["distributed"] + [
+        n for n in logging.root.manager.loggerDict if n.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(n) for n in names]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for log, level in zip(loggers, levels, strict=True):
+            log.setLevel(level)
 
 
 @contextlib.contextmanager
@@ -353,8 +382,8 @@ def _wait_for_workers(client: Client, timeout: float) -> None:
 def _n_workers(client: Client) -> int:
     try:
         return len(client.nthreads())
-    except Exception as exc:
-        raise ClusterError(f"lost contact with the Dask scheduler ({exc})") from None
+    except Exception:
+        raise ClusterError(_LOST) from None
 
 
 def prepare_workers(
@@ -462,6 +491,8 @@ def _run_partitions(
                     done, _ = wait(
                         list(pending), timeout=min(5.0, timeout), return_when="FIRST_COMPLETED"
                     )
+            except CancelledError:  # the client lost the scheduler: every future is cancelled
+                raise ClusterError(_LOST) from None
             except TimeoutError:
                 if _n_workers(client) == 0:
                     now = time.monotonic()
@@ -492,9 +523,15 @@ def _result(fut: Any, idx: int) -> list[Any]:
             f"partition {idx + 1} was running on every worker that died ({exc}); it may "
             "need more memory than a worker has, or the workers are being stopped"
         ) from None
-    except (CancelledError, OSError) as exc:
-        raise ClusterError(f"lost contact with the Dask scheduler ({exc})") from None
+    except (CancelledError, OSError):
+        raise ClusterError(_LOST) from None
     return out
+
+
+_LOST = (
+    "lost the connection to the Dask scheduler during the run (it stopped or the network "
+    "failed); nothing was written — run again when the scheduler is back"
+)
 
 
 def _default_partition(n: int, workers: int) -> int:

@@ -7,6 +7,7 @@ as subprocesses.  Inputs are WMT21 ru→en segments from ../shared/data.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -317,10 +318,9 @@ def _env(extra_path: str | None = None) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+@contextlib.contextmanager
+def _dask_processes(tmp: Path) -> Iterator[dict[str, Any]]:
     """A ``dask scheduler`` on 127.0.0.1; ``start_worker()`` adds a ``dask worker`` process."""
-    tmp = tmp_path_factory.mktemp("dask")
     sched_file = tmp / "scheduler.json"
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs: list[subprocess.Popen[bytes]] = []
@@ -333,19 +333,6 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         procs.append(p)
         return p
 
-    spawn(
-        [*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard"]
-        + ["--scheduler-file", str(sched_file), "--idle-timeout", "600"],
-        _env(),
-        "scheduler",
-    )
-    deadline = time.monotonic() + 60
-    while not sched_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(0.2)
-    address = json.loads(sched_file.read_text())["address"]
-    assert address.startswith("tcp://127.0.0.1:")
-
     def start_worker(name: str, extra_path: str | None = None) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-m", "distributed.cli.dask_worker", address]
         cmd += ["--host", "127.0.0.1", "--nthreads", "1", "--no-nanny", "--no-dashboard"]
@@ -353,7 +340,19 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         return spawn(cmd, _env(extra_path), name)
 
     try:
-        yield {"address": address, "start_worker": start_worker, "dir": tmp}
+        sched = spawn(
+            [*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard"]
+            + ["--scheduler-file", str(sched_file), "--idle-timeout", "600"],
+            _env(),
+            "scheduler",
+        )
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        yield {"address": address, "start_worker": start_worker, "process": sched}
     finally:
         for p in reversed(procs):
             if p.poll() is None:
@@ -365,6 +364,12 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
                 p.kill()
         for log in logs:
             log.close()
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with _dask_processes(tmp_path_factory.mktemp("dask")) as procs:
+        yield procs
 
 
 def _cli(args: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -465,3 +470,28 @@ def test_cli_local_cluster(pairs: list[tuple[str, str]], tmp_path: Path) -> None
     assert dask.stdout == local.stdout
     bad = _cli([*common, "--dask", "local:2", "--workers", "2"])
     assert bad.returncode == 2 and "with --dask the cluster's workers score" in bad.stderr
+
+
+def test_cli_scheduler_lost_mid_run(pairs: list[tuple[str, str]], tmp_path: Path) -> None:
+    """The scheduler killed during a run: one error line, exit 2, no hang."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h, _ in pairs[:200]), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for _, r in pairs[:200]), encoding="utf-8")
+    with _dask_processes(tmp_path) as dask:
+        dask["start_worker"]("w1")
+        cmd = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
+        cmd += ["--progress", "--dask", dask["address"], "--dask-timeout", "20"]
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=_env(), stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        err = bytearray()
+        while chunk := proc.stderr.read1(4096):
+            err.extend(chunk)
+            if b"scored " in err and dask["process"].poll() is None:
+                dask["process"].send_signal(signal.SIGKILL)
+        assert proc.wait(timeout=120) == 2
+    last = err.decode().rsplit("\n", 2)[-2]
+    assert last == (
+        "meteor: error: lost the connection to the Dask scheduler during the run (it stopped "
+        "or the network failed); nothing was written — run again when the scheduler is back"
+    )
+    assert "Traceback" not in err.decode()
