@@ -180,7 +180,14 @@ class MeteorWorkerPlugin(WorkerPlugin):
         self.preset = preset
         self.name = _spec_key(params, preset)
 
-    def setup(self, worker: Any) -> None:
+    async def setup(self, worker: Any) -> None:
+        # In a thread: the worker's event loop keeps answering the scheduler meanwhile
+        # (the first worker of a machine may spend a minute building the paraphrase index).
+        import asyncio
+
+        await asyncio.get_running_loop().run_in_executor(None, self._load)
+
+    def _load(self) -> None:
         try:
             _load(self.name, self.params, self.preset)
         except Exception as exc:
@@ -348,14 +355,19 @@ def _quiet_logs() -> Iterator[None]:
 def _local_cluster(n: int) -> Iterator[Client]:
     import logging
 
-    cluster = LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    try:
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+    except Exception as exc:
+        raise ClusterError(
+            f"could not start {n} local Dask worker processes ({type(exc).__name__}: {exc})"
+        ) from None
     try:
         client = Client(cluster, set_as_default=False)
         try:
