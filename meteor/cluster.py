@@ -1082,3 +1082,110 @@ def score_frame(
     result = score_corpus_dask(m, hyps, ref_lists, client=client)
     cols = _frame_columns(result.segments)
     return df.assign(**{prefix + name: values for name, values in cols.items()})
+
+
+# ---------------------------------------------------------------------------
+# command line for inputs larger than memory
+# ---------------------------------------------------------------------------
+def _count_segments(path: Path, fmt: str | None) -> int | None:
+    """Segments in a text or TSV file (a fast pass over its bytes); None for JSONL."""
+    kind = detect_format(path.name, fmt)
+    if kind == "jsonl":
+        return None
+    lines = 0
+    last = b"\n"
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            lines += block.count(b"\n")
+            last = block[-1:]
+    lines += last != b"\n"
+    return max(0, lines - (1 if kind == "tsv" else 0))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m meteor.cluster``: stream files of any size through a Dask cluster.
+
+    Reads the inputs lazily (:func:`iter_segments`), has the workers score and
+    write the JSONL lines (:func:`score_stream_lines`), writes them to ``--jsonl``
+    in input order as partitions complete, and prints the corpus score, the mean
+    of segment scores and the signature (the numbers ``python -m meteor score``
+    prints for the same input).  Errors: one ``meteor: error:`` line, status 2.
+    """
+    import argparse
+    import sys
+
+    from meteor.params import ParamError
+
+    ap = argparse.ArgumentParser(
+        prog="python -m meteor.cluster",
+        description="Score files of any size on a Dask cluster, streaming the per-segment "
+        "JSONL out in input order as partitions complete.",
+    )
+    ap.add_argument("--dask", required=True, metavar="ADDRESS", help="tcp://HOST:PORT or local:N")
+    ap.add_argument("--hyp", "-i", required=True, metavar="FILE")
+    ap.add_argument("--ref", "-r", action="append", default=[], metavar="FILE")
+    ap.add_argument("--input-format", choices=("text", "tsv", "jsonl"))
+    ap.add_argument("--preset", "-p", metavar="NAME")
+    ap.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
+    ap.add_argument("--partition-size", type=int, default=500, metavar="N")
+    ap.add_argument("--dask-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
+    ap.add_argument("--progress", action="store_true", help="progress on stderr")
+    ap.add_argument("--width", type=int, default=4, metavar="N")
+    args = ap.parse_args(argv)
+    out_file = None
+    try:
+        if args.partition_size < 1:
+            raise ValueError(f"--partition-size must be at least 1, got {args.partition_size}")
+        meteor = Meteor(args.preset)
+        hyp = Path(args.hyp)
+        for p in [hyp, *map(Path, args.ref)]:
+            if not p.is_file():
+                raise InputError(f"cannot read {p}: no such file")
+        total = _count_segments(hyp, args.input_format)
+        bar = None
+        if args.progress or sys.stderr.isatty():
+            from meteor.cli import _ProgressBar
+
+            bar = _ProgressBar(sys.stderr, hyp.name)
+        totals = StreamTotals(meteor)
+        with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
+            if args.jsonl:
+                out_file = open(args.jsonl, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            segments = iter_segments(hyp, args.ref, fmt=args.input_format)
+            for s in score_stream_lines(
+                meteor,
+                segments,
+                client=client,
+                partition_size=args.partition_size,
+                progress=bar,
+                total=total,
+                timeout=args.dask_timeout,
+            ):
+                line = totals.add_line(s)
+                if out_file is not None:
+                    out_file.write(line)
+        if bar:
+            bar.close()
+    except (ClusterError, InputError, ParamError, ResourceError, ValueError, OSError) as exc:
+        sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
+        return 2
+    finally:
+        if out_file is not None:
+            out_file.close()
+    r, w = totals.summary(), args.width
+    print(
+        f"METEOR corpus score (summed statistics) = {r.score:.{w}f}  P {r.precision:.{w}f} "
+        f"R {r.recall:.{w}f} Fmean {r.fmean:.{w}f} frag {r.frag:.{w}f} "
+        f"penalty {r.penalty:.{w}f} segments {r.n_segments:,}"
+    )
+    print(f"mean of segment scores                 = {r.mean_segment_score:.{w}f}")
+    print(f"signature: {r.signature}")
+    return 0
+
+
+if __name__ == "__main__":
+    # Run the importable module's main: tasks must refer to meteor.cluster's functions
+    # (workers import them by name), not to this __main__ copy's.
+    from meteor.cluster import main as _main
+
+    raise SystemExit(_main())

@@ -436,6 +436,35 @@ def test_cli_on_scheduler_and_two_workers_with_one_killed(
     assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
 
+def test_streaming_command_writes_what_the_cli_writes(
+    scheduler: dict[str, Any], pairs: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    """``python -m meteor.cluster``: JSONL streamed in order, the numbers of ``meteor score``."""
+    scheduler["start_worker"]("w3")
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h, _ in pairs[:150]), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for _, r in pairs[:150]), encoding="utf-8")
+    local = _cli(["-i", str(hyp), "-r", str(ref), "--jsonl", str(tmp_path / "local.jsonl")])
+    assert local.returncode == 0, local.stderr
+    cmd = [sys.executable, "-m", "meteor.cluster", "--dask", scheduler["address"]]
+    cmd += ["-i", str(hyp), "-r", str(ref), "--jsonl", str(tmp_path / "stream.jsonl")]
+    cmd += ["--partition-size", "20", "--progress"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == local.stdout
+    assert "scored 150 of 150 segments" in proc.stderr
+    assert (tmp_path / "stream.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+    proc = subprocess.run(
+        [*cmd, "--dask-timeout", "1", "-r", str(tmp_path / "missing.txt")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("meteor: error: cannot read")
+
+
 def test_cli_worker_without_resources(scheduler: dict[str, Any], tmp_path: Path) -> None:
     """A worker whose pycocoevalcap lacks Meteor's data: a message naming it, no hang."""
     fake = tmp_path / "fake"
