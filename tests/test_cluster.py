@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import distributed
 import pytest
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
@@ -40,7 +41,6 @@ from meteor.export import segments_jsonl
 from meteor.io import load_corpus
 from meteor.paraphrase import index_path
 
-distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[1]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
