@@ -41,7 +41,6 @@ from meteor.export import segments_jsonl
 from meteor.io import load_corpus
 from meteor.paraphrase import index_path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 ALL_OUTPUTS = SHARED_DATA / "wmt21_ru-en_da" / "all_outputs.tsv"
