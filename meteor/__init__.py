@@ -92,7 +92,17 @@ def corpus_score(
     *,
     params: Params | None = None,
     lang: str | None = None,
+    client: Any = None,
     **overrides: Any,
 ) -> CorpusResult:
-    """Score a corpus from summed sufficient statistics (and the mean of segment scores)."""
-    return Meteor(preset, params=params, lang=lang, **overrides).corpus_score(hyps, refs)
+    """Score a corpus from summed sufficient statistics (and the mean of segment scores).
+
+    With ``client`` (a :class:`distributed.Client`) the segments are scored on that
+    Dask cluster (:func:`meteor.cluster.score_corpus_dask`); the result is the same.
+    """
+    m = Meteor(preset, params=params, lang=lang, **overrides)
+    if client is not None:
+        from meteor.cluster import score_corpus_dask
+
+        return score_corpus_dask(m, hyps, refs, client=client, candidates=True)
+    return m.corpus_score(hyps, refs)

@@ -18,10 +18,11 @@ half-written file (:mod:`meteor.cli_io`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TextIO
 
@@ -208,6 +209,19 @@ def _build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="processes (default: every CPU; more than the CPUs are capped)",
+    )
+    st.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="score on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
+        "local:N (N local worker processes); same output as a local run",
+    )
+    st.add_argument(
+        "--dask-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the scheduler and its workers (default: 60)",
     )
     st.add_argument(
         "--progress",
@@ -456,19 +470,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
             loading.close()
     results: dict[str, CorpusResult] = {}
     failed: dict[str, cli_io.ScoredSystem] = {}
-    for name, hyps in corpus.systems:
-        bar = _ProgressBar(sys.stderr, name) if show_progress else None
-        try:
-            scored = cli_io.score_system(
-                meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar
-            )
-        finally:
-            if bar:
-                bar.close()
-        if scored.result is None:
-            failed[name] = scored
-        else:
-            results[name] = scored.result
+    with _dask_client(args) as client:
+        for name, hyps in corpus.systems:
+            bar = _ProgressBar(sys.stderr, name) if show_progress else None
+            try:
+                scored = cli_io.score_system(
+                    meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar, client=client
+                )
+            finally:
+                if bar:
+                    bar.close()
+            if scored.result is None:
+                failed[name] = scored
+            else:
+                results[name] = scored.result
     if failed:
         return cli_io.report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals: dict[str, CorpusIntervals] = {}
@@ -535,6 +550,25 @@ def _print_segments(
             out.write(
                 segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
             )
+
+
+@contextlib.contextmanager
+def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
+    """``--dask``: a client of that cluster (:mod:`meteor.cluster`), else ``None``."""
+    if not args.dask:
+        yield None
+        return
+    if args.workers is not None:
+        raise CliError("--workers sets local processes; with --dask the cluster's workers score")
+    if not args.dask_timeout > 0:
+        raise CliError(f"--dask-timeout must be a positive number, got {args.dask_timeout}")
+    from meteor.cluster import ClusterError, connect
+
+    try:
+        with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
+            yield client
+    except ClusterError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _write_files(

@@ -448,6 +448,7 @@ def score_system(
     *,
     workers: int | None = None,
     progress: Progress | None = None,
+    client: Any = None,
 ) -> ScoredSystem:
     """Score a system; a segment that cannot be scored does not lose the others.
 
@@ -455,10 +456,11 @@ def score_system(
     segment fails (the stage-wise aligner's search budget, the candidate limit, a
     segment over the length limit) is it scored again in this process, in blocks,
     and a failing block segment by segment, to find every failure and keep every
-    other record.  The records are the ones :func:`score_corpus` gives.
+    other record.  The records are the ones :func:`score_corpus` gives; with a Dask
+    ``client`` the first pass runs on the cluster (:mod:`meteor.cluster`).
     """
     try:
-        result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress)
+        result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress, client=client)
         return ScoredSystem(result, (), ())
     except (ValueError, TypeError):
         pass

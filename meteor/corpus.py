@@ -730,6 +730,7 @@ def score_corpus(
     workers: int | None = None,
     progress: Progress | None = None,
     chunk_size: int | None = None,
+    client: Any = None,
 ) -> CorpusResult:
     """Score a corpus over several processes; results come back in input order.
 
@@ -753,6 +754,8 @@ def score_corpus(
         progress: ``progress(fraction, message)`` callback, called in this process.
         chunk_size: segments per task (default: about eight tasks per worker,
             between 16 and 500 segments each).
+        client: a :class:`distributed.Client`: score on that Dask cluster instead
+            (:func:`meteor.cluster.score_corpus_dask`; ``workers`` is not used).
 
     Raises:
         TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
@@ -779,6 +782,12 @@ def score_corpus(
     ):
         raise ValueError(
             f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
+        )
+    if client is not None:
+        from meteor.cluster import score_corpus_dask
+
+        return score_corpus_dask(
+            meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size
         )
     n_workers = min(workers or default_workers(), max(1, n))
     ctx = _mp_context()
