@@ -31,7 +31,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor import ParamError, ResourceError, explain, figures
 from meteor.io import split_lines
-from meteor.languages import available_languages, get_language
+from meteor.languages import available, available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
@@ -411,6 +411,10 @@ def stemmer_names(lang: str) -> tuple[str, ...]:
     return tuple(get_language(lang).stemmers)
 
 
+#: The library's languages by code (names only; nothing is loaded).
+_LANGUAGE_INFO = {info.code: info for info in available()}
+
+
 def ui_languages() -> list[str]:
     """Languages of the texts offered in the sidebar: the library's languages with a preset."""
     return [c for c in available_languages() if preset_names(c)]
@@ -501,13 +505,27 @@ MAX_BEAM = 10_000
 
 
 def language_name(code: str) -> str:
-    """A language of the texts by name in the UI language (its code when unknown)."""
+    """A language of the texts by name in the UI language (its code when unknown).
+
+    Read from the library's registry (:func:`meteor.languages.available`), which loads
+    no language resources.
+    """
     if ui() == "ru":
         return LANGUAGE_NAMES_RU.get(code, code)
-    try:
-        return get_language(code).name
-    except ValueError:
-        return code
+    info = _LANGUAGE_INFO.get(code)
+    return info.name if info else code
+
+
+def language_label(code: str) -> str:
+    """``de · Deutsch``: the code and the language's own name, for the selector.
+
+    In the Russian interface the name is the Russian one (``de · немецкий``), so the
+    interface stays Russian; the native name is kept for Cyrillic languages.
+    """
+    if ui() == "ru":
+        return f"{code} · {language_name(code)}"
+    info = _LANGUAGE_INFO.get(code)
+    return f"{code} · {info.native_name}" if info else code
 
 
 def preset_description(name: str) -> str:
@@ -571,11 +589,13 @@ def settings_sidebar() -> None:
     lang = sb.selectbox(
         t("engine_lang"),
         langs,
-        help=", ".join(f"{c}: {language_name(c)}" for c in langs),
+        # Options stay codes: the URL binding writes the shown text, and ?lang=de must work.
+        help=", ".join(language_label(c) for c in langs),
         key="lang",
         bind="query-params",
         on_change=_on_lang,
     )
+    sb.caption(language_label(lang))
     names = list(preset_names(lang))
     default = default_preset(lang)
     preset = sb.selectbox(

@@ -318,3 +318,18 @@ def test_a_preset_added_to_the_library_appears_with_a_russian_description(
     caption = " ".join(c.value for c in at.sidebar.caption)
     assert "Пресет ru-test (язык: русский): синоним → точное → эмбеддинг" in caption
     assert not latin_words(at, data=set(" ".join(SEED_RU_PAIR).split()))
+
+
+def test_language_selector_lists_every_language_with_its_own_name(app_test: Any) -> None:
+    """Issue #19: the text-language selector offers every registered language, shown as
+    code plus native name in the help and under the box (read from the registry, so no language is loaded for it)."""
+    from meteor.languages import available
+
+    at = app_test(ui="EN", lang="de")
+    at.run()
+    assert_clean(at, "inspect")
+    box = at.sidebar.selectbox(key="lang")
+    assert box.value == "de"
+    assert set(box.options) == {i.code for i in available()}
+    assert all(f"{i.code} · {i.native_name}" in box.help for i in available())
+    assert "de · Deutsch" in [c.value for c in at.sidebar.caption]
