@@ -371,9 +371,14 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
         if key in found or not free(m):
             return
         mods = params.modules if m.module in params.modules else (*params.modules, m.module)
+        # Only the scoring weights of ``p`` are used (the match is added to the kept
+        # alignment, nothing is searched); the beam aligner stands in where the
+        # stage-wise one could not take the added stage (paraphrase).
+        aligner = "beam" if m.module is Module.PARAPHRASE else params.aligner
         p = params.replace(
             modules=mods,
             weights=tuple((x, params.weight(x) if x in params.modules else weight) for x in mods),
+            aligner=aligner,
         )
         s = _score_with(result, m, p)
         presets = _presets_running(params.lang, m.module, stemmer)

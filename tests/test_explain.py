@@ -178,6 +178,7 @@ def test_near_miss_from_a_stage_not_enabled(scored):  # type: ignore[no-untyped-
     p = m.params.replace(
         modules=(*m.params.modules, Module.PARAPHRASE),
         weights=(*m.params.weights, (Module.PARAPHRASE, 0.6)),
+        aligner="beam",  # scoring only; the stage-wise aligner cannot take paraphrases
     )
     assert n.weight == 0.6
     assert n.score_if_added == approx(compute(stats, p).score)
