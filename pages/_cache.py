@@ -226,33 +226,64 @@ def load_once(
     callers that find it running call ``show`` with its latest report every
     ``poll`` seconds until it ends.  A job that failed is forgotten (the next
     caller tries again) and its exception is raised in every waiting caller.
+
+    ``show`` may raise (Streamlit stops a session's script at its next call when
+    the user reruns or leaves): the job still runs to its end -- other sessions
+    may be waiting for it -- and the exception is raised afterwards in the caller
+    whose ``show`` raised it, never in the others.
     """
-    with _JOBS_LOCK:
-        state = _JOBS.get(key)
-        owner = state is None
-        if state is None:
-            state = _JOBS[key] = LoadJob()
-    if state.done.is_set() and state.error is None:
-        return
-    if owner:
+    for _ in range(3):  # a job cut short by its own caller's stop is started again
+        with _JOBS_LOCK:
+            state = _JOBS.get(key)
+            owner = state is None
+            if state is None:
+                state = _JOBS[key] = LoadJob()
+        if state.done.is_set() and state.error is None:
+            return
+        if owner:
+            _run_job(key, state, job, show)
+            return
+        stopped: BaseException | None = None
+        while not state.done.wait(poll):
+            if show is not None and stopped is None:
+                try:
+                    show(state.fraction, state.message)
+                except BaseException as exc:  # the caller's own stop: wait, then raise it
+                    stopped = exc
+        if stopped is not None:
+            raise stopped
+        if state.error is None:
+            return
+        if isinstance(state.error, Exception):
+            raise state.error
+    raise RuntimeError(f"loading {key!r} was interrupted three times")
 
-        def report(fraction: float, message: str) -> None:
-            state.report(fraction, message)
-            if show is not None:
+
+def _run_job(
+    key: Hashable,
+    state: LoadJob,
+    job: Callable[[Callable[[float, str], None]], None],
+    show: Callable[[float, str], None] | None,
+) -> None:
+    stopped: BaseException | None = None
+
+    def report(fraction: float, message: str) -> None:
+        nonlocal stopped
+        state.report(fraction, message)
+        if show is not None and stopped is None:
+            try:
                 show(state.fraction, message)
+            except BaseException as exc:  # see load_once: finish the job, raise later
+                stopped = exc
 
-        try:
-            job(report)
-        except BaseException as exc:
-            state.error = exc
-            with _JOBS_LOCK:
-                _JOBS.pop(key, None)
-            raise
-        finally:
-            state.done.set()
-        return
-    while not state.done.wait(poll):
-        if show is not None:
-            show(state.fraction, state.message)
-    if state.error is not None:
-        raise state.error
+    try:
+        job(report)
+    except BaseException as exc:
+        state.error = exc
+        with _JOBS_LOCK:
+            _JOBS.pop(key, None)
+        raise
+    finally:
+        state.done.set()
+    if stopped is not None:
+        raise stopped

@@ -178,3 +178,49 @@ def test_app_analyses_are_shared_by_sessions_and_counted_in_bytes() -> None:
     assert again[0] is first  # one shared object, not a copy per session
     assert (_common.analyse.__qualname__, *args) in _cache.APP_CACHE
     assert _cache.APP_CACHE.bytes > before
+
+
+class _Stop(BaseException):
+    """Stands for Streamlit's StopException (a BaseException raised at a session's st call)."""
+
+
+def test_a_session_stopped_during_its_load_does_not_cut_the_load_for_the_others() -> None:
+    key = ("stopped", time.time())
+    runs = []
+    gate = threading.Event()
+
+    def job(report: Any) -> None:
+        runs.append(1)
+        report(0.1, "start")
+        gate.wait(5)
+        report(1.0, "ready")
+
+    def show_then_stop(f: float, m: str) -> None:
+        raise _Stop
+
+    results: dict[str, str] = {}
+
+    def owner() -> None:
+        try:
+            load_once(key, job, show_then_stop)
+            results["owner"] = "returned"
+        except _Stop:
+            results["owner"] = "stopped"
+
+    def waiter() -> None:
+        load_once(key, job, lambda f, m: None, poll=0.02)
+        results["waiter"] = "returned"
+
+    th1 = threading.Thread(target=owner)
+    th1.start()
+    time.sleep(0.1)
+    th2 = threading.Thread(target=waiter)
+    th2.start()
+    time.sleep(0.2)
+    gate.set()
+    th1.join(10)
+    th2.join(10)
+    assert results == {"owner": "stopped", "waiter": "returned"}
+    assert runs == [1]  # the load ran to its end once
+    load_once(key, job)
+    assert runs == [1]
