@@ -18,12 +18,14 @@ Pages hold no arithmetic: every number comes from ``meteor`` (the record,
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -35,9 +37,13 @@ from meteor.languages import available, available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
+from meteor.resources import import_nltk
 from meteor.scoring import Breakdown
 from meteor.types import MODULE_ORDER, MeteorResult, Module
+from pages._cache import APP_CACHE, load_once
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------------------
 # UI strings
@@ -584,6 +590,7 @@ def settings_sidebar() -> None:
     the stages run in; its default is the preset's own order, so a preset left alone
     is exactly the library's preset (same record, same signature).
     """
+    warm_up()
     sb = st.sidebar
     langs = ui_languages()
     lang = sb.selectbox(
@@ -735,6 +742,19 @@ def preset_setting(preset: str) -> Setting:
 # ---------------------------------------------------------------------------
 # Scoring (cached)
 # ---------------------------------------------------------------------------
+# Scorers are per process (st.cache_resource); analyses, near misses and stage
+# steps are kept once for all sessions in pages/_cache.py's byte-bounded cache.
+
+
+def shared_cache(fn: Callable[..., T]) -> Callable[..., T]:
+    """Cache ``fn``'s (immutable) value in :data:`APP_CACHE`, keyed on its name and args."""
+    name = fn.__qualname__
+
+    @functools.wraps(fn)
+    def cached(*args: Any) -> T:
+        return APP_CACHE.get((name, *args), lambda: fn(*args))
+
+    return cached
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -746,26 +766,62 @@ def scorer(preset: str, overrides: str) -> Meteor:
     return Meteor(preset, **over)
 
 
+def _ready_key(m: Meteor) -> tuple[Any, ...]:
+    p = m.params
+    return (p.lang, p.modules, p.stemmer, p.aligner, p.function_words)
+
+
+#: Loaded in the background when the server's first session starts (see :func:`warm_up`).
+WARM_PRESETS = ("meteor-1.5",)
+
+
 @st.cache_resource(show_spinner=False)
-def _prepared() -> set[tuple[Any, ...]]:
-    return set()
+def warm_up() -> threading.Thread:
+    """Once per process: load the default preset's resources (and nltk) in a background thread.
+
+    The first sessions do not each start a load: they wait for this one and show its
+    progress (:func:`ensure_ready`).  nltk (imported by near misses for the Porter
+    stemmer) takes seconds to import; it is imported here too, off every session.
+    """
+
+    def run() -> None:
+        for name in WARM_PRESETS:
+            try:
+                m = scorer(name, "{}")
+                load_once(_ready_key(m), m.prepare)
+            except Exception:  # noqa: BLE001 -- a session that needs it reports the error
+                return
+        try:
+            import_nltk()
+        except Exception:  # noqa: BLE001
+            return
+
+    th = threading.Thread(target=run, name="meteor-warm-up", daemon=True)
+    th.start()
+    return th
 
 
 def ensure_ready(m: Meteor) -> None:
-    """Load a setting's resources once per process, with a progress bar the first time."""
-    p = m.params
-    key = (p.lang, p.modules, p.stemmer, p.aligner, p.function_words)
-    done = _prepared()
-    if key in done:
-        return
-    bar = st.progress(0.0, text=t("loading"))
+    """Load a setting's resources once per process, with a progress bar the first time.
 
-    def report(frac: float, msg: str) -> None:
+    Sessions that ask while another is loading the same resources wait for that
+    load (pages/_cache.py ``load_once``) and show its progress: one build, not one
+    per session.
+    """
+    key = _ready_key(m)
+    bar: Any = None
+
+    def show(frac: float, msg: str) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = st.progress(0.0, text=t("loading"))
         bar.progress(min(max(frac, 0.0), 1.0), text=f"{t('loading')} {msg}")
 
-    m.prepare(report)
-    bar.empty()
-    done.add(key)
+    try:
+        load_once(key, m.prepare, show)
+    finally:
+        if bar is not None:
+            bar.empty()
 
 
 @dataclass(frozen=True)
@@ -781,9 +837,9 @@ class Analysis:
     curves: tuple[explain.Curve, ...]
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@shared_cache
 def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
-    """Score the pair and explain it (cached on hyp, refs and the setting)."""
+    """Score the pair and explain it (cached on hyp, refs and the setting, shared by sessions)."""
     m = scorer(preset, overrides)
     r = m.score(hyp, list(refs))
     return Analysis(
@@ -797,7 +853,7 @@ def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Ana
     )
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@shared_cache
 def _near(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str
 ) -> tuple[explain.NearMiss, ...]:
@@ -813,7 +869,7 @@ def near_misses_for(
         return _near(hyp, refs, setting.preset, setting.overrides)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@shared_cache
 def _stage_steps(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str
 ) -> tuple[explain.StageStep, ...]:

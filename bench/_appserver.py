@@ -1,0 +1,198 @@
+"""Shared by the app benchmarks (bench_load.py, bench_clicks.py): the server, its memory, pairs.
+
+``app_server`` starts ``streamlit run app.py`` on a free port of 127.0.0.1 (as
+tests/_browser.py does) and waits for ``/_stcore/health``; ``RssSampler`` records
+the peak resident memory of the server and its child processes; ``wmt_pairs``
+reads real (hyp, ref) pairs from ``../shared/data/wmt21_ru-en_da/all_outputs.tsv``
+(by path, never copied).  Only 127.0.0.1; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HYP_BOX = "Hypothesis"
+REF_BOX = "Reference(s), one per line"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def health_latency(url: str, timeout: float = 30.0) -> float | None:
+    """Seconds ``/_stcore/health`` took to answer ``ok``; ``None`` if it did not."""
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as resp:
+            ok = resp.read().decode().strip() == "ok"
+    except OSError:
+        return None
+    return time.perf_counter() - t0 if ok else None
+
+
+@contextmanager
+def app_server(
+    env: dict[str, str] | None = None, timeout: float = 180, app_dir: Path = ROOT
+) -> Iterator[dict[str, Any]]:
+    """``streamlit run app.py`` (of ``app_dir``) on 127.0.0.1; yields ``{"url", "proc", "up"}``.
+
+    ``app_dir`` may be another checkout (e.g. ``git archive`` of an older commit) to
+    compare before and after in the same conditions.
+    """
+    port = free_port()
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none"],
+        cwd=app_dir,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while health_latency(url, timeout=2) is None:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("streamlit did not start")
+            time.sleep(0.3)
+        yield {"url": url, "proc": proc, "started": started, "up": time.perf_counter() - started}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and its children (0 once it is gone)."""
+    try:
+        p = psutil.Process(pid)
+        procs = [p, *p.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for q in procs:
+        try:
+            total += q.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+class RssSampler:
+    """Peak RSS of a process tree, and health-endpoint latencies, sampled in a thread."""
+
+    def __init__(self, pid: int, url: str, every: float = 0.25) -> None:
+        self.pid, self.url, self.every = pid, url, every
+        self.peak = 0
+        self.health: list[float] = []
+        self.health_failures = 0
+        self._stop = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._rss, daemon=True),
+            threading.Thread(target=self._health, daemon=True),
+        ]
+
+    def _rss(self) -> None:
+        while not self._stop.wait(self.every):
+            self.peak = max(self.peak, tree_rss(self.pid))
+
+    def _health(self) -> None:
+        while not self._stop.wait(0.5):
+            lat = health_latency(self.url)
+            if lat is None:
+                self.health_failures += 1
+            else:
+                self.health.append(lat)
+
+    def __enter__(self) -> RssSampler:
+        self.peak = tree_rss(self.pid)
+        for th in self._threads:
+            th.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        for th in self._threads:
+            th.join(timeout=35)
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by linear interpolation; NaN for no data."""
+    if not xs:
+        return float("nan")
+    if len(xs) == 1:
+        return xs[0]
+    return statistics.quantiles(sorted(xs), n=100, method="inclusive")[min(98, int(q * 100) - 1)]
+
+
+def wmt_pairs(
+    max_tokens: int = 60, system: str = "AFRL", path: Path = DATA
+) -> list[tuple[str, str]]:
+    """Real (hyp, ref) pairs of one WMT21 ru→en system with at most ``max_tokens`` words a side."""
+    out = []
+    with path.open(encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) < 4 or cols[0] != system:
+                continue
+            hyp, ref = cols[2], cols[3]
+            if (
+                hyp.strip()
+                and ref.strip()
+                and max(len(hyp.split()), len(ref.split())) <= max_tokens
+            ):
+                out.append((hyp, ref))
+    return out
+
+
+def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[str, str]:
+    """Consecutive WMT21 segments joined into a ~``chars``-character document pair."""
+    rows = wmt_pairs(max_tokens=10_000, system=system)[start:]
+    hyp: list[str] = []
+    ref: list[str] = []
+    n = 0
+    for h, r in rows:
+        if n + len(h) + 1 > chars:
+            break
+        hyp.append(h)
+        ref.append(r)
+        n += len(h) + 1
+    return " ".join(hyp), " ".join(ref)
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -1,0 +1,142 @@
+"""The server side of bench_load.py without the browsers: N AppTest sessions in threads of
+one process (run by hand, not in CI).
+
+    python bench/bench_load_server.py                       # 1, 5, 10 and 20 sessions
+    python bench/bench_load_server.py --app-dir /tmp/old    # another checkout, same load
+
+On a 2-core machine N Chromium tabs rendering plotly take most of the CPU, so
+bench_load.py's figures mostly measure the browsers. Here each session is a
+Streamlit ``AppTest`` of ``app.py`` in its own thread of this one process -- the
+same script runs, the same process-wide caches and the same GIL as in a server
+with N sessions, but no websocket and no rendering.  With N >= 2 one session keeps
+scoring ~7,000-character pairs; the others type real WMT21 pairs (≤ 60 words), a
+new hypothesis per edit, and each edit's ``run()`` is timed and its score checked
+against ``meteor.score``.  Prints p50/p95/max of the edits and the peak RSS of this
+process (every 0.25 s) per N.  Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs  # noqa: E402
+
+
+def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:
+    from streamlit.testing.v1 import AppTest
+
+    with_long = n >= 2
+    n_typ = n - 1 if with_long else n
+    plan = [[next(pairs) for _ in range(args.edits)] for _ in range(n_typ)]
+    want = [[f"{m.score(h, [r]).score:.4f}" for h, r in p] for p in plan]
+    lat: list[float] = []
+    long_lat: list[float] = []
+    errors: list[str] = []
+    stop = threading.Event()
+    peak = [tree_rss(os.getpid())]
+
+    def typical(i: int) -> None:
+        try:
+            at = AppTest.from_file(app, default_timeout=args.timeout)
+            at.run()
+            for (h, r), w in zip(plan[i], want[i], strict=True):
+                at.text_area(key="hyp").set_value(h)
+                at.text_area(key="ref").set_value(r)
+                t0 = time.perf_counter()
+                at.run()
+                lat.append(time.perf_counter() - t0)
+                got = next(x.value for x in at.metric if x.label == "METEOR")
+                if got != w:
+                    errors.append(f"{got} != {w}")
+        except Exception as exc:  # noqa: BLE001 -- counted, reported
+            errors.append(repr(exc)[:200])
+
+    def long() -> None:
+        at = AppTest.from_file(app, default_timeout=args.timeout)
+        at.run()
+        for k in range(1, 50):
+            if stop.is_set():
+                return
+            h, r = long_pair(7000, start=40 * k + 7 * n)
+            at.text_area(key="hyp").set_value(h)
+            at.text_area(key="ref").set_value(r)
+            t0 = time.perf_counter()
+            at.run()
+            long_lat.append(time.perf_counter() - t0)
+
+    def sample() -> None:
+        while not stop.wait(0.25):
+            peak[0] = max(peak[0], tree_rss(os.getpid()))
+
+    la = loadavg()
+    threads = [threading.Thread(target=typical, args=(i,), daemon=True) for i in range(n_typ)]
+    extra = [threading.Thread(target=sample, daemon=True)]
+    if with_long:
+        extra.append(threading.Thread(target=long, daemon=True))
+    for th in extra:
+        th.start()
+    time.sleep(1.0 if with_long else 0)  # the long pair is under way
+    t0 = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(max(1.0, args.timeout - (time.perf_counter() - t0)))
+    stop.set()
+    row = {
+        "sessions": n,
+        "long_session": with_long,
+        "edits": len(lat),
+        "p50_s": pct(lat, 0.5),
+        "p95_s": pct(lat, 0.95),
+        "max_s": max(lat, default=float("nan")),
+        "long_runs": len(long_lat),
+        "long_p50_s": pct(long_lat, 0.5),
+        "errors": errors[:3],
+        "peak_rss_mb": peak[0] / 2**20,
+        "loadavg": la,
+    }
+    for th in extra:
+        th.join(args.timeout)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 20])
+    ap.add_argument("--edits", type=int, default=4, help="typed pairs per typical session")
+    ap.add_argument("--app-dir", type=Path, default=ROOT)
+    ap.add_argument("--timeout", type=float, default=600, help="seconds a phase may take")
+    args = ap.parse_args()
+    sys.path.insert(0, str(args.app_dir))
+
+    os.chdir(args.app_dir)
+    from streamlit.testing.v1 import AppTest
+
+    from meteor import Meteor
+
+    m = Meteor("meteor-1.5")
+    pairs = iter(wmt_pairs(60)[400:])
+    app = str(args.app_dir / "app.py")
+    warm = AppTest.from_file(app, default_timeout=args.timeout)
+    warm.run()
+    time.sleep(15)  # the background warm-up, where the checkout has one
+    rows = []
+    for n in args.sessions:
+        row = run_phase(n, m, pairs, app, args)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print(json.dumps({"app": str(args.app_dir), "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
