@@ -11,13 +11,14 @@ reference wins ties (MeteorScorer.java:207-229).
 from __future__ import annotations
 
 import math
+import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
 from meteor import normalize, resources
-from meteor.aligners.beam import beam_choice
+from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, get_language
 from meteor.matchers import (
@@ -53,15 +54,21 @@ MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
 #: Most candidate matches (all stages together) per hypothesis-reference pair for the
-#: beam and stage-wise aligners.  Real segments have tens to a few hundred; a word
-#: repeated n times on both sides alone has n², and the beam search costs about
-#: beam size × candidates steps, so 5,000 copies of one word (25 million candidates)
-#: would take hours and gigabytes.  Over the limit is a ``ValueError`` before any
-#: search.  docs/robustness.md gives the measured worst cases.
+#: stage-wise aligner (and the beam with a beam wider than the default).  Real segments
+#: have tens to a few hundred; a word repeated n times on both sides alone has n².
+#: Over the limit is a ``ValueError`` before any search.  docs/robustness.md gives the
+#: measured worst cases.
 MAX_CANDIDATES = 50_000
-#: Beam aligner: beam size × candidates may not exceed this (the default beam of 40
-#: allows MAX_CANDIDATES candidates; a beam of 10,000 allows 200).
+#: The same for the beam aligner at the default beam (40) or narrower.  Its search skips
+#: the words a path already used and stops walking a row once nothing more of a path can
+#: enter the beam, so it costs about 2 µs and 0.4 kB per candidate: a natural 2,300-word
+#: document pair has about 140,000 candidates (1 s), a 5,000-token one about 500,000.
+MAX_BEAM_CANDIDATES = 500_000
+#: Beam aligner wider than the default: beam size × candidates may not exceed this (a
+#: beam of 10,000 allows 200).
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
+#: Environment variable that replaces the candidate limit (any aligner, any beam).
+CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
 _TOKEN_CACHE_SIZE = 50_000
 #: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept
 #: per group of scorers that share it (:func:`_shared_cache`): about 16 kB each with
@@ -308,9 +315,29 @@ class Meteor:
         return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
-        """Most candidate matches accepted per pair (:data:`MAX_CANDIDATES`; less for wide beams)."""
+        """Most candidate matches accepted per pair.
+
+        :data:`MAX_BEAM_CANDIDATES` for the beam at the default width or narrower,
+        ``MAX_BEAM_WORK // beam_size`` for wider beams, :data:`MAX_CANDIDATES` for the
+        stage-wise aligner; the environment variable ``METEOR_MAX_CANDIDATES``
+        (:data:`CANDIDATE_LIMIT_ENV`) replaces all three.
+        """
+        env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
+        if env:
+            try:
+                value = int(env.replace("_", "").replace(",", ""))
+            except ValueError:
+                value = 0
+            if value < 1:
+                raise ParamError(
+                    f"{CANDIDATE_LIMIT_ENV} must be a positive whole number of candidate "
+                    f"matches, got {env!r}"
+                )
+            return value
         if self.params.aligner == "beam":
-            return min(MAX_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
+            if self.params.beam_size <= DEFAULT_BEAM_SIZE:
+                return MAX_BEAM_CANDIDATES
+            return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
         return MAX_CANDIDATES
 
     def align(
@@ -345,14 +372,23 @@ class Meteor:
         try:
             stages = propose_all_raw(ctx, modules)
         except CandidateLimitError as exc:
-            if p.aligner == "beam" and exc.limit < MAX_CANDIDATES:
+            if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
+                hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
+            elif p.aligner == "beam" and p.beam_size > DEFAULT_BEAM_SIZE:
                 hint = (
                     f"with beam size {p.beam_size:,} at most {exc.limit:,} are accepted "
-                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size "
-                    "or shorten the texts"
+                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size, "
+                    "shorten the texts, or raise the limit with the environment variable "
+                    f"{CANDIDATE_LIMIT_ENV}"
                 )
-                raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
-            raise
+            else:
+                where = "MAX_BEAM_CANDIDATES" if p.aligner == "beam" else "MAX_CANDIDATES"
+                hint = (
+                    f"the {p.aligner} aligner's limit (meteor.metric.{where}); raise it with "
+                    f"the environment variable {CANDIDATE_LIMIT_ENV}=N (time and memory grow "
+                    "with it) or split the texts into several segments"
+                )
+            raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
         flat = [c for stage in stages for c in stage]
         if p.aligner == "beam":
             picked = beam_choice(len(hyp), len(ref), flat, p.beam_size)
