@@ -156,6 +156,7 @@ class Meteor:
         if p.aligner == "greedy" and p.lang != "en":
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
+        self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
         self._tok_cache: dict[str, tuple[Token, ...]] = _shared_cache(
@@ -416,15 +417,22 @@ class Meteor:
             cands = chosen
         else:
             cands = tuple(to_match(ctx, c) for c in flat)
-        alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
+        chunks = chunk_matches(chosen)
+        alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(
-            chosen, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
+            chosen,
+            [t.function_word for t in hyp_t],
+            [t.function_word for t in ref_t],
+            chunks=len(chunks),
         )
         return alignment, stats, compute(stats, self.params), cands
 
     # -- public API --------------------------------------------------------
     def signature(self, nrefs: int = 1) -> str:
-        return self.params.signature(preset=self.preset, nrefs=nrefs)
+        sig = self._signatures.get(nrefs)
+        if sig is None:  # a scorer's settings never change: computed once per nrefs
+            sig = self._signatures[nrefs] = self.params.signature(preset=self.preset, nrefs=nrefs)
+        return sig
 
     def score(
         self, hyp: str, refs: str | Sequence[str], *, candidates: bool = True
