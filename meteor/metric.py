@@ -31,6 +31,7 @@ from meteor.matchers import (
     propose_all_raw,
     to_match,
 )
+from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
@@ -69,26 +70,30 @@ MAX_BEAM_CANDIDATES = 500_000
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 #: Environment variable that replaces the candidate limit (any aligner, any beam).
 CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
-_TOKEN_CACHE_SIZE = 50_000
-#: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept
-#: per group of scorers that share it (:func:`_shared_cache`): about 16 kB each with
-#: paraphrases (WMT21 ru-en), so at most about 65 MB.
-_SENTENCE_CACHE_SIZE = 4_096
+#: Estimated bytes of a memoised tokenisation: per token, per character of the text.
+_TOKEN_BYTES, _CHAR_BYTES = 130, 2
+#: Estimated bytes of a memoised :class:`~meteor.matchers.Sentence` per word, once the
+#: matchers have filled it (stems, synsets, paraphrase look-ups: about 650 bytes per
+#: word on WMT21 ru-en with paraphrases, 310 without).
+_SENTENCE_WORD_BYTES = 700
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SHARED_CACHES: dict[tuple[Any, ...], dict[Any, Any]] = {}
+_SHARED_CACHES: dict[tuple[Any, ...], ByteBoundedMemo] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def _shared_cache(kind: str, *settings: Any) -> dict[Any, Any]:
+def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
     """The process-wide memo of ``kind`` for scorers whose ``settings`` are equal.
 
     The key must hold every parameter the memoised work depends on: tokens depend on
     the language, normaliser, tokenizer, punctuation rule and function-word list;
     :class:`~meteor.matchers.Sentence` on the language, word keys, ё folding and
-    stemmer.  Each memo is bounded by its own size limit.
+    stemmer.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
     """
     with _SHARED_LOCK:
-        return _SHARED_CACHES.setdefault((kind, *settings), {})
+        memo = _SHARED_CACHES.get((kind, *settings))
+        if memo is None:
+            memo = _SHARED_CACHES[(kind, *settings)] = ByteBoundedMemo()
+        return memo
 
 
 def resolve_params(
@@ -159,12 +164,10 @@ class Meteor:
         self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
-        self._tok_cache: dict[str, tuple[Token, ...]] = _shared_cache(
+        self._tok_cache = _shared_cache(
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words
         )
-        self._sent_cache: dict[tuple[str, ...], Sentence] = _shared_cache(
-            "sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer
-        )
+        self._sent_cache = _shared_cache("sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer)
 
     # -- resources ------------------------------------------------------
     def _pick_function_words(self) -> Any:
@@ -258,9 +261,7 @@ class Meteor:
                 "accepted -- split it into several segments"
             )
         out = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
-        if len(self._tok_cache) >= _TOKEN_CACHE_SIZE:
-            self._tok_cache.clear()
-        self._tok_cache[text] = out
+        self._tok_cache.put(text, out, _TOKEN_BYTES * len(out) + _CHAR_BYTES * len(text))
         return out
 
     def _sentence(self, words: Sequence[str]) -> Sentence:
@@ -269,9 +270,7 @@ class Meteor:
         sent = self._sent_cache.get(key)
         if sent is None:
             sent = Sentence(key, self.params, self.lang)
-            if len(self._sent_cache) >= _SENTENCE_CACHE_SIZE:
-                self._sent_cache.clear()
-            self._sent_cache[key] = sent
+            self._sent_cache.put(key, sent, _SENTENCE_WORD_BYTES * (len(key) + 1))
         return sent
 
     def prefetch(self, texts: Iterable[str]) -> None:
