@@ -34,6 +34,7 @@ __all__ = [
     "propose_all_raw",
     "propose_raw",
     "to_match",
+    "to_matches",
 ]
 
 
@@ -392,6 +393,36 @@ def to_match(ctx: MatchContext, c: Cand) -> Match:
         detail,
         similarity=sim,
     )
+
+
+def to_matches(ctx: MatchContext, cands: Sequence[Cand]) -> tuple[Match, ...]:
+    """:func:`to_match` of many candidates; the spans and word tuples they share are built once.
+
+    (Records are immutable, so candidates may share them: a long pair has many more
+    candidates than distinct spans.)
+    """
+    hyp, ref = ctx.hyp, ctx.ref
+    spans: dict[tuple[int, int], Span] = {}
+    hyp_words: dict[tuple[int, int], tuple[str, ...]] = {}
+    ref_words: dict[tuple[int, int], tuple[str, ...]] = {}
+    out: list[Match] = []
+    for module, hs, he, rs, re_, detail, sim in cands:
+        h = (hs, he)
+        r = (rs, re_)
+        hspan = spans.get(h)
+        if hspan is None:
+            hspan = spans[h] = Span(hs, he)
+        rspan = spans.get(r)
+        if rspan is None:
+            rspan = spans[r] = Span(rs, re_)
+        hw = hyp_words.get(h)
+        if hw is None:
+            hw = hyp_words[h] = tuple(hyp[hs:he])
+        rw = ref_words.get(r)
+        if rw is None:
+            rw = ref_words[r] = tuple(ref[rs:re_])
+        out.append(Match(module, hspan, rspan, hw, rw, detail, similarity=sim))
+    return tuple(out)
 
 
 def from_match(m: Match) -> Cand:

@@ -30,6 +30,7 @@ from meteor.matchers import (
     propose_all,
     propose_all_raw,
     to_match,
+    to_matches,
 )
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
@@ -62,9 +63,10 @@ MAX_TOKENS = 5_000
 MAX_CANDIDATES = 50_000
 #: The same for the beam aligner at the default beam (40) or narrower.  Its search skips
 #: the words a path already used and stops walking a row once nothing more of a path can
-#: enter the beam, so it costs about 2 µs and 0.4 kB per candidate: a natural 2,300-word
-#: document pair has about 140,000 candidates (1 s), a 5,000-token one about 500,000.
-MAX_BEAM_CANDIDATES = 500_000
+#: enter the beam, so it costs a few µs and about 0.4 kB per candidate: a natural
+#: 2,300-word document pair has about 140,000 candidates (about 1 s), and 250,000 keep
+#: the worst accepted pair near 2 s with its full record (docs/performance.md).
+MAX_BEAM_CANDIDATES = 250_000
 #: Beam aligner wider than the default: beam size × candidates may not exceed this (a
 #: beam of 10,000 allows 200).
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
@@ -347,7 +349,7 @@ class Meteor:
         chosen, ctx, flat = self._align(hyp, ref)
         if ctx is None:  # the greedy aligner proposes and chooses in one go
             return chosen, chosen
-        return chosen, tuple(to_match(ctx, c) for c in flat)
+        return chosen, to_matches(ctx, flat)
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
@@ -415,7 +417,7 @@ class Meteor:
         elif ctx is None:
             cands = chosen
         else:
-            cands = tuple(to_match(ctx, c) for c in flat)
+            cands = to_matches(ctx, flat)
         chunks = chunk_matches(chosen)
         alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(

@@ -64,7 +64,7 @@ def test_default_beam_limit_message(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(CandidateLimitError) as err:
         meteor.Meteor("meteor-1.5").score("dog " * 1000, "dog " * 1000)
     msg = str(err.value)
-    assert "more than the 500,000 accepted" in msg
+    assert "more than the 250,000 accepted" in msg
     assert "meteor.metric.MAX_BEAM_CANDIDATES" in msg and CANDIDATE_LIMIT_ENV in msg
 
 
