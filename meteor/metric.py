@@ -451,6 +451,8 @@ class Meteor:
         """
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
+        if Module.PARAPHRASE in self.params.modules:
+            self.prefetch([hyp, *ref_list])  # both sides' paraphrase look-ups in one call
         best: tuple[Any, ...] | None = None
         best_score = -1.0
         best_idx = 0
