@@ -12,11 +12,30 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._common import UI_LANGS, settings_sidebar, t
+from pages._common import (
+    MAX_BEAM,
+    UI_LANGS,
+    md_escape,
+    settings_sidebar,
+    stage_codes,
+    stemmer_names,
+    t,
+    ui_languages,
+)
+from pages._url_params import check_query_params
 
 HERE = Path(__file__).resolve().parent
 
 st.set_page_config(page_title="METEOR explorer", layout="wide")
+
+# before any widget reads the URL: bad parameters dropped (noticed below), preset → language
+ignored = check_query_params(
+    ui_labels=[c.upper() for c in UI_LANGS],
+    languages=ui_languages(),
+    stemmers=stemmer_names,
+    modules=stage_codes,
+    max_beam=MAX_BEAM,
+)
 
 st.sidebar.segmented_control(
     "UI / Интерфейс",
@@ -36,4 +55,9 @@ learn = [st.Page("pages/learn.py", title=t("page_learn"), url_path="learn")]
 
 page = st.navigation({t("nav_analyse"): analyse, t("nav_learn"): learn})
 settings_sidebar()
+if ignored:
+    st.warning(
+        t("url_ignored", params=", ".join(f"{k}={md_escape(v)}" for k, v in ignored)),
+        icon="⚠️",
+    )
 page.run()

@@ -9,7 +9,7 @@ Quick start::
 
 Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``,
 its other tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper
-(``paper-2005``), NLTK / HF evaluate (``nltk``) and the seed documents.
+(``paper-2005``), NLTK (``nltk``), HF evaluate (``hf``) and the seed documents.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from meteor.languages import ResourceError, get_language
 from meteor.metric import Meteor
 from meteor.params import VERSION, ParamError, Params
 from meteor.presets import PRESETS, get_preset, preset_names
+from meteor.signatures import SettingsMismatchError
 from meteor.types import (
     Alignment,
     Chunk,
@@ -47,6 +48,7 @@ __all__ = [
     "ParamError",
     "Params",
     "ResourceError",
+    "SettingsMismatchError",
     "Span",
     "Stats",
     "Token",
@@ -90,7 +92,17 @@ def corpus_score(
     *,
     params: Params | None = None,
     lang: str | None = None,
+    client: Any = None,
     **overrides: Any,
 ) -> CorpusResult:
-    """Score a corpus from summed sufficient statistics (and the mean of segment scores)."""
-    return Meteor(preset, params=params, lang=lang, **overrides).corpus_score(hyps, refs)
+    """Score a corpus from summed sufficient statistics (and the mean of segment scores).
+
+    With ``client`` (a :class:`distributed.Client`) the segments are scored on that
+    Dask cluster (:func:`meteor.cluster.score_corpus_dask`); the result is the same.
+    """
+    m = Meteor(preset, params=params, lang=lang, **overrides)
+    if client is not None:
+        from meteor.cluster import score_corpus_dask
+
+        return score_corpus_dask(m, hyps, refs, client=client, candidates=True)
+    return m.corpus_score(hyps, refs)

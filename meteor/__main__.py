@@ -1,6 +1,9 @@
 """``python -m meteor``: see :mod:`meteor.cli`."""
 
+import atexit
 import gc
+import os
+import sys
 
 from meteor.cli import main
 
@@ -8,4 +11,15 @@ from meteor.cli import main
 # records it keeps (scoring makes no reference cycles; see meteor.corpus._gc_paused),
 # and re-enabling it at the end of a run costs a full walk of them.
 gc.disable()
-raise SystemExit(main())
+code = main()
+if code in (130, 143):
+    # Interrupted (Ctrl-C, SIGTERM): the workers are stopped and no output is half
+    # written; exit now rather than spend seconds freeing every loaded object.
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+raise SystemExit(code)

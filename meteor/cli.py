@@ -9,19 +9,25 @@ number, optional bootstrap intervals and a paired test against the first system:
 
 Errors (unknown preset, a parameter out of range, a missing or unreadable file,
 line counts that differ, invalid UTF-8, binary input) print one line
-``meteor: error: …`` on stderr and exit with status 2.
+``meteor: error: …`` on stderr and exit with status 2, before any scoring; a
+segment that cannot be scored is named on stderr, the other segments are still
+written, and the status is 1.  Ctrl-C exits with 130, SIGTERM with 143, leaving no
+half-written file (:mod:`meteor.cli_io`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TextIO
 
+from meteor import cli_io
+from meteor.cli_io import CliError, atomic_output
 from meteor.corpus import (
     DEFAULT_SEED,
     MAX_BOOTSTRAP_DRAWS,
@@ -29,24 +35,43 @@ from meteor.corpus import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
+    common_segments,
     paired_bootstrap,
-    score_corpus,
 )
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
-from meteor.io import FORMATS, MAX_BYTES, Corpus, InputError, check_size, load_corpus
+from meteor.io import FORMATS, Corpus, InputError, load_corpus
 from meteor.languages import ResourceError
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.types import CorpusResult, Module
 
-__all__ = ["main"]
+__all__ = ["CliError", "main"]
 
 PROG = "meteor"
 
+SCORE_EPILOG = """\
+examples:
+  meteor score -i hyp.txt -r ref.txt                       corpus score + signature
+  cat hyp.txt | meteor score -r ref.txt                    hypotheses from stdin
+  meteor score -p nltk -i sysA.txt -i sysB.txt -r ref.txt -b 1000
+                                                           2 systems, paired bootstrap
+  meteor score -i hyp.txt -r ref.txt --format jsonl > seg.jsonl
+                                                           one JSON record per segment
+  meteor score -i run.tsv --jsonl - --align-out run-align.out
+                                                           TSV input; records on stdout
+  meteor score -i hyp.txt -r ref.txt -m 'exact stem' -w 'exact=1,stem=0.6' --alpha 0.9
 
-class CliError(Exception):
-    """A user error: printed as one ``meteor: error:`` line, exit status 2."""
+'-' is stdin for --hyp/--ref and stdout for --jsonl/--csv/--align-out (the summary
+then goes to stderr). Output files are written only when scoring is complete.
+
+exit status:
+  0  scored
+  1  a segment could not be scored (each is named on stderr; the other segments are
+     still written, no corpus score is printed), or an internal error
+  2  usage error: a bad option, parameter, input or output path (found before scoring)
+  130 / 143  interrupted by Ctrl-C / SIGTERM (workers stopped, no partial output file)
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,6 +97,8 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Score hypothesis files against reference files. Prints the corpus "
         "score (from summed sufficient statistics, as Meteor 1.5 does) and the mean of "
         "segment scores, with the signature.",
+        epilog=SCORE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     io_g = sc.add_argument_group("input")
     io_g.add_argument(
@@ -103,9 +130,18 @@ def _build_parser() -> argparse.ArgumentParser:
         "-p",
         metavar="NAME",
         help=f"preset (default: {DEFAULT_PRESET['en']} for English, "
-        f"{DEFAULT_PRESET['ru']} for Russian); see `python -m meteor presets`",
+        f"{DEFAULT_PRESET['ru']} for Russian, meteor-1.5-<code> for the other "
+        "languages); see `python -m meteor presets`",
     )
-    cfg.add_argument("--lang", "-l", metavar="CODE", help="language (en, ru)")
+    from meteor.languages import available_languages
+
+    cfg.add_argument(
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help=f"text language, ISO 639-1 ({', '.join(available_languages())}); Meteor 1.5's "
+        "names are accepted too (cz, se, german ...)",
+    )
     cfg.add_argument("--alpha", type=float, help="α: recall weight in Fmean, in [0, 1]")
     cfg.add_argument("--beta", type=float, help="β: fragmentation penalty exponent")
     cfg.add_argument("--gamma", type=float, help="γ: maximum fragmentation penalty, in [0, 1]")
@@ -128,15 +164,18 @@ def _build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--format",
         "-f",
-        choices=("text", "json", "tsv"),
+        choices=("text", "json", "jsonl", "csv", "tsv"),
         default="text",
-        help="what to print on stdout (default: text)",
+        help="what to print on stdout: the summary as text, json or tsv, or one record "
+        "per segment as jsonl or csv (default: text)",
     )
     out.add_argument(
         "--width", type=int, default=4, metavar="N", help="decimals in text output (default: 4)"
     )
-    out.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
-    out.add_argument("--csv", metavar="OUT", help="write one CSV row per segment")
+    out.add_argument(
+        "--jsonl", metavar="OUT", help="write one JSON record per segment ('-': stdout)"
+    )
+    out.add_argument("--csv", metavar="OUT", help="write one CSV row per segment ('-': stdout)")
     out.add_argument(
         "--align-out",
         metavar="FILE",
@@ -156,15 +195,45 @@ def _build_parser() -> argparse.ArgumentParser:
     st.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
     )
-    st.add_argument("--workers", "-j", type=int, metavar="N", help="processes (default: every CPU)")
+    st.add_argument(
+        "--max-bootstrap-work",
+        type=int,
+        default=cli_io.DEFAULT_MAX_BOOTSTRAP_WORK,
+        metavar="N",
+        help="most segment draws of all bootstraps together: resamples × segments × "
+        f"(systems + 2 × paired tests) (default {cli_io.DEFAULT_MAX_BOOTSTRAP_WORK:,})",
+    )
+    st.add_argument(
+        "--workers",
+        "-j",
+        type=int,
+        metavar="N",
+        help="processes (default: every CPU; more than the CPUs are capped)",
+    )
+    st.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="score on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
+        "local:N (N local worker processes); same output as a local run",
+    )
+    st.add_argument(
+        "--dask-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the scheduler and its workers (default: 60)",
+    )
     st.add_argument(
         "--progress",
         action="store_true",
-        help="show a progress bar on stderr even when it is not a terminal",
+        help="show progress (loading, the first-run paraphrase index build, scoring) on "
+        "stderr even when it is not a terminal",
     )
+    cli_io.refuse_repeated_options(sc)
 
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    cli_io.refuse_repeated_options(pr)
     return parser
 
 
@@ -185,21 +254,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        if args.command == "presets":
-            return _cmd_presets(args)
-        return _cmd_score(args)
+        with cli_io.handle_signals(), cli_io.one_line_warnings():
+            if args.command == "presets":
+                return _cmd_presets(args)
+            return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
     except BrokenPipeError:
         return 0
     except OSError as exc:
         return _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
-    except KeyboardInterrupt:
-        sys.stderr.write(f"\n{PROG}: interrupted\n")
-        return 130
+    except KeyboardInterrupt as exc:
+        terminated = isinstance(exc, cli_io.Terminated)
+        sys.stderr.write(f"\n{PROG}: {'terminated' if terminated else 'interrupted'}\n")
+        return cli_io.Terminated.exit_code if terminated else 130
     except Exception as exc:  # a bug: still one line, never a traceback
         _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
-        return 1
+        return cli_io.EXIT_SCORING
 
 
 def _fail(message: str) -> int:
@@ -227,11 +298,23 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
+    from meteor.languages import available, available_languages
+
     width = max(len(n) for n in PRESETS)
-    for p in PRESETS.values():
-        default = " (default)" if DEFAULT_PRESET.get(p.params.lang) == p.name else ""
-        print(f"{p.name:<{width}}  [{p.params.lang}]{default}  {p.description}")
-        print(f"{'':<{width}}  reproduces: {p.reproduces}")
+    for info in available():  # grouped by language, in the registry's order
+        group = [p for p in PRESETS.values() if p.params.lang == info.code]
+        if not group:
+            continue
+        aliases = f"; Meteor 1.5: -l {', '.join(info.meteor_names)}" if info.meteor_names else ""
+        print(f"\n{info.name} ({info.code}, {info.native_name}{aliases})")
+        for p in group:
+            default = " (default)" if DEFAULT_PRESET.get(p.params.lang) == p.name else ""
+            print(f"  {p.name:<{width}}  [{p.params.lang}]{default}  {p.description}")
+            print(f"  {'':<{width}}  reproduces: {p.reproduces}")
+    known = set(available_languages())
+    for p in PRESETS.values():  # presets registered for a language outside the registry
+        if p.params.lang not in known:
+            print(f"\n  {p.name:<{width}}  [{p.params.lang}]  {p.description}")
     return 0
 
 
@@ -239,27 +322,7 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 # score
 # ---------------------------------------------------------------------------
 def _read(path: str, what: str, stdin_used: list[bool]) -> tuple[str, bytes]:
-    if path == "-":
-        if stdin_used[0]:
-            raise CliError("stdin ('-') can be read only once")
-        stdin_used[0] = True
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)  # never more than the limit in memory
-        check_size(len(data), "<stdin>")
-        return "<stdin>", data
-    p = Path(path)
-    try:
-        if p.is_file():  # a regular file: refuse a huge one before reading it
-            check_size(p.stat().st_size, f"{what} file {path!r}")
-        with p.open("rb") as fh:  # pipes and devices: read at most the limit
-            data = fh.read(MAX_BYTES + 1)
-        check_size(len(data), f"{what} file {path!r}")
-        return p.name if p.name else path, data
-    except FileNotFoundError:
-        raise CliError(f"cannot read {what} file {path!r}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"cannot read {what} file {path!r}: it is a directory") from None
-    except OSError as exc:
-        raise CliError(f"cannot read {what} file {path!r}: {exc.strerror or exc}") from None
+    return cli_io.read_input(path, what, stdin_used)
 
 
 def _overrides(args: argparse.Namespace, base: Params) -> dict[str, Any]:
@@ -365,7 +428,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     if args.width < 0 or args.width > 17:
         raise CliError(f"--width must be between 0 and 17, got {args.width}")
+    if args.max_bootstrap_work < 1:
+        raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
+    cli_io.check_seed(args.seed)
     meteor = _build_meteor(args)
+    outputs = [(f, p) for f, p in (("--jsonl", args.jsonl), ("--csv", args.csv),
+               ("--align-out", args.align_out)) if p is not None]  # fmt: skip
+    if args.format in ("jsonl", "csv"):
+        outputs.append((f"--format {args.format}", "-"))
+    cli_io.check_outputs(outputs, [*(args.hyp or ["-"]), *(args.ref or [])])
+    workers = cli_io.cap_workers(args.workers, sys.stderr)
     stdin_used = [False]
     if not args.hyp and sys.stdin.isatty():
         raise CliError("no --hyp given and stdin is a terminal; give --hyp FILE or pipe text in")
@@ -385,17 +457,35 @@ def _cmd_score(args: argparse.Namespace) -> int:
             f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most "
             f"{MAX_BOOTSTRAP_DRAWS // corpus.n_segments:,}"
         )
+    cli_io.check_bootstrap_work(
+        args.bootstrap, corpus.n_segments, len(corpus.systems), args.max_bootstrap_work
+    )
+    _note_coverage(corpus)
     show_progress = args.progress or sys.stderr.isatty()
-    results: dict[str, CorpusResult] = {}
-    for name, hyps in corpus.systems:
-        bar = _ProgressBar(sys.stderr, name) if show_progress else None
+    if show_progress:  # loading, and the paraphrase index's first build (~15 s), shown
+        loading = _ProgressBar(sys.stderr, "loading")
         try:
-            results[name] = score_corpus(
-                meteor, hyps, corpus.refs, workers=args.workers, progress=bar
-            )
+            meteor.prepare(loading)
         finally:
-            if bar:
-                bar.close()
+            loading.close()
+    results: dict[str, CorpusResult] = {}
+    failed: dict[str, cli_io.ScoredSystem] = {}
+    with _dask_client(args) as client:
+        for name, hyps in corpus.systems:
+            bar = _ProgressBar(sys.stderr, name) if show_progress else None
+            try:
+                scored = cli_io.score_system(
+                    meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar, client=client
+                )
+            finally:
+                if bar:
+                    bar.close()
+            if scored.result is None:
+                failed[name] = scored
+            else:
+                results[name] = scored.result
+    if failed:
+        return cli_io.report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals: dict[str, CorpusIntervals] = {}
     comparisons: list[PairedBootstrap] = []
     if args.bootstrap:
@@ -405,6 +495,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
                 results[name], meteor.params, n_samples=args.bootstrap, seed=args.seed
             )
         for name in names[1:]:
+            if not common_segments(corpus.ids_of(names[0]), corpus.ids_of(name))[0]:
+                sys.stderr.write(
+                    f"{PROG}: note: system {name!r} has no segment id in common with the "
+                    f"baseline {names[0]!r}; no paired test\n"
+                )
+                continue
             comparisons.append(
                 paired_bootstrap(
                     results[names[0]],
@@ -413,11 +509,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     names=(names[0], name),
                     n_samples=args.bootstrap,
                     seed=args.seed,
+                    ids=(corpus.ids_of(names[0]), corpus.ids_of(name)),  # pair by segment id
                 )
             )
     _write_files(args, meteor, corpus, results)
-    out = sys.stdout
-    if args.format == "json":
+    to_stdout = "-" in (args.jsonl, args.csv, args.align_out)
+    out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
+    if args.format in ("jsonl", "csv"):
+        _print_segments(out, args.format, corpus, results)
+    elif args.format == "json":
         rep = report(
             results,
             meteor.params,
@@ -435,6 +535,42 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_segments(
+    out: TextIO, fmt: str, corpus: Corpus, results: dict[str, CorpusResult]
+) -> None:
+    """``--format jsonl|csv``: the segment records on stdout."""
+    many = len(results) > 1
+    for k, (name, res) in enumerate(results.items()):
+        if fmt == "jsonl":
+            for line in segments_jsonl(
+                res.segments, system=name if many else None, ids=corpus.ids_of(name)
+            ):
+                out.write(line)
+        else:
+            out.write(
+                segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
+            )
+
+
+@contextlib.contextmanager
+def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
+    """``--dask``: a client of that cluster (:mod:`meteor.cluster`), else ``None``."""
+    if not args.dask:
+        yield None
+        return
+    if args.workers is not None:
+        raise CliError("--workers sets local processes; with --dask the cluster's workers score")
+    if not args.dask_timeout > 0:
+        raise CliError(f"--dask-timeout must be a positive number, got {args.dask_timeout}")
+    from meteor.cluster import ClusterError, connect
+
+    try:
+        with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
+            yield client
+    except ClusterError as exc:
+        raise CliError(str(exc)) from None
+
+
 def _write_files(
     args: argparse.Namespace, meteor: Meteor, corpus: Corpus, results: dict[str, CorpusResult]
 ) -> None:
@@ -443,31 +579,42 @@ def _write_files(
         with _open_out(args.jsonl) as fh:
             for name, res in results.items():
                 for line in segments_jsonl(
-                    res.segments, system=name if many else None, ids=corpus.ids
+                    res.segments, system=name if many else None, ids=corpus.ids_of(name)
                 ):
                     fh.write(line)
     if args.csv:
         with _open_out(args.csv) as fh:
             for k, (name, res) in enumerate(results.items()):
-                fh.write(segments_csv(res.segments, system=name, ids=corpus.ids, header=k == 0))
+                fh.write(
+                    segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
+                )
     if args.align_out:
+        paths = cli_io.align_out_paths(args.align_out, list(results))
         for name, res in results.items():
-            path = _per_system(args.align_out, name) if many else args.align_out
-            with _open_out(path) as fh:
+            with _open_out(paths[name]) as fh:
                 fh.write(write_alignments(res.segments, meteor.params.modules))
 
 
-def _per_system(path: str, system: str) -> str:
-    p = Path(path)
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in system)
-    return str(p.with_name(f"{p.stem}.{safe}{p.suffix}"))
+def _note_coverage(corpus: Corpus) -> None:
+    """One stderr line per system that has hypotheses for only some segments."""
+    if corpus.complete:
+        return
+    for name, hyps in corpus.systems:
+        if len(hyps) < corpus.n_segments:
+            sys.stderr.write(
+                f"{PROG}: note: system {name!r} has hypotheses for {len(hyps):,} of the "
+                f"{corpus.n_segments:,} segments; it is scored on those (paired by seg_id)\n"
+            )
 
 
-def _open_out(path: str) -> TextIO:
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-    except OSError as exc:
-        raise CliError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+def _p_text(p: float, samples: int) -> str:
+    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0."""
+    return f"p < {2 / samples:.2g}" if p == 0.0 else f"p = {p:.4f}"
+
+
+def _open_out(path: str) -> AbstractContextManager[TextIO]:
+    """A temporary file renamed into place when complete; ``-`` is stdout."""
+    return atomic_output(path)
 
 
 def _fmt(x: float, width: int) -> str:
@@ -506,14 +653,30 @@ def _print_text(
         )
         signature = res.signature
     for c in comparisons:
-        d = c.corpus
+        d, m = c.corpus, c.mean_segment
+        level = f"{d.difference_interval.level:.0%}"
+        paired = (
+            f"paired on {c.n_segments:,} common segments ({c.name_a} has {c.segments_a:,}, "
+            f"{c.name_b} {c.segments_b:,}; both scored on those {c.n_segments:,})"
+            if not c.all_segments
+            else f"paired on {c.n_segments:,} segments"
+        )
         out.write(
-            f"{c.name_b} vs {c.name_a} (baseline): corpus score difference "
-            f"{d.difference:+.{w}f} [95% CI {d.difference_interval.low:+.{w}f}, "
-            f"{d.difference_interval.high:+.{w}f}], p = {d.p_value:.4f}; "
-            f"mean segment score difference {c.mean_segment.difference:+.{w}f}, "
-            f"p = {c.mean_segment.p_value:.4f} "
-            f"(paired bootstrap, {c.n_samples} samples, seed {c.seed})\n"
+            f"{c.name_b} vs {c.name_a} (baseline), {paired}: corpus score difference "
+            f"{d.difference:+.{w}f} [{level} CI {d.difference_interval.low:+.{w}f}, "
+            f"{d.difference_interval.high:+.{w}f}], two-sided {_p_text(d.p_value, c.n_samples)}"
+            f" (sacreBLEU's p = {d.p_value_sacrebleu:.4f}, one tail); "
+            f"mean segment score difference {m.difference:+.{w}f} "
+            f"[{level} CI {m.difference_interval.low:+.{w}f}, {m.difference_interval.high:+.{w}f}]"
+            f", two-sided {_p_text(m.p_value, c.n_samples)}\n"
+        )
+    if comparisons:
+        c = comparisons[0]
+        out.write(
+            f"(paired bootstrap test, Koehn 2004: {c.n_samples} resamples of the common "
+            f"segments, seed {c.seed}; percentile interval of B - A; two-sided p = twice the "
+            "share of resamples on the other side of 0, so p < 0.05 exactly when the 95% CI "
+            "excludes 0)\n"
         )
     if intervals and not comparisons:
         ci = next(iter(intervals.values()))
@@ -541,7 +704,14 @@ def _print_tsv(
     if intervals:
         cols += ["corpus_ci_low", "corpus_ci_high", "mean_ci_low", "mean_ci_high"]
     if comparisons:
-        cols += ["difference", "p_value"]
+        cols += [
+            "paired_segments",
+            "difference",
+            "difference_ci_low",
+            "difference_ci_high",
+            "p_value_two_sided",
+            "p_value_sacrebleu",
+        ]
     cols.append("signature")
     out.write("\t".join(cols) + "\n")
     by_name = {c.name_b: c for c in comparisons}
@@ -562,6 +732,17 @@ def _print_tsv(
             row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]
         if comparisons:
             c = by_name.get(name)
-            row += [c.corpus.difference, c.corpus.p_value] if c else ["", ""]
+            row += (
+                [
+                    c.n_segments,
+                    c.corpus.difference,
+                    c.corpus.difference_interval.low,
+                    c.corpus.difference_interval.high,
+                    c.corpus.p_value,
+                    c.corpus.p_value_sacrebleu,
+                ]
+                if c
+                else [""] * 6
+            )
         row.append(res.signature)
         out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

@@ -16,31 +16,48 @@ from one generator, so a seed reproduces every interval.  The interval at level
 ``[s[k], s[B - k - 1]]`` with ``k = floor(B·(1 − L)/2)`` — for ``B = 1000`` and
 95 %: ``[s[25], s[974]]``, the rule of sacreBLEU's ``estimate_ci``.
 
-**Paired bootstrap** (:func:`paired_bootstrap`; Koehn 2004, as implemented by
-sacreBLEU's ``_paired_bs_test``).  Both systems are resampled with the *same*
-indices (they share the references).  With the observed difference
-``d = |score_B − score_A|`` and the resampled differences ``d_b = |s_B,b − s_A,b|``,
-the null distribution is ``d_b`` shifted to mean zero, ``d_b − mean(d)``, and
+**Paired bootstrap** (:func:`paired_bootstrap`; Koehn 2004).  Both systems are
+resampled with the *same* indices (the same segments, the same references); with
+ids (``ids=``) the test runs on the segments both systems have, and the record
+says how many.  The resampled differences ``δ_b = s_B,b − s_A,b`` give
 
-    p = (#{b : d_b − mean(d) > d} + 1) / (B + 1),
+* the **interval** of ``B − A``: the percentile interval ``[δ(k), δ(B−k−1)]`` of the
+  sorted ``δ`` (the rule above), and
+* the **two-sided p-value** ``p = min(1, 2·min(#{b: δ_b ≤ 0}, #{b: δ_b ≥ 0}) / B)``:
+  twice the share of resamples on the far side of 0.  It is the p-value of that
+  interval: ``p ≤ 1 − L`` exactly when the level-``L`` interval excludes 0 (0 outside
+  ``[δ(k), δ(B−k−1)]``), so a "95 % CI that contains 0" never stands beside
+  "p < 0.05".  ``p = 0`` means no resample crossed 0 (p below ``2/B``).
 
-the share of resamples whose centred difference exceeds the observed one, with
-the +1 correction that keeps the test from rejecting more often than its level
-(Clark et al.'s MultEval, which sacreBLEU follows).  Each system's interval, the
-interval of ``s_B − s_A`` and Koehn's win ratio (the share of resamples in which
-B beats A) are reported as well.  One deliberate deviation: when the two
-systems score the same in every resample (the same output twice), p = 1, where
-the formula would give 1/(B + 1).
+**sacreBLEU's p-value** is reported beside it as ``p_value_sacrebleu``, computed as
+sacreBLEU's ``_paired_bs_test`` does (Moses' ``bootstrap-hypothesis-difference-
+significance.pl``, via Clark et al.'s MultEval): with ``d = |score_B − score_A|`` and
+``d_b = |δ_b|``, ``p = (#{b : d_b − mean(d_b) > d} + 1) / (B + 1)``.  When the systems
+clearly differ, ``d_b − mean(d_b) > d`` amounts to ``δ_b > 2d``, one tail of the
+resampled difference, so this p is about half the two-sided one (WMT21 ru-en AFRL vs
+Online-W: 0.036 beside a 95 % interval that contains 0).  One deliberate deviation:
+when the two systems score the same in every resample (the same output twice), it is
+1, where the formula would give 1/(B + 1).  Koehn's win ratio (the share of resamples
+in which B beats A) is reported as well.
+
+**Settings.**  Bootstrapping records made with other settings than ``params``, or
+comparing systems scored with different settings, raises
+:class:`meteor.signatures.SettingsMismatchError` showing both signatures.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import multiprocessing as mp
 import os
+import signal
+import sys
 import threading
+import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -53,6 +70,7 @@ from meteor.metric import Meteor, unique_pairs
 from meteor.params import Params
 from meteor.runtime import gc_paused
 from meteor.scoring import compute
+from meteor.signatures import check_same_settings
 from meteor.transport import Decoder, Encoded, encode
 from meteor.types import CorpusResult, MeteorResult, Stats
 
@@ -68,6 +86,7 @@ __all__ = [
     "SegmentDiff",
     "bootstrap",
     "ci_bounds",
+    "common_segments",
     "default_workers",
     "paired_bootstrap",
     "resample_indices",
@@ -200,10 +219,12 @@ class PairedStat:
         a: system A's interval.
         b: system B's interval.
         difference: observed ``b − a``.
-        difference_interval: interval of the resampled ``b − a``.
-        p_value: sacreBLEU/Koehn p-value of the difference (module docstring).
+        difference_interval: percentile interval of the resampled ``b − a``.
+        p_value: two-sided bootstrap p-value of the difference, the one that agrees
+            with ``difference_interval`` (module docstring).
         b_wins: share of resamples where B scored higher than A (Koehn's win ratio).
         a_wins: share of resamples where A scored higher than B.
+        p_value_sacrebleu: sacreBLEU's paired-bootstrap p-value (about one-sided).
     """
 
     a: Interval
@@ -213,6 +234,7 @@ class PairedStat:
     p_value: float
     b_wins: float
     a_wins: float
+    p_value_sacrebleu: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -221,6 +243,7 @@ class PairedStat:
             "difference": self.difference,
             "difference_interval": self.difference_interval.to_dict(),
             "p_value": self.p_value,
+            "p_value_sacrebleu": self.p_value_sacrebleu,
             "b_wins": self.b_wins,
             "a_wins": self.a_wins,
         }
@@ -228,7 +251,12 @@ class PairedStat:
 
 @dataclass(frozen=True, slots=True)
 class PairedBootstrap:
-    """Paired bootstrap of system B against system A (the baseline) on the same references."""
+    """Paired bootstrap of system B against system A (the baseline) on the same references.
+
+    ``n_segments`` segments were paired (with ids: those both systems have, of
+    ``segments_a`` and ``segments_b``); ``corpus.a``/``corpus.b`` are the systems'
+    scores on those segments.
+    """
 
     name_a: str
     name_b: str
@@ -236,6 +264,14 @@ class PairedBootstrap:
     mean_segment: PairedStat
     n_samples: int
     seed: int | None
+    n_segments: int = 0
+    segments_a: int = 0
+    segments_b: int = 0
+
+    @property
+    def all_segments(self) -> bool:
+        """Both systems were compared on every segment either has."""
+        return self.n_segments == self.segments_a == self.segments_b
 
     @property
     def p_value(self) -> float:
@@ -250,9 +286,18 @@ class PairedBootstrap:
             "mean_segment_score": self.mean_segment.to_dict(),
             "samples": self.n_samples,
             "seed": self.seed,
+            "paired_segments": self.n_segments,
+            "segments_baseline": self.segments_a,
+            "segments_system": self.segments_b,
+            "test": "paired bootstrap (Koehn 2004), two-sided",
             "p_value_definition": (
-                "(#{b: |sB_b - sA_b| - mean_b |sB_b - sA_b| > |sB - sA|} + 1) / (samples + 1), "
-                "paired bootstrap as in sacreBLEU (Koehn 2004)"
+                "min(1, 2 * min(#{b: dB_b <= 0}, #{b: dB_b >= 0}) / samples) with "
+                "dB_b = sB_b - sA_b: two-sided, p <= 1 - level exactly when "
+                "difference_interval excludes 0"
+            ),
+            "p_value_sacrebleu_definition": (
+                "(#{b: |dB_b| - mean_b |dB_b| > |sB - sA|} + 1) / (samples + 1), "
+                "sacreBLEU's paired bootstrap; in effect one tail"
             ),
         }
 
@@ -329,6 +374,37 @@ def _segments_of(x: CorpusResult | Sequence[MeteorResult]) -> tuple[MeteorResult
     return x.segments if isinstance(x, CorpusResult) else tuple(x)
 
 
+def _check_settings(
+    systems: Sequence[tuple[str, Sequence[MeteorResult]]], params: Params, what: str
+) -> None:
+    """Every record of every system, and ``params``, must have the same settings."""
+    items: list[tuple[str, str]] = []
+    for name, segs in systems:
+        first: dict[str, int] = {}
+        for k, seg in enumerate(segs):
+            first.setdefault(seg.signature, k)
+        items += [(f"{name} segment {k + 1}", sig) for sig, k in first.items()]
+    items.append(("the parameters given", params.signature()))
+    check_same_settings(items, what)
+
+
+def common_segments(
+    ids_a: Sequence[str], ids_b: Sequence[str]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Positions in A and in B of the segment ids both have, in A's order.
+
+    Raises:
+        ValueError: an id repeated in A or in B (naming it).
+    """
+    for name, ids in (("A", ids_a), ("B", ids_b)):
+        if len(set(ids)) != len(ids):
+            dup = next(x for x, c in Counter(ids).items() if c > 1)
+            raise ValueError(f"system {name} repeats segment id {dup!r}")
+    where_b = {x: k for k, x in enumerate(ids_b)}
+    pairs = [(k, where_b[x]) for k, x in enumerate(ids_a) if x in where_b]
+    return tuple(k for k, _ in pairs), tuple(j for _, j in pairs)
+
+
 def _resampled(
     systems: Sequence[tuple[MeteorResult, ...]],
     params: Params,
@@ -381,6 +457,7 @@ def bootstrap(
     _check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
+    _check_settings([("the corpus", segs)], params, "a bootstrap")
     ((corpus, means),) = _resampled([segs], params, n_samples, seed)
     total = Stats()
     for s in segs:
@@ -395,13 +472,22 @@ def bootstrap(
     )
 
 
-def _p_value(a: np.ndarray, b: np.ndarray, observed: float) -> float:
+def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:
+    """sacreBLEU's paired-bootstrap p-value (module docstring)."""
     if observed == 0.0 and np.array_equal(a, b):
         return 1.0  # the same scores in every resample: no evidence of a difference
     diffs = np.abs(b - a)
     centred = diffs - diffs.mean()
     count = int(np.sum(centred > abs(observed)))
     return (count + 1) / (len(diffs) + 1)
+
+
+def _p_two_sided(diff: np.ndarray) -> float:
+    """Twice the share of resampled differences on the far side of 0 (at most 1)."""
+    if len(diff) == 0:
+        return math.nan
+    tail = min(int(np.sum(diff <= 0)), int(np.sum(diff >= 0)))
+    return min(1.0, 2 * tail / len(diff))
 
 
 def _paired_stat(
@@ -413,9 +499,10 @@ def _paired_stat(
         b=_interval(obs_b, b, level),
         difference=obs_b - obs_a,
         difference_interval=_interval(obs_b - obs_a, diff, level),
-        p_value=_p_value(a, b, obs_b - obs_a),
+        p_value=_p_two_sided(diff),
         b_wins=float(np.mean(b > a)),
         a_wins=float(np.mean(a > b)),
+        p_value_sacrebleu=_p_sacrebleu(a, b, obs_b - obs_a),
     )
 
 
@@ -428,33 +515,55 @@ def paired_bootstrap(
     n_samples: int = DEFAULT_SAMPLES,
     seed: int | None = DEFAULT_SEED,
     level: float = 0.95,
+    ids: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> PairedBootstrap:
     """Paired bootstrap resampling of system B against baseline A (module docstring).
 
     Args:
         a: the baseline's scored corpus.
-        b: the other system's, on the same references in the same order.
+        b: the other system's, on the same references in the same order (or, with
+            ``ids``, on any segments: the test runs on the ids both have).
         params: the parameters both were scored with.
         names: display names of A and B.
         n_samples: number of resamples.
         seed: seed of ``numpy.random.default_rng``.
         level: confidence level of the intervals.
+        ids: the segment ids of A's and of B's records: pair by id
+            (:func:`common_segments`) instead of by position.
 
     Raises:
-        ValueError: different segment counts or references, an empty corpus, bad options.
+        ValueError: different segment counts (without ``ids``) or references, no
+            segment in common, bad options; :class:`~meteor.signatures.SettingsMismatchError`
+            when the systems (or ``params``) differ in settings.
     """
     sa, sb = _segments_of(a), _segments_of(b)
+    n_a, n_b = len(sa), len(sb)
+    if ids is not None:
+        ids_a, ids_b = ids
+        if len(ids_a) != n_a or len(ids_b) != n_b:
+            raise ValueError(f"ids: {len(ids_a)} and {len(ids_b)} ids for {n_a} and {n_b} segments")
+        pos_a, pos_b = common_segments(ids_a, ids_b)
+        if not pos_a and sa and sb:
+            raise ValueError(
+                f"systems {names[0]} and {names[1]} have no segment id in common; "
+                "a paired test needs segments both systems translated"
+            )
+        sa, sb = tuple(sa[k] for k in pos_a), tuple(sb[k] for k in pos_b)
+        labels = [ids_a[k] for k in pos_a]
+    else:
+        labels = [str(k + 1) for k in range(len(sa))]
     _check_samples(n_samples, level, len(sa))
     if len(sa) != len(sb):
         raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
     if not sa:
         raise ValueError("cannot bootstrap an empty corpus")
-    for k, (x, y) in enumerate(zip(sa, sb, strict=True)):
+    for label, x, y in zip(labels, sa, sb, strict=True):
         if x.refs != y.refs:
             raise ValueError(
-                f"segment {k + 1} has different references for {names[0]} and {names[1]}; "
+                f"segment {label} has different references for {names[0]} and {names[1]}; "
                 "a paired test needs the same references"
             )
+    _check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
     (ca, ma), (cb, mb) = _resampled([sa, sb], params, n_samples, seed)
     obs = []
     for segs in (sa, sb):
@@ -469,6 +578,9 @@ def paired_bootstrap(
         _paired_stat(obs[0][1], obs[1][1], ma, mb, level),
         n_samples,
         seed,
+        len(sa),
+        n_a,
+        n_b,
     )
 
 
@@ -477,25 +589,51 @@ def paired_bootstrap(
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SegmentDiff:
-    """One segment's score under A and B (``index`` is 0-based)."""
+    """One segment's score under A and B.
+
+    ``index`` is the segment's 0-based position in A's records, ``index_b`` in B's
+    (the same without ids); ``seg_id`` its id when the systems were paired by id.
+    """
 
     index: int
     score_a: float
     score_b: float
+    index_b: int | None = None
+    seg_id: str | None = None
 
     @property
     def difference(self) -> float:
         return self.score_b - self.score_a
 
+    @property
+    def position_b(self) -> int:
+        """The segment's 0-based position in B's records."""
+        return self.index if self.index_b is None else self.index_b
+
 
 def segment_differences(
-    a: CorpusResult | Sequence[MeteorResult], b: CorpusResult | Sequence[MeteorResult]
+    a: CorpusResult | Sequence[MeteorResult],
+    b: CorpusResult | Sequence[MeteorResult],
+    *,
+    ids: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> list[SegmentDiff]:
-    """Segments sorted from B's largest win to B's largest loss (ties by index)."""
+    """Segments sorted from B's largest win to B's largest loss (ties by index).
+
+    With ``ids`` (A's and B's segment ids), the segments both have, paired by id.
+    """
     sa, sb = _segments_of(a), _segments_of(b)
-    if len(sa) != len(sb):
-        raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
-    diffs = [SegmentDiff(k, x.score, y.score) for k, (x, y) in enumerate(zip(sa, sb, strict=True))]
+    if ids is not None:
+        pos_a, pos_b = common_segments(*ids)
+        diffs = [
+            SegmentDiff(i, sa[i].score, sb[j].score, j, ids[0][i])
+            for i, j in zip(pos_a, pos_b, strict=True)
+        ]
+    else:
+        if len(sa) != len(sb):
+            raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
+        diffs = [
+            SegmentDiff(k, x.score, y.score) for k, (x, y) in enumerate(zip(sa, sb, strict=True))
+        ]
     return sorted(diffs, key=lambda d: (-d.difference, d.index))
 
 
@@ -513,8 +651,51 @@ def default_workers() -> int:
 _WORKER: Meteor | None = None
 
 
+def _die_with_parent() -> None:
+    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
+    and the worker dies with its parent.
+
+    A terminal sends SIGINT to the whole process group; the parent stops the
+    workers itself (:func:`_stop_workers`), so they ignore it rather than each print
+    a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
+    when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
+    stop its workers, which would otherwise wait for work forever.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+            parent = mp.parent_process()
+            if parent is not None and parent.pid != os.getppid():
+                os._exit(1)  # the parent died before the request took effect
+
+
+def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
+    """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
+
+    ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
+    Ctrl-C, SIGTERM or an error the caller must not wait for them.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+
+
 def _init_worker(params: Params, preset: str | None) -> None:
     global _WORKER
+    _die_with_parent()
     m = Meteor(params=params)
     m.preset = preset  # keep the caller's signature (preset name) on every record
     m.prepare()
@@ -549,6 +730,7 @@ def score_corpus(
     workers: int | None = None,
     progress: Progress | None = None,
     chunk_size: int | None = None,
+    client: Any = None,
 ) -> CorpusResult:
     """Score a corpus over several processes; results come back in input order.
 
@@ -572,6 +754,8 @@ def score_corpus(
         progress: ``progress(fraction, message)`` callback, called in this process.
         chunk_size: segments per task (default: about eight tasks per worker,
             between 16 and 500 segments each).
+        client: a :class:`distributed.Client`: score on that Dask cluster instead
+            (:func:`meteor.cluster.score_corpus_dask`; ``workers`` is not used).
 
     Raises:
         TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
@@ -589,8 +773,22 @@ def score_corpus(
     n = len(hyps)
     if len(refs) != n:
         raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise ValueError(
+            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
+        )
+    if client is not None:
+        from meteor.cluster import score_corpus_dask
+
+        return score_corpus_dask(
+            meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size
+        )
     n_workers = min(workers or default_workers(), max(1, n))
     ctx = _mp_context()
     threshold = (
@@ -661,6 +859,9 @@ def _score_parallel(
                 # distinct pairs scored, scaled to the segment count the caller knows
                 shown = round(done / n * n_all)
                 progress(done / n, f"scored {shown:,} of {n_all:,} segments")
+    except BaseException:  # Ctrl-C, SIGTERM (meteor.cli_io), a failed segment
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [r for chunk in results if chunk is not None for r in chunk]

@@ -19,6 +19,7 @@ from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "FIELDS",
+    "LABELS_EN",
     "SYSTEM_COLORS",
     "ab_scatter",
     "distribution",
@@ -41,6 +42,33 @@ FIELDS: dict[str, str] = {
 }
 
 
+#: Every display string of these figures by key: a page passes ``labels`` with the
+#: same keys in its interface language (missing keys fall back to these).  ``field_*``
+#: keys title the :data:`FIELDS`; ``{name}`` is a system name.
+LABELS_EN: dict[str, str] = {
+    **{f"field_{k}": v for k, v in FIELDS.items()},
+    "segments": "segments",
+    "segment": "segment",
+    "length": "length",
+    "score": "score",
+    "ref_length": "reference length (tokens)",
+    "hyp_length": "hypothesis length (tokens)",
+    "better": "{name} better",
+    "tie": "tie",
+    "equal": "equal",
+    "a_axis": "{name} segment score (A)",
+    "b_axis": "{name} segment score (B)",
+    "corpus_bar": "corpus score (summed statistics)",
+    "mean_bar": "mean of segment scores",
+}
+
+
+def _l(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
+    """The display string ``key`` (``labels`` first, then English), Plotly-escaped."""
+    text = (labels or {}).get(key) or LABELS_EN[key]
+    return escape(text.format(**kw) if kw else text)
+
+
 def _color(k: int) -> str:
     return SYSTEM_COLORS[k % len(SYSTEM_COLORS)]
 
@@ -60,7 +88,11 @@ def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], 
 
 
 def distribution(
-    systems: Mapping[str, CorpusResult], field: str = "score", *, bins: int = 20
+    systems: Mapping[str, CorpusResult],
+    field: str = "score",
+    *,
+    bins: int = 20,
+    labels: Mapping[str, str] | None = None,
 ) -> go.Figure:
     """Histogram of one segment field, one overlaid trace per system.
 
@@ -80,14 +112,14 @@ def distribution(
                 xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if fixed else None,
                 nbinsx=None if fixed else bins,
                 customdata=[[k, i] for i in idx],
-                hovertemplate=f"%{{fullData.name}}<br>{FIELDS[field]} %{{x}}<br>"
-                "%{y} segments<extra></extra>",
+                hovertemplate=f"%{{fullData.name}}<br>{_l(labels, 'field_' + field)} %{{x}}<br>"
+                f"%{{y}} {_l(labels, 'segments')}<extra></extra>",
             )
         )
     fig.update_layout(
         barmode="overlay",
-        xaxis_title=FIELDS[field],
-        yaxis_title="segments",
+        xaxis_title=_l(labels, "field_" + field),
+        yaxis_title=_l(labels, "segments"),
         legend=dict(orientation="h"),
         height=320,
         margin=dict(t=30, b=40, l=50, r=10),
@@ -95,10 +127,15 @@ def distribution(
     return fig
 
 
-def distributions(systems: Mapping[str, CorpusResult], *, bins: int = 20) -> go.Figure:
+def distributions(
+    systems: Mapping[str, CorpusResult],
+    *,
+    bins: int = 20,
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
     """A 2×2 grid of histograms: score, precision, recall and fragmentation."""
     panels = ("score", "precision", "recall", "frag")
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[FIELDS[p] for p in panels])
+    fig = make_subplots(rows=2, cols=2, subplot_titles=[_l(labels, "field_" + p) for p in panels])
     for p, field in enumerate(panels):
         row, col = p // 2 + 1, p % 2 + 1
         for k, (name, res) in enumerate(systems.items()):
@@ -115,7 +152,9 @@ def distributions(systems: Mapping[str, CorpusResult], *, bins: int = 20) -> go.
                     if field != "frag"
                     else None,
                     customdata=[[k, i] for i in idx],
-                    hovertemplate="%{fullData.name}<br>%{x}<br>%{y} segments<extra></extra>",
+                    hovertemplate="%{fullData.name}<br>%{x}<br>%{y} "
+                    + _l(labels, "segments")
+                    + "<extra></extra>",
                 ),
                 row=row,
                 col=col,
@@ -129,7 +168,12 @@ def distributions(systems: Mapping[str, CorpusResult], *, bins: int = 20) -> go.
     return fig
 
 
-def score_vs_length(systems: Mapping[str, CorpusResult], *, length: str = "ref_len") -> go.Figure:
+def score_vs_length(
+    systems: Mapping[str, CorpusResult],
+    *,
+    length: str = "ref_len",
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
     """Segment score against length in tokens (``ref_len`` or ``hyp_len``), one trace per system."""
     if length not in ("ref_len", "hyp_len"):
         raise ValueError(f"length must be 'ref_len' or 'hyp_len', got {length!r}")
@@ -144,14 +188,14 @@ def score_vs_length(systems: Mapping[str, CorpusResult], *, length: str = "ref_l
                 name=escape(name),
                 marker=dict(color=_color(k), size=6, opacity=0.6),
                 customdata=[[k, i] for i in range(len(segs))],
-                hovertemplate="%{fullData.name} segment %{customdata[1]}<br>length %{x}<br>"
-                "score %{y:.4f}<extra></extra>",
+                hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[1]}}"
+                f"<br>{_l(labels, 'length')} %{{x}}<br>{_l(labels, 'score')} %{{y:.4f}}"
+                "<extra></extra>",
             )
         )
-    side = "reference" if length == "ref_len" else "hypothesis"
     fig.update_layout(
-        xaxis_title=f"{side} length (tokens)",
-        yaxis_title="segment score",
+        xaxis_title=_l(labels, "ref_length" if length == "ref_len" else "hyp_length"),
+        yaxis_title=_l(labels, "field_score"),
         yaxis_range=[-0.02, 1.02],
         height=360,
         clickmode="event+select",
@@ -166,6 +210,7 @@ def ab_scatter(
     b: CorpusResult,
     *,
     names: tuple[str, str] = ("A", "B"),
+    labels: Mapping[str, str] | None = None,
 ) -> go.Figure:
     """Segment scores of A (x) against B (y), with the diagonal.
 
@@ -175,16 +220,18 @@ def ab_scatter(
     sa, sb = a.segments, b.segments
     if len(sa) != len(sb):
         raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
-    na, nb = escape(names[0]), escape(names[1])
-    groups: dict[str, list[int]] = {f"{nb} better": [], f"{na} better": [], "tie": []}
+    b_wins = _l(labels, "better", name=names[1])
+    a_wins = _l(labels, "better", name=names[0])
+    tie = _l(labels, "tie")
+    groups: dict[str, list[int]] = {b_wins: [], a_wins: [], tie: []}
     for k, (x, y) in enumerate(zip(sa, sb, strict=True)):
         if y.score > x.score:
-            groups[f"{nb} better"].append(k)
+            groups[b_wins].append(k)
         elif x.score > y.score:
-            groups[f"{na} better"].append(k)
+            groups[a_wins].append(k)
         else:
-            groups["tie"].append(k)
-    colors = {f"{nb} better": _color(1), f"{na} better": _color(0), "tie": "#7f7f7f"}
+            groups[tie].append(k)
+    colors = {b_wins: _color(1), a_wins: _color(0), tie: "#7f7f7f"}
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -193,7 +240,7 @@ def ab_scatter(
             mode="lines",
             line=dict(color="#aaaaaa", dash="dot"),
             hoverinfo="skip",
-            name="equal",
+            name=_l(labels, "equal"),
             showlegend=False,
         )
     )
@@ -206,12 +253,13 @@ def ab_scatter(
                 name=label,
                 marker=dict(color=colors[label], size=7, opacity=0.7),
                 customdata=[[1, k] for k in idx],
-                hovertemplate="segment %{customdata[1]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
+                hovertemplate=_l(labels, "segment")
+                + " %{customdata[1]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
             )
         )
     fig.update_layout(
-        xaxis_title=f"{na} segment score (A)",
-        yaxis_title=f"{nb} segment score (B)",
+        xaxis_title=_l(labels, "a_axis", name=names[0]),
+        yaxis_title=_l(labels, "b_axis", name=names[1]),
         xaxis_range=[-0.02, 1.02],
         yaxis_range=[-0.02, 1.02],
         height=420,
@@ -222,13 +270,15 @@ def ab_scatter(
     return fig
 
 
-def interval_bars(intervals: Mapping[str, CorpusIntervals]) -> go.Figure:
+def interval_bars(
+    intervals: Mapping[str, CorpusIntervals], *, labels: Mapping[str, str] | None = None
+) -> go.Figure:
     """Corpus score and mean segment score per system, with bootstrap intervals as error bars."""
     fig = go.Figure()
     names = list(intervals)
     for label, attr, color in (
-        ("corpus score (summed statistics)", "corpus", "#1f77b4"),
-        ("mean of segment scores", "mean_segment", "#ff7f0e"),
+        (_l(labels, "corpus_bar"), "corpus", "#1f77b4"),
+        (_l(labels, "mean_bar"), "mean_segment", "#ff7f0e"),
     ):
         vals = [getattr(intervals[n], attr) for n in names]
         fig.add_trace(

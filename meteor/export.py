@@ -18,11 +18,14 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Any
 
 from meteor.params import VERSION, Params
+from meteor.signatures import check_same_settings
 from meteor.types import CorpusResult, MeteorResult, Module
 
 __all__ = [
     "CSV_COLUMNS",
+    "FORMULA_TRIGGERS",
     "alignment_block",
+    "csv_cell",
     "iter_alignment_blocks",
     "java_double",
     "report",
@@ -229,6 +232,28 @@ def segment_row(
     }
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV
+#: Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula.
+
+    As OWASP recommends for CSV injection, a text cell that begins with one of
+    :data:`FORMULA_TRIGGERS` gets a leading single quote (``'=1+1``); the CSV writer
+    then quotes it as usual.  Numbers are written as numbers (``repr`` for floats,
+    so a negative number stays a number), ``None`` as an empty cell.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
 def segments_csv(
     results: Sequence[MeteorResult],
     *,
@@ -236,19 +261,19 @@ def segments_csv(
     ids: Sequence[str] | None = None,
     header: bool = True,
 ) -> str:
-    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN)."""
+    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN).
+
+    Text cells are made safe for spreadsheets with :func:`csv_cell` (a hypothesis
+    ``=HYPERLINK(…)`` is written ``'=HYPERLINK(…)``).
+    """
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
     if header:
         w.writeheader()
     for k, r in enumerate(results):
         row = segment_row(r, k + 1, system=system, seg_id=ids[k] if ids else None)
-        w.writerow({c: ("" if v is None else _csv_value(v)) for c, v in row.items()})
+        w.writerow({c: csv_cell(v) for c, v in row.items()})
     return buf.getvalue()
-
-
-def _csv_value(v: Any) -> Any:
-    return repr(v) if isinstance(v, float) else v
 
 
 def segment_record(
@@ -297,11 +322,22 @@ def report(
         comparisons: paired bootstrap results (``meteor.corpus.PairedBootstrap``).
         sources: the input file names.
 
+    Raises:
+        meteor.signatures.SettingsMismatchError: systems scored with different
+            settings (or with other settings than ``params``).
+
     Returns:
         A dict with ``signature``, ``params``, ``systems`` (corpus score from summed
         statistics, mean of segment scores, P, R, Fmean, frag, penalty, statistics
         and, with a bootstrap, their intervals) and ``comparisons``.
     """
+    check_same_settings(
+        [
+            *((f"system {name!r}", res.signature) for name, res in results.items()),
+            ("the parameters given", params.signature(preset=preset)),
+        ],
+        "a report",
+    )
     first = next(iter(results.values()), None)
     systems = []
     for name, res in results.items():

@@ -35,11 +35,15 @@ __all__ = [
     "MATRIX_CELL_LIMIT",
     "MODULE_COLORS",
     "MODULE_DASH",
+    "MODULE_SYMBOL",
     "UNMATCHED",
     "escape",
     "link_view",
+    "link_view_layout",
+    "text_width_px",
     "matrix_is_compact",
     "matrix_view",
+    "coinciding_curves",
     "sensitivity_figure",
     "token_positions",
     "waterfall_figure",
@@ -72,14 +76,18 @@ class Curve(Protocol):
     def current_y(self) -> float: ...
 
 
-#: Okabe-Ito colours (safe for the common colour-vision deficiencies); dashes are a second channel.
+#: Okabe-Ito colours: every pair stays apart (CIE76 ΔE ≥ 15) under simulated protanopia,
+#: deuteranopia and tritanopia (tests/test_figures.py).  Embedding is black, not the grey of
+#: function words.  Colour is never the only carrier: each stage also has a dash
+#: (:data:`MODULE_DASH`, links and their legend) and a marker (:data:`MODULE_SYMBOL`, link
+#: markers, matrix cells and the matrix legend).
 MODULE_COLORS: dict[str, str] = {
     "exact": "#009E73",
     "stem": "#0072B2",
     "synonym": "#E69F00",
     "paraphrase": "#CC79A7",
     "lemma": "#56B4E9",
-    "embedding": "#7F7F7F",
+    "embedding": "#000000",
 }
 MODULE_DASH: dict[str, str] = {
     "exact": "solid",
@@ -88,6 +96,14 @@ MODULE_DASH: dict[str, str] = {
     "paraphrase": "dashdot",
     "lemma": "longdash",
     "embedding": "longdashdot",
+}
+MODULE_SYMBOL: dict[str, str] = {
+    "exact": "circle",
+    "stem": "square",
+    "synonym": "diamond",
+    "paraphrase": "triangle-up",
+    "lemma": "cross",
+    "embedding": "star",
 }
 UNMATCHED = "#D55E00"
 FUNCTION_WORD = "#7F7F7F"
@@ -123,6 +139,7 @@ LABELS_EN: dict[str, str] = {
     "gamma": "γ",
     "delta": "δ",
     "current": "current",
+    "coincide": "Same curve, drawn one over another: {names} ({params})",
     "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
     "Drag to zoom in for every word; double-click to zoom out.",
 }
@@ -282,7 +299,12 @@ def _link_traces(
                 legendgroup=group,
                 showlegend=False,
                 opacity=opacity,
-                marker={"color": color, "size": 8 if not faint else 6, "symbol": "diamond"},
+                marker={
+                    "color": color,
+                    "size": 9 if not faint else 6,
+                    "symbol": MODULE_SYMBOL.get(mod.value, "diamond"),
+                    "line": {"color": "white", "width": 1},
+                },
                 hovertext=hover,
                 hovertemplate="%{hovertext}<extra></extra>",
                 customdata=custom,
@@ -469,6 +491,134 @@ def _cover(matches: Sequence[Match], side: str) -> dict[int, Match]:
     return out
 
 
+#: Plot width (px) the link view assumes it gets at least.  Pairs whose word labels,
+#: written horizontally at the tokens' even spacing, would need more than this are drawn
+#: as columns instead (:func:`link_view_layout`).
+ROW_LAYOUT_WIDTH_PX = 600
+#: Columns layout: vertical pitch per token (px) and label font size; the pitch is well
+#: above a label's height, so labels of one side never touch.
+COLUMN_PITCH_PX = 24
+_LABEL_SIZE = 12
+_ROW_LABEL_SIZE = 14
+#: Labels in the columns layout are cut to this many characters (the hover keeps the word).
+COLUMN_LABEL_CHARS = 18
+#: Gap (px) from a token's centre to its chunk number, and to its word label.
+_NUMBER_GAP_PX = 10
+_LABEL_GAP_PX = 36
+
+
+def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
+    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font.
+
+    Per character: narrow punctuation and ``i l j`` ≈ 0.35 em, wide letters (``m w`` and
+    capitals, Cyrillic ``ж ш щ ю м``) ≈ 0.95 em, East Asian wide ≈ 1.05 em, others ≈ 0.66 em
+    (Latin and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial).
+    """
+    import unicodedata
+
+    em = 0.0
+    for ch in text:
+        if ch in "iljIt.,:;'!|()[]{}`\u00b7 -":
+            em += 0.35
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            em += 1.05
+        elif ch in "mwMWжшщюмЖШЩЮМЫы" or ch.isupper():
+            em += 0.95
+        else:
+            em += 0.66
+    return em * size * (1.08 if bold else 1.0)
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def link_view_layout(alignment: Alignment) -> str:
+    """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
+    per line) for :func:`link_view`.
+
+    Rows when every two neighbouring word labels, written horizontally and centred on
+    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`; otherwise
+    columns, whose labels sit beside the tokens at a fixed pitch and never overlap, however
+    long the pair or its words.
+    """
+    hyp, ref = alignment.hyp, alignment.ref
+    w = max(len(hyp), len(ref), 1)
+    px_per_unit = ROW_LAYOUT_WIDTH_PX / (w + 1)  # x range [-1, w]
+    hx, rx = token_positions(len(hyp), len(ref))
+    for toks, xs in ((hyp, hx), (ref, rx)):
+        widths = [text_width_px(t.text, _ROW_LABEL_SIZE) for t in toks]
+        for k in range(1, len(toks)):
+            need = (widths[k - 1] + widths[k]) / 2 + 6
+            if need > (xs[k] - xs[k - 1]) * px_per_unit:
+                return "columns"
+    return "rows"
+
+
+def _transpose(trace: go.Scatter) -> None:
+    """Rows → columns: (position, row) becomes (1 − row, −position): hypothesis at x = 0,
+    reference at x = 1, the first token on top."""
+    xs, ys = trace.x, trace.y
+    if xs is None or ys is None:
+        return
+    trace.x = [None if y is None else 1 - y for y in ys]
+    trace.y = [None if x is None else -x for x in xs]
+
+
+def _column_labels(
+    tokens: Sequence[Token],
+    ys: Sequence[float],
+    side: str,
+    colors: Sequence[str],
+) -> go.Scatter:
+    """Word labels beside a column: text outside an invisible marker as wide as the gap."""
+    return go.Scatter(
+        x=[0.0 if side == "hyp" else 1.0] * len(tokens),
+        y=list(ys),
+        mode="markers+text",
+        text=[escape(_cut(t.text, COLUMN_LABEL_CHARS)) for t in tokens],
+        textposition="middle left" if side == "hyp" else "middle right",
+        textfont={"color": list(colors), "size": _LABEL_SIZE},
+        marker={"size": 2 * _LABEL_GAP_PX, "opacity": 0},
+        hoverinfo="skip",
+        showlegend=False,
+        cliponaxis=False,
+        name=side,
+        meta={"role": f"labels_{side}", "gap_px": _LABEL_GAP_PX, "size": _LABEL_SIZE},
+    )
+
+
+def _column_chunk_numbers(
+    chunks: Sequence[Chunk],
+    hy: Sequence[float],
+    ry: Sequence[float],
+    labels: Mapping[str, str] | None,
+) -> list[go.Scatter]:
+    """Chunk numbers in the lane between a token's marker and its label, on the row of the
+    chunk's first token (one chunk starts per token at most, so numbers never stack)."""
+    out = []
+    for side, ys, x in (("hyp", hy, 0.0), ("ref", ry, 1.0)):
+        starts = [ch.hyp.start if side == "hyp" else ch.ref.start for ch in chunks]
+        out.append(
+            go.Scatter(
+                x=[x] * len(chunks),
+                y=[ys[i] for i in starts],
+                mode="markers+text",
+                text=[f"<b>{k + 1}</b>" for k in range(len(chunks))],
+                textposition="middle left" if side == "hyp" else "middle right",
+                textfont={"color": [_CHUNK_TEXT[k % 2] for k in range(len(chunks))], "size": 11},
+                marker={"size": 2 * _NUMBER_GAP_PX, "opacity": 0},
+                hoverinfo="skip",
+                legendgroup="chunks",
+                showlegend=False,
+                cliponaxis=False,
+                name=_label(labels, "chunks"),
+                meta={"role": "chunk_numbers", "side": side, "gap_px": _NUMBER_GAP_PX, "size": 11},
+            )
+        )
+    return out
+
+
 def link_view(
     alignment: Alignment,
     *,
@@ -481,7 +631,14 @@ def link_view(
     title: str | None = None,
     mark_unmatched: bool = True,
 ) -> go.Figure:
-    """Two-row link view of an alignment.
+    """Link view of an alignment: hypothesis and reference, one link per match.
+
+    Short pairs are drawn in rows (hypothesis above the reference, words written
+    horizontally); a pair whose labels would not fit side by side
+    (:func:`link_view_layout`) is drawn in columns: hypothesis on the left, reference on
+    the right, one token per :data:`COLUMN_PITCH_PX`, each word beside its token and each
+    chunk number in a lane between the token and its word, so that no two labels overlap
+    at any length (the figure grows in height; ``layout.meta["layout"]`` says which).
 
     Args:
         alignment: tokens of both sides (and, by default, the matches and chunks).
@@ -503,19 +660,32 @@ def link_view(
     hyp, ref = alignment.hyp, alignment.ref
     hx, rx = token_positions(len(hyp), len(ref))
     w = max(len(hyp), len(ref), 1)
-    long = w > 16
+    columns = link_view_layout(alignment) == "columns"
     fig = go.Figure()
-    for t in _chunk_traces(chunks, hx, rx, hyp, ref, labels):
-        fig.add_trace(t)
-    for t in _link_traces(candidates, hx, rx, labels, weights, fmt, faint=True):
-        fig.add_trace(t)
-    for t in _link_traces(matches, hx, rx, labels, weights, fmt, faint=False):
-        fig.add_trace(t)
+    traces: list[go.Scatter] = []
+    chunk_traces = _chunk_traces(chunks, hx, rx, hyp, ref, labels)
+    if columns:  # numbers go in their own lane (below)
+        chunk_traces = [t for t in chunk_traces if t.meta.get("role") != "chunk_numbers"]
+    traces += chunk_traces
+    traces += _link_traces(candidates, hx, rx, labels, weights, fmt, faint=True)
+    traces += _link_traces(matches, hx, rx, labels, weights, fmt, faint=False)
     cover = list(matches) if matches else list(candidates)
-    for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
-        fig.add_trace(
-            _token_trace(toks, xs, y, side, _cover(cover, side), labels, not long, mark_unmatched)
-        )
+    token_traces = [
+        _token_trace(toks, xs, y, side, _cover(cover, side), labels, not columns, mark_unmatched)
+        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0))
+    ]
+    traces += token_traces
+    if columns:
+        for t in traces:
+            _transpose(t)
+        for t in token_traces:
+            t.textposition = "middle left" if t.meta["role"] == "tokens_hyp" else "middle right"
+        for side, toks, tt in (("hyp", hyp, token_traces[0]), ("ref", ref, token_traces[1])):
+            traces.append(_column_labels(toks, tt.y, side, tt.textfont.color))
+        if chunks and len(chunks) <= MAX_CHUNK_TRACES:
+            traces += _column_chunk_numbers(chunks, token_traces[0].y, token_traces[1].y, labels)
+    for t in traces:
+        fig.add_trace(t)
     # legend keys for the token marks
     if mark_unmatched:
         fig.add_trace(
@@ -537,55 +707,62 @@ def link_view(
                 meta={"role": "legend_function_word"},
             )
         )
-    annotations = []
-    if long:
-        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0)):
-            cover_side = _cover(cover, side)
-            for i, t in enumerate(toks):
-                annotations.append(
-                    {
-                        "x": xs[i],
-                        "y": y,
-                        "text": escape(t.text),
-                        "showarrow": False,
-                        "textangle": -50,
-                        "xanchor": "left" if side == "hyp" else "right",
-                        "yanchor": "bottom" if side == "hyp" else "top",
-                        "yshift": 9 if side == "hyp" else -9,
-                        "font": {
-                            "size": 12,
-                            "color": UNMATCHED
-                            if i not in cover_side and mark_unmatched
-                            else (FUNCTION_WORD if t.function_word else "#111111"),
-                        },
-                    }
-                )
-    pad = 1.6 if long else 0.7
+    if not columns:
+        pad = 0.7
+        fig.update_layout(
+            height=340,
+            **_frame(title),
+            xaxis={"visible": False, "range": [-1.0, w], "fixedrange": False},
+            yaxis={
+                "range": [-pad, 1 + pad],
+                "tickvals": [0, 1],
+                "ticktext": [
+                    escape(_label(labels, "reference")),
+                    escape(_label(labels, "hypothesis")),
+                ],
+                "showgrid": False,
+                "zeroline": False,
+                "fixedrange": True,
+            },
+        )
+    else:
+        label_px = max(
+            (text_width_px(_cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
+            default=0.0,
+        )
+        side_px = int(label_px + _LABEL_GAP_PX + 12)
+        top = 96 if title else 76  # legend, then the two column headings
+        fig.update_layout(
+            height=top + 20 + COLUMN_PITCH_PX * w,
+            margin={"l": side_px, "r": side_px, "t": top, "b": 20},
+            title={"text": escape(title)} if title else None,
+            xaxis={
+                "range": [-0.03, 1.03],
+                "side": "top",
+                "tickvals": [0, 1],
+                "ticktext": [
+                    escape(_label(labels, "hypothesis")),
+                    escape(_label(labels, "reference")),
+                ],
+                "showgrid": False,
+                "zeroline": False,
+                "fixedrange": True,
+            },
+            yaxis={
+                "visible": False,
+                "range": [-(w - 1) - 0.5, 0.5],
+                "fixedrange": False,
+            },
+        )
     fig.update_layout(
-        height=420 if long else 340,
-        **_frame(title),
         clickmode="event+select",
         hovermode="closest",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
         plot_bgcolor="white",
-        annotations=annotations,
-        xaxis={
-            "visible": False,
-            "range": [-1.0, w + (1.5 if long else 0.0)],
-            "fixedrange": False,
-        },
-        yaxis={
-            "range": [-pad, 1 + pad],
-            "tickvals": [0, 1],
-            "ticktext": [
-                escape(_label(labels, "reference")),
-                escape(_label(labels, "hypothesis")),
-            ],
-            "showgrid": False,
-            "zeroline": False,
-            "fixedrange": True,
-        },
+        meta={"layout": "columns" if columns else "rows"},
     )
+    if columns:  # the legend at the top, above the column headings
+        fig.update_layout(legend={"y": 1.0, "yanchor": "top", "yref": "container"})
     return fig
 
 
@@ -707,15 +884,25 @@ def matrix_view(
                     "line": {"color": "black", "width": 2},
                 }
             )
+            # the number inside the chunk's own first cell (top-left corner; the row is
+            # reversed, so "top" hangs the label down into the cell): that cell is always
+            # one of this chunk's matched cells, and the row holds no other chunk's cell,
+            # so a number never sits on another chunk (it once sat past the chunk's top
+            # right corner, on whatever cell was there).
             annotations.append(
                 {
-                    "x": ch.ref.end - 0.5,
+                    "x": ch.ref.start - 0.5,
                     "y": ch.hyp.start - 0.5,
                     "text": f"<b>{k + 1}</b>",
                     "showarrow": False,
                     "xanchor": "left",
-                    "yanchor": "bottom",
-                    "font": {"size": 11},
+                    "yanchor": "top",
+                    "xshift": 1,
+                    "yshift": -1,
+                    "bgcolor": "rgba(255,255,255,0.85)",
+                    "borderpad": 0,
+                    "font": {"size": 10, "color": "#111111"},
+                    "name": f"chunk_{k}",
                 }
             )
         x_axis = _word_axis(x_ticks)
@@ -726,12 +913,14 @@ def matrix_view(
                 _legend_key(
                     _label(labels, mod.value),
                     MODULE_COLORS[mod.value],
-                    "square",
+                    MODULE_SYMBOL[mod.value],
                     size=12,
                     group=mod.value,
                     meta={"role": "legend", "module": mod.value},
                 )
             )
+        if not compact:
+            fig.add_traces(_stage_glyphs(alignment))
     fig.update_xaxes(
         side="top", tickangle=-60, range=[-0.5, nr - 0.5], showgrid=False, zeroline=False, **x_axis
     )
@@ -746,6 +935,41 @@ def matrix_view(
         legend={"orientation": "h", "yanchor": "top", "y": -0.02, "x": 0.0},
     )
     return fig
+
+
+def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
+    """The stage's marker (:data:`MODULE_SYMBOL`), white with a dark rim, on every matched
+    cell (one trace per stage): the matrix legend's second channel besides colour.  No
+    hover (the heatmap has it)."""
+    out = []
+    for mod in _module_order(alignment.matches):
+        xs: list[int] = []
+        ys: list[int] = []
+        for m in alignment.matches:
+            if m.module is mod:
+                for i in m.hyp:
+                    for j in m.ref:
+                        xs.append(j)
+                        ys.append(i)
+        out.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                marker={
+                    "symbol": MODULE_SYMBOL.get(mod.value, "circle"),
+                    "size": 8,
+                    "color": "white",
+                    "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
+                },
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=mod.value,
+                name=mod.value,
+                meta={"role": "stage_glyphs", "module": mod.value},
+            )
+        )
+    return out
 
 
 def _tick(t: Token, matched: bool) -> str:
@@ -926,7 +1150,44 @@ def _signed(x: float, fmt: Fmt) -> str:
     return ("−" if x < 0 else "+") + fmt(abs(x))
 
 
+#: One colour, dash and marker per setting (Okabe-Ito colours): a setting stays
+#: identifiable in grey print or for any colour vision, and curves that coincide stay
+#: visible (earlier settings are drawn wider, later ones inside them; markers staggered).
 _SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+_SERIES_DASH = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+_SERIES_SYMBOL = ("circle", "square", "diamond", "triangle-up", "x", "star")
+#: Two curves closer than this everywhere are "the same curve" for the note.
+COINCIDE_TOL = 1e-9
+
+
+def coinciding_curves(curves: Mapping[str, Sequence[Curve]]) -> list[tuple[list[str], list[str]]]:
+    """Settings whose curves coincide: ``[(setting names, parameters), ...]``.
+
+    For every parameter, settings whose curve has the same x values and y values within
+    :data:`COINCIDE_TOL` at every point are grouped; groups with the same settings are
+    merged across parameters (in parameter order).  Settings order is kept.
+    """
+    names = list(curves)
+    found: dict[tuple[str, ...], list[str]] = {}
+    if not names:
+        return []
+    for col, c0 in enumerate(curves[names[0]]):
+        groups: list[list[str]] = []
+        for name in names:
+            c = curves[name][col]
+            for g in groups:
+                ref = curves[g[0]][col]
+                if list(ref.xs) == list(c.xs) and all(
+                    abs(a - b) <= COINCIDE_TOL for a, b in zip(ref.ys, c.ys, strict=True)
+                ):
+                    g.append(name)
+                    break
+            else:
+                groups.append([name])
+        for g in groups:
+            if len(g) > 1:
+                found.setdefault(tuple(g), []).append(c0.param)
+    return [(list(g), ps) for g, ps in found.items()]
 
 
 def sensitivity_figure(
@@ -936,6 +1197,11 @@ def sensitivity_figure(
     fmt: Fmt = _default_fmt,
 ) -> go.Figure:
     """One panel per parameter; one line per setting, its current value marked.
+
+    Each setting has its own colour, dash and marker symbol; when curves of several
+    settings coincide (:func:`coinciding_curves`) a note above the panels says which
+    (label ``coincide``, with ``{names}`` and ``{params}``), and each curve's ``meta``
+    lists the settings it coincides with (``same_as``).
 
     Args:
         curves: setting name → its curves (from :func:`meteor.explain.sensitivity`).
@@ -949,21 +1215,41 @@ def sensitivity_figure(
         subplot_titles=[escape(_label(labels, p)) for p in params],
         horizontal_spacing=0.04,
     )
+    same = coinciding_curves(curves)
+    same_as: dict[tuple[str, str], list[str]] = {}
+    for group, ps in same:
+        for p in ps:
+            for name in group:
+                same_as[(name, p)] = [g for g in group if g != name]
+    n = len(names)
+    step = 2 * max(n, 1)  # markers every `step` points, each setting shifted by one
     for s, setting in enumerate(names):
         color = _SERIES[s % len(_SERIES)]
+        dash = _SERIES_DASH[s % len(_SERIES_DASH)]
+        symbol = _SERIES_SYMBOL[s % len(_SERIES_SYMBOL)]
+        width = 2.0 + 1.5 * (n - 1 - s)
         for col, c in enumerate(curves[setting], start=1):
+            sizes = [9 if k % step == s % step else 0 for k in range(len(c.xs))]
             fig.add_trace(
                 go.Scatter(
                     x=list(c.xs),
                     y=list(c.ys),
-                    mode="lines",
-                    line={"color": color, "width": 2},
+                    mode="lines+markers",
+                    line={"color": color, "width": width, "dash": dash},
+                    marker={"symbol": symbol, "size": sizes, "color": color},
                     name=escape(setting),
                     legendgroup=f"s{s}",
                     showlegend=col == 1,
                     hovertemplate=f"{escape(_label(labels, c.param))} = %{{x:.3f}}"
-                    "<br>score %{y:.4f}<extra>" + escape(setting) + "</extra>",
-                    meta={"role": "curve", "param": c.param, "setting": setting},
+                    f"<br>{escape(_label(labels, 'score'))} %{{y:.4f}}<extra>"
+                    + escape(setting)
+                    + "</extra>",
+                    meta={
+                        "role": "curve",
+                        "param": c.param,
+                        "setting": setting,
+                        "same_as": same_as.get((setting, c.param), []),
+                    },
                 ),
                 row=1,
                 col=col,
@@ -975,8 +1261,8 @@ def sensitivity_figure(
                     mode="markers",
                     marker={
                         "color": color,
-                        "size": 11,
-                        "symbol": "circle",
+                        "size": 12,
+                        "symbol": symbol,
                         "line": {"color": "white", "width": 1},
                     },
                     name=f"{escape(setting)} ({escape(_label(labels, 'current'))})",
@@ -993,11 +1279,42 @@ def sensitivity_figure(
                 row=1,
                 col=col,
             )
+    notes = []
+    for k, (group, ps) in enumerate(same):
+        text = (
+            _label(labels, "coincide")
+            .replace("{names}", " = ".join(group))
+            .replace("{params}", ", ".join(_label(labels, p) for p in ps))
+        )
+        notes.append(
+            {
+                "text": escape(text),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0.0,
+                "y": 1.0,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "yshift": 24 + 18 * (len(same) - 1 - k),
+                "showarrow": False,
+                "align": "left",
+                "font": {"size": 12, "color": "#333333"},
+                "name": "coincide",
+            }
+        )
+    for a in notes:
+        fig.add_annotation(a)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_layout(
-        height=300,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": -0.35, "x": 0.0},
+        height=300 + 18 * len(notes),
+        margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
+        legend={
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": -0.35,
+            "x": 0.0,
+            "itemsizing": "constant",  # each setting's marker shown in the legend too
+        },
         plot_bgcolor="white",
     )
     return fig

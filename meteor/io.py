@@ -8,14 +8,17 @@ and what to do about it; nothing here prints or exits.
 Formats (chosen by extension, or by ``fmt``):
 
 * **text** (``.txt`` and anything else): one segment per line, UTF-8.  Lines end at
-  ``\\n``; a ``\\r`` before it (Windows files) is dropped, a lone ``\\r`` or a Unicode
-  line separator inside a line stays in the segment (the normaliser sanitises it).
-  An empty line is an empty segment; a final newline does not start another one.
+  ``\\r\\n``, ``\\n`` or a lone ``\\r`` (:func:`split_lines`; the rule of Java's
+  ``BufferedReader.readLine``, with which Meteor 1.5 reads its files, and of Python's
+  universal newlines), nowhere else: form feed, vertical tab, NEL, U+2028 and U+2029
+  stay inside the segment (the normaliser treats them as spaces).  An empty line is an
+  empty segment; a final line break does not start another one.
 * **tsv** (``.tsv``): a header row, then one row per segment, tab-separated and
   unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are).  Columns:
   ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok`` and the like are
-  not references); optionally ``system`` (several systems in long form, one block
-  of rows per system, in order) and ``seg_id``.
+  not references); optionally ``system`` (several systems in long form) and
+  ``seg_id`` (segments then pair by id, not by row: :func:`load_corpus`; without it,
+  each system's rows are its segments in order).
 * **jsonl** (``.jsonl``, ``.ndjson``): one JSON object per line with the same field
   names; ``refs`` may hold a list of references.  Objects with a ``type`` other than
   ``segment`` (such as the Meteor 1.5 harness's final ``{"type": "corpus"}`` line)
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -40,6 +44,7 @@ __all__ = [
     "MAX_SEGMENTS",
     "Corpus",
     "Format",
+    "LINE_BREAK",
     "InputError",
     "SegmentTable",
     "check_size",
@@ -47,7 +52,9 @@ __all__ = [
     "demo_corpus",
     "detect_format",
     "load_corpus",
+    "id_order",
     "read_table",
+    "some_ids",
     "split_lines",
 ]
 
@@ -92,13 +99,23 @@ class SegmentTable:
         name: the file name (for messages and default system names).
         systems: ``(system name, hypotheses)`` in file order; empty for a reference file.
         refs: per segment, the references this file gives (``None`` when it gives none).
-        ids: segment ids from the file (``seg_id``), or 1-based line numbers.
+        ids: segment ids from the file (``seg_id``), or 1-based line numbers; with
+            ``keyed``, every id any system has (:func:`id_order`), and ``refs`` follows it.
+        system_ids: with ``keyed``, per system the ids of its hypotheses (in its row
+            order); empty when every system has one hypothesis per entry of ``ids``.
+        keyed: the file has a segment-id column, so segments pair by id.
     """
 
     name: str
     systems: tuple[tuple[str, tuple[str, ...]], ...]
     refs: tuple[tuple[str, ...], ...] | None
     ids: tuple[str, ...]
+    system_ids: tuple[tuple[str, ...], ...] = ()
+    keyed: bool = False
+
+    def ids_of(self, k: int) -> tuple[str, ...]:
+        """The ids of system ``k``'s hypotheses."""
+        return self.system_ids[k] if self.system_ids else self.ids
 
     @property
     def n_segments(self) -> int:
@@ -110,23 +127,44 @@ class Corpus:
     """Hypotheses of one or more systems and the references of every segment.
 
     Attributes:
-        systems: ``(name, hypotheses)`` per system, all of the same length.
+        systems: ``(name, hypotheses)`` per system.  Without ``coverage``, one
+            hypothesis per segment; with it, one per index in ``coverage[k]``.
         refs: per segment, its references (one or more, in the order given).
-        ids: per segment, an id for display (the file's ``seg_id`` or the line number).
+        ids: per segment, its id (the files' ``seg_id``, or the line number).
         sources: the file names that went in, for reports.
+        coverage: per system, the (ascending) indices of the segments it has a
+            hypothesis for; empty when every system covers every segment.
+        keyed: the segments were paired by the ids the files carry.
     """
 
     systems: tuple[tuple[str, tuple[str, ...]], ...]
     refs: tuple[tuple[str, ...], ...]
     ids: tuple[str, ...]
     sources: tuple[str, ...] = field(default=())
+    coverage: tuple[tuple[int, ...], ...] = field(default=())
+    keyed: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.refs)
         if len(self.ids) != n:
             raise InputError(f"{len(self.ids)} segment ids for {n} segments")
-        for name, hyps in self.systems:
-            if len(hyps) != n:
+        if self.coverage and len(self.coverage) != len(self.systems):
+            raise InputError(
+                f"coverage is given for {len(self.coverage)} systems but there are "
+                f"{len(self.systems)}"
+            )
+        for k, (name, hyps) in enumerate(self.systems):
+            if self.coverage:
+                cov = self.coverage[k]
+                if len(hyps) != len(cov):
+                    raise InputError(
+                        f"system {name!r} has {len(hyps)} hypotheses for {len(cov)} segments"
+                    )
+                if any(not 0 <= i < n for i in cov) or any(
+                    x >= y for x, y in zip(cov, cov[1:], strict=False)
+                ):
+                    raise InputError(f"system {name!r}: coverage must be ascending segment indices")
+            elif len(hyps) != n:
                 raise InputError(
                     f"system {name!r} has {len(hyps)} segments but the references have {n}"
                 )
@@ -143,21 +181,59 @@ class Corpus:
     def system_names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.systems)
 
-    def hyps(self, system: str | int = 0) -> tuple[str, ...]:
-        """The hypotheses of a system, by name or position."""
+    @property
+    def complete(self) -> bool:
+        """Every system has a hypothesis for every segment."""
+        return not self.coverage or all(len(c) == len(self.refs) for c in self.coverage)
+
+    def _index(self, system: str | int) -> int:
         if isinstance(system, int):
-            return self.systems[system][1]
-        for name, hyps in self.systems:
+            if not -len(self.systems) <= system < len(self.systems):
+                raise KeyError(f"no system number {system}; there are {len(self.systems)}")
+            return system % len(self.systems)
+        for k, (name, _) in enumerate(self.systems):
             if name == system:
-                return hyps
+                return k
         raise KeyError(f"no system {system!r}; systems: {', '.join(self.system_names)}")
+
+    def hyps(self, system: str | int = 0) -> tuple[str, ...]:
+        """The hypotheses of a system, by name or position (in segment order)."""
+        return self.systems[self._index(system)][1]
+
+    def indices(self, system: str | int = 0) -> tuple[int, ...]:
+        """The indices (into ``refs`` and ``ids``) of the segments a system covers."""
+        k = self._index(system)
+        return self.coverage[k] if self.coverage else tuple(range(len(self.refs)))
+
+    def refs_of(self, system: str | int = 0) -> tuple[tuple[str, ...], ...]:
+        """The references of a system's segments, one entry per hypothesis."""
+        k = self._index(system)
+        if not self.coverage:
+            return self.refs
+        return tuple(self.refs[i] for i in self.coverage[k])
+
+    def ids_of(self, system: str | int = 0) -> tuple[str, ...]:
+        """The ids of a system's segments, one per hypothesis."""
+        k = self._index(system)
+        if not self.coverage:
+            return self.ids
+        return tuple(self.ids[i] for i in self.coverage[k])
 
 
 # ---------------------------------------------------------------------------
 # bytes → text → lines
 # ---------------------------------------------------------------------------
+#: A line break (:func:`split_lines`): CR LF, LF or a lone CR.
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
 def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+    return len(_LINE_BREAK_BYTES.findall(data, 0, offset)) + 1
+
+
+def _line_of_text(text: str, offset: int) -> int:
+    return len(LINE_BREAK.findall(text, 0, offset)) + 1
 
 
 def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
@@ -167,9 +243,11 @@ def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
         InputError: naming the file, its size and the limit.
     """
     if size > limit:
+        # Bytes as well as MB: "50.0 MB; at most 50 MB" hid which one was larger.
         raise InputError(
-            f"{name} is {size / 1e6:,.1f} MB; at most {limit / 1e6:,.0f} MB per file are "
-            "accepted — split the file and score the parts (statistics add up)"
+            f"{name} is {size:,} bytes ({size / 1e6:,.1f} MB); at most {limit:,} bytes "
+            f"({limit / 1e6:,.0f} MB) per file are accepted — split the file and score the "
+            "parts (statistics add up)"
         )
 
 
@@ -186,14 +264,14 @@ def decode(data: bytes | str, name: str = "input") -> str:
     if isinstance(data, str):
         check_size(len(data), name)
         if "\x00" in data:
-            line = data.count("\n", 0, data.index("\x00")) + 1
+            line = _line_of_text(data, data.index("\x00"))
             raise InputError(
                 f"{name}: line {line} contains a NUL character; this looks like a binary file, "
                 "not text with one segment per line"
             )
         bad = _SURROGATE.search(data)
         if bad is not None:
-            line = data.count("\n", 0, bad.start()) + 1
+            line = _line_of_text(data, bad.start())
             raise InputError(
                 f"{name}: line {line} contains a lone surrogate (U+{ord(bad.group()):04X}), "
                 "which is not text; save the file as UTF-8"
@@ -227,17 +305,25 @@ def decode(data: bytes | str, name: str = "input") -> str:
 
 
 def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) -> list[str]:
-    """Text → segments: one per ``\\n``-terminated line, empty lines kept.
+    """Text → segments: the one line-break rule of the CLI, the API and the app.
+
+    A line ends at ``\\r\\n``, ``\\n`` or a lone ``\\r`` — what Java's
+    ``BufferedReader.readLine`` (Meteor 1.5 reads its files with it) and Python's
+    universal newlines accept — and nowhere else: unlike ``str.splitlines``, form
+    feed, vertical tab, the file/group/record separators, NEL (U+0085), U+2028 and
+    U+2029 stay inside the segment.  Empty lines are kept; a final line break does
+    not start another segment.
 
     ``"a\\nb\\n"`` and ``"a\\nb"`` both give ``["a", "b"]``; ``"a\\n\\nb"`` gives
-    ``["a", "", "b"]``; ``""`` gives ``[]`` and ``"\\n"`` gives ``[""]``.
+    ``["a", "", "b"]``; ``"a\\rb\\r"`` gives ``["a", "b"]``; ``""`` gives ``[]`` and
+    ``"\\n"`` gives ``[""]``.
 
     Raises:
         InputError: more than ``limit`` segments.
     """
     if not text:
         return []
-    lines = text.split("\n")
+    lines = LINE_BREAK.split(text) if "\r" in text else text.split("\n")
     if lines[-1] == "":
         lines.pop()
     if len(lines) > limit:
@@ -245,7 +331,7 @@ def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) ->
             f"{name} has {len(lines):,} segments; at most {limit:,} are accepted — "
             "split the file and score the parts (statistics add up)"
         )
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return lines
 
 
 def detect_format(name: str, fmt: str | None = None) -> Format:
@@ -441,18 +527,13 @@ def _table_from_rows(
     if not groups:
         groups[default_system] = []
     group_list = list(groups.items())
-    first_name, first_rows = group_list[0]
-    n = len(first_rows)
-    if n > limit:
-        raise InputError(
-            f"{name} has {n:,} segments; at most {limit:,} are accepted — "
-            "split the file and score the parts (statistics add up)"
-        )
-    for sys_name, sys_rows in group_list[1:]:
-        if len(sys_rows) != n:
+    for sys_name, sys_rows in group_list:
+        if len(sys_rows) > limit:
             raise InputError(
-                f"{name}: system {sys_name!r} has {len(sys_rows)} segments but system "
-                f"{first_name!r} has {n}"
+                f"{name}"
+                + (f": system {sys_name!r}" if len(group_list) > 1 else "")
+                + f" has {len(sys_rows):,} segments; at most {limit:,} are accepted — "
+                "split the file and score the parts (statistics add up)"
             )
 
     def refs_of(line: int, row: dict[str, Any]) -> list[str]:
@@ -467,10 +548,6 @@ def _table_from_rows(
                 out.append(_as_text(value, name, line, col))
         return out
 
-    ids = tuple(
-        str(row.get(id_col, k + 1)) if id_col is not None else str(k + 1)
-        for k, (_, row) in enumerate(first_rows)
-    )
     systems: list[tuple[str, tuple[str, ...]]] = []
     if hyp_col is not None:
         for sys_name, sys_rows in group_list:
@@ -480,6 +557,17 @@ def _table_from_rows(
                     raise InputError(f"{name}: line {line} has no field {hyp_col!r}")
                 hyps.append(_as_text(row[hyp_col], name, line, hyp_col))
             systems.append((sys_name, tuple(hyps)))
+    if id_col is not None:
+        return _keyed_table(name, group_list, systems, id_col, refs_of if ref_cols else None, limit)
+    first_name, first_rows = group_list[0]
+    n = len(first_rows)
+    for sys_name, sys_rows in group_list[1:]:
+        if len(sys_rows) != n:
+            raise InputError(
+                f"{name}: system {sys_name!r} has {len(sys_rows)} segments but system "
+                f"{first_name!r} has {n}; give a seg_id column to pair the segments by id"
+            )
+    ids = tuple(str(k) for k in range(1, n + 1))
     refs: tuple[tuple[str, ...], ...] | None = None
     if ref_cols:
         per_segment = [tuple(refs_of(line, row)) for line, row in first_rows]
@@ -496,6 +584,99 @@ def _table_from_rows(
     return SegmentTable(name, tuple(systems), refs, ids)
 
 
+def _id_text(value: Any, name: str, line: int, column: str) -> str:
+    """A segment id cell as text: a non-empty string or a whole number."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise InputError(
+            f"{name}: line {line}: segment id {column!r} must be a string or a whole number, "
+            f"got {'null' if value is None else type(value).__name__}"
+        )
+    text = _as_text(value, name, line, column).strip() if isinstance(value, str) else str(value)
+    if not text:
+        raise InputError(f"{name}: line {line} has an empty segment id ({column!r})")
+    return text
+
+
+def some_ids(ids: Iterable[str], limit: int = 5) -> str:
+    """``'3', '17', '42' and 12 more``: ids quoted for a message."""
+    items = list(ids)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    return shown + (f" and {len(items) - limit:,} more" if len(items) > limit else "")
+
+
+_INTEGER_ID = re.compile(r"[0-9]+")
+
+
+def id_order(ids: Iterable[str]) -> tuple[str, ...]:
+    """Distinct ids in the corpus order: by number when every id is a whole number
+    (WMT's line-number ids; a shuffled file gets the order back), else first seen."""
+    seen = tuple(dict.fromkeys(ids))
+    if seen and all(_INTEGER_ID.fullmatch(x) for x in seen):
+        return tuple(sorted(seen, key=lambda x: (int(x), x)))
+    return seen
+
+
+def _keyed_table(
+    name: str,
+    group_list: list[tuple[str, list[_Row]]],
+    systems: list[tuple[str, tuple[str, ...]]],
+    id_col: str,
+    refs_of: Any,
+    limit: int,
+) -> SegmentTable:
+    """A table with a segment-id column: ids per system, references per id."""
+    many = len(group_list) > 1
+    system_ids: list[tuple[str, ...]] = []
+    ref_by_id: dict[str, tuple[str, ...]] = {}
+    ref_origin: dict[str, tuple[str, int]] = {}
+    for sys_name, sys_rows in group_list:
+        lines_of: dict[str, list[int]] = {}
+        ids: list[str] = []
+        for line, row in sys_rows:
+            if id_col not in row:
+                raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
+            seg = _id_text(row[id_col], name, line, id_col)
+            lines_of.setdefault(seg, []).append(line)
+            ids.append(seg)
+            if refs_of is not None:
+                refs = tuple(refs_of(line, row))
+                if seg not in ref_by_id:
+                    ref_by_id[seg] = refs
+                    ref_origin[seg] = (sys_name, line)
+                elif ref_by_id[seg] != refs:
+                    other, other_line = ref_origin[seg]
+                    raise InputError(
+                        f"{name}: line {line}: segment id {seg!r} has a different reference "
+                        f"than on line {other_line}"
+                        + (f" (system {other!r})" if many else "")
+                        + "; all rows of a segment must share its references"
+                    )
+        repeated = {seg: ls for seg, ls in lines_of.items() if len(ls) > 1}
+        if repeated:
+            where = "; ".join(
+                f"{seg!r} on lines {', '.join(map(str, ls[:4]))}"
+                for seg, ls in list(repeated.items())[:3]
+            )
+            more = f" ({len(repeated):,} repeated ids in all)" if len(repeated) > 3 else ""
+            raise InputError(
+                f"{name}: "
+                + (f"system {sys_name!r}: " if many else "")
+                + f"segment id(s) repeated: {where}{more}; each id may appear once"
+                + (" per system" if many else "")
+            )
+        system_ids.append(tuple(ids))
+    order = id_order(seg for ids in system_ids for seg in ids)
+    if len(order) > limit:
+        raise InputError(
+            f"{name} has {len(order):,} distinct segment ids; at most {limit:,} are accepted — "
+            "split the file and score the parts (statistics add up)"
+        )
+    refs_out = tuple(ref_by_id[seg] for seg in order) if refs_of is not None else None
+    return SegmentTable(
+        name, tuple(systems), refs_out, order, tuple(system_ids) if systems else (), True
+    )
+
+
 # ---------------------------------------------------------------------------
 # several files → Corpus
 # ---------------------------------------------------------------------------
@@ -508,6 +689,18 @@ def load_corpus(
 ) -> Corpus:
     """Put hypothesis and reference files together into one checked :class:`Corpus`.
 
+    **Pairing.**  When any table carries segment ids (a ``seg_id``/``id`` column),
+    every input is paired **by id**, never by row position: a shuffled, filtered or
+    re-sorted file gives the same per-segment scores.  A plain-text file's ids are
+    its line numbers.  The segments are the ids the references give (in
+    :func:`id_order`); a repeated id within a system or a reference file, a
+    hypothesis id that has no reference ("extra"), and a reference id missing from
+    a separate hypothesis file or from another reference file are errors that name
+    the ids.  A long-form table that carries the references in its rows (such as
+    WMT's DA files) gives each system exactly the segments it has rows for: the
+    systems need not cover the same segments (``Corpus.coverage``).  Without ids
+    anywhere, segments pair by position and every count must agree.
+
     Args:
         hyp_files: ``(name, content)`` per hypothesis file.  Plain text gives one
             system named after the file; a table may give several systems (a
@@ -519,7 +712,7 @@ def load_corpus(
 
     Raises:
         InputError: any file that can't be read, no hypotheses, no references or no
-            segments, or counts that differ (naming both).
+            segments, counts that differ (naming both), or ids that don't pair up.
     """
     hyp_tables = [
         read_table(data, name, fmt=fmt, role="hyp", limit=limit) for name, data in hyp_files
@@ -527,10 +720,64 @@ def load_corpus(
     ref_tables = [
         read_table(data, name, fmt=fmt, role="ref", limit=limit) for name, data in ref_files
     ]
+    if not any(t.systems for t in hyp_tables):
+        raise InputError(
+            "no hypotheses: give a hypothesis file (text, or a TSV/JSONL with a 'hyp' column)"
+        )
+    if not any(t.refs is not None for t in hyp_tables) and not ref_tables:
+        raise InputError("no references: give a reference file, or a TSV/JSONL with a 'ref' column")
+    if any(t.keyed for t in hyp_tables + ref_tables):
+        corpus = _load_keyed(hyp_tables, ref_tables)
+    else:
+        corpus = _load_positional(hyp_tables, ref_tables)
+    for k, r in enumerate(corpus.refs):
+        if not r:
+            raise InputError(
+                f"segment {k + 1} has no reference (an empty 'refs' list; segment id "
+                f"{corpus.ids[k]!r})"
+            )
+    return corpus
+
+
+def _system_names(hyp_tables: Sequence[SegmentTable]) -> list[list[str]]:
+    """Display names per table and system, made unique (``hyp``, ``hyp-2``…)."""
+    taken: dict[str, str] = {}
+    out: list[list[str]] = []
+    for table in hyp_tables:
+        names = []
+        for name, _ in table.systems:
+            if name in taken:
+                name = _unique(name, taken)
+            taken[name] = table.name
+            names.append(name)
+        out.append(names)
+    return out
+
+
+def _ref_sources(
+    hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]
+) -> list[tuple[str, tuple[str, ...], tuple[tuple[str, ...], ...], bool]]:
+    """``(description, ids, references per id, from a hypothesis table)`` per source."""
+    out = []
+    for table in hyp_tables:
+        if table.refs is not None:
+            out.append((f"the references in {table.name}", table.ids, table.refs, True))
+    for table in ref_tables:
+        if table.refs is not None:
+            out.append((f"reference file {table.name}", table.ids, table.refs, False))
+        else:
+            # A table with only a hyp-like column given as reference: use its texts.
+            for k, (_, texts) in enumerate(table.systems):
+                ids = table.ids_of(k)
+                out.append((f"reference file {table.name}", ids, tuple((x,) for x in texts), False))
+    return out
+
+
+def _load_positional(
+    hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]
+) -> Corpus:
+    """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
-    sys_origin: dict[str, str] = {}
-    ref_sets: list[tuple[tuple[str, ...], ...]] = []
-    ids: tuple[str, ...] | None = None
     count_origin = ""
     n: int | None = None
 
@@ -541,45 +788,102 @@ def load_corpus(
         elif count != n:
             raise InputError(f"{what} has {count:,} segments but {count_origin} has {n:,}")
 
-    for table in hyp_tables:
-        for name, hyps in table.systems:
-            if name in sys_origin:
-                name = _unique(name, sys_origin)
-            sys_origin[name] = table.name
+    names = _system_names(hyp_tables)
+    sources = _ref_sources(hyp_tables, ref_tables)
+    for table, table_names in zip(hyp_tables, names, strict=True):
+        for name, (_, hyps) in zip(table_names, table.systems, strict=True):
             check(len(hyps), _describe(table, name))
             systems.append((name, hyps))
         if table.refs is not None:
             check(len(table.refs), f"the references in {table.name}")
-            ref_sets.append(table.refs)
-        if ids is None:
-            ids = table.ids
-    for table in ref_tables:
-        if table.refs is not None:
-            check(len(table.refs), f"reference file {table.name}")
-            ref_sets.append(table.refs)
-        else:
-            # A table with only a hyp-like column given as reference: use its texts.
-            for _, texts in table.systems:
-                check(len(texts), f"reference file {table.name}")
-                ref_sets.append(tuple((t,) for t in texts))
-    if not systems:
-        raise InputError(
-            "no hypotheses: give a hypothesis file (text, or a TSV/JSONL with a 'hyp' column)"
-        )
-    if not ref_sets:
-        raise InputError("no references: give a reference file, or a TSV/JSONL with a 'ref' column")
+    for what, _, refs, from_hyp in sources:
+        if not from_hyp:
+            check(len(refs), what)
     assert n is not None
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
             f"no segments: {count_origin} is empty (an empty line is an empty segment, "
             "but an empty file holds none)"
         )
-    refs = tuple(tuple(r for rs in ref_sets for r in rs[k]) for k in range(n))
-    for k, r in enumerate(refs):
-        if not r:
-            raise InputError(f"segment {k + 1} has no reference (an empty 'refs' list)")
-    sources = tuple(t.name for t in hyp_tables + ref_tables)
-    return Corpus(tuple(systems), refs, ids or tuple(str(k) for k in range(1, n + 1)), sources)
+    merged = tuple(tuple(r for _, _, rs, _ in sources for r in rs[k]) for k in range(n))
+    ids = hyp_tables[0].ids if hyp_tables and hyp_tables[0].systems else None
+    return Corpus(
+        tuple(systems),
+        merged,
+        ids or tuple(str(k) for k in range(1, n + 1)),
+        tuple(t.name for t in [*hyp_tables, *ref_tables]),
+    )
+
+
+def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]) -> Corpus:
+    """Some input carries ids: pair every input by id (a text file's ids are line numbers)."""
+    sources = _ref_sources(hyp_tables, ref_tables)
+    plain = {t.name for t in [*hyp_tables, *ref_tables] if not t.keyed}
+    hint = (
+        f" ({', '.join(sorted(plain))} {'is' if len(plain) == 1 else 'are'} plain text or has "
+        "no id column, so its segment ids are its line numbers)"
+        if plain
+        else ""
+    )
+    # The segments: every id the references give; each reference source covers them all.
+    first_what, first_ids, _, _ = sources[0]
+    order = id_order(x for _, ids, _, _ in sources for x in ids)
+    for what, ids, _, _ in sources:
+        if len(ids) != len(set(ids)):
+            dup = [x for x, c in Counter(ids).items() if c > 1]
+            raise InputError(f"{what} repeats segment id(s) {some_ids(dup)}; each may appear once")
+        missing = set(order).difference(ids)
+        if missing:
+            other = next(w for w, i, _, _ in sources if not missing.isdisjoint(i))
+            raise InputError(
+                f"{what} has no reference for segment id(s) "
+                f"{some_ids(x for x in order if x in missing)} that {other} has{hint}"
+            )
+    position = {x: k for k, x in enumerate(order)}
+    per_id: list[list[str]] = [[] for _ in order]
+    for _, ids, refs, _ in sources:
+        for x, rs in zip(ids, refs, strict=True):
+            per_id[position[x]].extend(rs)
+    if not order:
+        raise InputError(f"no segments: {first_what} is empty")
+    # The systems: each on its own ids, in corpus order.
+    names = _system_names(hyp_tables)
+    systems: list[tuple[str, tuple[str, ...]]] = []
+    coverage: list[tuple[int, ...]] = []
+    for table, table_names in zip(hyp_tables, names, strict=True):
+        partial_ok = table.keyed and table.refs is not None
+        for k, (name, (_, hyps)) in enumerate(zip(table_names, table.systems, strict=True)):
+            ids = table.ids_of(k)
+            what = _describe(table, name)
+            if len(ids) != len(set(ids)):  # a plain table's ids are unique; keyed ones checked
+                dup = [x for x, c in Counter(ids).items() if c > 1]
+                raise InputError(f"{what} repeats segment id(s) {some_ids(dup)}")
+            extra = [x for x in ids if x not in position]
+            if extra:
+                raise InputError(
+                    f"{what} has segment id(s) {some_ids(extra)} that no reference has "
+                    f"({len(extra):,} of its {len(ids):,} ids){hint}"
+                )
+            if not partial_ok and len(ids) != len(order):
+                have = set(ids)
+                absent = [x for x in order if x not in have]
+                raise InputError(
+                    f"{what} has no hypothesis for segment id(s) {some_ids(absent)} "
+                    f"({len(absent):,} of the {len(order):,} ids of {first_what}){hint}; "
+                    "a system may skip segments only when its rows carry their references"
+                )
+            pos = sorted((position[x], h) for x, h in zip(ids, hyps, strict=True))
+            systems.append((name, tuple(h for _, h in pos)))
+            coverage.append(tuple(p for p, _ in pos))
+    full = all(len(c) == len(order) for c in coverage)
+    return Corpus(
+        tuple(systems),
+        tuple(tuple(r) for r in per_id),
+        order,
+        tuple(t.name for t in [*hyp_tables, *ref_tables]),
+        () if full else tuple(coverage),
+        True,
+    )
 
 
 def _describe(table: SegmentTable, system: str) -> str:

@@ -48,15 +48,16 @@ class ByteBoundedMemo:
         return self._data.get(key)
 
     def put(self, key: Hashable, value: Any, size: int) -> None:
-        """Store ``value`` (about ``size`` bytes), evicting the oldest entries as needed.
+        """Store ``value`` (about ``size`` bytes) under ``key``, evicting the oldest entries
+        as needed; a value already stored under ``key`` is replaced.
 
         An entry larger than the whole budget is not stored.
         """
         if size > MAX_BYTES:
             return
         with _LOCK:
-            if key in self._data:
-                return
+            if key in self._data:  # replaced, as a dict would (keeps its place in line)
+                self.nbytes -= self._sizes[key]
             self._data[key] = value
             self._sizes[key] = size
             self.nbytes += size

@@ -20,7 +20,7 @@ from typing import Any, cast
 from meteor import normalize, resources
 from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
 from meteor.chunking import chunk_matches
-from meteor.languages import Language, ResourceError, get_language
+from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.matchers import (
     Cand,
     CandidateLimitError,
@@ -37,6 +37,7 @@ from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.signatures import check_same_settings
 from meteor.types import (
     Alignment,
     CorpusResult,
@@ -108,6 +109,8 @@ def resolve_params(
     if params is not None and preset is not None:
         raise ParamError("give either preset or params, not both")
     name: str | None = None
+    if lang is not None:
+        lang = canonical_code(lang)  # Meteor 1.5's names too (cz, se, german)
     if params is None:
         if preset is None:
             preset = DEFAULT_PRESET.get(lang or "en")
@@ -247,7 +250,16 @@ class Meteor:
             return cached
         _check_text(text, what)
         clean, _ = normalize.sanitize(text)
-        if self.params.tokenizer == "razdel":
+        if self.params.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
+            from meteor.tokenize_nltk import tokens as nltk_tokens
+
+            toks = nltk_tokens(
+                text,
+                self.params.tokenizer,
+                lower=self.params.norm != "none",
+                no_punct=self.params.no_punct,
+            )
+        elif self.params.tokenizer == "razdel":
             from meteor.tokenize_ru import razdel_tokens
 
             toks = razdel_tokens(
@@ -283,7 +295,17 @@ class Meteor:
         a fraction of one lookup per sentence.  Purely a speed-up: scores are the
         same with or without it.  Texts that cannot be scored are skipped here (the
         error comes when they are scored).
+
+        Raises:
+            TypeError: ``texts`` is not an iterable of strings (one string is refused:
+                it would be read as its characters).
         """
+        if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+            raise TypeError(f"texts must be a list of strings, got {type(texts).__name__}")
+        texts = list(texts)
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
         if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
             return
         from meteor.paraphrase import ParaphraseTable
@@ -574,8 +596,23 @@ class Meteor:
             raise named from exc
 
     def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
-        """Corpus result from already scored segments (sum of their statistics)."""
+        """Corpus result from already scored segments (sum of their statistics).
+
+        Raises:
+            meteor.signatures.SettingsMismatchError: a segment scored with other
+                settings than this scorer's (both signatures in the message).
+        """
         segs = tuple(segments)
+        first: dict[str, int] = {}
+        for k, seg in enumerate(segs):
+            first.setdefault(seg.signature, k)
+        check_same_settings(
+            [
+                *((f"segment {k + 1}", sig) for sig, k in first.items()),
+                ("this scorer", self.signature()),
+            ],
+            "a corpus score",
+        )
         total = Stats()
         for s in segs:
             total = total + s.stats.corpus_contribution()

@@ -42,6 +42,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import threading
 import warnings
@@ -246,8 +247,15 @@ def ensure_wordnet_copy(base: Path | None = None) -> Path:
         if _stamp_ok(src, target):  # another process finished it meanwhile
             return root
         for folder in (root, root / "corpora", target):
+            if folder.exists() and not folder.is_dir():
+                folder.unlink()  # a file where a folder belongs
             folder.mkdir(exist_ok=True)
             os.chmod(folder, _DIR_MODE)
+        # A folder where the stamp or a data file belongs (os.replace cannot
+        # replace it) is removed, as is an old stamp.
+        for name in (STAMP_NAME, *WORDNET_FILES):
+            if (target / name).is_dir() and not (target / name).is_symlink():
+                shutil.rmtree(target / name)
         with contextlib.suppress(FileNotFoundError):
             (target / STAMP_NAME).unlink()
         for stale in target.glob(".*.tmp"):

@@ -56,9 +56,11 @@ __all__ = ["NORM_LANGUAGES", "NormMode", "normalize_text", "sanitize", "tokenize
 NormMode = Literal["meteor", "lower", "none"]
 
 #: Languages Meteor 1.5 accepts ``-norm`` for (``Constants.isSupported``), with
-#: the name of their nonbreaking-prefix file in the jar.
+#: the name of their nonbreaking-prefix file in the jar.  Czech is ``cs`` (ISO 639-1)
+#: in the project and ``cz`` in the jar; both are accepted.
 NORM_LANGUAGES: Final[dict[str, str]] = {
     "en": "english",
+    "cs": "czech",
     "cz": "czech",
     "fr": "french",
     "es": "spanish",
@@ -705,7 +707,7 @@ def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> st
 
     Args:
         text: one segment (not sanitised here; see :func:`sanitize`).
-        lang: ``en``, ``cz``, ``fr``, ``es``, ``de`` or ``ru``.  Apostrophes split
+        lang: ``en``, ``cs`` (or the jar's ``cz``), ``fr``, ``es``, ``de`` or ``ru``.  Apostrophes split
             to the right in English (``don 't``), to the left in French
             (``l' homme``) and on both sides elsewhere.
         no_punct: Meteor's ``-noPunct``: every non-alphanumeric character is dropped.

@@ -9,10 +9,12 @@ field and its allowed range.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+from meteor.languages import canonical_code
 from meteor.types import Module
 
 __all__ = [
@@ -32,7 +34,7 @@ VERSION = "0.1.0"
 AlignerName = Literal["beam", "greedy", "stagewise"]
 NormMode = Literal["meteor", "lower", "none"]
 FunctionWordList = Literal["meteor", "meteor-lang", "project"]
-TokenizerName = Literal["meteor", "razdel"]
+TokenizerName = Literal["meteor", "razdel", "whitespace", "nltk"]
 ALIGNERS: tuple[str, ...] = get_args(AlignerName)
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
 FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
@@ -55,27 +57,50 @@ class ParamError(ValueError):
 
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
+    """A real number in the field's range.
+
+    Only numbers are accepted (``int``, ``float`` and numpy scalars): a string is
+    refused rather than parsed, since ``float()`` reads ``"1_0"`` as 10 and
+    ``"nan"`` as NaN (issue 13, item 19); ``bool`` is refused too (``True`` is 1).
+    """
     lo, hi = RANGES[key or name]
-    if isinstance(value, bool):  # float(True) would pass as 1.0
-        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}")
-    if not isinstance(value, int | float):
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
-    if math.isnan(value) or not lo <= value <= hi:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        hint = " (a string: pass the number itself)" if isinstance(value, str | bytes) else ""
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}{hint}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
+    if math.isnan(number) or not lo <= number <= hi:
         raise ParamError(f"{name} must be in [{lo}, {hi}], got {value!r}")
-    return float(value)
+    return number
 
 
 def _to_module(value: Any, field_name: str) -> Module:
     if isinstance(value, Module):
         return value
+    names = ", ".join(m.value for m in Module)
+    if not isinstance(value, str):
+        raise ParamError(f"{field_name}: a module is named by a string ({names}), got {value!r}")
     try:
-        return Module(str(value).strip().lower())
+        return Module(value.strip().lower())
     except ValueError:
-        names = ", ".join(m.value for m in Module)
         raise ParamError(f"{field_name}: unknown module {value!r}; choose from {names}") from None
+
+
+def _module_list(value: Any, field_name: str = "modules") -> tuple[Module, ...]:
+    """A sequence of module names → modules; one string is refused with the fix."""
+    if isinstance(value, str):
+        raise ParamError(
+            f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
+            f"not one string {value!r} (meteor.params.parse_modules({value!r}) splits it)"
+        )
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise ParamError(
+            f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
+            f"got {value!r}"
+        )
+    return tuple(_to_module(m, field_name) for m in value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +108,9 @@ class Params:
     """Everything that changes a METEOR number.
 
     Attributes:
-        lang: language code (``en``, ``ru``).
+        lang: ISO 639-1 language code (``en``, ``ru``, ``de`` ...; see
+            :func:`meteor.languages.available`).  Meteor 1.5's names are accepted and
+            stored as the code (``cz`` → ``cs``, ``se`` → ``sv``).
         alpha: weight of recall against precision in Fmean = PR / (αP + (1−α)R).
         beta: exponent of the fragmentation penalty γ·frag^β.
         gamma: maximum fragmentation penalty.
@@ -103,9 +130,12 @@ class Params:
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).
         embedding_threshold: minimum cosine for the embedding stage.
-        tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``) or ``razdel``
+        tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``), ``razdel``
             (Russian only; ``norm`` then only decides the case, see
-            :mod:`meteor.tokenize_ru`).
+            :mod:`meteor.tokenize_ru`), ``whitespace`` (Python's ``str.split()``, as
+            ``meteor_score(ref.split(), hyp.split())``) or ``nltk``
+            (``nltk.word_tokenize``, as HF evaluate); for the last two ``norm``
+            only decides the case (``str.lower``), see :mod:`meteor.tokenize_nltk`.
     """
 
     lang: str = "en"
@@ -139,15 +169,14 @@ class Params:
         s = object.__setattr__
         if not isinstance(self.lang, str) or not self.lang:
             raise ParamError(f"lang must be a language code such as 'en', got {self.lang!r}")
+        s(self, "lang", canonical_code(self.lang))  # Meteor's names too: cz -> cs, se -> sv
         for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
             s(self, name, _check_number(name, getattr(self, name)))
         bs = _check_number("beam_size", self.beam_size)
         if bs != int(bs):
             raise ParamError(f"beam_size must be a whole number, got {self.beam_size!r}")
         s(self, "beam_size", int(bs))
-        if isinstance(self.modules, str):
-            raise ParamError("modules must be a sequence of module names, not one string")
-        mods = tuple(_to_module(m, "modules") for m in self.modules)
+        mods = _module_list(self.modules)
         if not mods:
             raise ParamError("modules must name at least one module (e.g. exact)")
         if len(set(mods)) != len(mods):
@@ -157,6 +186,11 @@ class Params:
         pairs: list[tuple[Module, float]]
         if isinstance(raw, Mapping):
             pairs = [(_to_module(k, "weights"), v) for k, v in raw.items()]
+        elif isinstance(raw, str | bytes) or not isinstance(raw, Iterable):
+            raise ParamError(
+                "weights must be a mapping such as {'exact': 1.0, 'stem': 0.6} or "
+                f"(module, weight) pairs, got {raw!r}"
+            )
         else:
             pairs = []
             for item in raw:
@@ -175,6 +209,14 @@ class Params:
         s(self, "_weight_map", {m: wmap[m] for m in mods})
         if self.aligner not in ALIGNERS:
             raise ParamError(f"aligner must be one of {', '.join(ALIGNERS)}, got {self.aligner!r}")
+        if self.aligner == "stagewise" and Module.PARAPHRASE in mods:
+            # align_stagewise solves one-word matches only (the 2005 paper has no
+            # paraphrases); n:m paraphrase spans would end in an internal error.
+            raise ParamError(
+                "aligner 'stagewise' (the 2005 paper's stage-by-stage optimum) matches single "
+                "words only and cannot use the paraphrase module; use aligner='beam' "
+                "(Meteor 1.5) or remove paraphrase from modules"
+            )
         if self.norm not in NORM_MODES:
             raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
         if self.function_words not in FUNCTION_WORD_LISTS:
@@ -185,9 +227,11 @@ class Params:
         for flag in ("no_punct", "perfect_rule", "java_keys", "fold_yo"):
             if not isinstance(getattr(self, flag), bool):
                 raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        if self.norm == "meteor" and self.tokenizer == "meteor":
+            _check_normaliser(self.lang)
         if self.no_punct and self.norm != "meteor":
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
-        if not isinstance(self.stemmer, str) or not self.stemmer:
+        if not isinstance(self.stemmer, str) or not self.stemmer.strip():
             raise ParamError(f"stemmer must be a stemmer name, got {self.stemmer!r}")
         if self.tokenizer not in TOKENIZERS:
             raise ParamError(
@@ -210,7 +254,7 @@ class Params:
         ``weights`` explicitly to be sure.
         """
         if "modules" in changes and "weights" not in changes:
-            mods = [_to_module(m, "modules") for m in changes["modules"]]
+            mods = _module_list(changes["modules"])
             changes["weights"] = tuple((m, self._weight_map.get(m, 1.0)) for m in mods)
         unknown = set(changes) - {f.name for f in fields(self) if f.init}
         if unknown:
@@ -241,12 +285,14 @@ class Params:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Params:
+        if not isinstance(d, Mapping):
+            raise ParamError(f"params must be a mapping of field names to values, got {d!r}")
         known = {f.name for f in fields(cls) if f.init}
-        unknown = set(d) - known
+        unknown = {str(k) for k in d} - known
         if unknown:
             raise ParamError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         kw = dict(d)
-        if "modules" in kw:
+        if "modules" in kw and isinstance(kw["modules"], list):
             kw["modules"] = tuple(kw["modules"])
         if "weights" in kw and isinstance(kw["weights"], Mapping):
             kw["weights"] = tuple(kw["weights"].items())
@@ -290,6 +336,18 @@ class Params:
             parts.append(f"emb:{_fmt(self.embedding_threshold)}")
         parts.append(f"nrefs:{nrefs}")
         return "|".join(parts)
+
+
+def _check_normaliser(lang: str) -> None:
+    """Meteor 1.5's ``-norm`` exists for en cs de es fr ru only (``Constants.isSupported``)."""
+    from meteor.languages import available_languages
+    from meteor.normalize import NORM_LANGUAGES
+
+    if lang in available_languages() and lang not in NORM_LANGUAGES:
+        raise ParamError(
+            f"norm: Meteor 1.5 has no normaliser for {lang!r} (-norm supports "
+            f"{', '.join(k for k in NORM_LANGUAGES if k != 'cz')}); use norm='lower' or 'none'"
+        )
 
 
 def _fmt(x: float) -> str:

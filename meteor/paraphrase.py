@@ -110,6 +110,7 @@ import hashlib
 import json
 import mmap
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -903,7 +904,9 @@ def _write_index(
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(dest)
-    fd, tmp = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
+    # The builder's pid in the name: a build killed with SIGKILL (which no handler
+    # sees) leaves a file the next build, or the parent, knows to be dead.
+    fd, tmp = tempfile.mkstemp(prefix=f"{dest.name}.{os.getpid()}.", suffix=".tmp", dir=dest.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             digest = hashlib.sha256()
@@ -924,6 +927,8 @@ def _write_index(
             f.write(digest.digest())
             f.flush()
             os.fsync(f.fileno())
+        if dest.is_dir() and not dest.is_symlink():  # a folder where the index belongs
+            shutil.rmtree(dest)
         os.replace(tmp, dest)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -932,12 +937,37 @@ def _write_index(
 
 
 def _remove_stale_temps(dest: Path, age: float = 3600.0) -> None:
-    """Delete temporary files of builds that died more than ``age`` seconds ago."""
+    """Delete temporary files of builds that died: their builder process (pid in
+    the name) is gone, or they are more than ``age`` seconds old."""
     now = time.time()
     for old in dest.parent.glob(dest.name + ".*.tmp"):
         with contextlib.suppress(OSError):
-            if now - old.stat().st_mtime > age:
+            if not _builder_alive(old, dest) or now - old.stat().st_mtime > age:
                 old.unlink()
+
+
+def _builder_alive(temp: Path, dest: Path) -> bool:
+    """Whether the process that named ``temp`` (``<dest>.<pid>.<random>.tmp``) runs."""
+    pid_part = temp.name[len(dest.name) + 1 :].split(".", 1)[0]
+    if not pid_part.isdigit():
+        return True  # an older name without a pid: judged by its age
+    pid = int(pid_part)
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists (another user's process)
+    return True
+
+
+def _remove_temps_of(dest: Path, pid: int) -> None:
+    """Delete the temporary files of the build process ``pid`` (killed by us)."""
+    for old in dest.parent.glob(f"{dest.name}.{pid}.*.tmp"):
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _pad(n: int) -> int:
@@ -983,6 +1013,7 @@ def _build(source: Path, dest: Path, lang: str, progress: Progress | None) -> No
         except BaseException:  # e.g. the progress callback stopped a Streamlit run
             proc.kill()
             proc.wait()
+            _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
             raise
         if proc.wait() != 0:
             err.seek(0)

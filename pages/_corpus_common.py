@@ -22,13 +22,14 @@ from meteor.corpus import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
+    common_segments,
     paired_bootstrap,
     score_corpus,
 )
 from meteor.export import segment_row
 from meteor.io import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
-from meteor.types import CorpusResult, MeteorResult
+from meteor.types import CorpusResult, MeteorResult, Module
 from pages._common import (
     SHOWN_ERRORS,
     Setting,
@@ -57,6 +58,7 @@ __all__ = [
     "scored",
     "show_segment",
     "cached_rows",
+    "common_results",
     "table_rows",
 ]
 
@@ -124,14 +126,18 @@ def corpus_key(corpus: Corpus) -> str:
     if last is not None and last[0] is corpus:
         return str(last[1])
     h = hashlib.sha256()
-    for name, hyps in corpus.systems:
+    for k, (name, hyps) in enumerate(corpus.systems):
         h.update(b"\x01" + name.encode())
         for x in hyps:
             h.update(b"\x02" + x.encode())
+        if corpus.coverage:  # which segments the system has
+            h.update(b"\x05" + ",".join(map(str, corpus.coverage[k])).encode())
     for refs in corpus.refs:
         h.update(b"\x03")
         for r in refs:
             h.update(b"\x04" + r.encode())
+    for seg_id in corpus.ids:
+        h.update(b"\x06" + seg_id.encode())
     key = h.hexdigest()[:24]
     st.session_state["_corpus_key_last"] = (corpus, key)
     return key
@@ -171,7 +177,11 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
                 bar.progress(min(max(frac, 0.0), 1.0), text=f"{label} {msg}")
 
             out[name] = score_corpus(
-                meteor, hyps, corpus.refs, progress=report, workers=None if pool_free else 1
+                meteor,
+                hyps,
+                corpus.refs_of(name),
+                progress=report,
+                workers=None if pool_free else 1,
             )
     except SHOWN_ERRORS as exc:
         bar.empty()
@@ -206,21 +216,51 @@ def get_paired(
     results: dict[str, CorpusResult],
     a: str,
     b: str,
-) -> PairedBootstrap:
-    """Paired bootstrap of system ``b`` against baseline ``a`` (seeded, cached)."""
+) -> PairedBootstrap | None:
+    """Paired bootstrap of system ``b`` against baseline ``a`` on the segment ids both
+    have (seeded, cached); ``None`` when they have no segment in common."""
     key = (corpus_key(corpus), setting, a, b)
     store = _cache("paired")
     if key not in store:
+        if not common_segments(corpus.ids_of(a), corpus.ids_of(b))[0]:
+            return None
         store[key] = paired_bootstrap(
-            results[a], results[b], meteor.params, names=(a, b), n_samples=BOOTSTRAP_SAMPLES
+            results[a],
+            results[b],
+            meteor.params,
+            names=(a, b),
+            n_samples=BOOTSTRAP_SAMPLES,
+            ids=(corpus.ids_of(a), corpus.ids_of(b)),
         )
     return store[key]  # type: ignore[no-any-return]
+
+
+def common_results(
+    corpus: Corpus, meteor: Meteor, results: dict[str, CorpusResult], a: str, b: str
+) -> tuple[CorpusResult, CorpusResult, tuple[int, ...], tuple[int, ...]]:
+    """A's and B's records on the segment ids both have, and their positions in A and B.
+
+    When both systems cover the same segments, the results themselves.
+    """
+    ids_a, ids_b = corpus.ids_of(a), corpus.ids_of(b)
+    if ids_a == ids_b:
+        every = tuple(range(len(ids_a)))
+        return results[a], results[b], every, every
+    pos_a, pos_b = common_segments(ids_a, ids_b)
+    ra = meteor.combine(results[a].segments[i] for i in pos_a)
+    rb = meteor.combine(results[b].segments[j] for j in pos_b)
+    return ra, rb, pos_a, pos_b
 
 
 # ---------------------------------------------------------------------------
 # the segment table
 # ---------------------------------------------------------------------------
-_LINK_KEYS = ("alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer")
+#: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
+#: the parameters, the stage list (in its order) and the stage weights.
+_LINK_KEYS = (
+    "alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer", "modules",
+    *(f"w_{m.value}" for m in Module),
+)  # fmt: skip
 
 
 def inspect_link(result: MeteorResult) -> str:
@@ -239,7 +279,7 @@ def inspect_link(result: MeteorResult) -> str:
         for k in _LINK_KEYS:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
-    return "/?" + urlencode(query)
+    return "/?" + urlencode(query, doseq=True)
 
 
 def cached_rows(
@@ -252,7 +292,7 @@ def cached_rows(
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:
-        store[key] = table_rows(result, corpus.ids, system)
+        store[key] = table_rows(result, corpus.ids_of(system), system)
     rows: list[dict[str, Any]] = store[key]
     return rows
 

@@ -3,22 +3,31 @@ and the score as α, β, γ, δ move."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from meteor import explain, figures
 from meteor.presets import PRESETS, preset_names
 from pages._common import (
+    SHOWN_ERRORS,
+    Analysis,
+    Setting,
     add_strings,
-    analysis_for,
+    analyse,
     current_setting,
+    ensure_ready,
     fig_labels,
     headline,
+    md_escape,
     module_label,
     num,
     plotly,
+    preset_description,
     preset_setting,
     require_frame,
     require_pair,
+    stage_order,
     t,
 )
 
@@ -32,9 +41,9 @@ add_strings(
         },
         "compare_intro": {
             "en": "Setting A is the one in the sidebar (a preset, possibly with your own "
-            "parameters). Add presets to compare with it: same pair, side by side.",
+            "parameters). Add presets to compare with it: same pair, one row each.",
             "ru": "Настройка A — из боковой панели (пресет, возможно, с вашими параметрами). "
-            "Добавьте пресеты для сравнения: та же пара, рядом.",
+            "Добавьте пресеты для сравнения: та же пара, по строке на настройку.",
         },
         "compare_with": {"en": "Compare A with presets", "ru": "Сравнить A с пресетами"},
         "need_other": {
@@ -72,6 +81,19 @@ add_strings(
             "выравнивание) при изменении одного параметра; точки — текущие значения.",
         },
         "col_metric": {"en": "quantity", "ru": "величина"},
+        "setting_failed": {
+            "en": "{name} cannot score this pair: {msg}",
+            "ru": "{name}: оценка этой пары невозможна: {msg}",
+        },
+        "diff_needs_a": {
+            "en": "Setting A cannot score this pair, so there is nothing to compare with it.",
+            "ru": "Настройка A не может оценить эту пару, сравнивать с ней нечего.",
+        },
+        "diff_scores": {
+            "en": "METEOR: A {a}, {name} {b}.",
+            "ru": "METEOR: A {a}, {name} {b}.",
+        },
+        "stages_of": {"en": "Stages: {order}", "ru": "Этапы: {order}"},
         "col_where": {"en": "where", "ru": "где"},
     }
 )
@@ -79,68 +101,40 @@ add_strings(
 st.title(t("compare_title"))
 st.caption(t("compare_intro"))
 
-hyp, refs = require_pair()
-a_setting = current_setting()
-a = analysis_for(hyp, refs, a_setting)
-lang = a.params.lang
-names = list(preset_names(lang))
-preferred = [n for n in ("nltk", "meteor-1.5") if n in names and n != a_setting.preset]
-suggest = (preferred or [n for n in names if n != a_setting.preset])[:1]
-others = st.multiselect(
-    t("compare_with"),
-    names,
-    default=suggest,
-    key="vs",
-    bind="query-params",
-    max_selections=3,
-    help="; ".join(f"{n}: {PRESETS[n].description}" for n in names),
-)
-if not others:
-    st.info(t("need_other"))
-    st.stop()
 
-label_a = t("setting_a", name=a_setting.label)
-runs = [(label_a, a)] + [(n, analysis_for(hyp, refs, preset_setting(n))) for n in others]
-labels = fig_labels()
+def attempt(hyp: str, refs: tuple[str, ...], setting: Setting) -> Analysis | str:
+    """The setting's analysis, or the library's message when it cannot score the pair:
+    one failing setting must not hide the others."""
+    try:
+        ensure_ready(setting.meteor())
+        return analyse(hyp, refs, setting.preset, setting.overrides)
+    except SHOWN_ERRORS as exc:
+        return str(exc)
 
-# -- score table + one column per setting -------------------------------------------
-st.subheader(t("table_title"))
-heads = {name: headline(an.result) for name, an in runs}
-rows = [
-    {t("col_metric"): t(key)} | {name: head[key] for name, head in heads.items()}
-    for key in heads[label_a]
-]
-st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
 
-cols = st.columns(len(runs))
-for col, (name, an) in zip(cols, runs, strict=True):
-    with col:
-        st.metric(f"METEOR · {name}", num(an.result.score))
-        st.code(an.result.signature, language=None, wrap_lines=True)
-        plotly(
-            figures.link_view(
-                an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
-            ),
-            key=f"cmp_links_{name}",
-        )
+def setting_label(setting: Setting) -> str:
+    """``preset`` or ``preset+custom`` (the signature's name), also for an invalid setting."""
+    try:
+        return setting.label
+    except SHOWN_ERRORS:
+        return f"{setting.preset}+custom"
 
-# -- matches only one side has ------------------------------------------------------------
-st.subheader(t("diff_title"))
-for name, an in runs[1:]:
+
+def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
+    """Setting A against one other setting: matches only one side has, stage changes."""
     diff = explain.match_diff(a.result, an.result)
-    st.markdown(f"**{t('diff_head', name=name)}**")
     if not diff.same_tokens:
-        st.caption(t("tokens_differ"))
+        where.caption(t("tokens_differ"))
     changed = [(x, y) for x, y in diff.both if x.module is not y.module]
     if not diff.only_a and not diff.only_b and not changed:
-        st.caption(t("same_matches"))
-        continue
+        where.caption(t("same_matches"))
+        return
     table = []
-    for where, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
+    for side, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
         for m in ms:
             table.append(
                 {
-                    t("col_where"): where,
+                    t("col_where"): side,
                     t("col_stage"): module_label(m.module),
                     t("col_hyp"): " ".join(m.hyp_words),
                     t("col_ref"): " ".join(m.ref_words),
@@ -155,7 +149,76 @@ for name, an in runs[1:]:
                 t("col_ref"): " ".join(x.ref_words),
             }
         )
-    st.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+    where.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+
+
+hyp, refs = require_pair()
+a_setting = current_setting()
+lang = PRESETS[a_setting.preset].params.lang
+names = list(preset_names(lang))
+preferred = [n for n in ("nltk", "meteor-1.5") if n in names and n != a_setting.preset]
+suggest = (preferred or [n for n in names if n != a_setting.preset])[:1]
+others = st.multiselect(
+    t("compare_with"),
+    names,
+    default=suggest,
+    key="vs",
+    bind="query-params",
+    max_selections=3,
+    help="  \n".join(f"{n}: {preset_description(n)}" for n in names),
+)
+if not others:
+    st.info(t("need_other"))
+    st.stop()
+
+label_a = t("setting_a", name=setting_label(a_setting))
+attempts = [(label_a, attempt(hyp, refs, a_setting))] + [
+    (n, attempt(hyp, refs, preset_setting(n))) for n in others
+]
+for name, got in attempts:
+    if isinstance(got, str):
+        st.error(t("setting_failed", name=md_escape(name), msg=md_escape(got)))
+runs = [(name, got) for name, got in attempts if not isinstance(got, str)]
+if not runs:
+    st.stop()
+labels = fig_labels()
+
+# -- score table, then one row per setting: each link view keeps the page's width -----
+st.subheader(t("table_title"))
+heads = {name: headline(an.result) for name, an in runs}
+rows = [
+    {t("col_metric"): t(key)} | {name: head[key] for name, head in heads.items()}
+    for key in next(iter(heads.values()))
+]
+st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
+
+for name, an in runs:
+    with st.container(border=True):
+        c1, c2 = st.columns([1, 3])
+        c1.metric(f"METEOR · {name}", num(an.result.score))
+        c1.caption(t("stages_of", order=stage_order(an.params.modules)))
+        c1.code(an.result.signature, language=None, wrap_lines=True)
+        with c2:
+            plotly(
+                figures.link_view(
+                    an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
+                ),
+                key=f"cmp_links_{name}",
+            )
+
+# -- A vs each other setting: the matches only one side has ------------------------------
+st.subheader(t("diff_title"))
+a = attempts[0][1]
+if isinstance(a, str):
+    st.caption(t("diff_needs_a"))
+pairs = runs[1:] if not isinstance(a, str) else []  # runs[0] is A when A scored
+tabs = st.tabs([t("diff_head", name=name) for name, _ in pairs]) if pairs else []
+for tab, (name, an) in zip(tabs, pairs, strict=True):
+    if isinstance(a, str):  # for mypy: pairs is empty then
+        break
+    tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
+    show_diff(tab, name, a, an)
+
 
 # -- sensitivity ------------------------------------------------------------------------------
 st.subheader(t("sens_title"))

@@ -12,12 +12,13 @@ from typing import Any
 import streamlit as st
 
 from meteor import corpus_figures
-from meteor.corpus import segment_differences
+from meteor.corpus import PairedStat, segment_differences
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
 from pages._common import (
     add_strings,
+    corpus_fig_labels,
     current_setting,
     ensure_ready,
     integer,
@@ -31,6 +32,7 @@ from pages._common import (
 from pages._corpus_common import (
     SORT_KEYS,
     cached_rows,
+    common_results,
     filter_sort,
     get_intervals,
     get_paired,
@@ -52,11 +54,13 @@ add_strings(
         "corpus_intro": {
             "en": "Upload one hypothesis file per system and one reference file per reference "
             "(plain text, one segment per line; or TSV/JSONL with hyp, ref and system "
-            "columns), or open the demo corpus. METEOR's corpus score sums the segments' "
-            "statistics and applies the formula once (as Meteor 1.5 does); the mean of the "
-            "segment scores is a different number and is shown beside it.",
+            "columns, and seg_id to pair segments by id), or open the demo corpus. METEOR's "
+            "corpus score sums the segments' statistics and applies the formula once (as "
+            "Meteor 1.5 does); the mean of the segment scores is a different number and is "
+            "shown beside it.",
             "ru": "Загрузите по файлу гипотез на систему и по файлу эталонов на эталон (текст, "
-            "один сегмент в строке; или TSV/JSONL со столбцами hyp, ref и system) либо "
+            "один сегмент в строке; или TSV/JSONL со столбцами `hyp`, `ref` и `system`, а "
+            "`seg_id` сопоставляет сегменты по идентификатору) либо "
             "откройте демонстрационный корпус. Оценка корпуса METEOR суммирует статистику "
             "сегментов и применяет формулу один раз (как Meteor 1.5); среднее оценок "
             "сегментов — другое число, оно показано рядом.",
@@ -73,7 +77,7 @@ add_strings(
         },
         "corpus_ref_files": {
             "en": "References: one file per reference (not needed if the table has a ref column)",
-            "ru": "Эталоны: по файлу на эталон (не нужны, если в таблице есть столбец ref)",
+            "ru": "Эталоны: по файлу на эталон (не нужны, если в таблице есть столбец `ref`)",
         },
         "corpus_need_files": {
             "en": "Upload at least one hypothesis file, or open the demo corpus.",
@@ -82,6 +86,16 @@ add_strings(
         "corpus_loaded": {
             "en": "{n} segments · {systems} system(s) · {refs} reference(s) per segment",
             "ru": "Сегментов: {n} · систем: {systems} · эталонов на сегмент: {refs}",
+        },
+        "corpus_coverage": {
+            "en": "Segments are paired by their ids (seg_id). Not every system has every "
+            "segment; each is scored on its own: {systems}.",
+            "ru": "Сегменты сопоставлены по идентификаторам (seg_id). Не у каждой системы есть "
+            "все сегменты; каждая оценена по своим: {systems}.",
+        },
+        "corpus_coverage_item": {
+            "en": "{system} {n} of {total}",
+            "ru": "{system} — {n} из {total}",
         },
         "corpus_score_label": {
             "en": "{system}: corpus METEOR (summed statistics)",
@@ -120,6 +134,16 @@ add_strings(
             "ru": "Выберите строку, чтобы открыть выравнивание (или введите номер сегмента).",
         },
         "corpus_goto": {"en": "Open segment number", "ru": "Открыть сегмент номер"},
+        "corpus_goto_help": {"en": "0: none", "ru": "0 — ни одного"},
+        "corpus_upload_help": {
+            "en": "Drag files onto the box or use its Upload button; at most {mb} MB per file. "
+            "Text files of any name are read (.txt, .tsv and .jsonl by their format); a file "
+            "that is not text is refused with the reason below.",
+            "ru": "Перетащите файлы в поле или нажмите его кнопку `Upload` («Загрузить»); не "
+            "более {mb} МБ на файл (надпись `MB per file`). Читаются текстовые файлы с любым "
+            "именем (.txt, .tsv и .jsonl — по их формату); нетекстовый файл отклоняется, и "
+            "причина показана ниже.",
+        },
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
         "corpus_sort_score": {"en": "score", "ru": "оценка"},
         "corpus_sort_precision": {"en": "precision", "ru": "точность"},
@@ -166,18 +190,36 @@ add_strings(
             "ru": "Разность средних оценок B − A",
         },
         "corpus_p": {
-            "en": "95% CI [{low}, {high}] · p = {p} (paired bootstrap, {n} samples; B wins "
-            "{wins} of the resamples)",
-            "ru": "95% ДИ [{low}; {high}] · p = {p} (парный бутстреп, выборок: {n}; B лучше "
-            "в {wins} выборок)",
+            "en": "95% CI [{low}, {high}] · two-sided p {p} (paired bootstrap, {n} samples; B "
+            "wins {wins} of the resamples; sacreBLEU's one-tailed p = {p_sb})",
+            "ru": "95% ДИ [{low}; {high}] · двусторонний p {p} (парный бутстреп, выборок: {n}; "
+            "B лучше в {wins} выборок; односторонний p sacreBLEU = {p_sb})",
+        },
+        "corpus_paired_on": {
+            "en": "Paired on {n} common segments ({a}: {n_a}, {b}: {n_b}); both systems are "
+            "scored on those {n} here.",
+            "ru": "Сравнение по {n} общим сегментам ({a}: {n_a}, {b}: {n_b}); здесь обе "
+            "системы оценены по этим {n}.",
+        },
+        "corpus_no_common": {
+            "en": "{a} and {b} have no segment id in common: there is nothing to pair.",
+            "ru": "У {a} и {b} нет общих сегментов: сравнивать нечего.",
+        },
+        "corpus_paired_all": {
+            "en": "Paired on all {n} segments.",
+            "ru": "Сравнение по всем {n} сегментам.",
         },
         "corpus_p_help": {
-            "en": "p-value as in sacreBLEU's paired bootstrap (Koehn 2004): the share of "
-            "resamples whose centred |B − A| exceeds the observed |B − A|, with +1 smoothing. "
-            "Both systems are resampled with the same segments.",
-            "ru": "p-значение как в парном бутстрепе sacreBLEU (Koehn 2004): доля выборок, в "
-            "которых центрированная |B − A| больше наблюдаемой, со сглаживанием +1. Обе "
-            "системы берутся по одним и тем же сегментам.",
+            "en": "Paired bootstrap test (Koehn 2004), two-sided: both systems are resampled "
+            "with the same segments; the interval is the 2.5th–97.5th percentile of the "
+            "resampled B − A, and p is twice the share of resamples on the other side of 0 — "
+            "so p < 0.05 exactly when the 95% interval excludes 0. sacreBLEU's p (centred "
+            "|B − A|, +1 smoothing) counts one tail and is about half of it.",
+            "ru": "Парный бутстреп-тест (Koehn 2004), двусторонний: обе системы берутся по "
+            "одним и тем же сегментам; интервал — 2,5–97,5-й процентили B − A по выборкам, "
+            "p — удвоенная доля выборок по другую сторону от 0, поэтому p < 0,05 ровно тогда, "
+            "когда 95% интервал не содержит 0. p sacreBLEU (центрированная |B − A|, +1) "
+            "считает один хвост и примерно вдвое меньше.",
         },
         "corpus_scatter_caption": {
             "en": "Each point is a segment: A's score across, B's up. Above the diagonal B "
@@ -222,7 +264,7 @@ ensure_ready(meteor)
 source = st.radio(
     t("corpus_source"),
     ["upload", "demo"],
-    format_func=lambda s: t(f"corpus_src_{s}"),
+    format_func={s: t(f"corpus_src_{s}") for s in ("upload", "demo")}.__getitem__,  # AppTest
     horizontal=True,
     key="corpus_source",
 )
@@ -232,14 +274,14 @@ else:
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
-        type=["txt", "tsv", "jsonl"],
+        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
         accept_multiple_files=True,
         key="corpus_hyp_files",
         max_upload_size=MAX_UPLOAD_MB,
     )
     ref_files = c2.file_uploader(
         t("corpus_ref_files"),
-        type=["txt", "tsv", "jsonl"],
+        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
         accept_multiple_files=True,
         key="corpus_ref_files",
         max_upload_size=MAX_UPLOAD_MB,
@@ -260,6 +302,21 @@ st.caption(
         refs=integer(corpus.n_refs),
     )
 )
+if not corpus.complete:
+    st.caption(
+        t(
+            "corpus_coverage",
+            systems=", ".join(
+                t(
+                    "corpus_coverage_item",
+                    system=safe_name(n),
+                    n=integer(len(h)),
+                    total=integer(corpus.n_segments),
+                )
+                for n, h in corpus.systems
+            ),
+        )
+    )
 results = scored(corpus, setting, meteor)
 intervals = get_intervals(corpus, setting, meteor, results)
 names = list(results)
@@ -287,8 +344,15 @@ for name, res in results.items():
         )
     )
 if len(names) > 1:
-    plotly(corpus_figures.interval_bars(intervals), key="corpus_bars")
+    plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
+
+
+def _p_text(stat: PairedStat, samples: int) -> str:
+    """``= 0.0712``, or ``< 0.002`` when no resample crossed 0 (p below 2/B)."""
+    if stat.p_value == 0.0:
+        return "< " + num(2 / samples)
+    return "= " + num(stat.p_value)
 
 
 def _selected(key: str, what: str) -> list[Any]:
@@ -368,7 +432,7 @@ with tabs["segments"]:
     )
     st.caption(t("corpus_pick"))
     goto = st.number_input(
-        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help="0: none"
+        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help=t("corpus_goto_help")
     )
     picked = _selected("corpus_table", "rows")
     number: int | None = None
@@ -381,16 +445,16 @@ with tabs["segments"]:
             res.segments[number - 1],
             system=system,
             number=number,
-            seg_id=corpus.ids[number - 1],
+            seg_id=corpus.ids_of(system)[number - 1],
             key="corpus_detail",
         )
 
 # -- distributions -----------------------------------------------------------------------
 with tabs["dist"]:
-    plotly(corpus_figures.distributions(results), key="corpus_dists")
+    plotly(corpus_figures.distributions(results, labels=corpus_fig_labels()), key="corpus_dists")
     st.caption(t("corpus_dist_caption"))
     st.plotly_chart(
-        corpus_figures.score_vs_length(results),
+        corpus_figures.score_vs_length(results, labels=corpus_fig_labels()),
         key="corpus_len",
         on_select="rerun",
         selection_mode=("points",),
@@ -400,12 +464,12 @@ with tabs["dist"]:
     points = [p for p in _selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
-        if 0 <= sys_k < len(names) and 0 <= seg_k < corpus.n_segments:
+        if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
             show_segment(
                 results[names[sys_k]].segments[seg_k],
                 system=names[sys_k],
                 number=seg_k + 1,
-                seg_id=corpus.ids[seg_k],
+                seg_id=corpus.ids_of(names[sys_k])[seg_k],
                 key="corpus_len_detail",
             )
 
@@ -417,10 +481,31 @@ with tabs["compare"]:
         s1, s2 = st.columns(2)
         name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
         name_b = s2.selectbox(t("corpus_sys_b"), names, index=1, key="corpus_sys_b")
+        pb = (
+            None
+            if name_a == name_b
+            else get_paired(corpus, setting, meteor, results, name_a, name_b)
+        )
         if name_a == name_b:
             st.warning(t("corpus_same"))
+        elif pb is None:
+            st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
-            pb = get_paired(corpus, setting, meteor, results, name_a, name_b)
+            st.caption(
+                t(
+                    "corpus_paired_all",
+                    n=integer(pb.n_segments),
+                )
+                if pb.all_segments
+                else t(
+                    "corpus_paired_on",
+                    n=integer(pb.n_segments),
+                    a=safe_name(name_a),
+                    b=safe_name(name_b),
+                    n_a=integer(pb.segments_a),
+                    n_b=integer(pb.segments_b),
+                )
+            )
             m1, m2 = st.columns(2)
             for col, label, stat in (
                 (m1, "corpus_diff_label", pb.corpus),
@@ -432,14 +517,18 @@ with tabs["compare"]:
                         "corpus_p",
                         low=signed(stat.difference_interval.low),
                         high=signed(stat.difference_interval.high),
-                        p=num(stat.p_value),
+                        p=_p_text(stat, pb.n_samples),
+                        p_sb=num(stat.p_value_sacrebleu),
                         n=integer(pb.n_samples),
                         wins=percent(stat.b_wins),
                     )
                 )
-            ra, rb = results[name_a], results[name_b]
+            # both systems on the segments both have (the whole results when they match)
+            ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
             st.plotly_chart(
-                corpus_figures.ab_scatter(ra, rb, names=(name_a, name_b)),
+                corpus_figures.ab_scatter(
+                    ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
+                ),
                 key="corpus_ab",
                 on_select="rerun",
                 selection_mode=("points",),
@@ -460,7 +549,8 @@ with tabs["compare"]:
                 col.dataframe(
                     [
                         {
-                            t("corpus_col_seg"): d.index + 1,
+                            t("corpus_col_seg"): pos_a[d.index] + 1,
+                            t("corpus_col_id"): corpus.ids_of(name_a)[pos_a[d.index]],
                             t("corpus_col_a"): num(d.score_a),
                             t("corpus_col_b"): num(d.score_b),
                             t("corpus_col_diff"): signed(d.difference),
@@ -481,18 +571,18 @@ with tabs["compare"]:
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))
-            if chosen is not None and 0 <= chosen < corpus.n_segments:
+            if chosen is not None and 0 <= chosen < len(pos_a):
                 left, right = st.columns(2)
-                for col, name, res_x, key in (
-                    (left, name_a, ra, "corpus_pair_a"),
-                    (right, name_b, rb, "corpus_pair_b"),
+                for col, name, pos, key in (
+                    (left, name_a, pos_a[chosen], "corpus_pair_a"),
+                    (right, name_b, pos_b[chosen], "corpus_pair_b"),
                 ):
                     with col:
                         show_segment(
-                            res_x.segments[chosen],
+                            results[name].segments[pos],
                             system=name,
-                            number=chosen + 1,
-                            seg_id=corpus.ids[chosen],
+                            number=pos + 1,
+                            seg_id=corpus.ids_of(name)[pos],
                             key=key,
                         )
 
@@ -503,7 +593,7 @@ with tabs["export"]:
     e1.download_button(
         t("corpus_dl_csv"),
         data=lambda: "".join(
-            segments_csv(r.segments, system=n, ids=corpus.ids, header=k == 0)
+            segments_csv(r.segments, system=n, ids=corpus.ids_of(n), header=k == 0)
             for k, (n, r) in enumerate(results.items())
         ),
         file_name="meteor-segments.csv",
@@ -516,7 +606,7 @@ with tabs["export"]:
         data=lambda: "".join(
             line
             for n, r in results.items()
-            for line in segments_jsonl(r.segments, system=n, ids=corpus.ids)
+            for line in segments_jsonl(r.segments, system=n, ids=corpus.ids_of(n))
         ),
         file_name="meteor-segments.jsonl",
         mime="application/jsonl",
@@ -525,7 +615,8 @@ with tabs["export"]:
     )
 
     def _report() -> str:
-        comparisons = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
+        found = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
+        comparisons = [c for c in found if c is not None]  # systems with a segment in common
         rep = report(
             results,
             meteor.params,

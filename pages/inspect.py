@@ -23,6 +23,7 @@ from pages._common import (
     score_card,
     side_label,
     signed,
+    stage_order,
     t,
 )
 
@@ -34,12 +35,12 @@ add_strings(
             "en": "Why did this translation get its score?",
             "ru": "Почему перевод получил такую оценку?",
         },
-        "inspect_intro": {
+        "inspect_intro": {  # {stages}: the setting's own stages, from the library
             "en": "Type a hypothesis and one or more references. METEOR aligns the words "
-            "stage by stage (exact, stem, synonym, paraphrase), groups matches into chunks, "
+            "stage by stage (here: {stages}), groups matches into chunks, "
             "and turns precision, recall and fragmentation into one number.",
             "ru": "Введите гипотезу и один или несколько эталонов. METEOR сопоставляет слова "
-            "по этапам (точное совпадение, основа, синоним, перефразирование), объединяет "
+            "по этапам (здесь: {stages}), объединяет "
             "совпадения во фрагменты и сводит точность, полноту и фрагментацию в одно число.",
         },
         "refs_title": {"en": "References", "ru": "Эталоны"},
@@ -151,10 +152,10 @@ add_strings(
 )
 
 st.title(t("inspect_title"))
-st.caption(t("inspect_intro"))
+setting = current_setting()
+st.caption(t("inspect_intro", stages=stage_order(setting.modules())))
 
 hyp, refs = require_pair()
-setting = current_setting()
 a = analysis_for(hyp, refs, setting)
 official = a.result
 

@@ -8,12 +8,14 @@ from meteor import explain, figures
 from meteor.types import Match
 from pages._common import (
     EXAMPLES,
+    STRINGS,
     add_strings,
     analysis_for,
     current_setting,
     fig_labels,
     integer,
     load_pair,
+    md_escape,
     module_label,
     num,
     plotly,
@@ -81,6 +83,16 @@ add_strings(
         "stage_lemma": {
             "en": "**Lemma**: different word forms with a common normal form (pymorphy3).",
             "ru": "**Лемма**: разные словоформы с общей нормальной формой (pymorphy3).",
+        },
+        "stage_embedding": {
+            "en": "**Embedding**: words whose word vectors (navec) have a cosine similarity of "
+            "at least {threshold}. The cosine is in the detail column.",
+            "ru": "**Эмбеддинг**: слова, векторы которых (navec) имеют косинусную близость не "
+            "меньше {threshold}. Косинус — в столбце «подробности».",
+        },
+        "stage_generic": {
+            "en": "**{stage}**: the candidates this stage proposes.",
+            "ru": "**{stage}**: кандидаты, которые предлагает этот этап.",
         },
         "stage_all_words": {
             "en": "Like Meteor 1.5, every stage proposes candidates for every word, even "
@@ -160,6 +172,7 @@ add_strings(
         },
         "doc_states": {"en": "the doc page states {v}", "ru": "в документации: {v}"},
         "doc_load": {"en": "Walk through", "ru": "Разобрать"},
+        "doc_example": {"en": "{name}", "ru": "пример {k}"},
     }
 )
 
@@ -200,6 +213,8 @@ step_labels = {opt: step_label(n, opt) for n, opt in enumerate(options, start=1)
 if st.session_state.get("learn_step") not in options:
     wanted = st.query_params.get("step")
     st.session_state["learn_step"] = wanted if wanted in options else "tokens"
+    if wanted is not None and wanted not in options:  # a link's step this setting lacks
+        st.warning(t("url_ignored", params=f"step={md_escape(wanted)}"), icon="⚠️")
 step = st.select_slider(t("step"), options, format_func=step_labels.__getitem__, key="learn_step")
 if step == "tokens":
     st.query_params.pop("step", None)
@@ -230,7 +245,11 @@ elif step.startswith("stage:"):
     k = options.index(step) - 1
     s = steps[k]
     so_far = [m for st_ in steps[: k + 1] for m in st_.candidates]
-    st.markdown(t(f"stage_{s.module.value}", stemmer=p.stemmer))
+    key = f"stage_{s.module.value}"
+    if key in STRINGS:
+        st.markdown(t(key, stemmer=p.stemmer, threshold=num(p.embedding_threshold, 2)))
+    else:  # a stage the library added later: its name, never a raw key
+        st.markdown(t("stage_generic", stage=module_label(s.module).capitalize()))
     st.caption(t("stage_all_words"))
     st.markdown(
         t(
@@ -335,7 +354,8 @@ for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
     d = analysis_for(ex.hyp, (ex.ref,), doc)
     c1, c2, c3 = st.columns([3, 1, 1])
     c1.text(f"{ex.hyp}\n{ex.ref}")
-    c2.metric(f"seed-doc · {ex.key}", num(d.result.score, 3), help=t("doc_states", v=stated))
+    name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
+    c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
     c3.button(
         t("doc_load"),
         key=f"doc_{ex.key}",

@@ -1,16 +1,145 @@
-"""Shared test fixtures.  Expected values are read from ../shared/data by path, never copied."""
+"""Shared test fixtures and the one way to reach the shared data.
+
+Shared data (``../shared/data``)
+================================
+The full parity suites read real MT data and the Meteor 1.5 jar's outputs from the folder
+``shared/data`` beside the repository (``../shared/data`` from the project root), or from the
+folder named by the environment variable ``METEOR_SHARED_DATA``.  Those files are never copied
+into the repository.  A clean clone has no such folder; there the golden subset committed in
+``tests/data/golden`` (``tests/test_golden.py``, always run) still checks every algorithm, and
+every test that needs the shared folder goes through ONE helper here, which:
+
+* returns the path when the shared folder is present;
+* outside CI, SKIPS the test with one reason line, the same for every such test, so
+  ``pytest -ra`` folds them into a single "SKIPPED [n] ... shared data not found at ...: clone it
+  beside the repository ... or set METEOR_SHARED_DATA=..." line (plus a summary line at the end);
+* in CI (``CI`` set to anything but ``""``/``0``/``false``/``no``), FAILS instead: CI has the data,
+  so a skip there would hide a broken parity suite;
+* fails (never skips) when the folder exists but the named file is missing: the data layout and
+  the test disagree.
+
+How to use it in a new test (pick one):
+
+``shared_path("wmt21_ted_en-ru_mqm/meteor15.ru_exact_stem_norm.jsonl.gz")``
+    the helper itself: call it inside the test or fixture (NOT at import or collection time, or
+    the whole module errors on a clean clone), it returns the ``Path``;
+``shared_data`` (fixture)
+    the shared data folder as a ``Path`` (``shared_data / "ted_sk-en" / ...``);
+``@pytest.mark.shared_data`` (marker, also as a module's ``pytestmark``)
+    skips/fails the test before it runs when the folder is absent; then ``SHARED_DATA / rel``
+    may be used directly;
+``require_shared(path)``
+    older spelling: ``path`` is any path under ``SHARED_DATA``; same rules.
+
+``SHARED_DATA`` is the folder's path (it may not exist); never test ``SHARED_DATA.exists()``
+yourself and skip: the helper is what makes CI fail instead.
+
+Run the full suites on a clean clone with::
+
+    git clone <shared-data repo> ../shared      # or: export METEOR_SHARED_DATA=/path/to/shared/data
+    python -m pytest
+"""
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(
+    os.environ.get("METEOR_SHARED_DATA") or PROJECT_ROOT.parent / "shared" / "data"
+).resolve()
+#: the golden subset committed with the repository (tests/data/golden/README.md)
+GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+
+
+def in_ci() -> bool:
+    """``CI`` is set the way CI services set it (``true``, ``1``, ...)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+_WHERE = f"shared data not found at {SHARED_DATA}"
+_HOW = (
+    "clone it beside the repository (../shared/data) or set METEOR_SHARED_DATA=/path/to/shared/data"
+)
+#: the one skip reason of every test that needs the shared data (outside CI)
+SHARED_MISSING = (
+    f"{_WHERE}: {_HOW} to run the full parity suites "
+    "(the golden subset in tests/data/golden ran instead)"
+)
+#: the failure message in CI
+SHARED_MISSING_CI = f"CI=true and {_WHERE}: the full parity suites must run in CI; {_HOW}"
+
+
+def _shared_missing() -> None:
+    """Skip (or, in CI, fail) the calling test when the shared folder is absent."""
+    if not SHARED_DATA.is_dir():
+        if in_ci():
+            pytest.fail(SHARED_MISSING_CI, pytrace=False)
+        pytest.skip(SHARED_MISSING)
+
+
+def shared_path(rel: str | Path = "") -> Path:
+    """``SHARED_DATA / rel``, skipping (outside CI) or failing (in CI) when the data is absent.
+
+    Call it inside a test or fixture, never at import time.  When the shared folder exists
+    but ``rel`` does not, the test fails: that is a real mismatch, not a clean clone.
+    """
+    _shared_missing()
+    path = SHARED_DATA / rel
+    if not path.exists():
+        pytest.fail(f"shared data file not found: {path} (the folder {SHARED_DATA} exists)")
+    return path
+
+
+def require_shared(path: Path) -> Path:
+    """``path`` under ``SHARED_DATA`` (older spelling of :func:`shared_path`; same rules)."""
+    _shared_missing()
+    if not path.exists():
+        pytest.fail(f"shared data file not found: {path} (expected under {SHARED_DATA})")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared data folder (skipped outside CI, failed in CI, when it is absent)."""
+    return shared_path()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "shared_data: needs ../shared/data (skipped on a clean clone, a failure in CI)",
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("shared_data") is not None:
+        _shared_missing()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One closing line saying how many tests waited for the shared data and how to run them."""
+
+    def count(kind: str, message: str) -> int:
+        return sum(message in str(r.longrepr) for r in terminalreporter.stats.get(kind, []))
+
+    skipped = count("skipped", SHARED_MISSING)
+    failed = count("failed", SHARED_MISSING_CI) + count("error", SHARED_MISSING_CI)
+    if skipped:
+        terminalreporter.write_line(
+            f"{skipped} tests need the shared data and were skipped: {SHARED_MISSING}", yellow=True
+        )
+    if failed:
+        terminalreporter.write_line(
+            f"{failed} tests failed for want of the shared data: {SHARED_MISSING_CI}", red=True
+        )
 
 
 def read_jsonl_gz(path: Path) -> Iterator[dict[str, Any]]:
@@ -45,22 +174,7 @@ def our_alignment(r: Any) -> list[tuple[Any, ...]]:
     )
 
 
-def require_shared(path: Path) -> Path:
-    """``path`` under ../shared/data, or a failure: CI has the data, so a skip would hide one."""
-    if not path.is_file():
-        pytest.fail(f"shared data not found: {path} (expected from {SHARED_DATA})")
-    return path
-
-
-@pytest.fixture(scope="session")
-def shared_data() -> Path:
-    assert SHARED_DATA.is_dir(), f"shared data not found at {SHARED_DATA}"
-    return SHARED_DATA
-
-
 # -- app tests (tests/test_app.py, tests/test_browser.py) -------------------------------
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from typing import Any
 
 import nltk.translate.meteor_score as nltk_meteor
 import pytest
+from conftest import shared_path
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 from nltk.stem.porter import PorterStemmer
 
@@ -33,7 +34,6 @@ from meteor.nltk_wordnet import (
 from meteor.resources import wordnet_dir
 from meteor.types import Match, Module
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 WMT_SEGMENTS = 2750  # every 4th line of all_outputs.tsv (11 systems x 1000)
 
 
@@ -203,7 +203,7 @@ def test_fast_reader_equals_stock_reader(wn: WordNetCorpusReader) -> None:
         warnings.simplefilter("ignore")
         stock = WordNetCorpusReader(str(root / "corpora" / "wordnet"), None)
     words: set[str] = set()
-    for row in read_tsv(DATA / "wmt21_ru-en_da" / "all_outputs.tsv")[:100]:
+    for row in read_tsv(shared_path("wmt21_ru-en_da/all_outputs.tsv"))[:100]:
         words.update(row["hyp"].lower().split())
         words.update(row["ref"].lower().split())
     stemmer = PorterStemmer()
@@ -246,7 +246,7 @@ def _check(row: dict[str, str], x: float) -> bool:
 
 
 def test_nltk_doctest_examples(wn: WordNetCorpusReader) -> None:
-    rows = read_tsv(DATA / "nltk_examples" / "examples.tsv")
+    rows = read_tsv(shared_path("nltk_examples/examples.tsv"))
     assert len(rows) == 7
     for row in rows:
         assert check_against_nltk(row["hyp"], row["ref"], wn), row["case"]
@@ -256,7 +256,7 @@ def test_nltk_doctest_examples(wn: WordNetCorpusReader) -> None:
 
 
 def test_multi_reference_docstring(wn: WordNetCorpusReader) -> None:
-    lines = (DATA / "nltk_examples" / "multi_ref_example.txt").read_text(encoding="utf-8")
+    lines = shared_path("nltk_examples/multi_ref_example.txt").read_text(encoding="utf-8")
     fields = dict(
         line.split(":", 1) for line in lines.splitlines() if line and not line.startswith("#")
     )
@@ -338,7 +338,7 @@ def test_injected_wordnet_and_tie_order() -> None:
 
 
 def test_wmt21_segments_agree_with_nltk(wn: WordNetCorpusReader) -> None:
-    rows = read_tsv(DATA / "wmt21_ru-en_da" / "all_outputs.tsv")
+    rows = read_tsv(shared_path("wmt21_ru-en_da/all_outputs.tsv"))
     assert len(rows) == 11_000
     sample = rows[::4]
     assert len(sample) == WMT_SEGMENTS

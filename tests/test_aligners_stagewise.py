@@ -13,9 +13,9 @@ import csv
 import random
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import pytest
+from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
@@ -28,7 +28,6 @@ from meteor.aligners.stagewise import (
 )
 from meteor.types import Match, Module, Span
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
 
 
@@ -288,7 +287,7 @@ def test_repeat_answers_are_the_known_optima() -> None:
 def test_real_pairs_take_milliseconds() -> None:
     """WMT21 ru-en: exact and Porter-stem stages on 1,000 real pairs, a few ms at most."""
     rows = []
-    with (DATA / "wmt21_ru-en_da" / "all_outputs.tsv").open(encoding="utf-8") as fh:
+    with shared_path("wmt21_ru-en_da/all_outputs.tsv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[::11]
     stem = PorterStemmer().stem
     total = 0.0

@@ -101,7 +101,8 @@ def test_two_systems_bootstrap_all_formats(files, capsys) -> None:  # type: igno
     assert code == 0
     assert out.count("METEOR corpus score (summed statistics)") == 2
     assert "95% CI" in out
-    assert "sysB vs sysA (baseline): corpus score difference" in out and "p = " in out
+    assert "sysB vs sysA (baseline), paired on 4 segments: corpus score difference" in out
+    assert "two-sided p = " in out and "paired bootstrap test, Koehn 2004" in out
     code, out, _ = run(capsys, *base, "-b", "100", "--seed", "5", "-f", "json")
     rep = json.loads(out)
     assert [s["name"] for s in rep["systems"]] == ["sysA", "sysB"]

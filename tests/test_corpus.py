@@ -313,7 +313,10 @@ def test_paired_bootstrap_matches_naive_implementation(meteor: Meteor, demo) -> 
     diffs = [abs(y - x) for x, y in zip(ca, cb, strict=True)]
     mean_diff = sum(diffs) / len(diffs)
     count = sum(1 for d in diffs if d - mean_diff > abs(observed))
-    assert pb.corpus.p_value == pytest.approx((count + 1) / (n_samples + 1))
+    assert pb.corpus.p_value_sacrebleu == pytest.approx((count + 1) / (n_samples + 1))
+    signed_diffs = [y - x for x, y in zip(ca, cb, strict=True)]
+    tail = min(sum(d <= 0 for d in signed_diffs), sum(d >= 0 for d in signed_diffs))
+    assert pb.corpus.p_value == min(1.0, 2 * tail / n_samples)  # two-sided
     assert pb.p_value == pb.corpus.p_value
     assert pb.corpus.difference == observed
     assert (pb.corpus.a.low, pb.corpus.a.high) == _naive_ci(ca)

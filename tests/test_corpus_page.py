@@ -6,11 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from conftest import require_shared
+from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor, corpus_figures
@@ -19,13 +18,7 @@ from meteor.io import demo_corpus
 
 PRESET = "meteor-1.5-paper2005"
 N_SEGMENTS = 120  # per system: enough for real statistics, quick under AppTest
-TED = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "data"
-    / "ted_sk-en"
-    / "ted_sys1_sys2.tsv"
-)
+TED = SHARED_DATA / "ted_sk-en" / "ted_sys1_sys2.tsv"
 
 
 def _ted_rows() -> list[dict[str, str]]:
@@ -242,3 +235,17 @@ def test_figures() -> None:
     assert len(bars.data) == 2 and list(bars.data[0].x) == ["system_a", "system_b"]
     with pytest.raises(ValueError):
         corpus_figures.distribution(results, "nope")
+
+
+def test_inspect_link_keeps_changed_stage_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus row's Inspect link writes a changed stage list as repeated parameters."""
+    import pages._corpus_common as cc
+
+    meteor = Meteor("meteor-1.5")
+    result = meteor.score("the cat sat", "the cat sat down")
+    state = {"lang": "en", "preset": "meteor-1.5", "modules": ["exact", "stem"], "w_stem": 0.3}
+    monkeypatch.setattr(cc.st, "session_state", state)
+    query = parse_qs(urlparse(cc.inspect_link(result)).query)
+    assert query["modules"] == ["exact", "stem"]  # not "['exact', 'stem']"
+    assert query["w_stem"] == ["0.3"]
+    assert query["hyp"] == ["the cat sat"] and query["preset"] == ["meteor-1.5"]

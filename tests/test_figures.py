@@ -6,7 +6,10 @@ tested independently of the aligner.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import re
 
 import plotly.graph_objects as go
 import pytest
@@ -177,14 +180,21 @@ def test_user_text_is_escaped() -> None:
     assert figures.escape("a<b>&c") == "a&lt;b&gt;&amp;c"
 
 
-def test_long_sentences_get_rotated_labels() -> None:
+def test_long_sentences_are_drawn_in_columns() -> None:
     words = " ".join(f"w{i}" for i in range(30))
     al = Alignment(_tokens(words), _tokens(words), (), ())
+    assert figures.link_view_layout(al) == "columns"
     fig = figures.link_view(al)
-    assert len(fig.layout.annotations) == 60
-    assert {a.textangle for a in fig.layout.annotations} == {-50}
+    assert fig.layout.meta["layout"] == "columns"
+    assert not fig.layout.annotations
     (h,) = _by_role(fig, "tokens_hyp")
-    assert h.mode == "markers"
+    assert h.mode == "markers" and list(h.text) == [f"w{i}" for i in range(30)]
+    assert set(h.x) == {0.0} and list(h.y) == [-float(i) for i in range(30)]
+    (labels,) = _by_role(fig, "labels_hyp")
+    assert list(labels.text) == [f"w{i}" for i in range(30)]
+    assert fig.layout.height >= figures.COLUMN_PITCH_PX * 30
+    short = Alignment(_tokens("a b c"), _tokens("a b c"), (), ())
+    assert figures.link_view(short).layout.meta["layout"] == "rows"
 
 
 def test_matrix_view(alignment: Alignment) -> None:
@@ -201,8 +211,15 @@ def test_matrix_view(alignment: Alignment) -> None:
     assert list(fig.layout.yaxis.tickvals) == list(range(6))
     assert "<i>the</i>" in fig.layout.yaxis.ticktext[0]  # function word in italics
     assert "down" in fig.layout.yaxis.ticktext[5]
-    legend = [t.name for t in fig.data[1:]]
-    assert legend == ["exact", "synonym", "paraphrase"]
+    legend = [t for t in fig.data[1:] if t.meta["role"] == "legend"]
+    assert [t.name for t in legend] == ["exact", "synonym", "paraphrase"]
+    assert [t.marker.symbol for t in legend] == ["circle", "diamond", "triangle-up"]
+    glyphs = [t for t in fig.data if t.meta["role"] == "stage_glyphs"]
+    cells = {(y, x): t.marker.symbol for t in glyphs for x, y in zip(t.x, t.y, strict=True)}
+    assert (
+        cells[(0, 0)] == "circle" and cells[(3, 5)] == "diamond" and cells[(5, 3)] == "triangle-up"
+    )
+    assert len(cells) == sum(z is not None for row in z for z in row)
     order = figures.matrix_view(alignment, color_by="order")
     zo = [list(row) for row in order.data[0].z]
     assert zo[2][4] == 4.0 and zo[0][0] == 0.0  # coloured by reference position
@@ -339,4 +356,287 @@ def test_sensitivity_figure() -> None:
     assert [t.showlegend for t in lines] == [True, False, False, False] * 2
     assert dots[0].x == (0.85,) and dots[0].y[0] == pytest.approx(r.score)
     assert lines[4].name == "B &lt;x&gt;"
-    assert [a.text for a in fig.layout.annotations] == ["α", "β", "γ", "δ"]
+    assert [a.text for a in fig.layout.annotations if a.name != "coincide"] == ["α", "β", "γ", "δ"]
+    (note,) = [a.text for a in fig.layout.annotations if a.name == "coincide"]
+    assert note == "Same curve, drawn one over another: A = B &lt;x&gt; (α, β, γ, δ)"
+
+
+def test_sensitivity_settings_differ_beyond_colour_and_say_when_they_coincide() -> None:
+    """Issue 16: nltk, paper-2005 and meteor-1.5-paper2005 coincide (four lines in the
+    legend, two visible): each setting gets its own dash and marker, and a note says which
+    curves are the same, computed from the curves."""
+    hyp, ref = "the cat sat on a mat", "a cat was sitting on the mat"
+    names = ["meteor-1.5", "nltk", "paper-2005", "meteor-1.5-paper2005"]
+    curves = {}
+    for name in names:
+        m = Meteor(name)
+        curves[name] = explain.sensitivity(m.score(hyp, ref).stats, m.params, points=21)
+    same = figures.coinciding_curves(curves)
+    assert same == [
+        (["nltk", "paper-2005", "meteor-1.5-paper2005"], ["alpha", "beta", "gamma", "delta"])
+    ]
+    ru = {"coincide": "Совпадают: {names} ({params})"}
+    fig = figures.sensitivity_figure(curves, labels=ru)
+    lines = [t for t in fig.data if t.meta["role"] == "curve"]
+    styles = {(t.line.dash, t.marker.symbol) for t in lines}
+    assert len(styles) == 4  # one dash and marker per setting, not just a colour
+    assert {t.marker.symbol for t in fig.data if t.meta["role"] == "current"} == {
+        t.marker.symbol for t in lines
+    }
+    alpha = {t.meta["setting"]: t for t in lines if t.meta["param"] == "alpha"}
+    assert alpha["meteor-1.5"].meta["same_as"] == []
+    assert alpha["nltk"].meta["same_as"] == ["paper-2005", "meteor-1.5-paper2005"]
+    # coinciding lines stay visible: narrower on top, markers at different points
+    widths = [alpha[n].line.width for n in names[1:]]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == 3
+    shown = [{k for k, size in enumerate(alpha[n].marker.size) if size} for n in names[1:]]
+    assert all(shown) and not (shown[0] & shown[1] or shown[1] & shown[2] or shown[0] & shown[2])
+    (note,) = [a.text for a in fig.layout.annotations if a.name == "coincide"]
+    assert note == "Совпадают: nltk = paper-2005 = meteor-1.5-paper2005 (α, β, γ, δ)"
+    apart = figures.sensitivity_figure({n: curves[n] for n in names[:2]})
+    assert not [a for a in apart.layout.annotations if a.name == "coincide"]
+
+
+def _label_cell(a: object, y_reversed: bool) -> tuple[int, int]:
+    """(row, column) of the cell a corner-anchored annotation's text falls in."""
+    x, y = a.x, a.y  # type: ignore[attr-defined]
+    col = x + 0.5 if a.xanchor == "left" else x - 0.5  # type: ignore[attr-defined]
+    down = (a.yanchor == "top") == y_reversed  # type: ignore[attr-defined]
+    row = y + 0.5 if down else y - 0.5
+    return round(row), round(col)
+
+
+def test_matrix_chunk_numbers_sit_on_their_own_chunk() -> None:
+    """Issue 16: "2" was drawn on chunk 3's cell (the number sat past the chunk's top-right
+    corner, on the next row up and column right, here the "the"/"the" cell of chunk 3)."""
+    r = Meteor("meteor-1.5").score("the cat sat on a mat", "a cat was sitting on the mat")
+    al = r.alignment
+    assert len(al.chunks) == 4
+    fig = figures.matrix_view(al)
+    reversed_rows = fig.layout.yaxis.autorange == "reversed"
+    numbers = [a for a in fig.layout.annotations if re.fullmatch(r"<b>\d+</b>", a.text)]
+    assert [a.text for a in numbers] == ["<b>1</b>", "<b>2</b>", "<b>3</b>", "<b>4</b>"]
+    cells = {
+        (i, j): k
+        for k, ch in enumerate(al.chunks)
+        for mi in ch.matches
+        for i in al.matches[mi].hyp
+        for j in al.matches[mi].ref
+    }
+    for k, a in enumerate(numbers):
+        assert cells.get(_label_cell(a, reversed_rows)) == k, (k, _label_cell(a, reversed_rows))
+
+
+# -- colour-blind safety (issue 16) ----------------------------------------------------------
+
+#: Machado, Oliveira & Fernandes (2009) simulation matrices, severity 1.0, on linear RGB.
+_CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+    "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+}  # fmt: skip
+
+
+def _lab(hex_color: str, kind: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a colour as seen with the given colour vision."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    h = hex_color.lstrip("#")
+    v = [linear(int(h[k : k + 2], 16)) for k in (0, 2, 4)]
+    r, g, b = (min(1.0, max(0.0, sum(row[j] * v[j] for j in range(3)))) for row in _CVD[kind])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_stage_palette_is_colour_blind_safe() -> None:
+    """Every two stages stay apart (CIE76 ΔE ≥ 15) for the three dichromacies; embedding is no
+    longer the grey of function words; dash and marker codes are distinct per stage too."""
+    stages = list(figures.MODULE_COLORS)
+    assert stages == [m.value for m in Module if m.value in figures.MODULE_COLORS]
+    for kind in _CVD:
+        labs = {s: _lab(figures.MODULE_COLORS[s], kind) for s in stages}
+        worst = min(
+            (math.dist(labs[a], labs[b]), a, b) for a, b in itertools.combinations(stages, 2)
+        )
+        assert worst[0] >= 15, (kind, worst)
+    assert figures.FUNCTION_WORD not in figures.MODULE_COLORS.values()
+    assert figures.UNMATCHED not in figures.MODULE_COLORS.values()
+    assert len(set(figures.MODULE_DASH.values())) == len(stages) == len(figures.MODULE_DASH)
+    assert len(set(figures.MODULE_SYMBOL.values())) == len(stages) == len(figures.MODULE_SYMBOL)
+
+
+def test_every_view_keeps_the_dash_and_marker_code(alignment: Alignment) -> None:
+    """Link view: links and their legend entries dashed by stage, link markers by stage;
+    candidates too; the matrix: legend keys and cells carry the stage's marker."""
+    cands = (alignment.matches[0],)
+    fig = figures.link_view(alignment, candidates=cands)
+    for t in fig.data:
+        role = (t.meta or {}).get("role")
+        if role in ("links", "phrase_links"):
+            assert t.line.dash == figures.MODULE_DASH[t.meta["module"]], t.name
+        if role == "link_hover":
+            assert t.marker.symbol == figures.MODULE_SYMBOL[t.meta["module"]], t.name
+    legend_modules = {
+        t.meta["module"] for t in fig.data if t.showlegend and (t.meta or {}).get("module")
+    }
+    assert legend_modules == {"exact", "synonym", "paraphrase"}
+    matrix = figures.matrix_view(alignment)
+    keys = [t for t in matrix.data if t.meta["role"] == "legend"]
+    assert all(t.marker.symbol == figures.MODULE_SYMBOL[t.meta["module"]] for t in keys)
+
+
+# -- link view labels never overlap (issue 16) ------------------------------------------------
+
+#: Segment 3 of WMT21 ru→en (system and reference, 39/44 tokens after normalisation) and a
+#: WMT21 TED en→ru pair with "невооруженным глазом", as in the issue.
+WMT21_SEG3 = (  # system AFRL, line 3 of wmt21_ru-en_da/all_outputs.tsv
+    "Mikhail Degtyarev, acting governor of Khabarovsk Krai, called in an interview with "
+    "Komsomolskaya Pravda columnist Alexander Gamov not to demonize the residents of "
+    "Khabarovsk against the backdrop of rallies in support of the arrest of regurgalas.",
+    "In an interview with Komsomolskaya Pravda columnist Alexander Gamov, Khabarovsk Krai "
+    "acting governor Mikhail Degtyarev called for an end to the demonization of Khabarovsk "
+    "residents on the backdrop of protests in support of the arrested ex-head of the region "
+    "Sergey Furgal.",
+)
+RU_NAKED_EYE = (
+    "Мы можем стоять на Земле, смотреть в ночное небо и видеть звезды невооруженным глазом.",
+    "Мы стоим на Земле и невооруженным глазом видим в ночном небе звезды.",
+)
+
+
+def _boxes(fig: go.Figure, width: float) -> list[tuple[float, float, float, float, str]]:
+    """Estimated px boxes (x0, y0, x1, y1, what) of every drawn word, chunk number and token
+    marker, placed the way plotly places them (text outside a marker of the trace's size)."""
+    lay = fig.layout
+    m = lay.margin
+    legend_px = 40 if lay.meta["layout"] == "rows" else 0  # rows: plotly grows the margin
+    x0p, x1p = m.l, width - m.r
+    y0p, y1p = m.t + legend_px, lay.height - m.b
+    (xa, xb), (ya, yb) = lay.xaxis.range, lay.yaxis.range
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return (x0p + (x - xa) / (xb - xa) * (x1p - x0p), y1p - (y - ya) / (yb - ya) * (y1p - y0p))
+
+    out = []
+    for t in fig.data:
+        role = (t.meta or {}).get("role", "")
+        if role.startswith("tokens_"):
+            for x, y in zip(t.x, t.y, strict=True):
+                cx, cy = px(x, y)
+                out.append((cx - 8, cy - 8, cx + 8, cy + 8, f"marker {role}"))
+        if "text" not in (t.mode or "") or t.text is None:
+            continue
+        size = t.textfont.size
+        sizes = t.marker.size if "markers" in t.mode else 0
+        pos = t.textposition or "middle center"
+        for k, (x, y, text) in enumerate(zip(t.x, t.y, t.text, strict=True)):
+            bold = text.startswith("<b>")
+            plain = re.sub("<[^>]+>", "", text)
+            w = figures.text_width_px(plain, size, bold=bold)
+            h = size * 1.3
+            r = (sizes[k] if isinstance(sizes, tuple) else sizes or 0) / 2
+            cx, cy = px(x, y)
+            if pos == "middle left":
+                box = (cx - r - w, cy - h / 2, cx - r, cy + h / 2)
+            elif pos == "middle right":
+                box = (cx + r, cy - h / 2, cx + r + w, cy + h / 2)
+            elif pos.startswith("top"):
+                box = (cx - w / 2, cy - r - h, cx + w / 2, cy - r)
+            elif pos.startswith("bottom"):
+                box = (cx - w / 2, cy + r, cx + w / 2, cy + r + h)
+            else:
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            out.append((*box, f"{role}[{k}] {plain}"))
+    return out
+
+
+def _overlaps(boxes: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of boxes that intersect (sweep over y; touching edges do not count)."""
+    boxes = sorted(boxes, key=lambda b: b[1])
+    bad = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if b[1] >= a[3]:
+                break
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                if not (a[4].startswith("marker") and b[4].startswith("marker")):
+                    bad.append((a[4], b[4]))
+    return bad
+
+
+def _long_pairs() -> dict[str, tuple[str, str, str]]:
+    import gzip
+
+    from conftest import GOLDEN
+
+    pairs = {
+        "wmt21 ru-en segment 3": ("meteor-1.5", *WMT21_SEG3),
+        "невооруженным глазом": ("meteor-1.5-ru", *RU_NAKED_EYE),
+    }
+    for name, preset in (
+        ("meteor15.en_default_norm.jsonl.gz", "meteor-1.5"),
+        ("meteor15.ru_exact_stem_norm.jsonl.gz", "meteor-1.5-ru"),
+    ):
+        with gzip.open(GOLDEN / name, "rt", encoding="utf-8") as fh:
+            segs = [json.loads(line) for line in fh][:-1]
+        longest = max(segs, key=lambda d: len(d["hyp_tokens"]) + len(d["ref_tokens"]))
+        pairs[longest["source"]] = (preset, longest["hyp"], longest["refs"][0])
+    return pairs
+
+
+@pytest.mark.parametrize("width", [700, 1100])
+def test_link_view_labels_never_overlap_on_long_real_segments(width: int) -> None:
+    for name, (preset, hyp, ref) in _long_pairs().items():
+        r = Meteor(preset).score(hyp, ref)
+        fig = figures.link_view(r.alignment)
+        if name == "wmt21 ru-en segment 3":
+            assert (len(r.alignment.hyp), len(r.alignment.ref)) == (39, 44)
+            assert fig.layout.meta["layout"] == "columns"
+            assert len(_by_role(fig, "chunk_numbers")) == 2  # numbers in their own lane
+        boxes = _boxes(fig, width)
+        assert boxes and _overlaps(boxes) == [], (name, _overlaps(boxes)[:5])
+
+
+def test_link_view_labels_never_overlap_up_to_the_length_limit() -> None:
+    """10,000 characters a side of long words (the app's limit): still no overlap."""
+    vocab = ["невооруженным", "глазом", "и", "Khabarovsk", "a", "demonization", "ж" * 30]
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < 9_900:
+        k = len(words)
+        words.append(f"{vocab[k % len(vocab)]}{k}")  # distinct words: few candidates
+    hyp = " ".join(words)
+    ref = " ".join(w if k % 7 else "другое" for k, w in enumerate(words))  # some unmatched
+    r = Meteor("meteor-1.5").score(hyp, ref)
+    assert len(hyp) <= 10_000 and len(r.alignment.hyp) > 500
+    fig = figures.link_view(r.alignment)
+    assert fig.layout.meta["layout"] == "columns"
+    assert _overlaps(_boxes(fig, 800)) == []
+    (labels,) = _by_role(fig, "labels_hyp")
+    assert max(len(t) for t in labels.text) == figures.COLUMN_LABEL_CHARS  # cut, with "…"
+
+
+def test_rows_layout_only_when_labels_fit() -> None:
+    """Short pairs stay in rows, and their word labels fit at the assumed width."""
+    for hyp, ref in [
+        ("the cat sat on a mat", "a cat was sitting on the mat"),
+        ("A fast brown fox leapt over a lazy dog", "The quick brown fox jumps over the lazy dog"),
+    ]:
+        fig = figures.link_view(Meteor("meteor-1.5").score(hyp, ref).alignment)
+        assert fig.layout.meta["layout"] == "rows"
+        words = [b for b in _boxes(fig, figures.ROW_LAYOUT_WIDTH_PX) if b[4].startswith("tokens")]
+        assert words and _overlaps(words) == []
+    crowded = Meteor("meteor-1.5-ru").score(*RU_NAKED_EYE).alignment
+    assert figures.link_view_layout(crowded) == "columns"  # 16 Russian words do not fit

@@ -29,8 +29,14 @@ SPLIT_CASES = [
     ("a\n\nb\n", ["a", "", "b"]),  # empty lines are empty segments
     ("a\n\n", ["a", ""]),
     ("a\r\nb\r\n", ["a", "b"]),  # Windows line ends
-    ("a\rb\n", ["a\rb"]),  # a lone CR stays inside the segment
-    ("a\u2028b\nc", ["a\u2028b", "c"]),  # so does a Unicode line separator
+    ("a\rb\n", ["a", "b"]),  # a lone CR ends a line (classic Mac files; Java readLine)
+    ("a\rb\rc\r", ["a", "b", "c"]),  # a CR-only file is not one segment
+    ("a\r\rb", ["a", "", "b"]),
+    ("\r", [""]),
+    ("a\r\n\nb", ["a", "", "b"]),  # CR LF is one break, not two
+    # nothing else breaks a line (str.splitlines would break at each of these)
+    ("a\u2028b\nc", ["a\u2028b", "c"]),
+    ("a\u2029b\x0bc\x0cd\x1ce\x1df\x1eg\x85h", ["a\u2029b\x0bc\x0cd\x1ce\x1df\x1eg\x85h"]),
 ]
 
 

@@ -24,6 +24,8 @@ def test_oldest_entries_of_the_largest_memo_go_first(monkeypatch: pytest.MonkeyP
     assert small.get("s") == 1  # the largest memo gave way
     assert big.get(0) is None and big.get(1) is None and big.get(2) == 2  # oldest first
     assert big.get(8) == 8 and big.get(7) == 7
+    big.put(8, "eight", 50)  # replaced, as a dict would
+    assert big.get(8) == "eight" and big.nbytes == 6 * 100 + 50
     big.put("huge", 0, 2_000)  # larger than the whole budget: not stored
     assert "huge" not in big
     big.clear()

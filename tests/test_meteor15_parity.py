@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED_DATA, corpus_line, java_alignment, our_alignment, read_jsonl_gz
+from conftest import corpus_line, java_alignment, our_alignment, read_jsonl_gz, shared_path
 
 from meteor import Meteor
 
@@ -30,7 +30,7 @@ DEFAULT = [
 
 
 def check_file(rel: str, preset: str) -> None:
-    path: Path = SHARED_DATA / rel
+    path: Path = shared_path(rel)
     scorer = Meteor(preset)
     n = same_score = same_align = same_tokens = 0
     score_diff: list[int] = []
@@ -90,7 +90,7 @@ def test_default_parity(rel: str) -> None:
 def test_cases_other_configurations(rel: str, preset: str, overrides: dict[str, Any]) -> None:
     """The 18 hand-made edge cases under the configurations without -norm and the naive 2005 one."""
     scorer = Meteor(preset, **overrides)
-    for d in read_jsonl_gz(SHARED_DATA / rel):
+    for d in read_jsonl_gz(shared_path(rel)):
         r = scorer.score(d["hyp"], d["refs"])
         assert r.score == pytest.approx(d["score"], abs=1e-9), (d["id"], d["hyp"])
         assert our_alignment(r) == java_alignment(d), d["id"]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require_shared
+from conftest import SHARED_DATA, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +26,7 @@ from meteor.languages import ResourceError
 from meteor.normalize import NormMode, normalize_text, sanitize, tokenize
 from meteor.types import Token
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = SHARED_DATA
 
 
 def _has_jar() -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA, read_jsonl_gz, require_shared
+from conftest import SHARED_DATA, read_jsonl_gz, require_shared, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -520,7 +520,7 @@ def test_real_table_equals_naive_matcher(en: ParaphraseTable) -> None:
     """Exact order and duplicates against the naive reader, on 400 real segments."""
     segs: list[tuple[list[str], list[str]]] = []
     for name in DATA_FILES[:3]:
-        for k, seg in enumerate(read_jsonl_gz(SHARED_DATA / name)):
+        for k, seg in enumerate(read_jsonl_gz(shared_path(name))):
             if k % 40 == 0:
                 segs.append((seg["hyp_tokens"], seg["ref_tokens"]))
     wanted: set[str] = set()
@@ -550,7 +550,7 @@ def test_real_table_equals_naive_matcher(en: ParaphraseTable) -> None:
 def test_batched_sentence_lookups_equal_single_ones(en: ParaphraseTable) -> None:
     """``phrases_many`` (one vectorised walk for a block of sentences) = ``phrases`` each."""
     sents: list[list[str]] = [[]]
-    for k, seg in enumerate(read_jsonl_gz(SHARED_DATA / DATA_FILES[0])):
+    for k, seg in enumerate(read_jsonl_gz(shared_path(DATA_FILES[0]))):
         if k % 25 == 0:
             sents += [seg["hyp_tokens"], seg["ref_tokens"], []]
         if len(sents) > 120:

@@ -319,8 +319,12 @@ def test_bad_parameters_name_the_field_and_range(overrides: dict[str, Any], matc
         Meteor("meteor-1.5", **overrides)
 
 
-def test_numeric_strings_are_accepted_as_numbers() -> None:
-    assert Meteor("meteor-1.5", alpha="0.9").params.alpha == 0.9
+def test_numeric_strings_are_refused_not_parsed() -> None:
+    # issue 13 item 19: float("1_0") is 10 and float("nan") is NaN; a string is not a number
+    for value in ("0.9", "1_0", "nan"):
+        with pytest.raises(ParamError, match=r"alpha must be a number in \[0\.0, 1\.0\].*a string"):
+            Meteor("meteor-1.5", alpha=value)
+    assert Meteor("meteor-1.5", alpha=0.9).params.alpha == 0.9
 
 
 # -- 25-33. files (meteor.io) ---------------------------------------------------------------
@@ -376,7 +380,10 @@ def test_segment_and_byte_limits() -> None:
     lines = b"a\n" * (io.MAX_SEGMENTS + 1)
     with pytest.raises(io.InputError, match=r"100,001 segments; at most 100,000"):
         io.read_table(lines, "big.txt")
-    with pytest.raises(io.InputError, match=r"big\.txt is 50\.0 MB; at most 50 MB per file"):
+    with pytest.raises(
+        io.InputError,
+        match=r"big\.txt is 50,000,001 bytes \(50\.0 MB\); at most 50,000,000 bytes \(50 MB\)",
+    ):
         io.read_table(b"a" * (io.MAX_BYTES + 1), "big.txt")
 
 

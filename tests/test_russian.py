@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require_shared
+from conftest import SHARED_DATA, require_shared
 
 from meteor.languages import Language, ResourceError, get_language
 from meteor.languages import russian as russian_module
@@ -38,7 +38,6 @@ from meteor.languages.russian import (
 from meteor.types import Module
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = PROJECT_ROOT.parent / "shared" / "data"
 RU_JSONL = SHARED_DATA / "wmt21_ted_en-ru_mqm" / "meteor15.ru_exact_stem_norm.jsonl.gz"
 
 

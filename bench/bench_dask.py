@@ -1,0 +1,339 @@
+"""Benchmark scoring on a Dask cluster against the local ``--workers`` path (run by hand).
+
+    python bench/bench_dask.py                       # 9,832 WMT21 segments, meteor-1.5
+    python bench/bench_dask.py --segments 2000 --skip-identity
+    python bench/bench_dask.py --identity-only       # the CLI check below, nothing else
+
+What it measures (everything on 127.0.0.1, a real ``dask scheduler`` and ``dask worker``
+processes started here, one thread each):
+
+* **local**: :func:`meteor.corpus.score_corpus` with ``workers=1`` and ``2`` in this
+  process (resources already loaded; forked workers inherit them) — segments/second.
+* **worker start-up**: from starting a ``dask worker`` process to its registration with
+  the scheduler, and the time it then takes to load the preset's resources
+  (:class:`meteor.cluster.MeteorWorkerPlugin`; the paraphrase index is memory-mapped).
+* **Dask, 1 and 2 workers**: :func:`meteor.cluster.score_corpus_dask` on warm workers —
+  segments/second, and the client's share (rebuilding records from the compact form).
+* **projection**: per-worker throughput (segments per CPU-second of a worker: the rate of
+  a worker with a core to itself) × N workers, capped by the client's own cost per segment
+  (scheduling, rebuilding records, summing; CPU seconds of this process during the runs).
+* **identity** (the issue's done-when): ``python -m meteor score`` with ``--jsonl`` and
+  ``--format json -b 1000`` locally and with ``--dask tcp://…`` on the scheduler and 2
+  workers, one of which is killed (SIGKILL) when the progress bar first moves; stdout and
+  the per-segment JSONL must be byte-identical.
+
+Data: ``../shared/data/wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz`` (read by path).
+Temporary files go to ``bench/out/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402
+from distributed import Client  # noqa: E402
+
+from meteor import Meteor  # noqa: E402
+from meteor.cluster import (  # noqa: E402
+    StreamTotals,
+    prepare_workers,
+    score_corpus_dask,
+    score_stream_lines,
+)
+from meteor.corpus import score_corpus  # noqa: E402
+from meteor.export import segments_jsonl  # noqa: E402
+from meteor.transport import Decoder, encode  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
+OUT = ROOT / "bench" / "out" / "dask"
+
+
+def load(n: int | None) -> tuple[list[str], list[str]]:
+    hyps, refs = [], []
+    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            if d.get("type") == "segment":
+                hyps.append(d["hyp"])
+                refs.append(d["refs"][0])
+    return hyps[:n], refs[:n]
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), e.get("PYTHONPATH")) if p)
+    return e
+
+
+class Cluster:
+    """``dask scheduler`` and ``dask worker`` subprocesses on 127.0.0.1."""
+
+    def __init__(self) -> None:
+        OUT.mkdir(parents=True, exist_ok=True)
+        self.procs: list[subprocess.Popen[bytes]] = []
+        sched_file = OUT / "scheduler.json"
+        sched_file.unlink(missing_ok=True)
+        self._spawn(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1"]
+            + ["--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)],
+            "scheduler",
+        )
+        while not sched_file.exists():
+            time.sleep(0.1)
+        time.sleep(0.2)
+        self.address = json.loads(sched_file.read_text())["address"]
+
+    def _spawn(self, cmd: list[str], name: str) -> subprocess.Popen[bytes]:
+        log = (OUT / f"{name}.log").open("wb")
+        p = subprocess.Popen(cmd, env=env(), cwd=OUT, stdout=log, stderr=subprocess.STDOUT)
+        self.procs.append(p)
+        return p
+
+    def worker(self, name: str) -> subprocess.Popen[bytes]:
+        return self._spawn(
+            [sys.executable, "-m", "distributed.cli.dask_worker", self.address]
+            + ["--host", "127.0.0.1", "--nthreads", "1", "--no-nanny", "--no-dashboard"]
+            + ["--name", name, "--death-timeout", "60"],
+            name,
+        )
+
+    def close(self) -> None:
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def rate(n: int, seconds: float, cpu: float) -> str:
+    return (
+        f"{seconds:6.2f} s wall {n / seconds:7,.0f} segments/s; "
+        f"{cpu:6.2f} CPU-s {n / cpu:7,.0f} segments per CPU-second"
+    )
+
+
+def cpu_of(pids: list[int]) -> float:
+    """User + system CPU seconds of processes and their children so far."""
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            procs = [proc, *proc.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+        for p in procs:
+            try:
+                t = p.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def self_cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def bench(args: argparse.Namespace) -> None:
+    hyps, refs = load(args.segments)
+    n = len(hyps)
+    meteor = Meteor(args.preset)
+    t0 = time.perf_counter()
+    meteor.prepare()
+    print(f"{n:,} segments, preset {args.preset}, {os.cpu_count()} CPUs")
+    print(f"resources loaded in this process: {time.perf_counter() - t0:.2f} s")
+    local = None
+    for w in (1, 2):
+        t0, c0 = time.perf_counter(), self_cpu()
+        local = score_corpus(meteor, hyps, refs, workers=w)
+        wall, cpu = time.perf_counter() - t0, self_cpu() - c0
+        print(f"local --workers {w}:  {rate(n, wall, cpu)}")
+    assert local is not None
+    encoded = [encode(s) for s in local.segments]
+    t0, c0 = time.perf_counter(), time.process_time()
+    decoder = Decoder()
+    for e in encoded:
+        decoder.decode(e)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    client_rate = n / cpu
+    print(
+        f"client: rebuilding records {n / wall:,.0f} segments/s wall, {client_rate:,.0f} per CPU-s"
+    )
+
+    cluster = Cluster()
+    try:
+        client = Client(cluster.address, timeout=30, set_as_default=False)
+        per_worker: dict[int, float] = {}
+        per_cpu: dict[int, float] = {}
+        for k in (1, 2):
+            t0 = time.perf_counter()
+            cluster.worker(f"w{k}")
+            client.wait_for_workers(k, timeout=120)
+            joined = time.perf_counter() - t0
+            states = prepare_workers(client, meteor)
+            ready = time.perf_counter() - t0
+            loads = sorted(st["load_seconds"] for st in states.values())
+            print(
+                f"worker {k}: process start → registered {joined:.2f} s, → resources loaded "
+                f"{ready:.2f} s (loading in the worker: {loads[-1]:.2f} s)"
+            )
+            pids = [st["pid"] for st in states.values()]
+            best: tuple[float, float, float] | None = None
+            for _ in range(args.repeat):
+                t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
+                res = score_corpus_dask(meteor, hyps, refs, client=client)
+                dt, cpu = time.perf_counter() - t0, cpu_of(pids) - c0
+                run = (dt, cpu, self_cpu() - s0)
+                best = run if best is None or dt < best[0] else best
+                assert res == local, "the cluster's result differs from the local one"
+            assert best is not None
+            per_worker[k] = n / best[0]
+            per_cpu[k] = n / best[1]
+            client_rate = min(client_rate, n / best[2])
+            print(
+                f"dask, {k} worker(s):  {rate(n, best[0], best[1])} of the workers, "
+                f"client {best[2]:.2f} CPU-s (identical to local: yes)"
+            )
+        # the streaming path whose workers write the JSONL lines (client: pass on and sum)
+        expected = "".join(segments_jsonl(local.segments))
+        t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
+        totals = StreamTotals(meteor)
+        text = "".join(
+            totals.add_line(x)
+            for x in score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
+        )
+        dt, cpu, own = time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+        assert text == expected and totals.summary().score == local.score
+        lines_rate = n / own
+        lines_worker = n / cpu  # a worker also writing JSON, with a core to itself
+        print(
+            f"score_stream_lines, 2 workers: {rate(n, dt, cpu)}, client {own:.2f} CPU-s "
+            f"(JSONL identical: yes)"
+        )
+        client.close()
+    finally:
+        cluster.close()
+    one = max(per_worker[1], per_cpu[1])  # a worker with a core of its own
+    print(
+        f"projection (a worker with a core to itself: {one:,.0f} segments/s, measured wall "
+        f"{per_worker[1]:,.0f}/s; one client core handles at most {client_rate:,.0f}/s with "
+        f"records, {lines_rate:,.0f}/s with score_stream_lines, whose workers do "
+        f"{lines_worker:,.0f}/s each):"
+    )
+    for w in (1, 2, 4, 8, 16, 32, 64, 128):
+        proj = min(w * one, client_rate)
+        proj_lines = min(w * lines_worker, lines_rate)
+        print(
+            f"  {w:3d} workers: records {proj:9,.0f} segments/s (1 M in "
+            f"{1e6 / proj / 60:5.1f} min); lines {proj_lines:9,.0f} segments/s "
+            f"(1 M in {1e6 / proj_lines / 60:5.1f} min)"
+        )
+
+
+def identity(args: argparse.Namespace) -> None:
+    """The CLI locally vs on a scheduler + 2 workers, one worker killed mid-run."""
+    hyps, refs = load(args.segments)
+    OUT.mkdir(parents=True, exist_ok=True)
+    hyp, ref = OUT / "hyp.txt", OUT / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    common = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
+    common += ["--preset", args.preset, "--format", "json", "-b", "1000"]
+    t0 = time.perf_counter()
+    local = subprocess.run(
+        [*common, "--jsonl", str(OUT / "local.jsonl")],
+        capture_output=True,
+        cwd=ROOT,
+        env=env(),
+        check=True,
+    )
+    t_local = time.perf_counter() - t0
+    cluster = Cluster()
+    try:
+        workers = [cluster.worker("w1"), cluster.worker("w2")]
+        with Client(cluster.address, timeout=30, set_as_default=False) as c:
+            c.wait_for_workers(2, timeout=120)
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [*common, "--jsonl", str(OUT / "dask.jsonl"), "--progress", "--dask", cluster.address],
+            cwd=ROOT,
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        err = bytearray()
+        killed: list[str] = []
+
+        def watch() -> None:
+            assert proc.stderr is not None
+            while chunk := proc.stderr.read1(4096):
+                err.extend(chunk)
+                text = err.decode("utf-8", "replace")
+                if not killed and "% scored " in text:
+                    workers[0].send_signal(signal.SIGKILL)
+                    killed.append(text.rsplit("%", 1)[0].rsplit("]", 1)[-1].strip() + "%")
+
+        th = threading.Thread(target=watch)
+        th.start()
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        proc.wait()
+        th.join()
+        t_dask = time.perf_counter() - t0
+    finally:
+        cluster.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"the --dask run failed: {err.decode()}")
+    same_out = out == local.stdout
+    same_jsonl = (OUT / "dask.jsonl").read_bytes() == (OUT / "local.jsonl").read_bytes()
+    system = json.loads(out)["systems"][0]
+    print(f"identity, {len(hyps):,} segments, preset {args.preset}:")
+    print(f"  local CLI (every CPU): {t_local:.1f} s; --dask on 2 workers: {t_dask:.1f} s")
+    print(f"  worker w1 killed (SIGKILL) at {killed[0] if killed else 'never'} of the run")
+    print(f"  stdout (JSON report, 1,000-sample bootstrap) identical: {same_out}")
+    print(
+        f"  per-segment JSONL identical: {same_jsonl} ({(OUT / 'dask.jsonl').stat().st_size:,} bytes)"
+    )
+    ci = system["bootstrap"]["corpus_score"]
+    print(
+        f"  corpus score {system['score']!r}, mean of segments {system['mean_segment_score']!r}, "
+        f"95% CI [{ci['low']!r}, {ci['high']!r}]"
+    )
+    if not (same_out and same_jsonl and killed):
+        raise SystemExit(1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--preset", default="meteor-1.5")
+    ap.add_argument("--segments", type=int, default=None, help="first N (default: all 9,832)")
+    ap.add_argument("--repeat", type=int, default=2, help="runs per cluster size (best kept)")
+    ap.add_argument("--skip-identity", action="store_true")
+    ap.add_argument("--identity-only", action="store_true")
+    args = ap.parse_args()
+    if not args.identity_only:
+        bench(args)
+    if not args.skip_identity:
+        identity(args)
+
+
+if __name__ == "__main__":
+    main()

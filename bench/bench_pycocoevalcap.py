@@ -1,0 +1,76 @@
+"""Benchmark, run by hand: ``meteor.compat.pycocoevalcap`` vs the real pycocoevalcap 1.2.
+
+    python bench/bench_pycocoevalcap.py [--items N]
+
+Input: caption-like items with five references each, built from WMT21 ru→en
+(``tests/test_compat_pycocoevalcap.py::caption_items``: one system's output as the
+caption, the two human translations and three other systems' outputs as references).
+Each implementation runs cold in its own process (``Meteor().compute_score(gts, res)``
+from import to result); wall time and the peak memory of the process tree (the
+JVM included) are printed, with the corpus scores and how many image scores are
+identical.  CPU is user + system time of the process tree (children that were
+waited for; the JVM is, when pycocoevalcap's scorer is collected).  The real one
+needs ``java``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from bench_meteor15 import run  # noqa: E402
+
+SCRIPT = r"""
+import json, sys
+sys.path.insert(0, {root!r})
+from {module} import Meteor
+data = json.load(open({path!r}, encoding="utf-8"))
+score, scores = Meteor().compute_score(data["gts"], data["res"])
+print(json.dumps({{"score": score, "scores": scores}}))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--items", type=int, default=2000, help="items (2 per WMT segment)")
+    args = ap.parse_args()
+    from test_compat_pycocoevalcap import caption_items
+
+    gts, res = caption_items(n_segments=(args.items + 1) // 2, per_segment=2)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "items.json"
+        path.write_text(json.dumps({"gts": gts, "res": res}), encoding="utf-8")
+        results = {}
+        for name, module in (
+            ("ours (meteor.compat.pycocoevalcap)", "meteor.compat.pycocoevalcap"),
+            ("pycocoevalcap 1.2 + jar", "pycocoevalcap.meteor.meteor"),
+        ):
+            code = SCRIPT.format(root=str(ROOT), module=module, path=str(path))
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall, pss, rss, out = run([sys.executable, "-c", code])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            results[name] = json.loads(out)
+            print(
+                f"{name:36s} wall {wall:6.1f} s  CPU {cpu:6.1f} s  peak PSS {pss:7.0f} MB  peak RSS {rss:7.0f} MB"
+                f"  corpus {results[name]['score']!r}"
+            )
+    ours, real = results.values()
+    same = sum(a == b for a, b in zip(ours["scores"], real["scores"], strict=True))
+    print(
+        f"{len(gts)} items x 5 references: {same}/{len(gts)} image scores identical, "
+        f"corpus {'identical' if ours['score'] == real['score'] else 'DIFFERENT'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""The app's URL parameters: each one validated on a session's first run.
+
+A shared link may carry anything.  Before any widget reads the URL, every parameter
+the app knows is checked against what its widget accepts; a bad value is removed
+from the URL (the widget then keeps its default) and a notice names it.  A preset
+without ``lang`` implies its own language (``/?preset=ru`` opens Russian).  The
+parameters are listed in README.md ("URL parameters").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import streamlit as st
+from streamlit.runtime.state import get_session_state
+
+from meteor.params import ALIGNERS
+from meteor.presets import PRESETS, preset_names
+from meteor.types import Module
+
+#: Session-state key of the notices of the first run (shown until the next run).
+NOTICES_KEY = "_url_notices"
+_CHECKED_KEY = "_url_checked"
+
+
+def _number(lo: float, hi: float, *, whole: bool = False) -> Callable[[str], bool]:
+    def ok(raw: str) -> bool:
+        try:
+            x = float(raw)
+        except ValueError:
+            return False
+        if not math.isfinite(x) or not lo <= x <= hi:
+            return False
+        return not whole or x == int(x)
+
+    return ok
+
+
+def _lang_of(qp: dict[str, list[str]], languages: list[str]) -> str:
+    """The language the URL asks for: ``lang``, else its preset's, else English."""
+    lang = (qp.get("lang") or [""])[0]
+    if lang in languages:
+        return lang
+    preset = (qp.get("preset") or [""])[0]
+    if preset in PRESETS and PRESETS[preset].params.lang in languages:
+        return PRESETS[preset].params.lang
+    return "en"
+
+
+def bad_parameters(
+    qp: dict[str, list[str]],
+    *,
+    ui_labels: list[str],
+    languages: list[str],
+    stemmers: Callable[[str], tuple[str, ...]],
+    modules: Callable[[str], list[str]],
+    max_beam: int,
+) -> dict[str, list[str]]:
+    """The parameters of ``qp`` (name → values) whose values the app cannot use.
+
+    Pure: the caller supplies what the widgets accept, so tests can call it directly.
+    """
+    lang = _lang_of(qp, languages)
+    presets = set(preset_names(lang))
+    weight_keys = {f"w_{m.value}" for m in Module}
+    single: dict[str, Callable[[str], bool]] = {
+        "ui": lambda v: v in ui_labels,
+        "lang": lambda v: v in languages,
+        "preset": lambda v: v in presets,
+        "alpha": _number(0.0, 1.0),
+        "beta": _number(0.0, 10.0),
+        "gamma": _number(0.0, 1.0),
+        "delta": _number(0.0, 1.0),
+        "beam": _number(1, max_beam, whole=True),
+        "aligner": lambda v: v in ALIGNERS,
+        "stemmer": lambda v: v in stemmers(lang),
+        **{k: _number(0.0, 1.0) for k in weight_keys},
+    }
+    bad: dict[str, list[str]] = {}
+    for key, values in qp.items():
+        if key in single:
+            wrong = [v for v in values if not single[key](v)]
+            if wrong or len(values) > 1:
+                bad[key] = wrong or values[1:]
+        elif key == "modules":
+            ok = modules(lang)
+            wrong = [v for v in values if v and v not in ok]
+            if wrong:
+                bad[key] = wrong
+        elif key == "vs":
+            wrong = [v for v in values if v not in presets]
+            if wrong or len(values) > 3:
+                bad[key] = wrong or values[3:]
+    return bad
+
+
+def _set_initial(key: str, values: list[str]) -> None:
+    """Make the widgets seed from the cleaned values.
+
+    A bound widget seeds itself from Streamlit's snapshot of the URL taken when the
+    page loaded (``QueryParams._initial_query_params``, streamlit 1.67), not from
+    ``st.query_params``; a value its parser cannot take (``?beam=1e309``: int(inf))
+    raises inside Streamlit.  The snapshot is corrected too (tested in
+    tests/test_app_presets.py, so a Streamlit upgrade that moves it fails loudly).
+    """
+    with get_session_state().query_params() as qp:
+        initial = qp._initial_query_params
+        if values:
+            initial[key] = list(values)
+        else:
+            initial.pop(key, None)
+
+
+def check_query_params(
+    *,
+    ui_labels: list[str],
+    languages: list[str],
+    stemmers: Callable[[str], tuple[str, ...]],
+    modules: Callable[[str], list[str]],
+    max_beam: int,
+) -> list[tuple[str, str]]:
+    """On a session's first run: drop the URL's bad parameters, before any widget reads
+    them, and give a preset its language when the URL names no language.
+
+    Returns ``(parameter, value)`` pairs that were ignored (empty after the first run).
+    """
+    ss = st.session_state
+    if ss.get(_CHECKED_KEY):
+        return []
+    ss[_CHECKED_KEY] = True
+    qp = {k: st.query_params.get_all(k) for k in st.query_params}
+    ui = qp.get("ui", [""])[0]
+    if ui not in ui_labels and ui.upper() in ui_labels:  # ?ui=ru means RU
+        qp["ui"] = [ui.upper()]
+        st.query_params["ui"] = ui.upper()
+        _set_initial("ui", [ui.upper()])
+    bad = bad_parameters(
+        qp,
+        ui_labels=ui_labels,
+        languages=languages,
+        stemmers=stemmers,
+        modules=modules,
+        max_beam=max_beam,
+    )
+    ignored: list[tuple[str, str]] = []
+    for key, wrong in bad.items():
+        keep = [v for v in qp[key] if v not in wrong]
+        if key not in ("modules", "vs"):
+            keep = keep[:1]
+        if keep:
+            st.query_params[key] = keep if len(keep) > 1 else keep[0]
+        else:
+            del st.query_params[key]
+        _set_initial(key, keep)
+        ignored.extend((key, v) for v in wrong)
+    if "lang" not in st.query_params and "preset" in st.query_params:
+        lang = PRESETS[st.query_params["preset"]].params.lang
+        if lang != "en":
+            ss["lang"] = lang  # the widget then writes it to the URL
+    return ignored
