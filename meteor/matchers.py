@@ -34,6 +34,7 @@ __all__ = [
     "propose_all_raw",
     "propose_raw",
     "to_match",
+    "to_matches",
 ]
 
 
@@ -41,16 +42,17 @@ class CandidateLimitError(ValueError):
     """A pair has more candidate matches than the caller's limit (:attr:`MatchContext.limit`).
 
     A word repeated n times on both sides alone gives n² candidates (5,000 copies of
-    "the" would give 25 million), which no aligner can search in reasonable time and
-    memory; the matchers stop as soon as a stage goes over the limit.
+    "the" would give 25 million); long natural documents give hundreds of thousands.
+    The matchers stop as soon as a stage goes over the limit; the message says which
+    limit it was and how to raise it (``hint``, given by the caller that set it).
     """
 
     def __init__(self, found: int, limit: int, module: str, hint: str | None = None) -> None:
-        tail = hint or "shorten the texts (split them into several segments)"
+        tail = hint or "split the texts into several segments"
         super().__init__(
             f"this pair has at least {found:,} candidate matches (counted up to the {module} "
             f"stage), more than the {limit:,} accepted per hypothesis-reference pair -- "
-            f"words or phrases repeated many times on both sides; {tail}"
+            f"{tail}"
         )
         self.found = found
         self.limit = limit
@@ -100,6 +102,7 @@ class Sentence:
         "_stem_keys",
         "_stems",
         "_syn",
+        "_synset_index",
         "_with_syn",
         "keys",
         "words",
@@ -120,6 +123,7 @@ class Sentence:
         self._stem_index: dict[Hashable, list[int]] | None = None
         self._syn: list[frozenset[int]] | None = None
         self._with_syn: list[tuple[int, frozenset[int]]] | None = None
+        self._synset_index: dict[int, list[int]] | None = None
         self._lemmas: list[frozenset[str]] | None = None
         self._lemma_index: dict[str, list[int]] | None = None
         self._phrases: Any = None
@@ -162,6 +166,16 @@ class Sentence:
         if self._with_syn is None:
             self._with_syn = [(i, ss) for i, ss in enumerate(self.synsets()) if ss]
         return self._with_syn
+
+    def synset_index(self) -> dict[int, list[int]]:
+        """Synset -> positions of the words that have it (ascending)."""
+        if self._synset_index is None:
+            by_synset: dict[int, list[int]] = defaultdict(list)
+            for i, ss in self.with_synsets():
+                for off in ss:
+                    by_synset[off].append(i)
+            self._synset_index = dict(by_synset)
+        return self._synset_index
 
     def lemmas(self) -> list[frozenset[str]]:
         if self._lemmas is None:
@@ -293,19 +307,58 @@ def lemma(ctx: MatchContext) -> list[Cand]:
 def synonym(ctx: MatchContext) -> list[Cand]:
     """``SynonymMatcher``: the synonym sets intersect and the word keys differ.
 
-    ``detail`` names the smallest shared synset.
+    ``detail`` names the smallest shared synset.  Long pairs look the reference's
+    synsets up in an index of the hypothesis's (:meth:`Sentence.synset_index`)
+    instead of comparing every pair of words; both give the same candidates.
     """
     hyp = ctx.hs.with_synsets()
+    if not hyp:
+        return []
+    refs = ctx.rs.with_synsets()
+    if len(hyp) * len(refs) > _SYNONYM_INDEX_PAIRS:
+        return _synonym_indexed(ctx, refs)
     hk, rk = ctx.hyp_keys, ctx.ref_keys
     out: list[Cand] = []
     src = ""
     syn = Module.SYNONYM
-    for j, ss in ctx.rs.with_synsets() if hyp else ():
+    for j, ss in refs:
         key = rk[j]
         for i, hs in hyp:
             if not ss.isdisjoint(hs) and hk[i] != key:
                 src = src or ctx.lang.synonym_source().split(" (")[0]
                 out.append((syn, i, i + 1, j, j + 1, f"{src} synset {min(ss & hs):08d}", None))
+        ctx.check(len(out), syn)
+    return out
+
+
+#: Above this many (hypothesis word × reference word) pairs with synsets, the synonym
+#: stage looks synsets up in an index instead of comparing every pair.
+_SYNONYM_INDEX_PAIRS = 400
+
+
+def _synonym_indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) -> list[Cand]:
+    """:func:`synonym` through the hypothesis's synset index; a repeated reference word
+    (same key, same synsets) reuses its hits."""
+    index = ctx.hs.synset_index()
+    hk, rk = ctx.hyp_keys, ctx.ref_keys
+    hsyn = ctx.hs.synsets()
+    src = ctx.lang.synonym_source().split(" (")[0]
+    out: list[Cand] = []
+    syn = Module.SYNONYM
+    memo: dict[tuple[Hashable, frozenset[int]], list[tuple[int, str]]] = {}
+    for j, ss in refs:
+        key = rk[j]
+        hits = memo.get((key, ss))
+        if hits is None:
+            found: set[int] = set()
+            for off in ss:
+                found.update(index.get(off, ()))
+            hits = [
+                (i, f"{src} synset {min(ss & hsyn[i]):08d}") for i in sorted(found) if hk[i] != key
+            ]
+            memo[(key, ss)] = hits
+        for i, detail in hits:
+            out.append((syn, i, i + 1, j, j + 1, detail, None))
         ctx.check(len(out), syn)
     return out
 
@@ -340,6 +393,36 @@ def to_match(ctx: MatchContext, c: Cand) -> Match:
         detail,
         similarity=sim,
     )
+
+
+def to_matches(ctx: MatchContext, cands: Sequence[Cand]) -> tuple[Match, ...]:
+    """:func:`to_match` of many candidates; the spans and word tuples they share are built once.
+
+    (Records are immutable, so candidates may share them: a long pair has many more
+    candidates than distinct spans.)
+    """
+    hyp, ref = ctx.hyp, ctx.ref
+    spans: dict[tuple[int, int], Span] = {}
+    hyp_words: dict[tuple[int, int], tuple[str, ...]] = {}
+    ref_words: dict[tuple[int, int], tuple[str, ...]] = {}
+    out: list[Match] = []
+    for module, hs, he, rs, re_, detail, sim in cands:
+        h = (hs, he)
+        r = (rs, re_)
+        hspan = spans.get(h)
+        if hspan is None:
+            hspan = spans[h] = Span(hs, he)
+        rspan = spans.get(r)
+        if rspan is None:
+            rspan = spans[r] = Span(rs, re_)
+        hw = hyp_words.get(h)
+        if hw is None:
+            hw = hyp_words[h] = tuple(hyp[hs:he])
+        rw = ref_words.get(r)
+        if rw is None:
+            rw = ref_words[r] = tuple(ref[rs:re_])
+        out.append(Match(module, hspan, rspan, hw, rw, detail, similarity=sim))
+    return tuple(out)
 
 
 def from_match(m: Match) -> Cand:

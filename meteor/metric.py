@@ -11,13 +11,14 @@ reference wins ties (MeteorScorer.java:207-229).
 from __future__ import annotations
 
 import math
+import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
 from meteor import normalize, resources
-from meteor.aligners.beam import beam_choice
+from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.matchers import (
@@ -29,7 +30,9 @@ from meteor.matchers import (
     propose_all,
     propose_all_raw,
     to_match,
+    to_matches,
 )
+from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
@@ -54,35 +57,46 @@ MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
 #: Most candidate matches (all stages together) per hypothesis-reference pair for the
-#: beam and stage-wise aligners.  Real segments have tens to a few hundred; a word
-#: repeated n times on both sides alone has n², and the beam search costs about
-#: beam size × candidates steps, so 5,000 copies of one word (25 million candidates)
-#: would take hours and gigabytes.  Over the limit is a ``ValueError`` before any
-#: search.  docs/robustness.md gives the measured worst cases.
+#: stage-wise aligner (and the beam with a beam wider than the default).  Real segments
+#: have tens to a few hundred; a word repeated n times on both sides alone has n².
+#: Over the limit is a ``ValueError`` before any search.  docs/robustness.md gives the
+#: measured worst cases.
 MAX_CANDIDATES = 50_000
-#: Beam aligner: beam size × candidates may not exceed this (the default beam of 40
-#: allows MAX_CANDIDATES candidates; a beam of 10,000 allows 200).
+#: The same for the beam aligner at the default beam (40) or narrower.  Its search skips
+#: the words a path already used and stops walking a row once nothing more of a path can
+#: enter the beam, so it costs a few µs and about 0.4 kB per candidate: a natural
+#: 2,300-word document pair has about 140,000 candidates (about 1 s), and 250,000 keep
+#: the worst accepted pair near 2 s with its full record (docs/performance.md).
+MAX_BEAM_CANDIDATES = 250_000
+#: Beam aligner wider than the default: beam size × candidates may not exceed this (a
+#: beam of 10,000 allows 200).
 MAX_BEAM_WORK = 40 * MAX_CANDIDATES
-_TOKEN_CACHE_SIZE = 50_000
-#: Distinct sentences whose matcher work (:class:`~meteor.matchers.Sentence`) is kept
-#: per group of scorers that share it (:func:`_shared_cache`): about 16 kB each with
-#: paraphrases (WMT21 ru-en), so at most about 65 MB.
-_SENTENCE_CACHE_SIZE = 4_096
+#: Environment variable that replaces the candidate limit (any aligner, any beam).
+CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
+#: Estimated bytes of a memoised tokenisation: per token, per character of the text.
+_TOKEN_BYTES, _CHAR_BYTES = 130, 2
+#: Estimated bytes of a memoised :class:`~meteor.matchers.Sentence` per word, once the
+#: matchers have filled it (stems, synsets, paraphrase look-ups: about 650 bytes per
+#: word on WMT21 ru-en with paraphrases, 310 without).
+_SENTENCE_WORD_BYTES = 700
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SHARED_CACHES: dict[tuple[Any, ...], dict[Any, Any]] = {}
+_SHARED_CACHES: dict[tuple[Any, ...], ByteBoundedMemo] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def _shared_cache(kind: str, *settings: Any) -> dict[Any, Any]:
+def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
     """The process-wide memo of ``kind`` for scorers whose ``settings`` are equal.
 
     The key must hold every parameter the memoised work depends on: tokens depend on
     the language, normaliser, tokenizer, punctuation rule and function-word list;
     :class:`~meteor.matchers.Sentence` on the language, word keys, ё folding and
-    stemmer.  Each memo is bounded by its own size limit.
+    stemmer.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
     """
     with _SHARED_LOCK:
-        return _SHARED_CACHES.setdefault((kind, *settings), {})
+        memo = _SHARED_CACHES.get((kind, *settings))
+        if memo is None:
+            memo = _SHARED_CACHES[(kind, *settings)] = ByteBoundedMemo()
+        return memo
 
 
 def resolve_params(
@@ -152,14 +166,13 @@ class Meteor:
         if p.aligner == "greedy" and p.lang != "en":
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
+        self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
-        self._tok_cache: dict[str, tuple[Token, ...]] = _shared_cache(
+        self._tok_cache = _shared_cache(
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words
         )
-        self._sent_cache: dict[tuple[str, ...], Sentence] = _shared_cache(
-            "sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer
-        )
+        self._sent_cache = _shared_cache("sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer)
 
     # -- resources ------------------------------------------------------
     def _pick_function_words(self) -> Any:
@@ -262,9 +275,7 @@ class Meteor:
                 "accepted -- split it into several segments"
             )
         out = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
-        if len(self._tok_cache) >= _TOKEN_CACHE_SIZE:
-            self._tok_cache.clear()
-        self._tok_cache[text] = out
+        self._tok_cache.put(text, out, _TOKEN_BYTES * len(out) + _CHAR_BYTES * len(text))
         return out
 
     def _sentence(self, words: Sequence[str]) -> Sentence:
@@ -273,9 +284,7 @@ class Meteor:
         sent = self._sent_cache.get(key)
         if sent is None:
             sent = Sentence(key, self.params, self.lang)
-            if len(self._sent_cache) >= _SENTENCE_CACHE_SIZE:
-                self._sent_cache.clear()
-            self._sent_cache[key] = sent
+            self._sent_cache.put(key, sent, _SENTENCE_WORD_BYTES * (len(key) + 1))
         return sent
 
     def prefetch(self, texts: Iterable[str]) -> None:
@@ -330,9 +339,29 @@ class Meteor:
         return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
-        """Most candidate matches accepted per pair (:data:`MAX_CANDIDATES`; less for wide beams)."""
+        """Most candidate matches accepted per pair.
+
+        :data:`MAX_BEAM_CANDIDATES` for the beam at the default width or narrower,
+        ``MAX_BEAM_WORK // beam_size`` for wider beams, :data:`MAX_CANDIDATES` for the
+        stage-wise aligner; the environment variable ``METEOR_MAX_CANDIDATES``
+        (:data:`CANDIDATE_LIMIT_ENV`) replaces all three.
+        """
+        env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
+        if env:
+            try:
+                value = int(env.replace("_", "").replace(",", ""))
+            except ValueError:
+                value = 0
+            if value < 1:
+                raise ParamError(
+                    f"{CANDIDATE_LIMIT_ENV} must be a positive whole number of candidate "
+                    f"matches, got {env!r}"
+                )
+            return value
         if self.params.aligner == "beam":
-            return min(MAX_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
+            if self.params.beam_size <= DEFAULT_BEAM_SIZE:
+                return MAX_BEAM_CANDIDATES
+            return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
         return MAX_CANDIDATES
 
     def align(
@@ -342,7 +371,7 @@ class Meteor:
         chosen, ctx, flat = self._align(hyp, ref)
         if ctx is None:  # the greedy aligner proposes and chooses in one go
             return chosen, chosen
-        return chosen, tuple(to_match(ctx, c) for c in flat)
+        return chosen, to_matches(ctx, flat)
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
@@ -367,14 +396,23 @@ class Meteor:
         try:
             stages = propose_all_raw(ctx, modules)
         except CandidateLimitError as exc:
-            if p.aligner == "beam" and exc.limit < MAX_CANDIDATES:
+            if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
+                hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
+            elif p.aligner == "beam" and p.beam_size > DEFAULT_BEAM_SIZE:
                 hint = (
                     f"with beam size {p.beam_size:,} at most {exc.limit:,} are accepted "
-                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size "
-                    "or shorten the texts"
+                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size, "
+                    "shorten the texts, or raise the limit with the environment variable "
+                    f"{CANDIDATE_LIMIT_ENV}"
                 )
-                raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
-            raise
+            else:
+                where = "MAX_BEAM_CANDIDATES" if p.aligner == "beam" else "MAX_CANDIDATES"
+                hint = (
+                    f"the {p.aligner} aligner's limit (meteor.metric.{where}); raise it with "
+                    f"the environment variable {CANDIDATE_LIMIT_ENV}=N (time and memory grow "
+                    "with it) or split the texts into several segments"
+                )
+            raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
         flat = [c for stage in stages for c in stage]
         if p.aligner == "beam":
             picked = beam_choice(len(hyp), len(ref), flat, p.beam_size)
@@ -401,16 +439,23 @@ class Meteor:
         elif ctx is None:
             cands = chosen
         else:
-            cands = tuple(to_match(ctx, c) for c in flat)
-        alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
+            cands = to_matches(ctx, flat)
+        chunks = chunk_matches(chosen)
+        alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(
-            chosen, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
+            chosen,
+            [t.function_word for t in hyp_t],
+            [t.function_word for t in ref_t],
+            chunks=len(chunks),
         )
         return alignment, stats, compute(stats, self.params), cands
 
     # -- public API --------------------------------------------------------
     def signature(self, nrefs: int = 1) -> str:
-        return self.params.signature(preset=self.preset, nrefs=nrefs)
+        sig = self._signatures.get(nrefs)
+        if sig is None:  # a scorer's settings never change: computed once per nrefs
+            sig = self._signatures[nrefs] = self.params.signature(preset=self.preset, nrefs=nrefs)
+        return sig
 
     def score(
         self, hyp: str, refs: str | Sequence[str], *, candidates: bool = True
@@ -428,6 +473,8 @@ class Meteor:
         """
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
+        if Module.PARAPHRASE in self.params.modules:
+            self.prefetch([hyp, *ref_list])  # both sides' paraphrase look-ups in one call
         best: tuple[Any, ...] | None = None
         best_score = -1.0
         best_idx = 0

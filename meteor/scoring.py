@@ -19,6 +19,7 @@ from meteor.types import MODULE_ORDER, Match, Stats
 __all__ = ["Breakdown", "compute", "stats_from_alignment"]
 
 _NAN = float("nan")
+_MODULE_INDEX = {m: k for k, m in enumerate(MODULE_ORDER)}
 _INF = float("inf")
 
 
@@ -53,25 +54,29 @@ def stats_from_alignment(
     matches: Sequence[Match],
     hyp_function: Sequence[bool],
     ref_function: Sequence[bool],
+    *,
+    chunks: int | None = None,
 ) -> Stats:
-    """Count lengths, function words, per-module matches and chunks (unweighted)."""
+    """Count lengths, function words, per-module matches and chunks (unweighted).
+
+    ``chunks``: the number of chunks when the caller has already counted them
+    (:func:`~meteor.chunking.chunk_matches`), else they are counted here.
+    """
     n = len(MODULE_ORDER)
     hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
     hm = rm = 0
     for m in matches:
-        k = MODULE_ORDER.index(m.module)
-        for i in m.hyp:
-            if hyp_function[i]:
-                hf[k] += 1
-            else:
-                hc[k] += 1
-        for j in m.ref:
-            if ref_function[j]:
-                rf[k] += 1
-            else:
-                rc[k] += 1
-        hm += len(m.hyp)
-        rm += len(m.ref)
+        k = _MODULE_INDEX[m.module]
+        hs, he = m.hyp.start, m.hyp.end
+        rs, re_ = m.ref.start, m.ref.end
+        f = sum(hyp_function[hs:he])
+        hf[k] += f
+        hc[k] += he - hs - f
+        f = sum(ref_function[rs:re_])
+        rf[k] += f
+        rc[k] += re_ - rs - f
+        hm += he - hs
+        rm += re_ - rs
     return Stats(
         hyp_len=len(hyp_function),
         ref_len=len(ref_function),
@@ -81,7 +86,7 @@ def stats_from_alignment(
         ref_content_matches=tuple(rc),
         hyp_function_matches=tuple(hf),
         ref_function_matches=tuple(rf),
-        chunks=count_chunks(matches),
+        chunks=count_chunks(matches) if chunks is None else chunks,
         hyp_word_matches=hm,
         ref_word_matches=rm,
     )

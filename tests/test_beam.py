@@ -178,3 +178,49 @@ def test_search_keys_stay_exact_for_long_pairs() -> None:
     plain.sort(key=lambda c: c[3])
     got = beam.beam_choice(n, n, [(*c, "", None) for c in plain], 40)
     assert got == _java_search(n, n, plain, 40)
+
+
+@st.composite
+def repetitive_lattices(
+    draw: st.DrawFn,
+) -> tuple[int, int, list[tuple[Module, int, int, int, int]]]:
+    """Candidates as the matchers make them for text from a tiny vocabulary: every
+    exact pair, some stem pairs and a few paraphrases, in lattice order (module, then
+    reference position, then hypothesis position) -- runs of one-word candidates."""
+    vocab = st.sampled_from("abc")
+    hyp = draw(st.lists(vocab, min_size=1, max_size=12))
+    ref = draw(st.lists(vocab, min_size=1, max_size=12))
+    stem = {("a", "b"), ("b", "a")} if draw(st.booleans()) else set()
+    cands: list[tuple[Module, int, int, int, int]] = []
+    for j, rw in enumerate(ref):
+        cands += [(Module.EXACT, i, i + 1, j, j + 1) for i, hw in enumerate(hyp) if hw == rw]
+    for j, rw in enumerate(ref):
+        cands += [(Module.STEM, i, i + 1, j, j + 1) for i, hw in enumerate(hyp) if (hw, rw) in stem]
+    for _ in range(draw(st.integers(0, 4))):
+        hs = draw(st.integers(0, len(hyp) - 1))
+        rs = draw(st.integers(0, len(ref) - 1))
+        he = draw(st.integers(hs + 1, min(len(hyp), hs + 3)))
+        re_ = draw(st.integers(rs + 1, min(len(ref), rs + 3)))
+        cands.append((Module.PARAPHRASE, hs, he, rs, re_))
+    order = {Module.EXACT: 0, Module.STEM: 1, Module.PARAPHRASE: 2}
+    cands.sort(key=lambda c: (order[c[0]], c[3], c[1]))
+    return len(hyp), len(ref), cands
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    case=repetitive_lattices(),
+    beam_size=st.sampled_from([1, 2, 3, 5, 40]),
+    min_run=st.sampled_from([1, 2, 4]),
+)
+def test_pruned_heap_steps_equal_the_java_transcription(
+    case: tuple[int, int, list[tuple[Module, int, int, int, int]]], beam_size: int, min_run: int
+) -> None:
+    """The heap step's pruning and its walk over free bits of one-word runs change nothing."""
+    n_hyp, n_ref, plain = case
+    expected = _java_search(n_hyp, n_ref, plain, beam_size)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(beam, "_HEAP_THRESHOLD", -1)
+        mp.setattr(beam, "_MIN_RUN", min_run)
+        got = beam.beam_choice(n_hyp, n_ref, [(*c, "", None) for c in plain], beam_size)
+    assert got == expected

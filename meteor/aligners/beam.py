@@ -19,8 +19,9 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from heapq import heappush, heapreplace
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
@@ -84,39 +85,47 @@ def beam_choice(
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> list[int]:
     """:func:`align_beam` on :data:`~meteor.matchers.Cand` tuples: chosen indices, reference order."""
-    # Stage lattice: candidate ids per reference start, in insertion order.
-    lattice: list[list[int]] = [[] for _ in range(n_ref)]
-    cov_h = [0] * n_hyp
-    cov_r = [0] * n_ref
-    total_dist = 0
-    for cid, (_, hs, he, rs, re_, *_) in enumerate(candidates):
-        lattice[rs].append(cid)
-        for i in range(hs, he):
-            cov_h[i] += 1
-        for j in range(rs, re_):
-            cov_r[j] += 1
-        total_dist += abs(rs - hs)
-
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of
     # ordinary pairs stay below 2^30, where CPython adds and sorts them fastest.  A
     # path's distance never exceeds the sum over all candidates (each is looked at
     # once per line of descent), its chunks never exceed n_ref + 1.
+    total_dist = sum([abs(c[3] - c[1]) for c in candidates])
     chunk_unit = 1 << (total_dist + 1).bit_length()
     cov_unit = chunk_unit << (n_ref + 2).bit_length()
     max_cov = 2 * (n_hyp + n_ref) + 2
 
+    # Stage lattice: candidate ids per reference start, in insertion order.
+    lattice: list[list[int]] = [[] for _ in range(n_ref)]
+    cov_h = [0] * n_hyp
+    cov_r = [0] * n_ref
     # Per candidate: (hyp start, hyp mask, ref mask, coverage gain in key units,
     # distance, next idx, next last_end).  Coverage is Java's int field updated with
-    # ``+= len * w`` (quirk 1): int(m + len * w) = m + int(len * w) for int m ≥ 0.
+    # ``+= len * w`` (quirk 1): int(m + len * w) = m + int(len * w) for int m ≥ 0;
+    # a one-word match gains 2 (exact) or 0 (every other module).
     spans: list[tuple[int, int, int, int, int, int, int]] = []
-    for module, hs, he, rs, re_, *_ in candidates:
+    add = spans.append
+    exact = Module.EXACT
+    one_word_exact = 2 * cov_unit
+    for cid, c in enumerate(candidates):
+        module, hs, he, rs, re_ = c[:5]
+        lattice[rs].append(cid)
+        if he - hs == 1 and re_ - rs == 1:  # the common case, made cheap
+            cov_h[hs] += 1
+            cov_r[rs] += 1
+            gain = one_word_exact if module is exact else 0
+            add((hs, 1 << hs, 1 << rs, gain, abs(rs - hs), re_, he))
+            continue
+        for i in range(hs, he):
+            cov_h[i] += 1
+        for j in range(rs, re_):
+            cov_r[j] += 1
         w = search_weight(module)
         gain = int((he - hs) * w) + int((re_ - rs) * w)
         mask_h = ((1 << (he - hs)) - 1) << hs
         mask_r = ((1 << (re_ - rs)) - 1) << rs
-        spans.append((hs, mask_h, mask_r, gain * cov_unit, abs(rs - hs), re_, he))
+        add((hs, mask_h, mask_r, gain * cov_unit, abs(rs - hs), re_, he))
 
     # Definite matches (Aligner.java:199-218).
     definite: list[int | None] = [None] * n_ref
@@ -237,45 +246,161 @@ def _heap_step(
     equals keeping the ``beam`` smallest (key, insertion order) in a bounded heap.
     Once it is full, a successor gets in only with a key strictly below the worst
     kept, so the others are never built.
+
+    Pruning, exact: a path's children further along the row have keys of at least
+    ``key − (largest coverage gain among the remaining candidates)``, plus a chunk
+    when a chunk is open and none of them continues it (``key`` only grows along
+    the row, quirk 2); its skip path has a key of at least ``key`` (plus a chunk if
+    one is open).  The worst key kept never rises, so once a bound reaches it, what
+    it bounds can no longer enter the beam: the rest of the row is not walked, or
+    when only the skip path still can enter, just its distances are added up.
     """
     heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
     seq = 0
+    n_row = len(row)
+    # best[k]: the largest coverage gain of row[k:] (key units); last[hs]: the last
+    # index in the row of a candidate starting at hypothesis position hs
+    best = list(accumulate((spans[cid][3] for cid in reversed(row)), max))
+    best.reverse()
+    last = {spans[cid][0]: k for k, cid in enumerate(row)}
+    runs = _runs(row, spans, bit)
+    worst = -1  # the worst key kept once the heap is full (-1: not full yet)
     for path in paths:
         if path[_UR] & bit:
             if current < path[_IX] or fix(path):
                 seq += 1
-                if len(heap) < beam_size:
+                if worst < 0:
                     heappush(heap, (-path[_KEY], -seq, path))
-                elif path[_KEY] < -heap[0][0]:
+                    if len(heap) == beam_size:
+                        worst = -heap[0][0]
+                elif path[_KEY] < worst:
                     heapreplace(heap, (-path[_KEY], -seq, path))
+                    worst = -heap[0][0]
             continue
         key = path[_KEY]
         le = path[_LE]
+        if le != -1:
+            close = chunk_unit
+            cont = last.get(le, -1)  # after this index every child opens a new chunk
+        else:
+            close = 0
+            cont = n_row
+        if worst >= 0 and key + close >= worst and (not n_row or key - best[0] >= worst):
+            continue  # neither a child nor the skip path can enter
         uh = path[_UH]
         ur = path[_UR]
         co = path[_CO]
-        for cid in row:
+        free = _free(runs, row, spans, uh, ur)
+        for k in free:
+            if worst >= 0 and key - best[k] + (close if k > cont else 0) >= worst:
+                # no later child can enter: only the skip path's distance is left
+                if key + close < worst:
+                    key += spans[row[k]][4]
+                    if key + close < worst:
+                        for k in free:
+                            key += spans[row[k]][4]
+                            if key + close >= worst:
+                                break
+                break
+            cid = row[k]
             hs, mh, mr, gain, dist, nix, nle = spans[cid]
-            if uh & mh or ur & mr:
-                continue
-            child = key - gain + (chunk_unit if le != -1 and hs != le else 0)
+            child = key - gain + (close if hs != le else 0)
             key += dist  # quirk 2, as in beam_choice
             seq += 1
-            if len(heap) < beam_size:
+            if worst < 0:
                 heappush(heap, (-child, -seq, [child, uh | mh, ur | mr, nix, nle, (cid, co)]))
-            elif child < -heap[0][0]:  # else the beam would cut it: never built
+                if len(heap) == beam_size:
+                    worst = -heap[0][0]
+            elif child < worst:  # else the beam would cut it: never built
                 heapreplace(heap, (-child, -seq, [child, uh | mh, ur | mr, nix, nle, (cid, co)]))
-        if le != -1:
-            key += chunk_unit
-            path[_LE] = -1
-        path[_KEY] = key
-        path[_IX] += 1
+                worst = -heap[0][0]
+        key += close
         seq += 1
-        if len(heap) < beam_size:
+        if worst < 0:
+            path[_LE] = -1
+            path[_KEY] = key
+            path[_IX] += 1
             heappush(heap, (-key, -seq, path))
-        elif key < -heap[0][0]:
+            if len(heap) == beam_size:
+                worst = -heap[0][0]
+        elif key < worst:
+            path[_LE] = -1
+            path[_KEY] = key
+            path[_IX] += 1
             heapreplace(heap, (-key, -seq, path))
+            worst = -heap[0][0]
     if not heap:  # "unexpected conditions": keep the best path
         return paths[:1]
     heap.sort(key=_ascending)
     return [entry[2] for entry in heap]
+
+
+#: Shortest run of one-word candidates that :func:`_free` walks by bit operations.
+_MIN_RUN = 4
+
+
+def _runs(
+    row: list[int], spans: list[tuple[int, int, int, int, int, int, int]], bit: int
+) -> list[tuple[int, int, int, dict[int, int]]]:
+    """The row cut into pieces ``(start, end, hyp mask, index by hyp position)``.
+
+    A piece with a mask is a run of candidates that each join one hypothesis word
+    to the reference word ``bit`` at strictly increasing hypothesis positions (an
+    exact or stem block of a repeated word); the others have mask 0.
+    """
+    out: list[tuple[int, int, int, dict[int, int]]] = []
+    n = len(row)
+    k = 0
+    while k < n:
+        j = k
+        prev = -1
+        while j < n:
+            hs, mh, mr = spans[row[j]][:3]
+            if mr != bit or mh != 1 << hs or hs <= prev:
+                break
+            prev = hs
+            j += 1
+        if j - k >= _MIN_RUN:
+            mask = 0
+            at: dict[int, int] = {}
+            for i in range(k, j):
+                hs = spans[row[i]][0]
+                mask |= 1 << hs
+                at[hs] = i
+            out.append((k, j, mask, at))
+            k = j
+        else:
+            end = max(j, k + 1)
+            if out and not out[-1][2]:
+                out[-1] = (out[-1][0], end, 0, out[-1][3])
+            else:
+                out.append((k, end, 0, {}))
+            k = end
+    return out
+
+
+def _free(
+    runs: list[tuple[int, int, int, dict[int, int]]],
+    row: list[int],
+    spans: list[tuple[int, int, int, int, int, int, int]],
+    uh: int,
+    ur: int,
+) -> Iterator[int]:
+    """Indices into ``row`` of the candidates that use no word of ``uh``/``ur``, in row order.
+
+    Runs of one-word candidates (:func:`_runs`) are walked by their free bits, so the
+    words a path already used cost nothing (in a long document most of a frequent
+    word's occurrences are used by the time the search reaches its later ones).
+    """
+    for start, end, mask, at in runs:
+        if mask:
+            f = mask & ~uh
+            while f:
+                low = f & -f
+                yield at[low.bit_length() - 1]
+                f ^= low
+        else:
+            for k in range(start, end):
+                _, mh, mr = spans[row[k]][:3]
+                if not (uh & mh or ur & mr):
+                    yield k

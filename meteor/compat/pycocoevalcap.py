@@ -42,7 +42,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
 from meteor import normalize
-from meteor.metric import MAX_TOKENS
+from meteor.memo import ByteBoundedMemo
+from meteor.metric import _CHAR_BYTES, _TOKEN_BYTES, MAX_TOKENS
 from meteor.metric import Meteor as _Scorer
 from meteor.params import Params
 from meteor.scoring import compute
@@ -122,7 +123,7 @@ class _StdioScorer(_Scorer):
 
     def __init__(self) -> None:
         super().__init__("meteor-1.5")
-        self._tok_cache = {}
+        self._tok_cache = ByteBoundedMemo()  # under the process's memo budget (meteor.memo)
 
     def tokenize(self, text: str, *, what: str = "the text") -> tuple[Token, ...]:
         cached = self._tok_cache.get(text) if isinstance(text, str) else None
@@ -134,9 +135,7 @@ class _StdioScorer(_Scorer):
             if len(raw) > MAX_TOKENS:
                 raise ValueError(f"{what} has {len(raw):,} tokens; at most {MAX_TOKENS:,}")
             toks = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in raw)
-            if len(self._tok_cache) >= 50_000:
-                self._tok_cache.clear()
-            self._tok_cache[text] = toks
+            self._tok_cache.put(text, toks, _TOKEN_BYTES * len(toks) + _CHAR_BYTES * len(text))
         return toks
 
 

@@ -1,0 +1,277 @@
+"""Marginal cost per segment and start-up: this library vs Meteor 1.5 (Java) vs NLTK, one run.
+
+    python bench/bench_marginal.py [--n 4000] [--repeats 3] [--skip-java] [--skip-nltk]
+                                   [--presets meteor-1.5 nltk] [--no-table]
+
+Reproduces the table of issue 17.  Data: distinct real (hypothesis, reference) pairs of the
+Meteor 1.5 expected-value files in ``../shared/data`` (WMT21 ru-en, newstest2009 cs-en, TED
+sk-en), read by path; the first ``N`` and the first ``2N`` are written to temporary files.
+Every tool runs cold in its own process, one process each (ours with ``--workers 1``),
+``--repeats`` times on ``N`` and on ``2N`` segments, interleaved; with the medians
+``t(N)`` and ``t(2N)``:
+
+    marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
+
+so start-up cancels out of the marginal cost.  Wall time and CPU time (user + system of the
+child, from ``wait4``) are both reported: the machine may be shared, and CPU time is the
+steadier of the two (Java's CPU time includes its JIT and GC threads).
+
+Java runs only when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar
+into ``~/.cache/meteor15/meteor-1.5/`` (a dev tool; never part of the product).
+
+After the table (``--no-table`` skips it), in this process: one warm pair with the full
+record (p50 and p95 over real segments, target ≤ 2 ms at p50), start-up with a warm cache
+per preset (a fresh process: import, build the scorer, score one pair; target ≤ 1 s), and
+the long natural document (the first 120 WMT21 ru-en segments joined, ~2,300 words; the
+jar gives 0.35484; target ≤ 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+SOURCES = (
+    SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
+    SHARED / "newstest2009_cs-en" / "meteor15.en_default_norm.jsonl.gz",
+    SHARED / "ted_sk-en" / "meteor15.en_default_norm.jsonl.gz",
+)
+JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
+PAPER2005_FLAGS = ["-p", "0.9 3.0 0.5 0.5", "-m", "exact stem synonym", "-w", "1.0 1.0 1.0"]
+
+NLTK_SCRIPT = r"""
+import sys
+sys.path.insert(0, {root!r})
+from nltk.translate.meteor_score import meteor_score
+from meteor.nltk_wordnet import wordnet_reader
+wn = wordnet_reader()
+hyps = open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]
+refs = open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1]
+s = 0.0
+for h, r in zip(hyps, refs):
+    s += meteor_score([r.lower().split()], h.lower().split(), wordnet=wn)
+print(s / len(hyps))
+"""
+
+STARTUP_SCRIPT = r"""
+import sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {root!r})
+import meteor
+m = meteor.Meteor({preset!r})
+m.score("The quick brown fox jumps over the lazy dog", "A fast brown fox leapt over a lazy dog")
+print(time.perf_counter() - t0)
+"""
+
+
+def load_pairs() -> list[tuple[str, str]]:
+    """Distinct (hyp, first ref) pairs of the expected-value files, in file order."""
+    seen: set[tuple[str, str]] = set()
+    out: list[tuple[str, str]] = []
+    for path in SOURCES:
+        if not path.is_file():
+            continue
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                d = json.loads(line)
+                if d.get("type") != "segment":
+                    continue
+                pair = (d["hyp"], d["refs"][0])
+                if pair not in seen and "\n" not in pair[0] + pair[1]:
+                    seen.add(pair)
+                    out.append(pair)
+    return out
+
+
+def timed(cmd: list[str], **kw: object) -> tuple[float, float, str]:
+    """(wall s, child CPU s, stdout) of one cold run; output to files, not pipes."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, stdout
+
+
+def _nltk_command(script: str) -> object:
+    return lambda h, r: [sys.executable, "-c", script, h, r]
+
+
+def tools(args: argparse.Namespace) -> list[tuple[str, object, Path]]:
+    """(label, command factory (hyp file, ref file) -> argv, directory to run in)."""
+    out: list[tuple[str, object, Path]] = []
+    java = not args.skip_java and JAR.is_file()
+    if not args.skip_java and not JAR.is_file():
+        print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
+
+    def ours(preset: str) -> object:
+        return lambda h, r: [
+            *(sys.executable, "-m", "meteor", "score", "--preset", preset),
+            *("--workers", "1", "--hyp", h, "--ref", r, "--format", "json"),
+        ]
+
+    def jar(extra: list[str]) -> object:
+        return lambda h, r: [
+            *("java", "-Xmx2G", "-jar", str(JAR), h, r, "-l", "en", "-norm", "-q"),
+            *extra,
+        ]
+
+    for preset in args.presets:
+        if preset == "meteor-1.5" and java:
+            out.append(("Java Meteor 1.5 -l en -norm", jar([]), JAR.parent))
+        if preset == "meteor-1.5-paper2005" and java:
+            out.append(("Java, 2005 modules", jar(PAPER2005_FLAGS), JAR.parent))
+        if preset == "nltk" and not args.skip_nltk:
+            script = NLTK_SCRIPT.format(root=str(ROOT))
+            out.append(("NLTK meteor_score", _nltk_command(script), ROOT))
+        if args.baseline:
+            out.append((f"before: {preset}, one process", ours(preset), Path(args.baseline)))
+        out.append((f"ours {preset}, one process", ours(preset), ROOT))
+    return out
+
+
+def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
+    n = args.n
+    tmp = Path(tempfile.mkdtemp(prefix="meteor-marginal-"))
+    files = {}
+    for size in (n, 2 * n):
+        h, r = tmp / f"hyp{size}.txt", tmp / f"ref{size}.txt"
+        h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
+        r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
+        files[size] = (str(h), str(r))
+    todo = tools(args)
+    times: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    for rep in range(args.repeats):
+        for label, make, cwd in todo:
+            env = dict(os.environ, PYTHONPATH=str(cwd))
+            for size in (n, 2 * n):
+                wall, cpu, _ = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
+                times.setdefault((label, size), []).append((wall, cpu))
+                print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
+                      f"{cpu:6.2f} s CPU", file=sys.stderr, flush=True)  # fmt: skip
+    print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
+          f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}\n")  # fmt: skip
+    head = ("tool", "marginal ms/seg wall", "CPU", "start-up s wall", "CPU")
+    print("| " + " | ".join(head) + " |")
+    print("|---|---|---|---|---|")
+    rows: dict[str, tuple[float, float]] = {}
+    for label, _, _ in todo:
+        med = {
+            size: tuple(statistics.median(t[k] for t in times[(label, size)]) for k in (0, 1))
+            for size in (n, 2 * n)
+        }
+        marg = [(med[2 * n][k] - med[n][k]) / n for k in (0, 1)]
+        start = [med[n][k] - n * marg[k] for k in (0, 1)]
+        rows[label] = (marg[0], marg[1])
+        print(f"| {label} | {marg[0] * 1000:.3f} | {marg[1] * 1000:.3f} | {start[0]:.2f} | "
+              f"{start[1]:.2f} |")  # fmt: skip
+    print()
+    for preset in args.presets:
+        before, after = f"before: {preset}, one process", f"ours {preset}, one process"
+        if before in rows and after in rows:
+            print(f"{after} / before: ×{rows[after][0] / rows[before][0]:.2f} wall, "
+                  f"×{rows[after][1] / rows[before][1]:.2f} CPU")  # fmt: skip
+    for ours, peer, goal in (
+        ("ours meteor-1.5, one process", "Java Meteor 1.5 -l en -norm", 1.0),
+        ("ours meteor-1.5-paper2005, one process", "Java, 2005 modules", 1.0),
+        ("ours nltk, one process", "NLTK meteor_score", 0.5),
+    ):
+        if ours in rows and peer in rows:
+            w = rows[ours][0] / rows[peer][0]
+            c = rows[ours][1] / rows[peer][1]
+            print(f"{ours} / {peer}: ×{w:.2f} wall, ×{c:.2f} CPU (goal ≤ {goal})")
+
+
+def in_process(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
+    sys.path.insert(0, str(ROOT))
+    import meteor
+
+    print("\none warm pair, full record (candidates kept), this process:")
+    sample = pairs[: args.latency_pairs]
+    for preset in args.presets:
+        m = meteor.Meteor(preset)
+        m.prepare()
+        for h, r in sample[:50]:  # warm the caches the first pairs fill
+            m.score(h, r)
+        lat, cpu = [], []
+        for h, r in sample:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            m.score(h, r)
+            lat.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.thread_time() - c0) * 1000)
+        lat.sort()
+        cpu.sort()
+        p50, p95 = lat[len(lat) // 2], lat[int(len(lat) * 0.95)]
+        c50, c95 = cpu[len(cpu) // 2], cpu[int(len(cpu) * 0.95)]
+        print(f"  {preset:24s} wall p50 {p50:6.2f} ms p95 {p95:6.2f} ms; CPU p50 {c50:6.2f} ms "
+              f"p95 {c95:6.2f} ms (goal p50 ≤ 2 ms)")  # fmt: skip
+
+    print("\nstart-up with a warm cache (fresh process: import, scorer, one pair):")
+    for preset in args.presets:
+        runs, cpus = [], []
+        for _ in range(3):
+            script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
+            _, cpu_s, out = timed([sys.executable, "-c", script])
+            runs.append(float(out.strip()))
+            cpus.append(cpu_s)
+        print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
+              f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
+
+    print("\nlong natural text (first 120 WMT21 ru-en segments joined; the jar: 0.35484):")
+    first = pairs[:120]
+    hyp, ref = " ".join(p[0] for p in first), " ".join(p[1] for p in first)
+    m = meteor.Meteor("meteor-1.5")
+    m.prepare()
+    m.tokenize(hyp)  # sentence work happens once per text; timed here, not below
+    for keep in (False, True):
+        meteor.metric._SHARED_CACHES.clear()
+        m = meteor.Meteor("meteor-1.5")
+        t0, c0 = time.perf_counter(), time.process_time()
+        r = m.score(hyp, ref, candidates=keep)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"  {len(hyp.split()):,} × {len(ref.split()):,} words, candidates kept: {keep!s:5s} "
+              f"score {r.score:.5f}  {wall:5.2f} s wall  {cpu:5.2f} s CPU (goal ≤ 1 s)")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=4000, help="N segments (and 2N); default 4000")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--presets", nargs="+", default=["meteor-1.5", "meteor-1.5-paper2005", "nltk"])
+    ap.add_argument("--skip-java", action="store_true")
+    ap.add_argument("--skip-nltk", action="store_true")
+    ap.add_argument("--no-table", action="store_true", help="only the in-process measures")
+    ap.add_argument("--latency-pairs", type=int, default=1000)
+    ap.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also time another checkout of this project (e.g. `git archive <commit>` unpacked "
+        "in DIR) as 'before: <preset>' rows",
+    )
+    args = ap.parse_args()
+    pairs = load_pairs()
+    if len(pairs) < 2 * args.n:
+        raise SystemExit(f"only {len(pairs):,} distinct pairs; choose --n ≤ {len(pairs) // 2:,}")
+    if not args.no_table:
+        table(args, pairs)
+    in_process(args, pairs)
+
+
+if __name__ == "__main__":
+    main()
