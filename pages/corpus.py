@@ -139,11 +139,13 @@ add_strings(
             "en": "Drag files onto the box or use its Upload button; at most {mb} MB per file. "
             "Text files of any name are read (.txt, .tsv and .jsonl by their format); a file "
             "that is not text is refused with the reason below.",
-            "ru": "Перетащите файлы в поле или нажмите его кнопку `Upload` («Загрузить»); не "
-            "более {mb} МБ на файл (надпись `MB per file`). Читаются текстовые файлы с любым "
-            "именем (.txt, .tsv и .jsonl — по их формату); нетекстовый файл отклоняется, и "
-            "причина показана ниже.",
+            "ru": "Перетащите файлы в поле или нажмите его кнопку «Загрузить»; не более {mb} МБ "
+            "на файл. Читаются текстовые файлы с любым именем (.txt, .tsv и .jsonl — по их "
+            "формату); нетекстовый файл отклоняется, и причина показана ниже.",
         },
+        # Streamlit's drop zone has its own English texts: replaced by CSS (see _uploader_css)
+        "corpus_upload_button": {"en": "Upload", "ru": "Загрузить"},
+        "corpus_upload_limit": {"en": "{mb} MB per file", "ru": "до {mb} МБ на файл"},
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
         "corpus_sort_score": {"en": "score", "ru": "оценка"},
         "corpus_sort_precision": {"en": "precision", "ru": "точность"},
@@ -252,6 +254,24 @@ add_strings(
     }
 )
 
+
+def _uploader_css() -> str:
+    """Streamlit's drop zone writes "Upload" and "50MB per file" in English whatever the
+    interface: hide them and draw the interface's own texts in their place (issue #16)."""
+    button = json.dumps(t("corpus_upload_button"), ensure_ascii=False)
+    limit = json.dumps(t("corpus_upload_limit", mb=MAX_UPLOAD_MB), ensure_ascii=False)
+    zone = '[data-testid="stFileUploaderDropzone"]'
+    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    return (
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
+        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
+        f"{hint} > span {{display: none}}"
+        f"{hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
+        "</style>"
+    )
+
+
 st.title(t("corpus_title"))
 st.caption(t("corpus_intro"))
 
@@ -271,6 +291,7 @@ source = st.radio(
 if source == "demo":
     corpus = demo_corpus()
 else:
+    st.html(_uploader_css())
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
