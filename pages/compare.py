@@ -194,17 +194,17 @@ st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
 
 for name, an in runs:
     with st.container(border=True):
+        # score and signature in a header row; the link view below takes the row's width
         c1, c2 = st.columns([1, 3])
         c1.metric(f"METEOR · {name}", num(an.result.score))
-        c1.caption(t("stages_of", order=stage_order(an.params.modules)))
-        c1.code(an.result.signature, language=None, wrap_lines=True)
-        with c2:
-            plotly(
-                figures.link_view(
-                    an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
-                ),
-                key=f"cmp_links_{name}",
-            )
+        c2.caption(t("stages_of", order=stage_order(an.params.modules)))
+        c2.code(an.result.signature, language=None, wrap_lines=True)
+        plotly(
+            figures.link_view(
+                an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
+            ),
+            key=f"cmp_links_{name}",
+        )
 
 # -- A vs each other setting: the matches only one side has ------------------------------
 st.subheader(t("diff_title"))

@@ -139,11 +139,13 @@ add_strings(
             "en": "Drag files onto the box or use its Upload button; at most {mb} MB per file. "
             "Text files of any name are read (.txt, .tsv and .jsonl by their format); a file "
             "that is not text is refused with the reason below.",
-            "ru": "Перетащите файлы в поле или нажмите его кнопку `Upload` («Загрузить»); не "
-            "более {mb} МБ на файл (надпись `MB per file`). Читаются текстовые файлы с любым "
-            "именем (.txt, .tsv и .jsonl — по их формату); нетекстовый файл отклоняется, и "
-            "причина показана ниже.",
+            "ru": "Перетащите файлы в поле или нажмите его кнопку «Загрузить»; не более {mb} МБ "
+            "на файл. Читаются текстовые файлы с любым именем (.txt, .tsv и .jsonl — по их "
+            "формату); нетекстовый файл отклоняется, и причина показана ниже.",
         },
+        # Streamlit's drop zone has its own English texts: replaced by CSS (see _uploader_css)
+        "corpus_upload_button": {"en": "Upload", "ru": "Загрузить"},
+        "corpus_upload_limit": {"en": "{mb} MB per file", "ru": "до {mb} МБ на файл"},
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
         "corpus_sort_score": {"en": "score", "ru": "оценка"},
         "corpus_sort_precision": {"en": "precision", "ru": "точность"},
@@ -240,8 +242,12 @@ add_strings(
         "corpus_dl_jsonl": {"en": "Segment records (JSONL)", "ru": "Записи сегментов (JSONL)"},
         "corpus_dl_report": {"en": "Report (JSON)", "ru": "Отчёт (JSON)"},
         "corpus_dl_align": {
-            "en": "Alignments of {system} (Meteor 1.5 -writeAlignments)",
-            "ru": "Выравнивания {system} (формат Meteor 1.5 -writeAlignments)",
+            "en": "Alignments of {system} (align.out)",
+            "ru": "Выравнивания {system} (align.out)",
+        },
+        "corpus_dl_align_help": {
+            "en": "Meteor 1.5's -writeAlignments format, readable by Meteor X-Ray.",
+            "ru": "Формат -writeAlignments из Meteor 1.5, читается Meteor X-Ray.",
         },
         "corpus_export_caption": {
             "en": "Every file carries the signature. The alignment file is the format Meteor "
@@ -251,6 +257,24 @@ add_strings(
         },
     }
 )
+
+
+def _uploader_css() -> str:
+    """Streamlit's drop zone writes "Upload" and "50MB per file" in English whatever the
+    interface: hide them and draw the interface's own texts in their place (issue #16)."""
+    button = json.dumps(t("corpus_upload_button"), ensure_ascii=False)
+    limit = json.dumps(t("corpus_upload_limit", mb=MAX_UPLOAD_MB), ensure_ascii=False)
+    zone = '[data-testid="stFileUploaderDropzone"]'
+    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    return (
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
+        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
+        f"{hint} > span {{display: none}}"
+        f"{hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
+        "</style>"
+    )
+
 
 st.title(t("corpus_title"))
 st.caption(t("corpus_intro"))
@@ -271,6 +295,7 @@ source = st.radio(
 if source == "demo":
     corpus = demo_corpus()
 else:
+    st.html(_uploader_css())
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
@@ -408,7 +433,7 @@ with tabs["segments"]:
             for r in rows
         ],
         column_config={
-            "segment": st.column_config.NumberColumn(t("corpus_col_seg")),
+            "segment": st.column_config.NumberColumn(t("corpus_col_seg"), width="small"),
             "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
             "score": st.column_config.NumberColumn(t("score"), format="%.4f"),
             "precision": st.column_config.NumberColumn("P", format="%.4f"),
@@ -418,12 +443,30 @@ with tabs["segments"]:
             "ref_len": st.column_config.NumberColumn(t("corpus_col_len")),
             "hyp_len": st.column_config.NumberColumn(t("corpus_col_hyp_len")),
             "best_ref": st.column_config.NumberColumn(t("corpus_col_best")),
-            "hyp": st.column_config.TextColumn(t("corpus_col_hyp"), width="large"),
-            "ref": st.column_config.TextColumn(t("corpus_col_ref"), width="large"),
+            "hyp": st.column_config.TextColumn(t("corpus_col_hyp"), width=220),
+            "ref": st.column_config.TextColumn(t("corpus_col_ref"), width=220),
             "inspect": st.column_config.LinkColumn(
-                t("corpus_col_link"), display_text=t("corpus_open")
+                t("corpus_col_link"), display_text=t("corpus_open"), width="small"
             ),
         },
+        # what a reader looks for first (the open link and the texts) before the numbers:
+        # all 13 columns are wider than the page, and the texts used to be last; the four
+        # fit a 1100-px window (tests/test_browser_truncation.py)
+        column_order=(
+            "segment",
+            "inspect",
+            "hyp",
+            "ref",
+            "score",
+            "precision",
+            "recall",
+            "frag",
+            "chunks",
+            "hyp_len",
+            "ref_len",
+            "best_ref",
+            "seg_id",
+        ),  # fmt: skip  # fmt: skip
         hide_index=True,
         width="stretch",
         on_select="rerun",
@@ -589,8 +632,9 @@ with tabs["compare"]:
 # -- export ----------------------------------------------------------------------------
 with tabs["export"]:
     st.caption(t("corpus_export_caption"))
-    e1, e2, e3, e4 = st.columns(4)
-    e1.download_button(
+    # a wrapping row: each button as wide as its label (4 equal columns cut the labels)
+    row = st.container(horizontal=True, key="corpus_downloads")
+    row.download_button(
         t("corpus_dl_csv"),
         data=lambda: "".join(
             segments_csv(r.segments, system=n, ids=corpus.ids_of(n), header=k == 0)
@@ -601,7 +645,7 @@ with tabs["export"]:
         key="corpus_dl_csv",
         on_click="ignore",
     )
-    e2.download_button(
+    row.download_button(
         t("corpus_dl_jsonl"),
         data=lambda: "".join(
             line
@@ -627,7 +671,7 @@ with tabs["export"]:
         )
         return json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False)
 
-    e3.download_button(
+    row.download_button(
         t("corpus_dl_report"),
         data=_report,
         file_name="meteor-report.json",
@@ -639,13 +683,13 @@ with tabs["export"]:
     def _alignments(res: CorpusResult) -> Callable[[], str]:
         return lambda: write_alignments(res.segments, meteor.params.modules)
 
-    with e4:
-        for k, (n, r) in enumerate(results.items()):
-            st.download_button(
-                t("corpus_dl_align", system=safe_name(n)),
-                data=_alignments(r),
-                file_name=f"{n}-align.out",
-                mime="text/plain",
-                key=f"corpus_dl_align_{k}",
-                on_click="ignore",
-            )
+    for k, (n, r) in enumerate(results.items()):
+        row.download_button(
+            t("corpus_dl_align", system=safe_name(n if len(n) <= 40 else n[:39] + "…")),
+            data=_alignments(r),
+            file_name=f"{n}-align.out",
+            mime="text/plain",
+            key=f"corpus_dl_align_{k}",
+            on_click="ignore",
+            help=f"{safe_name(n)}: {t('corpus_dl_align_help')}",
+        )

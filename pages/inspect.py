@@ -29,6 +29,15 @@ from pages._common import (
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
+#: Streamlit's dataframe: pixels per row (header included) and of the border.
+ROW_PX, BORDER_PX = 35, 3
+
+
+def table_height(n_rows: int, most: int = 40) -> int:
+    """Height of a dataframe showing ``n_rows`` rows without scrolling (at most ``most``)."""
+    return (min(n_rows, most) + 1) * ROW_PX + BORDER_PX
+
+
 add_strings(
     {
         "inspect_title": {
@@ -206,21 +215,23 @@ with tab_matrix:
     matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
     plotly(matrix_figure(), key="matrix")
 with tab_tokens:
+    token_rows = [
+        {
+            t("tok_side"): side_label(row.side),
+            t("tok_index"): row.index,
+            t("tok_text"): row.text,
+            t("tok_source"): row.source,
+            t("tok_offsets"): f"{row.start}–{row.end}",
+            t("tok_function"): t("yes") if row.function_word else "",
+            t("tok_match"): module_label(row.module) if row.module else "—",
+        }
+        for row in explain.token_table(r)
+    ]
     st.dataframe(
-        [
-            {
-                t("tok_side"): side_label(row.side),
-                t("tok_index"): row.index,
-                t("tok_text"): row.text,
-                t("tok_source"): row.source,
-                t("tok_offsets"): f"{row.start}–{row.end}",
-                t("tok_function"): t("yes") if row.function_word else "",
-                t("tok_match"): module_label(row.module) if row.module else "—",
-            }
-            for row in explain.token_table(r)
-        ],
+        token_rows,
         hide_index=True,
         width="stretch",
+        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
         key="tokens",
     )
 
@@ -300,8 +311,8 @@ else:
 
 # -- downloads --------------------------------------------------------------------------
 st.subheader(t("downloads"))
-d1, d2, d3, d4, d5 = st.columns(5)
-with d1:
+# a wrapping row: each button as wide as its label (5 equal columns cut the labels)
+with st.container(horizontal=True, key="downloads"):
     st.download_button(
         t("dl_json"),
         data=lambda: json.dumps(official.to_dict(candidates=True), ensure_ascii=False, indent=2),
@@ -310,13 +321,9 @@ with d1:
         key="dl_json",
         on_click="ignore",
     )
-with d2:
     download_html(t("dl_links"), links_figure, "meteor-links.html", "dl_links")
-with d3:
     download_html(t("dl_matrix"), matrix_figure, "meteor-matrix.html", "dl_matrix")
-with d4:
     download_html(t("dl_waterfall"), waterfall_figure, "meteor-waterfall.html", "dl_waterfall")
-with d5:
     st.download_button(
         t("dl_alignout"),
         data=lambda: export.write_alignments([official], a.params.modules),

@@ -34,6 +34,7 @@ ALLOWED = {
 
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _TAG = re.compile(r"<[^>]*>")
+_STYLE = re.compile(r"<style>.*?</style>", re.S)  # CSS, not text (its drawn texts: Chromium test)
 _PLACEHOLDER = re.compile(r"%\{[^}]*\}")
 _PATH = re.compile(r"\S*[/\\]\S*|\S*\.(?:py|md|txt|tsv|jsonl|ndjson|json|out|words|csv|html)\b")
 _FLAG = re.compile(r"(?<![\w-])-[A-Za-z]\w*")
@@ -125,12 +126,20 @@ def _data_words() -> set[str]:
 
 def latin_words(at: Any, *, data: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
     """Latin-script words outside the allow-list → the text they were found in."""
+    return latin_words_in(visible_strings(at), data=data)
+
+
+def latin_words_in(
+    texts: list[str], *, data: set[str] | frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """Latin-script words of ``texts`` (e.g. a browser's ``innerText``) outside the
+    allow-list → the text they were found in."""
     codes = sorted({*preset_names(), *available_languages()}, key=len, reverse=True)
     langs = set(available_languages())
     allowed = ALLOWED | _data_words() | set(data) | langs | {c.upper() for c in langs}
     found: dict[str, str] = {}
-    for text in visible_strings(at):
-        s = _PLACEHOLDER.sub(" ", _TAG.sub(" ", _CODE_SPAN.sub(" ", text)))
+    for text in texts:
+        s = _PLACEHOLDER.sub(" ", _TAG.sub(" ", _CODE_SPAN.sub(" ", _STYLE.sub(" ", text))))
         for code in codes:
             s = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", " ", s)
         s = _FLAG.sub(" ", _PATH.sub(" ", s))
