@@ -19,6 +19,7 @@ from pages._common import (
     ensure_ready,
     fig_labels,
     headline,
+    language_name,
     md_escape,
     module_label,
     num,
@@ -49,6 +50,14 @@ add_strings(
         "need_other": {
             "en": "Pick at least one preset to compare with.",
             "ru": "Выберите хотя бы один пресет для сравнения.",
+        },
+        "only_preset": {
+            "en": "{lang} has one preset, so there is nothing to compare it with here; change "
+            "α β γ δ, the stages or the weights in the sidebar to compare against the preset "
+            "(the sidebar's setting is A), or read its sensitivity curves below.",
+            "ru": "У языка «{lang}» один пресет, сравнивать его здесь не с чем; измените α β γ δ, "
+            "этапы или веса на боковой панели, чтобы сравнить с пресетом (настройка панели — A), "
+            "или посмотрите кривые чувствительности ниже.",
         },
         "setting_a": {"en": "A · {name}", "ru": "A · {name}"},
         "table_title": {"en": "Scores", "ru": "Оценки"},
@@ -167,9 +176,11 @@ others = st.multiselect(
     max_selections=3,
     help="  \n".join(f"{n}: {preset_description(n)}" for n in names),
 )
-if not others:
+if not others and len(names) > 1:
     st.info(t("need_other"))
     st.stop()
+if not others:  # the language's only preset: A alone, with its sensitivity curves
+    st.info(t("only_preset", lang=language_name(lang)))
 
 label_a = t("setting_a", name=setting_label(a_setting))
 attempts = [(label_a, attempt(hyp, refs, a_setting))] + [
@@ -207,11 +218,12 @@ for name, an in runs:
         )
 
 # -- A vs each other setting: the matches only one side has ------------------------------
-st.subheader(t("diff_title"))
 a = attempts[0][1]
-if isinstance(a, str):
-    st.caption(t("diff_needs_a"))
 pairs = runs[1:] if not isinstance(a, str) else []  # runs[0] is A when A scored
+if others:
+    st.subheader(t("diff_title"))
+if others and isinstance(a, str):
+    st.caption(t("diff_needs_a"))
 tabs = st.tabs([t("diff_head", name=name) for name, _ in pairs]) if pairs else []
 for tab, (name, an) in zip(tabs, pairs, strict=True):
     if isinstance(a, str):  # for mypy: pairs is empty then

@@ -28,6 +28,8 @@ ALLOWED = {
     # abbreviations and formats
     "JSON", "JSONL", "CSV", "TSV", "HTML", "URL", "README", "UTF", "MQM", "WMT21", "WMT",
     "TED", "UI", "ID", "id", "MB",
+    # stemmer codes (Language.stemmers; Buckwalter Arabic's is the jar's lookup "table")
+    "table",
     # METEOR's notation (as in the papers and the signature)
     "Fmean", "Pen", "frag", "PR",
 }  # fmt: skip

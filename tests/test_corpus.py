@@ -252,7 +252,7 @@ def test_parallel_from_params_and_errors(meteor: Meteor, monkeypatch: pytest.Mon
     assert [s.score for s in res.segments] == [1.0, meteor.score("c d", "c e").score]
     with pytest.raises(ValueError, match="hypotheses have 2 segments but references have 1"):
         score_corpus(meteor, ["a", "b"], ["a"])
-    with pytest.raises(ValueError, match="workers must be at least 1"):
+    with pytest.raises(ValueError, match="workers must be a whole number of at least 1"):
         score_corpus(meteor, ["a"], ["a"], workers=0)
     with pytest.raises(TypeError):
         score_corpus(meteor, "a b", ["a"])  # type: ignore[arg-type]

@@ -82,7 +82,7 @@ def file_with(tmp_path: Path, name: str, data: bytes) -> str:
         (["--weights", "1 2 3 4 5"], "5 positional weight(s) for 4 module(s)"),
         (["--weights", "exact=7"], "must be in [0.0, 1.0]"),
         (["--aligner", "quantum"], "argument --aligner: invalid choice: 'quantum'"),
-        (["--lang", "xx"], "no default preset for language 'xx'"),
+        (["--lang", "zz"], "no default preset for language 'zz'"),  # 'xx' is Meteor's 'other'
         (["-p", "meteor-1.5-ru", "--lang", "en"], "is for language 'ru', not 'en'"),
         (["--bootstrap", "-1"], "--bootstrap must be 0 (off) or a positive number"),
         (["--bootstrap", "1000000000"], "--bootstrap must be at most 100,000"),
