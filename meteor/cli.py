@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TextIO
 
-from meteor import cli_io
+from meteor import cli_explain, cli_io
 from meteor.cli_io import CliError, atomic_output
 from meteor.corpus import (
     DEFAULT_SEED,
@@ -38,11 +38,11 @@ from meteor.corpus import (
     common_segments,
     paired_bootstrap,
 )
+from meteor.errors import ResourceError
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import FORMATS, Corpus, InputError, load_corpus
-from meteor.languages import ResourceError
 from meteor.metric import Meteor
-from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
+from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.types import CorpusResult, Module
 
@@ -89,7 +89,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "with the alignment behind every number.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="{score,presets}")
+    sub = parser.add_subparsers(dest="command", metavar="{score,presets,explain}")
 
     sc = sub.add_parser(
         "score",
@@ -234,6 +234,7 @@ def _build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     cli_io.refuse_repeated_options(pr)
+    cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
     return parser
 
 
@@ -243,7 +244,14 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 user error)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] not in ("score", "presets", "-h", "--help", "--version"):
+    if args_list and args_list[0] not in (
+        "score",
+        "presets",
+        "explain",
+        "-h",
+        "--help",
+        "--version",
+    ):
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     parser = _build_parser()
     try:
@@ -257,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with cli_io.handle_signals(), cli_io.one_line_warnings():
             if args.command == "presets":
                 return _cmd_presets(args)
+            if args.command == "explain":
+                return cli_explain.cmd_explain(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
@@ -363,10 +373,7 @@ def _parse_weights(
                 f"({' '.join(m.value for m in modules)}); name them as 'exact=1.0,stem=0.6'"
             )
         given = {m: _weight(v, m.value) for m, v in zip(modules, items, strict=True)}
-    merged = {
-        m: (given[m] if m in given else base.weight(m) if m in base.modules else 1.0)
-        for m in modules
-    }
+    merged = {m: given[m] if m in given else stage_weight(m, base) for m in modules}
     extra = [m.value for m in given if m not in modules]
     if extra:
         raise CliError(

@@ -26,9 +26,9 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.metric import Meteor
-from meteor.params import RANGES, ParamError, Params
+from meteor.params import RANGES, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
 from meteor.scoring import Breakdown, compute, stats_from_alignment
 from meteor.types import MODULE_ORDER, Alignment, Match, MeteorResult, Module, Span, Stats
@@ -327,11 +327,9 @@ def _score_with(result: MeteorResult, extra: Match, params: Params) -> float:
     return compute(stats, params).score
 
 
-def _default_weight(lang: str, module: Module) -> float:
-    for p in PRESETS.values():
-        if p.params.lang == lang and module in p.params.modules:
-            return p.params.weight(module)
-    return 1.0
+def _lang_presets(lang: str) -> tuple[Params, ...]:
+    """The params of every preset of ``lang``, in registry order (weights of stages not enabled)."""
+    return tuple(p.params for p in PRESETS.values() if p.params.lang == lang)
 
 
 def _presets_running(lang: str, module: Module, stemmer: str) -> tuple[str, ...]:
@@ -407,7 +405,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
                 stages = other.candidates(hyp_w, ref_w)
             except (ResourceError, ParamError, ValueError, ImportError):
                 continue
-            w = params.weight(mod) if mod in params.modules else _default_weight(params.lang, mod)
+            w = stage_weight(mod, params, *_lang_presets(params.lang))
             for m in stages[0]:
                 add(m, reason, stemmer, w)
     return tuple(sorted(found.values(), key=lambda n: (-n.gain, n.match.ref.start)))

@@ -1,0 +1,79 @@
+"""One rule in one place (issue 14): stage weights and ё folding are defined once and used everywhere."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from meteor import embeddings, explain, matchers, rules
+from meteor.cli import _parse_weights
+from meteor.languages import russian
+from meteor.params import stage_weight
+from meteor.presets import PRESETS
+from meteor.types import Module
+
+
+def test_stage_weight_rule() -> None:
+    en = PRESETS["meteor-1.5"].params
+    exact_only = en.replace(modules=("exact",), weights={"exact": 1.0})
+    # enabled: its own weight
+    assert stage_weight(Module.STEM, en) == en.weight(Module.STEM) == 0.6
+    # not enabled: the first fallback that enables it
+    assert stage_weight(Module.STEM, exact_only, en) == 0.6
+    assert stage_weight(Module.STEM, exact_only, exact_only, en) == 0.6
+    # nowhere: 1.0 (Meteor 1.5's weight for a stage without -w)
+    assert stage_weight(Module.STEM, exact_only) == 1.0
+    assert stage_weight(Module.EMBEDDING, exact_only, en) == 1.0
+
+
+def test_params_replace_uses_the_rule() -> None:
+    en = PRESETS["meteor-1.5"].params
+    p = en.replace(modules=("exact", "stem", "synonym", "paraphrase", "embedding"))
+    assert p.weight(Module.STEM) == stage_weight(Module.STEM, en)
+    assert p.weight(Module.EMBEDDING) == 1.0
+
+
+def test_cli_weights_use_the_rule() -> None:
+    base = PRESETS["meteor-1.5"].params
+    mods = (Module.EXACT, Module.STEM, Module.EMBEDDING)
+    got = dict(_parse_weights("exact=0.9", mods, base))
+    assert got == {
+        Module.EXACT: 0.9,
+        Module.STEM: stage_weight(Module.STEM, base),
+        Module.EMBEDDING: stage_weight(Module.EMBEDDING, base),
+    }
+    assert got[Module.STEM] == 0.6 and got[Module.EMBEDDING] == 1.0
+
+
+def test_near_miss_weight_is_the_languages_first_preset() -> None:
+    # Russian embedding: no Meteor 1.5 preset runs it; seed-ru-emb does.
+    ru = PRESETS["meteor-1.5-ru"].params
+    first = next(p.params for p in PRESETS.values() if Module.EMBEDDING in p.params.modules)
+    assert Module.EMBEDDING not in ru.modules
+    assert stage_weight(Module.EMBEDDING, ru, *explain._lang_presets("ru")) == first.weight(
+        Module.EMBEDDING
+    )
+    assert "stage_weight" in inspect.getsource(explain.near_misses)
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [("Ёлка и ёж", "Елка и еж"), ("ещё", "еще"), ("no yo", "no yo"), ("", "")],
+)
+def test_fold_yo_is_one_function(text: str, folded: str) -> None:
+    assert rules.fold_yo(text) == folded
+    assert russian.fold_yo is rules.fold_yo
+    assert matchers.fold_yo is rules.fold_yo
+    assert embeddings.fold_yo is rules.fold_yo
+
+
+def test_matchers_fold_with_the_rule() -> None:
+    import meteor
+
+    folded = meteor.Meteor(
+        "meteor-1.5-ru", modules=("exact",), weights={"exact": 1.0}, fold_yo=True
+    )
+    plain = meteor.Meteor("meteor-1.5-ru", modules=("exact",), weights={"exact": 1.0})
+    assert folded.score("ёж", "еж").score > 0
+    assert plain.score("ёж", "еж").score == 0
