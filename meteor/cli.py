@@ -175,6 +175,12 @@ def _build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--jsonl", metavar="OUT", help="write one JSON record per segment ('-': stdout)"
     )
+    out.add_argument(
+        "--explain",
+        action="store_true",
+        help="add an 'explain' field to each JSONL segment record (--jsonl, --format jsonl): "
+        "what each unmatched word and chunk break cost, near misses, the waterfall",
+    )
     out.add_argument("--csv", metavar="OUT", help="write one CSV row per segment ('-': stdout)")
     out.add_argument(
         "--align-out",
@@ -438,6 +444,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.max_bootstrap_work < 1:
         raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
     cli_io.check_seed(args.seed)
+    if args.explain and not (args.jsonl or args.format == "jsonl"):
+        raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")
     meteor = _build_meteor(args)
     outputs = [(f, p) for f, p in (("--jsonl", args.jsonl), ("--csv", args.csv),
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
@@ -523,7 +531,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     to_stdout = "-" in (args.jsonl, args.csv, args.align_out)
     out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
     if args.format in ("jsonl", "csv"):
-        _print_segments(out, args.format, corpus, results)
+        _print_segments(out, args.format, corpus, results, meteor if args.explain else None)
     elif args.format == "json":
         rep = report(
             results,
@@ -543,15 +551,24 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _print_segments(
-    out: TextIO, fmt: str, corpus: Corpus, results: dict[str, CorpusResult]
+    out: TextIO,
+    fmt: str,
+    corpus: Corpus,
+    results: dict[str, CorpusResult],
+    explain: Meteor | None = None,
 ) -> None:
     """``--format jsonl|csv``: the segment records on stdout."""
     many = len(results) > 1
     for k, (name, res) in enumerate(results.items()):
         if fmt == "jsonl":
-            for line in segments_jsonl(
+            lines = segments_jsonl(
                 res.segments, system=name if many else None, ids=corpus.ids_of(name)
-            ):
+            )
+            if explain is not None:
+                lines = cli_explain.with_explanations(
+                    lines, explain, dict(corpus.systems)[name], corpus.refs_of(name)
+                )
+            for line in lines:
                 out.write(line)
         else:
             out.write(
@@ -585,9 +602,14 @@ def _write_files(
     if args.jsonl:
         with _open_out(args.jsonl) as fh:
             for name, res in results.items():
-                for line in segments_jsonl(
+                lines = segments_jsonl(
                     res.segments, system=name if many else None, ids=corpus.ids_of(name)
-                ):
+                )
+                if args.explain:
+                    lines = cli_explain.with_explanations(
+                        lines, meteor, dict(corpus.systems)[name], corpus.refs_of(name)
+                    )
+                for line in lines:
                     fh.write(line)
     if args.csv:
         with _open_out(args.csv) as fh:

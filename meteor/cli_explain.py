@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable, Iterator, Sequence
 
 from meteor.explanation import Explanation, explain_score
 from meteor.metric import Meteor
 
-__all__ = ["add_parser", "cmd_explain", "format_text"]
+__all__ = ["add_parser", "cmd_explain", "format_text", "with_explanations"]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -68,3 +69,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
     else:
         print(format_text(e))
     return 0
+
+
+def with_explanations(
+    lines: Iterable[str], meteor: Meteor, hyps: Sequence[str], refs: Sequence[Sequence[str]]
+) -> Iterator[str]:
+    """``score --explain``: each JSONL segment record with an ``explain`` field added.
+
+    Corpus runs keep no candidate lists in their records (:func:`meteor.corpus.score_corpus`),
+    and near misses need them, so each segment is scored again in this process
+    (:meth:`Meteor.score`, the same numbers) before :func:`explain_score`.
+    """
+    for k, line in enumerate(lines):
+        rec = json.loads(line)
+        result = meteor.score(hyps[k], refs[k])
+        rec["explain"] = explain_score(result, meteor).to_dict()
+        yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
