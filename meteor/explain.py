@@ -30,6 +30,7 @@ from meteor.errors import ResourceError
 from meteor.metric import Meteor
 from meteor.params import RANGES, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
+from meteor.rules import is_definite
 from meteor.scoring import Breakdown, compute, stats_from_alignment
 from meteor.types import MODULE_ORDER, Alignment, Match, MeteorResult, Module, Span, Stats
 
@@ -574,9 +575,13 @@ def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> 
     return tuple(
         k
         for k, m in enumerate(candidates)
-        if starts[m.ref.start] == 1
-        and all(cov_h[i] == 1 for i in m.hyp)
-        and all(cov_r[j] == 1 for j in m.ref)
+        if is_definite(
+            starts[m.ref.start],
+            range(m.hyp.start, m.hyp.end),
+            range(m.ref.start, m.ref.end),
+            cov_h,
+            cov_r,
+        )
     )
 
 

@@ -6,12 +6,18 @@
   keys (:mod:`meteor.languages.russian`).  Meteor 1.5 does not fold; the option
   and the lookups are this library's Russian additions.
 
+* :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218), used by
+  the beam aligner (:func:`meteor.aligners.beam.beam_choice`, which fixes them
+  before its search) and by :func:`meteor.explain.definite_candidates` (the Learn page).
+
 Imports nothing: safe to use from any layer.
 """
 
 from __future__ import annotations
 
-__all__ = ["fold_yo"]
+from collections.abc import Sequence
+
+__all__ = ["fold_yo", "is_definite"]
 
 
 def fold_yo(text: str) -> str:
@@ -21,3 +27,25 @@ def fold_yo(text: str) -> str:
     the matchers pass (this runs once per word per stage).
     """
     return text.replace("ё", "е").replace("Ё", "Е")
+
+
+def is_definite(
+    starting_here: int,
+    hyp: range,
+    ref: range,
+    hyp_cover: Sequence[int],
+    ref_cover: Sequence[int],
+) -> bool:
+    """Whether a candidate is *definite* (Meteor 1.5, Aligner.java:199-218).
+
+    It is the only candidate starting at its reference position
+    (``starting_here == 1``) and no other candidate touches any of its words on
+    either side: every position of ``ref`` and of ``hyp`` is covered once
+    (``ref_cover`` / ``hyp_cover``: how many candidates cover each position,
+    duplicates counted).  The beam aligner fixes definite matches before searching.
+    """
+    return (
+        starting_here == 1
+        and all(ref_cover[k] == 1 for k in ref)
+        and all(hyp_cover[k] == 1 for k in hyp)
+    )

@@ -77,3 +77,31 @@ def test_matchers_fold_with_the_rule() -> None:
     plain = meteor.Meteor("meteor-1.5-ru", modules=("exact",), weights={"exact": 1.0})
     assert folded.score("ёж", "еж").score > 0
     assert plain.score("ёж", "еж").score == 0
+
+
+def test_is_definite_rule() -> None:
+    cover = [1, 1, 2, 1]
+    assert rules.is_definite(1, range(0, 2), range(0, 1), cover, [1, 1])
+    assert not rules.is_definite(2, range(0, 2), range(0, 1), cover, [1, 1])  # another starts there
+    assert not rules.is_definite(1, range(1, 3), range(0, 1), cover, [1, 1])  # hyp word shared
+    assert not rules.is_definite(1, range(0, 1), range(0, 2), cover, [1, 2])  # ref word shared
+
+
+def test_definite_rule_is_one_function() -> None:
+    from meteor.aligners import beam
+
+    assert beam.is_definite is rules.is_definite
+    assert explain.is_definite is rules.is_definite
+    assert "is_definite(" in inspect.getsource(beam.beam_choice)
+    assert "is_definite(" in inspect.getsource(explain.definite_candidates)
+
+
+def test_definite_candidates_on_a_real_pair() -> None:
+    import meteor
+
+    m = meteor.Meteor("meteor-1.5")
+    r = m.score("the cat sat on the mat", "a cat sat on a mat")
+    cands = list(r.candidates)
+    got = explain.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref))
+    # cat, sat, on, mat are each the only candidate on both sides; "the"/"a" are not matched
+    assert sorted(cands[k].hyp.start for k in got) == [1, 2, 3, 5]
