@@ -10,6 +10,12 @@
   the beam aligner (:func:`meteor.aligners.beam.beam_choice`, which fixes them
   before its search) and by :func:`meteor.explain.definite_candidates` (the Learn page).
 
+* :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both
+  sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:
+  frag = 0, MeteorScorer.computeMetrics) and by the corpus sum
+  (:meth:`meteor.types.Stats.corpus_contribution`: its chunks are not added,
+  MeteorStats.addStats).  Each caller passes the counts its Java original reads.
+
 Imports nothing: safe to use from any layer.
 """
 
@@ -17,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["fold_yo", "is_definite"]
+__all__ = ["fold_yo", "is_definite", "is_perfect_segment"]
 
 
 def fold_yo(text: str) -> str:
@@ -49,3 +55,16 @@ def is_definite(
         and all(ref_cover[k] == 1 for k in ref)
         and all(hyp_cover[k] == 1 for k in hyp)
     )
+
+
+def is_perfect_segment(
+    hyp_matched: int, hyp_len: int, ref_matched: int, ref_len: int, chunks: int
+) -> bool:
+    """Every word of both sides matched, in one chunk (Meteor 1.5's perfect segment).
+
+    :func:`meteor.scoring.compute` passes the per-stage match counts summed (as
+    ``MeteorScorer.computeMetrics`` reads ``testTotalMatches``);
+    :attr:`meteor.types.Stats.is_perfect` passes the word-match counts (as
+    ``MeteorStats.addStats``).  Both are equal on statistics counted from an alignment.
+    """
+    return hyp_matched == hyp_len and ref_matched == ref_len and chunks == 1

@@ -105,3 +105,27 @@ def test_definite_candidates_on_a_real_pair() -> None:
     got = explain.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref))
     # cat, sat, on, mat are each the only candidate on both sides; "the"/"a" are not matched
     assert sorted(cands[k].hyp.start for k in got) == [1, 2, 3, 5]
+
+
+def test_perfect_segment_rule_is_one_function() -> None:
+    from meteor import scoring, types
+
+    assert rules.is_perfect_segment(3, 3, 4, 4, 1)
+    assert not rules.is_perfect_segment(3, 3, 4, 4, 2)
+    assert not rules.is_perfect_segment(2, 3, 4, 4, 1)
+    assert not rules.is_perfect_segment(3, 3, 3, 4, 1)
+    assert scoring.is_perfect_segment is rules.is_perfect_segment
+    assert types.is_perfect_segment is rules.is_perfect_segment
+    assert "is_perfect_segment(" in inspect.getsource(scoring.compute)
+
+
+def test_perfect_segment_both_uses() -> None:
+    import meteor
+
+    m = meteor.Meteor("meteor-1.5")
+    same = m.score("the cat sat on the mat", "the cat sat on the mat")
+    assert same.stats.is_perfect and same.frag == 0.0 and same.score > 0.99
+    assert same.stats.corpus_contribution().chunks == 0  # MeteorStats.addStats
+    other = m.score("the cat sat on the mat", "on the mat the cat sat")
+    assert not other.stats.is_perfect and other.frag > 0
+    assert other.stats.corpus_contribution().chunks == other.stats.chunks
