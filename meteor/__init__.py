@@ -10,6 +10,19 @@ Quick start::
 Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``,
 its other tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper
 (``paper-2005``), NLTK (``nltk``), HF evaluate (``hf``) and the seed documents.
+
+The public surface (``meteor.__all__``, pinned by ``tests/test_public_api.py``):
+
+* :func:`sentence_score` (alias :func:`score`): one hypothesis, one or more references;
+* :func:`corpus_score`: a corpus, optionally on ``workers`` processes or a Dask ``client``;
+* :class:`Meteor`: build once (loads the language), score many;
+* :func:`explain_score` → :class:`Explanation`: what each unmatched word and chunk
+  break cost, what-if scores, near misses, the waterfall (named ``explain_score``
+  because ``meteor.explain`` is the submodule of the building blocks);
+* :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
+* the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
+  :class:`Params`, :func:`get_language`;
+* every public exception (also in :mod:`meteor.errors`).
 """
 
 from __future__ import annotations
@@ -17,11 +30,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from meteor.languages import ResourceError, get_language
+from meteor import presets
+from meteor.errors import (
+    CandidateLimitError,
+    ClusterError,
+    InputError,
+    ParamError,
+    ResourceError,
+    SettingsMismatchError,
+    StagewiseSearchError,
+)
+from meteor.explanation import Explanation, explain_score
+from meteor.languages import get_language
 from meteor.metric import Meteor
-from meteor.params import VERSION, ParamError, Params
+from meteor.params import VERSION, Params
 from meteor.presets import PRESETS, get_preset, preset_names
-from meteor.signatures import SettingsMismatchError
 from meteor.types import (
     Alignment,
     Chunk,
@@ -39,8 +62,12 @@ __version__ = VERSION
 __all__ = [
     "PRESETS",
     "Alignment",
+    "CandidateLimitError",
     "Chunk",
+    "ClusterError",
     "CorpusResult",
+    "Explanation",
+    "InputError",
     "Match",
     "Meteor",
     "MeteorResult",
@@ -50,17 +77,21 @@ __all__ = [
     "ResourceError",
     "SettingsMismatchError",
     "Span",
+    "StagewiseSearchError",
     "Stats",
     "Token",
     "corpus_score",
+    "explain_score",
     "get_language",
     "get_preset",
     "preset_names",
+    "presets",
     "score",
+    "sentence_score",
 ]
 
 
-def score(
+def sentence_score(
     hyp: str,
     refs: str | Sequence[str],
     preset: str | None = None,
@@ -70,6 +101,9 @@ def score(
     **overrides: Any,
 ) -> MeteorResult:
     """Score one hypothesis against one or several references.
+
+    Builds a :class:`Meteor` per call (languages and tables load once per process,
+    so later calls are cheap); to score many pairs, build one :class:`Meteor`.
 
     Args:
         hyp: the hypothesis text (raw; the preset's normaliser tokenises it).
@@ -85,6 +119,19 @@ def score(
     return Meteor(preset, params=params, lang=lang, **overrides).score(hyp, refs)
 
 
+def score(
+    hyp: str,
+    refs: str | Sequence[str],
+    preset: str | None = None,
+    *,
+    params: Params | None = None,
+    lang: str | None = None,
+    **overrides: Any,
+) -> MeteorResult:
+    """The same as :func:`sentence_score` (kept as a documented alias)."""
+    return sentence_score(hyp, refs, preset, params=params, lang=lang, **overrides)
+
+
 def corpus_score(
     hyps: Sequence[str],
     refs: Sequence[str] | Sequence[Sequence[str]],
@@ -92,15 +139,29 @@ def corpus_score(
     *,
     params: Params | None = None,
     lang: str | None = None,
+    workers: int | None = None,
     client: Any = None,
     **overrides: Any,
 ) -> CorpusResult:
     """Score a corpus from summed sufficient statistics (and the mean of segment scores).
 
-    With ``client`` (a :class:`distributed.Client`) the segments are scored on that
-    Dask cluster (:func:`meteor.cluster.score_corpus_dask`); the result is the same.
+    ``refs`` is one reference per segment, or a sequence of references per segment.
+    The numbers are the same on every path; only where the work runs differs:
+
+    * default: in this process (:meth:`Meteor.corpus_score`); segment records keep
+      their candidate lists (``result.segments[i].candidates``);
+    * ``workers=N``: on N processes (:func:`meteor.corpus.score_corpus`; small
+      corpora stay in this process); segment records carry **no** candidate lists
+      (they would be pickled back for nothing);
+    * ``client`` (a :class:`distributed.Client`): on that Dask cluster
+      (:func:`meteor.cluster.score_corpus_dask`), candidate lists kept; ``workers``
+      is not used.
     """
     m = Meteor(preset, params=params, lang=lang, **overrides)
+    if workers is not None and client is None:
+        from meteor.corpus import score_corpus
+
+        return score_corpus(m, hyps, refs, workers=workers)
     if client is not None:
         from meteor.cluster import score_corpus_dask
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TextIO
 
-from meteor import cli_io
+from meteor import cli_explain, cli_io
 from meteor.cli_io import CliError, atomic_output
 from meteor.corpus import (
     DEFAULT_SEED,
@@ -38,11 +38,11 @@ from meteor.corpus import (
     common_segments,
     paired_bootstrap,
 )
+from meteor.errors import ResourceError
 from meteor.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io import FORMATS, Corpus, InputError, load_corpus
-from meteor.languages import ResourceError
 from meteor.metric import Meteor
-from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules
+from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.types import CorpusResult, Module
 
@@ -89,7 +89,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "with the alignment behind every number.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="{score,presets}")
+    sub = parser.add_subparsers(dest="command", metavar="{score,presets,explain}")
 
     sc = sub.add_parser(
         "score",
@@ -175,6 +175,12 @@ def _build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--jsonl", metavar="OUT", help="write one JSON record per segment ('-': stdout)"
     )
+    out.add_argument(
+        "--explain",
+        action="store_true",
+        help="add an 'explain' field to each JSONL segment record (--jsonl, --format jsonl): "
+        "what each unmatched word and chunk break cost, near misses, the waterfall",
+    )
     out.add_argument("--csv", metavar="OUT", help="write one CSV row per segment ('-': stdout)")
     out.add_argument(
         "--align-out",
@@ -234,6 +240,7 @@ def _build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     cli_io.refuse_repeated_options(pr)
+    cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
     return parser
 
 
@@ -243,7 +250,14 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 user error)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] not in ("score", "presets", "-h", "--help", "--version"):
+    if args_list and args_list[0] not in (
+        "score",
+        "presets",
+        "explain",
+        "-h",
+        "--help",
+        "--version",
+    ):
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     parser = _build_parser()
     try:
@@ -257,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with cli_io.handle_signals(), cli_io.one_line_warnings():
             if args.command == "presets":
                 return _cmd_presets(args)
+            if args.command == "explain":
+                return cli_explain.cmd_explain(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
@@ -363,10 +379,7 @@ def _parse_weights(
                 f"({' '.join(m.value for m in modules)}); name them as 'exact=1.0,stem=0.6'"
             )
         given = {m: _weight(v, m.value) for m, v in zip(modules, items, strict=True)}
-    merged = {
-        m: (given[m] if m in given else base.weight(m) if m in base.modules else 1.0)
-        for m in modules
-    }
+    merged = {m: given[m] if m in given else stage_weight(m, base) for m in modules}
     extra = [m.value for m in given if m not in modules]
     if extra:
         raise CliError(
@@ -431,6 +444,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.max_bootstrap_work < 1:
         raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
     cli_io.check_seed(args.seed)
+    if args.explain and not (args.jsonl or args.format == "jsonl"):
+        raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")
     meteor = _build_meteor(args)
     outputs = [(f, p) for f, p in (("--jsonl", args.jsonl), ("--csv", args.csv),
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
@@ -516,7 +531,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     to_stdout = "-" in (args.jsonl, args.csv, args.align_out)
     out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
     if args.format in ("jsonl", "csv"):
-        _print_segments(out, args.format, corpus, results)
+        _print_segments(out, args.format, corpus, results, meteor if args.explain else None)
     elif args.format == "json":
         rep = report(
             results,
@@ -536,15 +551,24 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _print_segments(
-    out: TextIO, fmt: str, corpus: Corpus, results: dict[str, CorpusResult]
+    out: TextIO,
+    fmt: str,
+    corpus: Corpus,
+    results: dict[str, CorpusResult],
+    explain: Meteor | None = None,
 ) -> None:
     """``--format jsonl|csv``: the segment records on stdout."""
     many = len(results) > 1
     for k, (name, res) in enumerate(results.items()):
         if fmt == "jsonl":
-            for line in segments_jsonl(
+            lines = segments_jsonl(
                 res.segments, system=name if many else None, ids=corpus.ids_of(name)
-            ):
+            )
+            if explain is not None:
+                lines = cli_explain.with_explanations(
+                    lines, explain, dict(corpus.systems)[name], corpus.refs_of(name)
+                )
+            for line in lines:
                 out.write(line)
         else:
             out.write(
@@ -578,9 +602,14 @@ def _write_files(
     if args.jsonl:
         with _open_out(args.jsonl) as fh:
             for name, res in results.items():
-                for line in segments_jsonl(
+                lines = segments_jsonl(
                     res.segments, system=name if many else None, ids=corpus.ids_of(name)
-                ):
+                )
+                if args.explain:
+                    lines = cli_explain.with_explanations(
+                        lines, meteor, dict(corpus.systems)[name], corpus.refs_of(name)
+                    )
+                for line in lines:
                     fh.write(line)
     if args.csv:
         with _open_out(args.csv) as fh:

@@ -56,9 +56,10 @@ from typing import Any
 from distributed import Client, LocalCluster, WorkerPlugin, get_worker, wait
 from distributed.scheduler import KilledWorker
 
+from meteor.errors import ClusterError as ClusterError
+from meteor.errors import ResourceError
 from meteor.export import segment_record
 from meteor.io import InputError, detect_format
-from meteor.languages import ResourceError
 from meteor.metric import Meteor, unique_pairs
 from meteor.params import Params
 from meteor.scoring import compute
@@ -92,10 +93,6 @@ MAX_PARTITION = 1000
 MIN_PARTITION = 25
 #: Columns :func:`score_frame` adds (after its prefix).
 FRAME_COLUMNS = ("score", "precision", "recall", "fmean", "frag", "penalty", "chunks")
-
-
-class ClusterError(RuntimeError):
-    """The cluster cannot do the run; the message says why and what to do."""
 
 
 # ---------------------------------------------------------------------------

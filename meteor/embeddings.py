@@ -51,9 +51,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.matchers import Cand, MatchContext, propose_raw, register_matcher
 from meteor.resources import package_dir
+from meteor.rules import fold_yo
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -99,10 +100,6 @@ def navec_model_path() -> Path | None:
 def navec_available() -> bool:
     """Whether ``navec`` and the natasha news model are installed (nothing is loaded)."""
     return package_dir("navec") is not None and navec_model_path() is not None
-
-
-def _fold_yo(s: str) -> str:
-    return s.replace("ё", "е").replace("Ё", "Е")
 
 
 class NavecEmbeddings:
@@ -186,7 +183,7 @@ class NavecEmbeddings:
     def _surface_id(self, word: str) -> tuple[int, str] | None:
         self.load()
         low = word.lower()
-        for key in (low, _fold_yo(low)):
+        for key in (low, fold_yo(low)):
             vid = self._ids.get(key)
             if vid is not None:
                 return vid, key

@@ -26,10 +26,11 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.metric import Meteor
-from meteor.params import RANGES, ParamError, Params
+from meteor.params import RANGES, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
+from meteor.rules import is_definite
 from meteor.scoring import Breakdown, compute, stats_from_alignment
 from meteor.types import MODULE_ORDER, Alignment, Match, MeteorResult, Module, Span, Stats
 
@@ -327,11 +328,9 @@ def _score_with(result: MeteorResult, extra: Match, params: Params) -> float:
     return compute(stats, params).score
 
 
-def _default_weight(lang: str, module: Module) -> float:
-    for p in PRESETS.values():
-        if p.params.lang == lang and module in p.params.modules:
-            return p.params.weight(module)
-    return 1.0
+def _lang_presets(lang: str) -> tuple[Params, ...]:
+    """The params of every preset of ``lang``, in registry order (weights of stages not enabled)."""
+    return tuple(p.params for p in PRESETS.values() if p.params.lang == lang)
 
 
 def _presets_running(lang: str, module: Module, stemmer: str) -> tuple[str, ...]:
@@ -407,7 +406,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
                 stages = other.candidates(hyp_w, ref_w)
             except (ResourceError, ParamError, ValueError, ImportError):
                 continue
-            w = params.weight(mod) if mod in params.modules else _default_weight(params.lang, mod)
+            w = stage_weight(mod, params, *_lang_presets(params.lang))
             for m in stages[0]:
                 add(m, reason, stemmer, w)
     return tuple(sorted(found.values(), key=lambda n: (-n.gain, n.match.ref.start)))
@@ -576,9 +575,13 @@ def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> 
     return tuple(
         k
         for k, m in enumerate(candidates)
-        if starts[m.ref.start] == 1
-        and all(cov_h[i] == 1 for i in m.hyp)
-        and all(cov_r[j] == 1 for j in m.ref)
+        if is_definite(
+            starts[m.ref.start],
+            range(m.hyp.start, m.hyp.end),
+            range(m.ref.start, m.ref.end),
+            cov_h,
+            cov_r,
+        )
     )
 
 

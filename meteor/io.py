@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
+from meteor.errors import InputError as InputError
+
 __all__ = [
     "FORMATS",
     "MAX_BYTES",
@@ -85,10 +87,6 @@ _ID_NAMES = ("seg_id", "id", "segment", "line_no")
 _SYSTEM_NAMES = ("system", "sys")
 #: A lone UTF-16 surrogate (only reachable through a JSON ``\ud800`` escape or a str).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class InputError(ValueError):
-    """Input that cannot be read as segments; the message says where and why."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,10 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
 from meteor.params import Params
+from meteor.rules import fold_yo
 from meteor.types import Match, Module, Span
 
 __all__ = [
@@ -36,31 +38,6 @@ __all__ = [
     "to_match",
     "to_matches",
 ]
-
-
-class CandidateLimitError(ValueError):
-    """A pair has more candidate matches than the caller's limit (:attr:`MatchContext.limit`).
-
-    A word repeated n times on both sides alone gives n² candidates (5,000 copies of
-    "the" would give 25 million); long natural documents give hundreds of thousands.
-    The matchers stop as soon as a stage goes over the limit; the message says which
-    limit it was and how to raise it (``hint``, given by the caller that set it).
-    """
-
-    def __init__(self, found: int, limit: int, module: str, hint: str | None = None) -> None:
-        tail = hint or "split the texts into several segments"
-        super().__init__(
-            f"this pair has at least {found:,} candidate matches (counted up to the {module} "
-            f"stage), more than the {limit:,} accepted per hypothesis-reference pair -- "
-            f"{tail}"
-        )
-        self.found = found
-        self.limit = limit
-        self.module = module
-        self.hint = hint
-
-    def __reduce__(self) -> tuple[Any, ...]:  # picklable across worker processes
-        return (type(self), (self.found, self.limit, self.module, self.hint))
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -112,7 +89,7 @@ class Sentence:
         self.words = list(words)
         self._params = params
         self._lang = lang
-        self._prep: Callable[[str], str] = _fold_yo if params.fold_yo else _identity
+        self._prep: Callable[[str], str] = fold_yo if params.fold_yo else _identity
         key = _key_function(params)
         prep = self._prep
         #: Word keys (``Stage.java:43-50``: ``String.hashCode`` when ``java_keys``).
@@ -247,10 +224,6 @@ class MatchContext:
 
 def _identity(s: str) -> str:
     return s
-
-
-def _fold_yo(s: str) -> str:
-    return s.replace("ё", "е").replace("Ё", "Е")
 
 
 def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:

@@ -52,7 +52,7 @@ from typing import Any
 
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.resources import WN_HINT, cache_dir, wordnet_dir
 
 __all__ = [

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from meteor import resources
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.types import Token
 
 __all__ = ["NORM_LANGUAGES", "NormMode", "normalize_text", "sanitize", "tokenize"]

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+from meteor.errors import ParamError as ParamError
 from meteor.languages import canonical_code
 from meteor.types import Module
 
@@ -50,10 +51,6 @@ RANGES: dict[str, tuple[float, float]] = {
     "beam_size": (1, 10_000),
     "embedding_threshold": (-1.0, 1.0),
 }
-
-
-class ParamError(ValueError):
-    """An invalid parameter; the message names the field and its range."""
 
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
@@ -255,7 +252,7 @@ class Params:
         """
         if "modules" in changes and "weights" not in changes:
             mods = _module_list(changes["modules"])
-            changes["weights"] = tuple((m, self._weight_map.get(m, 1.0)) for m in mods)
+            changes["weights"] = tuple((m, stage_weight(m, self)) for m in mods)
         unknown = set(changes) - {f.name for f in fields(self) if f.init}
         if unknown:
             raise ParamError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
@@ -358,3 +355,19 @@ def parse_modules(spec: str | Iterable[str]) -> tuple[Module, ...]:
     """``"exact stem"`` or ``["exact", "stem"]`` → modules (for CLIs and forms)."""
     items = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
     return tuple(_to_module(x, "modules") for x in items)
+
+
+def stage_weight(module: Module, params: Params, *fallbacks: Params) -> float:
+    """The weight ``module`` gets, whether or not ``params`` enables it: the one rule.
+
+    The weight in ``params`` when it enables ``module``; otherwise the weight in
+    the first of ``fallbacks`` that enables it (e.g. the language's default
+    preset); otherwise 1.0 (Meteor 1.5 gives a stage with no ``-w`` weight 1.0).
+    Used wherever a stage is switched on that the settings do not weigh:
+    :meth:`Params.replace`, the CLI's ``--weights``, near misses
+    (:func:`meteor.explain.near_misses`) and the app's preset → widget values.
+    """
+    for p in (params, *fallbacks):
+        if module in p.modules:
+            return p.weight(module)
+    return 1.0

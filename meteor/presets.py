@@ -337,6 +337,7 @@ def register(preset: Preset) -> None:
 
 
 def preset_names(lang: str | None = None) -> tuple[str, ...]:
+    """The registered preset names (of one language when ``lang`` is given), in order."""
     return tuple(n for n, p in PRESETS.items() if lang is None or p.params.lang == lang)
 
 

@@ -24,7 +24,7 @@ import warnings
 import zipfile
 from pathlib import Path
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 
 __all__ = [
     "CacheWarning",

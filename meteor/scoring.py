@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from meteor.chunking import count_chunks
 from meteor.params import Params
+from meteor.rules import is_perfect_segment
 from meteor.types import MODULE_ORDER, Match, Stats
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment"]
@@ -158,11 +159,8 @@ def compute(stats: Stats, params: Params) -> Breakdown:
         fmean = _div(1.0, _div(1.0 - a, precision) + _div(a, recall))
     total_h = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
     total_r = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
-    if (
-        params.perfect_rule
-        and total_h == stats.hyp_len
-        and total_r == stats.ref_len
-        and stats.chunks == 1
+    if params.perfect_rule and is_perfect_segment(
+        total_h, stats.hyp_len, total_r, stats.ref_len, stats.chunks
     ):
         frag = 0.0
     else:

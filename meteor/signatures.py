@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from meteor.errors import SettingsMismatchError as SettingsMismatchError
+
 __all__ = ["SettingsMismatchError", "check_same_settings", "settings_key"]
 
 _IGNORED = ("preset:", "nrefs:")
-
-
-class SettingsMismatchError(ValueError):
-    """Results made with different settings were to be combined; the message shows both."""
 
 
 def settings_key(signature: str) -> str:

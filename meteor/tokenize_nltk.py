@@ -28,7 +28,7 @@ import threading
 from collections import defaultdict
 from typing import Any
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.types import Token
 
 __all__ = ["PUNKT_HINT", "punkt_parameters", "sentence_tokenizer", "tokens", "word_tokenize"]

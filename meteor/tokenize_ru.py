@@ -13,7 +13,7 @@ decides the case: ``"meteor"`` and ``"lower"`` lowercase, ``"none"`` keeps it.
 
 from __future__ import annotations
 
-from meteor.languages import ResourceError
+from meteor.errors import ResourceError
 from meteor.types import Token
 
 __all__ = ["RAZDEL_HINT", "razdel_tokens"]

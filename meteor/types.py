@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from meteor.rules import is_perfect_segment
+
 __all__ = [
     "MODULE_ORDER",
     "Alignment",
@@ -251,10 +253,8 @@ class Stats:
     @property
     def is_perfect(self) -> bool:
         """Every word of both sides matched, in one chunk (Meteor 1.5's frag = 0 case)."""
-        return (
-            self.hyp_word_matches == self.hyp_len
-            and self.ref_word_matches == self.ref_len
-            and self.chunks == 1
+        return is_perfect_segment(
+            self.hyp_word_matches, self.hyp_len, self.ref_word_matches, self.ref_len, self.chunks
         )
 
     def corpus_contribution(self) -> Stats:

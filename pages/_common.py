@@ -35,7 +35,7 @@ from meteor import ParamError, ResourceError, explain, figures
 from meteor.io import split_lines
 from meteor.languages import available, available_languages, get_language
 from meteor.metric import Meteor
-from meteor.params import ALIGNERS, Params
+from meteor.params import ALIGNERS, Params, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.resources import import_nltk
 from meteor.scoring import Breakdown
@@ -452,10 +452,7 @@ def preset_values(preset: str) -> dict[str, Any]:
         "stemmer": p.stemmer,
     }
     for m in stage_options(preset):
-        if m in p.modules:
-            vals[_weight_key(m)] = p.weight(m)
-        else:
-            vals[_weight_key(m)] = default.weight(m) if m in default.modules else 1.0
+        vals[_weight_key(m)] = stage_weight(m, p, default)
     return vals
 
 

@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from meteor.matchers import Cand, from_match
+from meteor.rules import is_definite
 from meteor.types import Match, Module
 
 __all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "beam_choice", "search_weight"]
@@ -131,11 +132,11 @@ def beam_choice(
     definite: list[int | None] = [None] * n_ref
     start_h = start_r = 0
     for j in range(n_ref):
-        if len(lattice[j]) != 1:
+        if len(lattice[j]) != 1:  # cheap pre-check; is_definite repeats it
             continue
         cid = lattice[j][0]
         _, hs, he, rs, re_, *_ = candidates[cid]
-        if all(cov_r[k] == 1 for k in range(rs, re_)) and all(cov_h[k] == 1 for k in range(hs, he)):
+        if is_definite(1, range(hs, he), range(rs, re_), cov_h, cov_r):
             definite[j] = cid
             start_h |= spans[cid][1]
             start_r |= spans[cid][2]

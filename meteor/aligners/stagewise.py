@@ -83,6 +83,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from meteor.errors import StagewiseSearchError as StagewiseSearchError
 from meteor.types import Match
 
 __all__ = [
@@ -102,25 +103,6 @@ _DFS_MAX_DEPTH = 600  # longer blocks skip the (recursive) branch and bound
 _DFS_NODES_PER_WORD = 4  # node budget of the short branch and bound: per word ...
 _DFS_NODES_BASE = 200  # ... plus this
 _FORCE_SWEEP: str | None = None  # tests only: "ref" or "hyp" overrides the orientation choice
-
-
-class StagewiseSearchError(RuntimeError):
-    """The exact search exceeded its state budget: the pair is too ambiguous.
-
-    Raised rather than returning an alignment that might not be optimal; pass a
-    larger ``max_nodes`` (or ``None``) to :func:`align_stagewise` to insist.
-    The message says how many states were explored against which limit, and
-    which block was being solved.
-
-    Attributes:
-        explored: search states explored by the call when it stopped.
-        limit: the ``max_nodes`` it was given.
-    """
-
-    def __init__(self, message: str, explored: int, limit: int) -> None:
-        super().__init__(message)
-        self.explored = explored
-        self.limit = limit
 
 
 class _Budget:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from meteor.errors import ResourceError as ResourceError
 from meteor.types import Module
 
 __all__ = [
@@ -28,10 +29,6 @@ __all__ = [
     "canonical_code",
     "get_language",
 ]
-
-
-class ResourceError(RuntimeError):
-    """A language resource is missing; the message says what to install."""
 
 
 @runtime_checkable

@@ -19,7 +19,8 @@ import functools
 import threading
 
 from meteor import resources
-from meteor.languages import ParaphraseSource, ResourceError
+from meteor.errors import ResourceError
+from meteor.languages import ParaphraseSource
 from meteor.types import Module
 
 __all__ = ["ENGLISH", "English", "meteor_morph"]

@@ -45,8 +45,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
 
 from meteor import embeddings as _embeddings  # registers the embedding stage (cheap)
-from meteor.languages import ParaphraseSource, ResourceError
+from meteor.errors import ResourceError
+from meteor.languages import ParaphraseSource
 from meteor.resources import PYCOCO_HINT, jar_lines, package_dir
+from meteor.rules import fold_yo as fold_yo
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -96,12 +98,6 @@ WIKI_RU_WORDNET_HINT = "pip install wiki-ru-wordnet==1.0.3"
 
 _STEM_IN = str.maketrans({"ё": YO_PLACEHOLDER, "Ё": YO_UPPER_PLACEHOLDER})
 _STEM_OUT = str.maketrans({YO_PLACEHOLDER: "ё", YO_UPPER_PLACEHOLDER: "Ё"})
-_FOLD_YO = str.maketrans({"ё": "е", "Ё": "Е"})
-
-
-def fold_yo(text: str) -> str:
-    """``text`` with ``ё``→``е`` and ``Ё``→``Е`` (nothing else changes)."""
-    return text.translate(_FOLD_YO)
 
 
 def _thesaurus_key(lemma: str) -> str:

@@ -42,7 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from meteor.languages import ParaphraseSource, ResourceError
+from meteor.errors import ResourceError
+from meteor.languages import ParaphraseSource
 from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.types import Module
 

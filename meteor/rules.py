@@ -1,0 +1,70 @@
+"""Small text rules used in several places, each defined once.
+
+* :func:`fold_yo`: Russian ``ё``→``е`` (and ``Ё``→``Е``) folding, used by the
+  matchers' ``fold_yo`` option (:class:`meteor.matchers.MatchContext`), the
+  embedding stage's lookup (:mod:`meteor.embeddings`) and the Russian thesaurus
+  keys (:mod:`meteor.languages.russian`).  Meteor 1.5 does not fold; the option
+  and the lookups are this library's Russian additions.
+
+* :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218), used by
+  the beam aligner (:func:`meteor.aligners.beam.beam_choice`, which fixes them
+  before its search) and by :func:`meteor.explain.definite_candidates` (the Learn page).
+
+* :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both
+  sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:
+  frag = 0, MeteorScorer.computeMetrics) and by the corpus sum
+  (:meth:`meteor.types.Stats.corpus_contribution`: its chunks are not added,
+  MeteorStats.addStats).  Each caller passes the counts its Java original reads.
+
+Imports nothing: safe to use from any layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["fold_yo", "is_definite", "is_perfect_segment"]
+
+
+def fold_yo(text: str) -> str:
+    """``text`` with ``ё``→``е`` and ``Ё``→``Е`` (nothing else changes).
+
+    Two ``str.replace`` calls: faster than ``str.translate`` on the short words
+    the matchers pass (this runs once per word per stage).
+    """
+    return text.replace("ё", "е").replace("Ё", "Е")
+
+
+def is_definite(
+    starting_here: int,
+    hyp: range,
+    ref: range,
+    hyp_cover: Sequence[int],
+    ref_cover: Sequence[int],
+) -> bool:
+    """Whether a candidate is *definite* (Meteor 1.5, Aligner.java:199-218).
+
+    It is the only candidate starting at its reference position
+    (``starting_here == 1``) and no other candidate touches any of its words on
+    either side: every position of ``ref`` and of ``hyp`` is covered once
+    (``ref_cover`` / ``hyp_cover``: how many candidates cover each position,
+    duplicates counted).  The beam aligner fixes definite matches before searching.
+    """
+    return (
+        starting_here == 1
+        and all(ref_cover[k] == 1 for k in ref)
+        and all(hyp_cover[k] == 1 for k in hyp)
+    )
+
+
+def is_perfect_segment(
+    hyp_matched: int, hyp_len: int, ref_matched: int, ref_len: int, chunks: int
+) -> bool:
+    """Every word of both sides matched, in one chunk (Meteor 1.5's perfect segment).
+
+    :func:`meteor.scoring.compute` passes the per-stage match counts summed (as
+    ``MeteorScorer.computeMetrics`` reads ``testTotalMatches``);
+    :attr:`meteor.types.Stats.is_perfect` passes the word-match counts (as
+    ``MeteorStats.addStats``).  Both are equal on statistics counted from an alignment.
+    """
+    return hyp_matched == hyp_len and ref_matched == ref_len and chunks == 1
