@@ -21,6 +21,7 @@ from pages._common import (
     require_frame,
     require_pair,
     score_card,
+    shared_figure,
     side_label,
     signed,
     stage_order,
@@ -31,6 +32,8 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
 ROW_PX, BORDER_PX = 35, 3
+#: The pair's views, one shown at a time (URL ``view``; the first is the default).
+VIEWS = ("links", "matrix", "tokens")
 
 
 def table_height(n_rows: int, most: int = 40) -> int:
@@ -65,6 +68,7 @@ add_strings(
         "tab_links": {"en": "Link view", "ru": "Связи"},
         "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица (X-Ray)"},
         "tab_tokens": {"en": "Tokens", "ru": "Токены"},
+        "view": {"en": "View", "ru": "Вид"},
         "links_caption": {
             "en": "Top row: hypothesis; bottom row: reference. One link per match, coloured "
             "and dashed by stage; shaded numbered bands are chunks; ✕ marks an unmatched word, "
@@ -199,22 +203,47 @@ links_figure = partial(
     figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
 )
 waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
-tab_links, tab_matrix, tab_tokens = st.tabs([t("tab_links"), t("tab_matrix"), t("tab_tokens")])
-with tab_links:
-    plotly(links_figure(), key="links")
+#: what the figures shown depend on besides the UI language: the pair and the setting
+fig_key = (hyp, refs, setting.preset, setting.overrides)
+
+# One view at a time (st.tabs would build and send, and the browser draw, all three on
+# every edit): the chosen one lives in the URL as its id (?view=matrix), like Learn's step.
+if st.session_state.get("inspect_view") not in VIEWS:
+    wanted = st.query_params.get("view")
+    st.session_state["inspect_view"] = wanted if wanted in VIEWS else VIEWS[0]
+view_labels = {v: t(f"tab_{v}") for v in VIEWS}  # fixed now: AppTest formats options later
+view = st.segmented_control(
+    t("view"),
+    VIEWS,
+    format_func=view_labels.__getitem__,
+    required=True,
+    key="inspect_view",
+    label_visibility="collapsed",
+    persist_state="session",
+)
+if view == VIEWS[0]:
+    st.query_params.pop("view", None)
+else:
+    st.query_params["view"] = view
+
+modes = {c: t(f"color_{c}") for c in ("module", "order")}
+if view == "links":
+    plotly(shared_figure(("links", *fig_key), links_figure), key="links")
     st.caption(t("links_caption"))
-with tab_matrix:
-    modes = {c: t(f"color_{c}") for c in ("module", "order")}
-    color_by = st.radio(
+elif view == "matrix":
+    st.radio(
         t("color_by"),
         list(modes),
         format_func=modes.__getitem__,
         horizontal=True,
         key="xray",
+        persist_state="session",
     )
-    matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
-    plotly(matrix_figure(), key="matrix")
-with tab_tokens:
+color_by = st.session_state.get("xray") or "module"  # the matrix download's colouring too
+matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
+if view == "matrix":
+    plotly(shared_figure(("matrix", color_by, *fig_key), matrix_figure), key="matrix")
+elif view == "tokens":
     token_rows = [
         {
             t("tok_side"): side_label(row.side),
@@ -237,7 +266,7 @@ with tab_tokens:
 
 # -- why this score -----------------------------------------------------------------
 st.subheader(t("why_title"))
-plotly(waterfall_figure(), key="waterfall")
+plotly(shared_figure(("waterfall", *fig_key), waterfall_figure), key="waterfall")
 st.caption(t("why_caption"))
 
 c1, c2 = st.columns(2)
