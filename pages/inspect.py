@@ -226,47 +226,54 @@ if view == VIEWS[0]:
 else:
     st.query_params["view"] = view
 
-modes = {c: t(f"color_{c}") for c in ("module", "order")}
-if view == "links":
-    plotly(shared_figure(("links", *fig_key), links_figure), key="links")
-    st.caption(t("links_caption"))
-elif view == "matrix":
-    st.radio(
-        t("color_by"),
-        list(modes),
-        format_func=modes.__getitem__,
-        horizontal=True,
-        key="xray",
-        persist_state="session",
-    )
 color_by = st.session_state.get("xray") or "module"  # the matrix download's colouring too
 matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
-if view == "matrix":
-    plotly(shared_figure(("matrix", color_by, *fig_key), matrix_figure), key="matrix")
-elif view == "tokens":
-    token_rows = [
-        {
-            t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index,
-            t("tok_text"): row.text,
-            t("tok_source"): row.source,
-            t("tok_offsets"): f"{row.start}–{row.end}",
-            t("tok_function"): t("yes") if row.function_word else "",
-            t("tok_match"): module_label(row.module) if row.module else "—",
-        }
-        for row in explain.token_table(r)
-    ]
-    st.dataframe(
-        token_rows,
-        hide_index=True,
-        width="stretch",
-        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
-        key="tokens",
-    )
+# The figures are drawn last, in their places: the score card, the tables and the near
+# misses reach the browser first, before it spends its time drawing the charts.
+view_slot = st.container()
+
+
+def show_view() -> None:
+    """The chosen view of the pair (its figure shared by every session)."""
+    modes = {c: t(f"color_{c}") for c in ("module", "order")}
+    if view == "links":
+        plotly(shared_figure(("links", *fig_key), links_figure), key="links")
+        st.caption(t("links_caption"))
+    elif view == "matrix":
+        st.radio(
+            t("color_by"),
+            list(modes),
+            format_func=modes.__getitem__,
+            horizontal=True,
+            key="xray",
+            persist_state="session",
+        )  # read above (session state) for the figure and its download
+        plotly(shared_figure(("matrix", color_by, *fig_key), matrix_figure), key="matrix")
+    elif view == "tokens":
+        token_rows = [
+            {
+                t("tok_side"): side_label(row.side),
+                t("tok_index"): row.index,
+                t("tok_text"): row.text,
+                t("tok_source"): row.source,
+                t("tok_offsets"): f"{row.start}–{row.end}",
+                t("tok_function"): t("yes") if row.function_word else "",
+                t("tok_match"): module_label(row.module) if row.module else "—",
+            }
+            for row in explain.token_table(r)
+        ]
+        st.dataframe(
+            token_rows,
+            hide_index=True,
+            width="stretch",
+            height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
+            key="tokens",
+        )
+
 
 # -- why this score -----------------------------------------------------------------
 st.subheader(t("why_title"))
-plotly(shared_figure(("waterfall", *fig_key), waterfall_figure), key="waterfall")
+waterfall_slot = st.container()
 st.caption(t("why_caption"))
 
 c1, c2 = st.columns(2)
@@ -363,3 +370,9 @@ with st.container(horizontal=True, key="downloads"):
         help=t("dl_alignout_help"),
     )
 st.caption(t("share"))
+
+# -- the figures, last (see view_slot) ------------------------------------------------------
+with view_slot:
+    show_view()
+with waterfall_slot:
+    plotly(shared_figure(("waterfall", *fig_key), waterfall_figure), key="waterfall")
