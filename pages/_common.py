@@ -22,7 +22,7 @@ import functools
 import json
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -1159,9 +1159,25 @@ def md_escape(text: str) -> str:
     return "".join(out)
 
 
+def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
+    """``build()``'s figure, kept once for every session per ``key`` and UI language.
+
+    Stored in :data:`APP_CACHE` ready to show (Russian separators set), and never
+    changed afterwards: ``st.plotly_chart`` sends a copy (``Figure.to_dict``).
+    """
+
+    def make() -> Any:
+        fig = build()
+        if ui() == "ru":
+            fig.update_layout(separators=", ")
+        return fig
+
+    return APP_CACHE.get(("figure", ui(), *key), make)
+
+
 def plotly(fig: Any, key: str) -> None:
     """Show a figure; in Russian plotly's own number formats use a decimal comma too."""
-    if ui() == "ru":
+    if ui() == "ru" and fig.layout.separators != ", ":  # a shared figure has them already
         fig.update_layout(separators=", ")
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 

@@ -21,6 +21,7 @@ from pages._common import (
     require_frame,
     require_pair,
     score_card,
+    shared_figure,
     side_label,
     signed,
     stage_order,
@@ -31,6 +32,8 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
 ROW_PX, BORDER_PX = 35, 3
+#: The pair's views, one shown at a time (URL ``view``; the first is the default).
+VIEWS = ("links", "matrix", "tokens")
 
 
 def table_height(n_rows: int, most: int = 40) -> int:
@@ -65,6 +68,7 @@ add_strings(
         "tab_links": {"en": "Link view", "ru": "Связи"},
         "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица (X-Ray)"},
         "tab_tokens": {"en": "Tokens", "ru": "Токены"},
+        "view": {"en": "View", "ru": "Вид"},
         "links_caption": {
             "en": "Top row: hypothesis; bottom row: reference. One link per match, coloured "
             "and dashed by stage; shaded numbered bands are chunks; ✕ marks an unmatched word, "
@@ -164,173 +168,225 @@ st.title(t("inspect_title"))
 setting = current_setting()
 st.caption(t("inspect_intro", stages=stage_order(setting.modules())))
 
-hyp, refs = require_pair()
-a = analysis_for(hyp, refs, setting)
-official = a.result
 
-# -- several references: which won, flip between them ----------------------------
-if len(refs) > 1:
-    st.subheader(t("refs_title"))
-    best = official.best_ref_index
-    items = {  # labels fixed now: AppTest formats options outside the run
-        k: t("ref_item", k=k + 1, score=num(official.ref_scores[k]))
-        + (t("ref_winner") if k == best else "")
-        for k in range(len(refs))
-    }
-    shown = st.radio(
-        t("ref_shown"),
-        list(items),
-        index=best,
-        format_func=items.__getitem__,
-        horizontal=True,
-        key="shown_ref",
-    )
-    if shown != best:
-        st.info(t("ref_note", score=num(official.score), k=best + 1, shown=shown + 1))
-        refs = (refs[shown],)
-        a = analysis_for(hyp, refs, setting)
+@st.fragment
+def pair_section() -> None:
+    """Everything that depends on the pair: a typed pair reruns only this (issue 16).
 
-r = a.result
-labels = fig_labels()
-score_card(r)
+    The sidebar and the page's frame are not run again nor resent (a full run sends
+    about 80 messages the browser applies one by one); a widget outside (preset,
+    parameters, language) reruns the whole page as before.
+    """
+    if current_setting() != setting:  # an example switched the language or preset
+        st.rerun()  # the whole page: the sidebar shows the new setting
+    hyp, refs = require_pair()
+    a = analysis_for(hyp, refs, setting)
+    official = a.result
 
-# each figure built by one call, shown now and rebuilt for its download only on a click
-links_figure = partial(
-    figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
-)
-waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
-tab_links, tab_matrix, tab_tokens = st.tabs([t("tab_links"), t("tab_matrix"), t("tab_tokens")])
-with tab_links:
-    plotly(links_figure(), key="links")
-    st.caption(t("links_caption"))
-with tab_matrix:
-    modes = {c: t(f"color_{c}") for c in ("module", "order")}
-    color_by = st.radio(
-        t("color_by"),
-        list(modes),
-        format_func=modes.__getitem__,
-        horizontal=True,
-        key="xray",
-    )
-    matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
-    plotly(matrix_figure(), key="matrix")
-with tab_tokens:
-    token_rows = [
-        {
-            t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index,
-            t("tok_text"): row.text,
-            t("tok_source"): row.source,
-            t("tok_offsets"): f"{row.start}–{row.end}",
-            t("tok_function"): t("yes") if row.function_word else "",
-            t("tok_match"): module_label(row.module) if row.module else "—",
+    # -- several references: which won, flip between them ----------------------------
+    if len(refs) > 1:
+        st.subheader(t("refs_title"))
+        best = official.best_ref_index
+        items = {  # labels fixed now: AppTest formats options outside the run
+            k: t("ref_item", k=k + 1, score=num(official.ref_scores[k]))
+            + (t("ref_winner") if k == best else "")
+            for k in range(len(refs))
         }
-        for row in explain.token_table(r)
-    ]
-    st.dataframe(
-        token_rows,
-        hide_index=True,
-        width="stretch",
-        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
-        key="tokens",
+        shown = st.radio(
+            t("ref_shown"),
+            list(items),
+            index=best,
+            format_func=items.__getitem__,
+            horizontal=True,
+            key="shown_ref",
+        )
+        if shown != best:
+            st.info(t("ref_note", score=num(official.score), k=best + 1, shown=shown + 1))
+            refs = (refs[shown],)
+            a = analysis_for(hyp, refs, setting)
+
+    r = a.result
+    labels = fig_labels()
+    score_card(r)
+
+    # each figure built by one call, shown now and rebuilt for its download only on a click
+    links_figure = partial(
+        figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
     )
+    waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
+    #: what the figures shown depend on besides the UI language: the pair and the setting
+    fig_key = (hyp, refs, setting.preset, setting.overrides)
 
-# -- why this score -----------------------------------------------------------------
-st.subheader(t("why_title"))
-plotly(waterfall_figure(), key="waterfall")
-st.caption(t("why_caption"))
+    # One view at a time (st.tabs would build and send, and the browser draw, all three on
+    # every edit): the chosen one lives in the URL as its id (?view=matrix), like Learn's step.
+    if st.session_state.get("inspect_view") not in VIEWS:
+        wanted = st.query_params.get("view")
+        st.session_state["inspect_view"] = wanted if wanted in VIEWS else VIEWS[0]
+    view_labels = {v: t(f"tab_{v}") for v in VIEWS}  # fixed now: AppTest formats options later
+    view = st.segmented_control(
+        t("view"),
+        VIEWS,
+        format_func=view_labels.__getitem__,
+        required=True,
+        key="inspect_view",
+        label_visibility="collapsed",
+        persist_state="session",
+    )
+    if view == VIEWS[0]:
+        st.query_params.pop("view", None)
+    else:
+        st.query_params["view"] = view
 
-c1, c2 = st.columns(2)
-with c1:
-    st.markdown(f"**{t('costs_title')}**")
-    if a.word_costs:
-        st.caption(t("costs_caption", module=module_label(a.word_costs[0].module)))
+    color_by = st.session_state.get("xray") or "module"  # the matrix download's colouring too
+    matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
+    # The figures are drawn last, in their places: the score card, the tables and the near
+    # misses reach the browser first, before it spends its time drawing the charts.
+    view_slot = st.container()
+
+    def show_view() -> None:
+        """The chosen view of the pair (its figure shared by every session)."""
+        modes = {c: t(f"color_{c}") for c in ("module", "order")}
+        if view == "links":
+            plotly(shared_figure(("links", *fig_key), links_figure), key="links")
+            st.caption(t("links_caption"))
+        elif view == "matrix":
+            st.radio(
+                t("color_by"),
+                list(modes),
+                format_func=modes.__getitem__,
+                horizontal=True,
+                key="xray",
+                persist_state="session",
+            )  # read above (session state) for the figure and its download
+            plotly(shared_figure(("matrix", color_by, *fig_key), matrix_figure), key="matrix")
+        elif view == "tokens":
+            token_rows = [
+                {
+                    t("tok_side"): side_label(row.side),
+                    t("tok_index"): row.index,
+                    t("tok_text"): row.text,
+                    t("tok_source"): row.source,
+                    t("tok_offsets"): f"{row.start}–{row.end}",
+                    t("tok_function"): t("yes") if row.function_word else "",
+                    t("tok_match"): module_label(row.module) if row.module else "—",
+                }
+                for row in explain.token_table(r)
+            ]
+            st.dataframe(
+                token_rows,
+                hide_index=True,
+                width="stretch",
+                height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
+                key="tokens",
+            )
+
+    # -- why this score -----------------------------------------------------------------
+    st.subheader(t("why_title"))
+    waterfall_slot = st.container()
+    st.caption(t("why_caption"))
+
+    c1, c2 = st.columns(2)
+    with c1:
+        st.markdown(f"**{t('costs_title')}**")
+        if a.word_costs:
+            st.caption(t("costs_caption", module=module_label(a.word_costs[0].module)))
+            st.dataframe(
+                [
+                    {
+                        t("col_side"): side_label(c.side),
+                        t("col_pos"): c.index,
+                        t("col_word"): c.word,
+                        t("col_if"): num(c.score_if_matched),
+                        t("col_gain"): signed(c.gain),
+                    }
+                    for c in a.word_costs
+                ],
+                hide_index=True,
+                width="stretch",
+                key="costs",
+            )
+        else:
+            st.caption(t("no_unmatched"))
+    with c2:
+        st.markdown(f"**{t('breaks_title')}**")
+        if a.breaks:
+            st.caption(t("breaks_caption"))
+            st.dataframe(
+                [
+                    {
+                        t("col_between"): f"{b.before + 1} | {b.before + 2}",
+                        t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
+                        t("col_ref"): f"{b.ref_left} | {b.ref_right}",
+                        t("col_if_joined"): num(b.score_if_joined),
+                        t("col_gain"): signed(b.gain),
+                    }
+                    for b in a.breaks
+                ],
+                hide_index=True,
+                width="stretch",
+                key="breaks",
+            )
+        else:
+            st.caption(t("no_breaks"))
+
+    st.markdown(f"**{t('near_title')}**")
+    near = near_misses_for(hyp, refs, setting)
+    if near:
+        st.caption(t("near_caption"))
         st.dataframe(
             [
                 {
-                    t("col_side"): side_label(c.side),
-                    t("col_pos"): c.index,
-                    t("col_word"): c.word,
-                    t("col_if"): num(c.score_if_matched),
-                    t("col_gain"): signed(c.gain),
+                    t("col_stage"): module_label(n.match.module),
+                    t("col_hyp"): " ".join(n.match.hyp_words),
+                    t("col_ref"): " ".join(n.match.ref_words),
+                    t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
+                    t("col_detail"): n.match.detail,
+                    t("col_if"): num(n.score_if_added),
+                    t("col_gain"): signed(n.gain),
+                    t("col_presets"): ", ".join(n.presets),
                 }
-                for c in a.word_costs
+                for n in near
             ],
             hide_index=True,
             width="stretch",
-            key="costs",
+            key="near",
         )
     else:
-        st.caption(t("no_unmatched"))
-with c2:
-    st.markdown(f"**{t('breaks_title')}**")
-    if a.breaks:
-        st.caption(t("breaks_caption"))
-        st.dataframe(
-            [
-                {
-                    t("col_between"): f"{b.before + 1} | {b.before + 2}",
-                    t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
-                    t("col_ref"): f"{b.ref_left} | {b.ref_right}",
-                    t("col_if_joined"): num(b.score_if_joined),
-                    t("col_gain"): signed(b.gain),
-                }
-                for b in a.breaks
-            ],
-            hide_index=True,
-            width="stretch",
-            key="breaks",
+        st.caption(t("no_near"))
+
+    # -- downloads --------------------------------------------------------------------------
+    st.subheader(t("downloads"))
+    # a wrapping row: each button as wide as its label (5 equal columns cut the labels)
+    with st.container(horizontal=True, key="downloads"):
+        st.download_button(
+            t("dl_json"),
+            data=lambda: json.dumps(
+                official.to_dict(candidates=True), ensure_ascii=False, indent=2
+            ),
+            file_name="meteor-alignment.json",
+            mime="application/json",
+            key="dl_json",
+            on_click="ignore",
         )
-    else:
-        st.caption(t("no_breaks"))
+        download_html(t("dl_links"), links_figure, "meteor-links.html", "dl_links")
+        download_html(t("dl_matrix"), matrix_figure, "meteor-matrix.html", "dl_matrix")
+        download_html(t("dl_waterfall"), waterfall_figure, "meteor-waterfall.html", "dl_waterfall")
+        st.download_button(
+            t("dl_alignout"),
+            data=lambda: export.write_alignments([official], a.params.modules),
+            file_name="meteor-align.out",
+            mime="text/plain",
+            key="dl_alignout",
+            on_click="ignore",
+            help=t("dl_alignout_help"),
+        )
+    st.caption(t("share"))
 
-st.markdown(f"**{t('near_title')}**")
-near = near_misses_for(hyp, refs, setting)
-if near:
-    st.caption(t("near_caption"))
-    st.dataframe(
-        [
-            {
-                t("col_stage"): module_label(n.match.module),
-                t("col_hyp"): " ".join(n.match.hyp_words),
-                t("col_ref"): " ".join(n.match.ref_words),
-                t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
-                t("col_detail"): n.match.detail,
-                t("col_if"): num(n.score_if_added),
-                t("col_gain"): signed(n.gain),
-                t("col_presets"): ", ".join(n.presets),
-            }
-            for n in near
-        ],
-        hide_index=True,
-        width="stretch",
-        key="near",
-    )
-else:
-    st.caption(t("no_near"))
+    # -- the figures, last (see view_slot) ------------------------------------------------------
+    with view_slot:
+        show_view()
+    with waterfall_slot:
+        plotly(shared_figure(("waterfall", *fig_key), waterfall_figure), key="waterfall")
 
-# -- downloads --------------------------------------------------------------------------
-st.subheader(t("downloads"))
-# a wrapping row: each button as wide as its label (5 equal columns cut the labels)
-with st.container(horizontal=True, key="downloads"):
-    st.download_button(
-        t("dl_json"),
-        data=lambda: json.dumps(official.to_dict(candidates=True), ensure_ascii=False, indent=2),
-        file_name="meteor-alignment.json",
-        mime="application/json",
-        key="dl_json",
-        on_click="ignore",
-    )
-    download_html(t("dl_links"), links_figure, "meteor-links.html", "dl_links")
-    download_html(t("dl_matrix"), matrix_figure, "meteor-matrix.html", "dl_matrix")
-    download_html(t("dl_waterfall"), waterfall_figure, "meteor-waterfall.html", "dl_waterfall")
-    st.download_button(
-        t("dl_alignout"),
-        data=lambda: export.write_alignments([official], a.params.modules),
-        file_name="meteor-align.out",
-        mime="text/plain",
-        key="dl_alignout",
-        on_click="ignore",
-        help=t("dl_alignout_help"),
-    )
-st.caption(t("share"))
+
+pair_section()

@@ -117,6 +117,95 @@ def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
     assert wf["y"][:-1] == pytest.approx([s.value for s in steps[:-1]])
 
 
+def roles(at: Any) -> list[str]:
+    """The role of each chart's first trace (links: ``tokens_hyp`` among them)."""
+    out = []
+    for n in range(len(at.get("plotly_chart"))):
+        out.extend(str(tr.get("meta", {}).get("role", tr["type"])) for tr in chart(at, n)["data"])
+    return out
+
+
+def test_inspect_shows_one_view_at_a_time(app_test: Any) -> None:
+    """Issue 16: only the chosen view is built and sent (st.tabs sent all three on every
+    edit); each view is reachable, and the choice is in the URL (?view=)."""
+    at = app_test(hyp=FOX[0], ref=FOX[1])
+    at.run()
+    assert_clean(at)
+    r = Meteor("meteor-1.5").score(*FOX)
+    view = at.button_group(key="inspect_view")
+    assert view.value == "links"
+    assert [o.content for o in view.proto.options] == ["Link view", "Matrix (X-Ray)", "Tokens"]
+    assert "tokens_hyp" in roles(at) and "matrix" not in roles(at)
+    assert "waterfall" in roles(at)
+    assert not any("token" in df.value.columns for df in at.dataframe)
+    assert "view" not in at.query_params
+
+    view.set_value("matrix").run()
+    assert_clean(at)
+    assert "matrix" in roles(at) and "tokens_hyp" not in roles(at)
+    assert at.query_params["view"] == "matrix"
+    assert at.radio(key="xray").value == "module"
+    at.radio(key="xray").set_value("order").run()
+    assert_clean(at)
+    assert "matrix" in roles(at)
+
+    at.button_group(key="inspect_view").set_value("tokens").run()
+    assert_clean(at)
+    assert len(table(at, "token", "matched by")) == len(explain.token_table(r))
+    assert "matrix" not in roles(at) and "tokens_hyp" not in roles(at)
+    # the matrix keeps its colouring while another view is shown
+    at.button_group(key="inspect_view").set_value("matrix").run()
+    assert at.radio(key="xray").value == "order"
+    at.button_group(key="inspect_view").set_value("links").run()
+    assert_clean(at)
+    assert "view" not in at.query_params and "tokens_hyp" in roles(at)
+
+    deep = app_test(hyp=FOX[0], ref=FOX[1], view="tokens")  # a shared link opens its view
+    deep.run()
+    assert_clean(deep)
+    assert deep.button_group(key="inspect_view").value == "tokens"
+    assert len(table(deep, "token", "matched by")) == len(explain.token_table(r))
+
+
+def test_inspect_figures_are_built_once_per_pair_and_language(
+    app_test: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16: a rerun of the same pair (another session, a widget elsewhere) takes the
+    figures from the shared cache; the UI language is part of the key."""
+    from meteor import figures
+
+    built: list[str] = []
+
+    def counting(name: str) -> Any:
+        original = getattr(figures, name)
+
+        def build(*args: Any, **kwargs: Any) -> Any:
+            built.append(name)
+            return original(*args, **kwargs)
+
+        return build
+
+    for name in ("link_view", "waterfall_figure"):
+        monkeypatch.setattr(figures, name, counting(name))
+    pair = ("the cat sat on the mat by the door", "a cat was sitting on the mat near a door")
+    at = app_test(hyp=pair[0], ref=pair[1], alpha="0.77")  # a setting no other test uses
+    at.run()
+    assert_clean(at)
+    assert sorted(built) == ["link_view", "waterfall_figure"]
+    shown = [chart(at, n) for n in range(2)]
+    again = app_test(hyp=pair[0], ref=pair[1], alpha="0.77")  # a second session
+    again.run()
+    assert_clean(again)
+    assert sorted(built) == ["link_view", "waterfall_figure"]  # nothing rebuilt
+    assert [chart(again, n) for n in range(2)] == shown
+    ru = app_test(ui="RU", hyp=pair[0], ref=pair[1], alpha="0.77")
+    ru.run()
+    assert_clean(ru)
+    assert len(built) == 4  # built again in Russian
+    assert all(chart(ru, n)["layout"]["separators"] == ", " for n in range(2))
+    assert all("separators" not in s["layout"] for s in shown)
+
+
 def test_query_params_restore_the_state(app_test: Any) -> None:
     at = app_test(hyp=FOX[0], ref=FOX[1], preset="nltk", alpha="0.5", modules=["exact", "stem"])
     at.run()

@@ -219,6 +219,8 @@ def test_inspect_long_pair_keeps_charts_small(app_test: Any) -> None:
     at.text_area(key="ref").set_value(" ".join(reversed(words)))
     at.run()
     _assert_clean(at, "700 words")
+    at.button_group(key="inspect_view").set_value("matrix").run()  # one view at a time
+    _assert_clean(at, "700 words, matrix")
     charts = at.get("plotly_chart")
     sizes = [len(json.dumps(c.proto.spec)) for c in charts]
     assert sum(sizes) < 2_000_000, sizes  # 700 × 700 tokens: 21 MB of matrix before the fix

@@ -32,6 +32,10 @@ def test_every_page_in_russian_has_no_english_words(app_test: Any) -> None:
     at.run()
     assert_clean(at, "inspect")
     found = {f"inspect: {w}": x for w, x in latin_words(at).items()}
+    for view in ("matrix", "tokens"):  # one view shown at a time: read each
+        at.button_group(key="inspect_view").set_value(view).run()
+        assert_clean(at, view)
+        found |= {f"inspect {view}: {w}": x for w, x in latin_words(at).items()}
     at.switch_page("pages/compare.py").run()
     at.multiselect(key="vs").set_value(["meteor-1.5-ru", "seed-ru", "seed-ru-emb"]).run()
     assert_clean(at, "compare")

@@ -104,6 +104,12 @@ def wait_ready(pg: Any, timeout: float = 60_000) -> None:
     pg.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
     )
+    # every chart drawn: plotly's code loads on demand, and the figures are sent last
+    pg.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                 .every(c => c.querySelector('.main-svg'))""",
+        timeout=timeout,
+    )
     pg.wait_for_timeout(500)
 
 
@@ -173,6 +179,12 @@ def shown_pair(pg: Any, ru: bool = False) -> tuple[str, str]:
 
 def plot_tokens(pg: Any, side: str, n: int = 0) -> list[str]:
     """The token labels of the ``n``-th link view (``side`` is hyp or ref)."""
+    pg.wait_for_function(  # drawn: the figures are the last part of a run to arrive
+        """([n, role]) => (document.querySelectorAll('.js-plotly-plot')[n]?.data || [])
+              .some(t => t.meta && t.meta.role === role)""",
+        arg=[n, f"tokens_{side}"],
+        timeout=60_000,
+    )
     return list(
         pg.evaluate(
             """([n, role]) => document.querySelectorAll('.js-plotly-plot')[n].data
@@ -297,6 +309,26 @@ def test_typed_pair_draws_the_link_view(server: dict[str, Any], page: Any) -> No
     page.locator("textarea:focus").evaluate("el => el.blur()")  # no focus ring in the picture
     page.wait_for_timeout(300)
     shot(page, "inspect_fox")
+
+
+def test_example_in_another_language_reruns_the_whole_page(
+    server: dict[str, Any], page: Any
+) -> None:
+    """Issue 16: the pair's part of Inspect reruns alone (st.fragment); an example that
+    switches the language and preset must still rerun the sidebar and score with them."""
+    page.goto(server["url"] + "/")
+    wait_ready(page)
+    box = page.get_by_role("combobox", name="Load an example")
+    box.click()
+    page.get_by_role("option", name="Russian: few exact matches, stems and synonyms").click()
+    r = Meteor("meteor-1.5-ru").score(*FOX_RU)
+    wait_metric(page, "METEOR", fmt(r.score))
+    wait_ready(page)
+    assert shown_pair(page) == FOX_RU
+    assert page.get_by_role("combobox", name="Preset").input_value() == "meteor-1.5-ru"
+    assert "preset:meteor-1.5-ru|" in page.locator('[data-testid="stCode"]').first.inner_text()
+    assert plot_tokens(page, "hyp") == list(r.alignment.hyp_words)
+    assert_no_errors(page)
 
 
 def test_quick_edits_on_a_slow_connection_show_what_is_scored(

@@ -85,6 +85,14 @@ def seen_words(pg: Any, where: str, data: set[str]) -> dict[str, str]:
             found.setdefault(f"{label}: {w}", line[:120])
 
     read(where)
+    views = pg.locator(".st-key-inspect_view button")  # Inspect: one view at a time
+    for i in range(1, views.count()):
+        views.nth(i).click()
+        settle(pg)
+        read(f"{where} view {views.nth(i).inner_text().strip()}")
+    if views.count():
+        views.nth(0).click()
+        settle(pg)
     tabs = pg.locator('[role="tab"]')
     for i in range(tabs.count()):
         tabs.nth(i).click()

@@ -93,7 +93,10 @@ def test_inspect_downloads_and_tokens_are_whole(
         settle(pg)
         assert len(pg.evaluate(BUTTON_LABELS_JS)) == 5
         assert pg.evaluate(CUT_BUTTONS_JS) == []
-        pg.get_by_role("tab", name="Токены" if ui == "ru" else "Tokens").click()
+        pg.locator(
+            ".st-key-inspect_view button", has_text="Токены" if ui == "ru" else "Tokens"
+        ).click()
+        settle(pg)
         pg.wait_for_timeout(1000)
         n = visible_dataframe(pg)
         rows = len(explain.token_table(Meteor(preset).score(*pair)))
