@@ -2,7 +2,7 @@
 
     python bench/bench_clicks.py                 # warm: typed pair, preset switch, corpus row
     python bench/bench_clicks.py --cold          # also the first load with an empty cache dir
-    python bench/bench_clicks.py --app-dir /tmp/old-checkout   # the same on another checkout
+    python bench/bench_clicks.py --app-dir ../old-checkout   # the same on another checkout
 
 Each action is timed from the user's input (key press, option chosen) until the page
 shows the library's answer:

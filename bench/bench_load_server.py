@@ -2,7 +2,7 @@
 one process (run by hand, not in CI).
 
     python bench/bench_load_server.py                       # 1, 5, 10 and 20 sessions
-    python bench/bench_load_server.py --app-dir /tmp/old    # another checkout, same load
+    python bench/bench_load_server.py --app-dir ../old    # another checkout, same load
 
 On a 2-core machine N Chromium tabs rendering plotly take most of the CPU, so
 bench_load.py's figures mostly measure the browsers. Here each session is a

