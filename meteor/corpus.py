@@ -651,7 +651,7 @@ def default_workers() -> int:
 _WORKER: Meteor | None = None
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(os_parent: int | None) -> None:
     """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
     and the worker dies with its parent.
 
@@ -660,6 +660,11 @@ def _die_with_parent() -> None:
     a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
     when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
     stop its workers, which would otherwise wait for work forever.
+
+    ``os_parent`` is the scoring process's pid when the worker was forked from it, to
+    catch a parent that died before the request took effect.  A worker started by a
+    fork server has the server as its OS parent (``os.getppid()`` is not the scoring
+    process), so no such check is made there (``None``); the pool's closed pipes end it.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
@@ -669,8 +674,7 @@ def _die_with_parent() -> None:
 
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-            parent = mp.parent_process()
-            if parent is not None and parent.pid != os.getppid():
+            if os_parent is not None and os.getppid() != os_parent:
                 os._exit(1)  # the parent died before the request took effect
 
 
@@ -693,9 +697,9 @@ def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
                 proc.join(1.0)
 
 
-def _init_worker(params: Params, preset: str | None) -> None:
+def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
     global _WORKER
-    _die_with_parent()
+    _die_with_parent(os_parent)
     m = Meteor(params=params)
     m.preset = preset  # keep the caller's signature (preset name) on every record
     m.prepare()
@@ -839,7 +843,11 @@ def _score_parallel(
         max_workers=n_workers,
         mp_context=ctx,
         initializer=_init_worker,
-        initargs=(meteor.params, meteor.preset),
+        initargs=(
+            meteor.params,
+            meteor.preset,
+            os.getpid() if ctx.get_start_method() == "fork" else None,
+        ),
     )
     decoder = Decoder()
     try:

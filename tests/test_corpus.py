@@ -452,3 +452,28 @@ def test_scorers_that_tokenise_alike_share_their_memos() -> None:
     first = moved.score(*pair)
     assert Meteor("meteor-1.5", alpha=0.5, beta=1.0).score(*pair) == first
     assert Meteor("meteor-1.5").score(*pair).score != first.score  # same memo, own formula
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # a fallback to one process fails the test
+def test_parallel_workers_start_in_a_threaded_process(
+    meteor: Meteor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A threaded caller (the Streamlit server, a test runner after the app tests) gets
+    workers from a fork server, whose OS parent is the server, not the caller: the
+    workers' die-with-parent check must not mistake that for a dead parent (they used
+    to exit at once, and scoring silently fell back to one process)."""
+    import threading
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait, daemon=True)
+    t.start()
+    try:
+        monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
+        monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+        assert corpus_mod._mp_context().get_start_method() != "fork"
+        hyps = ["the cat sat on the mat", "a dog ran"] * 10
+        refs = ["the cat sat on a mat", "the dog runs"] * 10
+        par = score_corpus(meteor, hyps, refs, workers=2, chunk_size=3)
+        assert par.segments == meteor.corpus_score(hyps, refs).segments
+    finally:
+        stop.set()
