@@ -53,7 +53,7 @@ NLTK_SCRIPT = r"""
 import sys
 sys.path.insert(0, {root!r})
 from nltk.translate.meteor_score import meteor_score
-from meteor.nltk_wordnet import wordnet_reader
+from meteor.languages.nltk_wordnet import wordnet_reader
 wn = wordnet_reader()
 hyps = open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]
 refs = open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1]

@@ -1,4 +1,4 @@
-"""Benchmark of :mod:`meteor.paraphrase`: build, load, memory and candidate speed.
+"""Benchmark of :mod:`meteor.languages.paraphrase`: build, load, memory and candidate speed.
 
 Usage::
 
@@ -33,7 +33,7 @@ CHILD = textwrap.dedent(
     """
     import gzip, json, resource, statistics, sys, time
     t0 = time.perf_counter()
-    from meteor.paraphrase import ParaphraseTable
+    from meteor.languages.paraphrase import ParaphraseTable
     t1 = time.perf_counter()
     table = ParaphraseTable.load("en", progress=lambda f, m: None)
     t2 = time.perf_counter()

@@ -3,7 +3,7 @@
     python bench/bench_pycocoevalcap.py [--items N]
 
 Input: caption-like items with five references each, built from WMT21 ru→en
-(``tests/test_compat_pycocoevalcap.py::caption_items``: one system's output as the
+(``tests/parity/test_compat_pycocoevalcap.py::caption_items``: one system's output as the
 caption, the two human translations and three other systems' outputs as references).
 Each implementation runs cold in its own process (``Meteor().compute_score(gts, res)``
 from import to result); wall time and the peak memory of the process tree (the

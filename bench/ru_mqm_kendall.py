@@ -183,8 +183,8 @@ LOADERS: dict[str, str] = {
     "PyStemmer (Snowball Russian)": "from meteor.languages.russian import RUSSIAN as R; R.stem('проверка')",
     "pymorphy3 + DAWG2": "from meteor.languages.russian import RUSSIAN as R; R.lemmas('проверка')",
     "wiki-ru-wordnet (read-only dicts)": "from meteor.languages.russian import RUSSIAN as R; R.synsets('проверка')",
-    "navec news model (natasha wheel)": "from meteor.embeddings import news_embeddings as N; e = N(); e.load(); len(e)",
-    "razdel": "from meteor.tokenize_ru import razdel_tokens; razdel_tokens('проверка')",
+    "navec news model (natasha wheel)": "from meteor.stages.embedding import news_embeddings as N; e = N(); e.load(); len(e)",
+    "razdel": "from meteor.text.tokenize_ru import razdel_tokens; razdel_tokens('проверка')",
     "Meteor 1.5 function words (jar)": "from meteor.languages.russian import RUSSIAN as R; R.is_function_word('и')",
 }
 
@@ -193,7 +193,7 @@ def measure_loading(code: str) -> dict[str, Any]:
     """Time and resident-memory growth of one resource, in a fresh process."""
     prog = (
         "import json, resource, time\n"
-        "import meteor.languages.russian, meteor.embeddings\n"
+        "import meteor.languages.russian, meteor.stages.embedding\n"
         "def rss():\n"
         "    return int(open('/proc/self/statm').read().split()[1]) * resource.getpagesize() / 2**20\n"
         "r0 = rss(); t = time.perf_counter()\n"

@@ -11,14 +11,14 @@ Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``,
 its other tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper
 (``paper-2005``), NLTK (``nltk``), HF evaluate (``hf``) and the seed documents.
 
-The public surface (``meteor.__all__``, pinned by ``tests/test_public_api.py``):
+The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.py``):
 
 * :func:`sentence_score` (alias :func:`score`): one hypothesis, one or more references;
 * :func:`corpus_score`: a corpus, optionally on ``workers`` processes or a Dask ``client``;
 * :class:`Meteor`: build once (loads the language), score many;
 * :func:`explain_score` → :class:`Explanation`: what each unmatched word and chunk
   break cost, what-if scores, near misses, the waterfall (named ``explain_score``
-  because ``meteor.explain`` is the submodule of the building blocks);
+  because ``meteor.analysis.explain`` is the submodule of the building blocks);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meteor import presets
+from meteor.analysis.explanation import Explanation, explain_score
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -40,7 +41,6 @@ from meteor.errors import (
     SettingsMismatchError,
     StagewiseSearchError,
 )
-from meteor.explanation import Explanation, explain_score
 from meteor.languages import get_language
 from meteor.metric import Meteor
 from meteor.params import VERSION, Params
@@ -150,20 +150,20 @@ def corpus_score(
 
     * default: in this process (:meth:`Meteor.corpus_score`); segment records keep
       their candidate lists (``result.segments[i].candidates``);
-    * ``workers=N``: on N processes (:func:`meteor.corpus.score_corpus`; small
+    * ``workers=N``: on N processes (:func:`meteor.analysis.corpus.score_corpus`; small
       corpora stay in this process); segment records carry **no** candidate lists
       (they would be pickled back for nothing);
     * ``client`` (a :class:`distributed.Client`): on that Dask cluster
-      (:func:`meteor.cluster.score_corpus_dask`), candidate lists kept; ``workers``
+      (:func:`meteor.analysis.cluster.score_corpus_dask`), candidate lists kept; ``workers``
       is not used.
     """
     m = Meteor(preset, params=params, lang=lang, **overrides)
     if workers is not None and client is None:
-        from meteor.corpus import score_corpus
+        from meteor.analysis.corpus import score_corpus
 
         return score_corpus(m, hyps, refs, workers=workers)
     if client is not None:
-        from meteor.cluster import score_corpus_dask
+        from meteor.analysis.cluster import score_corpus_dask
 
         return score_corpus_dask(m, hyps, refs, client=client, candidates=True)
     return m.corpus_score(hyps, refs)

@@ -1,14 +1,14 @@
-"""``python -m meteor``: see :mod:`meteor.cli`."""
+"""``python -m meteor``: see :mod:`meteor.cli.commands`."""
 
 import atexit
 import gc
 import os
 import sys
 
-from meteor.cli import main
+from meteor.cli.commands import main
 
 # A command-line run scores and exits: cyclic garbage collection would only walk the
-# records it keeps (scoring makes no reference cycles; see meteor.corpus._gc_paused),
+# records it keeps (scoring makes no reference cycles; see meteor.analysis.corpus._gc_paused),
 # and re-enabling it at the end of a run costs a full walk of them.
 gc.disable()
 code = main()

@@ -5,12 +5,12 @@ that low-level modules (tokenisers, matchers, resources) need not import upward
 (``ResourceError`` was in :mod:`meteor.languages`), and so that a caller can catch
 them all from one place: ``from meteor import CandidateLimitError`` or
 ``from meteor.errors import ResourceError``.  The old import paths
-(``meteor.params.ParamError``, ``meteor.matchers.CandidateLimitError``, ...) still
+(``meteor.params.ParamError``, ``meteor.stages.base.CandidateLimitError``, ...) still
 work: those modules re-export the class from here.  Names, bases, messages and
 attributes are unchanged; this module imports only the standard library.
 
-Not here: :class:`meteor.paraphrase.InvalidIndexError` and
-:class:`meteor.paraphrase.CandidateOverflowError` stay in :mod:`meteor.paraphrase`,
+Not here: :class:`meteor.languages.paraphrase.InvalidIndexError` and
+:class:`meteor.languages.paraphrase.CandidateOverflowError` stay in :mod:`meteor.languages.paraphrase`,
 because that file also runs as a standalone script (the index builder's
 subprocess, which cannot import :mod:`meteor`), and both are handled inside the
 library (a damaged index is rebuilt; an overflow becomes :class:`CandidateLimitError`).

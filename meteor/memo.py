@@ -1,7 +1,7 @@
 """Process-wide memos bounded by (estimated) bytes, not by entry count.
 
 The scorer memoises per text (tokens) and per sentence (the matchers' work,
-:class:`~meteor.matchers.Sentence`): references repeat across systems, and the app
+:class:`~meteor.stages.base.Sentence`): references repeat across systems, and the app
 rescores the same pair as sliders move.  A bound by entry count says nothing about
 memory -- one 5,000-token document weighs as much as 200 ordinary segments -- so
 every memo of the process draws on one budget (:data:`MAX_BYTES`, 300 MB by

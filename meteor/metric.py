@@ -17,11 +17,17 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
-from meteor import normalize, resources
+from meteor import resources
 from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, canonical_code, get_language
-from meteor.matchers import (
+from meteor.memo import ByteBoundedMemo
+from meteor.params import ParamError, Params
+from meteor.presets import DEFAULT_PRESET, get_preset
+from meteor.runtime import gc_paused
+from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.signatures import check_same_settings
+from meteor.stages.base import (
     Cand,
     CandidateLimitError,
     MatchContext,
@@ -32,12 +38,7 @@ from meteor.matchers import (
     to_match,
     to_matches,
 )
-from meteor.memo import ByteBoundedMemo
-from meteor.params import ParamError, Params
-from meteor.presets import DEFAULT_PRESET, get_preset
-from meteor.runtime import gc_paused
-from meteor.scoring import Breakdown, compute, stats_from_alignment
-from meteor.signatures import check_same_settings
+from meteor.text import normalize
 from meteor.types import (
     Alignment,
     CorpusResult,
@@ -75,7 +76,7 @@ MAX_BEAM_WORK = 40 * MAX_CANDIDATES
 CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 _TOKEN_BYTES, _CHAR_BYTES = 130, 2
-#: Estimated bytes of a memoised :class:`~meteor.matchers.Sentence` per word, once the
+#: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
 #: matchers have filled it (stems, synsets, paraphrase look-ups: about 650 bytes per
 #: word on WMT21 ru-en with paraphrases, 310 without).
 _SENTENCE_WORD_BYTES = 700
@@ -89,7 +90,7 @@ def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
 
     The key must hold every parameter the memoised work depends on: tokens depend on
     the language, normaliser, tokenizer, punctuation rule and function-word list;
-    :class:`~meteor.matchers.Sentence` on the language, word keys, ё folding and
+    :class:`~meteor.stages.base.Sentence` on the language, word keys, ё folding and
     stemmer.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
     """
     with _SHARED_LOCK:
@@ -212,7 +213,7 @@ class Meteor:
             steps.append(("word vectors", lambda: cast(Any, self.lang).vector("тест")))
         if p.aligner == "greedy":
             resources.import_nltk()  # one thread at a time (see import_nltk)
-            from meteor.nltk_wordnet import wordnet_reader
+            from meteor.languages.nltk_wordnet import wordnet_reader
 
             steps.append(("nltk WordNet", wordnet_reader))
         steps.append(("function words", lambda: self._is_function("the")))
@@ -222,7 +223,7 @@ class Meteor:
                 progress(k / total, f"loading {label}")
             fn()
         if Module.PARAPHRASE in p.modules:
-            from meteor import paraphrase
+            from meteor.languages import paraphrase
 
             base = len(steps) / total
 
@@ -251,7 +252,7 @@ class Meteor:
         _check_text(text, what)
         clean, _ = normalize.sanitize(text)
         if self.params.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
-            from meteor.tokenize_nltk import tokens as nltk_tokens
+            from meteor.text.tokenize_nltk import tokens as nltk_tokens
 
             toks = nltk_tokens(
                 text,
@@ -260,7 +261,7 @@ class Meteor:
                 no_punct=self.params.no_punct,
             )
         elif self.params.tokenizer == "razdel":
-            from meteor.tokenize_ru import razdel_tokens
+            from meteor.text.tokenize_ru import razdel_tokens
 
             toks = razdel_tokens(
                 clean, lower=self.params.norm != "none", no_punct=self.params.no_punct
@@ -308,7 +309,7 @@ class Meteor:
                 raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
         if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
             return
-        from meteor.paraphrase import ParaphraseTable
+        from meteor.languages.paraphrase import ParaphraseTable
 
         table = self.lang.paraphrases()
         if not isinstance(table, ParaphraseTable):
@@ -385,7 +386,7 @@ class Meteor:
         if p.aligner == "greedy":
             resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.aligners.greedy import align_nltk
-            from meteor.nltk_wordnet import wordnet_reader
+            from meteor.languages.nltk_wordnet import wordnet_reader
 
             chosen = tuple(align_nltk(hyp, ref, wordnet=wordnet_reader()))
             return chosen, None, [from_match(m) for m in chosen]
@@ -469,7 +470,7 @@ class Meteor:
             TypeError: when ``hyp`` is not a string or ``refs`` not a string/sequence of strings.
             ValueError: when there is no reference, a text is too long or holds a lone
                 surrogate, or a pair has too many candidate matches
-                (:class:`~meteor.matchers.CandidateLimitError`, :meth:`candidate_limit`).
+                (:class:`~meteor.stages.base.CandidateLimitError`, :meth:`candidate_limit`).
         """
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")

@@ -129,10 +129,10 @@ class Params:
         embedding_threshold: minimum cosine for the embedding stage.
         tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``), ``razdel``
             (Russian only; ``norm`` then only decides the case, see
-            :mod:`meteor.tokenize_ru`), ``whitespace`` (Python's ``str.split()``, as
+            :mod:`meteor.text.tokenize_ru`), ``whitespace`` (Python's ``str.split()``, as
             ``meteor_score(ref.split(), hyp.split())``) or ``nltk``
             (``nltk.word_tokenize``, as HF evaluate); for the last two ``norm``
-            only decides the case (``str.lower``), see :mod:`meteor.tokenize_nltk`.
+            only decides the case (``str.lower``), see :mod:`meteor.text.tokenize_nltk`.
     """
 
     lang: str = "en"
@@ -338,7 +338,7 @@ class Params:
 def _check_normaliser(lang: str) -> None:
     """Meteor 1.5's ``-norm`` exists for en cs de es fr ru only (``Constants.isSupported``)."""
     from meteor.languages import available_languages
-    from meteor.normalize import NORM_LANGUAGES
+    from meteor.text.normalize import NORM_LANGUAGES
 
     if lang in available_languages() and lang not in NORM_LANGUAGES:
         raise ParamError(
@@ -365,7 +365,7 @@ def stage_weight(module: Module, params: Params, *fallbacks: Params) -> float:
     preset); otherwise 1.0 (Meteor 1.5 gives a stage with no ``-w`` weight 1.0).
     Used wherever a stage is switched on that the settings do not weigh:
     :meth:`Params.replace`, the CLI's ``--weights``, near misses
-    (:func:`meteor.explain.near_misses`) and the app's preset → widget values.
+    (:func:`meteor.analysis.explain.near_misses`) and the app's preset → widget values.
     """
     for p in (params, *fallbacks):
         if module in p.modules:

@@ -192,7 +192,7 @@ def import_nltk() -> None:
     the same moment, CPython's import deadlock detection can hand one of them the
     partially initialised package: ``AttributeError: partially initialized module
     'nltk' has no attribute 'data'``.  Every lazy nltk import in :mod:`meteor` calls
-    this first (tests/test_concurrency.py starts many threads at once to check).
+    this first (tests/browser/test_concurrency.py starts many threads at once to check).
     """
     global _NLTK_READY
     if _NLTK_READY:

@@ -1,14 +1,14 @@
 """Small text rules used in several places, each defined once.
 
 * :func:`fold_yo`: Russian ``ё``→``е`` (and ``Ё``→``Е``) folding, used by the
-  matchers' ``fold_yo`` option (:class:`meteor.matchers.MatchContext`), the
-  embedding stage's lookup (:mod:`meteor.embeddings`) and the Russian thesaurus
+  matchers' ``fold_yo`` option (:class:`meteor.stages.base.MatchContext`), the
+  embedding stage's lookup (:mod:`meteor.stages.embedding`) and the Russian thesaurus
   keys (:mod:`meteor.languages.russian`).  Meteor 1.5 does not fold; the option
   and the lookups are this library's Russian additions.
 
 * :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218), used by
   the beam aligner (:func:`meteor.aligners.beam.beam_choice`, which fixes them
-  before its search) and by :func:`meteor.explain.definite_candidates` (the Learn page).
+  before its search) and by :func:`meteor.analysis.explain.definite_candidates` (the Learn page).
 
 * :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both
   sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:

@@ -171,7 +171,7 @@ class Alignment:
     ) -> Alignment:
         """An alignment already checked once (a copy of a record made by this library).
 
-        Skips the consistency check of ``__init__``; :mod:`meteor.transport` uses it
+        Skips the consistency check of ``__init__``; :mod:`meteor.analysis.transport` uses it
         to rebuild records that a worker process built, and checked, itself.
         """
         obj = object.__new__(cls)

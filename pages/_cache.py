@@ -17,7 +17,7 @@ tuples made by :mod:`meteor` -- so one object can be shared by every session:
   that several sessions may ask for at the same time: the first runs it, the others
   wait for it and see its progress.
 
-Nothing here imports streamlit: it is plain Python, tested in tests/test_app_cache.py.
+Nothing here imports streamlit: it is plain Python, tested in tests/app/test_app_cache.py.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
   the library's message, never a traceback.
 
 Pages hold no arithmetic: every number comes from ``meteor`` (the record,
-``Meteor.breakdown`` or ``meteor.explain``) and is only formatted here.
+``Meteor.breakdown`` or ``meteor.analysis.explain``) and is only formatted here.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from meteor import ParamError, ResourceError, explain, figures
-from meteor.io import split_lines
+from meteor import ParamError, ResourceError
+from meteor.analysis import explain
+from meteor.io.read import split_lines
 from meteor.languages import available, available_languages, get_language
 from meteor.metric import Meteor
 from meteor.params import ALIGNERS, Params, stage_weight
@@ -40,6 +41,7 @@ from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.resources import import_nltk
 from meteor.scoring import Breakdown
 from meteor.types import MODULE_ORDER, MeteorResult, Module
+from meteor.viz import figures
 from pages._cache import APP_CACHE, load_once
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 
@@ -272,11 +274,11 @@ add_strings(
         },
         "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
         "current": {"en": "current", "ru": "текущее"},
-        "coincide": {  # {names} and {params} are filled in by meteor.figures
+        "coincide": {  # {names} and {params} are filled in by meteor.viz.figures
             "en": "Same curve, drawn one over another: {names} ({params})",
             "ru": "Одна и та же кривая, линии наложены: {names} ({params})",
         },
-        "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.figures
+        "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.viz.figures
             "en": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
             "Drag to zoom in for every word; double-click to zoom out.",
             "ru": "{n_hyp} × {n_ref} токенов: сжатый вид, показаны только совпавшие клетки. "
@@ -287,7 +289,7 @@ add_strings(
 
 
 def fig_labels() -> dict[str, str]:
-    """Display strings for :mod:`meteor.figures` in the UI language.
+    """Display strings for :mod:`meteor.viz.figures` in the UI language.
 
     Every key of ``figures.LABELS_EN``, translated where :data:`STRINGS` has it
     (the parameter symbols α β γ δ stay as the library writes them).
@@ -330,8 +332,8 @@ add_strings(
 
 
 def corpus_fig_labels() -> dict[str, str]:
-    """Display strings for :mod:`meteor.corpus_figures` in the UI language (its label keys)."""
-    from meteor import corpus_figures
+    """Display strings for :mod:`meteor.viz.corpus` in the UI language (its label keys)."""
+    from meteor.viz import corpus as corpus_figures
 
     return {
         k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()

@@ -3,7 +3,7 @@
 Loading uploads, scoring with a progress bar, the bootstrap and the paired test
 (all cached in the session, keyed by the corpus content and the setting), table
 rows with their Inspect links, and the segment drill-down.  Every number comes
-from :mod:`meteor` (``meteor.corpus``, ``meteor.export``); this module only
+from :mod:`meteor` (``meteor.analysis.corpus``, ``meteor.io.export``); this module only
 arranges and formats.
 """
 
@@ -17,8 +17,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from meteor import figures
-from meteor.corpus import (
+from meteor.analysis.corpus import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
@@ -26,10 +25,11 @@ from meteor.corpus import (
     paired_bootstrap,
     score_corpus,
 )
-from meteor.export import segment_row
-from meteor.io import Corpus, InputError, load_corpus
+from meteor.io.export import segment_row
+from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult, MeteorResult, Module
+from meteor.viz import figures
 from pages._common import (
     SHOWN_ERRORS,
     Setting,
@@ -298,7 +298,7 @@ def cached_rows(
 
 
 def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:
-    """One row per segment (:func:`meteor.export.segment_row`) with its Inspect link."""
+    """One row per segment (:func:`meteor.io.export.segment_row`) with its Inspect link."""
     rows = []
     for k, seg in enumerate(result.segments):
         row = segment_row(seg, k + 1, system=system, seg_id=ids[k])

@@ -102,7 +102,7 @@ def _set_initial(key: str, values: list[str]) -> None:
     page loaded (``QueryParams._initial_query_params``, streamlit 1.67), not from
     ``st.query_params``; a value its parser cannot take (``?beam=1e309``: int(inf))
     raises inside Streamlit.  The snapshot is corrected too (tested in
-    tests/test_app_presets.py, so a Streamlit upgrade that moves it fails loudly).
+    tests/app/test_app_presets.py, so a Streamlit upgrade that moves it fails loudly).
     """
     with get_session_state().query_params() as qp:
         initial = qp._initial_query_params

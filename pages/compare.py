@@ -7,8 +7,9 @@ from typing import Any
 
 import streamlit as st
 
-from meteor import explain, figures
+from meteor.analysis import explain
 from meteor.presets import PRESETS, preset_names
+from meteor.viz import figures
 from pages._common import (
     SHOWN_ERRORS,
     Analysis,

@@ -11,11 +11,11 @@ from typing import Any
 
 import streamlit as st
 
-from meteor import corpus_figures
-from meteor.corpus import PairedStat, segment_differences
-from meteor.export import report, segments_csv, segments_jsonl, write_alignments
-from meteor.io import MAX_BYTES, demo_corpus
+from meteor.analysis.corpus import PairedStat, segment_differences
+from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
+from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
+from meteor.viz import corpus as corpus_figures
 from pages._common import (
     add_strings,
     corpus_fig_labels,
@@ -451,7 +451,7 @@ with tabs["segments"]:
         },
         # what a reader looks for first (the open link and the texts) before the numbers:
         # all 13 columns are wider than the page, and the texts used to be last; the four
-        # fit a 1100-px window (tests/test_browser_truncation.py)
+        # fit a 1100-px window (tests/browser/test_browser_truncation.py)
         column_order=(
             "segment",
             "inspect",

@@ -7,7 +7,9 @@ from functools import partial
 
 import streamlit as st
 
-from meteor import explain, export, figures
+from meteor.analysis import explain
+from meteor.io import export
+from meteor.viz import figures
 from pages._common import (
     add_strings,
     analysis_for,

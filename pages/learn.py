@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from meteor import explain, figures
+from meteor.analysis import explain
 from meteor.types import Match
+from meteor.viz import figures
 from pages._common import (
     EXAMPLES,
     STRINGS,

@@ -6,7 +6,7 @@ The full parity suites read real MT data and the Meteor 1.5 jar's outputs from t
 ``shared/data`` beside the repository (``../shared/data`` from the project root), or from the
 folder named by the environment variable ``METEOR_SHARED_DATA``.  Those files are never copied
 into the repository.  A clean clone has no such folder; there the golden subset committed in
-``tests/data/golden`` (``tests/test_golden.py``, always run) still checks every algorithm, and
+``tests/data/golden`` (``tests/parity/test_golden.py``, always run) still checks every algorithm, and
 every test that needs the shared folder goes through ONE helper here, which:
 
 * returns the path when the shared folder is present;
@@ -174,7 +174,7 @@ def our_alignment(r: Any) -> list[tuple[Any, ...]]:
     )
 
 
-# -- app tests (tests/test_app.py, tests/test_browser.py) -------------------------------
+# -- app tests (tests/app/test_app.py, tests/browser/test_browser.py) -------------------------------
 
 
 @pytest.fixture
@@ -211,7 +211,7 @@ def app_test(monkeypatch: pytest.MonkeyPatch) -> Any:
     return make
 
 
-# -- browser tests (tests/test_browser.py, tests/test_browser_security.py) ---------------------
+# -- browser tests (tests/browser/test_browser.py, tests/browser/test_browser_security.py) ---------------------
 
 
 @pytest.fixture(scope="module")

@@ -25,8 +25,8 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
-from meteor.matchers import Cand, from_match
 from meteor.rules import is_definite
+from meteor.stages.base import Cand, from_match
 from meteor.types import Match, Module
 
 __all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "beam_choice", "search_weight"]
@@ -69,7 +69,7 @@ def align_beam(
         n_ref: number of reference tokens.
         candidates: every candidate of every module, in the order Meteor adds
             them to its lattice (module order, then reference position, then
-            hypothesis position, as :mod:`meteor.matchers` yields them).
+            hypothesis position, as :mod:`meteor.stages.base` yields them).
         beam_size: beam width (``-x``).
 
     Returns:
@@ -85,7 +85,7 @@ def beam_choice(
     candidates: Sequence[Cand],
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> list[int]:
-    """:func:`align_beam` on :data:`~meteor.matchers.Cand` tuples: chosen indices, reference order."""
+    """:func:`align_beam` on :data:`~meteor.stages.base.Cand` tuples: chosen indices, reference order."""
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of

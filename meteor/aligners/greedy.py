@@ -20,7 +20,7 @@ Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
   The relation is one-directional: the reference word must be in that set.
 
 The caller lowercases the tokens (nltk's ``preprocess=str.lower``).  nltk's own
-private functions are not called here; ``tests/test_aligners_nltk.py`` compares
+private functions are not called here; ``tests/parity/test_aligners_nltk.py`` compares
 the result with them and with ``meteor_score``.
 """
 
@@ -149,7 +149,7 @@ def align_nltk(
         hyp: hypothesis tokens, already lowercased (nltk's ``preprocess``).
         ref: reference tokens, already lowercased.
         wordnet: a WordNet reader; defaults to
-            :func:`meteor.nltk_wordnet.wordnet_reader` (offline WordNet 3.0).
+            :func:`meteor.languages.nltk_wordnet.wordnet_reader` (offline WordNet 3.0).
         stemmer: defaults to nltk's ``PorterStemmer()``, as in ``meteor_score``.
 
     Returns:
@@ -186,7 +186,7 @@ def align_nltk(
     if hyp_left and ref_left:
         wn = wordnet
         if wn is None:
-            from meteor.nltk_wordnet import wordnet_reader
+            from meteor.languages.nltk_wordnet import wordnet_reader
 
             wn = wordnet_reader()
         positions: dict[str, list[int]] = defaultdict(list)

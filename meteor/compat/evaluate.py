@@ -10,7 +10,7 @@ every prediction and reference goes through ``nltk.word_tokenize``, then
 
 and the result is ``{"meteor": np.mean(scores)}``.  The per-segment scores are
 the ``hf`` preset's (:func:`segment_scores`), which equal nltk's floats bit for
-bit (``tests/test_hf_preset.py``, ``tests/test_compat_evaluate.py``).
+bit (``tests/parity/test_hf_preset.py``, ``tests/parity/test_compat_evaluate.py``).
 
 ``evaluate.load(MODULE_PATH)`` loads the same metric through the ``evaluate``
 package, for code that keeps HF's calling convention.

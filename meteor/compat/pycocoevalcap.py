@@ -41,12 +41,12 @@ import threading
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
-from meteor import normalize
 from meteor.memo import ByteBoundedMemo
 from meteor.metric import _CHAR_BYTES, _TOKEN_BYTES, MAX_TOKENS
 from meteor.metric import Meteor as _Scorer
 from meteor.params import Params
 from meteor.scoring import compute
+from meteor.text import normalize
 from meteor.types import MeteorResult, Stats, Token
 
 __all__ = ["Meteor", "jar_fields", "java_pow", "jar_score"]

@@ -41,7 +41,7 @@ class ParaphraseSource(Protocol):
         """``(hyp_start, hyp_len, ref_start, ref_len)`` in Meteor 1.5's insertion order.
 
         More than ``limit`` candidates raise a ``ValueError`` with a ``found`` attribute
-        (:class:`meteor.paraphrase.CandidateOverflowError`) before any is built.
+        (:class:`meteor.languages.paraphrase.CandidateOverflowError`) before any is built.
         """
         ...
 

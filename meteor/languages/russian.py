@@ -27,7 +27,7 @@ What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
   :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
 * **Word embeddings** (issue #8): the navec news model shipped inside the
   ``natasha==1.6.0`` wheel, loaded with ``navec==0.10.0``
-  (:mod:`meteor.embeddings`).  ``embedding`` is in :attr:`Russian.modules` only when
+  (:mod:`meteor.stages.embedding`).  ``embedding`` is in :attr:`Russian.modules` only when
   both are installed; :meth:`Russian.vector` and :meth:`Russian.nearest` look words
   up by surface form, then by lemma (``dependencies.md``, "Russian word embeddings
   and tokenization").  Importing this module registers the embedding stage.
@@ -44,11 +44,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
 
-from meteor import embeddings as _embeddings  # registers the embedding stage (cheap)
 from meteor.errors import ResourceError
 from meteor.languages import ParaphraseSource
 from meteor.resources import PYCOCO_HINT, jar_lines, package_dir
 from meteor.rules import fold_yo as fold_yo
+from meteor.stages import embedding as _embeddings  # registers the embedding stage (cheap)
 from meteor.types import Module
 
 if TYPE_CHECKING:

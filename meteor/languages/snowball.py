@@ -24,7 +24,7 @@ What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.
   Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
   Reduced-Buckwalter Arabic uses the jar's lookup table (:func:`_lookup_table`).
 * **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
-  (:mod:`meteor.normalize`); the jar refuses it for the ``li`` languages ("No
+  (:mod:`meteor.text.normalize`); the jar refuses it for the ``li`` languages ("No
   normalizer"), whose presets use ``-lower``.
 * **No synonyms, no paraphrases**: only the English paraphrase table ships with
   ``pycocoevalcap``, so :meth:`SnowballLanguage.paraphrases` raises
@@ -271,8 +271,8 @@ def _lookup_table(member: str) -> Callable[[str], str]:
     import gzip
     import zipfile
 
-    from meteor.matchers import java_hash
     from meteor.resources import jar_path
+    from meteor.stages.base import java_hash
 
     try:
         with zipfile.ZipFile(jar_path()) as zf:

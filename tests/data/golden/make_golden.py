@@ -227,7 +227,7 @@ def nltk_oracle() -> Callable[[str, list[str]], tuple[float, int, list[list[Any]
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.stem.porter import PorterStemmer
 
-    from meteor.nltk_wordnet import register_data_root, wordnet_reader
+    from meteor.languages.nltk_wordnet import register_data_root, wordnet_reader
 
     wordnet_reader()  # makes sure the copy exists
     root = Path(nltk.data.path[0])

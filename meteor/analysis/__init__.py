@@ -1,0 +1,1 @@
+"""Beyond one score: explanations, corpus statistics and significance, parallel and Dask runs."""

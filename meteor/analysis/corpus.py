@@ -1,0 +1,891 @@
+"""Corpus-level work: parallel scoring, bootstrap confidence intervals, paired tests.
+
+**Corpus score.**  Meteor 1.5 scores a corpus by summing the segments' sufficient
+statistics and applying the formula once (``MeteorStats.addStats``; the chunks of
+a perfect segment are not added).  That is :meth:`meteor.Meteor.combine`.  The
+*mean of segment scores* is a different number and is always reported beside it,
+labelled.
+
+**Bootstrap** (:func:`bootstrap`).  Draw ``n_samples`` resamples of the segments
+with replacement (each the size of the corpus); for each, sum the resampled
+segments' statistics and recompute the corpus score with the same formula, and
+average the resampled segment scores.  Sample ``b`` uses the indices
+``numpy.random.default_rng(seed).integers(0, n, size=n)``, drawn in sample order
+from one generator, so a seed reproduces every interval.  The interval at level
+``L`` is read off the sorted resampled scores ``s`` as
+``[s[k], s[B - k - 1]]`` with ``k = floor(B·(1 − L)/2)`` — for ``B = 1000`` and
+95 %: ``[s[25], s[974]]``, the rule of sacreBLEU's ``estimate_ci``.
+
+**Paired bootstrap** (:func:`paired_bootstrap`; Koehn 2004).  Both systems are
+resampled with the *same* indices (the same segments, the same references); with
+ids (``ids=``) the test runs on the segments both systems have, and the record
+says how many.  The resampled differences ``δ_b = s_B,b − s_A,b`` give
+
+* the **interval** of ``B − A``: the percentile interval ``[δ(k), δ(B−k−1)]`` of the
+  sorted ``δ`` (the rule above), and
+* the **two-sided p-value** ``p = min(1, 2·min(#{b: δ_b ≤ 0}, #{b: δ_b ≥ 0}) / B)``:
+  twice the share of resamples on the far side of 0.  It is the p-value of that
+  interval: ``p ≤ 1 − L`` exactly when the level-``L`` interval excludes 0 (0 outside
+  ``[δ(k), δ(B−k−1)]``), so a "95 % CI that contains 0" never stands beside
+  "p < 0.05".  ``p = 0`` means no resample crossed 0 (p below ``2/B``).
+
+**sacreBLEU's p-value** is reported beside it as ``p_value_sacrebleu``, computed as
+sacreBLEU's ``_paired_bs_test`` does (Moses' ``bootstrap-hypothesis-difference-
+significance.pl``, via Clark et al.'s MultEval): with ``d = |score_B − score_A|`` and
+``d_b = |δ_b|``, ``p = (#{b : d_b − mean(d_b) > d} + 1) / (B + 1)``.  When the systems
+clearly differ, ``d_b − mean(d_b) > d`` amounts to ``δ_b > 2d``, one tail of the
+resampled difference, so this p is about half the two-sided one (WMT21 ru-en AFRL vs
+Online-W: 0.036 beside a 95 % interval that contains 0).  One deliberate deviation:
+when the two systems score the same in every resample (the same output twice), it is
+1, where the formula would give 1/(B + 1).  Koehn's win ratio (the share of resamples
+in which B beats A) is reported as well.
+
+**Settings.**  Bootstrapping records made with other settings than ``params``, or
+comparing systems scored with different settings, raises
+:class:`meteor.signatures.SettingsMismatchError` showing both signatures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import math
+import multiprocessing as mp
+import os
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from meteor.analysis.transport import Decoder, Encoded, encode
+from meteor.metric import Meteor, unique_pairs
+from meteor.params import Params
+from meteor.runtime import gc_paused
+from meteor.scoring import compute
+from meteor.signatures import check_same_settings
+from meteor.types import CorpusResult, MeteorResult, Stats
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "DEFAULT_SEED",
+    "MIN_PARALLEL_SEGMENTS",
+    "MIN_PARALLEL_SEGMENTS_FRESH",
+    "CorpusIntervals",
+    "Interval",
+    "PairedBootstrap",
+    "PairedStat",
+    "SegmentDiff",
+    "bootstrap",
+    "ci_bounds",
+    "common_segments",
+    "default_workers",
+    "paired_bootstrap",
+    "resample_indices",
+    "score_corpus",
+    "segment_differences",
+    "stats_matrix",
+]
+
+#: Bootstrap resamples by default (sacreBLEU and compare-mt use 1,000).
+DEFAULT_SAMPLES = 1000
+#: Default seed (sacreBLEU's ``SACREBLEU_SEED`` default).
+DEFAULT_SEED = 12345
+#: Below this many segments :func:`score_corpus` stays in one process (forked workers
+#: inherit the loaded resources, so they start at once).
+MIN_PARALLEL_SEGMENTS = 500
+#: The same when workers must start afresh (``forkserver``/``spawn``, e.g. inside a
+#: multi-threaded app): each imports the package and loads resources (~2 s).
+MIN_PARALLEL_SEGMENTS_FRESH = 2000
+
+Progress = Callable[[float, str], None]
+
+
+# ---------------------------------------------------------------------------
+# statistics as a matrix
+# ---------------------------------------------------------------------------
+_STATS_FIELDS = tuple(f.name for f in fields(Stats))
+
+
+def _stats_row(s: Stats) -> list[int]:
+    row: list[int] = []
+    for name in _STATS_FIELDS:
+        v = getattr(s, name)
+        if isinstance(v, tuple):
+            row.extend(v)
+        else:
+            row.append(v)
+    return row
+
+
+def _row_stats(row: Sequence[float]) -> Stats:
+    vals = [int(round(x)) for x in row]
+    out: list[Any] = []
+    pos = 0
+    template = Stats()
+    for name in _STATS_FIELDS:
+        v = getattr(template, name)
+        if isinstance(v, tuple):
+            out.append(tuple(vals[pos : pos + len(v)]))
+            pos += len(v)
+        else:
+            out.append(vals[pos])
+            pos += 1
+    return Stats(*out)
+
+
+def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats]) -> np.ndarray:
+    """One row per segment: what it adds to the corpus statistics (float64, exact ints).
+
+    The row is :meth:`Stats.corpus_contribution`, so summing rows reproduces
+    :meth:`meteor.Meteor.combine` including Meteor 1.5's perfect-segment chunk rule.
+    """
+    rows = [
+        _stats_row((s.stats if isinstance(s, MeteorResult) else s).corpus_contribution())
+        for s in segments
+    ]
+    width = len(_stats_row(Stats()))
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+
+
+# ---------------------------------------------------------------------------
+# bootstrap records
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A statistic, its bootstrap mean and its confidence interval.
+
+    Attributes:
+        value: the statistic on the actual corpus.
+        mean: mean over the bootstrap resamples.
+        low: lower bound of the interval.
+        high: upper bound of the interval.
+        level: confidence level (0.95).
+    """
+
+    value: float
+    mean: float
+    low: float
+    high: float
+    level: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval width (sacreBLEU prints ``score ± this``)."""
+        return (self.high - self.low) / 2
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "value": self.value,
+            "mean": self.mean,
+            "low": self.low,
+            "high": self.high,
+            "level": self.level,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusIntervals:
+    """Bootstrap intervals of one system's corpus score and mean segment score."""
+
+    corpus: Interval
+    mean_segment: Interval
+    n_samples: int
+    seed: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus_score": self.corpus.to_dict(),
+            "mean_segment_score": self.mean_segment.to_dict(),
+            "samples": self.n_samples,
+            "seed": self.seed,
+            "method": "bootstrap over segments; corpus score recomputed from summed statistics",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairedStat:
+    """A paired comparison of one statistic (corpus score or mean segment score).
+
+    Attributes:
+        a: system A's interval.
+        b: system B's interval.
+        difference: observed ``b − a``.
+        difference_interval: percentile interval of the resampled ``b − a``.
+        p_value: two-sided bootstrap p-value of the difference, the one that agrees
+            with ``difference_interval`` (module docstring).
+        b_wins: share of resamples where B scored higher than A (Koehn's win ratio).
+        a_wins: share of resamples where A scored higher than B.
+        p_value_sacrebleu: sacreBLEU's paired-bootstrap p-value (about one-sided).
+    """
+
+    a: Interval
+    b: Interval
+    difference: float
+    difference_interval: Interval
+    p_value: float
+    b_wins: float
+    a_wins: float
+    p_value_sacrebleu: float = math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "difference": self.difference,
+            "difference_interval": self.difference_interval.to_dict(),
+            "p_value": self.p_value,
+            "p_value_sacrebleu": self.p_value_sacrebleu,
+            "b_wins": self.b_wins,
+            "a_wins": self.a_wins,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairedBootstrap:
+    """Paired bootstrap of system B against system A (the baseline) on the same references.
+
+    ``n_segments`` segments were paired (with ids: those both systems have, of
+    ``segments_a`` and ``segments_b``); ``corpus.a``/``corpus.b`` are the systems'
+    scores on those segments.
+    """
+
+    name_a: str
+    name_b: str
+    corpus: PairedStat
+    mean_segment: PairedStat
+    n_samples: int
+    seed: int | None
+    n_segments: int = 0
+    segments_a: int = 0
+    segments_b: int = 0
+
+    @property
+    def all_segments(self) -> bool:
+        """Both systems were compared on every segment either has."""
+        return self.n_segments == self.segments_a == self.segments_b
+
+    @property
+    def p_value(self) -> float:
+        """p-value of the corpus-score difference."""
+        return self.corpus.p_value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.name_a,
+            "system": self.name_b,
+            "corpus_score": self.corpus.to_dict(),
+            "mean_segment_score": self.mean_segment.to_dict(),
+            "samples": self.n_samples,
+            "seed": self.seed,
+            "paired_segments": self.n_segments,
+            "segments_baseline": self.segments_a,
+            "segments_system": self.segments_b,
+            "test": "paired bootstrap (Koehn 2004), two-sided",
+            "p_value_definition": (
+                "min(1, 2 * min(#{b: dB_b <= 0}, #{b: dB_b >= 0}) / samples) with "
+                "dB_b = sB_b - sA_b: two-sided, p <= 1 - level exactly when "
+                "difference_interval excludes 0"
+            ),
+            "p_value_sacrebleu_definition": (
+                "(#{b: |dB_b| - mean_b |dB_b| > |sB - sA|} + 1) / (samples + 1), "
+                "sacreBLEU's paired bootstrap; in effect one tail"
+            ),
+        }
+
+
+# ---------------------------------------------------------------------------
+# resampling
+# ---------------------------------------------------------------------------
+def resample_indices(n: int, n_samples: int, seed: int | None) -> np.ndarray:
+    """All resample indices at once, shape ``(n_samples, n)`` (for tests and small corpora).
+
+    Row ``b`` is what the ``b``-th call of ``rng.integers(0, n, size=n)`` returns on
+    ``rng = numpy.random.default_rng(seed)``; :func:`bootstrap` draws the same rows
+    one at a time.
+    """
+    rng = np.random.default_rng(seed)
+    return (
+        np.stack([rng.integers(0, n, size=n) for _ in range(n_samples)])
+        if n_samples
+        else (np.zeros((0, n), dtype=np.int64))
+    )
+
+
+def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """``(s[k], s[B − k − 1])`` of the sorted samples, ``k = floor(B·(1 − level)/2)``."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    s = np.sort(np.asarray(samples, dtype=np.float64))
+    b = len(s)
+    if b == 0:
+        return math.nan, math.nan
+    k = int(math.floor(b * (1.0 - level) / 2.0 + 1e-9))
+    return float(s[k]), float(s[b - k - 1])
+
+
+def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
+    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+    rng = np.random.default_rng(seed)
+    batch = max(1, min(64, 4_000_000 // max(n, 1)))
+    done = 0
+    while done < n_samples:
+        size = min(batch, n_samples - done)
+        counts = np.empty((size, n), dtype=np.float64)
+        for r in range(size):
+            counts[r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        done += size
+        yield counts
+
+
+#: Most bootstrap resamples accepted (each costs about 30 µs plus its draws).
+MAX_BOOTSTRAP_SAMPLES = 100_000
+#: Most segment draws (resamples × segments) per bootstrap: about 5-20 s on one core.
+MAX_BOOTSTRAP_DRAWS = 200_000_000
+
+
+def _check_samples(n_samples: int, level: float, n_segments: int = 0) -> None:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive whole number, got {n_samples!r}")
+    if n_samples > MAX_BOOTSTRAP_SAMPLES:
+        raise ValueError(
+            f"n_samples is {n_samples:,}; at most {MAX_BOOTSTRAP_SAMPLES:,} bootstrap "
+            "resamples are accepted (1,000 is usual)"
+        )
+    if n_samples * n_segments > MAX_BOOTSTRAP_DRAWS:
+        raise ValueError(
+            f"{n_samples:,} bootstrap resamples of {n_segments:,} segments are too many "
+            f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most "
+            f"{MAX_BOOTSTRAP_DRAWS // n_segments:,} resamples"
+        )
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+
+
+def _segments_of(x: CorpusResult | Sequence[MeteorResult]) -> tuple[MeteorResult, ...]:
+    return x.segments if isinstance(x, CorpusResult) else tuple(x)
+
+
+def _check_settings(
+    systems: Sequence[tuple[str, Sequence[MeteorResult]]], params: Params, what: str
+) -> None:
+    """Every record of every system, and ``params``, must have the same settings."""
+    items: list[tuple[str, str]] = []
+    for name, segs in systems:
+        first: dict[str, int] = {}
+        for k, seg in enumerate(segs):
+            first.setdefault(seg.signature, k)
+        items += [(f"{name} segment {k + 1}", sig) for sig, k in first.items()]
+    items.append(("the parameters given", params.signature()))
+    check_same_settings(items, what)
+
+
+def common_segments(
+    ids_a: Sequence[str], ids_b: Sequence[str]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Positions in A and in B of the segment ids both have, in A's order.
+
+    Raises:
+        ValueError: an id repeated in A or in B (naming it).
+    """
+    for name, ids in (("A", ids_a), ("B", ids_b)):
+        if len(set(ids)) != len(ids):
+            dup = next(x for x, c in Counter(ids).items() if c > 1)
+            raise ValueError(f"system {name} repeats segment id {dup!r}")
+    where_b = {x: k for k, x in enumerate(ids_b)}
+    pairs = [(k, where_b[x]) for k, x in enumerate(ids_a) if x in where_b]
+    return tuple(k for k, _ in pairs), tuple(j for _, j in pairs)
+
+
+def _resampled(
+    systems: Sequence[tuple[MeteorResult, ...]],
+    params: Params,
+    n_samples: int,
+    seed: int | None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per system: (resampled corpus scores, resampled mean segment scores)."""
+    n = len(systems[0])
+    mats = [stats_matrix(segs) for segs in systems]
+    seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
+    corpus = [np.empty(n_samples) for _ in systems]
+    means = [np.empty(n_samples) for _ in systems]
+    b = 0
+    for counts in _count_batches(n, n_samples, seed):
+        for k in range(len(systems)):
+            sums = counts @ mats[k]
+            means[k][b : b + len(counts)] = (counts @ seg_scores[k]) / n
+            for r in range(len(counts)):
+                corpus[k][b + r] = compute(_row_stats(sums[r]), params).score
+        b += len(counts)
+    return list(zip(corpus, means, strict=True))
+
+
+def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
+    low, high = ci_bounds(samples, level)
+    return Interval(value, float(np.mean(samples)), low, high, level)
+
+
+def bootstrap(
+    result: CorpusResult | Sequence[MeteorResult],
+    params: Params,
+    *,
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> CorpusIntervals:
+    """Bootstrap intervals of the corpus score and of the mean segment score.
+
+    Args:
+        result: a scored corpus (or its segment results).
+        params: the parameters it was scored with (the formula is re-applied).
+        n_samples: number of resamples.
+        seed: seed of ``numpy.random.default_rng`` (``None``: fresh entropy).
+        level: confidence level.
+
+    Raises:
+        ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
+    """
+    segs = _segments_of(result)
+    _check_samples(n_samples, level, len(segs))
+    if not segs:
+        raise ValueError("cannot bootstrap an empty corpus")
+    _check_settings([("the corpus", segs)], params, "a bootstrap")
+    ((corpus, means),) = _resampled([segs], params, n_samples, seed)
+    total = Stats()
+    for s in segs:
+        total = total + s.stats.corpus_contribution()
+    observed = compute(total, params).score
+    observed_mean = math.fsum(s.score for s in segs) / len(segs)
+    return CorpusIntervals(
+        _interval(observed, corpus, level),
+        _interval(observed_mean, means, level),
+        n_samples,
+        seed,
+    )
+
+
+def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:
+    """sacreBLEU's paired-bootstrap p-value (module docstring)."""
+    if observed == 0.0 and np.array_equal(a, b):
+        return 1.0  # the same scores in every resample: no evidence of a difference
+    diffs = np.abs(b - a)
+    centred = diffs - diffs.mean()
+    count = int(np.sum(centred > abs(observed)))
+    return (count + 1) / (len(diffs) + 1)
+
+
+def _p_two_sided(diff: np.ndarray) -> float:
+    """Twice the share of resampled differences on the far side of 0 (at most 1)."""
+    if len(diff) == 0:
+        return math.nan
+    tail = min(int(np.sum(diff <= 0)), int(np.sum(diff >= 0)))
+    return min(1.0, 2 * tail / len(diff))
+
+
+def _paired_stat(
+    obs_a: float, obs_b: float, a: np.ndarray, b: np.ndarray, level: float
+) -> PairedStat:
+    diff = b - a
+    return PairedStat(
+        a=_interval(obs_a, a, level),
+        b=_interval(obs_b, b, level),
+        difference=obs_b - obs_a,
+        difference_interval=_interval(obs_b - obs_a, diff, level),
+        p_value=_p_two_sided(diff),
+        b_wins=float(np.mean(b > a)),
+        a_wins=float(np.mean(a > b)),
+        p_value_sacrebleu=_p_sacrebleu(a, b, obs_b - obs_a),
+    )
+
+
+def paired_bootstrap(
+    a: CorpusResult | Sequence[MeteorResult],
+    b: CorpusResult | Sequence[MeteorResult],
+    params: Params,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+    ids: tuple[Sequence[str], Sequence[str]] | None = None,
+) -> PairedBootstrap:
+    """Paired bootstrap resampling of system B against baseline A (module docstring).
+
+    Args:
+        a: the baseline's scored corpus.
+        b: the other system's, on the same references in the same order (or, with
+            ``ids``, on any segments: the test runs on the ids both have).
+        params: the parameters both were scored with.
+        names: display names of A and B.
+        n_samples: number of resamples.
+        seed: seed of ``numpy.random.default_rng``.
+        level: confidence level of the intervals.
+        ids: the segment ids of A's and of B's records: pair by id
+            (:func:`common_segments`) instead of by position.
+
+    Raises:
+        ValueError: different segment counts (without ``ids``) or references, no
+            segment in common, bad options; :class:`~meteor.signatures.SettingsMismatchError`
+            when the systems (or ``params``) differ in settings.
+    """
+    sa, sb = _segments_of(a), _segments_of(b)
+    n_a, n_b = len(sa), len(sb)
+    if ids is not None:
+        ids_a, ids_b = ids
+        if len(ids_a) != n_a or len(ids_b) != n_b:
+            raise ValueError(f"ids: {len(ids_a)} and {len(ids_b)} ids for {n_a} and {n_b} segments")
+        pos_a, pos_b = common_segments(ids_a, ids_b)
+        if not pos_a and sa and sb:
+            raise ValueError(
+                f"systems {names[0]} and {names[1]} have no segment id in common; "
+                "a paired test needs segments both systems translated"
+            )
+        sa, sb = tuple(sa[k] for k in pos_a), tuple(sb[k] for k in pos_b)
+        labels = [ids_a[k] for k in pos_a]
+    else:
+        labels = [str(k + 1) for k in range(len(sa))]
+    _check_samples(n_samples, level, len(sa))
+    if len(sa) != len(sb):
+        raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
+    if not sa:
+        raise ValueError("cannot bootstrap an empty corpus")
+    for label, x, y in zip(labels, sa, sb, strict=True):
+        if x.refs != y.refs:
+            raise ValueError(
+                f"segment {label} has different references for {names[0]} and {names[1]}; "
+                "a paired test needs the same references"
+            )
+    _check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
+    (ca, ma), (cb, mb) = _resampled([sa, sb], params, n_samples, seed)
+    obs = []
+    for segs in (sa, sb):
+        total = Stats()
+        for s in segs:
+            total = total + s.stats.corpus_contribution()
+        obs.append((compute(total, params).score, math.fsum(s.score for s in segs) / len(segs)))
+    return PairedBootstrap(
+        names[0],
+        names[1],
+        _paired_stat(obs[0][0], obs[1][0], ca, cb, level),
+        _paired_stat(obs[0][1], obs[1][1], ma, mb, level),
+        n_samples,
+        seed,
+        len(sa),
+        n_a,
+        n_b,
+    )
+
+
+# ---------------------------------------------------------------------------
+# per-segment differences between two systems
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SegmentDiff:
+    """One segment's score under A and B.
+
+    ``index`` is the segment's 0-based position in A's records, ``index_b`` in B's
+    (the same without ids); ``seg_id`` its id when the systems were paired by id.
+    """
+
+    index: int
+    score_a: float
+    score_b: float
+    index_b: int | None = None
+    seg_id: str | None = None
+
+    @property
+    def difference(self) -> float:
+        return self.score_b - self.score_a
+
+    @property
+    def position_b(self) -> int:
+        """The segment's 0-based position in B's records."""
+        return self.index if self.index_b is None else self.index_b
+
+
+def segment_differences(
+    a: CorpusResult | Sequence[MeteorResult],
+    b: CorpusResult | Sequence[MeteorResult],
+    *,
+    ids: tuple[Sequence[str], Sequence[str]] | None = None,
+) -> list[SegmentDiff]:
+    """Segments sorted from B's largest win to B's largest loss (ties by index).
+
+    With ``ids`` (A's and B's segment ids), the segments both have, paired by id.
+    """
+    sa, sb = _segments_of(a), _segments_of(b)
+    if ids is not None:
+        pos_a, pos_b = common_segments(*ids)
+        diffs = [
+            SegmentDiff(i, sa[i].score, sb[j].score, j, ids[0][i])
+            for i, j in zip(pos_a, pos_b, strict=True)
+        ]
+    else:
+        if len(sa) != len(sb):
+            raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
+        diffs = [
+            SegmentDiff(k, x.score, y.score) for k, (x, y) in enumerate(zip(sa, sb, strict=True))
+        ]
+    return sorted(diffs, key=lambda d: (-d.difference, d.index))
+
+
+# ---------------------------------------------------------------------------
+# parallel scoring
+# ---------------------------------------------------------------------------
+def default_workers() -> int:
+    """The CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_WORKER: Meteor | None = None
+
+
+def _die_with_parent(os_parent: int | None) -> None:
+    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
+    and the worker dies with its parent.
+
+    A terminal sends SIGINT to the whole process group; the parent stops the
+    workers itself (:func:`_stop_workers`), so they ignore it rather than each print
+    a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
+    when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
+    stop its workers, which would otherwise wait for work forever.
+
+    ``os_parent`` is the scoring process's pid when the worker was forked from it, to
+    catch a parent that died before the request took effect.  A worker started by a
+    fork server has the server as its OS parent (``os.getppid()`` is not the scoring
+    process), so no such check is made there (``None``); the pool's closed pipes end it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+            if os_parent is not None and os.getppid() != os_parent:
+                os._exit(1)  # the parent died before the request took effect
+
+
+def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
+    """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
+
+    ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
+    Ctrl-C, SIGTERM or an error the caller must not wait for them.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+
+
+def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
+    global _WORKER
+    _die_with_parent(os_parent)
+    m = Meteor(params=params)
+    m.preset = preset  # keep the caller's signature (preset name) on every record
+    m.prepare()
+    gc.freeze()  # the loaded resources never become garbage: collections skip them
+    _WORKER = m
+
+
+def _score_chunk(
+    indices: Sequence[int], hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
+) -> list[Encoded]:
+    """Score segments in a worker; records travel compactly (:mod:`meteor.analysis.transport`)."""
+    assert _WORKER is not None
+    found = _WORKER.score_segments(hyps, refs, candidates=False, numbers=indices)
+    return [encode(r) for r in found]
+
+
+def _mp_context() -> Any:
+    """``fork`` when single-threaded (fast, inherits loaded resources); else forkserver."""
+    methods = mp.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        return mp.get_context("forkserver")
+    return mp.get_context("spawn")
+
+
+def score_corpus(
+    meteor_or_params: Meteor | Params,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    chunk_size: int | None = None,
+    client: Any = None,
+) -> CorpusResult:
+    """Score a corpus over several processes; results come back in input order.
+
+    Each worker builds its own :class:`Meteor` from the (picklable, frozen) params
+    once and scores chunks of segments.  Small inputs (fewer than
+    :data:`MIN_PARALLEL_SEGMENTS`, or :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the
+    workers can't be forked from this process) or ``workers=1`` stay in this
+    process, and so does the work when no worker process can be started (with a
+    ``RuntimeWarning``).  Workers are forked when this process runs a single
+    thread (they inherit the loaded resources) and started by a fork server
+    otherwise (forking a multi-threaded process, such as a Streamlit server, is
+    unsafe).  The result equals :meth:`Meteor.corpus_score` except that segment
+    records carry no candidate lists.
+
+    Args:
+        meteor_or_params: a configured scorer (its preset name goes into the
+            signature) or bare params.
+        hyps: one hypothesis per segment.
+        refs: one reference per segment, or a sequence of references per segment.
+        workers: processes to use (default: every CPU available).
+        progress: ``progress(fraction, message)`` callback, called in this process.
+        chunk_size: segments per task (default: about eight tasks per worker,
+            between 16 and 500 segments each).
+        client: a :class:`distributed.Client`: score on that Dask cluster instead
+            (:func:`meteor.analysis.cluster.score_corpus_dask`; ``workers`` is not used).
+
+    Raises:
+        TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
+            error raised while scoring a segment.
+    """
+    meteor = (
+        meteor_or_params
+        if isinstance(meteor_or_params, Meteor)
+        else Meteor(params=meteor_or_params)
+    )
+    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+        raise TypeError("hyps must be a list of strings (one segment each)")
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list with one entry per segment")
+    n = len(hyps)
+    if len(refs) != n:
+        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise ValueError(
+            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
+        )
+    if client is not None:
+        from meteor.analysis.cluster import score_corpus_dask
+
+        return score_corpus_dask(
+            meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size
+        )
+    n_workers = min(workers or default_workers(), max(1, n))
+    ctx = _mp_context()
+    threshold = (
+        MIN_PARALLEL_SEGMENTS
+        if ctx.get_start_method() == "fork"
+        else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
+    )
+    first, where = unique_pairs(hyps, refs)
+    if n_workers <= 1 or len(first) < threshold:
+        return _score_serial(meteor, hyps, refs, progress)
+    size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
+    try:
+        with gc_paused():  # before the pool starts its threads
+            unique = _score_parallel(meteor, hyps, refs, first, ctx, n_workers, size, progress)
+        segments = [unique[pos] for pos in where]
+    except (BrokenProcessPool, OSError) as exc:
+        # No usable worker processes (a sandbox without fork, a script that forgot
+        # the ``if __name__ == "__main__"`` guard under spawn…): score here instead.
+        warnings.warn(
+            f"parallel scoring failed ({exc}); scoring in one process",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return _score_serial(meteor, hyps, refs, progress)
+    return meteor.combine(segments)
+
+
+def _score_parallel(
+    meteor: Meteor,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    first: Sequence[int],
+    ctx: Any,
+    n_workers: int,
+    size: int,
+    progress: Progress | None,
+) -> list[MeteorResult]:
+    """Records of the segments ``first`` (distinct pairs), in that order."""
+    n_all, n = len(hyps), len(first)
+    results: list[list[MeteorResult] | None] = [None] * math.ceil(n / size)
+    done = 0
+    if ctx.get_start_method() == "fork":
+        # Load the resources once here; the forked workers inherit them.
+        meteor.prepare(_loading(progress) if progress else None)
+    if progress:
+        progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
+    pool = ProcessPoolExecutor(
+        max_workers=n_workers,
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(
+            meteor.params,
+            meteor.preset,
+            os.getpid() if ctx.get_start_method() == "fork" else None,
+        ),
+    )
+    decoder = Decoder()
+    try:
+        pending: dict[Future[list[Encoded]], int] = {}
+        for s in range(0, n, size):
+            idx = list(first[s : s + size])
+            fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
+            pending[fut] = s
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                start = pending.pop(fut)
+                chunk = [decoder.decode(e) for e in fut.result()]
+                results[start // size] = chunk
+                done += len(chunk)
+            if progress:
+                # distinct pairs scored, scaled to the segment count the caller knows
+                shown = round(done / n * n_all)
+                progress(done / n, f"scored {shown:,} of {n_all:,} segments")
+    except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed segment
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [r for chunk in results if chunk is not None for r in chunk]
+
+
+def _loading(progress: Progress) -> Progress:
+    def report(_fraction: float, message: str) -> None:
+        progress(0.0, message)
+
+    return report
+
+
+def _score_serial(
+    meteor: Meteor,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    progress: Progress | None,
+) -> CorpusResult:
+    return meteor.combine(meteor.score_segments(hyps, refs, candidates=False, progress=progress))

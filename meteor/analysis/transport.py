@@ -1,0 +1,140 @@
+"""Segment records in a compact form, for sending them between processes.
+
+:func:`meteor.analysis.corpus.score_corpus` scores in worker processes and sends each
+segment's :class:`~meteor.types.MeteorResult` back to the caller.  Pickling the
+records as they are costs more than scoring some of them: a record of a
+25-word pair holds about 110 small frozen objects (tokens, spans, matches,
+chunks), each pickled by name and rebuilt by its constructor.  Here a record
+travels as nested tuples of plain values (:func:`encode`), and
+:class:`Decoder` rebuilds it in the caller with three savings:
+
+* the tokens of a text already seen in this run are reused (a reference shared by
+  every system of a corpus is rebuilt once; records are immutable, so sharing is
+  safe, as :meth:`meteor.Meteor.corpus_score` already shares repeated pairs);
+* equal spans are one object (``Span(3, 4)`` recurs in nearly every record);
+* :class:`~meteor.types.Alignment`'s consistency check is not repeated: the
+  worker built the same record with the check.
+
+The decoded record equals the one the worker built (``==``; tested).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meteor.types import Alignment, Chunk, Match, MeteorResult, Span, Stats, Token
+
+__all__ = ["Decoder", "Encoded", "encode"]
+
+Encoded = tuple[Any, ...]
+
+
+def _tokens(tokens: tuple[Token, ...]) -> tuple[tuple[str, int, int, bool], ...]:
+    return tuple((t.text, t.start, t.end, t.function_word) for t in tokens)
+
+
+def encode(r: MeteorResult) -> Encoded:
+    """A record as nested tuples of str, int, float, bool and :class:`~meteor.types.Module`."""
+    a, s = r.alignment, r.stats
+    return (
+        r.hyp,
+        r.refs,
+        _tokens(a.hyp),
+        _tokens(a.ref),
+        tuple(_match(m) for m in a.matches),
+        tuple(
+            (c.index, c.hyp.start, c.hyp.end, c.ref.start, c.ref.end, c.matches) for c in a.chunks
+        ),
+        (
+            s.hyp_len,
+            s.ref_len,
+            s.hyp_function_words,
+            s.ref_function_words,
+            s.hyp_content_matches,
+            s.ref_content_matches,
+            s.hyp_function_matches,
+            s.ref_function_matches,
+            s.chunks,
+            s.hyp_word_matches,
+            s.ref_word_matches,
+        ),
+        (r.precision, r.recall, r.fmean, r.frag, r.penalty, r.score),
+        r.best_ref_index,
+        r.ref_scores,
+        r.signature,
+        tuple(_match(m) for m in r.candidates),
+    )
+
+
+def _match(m: Match) -> tuple[Any, ...]:
+    return (
+        m.module,
+        m.hyp.start,
+        m.hyp.end,
+        m.ref.start,
+        m.ref.end,
+        m.hyp_words,
+        m.ref_words,
+        m.detail,
+        m.similarity,
+    )
+
+
+class Decoder:
+    """Rebuilds records from :func:`encode`; keeps tokens and spans it has made for reuse.
+
+    One decoder serves one scoring run (its memory grows with the distinct texts).
+    """
+
+    def __init__(self) -> None:
+        self._tokens: dict[str, tuple[Token, ...]] = {}
+        self._spans: dict[tuple[int, int], Span] = {}
+
+    def _span(self, start: int, end: int) -> Span:
+        key = (start, end)
+        span = self._spans.get(key)
+        if span is None:
+            span = self._spans[key] = Span(start, end)
+        return span
+
+    def _toks(self, text: str, raw: tuple[tuple[str, int, int, bool], ...]) -> tuple[Token, ...]:
+        # One scorer tokenises a text the same way every time, on either side.
+        toks = self._tokens.get(text)
+        if toks is None:
+            toks = self._tokens[text] = tuple(Token(*t) for t in raw)
+        return toks
+
+    def _matches(self, raw: tuple[tuple[Any, ...], ...]) -> tuple[Match, ...]:
+        span = self._span
+        return tuple(
+            Match(mod, span(hs, he), span(rs, re_), hw, rw, detail, sim)
+            for mod, hs, he, rs, re_, hw, rw, detail, sim in raw
+        )
+
+    def decode(self, e: Encoded) -> MeteorResult:
+        hyp, refs, ht, rt, ms, cs, st, nums, best, ref_scores, sig, cands = e
+        span = self._span
+        ref_text = refs[best]
+        alignment = Alignment.trusted(
+            self._toks(hyp, ht),
+            self._toks(ref_text, rt),
+            self._matches(ms),
+            tuple(Chunk(i, span(hs, he), span(rs, re_), mi) for i, hs, he, rs, re_, mi in cs),
+        )
+        precision, recall, fmean, frag, penalty, score = nums
+        return MeteorResult(
+            hyp,
+            refs,
+            alignment,
+            Stats(*st),
+            precision,
+            recall,
+            fmean,
+            frag,
+            penalty,
+            score,
+            best,
+            ref_scores,
+            sig,
+            self._matches(cands),
+        )

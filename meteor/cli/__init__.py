@@ -1,0 +1,5 @@
+"""``python -m meteor``: the command line (score, explain, presets, ...)."""
+
+from meteor.cli.commands import main
+
+__all__ = ["main"]

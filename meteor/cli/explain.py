@@ -1,0 +1,87 @@
+"""``python -m meteor explain``: why one hypothesis gets its score (:class:`meteor.Explanation`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Iterator, Sequence
+
+from meteor.analysis.explanation import Explanation, explain_score
+from meteor.metric import Meteor
+
+__all__ = ["add_parser", "cmd_explain", "format_text", "with_explanations"]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``explain`` subcommand's options."""
+    ex: argparse.ArgumentParser = sub.add_parser(
+        "explain",
+        help="explain one segment's score: what each unmatched word and chunk break cost",
+        description="Score one hypothesis against one or more references and show the "
+        "waterfall (1.0 -> losses -> score), what each unmatched word and each chunk "
+        "break cost (the score if it were matched / joined) and near misses.",
+    )
+    ex.add_argument("--preset", "-p", default=None, help="preset name (default: meteor-1.5)")
+    ex.add_argument("--hyp", required=True, metavar="TEXT", help="the hypothesis text")
+    ex.add_argument(
+        "--ref",
+        required=True,
+        action="append",
+        metavar="TEXT",
+        help="a reference text (repeat for several; the best wins)",
+    )
+    ex.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    return ex
+
+
+def format_text(e: Explanation) -> str:
+    """The explanation as plain text lines."""
+    lines = [f"score {e.score:.6f}", "", "waterfall:"]
+    lines += [f"  {s.key:<16} {s.value:+.6f}  -> {s.level:.6f}" for s in e.waterfall]
+    lines += ["", "unmatched words (score if matched):"]
+    lines += [
+        f"  {c.side} #{c.index} {c.word!r}{' (function)' if c.function_word else ''}: "
+        f"{c.score_if_matched:.6f} ({c.gain:+.6f})"
+        for c in e.word_costs
+    ] or ["  none"]
+    lines += ["", "chunk breaks (score if joined):"]
+    lines += [
+        f"  after chunk {b.before}: {b.hyp_left!r}|{b.hyp_right!r} / {b.ref_left!r}|"
+        f"{b.ref_right!r}: {b.score_if_joined:.6f} ({b.gain:+.6f})"
+        for b in e.chunk_breaks
+    ] or ["  none"]
+    lines += ["", "near misses (score if added):"]
+    lines += [
+        f"  {n.match.module.value} {n.reason}: {n.score_if_added:.6f} ({n.gain:+.6f})"
+        for n in e.near_misses
+    ] or ["  none"]
+    return "\n".join(lines)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """Run ``explain``; prints text or one JSON object (:meth:`Explanation.to_dict`)."""
+    m = Meteor(args.preset)
+    result = m.score(args.hyp, args.ref)
+    e = explain_score(result, m)
+    if args.format == "json":
+        data = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(format_text(e))
+    return 0
+
+
+def with_explanations(
+    lines: Iterable[str], meteor: Meteor, hyps: Sequence[str], refs: Sequence[Sequence[str]]
+) -> Iterator[str]:
+    """``score --explain``: each JSONL segment record with an ``explain`` field added.
+
+    Corpus runs keep no candidate lists in their records (:func:`meteor.analysis.corpus.score_corpus`),
+    and near misses need them, so each segment is scored again in this process
+    (:meth:`Meteor.score`, the same numbers) before :func:`explain_score`.
+    """
+    for k, line in enumerate(lines):
+        rec = json.loads(line)
+        result = meteor.score(hyps[k], refs[k])
+        rec["explain"] = explain_score(result, meteor).to_dict()
+        yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"

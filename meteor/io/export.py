@@ -1,0 +1,368 @@
+"""Exports: segment records (CSV, JSONL), a JSON report, Meteor 1.5 alignment files.
+
+Every export carries the signature, so a number never travels without the
+settings that produced it.  :func:`write_alignments` writes Meteor 1.5's
+``-writeAlignments`` file (``<prefix>-align.out``, read by Meteor X-Ray) byte for
+byte as ``Alignment.toString`` and ``Meteor.java:201`` do (``meteor-1.5.md``
+section 14), with numbers formatted by :func:`java_double`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from decimal import ROUND_HALF_EVEN, Context, Decimal
+from typing import Any
+
+from meteor.params import VERSION, Params
+from meteor.signatures import check_same_settings
+from meteor.types import CorpusResult, MeteorResult, Module
+
+__all__ = [
+    "CSV_COLUMNS",
+    "FORMULA_TRIGGERS",
+    "alignment_block",
+    "csv_cell",
+    "iter_alignment_blocks",
+    "java_double",
+    "report",
+    "segment_record",
+    "segment_row",
+    "segments_csv",
+    "segments_jsonl",
+    "write_alignments",
+]
+
+
+# ---------------------------------------------------------------------------
+# Java Double.toString
+# ---------------------------------------------------------------------------
+def java_double(x: float) -> str:
+    """Format ``x`` as Java's ``Double.toString`` does (JDK 19 and later).
+
+    * ``NaN``, ``Infinity``, ``-Infinity``, ``0.0``, ``-0.0``;
+    * plain notation for 10⁻³ ≤ |x| < 10⁷, with at least one digit after the point
+      (``1.0``, ``0.5``, ``0.001``, ``9999999.0``);
+    * otherwise computerised scientific notation ``d.ddddE±n`` without a ``+``
+      (``1.0E-4``, ``1.0E7``, ``1.23456789E8``);
+    * the digits are the shortest decimal that reads back as the same double (what
+      Python's ``repr`` gives); when that has one digit, the closest two-digit
+      decimal that reads back is used instead (``4.9E-324``, not ``5.0E-324``).
+
+    JDK 18 and earlier (Meteor 1.5's era) used an older algorithm that, for rare
+    values, printed a longer digit string than necessary (JDK-4511638: ``1.0E23``
+    came out as ``9.999999999999999E22``); both read back to the same double.
+
+    Args:
+        x: any float (ints are converted).
+
+    Returns:
+        The Java rendering.
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0.0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign = "-" if x < 0 else ""
+    digits, exp10 = _shortest_digits(abs(x))
+    if -3 <= exp10 < 7:
+        if exp10 >= 0:
+            whole = digits[: exp10 + 1].ljust(exp10 + 1, "0")
+            frac = digits[exp10 + 1 :] or "0"
+        else:
+            whole = "0"
+            frac = "0" * (-exp10 - 1) + digits
+        return f"{sign}{whole}.{frac}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exp10}"
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """(significant digits, decimal exponent of the first digit) for ``x > 0``."""
+    t = Decimal(repr(x)).as_tuple()
+    ds = "".join(map(str, t.digits)).rstrip("0") or "0"
+    assert isinstance(t.exponent, int)
+    exp10 = len("".join(map(str, t.digits))) - 1 + t.exponent
+    if len(ds) == 1:
+        # Java requires two digits; pick the closest two-digit decimal that reads back.
+        two = Context(prec=2, rounding=ROUND_HALF_EVEN).plus(Decimal(x))
+        if float(two) == x:
+            t2 = two.as_tuple()
+            d2 = "".join(map(str, t2.digits))
+            assert isinstance(t2.exponent, int)
+            e2 = len(d2) - 1 + t2.exponent
+            d2 = d2.rstrip("0") or "0"
+            return d2, e2
+    return ds, exp10
+
+
+# ---------------------------------------------------------------------------
+# Meteor 1.5 -writeAlignments
+# ---------------------------------------------------------------------------
+ALIGN_HEADER = "Line2Start:Length\tLine1Start:Length\tModule\t\tScore"
+
+
+def alignment_block(result: MeteorResult, number: int, modules: Sequence[Module]) -> str:
+    """One segment of Meteor 1.5's ``-writeAlignments`` file, blank line included.
+
+    Layout (``Alignment.toString`` with the header of ``Meteor.java:201``)::
+
+        Alignment\\t<number>\\t<P>\\t<R>\\t<fragPenalty>\\t<score>
+        <hypothesis tokens>
+        <reference tokens (the chosen reference)>
+        Line2Start:Length\\tLine1Start:Length\\tModule\\t\\tScore
+        <refStart>:<refLen>\\t\\t\\t<hypStart>:<hypLen>\\t\\t\\t<stage index>\\t\\t1.0
+        (one row per match, in reference order)
+        <blank line>
+
+    Line 1 is the hypothesis, line 2 the reference; the stage index is the
+    module's position in ``modules`` (Meteor's ``-m`` order); the score column is
+    the match probability, always 1.0 in Meteor 1.5 output.
+
+    Args:
+        result: a scored segment.
+        number: its 1-based segment number.
+        modules: the active modules in stage order (``params.modules``).
+    """
+    stage = {m: k for k, m in enumerate(modules)}
+    a = result.alignment
+    lines = [
+        "\t".join(
+            [
+                "Alignment",
+                str(number),
+                java_double(result.precision),
+                java_double(result.recall),
+                java_double(result.penalty),
+                java_double(result.score),
+            ]
+        ),
+        _java_trim(" ".join(t.text for t in a.hyp)),
+        _java_trim(" ".join(t.text for t in a.ref)),
+        ALIGN_HEADER,
+    ]
+    for m in sorted(a.matches, key=lambda m: m.ref.start):
+        if m.module not in stage:
+            raise ValueError(
+                f"match module {m.module.value!r} is not among the active modules "
+                f"{[x.value for x in modules]}"
+            )
+        lines.append(
+            f"{m.ref.start}:{len(m.ref)}\t\t\t{m.hyp.start}:{len(m.hyp)}\t\t\t"
+            f"{stage[m.module]}\t\t1.0"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def _java_trim(s: str) -> str:
+    """Java ``String.trim``: drop every character up to U+0020 at both ends."""
+    return s.strip("".join(chr(c) for c in range(33)))
+
+
+def iter_alignment_blocks(
+    results: Iterable[MeteorResult], modules: Sequence[Module], start: int = 1
+) -> Iterator[str]:
+    """The blocks of :func:`alignment_block` for consecutive segments."""
+    for k, r in enumerate(results, start=start):
+        yield alignment_block(r, k, modules)
+
+
+def write_alignments(results: Iterable[MeteorResult], modules: Sequence[Module]) -> str:
+    """The whole ``-writeAlignments`` file for a corpus (``<prefix>-align.out``)."""
+    return "".join(iter_alignment_blocks(results, modules))
+
+
+# ---------------------------------------------------------------------------
+# segment records
+# ---------------------------------------------------------------------------
+CSV_COLUMNS: tuple[str, ...] = (
+    "system",
+    "segment",
+    "seg_id",
+    "score",
+    "precision",
+    "recall",
+    "fmean",
+    "frag",
+    "penalty",
+    "chunks",
+    "matches_hyp",
+    "matches_ref",
+    "hyp_len",
+    "ref_len",
+    "best_ref_index",
+    "hyp",
+    "ref",
+    "signature",
+)
+
+
+def _nan_to_none(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+def segment_row(
+    result: MeteorResult, segment: int, *, system: str = "", seg_id: str | None = None
+) -> dict[str, Any]:
+    """A flat row for tables and CSV (NaN as ``None``); ``ref`` is the chosen reference."""
+    return {
+        "system": system,
+        "segment": segment,
+        "seg_id": seg_id if seg_id is not None else str(segment),
+        "score": result.score,
+        "precision": _nan_to_none(result.precision),
+        "recall": _nan_to_none(result.recall),
+        "fmean": _nan_to_none(result.fmean),
+        "frag": _nan_to_none(result.frag),
+        "penalty": _nan_to_none(result.penalty),
+        "chunks": result.stats.chunks,
+        "matches_hyp": result.stats.hyp_word_matches,
+        "matches_ref": result.stats.ref_word_matches,
+        "hyp_len": result.stats.hyp_len,
+        "ref_len": result.stats.ref_len,
+        "best_ref_index": result.best_ref_index,
+        "hyp": result.hyp,
+        "ref": result.refs[result.best_ref_index],
+        "signature": result.signature,
+    }
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV
+#: Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula.
+
+    As OWASP recommends for CSV injection, a text cell that begins with one of
+    :data:`FORMULA_TRIGGERS` gets a leading single quote (``'=1+1``); the CSV writer
+    then quotes it as usual.  Numbers are written as numbers (``repr`` for floats,
+    so a negative number stays a number), ``None`` as an empty cell.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
+def segments_csv(
+    results: Sequence[MeteorResult],
+    *,
+    system: str = "",
+    ids: Sequence[str] | None = None,
+    header: bool = True,
+) -> str:
+    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN).
+
+    Text cells are made safe for spreadsheets with :func:`csv_cell` (a hypothesis
+    ``=HYPERLINK(…)`` is written ``'=HYPERLINK(…)``).
+    """
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    if header:
+        w.writeheader()
+    for k, r in enumerate(results):
+        row = segment_row(r, k + 1, system=system, seg_id=ids[k] if ids else None)
+        w.writerow({c: csv_cell(v) for c, v in row.items()})
+    return buf.getvalue()
+
+
+def segment_record(
+    result: MeteorResult, segment: int, *, system: str | None = None, seg_id: str | None = None
+) -> dict[str, Any]:
+    """The full JSON record of a segment (:meth:`MeteorResult.to_dict`) with its place."""
+    head: dict[str, Any] = {}
+    if system is not None:
+        head["system"] = system
+    head["segment"] = segment
+    head["seg_id"] = seg_id if seg_id is not None else str(segment)
+    return {**head, **result.to_dict()}
+
+
+def segments_jsonl(
+    results: Iterable[MeteorResult],
+    *,
+    system: str | None = None,
+    ids: Sequence[str] | None = None,
+) -> Iterator[str]:
+    """One JSON line per segment (each ending in ``\\n``), Cyrillic kept as is."""
+    for k, r in enumerate(results):
+        rec = segment_record(r, k + 1, system=system, seg_id=ids[k] if ids else None)
+        yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# the JSON report
+# ---------------------------------------------------------------------------
+def report(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    preset: str | None = None,
+    intervals: Mapping[str, Any] | None = None,
+    comparisons: Sequence[Any] = (),
+    sources: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A JSON-ready report of one or more systems scored on the same references.
+
+    Args:
+        results: corpus results by system name (in display order).
+        params: the parameters used.
+        preset: the preset name (if any).
+        intervals: bootstrap intervals by system name (``meteor.analysis.corpus.CorpusIntervals``).
+        comparisons: paired bootstrap results (``meteor.analysis.corpus.PairedBootstrap``).
+        sources: the input file names.
+
+    Raises:
+        meteor.signatures.SettingsMismatchError: systems scored with different
+            settings (or with other settings than ``params``).
+
+    Returns:
+        A dict with ``signature``, ``params``, ``systems`` (corpus score from summed
+        statistics, mean of segment scores, P, R, Fmean, frag, penalty, statistics
+        and, with a bootstrap, their intervals) and ``comparisons``.
+    """
+    check_same_settings(
+        [
+            *((f"system {name!r}", res.signature) for name, res in results.items()),
+            ("the parameters given", params.signature(preset=preset)),
+        ],
+        "a report",
+    )
+    first = next(iter(results.values()), None)
+    systems = []
+    for name, res in results.items():
+        entry: dict[str, Any] = {"name": name}
+        entry.update(res.to_dict())
+        if intervals and name in intervals:
+            entry["bootstrap"] = intervals[name].to_dict()
+        systems.append(entry)
+    out: dict[str, Any] = {
+        "metric": "METEOR",
+        "version": VERSION,
+        "signature": first.signature if first else params.signature(preset=preset),
+        "preset": preset,
+        "params": params.to_dict(),
+        "segments": len(first.segments) if first else 0,
+        "sources": list(sources),
+        "corpus_score_definition": (
+            "score from the summed sufficient statistics of all segments (Meteor 1.5 "
+            "MeteorStats.addStats; the chunks of a perfect segment are not added)"
+        ),
+        "mean_segment_score_definition": "arithmetic mean of the segment scores",
+        "systems": systems,
+        "comparisons": [c.to_dict() for c in comparisons],
+    }
+    if intervals:  # the bootstrap's own settings, as its records hold them
+        ci = next(iter(intervals.values()))
+        out["bootstrap"] = {"samples": ci.n_samples, "seed": ci.seed, "level": ci.corpus.level}
+    return out

