@@ -28,7 +28,7 @@ from meteor.runtime import gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_alignment
 from meteor.signatures import check_same_settings
 from meteor.stages.base import (
-    Cand,
+    Candidate,
     CandidateLimitError,
     MatchContext,
     Sentence,
@@ -376,7 +376,7 @@ class Meteor:
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
-    ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Cand]]:
+    ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Candidate]]:
         """(the aligner's chosen matches, the pair's context, every candidate as a tuple).
 
         The context is ``None`` for the greedy aligner, which proposes and chooses in

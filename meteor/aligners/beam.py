@@ -26,7 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from meteor.rules import is_definite
-from meteor.stages.base import Cand, from_match
+from meteor.stages.base import Candidate, from_match
 from meteor.types import Match, Module
 
 __all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "beam_choice", "search_weight"]
@@ -82,10 +82,10 @@ def align_beam(
 def beam_choice(
     n_hyp: int,
     n_ref: int,
-    candidates: Sequence[Cand],
+    candidates: Sequence[Candidate],
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> list[int]:
-    """:func:`align_beam` on :data:`~meteor.stages.base.Cand` tuples: chosen indices, reference order."""
+    """:func:`align_beam` on :data:`~meteor.stages.base.Candidate` tuples: chosen indices, reference order."""
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of

@@ -25,7 +25,7 @@ from meteor.rules import fold_yo
 from meteor.types import Match, Module, Span
 
 __all__ = [
-    "Cand",
+    "Candidate",
     "CandidateLimitError",
     "MatchContext",
     "Sentence",
@@ -54,7 +54,7 @@ def java_hash(s: str) -> int:
 #: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.
 #: :class:`~meteor.types.Match` records are built only for what a caller keeps
 #: (:func:`to_match`): a corpus run needs records for the chosen matches alone.
-Cand = tuple[Module, int, int, int, int, str, float | None]
+Candidate = tuple[Module, int, int, int, int, str, float | None]
 
 
 class Sentence:
@@ -233,7 +233,7 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     return dict(idx)
 
 
-def exact(ctx: MatchContext) -> list[Cand]:
+def exact(ctx: MatchContext) -> list[Candidate]:
     """``ExactMatcher``: ``key(hyp_i) == key(ref_j)``."""
     by_key = ctx.hs.key_index()
     if ctx.limit is not None:  # count first: repeated words make n² candidates
@@ -246,11 +246,11 @@ def exact(ctx: MatchContext) -> list[Cand]:
     ]
 
 
-def stem(ctx: MatchContext) -> list[Cand]:
+def stem(ctx: MatchContext) -> list[Candidate]:
     """``StemMatcher``: equal stem keys and different word keys (case-sensitive)."""
     by_key = ctx.hs.stem_index()
     hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Cand] = []
+    out: list[Candidate] = []
     rstems = ctx.rs.stems()
     for j, sk in enumerate(ctx.rs.stem_keys() if by_key else ()):
         for i in by_key.get(sk, ()):
@@ -260,11 +260,11 @@ def stem(ctx: MatchContext) -> list[Cand]:
     return out
 
 
-def lemma(ctx: MatchContext) -> list[Cand]:
+def lemma(ctx: MatchContext) -> list[Candidate]:
     """Lemma stage (beyond Meteor 1.5): the sets of normal forms intersect, words differ."""
     by_lemma = ctx.hs.lemma_index()
     hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Cand] = []
+    out: list[Candidate] = []
     for j, ls in enumerate(ctx.rs.lemmas() if by_lemma else ()):
         hits: dict[int, str] = {}
         for lem in sorted(ls):
@@ -277,7 +277,7 @@ def lemma(ctx: MatchContext) -> list[Cand]:
     return out
 
 
-def synonym(ctx: MatchContext) -> list[Cand]:
+def synonym(ctx: MatchContext) -> list[Candidate]:
     """``SynonymMatcher``: the synonym sets intersect and the word keys differ.
 
     ``detail`` names the smallest shared synset.  Long pairs look the reference's
@@ -291,7 +291,7 @@ def synonym(ctx: MatchContext) -> list[Cand]:
     if len(hyp) * len(refs) > _SYNONYM_INDEX_PAIRS:
         return _synonym_indexed(ctx, refs)
     hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Cand] = []
+    out: list[Candidate] = []
     src = ""
     syn = Module.SYNONYM
     for j, ss in refs:
@@ -309,14 +309,14 @@ def synonym(ctx: MatchContext) -> list[Cand]:
 _SYNONYM_INDEX_PAIRS = 400
 
 
-def _synonym_indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) -> list[Cand]:
+def _synonym_indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) -> list[Candidate]:
     """:func:`synonym` through the hypothesis's synset index; a repeated reference word
     (same key, same synsets) reuses its hits."""
     index = ctx.hs.synset_index()
     hk, rk = ctx.hyp_keys, ctx.ref_keys
     hsyn = ctx.hs.synsets()
     src = ctx.lang.synonym_source().split(" (")[0]
-    out: list[Cand] = []
+    out: list[Candidate] = []
     syn = Module.SYNONYM
     memo: dict[tuple[Hashable, frozenset[int]], list[tuple[int, str]]] = {}
     for j, ss in refs:
@@ -336,7 +336,7 @@ def _synonym_indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) 
     return out
 
 
-def paraphrase(ctx: MatchContext) -> list[Cand]:
+def paraphrase(ctx: MatchContext) -> list[Candidate]:
     """``ParaphraseMatcher``: n:m phrase pairs from the language's paraphrase table."""
     table = ctx.lang.paraphrases()
     from meteor.languages.paraphrase import CandidateOverflowError, ParaphraseTable
@@ -354,7 +354,7 @@ def paraphrase(ctx: MatchContext) -> list[Cand]:
     return [(pa, hs, hs + hl, rs, rs + rl, "paraphrase table", None) for hs, hl, rs, rl in found]
 
 
-def to_match(ctx: MatchContext, c: Cand) -> Match:
+def to_match(ctx: MatchContext, c: Candidate) -> Match:
     """The :class:`~meteor.types.Match` record of a candidate."""
     module, hs, he, rs, re_, detail, sim = c
     return Match(
@@ -368,7 +368,7 @@ def to_match(ctx: MatchContext, c: Cand) -> Match:
     )
 
 
-def to_matches(ctx: MatchContext, cands: Sequence[Cand]) -> tuple[Match, ...]:
+def to_matches(ctx: MatchContext, cands: Sequence[Candidate]) -> tuple[Match, ...]:
     """:func:`to_match` of many candidates; the spans and word tuples they share are built once.
 
     (Records are immutable, so candidates may share them: a long pair has many more
@@ -398,12 +398,12 @@ def to_matches(ctx: MatchContext, cands: Sequence[Cand]) -> tuple[Match, ...]:
     return tuple(out)
 
 
-def from_match(m: Match) -> Cand:
+def from_match(m: Match) -> Candidate:
     """The candidate tuple of a :class:`~meteor.types.Match`."""
     return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
 
 
-_MATCHERS: dict[Module, Callable[[MatchContext], list[Cand]]] = {
+_MATCHERS: dict[Module, Callable[[MatchContext], list[Candidate]]] = {
     Module.EXACT: exact,
     Module.STEM: stem,
     Module.SYNONYM: synonym,
@@ -412,13 +412,13 @@ _MATCHERS: dict[Module, Callable[[MatchContext], list[Cand]]] = {
 }
 
 
-def register_matcher(module: Module, fn: Callable[[MatchContext], list[Cand]]) -> None:
+def register_matcher(module: Module, fn: Callable[[MatchContext], list[Candidate]]) -> None:
     """Plug in a stage implemented elsewhere (e.g. the embedding stage)."""
     _MATCHERS[module] = fn
 
 
-def propose_raw(module: Module, ctx: MatchContext) -> list[Cand]:
-    """All candidates of one module as :data:`Cand` tuples, in Meteor 1.5's lattice order."""
+def propose_raw(module: Module, ctx: MatchContext) -> list[Candidate]:
+    """All candidates of one module as :data:`Candidate` tuples, in Meteor 1.5's lattice order."""
     try:
         fn = _MATCHERS[module]
     except KeyError:
@@ -431,14 +431,14 @@ def propose(module: Module, ctx: MatchContext) -> list[Match]:
     return [to_match(ctx, c) for c in propose_raw(module, ctx)]
 
 
-def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Cand]]:
-    """Candidates per module (as :data:`Cand` tuples), in the order of ``modules``.
+def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Candidate]]:
+    """Candidates per module (as :data:`Candidate` tuples), in the order of ``modules``.
 
     Raises:
         CandidateLimitError: one stage, or all of them together, proposed more than
             ``ctx.limit`` candidates.
     """
-    out: list[list[Cand]] = []
+    out: list[list[Candidate]] = []
     total = 0
     for m in modules:
         stage = propose_raw(m, ctx)

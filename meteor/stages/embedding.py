@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 from meteor.errors import ResourceError
 from meteor.resources import package_dir
 from meteor.rules import fold_yo
-from meteor.stages.base import Cand, MatchContext, propose_raw, register_matcher
+from meteor.stages.base import Candidate, MatchContext, propose_raw, register_matcher
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -287,7 +287,7 @@ def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
     return hyp, ref
 
 
-def embedding(ctx: MatchContext) -> list[Cand]:
+def embedding(ctx: MatchContext) -> list[Candidate]:
     """The embedding stage: candidates between words no earlier candidate touches.
 
     Returns candidates in lattice order (reference position, then hypothesis
@@ -312,7 +312,7 @@ def embedding(ctx: MatchContext) -> list[Cand]:
         return []
     sims = source.cosine_matrix([h[1] for h in hyp], [r[1] for r in ref])
     threshold = ctx.params.embedding_threshold
-    out: list[Cand] = []
+    out: list[Candidate] = []
     # Only the pairs over the threshold, in (reference, hypothesis) order: numpy finds
     # them, so long texts cost no Python loop over every pair.
     for b, a in zip(*(sims.T >= threshold).nonzero(), strict=True):

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from meteor.languages import ResourceError, paraphrase
 from meteor.languages.paraphrase import InvalidIndexError, ParaphraseTable, build_index, get_table
 
-Cand = tuple[int, int, int, int]
+Candidate = tuple[int, int, int, int]
 
 # --------------------------------------------------------------------------- naive reference
 
@@ -85,8 +85,8 @@ class NaiveMeteorMatcher:
     def occurrences(words: Sequence[str], phrase: tuple[str, ...]) -> list[int]:
         return [i for i in range(len(words)) if tuple(words[i : i + len(phrase)]) == phrase]
 
-    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Cand]:
-        out: list[Cand] = []
+    def candidates(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Candidate]:
+        out: list[Candidate] = []
         for j in range(len(ref)):
             for n, r in self.walk(ref, j):
                 b = self.records[r][1]
@@ -98,7 +98,7 @@ class NaiveMeteorMatcher:
         return out
 
 
-def lattice(cands: Sequence[Cand]) -> list[Cand]:
+def lattice(cands: Sequence[Candidate]) -> list[Candidate]:
     """Meteor's ``s.matches`` lists concatenated by reference position (a stable grouping)."""
     return sorted(cands, key=lambda c: c[2])
 
@@ -391,7 +391,7 @@ def test_get_table_is_process_wide(en: ParaphraseTable) -> None:
 # Lattices dumped from the jar (Stage.matches after ParaphraseMatcher.match, by
 # reference position), for already-normalised token lists.
 # fmt: off
-JAVA_LATTICES: list[tuple[str, str, list[Cand]]] = [
+JAVA_LATTICES: list[tuple[str, str, list[Candidate]]] = [
     (
         "for example the results will be shown",
         "for instance the results are shown",
@@ -441,7 +441,7 @@ JAVA_LATTICES: list[tuple[str, str, list[Cand]]] = [
 
 @pytest.mark.parametrize(("hyp", "ref", "java"), JAVA_LATTICES)
 def test_real_table_matches_java_lattice(
-    en: ParaphraseTable, hyp: str, ref: str, java: list[Cand]
+    en: ParaphraseTable, hyp: str, ref: str, java: list[Candidate]
 ) -> None:
     assert lattice(en.candidates(hyp.split(), ref.split())) == java
 
