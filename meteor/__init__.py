@@ -16,9 +16,9 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 * :func:`sentence_score` (alias :func:`score`): one hypothesis, one or more references;
 * :func:`corpus_score`: a corpus, optionally on ``workers`` processes or a Dask ``client``;
 * :class:`Meteor`: build once (loads the language), score many;
-* :func:`explain_score` → :class:`Explanation`: what each unmatched word and chunk
-  break cost, what-if scores, near misses, the waterfall (named ``explain_score``
-  because ``meteor.analysis.explain`` is the submodule of the building blocks);
+* :func:`explain` → :class:`Explanation`: what each unmatched word and chunk
+  break cost, what-if scores, near misses, the waterfall (``explain_score``: the same,
+  its earlier name);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meteor import presets
-from meteor.analysis.explanation import Explanation, explain_score
+from meteor.analysis.explanation import Explanation, explain, explain_score
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -81,6 +81,7 @@ __all__ = [
     "Stats",
     "Token",
     "corpus_score",
+    "explain",
     "explain_score",
     "get_language",
     "get_preset",

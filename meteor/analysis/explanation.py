@@ -1,15 +1,10 @@
-"""Why a score is what it is, as one record: :class:`Explanation` and :func:`explain_score`.
+"""Why a score is what it is, as one record: :class:`Explanation` and :func:`explain`.
 
 The pieces live in :mod:`meteor.analysis.explain` (pure functions of a result and the
-parameters, used by the app's Inspect page); this module gathers them into one
-frozen record that the API (``meteor.explain_score``), the CLI
-(``python -m meteor explain``, ``score --explain``) and the app can all give.
-
-Why the function is named ``explain_score`` and not ``explain``: ``meteor.analysis.explain``
-is the submodule :mod:`meteor.analysis.explain`, imported by the pages and by user code as
-``from meteor import explain`` (``explain.unmatched_costs(...)``).  A package
-attribute ``meteor.analysis.explain`` bound to a function would shadow that submodule for
-``from meteor import explain`` callers, breaking them, so the function has its own name.
+parameters); this module gathers them into one frozen record that the API
+(``meteor.explain(result)``), the CLI (``python -m meteor explain``, ``score --explain``)
+and the app's Inspect page all give.  ``meteor.explain_score`` is the same function under
+its earlier name (kept as a documented alias).
 """
 
 from __future__ import annotations
@@ -33,7 +28,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.types import MeteorResult
 
-__all__ = ["Explanation", "explain_score"]
+__all__ = ["Explanation", "explain", "explain_score", "scorer_of"]
 
 
 def _plain(value: Any) -> Any:
@@ -77,19 +72,45 @@ class Explanation:
         return out
 
 
-def explain_score(result: MeteorResult, scorer_or_params: Meteor | Params) -> Explanation:
-    """Explain ``result`` (made by ``scorer_or_params``): costs, what-if scores, near misses.
+def scorer_of(result: MeteorResult) -> Meteor:
+    """The scorer of a preset's unchanged settings that made ``result``, from its signature.
+
+    Raises:
+        ValueError: the signature names no preset, or a changed one (``NAME+custom``), or
+            the preset's scorer signs differently (another version): pass the scorer or
+            its ``Params`` instead.
+    """
+    fields = dict(part.partition(":")[::2] for part in result.signature.split("|")[1:])
+    name = fields.get("preset", "")
+    if not name or name.endswith("+custom"):
+        raise ValueError(
+            f"the result was scored with settings no preset names ({result.signature}); "
+            "pass the Meteor scorer or the Params that made it: explain(result, scorer)"
+        )
+    scorer = Meteor(name)
+    if scorer.signature(len(result.refs)) != result.signature:
+        raise ValueError(
+            f"preset {name!r} now signs {scorer.signature(len(result.refs))}, not "
+            f"{result.signature}: pass the scorer that made the result"
+        )
+    return scorer
+
+
+def explain(result: MeteorResult, scorer: Meteor | Params | None = None) -> Explanation:
+    """Explain ``result``: what each unmatched word and chunk break cost, what-if scores.
 
     Every number is recomputed by the engine's own scoring formula
     (:func:`meteor.scoring.compute`, Meteor 1.5's ``computeMetrics``) on modified
-    statistics; nothing is estimated.  Pass the :class:`Meteor` that scored the
-    result (``Params`` alone builds a new scorer, loading the language once).
+    statistics; nothing is estimated.  ``scorer`` is the :class:`Meteor` (or its
+    :class:`Params`) that made the result; left out, it is the preset named in the
+    result's signature (:func:`scorer_of`), which works for any unchanged preset.
     """
-    meteor = (
-        scorer_or_params
-        if isinstance(scorer_or_params, Meteor)
-        else Meteor(params=scorer_or_params)
-    )
+    if scorer is None:
+        meteor = scorer_of(result)
+    elif isinstance(scorer, Meteor):
+        meteor = scorer
+    else:
+        meteor = Meteor(params=scorer)
     params = meteor.params
     return Explanation(
         score=result.score,
@@ -98,3 +119,8 @@ def explain_score(result: MeteorResult, scorer_or_params: Meteor | Params) -> Ex
         chunk_breaks=chunk_break_costs(result, params),
         near_misses=near_misses(result, meteor),
     )
+
+
+def explain_score(result: MeteorResult, scorer_or_params: Meteor | Params) -> Explanation:
+    """The same as :func:`explain` (its earlier name, kept as a documented alias)."""
+    return explain(result, scorer_or_params)

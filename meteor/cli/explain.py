@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Iterable, Iterator, Sequence
 
-from meteor.analysis.explanation import Explanation, explain_score
+from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_explain", "format_text", "with_explanations"]
@@ -62,7 +62,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """Run ``explain``; prints text or one JSON object (:meth:`Explanation.to_dict`)."""
     m = Meteor(args.preset)
     result = m.score(args.hyp, args.ref)
-    e = explain_score(result, m)
+    e = explain(result, m)
     if args.format == "json":
         data = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
         print(json.dumps(data, ensure_ascii=False))
@@ -78,10 +78,10 @@ def with_explanations(
 
     Corpus runs keep no candidate lists in their records (:func:`meteor.analysis.corpus.score_corpus`),
     and near misses need them, so each segment is scored again in this process
-    (:meth:`Meteor.score`, the same numbers) before :func:`explain_score`.
+    (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explanation.explain`.
     """
     for k, line in enumerate(lines):
         rec = json.loads(line)
         result = meteor.score(hyps[k], refs[k])
-        rec["explain"] = explain_score(result, meteor).to_dict()
+        rec["explain"] = explain(result, meteor).to_dict()
         yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"

@@ -37,6 +37,7 @@ PUBLIC = {
     "Stats",
     "Token",
     "corpus_score",
+    "explain",
     "explain_score",
     "get_language",
     "get_preset",
@@ -185,3 +186,20 @@ def test_explanation_to_dict_is_json() -> None:
     assert set(back) == {"score", "waterfall", "word_costs", "chunk_breaks", "near_misses"}
     assert back["word_costs"][0]["module"] in {"exact", "stem", "synonym", "paraphrase"}
     assert back["waterfall"][0] == {"key": "ideal", "value": 1.0, "level": 1.0}
+
+
+def test_explain_needs_only_the_result_for_an_unchanged_preset() -> None:
+    """``meteor.explain(result)``: the scorer comes from the signature's preset."""
+    m = meteor.Meteor("meteor-1.5")
+    r = m.score(HYP, REF)
+    assert meteor.explain(r) == meteor.explain(r, m) == meteor.explain_score(r, m)
+    ru = meteor.score("Мы стоим на Земле.", "Мы стояли на земле.", preset="meteor-1.5-ru")
+    assert meteor.explain(ru).score == ru.score
+
+
+def test_explain_of_changed_settings_asks_for_the_scorer() -> None:
+    custom = meteor.Meteor("meteor-1.5", alpha=0.7)
+    r = custom.score(HYP, REF)
+    with pytest.raises(ValueError, match="pass the Meteor scorer or the Params"):
+        meteor.explain(r)
+    assert meteor.explain(r, custom.params).score == r.score
