@@ -11,8 +11,11 @@ Two rules say what a language offers:
   :attr:`Language.modules` (the stages it can run in this installation),
   :attr:`Language.stemmers`, :attr:`Language.function_word_lists`,
   :attr:`Language.tokenizers` and :attr:`Language.normaliser`.
-  :class:`meteor.metric.Meteor` checks a :class:`~meteor.params.Params` against them
-  and raises :class:`~meteor.errors.ParamError` naming the field.
+  :class:`meteor.metric.Meteor` checks the stages, stemmer and function-word list of
+  a :class:`~meteor.params.Params` against them (a :class:`~meteor.errors.ParamError`
+  naming the field); ``Params`` itself refuses a tokenizer or ``-norm`` a built-in
+  language lacks, by the same rules (``tests/unit/test_languages_interface.py``
+  checks that the two agree).
 * **A capability that is absent raises** :class:`~meteor.errors.ResourceError`
   when it is used anyway: :meth:`Language.stem` without a stemmer,
   :meth:`Language.paraphrases` without a table, :meth:`Language.embeddings` and
@@ -208,11 +211,6 @@ class Language(abc.ABC):
     def embedding_eligible(self, word: str) -> bool:
         """Whether the embedding stage may match ``word`` (every word by default)."""
         return True
-
-    # -- capabilities -----------------------------------------------------------------
-    def supports(self, module: Module) -> bool:
-        """Whether this language can run the stage ``module`` here."""
-        return module in self.modules
 
 
 def check_language(lang: Any) -> None:
