@@ -176,15 +176,10 @@ class Meteor:
         self._sent_cache = _shared_cache("sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer)
 
     # -- resources ------------------------------------------------------
-    def _pick_function_words(self) -> Any:
+    def _pick_function_words(self) -> Language:
+        """The language weighing with ``params.function_words`` (ParamError when it lacks it)."""
         p = self.params
-        lang: Any = self.lang
-        if p.function_words != "meteor":
-            if not hasattr(lang, "with_function_words"):
-                raise ParamError(
-                    f"function_words={p.function_words!r} is not available for {p.lang!r}"
-                )
-            lang = lang.with_function_words(p.function_words)
+        lang = self.lang.with_function_words(p.function_words)
         if p.delta != 0.5:
             # With δ = 0.5 function words change nothing; otherwise they must be there.
             try:

@@ -174,6 +174,93 @@ def our_alignment(r: Any) -> list[tuple[Any, ...]]:
     )
 
 
+# -- languages: English, Russian and a toy third language ---------------------------------------
+
+
+@pytest.fixture(scope="session")
+def en_meteor() -> Any:
+    """An English scorer with Meteor 1.5's defaults (preset ``meteor-1.5``)."""
+    from meteor import Meteor
+
+    return Meteor("meteor-1.5")
+
+
+@pytest.fixture(scope="session")
+def ru_meteor() -> Any:
+    """A Russian scorer with the project's richest preset (``ru``: exact, lemma, stem,
+    synonym and, when navec is installed, embedding)."""
+    from meteor import Meteor
+    from meteor.languages import get_language
+    from meteor.types import Module
+
+    if Module.EMBEDDING in get_language("ru").modules:
+        return Meteor("ru")
+    return Meteor("ru", modules=("exact", "lemma", "stem", "synonym"))
+
+
+#: The toy language's registry code ("xx" is Meteor 1.5's alias of ``other``).
+TOY_CODE = "zz"
+
+
+def _toy_language_class() -> type:
+    """Zedish, a made-up language: the smallest complete :class:`meteor.languages.Language`.
+
+    Function words ``lo`` and ``ka``; a stemmer ``toy`` that drops a plural ``-s``; two
+    synonym sets (``mopa``/``fela``: 1, ``suno``/``lumo``: 2); stages exact, stem and
+    synonym; no normaliser, lemmas, paraphrases or word vectors (the base class's
+    "not available").
+    """
+    from meteor.languages import Language
+    from meteor.types import Module
+
+    class Zedish(Language):
+        code = TOY_CODE
+        name = "Zedish"
+        modules = frozenset({Module.EXACT, Module.STEM, Module.SYNONYM})
+        stemmers = ("toy",)
+        FUNCTION_WORDS = frozenset({"lo", "ka"})
+        SYNSETS = {"mopa": 1, "fela": 1, "suno": 2, "lumo": 2}
+
+        def is_function_word(self, word: str) -> bool:
+            return word.lower() in self.FUNCTION_WORDS
+
+        def stem(self, word: str, stemmer: str | None = None) -> str:
+            if stemmer not in (None, "toy"):
+                raise ValueError(f"unknown Zedish stemmer {stemmer!r}")
+            return word[:-1] if len(word) > 2 and word.endswith("s") else word
+
+        def synsets(self, word: str) -> frozenset[int]:
+            sid = self.SYNSETS.get(word)
+            return frozenset() if sid is None else frozenset({sid})
+
+        def synonym_source(self) -> str:
+            return "Zedish toy thesaurus (tests/conftest.py)"
+
+    return Zedish
+
+
+_TOY: list[Any] = []
+
+
+@pytest.fixture
+def toy_language() -> Iterator[Any]:
+    """Zedish (code ``zz``) registered for one test with ONE line, then removed again.
+
+    Proves a third language plugs in without touching the core: ``Params(lang="zz")``
+    and ``meteor.score`` work while it is registered.  The same object each time (a
+    registry code keeps its object for the whole process).
+    """
+    from meteor import languages
+
+    if not _TOY:
+        _TOY.append(_toy_language_class()())
+    languages.register(_TOY[0], native_name="Zedish", aliases=("zedish",))  # the one line
+    try:
+        yield _TOY[0]
+    finally:
+        languages.unregister(TOY_CODE)
+
+
 # -- app tests (tests/app/test_app.py, tests/browser/test_browser.py) -------------------------------
 
 

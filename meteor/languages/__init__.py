@@ -1,90 +1,41 @@
-"""Languages as pluggable resource bundles, behind one small interface.
+"""Languages as pluggable resource bundles, behind one declared interface.
 
-A language supplies what the matchers need — function words, stemmers, lemmas,
-synonym sets, a paraphrase table — and nothing else: no aligner or scorer knows
-which language it runs on.  Languages load lazily, once per process, from
-installed pip packages (no download at run time).  Adding one takes a module (or,
-for a Snowball language of Meteor 1.5, one instance in :mod:`meteor.languages.snowball`),
-a line in :data:`_LANGUAGES` and its tests.
+A language supplies what the stages need — function words, stemmers, lemmas,
+synonym sets, a paraphrase table, word vectors — through :class:`Language`
+(:mod:`meteor.languages.base`), and declares which of them it has; no stage, aligner
+or scorer knows which language it runs on.  Languages load lazily, once per
+process, from installed pip packages (no download at run time).
+
+The registry: a built-in language is one :class:`LanguageInfo` line in
+:data:`_LANGUAGES` (its object is imported on first use); a language built
+elsewhere (a plug-in, a test's toy language) is one call, ``register(MY_LANGUAGE)``.
+``docs/architecture.md`` ("How to add a language") walks through both.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 from meteor.errors import ResourceError as ResourceError
-from meteor.types import Module
+from meteor.languages.base import Language, ParaphraseSource, WordVectors, check_language
 
 __all__ = [
     "Language",
     "LanguageInfo",
     "ParaphraseSource",
     "ResourceError",
+    "WordVectors",
     "available",
     "available_languages",
     "canonical_code",
     "get_language",
+    "register",
+    "unregister",
 ]
-
-
-@runtime_checkable
-class ParaphraseSource(Protocol):
-    """A phrase table that proposes n:m paraphrase candidates (Meteor 1.5 ``ParaphraseMatcher``)."""
-
-    def candidates(
-        self, hyp: Sequence[str], ref: Sequence[str], *, limit: int | None = None
-    ) -> list[tuple[int, int, int, int]]:
-        """``(hyp_start, hyp_len, ref_start, ref_len)`` in Meteor 1.5's insertion order.
-
-        More than ``limit`` candidates raise a ``ValueError`` with a ``found`` attribute
-        (:class:`meteor.languages.paraphrase.CandidateOverflowError`) before any is built.
-        """
-        ...
-
-
-@runtime_checkable
-class Language(Protocol):
-    """What a matcher may ask of a language.
-
-    Attributes:
-        code: ISO 639-1 code used in presets, signatures and the CLI (``en``, ``ru``, ``de``).
-        name: human-readable name.
-        modules: the stages this language can run.
-        stemmers: names accepted by :meth:`stem` (the first is the default).
-    """
-
-    code: str
-    name: str
-    modules: frozenset[Module]
-    stemmers: tuple[str, ...]
-
-    def is_function_word(self, word: str) -> bool:
-        """Whether ``word`` (compared lowercased, as Meteor 1.5 does) is a function word."""
-        ...
-
-    def stem(self, word: str, stemmer: str | None = None) -> str:
-        """The stem of ``word`` under the named stemmer (case-sensitive where the reference is)."""
-        ...
-
-    def synsets(self, word: str) -> frozenset[int]:
-        """Identifiers of the synonym sets ``word`` belongs to (empty when unknown)."""
-        ...
-
-    def synonym_source(self) -> str:
-        """Name of the thesaurus behind :meth:`synsets`, for records and signatures."""
-        ...
-
-    def lemmas(self, word: str) -> frozenset[str]:
-        """All normal forms of ``word`` (empty when the language has no lemmatiser)."""
-        ...
-
-    def paraphrases(self) -> ParaphraseSource:
-        """The paraphrase table; raises :class:`ResourceError` when it is not installed."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +47,10 @@ class LanguageInfo:
         name: English name.
         native_name: the language's name for itself (for language selectors).
         meteor_names: the names Meteor 1.5's ``-l`` accepts for it (``Constants.normLanguageName``);
-            each is also accepted here as an alias of ``code``.
-        target: ``module:attribute`` of the :class:`Language` object.
+            each is also accepted here as an alias of ``code`` (for a language added with
+            :func:`register`, its ``aliases``).
+        target: ``module:attribute`` of the :class:`Language` object, imported on first
+            use (``<registered code>`` for a language added with :func:`register`).
     """
 
     code: str
@@ -109,7 +62,7 @@ class LanguageInfo:
 
 _SB = "meteor.languages.snowball:"
 
-#: One line per language.
+#: One line per built-in language (plug-ins use :func:`register`).
 _LANGUAGES: tuple[LanguageInfo, ...] = (
     LanguageInfo("en", "English", "English", ("english",), "meteor.languages.english:ENGLISH"),
     LanguageInfo("ru", "Russian", "Русский", ("russian",), "meteor.languages.russian:RUSSIAN"),
@@ -137,21 +90,26 @@ _LANGUAGES: tuple[LanguageInfo, ...] = (
     LanguageInfo("other", "Other language", "Other", ("xx",), _SB + "OTHER"),
 )
 
+_LOCK = threading.Lock()
 _INFO: dict[str, LanguageInfo] = {info.code: info for info in _LANGUAGES}
-_REGISTRY: dict[str, str] = {info.code: info.target for info in _LANGUAGES}
 _ALIASES: dict[str, str] = {
     alias: info.code for info in _LANGUAGES for alias in (info.code, *info.meteor_names)
 }
+#: Languages registered as objects (:func:`register`), by code.
+_OBJECTS: dict[str, Language] = {}
+#: Every object a code was ever bound to in this process: scorers share memos per code
+#: (:func:`meteor.metric._shared_cache`), so a code never changes its object.
+_BOUND: dict[str, Language] = {}
 
 
 def available() -> tuple[LanguageInfo, ...]:
     """Every text language: code, English and native name, Meteor 1.5's names (no loading)."""
-    return _LANGUAGES
+    return tuple(_INFO.values())
 
 
 def available_languages() -> tuple[str, ...]:
     """The codes of :func:`available`."""
-    return tuple(_REGISTRY)
+    return tuple(_INFO)
 
 
 def canonical_code(code: str) -> str:
@@ -178,9 +136,70 @@ def get_language(code: str) -> Language:
 
 @functools.cache
 def _get_language(code: str) -> Language:
-    if code not in _REGISTRY:
-        raise ValueError(f"unknown language {code!r}; available: {', '.join(sorted(_REGISTRY))}")
-    module_name, attr = _REGISTRY[code].split(":")
-    module = importlib.import_module(module_name)
-    lang: Language = getattr(module, attr)
+    info = _INFO.get(code)
+    if info is None:
+        raise ValueError(f"unknown language {code!r}; available: {', '.join(sorted(_INFO))}")
+    lang = _OBJECTS.get(code)
+    if lang is None:
+        module_name, attr = info.target.split(":")
+        lang = getattr(importlib.import_module(module_name), attr)
+        check_language(lang)
     return lang
+
+
+def register(
+    language: Language, *, native_name: str | None = None, aliases: Sequence[str] = ()
+) -> LanguageInfo:
+    """Add a language object to the registry: one call plugs a language in.
+
+    After it, ``Params(lang=language.code)``, :func:`get_language`, :func:`available`,
+    ``meteor.score(..., params=Params(lang=...))`` and the CLI's ``--lang`` know the
+    language; presets are separate (:func:`meteor.presets.register`).  Registering the
+    same object again is a no-op.
+
+    Args:
+        language: the :class:`Language` (checked with :func:`~meteor.languages.base.check_language`).
+        native_name: the language's name for itself (default: ``language.name``).
+        aliases: other names accepted for the code (lowercase).
+
+    Raises:
+        TypeError, ValueError: an incoherent language, or a code or alias already
+            taken by another language (a code keeps its object for the whole process,
+            since scorers share their memos per code).
+    """
+    check_language(language)
+    code = language.code
+    names = tuple(a.strip().lower() for a in aliases)
+    with _LOCK:
+        if _OBJECTS.get(code) is language:
+            return _INFO[code]
+        if code in _ALIASES or _BOUND.get(code, language) is not language:
+            raise ValueError(f"language code {code!r} is already taken")
+        for alias in names:
+            if alias in _ALIASES:
+                raise ValueError(f"alias {alias!r} already names {_ALIASES[alias]!r}")
+        info = LanguageInfo(
+            code, language.name, native_name or language.name, names, f"<registered {code}>"
+        )
+        _INFO[code] = info
+        _OBJECTS[code] = _BOUND[code] = language
+        for alias in (code, *names):
+            _ALIASES[alias] = code
+        _get_language.cache_clear()
+    return info
+
+
+def unregister(code: str) -> None:
+    """Remove a language added with :func:`register` (tests; built-ins cannot be removed).
+
+    Raises:
+        ValueError: ``code`` is not a registered object.
+    """
+    with _LOCK:
+        if code not in _OBJECTS:
+            raise ValueError(f"{code!r} was not added with register()")
+        del _OBJECTS[code]
+        info = _INFO.pop(code)
+        for alias in (code, *info.meteor_names):
+            _ALIASES.pop(alias, None)
+        _get_language.cache_clear()

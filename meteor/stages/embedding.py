@@ -261,18 +261,6 @@ def news_embeddings() -> NavecEmbeddings:
 # ----------------------------------------------------------------------- the stage
 
 
-def _any_word(word: str) -> bool:
-    return True
-
-
-def _embeddings_of(ctx: MatchContext) -> NavecEmbeddings:
-    getter = getattr(ctx.lang, "embeddings", None)
-    if getter is None:
-        raise ResourceError(f"language {ctx.lang.code!r} has no word embeddings")
-    source: NavecEmbeddings = getter()
-    return source
-
-
 def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
     """Hypothesis and reference positions touched by any candidate of the stages before
     ``embedding`` in ``ctx.params.modules`` (all of them when it is not listed)."""
@@ -296,9 +284,9 @@ def embedding(ctx: MatchContext) -> list[Candidate]:
     Raises:
         ResourceError: when navec or its model is not installed.
     """
-    source = _embeddings_of(ctx)
+    source = ctx.lang.embeddings()  # ResourceError for a language without word vectors
     lemmas = ctx.lang.lemmas
-    eligible: Callable[[str], bool] = getattr(ctx.lang, "embedding_eligible", _any_word)
+    eligible = ctx.lang.embedding_eligible
     touched_h, touched_r = touched_by_earlier_stages(ctx)
     hyp: list[tuple[int, int, str, bool]] = []
     for i, w in enumerate(ctx.hyp):

@@ -117,7 +117,7 @@ def test_no_normaliser_stem_synonym_or_paraphrase_where_the_jar_has_none() -> No
         GERMAN.paraphrases()
     with pytest.raises(ResourceError, match="paraphrase-cz.gz"):
         get_language("cs").paraphrases()
-    with pytest.raises(ValueError, match="no stemmer"):
+    with pytest.raises(ResourceError, match="no stemmer"):
         get_language("cs").stem("psy")
     assert Meteor("meteor-1.5-da", norm="none").score("Hunde", "hunde").score == 0.0
 
