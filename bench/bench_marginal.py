@@ -222,16 +222,7 @@ def in_process(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
         print(f"  {preset:24s} wall p50 {p50:6.2f} ms p95 {p95:6.2f} ms; CPU p50 {c50:6.2f} ms "
               f"p95 {c95:6.2f} ms (goal p50 ≤ 2 ms)")  # fmt: skip
 
-    print("\nstart-up with a warm cache (fresh process: import, scorer, one pair):")
-    for preset in args.presets:
-        runs, cpus = [], []
-        for _ in range(3):
-            script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
-            _, cpu_s, out = timed([sys.executable, "-c", script])
-            runs.append(float(out.strip()))
-            cpus.append(cpu_s)
-        print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
-              f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
+    startup(args)
 
     print("\nlong natural text (first 120 WMT21 ru-en segments joined; the jar: 0.35484):")
     first = pairs[:120]
@@ -249,6 +240,26 @@ def in_process(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
               f"score {r.score:.5f}  {wall:5.2f} s wall  {cpu:5.2f} s CPU (goal ≤ 1 s)")  # fmt: skip
 
 
+def startup(args: argparse.Namespace) -> None:
+    """Start-up with a warm cache, in a fresh process of each interpreter asked for."""
+    for exe in args.startup_python or [sys.executable]:
+        has_scipy = subprocess.run(
+            [exe, "-c", "import importlib.util as u; print(u.find_spec('scipy') is not None)"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        print(f"\nstart-up with a warm cache (fresh process: import, scorer, one pair), {exe} "
+              f"(scipy installed: {has_scipy}; `import nltk` imports scipy.stats when it is):")  # fmt: skip
+        for preset in args.presets:
+            runs, cpus = [], []
+            for _ in range(3):
+                script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
+                _, cpu_s, out = timed([exe, "-c", script])
+                runs.append(float(out.strip()))
+                cpus.append(cpu_s)
+            print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
+                  f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=4000, help="N segments (and 2N); default 4000")
@@ -264,7 +275,19 @@ def main() -> None:
         help="also time another checkout of this project (e.g. `git archive <commit>` unpacked "
         "in DIR) as 'before: <preset>' rows",
     )
+    ap.add_argument(
+        "--startup-python",
+        nargs="+",
+        metavar="EXE",
+        help="interpreters whose start-up to time (default: this one), e.g. a venv made by the "
+        "README's install command (python3 -m venv V && V/bin/pip install -r requirements.txt): "
+        "it has no scipy, which `import nltk` pulls in when it is installed",
+    )
+    ap.add_argument("--only-startup", action="store_true", help="only the start-up times")
     args = ap.parse_args()
+    if args.only_startup:
+        startup(args)
+        return
     pairs = load_pairs()
     if len(pairs) < 2 * args.n:
         raise SystemExit(f"only {len(pairs):,} distinct pairs; choose --n ≤ {len(pairs) // 2:,}")
