@@ -48,7 +48,7 @@ def get_stage(name: str) -> Stage:
     Raises:
         ValueError: no stage has that name.
     """
-    stage = _LOADED.get(name)  # type: ignore[call-overload]
+    stage = _LOADED.get(name)  # type: ignore[call-overload]  # a str finds its Module
     if stage is not None:
         return stage
     module = _module_of(name)
@@ -89,18 +89,19 @@ def register_stage(stage: Stage) -> Module:
         ValueError: a bad or built-in name, a bad or taken code, or a name already
             registered for another stage.
     """
-    name, code = getattr(stage, "name", None), getattr(stage, "code", None)
+    name: str = getattr(stage, "name", "")
+    code = getattr(stage, "code", None)
     if name in MODULE_ORDER:
         raise ValueError(f"{name!r} is a built-in stage; give the new stage its own name")
     if not isinstance(code, str) or not _CODE.fullmatch(code):
         raise ValueError(f"a stage code is lowercase letters and digits, got {code!r}")
-    module = extend_module(name)  # type: ignore[arg-type]  # checks the name
-    current = _LOADED.get(module)
+    current = _LOADED.get(name)  # type: ignore[call-overload]  # a str finds its Module
     if current is not None and current is not stage:
         raise ValueError(f"a stage named {name!r} is registered already: {current!r}")
-    taken = {get_stage(m).code: m.value for m in stage_modules() if m != module}
+    taken = {get_stage(m).code: m.value for m in stage_modules() if m != name}
     if code in taken:
         raise ValueError(f"stage code {code!r} is taken by stage {taken[code]!r}")
+    module = extend_module(name)  # checks the name
     _LOADED[module] = stage
     return module
 
