@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import meteor
 from meteor import Meteor, Module, Params
+from meteor.analysis.explain import formula_lines
 from meteor.errors import CandidateLimitError, ParamError, ResourceError
 from meteor.languages import get_language
 from meteor.stages import embedding as emb
@@ -319,6 +321,11 @@ def test_toy_stage_end_to_end(toy: Module) -> None:
     assert r.recall == pytest.approx(rr, abs=1e-12)
     assert r.chunks == 2
     assert r.score == pytest.approx(fmean * (1 - penalty), abs=1e-12)
+    # "why this score" and the formula take the toy stage like any other
+    why = meteor.explain_score(r, scorer)
+    assert why.score == r.score
+    lines = {f.key: f for f in formula_lines(r.stats, scorer.breakdown(r), scorer.params)}
+    assert "+ 0.5000\\cdot(0.7500\\cdot 1 + " in lines["m_hyp"].numeric  # the toy term
     # its weight is applied: at weight 1 the toy match counts fully
     full = Meteor(params=Params(modules=("exact", "toy"), weights={"exact": 1.0, "toy": 1.0}))
     assert full.score("fast cats running", "cats runner fast").precision == 1.0
