@@ -112,7 +112,8 @@ class Params:
         beta: exponent of the fragmentation penalty γ·frag^β.
         gamma: maximum fragmentation penalty.
         delta: weight of content words against function words (0.5: plain ratios).
-        modules: the matching stages, in order.
+        modules: the matching stages, in order: built-in ones or any registered with
+            :func:`meteor.stages.registry.register_stage`.
         weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
         aligner: ``beam`` (Meteor 1.5), ``greedy`` (NLTK 3.10) or ``stagewise`` (2005 paper).
         beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
