@@ -10,12 +10,13 @@ reference wins ties (MeteorScorer.java:207-229).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 from meteor import resources
 from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
@@ -32,19 +33,18 @@ from meteor.stages.base import (
     CandidateLimitError,
     MatchContext,
     Sentence,
+    Stage,
     from_match,
-    propose_all,
-    propose_all_raw,
     to_match,
     to_matches,
 )
+from meteor.stages.registry import get_stage, propose_all, propose_all_raw, stage_names
 from meteor.text import normalize
 from meteor.types import (
     Alignment,
     CorpusResult,
     Match,
     MeteorResult,
-    Module,
     Stats,
     Token,
 )
@@ -77,8 +77,8 @@ CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 _TOKEN_BYTES, _CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
-#: matchers have filled it (stems, synsets, paraphrase look-ups: about 650 bytes per
-#: word on WMT21 ru-en with paraphrases, 310 without).
+#: stages have filled it (about 650 bytes per word on WMT21 ru-en with all of Meteor
+#: 1.5's stages, 310 without its phrase table).
 _SENTENCE_WORD_BYTES = 700
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SHARED_CACHES: dict[tuple[Any, ...], ByteBoundedMemo] = {}
@@ -90,8 +90,7 @@ def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
 
     The key must hold every parameter the memoised work depends on: tokens depend on
     the language, normaliser, tokenizer, punctuation rule and function-word list;
-    :class:`~meteor.stages.base.Sentence` on the language, word keys, ё folding and
-    stemmer.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
+    :class:`~meteor.stages.base.Sentence` on :meth:`Sentence.settings`.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
     """
     with _SHARED_LOCK:
         memo = _SHARED_CACHES.get((kind, *settings))
@@ -148,34 +147,35 @@ class Meteor:
         self.params, self.preset = resolve_params(preset, params, lang, **overrides)
         p = self.params
         self.lang: Language = get_language(p.lang)
-        missing = [m.value for m in p.modules if m not in self.lang.modules]
-        if missing == [Module.EMBEDDING.value] and p.lang == "ru":
-            raise ResourceError(
-                "the embedding stage needs the navec word vectors shipped in natasha: "
-                "pip install natasha==1.6.0 navec==0.10.0"
-            )
-        if missing:
-            raise ParamError(
-                f"modules: {', '.join(missing)} not available for language {p.lang!r} "
-                f"(available: {', '.join(sorted(m.value for m in self.lang.modules))})"
-            )
-        if Module.STEM in p.modules and p.stemmer not in self.lang.stemmers:
-            raise ParamError(
-                f"stemmer must be one of {', '.join(self.lang.stemmers)} for {p.lang!r}, "
-                f"got {p.stemmer!r}"
-            )
+        self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
+        self._check_stages()
         if p.aligner == "greedy" and p.lang != "en":
             raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
         self._function_lang = self._pick_function_words()
         self._signatures: dict[int, str] = {}
-        # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
+        # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
         self._tok_cache = _shared_cache(
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words
         )
-        self._sent_cache = _shared_cache("sentences", p.lang, p.java_keys, p.fold_yo, p.stemmer)
+        self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
 
     # -- resources ------------------------------------------------------
+    def _check_stages(self) -> None:
+        """Every stage of the params runs on the language, or a message says why not."""
+        missing = [s for s in self._stages if not s.available(self.lang)]
+        hint = missing[0].resource_hint(self.lang) if len(missing) == 1 else None
+        if hint:
+            raise ResourceError(hint)
+        if missing:
+            offered = [name for name in stage_names() if get_stage(name).available(self.lang)]
+            raise ParamError(
+                f"modules: {', '.join(s.name for s in missing)} not available for language "
+                f"{self.params.lang!r} (available: {', '.join(sorted(offered))})"
+            )
+        for stage in self._stages:
+            stage.validate(self.lang, self.params)
+
     def _pick_function_words(self) -> Language:
         """The language weighing with ``params.function_words`` (ParamError when it lacks it)."""
         p = self.params
@@ -197,36 +197,27 @@ class Meteor:
     def prepare(self, progress: Progress | None = None) -> None:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
         p = self.params
-        steps: list[tuple[str, Callable[[], Any]]] = []
-        if Module.SYNONYM in p.modules and p.aligner != "greedy":
-            steps.append(("synonyms", lambda: self.lang.synsets("test")))
-        if Module.STEM in p.modules:
-            steps.append(("stemmer", lambda: self.lang.stem("tests", p.stemmer)))
-        if Module.LEMMA in p.modules:
-            steps.append(("lemmatiser", lambda: self.lang.lemmas("тест")))
-        if Module.EMBEDDING in p.modules:
-            steps.append(("word vectors", lambda: cast(Any, self.lang).vector("тест")))
+        steps: list[tuple[str, Callable[[Progress | None], Any]]] = []
+        if p.aligner != "greedy":  # the greedy aligner runs NLTK's own matching
+            for stage in self._stages:
+                if stage.resource:
+                    steps.append((stage.resource, functools.partial(stage.prepare, self.lang, p)))
         if p.aligner == "greedy":
             resources.import_nltk()  # one thread at a time (see import_nltk)
             from meteor.languages.nltk_wordnet import wordnet_reader
 
-            steps.append(("nltk WordNet", wordnet_reader))
-        steps.append(("function words", lambda: self._is_function("the")))
-        total = len(steps) + (1 if Module.PARAPHRASE in p.modules else 0)
+            steps.append(("nltk WordNet", lambda _: wordnet_reader()))
+        steps.append(("function words", lambda _: self._is_function("the")))
+        total = len(steps)
         for k, (label, fn) in enumerate(steps):
             if progress:
                 progress(k / total, f"loading {label}")
-            fn()
-        if Module.PARAPHRASE in p.modules:
-            from meteor.languages import paraphrase
 
-            base = len(steps) / total
-
-            def sub(frac: float, msg: str) -> None:
+            def sub(frac: float, msg: str, k: int = k) -> None:
                 if progress:
-                    progress(base + frac / total, msg)
+                    progress((k + frac) / total, msg)
 
-            paraphrase.get_table(p.lang, progress=sub)
+            fn(sub)
         if progress:
             progress(1.0, "ready")
 
@@ -286,9 +277,9 @@ class Meteor:
     def prefetch(self, texts: Iterable[str]) -> None:
         """Do the per-sentence work of many texts at once, ahead of scoring them.
 
-        Tokenises the texts and walks the paraphrase trie for all their sentences
-        in one vectorised lookup (:meth:`ParaphraseTable.phrases_many`), which costs
-        a fraction of one lookup per sentence.  Purely a speed-up: scores are the
+        Tokenises the texts and hands their sentences to every stage that works on
+        many at once (:meth:`Stage.prefetch`: one vectorised phrase-table lookup
+        costs a fraction of one lookup per sentence).  Purely a speed-up: scores are the
         same with or without it.  Texts that cannot be scored are skipped here (the
         error comes when they are scored).
 
@@ -302,24 +293,17 @@ class Meteor:
         for k, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
-        if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
+        stages = [s for s in self._stages if s.prefetches]
+        if not stages or self.params.aligner == "greedy":
             return
-        from meteor.languages.paraphrase import ParaphraseTable
-
-        table = self.lang.paraphrases()
-        if not isinstance(table, ParaphraseTable):
-            return
-        todo: dict[int, Sentence] = {}
+        sents: list[Sentence] = []
         for text in texts:
             try:
-                sent = self._sentence([t.text for t in self.tokenize(text)])
+                sents.append(self._sentence([t.text for t in self.tokenize(text)]))
             except (TypeError, ValueError):
                 continue
-            if not sent.has_phrases():
-                todo[id(sent)] = sent
-        sents = list(todo.values())
-        for sent, phrases in zip(sents, table.phrases_many([s.words for s in sents]), strict=True):
-            sent.set_phrases(phrases)
+        for stage in stages:
+            stage.prefetch(sents, self.lang)
 
     def _context(self, hyp: Sequence[str], ref: Sequence[str], limit: int) -> MatchContext:
         sides = (self._sentence(hyp), self._sentence(ref))
@@ -469,8 +453,8 @@ class Meteor:
         """
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
-        if Module.PARAPHRASE in self.params.modules:
-            self.prefetch([hyp, *ref_list])  # both sides' paraphrase look-ups in one call
+        if any(s.prefetches for s in self._stages):
+            self.prefetch([hyp, *ref_list])  # both sides' look-ups in one call
         best: tuple[Any, ...] | None = None
         best_score = -1.0
         best_idx = 0

@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 
 from meteor.errors import ParamError as ParamError
 from meteor.languages import canonical_code
-from meteor.types import Module
+from meteor.types import Module, stage_modules
 
 __all__ = [
     "ALIGNERS",
@@ -76,7 +76,7 @@ def _check_number(name: str, value: Any, key: str | None = None) -> float:
 def _to_module(value: Any, field_name: str) -> Module:
     if isinstance(value, Module):
         return value
-    names = ", ".join(m.value for m in Module)
+    names = ", ".join(m.value for m in stage_modules())
     if not isinstance(value, str):
         raise ParamError(f"{field_name}: a module is named by a string ({names}), got {value!r}")
     try:
@@ -112,7 +112,8 @@ class Params:
         beta: exponent of the fragmentation penalty γ·frag^β.
         gamma: maximum fragmentation penalty.
         delta: weight of content words against function words (0.5: plain ratios).
-        modules: the matching stages, in order.
+        modules: the matching stages, in order: built-in ones or any registered with
+            :func:`meteor.stages.registry.register_stage`.
         weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
         aligner: ``beam`` (Meteor 1.5), ``greedy`` (NLTK 3.10) or ``stagewise`` (2005 paper).
         beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
@@ -297,21 +298,15 @@ class Params:
 
     def signature(self, *, preset: str | None = None, nrefs: int = 1) -> str:
         """A sacreBLEU-style reproducibility signature that encodes every setting."""
-        abbrev = {
-            Module.EXACT: "ex",
-            Module.STEM: "st",
-            Module.SYNONYM: "sy",
-            Module.PARAPHRASE: "pa",
-            Module.LEMMA: "le",
-            Module.EMBEDDING: "em",
-        }
+        from meteor.stages.registry import stage_code
+
         parts = [
             "meteor",
             f"v:{VERSION}",
             f"preset:{preset or 'custom'}",
             f"lang:{self.lang}",
             f"norm:{self.norm}{'-nopunct' if self.no_punct else ''}",
-            "mods:" + "+".join(abbrev[m] for m in self.modules),
+            "mods:" + "+".join(stage_code(m) for m in self.modules),
             "w:" + "/".join(_fmt(w) for _, w in self.weights),
             f"a:{_fmt(self.alpha)}",
             f"b:{_fmt(self.beta)}",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from meteor.chunking import count_chunks
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.types import MODULE_ORDER, Match, Stats
+from meteor.types import MODULE_ORDER, Match, Stats, module_slot
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment"]
 
@@ -67,7 +67,12 @@ def stats_from_alignment(
     hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
     hm = rm = 0
     for m in matches:
-        k = _MODULE_INDEX[m.module]
+        k = _MODULE_INDEX.get(m.module)
+        if k is None:  # a registered stage: its slot comes after the built-in six
+            k = module_slot(m.module)
+            grow = [0] * (k + 1 - len(hc))
+            for vec in (hc, rc, hf, rf):
+                vec += grow
         hs, he = m.hyp.start, m.hyp.end
         rs, re_ = m.ref.start, m.ref.end
         f = sum(hyp_function[hs:he])
@@ -138,18 +143,19 @@ def compute(stats: Stats, params: Params) -> Breakdown:
     a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
     hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
     ref_len = d * (stats.ref_len - stats.ref_function_words) + (1.0 - d) * stats.ref_function_words
-    idx = [MODULE_ORDER.index(m) for m in params.modules]
+    idx = [module_slot(m) for m in params.modules]
     ws = [params.weight(m) for m in params.modules]
+    hc, rc, hf, rf = stats.per_module(max(idx) + 1)
     hm = 0.0
     for k, w in zip(idx, ws, strict=True):
-        hm += stats.hyp_content_matches[k] * w * d
+        hm += hc[k] * w * d
     rm = 0.0
     for k, w in zip(idx, ws, strict=True):
-        rm += stats.ref_content_matches[k] * w * d
+        rm += rc[k] * w * d
     for k, w in zip(idx, ws, strict=True):
-        hm += stats.hyp_function_matches[k] * w * (1.0 - d)
+        hm += hf[k] * w * (1.0 - d)
     for k, w in zip(idx, ws, strict=True):
-        rm += stats.ref_function_matches[k] * w * (1.0 - d)
+        rm += rf[k] * w * (1.0 - d)
     precision = _div(hm, hyp_len)
     recall = _div(rm, ref_len)
     if _nltk_arithmetic(params):

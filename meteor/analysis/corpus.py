@@ -72,7 +72,7 @@ from meteor.params import Params
 from meteor.runtime import gc_paused
 from meteor.scoring import compute
 from meteor.signatures import check_same_settings
-from meteor.types import CorpusResult, MeteorResult, Stats
+from meteor.types import CorpusResult, MeteorResult, Stats, module_order
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -116,11 +116,15 @@ _STATS_FIELDS = tuple(f.name for f in fields(Stats))
 
 
 def _stats_row(s: Stats) -> list[int]:
+    """The fields in order, each per-module tuple as wide as :func:`module_order` (a
+    registered stage's slot is there whether or not this segment used it)."""
     row: list[int] = []
+    width = len(module_order())
     for name in _STATS_FIELDS:
         v = getattr(s, name)
         if isinstance(v, tuple):
             row.extend(v)
+            row.extend([0] * (width - len(v)))
         else:
             row.append(v)
     return row
@@ -130,12 +134,12 @@ def _row_stats(row: Sequence[float]) -> Stats:
     vals = [int(round(x)) for x in row]
     out: list[Any] = []
     pos = 0
+    width = len(module_order())
     template = Stats()
     for name in _STATS_FIELDS:
-        v = getattr(template, name)
-        if isinstance(v, tuple):
-            out.append(tuple(vals[pos : pos + len(v)]))
-            pos += len(v)
+        if isinstance(getattr(template, name), tuple):
+            out.append(tuple(vals[pos : pos + width]))
+            pos += width
         else:
             out.append(vals[pos])
             pos += 1

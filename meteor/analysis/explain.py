@@ -32,7 +32,16 @@ from meteor.params import RANGES, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
 from meteor.rules import is_definite
 from meteor.scoring import Breakdown, compute, stats_from_alignment
-from meteor.types import MODULE_ORDER, Alignment, Match, MeteorResult, Module, Span, Stats
+from meteor.types import (
+    MODULE_ORDER,
+    Alignment,
+    Match,
+    MeteorResult,
+    Module,
+    Span,
+    Stats,
+    module_slot,
+)
 
 __all__ = [
     "ChunkBreak",
@@ -216,9 +225,10 @@ def _best_module(params: Params) -> Module:
 
 
 def _add_one(stats: Stats, side: str, function: bool, module: Module) -> Stats:
-    k = MODULE_ORDER.index(module)
+    k = module_slot(module)
     name = f"{side}_{'function' if function else 'content'}_matches"
     vec = list(getattr(stats, name))
+    vec += [0] * (k + 1 - len(vec))  # a registered stage's slot the stats lack yet
     vec[k] += 1
     changes: dict[str, object] = {name: tuple(vec), "chunks": max(stats.chunks, 1)}
     if side == "hyp":
@@ -626,7 +636,7 @@ def formula_lines(
 
     a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
     mods = params.modules
-    idx = {m: MODULE_ORDER.index(m) for m in mods}
+    idx = {m: module_slot(m) for m in mods}
     lines: list[FormulaLine] = []
     for side, length, fw, weighted in (
         ("hyp", stats.hyp_len, stats.hyp_function_words, bd.hyp_weighted_len),
@@ -640,9 +650,10 @@ def formula_lines(
                 f" + {n(1 - d)}\\cdot {i(fw)} = {n(weighted)}",
             )
         )
+    hc, rc, hf, rf = stats.per_module(max(idx.values()) + 1)
     for side, content, function, weighted in (
-        ("hyp", stats.hyp_content_matches, stats.hyp_function_matches, bd.hyp_weighted_matches),
-        ("ref", stats.ref_content_matches, stats.ref_function_matches, bd.ref_weighted_matches),
+        ("hyp", hc, hf, bd.hyp_weighted_matches),
+        ("ref", rc, rf, bd.ref_weighted_matches),
     ):
         terms = [  # stages that matched nothing on this side add 0 and are left out
             f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {i(content[idx[m]])}"

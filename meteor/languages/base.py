@@ -85,6 +85,10 @@ class WordVectors(Protocol):
         """Name of the model, for records."""
         ...
 
+    def load(self) -> Any:
+        """Load the vectors now (``Meteor.prepare``; otherwise on first use)."""
+        ...
+
     def lookup(
         self, word: str, lemmas: Callable[[str], Iterable[str]] | None = None
     ) -> tuple[int, str, bool] | None:

@@ -1,10 +1,18 @@
-"""Matching stages: each proposes *candidate* matches and records why.
+"""What every matching stage is and shares: the :class:`Stage` protocol and the plumbing.
 
-Reproduces Meteor 1.5's matchers (``ExactMatcher``, ``StemMatcher``,
-``SynonymMatcher``, ``ParaphraseMatcher``; ``meteor-1.5.md`` section 6): every
-module proposes **all** its candidates, including words other modules already
-matched; the aligner chooses.  Candidates come out in the order Meteor adds them
-to its lattice: by reference position, then hypothesis position.
+A stage proposes *candidate* matches for a hypothesis-reference pair and records
+why; the aligner chooses among them.  This reproduces Meteor 1.5's matchers
+(``ExactMatcher``, ``StemMatcher``, ``SynonymMatcher``, ``ParaphraseMatcher``;
+``meteor-1.5.md`` section 6): every stage proposes **all** its candidates,
+including words other stages already matched, in the order Meteor adds them to
+its lattice: by reference position, then hypothesis position.
+
+Here: :class:`Stage` (the protocol) and :class:`StageBase` (its defaults), the one
+candidate type :data:`Candidate`, a pair as the stages see it (:class:`MatchContext`,
+built from two cached :class:`Sentence` objects) and the conversions to and from
+:class:`~meteor.types.Match` records.  One file per stage beside this one
+(``exact.py``, ``stem.py``, ...); which stages exist is decided in one place,
+:mod:`meteor.stages.registry`.
 
 Words are compared through *keys*: Java ``String.hashCode`` when
 ``Params.java_keys`` is set (Meteor 1.5 compares hash codes with no collision
@@ -16,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
@@ -27,17 +35,20 @@ from meteor.types import Match, Module, Span
 __all__ = [
     "Candidate",
     "CandidateLimitError",
+    "LanguageStage",
     "MatchContext",
+    "Progress",
     "Sentence",
+    "Stage",
+    "StageBase",
     "from_match",
     "java_hash",
-    "propose",
-    "propose_all",
-    "propose_all_raw",
-    "propose_raw",
     "to_match",
     "to_matches",
 ]
+
+#: ``progress(fraction, message)``, as :data:`meteor.metric.Progress`.
+Progress = Callable[[float, str], None]
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -84,6 +95,12 @@ class Sentence:
         "keys",
         "words",
     )
+
+    @staticmethod
+    def settings(params: Params) -> tuple[Any, ...]:
+        """Every setting a sentence's work depends on (for a cache of sentences): the
+        language, word keys, ё folding and the stemmer."""
+        return (params.lang, params.java_keys, params.fold_yo, params.stemmer)
 
     def __init__(self, words: Sequence[str], params: Params, lang: Language) -> None:
         self.words = list(words)
@@ -233,127 +250,6 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     return dict(idx)
 
 
-def exact(ctx: MatchContext) -> list[Candidate]:
-    """``ExactMatcher``: ``key(hyp_i) == key(ref_j)``."""
-    by_key = ctx.hs.key_index()
-    if ctx.limit is not None:  # count first: repeated words make n² candidates
-        ctx.check(sum(len(by_key.get(k, ())) for k in ctx.ref_keys), Module.EXACT)
-    ex = Module.EXACT
-    return [
-        (ex, i, i + 1, j, j + 1, "", None)
-        for j, k in enumerate(ctx.ref_keys)
-        for i in by_key.get(k, ())
-    ]
-
-
-def stem(ctx: MatchContext) -> list[Candidate]:
-    """``StemMatcher``: equal stem keys and different word keys (case-sensitive)."""
-    by_key = ctx.hs.stem_index()
-    hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Candidate] = []
-    rstems = ctx.rs.stems()
-    for j, sk in enumerate(ctx.rs.stem_keys() if by_key else ()):
-        for i in by_key.get(sk, ()):
-            if hk[i] != rk[j]:
-                out.append((Module.STEM, i, i + 1, j, j + 1, f"same stem “{rstems[j]}”", None))
-        ctx.check(len(out), Module.STEM)  # per reference word: at most n_hyp over
-    return out
-
-
-def lemma(ctx: MatchContext) -> list[Candidate]:
-    """Lemma stage (beyond Meteor 1.5): the sets of normal forms intersect, words differ."""
-    by_lemma = ctx.hs.lemma_index()
-    hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Candidate] = []
-    for j, ls in enumerate(ctx.rs.lemmas() if by_lemma else ()):
-        hits: dict[int, str] = {}
-        for lem in sorted(ls):
-            for i in by_lemma.get(lem, ()):
-                hits.setdefault(i, lem)
-        for i in sorted(hits):
-            if hk[i] != rk[j]:
-                out.append((Module.LEMMA, i, i + 1, j, j + 1, f"same lemma “{hits[i]}”", None))
-        ctx.check(len(out), Module.LEMMA)
-    return out
-
-
-def synonym(ctx: MatchContext) -> list[Candidate]:
-    """``SynonymMatcher``: the synonym sets intersect and the word keys differ.
-
-    ``detail`` names the smallest shared synset.  Long pairs look the reference's
-    synsets up in an index of the hypothesis's (:meth:`Sentence.synset_index`)
-    instead of comparing every pair of words; both give the same candidates.
-    """
-    hyp = ctx.hs.with_synsets()
-    if not hyp:
-        return []
-    refs = ctx.rs.with_synsets()
-    if len(hyp) * len(refs) > _SYNONYM_INDEX_PAIRS:
-        return _synonym_indexed(ctx, refs)
-    hk, rk = ctx.hyp_keys, ctx.ref_keys
-    out: list[Candidate] = []
-    src = ""
-    syn = Module.SYNONYM
-    for j, ss in refs:
-        key = rk[j]
-        for i, hs in hyp:
-            if not ss.isdisjoint(hs) and hk[i] != key:
-                src = src or ctx.lang.synonym_source().split(" (")[0]
-                out.append((syn, i, i + 1, j, j + 1, f"{src} synset {min(ss & hs):08d}", None))
-        ctx.check(len(out), syn)
-    return out
-
-
-#: Above this many (hypothesis word × reference word) pairs with synsets, the synonym
-#: stage looks synsets up in an index instead of comparing every pair.
-_SYNONYM_INDEX_PAIRS = 400
-
-
-def _synonym_indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) -> list[Candidate]:
-    """:func:`synonym` through the hypothesis's synset index; a repeated reference word
-    (same key, same synsets) reuses its hits."""
-    index = ctx.hs.synset_index()
-    hk, rk = ctx.hyp_keys, ctx.ref_keys
-    hsyn = ctx.hs.synsets()
-    src = ctx.lang.synonym_source().split(" (")[0]
-    out: list[Candidate] = []
-    syn = Module.SYNONYM
-    memo: dict[tuple[Hashable, frozenset[int]], list[tuple[int, str]]] = {}
-    for j, ss in refs:
-        key = rk[j]
-        hits = memo.get((key, ss))
-        if hits is None:
-            found: set[int] = set()
-            for off in ss:
-                found.update(index.get(off, ()))
-            hits = [
-                (i, f"{src} synset {min(ss & hsyn[i]):08d}") for i in sorted(found) if hk[i] != key
-            ]
-            memo[(key, ss)] = hits
-        for i, detail in hits:
-            out.append((syn, i, i + 1, j, j + 1, detail, None))
-        ctx.check(len(out), syn)
-    return out
-
-
-def paraphrase(ctx: MatchContext) -> list[Candidate]:
-    """``ParaphraseMatcher``: n:m phrase pairs from the language's paraphrase table."""
-    table = ctx.lang.paraphrases()
-    from meteor.languages.paraphrase import CandidateOverflowError, ParaphraseTable
-
-    try:
-        if isinstance(table, ParaphraseTable):  # the index: per-sentence work is cached
-            found = table.pair_candidates(
-                ctx.hs.phrases(table), ctx.rs.phrases(table), limit=ctx.limit
-            )
-        else:
-            found = table.candidates(ctx.hyp, ctx.ref, limit=ctx.limit)
-    except CandidateOverflowError as exc:  # counted before any candidate was built
-        raise CandidateLimitError(exc.found, exc.limit, Module.PARAPHRASE.value) from None
-    pa = Module.PARAPHRASE
-    return [(pa, hs, hs + hl, rs, rs + rl, "paraphrase table", None) for hs, hl, rs, rl in found]
-
-
 def to_match(ctx: MatchContext, c: Candidate) -> Match:
     """The :class:`~meteor.types.Match` record of a candidate."""
     module, hs, he, rs, re_, detail, sim = c
@@ -403,51 +299,103 @@ def from_match(m: Match) -> Candidate:
     return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
 
 
-_MATCHERS: dict[Module, Callable[[MatchContext], list[Candidate]]] = {
-    Module.EXACT: exact,
-    Module.STEM: stem,
-    Module.SYNONYM: synonym,
-    Module.PARAPHRASE: paraphrase,
-    Module.LEMMA: lemma,
-}
+# ---------------------------------------------------------------------------- stages
 
 
-def register_matcher(module: Module, fn: Callable[[MatchContext], list[Candidate]]) -> None:
-    """Plug in a stage implemented elsewhere (e.g. the embedding stage)."""
-    _MATCHERS[module] = fn
+@runtime_checkable
+class Stage(Protocol):
+    """One matching stage, as the scorer (:class:`meteor.Meteor`) uses it.
 
-
-def propose_raw(module: Module, ctx: MatchContext) -> list[Candidate]:
-    """All candidates of one module as :data:`Candidate` tuples, in Meteor 1.5's lattice order."""
-    try:
-        fn = _MATCHERS[module]
-    except KeyError:
-        raise ValueError(f"no matcher for module {module.value!r}") from None
-    return fn(ctx)
-
-
-def propose(module: Module, ctx: MatchContext) -> list[Match]:
-    """All candidates of one module, in Meteor 1.5's lattice order."""
-    return [to_match(ctx, c) for c in propose_raw(module, ctx)]
-
-
-def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Candidate]]:
-    """Candidates per module (as :data:`Candidate` tuples), in the order of ``modules``.
-
-    Raises:
-        CandidateLimitError: one stage, or all of them together, proposed more than
-            ``ctx.limit`` candidates.
+    Attributes:
+        name: the stage's name: the :class:`~meteor.types.Module` it labels its
+            candidates with (a built-in member, or a plain ``str`` for a new stage:
+            :func:`meteor.stages.registry.register_stage` makes it a module).
+        code: a short code for the settings signature (``ex`` in ``mods:ex+st``);
+            unique among the registered stages.
+        resource: what :meth:`prepare` loads, for progress messages ("stemmer",
+            "paraphrase table"); ``None`` when it loads nothing.
+        prefetches: whether :meth:`prefetch` does anything (the scorer then hands it
+            the sentences of a batch before scoring them).
     """
-    out: list[list[Candidate]] = []
-    total = 0
-    for m in modules:
-        stage = propose_raw(m, ctx)
-        total += len(stage)
-        ctx.check(total, m)
-        out.append(stage)
-    return out
+
+    name: str
+    code: str
+    resource: str | None
+    prefetches: bool
+
+    def available(self, language: Language) -> bool:
+        """Whether the stage can run on ``language`` (its resources are installed)."""
+        ...
+
+    def resource_hint(self, language: Language) -> str | None:
+        """When not :meth:`available` for want of an installable resource: what to
+        install (the message of the :class:`~meteor.errors.ResourceError`); ``None``
+        when the language simply has no such stage."""
+        ...
+
+    def validate(self, language: Language, params: Params) -> None:
+        """Raise :class:`~meteor.errors.ParamError` when ``params`` ask this stage for
+        something ``language`` lacks (e.g. a stemmer it does not have)."""
+        ...
+
+    def prepare(self, language: Language, params: Params, progress: Progress | None = None) -> None:
+        """Load every resource :meth:`candidates` will need now instead of on first use."""
+        ...
+
+    def prefetch(self, sentences: Sequence[Sentence], language: Language) -> None:
+        """Do the per-sentence work of many sentences at once (a speed-up only)."""
+        ...
+
+    def candidates(self, ctx: MatchContext) -> list[Candidate]:
+        """Every candidate of this stage for the pair, in Meteor 1.5's lattice order.
+
+        Raises:
+            CandidateLimitError: more than ``ctx.limit`` candidates (:meth:`MatchContext.check`).
+        """
+        ...
 
 
-def propose_all(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Match]]:
-    """Candidates per module, in the order of ``modules`` (see :func:`propose_all_raw`)."""
-    return [[to_match(ctx, c) for c in stage] for stage in propose_all_raw(ctx, modules)]
+class StageBase:
+    """Defaults for a :class:`Stage`: available everywhere, nothing to load or prefetch.
+
+    A new stage sets ``name`` and ``code`` and writes :meth:`candidates`; its
+    candidates carry :attr:`module` (``Module(name)``).
+    """
+
+    name: str
+    code: str
+    resource: str | None = None
+    prefetches: bool = False
+
+    @functools.cached_property
+    def module(self) -> Module:
+        """``Module(self.name)`` (valid once the stage is registered)."""
+        return Module(self.name)
+
+    def available(self, language: Language) -> bool:
+        return True
+
+    def resource_hint(self, language: Language) -> str | None:
+        return None
+
+    def validate(self, language: Language, params: Params) -> None:
+        return None
+
+    def prepare(self, language: Language, params: Params, progress: Progress | None = None) -> None:
+        return None
+
+    def prefetch(self, sentences: Sequence[Sentence], language: Language) -> None:
+        return None
+
+    def candidates(self, ctx: MatchContext) -> list[Candidate]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<stage {self.name}>"
+
+
+class LanguageStage(StageBase):
+    """A stage the language must offer (listed in its ``modules``): the built-in stages."""
+
+    def available(self, language: Language) -> bool:
+        return self.name in language.modules

@@ -38,9 +38,9 @@ Loading cost, measured on the project's 2-core machine: about 1 s and 170 MB
 more resident memory for ``Navec.load`` (the quantised codes, a 25 MB
 centroid-product table navec precomputes, and the 250K-word vocabulary dict).
 
-Importing this module is cheap (no numpy, no navec); it registers the stage with
-:func:`meteor.stages.base.register_matcher`.  :mod:`meteor.languages.russian`
-imports it, so the stage is there whenever a Russian scorer is built.
+Importing this module is cheap (no numpy, no navec) and does nothing else: the
+stage is the registry's line ``embedding`` (:mod:`meteor.stages.registry`), imported
+on first use.  :mod:`meteor.languages.russian` uses :class:`NavecEmbeddings` from here.
 """
 
 from __future__ import annotations
@@ -52,9 +52,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meteor.errors import ResourceError
+from meteor.languages import Language
+from meteor.params import Params
 from meteor.resources import package_dir
 from meteor.rules import fold_yo
-from meteor.stages.base import Candidate, MatchContext, propose_raw, register_matcher
+from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
+from meteor.stages.registry import propose_raw
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -62,10 +65,11 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "EMBEDDING",
     "NAVEC_HINT",
     "NAVEC_MODEL_FILE",
+    "EmbeddingStage",
     "NavecEmbeddings",
-    "embedding",
     "navec_available",
     "navec_model_path",
     "news_embeddings",
@@ -275,48 +279,65 @@ def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
     return hyp, ref
 
 
-def embedding(ctx: MatchContext) -> list[Candidate]:
-    """The embedding stage: candidates between words no earlier candidate touches.
+class EmbeddingStage(LanguageStage):
+    """Candidates between words no earlier candidate touches whose cosine reaches the
+    threshold.  Offered by a language with word vectors (Russian, when navec and the
+    natasha model are installed: :func:`navec_available`)."""
 
-    Returns candidates in lattice order (reference position, then hypothesis
-    position); each carries the cosine in :attr:`Match.similarity`.
+    name = Module.EMBEDDING
+    code = "em"
+    resource = "word vectors"
+    #: The language the navec news model is for.
+    model_language = "ru"
 
-    Raises:
-        ResourceError: when navec or its model is not installed.
-    """
-    source = ctx.lang.embeddings()  # ResourceError for a language without word vectors
-    lemmas = ctx.lang.lemmas
-    eligible = ctx.lang.embedding_eligible
-    touched_h, touched_r = touched_by_earlier_stages(ctx)
-    hyp: list[tuple[int, int, str, bool]] = []
-    for i, w in enumerate(ctx.hyp):
-        if i not in touched_h and eligible(w) and (hit := source.lookup(w, lemmas)) is not None:
-            hyp.append((i, *hit))
-    ref: list[tuple[int, int, str, bool]] = []
-    for j, w in enumerate(ctx.ref):
-        if j not in touched_r and eligible(w) and (hit := source.lookup(w, lemmas)) is not None:
-            ref.append((j, *hit))
-    if not hyp or not ref:
-        return []
-    sims = source.cosine_matrix([h[1] for h in hyp], [r[1] for r in ref])
-    threshold = ctx.params.embedding_threshold
-    out: list[Candidate] = []
-    # Only the pairs over the threshold, in (reference, hypothesis) order: numpy finds
-    # them, so long texts cost no Python loop over every pair.
-    for b, a in zip(*(sims.T >= threshold).nonzero(), strict=True):
-        j, _, rkey, rlem = ref[b]
-        i, _, hkey, hlem = hyp[a]
-        if ctx.hyp_keys[i] == ctx.ref_keys[j]:
-            continue
-        cos = float(sims[a, b])
-        detail = f"navec cosine {cos:.2f}"
-        if hlem or rlem:
-            detail += f" (looked up as {hkey} / {rkey})"
-        out.append((Module.EMBEDDING, i, i + 1, j, j + 1, detail, cos))
-        if len(out) % 1024 == 0:
-            ctx.check(len(out), Module.EMBEDDING)
-    ctx.check(len(out), Module.EMBEDDING)
-    return out
+    def resource_hint(self, language: Language) -> str | None:
+        if language.code != self.model_language:
+            return None
+        return f"the embedding stage needs the navec word vectors shipped in natasha: {NAVEC_HINT}"
+
+    def prepare(self, language: Language, params: Params, progress: Progress | None = None) -> None:
+        language.embeddings().load()
+
+    def candidates(self, ctx: MatchContext) -> list[Candidate]:
+        """Candidates in lattice order (reference position, then hypothesis position);
+        each carries the cosine in :attr:`Match.similarity`.
+
+        Raises:
+            ResourceError: when navec or its model is not installed.
+        """
+        source = ctx.lang.embeddings()  # ResourceError for a language without word vectors
+        lemmas = ctx.lang.lemmas
+        eligible = ctx.lang.embedding_eligible
+        touched_h, touched_r = touched_by_earlier_stages(ctx)
+        hyp: list[tuple[int, int, str, bool]] = []
+        for i, w in enumerate(ctx.hyp):
+            if i not in touched_h and eligible(w) and (hit := source.lookup(w, lemmas)) is not None:
+                hyp.append((i, *hit))
+        ref: list[tuple[int, int, str, bool]] = []
+        for j, w in enumerate(ctx.ref):
+            if j not in touched_r and eligible(w) and (hit := source.lookup(w, lemmas)) is not None:
+                ref.append((j, *hit))
+        if not hyp or not ref:
+            return []
+        sims = source.cosine_matrix([h[1] for h in hyp], [r[1] for r in ref])
+        threshold = ctx.params.embedding_threshold
+        out: list[Candidate] = []
+        # Only the pairs over the threshold, in (reference, hypothesis) order: numpy finds
+        # them, so long texts cost no Python loop over every pair.
+        for b, a in zip(*(sims.T >= threshold).nonzero(), strict=True):
+            j, _, rkey, rlem = ref[b]
+            i, _, hkey, hlem = hyp[a]
+            if ctx.hyp_keys[i] == ctx.ref_keys[j]:
+                continue
+            cos = float(sims[a, b])
+            detail = f"navec cosine {cos:.2f}"
+            if hlem or rlem:
+                detail += f" (looked up as {hkey} / {rkey})"
+            out.append((Module.EMBEDDING, i, i + 1, j, j + 1, detail, cos))
+            if len(out) % 1024 == 0:
+                ctx.check(len(out), Module.EMBEDDING)
+        ctx.check(len(out), Module.EMBEDDING)
+        return out
 
 
-register_matcher(Module.EMBEDDING, embedding)
+EMBEDDING = EmbeddingStage()

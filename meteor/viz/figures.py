@@ -27,7 +27,7 @@ from typing import Protocol
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from meteor.types import MODULE_ORDER, Alignment, Chunk, Match, Module, Token
+from meteor.types import Alignment, Chunk, Match, Module, Token, module_order
 
 __all__ = [
     "FUNCTION_WORD",
@@ -36,6 +36,9 @@ __all__ = [
     "MODULE_COLORS",
     "MODULE_DASH",
     "MODULE_SYMBOL",
+    "OTHER_STAGE_COLOR",
+    "OTHER_STAGE_DASH",
+    "OTHER_STAGE_SYMBOL",
     "UNMATCHED",
     "escape",
     "link_view",
@@ -105,6 +108,11 @@ MODULE_SYMBOL: dict[str, str] = {
     "lemma": "cross",
     "embedding": "star",
 }
+#: A stage registered at run time (:func:`meteor.stages.registry.register_stage`) has no
+#: entry above: it is drawn dark grey, with this dash and marker.
+OTHER_STAGE_COLOR = "#333333"
+OTHER_STAGE_DASH = "6px,3px,1px,3px"
+OTHER_STAGE_SYMBOL = "hexagon"
 UNMATCHED = "#D55E00"
 FUNCTION_WORD = "#7F7F7F"
 _CHUNK_FILL = ("rgba(240,228,66,0.30)", "rgba(120,120,120,0.20)")
@@ -201,7 +209,7 @@ def _words(ws: Sequence[str]) -> str:
 
 def _module_order(matches: Sequence[Match]) -> list[Module]:
     used = {m.module for m in matches}
-    return [m for m in MODULE_ORDER if m in used]
+    return [m for m in module_order() if m in used]
 
 
 def _link_traces(
@@ -221,8 +229,8 @@ def _link_traces(
         group = f"cand_{mod.value}" if faint else mod.value
         if faint:
             name = f"{name} ({_label(labels, 'candidates')})"
-        color = MODULE_COLORS.get(mod.value, "#333333")
-        dash = MODULE_DASH.get(mod.value, "solid")
+        color = MODULE_COLORS.get(mod.value, OTHER_STAGE_COLOR)
+        dash = MODULE_DASH.get(mod.value, OTHER_STAGE_DASH)
         ms = [m for m in matches if m.module is mod]
         lx: list[float | None] = []
         ly: list[float | None] = []
@@ -302,7 +310,7 @@ def _link_traces(
                 marker={
                     "color": color,
                     "size": 9 if not faint else 6,
-                    "symbol": MODULE_SYMBOL.get(mod.value, "diamond"),
+                    "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
                     "line": {"color": "white", "width": 1},
                 },
                 hovertext=hover,
@@ -458,7 +466,7 @@ def _token_trace(
             text_colors.append(UNMATCHED)
             status = _label(labels, "not_matched")
         else:
-            colors.append(MODULE_COLORS.get(m.module.value, "#333333"))
+            colors.append(MODULE_COLORS.get(m.module.value, OTHER_STAGE_COLOR))
             symbols.append("circle-open" if fw else "circle")
             text_colors.append(FUNCTION_WORD if fw else "#111111")
             status = f"{_label(labels, 'matched_by')} {_label(labels, m.module.value)}"
@@ -809,7 +817,7 @@ def matrix_view(
     hyp, ref = alignment.hyp, alignment.ref
     nh, nr = len(hyp), len(ref)
     compact = matrix_is_compact(alignment)
-    codes = {m: k + 1 for k, m in enumerate(MODULE_ORDER)}
+    codes = {m: k + 1 for k, m in enumerate(module_order())}
 
     def cell(i: int, j: int) -> str:
         return f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}"
@@ -912,8 +920,8 @@ def matrix_view(
             fig.add_trace(
                 _legend_key(
                     _label(labels, mod.value),
-                    MODULE_COLORS[mod.value],
-                    MODULE_SYMBOL[mod.value],
+                    MODULE_COLORS.get(mod.value, OTHER_STAGE_COLOR),
+                    MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
                     size=12,
                     group=mod.value,
                     meta={"role": "legend", "module": mod.value},
@@ -957,7 +965,7 @@ def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
                 y=ys,
                 mode="markers",
                 marker={
-                    "symbol": MODULE_SYMBOL.get(mod.value, "circle"),
+                    "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
                     "size": 8,
                     "color": "white",
                     "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
@@ -1007,7 +1015,7 @@ def _category_axis(cats: Sequence[str]) -> dict[str, object]:
 def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) -> dict[str, object]:
     """Colour settings of the matrix heatmap: stage codes 1..n, or reference positions."""
     if color_by == "module":
-        cols = [MODULE_COLORS[m.value] for m in MODULE_ORDER]
+        cols = [MODULE_COLORS.get(m.value, OTHER_STAGE_COLOR) for m in module_order()]
         n = len(cols)
         scale: list[list[object]] = []
         for k, c in enumerate(cols):

@@ -80,19 +80,27 @@ def test_model_loads_from_installed_package_without_network() -> None:
     ]
 
 
-def test_import_is_lazy_and_registers_the_stage() -> None:
+def test_the_stage_is_a_registry_line_and_loads_lazily() -> None:
+    """No import side effect registers it: the registry names it without importing its
+    module, and neither the registry, the Russian language nor a scorer built with the
+    stage imports navec before the stage runs."""
     code = (
         "import sys\n"
-        "from meteor.stages.base import _MATCHERS\n"
-        "from meteor.types import Module\n"
+        "from meteor.stages.registry import stage_names, get_stage\n"
+        "print('embedding' in stage_names(), 'meteor.stages.embedding' in sys.modules)\n"
         "from meteor.languages import get_language\n"
         "get_language('ru')\n"
-        "print(Module.EMBEDDING in _MATCHERS, 'navec' in sys.modules)\n"
+        "import meteor\n"
+        "m = meteor.Meteor('meteor-1.5-ru', modules=('exact', 'embedding'),\n"
+        "                  weights={'exact': 1.0, 'embedding': 1.0})\n"
+        "print(get_stage('embedding').name, 'navec' in sys.modules)\n"
+        "m.score('унылую', 'грустную')\n"
+        "print('navec' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert out == "True False"
+    ).stdout.split()
+    assert out == ["True", "False", "embedding", "False", "True"]
 
 
 def test_russian_offers_the_stage() -> None:
