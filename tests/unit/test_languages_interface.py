@@ -30,7 +30,7 @@ from meteor.languages import (
 from meteor.languages.base import check_language
 from meteor.params import FUNCTION_WORD_LISTS, TOKENIZERS
 from meteor.stages.base import MatchContext
-from meteor.stages.embedding import embedding
+from meteor.stages.embedding import EMBEDDING
 from meteor.text.normalize import NORM_LANGUAGES
 from meteor.types import MODULE_ORDER, Module
 
@@ -271,7 +271,7 @@ def test_toy_language_is_checked_against_its_declaration(toy_language: Any) -> N
     # the embedding stage asks the interface, and gets "not available" (no probing)
     ctx = MatchContext(["mopa"], ["fela"], r_params(), toy_language)
     with pytest.raises(ResourceError, match="language 'zz' has no word embeddings"):
-        embedding(ctx)
+        EMBEDDING.candidates(ctx)
     steps: list[str] = []
     Meteor(params=r_params()).prepare(lambda _, msg: steps.append(msg))
     assert steps[-1] == "ready" and "loading stemmer" in steps
