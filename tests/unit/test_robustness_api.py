@@ -12,7 +12,9 @@ import json
 import math
 import os
 import shutil
-import time
+import time  # bounds below are CPU seconds of this process (process_time): a hang
+
+# fails them, a machine loaded by other jobs does not
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,12 +90,12 @@ def test_empty_and_whitespace_input_scores_zero_on_every_preset(
 
 def test_one_megabyte_line_is_refused_quickly(scorers: dict[str, Meteor]) -> None:
     big = "word " * 200_000  # 1 MB
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ValueError, match=r"the hypothesis has 1,000,000 characters; at most"):
         scorers["meteor-1.5"].score(big, "word")
     with pytest.raises(ValueError, match=r"reference 2 has 1,000,000 characters"):
         scorers["meteor-1.5"].score("word", ["word", big])
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 def test_text_at_the_character_limit_is_accepted(scorers: dict[str, Meteor]) -> None:
@@ -126,14 +128,14 @@ def test_five_thousand_copies_of_one_word_are_refused_fast(
     scorers: dict[str, Meteor], preset: str
 ) -> None:
     word = "кот" if scorers[preset].params.lang == "ru" else "the"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if scorers[preset].params.aligner == "greedy":  # nltk keeps no candidate list
         r = scorers[preset].score(f"{word} " * 5_000, f"{word} " * 5_000)
         assert r.score > 0.9999
     else:
         with pytest.raises(CandidateLimitError, match=r"at least 25,000,000 candidate matches"):
             scorers[preset].score(f"{word} " * 5_000, f"{word} " * 5_000)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
 
 
 def test_one_thousand_repetitions(scorers: dict[str, Meteor]) -> None:
@@ -149,9 +151,9 @@ def test_largest_accepted_repetition_finishes_in_bound(
     """223 × 223 copies: 49,729 candidates, just under MAX_CANDIDATES (documented ≤ 2 s)."""
     n = math.isqrt(MAX_CANDIDATES)
     word = "кот" if scorers[preset].params.lang == "ru" else "dog"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = scorers[preset].score(f"{word} " * n, f"{word} " * (n - 1))
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     check_record(r)
     assert len(r.candidates) == n * (n - 1)
     assert elapsed < 6.0, f"{preset}: {elapsed:.1f} s"  # measured ≤ 1.5 s
@@ -168,9 +170,9 @@ def test_wide_beam_lowers_the_candidate_limit(scorers: dict[str, Meteor]) -> Non
 
 def test_long_distinct_pair_is_accepted(scorers: dict[str, Meteor]) -> None:
     words = [f"w{k}" for k in range(MAX_TOKENS)]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = scorers["meteor-1.5"].score(" ".join(words), " ".join(reversed(words)))
-    assert time.perf_counter() - t0 < 10.0  # measured 0.5 s
+    assert time.process_time() - t0 < 10.0  # measured 0.5 s
     check_record(r)
     assert r.stats.chunks == MAX_TOKENS
 
@@ -233,12 +235,12 @@ def test_lone_surrogate_is_refused_with_its_position(scorers: dict[str, Meteor])
 
 def test_long_runs_of_punctuation_are_linear(scorers: dict[str, Meteor]) -> None:
     """Java's dot-escaping loops were quadratic: 8,000 dots took 9 s before the fix."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for text in ("." * MAX_CHARS, "x.." * 60_000, "“" + "." * 100_000 + "”", "DOTMULTI." * 20_000):
         normalize.tokenize(text)
     r = scorers["meteor-1.5"].score("wait" + "." * 9_000, "wait" + "." * 9_000)
     assert r.score == 1.0 and r.alignment.hyp_words == ("wait", "." * 9_000)
-    assert time.perf_counter() - t0 < 10.0  # measured 1.5 s
+    assert time.process_time() - t0 < 10.0  # measured 1.5 s
 
 
 # -- 17-20. wrong types and missing references ----------------------------------------------
@@ -393,13 +395,13 @@ def test_segment_and_byte_limits() -> None:
 def test_bootstrap_size_is_bounded(scorers: dict[str, Meteor]) -> None:
     m = scorers["meteor-1.5"]
     res = m.corpus_score(["a b", "c"], ["a b", "d"])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ValueError, match=r"at most 100,000 bootstrap resamples"):
         bootstrap(res, m.params, n_samples=MAX_BOOTSTRAP_SAMPLES + 1)
     many = res.segments * 2_001
     with pytest.raises(ValueError, match=r"resamples × segments ≤ 200,000,000"):
         bootstrap(many, m.params, n_samples=MAX_BOOTSTRAP_DRAWS // len(many) + 1)
-    assert time.perf_counter() - t0 < 1.0  # refused before any resampling
+    assert time.process_time() - t0 < 1.0  # refused before any resampling
 
 
 # -- 34-37. corrupted caches ----------------------------------------------------------------
