@@ -15,7 +15,7 @@ what it needs at the edges, so that every check runs **before** any scoring:
   their names differ only in characters a file name cannot hold;
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
   Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
-  by :func:`meteor.analysis.corpus.score_corpus` when either reaches it;
+  by :func:`meteor.analysis.parallel.score_corpus` when either reaches it;
 * :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits;
 * :func:`score_system` scores one system and, when some segments cannot be
   scored, finds every one of them and keeps the records of the others.
@@ -38,7 +38,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
-from meteor.analysis.corpus import default_workers, score_corpus
+from meteor.analysis.parallel import default_workers, score_corpus
 from meteor.io.read import MAX_BYTES, check_size
 from meteor.metric import Meteor, Progress
 from meteor.types import CorpusResult, MeteorResult
@@ -452,7 +452,7 @@ def score_system(
 ) -> ScoredSystem:
     """Score a system; a segment that cannot be scored does not lose the others.
 
-    The corpus is scored as usual (:func:`meteor.analysis.corpus.score_corpus`).  Only when a
+    The corpus is scored as usual (:func:`meteor.analysis.parallel.score_corpus`).  Only when a
     segment fails (the stage-wise aligner's search budget, the candidate limit, a
     segment over the length limit) is it scored again in this process, in blocks,
     and a failing block segment by segment, to find every failure and keep every

@@ -353,7 +353,7 @@ def score_corpus_dask(
     The distinct pairs are cut into partitions (identical pairs are scored once,
     as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
     back in input order; :meth:`meteor.Meteor.combine` sums their statistics.
-    Equal (``==``) to :func:`meteor.analysis.corpus.score_corpus` and
+    Equal (``==``) to :func:`meteor.analysis.parallel.score_corpus` and
     :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.corpus.bootstrap` and
     :func:`meteor.analysis.corpus.paired_bootstrap` give the same intervals and tests.
 
