@@ -75,9 +75,9 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     total = count_segments(hyp, args.input_format)
     bar = None
     if args.progress or sys.stderr.isatty():
-        from meteor.cli.commands import _ProgressBar
+        from meteor.cli.output import ProgressBar
 
-        bar = _ProgressBar(sys.stderr, hyp.name)
+        bar = ProgressBar(sys.stderr, hyp.name)
     totals = StreamTotals(meteor)
     out_file = None
     try:
