@@ -508,82 +508,11 @@ def report_failures(
     No corpus score is printed: it would silently leave the failed segments out.
     Records keep their segment numbers and ids, so the gaps are visible.
     """
-    from meteor.io.export import alignment_block, segment_record, segment_row
-
-    names = [name for name, _ in corpus.systems]
-    many = len(names) > 1
-    ids_of: dict[str, Sequence[str]] = {name: corpus.ids_of(name) for name in names}
-    per_system: dict[str, list[tuple[int, MeteorResult]]] = {}
-    for name in names:
-        if name in results:
-            per_system[name] = list(enumerate(results[name].segments))
-        else:
-            per_system[name] = sorted(failed[name].segments, key=lambda x: x[0])
-
-    def jsonl_lines() -> Iterator[str]:
-        import json
-
-        for name in names:
-            for k, rec in per_system[name]:
-                d = segment_record(
-                    rec, k + 1, system=name if many else None, seg_id=ids_of[name][k]
-                )
-                yield json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n"
-
-    def csv_text() -> str:
-        import csv
-        import io
-
-        from meteor.io.export import CSV_COLUMNS
-
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for name in names:
-            for k, rec in per_system[name]:
-                row = segment_row(rec, k + 1, system=name, seg_id=ids_of[name][k])
-                w.writerow(
-                    {c: "" if v is None else repr(v) if isinstance(v, float) else v
-                     for c, v in row.items()}
-                )  # fmt: skip
-        return buf.getvalue()
-
-    written: list[str] = []
-    if args.jsonl:
-        with atomic_output(args.jsonl) as fh:
-            fh.writelines(jsonl_lines())
-        written.append(args.jsonl)
-    if args.csv:
-        with atomic_output(args.csv) as fh:
-            fh.write(csv_text())
-        written.append(args.csv)
-    if args.align_out:
-        paths = align_out_paths(args.align_out, names)
-        for name in names:
-            with atomic_output(paths[name]) as fh:
-                for k, rec in per_system[name]:
-                    fh.write(alignment_block(rec, k + 1, modules))
-            written.append(paths[name])
-    if args.format == "jsonl":
-        sys.stdout.writelines(jsonl_lines())
-        written.append("stdout")
-    elif args.format == "csv":
-        sys.stdout.write(csv_text())
-        written.append("stdout")
-    sys.stdout.flush()
-    shown = 0
-    total_failed = sum(len(s.failures) for s in failed.values())
-    for name, scored in failed.items():
-        for f in scored.failures:
-            if shown < MAX_FAILURES_SHOWN:
-                where = f"system {name!r}, " if many else ""
-                sys.stderr.write(
-                    f"meteor: error: {where}{_segment_label(f.index, ids_of[name])}: {f.message}\n"
-                )
-            shown += 1
-    if shown > MAX_FAILURES_SHOWN:
-        sys.stderr.write(f"meteor: error: … and {shown - MAX_FAILURES_SHOWN:,} more\n")
+    kept = _KeptRecords.of(corpus, results, failed)
+    written = kept.write(args, modules)
+    _name_failures(failed, kept)
     n_all = sum(len(hyps) for _, hyps in corpus.systems)
+    total_failed = sum(len(s.failures) for s in failed.values())
     rest = (
         f"the other segments were written to {', '.join(written)}"
         if written
@@ -594,3 +523,105 @@ def report_failures(
         f"score is printed (it would leave them out); {rest}\n"
     )
     return EXIT_SCORING
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptRecords:
+    """The records of the segments that were scored, per system, with their segment ids."""
+
+    names: list[str]
+    ids_of: dict[str, Sequence[str]]
+    per_system: dict[str, list[tuple[int, MeteorResult]]]
+
+    @classmethod
+    def of(
+        cls, corpus: Any, results: dict[str, CorpusResult], failed: dict[str, ScoredSystem]
+    ) -> _KeptRecords:
+        names = [name for name, _ in corpus.systems]
+        ids_of: dict[str, Sequence[str]] = {name: corpus.ids_of(name) for name in names}
+        per_system: dict[str, list[tuple[int, MeteorResult]]] = {}
+        for name in names:
+            if name in results:
+                per_system[name] = list(enumerate(results[name].segments))
+            else:
+                per_system[name] = sorted(failed[name].segments, key=lambda x: x[0])
+        return cls(names, ids_of, per_system)
+
+    @property
+    def many(self) -> bool:
+        return len(self.names) > 1
+
+    def jsonl_lines(self) -> Iterator[str]:
+        """One JSON record per kept segment, as ``--jsonl`` writes them."""
+        import json
+
+        from meteor.io.export import segment_record
+
+        for name in self.names:
+            for k, rec in self.per_system[name]:
+                d = segment_record(
+                    rec, k + 1, system=name if self.many else None, seg_id=self.ids_of[name][k]
+                )
+                yield json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n"
+
+    def csv_text(self) -> str:
+        """One CSV row per kept segment, with the header, as ``--csv`` writes them."""
+        import csv
+        import io
+
+        from meteor.io.export import CSV_COLUMNS, segment_row
+
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        for name in self.names:
+            for k, rec in self.per_system[name]:
+                row = segment_row(rec, k + 1, system=name, seg_id=self.ids_of[name][k])
+                w.writerow(
+                    {c: "" if v is None else repr(v) if isinstance(v, float) else v
+                     for c, v in row.items()}
+                )  # fmt: skip
+        return buf.getvalue()
+
+    def write(self, args: argparse.Namespace, modules: Sequence[Any]) -> list[str]:
+        """Write the files and stdout records asked for; where they went."""
+        from meteor.io.export import alignment_block
+
+        written: list[str] = []
+        if args.jsonl:
+            with atomic_output(args.jsonl) as fh:
+                fh.writelines(self.jsonl_lines())
+            written.append(args.jsonl)
+        if args.csv:
+            with atomic_output(args.csv) as fh:
+                fh.write(self.csv_text())
+            written.append(args.csv)
+        if args.align_out:
+            paths = align_out_paths(args.align_out, self.names)
+            for name in self.names:
+                with atomic_output(paths[name]) as fh:
+                    for k, rec in self.per_system[name]:
+                        fh.write(alignment_block(rec, k + 1, modules))
+                written.append(paths[name])
+        if args.format == "jsonl":
+            sys.stdout.writelines(self.jsonl_lines())
+            written.append("stdout")
+        elif args.format == "csv":
+            sys.stdout.write(self.csv_text())
+            written.append("stdout")
+        sys.stdout.flush()
+        return written
+
+
+def _name_failures(failed: dict[str, ScoredSystem], kept: _KeptRecords) -> None:
+    """One stderr line per failed segment (at most :data:`MAX_FAILURES_SHOWN`), then a count."""
+    shown = 0
+    for name, scored in failed.items():
+        for f in scored.failures:
+            if shown < MAX_FAILURES_SHOWN:
+                where = f"system {name!r}, " if kept.many else ""
+                label = _segment_label(f.index, kept.ids_of[name])
+                sys.stderr.write(f"meteor: error: {where}{label}: {f.message}\n")
+            shown += 1
+    if shown > MAX_FAILURES_SHOWN:
+        sys.stderr.write(f"meteor: error: … and {shown - MAX_FAILURES_SHOWN:,} more\n")
