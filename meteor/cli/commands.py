@@ -34,6 +34,7 @@ from meteor.analysis.corpus import (
 )
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
+from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
@@ -264,7 +265,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
             loading.close()
     results, failed = _score_systems(args, meteor, corpus, workers, show_progress)
     if failed:
-        return cli_io.report_failures(args, meteor.params.modules, corpus, results, failed)
+        return report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals, comparisons = _bootstraps(args, meteor, corpus, results)
     write_files(args, meteor, corpus, results)
     _print_summary(args, meteor, corpus, results, intervals, comparisons)
@@ -294,15 +295,15 @@ def _score_systems(
     corpus: Corpus,
     workers: int | None,
     show_progress: bool,
-) -> tuple[dict[str, CorpusResult], dict[str, cli_io.ScoredSystem]]:
+) -> tuple[dict[str, CorpusResult], dict[str, ScoredSystem]]:
     """Each system's corpus result, and the systems with a segment that could not be scored."""
     results: dict[str, CorpusResult] = {}
-    failed: dict[str, cli_io.ScoredSystem] = {}
+    failed: dict[str, ScoredSystem] = {}
     with _dask_client(args) as client:
         for name, hyps in corpus.systems:
             bar = ProgressBar(sys.stderr, name) if show_progress else None
             try:
-                scored = cli_io.score_system(
+                scored = score_system(
                     meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar, client=client
                 )
             finally:
