@@ -118,12 +118,15 @@ Step = Rule | ContextRule
 
 
 def rule(core: str, repl: str, *, post: str = "", keep: bool = False) -> Rule:
+    """A ``replaceAll`` of ``core`` (followed by the context ``post``) by ``repl``;
+    ``keep`` wraps the core in spaces instead."""
     pattern = f"(?P<c>{core})" + (f"(?P<q>{post})" if post else "")
     template = r" \g<c> " if keep else repl.replace("\\", "\\\\")
     return Rule(re.compile(pattern), repl, template + (r"\g<q>" if post else ""), keep)
 
 
 def literal(old: str, new: str) -> Rule:
+    """A literal ``String.replace(old, new)``."""
     return Rule(re.compile(f"(?P<c>{re.escape(old)})"), new, "", literal=old)
 
 

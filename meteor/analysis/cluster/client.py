@@ -332,6 +332,7 @@ def _default_partition(n: int, workers: int) -> int:
 
 
 def as_meteor(meteor_or_params: Meteor | Params) -> Meteor:
+    """The scorer given, or one built from bare params."""
     if isinstance(meteor_or_params, Meteor):
         return meteor_or_params
     return Meteor(params=meteor_or_params)
