@@ -7,7 +7,7 @@
 What it measures (everything on 127.0.0.1, a real ``dask scheduler`` and ``dask worker``
 processes started here, one thread each):
 
-* **local**: :func:`meteor.analysis.corpus.score_corpus` with ``workers=1`` and ``2`` in this
+* **local**: :func:`meteor.analysis.parallel.score_corpus` with ``workers=1`` and ``2`` in this
   process (resources already loaded; forked workers inherit them) — segments/second.
 * **worker start-up**: from starting a ``dask worker`` process to its registration with
   the scheduler, and the time it then takes to load the preset's resources
@@ -53,7 +53,7 @@ from meteor.analysis.cluster import (  # noqa: E402
     score_corpus_dask,
     score_stream_lines,
 )
-from meteor.analysis.corpus import score_corpus  # noqa: E402
+from meteor.analysis.parallel import score_corpus  # noqa: E402
 from meteor.analysis.transport import Decoder, encode  # noqa: E402
 from meteor.io.export import segments_jsonl  # noqa: E402
 

@@ -151,7 +151,7 @@ def corpus_score(
 
     * default: in this process (:meth:`Meteor.corpus_score`); segment records keep
       their candidate lists (``result.segments[i].candidates``);
-    * ``workers=N``: on N processes (:func:`meteor.analysis.corpus.score_corpus`; small
+    * ``workers=N``: on N processes (:func:`meteor.analysis.parallel.score_corpus`; small
       corpora stay in this process); segment records carry **no** candidate lists
       (they would be pickled back for nothing);
     * ``client`` (a :class:`distributed.Client`): on that Dask cluster
@@ -160,7 +160,7 @@ def corpus_score(
     """
     m = Meteor(preset, params=params, lang=lang, **overrides)
     if workers is not None and client is None:
-        from meteor.analysis.corpus import score_corpus
+        from meteor.analysis.parallel import score_corpus
 
         return score_corpus(m, hyps, refs, workers=workers)
     if client is not None:

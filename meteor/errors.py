@@ -10,10 +10,12 @@ work: those modules re-export the class from here.  Names, bases, messages and
 attributes are unchanged; this module imports only the standard library.
 
 Not here: :class:`meteor.languages.paraphrase.InvalidIndexError` and
-:class:`meteor.languages.paraphrase.CandidateOverflowError` stay in :mod:`meteor.languages.paraphrase`,
-because that file also runs as a standalone script (the index builder's
-subprocess, which cannot import :mod:`meteor`), and both are handled inside the
-library (a damaged index is rebuilt; an overflow becomes :class:`CandidateLimitError`).
+:class:`meteor.languages.paraphrase.CandidateOverflowError` stay in the table reader
+:mod:`meteor.languages.paraphrase`, the only module that raises them, because both
+are handled inside the library (a damaged index is rebuilt; an overflow becomes
+:class:`CandidateLimitError`); the index builder beside it
+(:mod:`meteor.languages.paraphrase_build`) runs as a standalone script and imports
+nothing from :mod:`meteor`.
 """
 
 from __future__ import annotations

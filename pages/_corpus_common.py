@@ -23,8 +23,8 @@ from meteor.analysis.corpus import (
     bootstrap,
     common_segments,
     paired_bootstrap,
-    score_corpus,
 )
+from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segment_row
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor

@@ -1,10 +1,10 @@
-"""Corpus-level work: parallel scoring, bootstrap confidence intervals, paired tests.
+"""Corpus-level statistics: bootstrap confidence intervals, paired tests, segment differences.
 
 **Corpus score.**  Meteor 1.5 scores a corpus by summing the segments' sufficient
 statistics and applying the formula once (``MeteorStats.addStats``; the chunks of
 a perfect segment are not added).  That is :meth:`meteor.Meteor.combine`.  The
 *mean of segment scores* is a different number and is always reported beside it,
-labelled.
+labelled.  Scoring a corpus over several processes is :mod:`meteor.analysis.parallel`.
 
 **Bootstrap** (:func:`bootstrap`).  Draw ``n_samples`` resamples of the segments
 with replacement (each the size of the corpus); for each, sum the resampled
@@ -47,29 +47,15 @@ comparing systems scored with different settings, raises
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-import multiprocessing as mp
-import os
-import signal
-import sys
-import threading
-import time
-import warnings
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
-from meteor.analysis.transport import Decoder, Encoded, encode
-from meteor.metric import Meteor, unique_pairs
 from meteor.params import Params
-from meteor.runtime import gc_paused
 from meteor.scoring import compute
 from meteor.signatures import check_same_settings
 from meteor.types import CorpusResult, MeteorResult, Stats, module_order
@@ -77,8 +63,6 @@ from meteor.types import CorpusResult, MeteorResult, Stats, module_order
 __all__ = [
     "DEFAULT_SAMPLES",
     "DEFAULT_SEED",
-    "MIN_PARALLEL_SEGMENTS",
-    "MIN_PARALLEL_SEGMENTS_FRESH",
     "CorpusIntervals",
     "Interval",
     "PairedBootstrap",
@@ -87,10 +71,8 @@ __all__ = [
     "bootstrap",
     "ci_bounds",
     "common_segments",
-    "default_workers",
     "paired_bootstrap",
     "resample_indices",
-    "score_corpus",
     "segment_differences",
     "stats_matrix",
 ]
@@ -99,14 +81,6 @@ __all__ = [
 DEFAULT_SAMPLES = 1000
 #: Default seed (sacreBLEU's ``SACREBLEU_SEED`` default).
 DEFAULT_SEED = 12345
-#: Below this many segments :func:`score_corpus` stays in one process (forked workers
-#: inherit the loaded resources, so they start at once).
-MIN_PARALLEL_SEGMENTS = 500
-#: The same when workers must start afresh (``forkserver``/``spawn``, e.g. inside a
-#: multi-threaded app): each imports the package and loads resources (~2 s).
-MIN_PARALLEL_SEGMENTS_FRESH = 2000
-
-Progress = Callable[[float, str], None]
 
 
 # ---------------------------------------------------------------------------
@@ -639,257 +613,3 @@ def segment_differences(
             SegmentDiff(k, x.score, y.score) for k, (x, y) in enumerate(zip(sa, sb, strict=True))
         ]
     return sorted(diffs, key=lambda d: (-d.difference, d.index))
-
-
-# ---------------------------------------------------------------------------
-# parallel scoring
-# ---------------------------------------------------------------------------
-def default_workers() -> int:
-    """The CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-_WORKER: Meteor | None = None
-
-
-def _die_with_parent(os_parent: int | None) -> None:
-    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
-    and the worker dies with its parent.
-
-    A terminal sends SIGINT to the whole process group; the parent stops the
-    workers itself (:func:`_stop_workers`), so they ignore it rather than each print
-    a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
-    when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
-    stop its workers, which would otherwise wait for work forever.
-
-    ``os_parent`` is the scoring process's pid when the worker was forked from it, to
-    catch a parent that died before the request took effect.  A worker started by a
-    fork server has the server as its OS parent (``os.getppid()`` is not the scoring
-    process), so no such check is made there (``None``); the pool's closed pipes end it.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(Exception):
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-            if os_parent is not None and os.getppid() != os_parent:
-                os._exit(1)  # the parent died before the request took effect
-
-
-def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
-    """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
-
-    ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
-    Ctrl-C, SIGTERM or an error the caller must not wait for them.
-    """
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.terminate()
-    deadline = time.monotonic() + grace
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.join(max(0.0, deadline - time.monotonic()))
-            if proc.is_alive():
-                proc.kill()
-                proc.join(1.0)
-
-
-def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
-    global _WORKER
-    _die_with_parent(os_parent)
-    m = Meteor(params=params)
-    m.preset = preset  # keep the caller's signature (preset name) on every record
-    m.prepare()
-    gc.freeze()  # the loaded resources never become garbage: collections skip them
-    _WORKER = m
-
-
-def _score_chunk(
-    indices: Sequence[int], hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
-) -> list[Encoded]:
-    """Score segments in a worker; records travel compactly (:mod:`meteor.analysis.transport`)."""
-    assert _WORKER is not None
-    found = _WORKER.score_segments(hyps, refs, candidates=False, numbers=indices)
-    return [encode(r) for r in found]
-
-
-def _mp_context() -> Any:
-    """``fork`` when single-threaded (fast, inherits loaded resources); else forkserver."""
-    methods = mp.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return mp.get_context("fork")
-    if "forkserver" in methods:
-        return mp.get_context("forkserver")
-    return mp.get_context("spawn")
-
-
-def score_corpus(
-    meteor_or_params: Meteor | Params,
-    hyps: Sequence[str],
-    refs: Sequence[str] | Sequence[Sequence[str]],
-    *,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    chunk_size: int | None = None,
-    client: Any = None,
-) -> CorpusResult:
-    """Score a corpus over several processes; results come back in input order.
-
-    Each worker builds its own :class:`Meteor` from the (picklable, frozen) params
-    once and scores chunks of segments.  Small inputs (fewer than
-    :data:`MIN_PARALLEL_SEGMENTS`, or :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the
-    workers can't be forked from this process) or ``workers=1`` stay in this
-    process, and so does the work when no worker process can be started (with a
-    ``RuntimeWarning``).  Workers are forked when this process runs a single
-    thread (they inherit the loaded resources) and started by a fork server
-    otherwise (forking a multi-threaded process, such as a Streamlit server, is
-    unsafe).  The result equals :meth:`Meteor.corpus_score` except that segment
-    records carry no candidate lists.
-
-    Args:
-        meteor_or_params: a configured scorer (its preset name goes into the
-            signature) or bare params.
-        hyps: one hypothesis per segment.
-        refs: one reference per segment, or a sequence of references per segment.
-        workers: processes to use (default: every CPU available).
-        progress: ``progress(fraction, message)`` callback, called in this process.
-        chunk_size: segments per task (default: about eight tasks per worker,
-            between 16 and 500 segments each).
-        client: a :class:`distributed.Client`: score on that Dask cluster instead
-            (:func:`meteor.analysis.cluster.score_corpus_dask`; ``workers`` is not used).
-
-    Raises:
-        TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
-            error raised while scoring a segment.
-    """
-    meteor = (
-        meteor_or_params
-        if isinstance(meteor_or_params, Meteor)
-        else Meteor(params=meteor_or_params)
-    )
-    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise TypeError("hyps must be a list of strings (one segment each)")
-    if isinstance(refs, str) or not isinstance(refs, Sequence):
-        raise TypeError("refs must be a list with one entry per segment")
-    n = len(hyps)
-    if len(refs) != n:
-        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
-    ):
-        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
-    if chunk_size is not None and (
-        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
-    ):
-        raise ValueError(
-            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
-        )
-    if client is not None:
-        from meteor.analysis.cluster import score_corpus_dask
-
-        return score_corpus_dask(
-            meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size
-        )
-    n_workers = min(workers or default_workers(), max(1, n))
-    ctx = _mp_context()
-    threshold = (
-        MIN_PARALLEL_SEGMENTS
-        if ctx.get_start_method() == "fork"
-        else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
-    )
-    first, where = unique_pairs(hyps, refs)
-    if n_workers <= 1 or len(first) < threshold:
-        return _score_serial(meteor, hyps, refs, progress)
-    size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
-    try:
-        with gc_paused():  # before the pool starts its threads
-            unique = _score_parallel(meteor, hyps, refs, first, ctx, n_workers, size, progress)
-        segments = [unique[pos] for pos in where]
-    except (BrokenProcessPool, OSError) as exc:
-        # No usable worker processes (a sandbox without fork, a script that forgot
-        # the ``if __name__ == "__main__"`` guard under spawn…): score here instead.
-        warnings.warn(
-            f"parallel scoring failed ({exc}); scoring in one process",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return _score_serial(meteor, hyps, refs, progress)
-    return meteor.combine(segments)
-
-
-def _score_parallel(
-    meteor: Meteor,
-    hyps: Sequence[str],
-    refs: Sequence[str] | Sequence[Sequence[str]],
-    first: Sequence[int],
-    ctx: Any,
-    n_workers: int,
-    size: int,
-    progress: Progress | None,
-) -> list[MeteorResult]:
-    """Records of the segments ``first`` (distinct pairs), in that order."""
-    n_all, n = len(hyps), len(first)
-    results: list[list[MeteorResult] | None] = [None] * math.ceil(n / size)
-    done = 0
-    if ctx.get_start_method() == "fork":
-        # Load the resources once here; the forked workers inherit them.
-        meteor.prepare(_loading(progress) if progress else None)
-    if progress:
-        progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
-    pool = ProcessPoolExecutor(
-        max_workers=n_workers,
-        mp_context=ctx,
-        initializer=_init_worker,
-        initargs=(
-            meteor.params,
-            meteor.preset,
-            os.getpid() if ctx.get_start_method() == "fork" else None,
-        ),
-    )
-    decoder = Decoder()
-    try:
-        pending: dict[Future[list[Encoded]], int] = {}
-        for s in range(0, n, size):
-            idx = list(first[s : s + size])
-            fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
-            pending[fut] = s
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                start = pending.pop(fut)
-                chunk = [decoder.decode(e) for e in fut.result()]
-                results[start // size] = chunk
-                done += len(chunk)
-            if progress:
-                # distinct pairs scored, scaled to the segment count the caller knows
-                shown = round(done / n * n_all)
-                progress(done / n, f"scored {shown:,} of {n_all:,} segments")
-    except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed segment
-        _stop_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return [r for chunk in results if chunk is not None for r in chunk]
-
-
-def _loading(progress: Progress) -> Progress:
-    def report(_fraction: float, message: str) -> None:
-        progress(0.0, message)
-
-    return report
-
-
-def _score_serial(
-    meteor: Meteor,
-    hyps: Sequence[str],
-    refs: Sequence[str] | Sequence[Sequence[str]],
-    progress: Progress | None,
-) -> CorpusResult:
-    return meteor.combine(meteor.score_segments(hyps, refs, candidates=False, progress=progress))

@@ -76,7 +76,7 @@ def with_explanations(
 ) -> Iterator[str]:
     """``score --explain``: each JSONL segment record with an ``explain`` field added.
 
-    Corpus runs keep no candidate lists in their records (:func:`meteor.analysis.corpus.score_corpus`),
+    Corpus runs keep no candidate lists in their records (:func:`meteor.analysis.parallel.score_corpus`),
     and near misses need them, so each segment is scored again in this process
     (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explanation.explain`.
     """

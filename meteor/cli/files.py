@@ -15,10 +15,10 @@ what it needs at the edges, so that every check runs **before** any scoring:
   their names differ only in characters a file name cannot hold;
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
   Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
-  by :func:`meteor.analysis.corpus.score_corpus` when either reaches it;
-* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits;
-* :func:`score_system` scores one system and, when some segments cannot be
-  scored, finds every one of them and keeps the records of the others.
+  by :func:`meteor.analysis.parallel.score_corpus` when either reaches it;
+* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits.
+
+Scoring that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
 """
 
 from __future__ import annotations
@@ -33,15 +33,12 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
-from meteor.analysis.corpus import default_workers, score_corpus
+from meteor.analysis.parallel import default_workers
 from meteor.io.read import MAX_BYTES, check_size
-from meteor.metric import Meteor, Progress
-from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "DEFAULT_MAX_BOOTSTRAP_WORK",
@@ -49,8 +46,6 @@ __all__ = [
     "EXIT_SCORING",
     "EXIT_USAGE",
     "CliError",
-    "ScoredSystem",
-    "SegmentFailure",
     "Terminated",
     "align_out_paths",
     "atomic_output",
@@ -62,7 +57,6 @@ __all__ = [
     "one_line_warnings",
     "read_input",
     "refuse_repeated_options",
-    "score_system",
 ]
 
 STDIO = "-"
@@ -414,183 +408,3 @@ def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.showwarning = show
         yield
-
-
-# ---------------------------------------------------------------------------
-# scoring with failures isolated
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class SegmentFailure:
-    """A segment that could not be scored: 0-based index and the reason."""
-
-    index: int
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredSystem:
-    """A system's corpus result, or (when some segments failed) the records of the
-    others by 0-based index and the failures."""
-
-    result: CorpusResult | None
-    segments: tuple[tuple[int, MeteorResult], ...]
-    failures: tuple[SegmentFailure, ...]
-
-
-#: Segments scored together while looking for the ones that fail.
-_SEARCH_BLOCK = 256
-
-
-def score_system(
-    meteor: Meteor,
-    hyps: Sequence[str],
-    refs: Sequence[Sequence[str]],
-    *,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    client: Any = None,
-) -> ScoredSystem:
-    """Score a system; a segment that cannot be scored does not lose the others.
-
-    The corpus is scored as usual (:func:`meteor.analysis.corpus.score_corpus`).  Only when a
-    segment fails (the stage-wise aligner's search budget, the candidate limit, a
-    segment over the length limit) is it scored again in this process, in blocks,
-    and a failing block segment by segment, to find every failure and keep every
-    other record.  The records are the ones :func:`score_corpus` gives; with a Dask
-    ``client`` the first pass runs on the cluster (:mod:`meteor.analysis.cluster`).
-    """
-    try:
-        result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress, client=client)
-        return ScoredSystem(result, (), ())
-    except (ValueError, TypeError):
-        pass
-    done: list[tuple[int, MeteorResult]] = []
-    failures: list[SegmentFailure] = []
-    n = len(hyps)
-    for start in range(0, n, _SEARCH_BLOCK):
-        idx = list(range(start, min(n, start + _SEARCH_BLOCK)))
-        try:
-            found = meteor.score_segments(
-                [hyps[k] for k in idx], [refs[k] for k in idx], candidates=False, numbers=idx
-            )
-            done.extend(zip(idx, found, strict=True))
-            continue
-        except (ValueError, TypeError):
-            pass
-        for k in idx:
-            try:
-                (rec,) = meteor.score_segments([hyps[k]], [refs[k]], candidates=False)
-                done.append((k, rec))
-            except (ValueError, TypeError) as exc:
-                reason = exc.__cause__ if exc.__cause__ is not None else exc
-                failures.append(SegmentFailure(k, " ".join(str(reason).split())))
-    return ScoredSystem(None, tuple(done), tuple(failures))
-
-
-#: Failing segments named one per line on stderr before the rest are counted.
-MAX_FAILURES_SHOWN = 20
-
-
-def _segment_label(k: int, ids: Sequence[str]) -> str:
-    seg_id = ids[k] if k < len(ids) else str(k + 1)
-    return f"segment {k + 1}" + ("" if seg_id == str(k + 1) else f" (id {seg_id})")
-
-
-def report_failures(
-    args: argparse.Namespace,
-    modules: Sequence[Any],
-    corpus: Any,
-    results: dict[str, CorpusResult],
-    failed: dict[str, ScoredSystem],
-) -> int:
-    """Write every segment that was scored, name every one that was not; exit status 1.
-
-    No corpus score is printed: it would silently leave the failed segments out.
-    Records keep their segment numbers and ids, so the gaps are visible.
-    """
-    from meteor.io.export import alignment_block, segment_record, segment_row
-
-    names = [name for name, _ in corpus.systems]
-    many = len(names) > 1
-    ids_of: dict[str, Sequence[str]] = {name: corpus.ids_of(name) for name in names}
-    per_system: dict[str, list[tuple[int, MeteorResult]]] = {}
-    for name in names:
-        if name in results:
-            per_system[name] = list(enumerate(results[name].segments))
-        else:
-            per_system[name] = sorted(failed[name].segments, key=lambda x: x[0])
-
-    def jsonl_lines() -> Iterator[str]:
-        import json
-
-        for name in names:
-            for k, rec in per_system[name]:
-                d = segment_record(
-                    rec, k + 1, system=name if many else None, seg_id=ids_of[name][k]
-                )
-                yield json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n"
-
-    def csv_text() -> str:
-        import csv
-        import io
-
-        from meteor.io.export import CSV_COLUMNS
-
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for name in names:
-            for k, rec in per_system[name]:
-                row = segment_row(rec, k + 1, system=name, seg_id=ids_of[name][k])
-                w.writerow(
-                    {c: "" if v is None else repr(v) if isinstance(v, float) else v
-                     for c, v in row.items()}
-                )  # fmt: skip
-        return buf.getvalue()
-
-    written: list[str] = []
-    if args.jsonl:
-        with atomic_output(args.jsonl) as fh:
-            fh.writelines(jsonl_lines())
-        written.append(args.jsonl)
-    if args.csv:
-        with atomic_output(args.csv) as fh:
-            fh.write(csv_text())
-        written.append(args.csv)
-    if args.align_out:
-        paths = align_out_paths(args.align_out, names)
-        for name in names:
-            with atomic_output(paths[name]) as fh:
-                for k, rec in per_system[name]:
-                    fh.write(alignment_block(rec, k + 1, modules))
-            written.append(paths[name])
-    if args.format == "jsonl":
-        sys.stdout.writelines(jsonl_lines())
-        written.append("stdout")
-    elif args.format == "csv":
-        sys.stdout.write(csv_text())
-        written.append("stdout")
-    sys.stdout.flush()
-    shown = 0
-    total_failed = sum(len(s.failures) for s in failed.values())
-    for name, scored in failed.items():
-        for f in scored.failures:
-            if shown < MAX_FAILURES_SHOWN:
-                where = f"system {name!r}, " if many else ""
-                sys.stderr.write(
-                    f"meteor: error: {where}{_segment_label(f.index, ids_of[name])}: {f.message}\n"
-                )
-            shown += 1
-    if shown > MAX_FAILURES_SHOWN:
-        sys.stderr.write(f"meteor: error: … and {shown - MAX_FAILURES_SHOWN:,} more\n")
-    n_all = sum(len(hyps) for _, hyps in corpus.systems)
-    rest = (
-        f"the other segments were written to {', '.join(written)}"
-        if written
-        else "give --jsonl/--csv/--align-out to keep the segments that were scored"
-    )
-    sys.stderr.write(
-        f"meteor: error: {total_failed:,} of {n_all:,} segments could not be scored; no corpus "
-        f"score is printed (it would leave them out); {rest}\n"
-    )
-    return EXIT_SCORING

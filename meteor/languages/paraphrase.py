@@ -63,97 +63,58 @@ skipped here too) and one with an empty B phrase (Java would propose
 zero-length matches at every position; it is skipped and counted in the index
 header).  A truncated table (line count not a multiple of 3) is refused, where
 Java would crash.
-
 The index
 ---------
 The 272 MB table text becomes one 106 MB file in :func:`meteor.resources.cache_dir`
-(``paraphrase-<lang>.v<N>.idx``), built once (in a child process, see
-:func:`_build`) and memory-mapped afterwards::
-
-    magic b"MTPPIDX\\0" | u32 header length | header JSON | zero pad to 64
-    | arrays (each 64-byte aligned) | sha256 of everything before it (32 bytes)
-
-The header names the format version, the source table's size and mtime and each
-array's dtype, shape and offset.  Arrays (``P`` distinct phrases over both
-sides, ``PA`` of them occurring as an A phrase and numbered first, ``R``
-records, ``W`` the longest phrase):
-
-* ``vocab``: UTF-8 words joined by ``\\n`` (word id = line number).
-* ``tokens`` ``(P, W)`` uint16/uint32: word id + 1 of each phrase, 0-padded.
-* ``lengths`` ``(P,)`` uint8: words per phrase.
-* ``rec_off`` ``(PA + 1,)`` uint32 and ``rec_b`` ``(R,)`` uint32: the records of
-  A phrase ``a`` are ``rec_b[rec_off[a]:rec_off[a + 1]]`` (their B phrases), in
-  file order, which is the trie's ``emit`` order.
-* ``hash_keys`` ``(P,)`` uint64, sorted, and ``hash_ids`` ``(P,)`` uint32: a
-  64-bit rolling hash of each phrase's word ids and the phrase it belongs to.
-  The build re-seeds the hash until the table's phrases have distinct keys, and
-  a lookup compares the stored words too, so a lookup is exact.
-* ``bucket_off`` ``(2**bits + 1,)`` uint32: where the keys with each value of
-  their top ``bits`` bits start (``2**bits >= P``), so a lookup reads one short
-  run of ``hash_keys`` instead of binary-searching 21 MB.
-
-A query maps both sentences' words to ids, hashes every n-gram of up to ``W``
-words with numpy, and does all the work of the Java loops as array operations;
-about 0.3 ms for a pair of 30-token sentences.
+(``paraphrase-<lang>.v<N>.idx``), built once by :mod:`meteor.languages.paraphrase_build`
+(in a child process; the layout of the file is described there) and
+memory-mapped afterwards.  A query maps both sentences' words to ids, hashes
+every n-gram of up to ``W`` words with numpy, and does all the work of the Java
+loops as array operations; about 0.3 ms for a pair of 30-token sentences.
 
 A missing, truncated, corrupted, stale (other source size/mtime) or older-format
-file fails the checks in :func:`_read_index` and is rebuilt, written to a
-temporary file and moved into place with :func:`os.replace`.
+file fails the checks in :func:`_read_index` and is rebuilt.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gzip
 import hashlib
 import json
 import mmap
 import os
-import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import threading
-import time
-from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from meteor.languages import paraphrase_build
+from meteor.languages.paraphrase_build import (
+    ARRAYS,
+    DIGEST,
+    FORMAT_VERSION,
+    MAGIC,
+    READ_CHUNK,
+    Progress,
+    hash_columns,
+)
 
 __all__ = [
     "FORMAT_VERSION",
     "CandidateOverflowError",
     "InvalidIndexError",
     "ParaphraseTable",
-    "build_index",
     "get_table",
     "index_path",
     "main",
 ]
 
-#: Bump when the layout or the hashing changes; older files are rebuilt.
-FORMAT_VERSION = 1
-_MAGIC = b"MTPPIDX\0"
-_ALIGN = 64
-_DIGEST = 32  # sha256
-_MASK64 = (1 << 64) - 1
-#: Multiplier of the rolling phrase hash (odd, from the golden ratio).
-_HASH_MULT = 0x9E3779B97F4A7C15
-_FIRST_SEED = 0x6D657465_6F723135  # "meteor15"
-_READ_CHUNK = 1 << 21
-#: ``java.util.StringTokenizer``'s default delimiters, minus the two line ends.
-_JAVA_SPACE = str.maketrans({"\t": " ", "\f": " "})
-
-#: The arrays of an index file, in file order.
-_ARRAYS = ("vocab", "tokens", "lengths", "rec_off", "rec_b", "hash_keys", "hash_ids", "bucket_off")
-
-Progress = Callable[[float, str], None]
 _U64 = npt.NDArray[np.uint64]
 
 
@@ -240,51 +201,6 @@ def index_path(lang: str = "en", cache: Path | None = None) -> Path:
     return cache
 
 
-# --------------------------------------------------------------------------- hashing
-
-
-def _hash_columns(ids: npt.NDArray[np.int64], seed: int) -> tuple[_U64, npt.NDArray[np.bool_]]:
-    """Rolling hashes of every window of ``ids``: ``(n, W)`` keys and validity.
-
-    ``ids`` is ``(n, W)`` word ids (``-1`` = unknown or beyond the end): row ``r``
-    column ``c`` hashes the words ``r .. r + c`` and is valid when all are known.
-    The same function hashes the table's phrases at build time, so a key found in
-    ``hash_keys`` names the phrase with those words (after the word check).
-    """
-    n, width = ids.shape
-    keys = np.empty((n, width), dtype=np.uint64)
-    valid = np.empty((n, width), dtype=np.bool_)
-    h = np.full(n, seed, dtype=np.uint64)
-    ok = np.ones(n, dtype=np.bool_)
-    mult = np.uint64(_HASH_MULT)
-    shift = np.uint64(31)
-    for c in range(width):
-        col = ids[:, c]
-        ok = ok & (col >= 0)
-        h = (h ^ (col + 1).astype(np.uint64)) * mult
-        h ^= h >> shift
-        keys[:, c] = h
-        valid[:, c] = ok
-    return keys, valid
-
-
-def _hash_phrases(tokens: npt.NDArray[Any], lengths: npt.NDArray[np.int64], seed: int) -> _U64:
-    """The key :func:`_hash_columns` gives each whole phrase (``tokens`` = word id + 1)."""
-    n, width = tokens.shape
-    h = np.full(n, seed, dtype=np.uint64)
-    mult = np.uint64(_HASH_MULT)
-    shift = np.uint64(31)
-    for c in range(width):
-        live = lengths > c
-        step = (h ^ tokens[:, c].astype(np.uint64)) * mult
-        step ^= step >> shift
-        h = np.where(live, step, h)
-    return h
-
-
-# --------------------------------------------------------------------------- the table
-
-
 class ParaphraseTable:
     """A read-only, memory-mapped Meteor 1.5 paraphrase table.
 
@@ -297,7 +213,7 @@ class ParaphraseTable:
         self.header = header
         self._buf = buf  # keeps the mapping alive
         arrays: dict[str, Any] = {}
-        missing = set(_ARRAYS) - set(header["arrays"])
+        missing = set(ARRAYS) - set(header["arrays"])
         if missing:
             raise InvalidIndexError(f"{path} lacks {sorted(missing)}")
         for name, spec in header["arrays"].items():
@@ -358,7 +274,7 @@ class ParaphraseTable:
             return cls.open(path, expect_source=want)
         except (OSError, InvalidIndexError):
             pass
-        _build(source, path, lang, progress)
+        paraphrase_build.build_in_child(source, path, lang, progress)
         return cls.open(path, expect_source=want)
 
     @classmethod
@@ -422,7 +338,7 @@ class ParaphraseTable:
             return out
         padded = np.concatenate([ids, np.full(width, -1, dtype=np.int64)])
         win = padded[np.arange(n)[:, None] + np.arange(width)[None, :]]
-        keys, valid = _hash_columns(win, self._seed)
+        keys, valid = hash_columns(win, self._seed)
         rows, cols = np.nonzero(valid)
         if rows.size == 0:
             return out
@@ -605,24 +521,24 @@ def _read_index(path: Path) -> tuple[dict[str, Any], Any]:
     """
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
-        if size < len(_MAGIC) + 4 + _DIGEST:
+        if size < len(MAGIC) + 4 + DIGEST:
             raise InvalidIndexError(f"{path} is truncated")
-        head = f.read(len(_MAGIC) + 4)
-        if head[: len(_MAGIC)] != _MAGIC:
+        head = f.read(len(MAGIC) + 4)
+        if head[: len(MAGIC)] != MAGIC:
             raise InvalidIndexError(f"{path} is not a paraphrase index")
-        (hlen,) = struct.unpack("<I", head[len(_MAGIC) :])
-        if len(head) + hlen + _DIGEST > size:
+        (hlen,) = struct.unpack("<I", head[len(MAGIC) :])
+        if len(head) + hlen + DIGEST > size:
             raise InvalidIndexError(f"{path} is truncated")
         f.seek(0)
         digest = hashlib.sha256()
-        remaining = size - _DIGEST
+        remaining = size - DIGEST
         while remaining:
-            chunk = f.read(min(_READ_CHUNK, remaining))
+            chunk = f.read(min(READ_CHUNK, remaining))
             if not chunk:
                 raise InvalidIndexError(f"{path} is truncated")
             digest.update(chunk)
             remaining -= len(chunk)
-        if f.read(_DIGEST) != digest.digest():
+        if f.read(DIGEST) != digest.digest():
             raise InvalidIndexError(f"{path} is corrupted (checksum mismatch)")
         f.seek(len(head))
         try:
@@ -635,400 +551,20 @@ def _read_index(path: Path) -> tuple[dict[str, Any], Any]:
             )
         for name, spec in header["arrays"].items():
             end = spec["offset"] + int(np.prod(spec["shape"])) * np.dtype(spec["dtype"]).itemsize
-            if end > size - _DIGEST:
+            if end > size - DIGEST:
                 raise InvalidIndexError(f"{path}: array {name} lies outside the file")
         buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     return header, buf
 
 
-# --------------------------------------------------------------------------- building
-
-
-def _java_lines(
-    raw: BinaryIO, total: int, progress: Progress | None
-) -> Iterator[tuple[list[str], bool]]:
-    """Batches of decoded lines split like ``BufferedReader.readLine``.
-
-    Lines end at ``\\n``, ``\\r`` or ``\\r\\n``; a last line without an end still
-    counts.  Invalid UTF-8 becomes U+FFFD (``InputStreamReader``'s default).
-    Each batch comes with a flag: ``True`` when every line in it is non-empty
-    and its words are separated by single spaces, so that ``StringTokenizer``
-    would split it exactly like ``str.split(" ")``.
-    """
-    with gzip.GzipFile(fileobj=raw) as gz:
-        rest = b""  # an unfinished line, possibly followed by a held-back "\r"
-        while True:
-            chunk = gz.read(_READ_CHUNK)
-            if progress is not None and total:
-                progress(0.6 * min(raw.tell() / total, 1.0), "reading the paraphrase table")
-            if not chunk:
-                break
-            data = rest + chunk
-            held = b""
-            if data.endswith(b"\r"):  # may be the first half of a "\r\n" split across reads
-                data, held = data[:-1], b"\r"
-            if b"\r" in data:
-                data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-            cut = data.rfind(b"\n")
-            rest = data[cut + 1 :] + held
-            if cut >= 0:
-                body = data[:cut]
-                yield body.decode("utf-8", errors="replace").split("\n"), _clean(body)
-        if rest:
-            yield [rest.removesuffix(b"\r").decode("utf-8", errors="replace")], False
-
-
-def _clean(body: bytes) -> bool:
-    """Whether the lines of ``body`` are all non-empty words joined by single spaces."""
-    return not (
-        not body
-        or b"\n\n" in body
-        or b"  " in body
-        or b" \n" in body
-        or b"\n " in body
-        or b"\t" in body
-        or b"\f" in body
-        or body[:1] in (b" ", b"\n")
-        or body[-1:] in (b" ", b"\n")
-    )
-
-
-def _canonical(phrase: str) -> str:
-    """The phrase's tokens joined by one space (``StringTokenizer`` splitting)."""
-    return " ".join(t for t in phrase.translate(_JAVA_SPACE).split(" ") if t)
-
-
-def build_index(
-    source: Path,
-    dest: Path,
-    *,
-    progress: Progress | None = None,
-    lang: str = "",
-) -> dict[str, Any]:
-    """Build the index of the gzip table ``source`` into ``dest``.
-
-    Follows ``ParaphraseTransducer``'s reader (``ParaphraseTransducer.java:95-128``):
-    3-line records, probability ignored, records of one A phrase kept in file
-    order.  The file is written to a temporary name beside ``dest`` and moved
-    into place with :func:`os.replace`, so readers never see a partial file.
-
-    Args:
-        source: the ``paraphrase-<lang>.gz`` table.
-        dest: the index file to write.
-        progress: ``progress(fraction, message)`` callback (0 to 1).
-        lang: recorded in the header.
-
-    Returns:
-        The header written.
-
-    Raises:
-        ValueError: the table's line count is not a multiple of 3.
-    """
-    source = Path(source)
-    dest = Path(dest)
-    st = source.stat()
-
-    phrase_ids: dict[str, int] = {}
-    a_ids = array("i")
-    b_ids = array("i")
-    skipped_empty_b = 0
-    pending: list[str] = []
-    pending_clean = True
-    setdef = phrase_ids.setdefault
-    with open(source, "rb") as raw:
-        for lines, clean in _java_lines(raw, st.st_size, progress):
-            if pending:
-                lines = pending + lines
-                clean = clean and pending_clean
-            whole = len(lines) - len(lines) % 3
-            pending, pending_clean = lines[whole:], clean
-            a_side = lines[1:whole:3]
-            b_side = lines[2:whole:3]
-            if not clean:
-                a_side = [_canonical(x) for x in a_side]
-                b_side = [_canonical(x) for x in b_side]
-                # Empty A: Java adds an emit to the trie root, which getPaths never
-                # reads.  Empty B: Java would propose zero-length matches; skipped.
-                skipped_empty_b += sum(
-                    1 for x, y in zip(a_side, b_side, strict=True) if x and not y
-                )
-                keep = [k for k, (x, y) in enumerate(zip(a_side, b_side, strict=True)) if x and y]
-                a_side = [a_side[k] for k in keep]
-                b_side = [b_side[k] for k in keep]
-            a_ids.extend([setdef(s, len(phrase_ids)) for s in a_side])
-            b_ids.extend([setdef(s, len(phrase_ids)) for s in b_side])
-    if pending:
-        raise ValueError(
-            f"{source} has {len(pending)} line(s) after its last complete 3-line record; "
-            "the table is truncated or malformed"
-        )
-
-    if progress is not None:
-        progress(0.6, "indexing words")
-    phrases = list(phrase_ids)
-    del phrase_ids
-    n_p = len(phrases)
-    vocab_set: set[str] = set()
-    step = 200_000
-    for k in range(0, n_p, step):
-        vocab_set.update(" ".join(phrases[k : k + step]).split(" "))
-    vocab_set.discard("")
-    words = sorted(vocab_set)
-    del vocab_set
-    vocab = {w: k for k, w in enumerate(words)}
-    lengths64 = np.fromiter((p.count(" ") + 1 for p in phrases), dtype=np.int64, count=n_p)
-    width = int(lengths64.max()) if n_p else 0
-    if width > 255:
-        raise ValueError(f"{source}: a phrase has {width} words; at most 255 are supported")
-    lengths = lengths64.astype(np.uint8)
-    del lengths64
-    tok_dtype = np.uint16 if len(words) < 0xFFFF else np.uint32
-    tokens = np.zeros((n_p, width), dtype=tok_dtype)
-    for k in range(0, n_p, step):
-        part = phrases[k : k + step]
-        flat = np.fromiter(map(vocab.__getitem__, " ".join(part).split(" ")), dtype=np.int64)
-        lens = lengths[k : k + len(part)].astype(np.int64)
-        row = np.repeat(np.arange(k, k + len(part)), lens)
-        col = np.arange(flat.size) - np.repeat(np.cumsum(lens) - lens, lens)
-        tokens[row, col] = flat + 1
-        if progress is not None:
-            progress(0.6 + 0.2 * min((k + step) / max(n_p, 1), 1.0), "indexing words")
-    del phrases
-
-    if progress is not None:
-        progress(0.8, "indexing phrases")
-    rec_a = np.frombuffer(a_ids, dtype=np.int32).copy()
-    del a_ids
-    rec_b = np.frombuffer(b_ids, dtype=np.int32).copy()
-    del b_ids
-    # Renumber: A phrases first, in the order they first appear as A (so a table
-    # sorted by A, like the English one, needs no reordering of its records),
-    # then the phrases that only occur as B.
-    a_pids, a_first = np.unique(rec_a, return_index=True)
-    a_order = a_pids[np.argsort(a_first, kind="stable")]
-    del a_pids, a_first
-    n_a = int(a_order.size)
-    is_a = np.zeros(n_p, dtype=np.bool_)
-    is_a[a_order] = True
-    order = np.concatenate([a_order, np.flatnonzero(~is_a)]).astype(np.int32)
-    del is_a, a_order
-    tokens = tokens[order]
-    lengths = lengths[order]
-    new_id = np.empty(n_p, dtype=np.int32)
-    new_id[order] = np.arange(n_p, dtype=np.int32)
-    del order
-    rec_a = new_id[rec_a]
-    rec_b = new_id[rec_b]
-    del new_id
-    if rec_a.size and not (rec_a[1:] >= rec_a[:-1]).all():
-        # Stable: the records of one A phrase keep their file order, the order
-        # in which State.addPath appends them to the trie node's emit list.
-        perm = np.argsort(rec_a, kind="stable")
-        rec_a = rec_a[perm]
-        rec_b = rec_b[perm]
-        del perm
-    counts = np.bincount(rec_a, minlength=n_a)
-    del rec_a
-    rec_off = np.concatenate([[0], np.cumsum(counts)])
-
-    seed = _FIRST_SEED
-    for _attempt in range(64):
-        full = _hash_phrases(tokens, lengths.astype(np.int64), seed)
-        hash_order = np.argsort(full, kind="stable")
-        hash_keys = full[hash_order]
-        if n_p < 2 or not (hash_keys[1:] == hash_keys[:-1]).any():
-            break
-        seed = (seed * _HASH_MULT + 1) & _MASK64
-    else:  # pragma: no cover - two phrases with the same words cannot be built
-        raise RuntimeError(f"{source}: no hash seed separates the phrases")
-    # 2**bits >= P buckets over the top bits of the keys (at most ~1 key each).
-    bits = max(1, (n_p - 1).bit_length())
-    bucket = (hash_keys >> np.uint64(64 - bits)).astype(np.int64)
-    bucket_counts = np.bincount(bucket, minlength=1 << bits)
-    bucket_off = np.concatenate([[0], np.cumsum(bucket_counts)])
-
-    arrays: dict[str, np.ndarray[Any, Any]] = {
-        "vocab": np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8),
-        "tokens": tokens,
-        "lengths": lengths,
-        "rec_off": rec_off.astype(np.uint32 if rec_b.size < 2**32 else np.uint64),
-        "rec_b": rec_b.astype(np.uint32),
-        "hash_keys": hash_keys,
-        "hash_ids": hash_order.astype(np.uint32),
-        "bucket_off": bucket_off.astype(np.uint32),
-    }
-    header: dict[str, Any] = {
-        "version": FORMAT_VERSION,
-        "lang": lang,
-        "source": {"name": source.name, "size": st.st_size, "mtime_ns": st.st_mtime_ns},
-        "n_records": int(rec_b.size),
-        "n_phrases": n_p,
-        "n_a": n_a,
-        "n_vocab": len(words),
-        "width": width,
-        "seed": seed,
-        "bucket_bits": bits,
-        "bucket_max": int(bucket_counts.max()) if n_p else 0,
-        "skipped_empty_b": skipped_empty_b,
-        "arrays": {},
-    }
-    if progress is not None:
-        progress(0.95, "writing the index")
-    _write_index(dest, header, arrays)
-    if progress is not None:
-        progress(1.0, "paraphrase index ready")
-    return header
-
-
-def _write_index(
-    dest: Path, header: dict[str, Any], arrays: dict[str, np.ndarray[Any, Any]]
-) -> None:
-    """Write header + arrays + sha256 to a temporary file, then ``os.replace`` it."""
-
-    def layout(hlen: int) -> tuple[int, dict[str, Any]]:
-        off = _pad(len(_MAGIC) + 4 + hlen)
-        specs: dict[str, Any] = {}
-        for name, arr in arrays.items():
-            specs[name] = {"dtype": arr.dtype.str, "shape": list(arr.shape), "offset": off}
-            off = _pad(off + arr.nbytes)
-        return off, specs
-
-    # Reserve room for the header: the offsets it lists depend on its length.
-    _, header["arrays"] = layout(0)
-    hlen = _pad(len(json.dumps(header, sort_keys=True)) + 256)
-    _, header["arrays"] = layout(hlen)
-    blob = json.dumps(header, sort_keys=True).encode("utf-8")
-    if len(blob) > hlen:  # pragma: no cover - 256 spare bytes cover any offset growth
-        raise RuntimeError("paraphrase index header outgrew its reserved space")
-    blob = blob.ljust(hlen)
-
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temps(dest)
-    # The builder's pid in the name: a build killed with SIGKILL (which no handler
-    # sees) leaves a file the next build, or the parent, knows to be dead.
-    fd, tmp = tempfile.mkstemp(prefix=f"{dest.name}.{os.getpid()}.", suffix=".tmp", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            digest = hashlib.sha256()
-
-            def put(data: bytes | memoryview) -> None:
-                f.write(data)
-                digest.update(data)
-
-            put(_MAGIC + struct.pack("<I", len(blob)) + blob)
-            pos = len(_MAGIC) + 4 + len(blob)
-            for name, arr in arrays.items():
-                start = header["arrays"][name]["offset"]
-                put(b"\0" * (start - pos))
-                data = np.ascontiguousarray(arr).data.cast("B")
-                put(data)
-                pos = start + len(data)
-            put(b"\0" * (_pad(pos) - pos))
-            f.write(digest.digest())
-            f.flush()
-            os.fsync(f.fileno())
-        if dest.is_dir() and not dest.is_symlink():  # a folder where the index belongs
-            shutil.rmtree(dest)
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _remove_stale_temps(dest: Path, age: float = 3600.0) -> None:
-    """Delete temporary files of builds that died: their builder process (pid in
-    the name) is gone, or they are more than ``age`` seconds old."""
-    now = time.time()
-    for old in dest.parent.glob(dest.name + ".*.tmp"):
-        with contextlib.suppress(OSError):
-            if not _builder_alive(old, dest) or now - old.stat().st_mtime > age:
-                old.unlink()
-
-
-def _builder_alive(temp: Path, dest: Path) -> bool:
-    """Whether the process that named ``temp`` (``<dest>.<pid>.<random>.tmp``) runs."""
-    pid_part = temp.name[len(dest.name) + 1 :].split(".", 1)[0]
-    if not pid_part.isdigit():
-        return True  # an older name without a pid: judged by its age
-    pid = int(pid_part)
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists (another user's process)
-    return True
-
-
-def _remove_temps_of(dest: Path, pid: int) -> None:
-    """Delete the temporary files of the build process ``pid`` (killed by us)."""
-    for old in dest.parent.glob(f"{dest.name}.{pid}.*.tmp"):
-        with contextlib.suppress(OSError):
-            old.unlink()
-
-
-def _pad(n: int) -> int:
-    return (n + _ALIGN - 1) // _ALIGN * _ALIGN
-
-
-def _build(source: Path, dest: Path, lang: str, progress: Progress | None) -> None:
-    """Build the index in a child Python process, relaying its progress.
-
-    The build holds every distinct phrase as a Python string for a moment
-    (about 0.7 GB for English), and CPython keeps much of such memory after
-    it is freed.  A child process returns it all, so a process that only scores
-    stays small.  When no child can be started, the build runs here.
-    """
-    exe = sys.executable
-    if not exe:
-        build_index(source, dest, progress=progress, lang=lang)
-        return
-    # Run this file, not the package: the child needs numpy and nothing else.
-    code = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
-    safe = ["-P"] if sys.version_info >= (3, 11) else []  # no cwd on sys.path
-    cmd = [exe, *safe, "-c", code, str(Path(__file__).resolve()), "build", "--lang", lang]
-    cmd += ["--source", str(source), "--dest", str(dest)]
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as err:
-        try:
-            proc = subprocess.Popen(
-                cmd, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8"
-            )
-        except OSError:
-            build_index(source, dest, progress=progress, lang=lang)
-            return
-        out = proc.stdout
-        if out is None:  # pragma: no cover - stdout=PIPE always sets it
-            raise RuntimeError("no pipe to the index builder")
-        try:
-            with out:
-                for line in out:
-                    kind, _, rest = line.rstrip("\n").partition(" ")
-                    if kind == _PROGRESS_TAG and progress is not None:
-                        frac, _, msg = rest.partition(" ")
-                        with contextlib.suppress(ValueError):
-                            progress(float(frac), msg)
-        except BaseException:  # e.g. the progress callback stopped a Streamlit run
-            proc.kill()
-            proc.wait()
-            _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
-            raise
-        if proc.wait() != 0:
-            err.seek(0)
-            tail = err.read()[-4000:]
-            raise RuntimeError(f"building the paraphrase index from {source} failed:\n{tail}")
-
-
-_PROGRESS_TAG = "progress"
+# --------------------------------------------------------------------------- command line
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m meteor.languages.paraphrase [build|info|lookup]``: manage the index.
 
-    ``build`` (used by :meth:`ParaphraseTable.load` in a child process) writes
-    progress lines ``progress <fraction> <message>`` to stdout.
+    ``build`` builds here, in this process (:meth:`ParaphraseTable.load` builds in a
+    child), and writes progress lines ``progress <fraction> <message>`` to stdout.
     """
     parser = argparse.ArgumentParser(
         prog="python -m meteor.languages.paraphrase", description=main.__doc__
@@ -1049,14 +585,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from meteor import resources
 
             args.source = resources.paraphrase_table_path(args.lang)
-        source = args.source
         dest = args.dest or index_path(args.lang)
-
-        def report(frac: float, msg: str) -> None:
-            print(f"{_PROGRESS_TAG} {frac:.4f} {msg}", flush=True)
-
-        build_index(source, dest, progress=report, lang=args.lang)
-        return 0
+        where = ["--source", str(args.source), "--dest", str(dest), "--lang", args.lang]
+        return paraphrase_build.main(["build", *where])
     table = ParaphraseTable.load(
         args.lang, progress=lambda f, m: print(f"{f:6.1%} {m}", file=sys.stderr)
     )

@@ -37,6 +37,12 @@ difference: under ``-lower`` only, Java decides the final sigma (``Σ`` -> ``ς`
 with a word ``BreakIterator``, Python with the Unicode context rule; they can
 disagree inside Greek words.  Under ``-norm`` every Greek letter is a token of
 its own, and the two agree.
+
+The working line with provenance and the Java edit rules are in
+:mod:`meteor.text.tracked_line`, the linear-time runs of dots in
+:mod:`meteor.text.dot_runs`; this module holds the rules of ``Normalizer.java``,
+the steps of ``normalizeLine`` (:func:`_run`), the nonbreaking prefixes and the
+public functions.
 """
 
 from __future__ import annotations
@@ -49,6 +55,15 @@ from typing import Final, Literal
 
 from meteor import resources
 from meteor.errors import ResourceError
+from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
+from meteor.text.tracked_line import (
+    Line,
+    Step,
+    context,
+    java_lower,
+    literal,
+    rule,
+)
 from meteor.types import Token
 
 __all__ = ["NORM_LANGUAGES", "NormMode", "normalize_text", "sanitize", "tokenize"]
@@ -98,8 +113,6 @@ _ALNUM_SET: Final = _ALPHA_SET | _DIGIT_SET
 _JAVA_SPACE = " \t\n\x0b\f\r"
 #: ``r_white`` (Normalizer.java) without U+0020: the other spaces it collapses.
 _WIDE_SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
-#: ``String.trim()`` removes every character <= U+0020 at both ends.
-_TRIM = "".join(map(chr, range(0x21)))
 
 #: One ``StringTokenizer`` token (default delimiters " \t\n\r\f").
 _WORD = re.compile(r"[^ \t\n\r\f]+")
@@ -108,9 +121,6 @@ _SEPARATORS = re.compile(f"[ \\t\\n\\r\\f{_WIDE_SPACES}]+")
 _CHUNK = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]+")
 #: C0 controls other than TAB (what the reference harness replaces; see sanitize).
 _C0 = re.compile(r"[\x00-\x08\x0a-\x1f]")
-#: Capitals whose lowercase mapping arrived in Unicode 14 (Python 3.11's table);
-#: Java 17 (Unicode 13) leaves them as they are.
-_UNICODE14_CAPITALS = re.compile("[\u2c2f\ua7c0\ua7d0\ua7d6\ua7d8\U00010570-\U00010595]")
 
 _NBP_ANY: Final = 1
 _NBP_NUMERIC_ONLY: Final = 2
@@ -119,361 +129,60 @@ _NBP_NUMERIC_ONLY: Final = 2
 # -- the substitutions ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    """A regex ``replaceAll`` or a literal ``String.replace`` of the normaliser.
-
-    ``rx`` has a group ``c``, the core, replaced by ``repl`` (with ``keep``,
-    the core stays and is wrapped in spaces); anything else it matches is
-    context, consumed as in Java but copied unchanged.  ``literal`` marks a
-    ``String.replace``, for which ``str.replace`` has the same left-to-right,
-    non-overlapping semantics.
-    """
-
-    rx: re.Pattern[str]
-    repl: str
-    template: str
-    keep: bool = False
-    literal: str | None = None
-
-    def fast(self, s: str) -> str:
-        if self.literal is not None:
-            return s.replace(self.literal, self.repl)
-        return self.rx.sub(self.template, s)
-
-    def cores(self, s: str) -> list[tuple[int, int]]:
-        return [m.span("c") for m in self.rx.finditer(s)]
-
-
-@dataclass(frozen=True, slots=True)
-class _ContextRule:
-    """``([pre])core([post])`` -> ``$1 repl $2`` with one-character context, scanned by hand.
-
-    Same result as Java's ``replaceAll`` (the context characters are consumed,
-    so ``a,b,c`` splits only the first comma), an order of magnitude faster
-    than a regex whose first item is a character class.
-    """
-
-    core: str
-    repl: str
-    pre: frozenset[str]
-    pre_in: bool
-    post: frozenset[str]
-    post_in: bool
-    keep: bool = False
-
-    def cores(self, s: str) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
-        pos = 0  # where Java's matcher resumes
-        last = len(s) - 1
-        c = s.find(self.core, 1)
-        while c != -1 and c < last:
-            if (
-                c - 1 >= pos
-                and (s[c - 1] in self.pre) is self.pre_in
-                and (s[c + 1] in self.post) is self.post_in
-            ):
-                out.append((c, c + 1))
-                pos = c + 2
-            c = s.find(self.core, c + 1)
-        return out
-
-    def fast(self, s: str) -> str:
-        cores = self.cores(s)
-        if not cores:
-            return s
-        parts: list[str] = []
-        last = 0
-        for a, b in cores:
-            parts.append(s[last:a])
-            parts.append(self.repl)
-            last = b
-        parts.append(s[last:])
-        return "".join(parts)
-
-
-_Step = _Rule | _ContextRule
-
-
-def _rule(core: str, repl: str, *, post: str = "", keep: bool = False) -> _Rule:
-    pattern = f"(?P<c>{core})" + (f"(?P<q>{post})" if post else "")
-    template = r" \g<c> " if keep else repl.replace("\\", "\\\\")
-    return _Rule(re.compile(pattern), repl, template + (r"\g<q>" if post else ""), keep)
-
-
-def _literal(old: str, new: str) -> _Rule:
-    return _Rule(re.compile(f"(?P<c>{re.escape(old)})"), new, "", literal=old)
-
-
-def _context(
-    core: str, repl: str, pre: frozenset[str], post: frozenset[str], *, negate: str = ""
-) -> _ContextRule:
-    """``negate`` names the sides whose class is negated: "", "pre", "post" or "both"."""
-    return _ContextRule(
-        core, repl, pre, negate not in ("pre", "both"), post, negate not in ("post", "both")
-    )
-
-
 _DOT_ALNUM: Final = _ALNUM_SET | {"."}
 _ALPHA_DIGIT: Final = _ALPHA_SET | _DIGIT_SET
 
 # Step 1 (r_sep_other): space around everything but alnum, \s and . ' ` , - ‘ ’
-_SEP_OTHER = _rule(f"[^{_ALNUM}{_JAVA_SPACE}.'`,\\-\u2018\u2019]", "", keep=True)
-# Step 2 (r_multi_dot, r_multi_dot2, the literal replacements around them)
-_MULTI_DOT = _rule(r"\.", " DOTMULTI", post=r"\.+")
-_MULTI_DOT2 = _rule(r"DOTMULTI\.", "DOTDOTMULTI ", post=r"[^.]")
-_MULTI_DOT3 = _literal("DOTMULTI.", "DOTDOTMULTI")
-_UNESCAPE_DOTS = _literal("DOTDOTMULTI", "DOTMULTI.")
-_UNESCAPE_DOTS2 = _literal("DOTMULTI", ".")
+_SEP_OTHER = rule(f"[^{_ALNUM}{_JAVA_SPACE}.'`,\\-\u2018\u2019]", "", keep=True)
+# Step 2 (r_multi_dot, r_multi_dot2, the literal replacements around them): meteor.text.dot_runs
 # Step 3 (r_comma, r_comma2, r_comma3): split commas unless digits on both sides
 _COMMAS = (
-    _context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="both"),
-    _context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="post"),
-    _context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="pre"),
+    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="both"),
+    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="post"),
+    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="pre"),
 )
 # Step 4 (r_quote_norm, r_quote_norm2)
-_QUOTE = _rule("[`\u2018\u2019]", "'")
-_QUOTE2 = _rule("[\u201c\u201d]|''", ' " ')
+_QUOTE = rule("[`\u2018\u2019]", "'")
+_QUOTE2 = rule("[\u201c\u201d]|''", ' " ')
 # Step 5 (s_dash_norm*): en dash, then double hyphen
-_DASH = _literal("\u2013", "-")
-_DASH2 = _literal("--", "-")
+_DASH = literal("\u2013", "-")
+_DASH2 = literal("--", "-")
 # Step 6 (r_rm_dash): a dash between [alnum .] and [alnum] becomes a space
-_RM_DASH = _context("-", " ", _DOT_ALNUM, _ALNUM_SET)
+_RM_DASH = context("-", " ", _DOT_ALNUM, _ALNUM_SET)
 # Step 7 (r_cont_en*, r_cont_fr*, s_cont_other*)
 _APOS_EN = (
-    _context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
-    _context("'", " ' ", _ALPHA_DIGIT, _ALPHA_SET, negate="pre"),
-    _context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
-    _context("'", " '", _ALPHA_SET, _ALPHA_SET),
-    _context("'", " '", _DIGIT_SET, frozenset("s")),  # 1990's
+    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
+    context("'", " ' ", _ALPHA_DIGIT, _ALPHA_SET, negate="pre"),
+    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
+    context("'", " '", _ALPHA_SET, _ALPHA_SET),
+    context("'", " '", _DIGIT_SET, frozenset("s")),  # 1990's
 )
 _APOS_FR = (
-    _context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
-    _context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="pre"),
-    _context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
-    _context("'", "' ", _ALPHA_SET, _ALPHA_SET),
+    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
+    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="pre"),
+    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
+    context("'", "' ", _ALPHA_SET, _ALPHA_SET),
 )
-_APOS_OTHER = (_literal("'", " ' "),)
+_APOS_OTHER = (literal("'", " ' "),)
 # Step 8 (r_nbp1): a letter anywhere in the prefix
 _HAS_ALPHA = re.compile(f"[{_ALPHA}]")
 # Step 9 (r_punct_strip), step 10 (r_white; a lone U+0020 is left alone: same result)
 _PUNCT_STRIP = re.compile(f"[^{_ALNUM}]")
-_WHITE = _rule(f"[ {_WIDE_SPACES}]{{2,}}|[{_WIDE_SPACES}]", " ")
+_WHITE = rule(f"[ {_WIDE_SPACES}]{{2,}}|[{_WIDE_SPACES}]", " ")
 _WIDE_SPACE = re.compile(f"[{_WIDE_SPACES}]")
 
 
-# -- the working line, with or without provenance -----------------------------
+def _collapse_spaces(line: Line) -> None:
+    """``r_white``.  With provenance each wide space just becomes one space: same tokens."""
+    if line.st is None:
+        line.s = _WHITE.fast(line.s)
+    else:
+        line.s = _WIDE_SPACE.sub(" ", line.s)
 
 
-class _Line:
-    """The working line, optionally with the source span of every character.
-
-    ``st[i]``/``en[i]`` is the span of the original text that character ``i``
-    came from.  A replacement takes the hull of the characters it replaces;
-    inserted separators get a span too, but never end up inside a token.
-    """
-
-    __slots__ = ("en", "s", "st")
-
-    def __init__(self, s: str, st: list[int] | None = None, en: list[int] | None = None) -> None:
-        self.s = s
-        self.st = st
-        self.en = en
-
-    def apply(self, rule: _Step) -> None:
-        if self.st is None or self.en is None:
-            self.s = rule.fast(self.s)
-            return
-        cores = rule.cores(self.s)
-        if not cores:
-            return
-        s, st, en = self.s, self.st, self.en
-        parts: list[str] = []
-        nst: list[int] = []
-        nen: list[int] = []
-        last = 0
-        for a, b in cores:
-            parts.append(s[last:a])
-            nst += st[last:a]
-            nen += en[last:a]
-            if rule.keep:
-                parts.append(" " + s[a:b] + " ")
-                nst += [st[a], *st[a:b], st[a]]
-                nen += [st[a], *en[a:b], st[a]]
-            else:
-                lo, hi = min(st[a:b]), max(en[a:b])
-                k = len(rule.repl)
-                parts.append(rule.repl)
-                nst += [lo] * k
-                nen += [hi] * k
-            last = b
-        parts.append(s[last:])
-        nst += st[last:]
-        nen += en[last:]
-        self.s = "".join(parts)
-        self.st = nst
-        self.en = nen
-
-    def collapse_spaces(self) -> None:
-        """``r_white``.  With provenance each wide space just becomes one space: same tokens."""
-        if self.st is None:
-            self.s = _WHITE.fast(self.s)
-        else:
-            self.s = _WIDE_SPACE.sub(" ", self.s)
-
-    def strip_punct(self) -> None:
-        """``r_punct_strip``: every non-alnum character becomes a space (one for one)."""
-        self.s = _PUNCT_STRIP.sub(" ", self.s)
-
-    def trim(self) -> None:
-        """Java ``String.trim()``."""
-        s = self.s
-        t = s.strip(_TRIM)
-        if len(t) == len(s):
-            return
-        if self.st is not None and self.en is not None:
-            left = len(s) - len(s.lstrip(_TRIM))
-            self.st = self.st[left : left + len(t)]
-            self.en = self.en[left : left + len(t)]
-        self.s = t
-
-    def lower(self) -> None:
-        """``String.toLowerCase()``; one character may become two (U+0130)."""
-        s = self.s
-        low = _java_lower(s)
-        if len(low) != len(s) and self.st is not None and self.en is not None:
-            nst: list[int] = []
-            nen: list[int] = []
-            for ch, a, b in zip(s, self.st, self.en, strict=True):
-                k = len(_java_lower(ch))
-                nst += [a] * k
-                nen += [b] * k
-            if len(nst) != len(low):  # pragma: no cover - only final sigma is contextual, 1:1
-                nst = (nst + [nst[-1] if nst else 0] * len(low))[: len(low)]
-                nen = (nen + [nen[-1] if nen else 0] * len(low))[: len(low)]
-            self.st, self.en = nst, nen
-        self.s = low
-
-
-def _java_lower(s: str) -> str:
-    """Java 17 ``String.toLowerCase()`` (Locale.US): ``str.lower`` minus the Unicode 14 pairs."""
-    if _UNICODE14_CAPITALS.search(s) is None:
-        return s.lower()
-    caps = _UNICODE14_CAPITALS.findall(s)
-    rest = _UNICODE14_CAPITALS.split(s)
-    out = [rest[0].lower()]
-    for cap, part in zip(caps, rest[1:], strict=True):
-        out.append(cap)
-        out.append(part.lower())
-    return "".join(out)
-
-
-# -- runs of dots in linear time --------------------------------------------------
-#
-# Java protects a run of k dots by looping ``while (line has "DOTMULTI.")`` over
-# _MULTI_DOT2 and _MULTI_DOT3, then unescapes with ``while (line has "DOTDOTMULTI")``
-# over _UNESCAPE_DOTS.  Each pass rescans the whole line and removes one dot (adds
-# one DOT) per run, so a pasted run of 10,000 dots took minutes.  The two functions
-# below give the same line -- and, with provenance, the same spans -- in one pass;
-# tests/unit/test_fuzz.py checks them against the loops on random lines built from dots,
-# the letters of DOTMULTI and spaces.
-
-_DOT_RUN = re.compile(r"DOTMULTI(\.+)")
-_ESCAPED_RUN = re.compile(r"(?:DOT)+MULTI")
-_Span2 = tuple[int, int]
-
-
-def _hull(st: list[int], en: list[int], a: int, b: int) -> _Span2:
-    return min(st[a:b]), max(en[a:b])
-
-
-def _splice(line: _Line, edits: list[tuple[int, int, str, list[_Span2] | None]]) -> None:
-    """Replace ``line.s[a:b]`` by ``text`` (with the spans given) for sorted, disjoint edits."""
-    s, st, en = line.s, line.st, line.en
-    parts: list[str] = []
-    nst: list[int] = []
-    nen: list[int] = []
-    last = 0
-    for a, b, text, spans in edits:
-        parts.append(s[last:a])
-        parts.append(text)
-        if st is not None and en is not None and spans is not None:
-            nst += st[last:a]
-            nen += en[last:a]
-            nst += [x for x, _ in spans]
-            nen += [y for _, y in spans]
-        last = b
-    parts.append(s[last:])
-    line.s = "".join(parts)
-    if st is not None and en is not None:
-        line.st = nst + st[last:]
-        line.en = nen + en[last:]
-
-
-def _escape_dot_runs(line: _Line) -> None:
-    """``while "DOTMULTI." in line: apply(_MULTI_DOT2); apply(_MULTI_DOT3)`` in one pass.
-
-    Every ``DOTMULTI`` followed by m >= 1 dots loses one dot per pass (_MULTI_DOT3, or
-    _MULTI_DOT2 when one dot and a non-dot remain, which also puts a space before that
-    character): after m passes it is ``DOT``*m + ``DOTMULTI``, plus that space unless it
-    is at the end of the line or its ``D`` was eaten in the first pass as the context
-    character of a _MULTI_DOT2 match of a run ending right before it.  Pass t replaces
-    the last ``DOTMULTI`` and the next dot by 11 characters spanning their hull H_t, so
-    the spans are 3 characters of H_1, ..., H_(m-1), then 11 (or 12) of H_m.
-    """
-    s, st, en = line.s, line.st, line.en
-    track = st is not None and en is not None
-    edits: list[tuple[int, int, str, list[_Span2] | None]] = []
-    prev_end = -1
-    prev_first_pass_space = False
-    for mt in _DOT_RUN.finditer(s):
-        a, b = mt.span()
-        m = b - a - 8
-        blocked = m == 1 and a == prev_end and prev_first_pass_space
-        space = b < len(s) and not blocked
-        prev_end, prev_first_pass_space = b, m == 1 and space
-        text = "DOT" * m + "DOTMULTI" + (" " if space else "")
-        spans: list[_Span2] | None = None
-        if track:
-            assert st is not None and en is not None
-            lo, hi = _hull(st, en, a, a + 9)
-            spans = []
-            for k in range(1, m):
-                spans += [(lo, hi)] * 3
-                lo, hi = min(lo, st[a + 8 + k]), max(hi, en[a + 8 + k])
-            spans += [(lo, hi)] * (12 if space else 11)
-        edits.append((a, b, text, spans))
-    _splice(line, edits)
-
-
-def _unescape_dot_runs(line: _Line) -> None:
-    """``while "DOTDOTMULTI" in line: apply(_UNESCAPE_DOTS)``, then ``apply(_UNESCAPE_DOTS2)``.
-
-    Each ``DOT``*p + ``MULTI`` becomes p dots.  Pass u replaces its last
-    ``DOTDOTMULTI`` by ``DOTMULTI.`` spanning their hull K_u, so the dots span
-    K_(p-1), K_(p-1), K_(p-2), ..., K_1 (one ``DOTMULTI``: the hull of its 8 characters).
-    """
-    s, st, en = line.s, line.st, line.en
-    track = st is not None and en is not None
-    edits: list[tuple[int, int, str, list[_Span2] | None]] = []
-    for mt in _ESCAPED_RUN.finditer(s):
-        a, b = mt.span()
-        p = (b - a - 5) // 3
-        spans: list[_Span2] | None = None
-        if track:
-            assert st is not None and en is not None
-            if p == 1:
-                spans = [_hull(st, en, a, b)]
-            else:
-                lo, hi = _hull(st, en, b - 11, b)
-                ks = [(lo, hi)]
-                for u in range(2, p):
-                    x = b - 11 - 3 * (u - 1)
-                    lo, hi = min(lo, *st[x : x + 3]), max(hi, *en[x : x + 3])
-                    ks.append((lo, hi))
-                spans = [ks[-1], *reversed(ks)]
-        edits.append((a, b, "." * p, spans))
-    _splice(line, edits)
+def _strip_punct(line: Line) -> None:
+    """``r_punct_strip``: every non-alnum character becomes a space (one for one)."""
+    line.s = _PUNCT_STRIP.sub(" ", line.s)
 
 
 # -- language tables ----------------------------------------------------------
@@ -481,7 +190,7 @@ def _unescape_dot_runs(line: _Line) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _LangSpec:
-    apostrophes: tuple[_Step, ...]
+    apostrophes: tuple[Step, ...]
     prefixes: dict[str, int]
 
 
@@ -515,7 +224,7 @@ def _lang_spec(lang: str) -> _LangSpec:
     except (ResourceError, OSError, zipfile.BadZipFile, UnicodeDecodeError):
         prefixes = {}  # as Java when the list cannot be loaded
     if lang == "en":
-        apostrophes: tuple[_Step, ...] = _APOS_EN
+        apostrophes: tuple[Step, ...] = _APOS_EN
     elif lang == "fr":
         apostrophes = _APOS_FR
     else:
@@ -548,7 +257,7 @@ def _dot_action(w: str, nxt: str, prefixes: dict[str, int]) -> int:
     return _SPLIT_DOT
 
 
-def _rebuild(line: _Line, prefixes: dict[str, int]) -> None:
+def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
     """Step 8: split into words and settle every word-final dot (the ``nbp`` loop of normalizeLine).
 
     Java rebuilds the line as ``word + " "`` for every word.  With provenance the
@@ -622,7 +331,7 @@ def _drop_dots(w: str, wst: list[int], wen: list[int]) -> tuple[str, list[int], 
     return w.replace(".", ""), kst, ken
 
 
-def _run(line: _Line, lang: str, no_punct: bool) -> None:
+def _run(line: Line, lang: str, no_punct: bool) -> None:
     """``Normalizer.normalizeLine`` (Normalizer.java:174-308) and ``toLowerCase``, in place.
 
     ``line`` must already be wrapped in one space on each side.  The ``in``
@@ -633,9 +342,9 @@ def _run(line: _Line, lang: str, no_punct: bool) -> None:
     line.apply(_SEP_OTHER)
     # 2. protect runs of dots
     if ".." in line.s:
-        line.apply(_MULTI_DOT)
+        line.apply(MULTI_DOT)
     if "DOTMULTI." in line.s:
-        _escape_dot_runs(line)  # Java's while loop over _MULTI_DOT2/_MULTI_DOT3, in one pass
+        escape_dot_runs(line)  # Java's while loop over _MULTI_DOT2/_MULTI_DOT3, in one pass
     # 3. commas, unless between two digits
     if "," in line.s:
         for comma in _COMMAS:
@@ -663,11 +372,11 @@ def _run(line: _Line, lang: str, no_punct: bool) -> None:
     _rebuild(line, spec.prefixes)
     # 9. restore the dot runs; drop punctuation on request
     if "DOTMULTI" in line.s:
-        _unescape_dot_runs(line)  # the while loop over _UNESCAPE_DOTS, then _UNESCAPE_DOTS2
+        unescape_dot_runs(line)  # the while loop over _UNESCAPE_DOTS, then _UNESCAPE_DOTS2
     if no_punct:
-        line.strip_punct()
+        _strip_punct(line)
     # 10. collapse the spaces and trim
-    line.collapse_spaces()
+    _collapse_spaces(line)
     line.trim()
     # then MeteorScorer lowercases the normalised line
     line.lower()
@@ -715,7 +424,7 @@ def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> st
     Raises:
         ValueError: for a language Meteor 1.5 has no normaliser for.
     """
-    line = _Line(" " + text + " ")
+    line = Line(" " + text + " ")
     _run(line, lang, no_punct)
     return line.s
 
@@ -747,9 +456,7 @@ def tokenize(
     if mode == "none":
         return tuple(Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(text))
     if mode == "lower":
-        return tuple(
-            Token(_java_lower(m.group()), m.start(), m.end()) for m in _WORD.finditer(text)
-        )
+        return tuple(Token(java_lower(m.group()), m.start(), m.end()) for m in _WORD.finditer(text))
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
     words = _WORD.findall(normalize_text(text, lang, no_punct=no_punct))
@@ -766,7 +473,7 @@ def _verbatim_spans(text: str, words: list[str]) -> list[tuple[int, int]] | None
     normaliser never moves characters), so the offsets are exact.  ``None``
     otherwise (quotes, dashes, ``U.S.``, dropped characters).
     """
-    low = _java_lower(text)
+    low = java_lower(text)
     if len(low) != len(text) or _SEPARATORS.sub("", low) != "".join(words):
         return None
     spans: list[tuple[int, int]] = []
@@ -789,7 +496,7 @@ def _tracked_tokens(text: str, lang: str, no_punct: bool) -> tuple[Token, ...]:
     st = list(range(-1, n + 1))  # the wrapping spaces get empty spans at 0 and n
     en = list(range(n + 2))
     st[0], en[-1] = 0, n
-    line = _Line(" " + text + " ", st, en)
+    line = Line(" " + text + " ", st, en)
     _run(line, lang, no_punct)
     s, st, en = line.s, line.st or [], line.en or []
     # spans grow left to right along a line, so a token's hull is first start, last end

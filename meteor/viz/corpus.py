@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 
 from meteor.analysis.corpus import CorpusIntervals
 from meteor.types import CorpusResult, MeteorResult
-from meteor.viz.figures import escape
+from meteor.viz.style import escape
 
 __all__ = [
     "FIELDS",

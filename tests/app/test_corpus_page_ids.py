@@ -10,7 +10,8 @@ from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor
-from meteor.analysis.corpus import paired_bootstrap, score_corpus
+from meteor.analysis.corpus import paired_bootstrap
+from meteor.analysis.parallel import score_corpus
 from meteor.io.read import load_corpus
 
 PRESET = "meteor-1.5-paper2005"

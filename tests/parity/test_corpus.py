@@ -13,6 +13,7 @@ import pytest
 
 from meteor import Meteor, Stats
 from meteor.analysis import corpus as corpus_mod
+from meteor.analysis import parallel as parallel_mod
 from meteor.analysis.corpus import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
@@ -20,10 +21,10 @@ from meteor.analysis.corpus import (
     ci_bounds,
     paired_bootstrap,
     resample_indices,
-    score_corpus,
     segment_differences,
     stats_matrix,
 )
+from meteor.analysis.parallel import score_corpus
 from meteor.io.read import demo_corpus
 from meteor.scoring import compute
 from meteor.types import MODULE_ORDER, Module
@@ -131,8 +132,8 @@ def test_parallel_equals_serial_in_order(meteor: Meteor, monkeypatch: pytest.Mon
     refs = [r[0] for r in c.refs] * 2
     refs[3] = [refs[3], "an extra reference"]  # type: ignore[call-overload]
     serial = meteor.corpus_score(hyps, refs)
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
     seen: list[float] = []
     par = score_corpus(
         meteor, hyps, refs, workers=2, chunk_size=3, progress=lambda f, m: seen.append(f)
@@ -210,9 +211,9 @@ def test_fork_server_workers(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) ->
     """What a multi-threaded app (Streamlit) gets: fresh workers from a fork server."""
     import multiprocessing as mp
 
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
-    monkeypatch.setattr(corpus_mod, "_mp_context", lambda: mp.get_context("forkserver"))
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+    monkeypatch.setattr(parallel_mod, "_mp_context", lambda: mp.get_context("forkserver"))
     c = demo_corpus()
     hyps, refs = list(c.hyps("system_b")), [r[0] for r in c.refs]
     par = score_corpus(meteor, hyps, refs, workers=2, chunk_size=5)
@@ -227,9 +228,9 @@ def test_broken_pool_falls_back_to_one_process(
     def broken(*a, **k):  # type: ignore[no-untyped-def]
         raise BrokenProcessPool("no workers here")
 
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
-    monkeypatch.setattr(corpus_mod, "_score_parallel", broken)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+    monkeypatch.setattr(parallel_mod, "_score_parallel", broken)
     with pytest.warns(RuntimeWarning, match="scoring in one process"):
         res = score_corpus(meteor, ["a b", "c d"], ["a b", "c d"], workers=2)
     assert [s.score for s in res.segments] == [1.0, 1.0]
@@ -239,15 +240,15 @@ def test_small_input_stays_serial(meteor: Meteor, monkeypatch: pytest.MonkeyPatc
     def boom(*a, **k):  # type: ignore[no-untyped-def]
         raise AssertionError("no pool for small inputs")
 
-    monkeypatch.setattr(corpus_mod, "ProcessPoolExecutor", boom)
+    monkeypatch.setattr(parallel_mod, "ProcessPoolExecutor", boom)
     res = score_corpus(meteor, ["a b"], ["a b"], workers=4)
     assert res.score == 1.0
     assert res.segments[0].candidates == ()  # corpus records carry no candidate lists
 
 
 def test_parallel_from_params_and_errors(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
-    monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS", 0)
+    monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
     res = score_corpus(meteor.params, ["a b", "c d"], ["a b", "c e"], workers=2, chunk_size=1)
     assert [s.score for s in res.segments] == [1.0, meteor.score("c d", "c e").score]
     with pytest.raises(ValueError, match="hypotheses have 2 segments but references have 1"):
@@ -468,9 +469,9 @@ def test_parallel_workers_start_in_a_threaded_process(
     t = threading.Thread(target=stop.wait, daemon=True)
     t.start()
     try:
-        monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS", 0)
-        monkeypatch.setattr(corpus_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
-        assert corpus_mod._mp_context().get_start_method() != "fork"
+        monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS", 0)
+        monkeypatch.setattr(parallel_mod, "MIN_PARALLEL_SEGMENTS_FRESH", 0)
+        assert parallel_mod._mp_context().get_start_method() != "fork"
         hyps = ["the cat sat on the mat", "a dog ran"] * 10
         refs = ["the cat sat on a mat", "the dog runs"] * 10
         par = score_corpus(meteor, hyps, refs, workers=2, chunk_size=3)

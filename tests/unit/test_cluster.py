@@ -36,7 +36,8 @@ from meteor.analysis.cluster import (
     score_stream,
     score_stream_lines,
 )
-from meteor.analysis.corpus import bootstrap, paired_bootstrap, score_corpus
+from meteor.analysis.corpus import bootstrap, paired_bootstrap
+from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segments_jsonl
 from meteor.io.read import load_corpus
 from meteor.languages.paraphrase import index_path

@@ -11,7 +11,7 @@ import pytest
 
 import meteor
 from meteor import Meteor
-from meteor.analysis.corpus import score_corpus
+from meteor.analysis.parallel import score_corpus
 from meteor.params import ParamError, Params, parse_modules
 from meteor.types import Module
 

@@ -15,7 +15,7 @@ import pytest
 
 from meteor import metric, resources
 from meteor.cli.commands import main
-from meteor.languages import paraphrase
+from meteor.languages import paraphrase, paraphrase_build
 from meteor.languages.paraphrase import ParaphraseTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +132,7 @@ def test_temporary_file_of_a_dead_build_is_removed(small_source: Path, tmp_path:
     junk.write_bytes(b"\0" * 1000)  # fresh: before, only files over an hour old went
     alive = tmp_path / f"x.idx.{os.getpid()}.def456.tmp"
     alive.write_bytes(b"\0")  # a build in progress in a live process is left alone
-    paraphrase.build_index(small_source, dest, lang="xx")
+    paraphrase_build.build_index(small_source, dest, lang="xx")
     assert not junk.exists() and alive.exists() and dest.is_file()
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from meteor import Meteor, MeteorResult
 from meteor.aligners.beam import align_beam
 from meteor.aligners.stagewise import align_stagewise
-from meteor.text import normalize
+from meteor.text import dot_runs, normalize, tracked_line
 from meteor.types import Match, Module, Span, Token
 
 FUZZ = settings(
@@ -124,25 +124,25 @@ def test_razdel_tokens_are_substrings(text: str, lower: bool, no_punct: bool) ->
         assert t.text == (text[t.start : t.end].lower() if lower else text[t.start : t.end])
 
 
-def _iterative_escape(line: normalize._Line) -> None:
+def _iterative_escape(line: tracked_line.Line) -> None:
     """Java's loop, as the normaliser ran it before the one-pass version."""
     while "DOTMULTI." in line.s:
-        line.apply(normalize._MULTI_DOT2)
-        line.apply(normalize._MULTI_DOT3)
+        line.apply(dot_runs.MULTI_DOT2)
+        line.apply(dot_runs.MULTI_DOT3)
 
 
-def _iterative_unescape(line: normalize._Line) -> None:
+def _iterative_unescape(line: tracked_line.Line) -> None:
     while "DOTDOTMULTI" in line.s:
-        line.apply(normalize._UNESCAPE_DOTS)
+        line.apply(dot_runs.UNESCAPE_DOTS)
     if "DOTMULTI" in line.s:
-        line.apply(normalize._UNESCAPE_DOTS2)
+        line.apply(dot_runs.UNESCAPE_DOTS2)
 
 
-def _line(s: str, tracked: bool) -> normalize._Line:
+def _line(s: str, tracked: bool) -> tracked_line.Line:
     if not tracked:
-        return normalize._Line(s)
+        return tracked_line.Line(s)
     n = len(s)  # arbitrary but distinct spans, so that any difference shows
-    return normalize._Line(s, [k // 2 for k in range(n)], [k // 2 + 1 + k % 3 for k in range(n)])
+    return tracked_line.Line(s, [k // 2 for k in range(n)], [k // 2 + 1 + k % 3 for k in range(n)])
 
 
 @settings(max_examples=600, deadline=None)
@@ -172,8 +172,8 @@ def _line(s: str, tracked: bool) -> normalize._Line:
 def test_one_pass_dot_runs_equal_javas_loops(parts: list[str], tracked: bool) -> None:
     s = "".join(parts)
     for slow, fast, trigger in (
-        (_iterative_escape, normalize._escape_dot_runs, "DOTMULTI."),
-        (_iterative_unescape, normalize._unescape_dot_runs, "DOTMULTI"),
+        (_iterative_escape, dot_runs.escape_dot_runs, "DOTMULTI."),
+        (_iterative_unescape, dot_runs.unescape_dot_runs, "DOTMULTI"),
     ):
         a, b = _line(s, tracked), _line(s, tracked)
         slow(a)

@@ -29,7 +29,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meteor.languages import ResourceError, paraphrase
-from meteor.languages.paraphrase import InvalidIndexError, ParaphraseTable, build_index, get_table
+from meteor.languages.paraphrase import InvalidIndexError, ParaphraseTable, get_table
+from meteor.languages.paraphrase_build import build_index
 
 Candidate = tuple[int, int, int, int]
 

@@ -26,7 +26,7 @@ import meteor
 from meteor import Meteor, ParamError
 from meteor.analysis.corpus import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES, bootstrap
 from meteor.io import read as io
-from meteor.languages import paraphrase
+from meteor.languages import paraphrase, paraphrase_build
 from meteor.metric import MAX_BEAM_WORK, MAX_CANDIDATES, MAX_CHARS, MAX_TOKENS
 from meteor.stages.base import CandidateLimitError
 from meteor.text import normalize
@@ -451,7 +451,7 @@ def test_corrupted_paraphrase_index_is_rebuilt(
         built.append(dest)
         shutil.copyfile(good_index, dest)
 
-    monkeypatch.setattr(paraphrase, "_build", fake_build)
+    monkeypatch.setattr(paraphrase_build, "build_in_child", fake_build)
     table = paraphrase.ParaphraseTable.load("en", cache=cache)
     assert built == [target]
     assert table.candidates(["a", "big", "house"], ["a", "large", "house"])

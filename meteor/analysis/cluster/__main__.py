@@ -1,0 +1,109 @@
+"""``python -m meteor.analysis.cluster``: stream files of any size through a Dask cluster.
+
+Reads the inputs lazily (:func:`~meteor.analysis.cluster.inputs.iter_segments`), has
+the workers score and write the JSONL lines
+(:func:`~meteor.analysis.cluster.stream.score_stream_lines`), writes them to
+``--jsonl`` in input order as partitions complete, and prints the corpus score, the
+mean of segment scores and the signature (the numbers ``python -m meteor score``
+prints for the same input).  Errors: one ``meteor: error:`` line, status 2.
+
+Tasks refer to the functions of the importable modules of this package (workers
+import them by name), never to this ``__main__`` module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from meteor.analysis.cluster.client import DEFAULT_TIMEOUT, connect
+from meteor.analysis.cluster.inputs import count_segments, iter_segments
+from meteor.analysis.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
+from meteor.errors import ClusterError, InputError, ParamError, ResourceError
+from meteor.metric import Meteor
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line (see the module docstring); returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        summary = _run(args)
+    except (ClusterError, InputError, ParamError, ResourceError, ValueError, OSError) as exc:
+        sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
+        return 2
+    r, w = summary, args.width
+    print(
+        f"METEOR corpus score (summed statistics) = {r.score:.{w}f}  P {r.precision:.{w}f} "
+        f"R {r.recall:.{w}f} Fmean {r.fmean:.{w}f} frag {r.frag:.{w}f} "
+        f"penalty {r.penalty:.{w}f} segments {r.n_segments:,}"
+    )
+    print(f"mean of segment scores                 = {r.mean_segment_score:.{w}f}")
+    print(f"signature: {r.signature}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m meteor.analysis.cluster",
+        description="Score files of any size on a Dask cluster, streaming the per-segment "
+        "JSONL out in input order as partitions complete.",
+    )
+    ap.add_argument("--dask", required=True, metavar="ADDRESS", help="tcp://HOST:PORT or local:N")
+    ap.add_argument("--hyp", "-i", required=True, metavar="FILE")
+    ap.add_argument("--ref", "-r", action="append", default=[], metavar="FILE")
+    ap.add_argument("--input-format", choices=("text", "tsv", "jsonl"))
+    ap.add_argument("--preset", "-p", metavar="NAME")
+    ap.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
+    ap.add_argument("--partition-size", type=int, default=500, metavar="N")
+    ap.add_argument("--dask-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
+    ap.add_argument("--progress", action="store_true", help="progress on stderr")
+    ap.add_argument("--width", type=int, default=4, metavar="N")
+    return ap
+
+
+def _run(args: argparse.Namespace) -> StreamSummary:
+    """Score the files on the cluster, writing ``--jsonl`` on the way; the corpus numbers."""
+    if args.partition_size < 1:
+        raise ValueError(f"--partition-size must be at least 1, got {args.partition_size}")
+    meteor = Meteor(args.preset)
+    hyp = Path(args.hyp)
+    for p in [hyp, *map(Path, args.ref)]:
+        if not p.is_file():
+            raise InputError(f"cannot read {p}: no such file")
+    total = count_segments(hyp, args.input_format)
+    bar = None
+    if args.progress or sys.stderr.isatty():
+        from meteor.cli.output import ProgressBar
+
+        bar = ProgressBar(sys.stderr, hyp.name)
+    totals = StreamTotals(meteor)
+    out_file = None
+    try:
+        with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
+            if args.jsonl:
+                out_file = open(args.jsonl, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            segments = iter_segments(hyp, args.ref, fmt=args.input_format)
+            for s in score_stream_lines(
+                meteor,
+                segments,
+                client=client,
+                partition_size=args.partition_size,
+                progress=bar,
+                total=total,
+                timeout=args.dask_timeout,
+            ):
+                line = totals.add_line(s)
+                if out_file is not None:
+                    out_file.write(line)
+    finally:
+        if out_file is not None:
+            out_file.close()
+    if bar:
+        bar.close()
+    return totals.summary()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

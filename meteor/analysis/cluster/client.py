@@ -1,0 +1,420 @@
+"""The client side of cluster scoring: connect, prepare the workers, run partitions.
+
+:func:`connect` gives a client of a running scheduler or of a new local cluster;
+:func:`prepare_workers` loads the resources on every worker
+(:mod:`meteor.analysis.cluster.worker`); :func:`run_partitions` keeps a bounded
+number of partitions in flight and yields their results in input order, turning
+every fault into a :class:`~meteor.errors.ClusterError`; :func:`score_corpus_dask`
+scores a whole corpus with them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from typing import Any
+
+from distributed import Client, LocalCluster, wait
+from distributed.scheduler import KilledWorker
+
+from meteor.analysis.cluster.worker import (
+    MeteorWorkerPlugin,
+    score_partition,
+    spec_key,
+    worker_state,
+)
+from meteor.analysis.transport import Decoder
+from meteor.errors import ClusterError
+from meteor.metric import Meteor, unique_pairs
+from meteor.params import Params
+from meteor.types import CorpusResult, MeteorResult
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "Partition",
+    "Progress",
+    "as_meteor",
+    "connect",
+    "prepare_workers",
+    "run_partitions",
+    "score_corpus_dask",
+]
+
+Progress = Callable[[float, str], None]
+
+#: Seconds to wait for the scheduler, for the first worker, for a worker to load the
+#: resources, and for any worker to come back when all have gone during a run.
+DEFAULT_TIMEOUT = 60.0
+#: Most segments per partition (a partition takes about 0.1-0.5 s to score).
+MAX_PARTITION = 1000
+#: Fewest segments per partition (smaller ones cost more in scheduling than scoring).
+MIN_PARTITION = 25
+
+
+_LOCAL = re.compile(r"^local(?::(\d+))?$")
+
+
+@contextlib.contextmanager
+def connect(
+    address: str, *, timeout: float = DEFAULT_TIMEOUT, quiet: bool = False
+) -> Iterator[Client]:
+    """A client for ``tcp://HOST:PORT`` (a running scheduler) or ``local:N`` (a new cluster).
+
+    ``local:N`` starts a :class:`distributed.LocalCluster` of ``N`` worker
+    processes with one thread each on 127.0.0.1, closed on exit.  A remote
+    scheduler must answer within ``timeout`` seconds and have at least one worker
+    within ``timeout`` seconds.
+
+    With ``quiet``, the ``distributed`` loggers of this process report only
+    critical errors while the client is open (the CLI prints one line per error).
+
+    Raises:
+        ClusterError: a bad address, an unreachable scheduler, no workers.
+    """
+    if quiet:
+        with _quiet_logs():
+            with connect(address, timeout=timeout) as client:
+                yield client
+        return
+    if not isinstance(address, str) or not address.strip():
+        raise ClusterError("the Dask address is empty; give tcp://HOST:PORT or local:N")
+    address = address.strip()
+    m = _LOCAL.match(address)
+    if m:
+        n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
+        if not 1 <= n <= 256:
+            raise ClusterError(f"local:N needs 1 to 256 worker processes, got {n}")
+        with _local_cluster(n) as client:
+            yield client
+        return
+    if "://" not in address:
+        raise ClusterError(
+            f"the Dask address {address!r} is neither tcp://HOST:PORT (a running scheduler) "
+            "nor local:N (N local worker processes)"
+        )
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({exc}); "
+            "start one with `dask scheduler` and give the address it prints"
+        ) from None
+    try:
+        _wait_for_workers(client, timeout)
+        yield client
+    finally:
+        with contextlib.suppress(Exception):
+            client.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _quiet_logs() -> Iterator[None]:
+    import logging
+
+    # distributed configures some of its loggers one by one (distributed.client, …)
+    names = ["distributed"] + [
+        n for n in logging.root.manager.loggerDict if n.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(n) for n in names]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for log, level in zip(loggers, levels, strict=True):
+            log.setLevel(level)
+
+
+@contextlib.contextmanager
+def _local_cluster(n: int) -> Iterator[Client]:
+    import logging
+
+    try:
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+    except Exception as exc:
+        raise ClusterError(
+            f"could not start {n} local Dask worker processes ({type(exc).__name__}: {exc})"
+        ) from None
+    try:
+        client = Client(cluster, set_as_default=False)
+        try:
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+    finally:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=30)
+
+
+def _wait_for_workers(client: Client, timeout: float) -> None:
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError) as exc:
+        raise ClusterError(
+            f"the Dask scheduler at {client.scheduler.address} has no workers after "
+            f"{timeout:g} s ({type(exc).__name__}); start some with "
+            f"`dask worker {client.scheduler.address}`"
+        ) from None
+
+
+def _n_workers(client: Client) -> int:
+    try:
+        return len(client.nthreads())
+    except Exception:
+        raise ClusterError(_LOST) from None
+
+
+def prepare_workers(
+    client: Client, meteor: Meteor, *, timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, dict[str, Any]]:
+    """Load ``meteor``'s resources on every worker (and on later ones); report each worker.
+
+    Returns:
+        Per worker address: ``ready``, ``load_seconds`` (the resources' loading time
+        in that worker), ``version``, ``pid``, ``mapped`` (the paraphrase index
+        files it has memory-mapped).
+
+    Raises:
+        ClusterError: no worker within ``timeout`` seconds, or a worker that cannot
+            import this package or load the resources (named, with the reason).
+    """
+    _wait_for_workers(client, timeout)
+    plugin = MeteorWorkerPlugin(meteor.params, meteor.preset)
+    try:
+        client.register_plugin(plugin, name=plugin.name)
+        states: dict[str, dict[str, Any]] = client.run(worker_state, plugin.name)
+    except ClusterError:
+        raise
+    except Exception as exc:
+        raise ClusterError(
+            f"a Dask worker could not set up METEOR ({type(exc).__name__}: {exc}); install "
+            "this package and its requirements (requirements.txt) on every worker"
+        ) from None
+    from meteor.params import VERSION
+
+    for addr, st in sorted(states.items()):
+        if st["error"]:
+            raise ClusterError(
+                f"Dask worker {addr} cannot load the METEOR resources for "
+                f"{meteor.preset or 'these parameters'}: {st['error']}"
+            )
+        if st["version"] != VERSION:
+            raise ClusterError(
+                f"Dask worker {addr} runs meteor {st['version']}, this process {VERSION}; "
+                "install the same version everywhere"
+            )
+    return states
+
+
+# --------------------------------------------------------------------------- the run loop
+
+
+Partition = tuple[list[int], list[Any], list[Any]]
+
+
+def run_partitions(
+    client: Client,
+    meteor: Meteor,
+    parts: Iterable[Partition],
+    *,
+    form: str,
+    max_in_flight: int,
+    timeout: float,
+    on_done: Callable[[int], None] | None = None,
+) -> Iterator[list[Any]]:
+    """Submit partitions (at most ``max_in_flight`` unreturned) and yield results in order."""
+    key = spec_key(meteor.params, meteor.preset)
+    run = uuid.uuid4().hex[:8]
+    it = iter(parts)
+    pending: dict[Any, int] = {}
+    ready: dict[int, list[Any]] = {}
+    sizes: dict[int, int] = {}
+    submitted = 0
+    next_out = 0
+    exhausted = False
+    no_workers_since: float | None = None
+    params, preset = meteor.params, meteor.preset
+    try:
+        while True:
+            while not exhausted and len(pending) + len(ready) < max_in_flight:
+                part = next(it, None)
+                if part is None:
+                    exhausted = True
+                    break
+                numbers, hyps, refs = part
+                fut = client.submit(
+                    score_partition,
+                    key,
+                    params,
+                    preset,
+                    numbers,
+                    hyps,
+                    refs,
+                    form,
+                    key=f"meteor-partition-{run}-{submitted}",
+                    pure=False,
+                )
+                pending[fut] = submitted
+                sizes[submitted] = len(numbers)
+                submitted += 1
+            while next_out in ready:
+                yield ready.pop(next_out)
+                next_out += 1
+            if exhausted and not pending and not ready:
+                return
+            if not pending:
+                continue
+            try:
+                with client.as_current():
+                    done, _ = wait(
+                        list(pending), timeout=min(5.0, timeout), return_when="FIRST_COMPLETED"
+                    )
+            except CancelledError:  # the client lost the scheduler: every future is cancelled
+                raise ClusterError(_LOST) from None
+            except TimeoutError:
+                if _n_workers(client) == 0:
+                    now = time.monotonic()
+                    no_workers_since = no_workers_since or now
+                    if now - no_workers_since > timeout:
+                        raise ClusterError(
+                            f"no Dask worker for {timeout:g} s; the run cannot finish "
+                            "(start workers or use --dask local:N)"
+                        ) from None
+                else:
+                    no_workers_since = None
+                continue
+            for fut in done:
+                idx = pending.pop(fut)
+                ready[idx] = _result(fut, idx)
+                if on_done:
+                    on_done(sizes.pop(idx))
+    finally:
+        for fut in pending:
+            fut.release()
+
+
+def _result(fut: Any, idx: int) -> list[Any]:
+    try:
+        out: list[Any] = fut.result()
+    except KilledWorker as exc:
+        raise ClusterError(
+            f"partition {idx + 1} was running on every worker that died ({exc}); it may "
+            "need more memory than a worker has, or the workers are being stopped"
+        ) from None
+    except (CancelledError, OSError):
+        raise ClusterError(_LOST) from None
+    return out
+
+
+_LOST = (
+    "lost the connection to the Dask scheduler during the run (it stopped or the network "
+    "failed); nothing was written — run again when the scheduler is back"
+)
+
+
+def _default_partition(n: int, workers: int) -> int:
+    return max(MIN_PARTITION, min(MAX_PARTITION, math.ceil(n / max(1, workers * 8))))
+
+
+def as_meteor(meteor_or_params: Meteor | Params) -> Meteor:
+    """The scorer given, or one built from bare params."""
+    if isinstance(meteor_or_params, Meteor):
+        return meteor_or_params
+    return Meteor(params=meteor_or_params)
+
+
+def score_corpus_dask(
+    meteor_or_params: Meteor | Params,
+    hyps: Sequence[str],
+    refs: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    client: Client,
+    partition_size: int | None = None,
+    progress: Progress | None = None,
+    candidates: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> CorpusResult:
+    """Score a corpus on a Dask cluster; the result equals a run in one process.
+
+    The distinct pairs are cut into partitions (identical pairs are scored once,
+    as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
+    back in input order; :meth:`meteor.Meteor.combine` sums their statistics.
+    Equal (``==``) to :func:`meteor.analysis.parallel.score_corpus` and
+    :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.corpus.bootstrap` and
+    :func:`meteor.analysis.corpus.paired_bootstrap` give the same intervals and tests.
+
+    Args:
+        meteor_or_params: a configured scorer (its preset name goes into the
+            signature) or bare params.
+        hyps, refs: as :meth:`meteor.Meteor.corpus_score`.
+        client: a :class:`distributed.Client` (see :func:`connect`).
+        partition_size: segments per task (default: about eight tasks per worker,
+            25 to 1,000 segments each).
+        progress: ``progress(fraction, message)``, called in this process as
+            partitions complete.
+        candidates: keep each record's candidate list (as
+            :meth:`meteor.Meteor.corpus_score`; costs transfer time).
+        timeout: seconds to wait for workers (see :data:`DEFAULT_TIMEOUT`).
+
+    Raises:
+        TypeError, ValueError: bad inputs, or a segment that cannot be scored
+            (``segment N: …``, as in one process).
+        ClusterError: the cluster cannot do the run (module docstring).
+    """
+    meteor = as_meteor(meteor_or_params)
+    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+        raise TypeError("hyps must be a list of strings (one segment each)")
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list with one entry per segment")
+    n = len(hyps)
+    if len(refs) != n:
+        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
+    if partition_size is not None and (isinstance(partition_size, bool) or partition_size < 1):
+        raise ValueError(f"partition_size must be at least 1, got {partition_size!r}")
+    if n == 0:
+        return meteor.combine([])
+    states = prepare_workers(client, meteor, timeout=timeout)
+    first, where = unique_pairs(hyps, refs)
+    size = partition_size or _default_partition(len(first), len(states))
+    parts = (
+        (idx, [hyps[k] for k in idx], [refs[k] for k in idx])
+        for idx in (first[s : s + size] for s in range(0, len(first), size))
+    )
+    done = [0]
+    if progress:
+        progress(0.0, f"scoring {n:,} segments on {len(states)} Dask workers")
+
+    def on_done(count: int) -> None:
+        done[0] += count
+        if progress:
+            shown = round(done[0] / len(first) * n)
+            progress(done[0] / len(first), f"scored {shown:,} of {n:,} segments")
+
+    decoder = Decoder()
+    unique: list[MeteorResult] = []
+    for chunk in run_partitions(
+        client,
+        meteor,
+        parts,
+        form="candidates" if candidates else "records",
+        max_in_flight=max(8, 4 * len(states)),
+        timeout=timeout,
+        on_done=on_done,
+    ):
+        unique.extend(decoder.decode(e) for e in chunk)
+    return meteor.combine([unique[pos] for pos in where])

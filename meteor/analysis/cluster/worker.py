@@ -1,0 +1,212 @@
+"""The worker side of cluster scoring: one scorer per process, loaded once.
+
+:class:`MeteorWorkerPlugin` loads a preset's resources when a worker joins (and
+on every worker that joins later), under a machine-wide lock so that the first
+worker of a machine builds the paraphrase index and the others map the same
+file; :func:`score_partition` is the task every partition runs.  The client side
+is :mod:`meteor.analysis.cluster.client`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import json
+import os
+import pickle
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from distributed import WorkerPlugin, get_worker
+
+from meteor.analysis.transport import encode
+from meteor.errors import ResourceError
+from meteor.io.export import segment_record
+from meteor.metric import Meteor
+from meteor.params import Params
+
+__all__ = [
+    "SCORERS",
+    "MeteorWorkerPlugin",
+    "collection_paused",
+    "load_scorer",
+    "score_partition",
+    "spec_key",
+    "worker_state",
+]
+
+#: This process's scorers, by :func:`spec_key`.
+SCORERS: dict[str, Meteor] = {}
+_FAILURES: dict[str, str] = {}
+_LOAD_SECONDS: dict[str, float] = {}
+_LOAD_LOCK = threading.Lock()
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = 0
+
+
+def spec_key(params: Params, preset: str | None) -> str:
+    """A name for a scorer configuration (the plugin name and the cache key)."""
+    digest = hashlib.sha256(pickle.dumps((params, preset), protocol=4)).hexdigest()
+    return f"meteor-{digest[:16]}"
+
+
+@contextlib.contextmanager
+def _machine_lock() -> Iterator[None]:
+    """One process of this machine at a time loads (and, the first time, builds) resources.
+
+    The paraphrase index is built once per machine into the per-user cache
+    (:func:`meteor.resources.cache_dir`); workers that start together wait here for
+    the first one instead of building it each.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    from meteor import resources
+
+    fd = os.open(resources.cache_dir() / "worker-setup.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def load_scorer(key: str, params: Params, preset: str | None) -> Meteor:
+    """This process's scorer for ``key``, loading its resources the first time."""
+    m = SCORERS.get(key)
+    if m is not None:
+        return m
+    with _LOAD_LOCK:
+        m = SCORERS.get(key)
+        if m is None:
+            t0 = time.perf_counter()
+            with _machine_lock():
+                m = Meteor(params=params)
+                m.preset = preset  # the caller's preset name goes into every signature
+                m.prepare()
+            gc.freeze()  # loaded resources never become garbage: collections skip them
+            _LOAD_SECONDS[key] = time.perf_counter() - t0
+            SCORERS[key] = m
+            _FAILURES.pop(key, None)
+    return m
+
+
+def _where() -> str:
+    try:
+        return f"worker {get_worker().address}"
+    except ValueError:
+        return "this process"
+
+
+class MeteorWorkerPlugin(WorkerPlugin):
+    """Loads a scorer's resources once on every worker, including workers that join later.
+
+    A failure does not stop the worker: it is recorded and reported by
+    :func:`prepare_workers` (naming the worker) and by any task sent there.
+    """
+
+    idempotent = True  # registering the same configuration again changes nothing
+
+    def __init__(self, params: Params, preset: str | None) -> None:
+        self.params = params
+        self.preset = preset
+        self.name = spec_key(params, preset)
+
+    async def setup(self, worker: Any) -> None:
+        # In a thread: the worker's event loop keeps answering the scheduler meanwhile
+        # (the first worker of a machine may spend a minute building the paraphrase index).
+        import asyncio
+
+        await asyncio.get_running_loop().run_in_executor(None, self._load)
+
+    def _load(self) -> None:
+        try:
+            load_scorer(self.name, self.params, self.preset)
+        except Exception as exc:
+            _FAILURES[self.name] = f"{type(exc).__name__}: {exc}"
+
+
+def worker_state(key: str) -> dict[str, Any]:
+    """What a worker says about ``key`` (run by :func:`prepare_workers` on each worker)."""
+    from meteor.params import VERSION
+
+    return {
+        "ready": key in SCORERS,
+        "error": _FAILURES.get(key),
+        "load_seconds": _LOAD_SECONDS.get(key),
+        "version": VERSION,
+        "pid": os.getpid(),
+        "mapped": _mapped_indexes(),
+    }
+
+
+def _mapped_indexes() -> list[str]:
+    """Paraphrase index files this process has memory-mapped (Linux ``/proc``; else [])."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            found = {line.split(None, 5)[-1].strip() for line in fh if ".idx" in line}
+    except OSError:
+        return []
+    return sorted(p for p in found if Path(p).name.startswith("paraphrase-"))
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Cyclic GC off while a partition is scored (see :mod:`meteor.runtime`).
+
+    A Dask worker runs several threads, so :func:`meteor.runtime.gc_paused` stays
+    out of its way; here the pause is wanted: scoring makes no cycles, and
+    collections walking the loaded resources cost a quarter of the time.
+    """
+    global _GC_PAUSES
+    with _GC_LOCK:
+        _GC_PAUSES += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_PAUSES -= 1
+            if _GC_PAUSES == 0:
+                gc.enable()
+
+
+def score_partition(
+    key: str,
+    params: Params,
+    preset: str | None,
+    numbers: Sequence[int],
+    hyps: Sequence[Any],
+    refs: Sequence[Any],
+    form: str,
+) -> list[Any]:
+    """Score one partition on a worker, results in the partition's order.
+
+    ``form``: ``"records"`` (compact records, :mod:`meteor.analysis.transport`),
+    ``"candidates"`` (the same with candidate lists) or ``"lines"`` (per segment its
+    JSONL line, score, corpus contribution and number of references).
+    """
+    try:
+        m = load_scorer(key, params, preset)
+    except ResourceError as exc:
+        raise ResourceError(f"{_where()} cannot load the METEOR resources: {exc}") from exc
+    with collection_paused():
+        found = m.score_segments(hyps, refs, candidates=form == "candidates", numbers=numbers)
+        if form != "lines":
+            return [encode(r) for r in found]
+        return [
+            (
+                json.dumps(segment_record(r, k + 1), ensure_ascii=False, allow_nan=False) + "\n",
+                r.score,
+                r.stats.corpus_contribution(),
+                len(r.refs),
+            )
+            for k, r in zip(numbers, found, strict=True)
+        ]

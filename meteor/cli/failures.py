@@ -1,0 +1,237 @@
+"""Scoring that survives failed segments: find every one, keep every other record.
+
+:func:`score_system` scores one system as usual and, when some segments cannot be
+scored (the stage-wise aligner's search budget, the candidate limit, a segment
+over the length limit), finds every one of them and keeps the records of the
+others; :func:`report_failures` writes what was scored, names what was not and
+gives exit status 1 (no corpus score: it would silently leave segments out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meteor.analysis.parallel import score_corpus
+from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output
+from meteor.metric import Meteor, Progress
+from meteor.types import CorpusResult, MeteorResult
+
+__all__ = [
+    "MAX_FAILURES_SHOWN",
+    "ScoredSystem",
+    "SegmentFailure",
+    "report_failures",
+    "score_system",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentFailure:
+    """A segment that could not be scored: 0-based index and the reason."""
+
+    index: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSystem:
+    """A system's corpus result, or (when some segments failed) the records of the
+    others by 0-based index and the failures."""
+
+    result: CorpusResult | None
+    segments: tuple[tuple[int, MeteorResult], ...]
+    failures: tuple[SegmentFailure, ...]
+
+
+#: Segments scored together while looking for the ones that fail.
+_SEARCH_BLOCK = 256
+
+
+def score_system(
+    meteor: Meteor,
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    client: Any = None,
+) -> ScoredSystem:
+    """Score a system; a segment that cannot be scored does not lose the others.
+
+    The corpus is scored as usual (:func:`meteor.analysis.parallel.score_corpus`).  Only when a
+    segment fails (the stage-wise aligner's search budget, the candidate limit, a
+    segment over the length limit) is it scored again in this process, in blocks,
+    and a failing block segment by segment, to find every failure and keep every
+    other record.  The records are the ones :func:`score_corpus` gives; with a Dask
+    ``client`` the first pass runs on the cluster (:mod:`meteor.analysis.cluster`).
+    """
+    try:
+        result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress, client=client)
+        return ScoredSystem(result, (), ())
+    except (ValueError, TypeError):
+        pass
+    done: list[tuple[int, MeteorResult]] = []
+    failures: list[SegmentFailure] = []
+    n = len(hyps)
+    for start in range(0, n, _SEARCH_BLOCK):
+        idx = list(range(start, min(n, start + _SEARCH_BLOCK)))
+        try:
+            found = meteor.score_segments(
+                [hyps[k] for k in idx], [refs[k] for k in idx], candidates=False, numbers=idx
+            )
+            done.extend(zip(idx, found, strict=True))
+            continue
+        except (ValueError, TypeError):
+            pass
+        for k in idx:
+            try:
+                (rec,) = meteor.score_segments([hyps[k]], [refs[k]], candidates=False)
+                done.append((k, rec))
+            except (ValueError, TypeError) as exc:
+                reason = exc.__cause__ if exc.__cause__ is not None else exc
+                failures.append(SegmentFailure(k, " ".join(str(reason).split())))
+    return ScoredSystem(None, tuple(done), tuple(failures))
+
+
+#: Failing segments named one per line on stderr before the rest are counted.
+MAX_FAILURES_SHOWN = 20
+
+
+def _segment_label(k: int, ids: Sequence[str]) -> str:
+    seg_id = ids[k] if k < len(ids) else str(k + 1)
+    return f"segment {k + 1}" + ("" if seg_id == str(k + 1) else f" (id {seg_id})")
+
+
+def report_failures(
+    args: argparse.Namespace,
+    modules: Sequence[Any],
+    corpus: Any,
+    results: dict[str, CorpusResult],
+    failed: dict[str, ScoredSystem],
+) -> int:
+    """Write every segment that was scored, name every one that was not; exit status 1.
+
+    No corpus score is printed: it would silently leave the failed segments out.
+    Records keep their segment numbers and ids, so the gaps are visible.
+    """
+    kept = _KeptRecords.of(corpus, results, failed)
+    written = kept.write(args, modules)
+    _name_failures(failed, kept)
+    n_all = sum(len(hyps) for _, hyps in corpus.systems)
+    total_failed = sum(len(s.failures) for s in failed.values())
+    rest = (
+        f"the other segments were written to {', '.join(written)}"
+        if written
+        else "give --jsonl/--csv/--align-out to keep the segments that were scored"
+    )
+    sys.stderr.write(
+        f"meteor: error: {total_failed:,} of {n_all:,} segments could not be scored; no corpus "
+        f"score is printed (it would leave them out); {rest}\n"
+    )
+    return EXIT_SCORING
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptRecords:
+    """The records of the segments that were scored, per system, with their segment ids."""
+
+    names: list[str]
+    ids_of: dict[str, Sequence[str]]
+    per_system: dict[str, list[tuple[int, MeteorResult]]]
+
+    @classmethod
+    def of(
+        cls, corpus: Any, results: dict[str, CorpusResult], failed: dict[str, ScoredSystem]
+    ) -> _KeptRecords:
+        names = [name for name, _ in corpus.systems]
+        ids_of: dict[str, Sequence[str]] = {name: corpus.ids_of(name) for name in names}
+        per_system: dict[str, list[tuple[int, MeteorResult]]] = {}
+        for name in names:
+            if name in results:
+                per_system[name] = list(enumerate(results[name].segments))
+            else:
+                per_system[name] = sorted(failed[name].segments, key=lambda x: x[0])
+        return cls(names, ids_of, per_system)
+
+    @property
+    def many(self) -> bool:
+        return len(self.names) > 1
+
+    def jsonl_lines(self) -> Iterator[str]:
+        """One JSON record per kept segment, as ``--jsonl`` writes them."""
+        import json
+
+        from meteor.io.export import segment_record
+
+        for name in self.names:
+            for k, rec in self.per_system[name]:
+                d = segment_record(
+                    rec, k + 1, system=name if self.many else None, seg_id=self.ids_of[name][k]
+                )
+                yield json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n"
+
+    def csv_text(self) -> str:
+        """One CSV row per kept segment, with the header, as ``--csv`` writes them."""
+        import csv
+        import io
+
+        from meteor.io.export import CSV_COLUMNS, segment_row
+
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        for name in self.names:
+            for k, rec in self.per_system[name]:
+                row = segment_row(rec, k + 1, system=name, seg_id=self.ids_of[name][k])
+                w.writerow(
+                    {c: "" if v is None else repr(v) if isinstance(v, float) else v
+                     for c, v in row.items()}
+                )  # fmt: skip
+        return buf.getvalue()
+
+    def write(self, args: argparse.Namespace, modules: Sequence[Any]) -> list[str]:
+        """Write the files and stdout records asked for; where they went."""
+        from meteor.io.export import alignment_block
+
+        written: list[str] = []
+        if args.jsonl:
+            with atomic_output(args.jsonl) as fh:
+                fh.writelines(self.jsonl_lines())
+            written.append(args.jsonl)
+        if args.csv:
+            with atomic_output(args.csv) as fh:
+                fh.write(self.csv_text())
+            written.append(args.csv)
+        if args.align_out:
+            paths = align_out_paths(args.align_out, self.names)
+            for name in self.names:
+                with atomic_output(paths[name]) as fh:
+                    for k, rec in self.per_system[name]:
+                        fh.write(alignment_block(rec, k + 1, modules))
+                written.append(paths[name])
+        if args.format == "jsonl":
+            sys.stdout.writelines(self.jsonl_lines())
+            written.append("stdout")
+        elif args.format == "csv":
+            sys.stdout.write(self.csv_text())
+            written.append("stdout")
+        sys.stdout.flush()
+        return written
+
+
+def _name_failures(failed: dict[str, ScoredSystem], kept: _KeptRecords) -> None:
+    """One stderr line per failed segment (at most :data:`MAX_FAILURES_SHOWN`), then a count."""
+    shown = 0
+    for name, scored in failed.items():
+        for f in scored.failures:
+            if shown < MAX_FAILURES_SHOWN:
+                where = f"system {name!r}, " if kept.many else ""
+                label = _segment_label(f.index, kept.ids_of[name])
+                sys.stderr.write(f"meteor: error: {where}{label}: {f.message}\n")
+            shown += 1
+    if shown > MAX_FAILURES_SHOWN:
+        sys.stderr.write(f"meteor: error: … and {shown - MAX_FAILURES_SHOWN:,} more\n")

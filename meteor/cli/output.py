@@ -1,0 +1,258 @@
+"""What ``python -m meteor score`` writes: the summary, the segment records, the files.
+
+:func:`print_text` and :func:`print_tsv` print the corpus scores, bootstrap
+intervals and paired tests; :func:`print_segments` prints one record per segment
+(``--format jsonl|csv``); :func:`write_files` writes ``--jsonl``, ``--csv`` and
+``--align-out`` (each file only once complete, :func:`meteor.cli.files.atomic_output`);
+:class:`ProgressBar` is the one-line progress bar on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from contextlib import AbstractContextManager
+from typing import Any, TextIO
+
+from meteor.analysis.corpus import CorpusIntervals, PairedBootstrap
+from meteor.cli import explain as cli_explain
+from meteor.cli import files as cli_io
+from meteor.cli.files import atomic_output
+from meteor.io.export import segments_csv, segments_jsonl, write_alignments
+from meteor.io.read import Corpus
+from meteor.metric import Meteor
+from meteor.types import CorpusResult
+
+__all__ = [
+    "ProgressBar",
+    "open_out",
+    "print_segments",
+    "print_text",
+    "print_tsv",
+    "write_files",
+]
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (``\\r`` updates)."""
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.last = -1
+
+    def __call__(self, fraction: float, message: str) -> None:
+        pct = int(fraction * 100)
+        if pct == self.last and fraction < 1.0:
+            return
+        self.last = pct
+        filled = int(fraction * 30)
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {message}\x1b[K"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.last >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def print_segments(
+    out: TextIO,
+    fmt: str,
+    corpus: Corpus,
+    results: dict[str, CorpusResult],
+    explain: Meteor | None = None,
+) -> None:
+    """``--format jsonl|csv``: the segment records on stdout."""
+    many = len(results) > 1
+    for k, (name, res) in enumerate(results.items()):
+        if fmt == "jsonl":
+            lines = segments_jsonl(
+                res.segments, system=name if many else None, ids=corpus.ids_of(name)
+            )
+            if explain is not None:
+                lines = cli_explain.with_explanations(
+                    lines, explain, dict(corpus.systems)[name], corpus.refs_of(name)
+                )
+            for line in lines:
+                out.write(line)
+        else:
+            out.write(
+                segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
+            )
+
+
+def write_files(
+    args: argparse.Namespace, meteor: Meteor, corpus: Corpus, results: dict[str, CorpusResult]
+) -> None:
+    """``--jsonl``, ``--csv`` and ``--align-out`` (one file per system with several)."""
+    many = len(results) > 1
+    if args.jsonl:
+        with open_out(args.jsonl) as fh:
+            for name, res in results.items():
+                lines = segments_jsonl(
+                    res.segments, system=name if many else None, ids=corpus.ids_of(name)
+                )
+                if args.explain:
+                    lines = cli_explain.with_explanations(
+                        lines, meteor, dict(corpus.systems)[name], corpus.refs_of(name)
+                    )
+                for line in lines:
+                    fh.write(line)
+    if args.csv:
+        with open_out(args.csv) as fh:
+            for k, (name, res) in enumerate(results.items()):
+                fh.write(
+                    segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
+                )
+    if args.align_out:
+        paths = cli_io.align_out_paths(args.align_out, list(results))
+        for name, res in results.items():
+            with open_out(paths[name]) as fh:
+                fh.write(write_alignments(res.segments, meteor.params.modules))
+
+
+def _p_text(p: float, samples: int) -> str:
+    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0."""
+    return f"p < {2 / samples:.2g}" if p == 0.0 else f"p = {p:.4f}"
+
+
+def open_out(path: str) -> AbstractContextManager[TextIO]:
+    """A temporary file renamed into place when complete; ``-`` is stdout."""
+    return atomic_output(path)
+
+
+def _fmt(x: float, width: int) -> str:
+    return "nan" if math.isnan(x) else f"{x:.{width}f}"
+
+
+def print_text(
+    out: TextIO,
+    results: dict[str, CorpusResult],
+    intervals: dict[str, CorpusIntervals],
+    comparisons: list[PairedBootstrap],
+    args: argparse.Namespace,
+) -> None:
+    """The text summary: per system the corpus score and the mean of segment scores
+    (with intervals), each paired test against the first system, the signature."""
+    w = args.width
+    many = len(results) > 1
+    pad = max(len(n) for n in results) if many else 0
+    signature = ""
+    for name, res in results.items():
+        prefix = f"{name:<{pad}}  " if many else ""
+        ci = intervals.get(name)
+        corpus_ci = f" [95% CI {_fmt(ci.corpus.low, w)}, {_fmt(ci.corpus.high, w)}]" if ci else ""
+        mean_ci = (
+            f" [95% CI {_fmt(ci.mean_segment.low, w)}, {_fmt(ci.mean_segment.high, w)}]"
+            if ci
+            else ""
+        )
+        out.write(
+            f"{prefix}METEOR corpus score (summed statistics) = {_fmt(res.score, w)}{corpus_ci}"
+            f"  P {_fmt(res.precision, w)} R {_fmt(res.recall, w)} Fmean {_fmt(res.fmean, w)}"
+            f" frag {_fmt(res.frag, w)} penalty {_fmt(res.penalty, w)}"
+            f" segments {len(res.segments):,}\n"
+        )
+        out.write(
+            f"{prefix}mean of segment scores                 = "
+            f"{_fmt(res.mean_segment_score, w)}{mean_ci}\n"
+        )
+        signature = res.signature
+    for c in comparisons:
+        d, m = c.corpus, c.mean_segment
+        level = f"{d.difference_interval.level:.0%}"
+        paired = (
+            f"paired on {c.n_segments:,} common segments ({c.name_a} has {c.segments_a:,}, "
+            f"{c.name_b} {c.segments_b:,}; both scored on those {c.n_segments:,})"
+            if not c.all_segments
+            else f"paired on {c.n_segments:,} segments"
+        )
+        out.write(
+            f"{c.name_b} vs {c.name_a} (baseline), {paired}: corpus score difference "
+            f"{d.difference:+.{w}f} [{level} CI {d.difference_interval.low:+.{w}f}, "
+            f"{d.difference_interval.high:+.{w}f}], two-sided {_p_text(d.p_value, c.n_samples)}"
+            f" (sacreBLEU's p = {d.p_value_sacrebleu:.4f}, one tail); "
+            f"mean segment score difference {m.difference:+.{w}f} "
+            f"[{level} CI {m.difference_interval.low:+.{w}f}, {m.difference_interval.high:+.{w}f}]"
+            f", two-sided {_p_text(m.p_value, c.n_samples)}\n"
+        )
+    if comparisons:
+        c = comparisons[0]
+        out.write(
+            f"(paired bootstrap test, Koehn 2004: {c.n_samples} resamples of the common "
+            f"segments, seed {c.seed}; percentile interval of B - A; two-sided p = twice the "
+            "share of resamples on the other side of 0, so p < 0.05 exactly when the 95% CI "
+            "excludes 0)\n"
+        )
+    if intervals and not comparisons:
+        ci = next(iter(intervals.values()))
+        out.write(f"(bootstrap: {ci.n_samples} samples, seed {ci.seed})\n")
+    out.write(f"signature: {signature}\n")
+
+
+def print_tsv(
+    out: TextIO,
+    results: dict[str, CorpusResult],
+    intervals: dict[str, CorpusIntervals],
+    comparisons: list[PairedBootstrap],
+) -> None:
+    """``--format tsv``: one row per system (intervals and paired test when computed)."""
+    cols = [
+        "system",
+        "corpus_score",
+        "mean_segment_score",
+        "precision",
+        "recall",
+        "fmean",
+        "frag",
+        "penalty",
+        "segments",
+    ]
+    if intervals:
+        cols += ["corpus_ci_low", "corpus_ci_high", "mean_ci_low", "mean_ci_high"]
+    if comparisons:
+        cols += [
+            "paired_segments",
+            "difference",
+            "difference_ci_low",
+            "difference_ci_high",
+            "p_value_two_sided",
+            "p_value_sacrebleu",
+        ]
+    cols.append("signature")
+    out.write("\t".join(cols) + "\n")
+    by_name = {c.name_b: c for c in comparisons}
+    for name, res in results.items():
+        row: list[Any] = [
+            name,
+            res.score,
+            res.mean_segment_score,
+            res.precision,
+            res.recall,
+            res.fmean,
+            res.frag,
+            res.penalty,
+            len(res.segments),
+        ]
+        if intervals:
+            ci = intervals[name]
+            row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]
+        if comparisons:
+            c = by_name.get(name)
+            row += (
+                [
+                    c.n_segments,
+                    c.corpus.difference,
+                    c.corpus.difference_interval.low,
+                    c.corpus.difference_interval.high,
+                    c.corpus.p_value,
+                    c.corpus.p_value_sacrebleu,
+                ]
+                if c
+                else [""] * 6
+            )
+        row.append(res.signature)
+        out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

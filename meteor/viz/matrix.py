@@ -1,0 +1,430 @@
+"""The X-Ray matrix of an alignment (:func:`matrix_view`): reference along the top,
+hypothesis down the side, one cell per token pair.
+
+A matched cell is coloured by its stage (and carries the stage's marker) or by
+the reference position it matched (X-Ray's spectrum); chunks are outlined.  Above
+:data:`MATRIX_CELL_LIMIT` cells the matrix is drawn compact, matched cells only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from meteor.types import Alignment, Chunk, Match, Token
+from meteor.types import module_order as stage_slots
+from meteor.viz.style import (
+    MODULE_COLORS,
+    MODULE_SYMBOL,
+    OTHER_STAGE_COLOR,
+    OTHER_STAGE_SYMBOL,
+    UNMATCHED,
+    escape,
+    frame,
+    label,
+    legend_key,
+    module_order,
+)
+
+__all__ = ["MATRIX_CELL_LIMIT", "matrix_is_compact", "matrix_view"]
+
+#: :func:`matrix_view` sends every cell (and a hover label for each) up to this many
+#: cells (hypothesis × reference tokens, e.g. 64 × 64); above it the matrix is compact:
+#: only matched cells are sent, so its size grows with the matches, not the square.
+MATRIX_CELL_LIMIT = 4_096
+#: Height cap of a compact matrix (px): the whole pattern in view; zoom in for the words.
+_COMPACT_HEIGHT = 900
+#: Tick labels longer than this are cut (the hover label keeps the whole token).
+_TICK_CHARS = 40
+
+
+def matrix_is_compact(alignment: Alignment) -> bool:
+    """Whether :func:`matrix_view` draws this alignment compact (above :data:`MATRIX_CELL_LIMIT`)."""
+    return len(alignment.hyp) * len(alignment.ref) > MATRIX_CELL_LIMIT
+
+
+def matrix_view(
+    alignment: Alignment,
+    *,
+    color_by: str = "module",
+    labels: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """X-Ray-style matrix: reference along the top, hypothesis down the side.
+
+    ``color_by="module"`` colours a matched cell by its stage; ``"order"``
+    colours it by the reference position it matched (X-Ray's spectrum), so a
+    reordering shows as colours out of sequence. Chunks are outlined and numbered.
+
+    Up to :data:`MATRIX_CELL_LIMIT` cells every cell is drawn with a hover label
+    and every token is a tick label.  Above it (:func:`matrix_is_compact`) the same
+    matrix is drawn compact, its size growing with the matches instead of the
+    square of the length: only matched cells are sent (empty cells are the
+    background) and only they have hover labels, which also name the chunk; chunks
+    wider than one cell are outlined by a single path, unnumbered; the axes list
+    the tokens as ``index word`` categories, labelled at a step that plotly picks
+    and refines on zoom; the height is capped; a note under the matrix says so
+    (label ``matrix_compact``).
+    """
+    if color_by not in ("module", "order"):
+        raise ValueError(f"color_by must be 'module' or 'order', got {color_by!r}")
+    nh, nr = len(alignment.hyp), len(alignment.ref)
+    compact = matrix_is_compact(alignment)
+    cells = _Cells(alignment, color_by, labels)
+    fig = go.Figure()
+    if compact:
+        decor = _compact_cells(fig, cells)
+    else:
+        decor = _full_cells(fig, cells)
+    if color_by == "module":
+        fig.add_traces(_stage_keys(alignment, labels))
+        if not compact:
+            fig.add_traces(_stage_glyphs(alignment))
+    fig.update_xaxes(
+        side="top",
+        tickangle=-60,
+        range=[-0.5, nr - 0.5],
+        showgrid=False,
+        zeroline=False,
+        **decor.x_axis,
+    )
+    fig.update_yaxes(showgrid=False, zeroline=False, **decor.y_axis)
+    height = max(260, 150 + 26 * nh)
+    fig.update_layout(
+        height=min(height, _COMPACT_HEIGHT) if compact else height,
+        **frame(title, bottom=40 if compact else 10),  # compact: room for the note
+        shapes=decor.shapes,
+        annotations=decor.annotations,
+        plot_bgcolor="#f4f4f4",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.02, "x": 0.0},
+    )
+    return fig
+
+
+#: The heatmap value of a cell matched by each stage, when coloured by stage.
+
+
+@dataclass(frozen=True, slots=True)
+class _Cells:
+    """What a cell shows: its value (stage code or reference position) and hover text."""
+
+    alignment: Alignment
+    color_by: str
+    labels: Mapping[str, str] | None
+
+    def empty(self, i: int, j: int) -> str:
+        """Hover text of cell ``(i, j)``: both tokens."""
+        hyp, ref = self.alignment.hyp, self.alignment.ref
+        return f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}"
+
+    def matched(self, i: int, j: int, m: Match) -> tuple[float, str]:
+        """Value and hover text of cell ``(i, j)`` matched by ``m``."""
+        value = float(stage_slots().index(m.module) + 1) if self.color_by == "module" else float(j)
+        text = f"{self.empty(i, j)}<br><b>{escape(label(self.labels, m.module.value))}</b>"
+        if m.detail:
+            text += f"<br>{escape(m.detail)}"
+        return value, text
+
+    def ticks(self) -> tuple[list[str], list[str]]:
+        """Tick labels of the reference (x) and the hypothesis (y) tokens."""
+        al = self.alignment
+        h_matched = al.hyp_matched()
+        r_matched = al.ref_matched()
+        x_ticks = [_tick(t, r_matched[j]) for j, t in enumerate(al.ref)]
+        y_ticks = [_tick(t, h_matched[i]) for i, t in enumerate(al.hyp)]
+        return x_ticks, y_ticks
+
+
+@dataclass(frozen=True, slots=True)
+class _Decor:
+    """Axes, shapes and annotations of a drawn matrix."""
+
+    x_axis: dict[str, object]
+    y_axis: dict[str, object]
+    shapes: list[dict[str, object]]
+    annotations: list[dict[str, object]]
+
+
+def _full_cells(fig: go.Figure, cells: _Cells) -> _Decor:
+    """Every cell with its hover label, every token a tick; chunks boxed and numbered."""
+    al = cells.alignment
+    nh, nr = len(al.hyp), len(al.ref)
+    z: list[list[float | None]] = [[None] * nr for _ in range(nh)]
+    hover = [[cells.empty(i, j) for j in range(nr)] for i in range(nh)]
+    for m in al.matches:
+        for i in m.hyp:
+            for j in m.ref:
+                z[i][j], hover[i][j] = cells.matched(i, j, m)
+    fig.add_trace(
+        go.Heatmap(
+            z=z,
+            **_heat_colors(cells.color_by, nr, cells.labels),
+            xgap=1,
+            ygap=1,
+            text=hover,
+            hovertemplate="%{text}<extra></extra>",
+            name="matrix",
+            meta={"role": "matrix"},
+        )
+    )
+    x_ticks, y_ticks = cells.ticks()
+    return _Decor(
+        x_axis=_word_axis(x_ticks),
+        y_axis={"autorange": "reversed", **_word_axis(y_ticks)},
+        shapes=[_chunk_box(ch) for ch in al.chunks],
+        annotations=[_chunk_number(k, ch) for k, ch in enumerate(al.chunks)],
+    )
+
+
+def _chunk_box(ch: Chunk) -> dict[str, object]:
+    """The outline of a chunk in the full matrix."""
+    return {
+        "type": "rect",
+        "x0": ch.ref.start - 0.5,
+        "x1": ch.ref.end - 0.5,
+        "y0": ch.hyp.start - 0.5,
+        "y1": ch.hyp.end - 0.5,
+        "line": {"color": "black", "width": 2},
+    }
+
+
+def _chunk_number(k: int, ch: Chunk) -> dict[str, object]:
+    """The number of chunk ``k``, inside its own first cell (top-left corner).
+
+    The row is reversed, so "top" hangs the label down into the cell: that cell is
+    always one of this chunk's matched cells, and the row holds no other chunk's
+    cell, so a number never sits on another chunk (it once sat past the chunk's top
+    right corner, on whatever cell was there).
+    """
+    return {
+        "x": ch.ref.start - 0.5,
+        "y": ch.hyp.start - 0.5,
+        "text": f"<b>{k + 1}</b>",
+        "showarrow": False,
+        "xanchor": "left",
+        "yanchor": "top",
+        "xshift": 1,
+        "yshift": -1,
+        "bgcolor": "rgba(255,255,255,0.85)",
+        "borderpad": 0,
+        "font": {"size": 10, "color": "#111111"},
+        "name": f"chunk_{k}",
+    }
+
+
+def _compact_cells(fig: go.Figure, cells: _Cells) -> _Decor:
+    """Matched cells only, tokens as ``index word`` categories; one outline path; a note."""
+    al = cells.alignment
+    nh, nr = len(al.hyp), len(al.ref)
+    x_ticks, y_ticks = cells.ticks()
+    x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks)]
+    y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks)]
+    fig.add_trace(_sparse_heat(al, cells.matched, x_cats, y_cats, cells.labels, cells.color_by))
+    outline = _chunk_outline(al.chunks)
+    note = (
+        label(cells.labels, "matrix_compact")
+        .replace("{n_hyp}", str(nh))
+        .replace("{n_ref}", str(nr))
+    )
+    return _Decor(
+        x_axis=_category_axis(x_cats),
+        y_axis={**_category_axis(y_cats), "range": [nh - 0.5, -0.5]},
+        shapes=[outline] if outline else [],
+        annotations=[
+            {
+                "text": escape(note),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 1.0,
+                "y": -0.02,
+                "xanchor": "right",
+                "yanchor": "top",
+                "showarrow": False,
+                "font": {"size": 11, "color": "#505050"},
+            }
+        ],
+    )
+
+
+def _stage_keys(alignment: Alignment, labels: Mapping[str, str] | None) -> list[go.Scatter]:
+    """A legend key (colour and marker) for each stage that matched."""
+    return [
+        legend_key(
+            label(labels, mod.value),
+            MODULE_COLORS.get(mod.value, OTHER_STAGE_COLOR),
+            MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
+            size=12,
+            group=mod.value,
+            meta={"role": "legend", "module": mod.value},
+        )
+        for mod in module_order(alignment.matches)
+    ]
+
+
+def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
+    """The stage's marker (:data:`MODULE_SYMBOL`), white with a dark rim, on every matched
+    cell (one trace per stage): the matrix legend's second channel besides colour.  No
+    hover (the heatmap has it)."""
+    out = []
+    for mod in module_order(alignment.matches):
+        xs: list[int] = []
+        ys: list[int] = []
+        for m in alignment.matches:
+            if m.module is mod:
+                for i in m.hyp:
+                    for j in m.ref:
+                        xs.append(j)
+                        ys.append(i)
+        out.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                marker={
+                    "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
+                    "size": 8,
+                    "color": "white",
+                    "line": {"width": 1, "color": "rgba(0,0,0,0.55)"},
+                },
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=mod.value,
+                name=mod.value,
+                meta={"role": "stage_glyphs", "module": mod.value},
+            )
+        )
+    return out
+
+
+def _tick(t: Token, matched: bool) -> str:
+    """A token as a matrix tick label: escaped, cut, italic if a function word, red if unmatched."""
+    text = t.text if len(t.text) <= _TICK_CHARS else t.text[: _TICK_CHARS - 1] + "…"
+    s = escape(text)
+    if t.function_word:
+        s = f"<i>{s}</i>"
+    if not matched:
+        s = f"<span style='color:{UNMATCHED}'>{s}</span>"
+    return s
+
+
+def _word_axis(ticks: Sequence[str]) -> dict[str, object]:
+    """Every token a tick, its word the label (numeric axis: cell ``k`` at ``k``)."""
+    return {"tickmode": "array", "tickvals": list(range(len(ticks))), "ticktext": list(ticks)}
+
+
+def _category_axis(cats: Sequence[str]) -> dict[str, object]:
+    """One category per token, in order (cell ``k`` still at ``k``).
+
+    On a category axis plotly labels every n-th category, n a whole number picked
+    for the visible range (so every token once zoomed in), never a position between
+    two tokens.  The index in each name keeps repeated words apart.
+    """
+    return {
+        "type": "category",
+        "categoryorder": "array",
+        "categoryarray": list(cats),
+        "tickmode": "auto",
+        "nticks": 40,  # at most about one label per 20 px of a capped-height matrix
+    }
+
+
+def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) -> dict[str, object]:
+    """Colour settings of the matrix heatmap: stage codes 1..n, or reference positions."""
+    if color_by == "module":
+        cols = [MODULE_COLORS.get(m.value, OTHER_STAGE_COLOR) for m in stage_slots()]
+        n = len(cols)
+        scale: list[list[object]] = []
+        for k, c in enumerate(cols):
+            scale += [[k / n, c], [(k + 1) / n, c]]
+        return {"zmin": 0.5, "zmax": n + 0.5, "colorscale": scale, "showscale": False}
+    return {
+        "zmin": 0,
+        "zmax": max(n_ref - 1, 1),
+        "colorscale": "Viridis",
+        "showscale": True,
+        "colorbar": {"title": {"text": escape(label(labels, "ref_position"))}},
+    }
+
+
+def _sparse_heat(
+    alignment: Alignment,
+    matched: Callable[[int, int, Match], tuple[float, str]],
+    x_cats: Sequence[str],
+    y_cats: Sequence[str],
+    labels: Mapping[str, str] | None,
+    color_by: str,
+) -> go.Heatmap:
+    """The compact matrix: matched cells only, as heatmap columns (x, y, z, text).
+
+    Plotly builds the grid from the distinct x and y values present, so every row
+    and column without a match gets one empty (``None``) cell placed in a row or
+    column that exists anyway: one grid cell per token, the rest background.
+    """
+    nh, nr = len(alignment.hyp), len(alignment.ref)
+    chunk_of = {mi: ch.index for ch in alignment.chunks for mi in ch.matches}
+    chunk = escape(label(labels, "chunk"))
+    xs: list[str] = []
+    ys: list[str] = []
+    zs: list[float | None] = []
+    texts: list[str] = []
+    rows: set[int] = set()
+    cols: set[int] = set()
+    for mi, m in enumerate(alignment.matches):
+        which = f"<br>{chunk} {chunk_of[mi] + 1}" if mi in chunk_of else ""
+        for i in m.hyp:
+            for j in m.ref:
+                value, text = matched(i, j, m)
+                xs.append(x_cats[j])
+                ys.append(y_cats[i])
+                zs.append(value)
+                texts.append(text + which)
+                rows.add(i)
+                cols.add(j)
+    if nh and nr:
+        for j in sorted(set(range(nr)) - cols):
+            xs.append(x_cats[j])
+            ys.append(y_cats[0])
+            zs.append(None)
+            texts.append("")
+        for i in sorted(set(range(nh)) - rows):
+            xs.append(x_cats[0])
+            ys.append(y_cats[i])
+            zs.append(None)
+            texts.append("")
+    return go.Heatmap(
+        x=xs,
+        y=ys,
+        z=zs,
+        **_heat_colors(color_by, nr, labels),
+        text=texts,
+        hovertemplate="%{text}<extra></extra>",
+        hoverongaps=False,
+        name="matrix",
+        meta={"role": "matrix", "compact": True},
+    )
+
+
+def _chunk_outline(chunks: Sequence[Chunk]) -> dict[str, object] | None:
+    """The outlines of every chunk wider than one cell, as one path shape (``None``: no such chunk).
+
+    A one-cell chunk gets no outline: at a cell or two per pixel it would hide the
+    cell's colour (the hover label names the chunk).  Path coordinates on a category
+    axis are category numbers, so cell ``k`` spans ``k ± 0.5`` as in the full matrix.
+    """
+    parts = []
+    for ch in chunks:
+        if len(ch.hyp) == 1 and len(ch.ref) == 1:
+            continue
+        x0, x1 = ch.ref.start - 0.5, ch.ref.end - 0.5
+        y0, y1 = ch.hyp.start - 0.5, ch.hyp.end - 0.5
+        parts.append(f"M{x0},{y0}H{x1}V{y1}H{x0}Z")
+    if not parts:
+        return None
+    return {
+        "type": "path",
+        "path": "".join(parts),
+        "line": {"color": "rgba(0,0,0,0.6)", "width": 1},
+        "layer": "above",
+    }

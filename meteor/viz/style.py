@@ -1,0 +1,167 @@
+"""What every figure of :mod:`meteor.viz` shares: stage colours, dashes and markers,
+the English labels, escaping of user text, and small layout helpers.
+
+Colour is never the only carrier of a stage: each has a colour
+(:data:`MODULE_COLORS`), a dash (:data:`MODULE_DASH`) and a marker
+(:data:`MODULE_SYMBOL`).  Every user string passes through :func:`escape`, because
+plotly renders a subset of HTML (``<b>``, ``<br>``, ``<a href>``) in text, hover
+labels and tick labels.  Labels are looked up in a mapping (:func:`label`) so the
+app can pass its own language.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+import plotly.graph_objects as go
+
+from meteor.types import Match, Module
+from meteor.types import module_order as stage_slots
+
+__all__ = [
+    "FUNCTION_WORD",
+    "LABELS_EN",
+    "MODULE_COLORS",
+    "MODULE_DASH",
+    "MODULE_SYMBOL",
+    "OTHER_STAGE_COLOR",
+    "OTHER_STAGE_DASH",
+    "OTHER_STAGE_SYMBOL",
+    "UNMATCHED",
+    "Fmt",
+    "default_fmt",
+    "escape",
+    "frame",
+    "label",
+    "legend_key",
+    "module_order",
+    "rgba",
+]
+
+Fmt = Callable[[float], str]
+
+
+#: Okabe-Ito colours: every pair stays apart (CIE76 ΔE ≥ 15) under simulated protanopia,
+#: deuteranopia and tritanopia (tests/unit/test_figures.py).  Embedding is black, not the grey of
+#: function words.  Colour is never the only carrier: each stage also has a dash
+#: (:data:`MODULE_DASH`, links and their legend) and a marker (:data:`MODULE_SYMBOL`, link
+#: markers, matrix cells and the matrix legend).
+MODULE_COLORS: dict[str, str] = {
+    "exact": "#009E73",
+    "stem": "#0072B2",
+    "synonym": "#E69F00",
+    "paraphrase": "#CC79A7",
+    "lemma": "#56B4E9",
+    "embedding": "#000000",
+}
+MODULE_DASH: dict[str, str] = {
+    "exact": "solid",
+    "stem": "dot",
+    "synonym": "dash",
+    "paraphrase": "dashdot",
+    "lemma": "longdash",
+    "embedding": "longdashdot",
+}
+MODULE_SYMBOL: dict[str, str] = {
+    "exact": "circle",
+    "stem": "square",
+    "synonym": "diamond",
+    "paraphrase": "triangle-up",
+    "lemma": "cross",
+    "embedding": "star",
+}
+#: A stage registered at run time (:func:`meteor.stages.registry.register_stage`) has no
+#: entry above: it is drawn dark grey, with this dash and marker.
+OTHER_STAGE_COLOR = "#333333"
+OTHER_STAGE_DASH = "6px,3px,1px,3px"
+OTHER_STAGE_SYMBOL = "hexagon"
+UNMATCHED = "#D55E00"
+FUNCTION_WORD = "#7F7F7F"
+
+LABELS_EN: dict[str, str] = {
+    "exact": "exact",
+    "stem": "stem",
+    "synonym": "synonym",
+    "paraphrase": "paraphrase",
+    "lemma": "lemma",
+    "embedding": "embedding",
+    "hypothesis": "hypothesis",
+    "reference": "reference",
+    "chunk": "chunk",
+    "chunks": "chunks",
+    "unmatched": "unmatched",
+    "function_word": "function word",
+    "weight": "weight",
+    "candidates": "candidates",
+    "matched_by": "matched by",
+    "not_matched": "not matched",
+    "ref_position": "reference position",
+    "ideal": "perfect match",
+    "unmatched_hyp": "unmatched hypothesis words",
+    "unmatched_ref": "unmatched reference words",
+    "partial_credit": "partial credit (stage weights)",
+    "fragmentation": "fragmentation",
+    "score": "score",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "current": "current",
+    "coincide": "Same curve, drawn one over another: {names} ({params})",
+    "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
+    "Drag to zoom in for every word; double-click to zoom out.",
+}
+
+
+def default_fmt(x: float) -> str:
+    """Four decimals, ``NaN`` for a missing number (the default ``fmt`` of every figure)."""
+    return "NaN" if math.isnan(x) else f"{x:.4f}"
+
+
+def escape(text: str) -> str:
+    """Make user text inert in plotly text: ``&``, ``<`` and ``>`` become entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def label(labels: Mapping[str, str] | None, key: str) -> str:
+    """The display string for ``key``: from ``labels`` if given there, else English."""
+    if labels and key in labels:
+        return labels[key]
+    return LABELS_EN.get(key, key)
+
+
+def frame(title: str | None, *, bottom: int = 10) -> dict[str, object]:
+    """Margins and the (escaped) title, as every figure here lays them out."""
+    return {
+        "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": bottom},
+        "title": {"text": escape(title)} if title else None,
+    }
+
+
+def legend_key(
+    name: str, color: str, symbol: str, *, group: str, meta: dict[str, str], size: int = 10
+) -> go.Scatter:
+    """A legend entry with nothing drawn: one invisible point (``None``) in that marker."""
+    return go.Scatter(
+        x=[None],
+        y=[None],
+        mode="markers",
+        marker={"color": color, "symbol": symbol, "size": size},
+        name=name,
+        legendgroup=group,
+        meta=meta,
+    )
+
+
+def module_order(matches: Sequence[Match]) -> list[Module]:
+    """The stages that made ``matches``, in Meteor's stage order."""
+    used = {m.module for m in matches}
+    return [m for m in stage_slots() if m in used]
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    """``#rrggbb`` and an opacity as a CSS ``rgba(...)`` colour."""
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[k : k + 2], 16) for k in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
