@@ -205,7 +205,7 @@ def test_a_stemmer_loads_once_under_concurrent_first_use(monkeypatch: pytest.Mon
     import threading
     import time
 
-    from meteor.languages import snowball
+    from meteor.languages import jar_stemmers
 
     loads: list[str] = []
 
@@ -214,15 +214,15 @@ def test_a_stemmer_loads_once_under_concurrent_first_use(monkeypatch: pytest.Mon
         time.sleep(0.2)
         return lambda word: word.upper()
 
-    monkeypatch.setattr(snowball, "_lookup_table", slow_table)
+    monkeypatch.setattr(jar_stemmers, "_lookup_table", slow_table)
     got: list[str] = []
     threads = [
-        threading.Thread(target=lambda: got.append(snowball._stemmer("table:test")("ab")))
+        threading.Thread(target=lambda: got.append(jar_stemmers._stemmer("table:test")("ab")))
         for _ in range(6)
     ]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    monkeypatch.delitem(snowball._LOADED, "table:test")
+    monkeypatch.delitem(jar_stemmers._LOADED, "table:test")
     assert loads == ["test"] and got == ["AB"] * 6  # the member after "table:"
