@@ -17,8 +17,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
-from meteor import resources
-from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
+from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
@@ -32,7 +31,6 @@ from meteor.stages.base import (
     CandidateLimitError,
     MatchContext,
     Sentence,
-    from_match,
     propose_all,
     propose_all_raw,
     to_match,
@@ -57,23 +55,9 @@ Progress = Callable[[float, str], None]
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
-#: Most candidate matches (all stages together) per hypothesis-reference pair for the
-#: stage-wise aligner (and the beam with a beam wider than the default).  Real segments
-#: have tens to a few hundred; a word repeated n times on both sides alone has n².
-#: Over the limit is a ``ValueError`` before any search.  docs/robustness.md gives the
-#: measured worst cases.
-MAX_CANDIDATES = 50_000
-#: The same for the beam aligner at the default beam (40) or narrower.  Its search skips
-#: the words a path already used and stops walking a row once nothing more of a path can
-#: enter the beam, so it costs a few µs and about 0.4 kB per candidate: a natural
-#: 2,300-word document pair has about 140,000 candidates (about 1 s), and 250,000 keep
-#: the worst accepted pair near 2 s with its full record (docs/performance.md).
-MAX_BEAM_CANDIDATES = 250_000
-#: Beam aligner wider than the default: beam size × candidates may not exceed this (a
-#: beam of 10,000 allows 200).
-MAX_BEAM_WORK = 40 * MAX_CANDIDATES
-#: Environment variable that replaces the candidate limit (any aligner, any beam).
-CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
+# Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
+# meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
+# variable CANDIDATE_LIMIT_ENV replaces.
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 _TOKEN_BYTES, _CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
@@ -164,8 +148,8 @@ class Meteor:
                 f"stemmer must be one of {', '.join(self.lang.stemmers)} for {p.lang!r}, "
                 f"got {p.stemmer!r}"
             )
-        if p.aligner == "greedy" and p.lang != "en":
-            raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
+        self.aligner: Aligner = get_aligner(p.aligner)
+        self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
         self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, stems) alike: the app builds a
@@ -203,7 +187,7 @@ class Meteor:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
         p = self.params
         steps: list[tuple[str, Callable[[], Any]]] = []
-        if Module.SYNONYM in p.modules and p.aligner != "greedy":
+        if Module.SYNONYM in p.modules and self.aligner.uses_stages:
             steps.append(("synonyms", lambda: self.lang.synsets("test")))
         if Module.STEM in p.modules:
             steps.append(("stemmer", lambda: self.lang.stem("tests", p.stemmer)))
@@ -211,11 +195,7 @@ class Meteor:
             steps.append(("lemmatiser", lambda: self.lang.lemmas("тест")))
         if Module.EMBEDDING in p.modules:
             steps.append(("word vectors", lambda: cast(Any, self.lang).vector("тест")))
-        if p.aligner == "greedy":
-            resources.import_nltk()  # one thread at a time (see import_nltk)
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            steps.append(("nltk WordNet", wordnet_reader))
+        steps.extend(self.aligner.prepare(p))
         steps.append(("function words", lambda: self._is_function("the")))
         total = len(steps) + (1 if Module.PARAPHRASE in p.modules else 0)
         for k, (label, fn) in enumerate(steps):
@@ -307,7 +287,7 @@ class Meteor:
         for k, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
-        if Module.PARAPHRASE not in self.params.modules or self.params.aligner == "greedy":
+        if Module.PARAPHRASE not in self.params.modules or not self.aligner.uses_stages:
             return
         from meteor.languages.paraphrase import ParaphraseTable
 
@@ -334,18 +314,18 @@ class Meteor:
         """Every stage's candidates for two token lists, stage by stage (for teaching views).
 
         Raises:
-            CandidateLimitError: more than :data:`MAX_CANDIDATES` (no search follows, so
-                the beam size does not lower this limit).
+            CandidateLimitError: more than :data:`MAX_CANDIDATES` (no aligner runs, so
+                its own limit does not apply).
         """
         return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
         """Most candidate matches accepted per pair.
 
-        :data:`MAX_BEAM_CANDIDATES` for the beam at the default width or narrower,
-        ``MAX_BEAM_WORK // beam_size`` for wider beams, :data:`MAX_CANDIDATES` for the
-        stage-wise aligner; the environment variable ``METEOR_MAX_CANDIDATES``
-        (:data:`CANDIDATE_LIMIT_ENV`) replaces all three.
+        The aligner's limit (:meth:`Aligner.candidate_limit
+        <meteor.aligners.base.Aligner.candidate_limit>`, :data:`MAX_CANDIDATES` unless
+        the aligner allows another); the environment variable ``METEOR_MAX_CANDIDATES``
+        (:data:`CANDIDATE_LIMIT_ENV`) replaces it.
         """
         env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
         if env:
@@ -359,88 +339,53 @@ class Meteor:
                     f"matches, got {env!r}"
                 )
             return value
-        if self.params.aligner == "beam":
-            if self.params.beam_size <= DEFAULT_BEAM_SIZE:
-                return MAX_BEAM_CANDIDATES
-            return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
-        return MAX_CANDIDATES
+        return self.aligner.candidate_limit(self.params)
 
     def align(
         self, hyp: Sequence[str], ref: Sequence[str]
     ) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
-        """(chosen matches, all candidates considered); the beam gives reference order."""
-        chosen, ctx, flat = self._align(hyp, ref)
-        if ctx is None:  # the greedy aligner proposes and chooses in one go
-            return chosen, chosen
-        return chosen, to_matches(ctx, flat)
+        """(chosen matches in the aligner's order, all candidates considered).
+
+        Meteor 1.5's aligner gives reference order; an aligner that proposes its own
+        candidates (nltk's) considered only what it chose.
+        """
+        ctx, flat, picked = self._align(hyp, ref)
+        return tuple(to_match(ctx, flat[k]) for k in picked), to_matches(ctx, flat)
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
-    ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Candidate]]:
-        """(the aligner's chosen matches, the pair's context, every candidate as a tuple).
+    ) -> tuple[MatchContext, list[Candidate], Sequence[int]]:
+        """(the pair's context, every candidate as a tuple, the indices the aligner chose).
 
-        The context is ``None`` for the greedy aligner, which proposes and chooses in
-        one go (its candidates are the chosen matches).
+        Stages → aligner: the aligner's own candidates if it proposes them
+        (:meth:`Aligner.propose <meteor.aligners.base.Aligner.propose>`), otherwise
+        those of the stages it asks for; the limit and its message are the aligner's.
         """
         p = self.params
-        if p.aligner == "greedy":
-            resources.import_nltk()  # one thread at a time (see import_nltk)
-            from meteor.aligners.greedy import align_nltk
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            chosen = tuple(align_nltk(hyp, ref, wordnet=wordnet_reader()))
-            return chosen, None, [from_match(m) for m in chosen]
+        aligner = self.aligner
         ctx = self._context(hyp, ref, self.candidate_limit())
-        modules = p.modules
-        if p.aligner == "beam" and len(hyp) == len(ref) and ctx.hyp_keys == ctx.ref_keys:
-            modules = modules[:1]  # identical-sentence shortcut (Aligner.java:155-161)
-        try:
-            stages = propose_all_raw(ctx, modules)
-        except CandidateLimitError as exc:
-            if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
-                hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
-            elif p.aligner == "beam" and p.beam_size > DEFAULT_BEAM_SIZE:
-                hint = (
-                    f"with beam size {p.beam_size:,} at most {exc.limit:,} are accepted "
-                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size, "
-                    "shorten the texts, or raise the limit with the environment variable "
-                    f"{CANDIDATE_LIMIT_ENV}"
-                )
-            else:
-                where = "MAX_BEAM_CANDIDATES" if p.aligner == "beam" else "MAX_CANDIDATES"
-                hint = (
-                    f"the {p.aligner} aligner's limit (meteor.metric.{where}); raise it with "
-                    f"the environment variable {CANDIDATE_LIMIT_ENV}=N (time and memory grow "
-                    "with it) or split the texts into several segments"
-                )
-            raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
+        stages = aligner.propose(ctx)
+        if stages is None:
+            modules = aligner.stage_modules(ctx, p.modules)
+            try:
+                stages = propose_all_raw(ctx, modules)
+            except CandidateLimitError as exc:
+                if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
+                    hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
+                else:
+                    hint = aligner.limit_hint(p, exc)
+                raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
         flat = [c for stage in stages for c in stage]
-        if p.aligner == "beam":
-            picked = beam_choice(len(hyp), len(ref), flat, p.beam_size)
-            return tuple(to_match(ctx, flat[c]) for c in picked), ctx, flat
-        from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
-
-        try:
-            found = align_stagewise(
-                len(hyp), len(ref), [[to_match(ctx, c) for c in stage] for stage in stages]
-            )
-        except StagewiseSearchError as exc:
-            raise ValueError(str(exc)) from exc
-        return tuple(found), ctx, flat
+        return ctx, flat, aligner.align(ctx, stages)
 
     def _score_tokens(
         self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
-        chosen, ctx, flat = self._align(hyp_w, ref_w)
-        chosen = tuple(sorted(chosen, key=lambda m: m.ref.start))
-        if not keep:
-            cands: tuple[Match, ...] = ()
-        elif ctx is None:
-            cands = chosen
-        else:
-            cands = to_matches(ctx, flat)
+        ctx, flat, picked = self._align(hyp_w, ref_w)
+        chosen = tuple(sorted((to_match(ctx, flat[k]) for k in picked), key=lambda m: m.ref.start))
+        cands = to_matches(ctx, flat) if keep else ()
         chunks = chunk_matches(chosen)
         alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(

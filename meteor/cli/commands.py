@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TextIO
 
+from meteor.aligners import aligner_names
 from meteor.analysis.corpus import (
     DEFAULT_SEED,
     MAX_BOOTSTRAP_DRAWS,
@@ -43,7 +44,7 @@ from meteor.errors import ResourceError
 from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io.read import FORMATS, Corpus, InputError, load_corpus
 from meteor.metric import Meteor
-from meteor.params import ALIGNERS, VERSION, ParamError, Params, parse_modules, stage_weight
+from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.types import CorpusResult, Module
 
@@ -160,7 +161,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="module weights by name, 'exact=1.0,stem=0.6' (or positional '1.0 0.6', "
         "following the module order)",
     )
-    cfg.add_argument("--aligner", choices=ALIGNERS, help="beam (Meteor 1.5), greedy, stagewise")
+    cfg.add_argument(
+        "--aligner",
+        choices=aligner_names(),
+        help="beam (Meteor 1.5), greedy (nltk), stagewise (2005 paper), or a registered one",
+    )
     out = sc.add_argument_group("output")
     out.add_argument(
         "--format",
