@@ -350,7 +350,8 @@ class Meteor:
         candidates (nltk's) considered only what it chose.
         """
         ctx, flat, picked = self._align(hyp, ref)
-        return tuple(to_match(ctx, flat[k]) for k in picked), to_matches(ctx, flat)
+        cands = to_matches(ctx, flat)
+        return tuple(cands[k] for k in picked), cands
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
@@ -384,8 +385,13 @@ class Meteor:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
         ctx, flat, picked = self._align(hyp_w, ref_w)
-        chosen = tuple(sorted((to_match(ctx, flat[k]) for k in picked), key=lambda m: m.ref.start))
-        cands = to_matches(ctx, flat) if keep else ()
+        if keep:  # the chosen records are the candidates' own
+            cands = to_matches(ctx, flat)
+            kept = [cands[k] for k in picked]
+        else:
+            cands = ()
+            kept = [to_match(ctx, flat[k]) for k in picked]
+        chosen = tuple(sorted(kept, key=lambda m: m.ref.start))
         chunks = chunk_matches(chosen)
         alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(
