@@ -18,8 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from meteor import resources
-from meteor.aligners.beam import DEFAULT_BEAM_SIZE, beam_choice
+from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
 from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
@@ -34,7 +33,6 @@ from meteor.stages.base import (
     MatchContext,
     Sentence,
     Stage,
-    from_match,
     to_match,
     to_matches,
 )
@@ -57,23 +55,9 @@ Progress = Callable[[float, str], None]
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
-#: Most candidate matches (all stages together) per hypothesis-reference pair for the
-#: stage-wise aligner (and the beam with a beam wider than the default).  Real segments
-#: have tens to a few hundred; a word repeated n times on both sides alone has n².
-#: Over the limit is a ``ValueError`` before any search.  docs/robustness.md gives the
-#: measured worst cases.
-MAX_CANDIDATES = 50_000
-#: The same for the beam aligner at the default beam (40) or narrower.  Its search skips
-#: the words a path already used and stops walking a row once nothing more of a path can
-#: enter the beam, so it costs a few µs and about 0.4 kB per candidate: a natural
-#: 2,300-word document pair has about 140,000 candidates (about 1 s), and 250,000 keep
-#: the worst accepted pair near 2 s with its full record (docs/performance.md).
-MAX_BEAM_CANDIDATES = 250_000
-#: Beam aligner wider than the default: beam size × candidates may not exceed this (a
-#: beam of 10,000 allows 200).
-MAX_BEAM_WORK = 40 * MAX_CANDIDATES
-#: Environment variable that replaces the candidate limit (any aligner, any beam).
-CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
+# Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
+# meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
+# variable CANDIDATE_LIMIT_ENV replaces.
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 _TOKEN_BYTES, _CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
@@ -149,8 +133,8 @@ class Meteor:
         self.lang: Language = get_language(p.lang)
         self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
         self._check_stages()
-        if p.aligner == "greedy" and p.lang != "en":
-            raise ParamError("aligner 'greedy' reproduces NLTK and exists for English only")
+        self.aligner: Aligner = get_aligner(p.aligner)
+        self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
         self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
@@ -198,15 +182,12 @@ class Meteor:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
         p = self.params
         steps: list[tuple[str, Callable[[Progress | None], Any]]] = []
-        if p.aligner != "greedy":  # the greedy aligner runs NLTK's own matching
+        if self.aligner.uses_stages:  # an aligner that proposes its own matches needs none
             for stage in self._stages:
                 if stage.resource:
                     steps.append((stage.resource, functools.partial(stage.prepare, self.lang, p)))
-        if p.aligner == "greedy":
-            resources.import_nltk()  # one thread at a time (see import_nltk)
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            steps.append(("nltk WordNet", lambda _: wordnet_reader()))
+        for label, load in self.aligner.prepare(p):
+            steps.append((label, _ignoring_progress(load)))
         steps.append(("function words", lambda _: self._is_function("the")))
         total = len(steps)
         for k, (label, fn) in enumerate(steps):
@@ -294,7 +275,7 @@ class Meteor:
             if not isinstance(text, str):
                 raise TypeError(f"texts[{k}] must be a string, got {type(text).__name__}")
         stages = [s for s in self._stages if s.prefetches]
-        if not stages or self.params.aligner == "greedy":
+        if not stages or not self.aligner.uses_stages:
             return
         sents: list[Sentence] = []
         for text in texts:
@@ -313,18 +294,18 @@ class Meteor:
         """Every stage's candidates for two token lists, stage by stage (for teaching views).
 
         Raises:
-            CandidateLimitError: more than :data:`MAX_CANDIDATES` (no search follows, so
-                the beam size does not lower this limit).
+            CandidateLimitError: more than :data:`MAX_CANDIDATES` (no aligner runs, so
+                its own limit does not apply).
         """
         return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
         """Most candidate matches accepted per pair.
 
-        :data:`MAX_BEAM_CANDIDATES` for the beam at the default width or narrower,
-        ``MAX_BEAM_WORK // beam_size`` for wider beams, :data:`MAX_CANDIDATES` for the
-        stage-wise aligner; the environment variable ``METEOR_MAX_CANDIDATES``
-        (:data:`CANDIDATE_LIMIT_ENV`) replaces all three.
+        The aligner's limit (:meth:`Aligner.candidate_limit
+        <meteor.aligners.base.Aligner.candidate_limit>`, :data:`MAX_CANDIDATES` unless
+        the aligner allows another); the environment variable ``METEOR_MAX_CANDIDATES``
+        (:data:`CANDIDATE_LIMIT_ENV`) replaces it.
         """
         env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
         if env:
@@ -338,88 +319,59 @@ class Meteor:
                     f"matches, got {env!r}"
                 )
             return value
-        if self.params.aligner == "beam":
-            if self.params.beam_size <= DEFAULT_BEAM_SIZE:
-                return MAX_BEAM_CANDIDATES
-            return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // self.params.beam_size)
-        return MAX_CANDIDATES
+        return self.aligner.candidate_limit(self.params)
 
     def align(
         self, hyp: Sequence[str], ref: Sequence[str]
     ) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
-        """(chosen matches, all candidates considered); the beam gives reference order."""
-        chosen, ctx, flat = self._align(hyp, ref)
-        if ctx is None:  # the greedy aligner proposes and chooses in one go
-            return chosen, chosen
-        return chosen, to_matches(ctx, flat)
+        """(chosen matches in the aligner's order, all candidates considered).
+
+        Meteor 1.5's aligner gives reference order; an aligner that proposes its own
+        candidates (nltk's) considered only what it chose.
+        """
+        ctx, flat, picked = self._align(hyp, ref)
+        cands = to_matches(ctx, flat)
+        return tuple(cands[k] for k in picked), cands
 
     def _align(
         self, hyp: Sequence[str], ref: Sequence[str]
-    ) -> tuple[tuple[Match, ...], MatchContext | None, Sequence[Candidate]]:
-        """(the aligner's chosen matches, the pair's context, every candidate as a tuple).
+    ) -> tuple[MatchContext, list[Candidate], Sequence[int]]:
+        """(the pair's context, every candidate as a tuple, the indices the aligner chose).
 
-        The context is ``None`` for the greedy aligner, which proposes and chooses in
-        one go (its candidates are the chosen matches).
+        Stages → aligner: the aligner's own candidates if it proposes them
+        (:meth:`Aligner.propose <meteor.aligners.base.Aligner.propose>`), otherwise
+        those of the stages it asks for; the limit and its message are the aligner's.
         """
         p = self.params
-        if p.aligner == "greedy":
-            resources.import_nltk()  # one thread at a time (see import_nltk)
-            from meteor.aligners.greedy import align_nltk
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            chosen = tuple(align_nltk(hyp, ref, wordnet=wordnet_reader()))
-            return chosen, None, [from_match(m) for m in chosen]
+        aligner = self.aligner
         ctx = self._context(hyp, ref, self.candidate_limit())
-        modules = p.modules
-        if p.aligner == "beam" and len(hyp) == len(ref) and ctx.hyp_keys == ctx.ref_keys:
-            modules = modules[:1]  # identical-sentence shortcut (Aligner.java:155-161)
-        try:
-            stages = propose_all_raw(ctx, modules)
-        except CandidateLimitError as exc:
-            if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
-                hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
-            elif p.aligner == "beam" and p.beam_size > DEFAULT_BEAM_SIZE:
-                hint = (
-                    f"with beam size {p.beam_size:,} at most {exc.limit:,} are accepted "
-                    f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size, "
-                    "shorten the texts, or raise the limit with the environment variable "
-                    f"{CANDIDATE_LIMIT_ENV}"
-                )
-            else:
-                where = "MAX_BEAM_CANDIDATES" if p.aligner == "beam" else "MAX_CANDIDATES"
-                hint = (
-                    f"the {p.aligner} aligner's limit (meteor.metric.{where}); raise it with "
-                    f"the environment variable {CANDIDATE_LIMIT_ENV}=N (time and memory grow "
-                    "with it) or split the texts into several segments"
-                )
-            raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
+        stages = aligner.propose(ctx)
+        if stages is None:
+            modules = aligner.stage_modules(ctx, p.modules)
+            try:
+                stages = propose_all_raw(ctx, modules)
+            except CandidateLimitError as exc:
+                if os.environ.get(CANDIDATE_LIMIT_ENV, "").strip():
+                    hint = f"the limit comes from the environment variable {CANDIDATE_LIMIT_ENV}"
+                else:
+                    hint = aligner.limit_hint(p, exc)
+                raise CandidateLimitError(exc.found, exc.limit, exc.module, hint) from None
         flat = [c for stage in stages for c in stage]
-        if p.aligner == "beam":
-            picked = beam_choice(len(hyp), len(ref), flat, p.beam_size)
-            return tuple(to_match(ctx, flat[c]) for c in picked), ctx, flat
-        from meteor.aligners.stagewise import StagewiseSearchError, align_stagewise
-
-        try:
-            found = align_stagewise(
-                len(hyp), len(ref), [[to_match(ctx, c) for c in stage] for stage in stages]
-            )
-        except StagewiseSearchError as exc:
-            raise ValueError(str(exc)) from exc
-        return tuple(found), ctx, flat
+        return ctx, flat, aligner.align(ctx, stages)
 
     def _score_tokens(
         self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
-        chosen, ctx, flat = self._align(hyp_w, ref_w)
-        chosen = tuple(sorted(chosen, key=lambda m: m.ref.start))
-        if not keep:
-            cands: tuple[Match, ...] = ()
-        elif ctx is None:
-            cands = chosen
-        else:
+        ctx, flat, picked = self._align(hyp_w, ref_w)
+        if keep:  # the chosen records are the candidates' own
             cands = to_matches(ctx, flat)
+            kept = [cands[k] for k in picked]
+        else:
+            cands = ()
+            kept = [to_match(ctx, flat[k]) for k in picked]
+        chosen = tuple(sorted(kept, key=lambda m: m.ref.start))
         chunks = chunk_matches(chosen)
         alignment = Alignment(hyp_t, ref_t, chosen, chunks)
         stats = stats_from_alignment(
@@ -611,6 +563,15 @@ class Meteor:
             mean_segment_score=mean,
             signature=self.signature(nrefs),
         )
+
+
+def _ignoring_progress(load: Callable[[], Any]) -> Callable[[Progress | None], Any]:
+    """A load step that reports no progress of its own, as :meth:`Meteor.prepare` calls steps."""
+
+    def step(progress: Progress | None) -> Any:
+        return load()
+
+    return step
 
 
 #: Segments whose per-sentence work a corpus run does in one go (:meth:`Meteor.prefetch`).

@@ -12,17 +12,20 @@ import math
 import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from meteor.errors import ParamError as ParamError
 from meteor.languages import canonical_code
 from meteor.types import Module, stage_modules
 
+if TYPE_CHECKING:
+    from meteor.aligners.base import Aligner
+
 __all__ = [
     "ALIGNERS",
+    "DEFAULT_ALIGNER",
     "NORM_MODES",
     "VERSION",
-    "AlignerName",
     "NormMode",
     "ParamError",
     "Params",
@@ -32,11 +35,14 @@ __all__ = [
 
 VERSION = "0.1.0"
 
-AlignerName = Literal["beam", "greedy", "stagewise"]
 NormMode = Literal["meteor", "lower", "none"]
 FunctionWordList = Literal["meteor", "meteor-lang", "project"]
 TokenizerName = Literal["meteor", "razdel", "whitespace", "nltk"]
-ALIGNERS: tuple[str, ...] = get_args(AlignerName)
+#: The built-in aligners, as the app offers them (each has a label there).
+#: ``Params(aligner=...)`` accepts any name registered in :mod:`meteor.aligners`.
+ALIGNERS: tuple[str, ...] = ("beam", "greedy", "stagewise")
+#: The aligner of ``Params()``: Meteor 1.5's, which takes every kind of candidate.
+DEFAULT_ALIGNER = "beam"
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
 FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
 TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
@@ -51,6 +57,13 @@ RANGES: dict[str, tuple[float, float]] = {
     "beam_size": (1, 10_000),
     "embedding_threshold": (-1.0, 1.0),
 }
+
+
+def _aligner(name: str) -> Aligner:
+    """The registered aligner ``name`` (imported here: the aligners import this module)."""
+    from meteor.aligners import get_aligner
+
+    return get_aligner(name)
 
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
@@ -115,7 +128,9 @@ class Params:
         modules: the matching stages, in order: built-in ones or any registered with
             :func:`meteor.stages.registry.register_stage`.
         weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
-        aligner: ``beam`` (Meteor 1.5), ``greedy`` (NLTK 3.10) or ``stagewise`` (2005 paper).
+        aligner: a registered aligner (:func:`meteor.aligners.aligner_names`): ``beam``
+            (Meteor 1.5), ``greedy`` (NLTK 3.10), ``stagewise`` (2005 paper) or one
+            registered with :func:`meteor.aligners.register_aligner`.
         beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
         norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
         no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
@@ -148,7 +163,7 @@ class Params:
         (Module.SYNONYM, 0.8),
         (Module.PARAPHRASE, 0.6),
     )
-    aligner: AlignerName = "beam"
+    aligner: str = DEFAULT_ALIGNER
     beam_size: int = 40
     norm: NormMode = "meteor"
     no_punct: bool = False
@@ -205,16 +220,7 @@ class Params:
             raise ParamError(f"weights: no weight given for module(s) {', '.join(missing)}")
         s(self, "weights", tuple((m, wmap[m]) for m in mods))
         s(self, "_weight_map", {m: wmap[m] for m in mods})
-        if self.aligner not in ALIGNERS:
-            raise ParamError(f"aligner must be one of {', '.join(ALIGNERS)}, got {self.aligner!r}")
-        if self.aligner == "stagewise" and Module.PARAPHRASE in mods:
-            # align_stagewise solves one-word matches only (the 2005 paper has no
-            # paraphrases); n:m paraphrase spans would end in an internal error.
-            raise ParamError(
-                "aligner 'stagewise' (the 2005 paper's stage-by-stage optimum) matches single "
-                "words only and cannot use the paraphrase module; use aligner='beam' "
-                "(Meteor 1.5) or remove paraphrase from modules"
-            )
+        _aligner(self.aligner).check_params(self)  # unknown names: ParamError naming the field
         if self.norm not in NORM_MODES:
             raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
         if self.function_words not in FUNCTION_WORD_LISTS:
@@ -312,7 +318,7 @@ class Params:
             f"b:{_fmt(self.beta)}",
             f"g:{_fmt(self.gamma)}",
             f"d:{_fmt(self.delta)}",
-            f"align:{self.aligner}" + (str(self.beam_size) if self.aligner == "beam" else ""),
+            f"align:{_aligner(self.aligner).signature(self)}",
         ]
         if Module.STEM in self.modules:
             parts.append(f"stem:{self.stemmer}")

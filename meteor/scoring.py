@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from meteor.aligners import get_aligner
 from meteor.chunking import count_chunks
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
@@ -115,14 +116,14 @@ class Breakdown:
 
 
 def _nltk_arithmetic(params: Params) -> bool:
-    """nltk's settings (greedy aligner, δ 0.5, every weight 1, no perfect rule).
+    """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule).
 
     Then P and R are nltk's ``matches / length`` exactly, and Fmean is computed
     in nltk's order (``single_meteor_score``), so the ``nltk`` and ``hf`` presets
     give nltk's floats bit for bit rather than to the last few bits.
     """
     return (
-        params.aligner == "greedy"
+        get_aligner(params.aligner).nltk_arithmetic
         and params.delta == 0.5
         and not params.perfect_rule
         and all(w == 1.0 for _, w in params.weights)

@@ -25,13 +25,74 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
+from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
+from meteor.errors import CandidateLimitError
+from meteor.params import Params
 from meteor.rules import is_definite
-from meteor.stages.base import Candidate, from_match
+from meteor.stages.base import Candidate, MatchContext, from_match
 from meteor.types import Match, Module
 
-__all__ = ["DEFAULT_BEAM_SIZE", "align_beam", "beam_choice", "search_weight"]
+__all__ = [
+    "DEFAULT_BEAM_SIZE",
+    "MAX_BEAM_CANDIDATES",
+    "MAX_BEAM_WORK",
+    "BeamAligner",
+    "align_beam",
+    "beam_choice",
+    "search_weight",
+]
 
 DEFAULT_BEAM_SIZE = 40
+#: Most candidate matches per pair at the default beam (40) or narrower.  The search
+#: skips the words a path already used and stops walking a row once nothing more of a
+#: path can enter the beam, so it costs a few µs and about 0.4 kB per candidate: a
+#: natural 2,300-word document pair has about 140,000 candidates (about 1 s), and
+#: 250,000 keep the worst accepted pair near 2 s with its full record
+#: (docs/performance.md).
+MAX_BEAM_CANDIDATES = 250_000
+#: Beams wider than the default: beam size × candidates may not exceed this (a beam of
+#: 10,000 allows 200).
+MAX_BEAM_WORK = 40 * MAX_CANDIDATES
+
+
+class BeamAligner(Aligner):
+    """Meteor 1.5's aligner (``Aligner.align``): definite matches, then the beam search."""
+
+    def signature(self, params: Params) -> str:
+        """``beam40``: the width is part of the settings."""
+        return f"{params.aligner}{params.beam_size}"
+
+    def candidate_limit(self, params: Params) -> int:
+        """:data:`MAX_BEAM_CANDIDATES`; ``MAX_BEAM_WORK // beam_size`` for wider beams."""
+        if params.beam_size <= DEFAULT_BEAM_SIZE:
+            return MAX_BEAM_CANDIDATES
+        return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // params.beam_size)
+
+    def limit_hint(self, params: Params, exc: CandidateLimitError) -> str:
+        """Names the limit passed; with a wide beam, says to lower it."""
+        if params.beam_size > DEFAULT_BEAM_SIZE:
+            return (
+                f"with beam size {params.beam_size:,} at most {exc.limit:,} are accepted "
+                f"(beam size × candidates ≤ {MAX_BEAM_WORK:,}): lower the beam size, "
+                "shorten the texts, or raise the limit with the environment variable "
+                f"{CANDIDATE_LIMIT_ENV}"
+            )
+        return (
+            f"the {params.aligner} aligner's limit (meteor.aligners.beam.MAX_BEAM_CANDIDATES); "
+            f"raise it with the environment variable {CANDIDATE_LIMIT_ENV}=N (time and "
+            "memory grow with it) or split the texts into several segments"
+        )
+
+    def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
+        """Identical sentences run the first stage only (Aligner.java:155-161)."""
+        if len(ctx.hyp) == len(ctx.ref) and ctx.hyp_keys == ctx.ref_keys:
+            return modules[:1]
+        return modules
+
+    def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
+        """:func:`beam_choice` on every stage's candidates: reference order."""
+        flat = [c for stage in stages for c in stage]
+        return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
 def search_weight(module: Module) -> float:

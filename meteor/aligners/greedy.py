@@ -32,9 +32,15 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from meteor import resources
+from meteor.aligners.base import Aligner, LoadStep
+from meteor.errors import ParamError
+from meteor.languages import Language
+from meteor.params import Params
+from meteor.stages.base import Candidate, MatchContext
 from meteor.types import Match, Module, Span
 
-__all__ = ["Stemmer", "WordNetLike", "align_nltk"]
+__all__ = ["GreedyAligner", "Stemmer", "WordNetLike", "align_nltk", "nltk_candidates"]
 
 
 class Stemmer(Protocol):
@@ -136,6 +142,43 @@ def _greedy(
     )
 
 
+class GreedyAligner(Aligner):
+    """nltk's ``meteor_score`` alignment: it proposes with its own stages and chooses in one go.
+
+    Its candidates are its choices (:func:`nltk_candidates`): nltk's Porter stemmer and
+    WordNet replace the language's stages, so those are not run.
+    """
+
+    uses_stages = False
+    nltk_arithmetic = True
+
+    def check(self, params: Params, language: Language) -> None:
+        """English only: nltk's stemmer and WordNet are English."""
+        if params.lang != "en":
+            raise ParamError(
+                f"aligner {params.aligner!r} reproduces NLTK and exists for English only"
+            )
+
+    def prepare(self, params: Params) -> list[LoadStep]:
+        """nltk's WordNet reader (offline WordNet 3.0)."""
+        return [("nltk WordNet", _wordnet)]
+
+    def propose(self, ctx: MatchContext) -> list[list[Candidate]]:
+        """One list: nltk's matches, sorted by reference position."""
+        return [nltk_candidates(ctx.hyp, ctx.ref, wordnet=_wordnet())]
+
+    def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> range:
+        """Every candidate: nltk chose them while proposing."""
+        return range(sum(len(stage) for stage in stages))
+
+
+def _wordnet() -> WordNetLike:
+    resources.import_nltk()  # one thread at a time (see import_nltk)
+    from meteor.languages.nltk_wordnet import wordnet_reader
+
+    return wordnet_reader()
+
+
 def align_nltk(
     hyp: Sequence[str],
     ref: Sequence[str],
@@ -162,11 +205,31 @@ def align_nltk(
         raise TypeError("align_nltk expects pre-tokenized sequences of str, not a str")
     hyp = list(hyp)
     ref = list(ref)
+    return tuple(
+        Match(module, Span(i, i + 1), Span(j, j + 1), (hyp[i],), (ref[j],), detail)
+        for module, i, _, j, _, detail, _ in nltk_candidates(
+            hyp, ref, wordnet=wordnet, stemmer=stemmer
+        )
+    )
+
+
+def nltk_candidates(
+    hyp: Sequence[str],
+    ref: Sequence[str],
+    *,
+    wordnet: WordNetLike | None = None,
+    stemmer: Stemmer | None = None,
+) -> list[Candidate]:
+    """:func:`align_nltk` as :data:`~meteor.stages.base.Candidate` tuples (same order)."""
+    if isinstance(hyp, str) or isinstance(ref, str):
+        raise TypeError("align_nltk expects pre-tokenized sequences of str, not a str")
+    hyp = list(hyp)
+    ref = list(ref)
     st = stemmer if stemmer is not None else _default_stemmer()
-    matches: list[Match] = []
+    matches: list[Candidate] = []
 
     def add(module: Module, i: int, j: int, detail: str) -> None:
-        matches.append(Match(module, Span(i, i + 1), Span(j, j + 1), (hyp[i],), (ref[j],), detail))
+        matches.append((module, i, i + 1, j, j + 1, detail, None))
 
     # Stage 1: exact forms (nltk _match_enums on the enumerated lists).
     pairs, hyp_left, ref_left = _greedy(list(enumerate(hyp)), list(enumerate(ref)))
@@ -207,8 +270,8 @@ def align_nltk(
             j = ref_left[best_k][0]
             add(Module.SYNONYM, i, j, _synonym_detail(hyp[i], hyp_key, ref[j], best_key, syns))
 
-    matches.sort(key=lambda m: (m.ref.start, m.hyp.start))
-    return tuple(matches)
+    matches.sort(key=lambda c: (c[3], c[1]))
+    return matches
 
 
 def _synonym_detail(

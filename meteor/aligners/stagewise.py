@@ -12,7 +12,8 @@ that size, the one with the fewest *crossings*: mappings ``(i1, j1)`` and
 with Meteor 1.5's beam search and nltk's greedy choice
 (:mod:`meteor.aligners.greedy`).
 
-:func:`align_stagewise` makes that choice **exactly**, stage by stage:
+:func:`stagewise_choice` (on candidate tuples; :func:`align_stagewise` on records) makes
+that choice **exactly**, stage by stage:
 
 1. cardinality: a maximum matching of the stage's candidate graph;
 2. crossings, counted among the stage's mappings **and** between them and the
@@ -61,7 +62,7 @@ state space grows with the product of those surpluses over the word classes
 that share a block, so a long pair built from several heavily repeated words
 with large surpluses on both sides can be out of reach.
 
-Safety valve: one call of :func:`align_stagewise` may explore at most
+Safety valve: one call of :func:`stagewise_choice` may explore at most
 ``max_nodes`` search states (default :data:`DEFAULT_MAX_NODES`), counted over
 **all** its stages and blocks together: branch-and-bound nodes plus the states
 the dynamic programmes expand (the beam pass included).  When the next step
@@ -82,18 +83,25 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
+from meteor.aligners.base import Aligner
+from meteor.errors import ParamError
 from meteor.errors import StagewiseSearchError as StagewiseSearchError
-from meteor.types import Match
+from meteor.params import Params
+from meteor.stages.base import Candidate, MatchContext, from_match
+from meteor.types import Match, Module, Span
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "StagewiseAligner",
     "StagewiseSearchError",
     "align_stagewise",
     "count_crossings",
+    "stagewise_choice",
 ]
 
-#: Search states one :func:`align_stagewise` call may explore (all stages and blocks
+#: Search states one :func:`stagewise_choice` call may explore (all stages and blocks
 #: together) before :class:`StagewiseSearchError`.
 DEFAULT_MAX_NODES = 500_000
 
@@ -106,7 +114,7 @@ _FORCE_SWEEP: str | None = None  # tests only: "ref" or "hyp" overrides the orie
 
 
 class _Budget:
-    """The state budget of one :func:`align_stagewise` call, shared by all its stages and blocks.
+    """The state budget of one :func:`stagewise_choice` call, shared by all its stages and blocks.
 
     ``where`` describes the block being solved, for the error message.
     """
@@ -151,6 +159,33 @@ def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
     return sum(1 for a in range(len(hyps)) for b in range(a + 1, len(hyps)) if hyps[a] > hyps[b])
 
 
+class StagewiseAligner(Aligner):
+    """The 2005 paper's alignment (:func:`stagewise_choice`), one-word candidates only."""
+
+    #: Search states one pair may explore (:func:`stagewise_choice`'s ``max_nodes``).
+    max_nodes: ClassVar[int | None] = DEFAULT_MAX_NODES
+
+    def check_params(self, params: Params) -> None:
+        """No paraphrase stage: the search solves one-word matches only.
+
+        The 2005 paper has no paraphrases; n:m paraphrase spans would end in an
+        internal error.
+        """
+        if Module.PARAPHRASE in params.modules:
+            raise ParamError(
+                f"aligner {params.aligner!r} (the 2005 paper's stage-by-stage optimum) matches "
+                "single words only and cannot use the paraphrase module; use aligner='beam' "
+                "(Meteor 1.5) or remove paraphrase from modules"
+            )
+
+    def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
+        """:func:`stagewise_choice`; a search over its budget is a ``ValueError`` for the user."""
+        try:
+            return stagewise_choice(len(ctx.hyp), len(ctx.ref), stages, max_nodes=self.max_nodes)
+        except StagewiseSearchError as exc:
+            raise ValueError(str(exc)) from exc
+
+
 def align_stagewise(
     n_hyp: int,
     n_ref: int,
@@ -158,20 +193,38 @@ def align_stagewise(
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
 ) -> tuple[Match, ...]:
+    """:func:`stagewise_choice` on :class:`~meteor.types.Match` records.
+
+    Returns:
+        The chosen matches (objects from ``stages``), sorted by reference start.
+    """
+    flat = [m for stage in stages for m in stage]
+    cands = [[from_match(m) for m in stage] for stage in stages]
+    return tuple(flat[k] for k in stagewise_choice(n_hyp, n_ref, cands, max_nodes=max_nodes))
+
+
+def stagewise_choice(
+    n_hyp: int,
+    n_ref: int,
+    stages: Sequence[Sequence[Candidate]],
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+) -> list[int]:
     """Align stage by stage as Banerjee & Lavie (2005), section 2, describe.
 
     Args:
         n_hyp: number of hypothesis tokens.
         n_ref: number of reference tokens.
         stages: per stage, in order (e.g. exact, Porter stem, WordNet synonym),
-            all one-word candidate matches its matcher proposed.  Candidates may
-            touch words mapped by earlier stages; they are ignored.  A repeated
-            ``(hyp, ref)`` pair keeps its first :class:`Match`.
+            all one-word candidates its matcher proposed.  Candidates may touch
+            words mapped by earlier stages; they are ignored.  A repeated
+            ``(hyp, ref)`` pair keeps its first candidate.
         max_nodes: search states the whole call may explore, over all stages
             and blocks, before it gives up (``None``: unlimited).
 
     Returns:
-        The chosen matches (objects from ``stages``), sorted by reference start.
+        Indices of the chosen candidates in the concatenation of ``stages``,
+        sorted by reference start.
 
     Raises:
         ValueError: a candidate spans more than one word or lies out of range.
@@ -184,32 +237,35 @@ def align_stagewise(
     used_h = 0
     used_r = 0
     fixed: list[tuple[int, int]] = []
-    chosen: list[Match] = []
+    chosen: list[tuple[int, int, int]] = []  # (ref, hyp, index)
     budget = _Budget(max_nodes)
+    offset = 0
     for number, stage in enumerate(stages, 1):
-        by_pair: dict[tuple[int, int], Match] = {}
-        for m in stage:
-            i, j = m.hyp.start, m.ref.start
-            if m.hyp.end - i != 1 or m.ref.end - j != 1:
+        by_pair: dict[tuple[int, int], int] = {}
+        for k, c in enumerate(stage, offset):
+            _, i, he, j, re_ = c[:5]
+            if he - i != 1 or re_ - j != 1:
                 raise ValueError(
-                    f"align_stagewise takes one-word candidates only, got hyp {m.hyp} ref {m.ref}"
+                    "align_stagewise takes one-word candidates only, got "
+                    f"hyp {Span(i, he)} ref {Span(j, re_)}"
                 )
             if i >= n_hyp or j >= n_ref:
                 raise ValueError(f"candidate ({i}, {j}) is outside {n_hyp}x{n_ref}")
             if used_h >> i & 1 or used_r >> j & 1 or (i, j) in by_pair:
                 continue
-            by_pair[(i, j)] = m
+            by_pair[(i, j)] = k
+        offset += len(stage)
         if not by_pair:
             continue
         where = f"stage {number} of {len(stages)}"
         picked = _solve_stage(list(by_pair), fixed, budget, where)
         for pair in picked:
-            chosen.append(by_pair[pair])
+            chosen.append((pair[1], pair[0], by_pair[pair]))
             used_h |= 1 << pair[0]
             used_r |= 1 << pair[1]
         fixed.extend(picked)
-    chosen.sort(key=lambda m: (m.ref.start, m.hyp.start))
-    return tuple(chosen)
+    chosen.sort()
+    return [k for _, _, k in chosen]
 
 
 # --------------------------------------------------------------------------- stage

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from meteor.errors import ResourceError
 from meteor.metric import Meteor
-from meteor.params import RANGES, ParamError, Params, stage_weight
+from meteor.params import DEFAULT_ALIGNER, RANGES, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
 from meteor.rules import is_definite
 from meteor.scoring import Breakdown, compute, stats_from_alignment
@@ -381,9 +381,9 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
             return
         mods = params.modules if m.module in params.modules else (*params.modules, m.module)
         # Only the scoring weights of ``p`` are used (the match is added to the kept
-        # alignment, nothing is searched); the beam aligner stands in where the
-        # stage-wise one could not take the added stage (paraphrase).
-        aligner = "beam" if m.module is Module.PARAPHRASE else params.aligner
+        # alignment, nothing is searched); the default aligner (Meteor 1.5's) stands in
+        # for n:m paraphrase spans, which a one-word aligner would refuse.
+        aligner = DEFAULT_ALIGNER if m.module is Module.PARAPHRASE else params.aligner
         p = params.replace(
             modules=mods,
             weights=tuple((x, params.weight(x) if x in params.modules else weight) for x in mods),
@@ -410,7 +410,10 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
             try:
                 other = Meteor(
                     params=params.replace(
-                        modules=(mod,), weights=((mod, 1.0),), stemmer=stemmer, aligner="beam"
+                        modules=(mod,),
+                        weights=((mod, 1.0),),
+                        stemmer=stemmer,
+                        aligner=DEFAULT_ALIGNER,
                     )
                 )
                 stages = other.candidates(hyp_w, ref_w)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from meteor.aligners import aligner_names
 from meteor.analysis.corpus import DEFAULT_SEED, MAX_BOOTSTRAP_SAMPLES
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError
 from meteor.io.read import FORMATS
-from meteor.params import ALIGNERS
 from meteor.presets import DEFAULT_PRESET
 
 __all__ = ["SCORE_EPILOG", "add_score_parser", "check_score_args"]
@@ -128,7 +128,11 @@ def _config_options(sc: argparse.ArgumentParser) -> None:
         help="module weights by name, 'exact=1.0,stem=0.6' (or positional '1.0 0.6', "
         "following the module order)",
     )
-    cfg.add_argument("--aligner", choices=ALIGNERS, help="beam (Meteor 1.5), greedy, stagewise")
+    cfg.add_argument(
+        "--aligner",
+        choices=aligner_names(),
+        help="beam (Meteor 1.5), greedy (nltk), stagewise (2005 paper), or a registered one",
+    )
 
 
 def _output_options(sc: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ from conftest import shared_path
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 from nltk.stem.porter import PorterStemmer
 
-from meteor.aligners.greedy import align_nltk
+from meteor.aligners.greedy import align_nltk, nltk_candidates
 from meteor.languages.nltk_wordnet import (
     STAMP_NAME,
     WORDNET_FILES,
@@ -335,6 +335,10 @@ def test_injected_wordnet_and_tie_order() -> None:
     got = {(m.hyp.start, m.ref.start): m.module.value for m in ours}
     assert got == nltk_alignment(hyp, ref, toy)
     assert [m.ref.start for m in ours] == sorted(m.ref.start for m in ours)
+    # the same choice as the Candidate tuples the facade reads
+    assert [(c[0], c[1], c[3], c[5]) for c in nltk_candidates(hyp, ref, wordnet=toy)] == [
+        (m.module, m.hyp.start, m.ref.start, m.detail) for m in ours
+    ]
 
 
 def test_wmt21_segments_agree_with_nltk(wn: WordNetCorpusReader) -> None:

@@ -15,7 +15,8 @@ import pytest
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 import meteor
-from meteor.metric import CANDIDATE_LIMIT_ENV, MAX_BEAM_CANDIDATES, MAX_CANDIDATES
+from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES
+from meteor.aligners.beam import MAX_BEAM_CANDIDATES
 from meteor.stages.base import CandidateLimitError
 
 JAR_SCORE = 0.3548396877618163
@@ -65,7 +66,7 @@ def test_default_beam_limit_message(monkeypatch: pytest.MonkeyPatch) -> None:
         meteor.Meteor("meteor-1.5").score("dog " * 1000, "dog " * 1000)
     msg = str(err.value)
     assert "more than the 250,000 accepted" in msg
-    assert "meteor.metric.MAX_BEAM_CANDIDATES" in msg and CANDIDATE_LIMIT_ENV in msg
+    assert "meteor.aligners.beam.MAX_BEAM_CANDIDATES" in msg and CANDIDATE_LIMIT_ENV in msg
 
 
 def test_environment_limit_is_validated(monkeypatch: pytest.MonkeyPatch) -> None:

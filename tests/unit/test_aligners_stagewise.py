@@ -212,6 +212,22 @@ def test_duplicates_keep_the_first_match_and_empty_inputs() -> None:
     assert align_stagewise(3, 3, [[], []]) == ()
 
 
+def test_candidate_tuples_give_indices_into_all_stages() -> None:
+    """The facade's path: Candidate tuples in, indices of the concatenated stages out."""
+    stage1 = [(Module.EXACT, 1, 2, 1, 2, "", None)]
+    stage2 = [
+        (Module.STEM, 1, 2, 0, 1, "", None),
+        (Module.STEM, 2, 3, 0, 1, "", None),
+        (Module.STEM, 0, 1, 0, 1, "", None),
+    ]
+    # as test_later_stage_only_on_unmapped_words...: (0, 0) from stage 2, then (1, 1)
+    assert sw.stagewise_choice(3, 2, [stage1, stage2]) == [3, 0]
+    records = [[cand(c[1], c[3], c[0]) for c in stage] for stage in (stage1, stage2)]
+    assert pairs(align_stagewise(3, 2, records)) == [(0, 0), (1, 1)]
+    with pytest.raises(ValueError, match="one-word"):
+        sw.stagewise_choice(2, 1, [[(Module.PARAPHRASE, 0, 2, 0, 1, "", None)]])
+
+
 def test_validation() -> None:
     wide = Match(Module.PARAPHRASE, Span(0, 2), Span(0, 1), ("a", "b"), ("c",))
     with pytest.raises(ValueError, match="one-word"):

@@ -236,7 +236,7 @@ def test_segment_the_stagewise_aligner_refuses_is_named(
 ) -> None:
     # The real search with a smaller budget (the default needs 16 s to run out): a pair
     # of five independent 40-word blocks needs 5 × 10,316 states.
-    monkeypatch.setattr(stagewise.align_stagewise, "__kwdefaults__", {"max_nodes": 15_000})
+    monkeypatch.setattr(stagewise.StagewiseAligner, "max_nodes", 15_000)
     hard_h = "4 0 4 1 3 2 4 0 4 1 2 2 0 0 0 2 4 4 3 2 0 2 1 0 0 0 2 2 4 4 4 1 3 4 0 0 1 2 4 3"
     hard_r = "3 0 3 3 1 4 1 4 2 3 2 0 4 2 1 0 1 2 2 2 4 0 1 0 3 1 1 0 4 4 4 3 3 1 3 3 4 4 1 2"
     hyp = " ".join(f"v{w}x{b}" for b in range(5) for w in hard_h.split())

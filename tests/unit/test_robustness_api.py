@@ -24,10 +24,12 @@ import pytest
 
 import meteor
 from meteor import Meteor, ParamError
+from meteor.aligners.base import MAX_CANDIDATES
+from meteor.aligners.beam import MAX_BEAM_WORK
 from meteor.analysis.corpus import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES, bootstrap
 from meteor.io import read as io
 from meteor.languages import paraphrase, paraphrase_build
-from meteor.metric import MAX_BEAM_WORK, MAX_CANDIDATES, MAX_CHARS, MAX_TOKENS
+from meteor.metric import MAX_CHARS, MAX_TOKENS
 from meteor.stages.base import CandidateLimitError
 from meteor.text import normalize
 
