@@ -146,7 +146,11 @@ def beam_choice(
     candidates: Sequence[Candidate],
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> list[int]:
-    """:func:`align_beam` on :data:`~meteor.stages.base.Candidate` tuples: chosen indices, reference order."""
+    """:func:`align_beam` on :data:`~meteor.stages.base.Candidate` tuples: chosen indices, reference order.
+
+    Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
+    line, quirks included; split, the correspondence with the Java would be lost.
+    """
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of
@@ -316,6 +320,9 @@ def _heap_step(
     one is open).  The worst key kept never rises, so once a bound reaches it, what
     it bounds can no longer enter the beam: the rest of the row is not walked, or
     when only the skip path still can enter, just its distances are added up.
+
+    Kept whole: one beam step of ``Aligner.resolve``, the search's hot loop; split, it
+    would add a Python call per path and candidate.
     """
     heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
     seq = 0

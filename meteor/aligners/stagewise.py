@@ -773,6 +773,7 @@ class _Block:
         bound (``>=`` the incumbent, which was reached earlier, hence is
         lexicographically smaller), a state key already reached at no higher
         cost (from a lexicographically smaller prefix), and the uncrossing rule.
+        Kept whole: the paper's search with its tie-breaks in one place, read against it.
         Stops when the incumbent meets the root bound, or after ``node_limit``
         nodes or the shared budget's remaining states, whichever is less; its
         nodes are charged to the budget.
@@ -861,6 +862,9 @@ class _Block:
         self, bound: float = _INF, beam: int | None = None
     ) -> tuple[list[tuple[int, int]], float]:
         """Exact dynamic programme over the sweep, states merged by :meth:`_key`.
+
+        Kept whole: the layers, merging and pruning share their state; split, the
+        exactness argument below would span several functions.
 
         Each layer keeps, per key, the state of least ``(crossings, tie-break)``;
         both are additive, so merging is exact, and the tie-break is the same
