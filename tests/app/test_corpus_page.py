@@ -41,7 +41,7 @@ def _ted_upload() -> bytes:
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file("../app.py", default_timeout=240)
+    at = AppTest.from_file("../../app.py", default_timeout=240)
     at.query_params["preset"] = PRESET
     at.run()
     at.switch_page("pages/corpus.py").run()

@@ -20,7 +20,7 @@ SEG_DA = SHARED_DATA / "wmt21_ru-en_da" / "seg_da.tsv"
 @pytest.fixture(scope="module")
 def da_app() -> AppTest:
     data = require_shared(SEG_DA).read_bytes()
-    at = AppTest.from_file("../app.py", default_timeout=600)
+    at = AppTest.from_file("../../app.py", default_timeout=600)
     at.query_params["preset"] = PRESET
     at.run()
     at.switch_page("pages/corpus.py").run()
@@ -100,7 +100,7 @@ def test_systems_without_common_ids_are_not_compared() -> None:
         ("B", "4", "fish swim", "fish swim in the sea"),
     ]
     data = ("system\tseg_id\thyp\tref\n" + "".join("\t".join(r) + "\n" for r in rows)).encode()
-    at = AppTest.from_file("../app.py", default_timeout=240)
+    at = AppTest.from_file("../../app.py", default_timeout=240)
     at.query_params["preset"] = PRESET
     at.run()
     at.switch_page("pages/corpus.py").run()
