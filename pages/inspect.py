@@ -10,27 +10,23 @@ import streamlit as st
 from meteor.analysis import explain
 from meteor.io import export
 from meteor.viz import figures
-from pages._common import (
-    add_strings,
-    analysis_for,
-    current_setting,
-    download_html,
+from pages._frame import require_frame
+from pages._i18n import (
+    Translator,
     fig_labels,
+    freeze,
     module_label,
-    near_misses_for,
     num,
-    plotly,
-    require_frame,
-    require_pair,
-    score_card,
-    shared_figure,
     side_label,
     signed,
     stage_order,
-    t,
 )
+from pages._pair import require_pair
+from pages._scoring import analysis_for, explanation_for
+from pages._settings import current_setting
+from pages._widgets import download_html, plotly, score_card, shared_figure
 
-require_frame()  # before any output: a deep link to a fresh server skips app.py
+require_frame(__file__)  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
 ROW_PX, BORDER_PX = 35, 3
@@ -43,7 +39,7 @@ def table_height(n_rows: int, most: int = 40) -> int:
     return (min(n_rows, most) + 1) * ROW_PX + BORDER_PX
 
 
-add_strings(
+PAGE_STRINGS = freeze(
     {
         "inspect_title": {
             "en": "Why did this translation get its score?",
@@ -165,6 +161,8 @@ add_strings(
         },
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(PAGE_STRINGS)
 
 st.title(t("inspect_title"))
 setting = current_setting()
@@ -215,7 +213,9 @@ def pair_section() -> None:
     links_figure = partial(
         figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
     )
-    waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
+    #: why this score: the library's Explanation record (one call, cached; errors shown)
+    why = explanation_for(hyp, refs, setting)
+    waterfall_figure = partial(figures.waterfall_figure, why.waterfall, labels=labels, fmt=num)
     #: what the figures shown depend on besides the UI language: the pair and the setting
     fig_key = (hyp, refs, setting.preset, setting.overrides)
 
@@ -290,8 +290,8 @@ def pair_section() -> None:
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(f"**{t('costs_title')}**")
-        if a.word_costs:
-            st.caption(t("costs_caption", module=module_label(a.word_costs[0].module)))
+        if why.word_costs:
+            st.caption(t("costs_caption", module=module_label(why.word_costs[0].module)))
             st.dataframe(
                 [
                     {
@@ -301,7 +301,7 @@ def pair_section() -> None:
                         t("col_if"): num(c.score_if_matched),
                         t("col_gain"): signed(c.gain),
                     }
-                    for c in a.word_costs
+                    for c in why.word_costs
                 ],
                 hide_index=True,
                 width="stretch",
@@ -311,7 +311,7 @@ def pair_section() -> None:
             st.caption(t("no_unmatched"))
     with c2:
         st.markdown(f"**{t('breaks_title')}**")
-        if a.breaks:
+        if why.chunk_breaks:
             st.caption(t("breaks_caption"))
             st.dataframe(
                 [
@@ -322,7 +322,7 @@ def pair_section() -> None:
                         t("col_if_joined"): num(b.score_if_joined),
                         t("col_gain"): signed(b.gain),
                     }
-                    for b in a.breaks
+                    for b in why.chunk_breaks
                 ],
                 hide_index=True,
                 width="stretch",
@@ -332,7 +332,7 @@ def pair_section() -> None:
             st.caption(t("no_breaks"))
 
     st.markdown(f"**{t('near_title')}**")
-    near = near_misses_for(hyp, refs, setting)
+    near = why.near_misses
     if near:
         st.caption(t("near_caption"))
         st.dataframe(

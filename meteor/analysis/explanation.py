@@ -1,9 +1,9 @@
 """Why a score is what it is, as one record: :class:`Explanation` and :func:`explain_score`.
 
 The pieces live in :mod:`meteor.analysis.explain` (pure functions of a result and the
-parameters, used by the app's Inspect page); this module gathers them into one
-frozen record that the API (``meteor.explain_score``), the CLI
-(``python -m meteor explain``, ``score --explain``) and the app can all give.
+parameters); this module gathers them into one frozen record that the API
+(``meteor.explain_score``), the CLI (``python -m meteor explain``, ``score --explain``)
+and the app's Inspect page ("why this score": one call, displayed as is) all give.
 
 Why the function is named ``explain_score`` and not ``explain``: ``meteor.analysis.explain``
 is the submodule :mod:`meteor.analysis.explain`, imported by the pages and by user code as
