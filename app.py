@@ -12,7 +12,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._frame import enter_frame
 from pages._i18n import UI_LANGS, t
 from pages._settings import MAX_BEAM, settings_sidebar, stage_codes, stemmer_names, ui_languages
 from pages._url_params import check_query_params
@@ -54,5 +53,4 @@ if ignored:
         t("url_ignored", params=", ".join(f"{k}={md_escape(v)}" for k, v in ignored)),
         icon="⚠️",
     )
-enter_frame()  # the page checks it runs inside this frame (pages/_frame.py)
 page.run()

@@ -2,41 +2,44 @@
 
 Until some session has called ``st.navigation``, a Streamlit process whose app has a
 ``pages/`` folder beside it uses the legacy page discovery: every file in ``pages/``
-becomes a page and a deep link such as ``/compare?preset=nltk`` runs the page file
-alone, without app.py, so without the sidebar, the settings and their URL state.
-That is what the first request of a fresh server gets when it is a deep link.
+becomes a page (``_i18n.py`` too) and a deep link such as ``/compare?preset=nltk``
+runs the page file alone, without app.py, so without the sidebar, the settings and
+their URL state.  That is what the first request of a fresh server gets when it is a
+deep link.  :func:`require_frame` switches the legacy discovery off and reruns: the
+rerun goes through app.py, whose ``st.navigation`` picks the same page (the legacy
+page and the registered one share the URL path, hence the page hash).
 
-``app.py`` marks each of its runs (:func:`enter_frame`) before it runs the page; a
-page run without the mark (:func:`require_frame`) calls the public ``st.navigation``,
-which switches the legacy discovery off for the whole process (as documented: once
-``st.navigation`` is called, ``pages/`` is ignored), and reruns: the rerun goes
-through app.py, whose ``st.navigation`` picks the same page (both register it under
-the same URL path, hence the same page hash).  No private Streamlit attribute is used.
+No public API does this: calling ``st.navigation`` from the page instead (it switches
+the discovery off as documented) left the browser on "Page not found" (the legacy
+run had already sent its own page list).  So one private Streamlit attribute is
+written, in one function (:func:`_leave_legacy_pages_mode`), and
+``tests/app/test_app_frame.py`` fails loudly if Streamlit moves or renames it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
-#: Session-state key app.py sets before it runs a page.
-FRAME_KEY = "_in_frame"
-
-
-def enter_frame() -> None:
-    """Called by app.py before ``page.run()``: the page runs inside the frame."""
-    st.session_state[FRAME_KEY] = True
+#: The private class attribute Streamlit (1.67) reads to choose the legacy discovery.
+LEGACY_FLAG = "uses_pages_directory"
 
 
-def require_frame(page_file: str) -> None:
-    """Call first on every page (``require_frame(__file__)``): outside app.py, rerun through it.
+def _leave_legacy_pages_mode() -> bool:
+    """Turn Streamlit's legacy ``pages/`` discovery off, as ``st.navigation`` does.
 
-    A session's first run in legacy mode has no mark (app.py has not run in it, and
-    app.py's ``st.navigation`` would have ended legacy mode for the process).
+    PRIVATE API: ``PagesManager.uses_pages_directory`` (streamlit/runtime/pages_manager.py,
+    read by the script runner, set to False by ``st.navigation``).  True when it was on.
+    Read with a default so that, should Streamlit drop it, the app degrades to the
+    legacy page instead of a traceback; the test catches that first.
     """
-    if st.session_state.get(FRAME_KEY):
-        return
-    # The page alone, under its own URL path (app.py registers it under the same one).
-    st.navigation([st.Page(Path(page_file))], position="hidden")
-    st.rerun()
+    if getattr(PagesManager, LEGACY_FLAG, False):
+        setattr(PagesManager, LEGACY_FLAG, False)
+        return True
+    return False
+
+
+def require_frame() -> None:
+    """Make sure the page runs inside app.py's frame; call it first on every page."""
+    if _leave_legacy_pages_mode():
+        st.rerun()

@@ -23,7 +23,7 @@ from pages._settings import (
 )
 from pages._widgets import headline, md_escape, plotly
 
-require_frame(__file__)  # before any output: a deep link to a fresh server skips app.py
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 PAGE_STRINGS = freeze(
     {

@@ -36,7 +36,7 @@ from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
 from pages._widgets import plotly
 
-require_frame(__file__)  # before any output: a deep link to a fresh server skips app.py
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000

@@ -30,7 +30,7 @@ from pages._scoring import analysis_for, explanation_for
 from pages._settings import current_setting
 from pages._widgets import download_html, plotly, score_card, shared_figure
 
-require_frame(__file__)  # before any output: a deep link to a fresh server skips app.py
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
 ROW_PX, BORDER_PX = 35, 3

@@ -14,7 +14,7 @@ from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
 from pages._widgets import md_escape, plotly, score_card
 
-require_frame(__file__)  # before any output: a deep link to a fresh server skips app.py
+require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 PAGE_STRINGS = freeze(
     {
