@@ -51,7 +51,7 @@ def shown_errors() -> Iterator[None]:
         st.stop()
 
 
-# Scorers are per process (st.cache_resource); analyses, near misses and stage
+# Scorers are per process (st.cache_resource); analyses, explanations and stage
 # steps are kept once for all sessions in pages/_cache.py's byte-bounded cache.
 
 
