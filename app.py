@@ -12,17 +12,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._common import (
-    MAX_BEAM,
-    UI_LANGS,
-    md_escape,
-    settings_sidebar,
-    stage_codes,
-    stemmer_names,
-    t,
-    ui_languages,
-)
+from pages._i18n import UI_LANGS, t
+from pages._settings import MAX_BEAM, settings_sidebar, stage_codes, stemmer_names, ui_languages
 from pages._url_params import check_query_params
+from pages._widgets import md_escape
 
 HERE = Path(__file__).resolve().parent
 

@@ -30,19 +30,10 @@ from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures
-from pages._common import (
-    SHOWN_ERRORS,
-    Setting,
-    add_strings,
-    fig_labels,
-    headline,
-    integer,
-    num,
-    plotly,
-    preset_values,
-    t,
-    ui,
-)
+from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
+from pages._scoring import SHOWN_ERRORS
+from pages._settings import Setting, preset_values
+from pages._widgets import headline, plotly
 
 __all__ = [
     "BOOTSTRAP_SAMPLES",
@@ -67,7 +58,7 @@ BOOTSTRAP_SAMPLES = 1000
 #: Scored corpora kept per session.
 CACHE_ENTRIES = 4
 
-add_strings(
+CORPUS_STRINGS = freeze(
     {
         "corpus_scoring": {"en": "Scoring {system}…", "ru": "Оценивание {system}…"},
         "corpus_bad_input": {
@@ -84,6 +75,8 @@ add_strings(
         },
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(CORPUS_STRINGS)
 
 
 def safe_name(text: str) -> str:

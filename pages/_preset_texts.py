@@ -3,7 +3,7 @@
 English texts are the library's own (``meteor.presets.Preset.description`` and
 ``reproduces``); these are their Russian versions, keyed by preset name.  A preset
 missing here still gets a Russian description built from its parameters
-(``pages._common.preset_description``), so a preset added to the library never shows
+(``pages._settings.preset_description``), so a preset added to the library never shows
 English in the Russian interface.
 """
 

@@ -10,32 +10,22 @@ import streamlit as st
 from meteor.analysis import explain
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import figures
-from pages._common import (
-    SHOWN_ERRORS,
-    Analysis,
+from pages._frame import require_frame
+from pages._i18n import Translator, fig_labels, freeze, module_label, num, stage_order
+from pages._pair import require_pair
+from pages._scoring import SHOWN_ERRORS, Analysis, analyse, ensure_ready
+from pages._settings import (
     Setting,
-    add_strings,
-    analyse,
     current_setting,
-    ensure_ready,
-    fig_labels,
-    headline,
     language_name,
-    md_escape,
-    module_label,
-    num,
-    plotly,
     preset_description,
     preset_setting,
-    require_frame,
-    require_pair,
-    stage_order,
-    t,
 )
+from pages._widgets import headline, md_escape, plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
-add_strings(
+PAGE_STRINGS = freeze(
     {
         "compare_title": {
             "en": "Compare settings on one pair",
@@ -107,6 +97,8 @@ add_strings(
         "col_where": {"en": "where", "ru": "где"},
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(PAGE_STRINGS)
 
 st.title(t("compare_title"))
 st.caption(t("compare_intro"))

@@ -16,20 +16,8 @@ from meteor.io.export import report, segments_csv, segments_jsonl, write_alignme
 from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.types import CorpusResult
 from meteor.viz import corpus as corpus_figures
-from pages._common import (
-    add_strings,
-    corpus_fig_labels,
-    current_setting,
-    ensure_ready,
-    integer,
-    num,
-    plotly,
-    require_frame,
-    shown_errors,
-    signed,
-    t,
-)
 from pages._corpus_common import (
+    CORPUS_STRINGS,
     SORT_KEYS,
     cached_rows,
     common_results,
@@ -42,13 +30,18 @@ from pages._corpus_common import (
     scored,
     show_segment,
 )
+from pages._frame import require_frame
+from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, signed
+from pages._scoring import ensure_ready, shown_errors
+from pages._settings import current_setting
+from pages._widgets import plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
-add_strings(
+PAGE_STRINGS = freeze(
     {
         "corpus_title": {"en": "Score a corpus", "ru": "Оценка корпуса"},
         "corpus_intro": {
@@ -257,6 +250,8 @@ add_strings(
         },
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(CORPUS_STRINGS, PAGE_STRINGS)
 
 
 def _uploader_css() -> str:

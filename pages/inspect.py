@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import streamlit as st
 
 from meteor.analysis import explain
+from meteor.analysis.explanation import Explanation
 from meteor.io import export
+from meteor.types import MeteorResult, Module
 from meteor.viz import figures
-from pages._common import (
-    add_strings,
-    analysis_for,
-    current_setting,
-    download_html,
+from pages._frame import require_frame
+from pages._i18n import (
+    Translator,
     fig_labels,
+    freeze,
     module_label,
-    near_misses_for,
     num,
-    plotly,
-    require_frame,
-    require_pair,
-    score_card,
-    shared_figure,
     side_label,
     signed,
     stage_order,
-    t,
 )
+from pages._pair import require_pair
+from pages._scoring import analysis_for, explanation_for
+from pages._settings import current_setting
+from pages._widgets import download_html, plotly, score_card, shared_figure
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -43,7 +43,7 @@ def table_height(n_rows: int, most: int = 40) -> int:
     return (min(n_rows, most) + 1) * ROW_PX + BORDER_PX
 
 
-add_strings(
+PAGE_STRINGS = freeze(
     {
         "inspect_title": {
             "en": "Why did this translation get its score?",
@@ -165,10 +165,210 @@ add_strings(
         },
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(PAGE_STRINGS)
 
 st.title(t("inspect_title"))
 setting = current_setting()
 st.caption(t("inspect_intro", stages=stage_order(setting.modules())))
+
+
+def shown_reference(hyp: str, refs: tuple[str, ...], official: MeteorResult) -> tuple[str, ...]:
+    """With several references: which won, and a choice of the one whose alignment is shown."""
+    if len(refs) < 2:
+        return refs
+    st.subheader(t("refs_title"))
+    best = official.best_ref_index
+    items = {  # labels fixed now: AppTest formats options outside the run
+        k: t("ref_item", k=k + 1, score=num(official.ref_scores[k]))
+        + (t("ref_winner") if k == best else "")
+        for k in range(len(refs))
+    }
+    shown = st.radio(
+        t("ref_shown"),
+        list(items),
+        index=best,
+        format_func=items.__getitem__,
+        horizontal=True,
+        key="shown_ref",
+    )
+    if shown == best:
+        return refs
+    st.info(t("ref_note", score=num(official.score), k=best + 1, shown=shown + 1))
+    return (refs[shown],)
+
+
+def chosen_view() -> str:
+    """One view at a time (st.tabs would build and send, and the browser draw, all three on
+    every edit): the chosen one lives in the URL as its id (?view=matrix), like Learn's step."""
+    if st.session_state.get("inspect_view") not in VIEWS:
+        wanted = st.query_params.get("view")
+        st.session_state["inspect_view"] = wanted if wanted in VIEWS else VIEWS[0]
+    view_labels = {v: t(f"tab_{v}") for v in VIEWS}  # fixed now: AppTest formats options later
+    view = st.segmented_control(
+        t("view"),
+        VIEWS,
+        format_func=view_labels.__getitem__,
+        required=True,
+        key="inspect_view",
+        label_visibility="collapsed",
+        persist_state="session",
+    )
+    view = view or VIEWS[0]  # required: never None once set; typed as optional
+    if view == VIEWS[0]:
+        st.query_params.pop("view", None)
+    else:
+        st.query_params["view"] = view
+    return view
+
+
+def show_tokens(r: MeteorResult) -> None:
+    """Both sides' tokens with offsets and the matching stage (library: explain.token_table)."""
+    token_rows = [
+        {
+            t("tok_side"): side_label(row.side),
+            t("tok_index"): row.index,
+            t("tok_text"): row.text,
+            t("tok_source"): row.source,
+            t("tok_offsets"): f"{row.start}–{row.end}",
+            t("tok_function"): t("yes") if row.function_word else "",
+            t("tok_match"): module_label(row.module) if row.module else "—",
+        }
+        for row in explain.token_table(r)
+    ]
+    st.dataframe(
+        token_rows,
+        hide_index=True,
+        width="stretch",
+        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
+        key="tokens",
+    )
+
+
+def show_word_costs(why: Explanation) -> None:
+    """What each unmatched word costs: the record's ``word_costs``."""
+    st.markdown(f"**{t('costs_title')}**")
+    if not why.word_costs:
+        st.caption(t("no_unmatched"))
+        return
+    st.caption(t("costs_caption", module=module_label(why.word_costs[0].module)))
+    st.dataframe(
+        [
+            {
+                t("col_side"): side_label(c.side),
+                t("col_pos"): c.index,
+                t("col_word"): c.word,
+                t("col_if"): num(c.score_if_matched),
+                t("col_gain"): signed(c.gain),
+            }
+            for c in why.word_costs
+        ],
+        hide_index=True,
+        width="stretch",
+        key="costs",
+    )
+
+
+def show_chunk_breaks(why: Explanation) -> None:
+    """What each break between chunks costs: the record's ``chunk_breaks``."""
+    st.markdown(f"**{t('breaks_title')}**")
+    if not why.chunk_breaks:
+        st.caption(t("no_breaks"))
+        return
+    st.caption(t("breaks_caption"))
+    st.dataframe(
+        [
+            {
+                t("col_between"): f"{b.before + 1} | {b.before + 2}",  # chunks numbered from 1
+                t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
+                t("col_ref"): f"{b.ref_left} | {b.ref_right}",
+                t("col_if_joined"): num(b.score_if_joined),
+                t("col_gain"): signed(b.gain),
+            }
+            for b in why.chunk_breaks
+        ],
+        hide_index=True,
+        width="stretch",
+        key="breaks",
+    )
+
+
+def show_near_misses(why: Explanation) -> None:
+    """Matches another stage, stemmer or alignment choice would make: ``near_misses``."""
+    st.markdown(f"**{t('near_title')}**")
+    if not why.near_misses:
+        st.caption(t("no_near"))
+        return
+    st.caption(t("near_caption"))
+    st.dataframe(
+        [
+            {
+                t("col_stage"): module_label(n.match.module),
+                t("col_hyp"): " ".join(n.match.hyp_words),
+                t("col_ref"): " ".join(n.match.ref_words),
+                t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
+                t("col_detail"): n.match.detail,
+                t("col_if"): num(n.score_if_added),
+                t("col_gain"): signed(n.gain),
+                t("col_presets"): ", ".join(n.presets),
+            }
+            for n in why.near_misses
+        ],
+        hide_index=True,
+        width="stretch",
+        key="near",
+    )
+
+
+def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict[str, Any]) -> None:
+    """The record (JSON), the figures (HTML, built on a click) and Meteor's align.out."""
+    st.subheader(t("downloads"))
+    # a wrapping row: each button as wide as its label (5 equal columns cut the labels)
+    with st.container(horizontal=True, key="downloads"):
+        st.download_button(
+            t("dl_json"),
+            data=lambda: json.dumps(
+                official.to_dict(candidates=True), ensure_ascii=False, indent=2
+            ),
+            file_name="meteor-alignment.json",
+            mime="application/json",
+            key="dl_json",
+            on_click="ignore",
+        )
+        for name in ("links", "matrix", "waterfall"):
+            download_html(t(f"dl_{name}"), figs[name], f"meteor-{name}.html", f"dl_{name}")
+        st.download_button(
+            t("dl_alignout"),
+            data=lambda: export.write_alignments([official], modules),
+            file_name="meteor-align.out",
+            mime="text/plain",
+            key="dl_alignout",
+            on_click="ignore",
+            help=t("dl_alignout_help"),
+        )
+    st.caption(t("share"))
+
+
+def show_view(
+    view: str, figs: dict[str, Any], fig_key: tuple[Any, ...], color_by: str, r: MeteorResult
+) -> None:
+    """The chosen view of the pair (its figure shared by every session per ``fig_key``)."""
+    if view == "links":
+        plotly(shared_figure(("links", *fig_key), figs["links"]), key="links")
+        st.caption(t("links_caption"))
+    elif view == "matrix":
+        modes = {c: t(f"color_{c}") for c in ("module", "order")}
+        st.radio(
+            t("color_by"),
+            list(modes),
+            format_func=modes.__getitem__,
+            horizontal=True,
+            key="xray",
+            persist_state="session",
+        )  # read in pair_section (session state) for the figure and its download
+        plotly(shared_figure(("matrix", color_by, *fig_key), figs["matrix"]), key="matrix")
+    elif view == "tokens":
+        show_tokens(r)
 
 
 @st.fragment
@@ -184,211 +384,47 @@ def pair_section() -> None:
     hyp, refs = require_pair()
     a = analysis_for(hyp, refs, setting)
     official = a.result
-
-    # -- several references: which won, flip between them ----------------------------
-    if len(refs) > 1:
-        st.subheader(t("refs_title"))
-        best = official.best_ref_index
-        items = {  # labels fixed now: AppTest formats options outside the run
-            k: t("ref_item", k=k + 1, score=num(official.ref_scores[k]))
-            + (t("ref_winner") if k == best else "")
-            for k in range(len(refs))
-        }
-        shown = st.radio(
-            t("ref_shown"),
-            list(items),
-            index=best,
-            format_func=items.__getitem__,
-            horizontal=True,
-            key="shown_ref",
-        )
-        if shown != best:
-            st.info(t("ref_note", score=num(official.score), k=best + 1, shown=shown + 1))
-            refs = (refs[shown],)
-            a = analysis_for(hyp, refs, setting)
-
+    shown = shown_reference(hyp, refs, official)
+    if shown != refs:  # another reference than the winner: scored alone
+        refs = shown
+        a = analysis_for(hyp, refs, setting)
     r = a.result
-    labels = fig_labels()
     score_card(r)
+    #: why this score: the library's Explanation record (one call, cached; errors shown)
+    why = explanation_for(hyp, refs, setting)
 
+    labels = fig_labels()
+    color_by = st.session_state.get("xray") or "module"  # the matrix download's colouring too
     # each figure built by one call, shown now and rebuilt for its download only on a click
-    links_figure = partial(
-        figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
-    )
-    waterfall_figure = partial(figures.waterfall_figure, a.waterfall, labels=labels, fmt=num)
+    figs = {
+        "links": partial(
+            figures.link_view, r.alignment, weights=dict(a.params.weights), labels=labels, fmt=num
+        ),
+        "matrix": partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels),
+        "waterfall": partial(figures.waterfall_figure, why.waterfall, labels=labels, fmt=num),
+    }
     #: what the figures shown depend on besides the UI language: the pair and the setting
     fig_key = (hyp, refs, setting.preset, setting.overrides)
-
-    # One view at a time (st.tabs would build and send, and the browser draw, all three on
-    # every edit): the chosen one lives in the URL as its id (?view=matrix), like Learn's step.
-    if st.session_state.get("inspect_view") not in VIEWS:
-        wanted = st.query_params.get("view")
-        st.session_state["inspect_view"] = wanted if wanted in VIEWS else VIEWS[0]
-    view_labels = {v: t(f"tab_{v}") for v in VIEWS}  # fixed now: AppTest formats options later
-    view = st.segmented_control(
-        t("view"),
-        VIEWS,
-        format_func=view_labels.__getitem__,
-        required=True,
-        key="inspect_view",
-        label_visibility="collapsed",
-        persist_state="session",
-    )
-    if view == VIEWS[0]:
-        st.query_params.pop("view", None)
-    else:
-        st.query_params["view"] = view
-
-    color_by = st.session_state.get("xray") or "module"  # the matrix download's colouring too
-    matrix_figure = partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels)
+    view = chosen_view()
     # The figures are drawn last, in their places: the score card, the tables and the near
     # misses reach the browser first, before it spends its time drawing the charts.
     view_slot = st.container()
 
-    def show_view() -> None:
-        """The chosen view of the pair (its figure shared by every session)."""
-        modes = {c: t(f"color_{c}") for c in ("module", "order")}
-        if view == "links":
-            plotly(shared_figure(("links", *fig_key), links_figure), key="links")
-            st.caption(t("links_caption"))
-        elif view == "matrix":
-            st.radio(
-                t("color_by"),
-                list(modes),
-                format_func=modes.__getitem__,
-                horizontal=True,
-                key="xray",
-                persist_state="session",
-            )  # read above (session state) for the figure and its download
-            plotly(shared_figure(("matrix", color_by, *fig_key), matrix_figure), key="matrix")
-        elif view == "tokens":
-            token_rows = [
-                {
-                    t("tok_side"): side_label(row.side),
-                    t("tok_index"): row.index,
-                    t("tok_text"): row.text,
-                    t("tok_source"): row.source,
-                    t("tok_offsets"): f"{row.start}–{row.end}",
-                    t("tok_function"): t("yes") if row.function_word else "",
-                    t("tok_match"): module_label(row.module) if row.module else "—",
-                }
-                for row in explain.token_table(r)
-            ]
-            st.dataframe(
-                token_rows,
-                hide_index=True,
-                width="stretch",
-                height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
-                key="tokens",
-            )
-
-    # -- why this score -----------------------------------------------------------------
     st.subheader(t("why_title"))
     waterfall_slot = st.container()
     st.caption(t("why_caption"))
-
     c1, c2 = st.columns(2)
     with c1:
-        st.markdown(f"**{t('costs_title')}**")
-        if a.word_costs:
-            st.caption(t("costs_caption", module=module_label(a.word_costs[0].module)))
-            st.dataframe(
-                [
-                    {
-                        t("col_side"): side_label(c.side),
-                        t("col_pos"): c.index,
-                        t("col_word"): c.word,
-                        t("col_if"): num(c.score_if_matched),
-                        t("col_gain"): signed(c.gain),
-                    }
-                    for c in a.word_costs
-                ],
-                hide_index=True,
-                width="stretch",
-                key="costs",
-            )
-        else:
-            st.caption(t("no_unmatched"))
+        show_word_costs(why)
     with c2:
-        st.markdown(f"**{t('breaks_title')}**")
-        if a.breaks:
-            st.caption(t("breaks_caption"))
-            st.dataframe(
-                [
-                    {
-                        t("col_between"): f"{b.before + 1} | {b.before + 2}",
-                        t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
-                        t("col_ref"): f"{b.ref_left} | {b.ref_right}",
-                        t("col_if_joined"): num(b.score_if_joined),
-                        t("col_gain"): signed(b.gain),
-                    }
-                    for b in a.breaks
-                ],
-                hide_index=True,
-                width="stretch",
-                key="breaks",
-            )
-        else:
-            st.caption(t("no_breaks"))
+        show_chunk_breaks(why)
+    show_near_misses(why)
+    show_downloads(official, a.params.modules, figs)
 
-    st.markdown(f"**{t('near_title')}**")
-    near = near_misses_for(hyp, refs, setting)
-    if near:
-        st.caption(t("near_caption"))
-        st.dataframe(
-            [
-                {
-                    t("col_stage"): module_label(n.match.module),
-                    t("col_hyp"): " ".join(n.match.hyp_words),
-                    t("col_ref"): " ".join(n.match.ref_words),
-                    t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
-                    t("col_detail"): n.match.detail,
-                    t("col_if"): num(n.score_if_added),
-                    t("col_gain"): signed(n.gain),
-                    t("col_presets"): ", ".join(n.presets),
-                }
-                for n in near
-            ],
-            hide_index=True,
-            width="stretch",
-            key="near",
-        )
-    else:
-        st.caption(t("no_near"))
-
-    # -- downloads --------------------------------------------------------------------------
-    st.subheader(t("downloads"))
-    # a wrapping row: each button as wide as its label (5 equal columns cut the labels)
-    with st.container(horizontal=True, key="downloads"):
-        st.download_button(
-            t("dl_json"),
-            data=lambda: json.dumps(
-                official.to_dict(candidates=True), ensure_ascii=False, indent=2
-            ),
-            file_name="meteor-alignment.json",
-            mime="application/json",
-            key="dl_json",
-            on_click="ignore",
-        )
-        download_html(t("dl_links"), links_figure, "meteor-links.html", "dl_links")
-        download_html(t("dl_matrix"), matrix_figure, "meteor-matrix.html", "dl_matrix")
-        download_html(t("dl_waterfall"), waterfall_figure, "meteor-waterfall.html", "dl_waterfall")
-        st.download_button(
-            t("dl_alignout"),
-            data=lambda: export.write_alignments([official], a.params.modules),
-            file_name="meteor-align.out",
-            mime="text/plain",
-            key="dl_alignout",
-            on_click="ignore",
-            help=t("dl_alignout_help"),
-        )
-    st.caption(t("share"))
-
-    # -- the figures, last (see view_slot) ------------------------------------------------------
     with view_slot:
-        show_view()
+        show_view(view, figs, fig_key, color_by, r)
     with waterfall_slot:
-        plotly(shared_figure(("waterfall", *fig_key), waterfall_figure), key="waterfall")
+        plotly(shared_figure(("waterfall", *fig_key), figs["waterfall"]), key="waterfall")
 
 
 pair_section()

@@ -7,31 +7,16 @@ import streamlit as st
 from meteor.analysis import explain
 from meteor.types import Match
 from meteor.viz import figures
-from pages._common import (
-    EXAMPLES,
-    STRINGS,
-    add_strings,
-    analysis_for,
-    current_setting,
-    fig_labels,
-    integer,
-    load_pair,
-    md_escape,
-    module_label,
-    num,
-    plotly,
-    preset_setting,
-    require_frame,
-    require_pair,
-    score_card,
-    side_label,
-    stage_steps_for,
-    t,
-)
+from pages._frame import require_frame
+from pages._i18n import Translator, fig_labels, freeze, integer, module_label, num, side_label
+from pages._pair import EXAMPLES, load_pair, require_pair
+from pages._scoring import analysis_for, stage_steps_for
+from pages._settings import current_setting, preset_setting
+from pages._widgets import md_escape, plotly, score_card
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
-add_strings(
+PAGE_STRINGS = freeze(
     {
         "learn_title": {
             "en": "How METEOR works, on your pair",
@@ -176,6 +161,8 @@ add_strings(
         "doc_example": {"en": "{name}", "ru": "пример {k}"},
     }
 )
+#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
+t = Translator(PAGE_STRINGS)
 
 st.title(t("learn_title"))
 st.caption(t("learn_intro"))
@@ -247,7 +234,7 @@ elif step.startswith("stage:"):
     s = steps[k]
     so_far = [m for st_ in steps[: k + 1] for m in st_.candidates]
     key = f"stage_{s.module.value}"
-    if key in STRINGS:
+    if key in t:
         st.markdown(t(key, stemmer=p.stemmer, threshold=num(p.embedding_threshold, 2)))
     else:  # a stage the library added later: its name, never a raw key
         st.markdown(t("stage_generic", stage=module_label(s.module).capitalize()))

@@ -16,7 +16,7 @@ from typing import Any
 
 from meteor.languages import available_languages
 from meteor.presets import preset_names
-from pages._common import EXAMPLES
+from pages._pair import EXAMPLES
 
 #: Proper names, abbreviations and METEOR's notation allowed in the Russian UI.
 ALLOWED = {

@@ -273,7 +273,7 @@ def app_test(monkeypatch: pytest.MonkeyPatch) -> Any:
     page discovery and executes the page file alone, without ``app.py``'s frame
     and sidebar.  The real server clears the flag for good once ``st.navigation``
     is called, so the fixture does the same.  (The pages call
-    ``pages._common.require_frame``, which catches such a run and reruns it through
+    ``pages._frame.require_frame``, which catches such a run and reruns it through
     ``app.py``; the fixture spares every run that extra pass.  A plain ``AppTest``
     models a fresh server's first request: see
     ``test_app.py::test_deep_link_first_request_runs_inside_the_frame``.)

@@ -3,8 +3,9 @@
 The pieces live in :mod:`meteor.analysis.explain` (pure functions of a result and the
 parameters); this module gathers them into one frozen record that the API
 (``meteor.explain(result)``), the CLI (``python -m meteor explain``, ``score --explain``)
-and the app's Inspect page all give.  ``meteor.explain_score`` is the same function under
-its earlier name (kept as a documented alias).
+and the app's Inspect page ("why this score": one call, displayed as is) all give.
+``meteor.explain_score`` is the same function under its earlier name (kept as a
+documented alias).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import meteor
 from meteor import Meteor
 from meteor.analysis import explain
 
@@ -33,7 +35,7 @@ BAD_INPUTS = {"empty": "", "whitespace": "  \n\t  ", "100kb": BIG}
 
 
 def fmt(x: float, digits: int = 4, ru: bool = False) -> str:
-    """The app's number format (pages._common.num), written out independently."""
+    """The app's number format (pages._i18n.num), written out independently."""
     if math.isnan(x):
         return "—"
     s = f"{x:.{digits}f}"
@@ -97,25 +99,33 @@ def test_inspect_default_pair_matches_library(app_test: Any) -> None:
 
 
 def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
+    """Issue #14: "why this score" is the library's Explanation record, shown as is."""
     at = app_test(preset="seed-doc")
     at.run()
     assert_clean(at)
     m = Meteor("seed-doc")
     r = m.score(*STARRY)
+    why = meteor.explain_score(r, m)
     costs = table(at, "word", "score if matched")
-    want = explain.unmatched_costs(r, m.params)
-    assert list(costs.iloc[:, 2]) == [c.word for c in want]
-    assert list(costs.iloc[:, 3]) == [fmt(c.score_if_matched) for c in want]
+    assert list(costs.iloc[:, 2]) == [c.word for c in why.word_costs]
+    assert list(costs.iloc[:, 3]) == [fmt(c.score_if_matched) for c in why.word_costs]
     breaks = table(at, "between chunks")
-    (b,) = explain.chunk_break_costs(r, m.params)
+    (b,) = why.chunk_breaks
     assert list(breaks.iloc[:, 3]) == [fmt(b.score_if_joined)]
     near = table(at, "why not matched")
-    nm = explain.near_misses(r, m)
-    assert list(near.iloc[:, 5]) == [fmt(n.score_if_added) for n in nm]
+    assert list(near.iloc[:, 5]) == [fmt(n.score_if_added) for n in why.near_misses]
     wf = chart(at, 2 if len(at.get("plotly_chart")) > 2 else 1)["data"][0]
     assert wf["type"] == "waterfall"
-    steps = explain.waterfall(r.stats, m.params)
-    assert wf["y"][:-1] == pytest.approx([s.value for s in steps[:-1]])
+    assert wf["y"][:-1] == pytest.approx([s.value for s in why.waterfall[:-1]])
+
+
+def test_pages_assemble_no_explanation_themselves() -> None:
+    """Issue #14: the costs, breaks, near misses and waterfall come from one library call
+    (``meteor.explain_score``, in pages/_scoring.py); no page computes them piece by piece."""
+    pieces = re.compile(r"\b(unmatched_costs|chunk_break_costs|near_misses|waterfall)\(")
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        assert not pieces.findall(path.read_text(encoding="utf-8")), path.name
+    assert "explain_score(" in (ROOT / "pages" / "_scoring.py").read_text(encoding="utf-8")
 
 
 def roles(at: Any) -> list[str]:

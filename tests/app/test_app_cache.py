@@ -166,17 +166,17 @@ def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_app_analyses_are_shared_by_sessions_and_counted_in_bytes() -> None:
     """The pages' analyses live once in the byte-bounded cache (st.cache_data copied each
     value into every session that read it, and bounded only the number of entries)."""
-    from pages import _common
+    from pages import _scoring
 
     args = ("the cat sat on the mat", ("a cat sat on the mat",), "meteor-1.5-paper2005", "{}")
     before = _cache.APP_CACHE.bytes
-    first = _common.analyse(*args)
+    first = _scoring.analyse(*args)
     again: list[Any] = []
-    th = threading.Thread(target=lambda: again.append(_common.analyse(*args)))  # another session
+    th = threading.Thread(target=lambda: again.append(_scoring.analyse(*args)))  # another session
     th.start()
     th.join(30)
     assert again[0] is first  # one shared object, not a copy per session
-    assert (_common.analyse.__qualname__, *args) in _cache.APP_CACHE
+    assert (_scoring.analyse.__qualname__, *args) in _cache.APP_CACHE
     assert _cache.APP_CACHE.bytes > before
 
 

@@ -16,7 +16,7 @@ from _latin import latin_words
 
 from meteor import Meteor
 from meteor.presets import PRESETS, preset_names
-from pages._common import EXAMPLES
+from pages._pair import EXAMPLES
 
 #: The pair of issue #13 HIGH 3 (seed-ru labelled сидела↔сидел synonym, 0.6745 vs 0.6284).
 SEED_RU_PAIR = (
@@ -333,3 +333,44 @@ def test_language_selector_lists_every_language_with_its_own_name(app_test: Any)
     assert set(box.options) == {i.code for i in available()}
     assert all(f"{i.code} · {i.native_name}" in box.help for i in available())
     assert "de · Deutsch" in [c.value for c in at.sidebar.caption]
+
+
+def _first_example(lang: str) -> Any:
+    return next(e for e in EXAMPLES if e.lang == lang)
+
+
+@pytest.mark.parametrize("query", [{"lang": "ru", "preset": "ru"}, {"preset": "ru"}, {}])
+def test_untyped_pair_is_an_example_of_the_language_of_the_texts(
+    app_test: Any, query: dict[str, str]
+) -> None:
+    """A Russian preset with no text typed showed the English example in the pair boxes
+    (and scored it as Russian).  The boxes' default stays the first (English) example;
+    the language's own example is written in when the pair is still another language's
+    untouched example: on opening (``?lang=ru&preset=ru``) and on a language switch."""
+    at = app_test(**query)
+    at.run()
+    if not query:  # English first, then Russian chosen in the sidebar
+        assert at.text_area(key="hyp").value == EXAMPLES[0].hyp
+        at.sidebar.selectbox(key="lang").set_value("ru").run()
+    assert_clean(at, query)
+    ex = _first_example("ru")
+    assert (at.text_area(key="hyp").value, at.text_area(key="ref").value) == (ex.hyp, ex.ref)
+    preset = at.sidebar.selectbox(key="preset").value
+    want = Meteor(preset).score(ex.hyp, [ex.ref])
+    assert metrics(at)["METEOR"] == fmt(want.score, ru=False)
+    # back to English: the English example again (the Russian one was not typed either)
+    at.sidebar.selectbox(key="lang").set_value("en").run()
+    assert_clean(at, "back to en")
+    assert at.text_area(key="hyp").value == EXAMPLES[0].hyp
+    assert at.text_area(key="ref").value == EXAMPLES[0].ref
+
+
+def test_a_typed_pair_survives_a_switch_of_the_language_of_the_texts(app_test: Any) -> None:
+    """Only an untouched example is replaced: a typed pair stays as typed."""
+    at = app_test()
+    at.run()
+    at.text_area(key="hyp").input("мой собственный текст").run()
+    at.sidebar.selectbox(key="lang").set_value("ru").run()
+    assert_clean(at, "typed")
+    assert at.text_area(key="hyp").value == "мой собственный текст"
+    assert at.text_area(key="ref").value == EXAMPLES[0].ref

@@ -144,3 +144,55 @@ def test_english_interface_is_the_control(server: dict[str, Any], page: Any) -> 
     settle(page)
     found = {k.split(": ")[1] for k in seen_words(page, "corpus", set())}
     assert {"Corpus", "Hypotheses", "Upload"} <= found, sorted(found)
+
+
+def test_russian_preset_with_no_pair_shows_the_russian_example(
+    server: dict[str, Any], page: Any
+) -> None:
+    """A Russian preset opened with no pair showed the English example (and scored it as
+    Russian); the boxes now show the Russian example, scored as the library does, and a
+    reload (the address now holds the pair) keeps it."""
+    from _browser import wait_metric
+
+    from meteor import Meteor
+    from pages._pair import EXAMPLES
+
+    ex = next(e for e in EXAMPLES if e.lang == "ru")
+    want = f"{Meteor('ru').score(ex.hyp, [ex.ref]).score:.4f}"
+    page.goto(f"{server['url']}/?lang=ru&preset=ru")
+    settle(page)
+    for _ in range(2):
+        wait_metric(page, "METEOR", want)
+        assert page.get_by_role("textbox", name="Hypothesis").input_value() == ex.hyp
+        assert page.get_by_role("textbox", name="Reference(s), one per line").input_value() == (
+            ex.ref
+        )
+        page.reload()
+        settle(page)
+
+
+def test_switching_to_russian_texts_shows_the_russian_example(
+    server: dict[str, Any], page: Any
+) -> None:
+    """The untouched English example becomes the Russian one when the language of the texts
+    switches to Russian in the sidebar, and is scored as the library scores it.
+
+    (Back/Forward step through one history entry per bound widget Streamlit updated, as
+    after loading an example: ``?lang=ru``, then ``&hyp=``, then ``&ref=``.)"""
+    from _browser import wait_metric
+
+    from meteor import Meteor
+    from pages._pair import EXAMPLES
+
+    en = EXAMPLES[0]
+    ru = next(e for e in EXAMPLES if e.lang == "ru")
+    page.goto(f"{server['url']}/")
+    wait_metric(page, "METEOR", f"{Meteor('meteor-1.5').score(en.hyp, [en.ref]).score:.4f}")
+    settle(page)
+    assert page.get_by_role("textbox", name="Hypothesis").input_value() == en.hyp
+    page.get_by_role("combobox", name="Language of the texts").click()
+    page.get_by_role("option", name="ru", exact=True).click()
+    wait_metric(page, "METEOR", f"{Meteor('meteor-1.5-ru').score(ru.hyp, [ru.ref]).score:.4f}")
+    settle(page)
+    assert page.get_by_role("textbox", name="Hypothesis").input_value() == ru.hyp
+    assert page.get_by_role("textbox", name="Reference(s), one per line").input_value() == ru.ref

@@ -65,7 +65,7 @@ def test_other_separators_stay_inside_a_segment() -> None:
     ],
 )
 def test_app_splits_references_by_the_library_rule(box: str, expected: tuple[str, ...]) -> None:
-    from pages._common import check_pair
+    from pages._pair import check_pair
 
     checked = check_pair("a hypothesis", box)
     assert checked == ("a hypothesis", expected)

@@ -1,0 +1,347 @@
+"""UI strings in English and Russian, and numbers written the UI language's way.
+
+* :data:`STRINGS`: the strings every page shares, a read-only table
+  (``types.MappingProxyType`` of read-only mappings) built once at import;
+* :class:`Translator`: a page's own ``t``, reading the page's table, then :data:`STRINGS`
+  (a page never writes into a shared table, so a key cannot change meaning with the
+  page that ran last);
+* :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the labels of stages,
+  sides and figures, in the interface language chosen in the sidebar (:func:`ui`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import streamlit as st
+
+from meteor.types import Module
+from meteor.viz import figures
+
+#: The interface languages, in the order of the sidebar's switch.
+UI_LANGS = ("en", "ru")
+
+#: A table of UI strings: key → {"en": ..., "ru": ...} (read-only once frozen).
+Table = Mapping[str, Mapping[str, str]]
+
+
+def freeze(table: Mapping[str, Mapping[str, str]]) -> Table:
+    """A read-only copy of ``table`` (each entry must have its English text)."""
+    for key, entry in table.items():
+        if "en" not in entry:
+            raise ValueError(f"UI string {key!r} has no English text")
+    return MappingProxyType({k: MappingProxyType(dict(v)) for k, v in table.items()})
+
+
+def merged(*tables: Table) -> Table:
+    """One read-only table of ``tables``; a key two tables define differently is an error."""
+    out: dict[str, Mapping[str, str]] = {}
+    for table in tables:
+        for key, entry in table.items():
+            if key in out and dict(out[key]) != dict(entry):
+                raise ValueError(f"UI string {key!r} is defined twice, differently")
+            out[key] = entry
+    return freeze(out)
+
+
+STRINGS: Table = freeze(
+    {
+        # frame
+        "app_title": {"en": "METEOR explorer", "ru": "METEOR: разбор оценки"},
+        "nav_analyse": {"en": "Analyse", "ru": "Анализ"},
+        "nav_learn": {"en": "Learn", "ru": "Обучение"},
+        "page_inspect": {"en": "Inspect a pair", "ru": "Разбор пары"},
+        "page_corpus": {"en": "Corpus", "ru": "Корпус"},
+        "page_compare": {"en": "Compare settings", "ru": "Сравнение настроек"},
+        "page_learn": {"en": "How METEOR works", "ru": "Как устроен METEOR"},
+        "ui_lang": {"en": "Interface language", "ru": "Язык интерфейса"},
+        "engine_lang": {"en": "Language of the texts", "ru": "Язык текстов"},
+        "preset": {"en": "Preset", "ru": "Пресет"},
+        "reproduces": {"en": "Reproduces", "ru": "Воспроизводит"},
+        "params": {
+            "en": "Parameters: α β γ δ, stages, weights, aligner",
+            "ru": "Параметры: α β γ δ, этапы, веса, выравниватель",
+        },
+        "alpha_help": {
+            "en": "α: weight of recall against precision, Fmean = PR / (αP + (1−α)R)",
+            "ru": "α: вес полноты относительно точности, Fmean = PR / (αP + (1−α)R)",
+        },
+        "beta_help": {
+            "en": "β: exponent of the fragmentation penalty γ·frag^β",
+            "ru": "β: показатель степени штрафа γ·frag^β",
+        },
+        "gamma_help": {
+            "en": "γ: largest possible fragmentation penalty",
+            "ru": "γ: наибольший возможный штраф за фрагментацию",
+        },
+        "delta_help": {
+            "en": "δ: weight of content words against function words (0.5: all words equal)",
+            "ru": "δ: вес значимых слов относительно служебных (0,5 — все слова равны)",
+        },
+        "stages": {"en": "Stages (in order)", "ru": "Этапы (по порядку)"},
+        "stages_help": {
+            "en": "The stages run in the order chosen here, and the order can change the "
+            "alignment and the score. To move a stage to the end, remove it and add it again.",
+            "ru": "Этапы выполняются в выбранном здесь порядке, и порядок может изменить "
+            "выравнивание и оценку. Чтобы перенести этап в конец, уберите его и добавьте снова.",
+        },
+        "stage_order": {"en": "Order: {order}", "ru": "Порядок: {order}"},
+        "no_stages": {"en": "No stage chosen.", "ru": "Ни один этап не выбран."},
+        "preset_stages": {"en": "Stages", "ru": "Этапы"},
+        "preset_generic": {
+            "en": "Preset {name} ({lang}): {stages}; α {a}, β {b}, γ {g}, δ {d}; {aligner}.",
+            "ru": "Пресет {name} (язык: {lang}): {stages}; α {a}, β {b}, γ {g}, δ {d}; "
+            "выравниватель: {aligner}.",
+        },
+        "url_ignored": {
+            "en": "The link's parameter(s) {params} cannot be used and were ignored: the "
+            "default is used instead. The URL parameters are listed in the README.",
+            "ru": "Параметры ссылки {params} недопустимы и пропущены: вместо них взяты значения "
+            "по умолчанию. Параметры адреса перечислены в README.",
+        },
+        "lang_hint": {
+            "en": "The texts are scored as {lang}: the interface language does not change it. "
+            "Choose the language of the texts below.",
+            "ru": "Тексты оцениваются как {lang}: язык интерфейса на это не влияет. Язык "
+            "текстов выбирается ниже.",
+        },
+        "weights": {"en": "Stage weights", "ru": "Веса этапов"},
+        "aligner": {"en": "Aligner", "ru": "Выравниватель"},
+        "aligner_beam": {"en": "beam (Meteor 1.5)", "ru": "лучевой (Meteor 1.5)"},
+        "aligner_greedy": {"en": "greedy (NLTK)", "ru": "жадный (NLTK)"},
+        "aligner_stagewise": {"en": "stage by stage (2005 paper)", "ru": "поэтапный (статья 2005)"},
+        "beam_size": {"en": "Beam width", "ru": "Ширина луча"},
+        "stemmer": {"en": "Stemmer", "ru": "Стеммер"},
+        "reset": {"en": "Reset to preset", "ru": "Сбросить к пресету"},
+        "custom_note": {
+            "en": "Parameters differ from the preset: the signature says “+custom”.",
+            "ru": "Параметры отличаются от пресета: в подписи стоит «+custom».",
+        },
+        # modules
+        "exact": {"en": "exact", "ru": "точное"},
+        "stem": {"en": "stem", "ru": "основа"},
+        "synonym": {"en": "synonym", "ru": "синоним"},
+        "paraphrase": {"en": "paraphrase", "ru": "перефразирование"},
+        "lemma": {"en": "lemma", "ru": "лемма"},
+        "embedding": {"en": "embedding", "ru": "эмбеддинг"},
+        # pair
+        "examples": {"en": "Load an example", "ru": "Загрузить пример"},
+        "examples_ph": {"en": "Choose an example…", "ru": "Выберите пример…"},
+        "hyp": {"en": "Hypothesis", "ru": "Гипотеза"},
+        "ref": {"en": "Reference(s), one per line", "ru": "Эталон(ы), по одному в строке"},
+        "hyp_help": {
+            "en": "The system output to score (one segment).",
+            "ru": "Перевод, который оценивается (один сегмент).",
+        },
+        "ref_help": {
+            "en": "Several lines = several references: the best one wins (first on ties).",
+            "ru": "Несколько строк — несколько эталонов: побеждает лучший (при равенстве — первый).",
+        },
+        "need_hyp": {
+            "en": "Enter a hypothesis to score (it is empty or only spaces).",
+            "ru": "Введите гипотезу (поле пустое или содержит только пробелы).",
+        },
+        "need_ref": {
+            "en": "Enter at least one reference (the field is empty or only spaces).",
+            "ru": "Введите хотя бы один эталон (поле пустое или содержит только пробелы).",
+        },
+        "too_long": {
+            "en": "The {what} has {n} characters; this page takes at most {limit} per text. "
+            "Score long texts with the Corpus page or the command line (python -m meteor).",
+            "ru": "{what}: {n} символов; на этой странице не более {limit} на текст. "
+            "Длинные тексты оцениваются на странице «Корпус» или из командной строки "
+            "(python -m meteor).",
+        },
+        "too_many_refs": {
+            "en": "{n} references given; this page takes at most {limit}.",
+            "ru": "Задано эталонов: {n}; на этой странице не более {limit}.",
+        },
+        "what_hyp": {"en": "hypothesis", "ru": "Гипотеза"},
+        "what_ref": {"en": "reference", "ru": "Эталон"},
+        "error": {"en": "Cannot score: {msg}", "ru": "Оценка невозможна: {msg}"},
+        "loading": {"en": "Loading language resources…", "ru": "Загрузка языковых ресурсов…"},
+        # score card
+        "score": {"en": "METEOR", "ru": "METEOR"},
+        "precision": {"en": "Precision P", "ru": "Точность P"},
+        "recall": {"en": "Recall R", "ru": "Полнота R"},
+        "fmean": {"en": "Fmean", "ru": "Fmean"},
+        "frag": {"en": "Fragmentation", "ru": "Фрагментация"},
+        "penalty": {"en": "Penalty", "ru": "Штраф"},
+        "chunks": {"en": "Chunks", "ru": "Фрагменты"},
+        "matches": {"en": "Matches hyp / ref", "ru": "Совпад. гип. / эт."},
+        "signature": {"en": "Signature", "ru": "Подпись"},
+        "nan_note": {
+            "en": "“—” marks a quantity Meteor 1.5 leaves undefined (NaN), e.g. with no match.",
+            "ru": "«—» — величина, которую Meteor 1.5 оставляет неопределённой (NaN), "
+            "например, когда совпадений нет.",
+        },
+        # table columns several pages share
+        "col_side": {"en": "side", "ru": "сторона"},
+        "col_stage": {"en": "stage", "ru": "этап"},
+        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "col_ref": {"en": "reference", "ru": "эталон"},
+        "col_detail": {"en": "detail", "ru": "подробности"},
+        # generic
+        "yes": {"en": "yes", "ru": "да"},
+        "no": {"en": "no", "ru": "нет"},
+        # figure labels (keys of meteor.viz.figures.LABELS_EN)
+        "hypothesis": {"en": "hypothesis", "ru": "гипотеза"},
+        "reference": {"en": "reference", "ru": "эталон"},
+        "chunk": {"en": "chunk", "ru": "фрагмент"},
+        "unmatched": {"en": "unmatched", "ru": "без пары"},
+        "function_word": {"en": "function word", "ru": "служебное слово"},
+        "weight": {"en": "weight", "ru": "вес"},
+        "candidates": {"en": "candidates", "ru": "кандидаты"},
+        "matched_by": {"en": "matched by", "ru": "сопоставлено этапом"},
+        "not_matched": {"en": "not matched", "ru": "не сопоставлено"},
+        "ref_position": {"en": "reference position", "ru": "позиция в эталоне"},
+        "ideal": {"en": "perfect match", "ru": "идеальное совпадение"},
+        "unmatched_hyp": {"en": "unmatched hypothesis words", "ru": "слова гипотезы без пары"},
+        "unmatched_ref": {"en": "unmatched reference words", "ru": "слова эталона без пары"},
+        "partial_credit": {
+            "en": "partial credit (stage weights)",
+            "ru": "неполный вес (веса этапов)",
+        },
+        "fragmentation": {"en": "fragmentation", "ru": "фрагментация"},
+        "current": {"en": "current", "ru": "текущее"},
+        "coincide": {  # {names} and {params} are filled in by meteor.viz.figures
+            "en": "Same curve, drawn one over another: {names} ({params})",
+            "ru": "Одна и та же кривая, линии наложены: {names} ({params})",
+        },
+        "matrix_compact": {  # {n_hyp} and {n_ref} are filled in by meteor.viz.figures
+            "en": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
+            "Drag to zoom in for every word; double-click to zoom out.",
+            "ru": "{n_hyp} × {n_ref} токенов: сжатый вид, показаны только совпавшие клетки. "
+            "Выделите область, чтобы увидеть все слова; двойной щелчок — обратно.",
+        },
+        # corpus figure labels: "cf_" + a key of meteor.viz.corpus.LABELS_EN
+        "cf_field_score": {"en": "segment score", "ru": "оценка сегмента"},
+        "cf_field_precision": {"en": "precision", "ru": "точность"},
+        "cf_field_recall": {"en": "recall", "ru": "полнота"},
+        "cf_field_frag": {
+            "en": "fragmentation (chunks / mean matches)",
+            "ru": "фрагментация (фрагменты / среднее число совпадений)",
+        },
+        "cf_field_penalty": {"en": "fragmentation penalty", "ru": "штраф за фрагментацию"},
+        "cf_field_fmean": {"en": "Fmean", "ru": "Fmean"},
+        "cf_segments": {"en": "segments", "ru": "сегментов"},
+        "cf_segment": {"en": "segment", "ru": "сегмент"},
+        "cf_length": {"en": "length", "ru": "длина"},
+        "cf_score": {"en": "score", "ru": "оценка"},
+        "cf_ref_length": {"en": "reference length (tokens)", "ru": "длина эталона (токены)"},
+        "cf_hyp_length": {"en": "hypothesis length (tokens)", "ru": "длина гипотезы (токены)"},
+        "cf_better": {"en": "{name} better", "ru": "лучше {name}"},
+        "cf_tie": {"en": "tie", "ru": "поровну"},
+        "cf_equal": {"en": "equal", "ru": "равенство"},
+        "cf_a_axis": {"en": "{name} segment score (A)", "ru": "оценка сегмента, {name} (A)"},
+        "cf_b_axis": {"en": "{name} segment score (B)", "ru": "оценка сегмента, {name} (B)"},
+        "cf_corpus_bar": {
+            "en": "corpus score (summed statistics)",
+            "ru": "оценка корпуса (сумма статистик)",
+        },
+        "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
+    }
+)
+
+
+def ui() -> str:
+    """The interface language (``en``/``ru``) chosen in the sidebar."""
+    v = st.session_state.get("ui", "en")
+    return v if v in UI_LANGS else "en"
+
+
+def lookup(table: Table, key: str, **kw: Any) -> str:
+    """``table[key]`` in the UI language (English when untranslated; the key when unknown)."""
+    entry = table.get(key)
+    if entry is None:
+        return key
+    s = entry.get(ui()) or entry["en"]
+    return s.format(**kw) if kw else s
+
+
+def t(key: str, **kw: Any) -> str:
+    """The shared UI string ``key`` (:data:`STRINGS`) in the UI language, formatted with ``kw``."""
+    return lookup(STRINGS, key, **kw)
+
+
+class Translator:
+    """A page's ``t``: its own tables and :data:`STRINGS`, merged once (no key clash).
+
+    ``t(key, **kw)`` is the string in the UI language; ``key in t`` says whether the
+    page (or :data:`STRINGS`) defines it.
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, *tables: Table) -> None:
+        self.table: Table = merged(STRINGS, *tables)
+
+    def __call__(self, key: str, **kw: Any) -> str:
+        return lookup(self.table, key, **kw)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.table
+
+
+def num(x: float | None, digits: int = 4) -> str:
+    """A number for display: decimal comma in Russian, “—” for NaN/None."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    s = f"{x:.{digits}f}"
+    if s.startswith("-"):
+        s = "−" + s[1:]
+    return s.replace(".", ",") if ui() == "ru" else s
+
+
+def integer(n: int) -> str:
+    """An integer with the UI language's thousands separator."""
+    s = f"{n:,}"
+    return s.replace(",", "\u202f") if ui() == "ru" else s
+
+
+def signed(x: float, digits: int = 4) -> str:
+    """A change with its sign (+0.0123 / −0.0123)."""
+    if x == 0 or math.isnan(x):
+        return num(x, digits)
+    return ("+" if x > 0 else "−") + num(abs(x), digits)
+
+
+def module_label(m: Module | str) -> str:
+    """A stage's name in the UI language."""
+    return t(m.value if isinstance(m, Module) else m)
+
+
+def side_label(side: str) -> str:
+    """``"hyp"``/``"ref"`` (a token table's side) as the UI says it."""
+    return t("hypothesis") if side == "hyp" else t("reference")
+
+
+def stage_order(mods: Iterable[Module | str]) -> str:
+    """Stages as the UI shows an order: ``exact → lemma → synonym`` (translated)."""
+    return " → ".join(module_label(m) for m in mods)
+
+
+def fig_labels() -> dict[str, str]:
+    """Display strings for :mod:`meteor.viz.figures` in the UI language.
+
+    Every key of ``figures.LABELS_EN``, translated where :data:`STRINGS` has it
+    (the parameter symbols α β γ δ stay as the library writes them).
+    """
+    labels = {k: t(k) if k in STRINGS else en for k, en in figures.LABELS_EN.items()}
+    labels["chunks"] = t("chunks").lower()
+    labels["score"] = "METEOR"
+    return labels
+
+
+def corpus_fig_labels() -> dict[str, str]:
+    """Display strings for :mod:`meteor.viz.corpus` in the UI language (its label keys)."""
+    from meteor.viz import corpus as corpus_figures
+
+    return {
+        k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()
+    }

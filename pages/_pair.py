@@ -1,0 +1,279 @@
+"""The pair inputs (hypothesis and references) bound to the URL, and the examples.
+
+Shared by Inspect, Compare and Learn (:func:`require_pair`); :func:`check_pair`
+refuses what the interactive pages cannot score, with a message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from meteor.io.read import split_lines
+from pages._i18n import integer, t, ui
+from pages._settings import on_lang_change, reset_params
+
+#: Inputs longer than this are refused by the interactive pages (the CLI and Corpus take more).
+MAX_UI_CHARS = 10_000
+MAX_UI_REFS = 10
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str
+    hyp: str
+    ref: str
+    lang: str = "en"
+    note_en: str = ""
+    note_ru: str = ""
+
+    def title(self) -> str:
+        return (self.note_ru if ui() == "ru" and self.note_ru else self.note_en) or self.key
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        "starry",
+        "Under the starry night, we danced with glee.",
+        "We danced with joy under the starry night.",
+        note_en="Doc page, example 1: two chunks swapped",
+        note_ru="Документация, пример 1: два фрагмента поменялись местами",
+    ),
+    Example(
+        "scrambled",
+        "Danced we with under joy the night starry.",
+        "We danced with joy under the starry night.",
+        note_en="Doc page, example 2: every word in its own chunk",
+        note_ru="Документация, пример 2: каждое слово — отдельный фрагмент",
+    ),
+    Example(
+        "fox",
+        "A fast brown fox leapt over a lazy dog",
+        "The quick brown fox jumps over the lazy dog",
+        note_en="Synonyms: fast/quick, leapt/jumps",
+        note_ru="Синонимы: fast/quick, leapt/jumps",
+    ),
+    Example(
+        "fox_ru",
+        "Быстрая коричневая лиса прыгнула на грустную собаку",
+        "Стремительная рыжая лисичка скакнула на унылую собачку",
+        lang="ru",
+        note_en="Russian: few exact matches, stems and synonyms",
+        note_ru="Русский: мало точных совпадений, основы и синонимы",
+    ),
+    Example(
+        "president",
+        "the president spoke to the audience",
+        "the president then spoke to the audience",
+        note_en="Doc page: one missing word, two chunks",
+        note_ru="Документация: пропущено одно слово, два фрагмента",
+    ),
+    Example(
+        "cat_mat",
+        "the cat was sat on the mat",
+        "the cat sat on the mat",
+        note_en="One extra word (house-style example)",
+        note_ru="Одно лишнее слово",
+    ),
+    Example(
+        "stems",
+        "The committee members were discussing the proposals quickly",
+        "The committee member discussed the proposal in a quick way",
+        note_en="Stems: members/member, discussing/discussed, proposals/proposal",
+        note_ru="Основы: members/member, discussing/discussed, proposals/proposal",
+    ),
+    Example(
+        "multi",
+        "The cat is on the mat",
+        "There is a cat on the mat\nThe cat sits on the mat\nA cat was lying on the rug",
+        note_en="Three references: which one wins?",
+        note_ru="Три эталона: какой победит?",
+    ),
+    Example(
+        "ru_stems",
+        "Кошка сидела на ковре у окна",
+        "Кошка сидит на коврике у окошка",
+        lang="ru",
+        note_en="Russian stems: сидела/сидит",
+        note_ru="Русские основы: сидела/сидит",
+    ),
+)
+EXAMPLE_BY_KEY = {e.key: e for e in EXAMPLES}
+
+
+def _load_example() -> None:
+    key = st.session_state.get("example")
+    ex = EXAMPLE_BY_KEY.get(key or "")
+    if ex is None:
+        return
+    st.session_state["hyp"] = ex.hyp
+    st.session_state["ref"] = ex.ref
+    if st.session_state.get("lang", "en") != ex.lang:
+        st.session_state["lang"] = ex.lang
+        on_lang_change()
+    st.session_state["example"] = None
+
+
+def load_pair(hyp: str, ref: str, lang: str | None = None, preset: str | None = None) -> None:
+    """Callback helper: put a pair (and optionally a preset) into the shared widgets."""
+    st.session_state["hyp"] = hyp
+    st.session_state["ref"] = ref
+    if lang is not None and st.session_state.get("lang", "en") != lang:
+        st.session_state["lang"] = lang
+        on_lang_change()
+    if preset is not None:
+        st.session_state["preset"] = preset
+        reset_params()
+
+
+def _page_id() -> str:
+    """The running page (its script hash); ``""`` outside a script run."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+#: The pair each language shows when nothing is typed: its first example.
+LANGUAGE_EXAMPLE: dict[str, Example] = {e.lang: e for e in reversed(EXAMPLES)}
+
+
+def _example_picker() -> None:
+    titles = {e.key: e.title() for e in EXAMPLES}  # fixed now: AppTest formats later
+    st.selectbox(
+        t("examples"),
+        list(titles),
+        index=None,
+        placeholder=t("examples_ph"),
+        format_func=titles.__getitem__,
+        key="example",
+        on_change=_load_example,
+    )
+
+
+def _language_example() -> None:
+    """Untouched, the pair is the example of the language of the texts.
+
+    The boxes' default stays the first (English) example (see :func:`_pair_boxes`),
+    so with a Russian setting and nothing typed they showed English.  When the pair
+    is still another language's untouched example (or the boxes' default, on a first
+    load whose URL has no pair), the language's own example is written in: on
+    opening (``?lang=ru&preset=ru``), after a switch of language and after Back/Forward
+    to such an entry.  A pair anybody typed is never one of those, so an ordinary
+    rerun writes nothing (see the note in :func:`_pair_boxes`).
+    """
+    ss = st.session_state
+    own = LANGUAGE_EXAMPLE.get(ss.get("lang", "en"))
+    if own is None:
+        return
+    pair = (ss.get("hyp"), ss.get("ref"))
+    if pair == (None, None):  # first run: the URL's pair, else the boxes' default
+        if "hyp" in st.query_params or "ref" in st.query_params:
+            return
+        pair = (EXAMPLES[0].hyp, EXAMPLES[0].ref)
+    untouched = {(e.hyp, e.ref) for e in LANGUAGE_EXAMPLE.values()}
+    if pair in untouched and pair != (own.hyp, own.ref):
+        ss["hyp"], ss["ref"] = own.hyp, own.ref
+
+
+def _reassert_on_page_switch() -> None:
+    """On another page than the last run's, write back the pair Streamlit holds."""
+    page = _page_id()
+    if st.session_state.get("_pair_page") != page:
+        for key in ("hyp", "ref"):
+            if st.session_state.get(key) is not None:
+                st.session_state[key] = st.session_state[key]
+    st.session_state["_pair_page"] = page
+
+
+def _pair_boxes() -> tuple[str, str]:
+    """The two text boxes, bound to the URL and kept for the session."""
+    # The boxes' default is the first example: a URL without hyp/ref means that
+    # pair, and Streamlit keeps a pair equal to it out of the URL.  It must be the
+    # widgets' own, fixed default, not a value written into session state: on browser
+    # Back/Forward Streamlit lets the restored entry's URL decide every bound widget
+    # and resets those whose parameter it lacks to their default (entries recorded
+    # before the pair was typed have none), which used to empty both boxes.  A URL
+    # value wins on the first load (bind="query-params") and persist_state="session"
+    # carries the pair to the other pages.  Write the widget keys only when a box is
+    # about to mount on another page (:func:`_reassert_on_page_switch`): there,
+    # re-assert the value Streamlit holds, for the paths where a remount would
+    # otherwise start from the default, e.g. a page switch that still sends the old
+    # page's widgets; and when the pair is an untouched example of another language
+    # (:func:`_language_example`).  Never write on an ordinary rerun: every write
+    # makes Streamlit push the value to the browser again ("set_value"), and a push
+    # from a rerun still in flight overwrites what the user typed meanwhile, so the
+    # box would show one text while another is scored.  (Streamlit logs a warning
+    # when a widget with a default has its key written; .streamlit/config.toml turns
+    # it off: here it is by design.)
+    c1, c2 = st.columns(2)
+    hyp = c1.text_area(
+        t("hyp"),
+        EXAMPLES[0].hyp,
+        height=90,
+        key="hyp",
+        bind="query-params",
+        persist_state="session",
+        help=t("hyp_help"),
+    )
+    ref = c2.text_area(
+        t("ref"),
+        EXAMPLES[0].ref,
+        height=90,
+        key="ref",
+        bind="query-params",
+        persist_state="session",
+        help=t("ref_help"),
+    )
+    return hyp, ref
+
+
+def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
+    """Hypothesis and references (bound to the URL); ``None`` after showing why not."""
+    if examples:
+        _example_picker()
+    _language_example()
+    _reassert_on_page_switch()
+    return check_pair(*_pair_boxes())
+
+
+def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
+    """:func:`pair_inputs`, and the page stops there (its message shown) without a usable pair."""
+    pair = pair_inputs(examples=examples)
+    if pair is None:
+        st.stop()
+    return pair
+
+
+def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """Validate the raw inputs, showing a message (never an exception) when they can't be scored."""
+    hyp = hyp or ""
+    ref = ref or ""
+    if len(hyp) > MAX_UI_CHARS:
+        st.warning(
+            t("too_long", what=t("what_hyp"), n=integer(len(hyp)), limit=integer(MAX_UI_CHARS))
+        )
+        return None
+    if len(ref) > MAX_UI_CHARS * MAX_UI_REFS:
+        st.warning(
+            t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
+        )
+        return None
+    # one reference per line, by the library's line-break rule (the CLI's); blank lines skipped
+    refs = tuple(line for line in split_lines(ref, limit=len(ref) + 1) if line.strip())
+    if not hyp.strip():
+        st.info(t("need_hyp"))
+        return None
+    if not refs:
+        st.info(t("need_ref"))
+        return None
+    if len(refs) > MAX_UI_REFS:
+        st.warning(t("too_many_refs", n=integer(len(refs)), limit=integer(MAX_UI_REFS)))
+        return None
+    for r in refs:
+        if len(r) > MAX_UI_CHARS:
+            st.warning(
+                t("too_long", what=t("what_ref"), n=integer(len(r)), limit=integer(MAX_UI_CHARS))
+            )
+            return None
+    return hyp, refs

@@ -1,0 +1,93 @@
+"""Display helpers the pages share: the score card, escaped Markdown, shared figures.
+
+Nothing here computes a number: each comes from the library's record and is only
+formatted (:mod:`pages._i18n`) and shown.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import streamlit as st
+
+from meteor.types import MeteorResult
+from pages._cache import APP_CACHE
+from pages._i18n import integer, num, t, ui
+
+
+def headline(result: MeteorResult) -> dict[str, str]:
+    """The record's score, P, R, Fmean, frag, penalty, chunks and matches, formatted,
+    by their label key (:func:`t` gives the label)."""
+    s = result.stats
+    return {
+        "score": num(result.score),
+        "precision": num(result.precision),
+        "recall": num(result.recall),
+        "fmean": num(result.fmean),
+        "frag": num(result.frag),
+        "penalty": num(result.penalty),
+        "chunks": integer(s.chunks),
+        # no spaces: "1,234 / 1,234" would be cut off in a score card column of eight
+        "matches": f"{integer(s.hyp_word_matches)}/{integer(s.ref_word_matches)}",
+    }
+
+
+def score_card(result: MeteorResult, *, compact: bool = False) -> None:
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
+    items = [(t(k), v) for k, v in headline(result).items()]
+    per_row = 4 if compact else 8
+    for start in range(0, len(items), per_row):
+        cols = st.columns(per_row)
+        for col, (label, value) in zip(cols, items[start : start + per_row], strict=False):
+            col.metric(label, value)
+    st.code(result.signature, language=None, wrap_lines=True)
+    if any(math.isnan(x) for x in (result.precision, result.recall, result.fmean, result.frag)):
+        st.caption(t("nan_note"))
+
+
+def md_escape(text: str) -> str:
+    """User text for ``st.markdown``: every Markdown/HTML special character escaped."""
+    out = []
+    for ch in text:
+        if ch in "\\`*_{}[]()#+-.!|<>~$&":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
+    """``build()``'s figure, kept once for every session per ``key`` and UI language.
+
+    Stored in :data:`APP_CACHE` ready to show (Russian separators set), and never
+    changed afterwards: ``st.plotly_chart`` sends a copy (``Figure.to_dict``).
+    """
+
+    def make() -> Any:
+        fig = build()
+        if ui() == "ru":
+            fig.update_layout(separators=", ")
+        return fig
+
+    return APP_CACHE.get(("figure", ui(), *key), make)
+
+
+def plotly(fig: Any, key: str) -> None:
+    """Show a figure; in Russian plotly's own number formats use a decimal comma too."""
+    if ui() == "ru" and fig.layout.separators != ", ":  # a shared figure has them already
+        fig.update_layout(separators=", ")
+    st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
+
+
+def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: str) -> None:
+    """A download button that builds the figure's self-contained HTML only when clicked."""
+    st.download_button(
+        label,
+        data=lambda: fig_factory().to_html(include_plotlyjs=True, full_html=True),
+        file_name=name,
+        mime="text/html",
+        key=key,
+        on_click="ignore",
+    )
