@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import streamlit as st
 
 from meteor import ParamError, ResourceError
-from meteor.analysis import explain
-from meteor.analysis.explanation import Explanation, explain_score
+from meteor.analysis import explain as pieces
+from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.resources import import_nltk
@@ -140,7 +140,7 @@ class Analysis:
     result: MeteorResult
     params: Params
     breakdown: Breakdown
-    curves: tuple[explain.Curve, ...]
+    curves: tuple[pieces.Curve, ...]
 
 
 @shared_cache
@@ -152,14 +152,14 @@ def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Ana
         result=r,
         params=m.params,
         breakdown=m.breakdown(r),
-        curves=explain.sensitivity(r.stats, m.params),
+        curves=pieces.sensitivity(r.stats, m.params),
     )
 
 
 @shared_cache
 def _explanation(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
     m = scorer(preset, overrides)
-    return explain_score(analyse(hyp, refs, preset, overrides).result, m)
+    return explain(analyse(hyp, refs, preset, overrides).result, m)
 
 
 def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explanation:
@@ -175,14 +175,14 @@ def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explan
 @shared_cache
 def _stage_steps(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str
-) -> tuple[explain.StageStep, ...]:
+) -> tuple[pieces.StageStep, ...]:
     m = scorer(preset, overrides)
-    return explain.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
+    return pieces.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
 
 
 def stage_steps_for(
     hyp: str, refs: tuple[str, ...], setting: Setting
-) -> tuple[explain.StageStep, ...]:
+) -> tuple[pieces.StageStep, ...]:
     """Each enabled stage's candidates on the pair (cached like :func:`analyse`; errors shown)."""
     with shown_errors():
         return _stage_steps(hyp, refs, setting.preset, setting.overrides)

@@ -105,7 +105,7 @@ def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
     assert_clean(at)
     m = Meteor("seed-doc")
     r = m.score(*STARRY)
-    why = meteor.explain_score(r, m)
+    why = meteor.explain(r, m)
     costs = table(at, "word", "score if matched")
     assert list(costs.iloc[:, 2]) == [c.word for c in why.word_costs]
     assert list(costs.iloc[:, 3]) == [fmt(c.score_if_matched) for c in why.word_costs]
@@ -121,11 +121,11 @@ def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
 
 def test_pages_assemble_no_explanation_themselves() -> None:
     """Issue #14: the costs, breaks, near misses and waterfall come from one library call
-    (``meteor.explain_score``, in pages/_scoring.py); no page computes them piece by piece."""
+    (``meteor.explain``, in pages/_scoring.py); no page computes them piece by piece."""
     pieces = re.compile(r"\b(unmatched_costs|chunk_break_costs|near_misses|waterfall)\(")
     for path in sorted((ROOT / "pages").glob("*.py")):
         assert not pieces.findall(path.read_text(encoding="utf-8")), path.name
-    assert "explain_score(" in (ROOT / "pages" / "_scoring.py").read_text(encoding="utf-8")
+    assert "explain(" in (ROOT / "pages" / "_scoring.py").read_text(encoding="utf-8")
 
 
 def roles(at: Any) -> list[str]:
