@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
 
 import meteor.aligners.stagewise as sw
+import meteor.aligners.stagewise_search as sws
 from meteor.aligners.stagewise import (
     StagewiseSearchError,
     align_stagewise,
@@ -141,12 +142,12 @@ FORCES = ("auto", "programme-ref", "programme-hyp", "short-search")
 def force(strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Route every block through one code path of the solver."""
     if strategy.startswith("programme"):  # no branch and bound at all
-        monkeypatch.setattr(sw, "_DFS_NODES_PER_WORD", 0)
-        monkeypatch.setattr(sw, "_DFS_NODES_BASE", 0)
-        monkeypatch.setattr(sw, "_FORCE_SWEEP", strategy.removeprefix("programme-"))
+        monkeypatch.setattr(sws, "_DFS_NODES_PER_WORD", 0)
+        monkeypatch.setattr(sws, "_DFS_NODES_BASE", 0)
+        monkeypatch.setattr(sws, "_FORCE_SWEEP", strategy.removeprefix("programme-"))
     if strategy == "short-search":  # it stops early; its incumbent bounds the programme
-        monkeypatch.setattr(sw, "_DFS_NODES_PER_WORD", 0)
-        monkeypatch.setattr(sw, "_DFS_NODES_BASE", 3)
+        monkeypatch.setattr(sws, "_DFS_NODES_PER_WORD", 0)
+        monkeypatch.setattr(sws, "_DFS_NODES_BASE", 3)
 
 
 @pytest.mark.parametrize("strategy", FORCES)
