@@ -137,7 +137,7 @@ def test_five_thousand_copies_of_one_word_are_refused_fast(
     else:
         with pytest.raises(CandidateLimitError, match=r"at least 25,000,000 candidate matches"):
             scorers[preset].score(f"{word} " * 5_000, f"{word} " * 5_000)
-    assert time.process_time() - t0 < 2.0
+    assert time.process_time() - t0 < 6.0  # about 0.1 s alone; before the fix: hours
 
 
 def test_one_thousand_repetitions(scorers: dict[str, Meteor]) -> None:
