@@ -46,6 +46,7 @@ import shutil
 import tempfile
 import threading
 import warnings
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,81 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
     def map_wn(self, version: str = "wordnet") -> None:
         """Skip the WordNet-to-WordNet sense mapping (used only for OMW data)."""
         return None
+
+    # nltk's __init__ then scans data.adj for satellites and parses the four index.*
+    # files into the lemma -> pos -> offsets map: about 1 s, most of a cold nltk start.
+    # Both results are kept next to the copy as JSON (read in about 0.35 s; JSON, so a
+    # cache file can hold data but never code) and rebuilt when the copy's digests change.
+
+    def _scan_satellites(self) -> None:
+        cached = self._index_cache()
+        if cached is None:
+            super()._scan_satellites()
+        else:
+            self.satellite_offsets = set(cached["satellites"])
+
+    def _load_lemma_pos_offset_map(self) -> None:
+        cached = self._index_cache()
+        if cached is not None:
+            self._lemma_pos_offset_map = defaultdict(dict, cached["map"])
+            return
+        super()._load_lemma_pos_offset_map()
+        self._save_index_cache()
+
+    def _cache_path(self) -> Path | None:
+        root = getattr(self.root, "path", None)
+        return Path(root) / INDEX_CACHE_NAME if isinstance(root, str) else None
+
+    def _index_cache(self) -> dict[str, Any] | None:
+        """The cached satellites and lemma map, when made from these very files."""
+        if hasattr(self, "_loaded_cache"):
+            return self._loaded_cache  # type: ignore[no-any-return]
+        self._loaded_cache: dict[str, Any] | None = None
+        path = self._cache_path()
+        if path is None:
+            return None
+        try:
+            data = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        if (
+            isinstance(data, dict)
+            and data.get("key") == _index_cache_key(path.parent)
+            and isinstance(data.get("satellites"), list)
+            and isinstance(data.get("map"), dict)
+        ):
+            self._loaded_cache = data
+        return self._loaded_cache
+
+    def _save_index_cache(self) -> None:
+        path = self._cache_path()
+        key = _index_cache_key(path.parent) if path is not None else None
+        if path is None or key is None:
+            return
+        data = {
+            "key": key,
+            "satellites": sorted(self.satellite_offsets),
+            "map": self._lemma_pos_offset_map,
+        }
+        with contextlib.suppress(OSError):  # a read-only cache only costs the next start
+            _write_atomic(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+#: The cached index of :class:`FastWordNetCorpusReader`, next to the WordNet copy.
+INDEX_CACHE_NAME = "lemma_pos_offset_map.json"
+
+
+def _index_cache_key(target: Path) -> dict[str, Any] | None:
+    """What the cached index was made from: the copy's SHA-256 digests (from its stamp,
+    which :func:`ensure_wordnet_copy` verified) and nltk's version."""
+    import nltk
+
+    try:
+        stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
+        digests = {name: stamp["files"][name]["sha256"] for name in WORDNET_FILES}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {"files": digests, "nltk": nltk.__version__}
 
 
 def _data_root(base: Path | None = None) -> Path:
