@@ -245,79 +245,63 @@ def show_tokens(r: MeteorResult) -> None:
     )
 
 
+def _why_table(title: str, empty: str, caption: str, rows: list[dict[str, Any]], key: str) -> None:
+    """One part of "why this score": a bold title, then its table, or a line saying it is empty."""
+    st.markdown(f"**{title}**")
+    if not rows:
+        st.caption(empty)
+        return
+    st.caption(caption)
+    st.dataframe(rows, hide_index=True, width="stretch", key=key)
+
+
 def show_word_costs(why: Explanation) -> None:
     """What each unmatched word costs: the record's ``word_costs``."""
-    st.markdown(f"**{t('costs_title')}**")
-    if not why.word_costs:
-        st.caption(t("no_unmatched"))
-        return
-    st.caption(t("costs_caption", module=module_label(why.word_costs[0].module)))
-    st.dataframe(
-        [
-            {
-                t("col_side"): side_label(c.side),
-                t("col_pos"): c.index,
-                t("col_word"): c.word,
-                t("col_if"): num(c.score_if_matched),
-                t("col_gain"): signed(c.gain),
-            }
-            for c in why.word_costs
-        ],
-        hide_index=True,
-        width="stretch",
-        key="costs",
-    )
+    rows = [
+        {
+            t("col_side"): side_label(c.side),
+            t("col_pos"): c.index,
+            t("col_word"): c.word,
+            t("col_if"): num(c.score_if_matched),
+            t("col_gain"): signed(c.gain),
+        }
+        for c in why.word_costs
+    ]
+    caption = t("costs_caption", module=module_label(why.word_costs[0].module)) if rows else ""
+    _why_table(t("costs_title"), t("no_unmatched"), caption, rows, "costs")
 
 
 def show_chunk_breaks(why: Explanation) -> None:
     """What each break between chunks costs: the record's ``chunk_breaks``."""
-    st.markdown(f"**{t('breaks_title')}**")
-    if not why.chunk_breaks:
-        st.caption(t("no_breaks"))
-        return
-    st.caption(t("breaks_caption"))
-    st.dataframe(
-        [
-            {
-                t("col_between"): f"{b.before + 1} | {b.before + 2}",  # chunks numbered from 1
-                t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
-                t("col_ref"): f"{b.ref_left} | {b.ref_right}",
-                t("col_if_joined"): num(b.score_if_joined),
-                t("col_gain"): signed(b.gain),
-            }
-            for b in why.chunk_breaks
-        ],
-        hide_index=True,
-        width="stretch",
-        key="breaks",
-    )
+    rows = [
+        {
+            t("col_between"): f"{b.before + 1} | {b.before + 2}",  # chunks numbered from 1
+            t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
+            t("col_ref"): f"{b.ref_left} | {b.ref_right}",
+            t("col_if_joined"): num(b.score_if_joined),
+            t("col_gain"): signed(b.gain),
+        }
+        for b in why.chunk_breaks
+    ]
+    _why_table(t("breaks_title"), t("no_breaks"), t("breaks_caption"), rows, "breaks")
 
 
 def show_near_misses(why: Explanation) -> None:
     """Matches another stage, stemmer or alignment choice would make: ``near_misses``."""
-    st.markdown(f"**{t('near_title')}**")
-    if not why.near_misses:
-        st.caption(t("no_near"))
-        return
-    st.caption(t("near_caption"))
-    st.dataframe(
-        [
-            {
-                t("col_stage"): module_label(n.match.module),
-                t("col_hyp"): " ".join(n.match.hyp_words),
-                t("col_ref"): " ".join(n.match.ref_words),
-                t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
-                t("col_detail"): n.match.detail,
-                t("col_if"): num(n.score_if_added),
-                t("col_gain"): signed(n.gain),
-                t("col_presets"): ", ".join(n.presets),
-            }
-            for n in why.near_misses
-        ],
-        hide_index=True,
-        width="stretch",
-        key="near",
-    )
+    rows = [
+        {
+            t("col_stage"): module_label(n.match.module),
+            t("col_hyp"): " ".join(n.match.hyp_words),
+            t("col_ref"): " ".join(n.match.ref_words),
+            t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
+            t("col_detail"): n.match.detail,
+            t("col_if"): num(n.score_if_added),
+            t("col_gain"): signed(n.gain),
+            t("col_presets"): ", ".join(n.presets),
+        }
+        for n in why.near_misses
+    ]
+    _why_table(t("near_title"), t("no_near"), t("near_caption"), rows, "near")
 
 
 def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict[str, Any]) -> None:
