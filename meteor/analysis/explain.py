@@ -634,33 +634,49 @@ def formula_lines(
     def n(x: float) -> str:
         return _tex(fmt, x)
 
-    def i(x: int) -> str:
-        return str(x)
+    return (
+        *_length_lines(stats, bd, params, n),
+        *_match_lines(stats, bd, params, n),
+        *_ratio_lines(stats, bd, params, n),
+    )
 
-    a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
+
+def _length_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``len_hyp``, ``len_ref``: the lengths weighted by δ (content) and 1 − δ (function words)."""
+    d = params.delta
+    return [
+        FormulaLine(
+            f"len_{side}",
+            f"L_{{\\text{{{side}}}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
+            f"L_{{\\text{{{side}}}}} = {n(d)}\\cdot({length} - {fw})"
+            f" + {n(1 - d)}\\cdot {fw} = {n(weighted)}",
+        )
+        for side, length, fw, weighted in (
+            ("hyp", stats.hyp_len, stats.hyp_function_words, bd.hyp_weighted_len),
+            ("ref", stats.ref_len, stats.ref_function_words, bd.ref_weighted_len),
+        )
+    ]
+
+
+def _match_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
+    a side add 0 and are left out)."""
+    d = params.delta
     mods = params.modules
     idx = {m: module_slot(m) for m in mods}
-    lines: list[FormulaLine] = []
-    for side, length, fw, weighted in (
-        ("hyp", stats.hyp_len, stats.hyp_function_words, bd.hyp_weighted_len),
-        ("ref", stats.ref_len, stats.ref_function_words, bd.ref_weighted_len),
-    ):
-        lines.append(
-            FormulaLine(
-                f"len_{side}",
-                f"L_{{\\text{{{side}}}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
-                f"L_{{\\text{{{side}}}}} = {n(d)}\\cdot({i(length)} - {i(fw)})"
-                f" + {n(1 - d)}\\cdot {i(fw)} = {n(weighted)}",
-            )
-        )
     hc, rc, hf, rf = stats.per_module(max(idx.values()) + 1)
+    lines: list[FormulaLine] = []
     for side, content, function, weighted in (
         ("hyp", hc, hf, bd.hyp_weighted_matches),
         ("ref", rc, rf, bd.ref_weighted_matches),
     ):
-        terms = [  # stages that matched nothing on this side add 0 and are left out
-            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {i(content[idx[m]])}"
-            f" + {n(1 - d)}\\cdot {i(function[idx[m]])})"
+        terms = [
+            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {content[idx[m]]}"
+            f" + {n(1 - d)}\\cdot {function[idx[m]]})"
             for m in mods
             if content[idx[m]] or function[idx[m]]
         ] or ["0"]
@@ -672,7 +688,16 @@ def formula_lines(
                 f"M_{{\\text{{{side}}}}} = " + " + ".join(terms) + f" = {n(weighted)}",
             )
         )
-    lines += [
+    return lines
+
+
+def _ratio_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
+    a, b, g = params.alpha, params.beta, params.gamma
+    perfect = params.perfect_rule and stats.is_perfect
+    return [
         FormulaLine(
             "precision",
             "P = M_{\\text{hyp}} / L_{\\text{hyp}}",
@@ -693,14 +718,9 @@ def formula_lines(
         FormulaLine(
             "frag",
             "\\text{frag} = \\frac{\\text{chunks}}{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
-            f"\\text{{frag}} = \\frac{{{i(stats.chunks)}}}"
-            f"{{({i(stats.hyp_word_matches)} + {i(stats.ref_word_matches)})/2}}"
-            f" = {n(bd.frag)}"
-            + (
-                "\\quad(\\text{perfect match: frag} = 0)"
-                if params.perfect_rule and stats.is_perfect
-                else ""
-            ),
+            f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
+            f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
+            f" = {n(bd.frag)}" + ("\\quad(\\text{perfect match: frag} = 0)" if perfect else ""),
         ),
         FormulaLine(
             "penalty",
@@ -713,4 +733,3 @@ def formula_lines(
             f"\\text{{METEOR}} = {n(bd.fmean)}\\cdot(1 - {n(bd.penalty)}) = {n(bd.score)}",
         ),
     ]
-    return tuple(lines)
