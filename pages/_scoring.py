@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import streamlit as st
 
 from meteor import ParamError, ResourceError
-from meteor.analysis import explain as pieces
+from meteor.analysis import compare
+from meteor.analysis import steps as walk
 from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
 from meteor.params import Params
@@ -140,7 +141,7 @@ class Analysis:
     result: MeteorResult
     params: Params
     breakdown: Breakdown
-    curves: tuple[pieces.Curve, ...]
+    curves: tuple[compare.Curve, ...]
 
 
 @shared_cache
@@ -152,7 +153,7 @@ def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Ana
         result=r,
         params=m.params,
         breakdown=m.breakdown(r),
-        curves=pieces.sensitivity(r.stats, m.params),
+        curves=compare.sensitivity(r.stats, m.params),
     )
 
 
@@ -175,14 +176,14 @@ def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explan
 @shared_cache
 def _stage_steps(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str
-) -> tuple[pieces.StageStep, ...]:
+) -> tuple[walk.StageStep, ...]:
     m = scorer(preset, overrides)
-    return pieces.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
+    return walk.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
 
 
 def stage_steps_for(
     hyp: str, refs: tuple[str, ...], setting: Setting
-) -> tuple[pieces.StageStep, ...]:
+) -> tuple[walk.StageStep, ...]:
     """Each enabled stage's candidates on the pair (cached like :func:`analyse`; errors shown)."""
     with shown_errors():
         return _stage_steps(hyp, refs, setting.preset, setting.overrides)

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis import explain
+from meteor.analysis import compare
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -124,7 +124,7 @@ def setting_label(setting: Setting) -> str:
 
 def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
     """Setting A against one other setting: matches only one side has, stage changes."""
-    diff = explain.match_diff(a.result, an.result)
+    diff = compare.match_diff(a.result, an.result)
     if not diff.same_tokens:
         where.caption(t("tokens_differ"))
     changed = [(x, y) for x, y in diff.both if x.module is not y.module]

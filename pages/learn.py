@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from meteor.analysis import explain
+from meteor.analysis import steps as walk
 from meteor.types import Match
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -270,7 +271,7 @@ elif step.startswith("stage:"):
         st.caption(t("no_candidates"))
 elif step == "align":
     cands = r.candidates
-    definite = set(explain.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref)))
+    definite = set(walk.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref)))
     chosen_keys = {(m.module, m.hyp, m.ref) for m in r.matches}
     if p.aligner == "beam":
         st.markdown(
@@ -328,7 +329,7 @@ else:
         t("formula_text", a=num(p.alpha, 2), b=num(p.beta, 2), g=num(p.gamma, 2),
           d=num(p.delta, 2))
     )  # fmt: skip
-    for line in explain.formula_lines(r.stats, a.breakdown, p, fmt=num):
+    for line in walk.formula_lines(r.stats, a.breakdown, p, fmt=num):
         st.latex(line.symbolic)
         st.latex(line.numeric)
     score_card(r, compact=True)

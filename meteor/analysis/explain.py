@@ -12,10 +12,11 @@ under "why this score" comes from the same formula as the score itself:
   joined;
 * :func:`near_misses` lists pairs of unmatched words that a stage the aligner
   did not choose, a disabled stage or another stemmer would have matched;
-* :func:`sensitivity` traces the score as α, β, γ or δ moves (same statistics);
-* :func:`match_diff` tells apart the matches of two settings on one pair;
-* :func:`stage_steps`, :func:`definite_candidates` and :func:`formula_lines`
-  feed the stage-by-stage walkthrough.
+* :func:`token_table` and :func:`span_label` describe the tokens and spans.
+
+Comparing settings (sensitivity curves, match differences) is :mod:`meteor.analysis.compare`;
+the stage-by-stage walkthrough (stage steps, definite candidates, the formula with numbers)
+is :mod:`meteor.analysis.steps`.
 
 No Streamlit and no plotly here (``figures.py`` draws, ``pages/`` display).
 """
@@ -23,15 +24,13 @@ No Streamlit and no plotly here (``figures.py`` draws, ``pages/`` display).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from meteor.errors import ResourceError
 from meteor.metric import Meteor
-from meteor.params import DEFAULT_ALIGNER, RANGES, ParamError, Params, stage_weight
+from meteor.params import DEFAULT_ALIGNER, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
-from meteor.rules import is_definite
-from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.scoring import compute, stats_from_alignment
 from meteor.types import (
     MODULE_ORDER,
     Alignment,
@@ -45,28 +44,17 @@ from meteor.types import (
 
 __all__ = [
     "ChunkBreak",
-    "Curve",
-    "FormulaLine",
-    "MatchDiff",
     "NearMiss",
-    "StageStep",
     "WaterfallStep",
     "TokenRow",
     "WordCost",
     "chunk_break_costs",
-    "definite_candidates",
-    "formula_lines",
-    "match_diff",
     "near_misses",
-    "sensitivity",
     "span_label",
-    "stage_steps",
     "token_table",
     "unmatched_costs",
     "waterfall",
 ]
-
-Fmt = Callable[[float], str]
 
 #: Order and ids of the waterfall steps (pages translate the ids).
 WATERFALL_STEPS: tuple[str, ...] = (
@@ -433,303 +421,3 @@ def _has_matcher(module: Module) -> bool:
         Module.PARAPHRASE,
         Module.LEMMA,
     )
-
-
-# -- sensitivity -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Curve:
-    """The score as one parameter moves, everything else (statistics included) fixed."""
-
-    param: str
-    xs: tuple[float, ...]
-    ys: tuple[float, ...]
-    current_x: float
-    current_y: float
-
-
-SENSITIVE_PARAMS: tuple[str, ...] = ("alpha", "beta", "gamma", "delta")
-
-
-def sensitivity(
-    stats: Stats,
-    params: Params,
-    names: Sequence[str] = SENSITIVE_PARAMS,
-    points: int = 41,
-) -> tuple[Curve, ...]:
-    """Score curves over each parameter's range (β up to max(3, 2β), capped at its range).
-
-    No aligner looks at α, β, γ or δ (Meteor 1.5's beam search uses fixed
-    weights; the stagewise and greedy aligners only count matches and
-    crossings), so re-scoring the same statistics is exact.
-    """
-    out = []
-    for name in names:
-        lo, hi = RANGES[name]
-        cur = float(getattr(params, name))
-        if name == "beta":
-            hi = min(hi, max(3.0, 2 * cur))
-        xs = tuple(lo + (hi - lo) * k / (points - 1) for k in range(points))
-        ys = tuple(compute(stats, params.replace(**{name: x})).score for x in xs)
-        out.append(Curve(name, xs, ys, cur, compute(stats, params).score))
-    return tuple(out)
-
-
-# -- two settings on one pair ----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MatchDiff:
-    """Matches of settings A and B on the same pair (see :func:`match_diff`).
-
-    ``same_tokens`` is False when the two settings tokenised the pair differently.
-    """
-
-    only_a: tuple[Match, ...]
-    only_b: tuple[Match, ...]
-    both: tuple[tuple[Match, Match], ...]
-    same_tokens: bool
-
-
-def match_diff(a: MeteorResult, b: MeteorResult) -> MatchDiff:
-    """Matches of A and B on one pair: by positions, or by words when the tokens differ.
-
-    With different tokenisations (e.g. NLTK keeps ``night,`` as one token) positions
-    mean nothing across the two, so matches are paired by their words instead (the
-    k-th ``we → we`` of A with the k-th of B).
-    """
-    same = (
-        a.alignment.hyp_words == b.alignment.hyp_words
-        and a.alignment.ref_words == b.alignment.ref_words
-    )
-
-    def keyed(ms: Sequence[Match]) -> dict[tuple[object, ...], Match]:
-        out: dict[tuple[object, ...], Match] = {}
-        seen: dict[tuple[object, ...], int] = {}
-        for m in ms:
-            if same:
-                base: tuple[object, ...] = (m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-            else:
-                base = (m.hyp_words, m.ref_words)
-            k = seen.get(base, 0)
-            seen[base] = k + 1
-            out[(*base, k)] = m
-        return out
-
-    ka, kb = keyed(a.matches), keyed(b.matches)
-    return MatchDiff(
-        tuple(m for k, m in ka.items() if k not in kb),
-        tuple(m for k, m in kb.items() if k not in ka),
-        tuple((m, kb[k]) for k, m in ka.items() if k in kb),
-        same,
-    )
-
-
-# -- the walkthrough -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StageStep:
-    """One stage of the walkthrough: its candidates and which of them the aligner chose."""
-
-    module: Module
-    candidates: tuple[Match, ...]  # distinct (duplicates of the paraphrase table merged)
-    chosen: tuple[Match, ...]
-    new_words: int  # hypothesis words no earlier stage had a candidate for
-
-
-def _dedupe(ms: Iterable[Match]) -> tuple[Match, ...]:
-    seen: set[tuple[int, int, int, int]] = set()
-    out = []
-    for m in ms:
-        k = (m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-        if k not in seen:
-            seen.add(k)
-            out.append(m)
-    return tuple(out)
-
-
-def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
-    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's do).
-
-    For the greedy (NLTK) aligner, stages are run through :meth:`Meteor.candidates`
-    too; NLTK's own matching is greedy per stage and its choice is ``result.matches``.
-    """
-    al = result.alignment
-    stages = meteor.candidates(list(al.hyp_words), list(al.ref_words))
-    covered: set[int] = set()
-    out = []
-    for mod, cands in zip(meteor.params.modules, stages, strict=True):
-        c = _dedupe(cands)
-        new = {i for m in c for i in m.hyp} - covered
-        covered |= new
-        chosen = tuple(m for m in al.matches if m.module is mod)
-        out.append(StageStep(mod, c, chosen, len(new)))
-    return tuple(out)
-
-
-def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> tuple[int, ...]:
-    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching.
-
-    A candidate is *definite* when it is the only one starting at its reference
-    position and no other candidate touches any of its words (on either side);
-    ``meteor.aligners.beam`` (Aligner.java:199-218). Duplicates count as others.
-    """
-    starts: dict[int, int] = {}
-    cov_h = [0] * n_hyp
-    cov_r = [0] * n_ref
-    for m in candidates:
-        starts[m.ref.start] = starts.get(m.ref.start, 0) + 1
-        for i in m.hyp:
-            cov_h[i] += 1
-        for j in m.ref:
-            cov_r[j] += 1
-    return tuple(
-        k
-        for k, m in enumerate(candidates)
-        if is_definite(
-            starts[m.ref.start],
-            range(m.hyp.start, m.hyp.end),
-            range(m.ref.start, m.ref.end),
-            cov_h,
-            cov_r,
-        )
-    )
-
-
-# -- formulas with the pair's numbers ----------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class FormulaLine:
-    """A formula in LaTeX, once symbolic and once with the numbers substituted."""
-
-    key: str
-    symbolic: str
-    numeric: str
-
-
-def _default_fmt(x: float) -> str:
-    return "\\text{NaN}" if math.isnan(x) else f"{x:.4f}"
-
-
-def _tex(fmt: Fmt, x: float) -> str:
-    if math.isnan(x):
-        return "\\text{NaN}"
-    if math.isinf(x):
-        return "\\infty"
-    return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
-
-
-def formula_lines(
-    stats: Stats, bd: Breakdown, params: Params, fmt: Fmt = _default_fmt
-) -> tuple[FormulaLine, ...]:
-    """The METEOR formula step by step, with this pair's numbers (from :class:`Breakdown`).
-
-    Keys: ``len_hyp``, ``len_ref``, ``m_hyp``, ``m_ref``, ``precision``, ``recall``,
-    ``fmean``, ``frag``, ``penalty``, ``score``.
-    """
-
-    def n(x: float) -> str:
-        return _tex(fmt, x)
-
-    return (
-        *_length_lines(stats, bd, params, n),
-        *_match_lines(stats, bd, params, n),
-        *_ratio_lines(stats, bd, params, n),
-    )
-
-
-def _length_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
-) -> list[FormulaLine]:
-    """``len_hyp``, ``len_ref``: the lengths weighted by δ (content) and 1 − δ (function words)."""
-    d = params.delta
-    return [
-        FormulaLine(
-            f"len_{side}",
-            f"L_{{\\text{{{side}}}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
-            f"L_{{\\text{{{side}}}}} = {n(d)}\\cdot({length} - {fw})"
-            f" + {n(1 - d)}\\cdot {fw} = {n(weighted)}",
-        )
-        for side, length, fw, weighted in (
-            ("hyp", stats.hyp_len, stats.hyp_function_words, bd.hyp_weighted_len),
-            ("ref", stats.ref_len, stats.ref_function_words, bd.ref_weighted_len),
-        )
-    ]
-
-
-def _match_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
-) -> list[FormulaLine]:
-    """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
-    a side add 0 and are left out)."""
-    d = params.delta
-    mods = params.modules
-    idx = {m: module_slot(m) for m in mods}
-    hc, rc, hf, rf = stats.per_module(max(idx.values()) + 1)
-    lines: list[FormulaLine] = []
-    for side, content, function, weighted in (
-        ("hyp", hc, hf, bd.hyp_weighted_matches),
-        ("ref", rc, rf, bd.ref_weighted_matches),
-    ):
-        terms = [
-            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {content[idx[m]]}"
-            f" + {n(1 - d)}\\cdot {function[idx[m]]})"
-            for m in mods
-            if content[idx[m]] or function[idx[m]]
-        ] or ["0"]
-        lines.append(
-            FormulaLine(
-                f"m_{side}",
-                f"M_{{\\text{{{side}}}}} = \\sum_{{\\text{{stage}}}} w\\,"
-                "(\\delta\\,m_{\\text{content}} + (1-\\delta)\\,m_{\\text{function}})",
-                f"M_{{\\text{{{side}}}}} = " + " + ".join(terms) + f" = {n(weighted)}",
-            )
-        )
-    return lines
-
-
-def _ratio_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
-) -> list[FormulaLine]:
-    """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
-    a, b, g = params.alpha, params.beta, params.gamma
-    perfect = params.perfect_rule and stats.is_perfect
-    return [
-        FormulaLine(
-            "precision",
-            "P = M_{\\text{hyp}} / L_{\\text{hyp}}",
-            f"P = {n(bd.hyp_weighted_matches)} / {n(bd.hyp_weighted_len)} = {n(bd.precision)}",
-        ),
-        FormulaLine(
-            "recall",
-            "R = M_{\\text{ref}} / L_{\\text{ref}}",
-            f"R = {n(bd.ref_weighted_matches)} / {n(bd.ref_weighted_len)} = {n(bd.recall)}",
-        ),
-        FormulaLine(
-            "fmean",
-            "F_{\\text{mean}} = \\frac{P\\,R}{\\alpha P + (1-\\alpha) R}",
-            f"F_{{\\text{{mean}}}} = \\frac{{{n(bd.precision)}\\cdot {n(bd.recall)}}}"
-            f"{{{n(a)}\\cdot {n(bd.precision)} + {n(1 - a)}\\cdot {n(bd.recall)}}}"
-            f" = {n(bd.fmean)}",
-        ),
-        FormulaLine(
-            "frag",
-            "\\text{frag} = \\frac{\\text{chunks}}{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
-            f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
-            f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
-            f" = {n(bd.frag)}" + ("\\quad(\\text{perfect match: frag} = 0)" if perfect else ""),
-        ),
-        FormulaLine(
-            "penalty",
-            "\\text{Pen} = \\gamma \\cdot \\text{frag}^{\\beta}",
-            f"\\text{{Pen}} = {n(g)}\\cdot {n(bd.frag)}^{{{n(b)}}} = {n(bd.penalty)}",
-        ),
-        FormulaLine(
-            "score",
-            "\\text{METEOR} = F_{\\text{mean}} \\cdot (1 - \\text{Pen})",
-            f"\\text{{METEOR}} = {n(bd.fmean)}\\cdot(1 - {n(bd.penalty)}) = {n(bd.score)}",
-        ),
-    ]

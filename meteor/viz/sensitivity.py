@@ -18,7 +18,7 @@ __all__ = ["COINCIDE_TOL", "Curve", "coinciding_curves", "sensitivity_figure"]
 
 
 class Curve(Protocol):
-    """A sensitivity curve (as :class:`meteor.analysis.explain.Curve`)."""
+    """A sensitivity curve (as :class:`meteor.analysis.compare.Curve`)."""
 
     @property
     def param(self) -> str: ...
@@ -86,7 +86,7 @@ def sensitivity_figure(
     lists the settings it coincides with (``same_as``).
 
     Args:
-        curves: setting name → its curves (from :func:`meteor.analysis.explain.sensitivity`).
+        curves: setting name → its curves (from :func:`meteor.analysis.compare.sensitivity`).
     """
 
     names = list(curves)

@@ -19,6 +19,7 @@ import pytest
 import meteor
 from meteor import Meteor
 from meteor.analysis import explain
+from meteor.analysis import steps as walk
 
 ROOT = Path(__file__).resolve().parents[2]
 STARRY = (
@@ -475,7 +476,7 @@ def test_learn_steps_and_formulas(app_test: Any) -> None:
             assert (align["chosen"] == "✓").sum() == len(r.matches)
         if opt != "formula":
             assert at.get("plotly_chart")
-    lines = explain.formula_lines(r.stats, m.breakdown(r), m.params, fmt=fmt)
+    lines = walk.formula_lines(r.stats, m.breakdown(r), m.params, fmt=fmt)
     shown = [x.value.strip("$\n") for x in at.latex]
     for line in lines:
         assert line.numeric in shown

@@ -16,7 +16,8 @@ import pytest
 from pytest import approx
 
 from meteor import Meteor
-from meteor.analysis import explain
+from meteor.analysis import compare, explain
+from meteor.analysis import steps as walk
 from meteor.chunking import chunk_matches
 from meteor.scoring import compute, stats_from_alignment
 from meteor.types import Alignment, Module
@@ -232,7 +233,7 @@ def test_near_misses_russian_synonym_stage(scored):  # type: ignore[no-untyped-d
 
 def test_sensitivity_curves(scored):  # type: ignore[no-untyped-def]
     m, r = _get(scored, "meteor-1.5", *FOX)
-    curves = {c.param: c for c in explain.sensitivity(r.stats, m.params, points=21)}
+    curves = {c.param: c for c in compare.sensitivity(r.stats, m.params, points=21)}
     assert set(curves) == {"alpha", "beta", "gamma", "delta"}
     for c in curves.values():
         assert len(c.xs) == len(c.ys) == 21
@@ -255,20 +256,20 @@ def test_sensitivity_curves(scored):  # type: ignore[no-untyped-def]
 def test_match_diff() -> None:
     a = Meteor("meteor-1.5").score(*FOX)
     b = Meteor("meteor-1.5-universal").score(*FOX)  # exact + paraphrase only
-    d = explain.match_diff(a, b)
+    d = compare.match_diff(a, b)
     assert d.same_tokens
     only_a = {(x.hyp_words, x.ref_words) for x in d.only_a}
     assert (("fast",), ("quick",)) in only_a or any(x.hyp_words == ("fast",) for x, _ in d.both)
     assert len(d.only_a) + len(d.both) == len(a.matches)
     assert len(d.only_b) + len(d.both) == len(b.matches)
-    same = explain.match_diff(a, a)
+    same = compare.match_diff(a, a)
     assert not same.only_a and not same.only_b and len(same.both) == len(a.matches)
 
 
 def test_match_diff_pairs_by_words_when_tokens_differ() -> None:
     a = Meteor("meteor-1.5").score(*STARRY)
     b = Meteor("nltk").score(*STARRY)  # nltk keeps "night," and "glee." as tokens
-    d = explain.match_diff(a, b)
+    d = compare.match_diff(a, b)
     assert not d.same_tokens
     only_a = sorted((m.hyp_words, m.ref_words) for m in d.only_a)
     # "we", "danced", ... are matched by both (at other positions): not listed
@@ -283,7 +284,7 @@ def test_match_diff_pairs_by_words_when_tokens_differ() -> None:
 
 def test_stage_steps_fox(scored):  # type: ignore[no-untyped-def]
     m, r = _get(scored, "meteor-1.5", *FOX)
-    steps = explain.stage_steps(r, m)
+    steps = walk.stage_steps(r, m)
     assert [s.module for s in steps] == list(m.params.modules)
     by = {s.module: s for s in steps}
     exact = {(x.hyp_words, x.ref_words) for x in by[Module.EXACT].candidates}
@@ -302,7 +303,7 @@ def test_stage_steps_fox(scored):  # type: ignore[no-untyped-def]
 def test_stage_steps_show_stems() -> None:
     m = Meteor("meteor-1.5")
     r = m.score("the members were discussing", "the member discussed")
-    stem = next(s for s in explain.stage_steps(r, m) if s.module is Module.STEM)
+    stem = next(s for s in walk.stage_steps(r, m) if s.module is Module.STEM)
     details = {x.hyp_words[0]: x.detail for x in stem.candidates}
     assert details["members"] == "same stem “member”"
     assert details["discussing"] == "same stem “discuss”"
@@ -311,7 +312,7 @@ def test_stage_steps_show_stems() -> None:
 @pytest.mark.parametrize(("preset", "hyp", "ref"), [c for c in CASES if c[0].startswith("meteor")])
 def test_definite_candidates_are_chosen(scored, preset, hyp, ref):  # type: ignore[no-untyped-def]
     m, r = _get(scored, preset, hyp, ref)
-    definite = explain.definite_candidates(r.candidates, len(r.alignment.hyp), len(r.alignment.ref))
+    definite = walk.definite_candidates(r.candidates, len(r.alignment.hyp), len(r.alignment.ref))
     chosen = {(x.module, x.hyp, x.ref) for x in r.matches}
     for k in definite:
         c = r.candidates[k]
@@ -321,26 +322,26 @@ def test_definite_candidates_are_chosen(scored, preset, hyp, ref):  # type: igno
 def test_definite_candidates_rule() -> None:
     m = Meteor("meteor-1.5")
     r = m.score("the cat the dog", "the dog")  # "the" twice: not definite; "dog" once: definite
-    d = explain.definite_candidates(r.candidates, 4, 2)
+    d = walk.definite_candidates(r.candidates, 4, 2)
     assert [r.candidates[k].hyp_words for k in d] == [("dog",)]
 
 
 def test_formula_lines_substitute_the_breakdown(scored):  # type: ignore[no-untyped-def]
     m, r = _get(scored, "seed-doc", *STARRY)
     bd = m.breakdown(r)
-    lines = {x.key: x for x in explain.formula_lines(r.stats, bd, m.params)}
+    lines = {x.key: x for x in walk.formula_lines(r.stats, bd, m.params)}
     assert list(lines) == ["len_hyp", "len_ref", "m_hyp", "m_ref", "precision", "recall",
                            "fmean", "frag", "penalty", "score"]  # fmt: skip
     assert lines["precision"].numeric == "P = 3.5000 / 4.0000 = 0.8750"
     assert lines["score"].numeric.endswith("= 0.7500")
     assert "\\frac{2}{(7 + 7)/2}" in lines["frag"].numeric
-    ru = explain.formula_lines(r.stats, bd, m.params, fmt=lambda x: f"{x:.3f}".replace(".", ","))
+    ru = walk.formula_lines(r.stats, bd, m.params, fmt=lambda x: f"{x:.3f}".replace(".", ","))
     assert ru[-1].numeric.endswith("= 0{,}750")  # a decimal comma stays a comma in LaTeX
 
 
 def test_formula_lines_nan(scored):  # type: ignore[no-untyped-def]
     m, r = _get(scored, "meteor-1.5", "", "the cat")
-    lines = {x.key: x for x in explain.formula_lines(r.stats, m.breakdown(r), m.params)}
+    lines = {x.key: x for x in walk.formula_lines(r.stats, m.breakdown(r), m.params)}
     assert "\\text{NaN}" in lines["precision"].numeric
     assert lines["score"].numeric.endswith("= 0.0000")
     assert math.isnan(r.precision)

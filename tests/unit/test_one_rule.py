@@ -8,6 +8,7 @@ import pytest
 
 from meteor import rules
 from meteor.analysis import explain
+from meteor.analysis import steps as walk
 from meteor.cli.commands import _parse_weights
 from meteor.languages import russian
 from meteor.params import stage_weight
@@ -94,9 +95,9 @@ def test_definite_rule_is_one_function() -> None:
     from meteor.aligners import beam
 
     assert beam.is_definite is rules.is_definite
-    assert explain.is_definite is rules.is_definite
+    assert walk.is_definite is rules.is_definite
     assert "is_definite(" in inspect.getsource(beam.beam_choice)
-    assert "is_definite(" in inspect.getsource(explain.definite_candidates)
+    assert "is_definite(" in inspect.getsource(walk.definite_candidates)
 
 
 def test_definite_candidates_on_a_real_pair() -> None:
@@ -105,7 +106,7 @@ def test_definite_candidates_on_a_real_pair() -> None:
     m = meteor.Meteor("meteor-1.5")
     r = m.score("the cat sat on the mat", "a cat sat on a mat")
     cands = list(r.candidates)
-    got = explain.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref))
+    got = walk.definite_candidates(cands, len(r.alignment.hyp), len(r.alignment.ref))
     # cat, sat, on, mat are each the only candidate on both sides; "the"/"a" are not matched
     assert sorted(cands[k].hyp.start for k in got) == [1, 2, 3, 5]
 

@@ -1,0 +1,232 @@
+"""The stage-by-stage walkthrough (the Learn page): what each stage proposed and what the
+aligner kept, the definite candidates of Meteor 1.5's beam, and the METEOR formula step by step
+with the pair's own numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.rules import is_definite
+from meteor.scoring import Breakdown
+from meteor.types import (
+    Match,
+    MeteorResult,
+    Module,
+    Stats,
+    module_slot,
+)
+
+__all__ = ["FormulaLine", "StageStep", "definite_candidates", "formula_lines", "stage_steps"]
+
+Fmt = Callable[[float], str]
+
+
+@dataclass(frozen=True, slots=True)
+class StageStep:
+    """One stage of the walkthrough: its candidates and which of them the aligner chose."""
+
+    module: Module
+    candidates: tuple[Match, ...]  # distinct (duplicates of the paraphrase table merged)
+    chosen: tuple[Match, ...]
+    new_words: int  # hypothesis words no earlier stage had a candidate for
+
+
+def _dedupe(ms: Iterable[Match]) -> tuple[Match, ...]:
+    seen: set[tuple[int, int, int, int]] = set()
+    out = []
+    for m in ms:
+        k = (m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
+        if k not in seen:
+            seen.add(k)
+            out.append(m)
+    return tuple(out)
+
+
+def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
+    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's do).
+
+    For the greedy (NLTK) aligner, stages are run through :meth:`Meteor.candidates`
+    too; NLTK's own matching is greedy per stage and its choice is ``result.matches``.
+    """
+    al = result.alignment
+    stages = meteor.candidates(list(al.hyp_words), list(al.ref_words))
+    covered: set[int] = set()
+    out = []
+    for mod, cands in zip(meteor.params.modules, stages, strict=True):
+        c = _dedupe(cands)
+        new = {i for m in c for i in m.hyp} - covered
+        covered |= new
+        chosen = tuple(m for m in al.matches if m.module is mod)
+        out.append(StageStep(mod, c, chosen, len(new)))
+    return tuple(out)
+
+
+def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> tuple[int, ...]:
+    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching.
+
+    A candidate is *definite* when it is the only one starting at its reference
+    position and no other candidate touches any of its words (on either side);
+    ``meteor.aligners.beam`` (Aligner.java:199-218). Duplicates count as others.
+    """
+    starts: dict[int, int] = {}
+    cov_h = [0] * n_hyp
+    cov_r = [0] * n_ref
+    for m in candidates:
+        starts[m.ref.start] = starts.get(m.ref.start, 0) + 1
+        for i in m.hyp:
+            cov_h[i] += 1
+        for j in m.ref:
+            cov_r[j] += 1
+    return tuple(
+        k
+        for k, m in enumerate(candidates)
+        if is_definite(
+            starts[m.ref.start],
+            range(m.hyp.start, m.hyp.end),
+            range(m.ref.start, m.ref.end),
+            cov_h,
+            cov_r,
+        )
+    )
+
+
+# -- formulas with the pair's numbers ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FormulaLine:
+    """A formula in LaTeX, once symbolic and once with the numbers substituted."""
+
+    key: str
+    symbolic: str
+    numeric: str
+
+
+def _default_fmt(x: float) -> str:
+    return "\\text{NaN}" if math.isnan(x) else f"{x:.4f}"
+
+
+def _tex(fmt: Fmt, x: float) -> str:
+    if math.isnan(x):
+        return "\\text{NaN}"
+    if math.isinf(x):
+        return "\\infty"
+    return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
+
+
+def formula_lines(
+    stats: Stats, bd: Breakdown, params: Params, fmt: Fmt = _default_fmt
+) -> tuple[FormulaLine, ...]:
+    """The METEOR formula step by step, with this pair's numbers (from :class:`Breakdown`).
+
+    Keys: ``len_hyp``, ``len_ref``, ``m_hyp``, ``m_ref``, ``precision``, ``recall``,
+    ``fmean``, ``frag``, ``penalty``, ``score``.
+    """
+
+    def n(x: float) -> str:
+        return _tex(fmt, x)
+
+    return (
+        *_length_lines(stats, bd, params, n),
+        *_match_lines(stats, bd, params, n),
+        *_ratio_lines(stats, bd, params, n),
+    )
+
+
+def _length_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``len_hyp``, ``len_ref``: the lengths weighted by δ (content) and 1 − δ (function words)."""
+    d = params.delta
+    return [
+        FormulaLine(
+            f"len_{side}",
+            f"L_{{\\text{{{side}}}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
+            f"L_{{\\text{{{side}}}}} = {n(d)}\\cdot({length} - {fw})"
+            f" + {n(1 - d)}\\cdot {fw} = {n(weighted)}",
+        )
+        for side, length, fw, weighted in (
+            ("hyp", stats.hyp_len, stats.hyp_function_words, bd.hyp_weighted_len),
+            ("ref", stats.ref_len, stats.ref_function_words, bd.ref_weighted_len),
+        )
+    ]
+
+
+def _match_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
+    a side add 0 and are left out)."""
+    d = params.delta
+    mods = params.modules
+    idx = {m: module_slot(m) for m in mods}
+    hc, rc, hf, rf = stats.per_module(max(idx.values()) + 1)
+    lines: list[FormulaLine] = []
+    for side, content, function, weighted in (
+        ("hyp", hc, hf, bd.hyp_weighted_matches),
+        ("ref", rc, rf, bd.ref_weighted_matches),
+    ):
+        terms = [
+            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {content[idx[m]]}"
+            f" + {n(1 - d)}\\cdot {function[idx[m]]})"
+            for m in mods
+            if content[idx[m]] or function[idx[m]]
+        ] or ["0"]
+        lines.append(
+            FormulaLine(
+                f"m_{side}",
+                f"M_{{\\text{{{side}}}}} = \\sum_{{\\text{{stage}}}} w\\,"
+                "(\\delta\\,m_{\\text{content}} + (1-\\delta)\\,m_{\\text{function}})",
+                f"M_{{\\text{{{side}}}}} = " + " + ".join(terms) + f" = {n(weighted)}",
+            )
+        )
+    return lines
+
+
+def _ratio_lines(
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+) -> list[FormulaLine]:
+    """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
+    a, b, g = params.alpha, params.beta, params.gamma
+    perfect = params.perfect_rule and stats.is_perfect
+    return [
+        FormulaLine(
+            "precision",
+            "P = M_{\\text{hyp}} / L_{\\text{hyp}}",
+            f"P = {n(bd.hyp_weighted_matches)} / {n(bd.hyp_weighted_len)} = {n(bd.precision)}",
+        ),
+        FormulaLine(
+            "recall",
+            "R = M_{\\text{ref}} / L_{\\text{ref}}",
+            f"R = {n(bd.ref_weighted_matches)} / {n(bd.ref_weighted_len)} = {n(bd.recall)}",
+        ),
+        FormulaLine(
+            "fmean",
+            "F_{\\text{mean}} = \\frac{P\\,R}{\\alpha P + (1-\\alpha) R}",
+            f"F_{{\\text{{mean}}}} = \\frac{{{n(bd.precision)}\\cdot {n(bd.recall)}}}"
+            f"{{{n(a)}\\cdot {n(bd.precision)} + {n(1 - a)}\\cdot {n(bd.recall)}}}"
+            f" = {n(bd.fmean)}",
+        ),
+        FormulaLine(
+            "frag",
+            "\\text{frag} = \\frac{\\text{chunks}}{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
+            f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
+            f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
+            f" = {n(bd.frag)}" + ("\\quad(\\text{perfect match: frag} = 0)" if perfect else ""),
+        ),
+        FormulaLine(
+            "penalty",
+            "\\text{Pen} = \\gamma \\cdot \\text{frag}^{\\beta}",
+            f"\\text{{Pen}} = {n(g)}\\cdot {n(bd.frag)}^{{{n(b)}}} = {n(bd.penalty)}",
+        ),
+        FormulaLine(
+            "score",
+            "\\text{METEOR} = F_{\\text{mean}} \\cdot (1 - \\text{Pen})",
+            f"\\text{{METEOR}} = {n(bd.fmean)}\\cdot(1 - {n(bd.penalty)}) = {n(bd.score)}",
+        ),
+    ]
