@@ -13,8 +13,8 @@ from meteor.cli.commands import _parse_weights
 from meteor.languages import russian
 from meteor.params import stage_weight
 from meteor.presets import PRESETS
-from meteor.stages import base as matchers
-from meteor.stages import embedding as embeddings
+from meteor.stages import base as stage_base
+from meteor.stages import embedding as embedding_stage
 from meteor.types import Module
 
 
@@ -68,8 +68,8 @@ def test_near_miss_weight_is_the_languages_first_preset() -> None:
 def test_fold_yo_is_one_function(text: str, folded: str) -> None:
     assert rules.fold_yo(text) == folded
     assert russian.fold_yo is rules.fold_yo
-    assert matchers.fold_yo is rules.fold_yo
-    assert embeddings.fold_yo is rules.fold_yo
+    assert stage_base.fold_yo is rules.fold_yo
+    assert embedding_stage.fold_yo is rules.fold_yo
 
 
 def test_matchers_fold_with_the_rule() -> None:
