@@ -19,38 +19,49 @@ from pages._widgets import md_escape
 
 HERE = Path(__file__).resolve().parent
 
-st.set_page_config(page_title="METEOR explorer", layout="wide")
 
-# before any widget reads the URL: bad parameters dropped (noticed below), preset → language
-ignored = check_query_params(
-    ui_labels=[c.upper() for c in UI_LANGS],
-    languages=ui_languages(),
-    stemmers=stemmer_names,
-    modules=stage_codes,
-    max_beam=MAX_BEAM,
-)
+def main() -> None:
+    """The frame: page config, URL check, the UI language, navigation, the sidebar, the page."""
+    st.set_page_config(page_title="METEOR explorer", layout="wide")
 
-st.sidebar.segmented_control(
-    "UI / Интерфейс",
-    list(UI_LANGS),
-    default="en",
-    format_func=str.upper,  # bound: the URL holds the label, keep it language-independent
-    key="ui",
-    bind="query-params",
-    required=True,
-)
-
-analyse = [st.Page("pages/inspect.py", title=t("page_inspect"), default=True)]
-if (HERE / "pages" / "corpus.py").is_file():
-    analyse.append(st.Page("pages/corpus.py", title=t("page_corpus"), url_path="corpus"))
-analyse.append(st.Page("pages/compare.py", title=t("page_compare"), url_path="compare"))
-learn = [st.Page("pages/learn.py", title=t("page_learn"), url_path="learn")]
-
-page = st.navigation({t("nav_analyse"): analyse, t("nav_learn"): learn})
-settings_sidebar()
-if ignored:
-    st.warning(
-        t("url_ignored", params=", ".join(f"{k}={md_escape(v)}" for k, v in ignored)),
-        icon="⚠️",
+    # before any widget reads the URL: bad parameters dropped (noticed below), preset → language
+    ignored = check_query_params(
+        ui_labels=[c.upper() for c in UI_LANGS],
+        languages=ui_languages(),
+        stemmers=stemmer_names,
+        modules=stage_codes,
+        max_beam=MAX_BEAM,
     )
-page.run()
+
+    st.sidebar.segmented_control(
+        "UI / Интерфейс",
+        list(UI_LANGS),
+        default="en",
+        format_func=str.upper,  # bound: the URL holds the label, keep it language-independent
+        key="ui",
+        bind="query-params",
+        required=True,
+    )
+
+    analyse = [st.Page("pages/inspect.py", title=t("page_inspect"), default=True)]
+    if (HERE / "pages" / "corpus.py").is_file():
+        analyse.append(st.Page("pages/corpus.py", title=t("page_corpus"), url_path="corpus"))
+    analyse.append(st.Page("pages/compare.py", title=t("page_compare"), url_path="compare"))
+    learn = [st.Page("pages/learn.py", title=t("page_learn"), url_path="learn")]
+
+    page = st.navigation({t("nav_analyse"): analyse, t("nav_learn"): learn})
+    settings_sidebar()
+    if ignored:
+        st.warning(
+            t("url_ignored", params=", ".join(f"{k}={md_escape(v)}" for k, v in ignored)),
+            icon="⚠️",
+        )
+    page.run()
+
+
+# The long-pair worker (pages/_offload.py) is started with multiprocessing's "spawn", which
+# imports the parent's ``__main__`` -- in a Streamlit server, this script -- as
+# ``__mp_main__``: there it must draw nothing and start nothing (no second warm-up, no
+# worker of its own).
+if __name__ != "__mp_main__":
+    main()

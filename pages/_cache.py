@@ -30,13 +30,14 @@ import types
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = [
     "APP_CACHE",
     "APP_CACHE_ENV",
     "ByteCache",
     "LoadJob",
+    "Sized",
     "deep_size",
     "load_once",
 ]
@@ -81,6 +82,19 @@ def deep_size(obj: Any, *, shared: tuple[Any, ...] = (), limit: int = 5_000_000)
     return total
 
 
+@dataclass(frozen=True)
+class Sized(Generic[T]):
+    """A value whose size in bytes is already known (measured where it was made).
+
+    :class:`ByteCache` keeps such a value with this size instead of measuring it
+    again: a long pair's records scored in a worker process (pages/_offload.py) are
+    measured there, off the server's interpreter.
+    """
+
+    value: T
+    nbytes: int
+
+
 @dataclass
 class _Flight:
     """A computation in progress: the others wait on ``done``."""
@@ -115,6 +129,11 @@ class ByteCache:
     def __contains__(self, key: Hashable) -> bool:
         with self._lock:
             return key in self._items
+
+    def keys(self) -> list[Hashable]:
+        """The keys kept now, least recently used first."""
+        with self._lock:
+            return list(self._items)
 
     def clear(self) -> None:
         with self._lock:
@@ -154,7 +173,12 @@ class ByteCache:
             flight.done.set()
 
     def _store(self, key: Hashable, value: Any) -> None:
-        size = self._sizer(value) if self.max_bytes else 0
+        if not self.max_bytes:
+            size = 0
+        elif isinstance(value, Sized):
+            size = value.nbytes
+        else:
+            size = self._sizer(value)
         if not self.max_bytes or size > self.max_bytes:
             return  # larger than the whole budget: used once, not kept
         with self._lock:

@@ -12,26 +12,29 @@
 from __future__ import annotations
 
 import functools
-import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
 from meteor import ParamError, ResourceError
-from meteor.analysis import compare
 from meteor.analysis import steps as walk
 from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
-from meteor.params import Params
 from meteor.resources import import_nltk
-from meteor.scoring import Breakdown
-from meteor.types import MeteorResult
 from pages._cache import APP_CACHE, load_once
 from pages._i18n import t
+from pages._offload import (
+    OFFLOADER,
+    Analysis,
+    analyse_here,
+    is_long,
+    make_scorer,
+    score_and_explain,
+)
+from pages._offload import warm as warm_worker
 from pages._widgets import md_escape
 
 if TYPE_CHECKING:
@@ -70,10 +73,7 @@ def shared_cache(fn: Callable[..., T]) -> Callable[..., T]:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def scorer(preset: str, overrides: str) -> Meteor:
     """One ``Meteor`` per (preset, overrides); ParamError names a bad field."""
-    over = json.loads(overrides)
-    if "modules" in over and not over["modules"]:
-        raise ParamError("modules must name at least one stage (e.g. exact)")
-    return Meteor(preset, **over)
+    return make_scorer(preset, overrides)
 
 
 def _ready_key(m: Meteor) -> tuple[Any, ...]:
@@ -92,6 +92,8 @@ def warm_up() -> threading.Thread:
     The first sessions do not each start a load: they wait for this one and show its
     progress (:func:`ensure_ready`).  nltk (imported by near misses for the Porter
     stemmer) takes seconds to import; it is imported here too, off every session.
+    Then the worker process for long pairs (pages/_offload.py) is started and loads
+    the same, so the first long pair does not wait for it.
     """
 
     def run() -> None:
@@ -105,6 +107,12 @@ def warm_up() -> threading.Thread:
             import_nltk()
         except Exception:  # noqa: BLE001
             return
+        if OFFLOADER.enabled:  # the long-pair worker, ready before the first long pair
+            for name in WARM_PRESETS:
+                try:
+                    OFFLOADER.run(warm_worker, name)
+                except Exception:  # noqa: BLE001 -- the pair that needs it reports the error
+                    return
 
     th = threading.Thread(target=run, name="meteor-warm-up", daemon=True)
     th.start()
@@ -134,33 +142,49 @@ def ensure_ready(m: Meteor) -> None:
             bar.empty()
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """A pair scored under one setting: the record, its breakdown and sensitivity curves."""
+def _offloaded(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
+) -> tuple[Analysis, Explanation]:
+    """A long pair's analysis and explanation, made in the worker process (pages/_offload.py).
 
-    result: MeteorResult
-    params: Params
-    breakdown: Breakdown
-    curves: tuple[compare.Curve, ...]
-
-
-@shared_cache
-def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
-    """Score the pair (cached on hyp, refs and the setting, shared by sessions)."""
-    m = scorer(preset, overrides)
-    r = m.score(hyp, list(refs))
-    return Analysis(
-        result=r,
-        params=m.params,
-        breakdown=m.breakdown(r),
-        curves=compare.sensitivity(r.stats, m.params),
+    Kept once for every session like the others, with the size the worker measured.
+    """
+    key = ("offloaded", hyp, refs, preset, overrides)
+    sized = APP_CACHE.get(
+        key, lambda: OFFLOADER.run(score_and_explain, hyp, refs, preset, overrides)
     )
+    return sized.value
+
+
+def _offload(hyp: str, refs: tuple[str, ...]) -> bool:
+    return OFFLOADER.enabled and is_long(hyp, refs)
 
 
 @shared_cache
-def _explanation(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
+def _analyse_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
+    return analyse_here(scorer(preset, overrides), hyp, refs)
+
+
+def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
+    """Score the pair (cached on hyp, refs and the setting, shared by sessions).
+
+    A long pair is scored in the worker process with its explanation (issue 13).
+    """
+    if _offload(hyp, refs):
+        return _offloaded(hyp, refs, preset, overrides)[0]
+    return _analyse_here(hyp, refs, preset, overrides)
+
+
+@shared_cache
+def _explanation_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
     m = scorer(preset, overrides)
     return explain(analyse(hyp, refs, preset, overrides).result, m)
+
+
+def _explanation(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
+    if _offload(hyp, refs):
+        return _offloaded(hyp, refs, preset, overrides)[1]
+    return _explanation_here(hyp, refs, preset, overrides)
 
 
 def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explanation:

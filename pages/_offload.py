@@ -1,0 +1,251 @@
+"""Long pairs are scored in a worker process, off the server's interpreter (not a page).
+
+Every Streamlit session runs in a thread of one server process, and Python threads
+share one interpreter lock (the GIL).  A 7,000-character document pair costs about
+2 s of CPU (the score 0.45 s, its explanation with near misses 1.1 s, on an idle
+machine): while it runs in a session's thread, every other session's script, the
+websocket writes and the health endpoint get the interpreter only in turns, and each
+hand-over waits for the busy thread's switch interval (issue 13, "Load": one
+session's long pair must not block the others).
+
+So a pair of more than :data:`LONG_WORDS` words (the hypothesis plus its longest
+reference) is scored, with its explanation, in a worker process
+(:class:`Offloader`: a ``concurrent.futures`` process pool of
+``METEOR_APP_WORKERS`` processes, default 1, started with ``spawn`` -- never a fork
+of the threaded server -- and run at a lower CPU priority, so a class's typical
+pairs keep the cores first).  The worker sends back the same frozen records the
+server would have made (:func:`analyse_here` and :func:`meteor.explain` are the one
+code path for both), with their size in bytes measured there, so the server only
+unpickles them (about 0.1 s for a 7,000-character pair).  ``METEOR_APP_WORKERS=0``
+scores every pair in the server process, as before; a worker that died (killed, out
+of memory) is replaced, and the pair is scored in the server process meanwhile.
+
+Plain Python, no streamlit (the worker imports this module): tested in
+tests/app/test_offload.py.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from meteor.analysis import compare
+from meteor.analysis.explanation import Explanation, explain
+from meteor.errors import ParamError
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.scoring import Breakdown
+from meteor.types import MeteorResult
+from pages._cache import Sized, deep_size
+
+__all__ = [
+    "LONG_WORDS",
+    "OFFLOADER",
+    "WORKERS_ENV",
+    "Analysis",
+    "Offloader",
+    "analyse_here",
+    "is_long",
+    "make_scorer",
+    "pair_words",
+]
+
+T = TypeVar("T")
+
+WORKERS_ENV = "METEOR_APP_WORKERS"
+DEFAULT_WORKERS = 1
+#: Pairs with more words than this (hypothesis + longest reference) go to the worker.
+#: A typical segment pair (≤ 60 words a side) stays in the server: it takes ~20 ms
+#: there, less than a round trip to another process with its records.
+LONG_WORDS = 300
+#: The worker's CPU priority, relative to the server's (``os.nice``).
+WORKER_NICENESS = 10
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A pair scored under one setting: the record, its breakdown and sensitivity curves."""
+
+    result: MeteorResult
+    params: Params
+    breakdown: Breakdown
+    curves: tuple[compare.Curve, ...]
+
+
+def make_scorer(preset: str, overrides: str) -> Meteor:
+    """``Meteor(preset, **overrides)`` from the pages' JSON overrides; ParamError names a field."""
+    over = json.loads(overrides)
+    if "modules" in over and not over["modules"]:
+        raise ParamError("modules must name at least one stage (e.g. exact)")
+    return Meteor(preset, **over)
+
+
+def analyse_here(m: Meteor, hyp: str, refs: tuple[str, ...]) -> Analysis:
+    """Score the pair with ``m`` in this process: the record, breakdown and curves."""
+    r = m.score(hyp, list(refs))
+    return Analysis(
+        result=r,
+        params=m.params,
+        breakdown=m.breakdown(r),
+        curves=compare.sensitivity(r.stats, m.params),
+    )
+
+
+def pair_words(hyp: str, refs: tuple[str, ...]) -> int:
+    """Words of the hypothesis plus its longest reference (whitespace-separated)."""
+    return len(hyp.split()) + max((len(r.split()) for r in refs), default=0)
+
+
+def is_long(hyp: str, refs: tuple[str, ...]) -> bool:
+    """Whether the pair is scored in the worker (when there is one)."""
+    return pair_words(hyp, refs) > LONG_WORDS
+
+
+# ---------------------------------------------------------------------------
+# in the worker process
+# ---------------------------------------------------------------------------
+
+_WORKER_SCORERS: dict[tuple[str, str], Meteor] = {}
+
+
+def _worker_init(server_pid: int) -> None:
+    """Lower the worker's CPU priority, and end it when the server process is gone.
+
+    A server stopped with SIGTERM or SIGKILL cannot stop its pool, and a pool worker
+    waits for work forever; ``PR_SET_PDEATHSIG`` is no help here, as it fires when
+    the *thread* that started the worker ends (a session's thread).  So a daemon
+    thread checks every second that the worker's parent is still the server.
+    """
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not permitted here: same priority, still off the server's GIL
+        pass
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="meteor-offload-watch", daemon=True).start()
+
+
+def _worker_scorer(preset: str, overrides: str) -> Meteor:
+    key = (preset, overrides)
+    m = _WORKER_SCORERS.get(key)
+    if m is None:
+        if len(_WORKER_SCORERS) >= 64:
+            _WORKER_SCORERS.clear()
+        m = _WORKER_SCORERS[key] = make_scorer(preset, overrides)
+    return m
+
+
+def score_and_explain(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
+) -> Sized[tuple[Analysis, Explanation]]:
+    """The pair's analysis and explanation, with their size in bytes (run in the worker)."""
+    m = _worker_scorer(preset, overrides)
+    a = analyse_here(m, hyp, refs)
+    why = explain(a.result, m)
+    return Sized((a, why), deep_size((a, why), shared=(m.params,)))
+
+
+def warm(preset: str) -> int:
+    """Load a preset's resources and what explanations use (nltk) in the worker; its pid."""
+    from meteor.resources import import_nltk
+
+    m = _worker_scorer(preset, "{}")
+    m.prepare()
+    import_nltk()
+    return os.getpid()
+
+
+# ---------------------------------------------------------------------------
+# in the server process
+# ---------------------------------------------------------------------------
+
+
+def _workers_from_env() -> int:
+    raw = os.environ.get(WORKERS_ENV, "").strip()
+    if not raw:
+        return DEFAULT_WORKERS
+    try:
+        n = int(raw)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= (os.cpu_count() or 1):
+        print(
+            f"{WORKERS_ENV}={raw!r} is not a number of processes from 0 to the CPU count; "
+            f"using {DEFAULT_WORKERS}",
+            file=sys.stderr,
+        )
+        return DEFAULT_WORKERS
+    return n
+
+
+class Offloader:
+    """A lazily started process pool; ``run`` calls a function there (or here, without one)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self.restarts = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.workers > 0
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_init,
+                    initargs=(os.getpid(),),
+                )
+            return self._pool
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+                self.restarts += 1
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        return self._get_pool().submit(fn, *args)
+
+    def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker; in this process if there is none or it died.
+
+        The function's own exceptions (a bad parameter, a limit) are raised here
+        as they would be in this process.
+        """
+        if not self.enabled:
+            return fn(*args)
+        pool = self._get_pool()
+        try:
+            return pool.submit(fn, *args).result()
+        except BrokenProcessPool:  # the worker was killed: a new pool next time
+            self._discard(pool)
+            return fn(*args)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: The app's one pool of workers for long pairs (``METEOR_APP_WORKERS``, default 1).
+OFFLOADER = Offloader(_workers_from_env())
