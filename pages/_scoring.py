@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -107,6 +108,11 @@ def warm_up() -> threading.Thread:
             import_nltk()
         except Exception:  # noqa: BLE001
             return
+        # The resources just loaded live as long as the process: out of the collector's
+        # sight (.streamlit/config.toml turns off Streamlit's full collection after each
+        # run; Python's own generational ones then need not walk them either).
+        gc.collect()
+        gc.freeze()
         if OFFLOADER.enabled:  # the long-pair worker, ready before the first long pair
             for name in WARM_PRESETS:
                 try:
