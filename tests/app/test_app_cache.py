@@ -176,7 +176,10 @@ def test_app_analyses_are_shared_by_sessions_and_counted_in_bytes() -> None:
     th.start()
     th.join(30)
     assert again[0] is first  # one shared object, not a copy per session
-    assert (_scoring.analyse.__qualname__, *args) in _cache.APP_CACHE
+    assert (
+        _scoring._analyse_here.__qualname__,
+        *args,
+    ) in _cache.APP_CACHE  # a short pair: made here
     assert _cache.APP_CACHE.bytes > before
 
 

@@ -164,3 +164,21 @@ def test_the_app_scores_a_long_pair_in_the_worker(app_test: Any) -> None:
     assert worker != os.getpid()
     # the worker imported app.py as __mp_main__ and started nothing of its own
     assert psutil.Process(worker).children() == []
+
+
+def test_the_server_runs_no_full_collection_after_each_script_run() -> None:
+    """Streamlit's ``gc.collect(2)`` after every run walked the resources' millions of
+    objects: a quarter of the server's time with ten sessions typing (docs/app-load.md)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["runner"]["postScriptGC"] is False
+
+
+def test_the_warm_up_freezes_the_loaded_resources_out_of_the_collector() -> None:
+    import gc
+
+    from pages._scoring import warm_up
+
+    warm_up().join(300)
+    assert gc.get_freeze_count() > 100_000  # WordNet, the paraphrase trie, nltk ...
