@@ -182,3 +182,15 @@ def test_the_warm_up_freezes_the_loaded_resources_out_of_the_collector() -> None
 
     warm_up().join(300)
     assert gc.get_freeze_count() > 100_000  # WordNet, the paraphrase trie, nltk ...
+
+
+def test_the_server_hands_the_interpreter_over_every_millisecond() -> None:
+    """Python's 5 ms switch interval made each hand-over between sessions' threads (and the
+    event loop's) wait up to 5 ms: health p95 0.76 s with ten sessions, 0.12 s at 1 ms."""
+    import sys
+
+    from pages._scoring import SWITCH_INTERVAL, warm_up
+
+    warm_up()
+    assert SWITCH_INTERVAL == 0.001
+    assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
