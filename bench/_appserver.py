@@ -9,6 +9,9 @@ reads real (hyp, ref) pairs from ``../shared/data/wmt21_ru-en_da/all_outputs.tsv
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
 import os
 import shutil
 import socket
@@ -18,7 +21,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -196,3 +199,51 @@ def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[
 
 def loadavg() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
+    """The load benchmarks' common options (bench_load.py, bench_load_ws.py), parsed."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 20])
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of (new ref, new hyp) a session")
+    ap.add_argument("--think", type=float, default=0.5, help="seconds between a session's edits")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds one edit may take")
+    ap.add_argument("--settle", type=float, default=15, help=settle_help)
+    ap.add_argument(
+        "--phase-timeout", type=float, default=600, help="seconds; then report what was measured"
+    )
+    ap.add_argument("--no-long", action="store_true", help="no 7,000-character session")
+    ap.add_argument("--app-dir", type=Path, default=ROOT, help="checkout whose app.py to run")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args()
+    if not all(1 <= n <= 50 for n in args.sessions):
+        ap.error("--sessions: each between 1 and 50")
+    return args
+
+
+def run_load_phases(
+    args: argparse.Namespace,
+    run_phase: Callable[[int, argparse.Namespace], Awaitable[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """One phase per ``--sessions`` value, each printed as JSON; written to ``--json`` too."""
+    rows = []
+    for n in args.sessions:
+        print(f"-- {n} session(s), load average {loadavg()}", flush=True)
+        row = asyncio.run(run_phase(n, args))  # type: ignore[arg-type]
+        rows.append(row)
+        print(json.dumps(row, indent=1), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    print()
+    return rows
+
+
+def sampled_fields(sampler: RssSampler) -> dict[str, Any]:
+    """The health endpoint's latencies and the peak RSS a phase's sampler recorded."""
+    return {
+        "health_p50_s": pct(sampler.health, 0.50),
+        "health_p95_s": pct(sampler.health, 0.95),
+        "health_max_s": max(sampler.health, default=float("nan")),
+        "health_failures": sampler.health_failures,
+        "peak_rss_mb": sampler.peak / 2**20,
+    }

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import json
 import sys
 import time
 from pathlib import Path
@@ -43,9 +42,12 @@ from _appserver import (  # noqa: E402
     REF_BOX,
     RssSampler,
     app_server,
+    load_bench_args,
     loadavg,
     long_pair,
     pct,
+    run_load_phases,
+    sampled_fields,
     wmt_pairs,
 )
 
@@ -232,11 +234,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "first_load_p95_s": pct(first, 0.95),
         "warm_first_load_s": warm_load,
         "server_up_s": server["up"],
-        "health_p50_s": pct(sampler.health, 0.50),
-        "health_p95_s": pct(sampler.health, 0.95),
-        "health_max_s": max(sampler.health, default=float("nan")),
-        "health_failures": sampler.health_failures,
-        "peak_rss_mb": sampler.peak / 2**20,
+        **sampled_fields(sampler),
         "wall_s": wall,
         "phase_cut_at_timeout": bool(late),
         "loadavg_before": la_before,
@@ -245,27 +243,8 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 5, 10, 20])
-    ap.add_argument("--rounds", type=int, default=3, help="rounds of (new ref, new hyp) a session")
-    ap.add_argument("--think", type=float, default=0.5, help="seconds between a session's edits")
-    ap.add_argument("--timeout", type=float, default=120, help="seconds one edit may take")
-    ap.add_argument("--settle", type=float, default=15, help="seconds after the warm-up load")
-    ap.add_argument(
-        "--phase-timeout", type=float, default=600, help="seconds; then report what was measured"
-    )
-    ap.add_argument("--no-long", action="store_true", help="no 7,000-character session")
-    ap.add_argument("--app-dir", type=Path, default=ROOT, help="checkout whose app.py to run")
-    ap.add_argument("--json", type=Path, help="also write the results here")
-    args = ap.parse_args()
-    rows = []
-    for n in args.sessions:
-        if not 1 <= n <= 50:
-            ap.error("--sessions: each between 1 and 50")
-        print(f"-- {n} session(s), load average {loadavg()}", flush=True)
-        row = asyncio.run(run_phase(n, args))
-        rows.append(row)
-        print(json.dumps(row, indent=1), flush=True)
+    args = load_bench_args(__doc__, "seconds after the warm-up load")
+    rows = run_load_phases(args, run_phase)
     print()
     print(
         "| sessions | typical p50 | typical p95 | typical max | long edit p50 | health p95 "
@@ -280,8 +259,6 @@ def main() -> None:
             f"| {r['health_p95_s']:.3f} s | {r['health_max_s']:.3f} s "
             f"| {r['peak_rss_mb']:.0f} MB | {r['loadavg_before']} |"
         )
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":
