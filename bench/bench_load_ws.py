@@ -2,7 +2,7 @@
 
     python bench/bench_load_ws.py                     # 1, 5, 10 and 20 sessions
     python bench/bench_load_ws.py --sessions 10 --rounds 4
-    python bench/bench_load_ws.py --app-dir /tmp/before   # another checkout, same conditions
+    python bench/bench_load_ws.py --app-dir ../before    # another checkout (git archive), same conditions
 
 For each N a fresh ``streamlit run app.py`` is started on 127.0.0.1 and warmed by one
 session; then N sessions open Inspect at once, each a real websocket speaking
