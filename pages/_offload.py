@@ -15,8 +15,9 @@ reference) is scored, with its explanation, in a worker process
 of the threaded server -- and run at a lower CPU priority, so a class's typical
 pairs keep the cores first).  The worker sends back the same frozen records the
 server would have made (:func:`analyse_here` and :func:`meteor.explain` are the one
-code path for both), with their size in bytes measured there, so the server only
-unpickles them (about 0.1 s for a 7,000-character pair).  ``METEOR_APP_WORKERS=0``
+code path for both) -- the analysis (:func:`score_pair`) and, when a page asks for
+it, the explanation (:func:`explain_pair`) -- with their size in bytes measured
+there, so the server only unpickles them (about 0.1 s for a 7,000-character pair).  ``METEOR_APP_WORKERS=0``
 scores every pair in the server process, as before; a worker that died (killed, out
 of memory) is replaced, and the pair is scored in the server process meanwhile.
 
@@ -33,7 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -54,9 +55,11 @@ __all__ = [
     "Analysis",
     "Offloader",
     "analyse_here",
+    "explain_pair",
     "is_long",
     "make_scorer",
     "pair_words",
+    "score_pair",
 ]
 
 T = TypeVar("T")
@@ -148,14 +151,26 @@ def _worker_scorer(preset: str, overrides: str) -> Meteor:
     return m
 
 
-def score_and_explain(
-    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
-) -> Sized[tuple[Analysis, Explanation]]:
-    """The pair's analysis and explanation, with their size in bytes (run in the worker)."""
+def score_pair(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Sized[Analysis]:
+    """The pair's analysis with its size in bytes (run in the worker): the score card's."""
     m = _worker_scorer(preset, overrides)
     a = analyse_here(m, hyp, refs)
-    why = explain(a.result, m)
-    return Sized((a, why), deep_size((a, why), shared=(m.params,)))
+    return Sized(a, deep_size(a, shared=(m.params,)))
+
+
+def explain_pair(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
+) -> Sized[Explanation]:
+    """Why the pair got its score (:func:`meteor.explain`), with its size (run in the worker).
+
+    Asked apart from :func:`score_pair`: the score card need not wait for the near
+    misses, and the Compare page, which shows no explanation, never pays for them.
+    The worker's memos (tokens, sentence work) make the second scoring of the pair
+    cheaper than the first.
+    """
+    m = _worker_scorer(preset, overrides)
+    why = explain(m.score(hyp, list(refs)), m)
+    return Sized(why, deep_size(why, shared=(m.params,)))
 
 
 def warm(preset: str) -> int:
@@ -221,9 +236,6 @@ class Offloader:
                 self._pool = None
                 self.restarts += 1
         pool.shutdown(wait=False, cancel_futures=True)
-
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        return self._get_pool().submit(fn, *args)
 
     def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker; in this process if there is none or it died.

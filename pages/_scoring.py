@@ -26,15 +26,16 @@ from meteor.analysis import steps as walk
 from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
 from meteor.resources import import_nltk
-from pages._cache import APP_CACHE, load_once
+from pages._cache import APP_CACHE, Sized, load_once
 from pages._i18n import t
 from pages._offload import (
     OFFLOADER,
     Analysis,
     analyse_here,
+    explain_pair,
     is_long,
     make_scorer,
-    score_and_explain,
+    score_pair,
 )
 from pages._offload import warm as warm_worker
 from pages._widgets import md_escape
@@ -160,17 +161,12 @@ def ensure_ready(m: Meteor) -> None:
             bar.empty()
 
 
-def _offloaded(
-    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
-) -> tuple[Analysis, Explanation]:
-    """A long pair's analysis and explanation, made in the worker process (pages/_offload.py).
+def _offloaded(kind: str, job: Callable[..., Sized[T]], *args: Any) -> T:
+    """A long pair's record made in the worker process (pages/_offload.py).
 
     Kept once for every session like the others, with the size the worker measured.
     """
-    key = ("offloaded", hyp, refs, preset, overrides)
-    sized = APP_CACHE.get(
-        key, lambda: OFFLOADER.run(score_and_explain, hyp, refs, preset, overrides)
-    )
+    sized = APP_CACHE.get(("offloaded", *args, kind), lambda: OFFLOADER.run(job, *args))
     return sized.value
 
 
@@ -186,10 +182,10 @@ def _analyse_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) 
 def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
     """Score the pair (cached on hyp, refs and the setting, shared by sessions).
 
-    A long pair is scored in the worker process with its explanation (issue 13).
+    A long pair is scored in the worker process (issue 13).
     """
     if _offload(hyp, refs):
-        return _offloaded(hyp, refs, preset, overrides)[0]
+        return _offloaded("analysis", score_pair, hyp, refs, preset, overrides)
     return _analyse_here(hyp, refs, preset, overrides)
 
 
@@ -201,7 +197,7 @@ def _explanation_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: s
 
 def _explanation(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
     if _offload(hyp, refs):
-        return _offloaded(hyp, refs, preset, overrides)[1]
+        return _offloaded("explanation", explain_pair, hyp, refs, preset, overrides)
     return _explanation_here(hyp, refs, preset, overrides)
 
 

@@ -29,7 +29,14 @@ import pytest
 import meteor
 from meteor import Meteor, ParamError
 from pages import _cache, _offload
-from pages._offload import LONG_WORDS, Offloader, analyse_here, is_long, score_and_explain
+from pages._offload import (
+    LONG_WORDS,
+    Offloader,
+    analyse_here,
+    explain_pair,
+    is_long,
+    score_pair,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "golden" / "meteor15.en_default_norm.jsonl.gz"
@@ -69,8 +76,10 @@ def test_the_worker_is_another_process_at_a_lower_priority(pool: Offloader) -> N
 
 def test_worker_records_equal_the_servers(pool: Offloader) -> None:
     hyp, refs = long_pair()
-    sized = pool.run(score_and_explain, hyp, refs, "meteor-1.5", "{}")
-    a, why = sized.value
+    sized = pool.run(score_pair, hyp, refs, "meteor-1.5", "{}")
+    a = sized.value
+    sized_why = pool.run(explain_pair, hyp, refs, "meteor-1.5", "{}")
+    why = sized_why.value
     m = Meteor("meteor-1.5")
     here = analyse_here(m, hyp, refs)
     assert a.result.score == here.result.score == m.score(hyp, list(refs)).score
@@ -80,14 +89,16 @@ def test_worker_records_equal_the_servers(pool: Offloader) -> None:
     assert repr(why) == repr(meteor.explain(here.result, m))
     # measured in the worker as the server's cache would measure it (pickling shares or
     # unshares a few strings: the sizes agree within a few per cent)
-    assert sized.nbytes == pytest.approx(_cache.deep_size((a, why), shared=(a.params,)), rel=0.05)
+    assert sized.nbytes == pytest.approx(_cache.deep_size(a, shared=(a.params,)), rel=0.05)
+    assert sized_why.nbytes == pytest.approx(_cache.deep_size(why, shared=(a.params,)), rel=0.05)
 
 
 def test_the_librarys_errors_reach_the_caller(pool: Offloader) -> None:
-    with pytest.raises(ParamError, match="alpha"):
-        pool.run(score_and_explain, "a b", ("a b",), "meteor-1.5", '{"alpha": 2}')
-    with pytest.raises(ParamError, match="at least one stage"):
-        pool.run(score_and_explain, "a b", ("a b",), "meteor-1.5", '{"modules": []}')
+    for job in (score_pair, explain_pair):
+        with pytest.raises(ParamError, match="alpha"):
+            pool.run(job, "a b", ("a b",), "meteor-1.5", '{"alpha": 2}')
+        with pytest.raises(ParamError, match="at least one stage"):
+            pool.run(job, "a b", ("a b",), "meteor-1.5", '{"modules": []}')
 
 
 def test_a_killed_worker_is_replaced_and_no_answer_is_lost() -> None:
@@ -97,10 +108,9 @@ def test_a_killed_worker_is_replaced_and_no_answer_is_lost() -> None:
         os.kill(first, signal.SIGKILL)
         psutil.Process(first).wait(10)
         args = ("the cat sat on the mat", ("a cat sat on the mat",), "meteor-1.5", "{}")
-        sized = off.run(score_and_explain, *args)  # the broken pool: scored here instead
+        sized = off.run(score_pair, *args)  # the broken pool: scored here instead
         assert (
-            sized.value[0].result.score
-            == Meteor("meteor-1.5").score(*args[:1], list(args[1])).score
+            sized.value.result.score == Meteor("meteor-1.5").score(*args[:1], list(args[1])).score
         )
         assert off.restarts == 1
         second = off.run(os.getpid)
@@ -159,7 +169,8 @@ def test_the_app_scores_a_long_pair_in_the_worker(app_test: Any) -> None:
     assert shown["METEOR"] == f"{r.score:.4f}"
     assert at.code[0].value == r.signature
     made = [k for k in _cache.APP_CACHE.keys() if k[:3] == ("offloaded", hyp, refs)]
-    assert len(made) == 1  # made by the worker, kept once for every session
+    # made by the worker, kept once for every session: the score card's, then the explanation
+    assert sorted(k[-1] for k in made) == ["analysis", "explanation"]
     worker = OFFLOADER.run(os.getpid)
     assert worker != os.getpid()
     # the worker imported app.py as __mp_main__ and started nothing of its own
