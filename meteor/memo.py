@@ -76,6 +76,13 @@ class ByteBoundedMemo:
         self.nbytes -= size
         return size
 
+    def discard(self, key: Hashable) -> None:
+        """Forget ``key`` if it is stored (a value that will not be asked for again)."""
+        with _LOCK:
+            if key in self._data:
+                del self._data[key]
+                self.nbytes -= self._sizes.pop(key)
+
     def clear(self) -> None:
         with _LOCK:
             self._data.clear()

@@ -55,6 +55,11 @@ Progress = Callable[[float, str], None]
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
+#: From this many hypothesis × reference words on, :meth:`Meteor.score` pauses the cyclic
+#: garbage collector for the pair (:func:`meteor.runtime.gc_paused`, single-threaded
+#: processes only): a long pair makes millions of short-lived objects and no cycles, and
+#: each full collection walks every live object (13 % of the 2,300-word document's time).
+GC_PAUSE_WORD_PAIRS = 200 * 200
 # Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
 # meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
 # variable CANDIDATE_LIMIT_ENV replaces.
@@ -415,7 +420,11 @@ class Meteor:
             ref_t = self.tokenize(
                 ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
             )
-            out = self._score_tokens(hyp_t, ref_t, candidates)
+            if len(hyp_t) * len(ref_t) < GC_PAUSE_WORD_PAIRS:
+                out = self._score_tokens(hyp_t, ref_t, candidates)
+            else:  # a long pair makes millions of objects and no cycles
+                with gc_paused():
+                    out = self._score_tokens(hyp_t, ref_t, candidates)
             s = out[2].score
             scores.append(s)
             if s > best_score:  # strict: the first reference wins ties
@@ -481,6 +490,9 @@ class Meteor:
         record (records are immutable); the sentence work of each block of
         :data:`PREFETCH_BLOCK` distinct pairs is done in one pass (:meth:`prefetch`);
         cyclic garbage collection is paused (:func:`meteor.runtime.gc_paused`).
+        A hypothesis that occurs once and is no reference is not kept in the memos
+        once scored (:func:`single_use`): references repeat across systems, hypotheses
+        rarely do, and keeping them took a third of a corpus run's memory.
 
         Args:
             hyps, refs: as :meth:`corpus_score` (same length, not checked here).
@@ -496,6 +508,7 @@ class Meteor:
         n = len(hyps)
         step = max(1, n // 200)
         first, where = unique_pairs(hyps, refs)
+        once = single_use(hyps, refs, self._tok_cache)
         unique: list[MeteorResult] = []
         segments: list[MeteorResult] = []
         with gc_paused():
@@ -508,10 +521,19 @@ class Meteor:
                         )
                     index = numbers[k] if numbers is not None else k
                     unique.append(self._numbered(hyps[k], refs[k], index, candidates))
+                    if hyps[k] in once:
+                        self._forget(hyps[k])
                 segments.append(unique[pos])
                 if progress and (k % step == 0 or k == n - 1):
                     progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
         return segments
+
+    def _forget(self, text: str) -> None:
+        """Drop a scored text's tokens and sentence work from the memos."""
+        toks = self._tok_cache.get(text)
+        if toks is not None:
+            self._sent_cache.discard(tuple(t.text for t in toks))
+            self._tok_cache.discard(text)
 
     def _numbered(
         self, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
@@ -601,6 +623,21 @@ def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], l
                 seen[key] = pos
         where.append(pos)
     return first, where
+
+
+def single_use(hyps: Sequence[Any], refs: Sequence[Any], memo: ByteBoundedMemo) -> set[str]:
+    """The hypotheses that occur once, are no reference and are not memoised yet.
+
+    :meth:`Meteor.score_segments` forgets their tokens and sentence work once scored.
+    """
+    seen: dict[str, int] = {}
+    for h in hyps:
+        if isinstance(h, str):
+            seen[h] = seen.get(h, 0) + 1
+    for r in refs:
+        for text in (r,) if isinstance(r, str) else r if isinstance(r, Sequence) else ():
+            seen.pop(text, None)
+    return {h for h, n in seen.items() if n == 1 and h not in memo}
 
 
 def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:

@@ -174,6 +174,9 @@ def beam_choice(
     add = spans.append
     exact = Module.EXACT
     one_word_exact = 2 * cov_unit
+    # one shared mask object per word: a long pair's masks are big integers
+    bit_h = [1 << i for i in range(n_hyp)]
+    bit_r = [1 << j for j in range(n_ref)]
     for cid, c in enumerate(candidates):
         module, hs, he, rs, re_ = c[:5]
         lattice[rs].append(cid)
@@ -181,7 +184,7 @@ def beam_choice(
             cov_h[hs] += 1
             cov_r[rs] += 1
             gain = one_word_exact if module is exact else 0
-            add((hs, 1 << hs, 1 << rs, gain, abs(rs - hs), re_, he))
+            add((hs, bit_h[hs], bit_r[rs], gain, abs(rs - hs), re_, he))
             continue
         for i in range(hs, he):
             cov_h[i] += 1
@@ -229,10 +232,10 @@ def beam_choice(
         if len(paths) > 1:
             paths.sort(key=rank)  # stable, as Collections.sort
             del paths[beam_size:]
-        bit = 1 << current
+        bit = bit_r[current]
         row = lattice[current]
         if len(row) * len(paths) > _HEAP_THRESHOLD:
-            paths = _heap_step(paths, row, spans, bit, current, beam_size, chunk_unit, fix)
+            paths = _heap_step(paths, row, spans, bit_h, bit, current, beam_size, chunk_unit, fix)
             continue
         nxt: list[list[Any]] = []
         push = nxt.append
@@ -300,6 +303,7 @@ def _heap_step(
     paths: list[list[Any]],
     row: list[int],
     spans: list[tuple[int, int, int, int, int, int, int]],
+    bit_h: list[int],
     bit: int,
     current: int,
     beam_size: int,
@@ -332,7 +336,7 @@ def _heap_step(
     best = list(accumulate((spans[cid][3] for cid in reversed(row)), max))
     best.reverse()
     last = {spans[cid][0]: k for k, cid in enumerate(row)}
-    runs = _runs(row, spans, bit)
+    runs = _runs(row, spans, bit_h, bit)
     worst = -1  # the worst key kept once the heap is full (-1: not full yet)
     for path in paths:
         if path[_UR] & bit:
@@ -409,7 +413,10 @@ _MIN_RUN = 4
 
 
 def _runs(
-    row: list[int], spans: list[tuple[int, int, int, int, int, int, int]], bit: int
+    row: list[int],
+    spans: list[tuple[int, int, int, int, int, int, int]],
+    bit_h: list[int],
+    bit: int,
 ) -> list[tuple[int, int, int, dict[int, int]]]:
     """The row cut into pieces ``(start, end, hyp mask, index by hyp position)``.
 
@@ -425,7 +432,7 @@ def _runs(
         prev = -1
         while j < n:
             hs, mh, mr = spans[row[j]][:3]
-            if mr != bit or mh != 1 << hs or hs <= prev:
+            if mr != bit or mh != bit_h[hs] or hs <= prev:
                 break
             prev = hs
             j += 1
@@ -433,8 +440,8 @@ def _runs(
             mask = 0
             at: dict[int, int] = {}
             for i in range(k, j):
-                hs = spans[row[i]][0]
-                mask |= 1 << hs
+                hs, mh = spans[row[i]][:2]
+                mask |= mh
                 at[hs] = i
             out.append((k, j, mask, at))
             k = j
@@ -461,15 +468,16 @@ def _free(
     words a path already used cost nothing (in a long document most of a frequent
     word's occurrences are used by the time the search reaches its later ones).
     """
+    free_h = ~uh
     for start, end, mask, at in runs:
         if mask:
-            f = mask & ~uh
+            f = mask & free_h
             while f:
                 low = f & -f
                 yield at[low.bit_length() - 1]
                 f ^= low
         else:
             for k in range(start, end):
-                _, mh, mr = spans[row[k]][:3]
-                if not (uh & mh or ur & mr):
+                span = spans[row[k]]
+                if not (uh & span[1] or ur & span[2]):
                     yield k

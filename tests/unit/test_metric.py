@@ -9,7 +9,7 @@ Most tests use the exact stage alone with δ = 0.5 (plain ratios), α 0.9, β 3,
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -251,3 +251,27 @@ def test_an_aligner_may_propose_its_own_candidates(registry: None) -> None:
     assert r.score == 0.5 * (1 - 0.5)
     chosen, cands = m.align(["x", "y"], ["z"])
     assert chosen == cands and [(c.hyp_words, c.ref_words) for c in chosen] == [(("x",), ("z",))]
+
+
+def test_long_pairs_score_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From GC_PAUSE_WORD_PAIRS (hyp × ref words) on, score() pauses the cyclic collector."""
+    import contextlib
+
+    from meteor import metric
+
+    paused: list[int] = []
+
+    @contextlib.contextmanager
+    def recording() -> Iterator[None]:
+        paused.append(1)
+        yield
+
+    monkeypatch.setattr(metric, "gc_paused", recording)
+    m = Meteor("meteor-1.5")
+    side = int(metric.GC_PAUSE_WORD_PAIRS**0.5)
+    short = " ".join(f"w{k}" for k in range(side - 1))
+    long = " ".join(f"w{k}" for k in range(side))
+    assert m.score(short, short).score > 0.99
+    assert paused == []
+    assert m.score(long, long).score > 0.99
+    assert paused == [1]
