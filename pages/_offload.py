@@ -27,13 +27,15 @@ tests/app/test_offload.py.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import multiprocessing
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -151,11 +153,29 @@ def _worker_scorer(preset: str, overrides: str) -> Meteor:
     return m
 
 
+@contextlib.contextmanager
+def _job() -> Iterator[None]:
+    """One job of the worker, run with the cyclic garbage collector off.
+
+    A long pair makes millions of short-lived objects and no cycles; collections
+    would walk them all again and again (``meteor.metric.GC_PAUSE_WORD_PAIRS``).
+    :func:`meteor.runtime.gc_paused` does not pause here, as the watch thread is
+    running, but the worker's jobs run one at a time on its main thread and the
+    watch thread allocates nothing, so the switch is the job's alone.
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def score_pair(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Sized[Analysis]:
     """The pair's analysis with its size in bytes (run in the worker): the score card's."""
-    m = _worker_scorer(preset, overrides)
-    a = analyse_here(m, hyp, refs)
-    return Sized(a, deep_size(a, shared=(m.params,)))
+    with _job():
+        m = _worker_scorer(preset, overrides)
+        a = analyse_here(m, hyp, refs)
+        return Sized(a, deep_size(a, shared=(m.params,)))
 
 
 def explain_pair(
@@ -168,9 +188,10 @@ def explain_pair(
     The worker's memos (tokens, sentence work) make the second scoring of the pair
     cheaper than the first.
     """
-    m = _worker_scorer(preset, overrides)
-    why = explain(m.score(hyp, list(refs)), m)
-    return Sized(why, deep_size(why, shared=(m.params,)))
+    with _job():
+        m = _worker_scorer(preset, overrides)
+        why = explain(m.score(hyp, list(refs)), m)
+        return Sized(why, deep_size(why, shared=(m.params,)))
 
 
 def warm(preset: str) -> int:
@@ -180,6 +201,7 @@ def warm(preset: str) -> int:
     m = _worker_scorer(preset, "{}")
     m.prepare()
     import_nltk()
+    gc.freeze()  # loaded resources never become garbage: collections skip them
     return os.getpid()
 
 

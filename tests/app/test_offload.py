@@ -93,6 +93,27 @@ def test_worker_records_equal_the_servers(pool: Offloader) -> None:
     assert sized_why.nbytes == pytest.approx(_cache.deep_size(why, shared=(a.params,)), rel=0.05)
 
 
+def test_the_worker_freezes_its_resources_and_pauses_the_collector_per_job(
+    pool: Offloader,
+) -> None:
+    """A long pair's job makes millions of objects and no cycles: in the worker (whose
+    watch thread keeps meteor.runtime.gc_paused from pausing) each job runs with the
+    collector off, and the resources loaded by warm() are frozen out of it."""
+    import gc
+
+    pool.run(_offload.warm, "meteor-1.5")
+    assert pool.run(gc.get_freeze_count) > 100_000  # WordNet, the paraphrase trie, nltk ...
+    pool.run(score_pair, "a b", ("a b",), "meteor-1.5", "{}")
+    assert pool.run(gc.isenabled) is True  # on again between jobs
+    assert gc.isenabled()
+    with _offload._job():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ParamError), _offload._job():
+        raise ParamError("alpha")
+    assert gc.isenabled()
+
+
 def test_the_librarys_errors_reach_the_caller(pool: Offloader) -> None:
     for job in (score_pair, explain_pair):
         with pytest.raises(ParamError, match="alpha"):
