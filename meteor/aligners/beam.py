@@ -19,7 +19,8 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
 from itertools import accumulate
 from operator import itemgetter
@@ -95,6 +96,30 @@ class BeamAligner(Aligner):
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
+#: Set (to anything but ``0``) to run the Python search even when the C one is installed.
+PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
+
+
+def _native_search() -> Callable[..., list[int] | None] | None:
+    """``meteor_native._beam.beam_choice`` (``pip install ./native``), or ``None``.
+
+    The C search is a transcription of :func:`beam_choice` for sides of at most 64
+    words (64-bit word masks); it returns ``None`` for anything else and the Python
+    search runs.  Both give the same choices (``tests/unit/test_native.py``).
+    """
+    if os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0"):
+        return None
+    try:
+        from meteor_native._beam import beam_choice as native
+    except ImportError:
+        return None
+    return native  # type: ignore[no-any-return]
+
+
+#: The C search when it is installed and not switched off (read once, at import).
+NATIVE_SEARCH = _native_search()
+
+
 def search_weight(module: Module) -> float:
     """Hard-coded search weights (MeteorScorer.loadConfiguration): exact 1.0, others 0.5."""
     return 1.0 if module is Module.EXACT else 0.5
@@ -150,7 +175,23 @@ def beam_choice(
 
     Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
     line, quirks included; split, the correspondence with the Java would be lost.
+    Pairs of at most 64 words a side run the same search in C when it is installed
+    (:data:`NATIVE_SEARCH`).
     """
+    if NATIVE_SEARCH is not None and n_hyp <= 64 and n_ref <= 64:
+        chosen = NATIVE_SEARCH(n_hyp, n_ref, candidates, beam_size, Module.EXACT)
+        if chosen is not None:
+            return chosen
+    return _python_search(n_hyp, n_ref, candidates, beam_size)
+
+
+def _python_search(
+    n_hyp: int,
+    n_ref: int,
+    candidates: Sequence[Candidate],
+    beam_size: int,
+) -> list[int]:
+    """:func:`beam_choice` in Python (any length; the reference for the C search)."""
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of

@@ -2,7 +2,9 @@
 
 Meteor 1.5 sorts every successor stably and keeps the first `beam`; the heap path keeps
 the `beam` smallest (key, insertion order) without building the others.  They must agree
-on every input, including ties, tiny beams and n:m candidates.
+on every input, including ties, tiny beams and n:m candidates.  These tests run the
+Python search (the C one, ``meteor_native``, is off here); tests/unit/test_native.py holds
+the C search to the same transcription of Meteor 1.5's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,11 @@ from hypothesis import strategies as st
 
 from meteor.aligners import beam
 from meteor.types import Match, Module, Span
+
+
+@pytest.fixture(autouse=True)
+def _python_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(beam, "NATIVE_SEARCH", None)
 
 
 @st.composite

@@ -26,7 +26,7 @@ def _pins(path: Path) -> set[str]:
     out: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         spec = line.split("#", 1)[0].strip()
-        if spec and not spec.startswith("-"):
+        if spec and not spec.startswith(("-", "./")):  # ./native: built from this checkout
             out.add(spec)
     return out
 
@@ -44,6 +44,14 @@ def test_dependencies_are_requirements_pins() -> None:
     assert not deps & app
     assert all("==" in d for d in deps | app)
     assert {d.split("==")[0] for d in app} == {"streamlit"}  # the library never imports it
+
+
+def test_the_install_command_builds_the_c_search() -> None:
+    """README's install command (pip install -r requirements.txt) builds ./native too."""
+    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert "./native" in {line.split("#", 1)[0].strip() for line in lines}
+    native = tomllib.loads((ROOT / "native" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert native["project"]["name"] == "meteor-workbench-native"
 
 
 def test_version_and_console_script() -> None:

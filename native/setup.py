@@ -1,0 +1,18 @@
+"""Builds meteor_native._beam, a C extension with no dependency beyond CPython's headers.
+
+Optional: where it cannot be compiled (no C compiler, no Python headers) the package
+installs without it and ``meteor`` runs the same search in Python.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "meteor_native._beam",
+            ["meteor_native/_beam.c"],
+            optional=True,
+            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+        )
+    ],
+)

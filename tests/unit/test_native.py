@@ -1,0 +1,131 @@
+"""The C beam search (``meteor_native``, ``pip install ./native``) chooses as the Python one.
+
+``meteor.aligners.beam.beam_choice`` hands pairs of at most 64 words a side to
+``meteor_native._beam.beam_choice`` when it is installed; both must equal the literal
+transcription of Meteor 1.5's search (test_beam.py) and each other, ties included.
+Without the extension these tests are skipped on a user's machine (the library then
+runs the Python search) and fail in CI, where both searches are tested.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_beam import _java_search, lattices, repetitive_lattices
+
+import meteor
+from meteor.aligners import beam
+from meteor.types import Match, Module
+
+Plain = tuple[Module, int, int, int, int]
+
+
+@pytest.fixture(scope="module")
+def native() -> Any:
+    try:
+        from meteor_native import _beam
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("meteor_native is not installed: CI tests the C search too")
+        pytest.skip("the C search is not installed (pip install ./native); Python search in use")
+    return _beam
+
+
+def _python(n_hyp: int, n_ref: int, plain: list[Plain], beam_size: int) -> list[int]:
+    return beam._python_search(n_hyp, n_ref, [(*c, "", None) for c in plain], beam_size)
+
+
+def _c(native: Any, n_hyp: int, n_ref: int, plain: list[Plain], beam_size: int) -> Any:
+    return native.beam_choice(
+        n_hyp, n_ref, [(*c, "", None) for c in plain], beam_size, Module.EXACT
+    )
+
+
+def _plain(cands: list[Match]) -> list[Plain]:
+    return [(m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in cands]
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=lattices(), beam_size=st.sampled_from([1, 2, 3, 5, 40]))
+def test_c_search_equals_the_java_transcription(
+    native: Any, case: tuple[int, int, list[Match]], beam_size: int
+) -> None:
+    n_hyp, n_ref, cands = case
+    plain = _plain(cands)
+    assert _c(native, n_hyp, n_ref, plain, beam_size) == _java_search(
+        n_hyp, n_ref, plain, beam_size
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=repetitive_lattices(), beam_size=st.sampled_from([1, 2, 3, 5, 40]))
+def test_c_search_on_repetitive_text(
+    native: Any, case: tuple[int, int, list[Plain]], beam_size: int
+) -> None:
+    n_hyp, n_ref, plain = case
+    assert _c(native, n_hyp, n_ref, plain, beam_size) == _java_search(
+        n_hyp, n_ref, plain, beam_size
+    )
+
+
+@st.composite
+def wide_lattices(draw: st.DrawFn) -> tuple[int, int, list[Plain]]:
+    """Up to 64 words a side (the masks' full width), hundreds of candidates, n:m spans."""
+    n_hyp = draw(st.integers(1, 64))
+    n_ref = draw(st.integers(1, 64))
+    out: list[Plain] = []
+    for _ in range(draw(st.integers(0, 300))):
+        hs = draw(st.integers(0, n_hyp - 1))
+        rs = draw(st.integers(0, n_ref - 1))
+        he = draw(st.integers(hs + 1, min(n_hyp, hs + 4)))
+        re_ = draw(st.integers(rs + 1, min(n_ref, rs + 4)))
+        out.append(
+            (draw(st.sampled_from([Module.EXACT, Module.STEM, Module.SYNONYM])), hs, he, rs, re_)
+        )
+    out.sort(key=lambda c: c[3])
+    return n_hyp, n_ref, out
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=wide_lattices(), beam_size=st.sampled_from([1, 4, 40]))
+def test_c_search_equals_python_up_to_64_words(
+    native: Any, case: tuple[int, int, list[Plain]], beam_size: int
+) -> None:
+    n_hyp, n_ref, plain = case
+    assert _c(native, n_hyp, n_ref, plain, beam_size) == _python(n_hyp, n_ref, plain, beam_size)
+
+
+def test_full_width_masks_and_longer_sides(native: Any) -> None:
+    """A 64-word span (a mask of all ones) is searched in C; 65 words go back to Python."""
+    whole = [(Module.PARAPHRASE, 0, 64, 0, 64), (Module.EXACT, 63, 64, 63, 64)]
+    assert _c(native, 64, 64, whole, 40) == _python(64, 64, whole, 40) == [0]
+    assert _c(native, 65, 3, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
+    assert _c(native, 3, 3, [(Module.EXACT, 2, 4, 0, 1)], 40) is None  # not a lattice of 3 words
+
+
+def test_scores_use_the_c_search_and_equal_the_python_ones(
+    native: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert beam.NATIVE_SEARCH is native.beam_choice
+    hyp = "the cat sat on the mat and the dog sat on the rug near the cat"
+    ref = "a cat was sitting on the mat while the dog sat on a rug by the cat"
+    with_c = meteor.Meteor("meteor-1.5").score(hyp, ref)
+    monkeypatch.setattr(beam, "NATIVE_SEARCH", None)
+    meteor.metric._SHARED_CACHES.clear()
+    assert meteor.Meteor("meteor-1.5").score(hyp, ref).to_dict(candidates=True) == with_c.to_dict(
+        candidates=True
+    )
+
+
+def test_the_environment_switches_the_c_search_off(native: Any) -> None:
+    code = "from meteor.aligners import beam; print(beam.NATIVE_SEARCH is None)"
+    for value, off in (("1", "True"), ("0", "False"), ("", "False")):
+        env = {**os.environ, beam.PURE_PYTHON_ENV: value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert out.stdout.strip() == off, (value, out.stderr)
