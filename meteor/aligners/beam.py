@@ -15,6 +15,11 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
   so Java truncates: a one-word non-exact match adds 0;
 * **quirk 2**: each candidate's distance is added to the *parent* path
   (Aligner.java:382), so later siblings and the skip path inherit it.
+
+The same search exists in C for sides of at most 64 words (``native/``, built by the
+install command; :data:`NATIVE_SEARCH`): the Python one here is the reference it is
+tested against, and runs for longer sides, without a compiler, or with
+``METEOR_PURE_PYTHON=1``.
 """
 
 from __future__ import annotations
@@ -173,10 +178,8 @@ def beam_choice(
 ) -> list[int]:
     """:func:`align_beam` on :data:`~meteor.stages.base.Candidate` tuples: chosen indices, reference order.
 
-    Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
-    line, quirks included; split, the correspondence with the Java would be lost.
     Pairs of at most 64 words a side run the same search in C when it is installed
-    (:data:`NATIVE_SEARCH`).
+    (:data:`NATIVE_SEARCH`), the others :func:`_python_search`.
     """
     if NATIVE_SEARCH is not None and n_hyp <= 64 and n_ref <= 64:
         chosen = NATIVE_SEARCH(n_hyp, n_ref, candidates, beam_size, Module.EXACT)
@@ -191,7 +194,11 @@ def _python_search(
     candidates: Sequence[Candidate],
     beam_size: int,
 ) -> list[int]:
-    """:func:`beam_choice` in Python (any length; the reference for the C search)."""
+    """:func:`beam_choice` in Python (any length; the reference for the C search).
+
+    Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
+    line, quirks included; split, the correspondence with the Java would be lost.
+    """
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
     # Each field gets just the bits its largest possible value needs, so that keys of

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 
@@ -96,8 +97,12 @@ def test_definite_rule_is_one_function() -> None:
 
     assert beam.is_definite is rules.is_definite
     assert walk.is_definite is rules.is_definite
-    assert "is_definite(" in inspect.getsource(beam.beam_choice)
+    assert "is_definite(" in inspect.getsource(beam._python_search)
     assert "is_definite(" in inspect.getsource(walk.definite_candidates)
+    # The C twin of the search (native/) restates the rule in C, citing the same Java lines;
+    # tests/unit/test_native.py holds its choices equal to the Python search's.
+    c_source = Path(__file__).resolve().parents[2] / "native" / "meteor_native" / "_beam.c"
+    assert "Definite matches (Aligner.java:199-218)" in c_source.read_text(encoding="utf-8")
 
 
 def test_definite_candidates_on_a_real_pair() -> None:
