@@ -26,6 +26,7 @@ the result with them and with ``meteor_score``.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections import defaultdict
@@ -75,6 +76,17 @@ def _default_stemmer() -> Stemmer:
 
         _DEFAULT_STEMMER = PorterStemmer()
     return _DEFAULT_STEMMER
+
+
+@functools.lru_cache(maxsize=200_000)
+def _porter_stem(word: str) -> str:
+    """The default stemmer's stem of ``word``, memoised per word type.
+
+    nltk stems every word of every pair again; ``PorterStemmer.stem`` is a pure
+    function of the word (its irregular-forms pool is fixed), so a corpus needs
+    each word type stemmed once.  A caller's own stemmer is never memoised.
+    """
+    return _default_stemmer().stem(word)
 
 
 def _stemmer_label(stemmer: Stemmer) -> str:
@@ -226,6 +238,7 @@ def nltk_candidates(
     hyp = list(hyp)
     ref = list(ref)
     st = stemmer if stemmer is not None else _default_stemmer()
+    stem = st.stem if stemmer is not None else _porter_stem
     matches: list[Candidate] = []
 
     def add(module: Module, i: int, j: int, detail: str) -> None:
@@ -238,8 +251,8 @@ def nltk_candidates(
 
     # Stage 2: stems (nltk _enum_stem_match); the leftovers keep their stems.
     label = _stemmer_label(st)
-    hyp_stems = [(i, st.stem(w)) for i, w in hyp_left]
-    ref_stems = [(j, st.stem(w)) for j, w in ref_left]
+    hyp_stems = [(i, stem(w)) for i, w in hyp_left]
+    ref_stems = [(j, stem(w)) for j, w in ref_left]
     pairs, hyp_left, ref_left = _greedy(hyp_stems, ref_stems)
     stem_of = dict(hyp_stems)
     for i, j in pairs:

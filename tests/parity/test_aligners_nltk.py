@@ -351,3 +351,33 @@ def test_wmt21_segments_agree_with_nltk(wn: WordNetCorpusReader) -> None:
     )
     print(f"\nnltk agreement on WMT21 ru-en: {agree}/{len(sample)} = {agree / len(sample):.2%}")
     assert agree == len(sample)
+
+
+def test_default_stems_are_memoised_per_word_a_callers_stemmer_is_not() -> None:
+    """nltk stems every word of every pair; the default PorterStemmer's stems are kept per
+    word type (a pure function of the word), a caller's own stemmer is asked every time."""
+    from meteor.aligners import greedy
+
+    toy = _ToyWordNet()
+    hyp, ref = "running dogs barked".split(), "the runner dog barks".split()
+    before = greedy._porter_stem.cache_info().hits
+    first = nltk_candidates(hyp, ref, wordnet=toy)
+    assert nltk_candidates(hyp, ref, wordnet=toy) == first
+    assert greedy._porter_stem.cache_info().hits >= before + len(hyp) + len(ref) - 1
+
+    class Counting:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.porter = PorterStemmer()
+
+        def stem(self, token: str) -> str:
+            self.calls += 1
+            return self.porter.stem(token)
+
+    mine = Counting()
+    assert nltk_candidates(hyp, ref, wordnet=toy, stemmer=mine) == [
+        (c[0], c[1], c[2], c[3], c[4], c[5].replace("porter", "Counting"), c[6]) for c in first
+    ]
+    calls = mine.calls
+    nltk_candidates(hyp, ref, wordnet=toy, stemmer=mine)
+    assert mine.calls == 2 * calls > 0
