@@ -74,6 +74,17 @@ print(time.perf_counter() - t0)
 """
 
 
+def beam_search() -> str:
+    """Which Meteor 1.5 beam search this checkout's runs use (C from ./native, or Python)."""
+    code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    kind = out.stdout.strip() or "unknown"
+    return (
+        f"beam search in {kind} (METEOR_PURE_PYTHON={os.environ.get('METEOR_PURE_PYTHON', '')!r})"
+    )
+
+
 def load_pairs() -> list[tuple[str, str]]:
     """Distinct (hyp, first ref) pairs of the expected-value files, in file order."""
     seen: set[tuple[str, str]] = set()
@@ -166,7 +177,8 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
                 print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
                       f"{cpu:6.2f} s CPU", file=sys.stderr, flush=True)  # fmt: skip
     print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
-          f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}\n")  # fmt: skip
+          f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; "
+          f"ours: {beam_search()}\n")  # fmt: skip
     head = ("tool", "marginal ms/seg wall", "CPU", "start-up s wall", "CPU")
     print("| " + " | ".join(head) + " |")
     print("|---|---|---|---|---|")

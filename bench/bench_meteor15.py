@@ -110,7 +110,13 @@ def main() -> None:
     hyp_f, ref_f = tmp / "hyp.txt", tmp / "ref.txt"
     hyp_f.write_text("".join(h + "\n" for h, _ in segs), encoding="utf-8")
     ref_f.write_text("".join(r + "\n" for _, r in segs), encoding="utf-8")
-    print(f"{len(segs)} segments of WMT21 ru-en; {os.cpu_count()} cores\n")
+    probe = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
+    kind = subprocess.run(
+        [sys.executable, "-c", probe], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    print(f"{len(segs)} segments of WMT21 ru-en; {os.cpu_count()} cores; "
+          f"ours: beam search in {kind or 'unknown'}\n")  # fmt: skip
 
     rows: list[tuple[str, float, float, float, str]] = []
     env = dict(os.environ, PYTHONPATH=str(ROOT))
