@@ -11,6 +11,7 @@ setup(
         Extension(
             "meteor_native._beam",
             ["meteor_native/_beam.c"],
+            depends=["meteor_native/_beam_search.h"],
             optional=True,
             extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
         )

@@ -16,7 +16,7 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 * **quirk 2**: each candidate's distance is added to the *parent* path
   (Aligner.java:382), so later siblings and the skip path inherit it.
 
-The same search exists in C for sides of at most 64 words (``native/``, built by the
+The same search exists in C for sides of at most 256 words (``native/``, built by the
 install command; :data:`NATIVE_SEARCH`): the Python one here is the reference it is
 tested against, and runs for longer sides, without a compiler, or with
 ``METEOR_PURE_PYTHON=1``.
@@ -108,19 +108,25 @@ PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
 def _native_search() -> Callable[..., list[int] | None] | None:
     """``meteor_native._beam.beam_choice`` (``pip install ./native``), or ``None``.
 
-    The C search is a transcription of :func:`beam_choice` for sides of at most 64
-    words (64-bit word masks); it returns ``None`` for anything else and the Python
-    search runs.  Both give the same choices (``tests/unit/test_native.py``).
+    The C search is a transcription of :func:`_python_search` for sides of at most
+    :data:`NATIVE_MAX_WORDS` words (masks of one to four 64-bit words); it returns
+    ``None`` for anything else and the Python search runs.  Both give the same choices
+    (``tests/unit/test_native.py``).
     """
+    global NATIVE_MAX_WORDS
     if os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0"):
         return None
     try:
+        from meteor_native._beam import MAX_WORDS
         from meteor_native._beam import beam_choice as native
     except ImportError:
         return None
+    NATIVE_MAX_WORDS = MAX_WORDS
     return native  # type: ignore[no-any-return]
 
 
+#: Longest side the C search takes (the built module's ``MAX_WORDS``; 0 without it).
+NATIVE_MAX_WORDS = 0
 #: The C search when it is installed and not switched off (read once, at import).
 NATIVE_SEARCH = _native_search()
 
@@ -178,10 +184,10 @@ def beam_choice(
 ) -> list[int]:
     """:func:`align_beam` on :data:`~meteor.stages.base.Candidate` tuples: chosen indices, reference order.
 
-    Pairs of at most 64 words a side run the same search in C when it is installed
-    (:data:`NATIVE_SEARCH`), the others :func:`_python_search`.
+    Pairs of at most :data:`NATIVE_MAX_WORDS` words a side run the same search in C when
+    it is installed (:data:`NATIVE_SEARCH`), the others :func:`_python_search`.
     """
-    if NATIVE_SEARCH is not None and n_hyp <= 64 and n_ref <= 64:
+    if NATIVE_SEARCH is not None and n_hyp <= NATIVE_MAX_WORDS and n_ref <= NATIVE_MAX_WORDS:
         chosen = NATIVE_SEARCH(n_hyp, n_ref, candidates, beam_size, Module.EXACT)
         if chosen is not None:
             return chosen

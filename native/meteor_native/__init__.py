@@ -1,6 +1,6 @@
 """Compiled parts of the METEOR workbench (optional; ``meteor`` runs without them).
 
 ``meteor_native._beam.beam_choice`` is Meteor 1.5's beam search in C for sides of at
-most 64 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
+most 256 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
 ``METEOR_PURE_PYTHON`` is unset) and gives the same choices without it.
 """

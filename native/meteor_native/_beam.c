@@ -1,14 +1,15 @@
-/* Meteor 1.5's beam search (Aligner.align / Aligner.resolve) for sides of at most 64 words.
+/* Meteor 1.5's beam search (Aligner.align / Aligner.resolve) for sides of at most 256 words.
  *
- * A C transcription of meteor.aligners.beam.beam_choice (the pure-Python reference, which
- * is a line-by-line reading of cmu-mtlab/meteor src/edu/cmu/meteor/aligner/Aligner.java):
+ * A C transcription of meteor.aligners.beam._python_search (the pure-Python reference,
+ * which is a line-by-line reading of cmu-mtlab/meteor src/edu/cmu/meteor/aligner/Aligner.java):
  * same lattice, same definite matches, same packed ranking key (more coverage, then fewer
  * chunks, then less distance, stable), same quirks (coverage truncated to an int with
  * search weights exact 1.0 and others 0.5; each candidate's distance added to the parent
- * path).  Word sets are 64-bit masks, so either side may have at most 64 words; for
- * longer sides, or a key that would not fit in 62 bits, it returns None and the caller
- * runs the Python search.  Python fallback and this module give identical choices
- * (tests/unit/test_native.py compares them on random and repetitive lattices).
+ * path).  Word sets are masks of one, two or four 64-bit words (_beam_search.h, compiled
+ * once per width), so either side may have at most MAX_WORDS = 256 words; for longer
+ * sides, or a key that would not fit in 62 bits, it returns None and the caller runs the
+ * Python search.  Python and this module give identical choices (tests/unit/test_native.py
+ * compares them on random and repetitive lattices).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -17,42 +18,12 @@
 #include <string.h>
 
 typedef struct {
-    int64_t key;
-    uint64_t uh, ur;
-    int32_t ix, le, node, seq;
-} Path;
-
-typedef struct {
-    int32_t hs, rs, nix, nle;
-    uint64_t mh, mr;
-    int64_t gain, dist;
-} Span;
-
-typedef struct {
     int32_t *cid, *next;
     Py_ssize_t len, cap;
 } Nodes;
 
 static int bit_length(uint64_t v) {
     return v ? 64 - __builtin_clzll(v) : 0;
-}
-
-static uint64_t span_mask(int start, int end) {
-    int n = end - start;
-    uint64_t ones = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    return ones << start;
-}
-
-static int cmp_path(const void *a, const void *b) {
-    const Path *p = (const Path *)a, *q = (const Path *)b;
-    if (p->key != q->key) return p->key < q->key ? -1 : 1;
-    return p->seq < q->seq ? -1 : (p->seq > q->seq);
-}
-
-/* Stable sort by key (Collections.sort): ties keep their order via seq. */
-static void sort_paths(Path *paths, Py_ssize_t n) {
-    for (Py_ssize_t k = 0; k < n; k++) paths[k].seq = (int32_t)k;
-    qsort(paths, (size_t)n, sizeof(Path), cmp_path);
 }
 
 static int32_t add_node(Nodes *nodes, int32_t cid, int32_t next) {
@@ -71,253 +42,54 @@ static int32_t add_node(Nodes *nodes, int32_t cid, int32_t next) {
     return (int32_t)nodes->len++;
 }
 
-static int push(Path **buf, Py_ssize_t *len, Py_ssize_t *cap, const Path *p) {
-    if (*len == *cap) {
-        Py_ssize_t c = *cap ? 2 * *cap : 256;
-        Path *b = realloc(*buf, (size_t)c * sizeof(Path));
-        if (!b) return -1;
-        *buf = b;
-        *cap = c;
-    }
-    (*buf)[(*len)++] = *p;
-    return 0;
-}
+#define MAX_WORDS 256
+
+#define W 1
+#define SUFFIXED(name) name##_1
+#include "_beam_search.h"
+#undef SUFFIXED
+#undef W
+#define W 2
+#define SUFFIXED(name) name##_2
+#include "_beam_search.h"
+#undef SUFFIXED
+#undef W
+#define W 4
+#define SUFFIXED(name) name##_4
+#include "_beam_search.h"
+#undef SUFFIXED
+#undef W
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {
     int n_hyp, n_ref, beam_size;
     PyObject *candidates, *exact;
     if (!PyArg_ParseTuple(args, "iiOiO", &n_hyp, &n_ref, &candidates, &beam_size, &exact))
         return NULL;
-    if (n_hyp < 0 || n_ref < 0 || n_hyp > 64 || n_ref > 64 || beam_size < 1)
+    if (n_hyp < 0 || n_ref < 0 || n_hyp > MAX_WORDS || n_ref > MAX_WORDS || beam_size < 1)
         Py_RETURN_NONE;
     PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *result;
+    int longest = n_hyp > n_ref ? n_hyp : n_ref;
     if (n > INT32_MAX / 4) {
-        Py_DECREF(seq);
-        Py_RETURN_NONE;
-    }
-
-    PyObject *result = NULL;
-    Span *spans = NULL;
-    int32_t *row_start = NULL, *row_cids = NULL, *fill = NULL, *definite = NULL;
-    int32_t *chosen = NULL;
-    Path *paths = NULL, *nxt = NULL;
-    Py_ssize_t np = 0, pcap = 0, nn = 0, ncap = 0;
-    Nodes nodes = {NULL, NULL, 0, 0};
-    int cov_h[64] = {0}, cov_r[64] = {0};
-    int lattice_ok = 1;
-    uint64_t total_dist = 0;
-
-    spans = calloc((size_t)(n ? n : 1), sizeof(Span));
-    row_start = calloc((size_t)n_ref + 1, sizeof(int32_t));
-    row_cids = calloc((size_t)(n ? n : 1), sizeof(int32_t));
-    fill = calloc((size_t)n_ref + 1, sizeof(int32_t));
-    definite = malloc(((size_t)n_ref + 1) * sizeof(int32_t));
-    if (!spans || !row_start || !row_cids || !fill || !definite) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* Parse the candidates: (module, hs, he, rs, re, ...). */
-    for (Py_ssize_t c = 0; c < n; c++) {
-        PyObject *t = PySequence_Fast_GET_ITEM(seq, c);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 5) {
-            lattice_ok = 0;
-            break;
-        }
-        long v[4];
-        for (int k = 0; k < 4; k++) {
-            v[k] = PyLong_AsLong(PyTuple_GET_ITEM(t, k + 1));
-            if (v[k] == -1 && PyErr_Occurred()) goto done;
-        }
-        long hs = v[0], he = v[1], rs = v[2], re = v[3];
-        if (hs < 0 || he <= hs || he > n_hyp || rs < 0 || re <= rs || re > n_ref) {
-            lattice_ok = 0; /* not a lattice this search knows: Python decides */
-            break;
-        }
-        int ex = PyTuple_GET_ITEM(t, 0) == exact;
-        Span *s = &spans[c];
-        s->hs = (int32_t)hs;
-        s->rs = (int32_t)rs;
-        s->nix = (int32_t)re;
-        s->nle = (int32_t)he;
-        s->mh = span_mask((int)hs, (int)he);
-        s->mr = span_mask((int)rs, (int)re);
-        /* quirk 1: int(len * w) per side, w = 1.0 (exact) or 0.5 */
-        s->gain = ex ? (he - hs) + (re - rs) : (he - hs) / 2 + (re - rs) / 2;
-        s->dist = rs > hs ? rs - hs : hs - rs;
-        total_dist += (uint64_t)s->dist;
-        row_start[rs + 1]++;
-        for (long i = hs; i < he; i++) cov_h[i]++;
-        for (long j = rs; j < re; j++) cov_r[j]++;
-    }
-    if (!lattice_ok) {
         result = Py_None;
         Py_INCREF(result);
-        goto done;
+    } else if (longest <= 64) {
+        result = search_1(n_hyp, n_ref, seq, n, beam_size, exact);
+    } else if (longest <= 128) {
+        result = search_2(n_hyp, n_ref, seq, n, beam_size, exact);
+    } else {
+        result = search_4(n_hyp, n_ref, seq, n, beam_size, exact);
     }
-
-    /* key = (max_cov - cov) * cov_unit + chunks * chunk_unit + distance */
-    int chunk_bits = bit_length(total_dist + 1);
-    int cov_shift = chunk_bits + bit_length((uint64_t)n_ref + 2);
-    int64_t max_cov = 2 * ((int64_t)n_hyp + n_ref) + 2;
-    if (cov_shift + bit_length((uint64_t)max_cov) + 1 > 62) {
-        result = Py_None; /* would not fit: Python's integers do */
-        Py_INCREF(result);
-        goto done;
-    }
-    int64_t chunk_unit = (int64_t)1 << chunk_bits;
-    int64_t cov_unit = (int64_t)1 << cov_shift;
-    for (Py_ssize_t c = 0; c < n; c++) spans[c].gain *= cov_unit;
-
-    /* Lattice: candidate ids per reference start, in insertion order. */
-    for (int j = 0; j < n_ref; j++) row_start[j + 1] += row_start[j];
-    for (Py_ssize_t c = 0; c < n; c++) {
-        int rs = spans[c].rs;
-        row_cids[row_start[rs] + fill[rs]++] = (int32_t)c;
-    }
-
-    /* Definite matches (Aligner.java:199-218). */
-    uint64_t start_h = 0, start_r = 0;
-    for (int j = 0; j < n_ref; j++) {
-        definite[j] = -1;
-        if (row_start[j + 1] - row_start[j] != 1) continue;
-        int32_t cid = row_cids[row_start[j]];
-        const Span *s = &spans[cid];
-        int ok = 1;
-        for (int k = s->rs; ok && k < s->nix; k++) ok = cov_r[k] == 1;
-        for (int k = s->hs; ok && k < s->nle; k++) ok = cov_h[k] == 1;
-        if (ok) {
-            definite[j] = cid;
-            start_h |= s->mh;
-            start_r |= s->mr;
-        }
-    }
-
-    Path first = {max_cov * cov_unit, start_h, start_r, 0, -1, -1, 0};
-    if (push(&paths, &np, &pcap, &first) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int current = 0; current < n_ref; current++) {
-        if (np > 1) {
-            sort_paths(paths, np);
-            if (np > beam_size) np = beam_size;
-        }
-        uint64_t bit = (uint64_t)1 << current;
-        const int32_t *row = row_cids + row_start[current];
-        int32_t n_row = row_start[current + 1] - row_start[current];
-        nn = 0;
-        for (Py_ssize_t p = 0; p < np; p++) {
-            Path path = paths[p];
-            if (path.ur & bit) {
-                if (current < path.ix) {
-                    if (push(&nxt, &nn, &ncap, &path) < 0) goto nomem;
-                    continue;
-                }
-                int32_t fixed = definite[path.ix];
-                if (fixed < 0) continue; /* Java drops the path */
-                const Span *s = &spans[fixed];
-                path.key += s->dist - s->gain + ((path.le != -1 && s->hs != path.le) ? chunk_unit : 0);
-                path.ix = s->nix;
-                path.le = s->nle;
-                if (push(&nxt, &nn, &ncap, &path) < 0) goto nomem;
-                continue;
-            }
-            int64_t key = path.key;
-            int32_t le = path.le;
-            for (int32_t k = 0; k < n_row; k++) {
-                int32_t cid = row[k];
-                const Span *s = &spans[cid];
-                if ((path.uh & s->mh) || (path.ur & s->mr)) continue;
-                int32_t node = add_node(&nodes, cid, path.node);
-                if (node < 0) goto nomem;
-                Path child = {key - s->gain + ((le != -1 && s->hs != le) ? chunk_unit : 0),
-                              path.uh | s->mh, path.ur | s->mr, s->nix, s->nle, node, 0};
-                if (push(&nxt, &nn, &ncap, &child) < 0) goto nomem;
-                key += s->dist; /* quirk 2: the distance goes to the parent */
-            }
-            if (le != -1) { /* the skip path closes its chunk */
-                key += chunk_unit;
-                path.le = -1;
-            }
-            path.key = key;
-            path.ix += 1;
-            if (push(&nxt, &nn, &ncap, &path) < 0) goto nomem;
-        }
-        if (nn == 0) { /* "unexpected conditions": keep the best path */
-            if (push(&nxt, &nn, &ncap, &paths[0]) < 0) goto nomem;
-        }
-        Path *tmp = paths;
-        paths = nxt;
-        nxt = tmp;
-        Py_ssize_t tc = pcap;
-        pcap = ncap;
-        ncap = tc;
-        np = nn;
-    }
-    /* last step: close the open chunk of every path in the beam */
-    sort_paths(paths, np);
-    if (np > beam_size) np = beam_size;
-    for (Py_ssize_t p = 0; p < np; p++)
-        if (paths[p].le != -1) paths[p].key += chunk_unit;
-    sort_paths(paths, np);
-
-    /* chosen: definite matches in reference order, then the best path's choices
-     * (last first), stably sorted by reference start */
-    Py_ssize_t n_chosen = 0;
-    for (int j = 0; j < n_ref; j++) n_chosen += definite[j] >= 0;
-    for (int32_t node = paths[0].node; node >= 0; node = nodes.next[node]) n_chosen++;
-    chosen = malloc((size_t)(n_chosen ? n_chosen : 1) * sizeof(int32_t));
-    if (!chosen) goto nomem;
-    Py_ssize_t m = 0;
-    for (int j = 0; j < n_ref; j++)
-        if (definite[j] >= 0) chosen[m++] = definite[j];
-    for (int32_t node = paths[0].node; node >= 0; node = nodes.next[node]) chosen[m++] = nodes.cid[node];
-    /* stable insertion sort by reference start (at most 64 + 64 entries) */
-    for (Py_ssize_t a = 1; a < m; a++) {
-        int32_t c = chosen[a];
-        int32_t r = spans[c].rs;
-        Py_ssize_t b = a - 1;
-        while (b >= 0 && spans[chosen[b]].rs > r) {
-            chosen[b + 1] = chosen[b];
-            b--;
-        }
-        chosen[b + 1] = c;
-    }
-    result = PyList_New(m);
-    if (!result) goto done;
-    for (Py_ssize_t a = 0; a < m; a++) {
-        PyObject *v = PyLong_FromLong(chosen[a]);
-        if (!v) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, a, v);
-    }
-    goto done;
-
-nomem:
-    PyErr_NoMemory();
-done:
     Py_DECREF(seq);
-    free(spans);
-    free(row_start);
-    free(row_cids);
-    free(fill);
-    free(definite);
-    free(chosen);
-    free(paths);
-    free(nxt);
-    free(nodes.cid);
-    free(nodes.next);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"beam_choice", beam_choice, METH_VARARGS,
      "beam_choice(n_hyp, n_ref, candidates, beam_size, exact) -> list[int] | None\n\n"
-     "Meteor 1.5's beam search for sides of at most 64 words: the chosen candidate\n"
+     "Meteor 1.5's beam search for sides of at most MAX_WORDS words: the chosen candidate\n"
      "indices in reference order, as meteor.aligners.beam.beam_choice; None when the\n"
      "pair is outside what this search handles (the caller runs the Python search)."},
     {NULL, NULL, 0, NULL},
@@ -327,7 +99,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_beam", NULL, -1, me
 
 PyMODINIT_FUNC PyInit__beam(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "MAX_WORDS", 64) < 0) {
+    if (m && PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0) {
         Py_DECREF(m);
         return NULL;
     }

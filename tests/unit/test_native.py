@@ -1,6 +1,6 @@
 """The C beam search (``meteor_native``, ``pip install ./native``) chooses as the Python one.
 
-``meteor.aligners.beam.beam_choice`` hands pairs of at most 64 words a side to
+``meteor.aligners.beam.beam_choice`` hands pairs of at most 256 words a side to
 ``meteor_native._beam.beam_choice`` when it is installed; both must equal the literal
 transcription of Meteor 1.5's search (test_beam.py) and each other, ties included.
 Without the extension these tests are skipped on a user's machine (the library then
@@ -76,9 +76,13 @@ def test_c_search_on_repetitive_text(
 
 @st.composite
 def wide_lattices(draw: st.DrawFn) -> tuple[int, int, list[Plain]]:
-    """Up to 64 words a side (the masks' full width), hundreds of candidates, n:m spans."""
-    n_hyp = draw(st.integers(1, 64))
-    n_ref = draw(st.integers(1, 64))
+    """Up to 256 words a side (masks of one, two and four 64-bit words, their edges
+    included), hundreds of candidates, n:m spans."""
+    sides = st.one_of(
+        st.integers(1, 64), st.integers(60, 70), st.integers(124, 132), st.integers(250, 256)
+    )
+    n_hyp = draw(sides)
+    n_ref = draw(sides)
     out: list[Plain] = []
     for _ in range(draw(st.integers(0, 300))):
         hs = draw(st.integers(0, n_hyp - 1))
@@ -92,20 +96,34 @@ def wide_lattices(draw: st.DrawFn) -> tuple[int, int, list[Plain]]:
     return n_hyp, n_ref, out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(case=wide_lattices(), beam_size=st.sampled_from([1, 4, 40]))
-def test_c_search_equals_python_up_to_64_words(
+def test_c_search_equals_python_up_to_256_words(
     native: Any, case: tuple[int, int, list[Plain]], beam_size: int
 ) -> None:
     n_hyp, n_ref, plain = case
     assert _c(native, n_hyp, n_ref, plain, beam_size) == _python(n_hyp, n_ref, plain, beam_size)
 
 
-def test_full_width_masks_and_longer_sides(native: Any) -> None:
-    """A 64-word span (a mask of all ones) is searched in C; 65 words go back to Python."""
-    whole = [(Module.PARAPHRASE, 0, 64, 0, 64), (Module.EXACT, 63, 64, 63, 64)]
-    assert _c(native, 64, 64, whole, 40) == _python(64, 64, whole, 40) == [0]
-    assert _c(native, 65, 3, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
+@pytest.mark.parametrize("width", [63, 64, 65, 127, 128, 129, 255, 256])
+def test_full_width_masks(native: Any, width: int) -> None:
+    """Spans over every word, and across the 64-bit words of a mask, are searched in C."""
+    assert native.MAX_WORDS == beam.NATIVE_MAX_WORDS == 256
+    whole = [
+        (Module.PARAPHRASE, 0, width, 0, width),
+        (Module.EXACT, width - 1, width, width - 1, width),
+    ]
+    assert _c(native, width, width, whole, 40) == _python(width, width, whole, 40) == [0]
+    across = [(Module.EXACT, i, i + 2, i, i + 2) for i in range(0, width - 1, 3)]
+    across += [(Module.STEM, width - 1, width, 0, 1), (Module.EXACT, 0, 1, width - 1, width)]
+    across.sort(key=lambda c: c[3])
+    got = _c(native, width, width, across, 40)
+    assert got == _python(width, width, across, 40) == _java_search(width, width, across, 40)
+
+
+def test_longer_sides_and_other_lattices_go_back_to_python(native: Any) -> None:
+    assert _c(native, 257, 3, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
+    assert _c(native, 3, 257, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
     assert _c(native, 3, 3, [(Module.EXACT, 2, 4, 0, 1)], 40) is None  # not a lattice of 3 words
 
 
