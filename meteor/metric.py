@@ -238,18 +238,26 @@ class Meteor:
             toks = razdel_tokens(
                 clean, lower=self.params.norm != "none", no_punct=self.params.no_punct
             )
-        else:
+        else:  # Meteor's normaliser marks the function words itself: one Token each
             toks = normalize.tokenize(
-                clean, self.params.lang, self.params.norm, no_punct=self.params.no_punct
+                clean,
+                self.params.lang,
+                self.params.norm,
+                no_punct=self.params.no_punct,
+                function_word=self._is_function,
             )
         if len(toks) > MAX_TOKENS:
             raise ValueError(
                 f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,} per segment are "
                 "accepted -- split it into several segments"
             )
-        out = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
+        out = toks if self.params.tokenizer == "meteor" else self._marked(toks)
         self._tok_cache.put(text, out, _TOKEN_BYTES * len(out) + _CHAR_BYTES * len(text))
         return out
+
+    def _marked(self, toks: Sequence[Token]) -> tuple[Token, ...]:
+        """Tokens of another tokeniser with their function-word flags set."""
+        return tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
 
     def _sentence(self, words: Sequence[str]) -> Sentence:
         """The cached per-sentence matcher work (references repeat across systems)."""
@@ -408,9 +416,15 @@ class Meteor:
                 surrogate, or a pair has too many candidate matches
                 (:class:`~meteor.stages.base.CandidateLimitError`, :meth:`candidate_limit`).
         """
+        return self._score(hyp, refs, candidates, prefetch=True)
+
+    def _score(
+        self, hyp: str, refs: str | Sequence[str], candidates: bool, *, prefetch: bool
+    ) -> MeteorResult:
+        """:meth:`score`; ``prefetch=False`` when the caller has prefetched the texts."""
         ref_list = _ref_list(refs)
         hyp_t = self.tokenize(hyp, what="the hypothesis")
-        if any(s.prefetches for s in self._stages):
+        if prefetch and any(s.prefetches for s in self._stages):
             self.prefetch([hyp, *ref_list])  # both sides' look-ups in one call
         best: tuple[Any, ...] | None = None
         best_score = -1.0
@@ -539,8 +553,8 @@ class Meteor:
         self, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
     ) -> MeteorResult:
         """:meth:`score`; an error names the segment (1-based) it came from."""
-        try:
-            return self.score(hyp, refs, candidates=candidates)
+        try:  # score_segments has prefetched the block the pair is in
+            return self._score(hyp, refs, candidates, prefetch=False)
         except (ValueError, TypeError) as exc:
             message = f"segment {index + 1}: {exc}"
             try:

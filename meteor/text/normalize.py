@@ -50,6 +50,7 @@ from __future__ import annotations
 import functools
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -430,7 +431,12 @@ def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> st
 
 
 def tokenize(
-    text: str, lang: str = "en", mode: NormMode = "meteor", *, no_punct: bool = False
+    text: str,
+    lang: str = "en",
+    mode: NormMode = "meteor",
+    *,
+    no_punct: bool = False,
+    function_word: Callable[[str], bool] | None = None,
 ) -> tuple[Token, ...]:
     """Meteor 1.5's tokens of ``text``, with character offsets into ``text``.
 
@@ -449,21 +455,34 @@ def tokenize(
         lang: language of the normaliser (used by ``"meteor"`` only).
         mode: ``"meteor"``, ``"lower"`` or ``"none"``.
         no_punct: Meteor's ``-noPunct`` (with ``"meteor"`` only, as in Java).
+        function_word: sets each token's ``function_word`` from its text (default: all
+            ``False``), so that a scorer builds each token once.
 
     Raises:
         ValueError: for an unknown ``mode``, or ``"meteor"`` with an unsupported ``lang``.
     """
+    fw = function_word or _never
     if mode == "none":
-        return tuple(Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(text))
+        return tuple(
+            Token(w, m.start(), m.end(), fw(w)) for m in _WORD.finditer(text) for w in (m.group(),)
+        )
     if mode == "lower":
-        return tuple(Token(java_lower(m.group()), m.start(), m.end()) for m in _WORD.finditer(text))
+        return tuple(
+            Token(w, m.start(), m.end(), fw(w))
+            for m in _WORD.finditer(text)
+            for w in (java_lower(m.group()),)
+        )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
     words = _WORD.findall(normalize_text(text, lang, no_punct=no_punct))
     spans = _verbatim_spans(text, words)
     if spans is None:
-        return _tracked_tokens(text, lang, no_punct)
-    return tuple(Token(w, a, b) for w, (a, b) in zip(words, spans, strict=True))
+        return tuple(Token(t, a, b, fw(t)) for t, a, b in _tracked_tokens(text, lang, no_punct))
+    return tuple(Token(w, a, b, fw(w)) for w, (a, b) in zip(words, spans, strict=True))
+
+
+def _never(word: str) -> bool:
+    return False
 
 
 def _verbatim_spans(text: str, words: list[str]) -> list[tuple[int, int]] | None:
@@ -490,8 +509,8 @@ def _verbatim_spans(text: str, words: list[str]) -> list[tuple[int, int]] | None
     return spans
 
 
-def _tracked_tokens(text: str, lang: str, no_punct: bool) -> tuple[Token, ...]:
-    """Tokens with offsets from the normaliser run with per-character provenance."""
+def _tracked_tokens(text: str, lang: str, no_punct: bool) -> list[tuple[str, int, int]]:
+    """``(token, start, end)`` from the normaliser run with per-character provenance."""
     n = len(text)
     st = list(range(-1, n + 1))  # the wrapping spaces get empty spans at 0 and n
     en = list(range(n + 2))
@@ -501,7 +520,7 @@ def _tracked_tokens(text: str, lang: str, no_punct: bool) -> tuple[Token, ...]:
     s, st, en = line.s, line.st or [], line.en or []
     # spans grow left to right along a line, so a token's hull is first start, last end
     out = [(m.group(), st[m.start()], en[m.end() - 1]) for m in _WORD.finditer(s)]
-    return tuple(Token(t, a, b) for t, a, b in _valid_spans(out, n))
+    return _valid_spans(out, n)
 
 
 def _valid_spans(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:

@@ -101,7 +101,7 @@ def test_definite_rule_is_one_function() -> None:
     assert "is_definite(" in inspect.getsource(walk.definite_candidates)
     # The C twin of the search (native/) restates the rule in C, citing the same Java lines;
     # tests/unit/test_native.py holds its choices equal to the Python search's.
-    c_source = Path(__file__).resolve().parents[2] / "native" / "meteor_native" / "_beam.c"
+    c_source = Path(__file__).resolve().parents[2] / "native" / "meteor_native" / "_beam_search.h"
     assert "Definite matches (Aligner.java:199-218)" in c_source.read_text(encoding="utf-8")
 
 
