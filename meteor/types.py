@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from meteor.rules import is_perfect_segment
 
@@ -131,16 +132,25 @@ def module_slot(module: Module) -> int:
     return k
 
 
-@dataclass(frozen=True, slots=True)
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The slot's own setter: how the hand-written ``__init__`` of a hot record fills a
+    frozen instance (a third faster than the ``object.__setattr__`` that dataclass's
+    generated ``__init__`` calls; these records are made per word and per match)."""
+    return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Span:
     """Half-open token range ``[start, end)``."""
 
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.start < self.end:
-            raise ValueError(f"bad span [{self.start}, {self.end})")
+    def __init__(self, start: int, end: int) -> None:
+        if not 0 <= start < end:
+            raise ValueError(f"bad span [{start}, {end})")
+        _SPAN_START(self, start)
+        _SPAN_END(self, end)
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -152,7 +162,7 @@ class Span:
         return [self.start, self.end]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Token:
     """One token as the aligner sees it.
 
@@ -168,8 +178,14 @@ class Token:
     end: int
     function_word: bool = False
 
+    def __init__(self, text: str, start: int, end: int, function_word: bool = False) -> None:
+        _TOKEN_TEXT(self, text)
+        _TOKEN_START(self, start)
+        _TOKEN_END(self, end)
+        _TOKEN_FUNCTION_WORD(self, function_word)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Match:
     """One aligned pair of spans and the stage that made it.
 
@@ -185,6 +201,24 @@ class Match:
     detail: str = ""
     similarity: float | None = None
 
+    def __init__(
+        self,
+        module: Module,
+        hyp: Span,
+        ref: Span,
+        hyp_words: tuple[str, ...],
+        ref_words: tuple[str, ...],
+        detail: str = "",
+        similarity: float | None = None,
+    ) -> None:
+        _MATCH_MODULE(self, module)
+        _MATCH_HYP(self, hyp)
+        _MATCH_REF(self, ref)
+        _MATCH_HYP_WORDS(self, hyp_words)
+        _MATCH_REF_WORDS(self, ref_words)
+        _MATCH_DETAIL(self, detail)
+        _MATCH_SIMILARITY(self, similarity)
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "hyp_span": self.hyp.to_list(),
@@ -199,7 +233,7 @@ class Match:
         return d
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Chunk:
     """A maximal run of matches contiguous and in the same order on both sides."""
 
@@ -207,6 +241,12 @@ class Chunk:
     hyp: Span
     ref: Span
     matches: tuple[int, ...]  # indices into Alignment.matches
+
+    def __init__(self, index: int, hyp: Span, ref: Span, matches: tuple[int, ...]) -> None:
+        _CHUNK_INDEX(self, index)
+        _CHUNK_HYP(self, hyp)
+        _CHUNK_REF(self, ref)
+        _CHUNK_MATCHES(self, matches)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -227,17 +267,18 @@ class Alignment:
     chunks: tuple[Chunk, ...]
 
     def __post_init__(self) -> None:
-        seen_h: set[int] = set()
-        seen_r: set[int] = set()
+        used_h = used_r = 0  # token sets as bit masks: one test per match, not per token
+        n_h, n_r = len(self.hyp), len(self.ref)
         for m in self.matches:
-            for i in m.hyp:
-                if i in seen_h or i >= len(self.hyp):
-                    raise ValueError(f"hypothesis token {i} is aligned twice or out of range")
-                seen_h.add(i)
-            for j in m.ref:
-                if j in seen_r or j >= len(self.ref):
-                    raise ValueError(f"reference token {j} is aligned twice or out of range")
-                seen_r.add(j)
+            h, r = m.hyp, m.ref
+            bits = ((1 << (h.end - h.start)) - 1) << h.start
+            if used_h & bits or h.end > n_h:
+                _twice("hypothesis", used_h, h, n_h)
+            used_h |= bits
+            bits = ((1 << (r.end - r.start)) - 1) << r.start
+            if used_r & bits or r.end > n_r:
+                _twice("reference", used_r, r, n_r)
+            used_r |= bits
 
     @classmethod
     def trusted(
@@ -586,3 +627,20 @@ class CorpusResult:
         if segments:
             d["segment_records"] = [s.to_dict() for s in self.segments]
         return d
+
+
+def _twice(side: str, used: int, span: Span, n: int) -> None:
+    """Raise for the first token of ``span`` that is already aligned or out of range."""
+    for i in span:
+        if used >> i & 1 or i >= n:
+            raise ValueError(f"{side} token {i} is aligned twice or out of range")
+
+
+_SPAN_START, _SPAN_END = _setter(Span, "start"), _setter(Span, "end")
+_TOKEN_TEXT, _TOKEN_START = _setter(Token, "text"), _setter(Token, "start")
+_TOKEN_END, _TOKEN_FUNCTION_WORD = _setter(Token, "end"), _setter(Token, "function_word")
+_MATCH_MODULE, _MATCH_HYP, _MATCH_REF = (_setter(Match, f) for f in ("module", "hyp", "ref"))
+_MATCH_HYP_WORDS, _MATCH_REF_WORDS = _setter(Match, "hyp_words"), _setter(Match, "ref_words")
+_MATCH_DETAIL, _MATCH_SIMILARITY = _setter(Match, "detail"), _setter(Match, "similarity")
+_CHUNK_INDEX, _CHUNK_HYP = _setter(Chunk, "index"), _setter(Chunk, "hyp")
+_CHUNK_REF, _CHUNK_MATCHES = _setter(Chunk, "ref"), _setter(Chunk, "matches")
