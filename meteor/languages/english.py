@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Container
 
 from meteor import resources
 from meteor.errors import ResourceError
 from meteor.languages.base import Language, ParaphraseSource
+from meteor.languages.lemma_table import LemmaTable
 from meteor.types import Module
 
 __all__ = ["ENGLISH", "English", "meteor_morph"]
@@ -39,7 +41,7 @@ _ADDITIONS = (
 _POS_FILES = ("noun", "verb", "adj", "adv")
 
 
-def meteor_morph(word: str, lemmas: dict[str, frozenset[int]]) -> str:
+def meteor_morph(word: str, lemmas: Container[str]) -> str:
     """Meteor 1.5 ``SynonymDictionary.morph``: strip a regular suffix to reach a lemma.
 
     Reproduces its quirks: words ending in ``ss`` or of length ≤ 2 are returned
@@ -73,7 +75,7 @@ class English(Language):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._function_words: frozenset[str] | None = None
-        self._synsets: dict[str, frozenset[int]] | None = None
+        self._synsets: LemmaTable | None = None
         self._exceptions: dict[str, tuple[str, ...]] | None = None
 
     # -- function words -------------------------------------------------
@@ -120,7 +122,7 @@ class English(Language):
                         n_synsets = int(parts[2])
                         offsets = parts[len(parts) - n_synsets :]
                         bucket = sets.setdefault(parts[0], set())
-                        bucket.update(int(o) for o in offsets)
+                        bucket.update(map(int, offsets))
             exceptions: dict[str, list[str]] = {}
             for pos in _POS_FILES:
                 with open(wdir / f"{pos}.exc", encoding="utf-8", newline=None) as fh:
@@ -130,10 +132,13 @@ class English(Language):
                             bases = exceptions.setdefault(parts[0], [])
                             bases.extend(b for b in parts[1:] if b not in bases)
             self._exceptions = {k: tuple(v) for k, v in exceptions.items()}
-            self._synsets = {k: frozenset(v) for k, v in sets.items()}
+            self._synsets = LemmaTable(sets)
 
-    def lemma_synsets(self) -> dict[str, frozenset[int]]:
-        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor)."""
+    def lemma_synsets(self) -> LemmaTable:
+        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor).
+
+        A :class:`~meteor.languages.lemma_table.LemmaTable`: flat buffers, so that forked
+        workers read it without copying its pages."""
         if self._synsets is None:
             self._load_wordnet()
         assert self._synsets is not None

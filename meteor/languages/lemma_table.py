@@ -1,0 +1,78 @@
+"""WordNet's lemma → synset offsets, in flat buffers that forked workers share untouched.
+
+Meteor 1.5's ``SynonymDictionary`` keeps, per lemma, the union of its synset offsets over
+the four parts of speech (``meteor-1.5.md`` section 6).  As a ``dict`` of ``frozenset``
+objects (147,306 lemmas, 206,941 offsets) every look-up in a forked worker raises the
+reference count of a shared set, and the kernel copies its page: 16 MB per worker for
+the 12,000 word types of 8,500 WMT segments (``bench/bench_meteor15.py``; issue 17 asks
+≤ 50 MB per extra worker).  Here the same table is five buffers (``array.array`` and one
+``bytes``): reading them makes new, private objects and writes nothing shared.
+
+A look-up hashes the word's UTF-8 bytes (``zlib.crc32``), finds the hash by bisection in
+the sorted hashes (each kept with its row) and compares the bytes of the lemmas with that
+hash; a row's offsets are a slice of one array.
+"""
+
+from __future__ import annotations
+
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Collection, Mapping
+from itertools import accumulate, chain
+
+import numpy as np
+
+__all__ = ["LemmaTable"]
+
+
+class LemmaTable:
+    """An immutable mapping lemma → ``frozenset`` of synset offsets (what ``dict.get`` gave).
+
+    Only :meth:`get`, ``in`` and ``len`` are offered: what Meteor's look-ups and
+    ``SynonymDictionary.morph`` (:func:`meteor.languages.english.meteor_morph`) need.
+    """
+
+    __slots__ = ("_blob", "_hashes", "_offsets", "_rows", "_syn", "_syn_off")
+
+    def __init__(self, table: Mapping[str, Collection[int]]) -> None:
+        # Rows in the mapping's order (sequential, fast to build); the hashes sorted,
+        # each with its row.
+        words = [w.encode("utf-8") for w in table]
+        hashes = np.fromiter(map(zlib.crc32, words), dtype=np.uint32, count=len(words))
+        order = np.argsort(hashes, kind="stable")
+        self._hashes = array("I", hashes[order].tobytes())
+        self._rows = array("i", order.astype(np.int32).tobytes())
+        self._blob = b"".join(words)
+        self._offsets = array("I", accumulate(map(len, words), initial=0))
+        sets = table.values()
+        self._syn_off = array("I", accumulate(map(len, sets), initial=0))
+        self._syn = array("i", chain.from_iterable(sets))
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def _row(self, word: str) -> int:
+        """The row of ``word``, or -1."""
+        data = word.encode("utf-8", "surrogatepass")
+        h = zlib.crc32(data)
+        hashes = self._hashes
+        k = bisect_left(hashes, h)
+        n = len(hashes)
+        offsets = self._offsets
+        while k < n and hashes[k] == h:
+            row = self._rows[k]
+            if self._blob[offsets[row] : offsets[row + 1]] == data:
+                return row
+            k += 1
+        return -1
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._row(word) >= 0
+
+    def get(self, word: str, default: frozenset[int] = frozenset()) -> frozenset[int]:
+        """The lemma's synset offsets (a new set each call), or ``default``."""
+        k = self._row(word)
+        if k < 0:
+            return default
+        return frozenset(self._syn[self._syn_off[k] : self._syn_off[k + 1]])
