@@ -93,6 +93,12 @@ def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
 
     ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
     Ctrl-C, SIGTERM or an error the caller must not wait for them.
+
+    A worker stopped while it was sending a result leaves half a message in the result
+    pipe; the executor's manager thread then waits for the rest for ever, and
+    ``shutdown(wait=True)`` with it (the CLI hung after SIGTERM or Ctrl-C on a loaded
+    machine).  Once the workers are dead this process holds the pipe's last write end:
+    closing it turns the wait into end-of-file, which the executor treats as a broken pool.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
@@ -105,6 +111,18 @@ def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
             if proc.is_alive():
                 proc.kill()
                 proc.join(1.0)
+    if not any(_still_running(proc) for proc in procs):
+        writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+        with contextlib.suppress(Exception):
+            if writer is not None:
+                writer.close()
+
+
+def _still_running(proc: Any) -> bool:
+    try:
+        return bool(proc.is_alive())
+    except Exception:  # a process object already closed
+        return False
 
 
 def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:

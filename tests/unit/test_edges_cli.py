@@ -469,3 +469,38 @@ def test_signal_stops_every_worker_within_two_seconds(tmp_path: Path, sig: signa
     assert code == expected[sig], stderr
     assert "Traceback" not in stderr
     assert not out.exists() and not list(tmp_path.glob("*.part"))  # nothing half-written
+
+
+def _sleep_then_return(seconds: float) -> int:
+    time.sleep(seconds)
+    return 1
+
+
+def test_stopping_workers_never_leaves_the_pool_waiting_for_half_a_result() -> None:
+    """A worker killed while sending its result leaves half a message in the result
+    pipe; shutting the pool down then waited for the rest for ever (the CLI hung after
+    SIGTERM on a loaded machine, test above).  Made certain here: this process writes the
+    first bytes of a result message itself, then the workers are stopped."""
+    import multiprocessing as mp
+    import struct
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    from meteor.analysis import parallel
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("fork"))
+    fut = pool.submit(_sleep_then_return, 30.0)
+    deadline = time.monotonic() + 20
+    while not pool._processes and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.05)
+    # a length header announcing 1,000 bytes, and none of them
+    pool._result_queue._writer._send(struct.pack("!i", 1000))  # type: ignore[attr-defined]
+    time.sleep(0.3)  # the manager thread is now reading the announced bytes
+    parallel._stop_workers(pool)
+    done = threading.Event()
+    closer = threading.Thread(
+        target=lambda: (pool.shutdown(wait=True, cancel_futures=True), done.set()), daemon=True
+    )
+    closer.start()
+    assert done.wait(10), "shutdown still waits for the rest of a half-sent result"
+    assert fut.done()
