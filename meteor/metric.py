@@ -231,14 +231,18 @@ class Meteor:
                 self.params.tokenizer,
                 lower=self.params.norm != "none",
                 no_punct=self.params.no_punct,
+                function_word=self._is_function,
             )
         elif self.params.tokenizer == "razdel":
             from meteor.text.tokenize_ru import razdel_tokens
 
             toks = razdel_tokens(
-                clean, lower=self.params.norm != "none", no_punct=self.params.no_punct
+                clean,
+                lower=self.params.norm != "none",
+                no_punct=self.params.no_punct,
+                function_word=self._is_function,
             )
-        else:  # Meteor's normaliser marks the function words itself: one Token each
+        else:
             toks = normalize.tokenize(
                 clean,
                 self.params.lang,
@@ -251,13 +255,9 @@ class Meteor:
                 f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,} per segment are "
                 "accepted -- split it into several segments"
             )
-        out = toks if self.params.tokenizer == "meteor" else self._marked(toks)
-        self._tok_cache.put(text, out, _TOKEN_BYTES * len(out) + _CHAR_BYTES * len(text))
-        return out
-
-    def _marked(self, toks: Sequence[Token]) -> tuple[Token, ...]:
-        """Tokens of another tokeniser with their function-word flags set."""
-        return tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in toks)
+        # each tokeniser has marked the function words: one Token per token
+        self._tok_cache.put(text, toks, _TOKEN_BYTES * len(toks) + _CHAR_BYTES * len(text))
+        return toks
 
     def _sentence(self, words: Sequence[str]) -> Sentence:
         """The cached per-sentence matcher work (references repeat across systems)."""

@@ -92,6 +92,8 @@ _FILE_MODE = 0o644
 _DIR_MODE = 0o755
 
 _LOCK = threading.Lock()
+#: The default data root and its reader, per :func:`_cache_env`.
+_BY_ENV: dict[tuple[str | None, ...], tuple[Path, WordNetCorpusReader]] = {}
 _READERS: dict[Path, WordNetCorpusReader] = {}
 
 
@@ -379,18 +381,33 @@ def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
         Pass it as ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)``
         or to :func:`meteor.aligners.greedy.align_nltk`.
     """
+    # The nltk preset asks for the reader once per pair: finding the default cache
+    # folder (environment, home, a stat) took a tenth of its time, so the reader is also
+    # kept per the environment that decides that folder.
+    env = _cache_env() if base is None else None
+    if env is not None:
+        known = _BY_ENV.get(env)
+        if known is not None and _READERS.get(known[0]) is known[1]:
+            return known[1]
     root = _data_root(base)
     reader = _READERS.get(root)
-    if reader is not None:
-        return reader
-    with _LOCK:
-        reader = _READERS.get(root)
-        if reader is None:
-            ensure_wordnet_copy(base)
-            register_data_root(root)
-            reader = _build_reader(_target(root))
-            _READERS[root] = reader
+    if reader is None:
+        with _LOCK:
+            reader = _READERS.get(root)
+            if reader is None:
+                ensure_wordnet_copy(base)
+                register_data_root(root)
+                reader = _build_reader(_target(root))
+                _READERS[root] = reader
+    if env is not None:
+        _BY_ENV[env] = (root, reader)
     return reader
+
+
+def _cache_env() -> tuple[str | None, ...]:
+    """What :func:`meteor.resources.configured_cache_dir` reads."""
+    get = os.environ.get
+    return (get("METEOR_CACHE_DIR"), get("XDG_CACHE_HOME"), get("HOME"))
 
 
 def _build_reader(target: Path, cls: Any = FastWordNetCorpusReader) -> WordNetCorpusReader:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from meteor.errors import ResourceError
@@ -123,7 +124,12 @@ def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, 
 
 
 def tokens(
-    text: str, tokenizer: str = "nltk", *, lower: bool = True, no_punct: bool = False
+    text: str,
+    tokenizer: str = "nltk",
+    *,
+    lower: bool = True,
+    no_punct: bool = False,
+    function_word: Callable[[str], bool] | None = None,
 ) -> tuple[Token, ...]:
     """Tokens of ``text`` with offsets: ``text.split()`` or ``nltk.word_tokenize(text)``.
 
@@ -132,6 +138,8 @@ def tokens(
         tokenizer: ``"whitespace"`` (``str.split()``) or ``"nltk"`` (``word_tokenize``).
         lower: lowercase each token with ``str.lower`` (as ``meteor_score`` does).
         no_punct: drop tokens without a letter or digit.
+        function_word: sets each token's ``function_word`` from its text (default: all
+            ``False``), so that a scorer builds each token once.
 
     ``text[t.start:t.end]`` is where token ``t`` came from (for ``word_tokenize``'s
     ````` and ``''`` the double quote they replace).
@@ -156,5 +164,6 @@ def tokens(
     for w, a, b in raw:
         if no_punct and not any(c.isalnum() for c in w):
             continue
-        out.append(Token(w.lower() if lower else w, a, b))
+        t = w.lower() if lower else w
+        out.append(Token(t, a, b, function_word(t) if function_word else False))
     return tuple(out)

@@ -13,6 +13,8 @@ decides the case: ``"meteor"`` and ``"lower"`` lowercase, ``"none"`` keeps it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meteor.errors import ResourceError
 from meteor.types import Token
 
@@ -21,7 +23,13 @@ __all__ = ["RAZDEL_HINT", "razdel_tokens"]
 RAZDEL_HINT = "pip install razdel==0.5.0"
 
 
-def razdel_tokens(text: str, *, lower: bool = True, no_punct: bool = False) -> tuple[Token, ...]:
+def razdel_tokens(
+    text: str,
+    *,
+    lower: bool = True,
+    no_punct: bool = False,
+    function_word: Callable[[str], bool] | None = None,
+) -> tuple[Token, ...]:
     """razdel tokens of ``text`` with character offsets: ``text[t.start:t.end]`` is the token.
 
     Args:
@@ -29,6 +37,8 @@ def razdel_tokens(text: str, *, lower: bool = True, no_punct: bool = False) -> t
         lower: lowercase the token texts (offsets are unchanged).
         no_punct: drop tokens without a letter or digit (as Meteor's ``-noPunct``
             drops punctuation).
+        function_word: sets each token's ``function_word`` from its text (default: all
+            ``False``).
 
     Raises:
         ResourceError: when razdel is not installed.
@@ -42,5 +52,6 @@ def razdel_tokens(text: str, *, lower: bool = True, no_punct: bool = False) -> t
         word = sub.text
         if not word or (no_punct and not any(c.isalnum() for c in word)):
             continue
-        out.append(Token(word.lower() if lower else word, sub.start, sub.stop))
+        t = word.lower() if lower else word
+        out.append(Token(t, sub.start, sub.stop, function_word(t) if function_word else False))
     return tuple(out)
