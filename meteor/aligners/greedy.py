@@ -272,14 +272,7 @@ def nltk_candidates(
             syns = _synonyms(wn, hyp_key)
             best_k = -1
             best_key = ""
-            # nltk takes the highest free reference position among the synonyms and the
-            # key itself; positions belong to one key each, so the order of the walk does
-            # not matter: walk the shorter of the synonyms and the keys still free.
-            if len(syns) < len(positions):
-                names: Sequence[str] = (*syns, hyp_key)
-            else:
-                names = [n for n in positions if n == hyp_key or n in syns]
-            for name in names:
+            for name in (*syns, hyp_key):
                 free = positions.get(name)
                 if free and free[-1] > best_k:
                     best_k = free[-1]
