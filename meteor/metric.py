@@ -60,6 +60,9 @@ MAX_TOKENS = 5_000
 #: processes only): a long pair makes millions of short-lived objects and no cycles, and
 #: each full collection walks every live object (13 % of the 2,300-word document's time).
 GC_PAUSE_WORD_PAIRS = 200 * 200
+#: Words whose function-word flag a scorer remembers (its tokeniser asks once per token;
+#: about 0.5 MB when full).
+FUNCTION_WORD_MEMO = 4096
 # Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
 # meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
 # variable CANDIDATE_LIMIT_ENV replaces.
@@ -141,6 +144,10 @@ class Meteor:
         self.aligner: Aligner = get_aligner(p.aligner)
         self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
+        # The tokenisers ask once per token: remembered for the commonest words.
+        self._function_word: Callable[[str], bool] = functools.lru_cache(FUNCTION_WORD_MEMO)(
+            functools.partial(_function_word, self._function_lang)
+        )
         self._signatures: dict[int, str] = {}
         # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
@@ -178,10 +185,7 @@ class Meteor:
         return lang
 
     def _is_function(self, word: str) -> bool:
-        try:
-            return bool(self._function_lang.is_function_word(word))
-        except ResourceError:
-            return False  # only reachable with δ = 0.5, where it changes no score
+        return self._function_word(word)
 
     def prepare(self, progress: Progress | None = None) -> None:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
@@ -231,7 +235,7 @@ class Meteor:
                 self.params.tokenizer,
                 lower=self.params.norm != "none",
                 no_punct=self.params.no_punct,
-                function_word=self._is_function,
+                function_word=self._function_word,
             )
         elif self.params.tokenizer == "razdel":
             from meteor.text.tokenize_ru import razdel_tokens
@@ -240,7 +244,7 @@ class Meteor:
                 clean,
                 lower=self.params.norm != "none",
                 no_punct=self.params.no_punct,
-                function_word=self._is_function,
+                function_word=self._function_word,
             )
         else:
             toks = normalize.tokenize(
@@ -248,7 +252,7 @@ class Meteor:
                 self.params.lang,
                 self.params.norm,
                 no_punct=self.params.no_punct,
-                function_word=self._is_function,
+                function_word=self._function_word,
             )
         if len(toks) > MAX_TOKENS:
             raise ValueError(
@@ -599,6 +603,15 @@ class Meteor:
             mean_segment_score=mean,
             signature=self.signature(nrefs),
         )
+
+
+def _function_word(lang: Language, word: str) -> bool:
+    """``lang.is_function_word(word)``; ``False`` without the list (only reachable with
+    δ = 0.5, where it changes no score: :meth:`Meteor._pick_function_words`)."""
+    try:
+        return bool(lang.is_function_word(word))
+    except ResourceError:
+        return False
 
 
 def _ignoring_progress(load: Callable[[], Any]) -> Callable[[Progress | None], Any]:

@@ -478,15 +478,17 @@ def tokenize(
     spans = _verbatim_spans(text, words)
     if spans is None:
         return tuple(Token(t, a, b, fw(t)) for t, a, b in _tracked_tokens(text, lang, no_punct))
-    return tuple(Token(w, a, b, fw(w)) for w, (a, b) in zip(words, spans, strict=True))
+    starts, ends = spans
+    return tuple(map(Token, words, starts, ends, map(fw, words)))
 
 
 def _never(word: str) -> bool:
     return False
 
 
-def _verbatim_spans(text: str, words: list[str]) -> list[tuple[int, int]] | None:
-    """Offsets when the tokens are the text's characters, lowercased, minus spaces.
+def _verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] | None:
+    """Offsets (starts, ends) when the tokens are the text's characters, lowercased,
+    minus spaces.
 
     Then every token character is the text character at the same place (the
     normaliser never moves characters), so the offsets are exact.  ``None``
@@ -495,18 +497,19 @@ def _verbatim_spans(text: str, words: list[str]) -> list[tuple[int, int]] | None
     low = java_lower(text)
     if len(low) != len(text) or _SEPARATORS.sub("", low) != "".join(words):
         return None
-    spans: list[tuple[int, int]] = []
+    starts: list[int] = []
+    ends: list[int] = []
     chunks = _CHUNK.finditer(low)
     pos = end = 0
     for w in words:
         if pos == end:
             pos, end = next(chunks).span()
-        nxt = pos + len(w)
-        if nxt > end:  # a token across a space: never made by Meteor; track instead
+        starts.append(pos)
+        pos += len(w)
+        if pos > end:  # a token across a space: never made by Meteor; track instead
             return None
-        spans.append((pos, nxt))
-        pos = nxt
-    return spans
+        ends.append(pos)
+    return starts, ends
 
 
 def _tracked_tokens(text: str, lang: str, no_punct: bool) -> list[tuple[str, int, int]]:
