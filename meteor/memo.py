@@ -25,6 +25,9 @@ MAX_BYTES = 300 * 1024 * 1024
 
 _LOCK = threading.Lock()
 _MEMOS: weakref.WeakSet[ByteBoundedMemo] = weakref.WeakSet()
+#: Bytes stored minus bytes dropped over all memos: never below the true total (a memo
+#: that died still counts until the next recount), recounted when over the budget.
+_TOTAL = 0
 
 
 class ByteBoundedMemo:
@@ -53,21 +56,27 @@ class ByteBoundedMemo:
 
         An entry larger than the whole budget is not stored.
         """
+        global _TOTAL
         if size > MAX_BYTES:
             return
         with _LOCK:
             if key in self._data:  # replaced, as a dict would (keeps its place in line)
                 self.nbytes -= self._sizes[key]
+                _TOTAL -= self._sizes[key]
             self._data[key] = value
             self._sizes[key] = size
             self.nbytes += size
-            total = sum(m.nbytes for m in _MEMOS)
-            while total > MAX_BYTES:
-                largest = max(_MEMOS, key=lambda m: m.nbytes)
-                total -= largest._evict_oldest()
+            _TOTAL += size
+            if _TOTAL > MAX_BYTES:  # recount first: memos that died took their bytes
+                _TOTAL = sum(m.nbytes for m in _MEMOS)
+                while _TOTAL > MAX_BYTES:
+                    largest = max(_MEMOS, key=lambda m: m.nbytes)
+                    _TOTAL -= largest._evict_oldest()
 
     def _evict_oldest(self) -> int:
-        """Drop the oldest entry (insertion order); returns its size (0 when empty)."""
+        """Drop the oldest entry (insertion order); returns its size (0 when empty).
+
+        The caller holds the lock and takes the size off :data:`_TOTAL`."""
         if not self._data:
             return 0
         key = next(iter(self._data))
@@ -78,13 +87,18 @@ class ByteBoundedMemo:
 
     def discard(self, key: Hashable) -> None:
         """Forget ``key`` if it is stored (a value that will not be asked for again)."""
+        global _TOTAL
         with _LOCK:
             if key in self._data:
                 del self._data[key]
-                self.nbytes -= self._sizes.pop(key)
+                size = self._sizes.pop(key)
+                self.nbytes -= size
+                _TOTAL -= size
 
     def clear(self) -> None:
+        global _TOTAL
         with _LOCK:
+            _TOTAL -= self.nbytes
             self._data.clear()
             self._sizes.clear()
             self.nbytes = 0

@@ -100,3 +100,29 @@ def test_a_corpus_run_keeps_references_not_single_use_hypotheses(
     alone = [fresh.score(h, r) for h, r in zip(hyps, refs, strict=True)]
     assert [r.score for r in recs] == [r.score for r in alone]
     assert [r.alignment for r in recs] == [r.alignment for r in alone]
+
+
+def test_the_running_total_never_undercounts_and_forgets_dead_memos(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``put`` keeps a running total (summing every memo on each put cost 2 % of a run);
+    it is recounted when over the budget, so a memo that died stops counting then."""
+    monkeypatch.setattr(memo, "MAX_BYTES", 1_000)
+    monkeypatch.setattr(memo, "_MEMOS", weakref.WeakSet())
+    monkeypatch.setattr(memo, "_TOTAL", 0)
+    keep, dead = memo.ByteBoundedMemo(), memo.ByteBoundedMemo()
+    dead.put("x", 1, 600)
+    keep.put("a", 1, 300)
+    keep.put("a", 2, 200)  # replaced: 200, not 500
+    keep.discard("missing")
+    assert memo._TOTAL == memo.total_bytes() == 800
+    del dead  # its 600 bytes still count in the running total (never fewer than held) …
+    assert memo.total_bytes() == 200 and memo._TOTAL == 800
+    keep.put("b", 2, 300)  # … until the budget is passed: recounted, nothing evicted
+    assert keep.get("a") == 2 and keep.get("b") == 2
+    assert memo._TOTAL == memo.total_bytes() == 500
+    keep.put("c", 3, 600)  # over the budget for real: the oldest goes
+    assert keep.get("a") is None and keep.get("b") == 2 and keep.get("c") == 3
+    assert memo._TOTAL == memo.total_bytes() == 900
+    keep.clear()
+    assert memo._TOTAL == 0
