@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meteor.types import Chunk, Match, Span
+from meteor.types import Chunk, Match, shared_span
 
 __all__ = ["chunk_matches", "count_chunks"]
 
@@ -28,8 +28,8 @@ def chunk_matches(matches: Sequence[Match]) -> tuple[Chunk, ...]:
             chunks.append(
                 Chunk(
                     len(chunks),
-                    Span(first.hyp.start, last.hyp.end),
-                    Span(first.ref.start, last.ref.end),
+                    shared_span(first.hyp.start, last.hyp.end),
+                    shared_span(first.ref.start, last.ref.end),
                     tuple(run),
                 )
             )

@@ -33,6 +33,7 @@ __all__ = [
     "module_order",
     "module_slot",
     "retract_module",
+    "shared_span",
     "stage_modules",
 ]
 
@@ -160,6 +161,32 @@ class Span:
 
     def to_list(self) -> list[int]:
         return [self.start, self.end]
+
+
+#: Most spans :func:`shared_span` keeps (about 1.3 MB when full; a sentence of 200 words
+#: with matches of up to 7 words needs 1,400).
+SHARED_SPANS_MAX = 8192
+_SHARED_SPANS: dict[tuple[int, int], Span] = {}
+
+
+def shared_span(start: int, end: int) -> Span:
+    """``Span(start, end)``, one object for every record that asks for the same span.
+
+    Spans are immutable, so records may share them (as
+    :class:`meteor.analysis.transport.Decoder` does): a dict look-up instead of a
+    constructor call (0.1 against 0.3 µs) and one object instead of one per record.
+    The first :data:`SHARED_SPANS_MAX` distinct spans asked for are kept.
+
+    Raises:
+        ValueError: as :class:`Span`.
+    """
+    key = (start, end)
+    span = _SHARED_SPANS.get(key)
+    if span is None:
+        span = Span(start, end)
+        if len(_SHARED_SPANS) < SHARED_SPANS_MAX:
+            _SHARED_SPANS[key] = span
+    return span
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -39,7 +39,7 @@ from meteor.errors import ParamError
 from meteor.languages import Language
 from meteor.params import Params
 from meteor.stages.base import Candidate, MatchContext
-from meteor.types import Match, Module, Span
+from meteor.types import Match, Module, shared_span
 
 __all__ = ["GreedyAligner", "Stemmer", "WordNetLike", "align_nltk", "nltk_candidates"]
 
@@ -218,7 +218,7 @@ def align_nltk(
     hyp = list(hyp)
     ref = list(ref)
     return tuple(
-        Match(module, Span(i, i + 1), Span(j, j + 1), (hyp[i],), (ref[j],), detail)
+        Match(module, shared_span(i, i + 1), shared_span(j, j + 1), (hyp[i],), (ref[j],), detail)
         for module, i, _, j, _, detail, _ in nltk_candidates(
             hyp, ref, wordnet=wordnet, stemmer=stemmer
         )

@@ -30,7 +30,7 @@ from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
 from meteor.params import Params
 from meteor.rules import fold_yo
-from meteor.types import Match, Module, Span
+from meteor.types import Match, Module, Span, shared_span
 
 __all__ = [
     "Candidate",
@@ -255,8 +255,8 @@ def to_match(ctx: MatchContext, c: Candidate) -> Match:
     module, hs, he, rs, re_, detail, sim = c
     return Match(
         module,
-        Span(hs, he),
-        Span(rs, re_),
+        shared_span(hs, he),
+        shared_span(rs, re_),
         tuple(ctx.hyp[hs:he]),
         tuple(ctx.ref[rs:re_]),
         detail,

@@ -270,13 +270,14 @@ def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
     if ost is None or oen is None:
         words = _WORD.findall(s)
         n = len(words)
-        for i, w in enumerate(words):
-            if len(w) > 1 and w[-1] == ".":
-                action = _dot_action(w, words[i + 1] if i + 1 < n else "", prefixes)
-                if action == _DROP_DOTS:
-                    words[i] = w.replace(".", "")
-                elif action == _SPLIT_DOT:
-                    words[i] = w[:-1] + " ."
+        # in order, so words[i + 1] is still the word as it came
+        for i in [k for k, w in enumerate(words) if len(w) > 1 and w[-1] == "."]:
+            w = words[i]
+            action = _dot_action(w, words[i + 1] if i + 1 < n else "", prefixes)
+            if action == _DROP_DOTS:
+                words[i] = w.replace(".", "")
+            elif action == _SPLIT_DOT:
+                words[i] = w[:-1] + " ."
         line.s = " ".join(words) + " "
         return
     spans = [m.span() for m in _WORD.finditer(s)]
