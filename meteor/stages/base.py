@@ -85,7 +85,7 @@ class Sentence:
         "_lemmas",
         "_params",
         "_phrases",
-        "_prep",
+        "_prepped",
         "_stem_index",
         "_stem_keys",
         "_stems",
@@ -106,11 +106,11 @@ class Sentence:
         self.words = list(words)
         self._params = params
         self._lang = lang
-        self._prep: Callable[[str], str] = fold_yo if params.fold_yo else _identity
+        # the words every look-up takes (ё folded when asked; else the words themselves)
+        self._prepped = self.words if not params.fold_yo else list(map(fold_yo, self.words))
         key = _key_function(params)
-        prep = self._prep
         #: Word keys (``Stage.java:43-50``: ``String.hashCode`` when ``java_keys``).
-        self.keys: list[Hashable] = [key(prep(w)) for w in self.words]
+        self.keys: list[Hashable] = list(map(key, self._prepped))
         self._key_index: dict[Hashable, list[int]] | None = None
         self._stems: list[str] | None = None
         self._stem_keys: list[Hashable] | None = None
@@ -131,9 +131,7 @@ class Sentence:
     def stems(self) -> list[str]:
         """Each word's stem under the params' stemmer (after ё folding)."""
         if self._stems is None:
-            st = self._params.stemmer
-            stem = self._lang.stem
-            self._stems = [stem(self._prep(w), st) for w in self.words]
+            self._stems = list(map(self._lang.stem_function(self._params.stemmer), self._prepped))
         return self._stems
 
     def stem_keys(self) -> list[Hashable]:
@@ -151,8 +149,7 @@ class Sentence:
 
     def synsets(self) -> list[frozenset[int]]:
         if self._syn is None:
-            look = self._lang.synsets
-            self._syn = [look(self._prep(w)) for w in self.words]
+            self._syn = list(map(self._lang.synsets_function(), self._prepped))
         return self._syn
 
     def with_synsets(self) -> list[tuple[int, frozenset[int]]]:
@@ -173,8 +170,7 @@ class Sentence:
 
     def lemmas(self) -> list[frozenset[str]]:
         if self._lemmas is None:
-            look = self._lang.lemmas
-            self._lemmas = [look(self._prep(w)) for w in self.words]
+            self._lemmas = list(map(self._lang.lemmas, self._prepped))
         return self._lemmas
 
     def lemma_index(self) -> dict[str, list[int]]:
