@@ -275,3 +275,12 @@ def test_long_pairs_score_with_the_collector_paused(monkeypatch: pytest.MonkeyPa
     assert paused == []
     assert m.score(long, long).score > 0.99
     assert paused == [1]
+    # GC_PAUSE_CHAR_PAIRS: long texts of few long words pause it before they are tokenised
+    words = " ".join(f"{k:011d}" for k in range(100))  # 1,199 characters
+    wide = words + " x"
+    assert len(words) ** 2 < metric.GC_PAUSE_CHAR_PAIRS <= len(wide) ** 2
+    paused.clear()
+    assert m.score(words, words).score > 0.99
+    assert paused == []
+    assert m.score(wide, wide).score > 0.99
+    assert paused == [1]  # 101 × 101 words: under GC_PAUSE_WORD_PAIRS, paused for its length
