@@ -62,7 +62,7 @@ MAX_TOKENS = 5_000
 GC_PAUSE_WORD_PAIRS = 200 * 200
 #: The same from this many hypothesis × reference characters on (1,200 characters are
 #: about 200 words), decided before tokenising: a long pair's tokens and sentence work
-#: (the paraphrase walk of each side) are made under the pause too.  Measured on the
+#: (each stage's per-sentence look-ups) are made under the pause too.  Measured on the
 #: 2,300-word document in a process holding 770,000 objects: 0.90–1.10 s depending on
 #: whether a full collection fell in the unpaused part, 0.90 s with it paused.
 GC_PAUSE_CHAR_PAIRS = 1_200 * 1_200
