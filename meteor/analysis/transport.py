@@ -11,7 +11,8 @@ travels as nested tuples of plain values (:func:`encode`), and
 * the tokens of a text already seen in this run are reused (a reference shared by
   every system of a corpus is rebuilt once; records are immutable, so sharing is
   safe, as :meth:`meteor.Meteor.corpus_score` already shares repeated pairs);
-* equal spans are one object (``Span(3, 4)`` recurs in nearly every record);
+* equal spans are one object (``Span(3, 4)`` recurs in nearly every record:
+  :func:`~meteor.types.shared_span`, as the scorer's own records);
 * :class:`~meteor.types.Alignment`'s consistency check is not repeated: the
   worker built the same record with the check.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meteor.types import Alignment, Chunk, Match, MeteorResult, Span, Stats, Token
+from meteor.types import Alignment, Chunk, Match, MeteorResult, Stats, Token, shared_span
 
 __all__ = ["Decoder", "Encoded", "encode"]
 
@@ -81,21 +82,13 @@ def _match(m: Match) -> tuple[Any, ...]:
 
 
 class Decoder:
-    """Rebuilds records from :func:`encode`; keeps tokens and spans it has made for reuse.
+    """Rebuilds records from :func:`encode`; keeps the tokens it has made for reuse.
 
     One decoder serves one scoring run (its memory grows with the distinct texts).
     """
 
     def __init__(self) -> None:
         self._tokens: dict[str, tuple[Token, ...]] = {}
-        self._spans: dict[tuple[int, int], Span] = {}
-
-    def _span(self, start: int, end: int) -> Span:
-        key = (start, end)
-        span = self._spans.get(key)
-        if span is None:
-            span = self._spans[key] = Span(start, end)
-        return span
 
     def _toks(self, text: str, raw: tuple[tuple[str, int, int, bool], ...]) -> tuple[Token, ...]:
         # One scorer tokenises a text the same way every time, on either side.
@@ -105,7 +98,7 @@ class Decoder:
         return toks
 
     def _matches(self, raw: tuple[tuple[Any, ...], ...]) -> tuple[Match, ...]:
-        span = self._span
+        span = shared_span
         return tuple(
             Match(mod, span(hs, he), span(rs, re_), hw, rw, detail, sim)
             for mod, hs, he, rs, re_, hw, rw, detail, sim in raw
@@ -113,7 +106,7 @@ class Decoder:
 
     def decode(self, e: Encoded) -> MeteorResult:
         hyp, refs, ht, rt, ms, cs, st, nums, best, ref_scores, sig, cands = e
-        span = self._span
+        span = shared_span
         ref_text = refs[best]
         alignment = Alignment.trusted(
             self._toks(hyp, ht),

@@ -131,10 +131,9 @@ class _StdioScorer(_Scorer):
             return cached
         toks = super().tokenize(text, what=what)  # type, length and surrogate checks
         if normalize.sanitize(text)[1]:  # C0 controls: the jar's normaliser makes them tokens
-            raw = normalize.tokenize(text, "en", "meteor")
-            if len(raw) > MAX_TOKENS:
-                raise ValueError(f"{what} has {len(raw):,} tokens; at most {MAX_TOKENS:,}")
-            toks = tuple(Token(t.text, t.start, t.end, self._is_function(t.text)) for t in raw)
+            toks = normalize.tokenize(text, "en", "meteor", function_word=self._function_word)
+            if len(toks) > MAX_TOKENS:
+                raise ValueError(f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,}")
             self._tok_cache.put(text, toks, _TOKEN_BYTES * len(toks) + _CHAR_BYTES * len(text))
         return toks
 
