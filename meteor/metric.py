@@ -25,7 +25,7 @@ from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
-from meteor.scoring import Breakdown, compute, stats_from_alignment
+from meteor.scoring import Breakdown, compute, stats_from_raw
 from meteor.signatures import check_same_settings
 from meteor.stages.base import (
     Candidate,
@@ -33,7 +33,6 @@ from meteor.stages.base import (
     MatchContext,
     Sentence,
     Stage,
-    to_match,
     to_matches,
 )
 from meteor.stages.registry import get_stage, propose_all, propose_all_raw, stage_names
@@ -388,21 +387,17 @@ class Meteor:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
         ctx, flat, picked = self._align(hyp_w, ref_w)
+        raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
+        stats = stats_from_raw(
+            raw, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
+        )
         if keep:  # the chosen records are the candidates' own
             cands = to_matches(ctx, flat)
-            kept = [cands[k] for k in picked]
-        else:
+            chosen = tuple(sorted((cands[k] for k in picked), key=lambda m: m.ref.start))
+            alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
+        else:  # a corpus run: records of the matches and chunks only if they are read
             cands = ()
-            kept = [to_match(ctx, flat[k]) for k in picked]
-        chosen = tuple(sorted(kept, key=lambda m: m.ref.start))
-        chunks = chunk_matches(chosen)
-        alignment = Alignment(hyp_t, ref_t, chosen, chunks)
-        stats = stats_from_alignment(
-            chosen,
-            [t.function_word for t in hyp_t],
-            [t.function_word for t in ref_t],
-            chunks=len(chunks),
-        )
+            alignment = Alignment.deferred(hyp_t, ref_t, tuple(raw))
         return alignment, stats, compute(stats, self.params), cands
 
     # -- public API --------------------------------------------------------
@@ -617,6 +612,10 @@ class Meteor:
             mean_segment_score=mean,
             signature=self.signature(nrefs),
         )
+
+
+def _ref_start(c: Candidate) -> int:
+    return c[3]
 
 
 def _function_word(lang: Language, word: str) -> bool:

@@ -8,17 +8,18 @@ instead of raising, and a NaN score becomes 0.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meteor.aligners import get_aligner
-from meteor.chunking import count_chunks
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
 from meteor.types import MODULE_ORDER, Match, Stats, module_slot
 
-__all__ = ["Breakdown", "compute", "stats_from_alignment"]
+__all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
 
 _NAN = float("nan")
 _MODULE_INDEX = {m: k for k, m in enumerate(MODULE_ORDER)}
@@ -64,18 +65,45 @@ def stats_from_alignment(
     ``chunks``: the number of chunks when the caller has already counted them
     (:func:`~meteor.chunking.chunk_matches`), else they are counted here.
     """
+    raw = sorted(
+        ((m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in matches),
+        key=lambda c: c[3],
+    )
+    stats = stats_from_raw(raw, hyp_function, ref_function)
+    if chunks is None or chunks == stats.chunks:
+        return stats
+    return dataclasses.replace(stats, chunks=chunks)
+
+
+def stats_from_raw(
+    matches: Sequence[tuple[Any, ...]],
+    hyp_function: Sequence[bool],
+    ref_function: Sequence[bool],
+) -> Stats:
+    """:func:`stats_from_alignment` of matches as plain tuples, in reference order.
+
+    Each match starts ``(module, hyp_start, hyp_end, ref_start, ref_end, …)``
+    (:data:`~meteor.types.RawMatch`); no record is needed.  Chunks are counted as
+    Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443) and
+    :func:`~meteor.chunking.chunk_matches`: walking the matches in reference order, one
+    starts a new chunk unless it begins where the previous one ended on both sides.
+    """
     n = len(MODULE_ORDER)
     hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
-    hm = rm = 0
-    for m in matches:
-        k = _MODULE_INDEX.get(m.module)
+    hm = rm = chunks = 0
+    prev_he = prev_re = -1
+    index = _MODULE_INDEX
+    for c in matches:
+        module, hs, he, rs, re_ = c[:5]
+        k = index.get(module)
         if k is None:  # a registered stage: its slot comes after the built-in six
-            k = module_slot(m.module)
+            k = module_slot(module)
             grow = [0] * (k + 1 - len(hc))
             for vec in (hc, rc, hf, rf):
                 vec += grow
-        hs, he = m.hyp.start, m.hyp.end
-        rs, re_ = m.ref.start, m.ref.end
+        if rs != prev_re or hs != prev_he:
+            chunks += 1
+        prev_he, prev_re = he, re_
         f = sum(hyp_function[hs:he])
         hf[k] += f
         hc[k] += he - hs - f
@@ -85,17 +113,17 @@ def stats_from_alignment(
         hm += he - hs
         rm += re_ - rs
     return Stats(
-        hyp_len=len(hyp_function),
-        ref_len=len(ref_function),
-        hyp_function_words=sum(hyp_function),
-        ref_function_words=sum(ref_function),
-        hyp_content_matches=tuple(hc),
-        ref_content_matches=tuple(rc),
-        hyp_function_matches=tuple(hf),
-        ref_function_matches=tuple(rf),
-        chunks=count_chunks(matches) if chunks is None else chunks,
-        hyp_word_matches=hm,
-        ref_word_matches=rm,
+        len(hyp_function),
+        len(ref_function),
+        sum(hyp_function),
+        sum(ref_function),
+        tuple(hc),
+        tuple(rc),
+        tuple(hf),
+        tuple(rf),
+        chunks,
+        hm,
+        rm,
     )
 
 

@@ -284,8 +284,20 @@ class Chunk:
         }
 
 
+#: A match before it is a record: ``(module, hyp_start, hyp_end, ref_start, ref_end,
+#: detail, similarity)`` (:data:`meteor.stages.base.Candidate`).
+RawMatch = tuple["Module", int, int, int, int, str, "float | None"]
+
+
+class _Deferrable:
+    """The hidden slot of :meth:`Alignment.deferred` (a base class, so that it is no
+    dataclass field: ``fields``, ``==``, ``repr`` and pickling see the four fields only)."""
+
+    __slots__ = ("_deferred",)
+
+
 @dataclass(frozen=True, slots=True)
-class Alignment:
+class Alignment(_Deferrable):
     """Tokens of both sides, the chosen matches (in reference order) and the chunks."""
 
     hyp: tuple[Token, ...]
@@ -294,18 +306,53 @@ class Alignment:
     chunks: tuple[Chunk, ...]
 
     def __post_init__(self) -> None:
-        used_h = used_r = 0  # token sets as bit masks: one test per match, not per token
-        n_h, n_r = len(self.hyp), len(self.ref)
-        for m in self.matches:
-            h, r = m.hyp, m.ref
-            bits = ((1 << (h.end - h.start)) - 1) << h.start
-            if used_h & bits or h.end > n_h:
-                _twice("hypothesis", used_h, h, n_h)
-            used_h |= bits
-            bits = ((1 << (r.end - r.start)) - 1) << r.start
-            if used_r & bits or r.end > n_r:
-                _twice("reference", used_r, r, n_r)
-            used_r |= bits
+        _check_spans(
+            len(self.hyp),
+            len(self.ref),
+            [(m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in self.matches],
+        )
+
+    @classmethod
+    def deferred(
+        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], matches: tuple[RawMatch, ...]
+    ) -> Alignment:
+        """An alignment whose :class:`Match` and :class:`Chunk` records are made when first read.
+
+        ``matches``: the chosen matches as plain tuples, in reference order.  The record
+        is checked now as ``__init__`` checks it, and equals ``Alignment(hyp, ref, ms,
+        chunk_matches(ms))`` for the records ``ms`` of ``matches``; reading ``matches`` or
+        ``chunks`` builds both (once).  Corpus runs keep one alignment per segment and
+        mostly read only its statistics: building the records only when asked for saves
+        a tenth of the scoring time and half of a record's memory (docs/performance.md).
+        """
+        _check_spans(len(hyp), len(ref), [c[1:5] for c in matches])
+        obj = object.__new__(cls)
+        _ALIGN_HYP(obj, hyp)
+        _ALIGN_REF(obj, ref)
+        _ALIGN_DEFERRED(obj, matches)
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only when a slot is empty: ``matches``/``chunks`` of a deferred alignment.
+        if name not in ("matches", "chunks"):
+            raise AttributeError(name)
+        try:
+            raw = _ALIGN_DEFERRED_GET(self, Alignment)
+        except AttributeError:
+            raise AttributeError(name) from None
+        from meteor.chunking import chunk_matches
+
+        hw = [t.text for t in self.hyp]
+        rw = [t.text for t in self.ref]
+        matches = tuple(
+            Match(mod, shared_span(hs, he), shared_span(rs, re_), tuple(hw[hs:he]),
+                  tuple(rw[rs:re_]), detail, sim)
+            for mod, hs, he, rs, re_, detail, sim in raw
+        )  # fmt: skip
+        _ALIGN_MATCHES(self, matches)
+        _ALIGN_CHUNKS(self, chunk_matches(matches))
+        _ALIGN_DEFERRED_DEL(self)  # the records hold it all now
+        return getattr(self, name)
 
     @classmethod
     def trusted(
@@ -656,9 +703,24 @@ class CorpusResult:
         return d
 
 
-def _twice(side: str, used: int, span: Span, n: int) -> None:
-    """Raise for the first token of ``span`` that is already aligned or out of range."""
-    for i in span:
+def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
+    """Raise when a token is aligned twice or a span runs past its side (``(hyp_start,
+    hyp_end, ref_start, ref_end)`` each); token sets as bit masks, one test per match."""
+    used_h = used_r = 0
+    for hs, he, rs, re_ in spans:
+        bits = ((1 << (he - hs)) - 1) << hs
+        if used_h & bits or he > n_h:
+            _twice("hypothesis", used_h, hs, he, n_h)
+        used_h |= bits
+        bits = ((1 << (re_ - rs)) - 1) << rs
+        if used_r & bits or re_ > n_r:
+            _twice("reference", used_r, rs, re_, n_r)
+        used_r |= bits
+
+
+def _twice(side: str, used: int, start: int, end: int, n: int) -> None:
+    """Raise for the first token of ``[start, end)`` that is already aligned or out of range."""
+    for i in range(start, end):
         if used >> i & 1 or i >= n:
             raise ValueError(f"{side} token {i} is aligned twice or out of range")
 
@@ -671,3 +733,10 @@ _MATCH_HYP_WORDS, _MATCH_REF_WORDS = _setter(Match, "hyp_words"), _setter(Match,
 _MATCH_DETAIL, _MATCH_SIMILARITY = _setter(Match, "detail"), _setter(Match, "similarity")
 _CHUNK_INDEX, _CHUNK_HYP = _setter(Chunk, "index"), _setter(Chunk, "hyp")
 _CHUNK_REF, _CHUNK_MATCHES = _setter(Chunk, "ref"), _setter(Chunk, "matches")
+_ALIGN_HYP, _ALIGN_REF = _setter(Alignment, "hyp"), _setter(Alignment, "ref")
+_ALIGN_MATCHES, _ALIGN_CHUNKS = _setter(Alignment, "matches"), _setter(Alignment, "chunks")
+_ALIGN_DEFERRED = _setter(_Deferrable, "_deferred")
+_ALIGN_DEFERRED_DEL = cast(Callable[[Any], None], _Deferrable.__dict__["_deferred"].__delete__)
+_ALIGN_DEFERRED_GET = cast(
+    Callable[[Any, type], "tuple[RawMatch, ...]"], _Deferrable.__dict__["_deferred"].__get__
+)
