@@ -354,6 +354,14 @@ class Alignment(_Deferrable):
         _ALIGN_DEFERRED_DEL(self)  # the records hold it all now
         return getattr(self, name)
 
+    def pending(self) -> tuple[RawMatch, ...] | None:
+        """A deferred alignment's matches as tuples while its records are not built yet
+        (:meth:`deferred`); ``None`` once they are, or for an alignment made whole."""
+        try:
+            return _ALIGN_DEFERRED_GET(self, Alignment)
+        except AttributeError:
+            return None
+
     @classmethod
     def trusted(
         cls,

@@ -14,7 +14,10 @@ travels as nested tuples of plain values (:func:`encode`), and
 * equal spans are one object (``Span(3, 4)`` recurs in nearly every record:
   :func:`~meteor.types.shared_span`, as the scorer's own records);
 * :class:`~meteor.types.Alignment`'s consistency check is not repeated: the
-  worker built the same record with the check.
+  worker built the same record with the check;
+* a deferred alignment (:meth:`~meteor.types.Alignment.deferred`, a corpus run's)
+  travels as its matches' tuples and stays deferred: neither process builds match
+  and chunk records nobody has read.
 
 The decoded record equals the one the worker built (``==``; tested).
 """
@@ -37,13 +40,16 @@ def _tokens(tokens: tuple[Token, ...]) -> tuple[tuple[str, int, int, bool], ...]
 def encode(r: MeteorResult) -> Encoded:
     """A record as nested tuples of str, int, float, bool and :class:`~meteor.types.Module`."""
     a, s = r.alignment, r.stats
+    pending = a.pending()  # a corpus run's alignment travels unbuilt: no chunks then
     return (
         r.hyp,
         r.refs,
         _tokens(a.hyp),
         _tokens(a.ref),
-        tuple(_match(m) for m in a.matches),
-        tuple(
+        tuple(_match(m) for m in a.matches) if pending is None else pending,
+        None
+        if pending is not None
+        else tuple(
             (c.index, c.hyp.start, c.hyp.end, c.ref.start, c.ref.end, c.matches) for c in a.chunks
         ),
         (
@@ -108,12 +114,15 @@ class Decoder:
         hyp, refs, ht, rt, ms, cs, st, nums, best, ref_scores, sig, cands = e
         span = shared_span
         ref_text = refs[best]
-        alignment = Alignment.trusted(
-            self._toks(hyp, ht),
-            self._toks(ref_text, rt),
-            self._matches(ms),
-            tuple(Chunk(i, span(hs, he), span(rs, re_), mi) for i, hs, he, rs, re_, mi in cs),
-        )
+        if cs is None:  # the worker's alignment was deferred: so is this one
+            alignment = Alignment.deferred(self._toks(hyp, ht), self._toks(ref_text, rt), ms)
+        else:
+            alignment = Alignment.trusted(
+                self._toks(hyp, ht),
+                self._toks(ref_text, rt),
+                self._matches(ms),
+                tuple(Chunk(i, span(hs, he), span(rs, re_), mi) for i, hs, he, rs, re_, mi in cs),
+            )
         precision, recall, fmean, frag, penalty, score = nums
         return MeteorResult(
             hyp,

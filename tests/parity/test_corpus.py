@@ -163,6 +163,15 @@ def test_records_travel_between_processes_unchanged(meteor: Meteor) -> None:
     assert any(r.candidates for r in originals)
     again = decoder.decode(encode(originals[0]))
     assert again.alignment.ref is decoder.decode(encode(originals[0])).alignment.ref  # shared
+    hyps = [r.hyp for r in originals]
+    deferred = meteor.score_segments(hyps, [list(r.refs) for r in originals], candidates=False)
+    for d, r in zip(deferred, originals, strict=True):
+        sent = pickle.loads(pickle.dumps(encode(d)))
+        assert d.alignment.pending() is not None  # encoding built nothing
+        back = decoder.decode(sent)
+        assert back.alignment.pending() == d.alignment.pending()  # still deferred
+        assert back.to_dict() == r.to_dict()
+        assert back.alignment == r.alignment and back.stats == r.stats
 
 
 def test_repeated_pairs_are_scored_once(meteor: Meteor, monkeypatch: pytest.MonkeyPatch) -> None:

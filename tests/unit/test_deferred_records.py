@@ -66,12 +66,14 @@ def test_a_deferred_alignment_builds_its_records_once() -> None:
     al, eager = _deferred_segment()
     with pytest.raises(AttributeError):
         object.__getattribute__(al, "matches")  # not built yet
-    assert object.__getattribute__(al, "_deferred")
+    assert object.__getattribute__(al, "_deferred") == al.pending()
+    assert eager.pending() is None
     matches = al.chunks and al.matches  # reading either builds both
     assert matches == eager.matches
     assert al.matches is matches and al.chunks is al.chunks
     with pytest.raises(AttributeError):
         object.__getattribute__(al, "_deferred")  # dropped once the records exist
+    assert al.pending() is None
     with pytest.raises(AttributeError):
         al.no_such_field  # noqa: B018
     assert [f.name for f in dataclasses.fields(Alignment)] == ["hyp", "ref", "matches", "chunks"]
