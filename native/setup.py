@@ -1,4 +1,5 @@
-"""Builds meteor_native._beam, a C extension with no dependency beyond CPython's headers.
+"""Builds meteor_native._beam and meteor_native._synonym, C extensions with no dependency
+beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
 installs without it and ``meteor`` runs the same search in Python.
@@ -14,6 +15,12 @@ setup(
             depends=["meteor_native/_beam_search.h"],
             optional=True,
             extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        )
+        ),
+        Extension(
+            "meteor_native._synonym",
+            ["meteor_native/_synonym.c"],
+            optional=True,
+            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+        ),
     ],
 )

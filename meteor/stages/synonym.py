@@ -7,18 +7,41 @@ names the thesaurus and the smallest shared synset.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from meteor.languages import Language
 from meteor.params import Params
+from meteor.runtime import pure_python
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
 from meteor.types import Module
 
-__all__ = ["SYNONYM", "SynonymStage"]
+__all__ = ["NATIVE_PAIRS", "SYNONYM", "SynonymStage", "synonym_pairs"]
 
 #: Above this many (hypothesis word × reference word) pairs with synsets, the synonym
-#: stage looks synsets up in an index instead of comparing every pair.
+#: stage looks synsets up in an index instead of comparing every pair (in Python).
 INDEX_PAIRS = 400
+#: Most hypothesis words with synsets the C loop takes (its index holds a 64-bit mask).
+NATIVE_MAX_HYP = 64
+
+
+def _native_pairs() -> Callable[..., list[tuple[int, int, int]]] | None:
+    """``meteor_native._synonym.synonym_pairs`` (``pip install ./native``), or ``None``
+    (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`synonym_pairs` in C, same
+    pairs in the same order, each reference synset looked up in a table of the
+    hypothesis's instead of intersecting every pair of sets (up to
+    :data:`NATIVE_MAX_HYP` hypothesis entries; beyond, or for synsets that are not
+    integers, every pair)."""
+    if pure_python():
+        return None
+    try:
+        from meteor_native._synonym import synonym_pairs
+    except ImportError:
+        return None
+    return synonym_pairs  # type: ignore[no-any-return]
+
+
+NATIVE_PAIRS = _native_pairs()
 
 
 class SynonymStage(LanguageStage):
@@ -32,27 +55,58 @@ class SynonymStage(LanguageStage):
         language.synsets("test")
 
     def candidates(self, ctx: MatchContext) -> list[Candidate]:
-        """Long pairs look the reference's synsets up in an index of the hypothesis's
-        (:meth:`Sentence.synset_index`) instead of comparing every pair of words; both
-        give the same candidates."""
+        """Every (reference word, hypothesis word) pair whose synsets intersect and whose
+        keys differ, reference outer.  Up to :data:`NATIVE_MAX_HYP` hypothesis words with
+        synsets, :data:`NATIVE_PAIRS` (C) when installed; otherwise long pairs look the
+        reference's synsets up in an index of the hypothesis's
+        (:meth:`Sentence.synset_index`) and short ones compare every pair
+        (:func:`synonym_pairs`).  All give the same candidates in the same order."""
         hyp = ctx.hs.with_synsets()
         if not hyp:
             return []
         refs = ctx.rs.with_synsets()
+        hk, rk = ctx.hyp_keys, ctx.ref_keys
+        if NATIVE_PAIRS is not None and len(hyp) <= NATIVE_MAX_HYP:
+            return _from_pairs(ctx, NATIVE_PAIRS(hyp, refs, hk, rk))
         if len(hyp) * len(refs) > INDEX_PAIRS:
             return _indexed(ctx, refs)
-        hk, rk = ctx.hyp_keys, ctx.ref_keys
-        out: list[Candidate] = []
-        src = ""
-        syn = Module.SYNONYM
-        for j, ss in refs:
-            key = rk[j]
-            for i, hs in hyp:
-                if not ss.isdisjoint(hs) and hk[i] != key:
-                    src = src or ctx.lang.synonym_source().split(" (")[0]
-                    out.append((syn, i, i + 1, j, j + 1, f"{src} synset {min(ss & hs):08d}", None))
-            ctx.check(len(out), syn)
-        return out
+        return _from_pairs(ctx, synonym_pairs(hyp, refs, hk, rk))
+
+
+def synonym_pairs(
+    hyp: list[tuple[int, frozenset[int]]],
+    refs: list[tuple[int, frozenset[int]]],
+    hyp_keys: list[Hashable],
+    ref_keys: list[Hashable],
+) -> list[tuple[int, int, int]]:
+    """``(i, j, smallest shared synset)`` for every reference entry ``(j, ss)`` (outer) and
+    hypothesis entry ``(i, hs)`` (inner) whose sets intersect and whose keys differ:
+    ``SynonymMatcher.java``'s loop, and the reference for the C ``synonym_pairs``."""
+    out: list[tuple[int, int, int]] = []
+    for j, ss in refs:
+        key = ref_keys[j]
+        for i, hs in hyp:
+            if not ss.isdisjoint(hs) and hyp_keys[i] != key:
+                out.append((i, j, min(ss & hs)))
+    return out
+
+
+def _from_pairs(ctx: MatchContext, pairs: list[tuple[int, int, Any]]) -> list[Candidate]:
+    """Candidates from ``(i, j, smallest shared synset)`` in the loop's order; the limit
+    is checked where the loop checks it (after each reference word), so an error counts
+    what the loop had found."""
+    syn = Module.SYNONYM
+    limit = ctx.limit
+    if limit is not None and len(pairs) > limit:
+        last_j = pairs[limit][1]  # the reference word whose matches cross the limit
+        found = limit + 1
+        while found < len(pairs) and pairs[found][1] == last_j:
+            found += 1
+        ctx.check(found, syn)
+    if not pairs:
+        return []
+    src = ctx.lang.synonym_source().split(" (")[0]
+    return [(syn, i, i + 1, j, j + 1, f"{src} synset {off:08d}", None) for i, j, off in pairs]
 
 
 def _indexed(ctx: MatchContext, refs: list[tuple[int, frozenset[int]]]) -> list[Candidate]:

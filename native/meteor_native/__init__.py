@@ -3,4 +3,6 @@
 ``meteor_native._beam.beam_choice`` is Meteor 1.5's beam search in C for sides of at
 most 256 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
 ``METEOR_PURE_PYTHON`` is unset) and gives the same choices without it.
+``meteor_native._synonym.synonym_pairs`` is the pair loop of Meteor 1.5's synonym
+matcher, used the same way by :mod:`meteor.stages.synonym`.
 """
