@@ -396,20 +396,27 @@ class ParaphraseTable:
         bs = self._rec_b[recs].astype(np.int64)
         want_rows = a_rows[entry]
         wants_all = np.stack([want_rows, lens[entry], bs, self._lengths[bs].astype(np.int64)], 1)
-        # Split both by sentence (rows ascend, so each sentence is one slice).
+        # Split both by sentence (rows ascend, so each sentence is one slice); positions
+        # become the sentence's own, for the whole block at once.
+        first = np.array(starts, dtype=np.int64)
         bounds = np.array(starts[1:] + [len(flat)], dtype=np.int64)
         occ_cut = np.searchsorted(rows, bounds, side="left").tolist()
         want_cut = np.searchsorted(want_rows, bounds, side="left").tolist()
-        occ_rows, occ_pids = rows.tolist(), pids.tolist()
+        of_row = np.searchsorted(bounds, rows, side="right")  # each row's sentence
+        occ_rows = (rows - first[of_row]).tolist()
+        occ_pids = pids.tolist()
+        wants_all[:, 0] -= first[np.searchsorted(bounds, want_rows, side="right")]
+        wants_bytes = wants_all.astype(np.int32).tobytes()  # 16 bytes a row
         out: list[SentencePhrases] = []
         o = w = 0
-        for base, o_end, w_end in zip(starts, occ_cut, want_cut, strict=True):
-            occ: dict[int, list[int]] = {}
-            for r, pid in zip(occ_rows[o:o_end], occ_pids[o:o_end], strict=True):
-                occ.setdefault(pid, []).append(r - base)  # starts ascending
-            wants = wants_all[w:w_end].copy()
-            wants[:, 0] -= base
-            out.append(SentencePhrases.of(occ, wants))
+        for o_end, w_end in zip(occ_cut, want_cut, strict=True):
+            ps = occ_pids[o:o_end]
+            occ = dict(zip(ps, [[r] for r in occ_rows[o:o_end]], strict=True))
+            if len(occ) < len(ps):  # a phrase occurring twice: its starts, ascending
+                occ = {}
+                for r, pid in zip(occ_rows[o:o_end], ps, strict=True):
+                    occ.setdefault(pid, []).append(r)
+            out.append(SentencePhrases(occ, wants_bytes[16 * w : 16 * w_end]))
             o, w = o_end, w_end
         return out
 
