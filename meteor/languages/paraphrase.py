@@ -96,6 +96,7 @@ import numpy.typing as npt
 
 from meteor.languages import paraphrase_build
 from meteor.languages.paraphrase_build import (
+    _HASH_MULT,
     ARRAYS,
     DIGEST,
     FORMAT_VERSION,
@@ -104,6 +105,7 @@ from meteor.languages.paraphrase_build import (
     Progress,
     hash_columns,
 )
+from meteor.runtime import pure_python
 
 __all__ = [
     "FORMAT_VERSION",
@@ -116,6 +118,23 @@ __all__ = [
 ]
 
 _U64 = npt.NDArray[np.uint64]
+
+
+def _native_phrase_ids() -> Any:
+    """``meteor_native._phrases.phrase_ids`` (``pip install ./native``), or ``None`` (not
+    installed, or ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable._phrase_ids` in C,
+    the same ids (``tests/unit/test_native_phrases.py``)."""
+    if pure_python():
+        return None
+    try:
+        from meteor_native._phrases import phrase_ids
+    except ImportError:
+        return None
+    return phrase_ids
+
+
+#: The C look-up, or ``None`` (then numpy's).
+NATIVE_PHRASE_IDS = _native_phrase_ids()
 
 
 class InvalidIndexError(ValueError):
@@ -332,6 +351,29 @@ class ParaphraseTable:
         out = np.full((n, width), -1, dtype=np.int64)
         if n == 0 or width == 0:
             return out
+        if NATIVE_PHRASE_IDS is not None:
+            NATIVE_PHRASE_IDS(
+                np.ascontiguousarray(ids, dtype=np.int64),
+                width,
+                self._seed,
+                _HASH_MULT,
+                int(self._bucket_shift),
+                self._bucket_off,
+                self._hash_keys,
+                self._hash_ids,
+                self._tokens,
+                out,
+            )
+            return out
+        return self._numpy_phrase_ids(ids, out)
+
+    def _numpy_phrase_ids(
+        self, ids: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """:meth:`_phrase_ids` in numpy (the reference of the C look-up); ``out`` is the
+        ``(n, W)`` result, all ``-1``, filled in place."""
+        n = ids.size
+        width = self._width
         padded = np.concatenate([ids, np.full(width, -1, dtype=np.int64)])
         win = padded[np.arange(n)[:, None] + np.arange(width)[None, :]]
         keys, valid = hash_columns(win, self._seed)

@@ -4,5 +4,7 @@
 most 256 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
 ``METEOR_PURE_PYTHON`` is unset) and gives the same choices without it.
 ``meteor_native._synonym.synonym_pairs`` is the pair loop of Meteor 1.5's synonym
-matcher, used the same way by :mod:`meteor.stages.synonym`.
+matcher, used the same way by :mod:`meteor.stages.synonym`;
+``meteor_native._phrases.phrase_ids`` the paraphrase index look-up of
+:mod:`meteor.languages.paraphrase`.
 """

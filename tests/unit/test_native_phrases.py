@@ -1,0 +1,131 @@
+"""The C paraphrase look-up (``meteor_native._phrases``) finds the phrases numpy finds.
+
+``ParaphraseTable._phrase_ids`` hands its work to ``meteor_native._phrases.phrase_ids``
+when it is installed; the phrase id of every window must equal the numpy code's
+(``_numpy_phrase_ids``) on Meteor 1.5's English table.  Without the extension these tests
+are skipped on a user's machine and fail in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meteor
+from meteor.languages import paraphrase
+from meteor.runtime import PURE_PYTHON_ENV
+
+TEXTS = [
+    "the european union has decided to take further steps in order to",
+    "at the same time , it is necessary to point out that in spite of all",
+    "he said that they would have to come back later , as soon as possible .",
+    "unknownwordxyz in the middle of nowhere unknownwordabc as well as",
+]
+
+
+@pytest.fixture(scope="module")
+def native() -> Any:
+    try:
+        from meteor_native import _phrases
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("meteor_native is not installed: CI tests the C look-up too")
+        pytest.skip("the C paraphrase look-up is not installed (pip install ./native)")
+    return _phrases
+
+
+@pytest.fixture(scope="module")
+def table() -> Any:
+    return meteor.Meteor("meteor-1.5").lang.paraphrases()
+
+
+def _ids(table: Any, words: list[str]) -> np.ndarray:
+    return np.array(table._word_ids(words), dtype=np.int64)
+
+
+def _numpy(table: Any, ids: np.ndarray) -> np.ndarray:
+    out = np.full((ids.size, table._width), -1, dtype=np.int64)
+    return table._numpy_phrase_ids(ids, out)
+
+
+def test_c_finds_what_numpy_finds_in_real_text(native: Any, table: Any) -> None:
+    assert paraphrase.NATIVE_PHRASE_IDS is not None
+    flat: list[int] = []
+    for text in TEXTS:
+        flat += table._word_ids(text.split()) + [-1] * table._width
+    ids = np.array(flat, dtype=np.int64)
+    got = table._phrase_ids(ids)
+    assert np.array_equal(got, _numpy(table, ids))
+    assert (got[:, 1:] >= 0).sum() > 10  # multi-word phrases were found
+
+
+# Word ids of frequent words (so that windows are phrases) and unknown ones (-1).
+_COMMON = "the of to in and a that is for it on be as with by at this are we not have has".split()
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.sampled_from([*_COMMON, "zzunknownzz"]), min_size=0, max_size=40))
+def test_c_finds_what_numpy_finds_in_random_word_runs(
+    native: Any, table: Any, words: list[str]
+) -> None:
+    ids = _ids(table, words)
+    assert np.array_equal(table._phrase_ids(ids), _numpy(table, ids))
+
+
+@settings(max_examples=100, deadline=None)
+@given(raw=st.lists(st.integers(-1, 2_000), min_size=1, max_size=30))
+def test_c_finds_what_numpy_finds_for_any_ids(native: Any, table: Any, raw: list[int]) -> None:
+    ids = np.array(raw, dtype=np.int64)
+    assert np.array_equal(table._phrase_ids(ids), _numpy(table, ids))
+
+
+def test_the_words_are_checked_after_the_hash(native: Any, table: Any) -> None:
+    """A phrase whose stored words differ from the window (what a hash collision looks
+    like) is no match in either look-up; nor is a window that is the phrase's prefix."""
+    import copy
+
+    ids = _ids(table, "in order to take further steps".split())
+    found = _numpy(table, ids)
+    r, c = np.argwhere(found[:, 1:] >= 0)[0]  # a phrase of at least two words
+    pid = found[r, c + 1]
+    changed = copy.copy(table)
+    changed._tokens = table._tokens.copy()
+    changed._tokens[pid, 0] += 1  # its first word is another word now
+    want = _numpy(changed, ids)
+    assert want[r, c + 1] == -1
+    assert np.array_equal(changed._phrase_ids(ids), want)
+    longer = copy.copy(table)
+    longer._tokens = table._tokens.copy()
+    longer._tokens[pid, c + 2] = 5  # the stored phrase is one word longer than the window
+    want = _numpy(longer, ids)
+    assert want[r, c + 1] == -1
+    assert np.array_equal(longer._phrase_ids(ids), want)
+
+
+def test_bad_arguments_raise(native: Any, table: Any) -> None:
+    ids = _ids(table, ["the", "union"])
+    args = (table._width, table._seed, paraphrase._HASH_MULT, int(table._bucket_shift))
+    arrays = (table._bucket_off, table._hash_keys, table._hash_ids, table._tokens)
+    out = np.full((ids.size, table._width), -1, dtype=np.int64)
+    with pytest.raises(ValueError, match="bad shapes"):
+        native.phrase_ids(ids, *args, *arrays, out[:1])
+    with pytest.raises(TypeError):
+        native.phrase_ids(ids.astype(np.int32), *args, *arrays, out)
+    with pytest.raises(ValueError, match="do not fit"):  # a shift that points past the buckets
+        native.phrase_ids(ids, table._width, table._seed, paraphrase._HASH_MULT, 1, *arrays, out)
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        native.phrase_ids(ids, *args, *arrays, np.full_like(out, -1).copy().view(np.int64)[::2])
+
+
+def test_the_environment_switches_the_c_look_up_off(native: Any) -> None:
+    code = "from meteor.languages import paraphrase; print(paraphrase.NATIVE_PHRASE_IDS is None)"
+    env = {**os.environ, PURE_PYTHON_ENV: "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr
