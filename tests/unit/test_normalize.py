@@ -346,6 +346,47 @@ def test_never_raises_and_offsets_are_valid(
         assert [text[t.start : t.end] for t in toks] == _SPLIT.findall(text)
 
 
+_EDITED = [*_PIECES, "non-profit", "x-", "-y", "a - b", "say “hi”", "it’s", "‘a’", "1–2", "--x"]
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.one_of(
+        st.lists(st.sampled_from(_EDITED), max_size=14).map("".join),
+        st.text(alphabet="ab -–—‘’“”`'\".,", max_size=30),
+    ),
+    lang=st.sampled_from(["en", "fr", "de", "ru"]),
+    no_punct=st.booleans(),
+)
+def test_offsets_without_provenance_equal_the_tracked_ones(
+    text: str, lang: str, no_punct: bool
+) -> None:
+    """Where the tokens are the text's characters in order (spaces aside, a few replaced
+    one for one, hyphens dropped), offsets are read off the text directly
+    (``_verbatim_spans``); they must be the ones the normaliser run with provenance gives."""
+    words = normalize._WORD.findall(normalize_text(text, lang, no_punct=no_punct))
+    spans = normalize._verbatim_spans(text, words)
+    if spans is not None:
+        tracked = normalize._tracked_tokens(text, lang, no_punct)
+        assert list(zip(words, *spans, strict=True)) == tracked
+
+
+def test_quotes_dashes_and_hyphens_need_no_provenance() -> None:
+    text = "A “non-profit” group’s plan – they said"
+    words = normalize._WORD.findall(normalize_text(text))
+    spans = normalize._verbatim_spans(text, words)
+    assert spans is not None
+    assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
+    for text in ["U.S. plans", "it''s", "don''t"]:  # dropped dots, two quotes made one
+        words = normalize._WORD.findall(normalize_text(text))
+        assert normalize._verbatim_spans(text, words) is None, text
+    for text in ["a--b", "x - - y", "a-", "-a"]:
+        words = normalize._WORD.findall(normalize_text(text))
+        spans = normalize._verbatim_spans(text, words)
+        assert spans is not None
+        assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
+
+
 @needs_jar
 def test_speed() -> None:
     """10k real segments (~22 words) normalise in well under a second (CPU time, lenient bound)."""
