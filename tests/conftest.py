@@ -142,6 +142,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         )
 
 
+def native_part(module: str, what: str) -> Any:
+    """``meteor_native.<module>`` (``pip install ./native``) for a test comparing a C part
+    with its Python code: without it the test is skipped on a user's machine (the library
+    then runs the Python code) and fails in CI, where both are tested."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"meteor_native.{module}")
+    except ImportError:
+        if in_ci():
+            pytest.fail(f"meteor_native is not installed: CI tests {what} in C too")
+        pytest.skip(f"{what} in C is not installed (pip install ./native); Python code in use")
+
+
 def read_jsonl_gz(path: Path) -> Iterator[dict[str, Any]]:
     """Segment lines of a Meteor 1.5 harness file (the final corpus line is skipped)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:

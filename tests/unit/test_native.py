@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import native_part
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_beam import _java_search, lattices, repetitive_lattices
@@ -29,13 +30,7 @@ Plain = tuple[Module, int, int, int, int]
 
 @pytest.fixture(scope="module")
 def native() -> Any:
-    try:
-        from meteor_native import _beam
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("meteor_native is not installed: CI tests the C search too")
-        pytest.skip("the C search is not installed (pip install ./native); Python search in use")
-    return _beam
+    return native_part("_beam", "the beam search")
 
 
 def _python(n_hyp: int, n_ref: int, plain: list[Plain], beam_size: int) -> list[int]:

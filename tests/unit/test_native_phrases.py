@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import native_part
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,13 +33,7 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def native() -> Any:
-    try:
-        from meteor_native import _phrases
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("meteor_native is not installed: CI tests the C look-up too")
-        pytest.skip("the C paraphrase look-up is not installed (pip install ./native)")
-    return _phrases
+    return native_part("_phrases", "the paraphrase look-up")
 
 
 @pytest.fixture(scope="module")

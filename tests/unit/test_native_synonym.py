@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import pytest
+from conftest import native_part
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,13 +30,7 @@ Entries = list[tuple[int, Any]]
 
 @pytest.fixture(scope="module")
 def native() -> Any:
-    try:
-        from meteor_native import _synonym
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("meteor_native is not installed: CI tests the C synonym loop too")
-        pytest.skip("the C synonym loop is not installed (pip install ./native)")
-    return _synonym
+    return native_part("_synonym", "the synonym pair loop")
 
 
 @st.composite
