@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, cast
@@ -29,7 +29,9 @@ __all__ = [
     "Span",
     "Stats",
     "Token",
+    "RawMatch",
     "extend_module",
+    "match_of",
     "module_order",
     "module_slot",
     "retract_module",
@@ -334,21 +336,14 @@ class Alignment(_Deferrable):
 
     def __getattr__(self, name: str) -> Any:
         # Reached only when a slot is empty: ``matches``/``chunks`` of a deferred alignment.
-        if name not in ("matches", "chunks"):
+        raw = self.pending() if name in ("matches", "chunks") else None
+        if raw is None:
             raise AttributeError(name)
-        try:
-            raw = _ALIGN_DEFERRED_GET(self, Alignment)
-        except AttributeError:
-            raise AttributeError(name) from None
         from meteor.chunking import chunk_matches
 
         hw = [t.text for t in self.hyp]
         rw = [t.text for t in self.ref]
-        matches = tuple(
-            Match(mod, shared_span(hs, he), shared_span(rs, re_), tuple(hw[hs:he]),
-                  tuple(rw[rs:re_]), detail, sim)
-            for mod, hs, he, rs, re_, detail, sim in raw
-        )  # fmt: skip
+        matches = tuple(match_of(c, hw, rw) for c in raw)
         _ALIGN_MATCHES(self, matches)
         _ALIGN_CHUNKS(self, chunk_matches(matches))
         _ALIGN_DEFERRED_DEL(self)  # the records hold it all now
@@ -709,6 +704,21 @@ class CorpusResult:
         if segments:
             d["segment_records"] = [s.to_dict() for s in self.segments]
         return d
+
+
+def match_of(c: RawMatch, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
+    """The :class:`Match` record of a match tuple between two word lists (spans shared:
+    :func:`shared_span`)."""
+    module, hs, he, rs, re_, detail, sim = c
+    return Match(
+        module,
+        shared_span(hs, he),
+        shared_span(rs, re_),
+        tuple(hyp_words[hs:he]),
+        tuple(ref_words[rs:re_]),
+        detail,
+        similarity=sim,
+    )
 
 
 def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:

@@ -30,7 +30,7 @@ from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
 from meteor.params import Params
 from meteor.rules import fold_yo
-from meteor.types import Match, Module, Span, shared_span
+from meteor.types import Match, Module, Span, match_of
 
 __all__ = [
     "Candidate",
@@ -248,16 +248,7 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
 
 def to_match(ctx: MatchContext, c: Candidate) -> Match:
     """The :class:`~meteor.types.Match` record of a candidate."""
-    module, hs, he, rs, re_, detail, sim = c
-    return Match(
-        module,
-        shared_span(hs, he),
-        shared_span(rs, re_),
-        tuple(ctx.hyp[hs:he]),
-        tuple(ctx.ref[rs:re_]),
-        detail,
-        similarity=sim,
-    )
+    return match_of(c, ctx.hyp, ctx.ref)
 
 
 def to_matches(ctx: MatchContext, cands: Sequence[Candidate]) -> tuple[Match, ...]:
