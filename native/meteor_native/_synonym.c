@@ -9,25 +9,48 @@
  * Python code's min(ss & hs)).  With at most 64 hypothesis words that have synsets (nearly
  * every sentence), each reference synset is looked up in an index of the hypothesis's
  * (synset -> bit mask of its words, a table of C integers) instead of intersecting every pair of sets.
- * tests/unit/test_native.py compares the two.
+ * tests/unit/test_native_synonym.py compares the two.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
 
-/* The next element of a set; 1 while there is one, 0 at the end. */
-static int next_entry(PyObject *set, Py_ssize_t *pos, PyObject **item, PyObject *iter) {
+/* A walk over a set's elements (borrowed while the set lives): _PySet_NextEntry up to
+ * Python 3.12, an iterator from 3.13 on, where that function is no longer exported. */
+typedef struct {
+    PyObject *set, *iter, *item;
+    Py_ssize_t pos;
+} SetWalk;
+
+static int walk_start(SetWalk *w, PyObject *set) {
+    w->set = set;
+    w->iter = w->item = NULL;
+    w->pos = 0;
+#if PY_VERSION_HEX >= 0x030D0000
+    w->iter = PyObject_GetIter(set);
+    if (w->iter == NULL) return -1;
+#endif
+    return 0;
+}
+
+/* 1 with the next element in w->item; 0 at the end or on an error (PyErr_Occurred). */
+static int walk_next(SetWalk *w) {
 #if PY_VERSION_HEX < 0x030D0000
     Py_hash_t hash;
-    (void)iter;
-    return _PySet_NextEntry(set, pos, item, &hash);
+    return _PySet_NextEntry(w->set, &w->pos, &w->item, &hash);
 #else
-    (void)set;
-    (void)pos;
-    Py_XDECREF(*item);
-    *item = PyIter_Next(iter);
-    return *item != NULL;
+    Py_XDECREF(w->item); /* the set still holds it */
+    w->item = PyIter_Next(w->iter);
+    return w->item != NULL;
 #endif
+}
+
+static void walk_end(SetWalk *w) {
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_XDECREF(w->item);
+    Py_XDECREF(w->iter);
+#endif
+    w->item = w->iter = NULL;
 }
 
 /* The smallest element of a ∩ b (NULL, no error, when they are disjoint; NULL with an
@@ -35,39 +58,26 @@ static int next_entry(PyObject *set, Py_ssize_t *pos, PyObject **item, PyObject 
 static PyObject *smallest_shared(PyObject *a, PyObject *b, int *failed) {
     PyObject *small = PySet_GET_SIZE(a) <= PySet_GET_SIZE(b) ? a : b;
     PyObject *large = small == a ? b : a;
-    PyObject *best = NULL, *item = NULL, *iter = NULL;
-    Py_ssize_t pos = 0;
-    *failed = 0;
-#if PY_VERSION_HEX >= 0x030D0000
-    iter = PyObject_GetIter(small);
-    if (iter == NULL) {
-        *failed = 1;
-        return NULL;
-    }
-#endif
-    while (next_entry(small, &pos, &item, iter)) {
-        int found = PySet_Contains(large, item);
+    PyObject *best = NULL;
+    SetWalk w;
+    *failed = walk_start(&w, small) < 0;
+    while (!*failed && walk_next(&w)) {
+        int found = PySet_Contains(large, w.item);
         if (found < 0) {
             *failed = 1;
             break;
         }
         if (!found) continue;
         if (best == NULL) {
-            best = item;
+            best = w.item;
             continue;
         }
-        int less = PyObject_RichCompareBool(item, best, Py_LT);
-        if (less < 0) {
-            *failed = 1;
-            break;
-        }
-        if (less) best = item;
+        int less = PyObject_RichCompareBool(w.item, best, Py_LT);
+        if (less < 0) *failed = 1;
+        else if (less) best = w.item;
     }
-#if PY_VERSION_HEX >= 0x030D0000
-    if (!*failed && PyErr_Occurred()) *failed = 1;
-    Py_XDECREF(item); /* best is an element of small: alive while the set is */
-    Py_DECREF(iter);
-#endif
+    walk_end(&w); /* best is an element of small: alive while the set is */
+    if (PyErr_Occurred()) *failed = 1;
     return *failed ? NULL : best;
 }
 
@@ -155,16 +165,13 @@ static int build_index(Index *ix, PyObject *hyp, Py_ssize_t n_keys) {
         return -1;
     }
     for (Py_ssize_t a = 0; a < PyList_GET_SIZE(hyp); a++) {
-        PyObject *hs = PyTuple_GET_ITEM(PyList_GET_ITEM(hyp, a), 1), *item = NULL, *iter = NULL;
-        Py_ssize_t pos = 0;
+        PyObject *hs = PyTuple_GET_ITEM(PyList_GET_ITEM(hyp, a), 1);
         int usable = 1;
-#if PY_VERSION_HEX >= 0x030D0000
-        iter = PyObject_GetIter(hs);
-        if (iter == NULL) return -1;
-#endif
-        while (next_entry(hs, &pos, &item, iter)) {
+        SetWalk wk;
+        if (walk_start(&wk, hs) < 0) return -1;
+        while (walk_next(&wk)) {
             long long key;
-            if (!as_key(item, &key)) {
+            if (!as_key(wk.item, &key)) {
                 usable = 0;
                 break;
             }
@@ -176,10 +183,7 @@ static int build_index(Index *ix, PyObject *hyp, Py_ssize_t n_keys) {
             }
             ix->masks[h] |= 1ULL << a;
         }
-#if PY_VERSION_HEX >= 0x030D0000
-        Py_XDECREF(item);
-        Py_DECREF(iter);
-#endif
+        walk_end(&wk);
         if (PyErr_Occurred()) return -1;
         if (!usable) return 0;
     }
@@ -210,25 +214,18 @@ static PyObject *synonym_pairs(PyObject *self, PyObject *args) {
         unsigned long long mask = 0;
         int usable = indexed;
         if (usable) {
-            PyObject *item = NULL, *iter = NULL;
-            Py_ssize_t pos = 0;
-#if PY_VERSION_HEX >= 0x030D0000
-            iter = PyObject_GetIter(ss);
-            if (iter == NULL) goto fail;
-#endif
-            while (next_entry(ss, &pos, &item, iter)) {
+            SetWalk wk;
+            if (walk_start(&wk, ss) < 0) goto fail;
+            while (walk_next(&wk)) {
                 long long k;
-                if (!as_key(item, &k)) {
+                if (!as_key(wk.item, &k)) {
                     usable = 0;
                     break;
                 }
                 size_t h = slot_of(&ix, k);
                 if (ix.used[h]) mask |= ix.masks[h];
             }
-#if PY_VERSION_HEX >= 0x030D0000
-            Py_XDECREF(item);
-            Py_DECREF(iter);
-#endif
+            walk_end(&wk);
             if (PyErr_Occurred()) goto fail;
         }
         if (!usable) {  /* every pair */
