@@ -56,6 +56,7 @@ from typing import Final, Literal
 
 from meteor import resources
 from meteor.errors import ResourceError
+from meteor.text import records
 from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
 from meteor.text.tracked_line import (
     Line,
@@ -476,11 +477,24 @@ def tokenize(
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
     words = _WORD.findall(normalize_text(text, lang, no_punct=no_punct))
-    spans = _verbatim_spans(text, words)
+    if records.NATIVE_TOKENS is not None:  # _verbatim_spans and the records, in C
+        low = java_lower(text)
+        toks = records.verbatim_tokens(low, words, function_word) if len(low) == len(text) else None
+        if toks is not None:
+            return toks
+        spans = None
+    else:
+        spans = _verbatim_spans(text, words)
     if spans is None:
-        return tuple(Token(t, a, b, fw(t)) for t, a, b in _tracked_tokens(text, lang, no_punct))
+        tracked = _tracked_tokens(text, lang, no_punct)
+        return records.build(
+            [t for t, _, _ in tracked],
+            [a for _, a, _ in tracked],
+            [b for _, _, b in tracked],
+            function_word,
+        )
     starts, ends = spans
-    return tuple(map(Token, words, starts, ends, map(fw, words)))
+    return records.build(words, starts, ends, function_word)
 
 
 def _never(word: str) -> bool:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meteor.errors import ResourceError
+from meteor.text import records
 from meteor.types import Token
 
 __all__ = ["PUNKT_HINT", "punkt_parameters", "sentence_tokenizer", "tokens", "word_tokenize"]
@@ -160,10 +161,7 @@ def tokens(
         raw = _spans_ok(_word_spans(text), len(text))
     else:
         raise ValueError(f"tokenizer must be 'whitespace' or 'nltk', got {tokenizer!r}")
-    out: list[Token] = []
-    for w, a, b in raw:
-        if no_punct and not any(c.isalnum() for c in w):
-            continue
-        t = w.lower() if lower else w
-        out.append(Token(t, a, b, function_word(t) if function_word else False))
-    return tuple(out)
+    if no_punct:
+        raw = [r for r in raw if any(c.isalnum() for c in r[0])]
+    words = [w.lower() for w, _, _ in raw] if lower else [w for w, _, _ in raw]
+    return records.build(words, [a for _, a, _ in raw], [b for _, _, b in raw], function_word)

@@ -6,5 +6,6 @@ most 256 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
 ``meteor_native._synonym.synonym_pairs`` is the pair loop of Meteor 1.5's synonym
 matcher, used the same way by :mod:`meteor.stages.synonym`;
 ``meteor_native._phrases.phrase_ids`` the paraphrase index look-up of
-:mod:`meteor.languages.paraphrase`.
+:mod:`meteor.languages.paraphrase`; ``meteor_native._tokens`` builds the token records
+of :mod:`meteor.text` (and their offsets when the tokens are the text's own characters).
 """

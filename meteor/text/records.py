@@ -1,0 +1,67 @@
+"""Token records from words and offsets, in C when ``meteor_native`` is installed.
+
+:func:`build` is ``tuple(map(Token, words, starts, ends, map(fw, words)))``;
+:func:`verbatim_tokens` is :func:`meteor.text.normalize._verbatim_spans` (the tokens'
+characters paired with the lowercased text's, up to the normaliser's one-for-one
+substitutions and dropped hyphens) followed by :func:`build`, ``None`` where that finds
+no offsets.
+Both run in C (``meteor_native._tokens``, ``pip install ./native``) unless it is missing
+or ``METEOR_PURE_PYTHON`` is set; the records are equal either way
+(``tests/unit/test_native_tokens.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from meteor.runtime import pure_python
+from meteor.types import Token
+
+__all__ = ["NATIVE_TOKENS", "build", "verbatim_tokens"]
+
+FunctionWord = Callable[[str], bool] | None
+
+
+def _native() -> Any:
+    """``meteor_native._tokens`` bound to :class:`~meteor.types.Token`, or ``None``."""
+    if pure_python():
+        return None
+    try:
+        from meteor_native import _tokens
+    except ImportError:
+        return None
+    _tokens.bind(Token)
+    return _tokens
+
+
+NATIVE_TOKENS = _native()
+
+
+def _python_build(
+    words: Sequence[str], starts: Sequence[int], ends: Sequence[int], fw: FunctionWord
+) -> tuple[Token, ...]:
+    if fw is None:
+        return tuple(Token(w, a, b, False) for w, a, b in zip(words, starts, ends, strict=True))
+    return tuple(map(Token, words, starts, ends, map(fw, words)))
+
+
+def build(
+    words: list[str], starts: list[int], ends: list[int], fw: FunctionWord = None
+) -> tuple[Token, ...]:
+    """``Token(words[k], starts[k], ends[k], fw(words[k]))`` for every ``k`` (``fw`` None:
+    ``function_word`` False)."""
+    if NATIVE_TOKENS is not None:
+        return NATIVE_TOKENS.build(words, starts, ends, fw)  # type: ignore[no-any-return]
+    return _python_build(words, starts, ends, fw)
+
+
+def verbatim_tokens(
+    low: str, words: list[str], fw: FunctionWord = None
+) -> tuple[Token, ...] | None:
+    """The tokens with the offsets :func:`meteor.text.normalize._verbatim_spans` finds
+    (``low``: the lowercased text, as long as the text), in C; ``None`` where it finds none
+    or when the C part is not in use."""
+    if NATIVE_TOKENS is None:
+        return None
+    return NATIVE_TOKENS.verbatim_tokens(low, words, fw)  # type: ignore[no-any-return]

@@ -1,0 +1,206 @@
+/* Token records for meteor.text: their offsets when a token is the text's own characters,
+ * and the records themselves.
+ *
+ * A C transcription of two loops of the pure-Python code (which runs when this module is
+ * not installed or METEOR_PURE_PYTHON is set):
+ *
+ * - verbatim_tokens(low, words, fw): meteor.text.normalize._verbatim_spans (with its
+ *   _edited_spans) followed by the Token records.  The tokens' characters are paired in
+ *   order with the lowercased text's, separators (Meteor 1.5's StringTokenizer
+ *   delimiters and the r_white spaces of Normalizer.java) skipped: equal, or a character
+ *   the normaliser replaced one for one (quotes, the en dash), or else a text hyphen the
+ *   normaliser turned into a space (unless the token character before is a hyphen too:
+ *   then either could be the dropped one).  A token must be one run of text characters.
+ *   When the pairing fails it returns None, as the Python code does, and the caller runs
+ *   the normaliser again with provenance.
+ * - build(words, starts, ends, fw): tuple(map(Token, words, starts, ends, map(fw, words))).
+ *
+ * Token is a frozen dataclass with slots; bind(Token) hands over the class once, and its
+ * four slot descriptors set the fields of each new object (what Token.__init__ does in
+ * Python).  tests/unit/test_native_tokens.py compares both functions with the Python code.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+static PyTypeObject *token_type = NULL;
+static PyObject *field[4] = {NULL, NULL, NULL, NULL}; /* text, start, end, function_word */
+static const char *field_name[4] = {"text", "start", "end", "function_word"};
+
+static PyObject *bind(PyObject *self, PyObject *cls) {
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "bind() takes the Token class");
+        return NULL;
+    }
+    PyObject *found[4];
+    for (int k = 0; k < 4; k++) {
+        found[k] = PyObject_GetAttrString(cls, field_name[k]);
+        if (found[k] == NULL || Py_TYPE(found[k])->tp_descr_set == NULL) {
+            if (found[k] != NULL) PyErr_Format(PyExc_TypeError, "Token.%s is not a slot", field_name[k]);
+            for (int q = 0; q <= k; q++) Py_XDECREF(found[q]);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        Py_XSETREF(field[k], found[k]);
+    }
+    Py_INCREF(cls);
+    Py_XSETREF(token_type, (PyTypeObject *)cls);
+    Py_RETURN_NONE;
+}
+
+/* A new Token(text, start, end, function_word); borrowed arguments. */
+static PyObject *new_token(PyObject *text, PyObject *start, PyObject *end, PyObject *fw) {
+    PyObject *obj = token_type->tp_alloc(token_type, 0);
+    if (obj == NULL) return NULL;
+    PyObject *vals[4] = {text, start, end, fw};
+    for (int k = 0; k < 4; k++) {
+        if (Py_TYPE(field[k])->tp_descr_set(field[k], obj, vals[k]) < 0) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+/* fw(word) as a bool object (new reference); Py_False when fw is None. */
+static PyObject *function_word(PyObject *fw, PyObject *word) {
+    if (fw == Py_None) Py_RETURN_FALSE;
+    return PyObject_CallOneArg(fw, word);
+}
+
+/* A token from words[k] at [a, b). */
+static PyObject *token_at(PyObject *word, Py_ssize_t a, Py_ssize_t b, PyObject *fw) {
+    PyObject *start = PyLong_FromSsize_t(a), *end = PyLong_FromSsize_t(b), *flag = NULL, *tok = NULL;
+    if (start != NULL && end != NULL) flag = function_word(fw, word);
+    if (flag != NULL) tok = new_token(word, start, end, flag);
+    Py_XDECREF(start);
+    Py_XDECREF(end);
+    Py_XDECREF(flag);
+    return tok;
+}
+
+static int ready(void) {
+    if (token_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "meteor_native._tokens.bind(Token) was not called");
+        return 0;
+    }
+    return 1;
+}
+
+/* Separators of meteor.text.normalize._SEPARATORS: " \t\n\r\f" and the r_white spaces. */
+static int is_separator(Py_UCS4 c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0xA0 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* _ONE_FOR_ONE of meteor.text.normalize: what the normaliser turned a text character into
+ * one for one (steps 4 and 5: quotes, the en dash); 0 for the others. */
+static Py_UCS4 one_for_one(Py_UCS4 c) {
+    switch (c) {
+    case '`': case 0x2018: case 0x2019: return '\'';
+    case 0x201C: case 0x201D: return '"';
+    case 0x2013: return '-';
+    default: return 0;
+    }
+}
+
+static PyObject *verbatim_tokens(PyObject *self, PyObject *args) {
+    PyObject *low, *words, *fw;
+    if (!PyArg_ParseTuple(args, "UO!O:verbatim_tokens", &low, &PyList_Type, &words, &fw)) return NULL;
+    if (!ready()) return NULL;
+    int lk = PyUnicode_KIND(low);
+    const void *ld = PyUnicode_DATA(low);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(low), n_w = PyList_GET_SIZE(words), i = 0;
+    Py_UCS4 prev = 0; /* the last token character paired (0: none yet) */
+    PyObject *out = PyTuple_New(n_w);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < n_w; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k);
+        if (!PyUnicode_Check(w)) {
+            PyErr_SetString(PyExc_TypeError, "words must be strings");
+            goto fail;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(w), first = -1, last = -1;
+        int wk = PyUnicode_KIND(w);
+        const void *wd = PyUnicode_DATA(w);
+        if (len == 0) goto other;
+        for (Py_ssize_t q = 0; q < len; q++) {
+            Py_UCS4 c = PyUnicode_READ(wk, wd, q);
+            for (;; i++) { /* the next text character that is not a separator pairs with c */
+                while (i < n && is_separator(PyUnicode_READ(lk, ld, i))) i++;
+                if (i == n) goto other;
+                Py_UCS4 a = PyUnicode_READ(lk, ld, i);
+                if (a == c || one_for_one(a) == c) break;
+                if (a != '-' || prev == '-') goto other; /* only a hyphen can have been dropped */
+            }
+            if (first < 0) first = i;
+            else if (i != last + 1) goto other; /* a token's characters are one run of the text */
+            last = i++;
+            prev = c;
+        }
+        PyObject *tok = token_at(w, first, last + 1, fw);
+        if (tok == NULL) goto fail;
+        PyTuple_SET_ITEM(out, k, tok);
+    }
+    for (; i < n; i++) { /* what is left: separators and dropped hyphens */
+        Py_UCS4 a = PyUnicode_READ(lk, ld, i);
+        if (!is_separator(a) && (a != '-' || prev == '-')) goto other;
+    }
+    return out;
+other:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *build(PyObject *self, PyObject *args) {
+    PyObject *words, *starts, *ends, *fw;
+    if (!PyArg_ParseTuple(args, "O!O!O!O:build", &PyList_Type, &words, &PyList_Type, &starts,
+                          &PyList_Type, &ends, &fw))
+        return NULL;
+    if (!ready()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(words);
+    if (PyList_GET_SIZE(starts) != n || PyList_GET_SIZE(ends) != n) {
+        PyErr_SetString(PyExc_ValueError, "words, starts and ends differ in length");
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *w = PyList_GET_ITEM(words, k), *flag = function_word(fw, w);
+        if (flag == NULL) goto fail;
+        PyObject *tok = new_token(w, PyList_GET_ITEM(starts, k), PyList_GET_ITEM(ends, k), flag);
+        Py_DECREF(flag);
+        if (tok == NULL) goto fail;
+        PyTuple_SET_ITEM(out, k, tok);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"bind", bind, METH_O, "bind(Token): the record class whose objects the other functions make."},
+    {"verbatim_tokens", verbatim_tokens, METH_VARARGS,
+     "verbatim_tokens(low, words, fw) -> tuple of Token, or None\n\n"
+     "The tokens with their offsets when words are the characters of low (the lowercased\n"
+     "text) minus its separators, in order; None otherwise.  fw(word) gives each token's\n"
+     "function_word (None: False)."},
+    {"build", build, METH_VARARGS,
+     "build(words, starts, ends, fw) -> tuple(map(Token, words, starts, ends, map(fw, words)))\n\n"
+     "fw None: every function_word False."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "meteor_native._tokens",
+    "Token records and their offsets (meteor.text.normalize has the same loops in Python).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__tokens(void) {
+    return PyModule_Create(&module);
+}

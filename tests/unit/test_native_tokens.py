@@ -1,0 +1,167 @@
+"""The C token records (``meteor_native._tokens``) equal the Python code's.
+
+``meteor.text.records`` hands ``normalize.tokenize`` and the nltk tokens to
+``meteor_native._tokens`` when it is installed: the offsets ``verbatim_tokens`` finds must be
+``normalize._verbatim_spans``'s (``None`` where it has none) and every record must equal
+``Token(...)``'s.  Without the extension these tests are skipped on a user's machine and
+fail in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import native_part, read_jsonl_gz
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meteor.runtime import PURE_PYTHON_ENV
+from meteor.text import normalize, records
+from meteor.text.tracked_line import java_lower
+from meteor.types import Token
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+
+_PIECES = [
+    "U.S.", "Mr.", "don't", "it’s", "‘a’", "say “hi”", "''", "`", "–", "—", "--", "-", "x-",
+    "-y", "a - b", "non-profit", "1–2", "--x", "...", ".", ",", "1,000", " ", "  ", "\t",
+    "\xa0", "\u2003", "\u3000", "İ", "Σ", "Ёж", "😀", "abc", "Abc", "a", "Z", "7",
+]  # fmt: skip
+_TEXTS = st.one_of(
+    st.lists(st.sampled_from(_PIECES), max_size=16).map("".join),
+    st.text(alphabet="ab -–—‘’“”`'\".,İ\xa0\t", max_size=30),
+    st.text(max_size=30),
+)
+
+
+@pytest.fixture(scope="module")
+def native() -> Any:
+    return native_part("_tokens", "the token records")
+
+
+def _python(text: str, words: list[str]) -> list[Token] | None:
+    spans = normalize._verbatim_spans(text, words)
+    if spans is None:
+        return None
+    return [Token(w, a, b, w.startswith("a")) for w, a, b in zip(words, *spans, strict=True)]
+
+
+def _c(text: str, words: list[str]) -> list[Token] | None:
+    low = java_lower(text)
+    if len(low) != len(text):
+        return None
+    got = records.verbatim_tokens(low, words, lambda w: w.startswith("a"))
+    return None if got is None else list(got)
+
+
+def _check(text: str, words: list[str]) -> bool:
+    want, got = _python(text, words), _c(text, words)
+    assert got == want, (text, words)
+    if got is not None:
+        assert [(t.start, t.end) for t in got] == [(t.start, t.end) for t in want or []]
+    return got is not None
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_TEXTS, lang=st.sampled_from(["en", "fr", "de", "ru"]), no_punct=st.booleans())
+def test_offsets_equal_the_python_code_for_normalised_tokens(
+    native: Any, text: str, lang: str, no_punct: bool
+) -> None:
+    words = normalize._WORD.findall(normalize.normalize_text(text, lang, no_punct=no_punct))
+    _check(text, words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="ab -–‘’\t", max_size=16),
+    words=st.lists(st.text(alphabet="ab-'\"", min_size=1, max_size=4), max_size=6),
+)
+def test_offsets_equal_the_python_code_for_any_words(native: Any, text: str, words: list[str]) -> None:
+    """Words that are not the text's: every failure path of the pairing returns None."""
+    _check(text, words)
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "found"),
+    [
+        ("--a", ["-", "a"], False),  # either hyphen could be the dropped one
+        ("a--", ["a", "-"], False),  # the last hyphen could be either
+        ("a--", ["a-"], False),  # the hyphen left over could be either
+        ("a-b", ["a", "b"], True),  # a hyphen turned into a space
+        ("a b", ["ab"], False),  # a token across a space
+        ("a b", ["a"], False),  # characters left over
+        ("a", ["a", "b"], False),  # words left over
+        ("a’s", ["a", "'s"], True),  # replaced one for one
+    ],
+)
+def test_each_rule_of_the_pairing(native: Any, text: str, words: list[str], found: bool) -> None:
+    assert _check(text, words) is found
+
+
+def test_offsets_on_the_golden_segments(native: Any) -> None:
+    n = found = 0
+    for path in sorted(GOLDEN.glob("meteor15.*.jsonl.gz")):
+        lang = path.name.split(".")[1].split("_")[0]
+        for d in read_jsonl_gz(path):
+            for text in [d["hyp"], *d["refs"]]:
+                clean = normalize.sanitize(text)[0]
+                words = normalize._WORD.findall(normalize.normalize_text(clean, lang))
+                found += _check(clean, words)
+                n += 1
+    assert n > 100 and found > 0.9 * n  # most texts need no second normaliser run
+
+
+def test_worked_examples(native: Any) -> None:
+    text = "A “non-profit” group’s plan – they said"
+    toks = normalize.tokenize(text)
+    assert [(t.text, text[t.start : t.end]) for t in toks] == [
+        ("a", "A"), ('"', "“"), ("non", "non"), ("profit", "profit"), ('"', "”"),
+        ("group", "group"), ("'s", "’s"), ("plan", "plan"), ("-", "–"), ("they", "they"),
+        ("said", "said"),
+    ]  # fmt: skip
+    for text in ["a--b", "x - - y", "U.S. plans", "it''s"]:  # ambiguous, dropped dots, '' -> "
+        words = normalize._WORD.findall(normalize.normalize_text(text))
+        _check(text, words)
+
+
+def test_build_equals_token(native: Any) -> None:
+    words, starts, ends = ["the", "cat", "a"], [0, 4, 8], [3, 7, 9]
+    fw = {"the", "a"}.__contains__
+    got = records.build(words, starts, ends, fw)
+    assert got == records._python_build(words, starts, ends, fw)
+    assert [t.function_word for t in got] == [True, False, True]
+    assert records.build(words, starts, ends) == tuple(map(Token, words, starts, ends))
+    assert type(got[0]) is Token and hash(got[0]) == hash(Token("the", 0, 3, True))
+    with pytest.raises(AttributeError):
+        got[0].text = "x"  # type: ignore[misc]  # still frozen
+
+
+def test_errors_reach_the_caller(native: Any) -> None:
+    def boom(word: str) -> bool:
+        raise KeyError(word)
+
+    with pytest.raises(KeyError):
+        records.build(["a"], [0], [1], boom)
+    with pytest.raises(KeyError):
+        records.verbatim_tokens("a b", ["a", "b"], boom)
+    with pytest.raises(ValueError, match="differ in length"):
+        native.build(["a", "b"], [0], [1, 2], None)
+    with pytest.raises(TypeError, match="strings"):
+        native.verbatim_tokens("a", [1], None)
+    with pytest.raises(TypeError, match="Token class"):
+        native.bind(3)
+    with pytest.raises(TypeError, match="not a slot"):
+        native.bind(type("NoSlots", (), {"text": 1, "start": 2, "end": 3, "function_word": 4}))
+    assert native.build(["a"], [0], [1], None)[0] == Token("a", 0, 1)  # still bound to Token
+
+
+def test_the_environment_switches_the_c_records_off(native: Any) -> None:
+    code = "from meteor.text import records; print(records.NATIVE_TOKENS is None)"
+    env = {**os.environ, PURE_PYTHON_ENV: "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr
