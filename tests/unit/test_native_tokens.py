@@ -81,7 +81,9 @@ def test_offsets_equal_the_python_code_for_normalised_tokens(
     text=st.text(alphabet="ab -–‘’\t", max_size=16),
     words=st.lists(st.text(alphabet="ab-'\"", min_size=1, max_size=4), max_size=6),
 )
-def test_offsets_equal_the_python_code_for_any_words(native: Any, text: str, words: list[str]) -> None:
+def test_offsets_equal_the_python_code_for_any_words(
+    native: Any, text: str, words: list[str]
+) -> None:
     """Words that are not the text's: every failure path of the pairing returns None."""
     _check(text, words)
 
