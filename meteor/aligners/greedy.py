@@ -109,14 +109,20 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
         cache = {}
     found = cache.get(word)
     if found is None:
-        found = {}
+        # The offline reader parses only the names from its memory-mapped files
+        # (FastWordNetCorpusReader.synonym_names); any other reader gives Synset objects.
+        names = getattr(wordnet, "synonym_names", None)
         # nltk's reader seeks and reads shared file objects: one thread at a time.
         with _WORDNET_LOCK:
-            for synset in wordnet.synsets(word):
-                for lemma in synset.lemmas():
-                    name = lemma.name()
-                    if name.find("_") < 0 and name not in found:
-                        found[name] = synset.name()
+            if names is not None:
+                found = names(word)
+            else:
+                found = {}
+                for synset in wordnet.synsets(word):
+                    for lemma in synset.lemmas():
+                        name = lemma.name()
+                        if name.find("_") < 0 and name not in found:
+                            found[name] = synset.name()
         cache[word] = found
     return found
 

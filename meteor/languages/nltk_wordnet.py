@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import mmap
 import os
 import shutil
 import tempfile
@@ -172,6 +173,73 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
             self._loaded_cache = data
         return self._loaded_cache
 
+    # The nltk preset asks, for each new word, which lemma names its synsets hold
+    # (meteor.aligners.greedy._synonyms).  nltk answers with Synset objects: the data
+    # line read through a SeekableUnicodeStreamReader and parsed whole (gloss, pointers,
+    # frames, sense keys): a fifth of the preset's time on a corpus.  synonym_names reads
+    # the same lines from a memory map and parses only the lemma names and the synset's
+    # name, as nltk does (tests/parity/test_aligners_nltk.py compares every synset).
+
+    def synonym_names(self, word: str) -> dict[str, str]:
+        """``{lemma name: name of the first synset holding it}`` over
+        ``self.synsets(word)`` in order, names with ``_`` left out: what
+        :func:`meteor.aligners.greedy._synonyms` builds from the Synset objects."""
+        index = self._lemma_pos_offset_map
+        lemma = word.lower()
+        found: dict[str, str] = {}
+        for pos in _POS_LIST:
+            for form in self._morphy(lemma, pos, True):
+                entry = index.get(form)
+                for offset in entry.get(pos, ()) if entry else ():
+                    names, synset_name = self._names_at(pos, offset)
+                    for name in names:
+                        if name.find("_") < 0 and name not in found:
+                            found[name] = synset_name
+        return found
+
+    def _names_at(self, pos: str, offset: int) -> tuple[tuple[str, ...], str]:
+        """The lemma names and the name of the synset at ``offset`` (nltk's
+        ``synset_from_pos_and_offset(pos, offset)``: ``lemma_names()``, ``name()``)."""
+        cache: dict[tuple[str, int], tuple[tuple[str, ...], str]] = self.__dict__.setdefault(
+            "_names_cache", {}
+        )
+        key = (pos, offset)
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        line = self._data_line(pos, offset)
+        if line is None or line[:8] != f"{offset:08d}":  # nltk's own path, warnings and all
+            synset = self.synset_from_pos_and_offset(pos, offset)
+            hit = (tuple(synset.lemma_names()), synset.name())
+        else:
+            hit = _parse_names(line, self._lemma_pos_offset_map)
+        cache[key] = hit
+        return hit
+
+    def _data_line(self, pos: str, offset: int) -> str | None:
+        """The line at byte ``offset`` of ``data.<pos>`` (a read-only memory map), or
+        ``None`` when the file cannot be mapped or the offset is outside it."""
+        maps: dict[str, Any] = self.__dict__.setdefault("_data_maps", {})
+        pos = "a" if pos == "s" else pos
+        mm = maps.get(pos)
+        if mm is None:
+            root = getattr(self.root, "path", None)
+            if not isinstance(root, str) or pos not in self._FILEMAP:
+                return None
+            try:
+                with open(os.path.join(root, "data." + self._FILEMAP[pos]), "rb") as fh:
+                    mm = maps[pos] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                return None
+        if not 0 <= offset < len(mm):
+            return None
+        end = mm.find(b"\n", offset)
+        raw = mm[offset : len(mm) if end < 0 else end + 1]
+        try:
+            return raw.decode(self._encoding)  # type: ignore[no-any-return]
+        except UnicodeDecodeError:
+            return None
+
     def _save_index_cache(self) -> None:
         path = self._cache_path()
         key = _index_cache_key(path.parent) if path is not None else None
@@ -184,6 +252,33 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         }
         with contextlib.suppress(OSError):  # a read-only cache only costs the next start
             _write_atomic(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+#: ``nltk.corpus.reader.wordnet.POS_LIST``: the order ``synsets`` visits the parts of speech.
+_POS_LIST = ("n", "v", "a", "r")
+
+
+def _parse_names(line: str, index: dict[str, dict[str, list[int]]]) -> tuple[tuple[str, ...], str]:
+    """Lemma names and synset name from a WordNet data line, as nltk 3.10's
+    ``WordNetCorpusReader._synset_from_pos_and_line`` makes them: the fields before the
+    gloss are ``offset lex_filenum ss_type w_cnt (word lex_id){w_cnt} ...``, a word loses
+    a final syntactic marker such as ``(a)``, and the synset is named
+    ``<first lemma, lowercased>.<ss_type>.<its sense number for that lemma, 2 digits>``."""
+    fields = line.strip().split("|")[0].split()
+    pos = fields[2]
+    names = tuple(_unmarked(fields[4 + 2 * k]) for k in range(int(fields[3], 16)))
+    first = names[0].lower()
+    sense = index[first][pos].index(int(fields[0])) + 1
+    return names, f"{first}.{pos}.{sense:02d}"
+
+
+def _unmarked(word: str) -> str:
+    """``re.match(r"(.*?)(\\([^()]*\\))?$", word).group(1)``: without a final ``(...)``."""
+    if word.endswith(")"):
+        k = word.rfind("(")
+        if k >= 0 and ")" not in word[k + 1 : -1]:
+            return word[:k]
+    return word
 
 
 #: The cached index of :class:`FastWordNetCorpusReader`, next to the WordNet copy.

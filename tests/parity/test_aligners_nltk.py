@@ -327,6 +327,53 @@ class _ToyWordNet:
         return self.table.get(word, [])
 
 
+def test_synonym_names_parse_every_synset_as_nltk(wn: WordNetCorpusReader) -> None:
+    """The names ``FastWordNetCorpusReader`` reads from its memory map are nltk's Synset's
+    (``lemma_names()``, ``name()``), for all 117,659 synsets of WordNet 3.0."""
+    n = 0
+    for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv")):
+        with open(Path(wn.root.path) / f"data.{name}", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("  "):  # the licence header
+                    continue
+                offset = int(line[:8])
+                synset = wn.synset_from_pos_and_offset(pos, offset)
+                assert wn._names_at(pos, offset) == (tuple(synset.lemma_names()), synset.name())
+                n += 1
+    assert n == 117_659
+
+
+def test_synonym_names_equal_the_synset_objects(wn: WordNetCorpusReader) -> None:
+    """``synonym_names(word)`` is what ``_synonyms`` builds from ``synsets(word)``, keys in
+    the same order, for words, their stems, inflected forms and marked adjectives."""
+    from meteor.aligners.greedy import _porter_stem
+
+    words = {"leapt", "jumps", "geese", "ran", "better", "best", "U.S.", "Dogs", "", "(a)", "a_b"}
+    words |= {"galore", "elect", "aforesaid", "around", "ill", "nearby"}  # (ip) (p) (a) markers
+    words |= set(list(wn._lemma_pos_offset_map)[::20])
+    words |= {_porter_stem(w) for w in list(words)}
+    for w in sorted(words):
+        found: dict[str, str] = {}
+        for synset in wn.synsets(w):
+            for lemma in synset.lemmas():
+                if "_" not in lemma.name() and lemma.name() not in found:
+                    found[lemma.name()] = synset.name()
+        got = wn.synonym_names(w)
+        assert list(got.items()) == list(found.items()), w
+
+
+@pytest.mark.parametrize(
+    "word", ["galore(ip)", "elect(p)", "f(x)(a)", "()", "(a)", "a)", "a(b", "x"]
+)
+def test_unmarked_is_nltks_marker_regex(word: str) -> None:
+    import re
+
+    from meteor.languages.nltk_wordnet import _unmarked
+
+    m = re.match(r"(.*?)(\([^()]*\))?$", word)
+    assert m is not None and _unmarked(word) == m.group(1)
+
+
 def test_injected_wordnet_and_tie_order() -> None:
     toy = _ToyWordNet()
     hyp = "big big house home".split()
