@@ -231,7 +231,6 @@ class Meteor:
         if cached is not None:
             return cached
         _check_text(text, what)
-        clean, _ = normalize.sanitize(text)
         if self.params.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
             from meteor.text.tokenize_nltk import tokens as nltk_tokens
 
@@ -246,14 +245,14 @@ class Meteor:
             from meteor.text.tokenize_ru import razdel_tokens
 
             toks = razdel_tokens(
-                clean,
+                normalize.sanitize(text)[0],
                 lower=self.params.norm != "none",
                 no_punct=self.params.no_punct,
                 function_word=self._function_word,
             )
         else:
             toks = normalize.tokenize(
-                clean,
+                normalize.sanitize(text)[0],
                 self.params.lang,
                 self.params.norm,
                 no_punct=self.params.no_punct,

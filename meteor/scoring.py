@@ -9,6 +9,7 @@ instead of raising, and a NaN score becomes 0.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,10 +105,10 @@ def stats_from_raw(
         if rs != prev_re or hs != prev_he:
             chunks += 1
         prev_he, prev_re = he, re_
-        f = sum(hyp_function[hs:he])
+        f = int(hyp_function[hs]) if he - hs == 1 else sum(hyp_function[hs:he])
         hf[k] += f
         hc[k] += he - hs - f
-        f = sum(ref_function[rs:re_])
+        f = int(ref_function[rs]) if re_ - rs == 1 else sum(ref_function[rs:re_])
         rf[k] += f
         rc[k] += re_ - rs - f
         hm += he - hs
@@ -158,6 +159,14 @@ def _nltk_arithmetic(params: Params) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
+    """What :func:`compute` reads of ``params`` besides α β γ δ, once per settings: each
+    module's statistics slot and weight, the width of the statistics, nltk's arithmetic."""
+    slots = tuple((module_slot(m), params.weight(m)) for m in params.modules)
+    return slots, max(k for k, _ in slots) + 1, _nltk_arithmetic(params)
+
+
 def compute(stats: Stats, params: Params) -> Breakdown:
     """The METEOR formula on sufficient statistics.
 
@@ -172,22 +181,18 @@ def compute(stats: Stats, params: Params) -> Breakdown:
     a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
     hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
     ref_len = d * (stats.ref_len - stats.ref_function_words) + (1.0 - d) * stats.ref_function_words
-    idx = [module_slot(m) for m in params.modules]
-    ws = [params.weight(m) for m in params.modules]
-    hc, rc, hf, rf = stats.per_module(max(idx) + 1)
-    hm = 0.0
-    for k, w in zip(idx, ws, strict=True):
+    slots, width, nltk_arithmetic = _plan(params)
+    hc, rc, hf, rf = stats.per_module(width)
+    hm = rm = 0.0  # each sum in MeteorScorer's order: content matches, then function words
+    for k, w in slots:
         hm += hc[k] * w * d
-    rm = 0.0
-    for k, w in zip(idx, ws, strict=True):
         rm += rc[k] * w * d
-    for k, w in zip(idx, ws, strict=True):
+    for k, w in slots:
         hm += hf[k] * w * (1.0 - d)
-    for k, w in zip(idx, ws, strict=True):
         rm += rf[k] * w * (1.0 - d)
     precision = _div(hm, hyp_len)
     recall = _div(rm, ref_len)
-    if _nltk_arithmetic(params):
+    if nltk_arithmetic:
         # nltk's single_meteor_score: P·R / (αP + (1−α)R), to the last bit
         fmean = _div(_mul(precision, recall), a * precision + (1.0 - a) * recall)
     else:

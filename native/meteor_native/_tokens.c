@@ -13,6 +13,9 @@
  *   then either could be the dropped one).  A token must be one run of text characters.
  *   When the pairing fails it returns None, as the Python code does, and the caller runs
  *   the normaliser again with provenance.
+ * - split_tokens(text, lower, fw): the whitespace tokens of meteor.text.tokenize_nltk.tokens:
+ *   the words of text.split() (Py_UNICODE_ISSPACE, as str.split), each at its place in
+ *   the text, lowercased with str.lower when asked.
  * - build(words, starts, ends, fw): tuple(map(Token, words, starts, ends, map(fw, words))).
  *
  * Token is a frozen dataclass with slots; bind(Token) hands over the class once, and its
@@ -182,6 +185,43 @@ fail:
     return NULL;
 }
 
+static PyObject *split_tokens(PyObject *self, PyObject *args) {
+    PyObject *text, *fw;
+    int lower;
+    if (!PyArg_ParseTuple(args, "UpO:split_tokens", &text, &lower, &fw)) return NULL;
+    if (!ready()) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    PyObject *out = PyList_New(0), *name = NULL;
+    if (out == NULL) return NULL;
+    if (lower && (name = PyUnicode_InternFromString("lower")) == NULL) goto fail;
+    while (i < n) {
+        while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
+        if (i == n) break;
+        Py_ssize_t j = i;
+        while (j < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j))) j++;
+        PyObject *w = PyUnicode_Substring(text, i, j);
+        if (w != NULL && lower) Py_SETREF(w, PyObject_CallMethodNoArgs(w, name));
+        if (w == NULL) goto fail;
+        PyObject *tok = token_at(w, i, j, fw);
+        Py_DECREF(w);
+        if (tok == NULL || PyList_Append(out, tok) < 0) {
+            Py_XDECREF(tok);
+            goto fail;
+        }
+        Py_DECREF(tok);
+        i = j;
+    }
+    Py_XDECREF(name);
+    Py_SETREF(out, PyList_AsTuple(out));
+    return out;
+fail:
+    Py_XDECREF(name);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_O, "bind(Token): the record class whose objects the other functions make."},
     {"verbatim_tokens", verbatim_tokens, METH_VARARGS,
@@ -189,6 +229,10 @@ static PyMethodDef methods[] = {
      "The tokens with their offsets when words are the characters of low (the lowercased\n"
      "text) minus its separators, in order; None otherwise.  fw(word) gives each token's\n"
      "function_word (None: False)."},
+    {"split_tokens", split_tokens, METH_VARARGS,
+     "split_tokens(text, lower, fw) -> tuple of Token\n\n"
+     "The words of text.split() with their offsets, each lowercased (str.lower) when lower\n"
+     "is true; fw(word) gives function_word (None: False)."},
     {"build", build, METH_VARARGS,
      "build(words, starts, ends, fw) -> tuple(map(Token, words, starts, ends, map(fw, words)))\n\n"
      "fw None: every function_word False."},

@@ -131,6 +131,29 @@ def test_worked_examples(native: Any) -> None:
         _check(text, words)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.one_of(
+        st.text(max_size=40),
+        st.lists(
+            st.sampled_from(["a", "İ", "ΣΑΣ", "ß", " ", "\u2003", "\x1c", "\x85", "\t\n"])
+        ).map("".join),
+    ),
+    lower=st.booleans(),
+)
+def test_whitespace_tokens_equal_the_python_loop(native: Any, text: str, lower: bool) -> None:
+    from meteor.text.tokenize_nltk import tokens
+
+    fw = {"a", "i̇"}.__contains__
+    got = tokens(text, "whitespace", lower=lower, function_word=fw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(records, "NATIVE_TOKENS", None)
+        want = tokens(text, "whitespace", lower=lower, function_word=fw)
+    assert got == want
+    assert [(t.start, t.end) for t in got] == [(t.start, t.end) for t in want]
+    assert [text[t.start : t.end] for t in got] == text.split()
+
+
 def test_build_equals_token(native: Any) -> None:
     words, starts, ends = ["the", "cat", "a"], [0, 4, 8], [3, 7, 9]
     fw = {"the", "a"}.__contains__
@@ -151,6 +174,8 @@ def test_errors_reach_the_caller(native: Any) -> None:
         records.build(["a"], [0], [1], boom)
     with pytest.raises(KeyError):
         records.verbatim_tokens("a b", ["a", "b"], boom)
+    with pytest.raises(KeyError):
+        records.split_tokens("a b", True, boom)
     with pytest.raises(ValueError, match="differ in length"):
         native.build(["a", "b"], [0], [1, 2], None)
     with pytest.raises(TypeError, match="strings"):
