@@ -1,4 +1,4 @@
-"""Builds meteor_native._beam, ._synonym, ._phrases and ._tokens, C extensions with no dependency
+"""Builds meteor_native._beam, ._synonym, ._phrases, ._tokens and ._normalize, C extensions with no dependency
 beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
@@ -19,6 +19,12 @@ setup(
         Extension(
             "meteor_native._phrases",
             ["meteor_native/_phrases.c"],
+            optional=True,
+            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+        ),
+        Extension(
+            "meteor_native._normalize",
+            ["meteor_native/_normalize.c"],
             optional=True,
             extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
         ),

@@ -56,6 +56,7 @@ from typing import Final, Literal
 
 from meteor import resources
 from meteor.errors import ResourceError
+from meteor.runtime import pure_python
 from meteor.text import records
 from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
 from meteor.text.tracked_line import (
@@ -128,6 +129,22 @@ _NBP_ANY: Final = 1
 _NBP_NUMERIC_ONLY: Final = 2
 
 
+def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str | None] | None:
+    """``meteor_native._normalize.normalize_line`` (``pip install ./native``), or ``None``
+    (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`_run` without provenance in C,
+    the line before lowercasing, for lines without a run of dots (``None`` for those)."""
+    if pure_python():
+        return None
+    try:
+        from meteor_native._normalize import normalize_line
+    except ImportError:
+        return None
+    return normalize_line  # type: ignore[no-any-return]
+
+
+NATIVE_NORMALIZE = _native_normalize()
+
+
 # -- the substitutions ----------------------------------------------------------
 
 
@@ -194,6 +211,8 @@ def _strip_punct(line: Line) -> None:
 class _LangSpec:
     apostrophes: tuple[Step, ...]
     prefixes: dict[str, int]
+    #: The apostrophe rules for the C normaliser: 0 English, 1 French, 2 the others.
+    native_lang: int = 2
 
 
 def _parse_prefixes(lines: tuple[str, ...]) -> dict[str, int]:
@@ -226,12 +245,10 @@ def _lang_spec(lang: str) -> _LangSpec:
     except (ResourceError, OSError, zipfile.BadZipFile, UnicodeDecodeError):
         prefixes = {}  # as Java when the list cannot be loaded
     if lang == "en":
-        apostrophes: tuple[Step, ...] = _APOS_EN
-    elif lang == "fr":
-        apostrophes = _APOS_FR
-    else:
-        apostrophes = _APOS_OTHER
-    return _LangSpec(apostrophes, prefixes)
+        return _LangSpec(_APOS_EN, prefixes, 0)
+    if lang == "fr":
+        return _LangSpec(_APOS_FR, prefixes, 1)
+    return _LangSpec(_APOS_OTHER, prefixes, 2)
 
 
 # -- the normaliser -----------------------------------------------------------
@@ -427,6 +444,11 @@ def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> st
     Raises:
         ValueError: for a language Meteor 1.5 has no normaliser for.
     """
+    if NATIVE_NORMALIZE is not None:
+        spec = _lang_spec(lang)
+        out = NATIVE_NORMALIZE(text, spec.native_lang, spec.prefixes, no_punct)
+        if out is not None:  # None: a run of dots (Python's own code below)
+            return java_lower(out)
     line = Line(" " + text + " ")
     _run(line, lang, no_punct)
     return line.s

@@ -7,5 +7,7 @@ most 256 words; :mod:`meteor.aligners.beam` uses it when it is installed (and
 matcher, used the same way by :mod:`meteor.stages.synonym`;
 ``meteor_native._phrases.phrase_ids`` the paraphrase index look-up of
 :mod:`meteor.languages.paraphrase`; ``meteor_native._tokens`` builds the token records
-of :mod:`meteor.text` (and their offsets when the tokens are the text's own characters).
+of :mod:`meteor.text` (and their offsets when the tokens are the text's own characters);
+``meteor_native._normalize`` is Meteor 1.5's normaliser (:mod:`meteor.text.normalize`) for
+lines without a run of dots.
 """
