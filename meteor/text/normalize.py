@@ -38,6 +38,12 @@ with a word ``BreakIterator``, Python with the Unicode context rule; they can
 disagree inside Greek words.  Under ``-norm`` every Greek letter is a token of
 its own, and the two agree.
 
+With ``meteor_native`` installed (``pip install ./native``) and ``METEOR_PURE_PYTHON``
+unset, :func:`normalize_text` runs the same steps in C (:data:`NATIVE_NORMALIZE`) for every
+line without a run of dots or ``DOTMULTI`` (nearly all), and :func:`tokenize` finds the
+offsets and builds the tokens in C (:mod:`meteor.text.records`); the results are the
+Python code's (tests/unit/test_native_normalize.py, test_native_tokens.py).
+
 The working line with provenance and the Java edit rules are in
 :mod:`meteor.text.tracked_line`, the linear-time runs of dots in
 :mod:`meteor.text.dot_runs`; this module holds the rules of ``Normalizer.java``,
