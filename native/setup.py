@@ -7,38 +7,27 @@ installs without it and ``meteor`` runs the same search in Python.
 
 from setuptools import Extension, setup
 
+FLAGS = ["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+
+
+def part(name: str, depends: tuple[str, ...] = ()) -> Extension:
+    """``meteor_native.<name>`` from ``meteor_native/<name>.c``; optional: a part that
+    does not compile is left out and the library runs its Python code."""
+    return Extension(
+        f"meteor_native.{name}",
+        [f"meteor_native/{name}.c"],
+        depends=[f"meteor_native/{d}" for d in depends],
+        optional=True,
+        extra_compile_args=FLAGS,
+    )
+
+
 setup(
     ext_modules=[
-        Extension(
-            "meteor_native._beam",
-            ["meteor_native/_beam.c"],
-            depends=["meteor_native/_beam_search.h"],
-            optional=True,
-            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        ),
-        Extension(
-            "meteor_native._phrases",
-            ["meteor_native/_phrases.c"],
-            optional=True,
-            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        ),
-        Extension(
-            "meteor_native._normalize",
-            ["meteor_native/_normalize.c"],
-            optional=True,
-            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        ),
-        Extension(
-            "meteor_native._tokens",
-            ["meteor_native/_tokens.c"],
-            optional=True,
-            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        ),
-        Extension(
-            "meteor_native._synonym",
-            ["meteor_native/_synonym.c"],
-            optional=True,
-            extra_compile_args=["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-        ),
+        part("_beam", depends=("_beam_search.h",)),
+        part("_phrases"),
+        part("_normalize"),
+        part("_tokens"),
+        part("_synonym"),
     ],
 )

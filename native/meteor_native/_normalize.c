@@ -169,37 +169,37 @@ static int dashes(const Buf *in, Buf *out) {
     return 0;
 }
 
-/* Step 7 (r_cont_en*, r_cont_fr*, s_cont_other*): lang 0 English, 1 French, 2 the others.
- * Each rule is a pass of its own, as in Java. */
+/* Step 7 (r_cont_en*, r_cont_fr*): the replaceAll passes with context, in Java's order. */
+typedef struct {
+    const char *repl;
+    int pre, pre_in, post, post_in;
+} Apostrophe;
+
+static const Apostrophe english[] = {
+    {" ' ", ALPHA, 0, ALPHA, 0},       {" ' ", ALPHA_DIGIT, 0, ALPHA, 1},
+    {" ' ", ALPHA, 1, ALPHA, 0},       {" '", ALPHA, 1, ALPHA, 1},
+    {" '", DIGIT, 1, LETTER_S, 1}, /* 1990's */
+};
+static const Apostrophe french[] = {
+    {" ' ", ALPHA, 0, ALPHA, 0}, {" ' ", ALPHA, 0, ALPHA, 1},
+    {" ' ", ALPHA, 1, ALPHA, 0}, {"' ", ALPHA, 1, ALPHA, 1},
+};
+
+/* Step 7: lang 0 English, 1 French, 2 the others (s_cont_other: every ' gets spaces). */
 static int apostrophes(Buf *a, Buf *b, int lang) {
-    if (lang == 0) {
-        if (context(a, b, '\'', " ' ", ALPHA, 0, ALPHA, 0) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', " ' ", ALPHA_DIGIT, 0, ALPHA, 1) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', " ' ", ALPHA, 1, ALPHA, 0) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', " '", ALPHA, 1, ALPHA, 1) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', " '", DIGIT, 1, LETTER_S, 1) < 0) return -1;
+    const Apostrophe *rules = lang == 0 ? english : french;
+    int n = lang == 0 ? (int)(sizeof english / sizeof *english) : (int)(sizeof french / sizeof *french);
+    if (lang == 2) {
+        for (Py_ssize_t i = 0; i < a->n; i++)
+            if (a->p[i] == '\'' ? puts_ascii(b, " ' ") < 0 : put(b, a->p[i]) < 0) return -1;
         swap(a, b);
         return 0;
     }
-    if (lang == 1) {
-        if (context(a, b, '\'', " ' ", ALPHA, 0, ALPHA, 0) < 0) return -1;
+    for (int k = 0; k < n; k++) {
+        const Apostrophe *r = &rules[k];
+        if (context(a, b, '\'', r->repl, r->pre, r->pre_in, r->post, r->post_in) < 0) return -1;
         swap(a, b);
-        if (context(a, b, '\'', " ' ", ALPHA, 0, ALPHA, 1) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', " ' ", ALPHA, 1, ALPHA, 0) < 0) return -1;
-        swap(a, b);
-        if (context(a, b, '\'', "' ", ALPHA, 1, ALPHA, 1) < 0) return -1;
-        swap(a, b);
-        return 0;
     }
-    for (Py_ssize_t i = 0; i < a->n; i++) {
-        if (a->p[i] == '\'' ? puts_ascii(b, " ' ") < 0 : put(b, a->p[i]) < 0) return -1;
-    }
-    swap(a, b);
     return 0;
 }
 
