@@ -1,9 +1,10 @@
 """Process-wide switches for scoring runs.
 
-:func:`pure_python` says whether the compiled parts (the C beam search of
-``./native``, PyStemmer's C Snowball for English) are switched off by
-``METEOR_PURE_PYTHON=1``: they give the same numbers as the Python code they
-replace, and CI runs the parity suites both ways.
+:func:`pure_python` says whether the compiled parts (``./native``: the beam search,
+synonym pairs, paraphrase look-up, normaliser and token records; PyStemmer's C Snowball
+for English) are switched off by ``METEOR_PURE_PYTHON=1``: they give the same numbers as
+the Python code they replace, and CI runs the parity suites both ways.  :func:`compiled`
+is how a module finds its C part.
 
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
 scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
@@ -17,11 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import threading
 from collections.abc import Iterator
+from types import ModuleType
 
-__all__ = ["PURE_PYTHON_ENV", "gc_paused", "pure_python"]
+__all__ = ["PURE_PYTHON_ENV", "compiled", "gc_paused", "pure_python"]
 
 #: Set (to anything but ``0``) to run the Python code even where compiled code is
 #: installed: the beam search (``./native``) and the English Snowball stemmer.
@@ -31,6 +34,18 @@ PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
 def pure_python() -> bool:
     """``METEOR_PURE_PYTHON`` is set to something other than ``0`` (or empty)."""
     return os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0")
+
+
+def compiled(part: str) -> ModuleType | None:
+    """The C part ``meteor_native.<part>`` (``pip install ./native``), or ``None`` when it
+    is not installed or :func:`pure_python` is on: then the caller runs its Python code,
+    which gives the same results."""
+    if pure_python():
+        return None
+    try:
+        return importlib.import_module(f"meteor_native.{part}")
+    except ImportError:
+        return None
 
 
 _GC_LOCK = threading.Lock()

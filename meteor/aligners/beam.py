@@ -34,7 +34,7 @@ from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError
 from meteor.params import Params
 from meteor.rules import is_definite
-from meteor.runtime import pure_python
+from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext, from_match
 from meteor.types import Match, Module
 
@@ -110,15 +110,11 @@ def _native_search() -> Callable[..., list[int] | None] | None:
     (``tests/unit/test_native.py``).
     """
     global NATIVE_MAX_WORDS
-    if pure_python():
+    part = compiled("_beam")
+    if part is None:
         return None
-    try:
-        from meteor_native._beam import MAX_WORDS
-        from meteor_native._beam import beam_choice as native
-    except ImportError:
-        return None
-    NATIVE_MAX_WORDS = MAX_WORDS
-    return native  # type: ignore[no-any-return]
+    NATIVE_MAX_WORDS = part.MAX_WORDS
+    return part.beam_choice  # type: ignore[no-any-return]
 
 
 #: Longest side the C search takes (the built module's ``MAX_WORDS``; 0 without it).

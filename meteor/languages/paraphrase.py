@@ -105,7 +105,7 @@ from meteor.languages.paraphrase_build import (
     Progress,
     hash_columns,
 )
-from meteor.runtime import pure_python
+from meteor.runtime import compiled
 
 __all__ = [
     "FORMAT_VERSION",
@@ -124,13 +124,8 @@ def _native_phrase_ids() -> Any:
     """``meteor_native._phrases.phrase_ids`` (``pip install ./native``), or ``None`` (not
     installed, or ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable._phrase_ids` in C,
     the same ids (``tests/unit/test_native_phrases.py``)."""
-    if pure_python():
-        return None
-    try:
-        from meteor_native._phrases import phrase_ids
-    except ImportError:
-        return None
-    return phrase_ids
+    part = compiled("_phrases")
+    return None if part is None else part.phrase_ids
 
 
 #: The C look-up, or ``None`` (then numpy's).

@@ -12,7 +12,7 @@ from typing import Any
 
 from meteor.languages import Language
 from meteor.params import Params
-from meteor.runtime import pure_python
+from meteor.runtime import compiled
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
 from meteor.types import Module
 
@@ -32,13 +32,8 @@ def _native_pairs() -> Callable[..., list[tuple[int, int, int]]] | None:
     hypothesis's instead of intersecting every pair of sets (up to
     :data:`NATIVE_MAX_HYP` hypothesis entries; beyond, or for synsets that are not
     integers, every pair)."""
-    if pure_python():
-        return None
-    try:
-        from meteor_native._synonym import synonym_pairs
-    except ImportError:
-        return None
-    return synonym_pairs  # type: ignore[no-any-return]
+    part = compiled("_synonym")
+    return None if part is None else part.synonym_pairs  # type: ignore[no-any-return]
 
 
 NATIVE_PAIRS = _native_pairs()

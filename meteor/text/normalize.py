@@ -62,7 +62,7 @@ from typing import Final, Literal
 
 from meteor import resources
 from meteor.errors import ResourceError
-from meteor.runtime import pure_python
+from meteor.runtime import compiled
 from meteor.text import records
 from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
 from meteor.text.tracked_line import (
@@ -139,13 +139,8 @@ def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str | None
     """``meteor_native._normalize.normalize_line`` (``pip install ./native``), or ``None``
     (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`_run` without provenance in C,
     the line before lowercasing, for lines without a run of dots (``None`` for those)."""
-    if pure_python():
-        return None
-    try:
-        from meteor_native._normalize import normalize_line
-    except ImportError:
-        return None
-    return normalize_line  # type: ignore[no-any-return]
+    part = compiled("_normalize")
+    return None if part is None else part.normalize_line  # type: ignore[no-any-return]
 
 
 NATIVE_NORMALIZE = _native_normalize()

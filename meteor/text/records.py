@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from meteor.runtime import pure_python
+from meteor.runtime import compiled
 from meteor.types import Token
 
 __all__ = ["NATIVE_TOKENS", "build", "split_tokens", "verbatim_tokens"]
@@ -26,14 +26,10 @@ FunctionWord = Callable[[str], bool] | None
 
 def _native() -> Any:
     """``meteor_native._tokens`` bound to :class:`~meteor.types.Token`, or ``None``."""
-    if pure_python():
-        return None
-    try:
-        from meteor_native import _tokens
-    except ImportError:
-        return None
-    _tokens.bind(Token)
-    return _tokens
+    part = compiled("_tokens")
+    if part is not None:
+        part.bind(Token)
+    return part
 
 
 NATIVE_TOKENS = _native()
