@@ -1,4 +1,4 @@
-"""Builds meteor_native._beam, ._synonym, ._phrases, ._tokens and ._normalize, C extensions with no dependency
+"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens and ._normalize, C extensions with no dependency
 beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
@@ -24,7 +24,7 @@ def part(name: str, depends: tuple[str, ...] = ()) -> Extension:
 
 setup(
     ext_modules=[
-        part("_beam", depends=("_beam_search.h",)),
+        part("_beam", depends=("_beam_search.h", "_beam_wide.h")),
         part("_phrases"),
         part("_normalize"),
         part("_tokens"),

@@ -105,9 +105,11 @@ def _native_search() -> Callable[..., list[int] | None] | None:
     """``meteor_native._beam.beam_choice`` (``pip install ./native``), or ``None``.
 
     The C search is a transcription of :func:`_python_search` for sides of at most
-    :data:`NATIVE_MAX_WORDS` words (masks of one to four 64-bit words); it returns
-    ``None`` for anything else and the Python search runs.  Both give the same choices
-    (``tests/unit/test_native.py``).
+    :data:`NATIVE_MAX_WORDS` words: masks of one to four 64-bit words up to 256 words
+    a side, word sets of any width with successors ranked before they are built (as
+    :func:`_heap_step`) beyond, for documents.  It returns ``None`` for anything else
+    (a key over 62 bits, word sets over 256 MB) and the Python search runs.  Both give
+    the same choices (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
     """
     global NATIVE_MAX_WORDS
     part = compiled("_beam")

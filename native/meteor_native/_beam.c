@@ -1,15 +1,17 @@
-/* Meteor 1.5's beam search (Aligner.align / Aligner.resolve) for sides of at most 256 words.
+/* Meteor 1.5's beam search (Aligner.align / Aligner.resolve) in C.
  *
  * A C transcription of meteor.aligners.beam._python_search (the pure-Python reference,
  * which is a line-by-line reading of cmu-mtlab/meteor src/edu/cmu/meteor/aligner/Aligner.java):
  * same lattice, same definite matches, same packed ranking key (more coverage, then fewer
  * chunks, then less distance, stable), same quirks (coverage truncated to an int with
  * search weights exact 1.0 and others 0.5; each candidate's distance added to the parent
- * path).  Word sets are masks of one, two or four 64-bit words (_beam_search.h, compiled
- * once per width), so either side may have at most MAX_WORDS = 256 words; for longer
- * sides, or a key that would not fit in 62 bits, it returns None and the caller runs the
- * Python search.  Python and this module give identical choices (tests/unit/test_native.py
- * compares them on random and repetitive lattices).
+ * path).  Sides of at most NARROW_WORDS = 256 words use masks of one, two or four 64-bit
+ * words (_beam_search.h, compiled once per width); longer ones, up to MAX_WORDS, the
+ * search of _beam_wide.h (word sets of any width, successors ranked before they are
+ * built).  For a key that would not fit in 62 bits, or a pair whose word sets would take
+ * too much memory, it returns None and the caller runs the Python search.  Python and
+ * this module give identical choices (tests/unit/test_native.py compares them on random
+ * and repetitive lattices, short and long).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -42,7 +44,10 @@ static int32_t add_node(Nodes *nodes, int32_t cid, int32_t next) {
     return (int32_t)nodes->len++;
 }
 
-#define MAX_WORDS 256
+#define NARROW_WORDS 256
+#define MAX_WORDS (1 << 20)
+/* Largest memory for the word sets of the wide search (two generations of a beam). */
+#define WIDE_POOL_BYTES ((size_t)256 << 20)
 
 #define W 1
 #define SUFFIXED(name) name##_1
@@ -59,14 +64,29 @@ static int32_t add_node(Nodes *nodes, int32_t cid, int32_t next) {
 #include "_beam_search.h"
 #undef SUFFIXED
 #undef W
+#include "_beam_wide.h"
+
+/* Parses the arguments; 1 when the pair is one the C search takes, 0 (None returned)
+ * when it is not, -1 on an error. */
+static int parse(PyObject *args, int *n_hyp, int *n_ref, PyObject **candidates, int *beam_size,
+                 PyObject **exact) {
+    if (!PyArg_ParseTuple(args, "iiOiO", n_hyp, n_ref, candidates, beam_size, exact)) return -1;
+    if (*n_hyp < 0 || *n_ref < 0 || *n_hyp > MAX_WORDS || *n_ref > MAX_WORDS || *beam_size < 1)
+        return 0;
+    int longest = *n_hyp > *n_ref ? *n_hyp : *n_ref;
+    size_t words = (size_t)longest / 64 + 1;
+    if (4 * words * sizeof(uint64_t) * (size_t)*beam_size > WIDE_POOL_BYTES) return 0;
+    return 1;
+}
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {
     int n_hyp, n_ref, beam_size;
     PyObject *candidates, *exact;
-    if (!PyArg_ParseTuple(args, "iiOiO", &n_hyp, &n_ref, &candidates, &beam_size, &exact))
-        return NULL;
-    if (n_hyp < 0 || n_ref < 0 || n_hyp > MAX_WORDS || n_ref > MAX_WORDS || beam_size < 1)
+    int ok = parse(args, &n_hyp, &n_ref, &candidates, &beam_size, &exact);
+    if (ok <= 0) {
+        if (ok < 0) return NULL;
         Py_RETURN_NONE;
+    }
     PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -79,8 +99,32 @@ static PyObject *beam_choice(PyObject *self, PyObject *args) {
         result = search_1(n_hyp, n_ref, seq, n, beam_size, exact);
     } else if (longest <= 128) {
         result = search_2(n_hyp, n_ref, seq, n, beam_size, exact);
-    } else {
+    } else if (longest <= NARROW_WORDS) {
         result = search_4(n_hyp, n_ref, seq, n, beam_size, exact);
+    } else {
+        result = search_wide(n_hyp, n_ref, seq, n, beam_size, exact);
+    }
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *beam_choice_wide(PyObject *self, PyObject *args) {
+    int n_hyp, n_ref, beam_size;
+    PyObject *candidates, *exact;
+    int ok = parse(args, &n_hyp, &n_ref, &candidates, &beam_size, &exact);
+    if (ok <= 0) {
+        if (ok < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *result;
+    if (n > INT32_MAX / 4) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        result = search_wide(n_hyp, n_ref, seq, n, beam_size, exact);
     }
     Py_DECREF(seq);
     return result;
@@ -92,6 +136,10 @@ static PyMethodDef methods[] = {
      "Meteor 1.5's beam search for sides of at most MAX_WORDS words: the chosen candidate\n"
      "indices in reference order, as meteor.aligners.beam.beam_choice; None when the\n"
      "pair is outside what this search handles (the caller runs the Python search)."},
+    {"beam_choice_wide", beam_choice_wide, METH_VARARGS,
+     "beam_choice_wide(n_hyp, n_ref, candidates, beam_size, exact) -> list[int] | None\n\n"
+     "beam_choice by the search beam_choice uses for sides over NARROW_WORDS words, on\n"
+     "a pair of any length (for tests: it must choose as the narrow searches)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -99,7 +147,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_beam", NULL, -1, me
 
 PyMODINIT_FUNC PyInit__beam(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0) {
+    if (m && (PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0 ||
+              PyModule_AddIntConstant(m, "NARROW_WORDS", NARROW_WORDS) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

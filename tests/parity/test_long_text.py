@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import SHARED_DATA, read_jsonl_gz, require_shared
+from conftest import SHARED_DATA, native_part, read_jsonl_gz, require_shared
 
 import meteor
+from meteor.aligners import beam
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES
 from meteor.aligners.beam import MAX_BEAM_CANDIDATES
 from meteor.stages.base import CandidateLimitError
@@ -44,6 +45,24 @@ def test_document_pair_scores_as_the_jar(document: tuple[str, str]) -> None:
     assert len(r.alignment.matches) == JAR_MATCHES
     assert r.chunks == JAR_CHUNKS
     assert len(r.alignment.hyp) == 2_665 and len(r.alignment.ref) == 2_747
+
+
+def test_c_and_python_searches_choose_the_same_document_alignment(
+    document: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wide C search (sides over 256 words) and the Python one: the same matches."""
+    hyp, ref = document
+    native = native_part("_beam", "the beam search")
+    records = []
+    for search in (native.beam_choice, None):
+        monkeypatch.setattr(beam, "NATIVE_SEARCH", search)
+        monkeypatch.setattr(beam, "NATIVE_MAX_WORDS", native.MAX_WORDS)
+        meteor.metric._SHARED_CACHES.clear()
+        records.append(meteor.Meteor("meteor-1.5").score(hyp, ref, candidates=False))
+    with_c, in_python = records
+    assert with_c.alignment.matches == in_python.alignment.matches
+    assert len(with_c.alignment.matches) == JAR_MATCHES
+    assert with_c.score == in_python.score
 
 
 def test_limit_names_itself_and_how_to_raise_it(

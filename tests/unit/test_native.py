@@ -1,8 +1,10 @@
 """The C beam search (``meteor_native``, ``pip install ./native``) chooses as the Python one.
 
-``meteor.aligners.beam.beam_choice`` hands pairs of at most 256 words a side to
-``meteor_native._beam.beam_choice`` when it is installed; both must equal the literal
-transcription of Meteor 1.5's search (test_beam.py) and each other, ties included.
+``meteor.aligners.beam.beam_choice`` hands pairs to ``meteor_native._beam.beam_choice``
+when it is installed: sides of at most 256 words to its searches on fixed-width masks,
+longer ones (documents) to its wide search (``beam_choice_wide`` runs that one on any
+pair).  All must equal the literal transcription of Meteor 1.5's search (test_beam.py)
+and each other, ties included.
 Without the extension these tests are skipped on a user's machine (the library then
 runs the Python search) and fail in CI, where both searches are tested.
 """
@@ -43,6 +45,12 @@ def _c(native: Any, n_hyp: int, n_ref: int, plain: list[Plain], beam_size: int) 
     )
 
 
+def _wide(native: Any, n_hyp: int, n_ref: int, plain: list[Plain], beam_size: int) -> Any:
+    return native.beam_choice_wide(
+        n_hyp, n_ref, [(*c, "", None) for c in plain], beam_size, Module.EXACT
+    )
+
+
 def _plain(cands: list[Match]) -> list[Plain]:
     return [(m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in cands]
 
@@ -66,6 +74,29 @@ def test_c_search_on_repetitive_text(
 ) -> None:
     n_hyp, n_ref, plain = case
     assert _c(native, n_hyp, n_ref, plain, beam_size) == _java_search(
+        n_hyp, n_ref, plain, beam_size
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=lattices(), beam_size=st.sampled_from([1, 2, 3, 5, 40]))
+def test_wide_search_equals_the_java_transcription(
+    native: Any, case: tuple[int, int, list[Match]], beam_size: int
+) -> None:
+    n_hyp, n_ref, cands = case
+    plain = _plain(cands)
+    assert _wide(native, n_hyp, n_ref, plain, beam_size) == _java_search(
+        n_hyp, n_ref, plain, beam_size
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=repetitive_lattices(), beam_size=st.sampled_from([1, 2, 3, 5, 40]))
+def test_wide_search_on_repetitive_text(
+    native: Any, case: tuple[int, int, list[Plain]], beam_size: int
+) -> None:
+    n_hyp, n_ref, plain = case
+    assert _wide(native, n_hyp, n_ref, plain, beam_size) == _java_search(
         n_hyp, n_ref, plain, beam_size
     )
 
@@ -101,10 +132,58 @@ def test_c_search_equals_python_up_to_256_words(
     assert _c(native, n_hyp, n_ref, plain, beam_size) == _python(n_hyp, n_ref, plain, beam_size)
 
 
-@pytest.mark.parametrize("width", [63, 64, 65, 127, 128, 129, 255, 256])
+@st.composite
+def long_lattices(draw: st.DrawFn) -> tuple[int, int, list[Plain]]:
+    """Sides of 257 to 700 words (the wide search in ``beam_choice``): text from a small
+    vocabulary, so rows of dozens of one-word candidates as in a document, plus n:m spans
+    anywhere (across the 64-bit words of a set)."""
+    n_hyp = draw(st.integers(257, 700))
+    n_ref = draw(st.integers(257, 700))
+    vocab = draw(st.integers(3, 40))
+    hyp = [draw(st.integers(0, vocab - 1)) for _ in range(n_hyp)]
+    ref = [draw(st.integers(0, vocab - 1)) for _ in range(n_ref)]
+    out: list[Plain] = []
+    for j, rw in enumerate(ref):
+        out += [(Module.EXACT, i, i + 1, j, j + 1) for i, hw in enumerate(hyp) if hw == rw]
+    stem = draw(st.integers(1, vocab))
+    for j, rw in enumerate(ref):
+        out += [(Module.STEM, i, i + 1, j, j + 1) for i, hw in enumerate(hyp) if hw + stem == rw]
+    for _ in range(draw(st.integers(0, 80))):
+        hs = draw(st.integers(0, n_hyp - 1))
+        rs = draw(st.integers(0, n_ref - 1))
+        he = draw(st.integers(hs + 1, min(n_hyp, hs + 4)))
+        re_ = draw(st.integers(rs + 1, min(n_ref, rs + 4)))
+        out.append((Module.PARAPHRASE, hs, he, rs, re_))
+    order = {Module.EXACT: 0, Module.STEM: 1, Module.PARAPHRASE: 2}
+    out.sort(key=lambda c: (order[c[0]], c[3], c[1]))
+    return n_hyp, n_ref, out
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=long_lattices(), beam_size=st.sampled_from([1, 5, 40]))
+def test_c_search_equals_python_on_long_sides(
+    native: Any, case: tuple[int, int, list[Plain]], beam_size: int
+) -> None:
+    n_hyp, n_ref, plain = case
+    assert _c(native, n_hyp, n_ref, plain, beam_size) == _python(n_hyp, n_ref, plain, beam_size)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=wide_lattices(), beam_size=st.sampled_from([1, 4, 40]))
+def test_wide_search_equals_the_narrow_ones(
+    native: Any, case: tuple[int, int, list[Plain]], beam_size: int
+) -> None:
+    n_hyp, n_ref, plain = case
+    assert _wide(native, n_hyp, n_ref, plain, beam_size) == _c(
+        native, n_hyp, n_ref, plain, beam_size
+    )
+
+
+@pytest.mark.parametrize("width", [63, 64, 65, 127, 128, 129, 255, 256, 257, 320, 321, 1000])
 def test_full_width_masks(native: Any, width: int) -> None:
     """Spans over every word, and across the 64-bit words of a mask, are searched in C."""
-    assert native.MAX_WORDS == beam.NATIVE_MAX_WORDS == 256
+    assert native.NARROW_WORDS == 256
+    assert native.MAX_WORDS == beam.NATIVE_MAX_WORDS == 1 << 20
     whole = [
         (Module.PARAPHRASE, 0, width, 0, width),
         (Module.EXACT, width - 1, width, width - 1, width),
@@ -115,12 +194,21 @@ def test_full_width_masks(native: Any, width: int) -> None:
     across.sort(key=lambda c: c[3])
     got = _c(native, width, width, across, 40)
     assert got == _python(width, width, across, 40) == _java_search(width, width, across, 40)
+    assert _wide(native, width, width, across, 40) == got
 
 
 def test_longer_sides_and_other_lattices_go_back_to_python(native: Any) -> None:
-    assert _c(native, 257, 3, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
-    assert _c(native, 3, 257, [(Module.EXACT, 0, 1, 0, 1)], 40) is None
-    assert _c(native, 3, 3, [(Module.EXACT, 2, 4, 0, 1)], 40) is None  # not a lattice of 3 words
+    one = [(Module.EXACT, 0, 1, 0, 1)]
+    assert _c(native, 1 << 20, 3, one, 40) == [0]
+    assert _c(native, (1 << 20) + 1, 3, one, 40) is None
+    assert _c(native, 3, (1 << 20) + 1, one, 40) is None
+    # two generations of a beam of 10,000 paths of 2·100,000 words: over 256 MB of sets
+    assert _c(native, 100_000, 3, one, 10_000) is None
+    assert _c(native, 100_000, 3, one, 40) == [0]
+    for search in (_c, _wide):
+        assert search(native, 3, 3, [(Module.EXACT, 2, 4, 0, 1)], 40) is None  # not 3 words
+    for search in (native.beam_choice, native.beam_choice_wide):
+        assert search(3, 3, [(Module.EXACT, 0, 1)], 40, Module.EXACT) is None  # too short
 
 
 def test_scores_use_the_c_search_and_equal_the_python_ones(
