@@ -118,14 +118,30 @@ def stats_from_raw(
         len(ref_function),
         sum(hyp_function),
         sum(ref_function),
-        tuple(hc),
-        tuple(rc),
-        tuple(hf),
-        tuple(rf),
+        _shared(tuple(hc)),
+        _shared(tuple(rc)),
+        _shared(tuple(hf)),
+        _shared(tuple(rf)),
         chunks,
         hm,
         rm,
     )
+
+
+#: One object per distinct per-module count tuple (a corpus run keeps four per segment;
+#: a few hundred distinct ones cover a WMT set).  Cleared when it gets large.
+_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MAX_COUNTS = 1 << 16
+
+
+def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """``counts`` itself or an equal tuple made before (tuples are immutable)."""
+    got = _COUNTS.get(counts)
+    if got is None:
+        if len(_COUNTS) >= _MAX_COUNTS:
+            _COUNTS.clear()
+        got = _COUNTS[counts] = counts
+    return got
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from sys import intern
 from typing import Final, Literal
 
 from meteor import resources
@@ -499,7 +500,8 @@ def tokenize(
         )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
-    words = _WORD.findall(normalize_text(text, lang, no_punct=no_punct))
+    # one string per distinct word: a corpus run keeps every segment's tokens
+    words = list(map(intern, _WORD.findall(normalize_text(text, lang, no_punct=no_punct))))
     if records.NATIVE_TOKENS is not None:  # _verbatim_spans and the records, in C
         low = java_lower(text)
         toks = records.verbatim_tokens(low, words, function_word) if len(low) == len(text) else None

@@ -1,7 +1,7 @@
 """Corpus runs build a segment's match and chunk records only when they are read.
 
 ``Meteor.score_segments`` keeps each alignment as :meth:`Alignment.deferred`: the chosen
-matches as plain tuples, the statistics counted from them (:func:`stats_from_raw`).  What a
+matches as plain tuples (packed until read), the statistics counted from them (:func:`stats_from_raw`).  What a
 caller reads must be the record the eager path makes, field for field.
 """
 
@@ -10,16 +10,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import pickle
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meteor
+from meteor import types
 from meteor.chunking import chunk_matches
 from meteor.scoring import stats_from_alignment, stats_from_raw
 from meteor.stages.base import from_match
-from meteor.types import MODULE_ORDER, Alignment, Match, Token, shared_span
+from meteor.types import MODULE_ORDER, Alignment, Match, Module, Token, shared_span
 
 HYPS = [
     "The cat sat on the mat today.",
@@ -66,7 +68,10 @@ def test_a_deferred_alignment_builds_its_records_once() -> None:
     al, eager = _deferred_segment()
     with pytest.raises(AttributeError):
         object.__getattribute__(al, "matches")  # not built yet
-    assert object.__getattribute__(al, "_deferred") == al.pending()
+    packed = object.__getattribute__(al, "_deferred")  # kept packed until read
+    assert isinstance(packed[0], bytes) and len(packed[0]) == 20 * len(eager.matches)
+    assert types._unpack_raw(packed) == al.pending()
+    assert al.pending() == tuple(from_match(m) for m in eager.matches)
     assert eager.pending() is None
     matches = al.chunks and al.matches  # reading either builds both
     assert matches == eager.matches
@@ -147,3 +152,25 @@ def test_statistics_from_plain_matches_equal_those_from_records(
     assert Alignment.deferred(hyp, ref, tuple(in_ref_order)) == Alignment(
         hyp, ref, ordered, chunk_matches(ordered)
     )
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE, "mine"]),
+            st.integers(0, 2**31 - 1),
+            st.integers(0, 2**31 - 1),
+            st.integers(0, 2**31 - 1),
+            st.integers(0, 2**31 - 1),
+            st.sampled_from(["", "run", "0"]),
+            st.one_of(st.none(), st.floats(allow_nan=False), st.just(0.0)),
+        ),
+        max_size=30,
+    )
+)
+def test_packed_matches_are_the_tuples_given(raw: list[Any]) -> None:
+    """A deferred alignment's packed matches unpack to equal tuples: modules (custom
+    ones too), positions up to 2^31 - 1, details and similarities in their places."""
+    got = types._unpack_raw(types._pack_raw(raw))
+    assert got == tuple(raw)
+    assert [type(c[6]) for c in got] == [type(c[6]) for c in raw]
