@@ -104,8 +104,9 @@ def load_pairs() -> list[tuple[str, str]]:
     return out
 
 
-def timed(cmd: list[str], **kw: object) -> tuple[float, float, str]:
-    """(wall s, child CPU s, stdout) of one cold run; output to files, not pipes."""
+def timed(cmd: list[str], **kw: object) -> tuple[float, float, str, float]:
+    """(wall s, child CPU s, stdout, peak RSS MB) of one cold run; output to files, not
+    pipes.  The peak is the kernel's ``ru_maxrss`` of the child (its largest process)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
@@ -117,7 +118,7 @@ def timed(cmd: list[str], **kw: object) -> tuple[float, float, str]:
         stdout, stderr = out.read(), err.read()
     if proc.returncode != 0:
         raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, stdout
+    return wall, usage.ru_utime + usage.ru_stime, stdout, usage.ru_maxrss / 1024
 
 
 def _nltk_command(script: str) -> object:
@@ -168,20 +169,22 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
         files[size] = (str(h), str(r))
     todo = tools(args)
     times: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    peaks: dict[tuple[str, int], list[float]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
             env = dict(os.environ, PYTHONPATH=str(cwd))
             for size in (n, 2 * n):
-                wall, cpu, _ = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
+                wall, cpu, _, rss = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
                 times.setdefault((label, size), []).append((wall, cpu))
+                peaks.setdefault((label, size), []).append(rss)
                 print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
-                      f"{cpu:6.2f} s CPU", file=sys.stderr, flush=True)  # fmt: skip
+                      f"{cpu:6.2f} s CPU {rss:5.0f} MB", file=sys.stderr, flush=True)  # fmt: skip
     print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
           f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; "
           f"ours: {beam_search()}\n")  # fmt: skip
-    head = ("tool", "marginal ms/seg wall", "CPU", "start-up s wall", "CPU")
+    head = ("tool", "marginal ms/seg wall", "CPU", "start-up s wall", "CPU", "peak RSS MB N / 2N")
     print("| " + " | ".join(head) + " |")
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     rows: dict[str, tuple[float, float]] = {}
     for label, _, _ in todo:
         med = {
@@ -191,8 +194,9 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
         marg = [(med[2 * n][k] - med[n][k]) / n for k in (0, 1)]
         start = [med[n][k] - n * marg[k] for k in (0, 1)]
         rows[label] = (marg[0], marg[1])
+        rss = [max(peaks[(label, size)]) for size in (n, 2 * n)]
         print(f"| {label} | {marg[0] * 1000:.3f} | {marg[1] * 1000:.3f} | {start[0]:.2f} | "
-              f"{start[1]:.2f} |")  # fmt: skip
+              f"{start[1]:.2f} | {rss[0]:.0f} / {rss[1]:.0f} |")  # fmt: skip
     print()
     for preset in args.presets:
         before, after = f"before: {preset}, one process", f"ours {preset}, one process"
@@ -208,6 +212,10 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
             w = rows[ours][0] / rows[peer][0]
             c = rows[ours][1] / rows[peer][1]
             print(f"{ours} / {peer}: ×{w:.2f} wall, ×{c:.2f} CPU (goal ≤ {goal})")
+    for label, _, _ in todo:
+        if label.startswith("ours meteor-1.5,"):  # the preset with the paraphrase table
+            top = max(peaks[(label, 2 * n)])
+            print(f"{label}: peak RSS {top:.0f} MB at 2N (goal ≤ 350 MB)")
 
 
 def in_process(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
@@ -265,7 +273,7 @@ def startup(args: argparse.Namespace) -> None:
             runs, cpus = [], []
             for _ in range(3):
                 script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
-                _, cpu_s, out = timed([exe, "-c", script])
+                _, cpu_s, out, _ = timed([exe, "-c", script])
                 runs.append(float(out.strip()))
                 cpus.append(cpu_s)
             print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
