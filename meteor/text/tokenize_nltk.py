@@ -27,6 +27,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Callable
+from sys import intern
 from typing import Any
 
 from meteor.errors import ResourceError
@@ -167,5 +168,6 @@ def tokens(
         raise ValueError(f"tokenizer must be 'whitespace' or 'nltk', got {tokenizer!r}")
     if no_punct:
         raw = [r for r in raw if any(c.isalnum() for c in r[0])]
-    words = [w.lower() for w, _, _ in raw] if lower else [w for w, _, _ in raw]
+    # one string per distinct word (as the C split_tokens): a corpus run keeps the tokens
+    words = [intern(w.lower()) for w, _, _ in raw] if lower else [intern(w) for w, _, _ in raw]
     return records.build(words, [a for _, a, _ in raw], [b for _, _, b in raw], function_word)

@@ -13,7 +13,8 @@
  *   then either could be the dropped one).  A token must be one run of text characters.
  *   When the pairing fails it returns None, as the Python code does, and the caller runs
  *   the normaliser again with provenance.
- * - split_tokens(text, lower, fw): the whitespace tokens of meteor.text.tokenize_nltk.tokens:
+ * - split_tokens(text, lower, fw): the whitespace tokens of meteor.text.tokenize_nltk.tokens
+ *   (each word interned, as the Python loop does):
  *   the words of text.split() (Py_UNICODE_ISSPACE, as str.split), each at its place in
  *   the text, lowercased with str.lower when asked.
  * - build(words, starts, ends, fw): tuple(map(Token, words, starts, ends, map(fw, words))).
@@ -193,17 +194,23 @@ static PyObject *split_tokens(PyObject *self, PyObject *args) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    PyObject *out = PyList_New(0), *name = NULL;
+    PyObject *out = PyList_New(0), *name = NULL, *source = NULL;
     if (out == NULL) return NULL;
     if (lower && (name = PyUnicode_InternFromString("lower")) == NULL) goto fail;
+    /* ASCII text: lowercased once, as long as the text, so each word is its substring;
+     * otherwise each word is lowercased on its own (str.lower may change lengths) */
+    int each = lower && !PyUnicode_IS_ASCII(text);
+    source = lower && !each ? PyObject_CallMethodNoArgs(text, name) : Py_NewRef(text);
+    if (source == NULL) goto fail;
     while (i < n) {
         while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
         if (i == n) break;
         Py_ssize_t j = i;
         while (j < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j))) j++;
-        PyObject *w = PyUnicode_Substring(text, i, j);
-        if (w != NULL && lower) Py_SETREF(w, PyObject_CallMethodNoArgs(w, name));
+        PyObject *w = PyUnicode_Substring(source, i, j);
+        if (w != NULL && each) Py_SETREF(w, PyObject_CallMethodNoArgs(w, name));
         if (w == NULL) goto fail;
+        PyUnicode_InternInPlace(&w); /* one string per distinct word: corpus runs keep tokens */
         PyObject *tok = token_at(w, i, j, fw);
         Py_DECREF(w);
         if (tok == NULL || PyList_Append(out, tok) < 0) {
@@ -214,10 +221,12 @@ static PyObject *split_tokens(PyObject *self, PyObject *args) {
         i = j;
     }
     Py_XDECREF(name);
+    Py_XDECREF(source);
     Py_SETREF(out, PyList_AsTuple(out));
     return out;
 fail:
     Py_XDECREF(name);
+    Py_XDECREF(source);
     Py_DECREF(out);
     return NULL;
 }

@@ -69,7 +69,7 @@ def test_a_deferred_alignment_builds_its_records_once() -> None:
     with pytest.raises(AttributeError):
         object.__getattribute__(al, "matches")  # not built yet
     packed = object.__getattribute__(al, "_deferred")  # kept packed until read
-    assert isinstance(packed[0], bytes) and len(packed[0]) == 20 * len(eager.matches)
+    assert isinstance(packed[0], bytes) and len(packed[0]) == 16 * len(eager.matches)
     assert types._unpack_raw(packed) == al.pending()
     assert al.pending() == tuple(from_match(m) for m in eager.matches)
     assert eager.pending() is None

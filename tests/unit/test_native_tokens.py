@@ -154,6 +154,24 @@ def test_whitespace_tokens_equal_the_python_loop(native: Any, text: str, lower: 
     assert [text[t.start : t.end] for t in got] == text.split()
 
 
+def test_one_string_per_distinct_word(native: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus run keeps every segment's tokens: equal words are one string object,
+    in C and in Python, for the Meteor normaliser and for the whitespace split."""
+    from meteor.text.tokenize_nltk import tokens
+
+    first, second = "The cat saw THE dog", "the end"
+    for native_on in (True, False):
+        if not native_on:
+            monkeypatch.setattr(records, "NATIVE_TOKENS", None)
+        for make in (
+            lambda t: normalize.tokenize(t, "en", "meteor"),
+            lambda t: tokens(t, "whitespace", lower=True),
+        ):
+            a, b = make(first), make(second)
+            assert a[0].text == a[3].text == b[0].text == "the"
+            assert a[0].text is a[3].text is b[0].text, (native_on, make)
+
+
 def test_build_equals_token(native: Any) -> None:
     words, starts, ends = ["the", "cat", "a"], [0, 4, 8], [3, 7, 9]
     fw = {"the", "a"}.__contains__
