@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from meteor.errors import ResourceError
 from meteor.resources import cache_dir, package_dir
 from meteor.rules import fold_yo
+from meteor.runtime import gc_paused
 
 __all__ = ["RuWordNetDb", "SqliteThesaurus", "Thesaurus", "WikiRuWordnet"]
 
@@ -134,13 +135,14 @@ class SqliteThesaurus:
         with self._lock:
             if self._index is None:
                 cache = self._cache_file()
-                got = _decode(cache[0], cache[1]) if cache is not None else None
-                if got is not None:
-                    self._index, self._members_later, self._labels = got
-                else:
-                    self._index = self._read()
-                    if cache is not None:
-                        _save(cache[0], cache[1], self._index, self._members, self._labels)
+                with gc_paused():  # 200,000 new containers: no collections meanwhile
+                    got = _decode(cache[0], cache[1]) if cache is not None else None
+                    if got is not None:
+                        self._index, self._members_later, self._labels = got
+                    else:
+                        self._index = self._read()
+                if got is None and cache is not None:
+                    _save(cache[0], cache[1], self._index, self._members, self._labels)
             return self._index
 
     def _cache_file(self) -> tuple[Path, str] | None:
@@ -211,7 +213,8 @@ class SqliteThesaurus:
             with self._lock:
                 if self._members_later is not None:
                     try:
-                        self._members = self._members_later()
+                        with gc_paused():
+                            self._members = self._members_later()
                     except ValueError:  # a damaged cache: the file has them
                         self._read()
                     self._members_later = None

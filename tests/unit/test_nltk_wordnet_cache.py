@@ -1,7 +1,8 @@
 """The nltk WordNet reader's index cache (start-up of the nltk and hf presets, issue #17).
 
 nltk's reader parses the four index files and scans data.adj at every start (about 1 s);
-``FastWordNetCorpusReader`` keeps both results as JSON next to the private WordNet copy.
+``FastWordNetCorpusReader`` keeps both results next to the private WordNet copy (a JSON
+header line, then strings and 32-bit integers: ``_encode_index``).
 The reader built from the cache must hold exactly what nltk builds from the files, and a
 damaged or stale cache must be rebuilt, never trusted.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
+from typing import Any
 
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
@@ -45,20 +47,57 @@ def test_reader_from_the_cache_equals_nltk_from_the_files(tmp_path: Path) -> Non
     assert second._lemma_pos_offset_map["no-such-lemma"] == {}  # still a defaultdict
 
 
+def _head(cache: Path) -> dict[str, Any]:
+    data = cache.read_bytes()
+    return json.loads(data[: data.index(b"\n")])  # type: ignore[no-any-return]
+
+
 def test_damaged_or_stale_cache_is_rebuilt(tmp_path: Path) -> None:
     target = _fresh(tmp_path)
     cache = target / nw.INDEX_CACHE_NAME
     nw._build_reader(target)
-    good = json.loads(cache.read_bytes())
+    good = cache.read_bytes()
+    key = _head(cache)["key"]
 
-    cache.write_bytes(b"\x00not json")
-    reader = nw._build_reader(target)
-    assert reader._loaded_cache is None  # not trusted: parsed from the files
-    assert json.loads(cache.read_bytes())["key"] == good["key"]  # and written again
+    for damaged in (
+        b"\x00not json",
+        good[: len(good) // 2],  # cut short
+        good.replace(b'"sizes": [', b'"sizes": [1, ', 1),  # a section too many
+        good.replace(b'[["n", 1]], ', b'[["n", 2]], ', 1),  # the shapes disagree with the offsets
+    ):
+        assert damaged != good
+        cache.write_bytes(damaged)
+        reader = nw._build_reader(target)
+        assert reader._loaded_cache is None  # not trusted: parsed from the files
+        assert _head(cache)["key"] == key  # and written again
+        assert dict(reader._lemma_pos_offset_map) == dict(_plain(target)._lemma_pos_offset_map)
 
-    stale = dict(good, map={"dog": {"n": [1]}})
-    stale["key"] = dict(good["key"], nltk="0.0")
-    cache.write_text(json.dumps(stale), encoding="utf-8")
+    stale = good.replace(json.dumps(key).encode(), json.dumps(dict(key, nltk="0.0")).encode(), 1)
+    assert stale != good
+    cache.write_bytes(stale)
     reader = nw._build_reader(target)
     assert reader._loaded_cache is None
     assert reader._lemma_pos_offset_map["dog"] == _plain(target)._lemma_pos_offset_map["dog"]
+
+
+def test_the_index_keeps_nltk_order_and_shapes() -> None:
+    """Lemmas keep their order (nltk's ``all_lemma_names`` iterates the map), every shape
+    comes back (several parts of speech, empty satellite lists), and what the format
+    cannot hold is not cached."""
+    lemma_map = {
+        "dog": {"n": [2084071, 10114209], "v": [2006834]},
+        "quick": {"a": [979366], "s": []},
+        "a_b": {"n": [5]},
+        "run": {"v": [1926311]},
+        "zz": {"n": [7]},
+    }
+    key = {"files": {"x": "0"}, "nltk": "3"}
+    data = nw._encode_index(key, [3, 1], lemma_map)
+    assert data is not None
+    got = nw._decode_index(data, key)
+    assert got is not None
+    assert got["map"] == lemma_map and list(got["map"]) == list(lemma_map)
+    assert got["satellites"] == [3, 1]
+    assert nw._decode_index(data, dict(key, nltk="4")) is None
+    assert nw._encode_index(key, [], {"two\nlines": {"n": [1]}}) is None
+    assert nw._encode_index(key, [], {"big": {"n": [2**31]}}) is None
