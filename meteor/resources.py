@@ -16,26 +16,32 @@ import atexit
 import contextlib
 import functools
 import importlib.util
+import json
 import os
 import shutil
 import tempfile
 import threading
 import warnings
 import zipfile
+import zlib
 from pathlib import Path
+from typing import Any
 
 from meteor.errors import ResourceError
 
 __all__ = [
     "CacheWarning",
     "cache_dir",
+    "cache_sections",
     "configured_cache_dir",
     "import_nltk",
     "jar_lines",
     "jar_path",
     "package_dir",
     "paraphrase_table_path",
+    "read_cache_sections",
     "wordnet_dir",
+    "write_cache_file",
 ]
 
 PYCOCO_HINT = "pip install pycocoevalcap==1.2"
@@ -178,6 +184,64 @@ def _fallback(root: Path, problem: str) -> Path:
         stacklevel=3,
     )
     return tmp
+
+
+# ----------------------------------------------------------- cache files of sections
+
+
+def cache_sections(key: Any, sections: list[bytes], **extra: Any) -> bytes:
+    """A cache file's bytes: a JSON header line (``key``, the sections' sizes, their
+    CRC-32, ``extra``), then the sections.  Only data: strings and numbers, never code.
+    :func:`read_cache_sections` gives the sections back."""
+    body = b"".join(sections)
+    head = {"key": key, "sizes": [len(b) for b in sections], "crc32": zlib.crc32(body), **extra}
+    return json.dumps(head, ensure_ascii=False).encode("utf-8") + b"\n" + body
+
+
+def read_cache_sections(
+    path: Path, key: Any, count: int
+) -> tuple[dict[str, Any], list[bytes]] | None:
+    """(the header, the ``count`` sections) of what :func:`cache_sections` wrote to
+    ``path`` for ``key``; ``None`` when the file is missing, was made for another key, or
+    is damaged (sizes or CRC-32 do not agree)."""
+    try:
+        data = path.read_bytes()
+        end = data.index(b"\n")
+        head = json.loads(data[:end])
+        if not isinstance(head, dict) or head.get("key") != key:
+            return None
+        sizes = head["sizes"]
+        body = memoryview(data)[end + 1 :]
+        if (
+            not isinstance(sizes, list)
+            or len(sizes) != count
+            or not all(type(n) is int and n >= 0 for n in sizes)
+            or sum(sizes) != len(body)
+            or head.get("crc32") != zlib.crc32(body)
+        ):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    parts, at = [], 0
+    for size in sizes:
+        parts.append(bytes(body[at : at + size]))
+        at += size
+    return head, parts
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary sibling renamed), creating the
+    folder; a cache that cannot be written is not kept (no error: it only costs time)."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 _NLTK_LOCK = threading.Lock()

@@ -52,6 +52,45 @@ class LemmaTable:
     def __len__(self) -> int:
         return len(self._hashes)
 
+    # The buffers in the order :meth:`to_bytes` writes them, with their item types.
+    _PARTS = (("_hashes", "I"), ("_rows", "i"), ("_blob", ""), ("_offsets", "I"),
+              ("_syn_off", "I"), ("_syn", "i"))  # fmt: skip
+
+    def to_bytes(self) -> list[bytes]:
+        """The table's buffers (for a cache file; :meth:`from_bytes` reads them back)."""
+        return [b if isinstance(b, bytes) else b.tobytes() for b in self._buffers()]
+
+    def _buffers(self) -> list[array[int] | bytes]:
+        return [getattr(self, name) for name, _ in self._PARTS]
+
+    @classmethod
+    def from_bytes(cls, parts: list[bytes]) -> LemmaTable:
+        """The table whose :meth:`to_bytes` gave ``parts``.
+
+        Raises:
+            ValueError: when the parts do not make a table (wrong count or sizes).
+        """
+        if len(parts) != len(cls._PARTS):
+            raise ValueError("a lemma table has six buffers")
+        obj = object.__new__(cls)
+        for (name, code), data in zip(cls._PARTS, parts, strict=True):
+            if code:
+                buf = array(code)
+                buf.frombytes(data)
+                object.__setattr__(obj, name, buf)
+            else:
+                object.__setattr__(obj, name, bytes(data))
+        n = len(obj._hashes)
+        if not (
+            len(obj._rows) == n
+            and len(obj._offsets) == len(obj._syn_off) == n + 1
+            and obj._offsets[n] == len(obj._blob)
+            and obj._syn_off[n] == len(obj._syn)
+            and (n == 0 or (min(obj._rows) >= 0 and max(obj._rows) < n))
+        ):
+            raise ValueError("the buffers of a lemma table do not agree")
+        return obj
+
     def _row(self, word: str) -> int:
         """The row of ``word``, or -1."""
         data = word.encode("utf-8", "surrogatepass")

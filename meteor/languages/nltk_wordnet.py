@@ -57,7 +57,14 @@ from typing import Any
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 from meteor.errors import ResourceError
-from meteor.resources import WN_HINT, cache_dir, wordnet_dir
+from meteor.resources import (
+    WN_HINT,
+    cache_dir,
+    cache_sections,
+    read_cache_sections,
+    wordnet_dir,
+    write_cache_file,
+)
 from meteor.runtime import gc_paused
 
 __all__ = [
@@ -165,13 +172,9 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         if path is None:
             return None
         key = _index_cache_key(path.parent)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
         if key is not None:
             with gc_paused():  # 300,000 new containers: collections would triple the time
-                self._loaded_cache = _decode_index(data, key)
+                self._loaded_cache = _decode_index(path, key)
         return self._loaded_cache
 
     # The nltk preset asks, for each new word, which lemma names its synsets hold
@@ -247,10 +250,8 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         if path is None or key is None:
             return
         data = _encode_index(key, sorted(self.satellite_offsets), self._lemma_pos_offset_map)
-        if data is None:
-            return
-        with contextlib.suppress(OSError):  # a read-only cache only costs the next start
-            _write_atomic(path, data)
+        if data is not None:  # a read-only cache only costs the next start
+            write_cache_file(path, data)
 
 
 #: ``nltk.corpus.reader.wordnet.POS_LIST``: the order ``synsets`` visits the parts of speech.
@@ -315,8 +316,7 @@ def _encode_index(
         array("i", offsets).tobytes(),
         array("i", satellites).tobytes(),
     ]
-    head = {"key": key, "sizes": [len(b) for b in sections], "shapes": shapes}
-    return b"".join([json.dumps(head).encode("utf-8"), b"\n", *sections])
+    return cache_sections(key, sections, shapes=shapes)
 
 
 def _ints(blob: bytes) -> list[int]:
@@ -325,21 +325,15 @@ def _ints(blob: bytes) -> list[int]:
     return ints.tolist()
 
 
-def _decode_index(data: bytes, key: dict[str, Any]) -> dict[str, Any] | None:
-    """``{"key", "satellites", "map"}`` from what :func:`_encode_index` wrote for ``key``;
-    ``None`` when the data was made for another key or does not hold together."""
+def _decode_index(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    """``{"key", "satellites", "map"}`` from what :func:`_encode_index` wrote to ``path``
+    for ``key``; ``None`` when it is missing, was made for another key or is damaged."""
+    got = read_cache_sections(path, key, 4)
+    if got is None:
+        return None
+    head, parts = got
     try:
-        end = data.index(b"\n")
-        head = json.loads(data[:end])
-        if not isinstance(head, dict) or head.get("key") != key:
-            return None
-        sizes, shapes = head["sizes"], head["shapes"]
-        if len(sizes) != 4 or sum(sizes) != len(data) - end - 1:
-            return None
-        parts, at = [], end + 1
-        for size in sizes:
-            parts.append(data[at : at + size])
-            at += size
+        shapes = head["shapes"]
         lemmas = parts[0].decode("utf-8").split("\n") if parts[0] else []
         order, offsets, satellites = _ints(parts[1]), _ints(parts[2]), _ints(parts[3])
         if len(order) != len(lemmas) or len(offsets) != sum(

@@ -11,12 +11,9 @@ e.g. :class:`RuWordNetDb` for a RuWordNet SQLite file the user downloaded
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from array import array
 from collections.abc import Callable
@@ -25,7 +22,13 @@ from sys import intern
 from typing import Any, Protocol, runtime_checkable
 
 from meteor.errors import ResourceError
-from meteor.resources import cache_dir, package_dir
+from meteor.resources import (
+    cache_dir,
+    cache_sections,
+    package_dir,
+    read_cache_sections,
+    write_cache_file,
+)
 from meteor.rules import fold_yo
 from meteor.runtime import gc_paused
 
@@ -286,12 +289,7 @@ def _encode(
         _ints(list(labels)),
         "\n".join(labels.values()).encode("utf-8"),
     ]
-    head = {
-        "key": key,
-        "sizes": [len(b) for b in sections],
-        "groups": [index_groups, member_groups],
-    }
-    return b"".join([json.dumps(head, ensure_ascii=False).encode("utf-8"), b"\n", *sections])
+    return cache_sections(key, sections, groups=[index_groups, member_groups])
 
 
 def _save(
@@ -301,21 +299,10 @@ def _save(
     members: dict[int, tuple[str, ...]],
     labels: dict[int, str],
 ) -> None:
-    """Write the cache file atomically (a temporary file renamed); a cache that cannot
-    be written is simply not kept."""
+    """Write the cache file (:func:`meteor.resources.write_cache_file`)."""
     data = _encode(key, index, members, labels)
-    if data is None:
-        return
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    if data is not None:
+        write_cache_file(path, data)
 
 
 def _split(blob: bytes) -> list[str]:
@@ -368,19 +355,14 @@ def _decode(
     that decodes them (only teaching UIs ask for them: half the decoding time); ``None``
     when the file is missing, made for another key (another file, size, time or query)
     or inconsistent."""
+    got = read_cache_sections(path, key, 6)
+    if got is None:
+        return None
+    head, parts = got
     try:
-        data = path.read_bytes()
-        end = data.index(b"\n")
-        head = json.loads(data[:end])
-        if not isinstance(head, dict) or head.get("key") != key:
+        groups = head["groups"]
+        if len(groups) != 2:
             return None
-        sizes, groups = head["sizes"], head["groups"]
-        if len(sizes) != 6 or sum(sizes) != len(data) - end - 1 or len(groups) != 2:
-            return None
-        parts, at = [], end + 1
-        for size in sizes:
-            parts.append(data[at : at + size])
-            at += size
         index = _ungroup(_split(parts[0]), _array(parts[1]), groups[0])
         label_ids, label_texts = _array(parts[4]), _split(parts[5])
         labels = dict(zip(label_ids, label_texts, strict=True))

@@ -80,7 +80,7 @@ def test_damaged_or_stale_cache_is_rebuilt(tmp_path: Path) -> None:
     assert reader._lemma_pos_offset_map["dog"] == _plain(target)._lemma_pos_offset_map["dog"]
 
 
-def test_the_index_keeps_nltk_order_and_shapes() -> None:
+def test_the_index_keeps_nltk_order_and_shapes(tmp_path: Path) -> None:
     """Lemmas keep their order (nltk's ``all_lemma_names`` iterates the map), every shape
     comes back (several parts of speech, empty satellite lists), and what the format
     cannot hold is not cached."""
@@ -94,10 +94,14 @@ def test_the_index_keeps_nltk_order_and_shapes() -> None:
     key = {"files": {"x": "0"}, "nltk": "3"}
     data = nw._encode_index(key, [3, 1], lemma_map)
     assert data is not None
-    got = nw._decode_index(data, key)
+    path = tmp_path / "index.bin"
+    path.write_bytes(data)
+    got = nw._decode_index(path, key)
     assert got is not None
     assert got["map"] == lemma_map and list(got["map"]) == list(lemma_map)
     assert got["satellites"] == [3, 1]
-    assert nw._decode_index(data, dict(key, nltk="4")) is None
+    assert nw._decode_index(path, dict(key, nltk="4")) is None
+    path.write_bytes(data.replace(b"a_b", b"a_c"))  # same sizes, other bytes: the CRC
+    assert nw._decode_index(path, key) is None
     assert nw._encode_index(key, [], {"two\nlines": {"n": [1]}}) is None
     assert nw._encode_index(key, [], {"big": {"n": [2**31]}}) is None

@@ -131,11 +131,21 @@ def test_damaged_members_are_read_from_the_file(tmp_path: Path, cache: Path) -> 
     want = _dicts(RuWordNetDb(db))
     (file,) = cache.iterdir()
     data = file.read_bytes()
-    file.write_bytes(data.replace("пёс".encode(), b"\xff\xfe\xfd\xfc\xfb\xfa", 1))  # same length
+    file.write_bytes(data.replace("пёс".encode(), b"\xff\xfe\xfd\xfc\xfb\xfa", 1))  # same size
+    t = RuWordNetDb(db)
+    t._load()
+    assert t._members_later is None  # the CRC-32 caught it: all read from the file
+    assert _dicts(t) == want
+    file.write_bytes(data)
     t = RuWordNetDb(db)
     t._load()
     assert t._members_later is not None  # the index decoded; the members not yet
-    assert _dicts(t) == want
+
+    def spoiled() -> Any:
+        raise ValueError("a member section that does not decode")
+
+    t._members_later = spoiled
+    assert _dicts(t) == want  # read from the file instead
 
 
 def test_no_cache_where_it_cannot_be_written(tmp_path: Path, cache: Path) -> None:
