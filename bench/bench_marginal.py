@@ -23,7 +23,14 @@ After the table (``--no-table`` skips it), in this process: one warm pair with t
 record (p50 and p95 over real segments, target ≤ 2 ms at p50), start-up with a warm cache
 per preset (a fresh process: import, build the scorer, score one pair; target ≤ 1 s), and
 the long natural document (the first 120 WMT21 ru-en segments joined, ~2,300 words; the
-jar gives 0.35484; target ≤ 1 s).
+jar gives 0.35484; target ≤ 1 s).  The table's last column is each tool's peak RSS (the
+kernel's, of its largest process) at N and 2N; target ≤ 350 MB for ``meteor-1.5``.
+
+``--workers-memory 1 2 3`` also runs ``meteor score --workers K`` on the 2N segments and
+samples the whole process tree every 20 ms (``bench_meteor15.tree_mem_kb``): the peak of
+its summed PSS (pages shared by the forked workers divided among them: the memory-mapped
+paraphrase index, the tables inherited from the parent) per K, and what each worker more
+adds to it (target ≤ +50 MB a worker).
 """
 
 from __future__ import annotations
@@ -280,6 +287,28 @@ def startup(args: argparse.Namespace) -> None:
                   f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
 
 
+def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
+    """Peak PSS of the whole process tree of ``meteor score --workers K`` on 2N segments."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_meteor15 import run
+
+    size = 2 * args.n
+    tmp = Path(tempfile.mkdtemp(prefix="meteor-workers-"))
+    h, r = tmp / "hyp.txt", tmp / "ref.txt"
+    h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
+    r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    print(f"\nmeteor-1.5 on {size:,} segments, whole process tree (peak of summed PSS / RSS):")
+    before = None
+    for k in args.workers_memory:
+        cmd = [sys.executable, "-m", "meteor", "score", "--preset", "meteor-1.5"]
+        cmd += ["--workers", str(k), "--hyp", str(h), "--ref", str(r), "--format", "json"]
+        wall, pss, rss, _ = run(cmd, env=env, cwd=ROOT)
+        more = f"; {pss - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
+        print(f"  --workers {k}: {pss:.0f} MB PSS, {rss:.0f} MB RSS, {wall:.1f} s{more}")
+        before = (k, pss)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=4000, help="N segments (and 2N); default 4000")
@@ -304,6 +333,13 @@ def main() -> None:
         "it has no scipy, which `import nltk` pulls in when it is installed",
     )
     ap.add_argument("--only-startup", action="store_true", help="only the start-up times")
+    ap.add_argument(
+        "--workers-memory",
+        nargs="+",
+        type=int,
+        metavar="K",
+        help="also the peak memory of the process tree with K worker processes (e.g. 1 2 3)",
+    )
     args = ap.parse_args()
     if args.only_startup:
         startup(args)
@@ -314,6 +350,8 @@ def main() -> None:
     if not args.no_table:
         table(args, pairs)
     in_process(args, pairs)
+    if args.workers_memory:
+        workers_memory(args, pairs)
 
 
 if __name__ == "__main__":
