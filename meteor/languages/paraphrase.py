@@ -86,7 +86,7 @@ import os
 import struct
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,7 @@ __all__ = [
     "CandidateOverflowError",
     "InvalidIndexError",
     "ParaphraseTable",
+    "StaleIndexError",
     "get_table",
     "index_path",
     "main",
@@ -134,6 +135,10 @@ NATIVE_PHRASE_IDS = _native_phrase_ids()
 
 class InvalidIndexError(ValueError):
     """A cached index file is unusable (truncated, corrupted, stale or another version)."""
+
+
+class StaleIndexError(InvalidIndexError):
+    """A cached index file was built from a table of another size or modification time."""
 
 
 class CandidateOverflowError(ValueError):
@@ -211,6 +216,42 @@ def index_path(lang: str = "en", cache: Path | None = None) -> Path:
     return cache
 
 
+def _same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
+    """For :meth:`ParaphraseTable.open`: whether ``source`` has the bytes the index was
+    built from (the SHA-256 in its header), though its time differs.
+
+    Each Python environment installs its own copy of pycocoevalcap's table, with its own
+    modification time; compared by time alone, two environments sharing the cache folder
+    would rebuild the shared index in turn (30-60 s each).  The digest costs 0.14 s; each
+    ``(size, time)`` found to hold the same bytes is remembered beside the index
+    (``<index>.sources.json``), so an environment pays it once.
+    """
+
+    def same(src: dict[str, Any]) -> bool:
+        st = source.stat()
+        digest = src.get("sha256")
+        if not isinstance(digest, str) or src.get("size") != st.st_size:
+            return False
+        seen_path = index.with_name(index.name + ".sources.json")
+        this = [digest, st.st_size, st.st_mtime_ns]
+        try:
+            seen = json.loads(seen_path.read_text(encoding="utf-8"))
+            if not isinstance(seen, list):
+                seen = []
+        except (OSError, ValueError):
+            seen = []
+        if this in seen:
+            return True
+        if paraphrase_build.file_sha256(source) != digest:
+            return False
+        from meteor.resources import write_cache_file
+
+        write_cache_file(seen_path, json.dumps([this, *seen][:16]).encode("utf-8"))
+        return True
+
+    return same
+
+
 class ParaphraseTable:
     """A read-only, memory-mapped Meteor 1.5 paraphrase table.
 
@@ -281,24 +322,34 @@ class ParaphraseTable:
         st = source.stat()
         want = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
         try:
-            return cls.open(path, expect_source=want)
+            return cls.open(path, expect_source=want, same_table=_same_table(path, source))
         except (OSError, InvalidIndexError):
             pass
         paraphrase_build.build_in_child(source, path, lang, progress)
         return cls.open(path, expect_source=want)
 
     @classmethod
-    def open(cls, path: Path, *, expect_source: dict[str, int] | None = None) -> ParaphraseTable:
+    def open(
+        cls,
+        path: Path,
+        *,
+        expect_source: dict[str, int] | None = None,
+        same_table: Callable[[dict[str, Any]], bool] | None = None,
+    ) -> ParaphraseTable:
         """Open an existing index file after verifying it completely.
 
         Args:
             path: the index file.
             expect_source: ``{"size": ..., "mtime_ns": ...}`` the source table must
                 have had when the index was built (skipped when ``None``).
+            same_table: asked, with the header's ``source``, when the size or time
+                differ: whether the table has the same bytes all the same (the same
+                pycocoevalcap installed in another environment, a copied file).
 
         Raises:
             OSError: the file cannot be read.
-            InvalidIndexError: the file is truncated, corrupted, stale or of another version.
+            InvalidIndexError: the file is truncated, corrupted, stale
+                (:class:`StaleIndexError`) or of another version.
         """
         header, buf = _read_index(Path(path))
         if expect_source is not None:
@@ -306,8 +357,8 @@ class ParaphraseTable:
             if (
                 src.get("size") != expect_source["size"]
                 or src.get("mtime_ns") != expect_source["mtime_ns"]
-            ):
-                raise InvalidIndexError(f"{path} was built from another version of the table")
+            ) and not (same_table is not None and same_table(src)):
+                raise StaleIndexError(f"{path} was built from another version of the table")
         try:
             return cls(Path(path), header, buf)
         except (KeyError, TypeError, ValueError) as exc:  # a header this code cannot use

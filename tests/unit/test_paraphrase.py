@@ -16,6 +16,8 @@ Three layers:
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -28,8 +30,13 @@ from conftest import SHARED_DATA, read_jsonl_gz, require_shared, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meteor.languages import ResourceError, paraphrase
-from meteor.languages.paraphrase import InvalidIndexError, ParaphraseTable, get_table
+from meteor.languages import ResourceError, paraphrase, paraphrase_build
+from meteor.languages.paraphrase import (
+    InvalidIndexError,
+    ParaphraseTable,
+    StaleIndexError,
+    get_table,
+)
 from meteor.languages.paraphrase_build import build_index
 
 Candidate = tuple[int, int, int, int]
@@ -315,13 +322,39 @@ def test_stale_cache_is_rebuilt(small_source: Path, tmp_path: Path) -> None:
     calls: list[float] = []
     t = ParaphraseTable.load("xx", cache=tmp_path)
     st_ = small_source.stat()
-    os.utime(small_source, ns=(st_.st_atime_ns, st_.st_mtime_ns + 10**9))
-    with pytest.raises(InvalidIndexError, match="another version"):
+    data = bytearray(small_source.read_bytes())
+    data[5] ^= 0x01  # the gzip header's time stamp: same size, other bytes, still a table
+    small_source.write_bytes(bytes(data))
+    with pytest.raises(StaleIndexError, match="another version"):
         ParaphraseTable.open(
             t.path, expect_source={"size": st_.st_size, "mtime_ns": st_.st_mtime_ns + 10**9}
         )
     ParaphraseTable.load("xx", cache=tmp_path, progress=lambda f, m: calls.append(f))
-    assert calls and calls[-1] == 1.0
+    assert calls and calls[-1] == 1.0  # other bytes: rebuilt
+
+
+def test_the_same_table_at_another_time_is_not_rebuilt(small_source: Path, tmp_path: Path) -> None:
+    """Each environment installs its own copy of the table (its own modification time):
+    the index is kept when the bytes are the same, and the check is paid once."""
+    t = ParaphraseTable.load("xx", cache=tmp_path)
+    assert t.header["source"]["sha256"] == hashlib.sha256(small_source.read_bytes()).hexdigest()
+    st_ = small_source.stat()
+    os.utime(small_source, ns=(st_.st_atime_ns, st_.st_mtime_ns + 10**9))
+    calls: list[float] = []
+    again = ParaphraseTable.load("xx", cache=tmp_path, progress=lambda f, m: calls.append(f))
+    assert calls == []  # not rebuilt
+    assert again.candidates(HYP, REF) == t.candidates(HYP, REF)
+    seen = t.path.with_name(t.path.name + ".sources.json")
+    assert json.loads(seen.read_text()) == [
+        [t.header["source"]["sha256"], st_.st_size, st_.st_mtime_ns + 10**9]
+    ]
+    with pytest.MonkeyPatch.context() as mp:  # remembered: no digest the next time
+        mp.setattr(paraphrase_build, "file_sha256", lambda p: pytest.fail("hashed again"))
+        assert ParaphraseTable.load("xx", cache=tmp_path, progress=lambda f, m: calls.append(f))
+    assert calls == []
+    seen.write_text("not json")  # a damaged note only costs the digest
+    assert ParaphraseTable.load("xx", cache=tmp_path, progress=lambda f, m: calls.append(f))
+    assert calls == []
 
 
 def test_progress_is_monotone_and_ends_at_one(small_source: Path, tmp_path: Path) -> None:
