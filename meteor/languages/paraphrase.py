@@ -321,12 +321,13 @@ class ParaphraseTable:
         path = index_path(lang, cache)
         st = source.stat()
         want = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+        same = _same_table(path, source)
         try:
-            return cls.open(path, expect_source=want, same_table=_same_table(path, source))
+            return cls.open(path, expect_source=want, same_table=same)
         except (OSError, InvalidIndexError):
             pass
         paraphrase_build.build_in_child(source, path, lang, progress)
-        return cls.open(path, expect_source=want)
+        return cls.open(path, expect_source=want, same_table=same)
 
     @classmethod
     def open(
