@@ -24,6 +24,7 @@ import threading
 import warnings
 import zipfile
 import zlib
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ __all__ = [
     "cache_sections",
     "configured_cache_dir",
     "import_nltk",
+    "int32_bytes",
+    "int32_list",
     "jar_lines",
     "jar_path",
     "package_dir",
@@ -227,6 +230,19 @@ def read_cache_sections(
         parts.append(bytes(body[at : at + size]))
         at += size
     return head, parts
+
+
+def int32_bytes(values: list[int]) -> bytes:
+    """A cache section of 32-bit integers (:func:`int32_list` reads it back)."""
+    return array("i", values).tobytes()
+
+
+def int32_list(section: bytes) -> list[int]:
+    """The integers of a section :func:`int32_bytes` wrote (``ValueError`` for a size
+    that is not a multiple of 4)."""
+    ints = array("i")
+    ints.frombytes(section)
+    return ints.tolist()
 
 
 def write_cache_file(path: Path, data: bytes) -> None:

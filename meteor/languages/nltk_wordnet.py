@@ -47,7 +47,6 @@ import shutil
 import tempfile
 import threading
 import warnings
-from array import array
 from collections import defaultdict
 from collections.abc import Iterator
 from itertools import islice
@@ -61,6 +60,8 @@ from meteor.resources import (
     WN_HINT,
     cache_dir,
     cache_sections,
+    int32_bytes,
+    int32_list,
     read_cache_sections,
     wordnet_dir,
     write_cache_file,
@@ -312,17 +313,11 @@ def _encode_index(
         return None
     sections = [
         "\n".join(lemmas).encode("utf-8"),
-        array("i", order).tobytes(),
-        array("i", offsets).tobytes(),
-        array("i", satellites).tobytes(),
+        int32_bytes(order),
+        int32_bytes(offsets),
+        int32_bytes(satellites),
     ]
     return cache_sections(key, sections, shapes=shapes)
-
-
-def _ints(blob: bytes) -> list[int]:
-    ints = array("i")
-    ints.frombytes(blob)
-    return ints.tolist()
 
 
 def _decode_index(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
@@ -335,7 +330,11 @@ def _decode_index(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     try:
         shapes = head["shapes"]
         lemmas = parts[0].decode("utf-8").split("\n") if parts[0] else []
-        order, offsets, satellites = _ints(parts[1]), _ints(parts[2]), _ints(parts[3])
+        order, offsets, satellites = (
+            int32_list(parts[1]),
+            int32_list(parts[2]),
+            int32_list(parts[3]),
+        )
         if len(order) != len(lemmas) or len(offsets) != sum(
             n * sum(int(c) for _, c in shape) for shape, n in shapes
         ):

@@ -15,7 +15,6 @@ import functools
 import hashlib
 import json
 import threading
-from array import array
 from collections.abc import Callable
 from pathlib import Path
 from sys import intern
@@ -25,6 +24,8 @@ from meteor.errors import ResourceError
 from meteor.resources import (
     cache_dir,
     cache_sections,
+    int32_bytes,
+    int32_list,
     package_dir,
     read_cache_sections,
     write_cache_file,
@@ -242,10 +243,6 @@ class SqliteThesaurus:
 _CACHE_FORMAT = 1
 
 
-def _ints(values: list[int]) -> bytes:
-    return array("i", values).tobytes()
-
-
 def _grouped(d: dict[Any, tuple[Any, ...]]) -> tuple[list[Any], list[Any], list[list[int]]]:
     """``d``'s keys and flattened values, grouped by value length (shortest first), and
     the groups as ``[length, count]``: tuples of one length are rebuilt in one call."""
@@ -283,10 +280,10 @@ def _encode(
     sids, names, member_groups = _grouped(members)
     sections = [
         "\n".join(keys).encode("utf-8"),
-        _ints(key_ids),
-        _ints(sids),
+        int32_bytes(key_ids),
+        int32_bytes(sids),
         "\n".join(names).encode("utf-8"),
-        _ints(list(labels)),
+        int32_bytes(list(labels)),
         "\n".join(labels.values()).encode("utf-8"),
     ]
     return cache_sections(key, sections, groups=[index_groups, member_groups])
@@ -310,12 +307,6 @@ def _split(blob: bytes) -> list[str]:
     member spelled as its index key is one object, as :meth:`SqliteThesaurus._read`
     makes it)."""
     return list(map(intern, blob.decode("utf-8").split("\n"))) if blob else []
-
-
-def _array(blob: bytes) -> list[int]:
-    ints = array("i")
-    ints.frombytes(blob)
-    return ints.tolist()
 
 
 def _check_groups(groups: Any, n_keys: int, n_values: int) -> None:
@@ -363,10 +354,10 @@ def _decode(
         groups = head["groups"]
         if len(groups) != 2:
             return None
-        index = _ungroup(_split(parts[0]), _array(parts[1]), groups[0])
-        label_ids, label_texts = _array(parts[4]), _split(parts[5])
+        index = _ungroup(_split(parts[0]), int32_list(parts[1]), groups[0])
+        label_ids, label_texts = int32_list(parts[4]), _split(parts[5])
         labels = dict(zip(label_ids, label_texts, strict=True))
-        sids, names = _array(parts[2]), parts[3]
+        sids, names = int32_list(parts[2]), parts[3]
         member_groups = groups[1]
         _check_groups(member_groups, len(sids), names.count(b"\n") + 1 if names else 0)
     except (OSError, ValueError, KeyError, TypeError):
