@@ -79,7 +79,8 @@ static int parse(PyObject *args, int *n_hyp, int *n_ref, PyObject **candidates, 
     return 1;
 }
 
-static PyObject *beam_choice(PyObject *self, PyObject *args) {
+/* beam_choice's body; wide: always the search of _beam_wide.h (beam_choice_wide). */
+static PyObject *choose(PyObject *args, int wide) {
     int n_hyp, n_ref, beam_size;
     PyObject *candidates, *exact;
     int ok = parse(args, &n_hyp, &n_ref, &candidates, &beam_size, &exact);
@@ -91,7 +92,7 @@ static PyObject *beam_choice(PyObject *self, PyObject *args) {
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject *result;
-    int longest = n_hyp > n_ref ? n_hyp : n_ref;
+    int longest = wide ? NARROW_WORDS + 1 : (n_hyp > n_ref ? n_hyp : n_ref);
     if (n > INT32_MAX / 4) {
         result = Py_None;
         Py_INCREF(result);
@@ -108,26 +109,12 @@ static PyObject *beam_choice(PyObject *self, PyObject *args) {
     return result;
 }
 
+static PyObject *beam_choice(PyObject *self, PyObject *args) {
+    return choose(args, 0);
+}
+
 static PyObject *beam_choice_wide(PyObject *self, PyObject *args) {
-    int n_hyp, n_ref, beam_size;
-    PyObject *candidates, *exact;
-    int ok = parse(args, &n_hyp, &n_ref, &candidates, &beam_size, &exact);
-    if (ok <= 0) {
-        if (ok < 0) return NULL;
-        Py_RETURN_NONE;
-    }
-    PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject *result;
-    if (n > INT32_MAX / 4) {
-        result = Py_None;
-        Py_INCREF(result);
-    } else {
-        result = search_wide(n_hyp, n_ref, seq, n, beam_size, exact);
-    }
-    Py_DECREF(seq);
-    return result;
+    return choose(args, 1);
 }
 
 static PyMethodDef methods[] = {
