@@ -154,6 +154,7 @@ class Meteor:
             functools.partial(_function_word, self._function_lang)
         )
         self._signatures: dict[int, str] = {}
+        self._loaded: dict[str, Any] = {}  # the aligner's resources (_aligner_resources)
         # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
         self._tok_cache = _shared_cache(
@@ -189,6 +190,26 @@ class Meteor:
                 raise ResourceError(f"{exc} (needed because delta = {p.delta} ≠ 0.5)") from exc
         return lang
 
+    def _keeping(self, label: str, load: Callable[[], Any]) -> Callable[[], Any]:
+        """``load``, whose result is kept in :meth:`_aligner_resources` under ``label``."""
+
+        def keep() -> Any:
+            got = self._loaded[label] = load()
+            return got
+
+        return keep
+
+    def _aligner_resources(self) -> dict[str, Any]:
+        """What the aligner's load steps (:meth:`Aligner.prepare
+        <meteor.aligners.base.Aligner.prepare>`) gave, by label: loaded once per scorer,
+        on first use if :meth:`prepare` was not called."""
+        steps = self.aligner.prepare(self.params)
+        if len(self._loaded) < len(steps):
+            for label, load in steps:
+                if label not in self._loaded:
+                    self._keeping(label, load)()
+        return self._loaded
+
     def _is_function(self, word: str) -> bool:
         return self._function_word(word)
 
@@ -201,7 +222,7 @@ class Meteor:
                 if stage.resource:
                     steps.append((stage.resource, functools.partial(stage.prepare, self.lang, p)))
         for label, load in self.aligner.prepare(p):
-            steps.append((label, _ignoring_progress(load)))
+            steps.append((label, _ignoring_progress(self._keeping(label, load))))
         steps.append(("function words", lambda _: self._is_function("the")))
         total = len(steps)
         for k, (label, fn) in enumerate(steps):
@@ -365,7 +386,12 @@ class Meteor:
         """
         p = self.params
         aligner = self.aligner
-        ctx = self._context(hyp, ref, self.candidate_limit())
+        if not aligner.uses_stages:
+            # It proposes and chooses at once from the words, with no stage's look-ups to
+            # share between pairs and no candidate limit to apply.
+            ctx = MatchContext(hyp, ref, p, self.lang, resources=self._aligner_resources())
+        else:
+            ctx = self._context(hyp, ref, self.candidate_limit())
         stages = aligner.propose(ctx)
         if stages is None:
             modules = aligner.stage_modules(ctx, p.modules)

@@ -1,8 +1,8 @@
 """Process-wide switches for scoring runs.
 
 :func:`pure_python` says whether the compiled parts (``./native``: the beam search,
-synonym pairs, paraphrase look-up, normaliser and token records; PyStemmer's C Snowball
-for English) are switched off by ``METEOR_PURE_PYTHON=1``: they give the same numbers as
+synonym pairs, paraphrase look-up, normaliser, token records and nltk's greedy
+alignment; PyStemmer's C Snowball for English) are switched off by ``METEOR_PURE_PYTHON=1``: they give the same numbers as
 the Python code they replace, and CI runs the parity suites both ways.  :func:`compiled`
 is how a module finds its C part.
 

@@ -102,7 +102,9 @@ class Aligner(ABC):
     def propose(self, ctx: MatchContext) -> list[list[Candidate]] | None:
         """The aligner's own candidates, per stage; ``None``: the enabled stages propose.
 
-        Only an aligner with ``uses_stages = False`` overrides this.
+        Only an aligner with ``uses_stages = False`` overrides this; its ``ctx`` has no
+        candidate limit (``ctx.limit`` is ``None``: it chooses as it proposes) and sentences
+        made for the pair, not the scorer's memo of them.
         """
         return None
 

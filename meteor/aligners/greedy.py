@@ -30,7 +30,7 @@ import functools
 import threading
 import weakref
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from meteor import resources
@@ -38,6 +38,7 @@ from meteor.aligners.base import Aligner, LoadStep
 from meteor.errors import ParamError
 from meteor.languages import Language
 from meteor.params import Params
+from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext
 from meteor.types import Match, Module, shared_span
 
@@ -68,6 +69,11 @@ _SYNONYM_CACHE: weakref.WeakKeyDictionary[Any, dict[str, dict[str, str]]] = (
 )
 
 
+#: The reader :func:`_synonym_cache` was last asked about, and its memo (a weak
+#: reference: ``WeakKeyDictionary`` look-ups make one each time, a tenth of a pair's time).
+_LAST_CACHE: tuple[weakref.ref[Any], dict[str, dict[str, str]]] | None = None
+
+
 def _default_stemmer() -> Stemmer:
     """nltk's default for ``meteor_score``: ``PorterStemmer()`` (mode NLTK_EXTENSIONS)."""
     global _DEFAULT_STEMMER
@@ -95,6 +101,23 @@ def _stemmer_label(stemmer: Stemmer) -> str:
 
 
 _WORDNET_LOCK = threading.RLock()
+#: The label of :class:`GreedyAligner`'s load step, and of the reader in ``ctx.resources``.
+WORDNET_STEP = "nltk WordNet"
+
+
+def _synonym_cache(wordnet: WordNetLike) -> dict[str, dict[str, str]] | None:
+    """The reader's memo of :func:`_synonyms` (``None``: the reader cannot be weakly
+    referenced, so nothing is kept)."""
+    global _LAST_CACHE
+    last = _LAST_CACHE
+    if last is not None and last[0]() is wordnet:  # one reader per process, nearly always
+        return last[1]
+    try:
+        cache = _SYNONYM_CACHE.setdefault(wordnet, {})
+    except TypeError:  # not weak-referenceable: no cache
+        return None
+    _LAST_CACHE = (weakref.ref(wordnet), cache)
+    return cache
 
 
 def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
@@ -103,9 +126,8 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
     The key set equals nltk's ``hypothesis_syns`` minus the word itself
     (``_enum_wordnetsyn_match``).
     """
-    try:
-        cache = _SYNONYM_CACHE.setdefault(wordnet, {})
-    except TypeError:  # not weak-referenceable: no cache
+    cache = _synonym_cache(wordnet)
+    if cache is None:
         cache = {}
     found = cache.get(word)
     if found is None:
@@ -179,11 +201,16 @@ class GreedyAligner(Aligner):
 
     def prepare(self, params: Params) -> list[LoadStep]:
         """nltk's WordNet reader (offline WordNet 3.0)."""
-        return [("nltk WordNet", _wordnet)]
+        return [(WORDNET_STEP, _wordnet)]
 
     def propose(self, ctx: MatchContext) -> list[list[Candidate]]:
-        """One list: nltk's matches, sorted by reference position."""
-        return [nltk_candidates(ctx.hyp, ctx.ref, wordnet=_wordnet())]
+        """One list: nltk's matches, sorted by reference position.
+
+        The reader is the scorer's (``ctx.resources``, loaded once: finding it took a
+        twentieth of a pair's time), or the process's for a context without it.
+        """
+        wordnet = ctx.resources.get(WORDNET_STEP)
+        return [nltk_candidates(ctx.hyp, ctx.ref, wordnet=wordnet or _wordnet())]
 
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> range:
         """Every candidate: nltk chose them while proposing."""
@@ -231,6 +258,19 @@ def align_nltk(
     )
 
 
+def _native_align() -> Callable[..., list[Candidate]] | None:
+    """``meteor_native._greedy.nltk_align`` (``pip install ./native``), or ``None`` (not
+    installed, or ``METEOR_PURE_PYTHON`` set): :func:`nltk_candidates`' three stages in C,
+    the same candidates in the same order; stems and synonym names still come from the
+    functions here, with their memos."""
+    part = compiled("_greedy")
+    return None if part is None else part.nltk_align  # type: ignore[no-any-return]
+
+
+NATIVE_ALIGN = _native_align()
+_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
+
+
 def nltk_candidates(
     hyp: Sequence[str],
     ref: Sequence[str],
@@ -238,9 +278,52 @@ def nltk_candidates(
     wordnet: WordNetLike | None = None,
     stemmer: Stemmer | None = None,
 ) -> list[Candidate]:
-    """:func:`align_nltk` as :data:`~meteor.stages.base.Candidate` tuples (same order)."""
+    """:func:`align_nltk` as :data:`~meteor.stages.base.Candidate` tuples (same order).
+
+    In C when ``meteor_native._greedy`` is installed (:data:`NATIVE_ALIGN`), otherwise
+    :func:`python_candidates`; ``tests/unit/test_native_greedy.py`` compares the two.
+    """
     if isinstance(hyp, str) or isinstance(ref, str):
         raise TypeError("align_nltk expects pre-tokenized sequences of str, not a str")
+    if NATIVE_ALIGN is None:
+        return python_candidates(hyp, ref, wordnet=wordnet, stemmer=stemmer)
+    if stemmer is None:
+        stem: Callable[[str], str] = _porter_stem
+        label = "porter stem: "
+    else:
+        stem = stemmer.stem
+        label = f"{_stemmer_label(stemmer)} stem: "
+    cache = None if wordnet is None else _synonym_cache(wordnet)
+
+    def synonyms(key: str) -> dict[str, str]:
+        nonlocal wordnet
+        if wordnet is None:
+            from meteor.languages.nltk_wordnet import wordnet_reader
+
+            wordnet = wordnet_reader()
+        return _synonyms(wordnet, key)
+
+    return NATIVE_ALIGN(
+        list(hyp),
+        list(ref),
+        stem,
+        cache,
+        synonyms,
+        _MODULES,
+        "exact: ",
+        label,
+        _synonym_detail,
+    )
+
+
+def python_candidates(
+    hyp: Sequence[str],
+    ref: Sequence[str],
+    *,
+    wordnet: WordNetLike | None = None,
+    stemmer: Stemmer | None = None,
+) -> list[Candidate]:
+    """:func:`nltk_candidates` in Python (the reference for its C transcription)."""
     hyp = list(hyp)
     ref = list(ref)
     st = stemmer if stemmer is not None else _default_stemmer()

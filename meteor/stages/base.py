@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from meteor.errors import CandidateLimitError as CandidateLimitError
@@ -204,7 +204,8 @@ class MatchContext:
     """One hypothesis-reference pair as the matchers see it.
 
     ``sentences`` passes the two sides' :class:`Sentence` objects when the caller
-    caches them (the scorer does); otherwise they are made here.
+    caches them (the scorer does); otherwise they are made here.  ``resources``: what an
+    aligner proposing its own candidates loaded (:attr:`resources`).
     """
 
     def __init__(
@@ -216,9 +217,13 @@ class MatchContext:
         *,
         limit: int | None = None,
         sentences: tuple[Sentence, Sentence] | None = None,
+        resources: Mapping[str, Any] | None = None,
     ) -> None:
         #: Most candidates one stage, and all stages together, may propose (None: no limit).
         self.limit = limit
+        #: What an aligner that proposes its own candidates loaded (its ``prepare`` steps'
+        #: results by label), once per scorer; empty when the caller passes none.
+        self.resources: Mapping[str, Any] = resources if resources is not None else {}
         self.params = params
         self.lang = lang
         if sentences is None:

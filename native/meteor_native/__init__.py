@@ -9,5 +9,6 @@ matcher, used the same way by :mod:`meteor.stages.synonym`;
 :mod:`meteor.languages.paraphrase`; ``meteor_native._tokens`` builds the token records
 of :mod:`meteor.text` (and their offsets when the tokens are the text's own characters);
 ``meteor_native._normalize`` is Meteor 1.5's normaliser (:mod:`meteor.text.normalize`) for
-lines without a run of dots.
+lines without a run of dots; ``meteor_native._greedy.nltk_align`` is nltk's greedy
+exact / stem / synonym alignment of :mod:`meteor.aligners.greedy`.
 """
