@@ -580,6 +580,16 @@ class Meteor:
                     progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
         return segments
 
+    def clear_memos(self) -> None:
+        """Empty this scorer's memos of tokens and sentence work (shared by every scorer
+        of the process that tokenises and matches alike; results never depend on them).
+
+        A worker calls it after each chunk of a parallel run, whose references no later
+        chunk has (:func:`meteor.analysis.parallel.by_reference`).
+        """
+        self._tok_cache.clear()
+        self._sent_cache.clear()
+
     def _forget(self, text: str) -> None:
         """Drop a scored text's tokens and sentence work from the memos."""
         toks = self._tok_cache.get(text)

@@ -7,6 +7,7 @@ import itertools
 import math
 import pickle
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -144,6 +145,28 @@ def test_parallel_equals_serial_in_order(meteor: Meteor, monkeypatch: pytest.Mon
     assert par.signature == serial.signature  # the preset name survives the workers
     assert all(s.signature == serial.segments[0].signature for s in par.segments[:1])
     assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_chunks_hold_every_pair_of_their_references() -> None:
+    """Two systems over the same references: each reference's pairs are next to each other,
+    references in the order they first occur; a list of references is its own key."""
+    refs: list[Any] = ["r1", "r2", "r3", "r1", "r2", "r3", ["r1", "x"], ["r1", "x"], [[]]]
+    assert parallel_mod.by_reference(refs, range(len(refs))) == [0, 3, 1, 4, 2, 5, 6, 7, 8]
+    first = [1, 2, 4]  # the distinct pairs are a subset: positions refer to ``first``
+    assert parallel_mod.by_reference(refs, first) == [0, 2, 1]
+
+
+def test_a_worker_forgets_its_chunk_references(
+    meteor: Meteor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a chunk the worker's memos are empty: no later chunk has its references."""
+    monkeypatch.setattr(parallel_mod, "_WORKER", meteor)
+    meteor.clear_memos()
+    encoded = parallel_mod._score_chunk([0, 1], ["a cat sat", "a dog"], ["the cat sat", "a dog"])
+    assert len(encoded) == 2
+    assert len(meteor._tok_cache) == 0 and len(meteor._sent_cache) == 0
+    meteor.score("a cat sat", "the cat sat")
+    assert len(meteor._tok_cache) == 2  # an ordinary call memoises as before
 
 
 def test_records_travel_between_processes_unchanged(meteor: Meteor) -> None:
