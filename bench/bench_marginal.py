@@ -373,9 +373,11 @@ def main() -> None:
         raise SystemExit(f"only {len(pairs):,} distinct pairs; choose --n ≤ {len(pairs) // 2:,}")
     if not args.no_table:
         table(args, pairs)
-    in_process(args, pairs)
     if args.workers_memory:
+        # Before this process maps the paraphrase index itself (in_process): a page it
+        # maps too would count half in the measured tree's PSS.
         workers_memory(args, pairs)
+    in_process(args, pairs)
 
 
 if __name__ == "__main__":
