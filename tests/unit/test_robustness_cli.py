@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from meteor import Meteor
 from meteor.cli.commands import main
 from meteor.io.read import MAX_BYTES, MAX_SEGMENTS
 
@@ -100,14 +101,17 @@ def test_bad_options(
 
 
 def test_bootstrap_too_large_for_the_corpus_is_refused_before_scoring(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = b"a b\n" * 3_000
     h = file_with(tmp_path, "h.txt", lines)
-    t0 = time.perf_counter()
+
+    def no_scoring(*args: object, **kw: object) -> None:
+        raise AssertionError("scored before the bootstrap size was checked")
+
+    monkeypatch.setattr(Meteor, "score_segments", no_scoring)
     msg = fail(capsys, "score", "-p", PRESET, "-i", h, "-r", h, "-b", "90000")
     assert "with 3,000 segments is too much" in msg and "use at most 66,666" in msg
-    assert time.perf_counter() - t0 < 2.0
 
 
 # -- files ----------------------------------------------------------------------------------
@@ -164,7 +168,7 @@ def test_missing_and_special_paths(
     t0 = time.perf_counter()
     msg = fail(capsys, "score", "-i", "/dev/zero", "-r", ref)
     assert "it is a character device, not a regular file" in msg and "-i -" in msg
-    assert time.perf_counter() - t0 < 1.0
+    assert time.perf_counter() - t0 < 10.0  # read, it would never end
 
 
 def test_huge_file_is_refused_before_reading(
@@ -205,7 +209,7 @@ def test_oversized_and_explosive_segments_name_the_segment(
     code, out, err = run(capsys, "score", "-p", PRESET, "-i", rep, "-r", rep)
     assert code == 1
     assert err.startswith("meteor: error: segment 2: this pair has at least 1,000,000 candidate")
-    assert time.perf_counter() - t0 < 3.0
+    assert time.perf_counter() - t0 < 20.0  # aligned, a million candidates take minutes
 
 
 def test_binary_on_stdin(
