@@ -95,6 +95,14 @@ def _porter_stem(word: str) -> str:
     return _default_stemmer().stem(word)
 
 
+def _stemming(stemmer: Stemmer | None) -> tuple[Callable[[str], str], str]:
+    """The stem function and what a stem match's detail starts with: nltk's default
+    ``PorterStemmer`` (memoised, :func:`_porter_stem`) unless the caller gives one."""
+    if stemmer is None:
+        return _porter_stem, "porter stem: "
+    return stemmer.stem, f"{_stemmer_label(stemmer)} stem: "
+
+
 def _stemmer_label(stemmer: Stemmer) -> str:
     name = type(stemmer).__name__
     return "porter" if name == "PorterStemmer" else name
@@ -287,12 +295,7 @@ def nltk_candidates(
         raise TypeError("align_nltk expects pre-tokenized sequences of str, not a str")
     if NATIVE_ALIGN is None:
         return python_candidates(hyp, ref, wordnet=wordnet, stemmer=stemmer)
-    if stemmer is None:
-        stem: Callable[[str], str] = _porter_stem
-        label = "porter stem: "
-    else:
-        stem = stemmer.stem
-        label = f"{_stemmer_label(stemmer)} stem: "
+    stem, label = _stemming(stemmer)
     cache = None if wordnet is None else _synonym_cache(wordnet)
 
     def synonyms(key: str) -> dict[str, str]:
@@ -326,8 +329,7 @@ def python_candidates(
     """:func:`nltk_candidates` in Python (the reference for its C transcription)."""
     hyp = list(hyp)
     ref = list(ref)
-    st = stemmer if stemmer is not None else _default_stemmer()
-    stem = st.stem if stemmer is not None else _porter_stem
+    stem, label = _stemming(stemmer)
     matches: list[Candidate] = []
 
     def add(module: Module, i: int, j: int, detail: str) -> None:
@@ -339,13 +341,12 @@ def python_candidates(
         add(Module.EXACT, i, j, f"exact: {hyp[i]}")
 
     # Stage 2: stems (nltk _enum_stem_match); the leftovers keep their stems.
-    label = _stemmer_label(st)
     hyp_stems = [(i, stem(w)) for i, w in hyp_left]
     ref_stems = [(j, stem(w)) for j, w in ref_left]
     pairs, hyp_left, ref_left = _greedy(hyp_stems, ref_stems)
     stem_of = dict(hyp_stems)
     for i, j in pairs:
-        add(Module.STEM, i, j, f"{label} stem: {stem_of[i]}")
+        add(Module.STEM, i, j, f"{label}{stem_of[i]}")
 
     # Stage 3: WordNet synonyms of the *stems* (nltk _enum_wordnetsyn_match).
     if hyp_left and ref_left:
