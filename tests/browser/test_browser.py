@@ -177,14 +177,26 @@ def shown_pair(pg: Any, ru: bool = False) -> tuple[str, str]:
     )
 
 
-def plot_tokens(pg: Any, side: str, n: int = 0) -> list[str]:
-    """The token labels of the ``n``-th link view (``side`` is hyp or ref)."""
-    pg.wait_for_function(  # drawn: the figures are the last part of a run to arrive
-        """([n, role]) => (document.querySelectorAll('.js-plotly-plot')[n]?.data || [])
-              .some(t => t.meta && t.meta.role === role)""",
+def wait_link_view(pg: Any, n: int = 0, side: str = "hyp") -> None:
+    """Wait until the ``n``-th link view is drawn with its ``side`` tokens.
+
+    ``wait_ready`` cannot know whether a chart is still to come: the figures are the
+    last part of a run to arrive, and a page with no chart yet passes its check.
+    """
+    pg.wait_for_function(
+        """([n, role]) => {
+              const gd = document.querySelectorAll('.js-plotly-plot')[n];
+              return !!gd && !!gd.querySelector('.main-svg')
+                && (gd.data || []).some(t => t.meta && t.meta.role === role);
+        }""",
         arg=[n, f"tokens_{side}"],
         timeout=60_000,
     )
+
+
+def plot_tokens(pg: Any, side: str, n: int = 0) -> list[str]:
+    """The token labels of the ``n``-th link view (``side`` is hyp or ref)."""
+    wait_link_view(pg, n, side)
     return list(
         pg.evaluate(
             """([n, role]) => document.querySelectorAll('.js-plotly-plot')[n].data
@@ -476,6 +488,7 @@ def test_user_text_stays_text_and_json_is_the_record(server: dict[str, Any], pag
     wait_ready(page)
     assert not page.dialogs
     assert not page.locator('img[src="x"]').count()
+    wait_link_view(page)
     texts = page.evaluate(  # token labels: marker text, or rotated annotations when long
         """() => [...document.querySelectorAll('.js-plotly-plot')[0]
               .querySelectorAll('.scatterlayer text, .annotation-text')].map(t => t.textContent)"""
