@@ -44,6 +44,35 @@ static int32_t add_node(Nodes *nodes, int32_t cid, int32_t next) {
     return (int32_t)nodes->len++;
 }
 
+/* One candidate (module, hs, he, rs, re, ...) read as a span, with what both searches
+ * derive from it: its search gain (quirk 1: int(len * w) per side, w = 1.0 for exact and
+ * 0.5 for the other modules) and its distance |rs - hs|.  1 when it is a span of this
+ * pair, 0 when it is not (the pair is then not a lattice the C search knows: Python
+ * decides), -1 with an exception set. */
+typedef struct {
+    long hs, he, rs, re;
+    int64_t gain, dist;
+} Cand;
+
+static int read_cand(PyObject *t, int n_hyp, int n_ref, PyObject *exact, Cand *out) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 5) return 0;
+    long v[4];
+    for (int k = 0; k < 4; k++) {
+        v[k] = PyLong_AsLong(PyTuple_GET_ITEM(t, k + 1));
+        if (v[k] == -1 && PyErr_Occurred()) return -1;
+    }
+    long hs = v[0], he = v[1], rs = v[2], re = v[3];
+    if (hs < 0 || he <= hs || he > n_hyp || rs < 0 || re <= rs || re > n_ref) return 0;
+    int ex = PyTuple_GET_ITEM(t, 0) == exact;
+    out->hs = hs;
+    out->he = he;
+    out->rs = rs;
+    out->re = re;
+    out->gain = ex ? (he - hs) + (re - rs) : (he - hs) / 2 + (re - rs) / 2;
+    out->dist = rs > hs ? rs - hs : hs - rs;
+    return 1;
+}
+
 #define NARROW_WORDS 256
 #define MAX_WORDS (1 << 20)
 /* Largest memory for the word sets of the wide search (two generations of a beam). */

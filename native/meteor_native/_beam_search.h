@@ -85,22 +85,14 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
     }
     /* Parse the candidates: (module, hs, he, rs, re, ...). */
     for (Py_ssize_t c = 0; c < n; c++) {
-        PyObject *t = PySequence_Fast_GET_ITEM(seq, c);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 5) {
+        Cand cd;
+        int ok = read_cand(PySequence_Fast_GET_ITEM(seq, c), n_hyp, n_ref, exact, &cd);
+        if (ok < 0) goto done;
+        if (!ok) {
             lattice_ok = 0;
             break;
         }
-        long v[4];
-        for (int k = 0; k < 4; k++) {
-            v[k] = PyLong_AsLong(PyTuple_GET_ITEM(t, k + 1));
-            if (v[k] == -1 && PyErr_Occurred()) goto done;
-        }
-        long hs = v[0], he = v[1], rs = v[2], re = v[3];
-        if (hs < 0 || he <= hs || he > n_hyp || rs < 0 || re <= rs || re > n_ref) {
-            lattice_ok = 0; /* not a lattice this search knows: Python decides */
-            break;
-        }
-        int ex = PyTuple_GET_ITEM(t, 0) == exact;
+        long hs = cd.hs, he = cd.he, rs = cd.rs, re = cd.re;
         Span *s = &spans[c];
         s->hs = (int32_t)hs;
         s->rs = (int32_t)rs;
@@ -108,9 +100,8 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         s->nle = (int32_t)he;
         SUFFIXED(set_range)(s->mh, (int)hs, (int)he);
         SUFFIXED(set_range)(s->mr, (int)rs, (int)re);
-        /* quirk 1: int(len * w) per side, w = 1.0 (exact) or 0.5 */
-        s->gain = ex ? (he - hs) + (re - rs) : (he - hs) / 2 + (re - rs) / 2;
-        s->dist = rs > hs ? rs - hs : hs - rs;
+        s->gain = cd.gain;
+        s->dist = cd.dist;
         total_dist += (uint64_t)s->dist;
         row_start[rs + 1]++;
         for (long i = hs; i < he; i++) cov_h[i]++;
