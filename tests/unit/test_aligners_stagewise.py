@@ -245,16 +245,7 @@ def test_count_crossings() -> None:
     assert count_crossings([(2, 0), (1, 1), (0, 2)]) == 3
 
 
-# --------------------------------------------------------------------------- speed
-
-
-def best_of(runs: int, fn: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+# --------------------------------------------------------------------------- search effort
 
 
 REPEATS: dict[str, tuple[list[str], list[str]]] = {
@@ -276,16 +267,19 @@ REPEATS: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
+#: Search states a 200-token repeat may explore: the worst of them, "(the the a) vs (a the)",
+#: needs 70,981 (the default budget is 500,000).  States, not seconds: how long a state
+#: takes is the machine's; the count is the search's.
+REPEAT_STATES = 100_000
+
+
 @pytest.mark.parametrize("name", list(REPEATS))
-def test_200_token_repeats_within_a_second(name: str) -> None:
+def test_200_token_repeats_stay_within_their_search_budget(name: str) -> None:
     hyp, ref = REPEATS[name]
     stages = [key_stage(hyp, ref, str, Module.EXACT)]
-    got: list[tuple[Match, ...]] = []
-    elapsed = best_of(2, lambda: got.append(align_stagewise(len(hyp), len(ref), stages)))
-    print(f"\n{name}: {elapsed * 1000:.0f} ms")
-    assert elapsed <= 1.0
+    got = align_stagewise(len(hyp), len(ref), stages, max_nodes=REPEAT_STATES)
     counts = {w: (hyp.count(w), ref.count(w)) for w in set(hyp)}
-    assert len(got[0]) == sum(min(a, b) for a, b in counts.values())  # maximum cardinality
+    assert len(got) == sum(min(a, b) for a, b in counts.values())  # maximum cardinality
 
 
 def test_repeat_answers_are_the_known_optima() -> None:
@@ -301,30 +295,25 @@ def test_repeat_answers_are_the_known_optima() -> None:
     assert crossings("blocks swapped") == 50 * 150
 
 
-def test_real_pairs_take_milliseconds() -> None:
-    """WMT21 ru-en: exact and Porter-stem stages on 1,000 real pairs, a few ms at most."""
+#: Search states one real pair may explore: the worst of these 1,000 needs 2,432.
+REAL_PAIR_STATES = 5_000
+
+
+def test_real_pairs_need_few_search_states() -> None:
+    """WMT21 ru-en: exact and Porter-stem stages on 1,000 real pairs, each a few thousand states."""
     rows = []
     with shared_path("wmt21_ru-en_da/all_outputs.tsv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[::11]
     stem = PorterStemmer().stem
-    total = 0.0
-    worst = 0.0
     for row in rows:
         hyp, ref = row["hyp"].lower().split(), row["ref"].lower().split()
         exact = key_stage(hyp, ref, str, Module.EXACT)
         stages = [exact, key_stage(hyp, ref, stem, Module.STEM)]
-        t = time.perf_counter()
-        got = align_stagewise(len(hyp), len(ref), stages)
-        dt = time.perf_counter() - t
-        total += dt
-        worst = max(worst, dt)
+        got = align_stagewise(len(hyp), len(ref), stages, max_nodes=REAL_PAIR_STATES)
         # the exact stage alone never crosses more than a greedy maximum matching would
         ex = align_stagewise(len(hyp), len(ref), [exact])
         assert len(ex) == sum(min(hyp.count(w), ref.count(w)) for w in set(hyp))
         assert len(got) >= len(ex)
-    mean_ms = total / len(rows) * 1000
-    print(f"\n{len(rows)} WMT pairs: mean {mean_ms:.2f} ms, worst {worst * 1000:.1f} ms")
-    assert mean_ms < 5.0
 
 
 # --------------------------------------------------------------------------- safety valve
