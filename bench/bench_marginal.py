@@ -166,6 +166,25 @@ def tools(args: argparse.Namespace) -> list[tuple[str, object, Path]]:
     return out
 
 
+def per_repeat_ratios(
+    times: dict[tuple[str, int], list[tuple[float, float]]], ours: str, peer: str, n: int
+) -> list[float]:
+    """Wall-time marginal ratio ours / peer of each repeat on its own (the runs of one
+    repeat are interleaved, so they share the machine's state); repeats in which a
+    marginal came out ≤ 0 (noise larger than the work) are left out."""
+    out = []
+    for (o1, _), (o2, _), (p1, _), (p2, _) in zip(
+        times[(ours, n)],
+        times[(ours, 2 * n)],
+        times[(peer, n)],
+        times[(peer, 2 * n)],
+        strict=True,
+    ):
+        if o2 > o1 and p2 > p1:
+            out.append((o2 - o1) / (p2 - p1))
+    return out
+
+
 def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     n = args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-marginal-"))
@@ -220,6 +239,10 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
             w = rows[ours][0] / rows[peer][0]
             c = rows[ours][1] / rows[peer][1]
             print(f"{ours} / {peer}: ×{w:.2f} wall, ×{c:.2f} CPU (goal ≤ {goal})")
+            paired = per_repeat_ratios(times, ours, peer, n)
+            if len(paired) > 1:  # how far one repeat's ratio strays: the machine's noise
+                print(f"  each repeat's own wall ratio: {', '.join(f'×{x:.2f}' for x in paired)}"
+                      f" (median ×{statistics.median(paired):.2f})")  # fmt: skip
     for label, _, _ in todo:
         if label.startswith("ours meteor-1.5,"):  # the preset with the paraphrase table
             top = max(peaks[(label, 2 * n)])
@@ -230,9 +253,10 @@ def in_process(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     sys.path.insert(0, str(ROOT))
     import meteor
 
-    print("\none warm pair, full record (candidates kept), this process:")
     sample = pairs[: args.latency_pairs]
-    for preset in args.presets:
+    if sample:
+        print("\none warm pair, full record (candidates kept), this process:")
+    for preset in args.presets if sample else ():
         m = meteor.Meteor(preset)
         m.prepare()
         for h, r in sample[:50]:  # warm the caches the first pairs fill
@@ -341,7 +365,7 @@ def main() -> None:
     ap.add_argument("--skip-java", action="store_true")
     ap.add_argument("--skip-nltk", action="store_true")
     ap.add_argument("--no-table", action="store_true", help="only the in-process measures")
-    ap.add_argument("--latency-pairs", type=int, default=1000)
+    ap.add_argument("--latency-pairs", type=int, default=1000, help="0: no warm-pair latency")
     ap.add_argument(
         "--baseline",
         metavar="DIR",
