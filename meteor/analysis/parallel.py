@@ -88,6 +88,73 @@ def _die_with_parent(os_parent: int | None) -> None:
                 os._exit(1)  # the parent died before the request took effect
 
 
+#: How often the loop waiting for the workers looks for a signal held back (seconds).
+_SIGNAL_POLL_S = 0.1
+
+
+class _StopRequested(BaseException):
+    """A held-back Ctrl-C or SIGTERM: unwinds the pool, then the signal is delivered."""
+
+
+class _signals_at_safe_points:  # noqa: N801 - used as a context manager, like a function
+    """Ctrl-C and SIGTERM, while a worker pool runs, act where the pool can be unwound.
+
+    Python raises ``KeyboardInterrupt`` (or the CLI's SIGTERM exception) between any two
+    bytecodes of the main thread.  Raised inside ``concurrent.futures.wait`` while it
+    takes its futures' locks one by one, it leaves some of them taken for ever: the
+    executor's manager thread then blocks setting a result, and ``shutdown(wait=True)``
+    waits for that thread for ever (the CLI hung after Ctrl-C in CI, stop 30).  So for
+    the pool's lifetime a signal is only recorded, and :meth:`check`, called between
+    waits, runs the handler that was there before: Ctrl-C raises ``KeyboardInterrupt``
+    and the CLI's SIGTERM handler its exception as always, from a point where the
+    workers can be stopped and the pool shut down.  A signal left at its default
+    action (``SIG_DFL``: end the process) is delivered again on leaving, after the
+    workers are stopped (``signal.raise_signal``).  A handler that does not raise lets
+    the scoring go on.
+
+    Only the main thread receives signals; elsewhere (a Streamlit script thread) this
+    does nothing.  A signal the process ignores stays ignored.
+    """
+
+    def __init__(self) -> None:
+        self.caught: list[int] = []
+        self._previous: dict[int, Any] = {}
+        self._deliver: int | None = None
+
+    def _record(self, signum: int, _frame: Any) -> None:
+        self.caught.append(signum)
+
+    def check(self) -> None:
+        """Run the previous handler of each signal held back (it may raise)."""
+        while self.caught:
+            sig = self.caught.pop(0)
+            handler = self._previous[sig]
+            if callable(handler):
+                handler(sig, None)
+            else:  # SIG_DFL ends the process: once the workers are stopped
+                self._deliver = sig
+                raise _StopRequested
+
+    def __enter__(self) -> _signals_at_safe_points:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                handler = signal.getsignal(sig)
+                if handler is not None and handler != signal.SIG_IGN:
+                    self._previous[sig] = signal.signal(sig, self._record)
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        # the signal to end the process with, then any that came while the pool shut down
+        if self._deliver is not None:
+            signal.raise_signal(self._deliver)
+        for sig in self.caught:
+            signal.raise_signal(sig)  # the handler now in place acts (it may raise)
+        if exc_type is _StopRequested:  # the default action did not end the process
+            raise KeyboardInterrupt
+
+
 def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
     """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
 
@@ -309,40 +376,42 @@ def _score_parallel(
         meteor.prepare(_loading(progress) if progress else None)
     if progress:
         progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
-    pool = ProcessPoolExecutor(
-        max_workers=n_workers,
-        mp_context=ctx,
-        initializer=_init_worker,
-        initargs=(
-            meteor.params,
-            meteor.preset,
-            os.getpid() if ctx.get_start_method() == "fork" else None,
-        ),
-    )
-    decoder = Decoder()
-    try:
-        pending: dict[Future[list[Encoded]], list[int]] = {}
-        for s in range(0, n, size):
-            at = order[s : s + size]
-            idx = [first[pos] for pos in at]
-            fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
-            pending[fut] = at
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                at = pending.pop(fut)
-                for pos, e in zip(at, fut.result(), strict=True):
-                    results[pos] = decoder.decode(e)
-                done += len(at)
-            if progress:
-                # distinct pairs scored, scaled to the segment count the caller knows
-                shown = round(done / n * n_all)
-                progress(done / n, f"scored {shown:,} of {n_all:,} segments")
-    except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed segment
-        _stop_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with _signals_at_safe_points() as stop:
+        pool = ProcessPoolExecutor(
+            max_workers=n_workers,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(
+                meteor.params,
+                meteor.preset,
+                os.getpid() if ctx.get_start_method() == "fork" else None,
+            ),
+        )
+        decoder = Decoder()
+        try:
+            pending: dict[Future[list[Encoded]], list[int]] = {}
+            for s in range(0, n, size):
+                at = order[s : s + size]
+                idx = [first[pos] for pos in at]
+                fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
+                pending[fut] = at
+            while pending:
+                stop.check()
+                finished, _ = wait(pending, timeout=_SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    at = pending.pop(fut)
+                    for pos, e in zip(at, fut.result(), strict=True):
+                        results[pos] = decoder.decode(e)
+                    done += len(at)
+                if progress and finished:
+                    # distinct pairs scored, scaled to the segment count the caller knows
+                    shown = round(done / n * n_all)
+                    progress(done / n, f"scored {shown:,} of {n_all:,} segments")
+        except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed segment
+            _stop_workers(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     assert all(r is not None for r in results)
     return results  # type: ignore[return-value]
 

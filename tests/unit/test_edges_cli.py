@@ -7,6 +7,7 @@ worker processes at once and leave no half-written file; ``-`` is stdin or stdou
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -508,3 +509,80 @@ def test_stopping_workers_never_leaves_the_pool_waiting_for_half_a_result() -> N
     closer.start()
     assert done.wait(10), "shutdown still waits for the rest of a half-sent result"
     assert fut.done()
+
+
+# A signal delivered inside ``concurrent.futures.wait`` while it takes its futures' locks
+# one by one: the moment that hung the CLI after Ctrl-C in CI (stop 30).  Forced here by
+# wrapping that lock-taking step; the child process is what may hang, so the test waits
+# for it with a timeout instead.
+_SIGNAL_MID_WAIT = """
+import concurrent.futures._base as base, signal, sys
+from meteor.cli.commands import main
+calls = [0]
+def enter(self):
+    calls[0] += 1
+    for i, f in enumerate(self.futures):
+        f._condition.acquire()
+        if calls[0] == 3 and i == len(self.futures) // 2:
+            signal.raise_signal(getattr(signal, sys.argv[1]))
+base._AcquireFutures.__enter__ = enter
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_waiting_for_the_workers_never_hangs(tmp_path: Path, sig: str) -> None:
+    h, r = _big_corpus(tmp_path, n=4_000)  # 16 chunks: the third wait still has several
+    out = tmp_path / "seg.jsonl"
+    argv = ["score", "-p", "nltk", "-i", h, "-r", r, "-j", "2", "--jsonl", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SIGNAL_MID_WAIT, sig, *argv],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{sig} inside concurrent.futures.wait: the CLI never exited")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # any worker left
+    assert proc.returncode == {"SIGINT": 130, "SIGTERM": 143}[sig], err
+    assert "Traceback" not in err.decode()
+    assert not out.exists() and not list(tmp_path.glob("*.part"))
+
+
+def test_a_signal_handler_that_does_not_raise_lets_the_workers_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the pool runs a signal is held back and its handler run between waits: a
+    handler that only takes note (not the CLI's) is called once and the corpus is
+    scored in full, equal to one process."""
+    import concurrent.futures._base as base
+
+    from meteor.analysis.parallel import score_corpus
+
+    words = [f"w{k}" for k in range(60)]
+    hyps = [" ".join(words[(k * 7 + j) % 60] for j in range(8)) + f" n{k}" for k in range(1_200)]
+    refs = [" ".join(words[(k * 5 + j) % 60] for j in range(8)) + f" n{k}" for k in range(1_200)]
+    original = base._AcquireFutures.__enter__
+    calls = [0]
+
+    def enter(self: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 2:
+            signal.raise_signal(signal.SIGTERM)
+        original(self)
+
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: noted.append(signum))
+    try:
+        monkeypatch.setattr(base._AcquireFutures, "__enter__", enter)
+        m = Meteor("nltk")
+        got = score_corpus(m, hyps, refs, workers=2, chunk_size=100)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert calls[0] >= 2 and noted == [signal.SIGTERM]
+    assert got.score == m.corpus_score(hyps, refs).score
+    assert [s.score for s in got.segments] == [s.score for s in m.corpus_score(hyps, refs).segments]
