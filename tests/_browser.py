@@ -99,3 +99,20 @@ def type_into(pg: Any, box: str, text: str) -> None:
     loc = pg.get_by_role("textbox", name=box)
     loc.fill(text)
     loc.press("Control+Enter")
+
+
+def wait_link_view(pg: Any, n: int = 0, side: str = "hyp") -> None:
+    """Wait until the ``n``-th link view is drawn with its ``side`` tokens.
+
+    ``wait_ready`` cannot know whether a chart is still to come: the figures are the
+    last part of a run to arrive, and a page with no chart yet passes its check.
+    """
+    pg.wait_for_function(
+        """([n, role]) => {
+              const gd = document.querySelectorAll('.js-plotly-plot')[n];
+              return !!gd && !!gd.querySelector('.main-svg')
+                && (gd.data || []).some(t => t.meta && t.meta.role === role);
+        }""",
+        arg=[n, f"tokens_{side}"],
+        timeout=60_000,
+    )

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlencode, urlparse
 
 import pytest
-from _browser import CHROMIUM, ROOT, streamlit_server, type_into, wait_metric
+from _browser import CHROMIUM, ROOT, streamlit_server, type_into, wait_link_view, wait_metric
 
 from meteor import Meteor
 
@@ -174,23 +174,6 @@ def shown_pair(pg: Any, ru: bool = False) -> tuple[str, str]:
     return (
         str(pg.get_by_role("textbox", name=hyp).input_value()),
         str(pg.get_by_role("textbox", name=ref).input_value()),
-    )
-
-
-def wait_link_view(pg: Any, n: int = 0, side: str = "hyp") -> None:
-    """Wait until the ``n``-th link view is drawn with its ``side`` tokens.
-
-    ``wait_ready`` cannot know whether a chart is still to come: the figures are the
-    last part of a run to arrive, and a page with no chart yet passes its check.
-    """
-    pg.wait_for_function(
-        """([n, role]) => {
-              const gd = document.querySelectorAll('.js-plotly-plot')[n];
-              return !!gd && !!gd.querySelector('.main-svg')
-                && (gd.data || []).some(t => t.meta && t.meta.role === role);
-        }""",
-        arg=[n, f"tokens_{side}"],
-        timeout=60_000,
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlencode, urlparse
 
 import pytest
-from _browser import CHROMIUM, streamlit_server, type_into
+from _browser import CHROMIUM, streamlit_server, type_into, wait_link_view
 
 pytestmark = pytest.mark.browser
 
@@ -83,6 +83,7 @@ def paste(pg: Any, hyp: str, ref: str) -> None:
 
 
 def token_labels(pg: Any) -> list[str]:
+    wait_link_view(pg)  # the figures arrive last: settled is not yet drawn
     return list(
         pg.evaluate(
             """() => [...document.querySelectorAll('.js-plotly-plot')]

@@ -561,11 +561,14 @@ def test_a_signal_handler_that_does_not_raise_lets_the_workers_finish(
     scored in full, equal to one process."""
     import concurrent.futures._base as base
 
-    from meteor.analysis.parallel import score_corpus
+    from meteor.analysis.parallel import MIN_PARALLEL_SEGMENTS_FRESH, score_corpus
 
+    # enough for a pool whether workers are forked or (threads left by earlier tests)
+    # started by a fork server
+    n = MIN_PARALLEL_SEGMENTS_FRESH + 500
     words = [f"w{k}" for k in range(60)]
-    hyps = [" ".join(words[(k * 7 + j) % 60] for j in range(8)) + f" n{k}" for k in range(1_200)]
-    refs = [" ".join(words[(k * 5 + j) % 60] for j in range(8)) + f" n{k}" for k in range(1_200)]
+    hyps = [" ".join(words[(k * 7 + j) % 60] for j in range(8)) + f" n{k}" for k in range(n)]
+    refs = [" ".join(words[(k * 5 + j) % 60] for j in range(8)) + f" n{k}" for k in range(n)]
     original = base._AcquireFutures.__enter__
     calls = [0]
 
@@ -580,7 +583,7 @@ def test_a_signal_handler_that_does_not_raise_lets_the_workers_finish(
     try:
         monkeypatch.setattr(base._AcquireFutures, "__enter__", enter)
         m = Meteor("nltk")
-        got = score_corpus(m, hyps, refs, workers=2, chunk_size=100)
+        got = score_corpus(m, hyps, refs, workers=2, chunk_size=250)
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert calls[0] >= 2 and noted == [signal.SIGTERM]
