@@ -92,10 +92,6 @@ def _die_with_parent(os_parent: int | None) -> None:
 _SIGNAL_POLL_S = 0.1
 
 
-class _StopRequested(BaseException):
-    """A held-back Ctrl-C or SIGTERM: unwinds the pool, then the signal is delivered."""
-
-
 class _signals_at_safe_points:  # noqa: N801 - used as a context manager, like a function
     """Ctrl-C and SIGTERM, while a worker pool runs, act where the pool can be unwound.
 
@@ -104,55 +100,43 @@ class _signals_at_safe_points:  # noqa: N801 - used as a context manager, like a
     takes its futures' locks one by one, it leaves some of them taken for ever: the
     executor's manager thread then blocks setting a result, and ``shutdown(wait=True)``
     waits for that thread for ever (the CLI hung after Ctrl-C in CI, stop 30).  So for
-    the pool's lifetime a signal is only recorded, and :meth:`check`, called between
-    waits, runs the handler that was there before: Ctrl-C raises ``KeyboardInterrupt``
-    and the CLI's SIGTERM handler its exception as always, from a point where the
-    workers can be stopped and the pool shut down.  A signal left at its default
-    action (``SIG_DFL``: end the process) is delivered again on leaving, after the
-    workers are stopped (``signal.raise_signal``).  A handler that does not raise lets
-    the scoring go on.
-
-    Only the main thread receives signals; elsewhere (a Streamlit script thread) this
-    does nothing.  A signal the process ignores stays ignored.
+    the pool's lifetime a signal with a Python handler is only recorded, and
+    :meth:`check`, called between waits, runs that handler: Ctrl-C raises
+    ``KeyboardInterrupt`` and the CLI's SIGTERM handler its exception as always, from a
+    point where the workers can be stopped and the pool shut down.  A handler that does
+    not raise lets the scoring go on.  A signal left at its default action ends the
+    process at once, as before (the workers die with it, :func:`_die_with_parent`); an
+    ignored one stays ignored.  Only the main thread receives signals; elsewhere (a
+    Streamlit script thread) this does nothing.
     """
 
     def __init__(self) -> None:
         self.caught: list[int] = []
-        self._previous: dict[int, Any] = {}
-        self._deliver: int | None = None
+        self._previous: dict[int, Callable[[int, Any], Any]] = {}
 
     def _record(self, signum: int, _frame: Any) -> None:
         self.caught.append(signum)
 
     def check(self) -> None:
-        """Run the previous handler of each signal held back (it may raise)."""
+        """Run the handler of each signal held back (it may raise)."""
         while self.caught:
             sig = self.caught.pop(0)
-            handler = self._previous[sig]
-            if callable(handler):
-                handler(sig, None)
-            else:  # SIG_DFL ends the process: once the workers are stopped
-                self._deliver = sig
-                raise _StopRequested
+            self._previous[sig](sig, None)
 
     def __enter__(self) -> _signals_at_safe_points:
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 handler = signal.getsignal(sig)
-                if handler is not None and handler != signal.SIG_IGN:
-                    self._previous[sig] = signal.signal(sig, self._record)
+                if callable(handler):
+                    self._previous[sig] = handler
+                    signal.signal(sig, self._record)
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+    def __exit__(self, *_: object) -> None:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
-        # the signal to end the process with, then any that came while the pool shut down
-        if self._deliver is not None:
-            signal.raise_signal(self._deliver)
-        for sig in self.caught:
+        for sig in self.caught:  # came while the pool shut down
             signal.raise_signal(sig)  # the handler now in place acts (it may raise)
-        if exc_type is _StopRequested:  # the default action did not end the process
-            raise KeyboardInterrupt
 
 
 def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
