@@ -100,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with cli_io.handle_signals(), cli_io.one_line_warnings():
+            cli_io.check_stdout()
             if args.command == "presets":
                 return _cmd_presets(args)
             if args.command == "explain":
@@ -243,9 +244,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
     if args.format in ("jsonl", "csv"):
         outputs.append((f"--format {args.format}", "-"))
-    cli_io.check_outputs(outputs, [*(args.hyp or ["-"]), *(args.ref or [])])
+    inputs = [*(args.hyp or ["-"]), *(args.ref or [])]
+    cli_io.check_outputs(outputs, inputs)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     corpus = _read_corpus(args)
+    _check_align_out_paths(args, corpus, outputs, inputs)
     if args.bootstrap * corpus.n_segments > MAX_BOOTSTRAP_DRAWS:  # say so before scoring
         raise CliError(
             f"--bootstrap {args.bootstrap:,} with {corpus.n_segments:,} segments is too much "
@@ -270,6 +273,22 @@ def _cmd_score(args: argparse.Namespace) -> int:
     write_files(args, meteor, corpus, results)
     _print_summary(args, meteor, corpus, results, intervals, comparisons)
     return 0
+
+
+def _check_align_out_paths(
+    args: argparse.Namespace,
+    corpus: Corpus,
+    outputs: list[tuple[str, str]],
+    inputs: list[str],
+) -> None:
+    """With several systems ``--align-out x.out`` writes ``x.<system>.out``: those names
+    are checked too (against the inputs and the other outputs) before scoring."""
+    names = [name for name, _ in corpus.systems]
+    if not args.align_out or len(names) <= 1:
+        return
+    derived = cli_io.align_out_paths(args.align_out, names)
+    per_system = [(f"--align-out (system {name!r})", derived[name]) for name in names]
+    cli_io.check_outputs([o for o in outputs if o[0] != "--align-out"] + per_system, inputs)
 
 
 def _read_corpus(args: argparse.Namespace) -> Corpus:
@@ -361,7 +380,7 @@ def _print_summary(
 ) -> None:
     """``--format``: the summary (text, json, tsv) or the segment records (jsonl, csv);
     on stderr when a file option sends its records to stdout."""
-    to_stdout = "-" in (args.jsonl, args.csv, args.align_out)
+    to_stdout = any(cli_io.writes_stdout(p) for p in (args.jsonl, args.csv, args.align_out) if p)
     out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
     if args.format in ("jsonl", "csv"):
         print_segments(out, args.format, corpus, results, meteor if args.explain else None)

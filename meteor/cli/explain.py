@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 
 from meteor.analysis.explanation import Explanation, explain
+from meteor.cli.files import atomic_output
 from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_explain", "format_text", "with_explanations"]
@@ -65,9 +66,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
     e = explain(result, m)
     if args.format == "json":
         data = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
-        print(json.dumps(data, ensure_ascii=False))
+        text = json.dumps(data, ensure_ascii=False)
     else:
-        print(format_text(e))
+        text = format_text(e)
+    with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
+        out.write(text + "\n")
     return 0
 
 

@@ -199,17 +199,17 @@ class _KeptRecords:
 
         written: list[str] = []
         if args.jsonl:
-            with atomic_output(args.jsonl) as fh:
+            with atomic_output(args.jsonl, flag="--jsonl") as fh:
                 fh.writelines(self.jsonl_lines())
             written.append(args.jsonl)
         if args.csv:
-            with atomic_output(args.csv) as fh:
+            with atomic_output(args.csv, flag="--csv") as fh:
                 fh.write(self.csv_text())
             written.append(args.csv)
         if args.align_out:
             paths = align_out_paths(args.align_out, self.names)
             for name in self.names:
-                with atomic_output(paths[name]) as fh:
+                with atomic_output(paths[name], flag="--align-out") as fh:
                     for k, rec in self.per_system[name]:
                         fh.write(alignment_block(rec, k + 1, modules))
                 written.append(paths[name])

@@ -6,11 +6,15 @@ what it needs at the edges, so that every check runs **before** any scoring:
 * :func:`read_input` reads one input file (``-`` is stdin), refusing what is not a
   regular file (a FIFO would hang, ``/dev/urandom`` never ends) and virtual files
   (``/proc/version`` reports size 0), with sizes given in bytes read and the limit;
-* :func:`check_outputs` checks every output path (its folder exists and is
-  writable, it is not a folder, not an input, not given twice) before scoring;
-  :func:`atomic_output` writes to a temporary file in the same folder and renames
-  it only when the writing finished (an interrupted run leaves no half-written
-  file); ``-`` is stdout;
+* :func:`check_outputs` checks every output path (a name that can be a file name,
+  its folder exists and is writable, it is not a folder, not an input -- by file, so
+  a link to it or the file read as stdin too --, not given twice, stdout once) before
+  scoring; :func:`atomic_output`, the writer of every command's outputs (``score``,
+  ``explain``, ``python -m meteor.analysis.cluster``), writes to a temporary file
+  beside the target (a link's target) and renames it only when the writing finished
+  (an interrupted run leaves no half-written file; a killed one's is removed by the
+  next run), keeping an existing file's mode; ``-`` and ``/dev/stdout`` are stdout;
+  :func:`check_stdout` refuses a closed stdout;
 * :func:`align_out_paths` gives each system its own ``--align-out`` file even when
   their names differ only in characters a file name cannot hold;
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
@@ -27,6 +31,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import re
 import signal
 import stat
 import sys
@@ -53,10 +58,13 @@ __all__ = [
     "check_bootstrap_work",
     "check_outputs",
     "check_seed",
+    "check_stdout",
     "handle_signals",
     "one_line_warnings",
     "read_input",
     "refuse_repeated_options",
+    "remove_stale_parts",
+    "writes_stdout",
 ]
 
 STDIO = "-"
@@ -248,26 +256,51 @@ def _check_read(n_read: int, label: str, limit: int) -> None:
 # ---------------------------------------------------------------------------
 # outputs
 # ---------------------------------------------------------------------------
+def check_stdout() -> None:
+    """Refuse to run with stdout closed (``>&-``): the summary has nowhere to go, and the
+    first file opened would silently take descriptor 1.
+
+    Raises:
+        CliError: stdout is closed.
+    """
+    if sys.stdout is None or _fd_id(1) is None:
+        raise CliError(
+            "stdout is closed (started with '>&-'); send it somewhere, e.g. '> /dev/null'"
+        )
+
+
+def writes_stdout(path: str) -> bool:
+    """Whether writing ``path`` writes stdout: ``-``, or the file (``/dev/stdout``, the
+    file stdout is redirected to, the terminal) that descriptor 1 writes to.  The null
+    device is never counted: writing it twice loses nothing."""
+    if path == STDIO:
+        return True
+    fid = _file_id(path)
+    return fid is not None and fid == _fd_id(1) and fid != _file_id(os.devnull)
+
+
 def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
     """Check every ``(flag, path)`` output before scoring.
 
+    An input is recognised by its file (device and inode), so a link or another name of
+    it is one too, and so is the file read as stdin when ``-`` is an input.
+
     Raises:
-        CliError: a folder that does not exist or is not writable, a path that is a
-            folder, an output that would overwrite an input, the same file for two
-            outputs, or stdout (``-``) for more than one output.
+        CliError: a name that cannot be a file name, a folder that does not exist or is
+            not writable, a path that is a folder, an output that would overwrite an
+            input, the same file for two outputs, or stdout (``-``, ``/dev/stdout``) for
+            more than one output.
     """
-    to_stdout = [flag for flag, path in outputs if path == STDIO]
-    if len(to_stdout) > 1:
-        both = "both" if len(to_stdout) == 2 else "all"
-        raise CliError(f"{' and '.join(to_stdout)} {both} write to stdout ('-'); choose one")
+    for flag, path in outputs:
+        _check_name(flag, path)
+    _check_stdout_writers(outputs)
     seen: dict[str, str] = {}
     input_ids = {_file_id(p) for p in inputs if p != STDIO} - {None}
+    stdin_id = _fd_id(0) if STDIO in inputs else None
     for flag, path in outputs:
-        if path == STDIO:
+        if writes_stdout(path):
             continue
-        if not path:
-            raise CliError(f"{flag} needs a file name (or '-' for stdout)")
-        p = Path(path)
+        p = Path(_target(path))
         if p.is_dir():
             raise CliError(f"cannot write {flag} {path!r}: it is a directory")
         folder = p.parent if str(p.parent) else Path(".")
@@ -283,16 +316,61 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
         if key in seen:
             raise CliError(f"{seen[key]} and {flag} both write {path!r}; give different files")
         seen[key] = flag
-        if _file_id(path) in input_ids:
+        fid = _file_id(path)
+        if fid is not None and fid in input_ids:
             raise CliError(f"{flag} {path!r} is one of the input files; it would be overwritten")
+        if fid is not None and fid == stdin_id:
+            raise CliError(
+                f"{flag} {path!r} is the file read as stdin (an input); it would be overwritten"
+            )
+
+
+def _check_name(flag: str, path: str) -> None:
+    if not path:
+        raise CliError(f"{flag} needs a file name (or '-' for stdout)")
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        raise CliError(
+            f"cannot write {flag} {path!r}: the name cannot be a file name here (not "
+            f"valid {sys.getfilesystemencoding()}); choose another name"
+        ) from None
+
+
+def _check_stdout_writers(outputs: Sequence[tuple[str, str]]) -> None:
+    to_stdout = [(flag, path) for flag, path in outputs if writes_stdout(path)]
+    if len(to_stdout) <= 1:
+        return
+    both = "both" if len(to_stdout) == 2 else "all"
+    named = [flag if path == STDIO else f"{flag} {path!r}" for flag, path in to_stdout]
+    aliases = [path for _, path in to_stdout if path != STDIO]
+    if not aliases:
+        raise CliError(f"{' and '.join(named)} {both} write to stdout ('-'); choose one")
+    raise CliError(
+        f"{' and '.join(named)} {both} write to stdout ({', '.join(map(repr, aliases))} is "
+        "where stdout goes: every record would be written twice); choose one"
+    )
 
 
 def _file_id(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _fd_id(fd: int) -> tuple[int, int] | None:
+    try:
+        st = os.fstat(fd)
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+def _target(path: str) -> str:
+    """Where writing ``path`` lands: a symbolic link's target (the link stays a link)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _writable_folder(folder: Path) -> bool:
@@ -308,35 +386,109 @@ def _writable_folder(folder: Path) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def atomic_output(path: str, stdout: TextIO | None = None) -> Iterator[TextIO]:
-    """A text stream for an output: stdout for ``-``; else a temporary file beside
-    ``path`` renamed to ``path`` when the block ends normally and removed otherwise
-    (Ctrl-C, SIGTERM, an error), so ``path`` is never half-written.  Something that
-    exists and is not a regular file (``/dev/null``, a FIFO) is written in place."""
-    if path == STDIO:
-        yield stdout if stdout is not None else sys.stdout
-        return
-    p = Path(path)
+def _part_pattern(name: str) -> re.Pattern[str]:
+    """A temporary file of output ``name``: ``.<name>.<writer pid>.<8 random>.part``."""
+    return re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
+
+
+def _pid_alive(pid: int) -> bool:
     try:
-        if p.exists() and not p.is_file():
-            with open(p, "w", encoding="utf-8", newline="\n") as fh:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or not allowed to ask: keep its file
+        return True
+    return True
+
+
+def remove_stale_parts(target: str) -> list[str]:
+    """Remove the temporary files of output ``target`` left by writers that died (``kill
+    -9``, a power cut): those whose writer process (the pid in the name) no longer
+    exists.  A live writer's file is kept.  The paths removed."""
+    folder, name = os.path.split(target)
+    pattern = _part_pattern(name)
+    removed: list[str] = []
+    try:
+        entries = os.listdir(folder or ".")
+    except OSError:
+        return removed
+    for entry in entries:
+        m = pattern.fullmatch(entry)
+        if m is None or _pid_alive(int(m.group(1))):
+            continue
+        stale = os.path.join(folder, entry)
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.lstat(stale).st_mode):
+                os.unlink(stale)
+                removed.append(stale)
+    return removed
+
+
+@contextlib.contextmanager
+def atomic_output(
+    path: str, stdout: TextIO | None = None, *, flag: str | None = None
+) -> Iterator[TextIO]:
+    """The one writer of every output: a text stream for ``path``.
+
+    * ``-``, or the file stdout goes to (``/dev/stdout``): stdout, written once;
+    * something that exists and is not a regular file (``/dev/null``, a FIFO): written
+      in place;
+    * else a temporary file ``.<name>.<pid>.<random>.part`` beside the target (a
+      symbolic link's target: the link stays), renamed onto it when the block ends
+      normally and removed otherwise (Ctrl-C, SIGTERM, an error), so the target is
+      never half-written; an existing file keeps its permissions.  Temporary files of
+      the same output left by a writer that died are removed first.
+
+    A write that fails (a full disk) is a :class:`CliError` naming ``flag`` and ``path``.
+    """
+    label = f"{flag} {path!r}" if flag else repr(path)
+    if writes_stdout(path):
+        out = stdout if stdout is not None else sys.stdout
+        if out is None:
+            check_stdout()
+        yield out
+        out.flush()
+        return
+    target = _target(path)
+    try:
+        if os.path.exists(target) and not os.path.isfile(target):
+            with open(target, "w", encoding="utf-8", newline="\n") as fh:
                 yield fh
             return
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent or ".")
     except OSError as exc:
-        raise CliError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+        raise _write_error(label, exc) from None
+    folder, name = os.path.split(target)
+    remove_stale_parts(target)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            yield fh
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0o600; an output gets the usual mode
-        os.replace(tmp, p)
-    except BaseException:
+        mode = 0o666 & ~umask  # mkstemp makes 0o600; a new output gets the usual mode
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{name}.{os.getpid()}.", suffix=".part", dir=folder or "."
+        )
+    except OSError as exc:
+        raise CliError(f"cannot write {label}: {exc.strerror or exc}") from None
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+        os.replace(tmp, target)
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _write_error(label, exc) from None
         raise
+
+
+def _write_error(label: str, exc: OSError) -> BaseException:
+    """A failed write named after the output (a full disk names no file by itself)."""
+    if isinstance(exc, BrokenPipeError):
+        return exc
+    return CliError(f"cannot write {label}: {exc.strerror or exc}")
 
 
 def align_out_paths(path: str, systems: Sequence[str]) -> dict[str, str]:
@@ -345,9 +497,9 @@ def align_out_paths(path: str, systems: Sequence[str]) -> dict[str, str]:
     A name that is not safe as a file name part (letters, digits, ``-_.``) has its
     other characters replaced by ``_`` and gets a short hash of the full name, so
     ``x y`` and ``x_y`` never share a file (nor ``A`` and ``a`` on a case-blind
-    file system).  With one system, or ``-`` (stdout), the path is used as is.
+    file system).  With one system, or stdout (``-``), the path is used as is.
     """
-    if path == STDIO or len(systems) <= 1:
+    if len(systems) <= 1 or writes_stdout(path):
         return {name: path for name in systems}
     p = Path(path)
     out: dict[str, str] = {}

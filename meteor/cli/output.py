@@ -90,7 +90,7 @@ def write_files(
     """``--jsonl``, ``--csv`` and ``--align-out`` (one file per system with several)."""
     many = len(results) > 1
     if args.jsonl:
-        with open_out(args.jsonl) as fh:
+        with open_out(args.jsonl, "--jsonl") as fh:
             for name, res in results.items():
                 lines = segments_jsonl(
                     res.segments, system=name if many else None, ids=corpus.ids_of(name)
@@ -102,7 +102,7 @@ def write_files(
                 for line in lines:
                     fh.write(line)
     if args.csv:
-        with open_out(args.csv) as fh:
+        with open_out(args.csv, "--csv") as fh:
             for k, (name, res) in enumerate(results.items()):
                 fh.write(
                     segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
@@ -110,7 +110,7 @@ def write_files(
     if args.align_out:
         paths = cli_io.align_out_paths(args.align_out, list(results))
         for name, res in results.items():
-            with open_out(paths[name]) as fh:
+            with open_out(paths[name], "--align-out") as fh:
                 fh.write(write_alignments(res.segments, meteor.params.modules))
 
 
@@ -119,9 +119,10 @@ def _p_text(p: float, samples: int) -> str:
     return f"p < {2 / samples:.2g}" if p == 0.0 else f"p = {p:.4f}"
 
 
-def open_out(path: str) -> AbstractContextManager[TextIO]:
-    """A temporary file renamed into place when complete; ``-`` is stdout."""
-    return atomic_output(path)
+def open_out(path: str, flag: str | None = None) -> AbstractContextManager[TextIO]:
+    """A temporary file renamed into place when complete; ``-`` is stdout
+    (:func:`meteor.cli.files.atomic_output`, the writer of every output)."""
+    return atomic_output(path, flag=flag)
 
 
 def _fmt(x: float, width: int) -> str:

@@ -238,5 +238,10 @@ def check_score_args(args: argparse.Namespace) -> None:
     if args.max_bootstrap_work < 1:
         raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
     cli_io.check_seed(args.seed)
+    if args.dask is not None and not args.dask.strip():
+        raise CliError(
+            "--dask needs an address: tcp://HOST:PORT or local:N (leave --dask out to "
+            "score on this machine)"
+        )
     if args.explain and not (args.jsonl or args.format == "jsonl"):
         raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")

@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from meteor.analysis.cluster.client import DEFAULT_TIMEOUT, connect
 from meteor.analysis.cluster.inputs import count_segments, iter_segments
 from meteor.analysis.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
+from meteor.cli.files import CliError, atomic_output, check_outputs, check_stdout, writes_stdout
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.metric import Meteor
 
@@ -29,18 +31,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (see the module docstring); returns the exit status."""
     args = _parser().parse_args(argv)
     try:
+        check_stdout()
         summary = _run(args)
-    except (ClusterError, InputError, ParamError, ResourceError, ValueError, OSError) as exc:
+    except (
+        CliError, ClusterError, InputError, ParamError, ResourceError, ValueError, OSError
+    ) as exc:  # fmt: skip
         sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
         return 2
     r, w = summary, args.width
+    out = sys.stderr if args.jsonl and writes_stdout(args.jsonl) else sys.stdout
     print(
         f"METEOR corpus score (summed statistics) = {r.score:.{w}f}  P {r.precision:.{w}f} "
         f"R {r.recall:.{w}f} Fmean {r.fmean:.{w}f} frag {r.frag:.{w}f} "
-        f"penalty {r.penalty:.{w}f} segments {r.n_segments:,}"
+        f"penalty {r.penalty:.{w}f} segments {r.n_segments:,}",
+        file=out,
     )
-    print(f"mean of segment scores                 = {r.mean_segment_score:.{w}f}")
-    print(f"signature: {r.signature}")
+    print(f"mean of segment scores                 = {r.mean_segment_score:.{w}f}", file=out)
+    print(f"signature: {r.signature}", file=out)
     return 0
 
 
@@ -72,6 +79,8 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     for p in [hyp, *map(Path, args.ref)]:
         if not p.is_file():
             raise InputError(f"cannot read {p}: no such file")
+    if args.jsonl is not None:  # never an input, its folder writable: before any scoring
+        check_outputs([("--jsonl", args.jsonl)], [args.hyp, *args.ref])
     total = count_segments(hyp, args.input_format)
     bar = None
     if args.progress or sys.stderr.isatty():
@@ -79,11 +88,10 @@ def _run(args: argparse.Namespace) -> StreamSummary:
 
         bar = ProgressBar(sys.stderr, hyp.name)
     totals = StreamTotals(meteor)
-    out_file = None
-    try:
+    # The writer of every output (meteor.cli.files): a temporary file renamed at the end.
+    jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)
+    with jsonl as out_file:
         with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
-            if args.jsonl:
-                out_file = open(args.jsonl, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
             segments = iter_segments(hyp, args.ref, fmt=args.input_format)
             for s in score_stream_lines(
                 meteor,
@@ -97,9 +105,6 @@ def _run(args: argparse.Namespace) -> StreamSummary:
                 line = totals.add_line(s)
                 if out_file is not None:
                     out_file.write(line)
-    finally:
-        if out_file is not None:
-            out_file.close()
     if bar:
         bar.close()
     return totals.summary()
