@@ -14,15 +14,17 @@ Formats (chosen by extension, or by ``fmt``):
   stay inside the segment (the normaliser treats them as spaces).  An empty line is an
   empty segment; a final line break does not start another one.
 * **tsv** (``.tsv``): a header row, then one row per segment, tab-separated and
-  unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are).  Columns:
+  unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are), unless the file
+  carries csv quoting as pandas writes it (:func:`meteor.io.tables.read_table`).
+  **csv** (``.csv``): the same with commas and csv quoting.  Columns:
   ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok`` and the like are
   not references); optionally ``system`` (several systems in long form) and
   ``seg_id`` (segments then pair by id, not by row: :func:`load_corpus`; without it,
   each system's rows are its segments in order).
 * **jsonl** (``.jsonl``, ``.ndjson``): one JSON object per line with the same field
-  names; ``refs`` may hold a list of references.  Objects with a ``type`` other than
-  ``segment`` (such as the Meteor 1.5 harness's final ``{"type": "corpus"}`` line)
-  are skipped.
+  names; ``refs`` may hold a list of references; a key given twice is an error.  Only
+  a ``{"type": "corpus"}`` object with no hyp/ref field (the Meteor 1.5 harness's
+  final line) is skipped, with an :class:`InputWarning`; any other ``type`` is data.
 
 A file may carry hypotheses, references or both; :func:`load_corpus` puts
 several files together and checks that every count agrees.
@@ -49,6 +51,7 @@ from meteor.io.lines import (
     MAX_BYTES,
     MAX_SEGMENTS,
     Format,
+    InputWarning,
     check_size,
     decode,
     detect_format,
@@ -64,6 +67,7 @@ __all__ = [
     "Format",
     "LINE_BREAK",
     "InputError",
+    "InputWarning",
     "SegmentTable",
     "check_size",
     "decode",
