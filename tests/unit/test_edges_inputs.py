@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from meteor import Meteor
 from meteor.cli.commands import main
+from meteor.errors import ParamError
 from meteor.io.read import InputError, InputWarning, load_corpus, read_table
+from meteor.runtime import PURE_PYTHON_ENV, check_environment, pure_python
 
 PRESET = "meteor-1.5-paper2005"
 
@@ -165,3 +168,43 @@ def test_no_input_warning_on_plain_files() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         load_corpus([("h.jsonl", jsonl([{"hyp": "a", "ref": "a"}]))])
+
+
+# --------------------------------------------------------------------------- item 16: environment
+
+
+def test_a_bad_candidate_limit_is_one_message_before_any_input_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked once, when the scorer is built: the CLI reads no file (this one is absent)."""
+    monkeypatch.setenv("METEOR_MAX_CANDIDATES", "abc")
+    missing = str(tmp_path / "absent.txt")
+    code, out, err = run(capsys, "--hyp", missing, "--ref", missing, "--preset", PRESET)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "segment" not in err
+    assert err.startswith("meteor: error: the environment variable METEOR_MAX_CANDIDATES must be")
+    with pytest.raises(ParamError, match=r"METEOR_MAX_CANDIDATES .* got 'abc'"):
+        Meteor(PRESET)
+
+
+@pytest.mark.parametrize(
+    ("value", "on"),
+    [("1", True), ("true", True), ("Yes", True), ("ON", True)]
+    + [("0", False), ("false", False), ("No", False), ("off", False), ("", False)],
+)
+def test_pure_python_reads_yes_and_no(
+    monkeypatch: pytest.MonkeyPatch, value: str, on: bool
+) -> None:
+    monkeypatch.setenv(PURE_PYTHON_ENV, value)
+    assert pure_python() is on
+    check_environment()
+
+
+def test_an_unreadable_pure_python_value_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(PURE_PYTHON_ENV, "maybe")
+    with pytest.raises(ParamError, match=r"METEOR_PURE_PYTHON must be 1/true/yes/on .* 'maybe'"):
+        Meteor(PRESET)
+    code, out, err = run(capsys, "--hyp", "absent.txt", "--ref", "absent.txt", "--preset", PRESET)
+    assert code == 2 and err.startswith("meteor: error: the environment variable METEOR_PURE")
