@@ -281,26 +281,31 @@ def _load_positional(
     """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
     count_origin = ""
+    origin_note = ""
     n: int | None = None
 
-    def check(count: int, what: str) -> None:
-        nonlocal n, count_origin
+    def check(count: int, what: str, last: Sequence[str]) -> None:
+        # A blank last line (one line break too many) is the usual cause: say so.
+        nonlocal n, count_origin, origin_note
+        note = " (the last one is empty)" if last and not any(x.strip() for x in last) else ""
         if n is None:
-            n, count_origin = count, what
+            n, count_origin, origin_note = count, what, note
         elif count != n:
-            raise InputError(f"{what} has {count:,} segments but {count_origin} has {n:,}")
+            raise InputError(
+                f"{what} has {count:,} segments{note} but {count_origin} has {n:,}{origin_note}"
+            )
 
     names = _system_names(hyp_tables)
     sources = _ref_sources(hyp_tables, ref_tables)
     for table, table_names in zip(hyp_tables, names, strict=True):
         for name, (_, hyps) in zip(table_names, table.systems, strict=True):
-            check(len(hyps), _describe(table, name))
+            check(len(hyps), _describe(table, name), hyps[-1:])
             systems.append((name, hyps))
         if table.refs is not None:
-            check(len(table.refs), f"the references in {table.name}")
+            check(len(table.refs), f"the references in {table.name}", _last(table.refs))
     for what, _, refs, from_hyp in sources:
         if not from_hyp:
-            check(len(refs), what)
+            check(len(refs), what, _last(refs))
     assert n is not None
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
@@ -315,6 +320,11 @@ def _load_positional(
         ids or tuple(str(k) for k in range(1, n + 1)),
         tuple(t.name for t in [*hyp_tables, *ref_tables]),
     )
+
+
+def _last(refs: Sequence[Sequence[str]]) -> Sequence[str]:
+    """The references of the last segment (none when there are no segments)."""
+    return refs[-1] if refs else ()
 
 
 def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]) -> Corpus:

@@ -208,3 +208,25 @@ def test_an_unreadable_pure_python_value_is_refused(
         Meteor(PRESET)
     code, out, err = run(capsys, "--hyp", "absent.txt", "--ref", "absent.txt", "--preset", PRESET)
     assert code == 2 and err.startswith("meteor: error: the environment variable METEOR_PURE")
+
+
+# --------------------------------------------------------------------------- item 16: blank line
+
+
+def test_a_count_mismatch_says_that_the_last_line_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = [f"segment {k}" for k in range(600)]
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("\n".join(refs) + "\n\n", encoding="utf-8")  # one blank line at the end
+    ref.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "--hyp", str(hyp), "--ref", str(ref), "--preset", PRESET)
+    assert (code, out) == (2, "")
+    assert err.endswith(
+        " has 600 segments but hypothesis file hyp.txt has 601 (the last one is empty)\n"
+    )
+    with pytest.raises(InputError, match=r"r\.txt has 3 segments \(the last one is empty\) but"):
+        load_corpus([("h.txt", "a\nb\n")], [("r.txt", "a\nb\n\n")])
+    with pytest.raises(InputError, match=r"has 3 segments but .* has 2$"):  # not empty: no note
+        load_corpus([("h.txt", "a\nb\n")], [("r.txt", "a\nb\nc\n")])
