@@ -24,7 +24,7 @@ from meteor.languages import Language, ResourceError, canonical_code, get_langua
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
-from meteor.runtime import gc_paused
+from meteor.runtime import candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
 from meteor.signatures import check_same_settings
 from meteor.stages.base import (
@@ -141,6 +141,7 @@ class Meteor:
         lang: str | None = None,
         **overrides: Any,
     ) -> None:
+        check_environment()  # a bad METEOR_* value: one message, before anything loads
         self.params, self.preset = resolve_params(preset, params, lang, **overrides)
         p = self.params
         self.lang: Language = get_language(p.lang)
@@ -349,19 +350,8 @@ class Meteor:
         the aligner allows another); the environment variable ``METEOR_MAX_CANDIDATES``
         (:data:`CANDIDATE_LIMIT_ENV`) replaces it.
         """
-        env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
-        if env:
-            try:
-                value = int(env.replace("_", "").replace(",", ""))
-            except ValueError:
-                value = 0
-            if value < 1:
-                raise ParamError(
-                    f"{CANDIDATE_LIMIT_ENV} must be a positive whole number of candidate "
-                    f"matches, got {env!r}"
-                )
-            return value
-        return self.aligner.candidate_limit(self.params)
+        env = candidate_limit_env()
+        return env if env is not None else self.aligner.candidate_limit(self.params)
 
     def align(
         self, hyp: Sequence[str], ref: Sequence[str]

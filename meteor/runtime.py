@@ -3,7 +3,10 @@
 :func:`pure_python` says whether the compiled parts (``./native``: the beam search,
 synonym pairs, paraphrase look-up, normaliser, token records and nltk's greedy
 alignment; PyStemmer's C Snowball for English) are switched off by ``METEOR_PURE_PYTHON=1``: they give the same numbers as
-the Python code they replace, and CI runs the parity suites both ways.  :func:`compiled`
+the Python code they replace, and CI runs the parity suites both ways.
+:func:`check_environment` refuses a value of ``METEOR_PURE_PYTHON`` or
+``METEOR_MAX_CANDIDATES`` it cannot read (``Meteor()`` calls it, so a bad value is one
+message before anything is loaded); :func:`candidate_limit_env` reads the second.  :func:`compiled`
 is how a module finds its C part.
 
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
@@ -24,16 +27,83 @@ import threading
 from collections.abc import Iterator
 from types import ModuleType
 
-__all__ = ["PURE_PYTHON_ENV", "compiled", "gc_paused", "pure_python"]
+from meteor.errors import ParamError
 
-#: Set (to anything but ``0``) to run the Python code even where compiled code is
-#: installed: the beam search (``./native``) and the English Snowball stemmer.
+__all__ = [
+    "CANDIDATE_LIMIT_ENV",
+    "PURE_PYTHON_ENV",
+    "candidate_limit_env",
+    "check_environment",
+    "compiled",
+    "gc_paused",
+    "pure_python",
+]
+
+#: Set to ``1``/``true``/``yes``/``on`` to run the Python code even where compiled code
+#: is installed (``./native`` and the English Snowball stemmer); ``0``/``false``/``no``/
+#: ``off`` or unset: compiled code where installed.
 PURE_PYTHON_ENV = "METEOR_PURE_PYTHON"
+#: Environment variable that replaces the candidate limit (any aligner, any beam).
+CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
+
+_ON = frozenset({"1", "true", "yes", "on"})
+_OFF = frozenset({"", "0", "false", "no", "off"})
+
+
+def _flag(name: str) -> bool | None:
+    """A yes/no environment variable: ``True``, ``False``, or ``None`` when unreadable."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in _ON:
+        return True
+    if value in _OFF:
+        return False
+    return None
 
 
 def pure_python() -> bool:
-    """``METEOR_PURE_PYTHON`` is set to something other than ``0`` (or empty)."""
-    return os.environ.get(PURE_PYTHON_ENV, "0").strip() not in ("", "0")
+    """``METEOR_PURE_PYTHON`` is on (``1``, ``true``, ``yes``, ``on``, any case).
+
+    An unreadable value counts as off here (this runs when modules are imported) and is
+    refused by :func:`check_environment`.
+    """
+    return _flag(PURE_PYTHON_ENV) is True
+
+
+def candidate_limit_env() -> int | None:
+    """``METEOR_MAX_CANDIDATES`` as a positive whole number, or ``None`` when unset.
+
+    Raises:
+        ParamError: a value that is not a positive whole number (``_`` and ``,``
+            group digits: ``1_000_000``).
+    """
+    env = os.environ.get(CANDIDATE_LIMIT_ENV, "").strip()
+    if not env:
+        return None
+    try:
+        value = int(env.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ParamError(
+            f"the environment variable {CANDIDATE_LIMIT_ENV} must be a positive whole number "
+            f"of candidate matches, got {env!r}; unset it for the aligner's own limit"
+        )
+    return value
+
+
+def check_environment() -> None:
+    """Refuse an environment variable of the scorer that cannot be read, naming it.
+
+    Raises:
+        ParamError: ``METEOR_PURE_PYTHON`` not one of 1/true/yes/on or 0/false/no/off
+            (or empty), or ``METEOR_MAX_CANDIDATES`` not a positive whole number.
+    """
+    if _flag(PURE_PYTHON_ENV) is None:
+        raise ParamError(
+            f"the environment variable {PURE_PYTHON_ENV} must be 1/true/yes/on or "
+            f"0/false/no/off, got {os.environ.get(PURE_PYTHON_ENV, '')!r}"
+        )
+    candidate_limit_env()
 
 
 def compiled(part: str) -> ModuleType | None:

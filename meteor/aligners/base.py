@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from meteor import runtime as _runtime
 from meteor.errors import CandidateLimitError, ParamError
 from meteor.types import Module
 
@@ -42,8 +43,8 @@ __all__ = [
 #: :class:`~meteor.errors.CandidateLimitError` before any search.
 #: ``docs/robustness.md`` gives the measured worst cases.
 MAX_CANDIDATES = 50_000
-#: Environment variable that replaces the candidate limit (any aligner, any beam).
-CANDIDATE_LIMIT_ENV = "METEOR_MAX_CANDIDATES"
+#: Environment variable that replaces the candidate limit (read by :mod:`meteor.runtime`).
+CANDIDATE_LIMIT_ENV = _runtime.CANDIDATE_LIMIT_ENV
 
 #: A resource to load ahead of scoring: (label for a progress bar, loader).
 LoadStep = tuple[str, Callable[[], Any]]

@@ -86,7 +86,7 @@ def _input_options(sc: argparse.ArgumentParser) -> None:
     io_g.add_argument(
         "--input-format",
         choices=FORMATS,
-        help="read every input in this format (default: by extension; .tsv, .jsonl, "
+        help="read every input in this format (default: by extension; .tsv, .csv, .jsonl, "
         "else plain text)",
     )
 

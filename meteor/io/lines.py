@@ -11,6 +11,7 @@ from the file name.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import PurePath
 from typing import Literal
 
@@ -19,6 +20,7 @@ from meteor.errors import InputError
 __all__ = [
     "FORMATS",
     "LINE_BREAK",
+    "InputWarning",
     "MAX_BYTES",
     "MAX_SEGMENTS",
     "SURROGATE",
@@ -26,6 +28,7 @@ __all__ = [
     "check_size",
     "decode",
     "detect_format",
+    "notice",
     "split_lines",
 ]
 
@@ -37,18 +40,31 @@ MAX_SEGMENTS = 100_000
 #: bigger uploads (``max_upload_size``).
 MAX_BYTES = 50_000_000
 
-Format = Literal["text", "tsv", "jsonl"]
-FORMATS: tuple[Format, ...] = ("text", "tsv", "jsonl")
+Format = Literal["text", "tsv", "csv", "jsonl"]
+FORMATS: tuple[Format, ...] = ("text", "tsv", "csv", "jsonl")
 
 _EXTENSIONS: dict[str, Format] = {
     ".txt": "text",
     ".tsv": "tsv",
     ".tab": "tsv",
+    ".csv": "csv",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
 }
 #: A lone UTF-16 surrogate (only reachable through a JSON ``\ud800`` escape or a str).
 SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class InputWarning(UserWarning):
+    """Something in an input was read in a way the user should know of (a skipped line).
+
+    The CLI prints it as one line ``meteor: warning: …``; nothing was lost silently.
+    """
+
+
+def notice(message: str) -> None:
+    """Warn (:class:`InputWarning`) about how an input was read."""
+    warnings.warn(message, InputWarning, stacklevel=3)
 
 
 #: A line break (:func:`split_lines`): CR LF, LF or a lone CR.

@@ -14,15 +14,17 @@ Formats (chosen by extension, or by ``fmt``):
   stay inside the segment (the normaliser treats them as spaces).  An empty line is an
   empty segment; a final line break does not start another one.
 * **tsv** (``.tsv``): a header row, then one row per segment, tab-separated and
-  unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are).  Columns:
+  unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are), unless the file
+  carries csv quoting as pandas writes it (:func:`meteor.io.tables.read_table`).
+  **csv** (``.csv``): the same with commas and csv quoting.  Columns:
   ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok`` and the like are
   not references); optionally ``system`` (several systems in long form) and
   ``seg_id`` (segments then pair by id, not by row: :func:`load_corpus`; without it,
   each system's rows are its segments in order).
 * **jsonl** (``.jsonl``, ``.ndjson``): one JSON object per line with the same field
-  names; ``refs`` may hold a list of references.  Objects with a ``type`` other than
-  ``segment`` (such as the Meteor 1.5 harness's final ``{"type": "corpus"}`` line)
-  are skipped.
+  names; ``refs`` may hold a list of references; a key given twice is an error.  Only
+  a ``{"type": "corpus"}`` object with no hyp/ref field (the Meteor 1.5 harness's
+  final line) is skipped, with an :class:`InputWarning`; any other ``type`` is data.
 
 A file may carry hypotheses, references or both; :func:`load_corpus` puts
 several files together and checks that every count agrees.
@@ -49,6 +51,7 @@ from meteor.io.lines import (
     MAX_BYTES,
     MAX_SEGMENTS,
     Format,
+    InputWarning,
     check_size,
     decode,
     detect_format,
@@ -64,6 +67,7 @@ __all__ = [
     "Format",
     "LINE_BREAK",
     "InputError",
+    "InputWarning",
     "SegmentTable",
     "check_size",
     "decode",
@@ -277,26 +281,31 @@ def _load_positional(
     """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
     count_origin = ""
+    origin_note = ""
     n: int | None = None
 
-    def check(count: int, what: str) -> None:
-        nonlocal n, count_origin
+    def check(count: int, what: str, last: Sequence[str]) -> None:
+        # A blank last line (one line break too many) is the usual cause: say so.
+        nonlocal n, count_origin, origin_note
+        note = " (the last one is empty)" if last and not any(x.strip() for x in last) else ""
         if n is None:
-            n, count_origin = count, what
+            n, count_origin, origin_note = count, what, note
         elif count != n:
-            raise InputError(f"{what} has {count:,} segments but {count_origin} has {n:,}")
+            raise InputError(
+                f"{what} has {count:,} segments{note} but {count_origin} has {n:,}{origin_note}"
+            )
 
     names = _system_names(hyp_tables)
     sources = _ref_sources(hyp_tables, ref_tables)
     for table, table_names in zip(hyp_tables, names, strict=True):
         for name, (_, hyps) in zip(table_names, table.systems, strict=True):
-            check(len(hyps), _describe(table, name))
+            check(len(hyps), _describe(table, name), hyps[-1:])
             systems.append((name, hyps))
         if table.refs is not None:
-            check(len(table.refs), f"the references in {table.name}")
+            check(len(table.refs), f"the references in {table.name}", _last(table.refs))
     for what, _, refs, from_hyp in sources:
         if not from_hyp:
-            check(len(refs), what)
+            check(len(refs), what, _last(refs))
     assert n is not None
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
@@ -311,6 +320,11 @@ def _load_positional(
         ids or tuple(str(k) for k in range(1, n + 1)),
         tuple(t.name for t in [*hyp_tables, *ref_tables]),
     )
+
+
+def _last(refs: Sequence[Sequence[str]]) -> Sequence[str]:
+    """The references of the last segment (none when there are no segments)."""
+    return refs[-1] if refs else ()
 
 
 def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]) -> Corpus:

@@ -2,9 +2,15 @@
 
 * **text**: one segment per line (:func:`meteor.io.lines.split_lines`).
 * **tsv**: a header row, then one row per segment, tab-separated and unquoted
-  (``csv.QUOTE_NONE``, as the WMT and compare-mt files are).
+  (``csv.QUOTE_NONE``, as the WMT and compare-mt files are) unless the file carries
+  csv quoting as pandas' ``to_csv(sep="\t")`` writes it (:func:`_tsv_cells` states
+  the rule).
+* **csv**: the same with commas, read with csv's quoting.
 * **jsonl**: one JSON object per line with the same field names; ``refs`` may hold
-  a list of references; objects with a ``type`` other than ``segment`` are skipped.
+  a list of references; a key given twice is an error; only the Meteor 1.5 harness's
+  ``{"type": "corpus"}`` summary (no hyp/ref field) is skipped, with a warning.
+
+A system name holding a tab, a line break or another control character is refused.
 
 Columns of a table: ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok``
 and the like are not references); optionally ``system`` (several systems in long
@@ -15,6 +21,8 @@ form) and ``seg_id`` (the table is then *keyed*: its segments pair by id, see
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -23,7 +31,15 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from meteor.errors import InputError
-from meteor.io.lines import MAX_SEGMENTS, SURROGATE, decode, detect_format, split_lines
+from meteor.io.lines import (
+    MAX_BYTES,
+    MAX_SEGMENTS,
+    SURROGATE,
+    decode,
+    detect_format,
+    notice,
+    split_lines,
+)
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
 
@@ -106,14 +122,15 @@ def read_table(
         ids = tuple(str(k) for k in range(1, len(lines) + 1))
         if role == "ref":
             return SegmentTable(name, (), tuple((ln,) for ln in lines), ids)
+        _check_system_name(_stem(name), name, None)
         return SegmentTable(name, ((_stem(name), tuple(lines)),), None, ids)
     # A long-form table holds several systems: cap the raw rows generously here and
     # the segments per system below.
     raw_limit = limit * _MAX_SYSTEMS + 1
-    if kind == "tsv":
-        header, rows = _tsv_rows(text, name, raw_limit)
+    if kind in ("tsv", "csv"):
+        header, rows = _tsv_rows(text, name, raw_limit, kind)
     else:
-        header, rows = _jsonl_rows(text, name, raw_limit)
+        header, rows = _jsonl_rows(text, name, raw_limit, hyp_field, ref_fields)
     return _table_from_rows(
         name, header, rows, hyp_field, ref_fields, system_field, id_field, kind, limit
     )
@@ -121,7 +138,7 @@ def read_table(
 
 def _stem(name: str) -> str:
     stem = PurePath(name).name
-    for suffix in (".txt", ".tsv", ".jsonl", ".ndjson", ".tab"):
+    for suffix in (".txt", ".tsv", ".csv", ".jsonl", ".ndjson", ".tab"):
         if stem.lower().endswith(suffix):
             return stem[: -len(suffix)] or stem
     return stem or "system"
@@ -130,37 +147,154 @@ def _stem(name: str) -> str:
 _Row = tuple[int, dict[str, Any]]  # (line number, fields)
 
 
-def _tsv_rows(text: str, name: str, limit: int) -> tuple[list[str], list[_Row]]:
-    lines = split_lines(text, name, limit=limit)
-    if not lines:
-        raise InputError(f"{name}: the TSV file is empty; it needs a header row (e.g. hyp<TAB>ref)")
-    header = lines[0].split("\t")
+def _tsv_rows(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[_Row]]:
+    """Header and rows of a TSV (or CSV) file: plain tab-separated, or csv-quoted."""
+    cells = (
+        _csv_cells(text, name, limit, ",", "CSV")
+        if kind == "csv"
+        else _tsv_cells(text, name, limit)
+    )
+    what = "comma" if kind == "csv" else "tab"
+    if not cells:
+        raise InputError(
+            f"{name}: the {kind.upper()} file is empty; it needs a header row (e.g. hyp"
+            f"{'<TAB>' if kind == 'tsv' else ','}ref)"
+        )
+    header = cells[0][1]
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise InputError(f"{name}: the header repeats column(s) {', '.join(dup)}")
     rows: list[_Row] = []
-    for k, line in enumerate(lines[1:], start=2):
-        cells = line.split("\t")
-        if len(cells) != len(header):
+    for k, row in cells[1:]:
+        if len(row) != len(header):
             raise InputError(
-                f"{name}: line {k} has {len(cells)} tab-separated fields but the header has "
+                f"{name}: line {k} has {len(row)} {what}-separated fields but the header has "
                 f"{len(header)} ({', '.join(header)})"
             )
-        rows.append((k, dict(zip(header, cells, strict=True))))
+        rows.append((k, dict(zip(header, row, strict=True))))
     return header, rows
 
 
-def _jsonl_rows(text: str, name: str, limit: int) -> tuple[list[str], list[_Row]]:
+#: A field as Python's csv module (and pandas' ``to_csv``) writes a text holding a double
+#: quote: in double quotes, every inner quote doubled (``"He said ""hi"" to me"``).
+_CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')
+
+
+def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
+    """``(line, fields)`` per row of a TSV file.
+
+    Unquoted (each tab separates, each line break ends a row) unless the file carries
+    csv quoting: a field in double quotes with its inner quotes doubled, or rows that
+    are uneven unquoted but even when read with csv's ``excel-tab`` dialect, a quoted
+    field holding the tab or line break.  A file with such a field that does not read
+    as quoted TSV is read unquoted, with a warning; a field that only starts with a
+    quote is text.
+    """
+    lines = split_lines(text, name, limit=limit)
+    plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
+    if not plain:
+        return plain
+    width = len(plain[0][1])
+    quoted_at = next((k for k, row in plain if any(_CSV_QUOTED.fullmatch(c) for c in row)), None)
+    uneven = any(len(row) != width for _, row in plain)
+    if quoted_at is None and not uneven:
+        return plain
+    try:
+        quoted = _csv_cells(text, name, limit, "\t", "TSV")
+    except InputError as exc:
+        if quoted_at is not None and not uneven:
+            notice(
+                f'{name}: line {quoted_at} has a field in csv quotes ("…""…""…", as '
+                "pandas' to_csv writes), but the file does not read as quoted TSV "
+                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written"
+            )
+        return plain  # uneven: the unquoted reading's own message follows
+    if quoted_at is not None:
+        return quoted
+    if any(("\t" in c or "\n" in c or "\r" in c) for _, row in quoted for c in row):
+        return quoted  # a quoted field held the tab or line break that made rows uneven
+    return plain
+
+
+def _csv_cells(
+    text: str, name: str, limit: int, delimiter: str, what: str
+) -> list[tuple[int, list[str]]]:
+    """``(first line, fields)`` per row, read with csv's quoting (RFC 4180; ``strict``)."""
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    out: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            out.append((start, row or [""]))
+            start = reader.line_num + 1
+            if len(out) > limit:
+                raise InputError(
+                    f"{name} has more than {limit:,} rows; at most {limit:,} are accepted — "
+                    "split the file and score the parts (statistics add up)"
+                )
+    except csv.Error as exc:
+        raise InputError(
+            f"{name}: line {reader.line_num} is not valid quoted {what}: {exc}"
+        ) from None
+    if out:
+        width = len(out[0][1])
+        for k, row in out:
+            if len(row) != width:
+                raise InputError(
+                    f"{name}: line {k} has {len(row)} fields but the header has {width} "
+                    f"(read as quoted {what})"
+                )
+    return out
+
+
+class _RepeatedKeyError(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' object hook: refuse a key given twice (``json`` keeps the last)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKeyError(key)
+            seen.add(key)
+    return out
+
+
+def _text_field(key: str, hyp_field: str | None, ref_fields: Sequence[str] | None) -> bool:
+    """``key`` names a hypothesis or reference field (the defaults or those given)."""
+    if key == hyp_field or (ref_fields is not None and key in ref_fields):
+        return True
+    return key.lower() in _HYP_NAMES or _REF_COLUMN.match(key) is not None
+
+
+def _jsonl_rows(
+    text: str,
+    name: str,
+    limit: int,
+    hyp_field: str | None = None,
+    ref_fields: Sequence[str] | None = None,
+) -> tuple[list[str], list[_Row]]:
     rows: list[_Row] = []
     header: list[str] = []
     seen: set[str] = set()
+    skipped: list[int] = []
     for k, line in enumerate(split_lines(text, name, limit=limit), start=1):
         if not line.strip():
             raise InputError(
                 f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
             )
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_unique_keys)
+        except _RepeatedKeyError as exc:
+            raise InputError(
+                f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
+                "once (JSON readers keep only the last value)"
+            ) from None
         except json.JSONDecodeError as exc:
             raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
         except RecursionError:
@@ -172,13 +306,23 @@ def _jsonl_rows(text: str, name: str, limit: int) -> tuple[list[str], list[_Row]
                 f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with "
                 "hyp/ref fields"
             )
-        if "type" in obj and obj["type"] != "segment":
-            continue  # e.g. the harness's final {"type": "corpus"} line
+        if obj.get("type") == "corpus" and not any(
+            _text_field(key, hyp_field, ref_fields) for key in obj
+        ):
+            skipped.append(k)  # the Meteor 1.5 harness's final summary line
+            continue
         for key in obj:
             if key not in seen:
                 seen.add(key)
                 header.append(key)
         rows.append((k, obj))
+    if skipped:
+        notice(
+            f"{name}: skipped line {', '.join(map(str, skipped[:5]))}"
+            + (f" and {len(skipped) - 5:,} more" if len(skipped) > 5 else "")
+            + ': a {"type": "corpus"} summary with no hyp or ref field (the Meteor 1.5 '
+            "harness writes one last), not a segment"
+        )
     return header, rows
 
 
@@ -262,6 +406,8 @@ def _by_system(
         system = default_system
         if sys_col is not None:
             system = _as_text(row.get(sys_col, ""), name, line, sys_col) or default_system
+        if system not in groups:
+            _check_system_name(system, name, line if sys_col is not None else None)
         groups.setdefault(system, []).append((line, row))
     if not groups:
         groups[default_system] = []
@@ -275,6 +421,28 @@ def _by_system(
                 "split the file and score the parts (statistics add up)"
             )
     return group_list
+
+
+#: What a system name may not hold: it is a cell of the TSV summary and starts each line
+#: of the text summary (C0 and C1 controls, tab and line breaks included; U+2028/U+2029).
+_UNPRINTABLE_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _check_system_name(system: str, name: str, line: int | None) -> None:
+    """Refuse a system name with a tab, a line break or another control character."""
+    bad = _UNPRINTABLE_NAME.search(system)
+    if bad is not None:
+        where = f"line {line}: the system name" if line is not None else "the system name"
+        raise InputError(
+            f"{name}: {where} {system!r} contains {_char_name(bad.group())}; a system "
+            "name is printed in tables and summaries and must be one line of text"
+        )
+
+
+def _char_name(c: str) -> str:
+    return {"\t": "a tab", "\n": "a line break", "\r": "a line break"}.get(
+        c, f"the control character U+{ord(c):04X}"
+    )
 
 
 _RefReader = Callable[[int, dict[str, Any]], list[str]]

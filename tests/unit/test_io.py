@@ -108,6 +108,7 @@ def test_decode_rejects_non_bytes() -> None:
         ("a.txt", None, "text"),
         ("a.TSV", None, "tsv"),
         ("a.jsonl", None, "jsonl"),
+        ("a.csv", None, "csv"),
         ("a.out", None, "text"),
         ("<stdin>", None, "text"),
         ("a.txt", "tsv", "tsv"),
@@ -118,8 +119,8 @@ def test_detect_format(name: str, fmt: str | None, expected: str) -> None:
 
 
 def test_detect_format_unknown() -> None:
-    with pytest.raises(InputError, match="unknown format 'csv'"):
-        detect_format("a.csv", "csv")
+    with pytest.raises(InputError, match="unknown format 'xlsx'"):
+        detect_format("a.xlsx", "xlsx")
 
 
 def test_plain_text_table() -> None:

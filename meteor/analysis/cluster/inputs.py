@@ -48,6 +48,8 @@ def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
 def _file_column(path: Path, role: str, fmt: str | None) -> Iterator[tuple[str, ...]]:
     """Per segment: the hypothesis (``role='hyp'``, a 1-tuple) or the references."""
     kind = detect_format(path.name, fmt)
+    if kind == "csv":
+        raise InputError(f"{path.name}: streaming reads text, TSV or JSONL; save the CSV as TSV")
     lines = _text_lines(path)
     if kind == "text":
         for _, text in lines:
