@@ -13,6 +13,7 @@ import contextlib
 import http.server
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +22,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "meteor" / "data" / "demo"
@@ -207,3 +210,106 @@ def test_scheduler_without_the_package_is_named(tmp_path: Path) -> None:
         assert line.startswith(f"meteor: error: the Dask scheduler at {dask['address']} "), line
     assert "cannot import meteor (ModuleNotFoundError: No module named 'meteor')" in line
     assert "internal error" not in line and "deserialization" not in line
+
+
+# ---------------------------------------------------------------------------
+# item 9: the streaming command's inputs, interruptions and output
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with _dask(tmp_path_factory.mktemp("dask"), True, True) as dask:
+        yield dask
+
+
+def _texts(tmp: Path, n: int, long_at: int | None = None) -> tuple[Path, Path]:
+    hyp, ref = tmp / "hyp.txt", tmp / "ref.txt"
+    hyps = [f"the cat number {k} sat on the mat" for k in range(n)]
+    if long_at is not None:
+        hyps[long_at - 1] = "word " * 60_000  # 300,000 characters
+    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    ref.write_text("".join(f"a cat {k} was on a mat\n" for k in range(n)), encoding="utf-8")
+    return hyp, ref
+
+
+def _stream_cmd(address: str, hyp: Path, ref: Path, out: Path, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "meteor.analysis.cluster", "--dask", address]
+    return (
+        cmd
+        + ["-i", str(hyp), "-r", str(ref), "--jsonl", str(out)]
+        + [
+            "--dask-timeout",
+            "60",
+            *extra,
+        ]
+    )
+
+
+def _no_output(folder: Path, out: Path) -> None:
+    assert not out.exists(), f"{out.name} left with {len(out.read_bytes()):,} bytes"
+    assert not [p.name for p in folder.iterdir() if p.name.endswith(".part")]
+
+
+def test_stream_segment_over_the_length_limit_is_refused_up_front(
+    cluster: dict[str, Any], tmp_path: Path
+) -> None:
+    hyp, ref = _texts(tmp_path, 1_200, long_at=900)
+    out = tmp_path / "out.jsonl"
+    cmd = _stream_cmd(cluster["address"], hyp, ref, out, "--partition-size", "50")
+    line = _one_error_line(_run(cmd, timeout=300))
+    assert line == (
+        "meteor: error: hyp.txt: line 900 has a segment of 300,000 characters; at most "
+        "200,000 per segment are accepted (as in meteor score) — split the segment"
+    )
+    _no_output(tmp_path, out)
+
+
+def test_stream_reference_file_one_line_short_is_refused_up_front(
+    cluster: dict[str, Any], tmp_path: Path
+) -> None:
+    hyp, ref = _texts(tmp_path, 1_200)
+    ref.write_text("".join(ref.read_text(encoding="utf-8").splitlines(True)[:-1]), "utf-8")
+    out = tmp_path / "out.jsonl"
+    line = _one_error_line(_run(_stream_cmd(cluster["address"], hyp, ref, out), timeout=300))
+    assert line == (
+        "meteor: error: ref.txt has 1,199 segments but hyp.txt has 1,200; every file needs "
+        "one segment per line (nothing was scored)"
+    )
+    _no_output(tmp_path, out)
+
+
+def _default_sigint() -> None:  # a child of a background job would ignore SIGINT
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize(
+    ("sig", "code", "word"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+)
+def test_stream_interrupted_mid_run_leaves_no_output(
+    cluster: dict[str, Any], tmp_path: Path, sig: int, code: int, word: str
+) -> None:
+    hyp, ref = _texts(tmp_path, 20_000)
+    out = tmp_path / "out.jsonl"
+    cmd = _stream_cmd(cluster["address"], hyp, ref, out, "--partition-size", "20", "--progress")
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=_env(), stderr=subprocess.PIPE, preexec_fn=_default_sigint
+    )
+    assert proc.stderr is not None
+    err = bytearray()
+    sent = False
+    try:
+        while chunk := proc.stderr.read1(4096):
+            err.extend(chunk)
+            if not sent and b"scored " in err:
+                proc.send_signal(sig)  # mid-run: partitions scored, more in flight
+                sent = True
+        assert proc.wait(timeout=120) == code, err.decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert sent, err.decode()
+    text = err.decode()
+    assert b"scored 20,000 of 20,000" not in err, "the run ended before the signal"
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    assert text.rstrip("\n").rsplit("\n", 1)[-1] == f"meteor: {word}"
+    _no_output(tmp_path, out)

@@ -5,7 +5,10 @@ the workers score and write the JSONL lines
 (:func:`~meteor.analysis.cluster.stream.score_stream_lines`), writes them to
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
-prints for the same input).  Errors: one ``meteor: error:`` line, status 2.
+prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
+line, status 2 (text and TSV inputs are checked before any scoring: line counts and
+segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
+complete (a temporary file renamed at the end).
 
 Tasks refer to the functions of the importable modules of this package (workers
 import them by name), never to this ``__main__`` module.
@@ -14,13 +17,15 @@ import them by name), never to this ``__main__`` module.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from meteor.analysis.cluster.client import DEFAULT_TIMEOUT, connect
-from meteor.analysis.cluster.inputs import count_segments, iter_segments
+from meteor.analysis.cluster.inputs import check_files, iter_segments
 from meteor.analysis.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
+from meteor.cli.files import EXIT_SCORING, CliError, Terminated, atomic_output, handle_signals
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.metric import Meteor
 
@@ -29,10 +34,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (see the module docstring); returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        summary = _run(args)
-    except (ClusterError, InputError, ParamError, ResourceError, ValueError, OSError) as exc:
+        with handle_signals():
+            summary = _run(args)
+    except (
+        ClusterError,
+        CliError,
+        InputError,
+        ParamError,
+        ResourceError,
+        ValueError,
+        OSError,
+    ) as exc:
         sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
+        terminated = isinstance(exc, Terminated)
+        sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
+        return Terminated.exit_code if terminated else 130
+    except Exception as exc:  # a bug: still one line, never a traceback
+        sys.stderr.write(
+            f"meteor: error: internal error ({type(exc).__name__}: "
+            f"{' '.join(str(exc).split())}); please report it\n"
+        )
+        return EXIT_SCORING
     r, w = summary, args.width
     print(
         f"METEOR corpus score (summed statistics) = {r.score:.{w}f}  P {r.precision:.{w}f} "
@@ -72,18 +96,17 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     for p in [hyp, *map(Path, args.ref)]:
         if not p.is_file():
             raise InputError(f"cannot read {p}: no such file")
-    total = count_segments(hyp, args.input_format)
+    total = check_files(hyp, args.ref, fmt=args.input_format)  # counts and lengths, up front
     bar = None
     if args.progress or sys.stderr.isatty():
         from meteor.cli.output import ProgressBar
 
         bar = ProgressBar(sys.stderr, hyp.name)
     totals = StreamTotals(meteor)
-    out_file = None
-    try:
+    with contextlib.ExitStack() as outputs:
         with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
-            if args.jsonl:
-                out_file = open(args.jsonl, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            # complete or absent: a temporary file renamed when every line is written
+            out_file = outputs.enter_context(atomic_output(args.jsonl)) if args.jsonl else None
             segments = iter_segments(hyp, args.ref, fmt=args.input_format)
             for s in score_stream_lines(
                 meteor,
@@ -97,9 +120,6 @@ def _run(args: argparse.Namespace) -> StreamSummary:
                 line = totals.add_line(s)
                 if out_file is not None:
                     out_file.write(line)
-    finally:
-        if out_file is not None:
-            out_file.close()
     if bar:
         bar.close()
     return totals.summary()
