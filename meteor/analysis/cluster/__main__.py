@@ -5,7 +5,10 @@ the workers score and write the JSONL lines
 (:func:`~meteor.analysis.cluster.stream.score_stream_lines`), writes them to
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
-prints for the same input).  Errors: one ``meteor: error:`` line, status 2.
+prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
+line, status 2 (text and TSV inputs are checked before any scoring: line counts and
+segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
+complete (a temporary file renamed at the end).
 
 Tasks refer to the functions of the importable modules of this package (workers
 import them by name), never to this ``__main__`` module.
@@ -20,9 +23,18 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from meteor.analysis.cluster.client import DEFAULT_TIMEOUT, connect
-from meteor.analysis.cluster.inputs import count_segments, iter_segments
+from meteor.analysis.cluster.inputs import check_files, iter_segments
 from meteor.analysis.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
-from meteor.cli.files import CliError, atomic_output, check_outputs, check_stdout, writes_stdout
+from meteor.cli.files import (
+    EXIT_SCORING,
+    CliError,
+    Terminated,
+    atomic_output,
+    check_outputs,
+    check_stdout,
+    handle_signals,
+    writes_stdout,
+)
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.metric import Meteor
 
@@ -32,12 +44,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         check_stdout()
-        summary = _run(args)
+        with handle_signals():
+            summary = _run(args)
     except (
         CliError, ClusterError, InputError, ParamError, ResourceError, ValueError, OSError
     ) as exc:  # fmt: skip
         sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
+        terminated = isinstance(exc, Terminated)
+        sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
+        return Terminated.exit_code if terminated else 130
+    except Exception as exc:  # a bug: still one line, never a traceback
+        sys.stderr.write(
+            f"meteor: error: internal error ({type(exc).__name__}: "
+            f"{' '.join(str(exc).split())}); please report it\n"
+        )
+        return EXIT_SCORING
     r, w = summary, args.width
     out = sys.stderr if args.jsonl and writes_stdout(args.jsonl) else sys.stdout
     print(
@@ -81,7 +104,7 @@ def _run(args: argparse.Namespace) -> StreamSummary:
             raise InputError(f"cannot read {p}: no such file")
     if args.jsonl is not None:  # never an input, its folder writable: before any scoring
         check_outputs([("--jsonl", args.jsonl)], [args.hyp, *args.ref])
-    total = count_segments(hyp, args.input_format)
+    total = check_files(hyp, args.ref, fmt=args.input_format)  # counts and lengths, up front
     bar = None
     if args.progress or sys.stderr.isatty():
         from meteor.cli.output import ProgressBar

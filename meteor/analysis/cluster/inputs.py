@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from meteor.io.read import InputError, detect_format
+from meteor.metric import MAX_CHARS
 
-__all__ = ["count_segments", "iter_segments"]
+__all__ = ["check_files", "count_segments", "iter_segments"]
 
 _HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
 _REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
@@ -52,7 +53,8 @@ def _file_column(path: Path, role: str, fmt: str | None) -> Iterator[tuple[str, 
         raise InputError(f"{path.name}: streaming reads text, TSV or JSONL; save the CSV as TSV")
     lines = _text_lines(path)
     if kind == "text":
-        for _, text in lines:
+        for k, text in lines:
+            _check_length(path, k, text)
             yield (text,)
         return
     header: list[str] | None = None
@@ -92,7 +94,10 @@ def _file_column(path: Path, role: str, fmt: str | None) -> Iterator[tuple[str, 
                     "streaming reads one system per file (split the file by system)"
                 )
             system = sys_name
-        yield _pick(row, path, k, role)
+        picked = _pick(row, path, k, role)
+        for text in picked:
+            _check_length(path, k, text)
+        yield picked
 
 
 def _check_columns(path: Path, header: Sequence[str], role: str) -> None:
@@ -164,6 +169,64 @@ def iter_segments(
             )
         groups: list[tuple[str, ...]] = list(row)  # type: ignore[arg-type]
         yield groups[0][0], tuple(r for group in groups[1:] for r in group)
+
+
+def _check_length(path: Path, line: int, text: str) -> None:
+    """The limit of ``meteor score`` (:data:`meteor.metric.MAX_CHARS` per segment side)."""
+    if len(text) > MAX_CHARS:
+        raise InputError(
+            f"{path.name}: line {line:,} has a segment of {len(text):,} characters; at most "
+            f"{MAX_CHARS:,} per segment are accepted (as in meteor score) — split the segment"
+        )
+
+
+def check_files(
+    hyp: str | os.PathLike[str],
+    refs: Sequence[str | os.PathLike[str]] = (),
+    *,
+    fmt: str | None = None,
+) -> int | None:
+    """Check text and TSV inputs before any scoring; their number of segments.
+
+    One pass over each file's lines: every file must have as many segments as the
+    hypothesis file, and no segment may have more than :data:`~meteor.metric.MAX_CHARS`
+    characters (the limit of ``meteor score``), so that a run never stops half-way
+    on them.  JSONL files (segments known only when parsed) are checked while they are
+    read (:func:`iter_segments`); for them the result is None.
+
+    Raises:
+        InputError: naming the file (and the line) and what is wrong.
+    """
+    hyp_path = Path(hyp)
+    paths = [hyp_path] + [Path(r) for r in refs]
+    counts: list[int] = []
+    for path in paths:
+        kind = detect_format(path.name, fmt)
+        if kind == "jsonl":
+            return None
+        n = 0
+        with path.open("rb") as fh:
+            for n, raw in enumerate(fh, start=1):  # noqa: B007 - n is the count after
+                if len(raw) > MAX_CHARS:  # bytes >= characters: only long lines decoded
+                    _check_long_line(path, n, raw, kind)
+        counts.append(max(0, n - (1 if kind == "tsv" else 0)))
+    for path, n in zip(paths[1:], counts[1:], strict=True):
+        if n != counts[0]:
+            raise InputError(
+                f"{path.name} has {n:,} segments but {hyp_path.name} has {counts[0]:,}; every "
+                "file needs one segment per line (nothing was scored)"
+            )
+    return counts[0]
+
+
+def _check_long_line(path: Path, k: int, raw: bytes, kind: str) -> None:
+    line = raw.rstrip(b"\n").rstrip(b"\r")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # named when read (iter_segments)
+    for cell in text.split("\t") if kind == "tsv" else [text]:
+        _check_length(path, k, cell)
 
 
 def count_segments(path: Path, fmt: str | None) -> int | None:
