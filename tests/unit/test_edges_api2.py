@@ -347,3 +347,51 @@ def test_cli_out_of_memory_is_one_line(
         "meteor: error: out of memory while mapping the paraphrase index; raise the memory "
         "limit, or try fewer workers (--workers 1) or a smaller input (split the files)"
     ]
+
+
+# -- item 16: one rule for the API and the CLI -------------------------------------------
+
+
+def test_empty_corpus_is_refused_like_the_cli() -> None:
+    """Before: ``corpus_score([], [])`` returned 0.0, the CLI refused an empty corpus."""
+    import meteor
+    from meteor.errors import InputError
+
+    for call in (lambda: meteor.corpus_score([], []), lambda: meteor.Meteor().corpus_score([], [])):
+        with pytest.raises(InputError, match="no segments: hyps and refs are empty"):
+            call()
+
+
+def test_weight_of_a_module_not_in_use_is_refused_like_the_cli() -> None:
+    import meteor
+    from meteor.errors import ParamError
+
+    with pytest.raises(ParamError, match=r"weights names module\(s\) stem that are not in use"):
+        meteor.Meteor("meteor-1.5", modules=("exact",), weights={"exact": 1.0, "stem": 0.6})
+    # the default weights, and modules changed alone, are still fine
+    assert meteor.Meteor("meteor-1.5", modules=("exact",)).params.modules == (meteor.Module.EXACT,)
+    assert meteor.Params(modules=("exact",)).weights == ((meteor.Module.EXACT, 1.0),)
+
+
+@pytest.mark.parametrize("value", ["0.5", True])
+def test_hf_compute_refuses_a_string_or_bool_alpha(value: object) -> None:
+    """Before: ``float()`` read them as 0.5 and 1.0 (README: refused)."""
+    from meteor.compat import evaluate
+    from meteor.errors import ParamError
+
+    with pytest.raises(ParamError, match=r"alpha must be a number in \[0.0, 1.0\], got"):
+        evaluate.compute(predictions=["a b"], references=["a b"], alpha=value)  # type: ignore[arg-type]
+
+
+def test_too_few_bootstrap_resamples_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``-b 1`` printed a "95% CI" that was one resample's score twice."""
+    from meteor.cli.commands import main
+
+    h = tmp_path / "h.txt"
+    h.write_text("a quick brown fox\nthe cat\n")
+    code = main(["score", "-p", "nltk", "-i", str(h), "-r", str(h), "-b", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "CI" not in out
+    assert err.startswith("meteor: error: --bootstrap must be 0 (off) or at least 40, got 1")
