@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "CacheSpaceError",
     "CandidateLimitError",
     "ClusterError",
     "InputError",
@@ -39,6 +40,12 @@ class ParamError(ValueError):
 
 class ResourceError(RuntimeError):
     """A language resource is missing; the message says what to install."""
+
+
+class CacheSpaceError(ResourceError):
+    """The cache folder, and the temporary folder tried after it, have no room for a file
+    that must be written there (the paraphrase index, the WordNet copy); the message
+    names the folder and the space needed."""
 
 
 class CandidateLimitError(ValueError):

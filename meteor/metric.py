@@ -20,6 +20,7 @@ from typing import Any
 
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
 from meteor.chunking import chunk_matches
+from meteor.errors import InputError
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
@@ -51,6 +52,9 @@ __all__ = ["Meteor", "Progress", "resolve_params"]
 Progress = Callable[[float, str], None]
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
+#: :meth:`Meteor.corpus_score` of no segments (:class:`meteor.errors.InputError`).
+EMPTY_CORPUS = "no segments: hyps and refs are empty; a corpus needs at least one segment"
+
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
@@ -515,6 +519,8 @@ class Meteor:
             raise ValueError(
                 f"hypotheses have {len(hyps)} segments but references have {len(refs)}"
             )
+        if not hyps:  # the CLI refuses an empty corpus too: a score of 0.0 would mean nothing
+            raise InputError(EMPTY_CORPUS)
         return self.combine(self.score_segments(hyps, refs, progress=progress))
 
     def score_segments(

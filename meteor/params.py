@@ -215,6 +215,16 @@ class Params:
         wmap: dict[Module, float] = {}
         for mod, w in pairs:
             wmap[mod] = _check_number(f"weights[{mod.value}]", w, "weight")
+        # Weights given for modules not in use were silently dropped; the CLI refuses them.
+        # (The default weights name all four modules: they are no one's mistake.)
+        if raw is not type(self).__dataclass_fields__["weights"].default:
+            extra = [m.value for m in wmap if m not in mods]
+            if extra:
+                raise ParamError(
+                    f"weights names module(s) {', '.join(extra)} that are not in use "
+                    f"(modules: {' '.join(m.value for m in mods)}); add them to modules "
+                    "or drop their weights"
+                )
         missing = [m.value for m in mods if m not in wmap]
         if missing:
             raise ParamError(f"weights: no weight given for module(s) {', '.join(missing)}")

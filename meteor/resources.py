@@ -7,13 +7,16 @@
   locate the package, never import it.
 * A per-user cache directory holds what we build once (a WordNet copy for nltk,
   the paraphrase index).  ``$METEOR_CACHE_DIR`` overrides its place; an unusable
-  one is replaced by a temporary folder with one warning (:func:`cache_dir`).
+  one is replaced by a temporary folder with one warning (:func:`cache_dir`), and so is
+  one whose device is full when a file that must be written there is not
+  (:func:`cache_full`; :class:`meteor.errors.CacheSpaceError` when that folder is full too).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import importlib.util
 import json
@@ -28,16 +31,18 @@ from array import array
 from pathlib import Path
 from typing import Any
 
-from meteor.errors import ResourceError
+from meteor.errors import CacheSpaceError, ResourceError
 
 __all__ = [
     "CacheWarning",
     "cache_dir",
+    "cache_full",
     "cache_sections",
     "configured_cache_dir",
     "import_nltk",
     "int32_bytes",
     "int32_list",
+    "is_no_space",
     "jar_lines",
     "jar_path",
     "package_dir",
@@ -113,6 +118,8 @@ class CacheWarning(UserWarning):
 _CACHE_LOCK = threading.Lock()
 #: Configured cache folder → the folder used (itself, or the temporary fallback).
 _CACHE_CHOICE: dict[str, Path] = {}
+#: Temporary fallback folder → the configured folder it stands in for.
+_FALLBACKS: dict[Path, Path] = {}
 
 
 def configured_cache_dir() -> Path:
@@ -167,7 +174,7 @@ def cache_dir() -> Path:
     return chosen
 
 
-def _fallback(root: Path, problem: str) -> Path:
+def _fallback(root: Path, problem: str, fix: str = "a writable folder") -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="meteor-cache-"))
     owner = os.getpid()
 
@@ -178,14 +185,59 @@ def _fallback(root: Path, problem: str) -> Path:
     atexit.register(remove)
     os.environ["METEOR_CACHE_DIR"] = str(tmp)
     _CACHE_CHOICE[str(tmp)] = tmp
+    _FALLBACKS[tmp] = root
     warnings.warn(
         f"cache folder {str(root)!r} cannot be used ({problem}); using the temporary "
         f"folder {str(tmp)!r} for this run, so what is cached (WordNet copy, paraphrase "
-        "index: up to about 15 s) is built again; set METEOR_CACHE_DIR to a writable "
-        "folder to keep it",
+        f"index: up to about 15 s) is built again; set METEOR_CACHE_DIR to {fix} "
+        "to keep it",
         CacheWarning,
         stacklevel=3,
     )
+    return tmp
+
+
+#: ``OSError.errno`` of a full device or an exhausted disk quota.
+NO_SPACE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def is_no_space(exc: BaseException) -> bool:
+    """Whether ``exc`` says a device is full (``ENOSPC``) or a quota is used up."""
+    return isinstance(exc, OSError) and exc.errno in NO_SPACE_ERRNOS
+
+
+def cache_full(folder: Path, what: str, needed: int) -> Path:
+    """The cache folder in use, ``folder``, has no room for ``what`` (``needed`` bytes,
+    about): the temporary folder to write it in instead, with one :class:`CacheWarning`
+    (as for an unusable folder, :func:`cache_dir`); the caller writes it again there.
+
+    Raises:
+        CacheSpaceError: ``folder`` is already that temporary folder, or was not the
+            cache folder (an explicit one); the message names it and the space needed.
+    """
+    mb = max(1, -(-needed // 1_000_000))
+    folder = Path(folder)
+    with _CACHE_LOCK:
+        root = configured_cache_dir()
+        in_use = _CACHE_CHOICE.get(str(root), root)
+        if folder in _FALLBACKS:
+            first = _FALLBACKS[folder]
+            raise CacheSpaceError(
+                f"no space left for {what} (about {mb:,} MB) in the cache folder "
+                f"{str(first)!r} nor in the temporary folder {str(folder)!r}; free some "
+                "space or set METEOR_CACHE_DIR to a folder with room"
+            )
+        if folder != in_use:
+            raise CacheSpaceError(
+                f"no space left in the folder {str(folder)!r} for {what} (about {mb:,} MB "
+                "needed); free some space there or choose a folder with room"
+            )
+        tmp = _fallback(
+            folder,
+            f"no space left on its device for {what}, about {mb:,} MB",
+            "a folder with room",
+        )
+        _CACHE_CHOICE[str(root)] = tmp
     return tmp
 
 

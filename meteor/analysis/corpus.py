@@ -324,6 +324,9 @@ def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
         yield counts
 
 
+#: Fewest resamples for a 95 % interval: below 40, ``k = floor(B·0.025)`` is 0 and the
+#: "interval" is the resamples' minimum and maximum (:func:`ci_bounds`); the CLI refuses it.
+MIN_BOOTSTRAP_SAMPLES = 40
 #: Most bootstrap resamples accepted (each costs about 30 µs plus its draws).
 MAX_BOOTSTRAP_SAMPLES = 100_000
 #: Most segment draws (resamples × segments) per bootstrap: about 5-20 s on one core.

@@ -116,6 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         terminated = isinstance(exc, cli_io.Terminated)
         sys.stderr.write(f"\n{PROG}: {'terminated' if terminated else 'interrupted'}\n")
         return cli_io.Terminated.exit_code if terminated else 130
+    except MemoryError as exc:  # `ulimit -v`, a big input, many workers: not a bug
+        what = str(exc) if str(exc).startswith("while ") else "while loading or scoring"
+        _fail(
+            f"out of memory {what}; raise the memory limit, or try fewer workers (--workers 1) "
+            "or a smaller input (split the files)"
+        )
+        return cli_io.EXIT_SCORING
     except Exception as exc:  # a bug: still one line, never a traceback
         _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
         return cli_io.EXIT_SCORING

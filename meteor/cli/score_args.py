@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from meteor.aligners import aligner_names
-from meteor.analysis.corpus import DEFAULT_SEED, MAX_BOOTSTRAP_SAMPLES
+from meteor.analysis.corpus import DEFAULT_SEED, MAX_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_SAMPLES
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError
 from meteor.io.read import FORMATS
@@ -226,6 +226,12 @@ def check_score_args(args: argparse.Namespace) -> None:
     """
     if args.bootstrap < 0:
         raise CliError(f"--bootstrap must be 0 (off) or a positive number, got {args.bootstrap}")
+    if 0 < args.bootstrap < MIN_BOOTSTRAP_SAMPLES:
+        raise CliError(
+            f"--bootstrap must be 0 (off) or at least {MIN_BOOTSTRAP_SAMPLES}, got "
+            f"{args.bootstrap}: with fewer resamples a 95% interval is only their lowest "
+            "and highest value (1000 is usual)"
+        )
     if args.bootstrap > MAX_BOOTSTRAP_SAMPLES:
         raise CliError(
             f"--bootstrap must be at most {MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap:,} "

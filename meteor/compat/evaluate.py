@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from meteor.metric import Meteor
+from meteor.params import _check_number
 
 __all__ = ["MODULE_PATH", "compute", "segment_scores"]
 
@@ -61,7 +62,8 @@ def segment_scores(
 
     Raises:
         ValueError: empty input, different lengths, a prediction with no reference,
-            mixed reference shapes, or a parameter out of range (named).
+            mixed reference shapes, or a parameter that is not a number (a string or a
+            bool: :class:`meteor.ParamError`) or out of range (named).
         TypeError: a prediction or reference that is not a string.
     """
     if isinstance(predictions, str) or isinstance(references, str):
@@ -72,7 +74,13 @@ def segment_scores(
         )
     if not predictions:
         raise ValueError("predictions is empty: nothing to score")
-    scorer = _scorer(float(alpha), float(beta), float(gamma))
+    # Checked before the cache: float() read "0.5" and True (== 1.0, a cached key) as numbers.
+    scorer = _scorer(
+        *(
+            _check_number(n, v)
+            for n, v in zip(("alpha", "beta", "gamma"), (alpha, beta, gamma), strict=True)
+        )
+    )
     refs = _ref_lists(references)
     return [
         scorer.score(pred, r, candidates=False).score

@@ -59,9 +59,11 @@ from meteor.errors import ResourceError
 from meteor.resources import (
     WN_HINT,
     cache_dir,
+    cache_full,
     cache_sections,
     int32_bytes,
     int32_list,
+    is_no_space,
     read_cache_sections,
     wordnet_dir,
     write_cache_file,
@@ -567,13 +569,29 @@ def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
         with _LOCK:
             reader = _READERS.get(root)
             if reader is None:
-                ensure_wordnet_copy(base)
+                root = _copy_with_room(base)
                 register_data_root(root)
                 reader = _build_reader(_target(root))
                 _READERS[root] = reader
     if env is not None:
         _BY_ENV[env] = (root, reader)
     return reader
+
+
+def _copy_with_room(base: Path | None) -> Path:
+    """:func:`ensure_wordnet_copy`; when the cache folder's device is full, again in
+    the temporary folder :func:`meteor.resources.cache_full` gives (``CacheSpaceError``
+    when that one is full too)."""
+    while True:
+        try:
+            return ensure_wordnet_copy(base)
+        except OSError as exc:
+            if not is_no_space(exc):
+                raise
+            src = wordnet_dir()
+            needed = sum((src / name).stat().st_size for name in WORDNET_FILES)
+            folder = cache_full(_data_root(base).parent, "the WordNet copy", needed)
+            base = None if base is None else folder
 
 
 def _cache_env() -> tuple[str | None, ...]:

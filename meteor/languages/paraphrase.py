@@ -79,6 +79,8 @@ file fails the checks in :func:`_read_index` and is rebuilt.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import hashlib
 import json
 import mmap
@@ -86,7 +88,7 @@ import os
 import struct
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,6 +218,33 @@ def index_path(lang: str = "en", cache: Path | None = None) -> Path:
     return cache
 
 
+#: Index bytes per byte of the gzip table (English: 110.6 MB from 61.8 MB).
+INDEX_PER_GZ_BYTE = 1.8
+
+
+@contextlib.contextmanager
+def _build_lock(index: Path) -> Iterator[None]:
+    """Hold an exclusive :func:`fcntl.flock` on ``<index>.lock`` (waiting for another
+    process's build to end); without ``fcntl``, or when the lock file cannot be made
+    (a read-only folder: the build then fails and says why), no lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    try:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(index.with_name(index.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def _same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
     """For :meth:`ParaphraseTable.open`: whether ``source`` has the bytes the index was
     built from (the SHA-256 in its header), though its time differs.
@@ -312,8 +341,19 @@ class ParaphraseTable:
         Returns:
             The table.
 
+        A process that finds no usable index builds it holding a lock file beside it
+        (``<index>.lock``, :func:`fcntl.flock`), so a second process starting at the same
+        time waits for that build and opens its index instead of building its own.  When
+        the cache folder's device is full, the index is built in a temporary folder
+        instead, with one :class:`meteor.resources.CacheWarning`
+        (:func:`meteor.resources.cache_full`).
+
         Raises:
             meteor.languages.ResourceError: the table is not installed.
+            meteor.errors.CacheSpaceError: no room for the index (about 1.8 times the
+                table's ``.gz`` size: 111 MB for English) in the cache folder nor in the
+                temporary folder (or in ``cache``, when given).
+            MemoryError: the build ran out of memory.
         """
         from meteor import resources
 
@@ -321,13 +361,30 @@ class ParaphraseTable:
         path = index_path(lang, cache)
         st = source.stat()
         want = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
-        same = _same_table(path, source)
-        try:
-            return cls.open(path, expect_source=want, same_table=same)
-        except (OSError, InvalidIndexError):
-            pass
-        paraphrase_build.build_in_child(source, path, lang, progress)
-        return cls.open(path, expect_source=want, same_table=same)
+        while True:
+            same = _same_table(path, source)
+
+            def opened(at: Path = path, same: Any = same) -> ParaphraseTable | None:
+                try:
+                    return cls.open(at, expect_source=want, same_table=same)
+                except (OSError, InvalidIndexError):
+                    return None
+
+            table = opened()
+            if table is not None:
+                return table
+            try:
+                with _build_lock(path):
+                    table = opened()  # built by another process while this one waited
+                    if table is None:
+                        paraphrase_build.build_in_child(source, path, lang, progress)
+                return table or cls.open(path, expect_source=want, same_table=same)
+            except OSError as exc:
+                if not resources.is_no_space(exc):
+                    raise
+                needed = int(st.st_size * INDEX_PER_GZ_BYTE)
+                folder = resources.cache_full(path.parent, "the paraphrase index", needed)
+                path = folder / path.name
 
     @classmethod
     def open(
@@ -349,6 +406,7 @@ class ParaphraseTable:
 
         Raises:
             OSError: the file cannot be read.
+            MemoryError: no room in the address space to map it.
             InvalidIndexError: the file is truncated, corrupted, stale
                 (:class:`StaleIndexError`) or of another version.
         """
@@ -645,7 +703,12 @@ def _read_index(path: Path) -> tuple[dict[str, Any], Any]:
             end = spec["offset"] + int(np.prod(spec["shape"])) * np.dtype(spec["dtype"]).itemsize
             if end > size - DIGEST:
                 raise InvalidIndexError(f"{path}: array {name} lies outside the file")
-        buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError as exc:
+            if exc.errno == errno.ENOMEM:  # `ulimit -v`: rebuilding the index would not help
+                raise MemoryError("while mapping the paraphrase index") from exc
+            raise
     return header, buf
 
 

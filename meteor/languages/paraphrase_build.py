@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gzip
 import hashlib
 import json
@@ -105,6 +106,10 @@ _JAVA_SPACE = str.maketrans({"\t": " ", "\f": " "})
 _BATCH = 200_000
 #: First line word of the child's progress reports on stdout.
 _PROGRESS_TAG = "progress"
+#: The child's last line when the index's device is full / its memory ran out.
+_NO_SPACE_TAG = "no-space"
+_NO_MEMORY_TAG = "no-memory"
+_NO_SPACE_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
 Progress = Callable[[float, str], None]
 _U64 = npt.NDArray[np.uint64]
@@ -578,6 +583,11 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
     (about 0.7 GB for English), and CPython keeps much of such memory after
     it is freed.  A child process returns it all, so a process that only scores
     stays small.  When no child can be started, the build runs here.
+
+    Raises:
+        OSError: ``ENOSPC`` when ``dest``'s device is full (the child's error, raised here).
+        MemoryError: the build ran out of memory.
+        RuntimeError: the build failed otherwise (the message has the child's stderr).
     """
     exe = sys.executable
     if not exe:
@@ -599,11 +609,14 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
         out = proc.stdout
         if out is None:  # pragma: no cover - stdout=PIPE always sets it
             raise RuntimeError("no pipe to the index builder")
+        ended = ""
         try:
             with out:
                 for line in out:
                     kind, _, rest = line.rstrip("\n").partition(" ")
-                    if kind == _PROGRESS_TAG and progress is not None:
+                    if kind in (_NO_SPACE_TAG, _NO_MEMORY_TAG):
+                        ended = kind
+                    elif kind == _PROGRESS_TAG and progress is not None:
                         frac, _, msg = rest.partition(" ")
                         with contextlib.suppress(ValueError):
                             progress(float(frac), msg)
@@ -613,6 +626,10 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
             _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
             raise
         if proc.wait() != 0:
+            if ended == _NO_SPACE_TAG:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dest.parent))
+            if ended == _NO_MEMORY_TAG:
+                raise MemoryError("while building the paraphrase index")
             err.seek(0)
             tail = err.read()[-4000:]
             raise RuntimeError(f"building the paraphrase index from {source} failed:\n{tail}")
@@ -635,7 +652,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     def report(frac: float, msg: str) -> None:
         print(f"{_PROGRESS_TAG} {frac:.4f} {msg}", flush=True)
 
-    build_index(args.source, args.dest, progress=report, lang=args.lang)
+    try:
+        build_index(args.source, args.dest, progress=report, lang=args.lang)
+    except MemoryError:
+        print(_NO_MEMORY_TAG, flush=True)
+        return 3
+    except OSError as exc:
+        if exc.errno not in _NO_SPACE_ERRNOS:
+            raise
+        print(_NO_SPACE_TAG, flush=True)
+        return 3
     return 0
 
 

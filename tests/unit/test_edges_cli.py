@@ -195,7 +195,7 @@ def test_bad_seed_is_refused_before_scoring(
 ) -> None:
     hyp = write(tmp_path / "hyp.txt", ["fine", EXPLOSIVE])
     msg = usage_error(
-        capsys, "score", "-p", PRESET, "-i", hyp, "-r", hyp, "-b", "10", "--seed", seed
+        capsys, "score", "-p", PRESET, "-i", hyp, "-r", hyp, "-b", "40", "--seed", seed
     )
     assert msg == f"--seed must be a whole number from 0 to 2**128 - 1, got {seed}"
 
@@ -433,6 +433,13 @@ def _big_corpus(tmp_path: Path, n: int = 40_000) -> tuple[str, str]:
     return write(tmp_path / "big_h.txt", hyp), write(tmp_path / "big_r.txt", ref)
 
 
+def _default_sigint() -> None:
+    """In the child before it runs: SIGINT as at a terminal.  A suite started as a
+    background job (``pytest &``) ignores SIGINT, and so would the child (Python then
+    installs no ``KeyboardInterrupt`` handler): the SIGINT tests would fail."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_signal_stops_every_worker_within_two_seconds(tmp_path: Path, sig: signal.Signals) -> None:
     h, r = _big_corpus(tmp_path)
@@ -441,6 +448,7 @@ def test_signal_stops_every_worker_within_two_seconds(tmp_path: Path, sig: signa
         [sys.executable, "-m", "meteor", "score", "-p", "nltk", "-i", h, "-r", r, "-j", "2",
          "--jsonl", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 90
@@ -538,6 +546,7 @@ def test_a_signal_while_waiting_for_the_workers_never_hangs(tmp_path: Path, sig:
     proc = subprocess.Popen(
         [sys.executable, "-c", _SIGNAL_MID_WAIT, sig, *argv],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     try:
         _, err = proc.communicate(timeout=60)
