@@ -1,0 +1,88 @@
+"""Issue 31 (jar parity on bytes): control characters, a byte-order mark, empty sides, scripts.
+
+The expected scores are the Meteor 1.5 jar's own, run on files as users run it
+(``java -jar meteor-1.5.jar hyp.txt ref.txt -l en -norm``; the jar of ``pycocoevalcap==1.2``,
+Java 17), one case per line of the two files -- not through the reference harness, which
+replaces C0 controls by spaces only to keep the jar's alignment file parseable
+(``shared/tools/meteor15/README.md``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from meteor import Meteor
+from meteor.text import normalize, records
+
+#: (hypothesis, reference, the jar's segment score with ``-l en -norm``)
+JAR_CONTROLS: list[tuple[str, str, float]] = [
+    ("a\x0bb c", "a b c", 0.17518248175182483),  # U+000B: regex \s, not a token delimiter
+    ("a\x1fb c", "a b c", 0.4197512445337911),
+    ("a\x01b c", "a b c", 0.4197512445337911),
+    ("a\x7fb c", "a b c", 0.4197512445337911),
+    ("a\x85b c", "a b c", 0.4197512445337911),
+    ("a\x9fb c", "a b c", 0.4197512445337911),
+    ("a\x00b c", "a b c", 0.4197512445337911),
+    ("a\x08b c", "a b c", 0.4197512445337911),
+    ("a\x1cb c", "a b c", 0.4197512445337911),
+    ("a\x1d\x1eb c", "a b c", 0.39584136351604354),
+    ("the cat\x1b sat", "the cat sat", 0.4197512445337911),
+    ("a\u2028b c", "a b c", 0.4197512445337911),
+    ("\x01a b c", "a b c", 1.0),  # String.trim drops controls at either end
+    ("a b c\x01", "a b c", 1.0),
+    ("\x0ba b c", "a b c", 1.0),
+    ("a b c\x0b", "a b c", 1.0),
+    ("a \x01 b c", "a b c", 0.4197512445337911),  # alone between spaces: a token
+    ("a \x0b b c", "a b c", 0.4197512445337911),
+    ("\x01", "a b c", 0.0),  # alone on its line: no token at all
+    ("\x0b", "a b c", 0.0),
+    ("a\x0cb c", "a b c", 1.0),  # form feed and tab are token delimiters
+    ("a\tb c", "a b c", 1.0),
+    ("a\x1fb c", "a\x1fb c", 1.0),
+    ("a\x0bb c", "a\x0bb c", 1.0),
+]
+
+
+@pytest.fixture(scope="module")
+def meteor15() -> Meteor:
+    return Meteor("meteor-1.5")
+
+
+@pytest.mark.parametrize(("hyp", "ref", "jar"), JAR_CONTROLS, ids=lambda v: ascii(v)[:20])
+def test_control_characters_score_as_the_jar_on_files(
+    meteor15: Meteor, hyp: str, ref: str, jar: float
+) -> None:
+    assert meteor15.score(hyp, ref).score == jar
+
+
+@pytest.mark.parametrize("preset", ["meteor-1.5-hter", "meteor-1.5-paper2005", "meteor-1.5-ru"])
+def test_every_meteor15_preset_keeps_controls_in_tokens(preset: str) -> None:
+    toks = Meteor(preset).tokenize("a\x0bb c\x01d")
+    assert [t.text for t in toks] == ["a\x0bb", "c", "\x01", "d"]
+
+
+def test_tokens_with_controls_are_the_same_in_c_and_python(
+    meteor15: Meteor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [h for h, _, _ in JAR_CONTROLS] + ["U.S.\x01 don't\x0b--x", "\x1f\x0b\x1f", "x\x7f."]
+    native = [meteor15.tokenize(t) for t in texts]
+    meteor15.clear_memos()
+    monkeypatch.setattr(normalize, "NATIVE_NORMALIZE", None)
+    monkeypatch.setattr(records, "NATIVE_TOKENS", None)
+    try:
+        python = [meteor15.tokenize(t) for t in texts]
+    finally:
+        meteor15.clear_memos()
+    assert python == native
+    for text, toks in zip(texts, python, strict=True):
+        assert all(0 <= t.start < t.end <= len(text) for t in toks)
+
+
+def test_a_line_break_inside_a_segment_is_a_space_for_the_jar_presets(meteor15: Meteor) -> None:
+    # a file line cannot hold one (readLine ends the line there); a str given to the API can
+    assert [t.text for t in meteor15.tokenize("a\nb\r\nc\rd")] == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("preset", ["paper-2005", "seed-doc"])
+def test_other_presets_still_make_c0_controls_spaces(preset: str) -> None:
+    assert [t.text for t in Meteor(preset).tokenize("a\x0bb c\x01d")] == ["a", "b", "c", "d"]
