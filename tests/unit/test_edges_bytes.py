@@ -9,6 +9,8 @@ replaces C0 controls by spaces only to keep the jar's alignment file parseable
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from meteor import Meteor
@@ -86,3 +88,42 @@ def test_a_line_break_inside_a_segment_is_a_space_for_the_jar_presets(meteor15: 
 @pytest.mark.parametrize("preset", ["paper-2005", "seed-doc"])
 def test_other_presets_still_make_c0_controls_spaces(preset: str) -> None:
     assert [t.text for t in Meteor(preset).tokenize("a\x0bb c\x01d")] == ["a", "b", "c", "d"]
+
+
+# -- issue 31 item 16: an empty side is charged nothing ---------------------------------
+
+
+def _waterfall(hyp: str, ref: str) -> dict[str, float]:
+    from meteor.analysis.explain import waterfall
+
+    m = Meteor("meteor-1.5-paper2005")
+    return {s.key: s.value for s in waterfall(m.score(hyp, ref).stats, m.params)}
+
+
+def test_an_empty_hypothesis_is_charged_nothing() -> None:
+    wf = _waterfall("", "x")
+    assert wf["unmatched_hyp"] == 0.0
+    assert wf["unmatched_ref"] == -1.0
+    assert wf["ideal"] + sum(v for k, v in wf.items() if k not in ("ideal", "score")) == 0.0
+
+
+def test_an_empty_reference_is_charged_nothing() -> None:
+    wf = _waterfall("a b", "")
+    assert (wf["unmatched_hyp"], wf["unmatched_ref"]) == (-1.0, 0.0)
+
+
+def test_two_empty_sides_charge_no_word() -> None:
+    wf = _waterfall("", "")
+    assert wf["unmatched_hyp"] == wf["unmatched_ref"] == 0.0
+    assert wf["ideal"] == wf["score"] == 0.0
+
+
+def test_explain_cli_charges_an_empty_hypothesis_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from meteor.cli.commands import main
+
+    assert main(["explain", "--hyp", "", "--ref", "x", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    steps = {s["key"]: s["value"] for s in out["waterfall"]}
+    assert steps["unmatched_hyp"] == 0.0 and steps["unmatched_ref"] == -1.0
