@@ -10,6 +10,7 @@ replaces C0 controls by spaces only to keep the jar's alignment file parseable
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -127,3 +128,77 @@ def test_explain_cli_charges_an_empty_hypothesis_nothing(
     out = json.loads(capsys.readouterr().out)
     steps = {s["key"]: s["value"] for s in out["waterfall"]}
     assert steps["unmatched_hyp"] == 0.0 and steps["unmatched_ref"] == -1.0
+
+
+# -- issue 31 item 6: a UTF-8 byte-order mark -------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+LINES = b"the cat sat on the mat\nthe dog barked\n"
+#: the jar (-l en -norm) on two-line files, one of them (or both) starting with a BOM
+JAR_BOM = [(BOM + LINES, LINES, 0.559714437336918), (LINES, BOM + LINES, 0.4789309102986),
+           (BOM + LINES, BOM + LINES, 1.0)]  # fmt: skip
+
+
+def _segments(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, hyp: bytes, ref: bytes, *opts: str
+) -> tuple[list[float], str]:
+    from meteor.cli.commands import main
+
+    (tmp_path / "h.txt").write_bytes(hyp)
+    (tmp_path / "r.txt").write_bytes(ref)
+    argv = ["score", "-i", str(tmp_path / "h.txt"), "-r", str(tmp_path / "r.txt")]
+    code = main([*argv, "--format", "jsonl", *opts])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return [json.loads(x)["score"] for x in out.splitlines() if x.startswith('{"segment"')], err
+
+
+@pytest.mark.parametrize(("hyp", "ref", "jar"), JAR_BOM)
+def test_cli_keeps_a_bom_in_segment_1_as_the_jar(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, hyp: bytes, ref: bytes, jar: float
+) -> None:
+    scores, err = _segments(capsys, tmp_path, hyp, ref)
+    assert scores == [jar, 1.0]
+    notes = [x for x in err.splitlines() if "byte-order mark" in x]
+    assert len(notes) == hyp.startswith(BOM) + ref.startswith(BOM)
+    assert all(x.startswith("meteor: note: ") and "--strip-bom" in x for x in notes)
+
+
+def test_strip_bom_drops_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    scores, err = _segments(capsys, tmp_path, BOM + LINES, LINES, "--strip-bom")
+    assert scores == [1.0, 1.0] and "byte-order mark" not in err
+
+
+def test_other_presets_drop_a_bom_as_before(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plain, _ = _segments(capsys, tmp_path, LINES, LINES, "-p", "paper-2005")
+    scores, err = _segments(capsys, tmp_path, BOM + LINES, LINES, "-p", "paper-2005")
+    assert scores == plain and "byte-order mark" not in err
+
+
+def test_a_table_header_never_keeps_a_bom() -> None:
+    from meteor.io.read import load_corpus
+
+    c = load_corpus([("t.tsv", BOM + b"hyp\tref\na b\ta b\n")], keep_bom=True)
+    assert c.hyps() == ("a b",)
+    text = load_corpus([("h.txt", BOM + b"a\n")], [("r.txt", b"a\n")], keep_bom=True)
+    assert text.hyps() == ("\ufeffa",)
+    assert load_corpus([("h.txt", BOM + b"a\n")], [("r.txt", b"a\n")]).hyps() == ("a",)
+
+
+def test_the_app_warns_about_a_bom(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pages._corpus_common as common
+
+    class Upload:
+        def __init__(self, name: str, data: bytes) -> None:
+            self.name, self._data = name, data
+
+        def getvalue(self) -> bytes:
+            return self._data
+
+    shown: list[str] = []
+    monkeypatch.setattr(common.st, "warning", lambda msg, **_: shown.append(msg))
+    corpus = common.load_uploads([Upload("h.txt", BOM + LINES)], [Upload("r.txt", LINES)])
+    assert corpus is not None and corpus.hyps()[0] == "the cat sat on the mat"
+    assert len(shown) == 1 and "byte-order mark" in shown[0] and "dropped" in shown[0]
