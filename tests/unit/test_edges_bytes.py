@@ -202,3 +202,33 @@ def test_the_app_warns_about_a_bom(monkeypatch: pytest.MonkeyPatch) -> None:
     corpus = common.load_uploads([Upload("h.txt", BOM + LINES)], [Upload("r.txt", LINES)])
     assert corpus is not None and corpus.hyps()[0] == "the cat sat on the mat"
     assert len(shown) == 1 and "byte-order mark" in shown[0] and "dropped" in shown[0]
+
+
+# -- issue 31 item 17: why blank tokens and letters one per token -------------------------
+
+
+def _notices(preset: str, text: str) -> tuple[str, ...]:
+    from meteor.text.notices import token_notices
+
+    m = Meteor(preset)
+    norm = m.params.tokenizer == "meteor" and m.params.norm == "meteor"
+    return token_notices([t.text for t in m.tokenize(text)], meteor_norm=norm)
+
+
+def test_a_zwj_token_gets_a_notice(meteor15: Meteor) -> None:
+    assert [t.text for t in meteor15.tokenize("a\u200db c")] == ["a", "\u200d", "b", "c"]
+    (note,) = _notices("meteor-1.5", "a\u200db c")
+    assert "U+200D ZERO WIDTH JOINER" in note and "blank" in note
+
+
+@pytest.mark.parametrize(
+    ("text", "script"), [("καλημέρα", "Greek"), ("مرحبا", "Arabic"), ("שלום", "Hebrew")]
+)
+def test_letters_split_one_per_token_get_a_notice(text: str, script: str) -> None:
+    (note,) = _notices("meteor-1.5", text)
+    assert note.startswith(f"{script} letters are one token each ({len(text)} token(s))")
+
+
+def test_no_notice_for_ordinary_text_or_other_tokenisers() -> None:
+    assert _notices("meteor-1.5", "Привет, café 1,000 U.S.") == ()
+    assert _notices("nltk", "καλημέρα κόσμε") == ()  # whole words there
