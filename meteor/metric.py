@@ -162,8 +162,9 @@ class Meteor:
         self._loaded: dict[str, Any] = {}  # the aligner's resources (_aligner_resources)
         # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
         # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
+        self._jar_text = jar_text(p)
         self._tok_cache = _shared_cache(
-            "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words
+            "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words, self._jar_text
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
 
@@ -277,8 +278,9 @@ class Meteor:
                 function_word=self._function_word,
             )
         else:
+            line = normalize.jar_line(text) if self._jar_text else normalize.sanitize(text)[0]
             toks = normalize.tokenize(
-                normalize.sanitize(text)[0],
+                line,
                 self.params.lang,
                 self.params.norm,
                 no_punct=self.params.no_punct,
@@ -720,6 +722,18 @@ def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
             yield r
         elif isinstance(r, Sequence):
             yield from (x for x in r if isinstance(x, str))
+
+
+def jar_text(params: Params) -> bool:
+    """Whether ``params`` score text as the Meteor 1.5 jar reads it from a file.
+
+    True for the Meteor 1.5 presets (the jar's tokeniser and its ``String.hashCode``
+    word keys: every ``meteor-1.5*`` preset, and ``ru``, built on them): control
+    characters are kept as the jar keeps them (:func:`meteor.text.normalize.jar_line`)
+    and a file's UTF-8 byte-order mark stays in its first word.  False for the other
+    presets: C0 controls become spaces (:func:`meteor.text.normalize.sanitize`).
+    """
+    return params.tokenizer == "meteor" and params.java_keys
 
 
 def _check_text(text: Any, what: str) -> None:

@@ -26,8 +26,10 @@ from meteor.analysis.corpus import (
 )
 from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segment_row
+from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
+from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures
 from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
@@ -95,13 +97,17 @@ def safe_name(text: str) -> str:
 def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus | None:
     """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason."""
     try:
-        return _load(
+        corpus = _load(
             tuple((f.name, f.getvalue()) for f in hyp_files),
             tuple((f.name, f.getvalue()) for f in ref_files),
         )
     except InputError as exc:
         st.error(t("corpus_bad_input", msg=safe_name(str(exc))))  # file names are user text
         return None
+    for f in (*hyp_files, *ref_files):  # dropped here; the jar keeps it (issue 31 item 6)
+        if has_bom(f.getvalue()) and detect_format(f.name) == "text":
+            st.warning(safe_name(bom_notice(f.name, kept=False)))
+    return corpus
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -151,7 +151,7 @@ class WaterfallStep:
 
 
 def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
-    """From 1.0 (a perfect match) down to the score, one loss at a time.
+    """From the ideal (1.0, a perfect match) down to the score, one loss at a time.
 
     * unmatched words: the Fmean lost because some words have no match, with
       every stage weight set to 1; split between the two sides by the Shapley
@@ -160,14 +160,24 @@ def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
     * partial credit: what the stage weights below 1 (stem 0.6, …) cost;
     * fragmentation: ``Fmean · penalty``.
 
-    The losses sum to ``1 − score`` exactly (up to rounding). With no match at
-    all nothing can be attributed by re-scoring, and the loss is split evenly.
+    The losses sum to ``ideal − score`` exactly (up to rounding). With no match at
+    all nothing can be attributed by re-scoring, and the loss is split evenly
+    between the two sides -- unless a side is empty: words it does not have cost
+    nothing, so the other side carries the whole loss, and with both sides empty
+    there is no word to match and the ideal itself is 0.
     """
     bd = compute(stats, params)
     fmean = _finite(bd.fmean)
     unit = _unit_weights(params)
     f_all = _finite(compute(stats, unit).fmean)
-    if stats.hyp_word_matches == 0 or stats.ref_word_matches == 0:
+    ideal = 1.0
+    if stats.hyp_len == 0 and stats.ref_len == 0:
+        ideal = loss_hyp = loss_ref = 0.0
+    elif stats.hyp_len == 0:
+        loss_hyp, loss_ref = 0.0, 1.0 - f_all
+    elif stats.ref_len == 0:
+        loss_hyp, loss_ref = 1.0 - f_all, 0.0
+    elif stats.hyp_word_matches == 0 or stats.ref_word_matches == 0:
         loss_hyp = loss_ref = (1.0 - f_all) / 2
     else:
         f_hyp_only = _finite(compute(_trim(stats, ref=True), unit).fmean)  # R = 1
@@ -176,8 +186,8 @@ def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
         loss_ref = ((1.0 - f_ref_only) + (f_hyp_only - f_all)) / 2
     partial = f_all - fmean
     frag = fmean - bd.score
-    steps = [WaterfallStep("ideal", 1.0, 1.0)]
-    level = 1.0
+    steps = [WaterfallStep("ideal", ideal, ideal)]
+    level = ideal
     for key, loss in (
         ("unmatched_hyp", loss_hyp),
         ("unmatched_ref", loss_ref),

@@ -40,10 +40,12 @@ from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.errors import ResourceError
 from meteor.io.export import report
+from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
-from meteor.metric import Meteor
+from meteor.metric import Meteor, jar_text
 from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
+from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult, Module
 
 __all__ = ["CliError", "main"]
@@ -254,7 +256,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     inputs = [*(args.hyp or ["-"]), *(args.ref or [])]
     cli_io.check_outputs(outputs, inputs)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
-    corpus = _read_corpus(args)
+    corpus = _read_corpus(args, keep_bom=jar_text(meteor.params) and not args.strip_bom)
     _check_align_out_paths(args, corpus, outputs, inputs)
     if args.bootstrap * corpus.n_segments > MAX_BOOTSTRAP_DRAWS:  # say so before scoring
         raise CliError(
@@ -298,21 +300,29 @@ def _check_align_out_paths(
     cli_io.check_outputs([o for o in outputs if o[0] != "--align-out"] + per_system, inputs)
 
 
-def _read_corpus(args: argparse.Namespace) -> Corpus:
-    """``--hyp`` (or stdin) and ``--ref`` files, read and paired (:func:`load_corpus`)."""
+def _read_corpus(args: argparse.Namespace, *, keep_bom: bool = False) -> Corpus:
+    """``--hyp`` (or stdin) and ``--ref`` files, read and paired (:func:`load_corpus`).
+
+    ``keep_bom``: a plain-text file's byte-order mark stays in segment 1, as the Meteor 1.5
+    jar reads it; a note on stderr says so for each such file.
+    """
     stdin_used = [False]
     if not args.hyp and sys.stdin.isatty():
         raise CliError("no --hyp given and stdin is a terminal; give --hyp FILE or pipe text in")
     hyp_files = [_read(h, "hypothesis", stdin_used) for h in (args.hyp or ["-"])]
     ref_files = [_read(r, "reference", stdin_used) for r in (args.ref or [])]
     try:
-        return load_corpus(hyp_files, ref_files, fmt=args.input_format)
+        corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format, keep_bom=keep_bom)
     except InputError as exc:
         if not ref_files and "no references" in str(exc):
             raise CliError(
                 "no references: give --ref FILE (or a TSV/JSONL with a 'ref' column)"
             ) from None
         raise
+    for name, data in (*hyp_files, *ref_files):
+        if keep_bom and has_bom(data) and detect_format(name, args.input_format) == "text":
+            print(f"{PROG}: note: {bom_notice(name, kept=True)}", file=sys.stderr)
+    return corpus
 
 
 def _score_systems(

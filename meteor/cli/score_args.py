@@ -89,6 +89,12 @@ def _input_options(sc: argparse.ArgumentParser) -> None:
         help="read every input in this format (default: by extension; .tsv, .csv, .jsonl, "
         "else plain text)",
     )
+    io_g.add_argument(
+        "--strip-bom",
+        action="store_true",
+        help="drop a UTF-8 byte-order mark at the start of a plain-text file (the Meteor 1.5 "
+        "presets keep it in segment 1's first word, as the jar does; the others drop it)",
+    )
 
 
 def _config_options(sc: argparse.ArgumentParser) -> None:

@@ -95,10 +95,11 @@ def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
         )
 
 
-def decode(data: bytes | str, name: str = "input") -> str:
+def decode(data: bytes | str, name: str = "input", *, keep_bom: bool = False) -> str:
     """UTF-8 bytes → text, rejecting binary files and naming the line of a bad byte.
 
-    A UTF-8 byte-order mark is dropped.  ``str`` input is returned unchanged
+    A UTF-8 byte-order mark is dropped, unless ``keep_bom`` (the Meteor 1.5 jar keeps it
+    in the first word; :func:`meteor.text.notices.bom_notice` says so).  ``str`` input is returned unchanged
     (after the same NUL and lone-surrogate checks).
 
     Raises:
@@ -120,7 +121,7 @@ def decode(data: bytes | str, name: str = "input") -> str:
                 f"{name}: line {line} contains a lone surrogate (U+{ord(bad.group()):04X}), "
                 "which is not text; save the file as UTF-8"
             )
-        return data[1:] if data.startswith("\ufeff") else data
+        return data[1:] if data.startswith("\ufeff") and not keep_bom else data
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"{name}: expected bytes or str, got {type(data).__name__}")
     check_size(len(data), name)
@@ -145,7 +146,7 @@ def decode(data: bytes | str, name: str = "input") -> str:
             f"{name}: line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at "
             f"column {col}); save the file as UTF-8"
         ) from None
-    return text[1:] if text.startswith("\ufeff") else text
+    return text[1:] if text.startswith("\ufeff") and not keep_bom else text
 
 
 def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) -> list[str]:

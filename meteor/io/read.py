@@ -188,6 +188,7 @@ def load_corpus(
     *,
     fmt: str | None = None,
     limit: int = MAX_SEGMENTS,
+    keep_bom: bool = False,
 ) -> Corpus:
     """Put hypothesis and reference files together into one checked :class:`Corpus`.
 
@@ -211,16 +212,20 @@ def load_corpus(
             per segment (a table with several reference columns adds several).
         fmt: force a format for every file (default: by extension).
         limit: most segments accepted.
+        keep_bom: a plain-text file's UTF-8 byte-order mark stays in its first segment,
+            as the Meteor 1.5 jar reads it (default: dropped).
 
     Raises:
         InputError: any file that can't be read, no hypotheses, no references or no
             segments, counts that differ (naming both), or ids that don't pair up.
     """
     hyp_tables = [
-        read_table(data, name, fmt=fmt, role="hyp", limit=limit) for name, data in hyp_files
+        read_table(data, name, fmt=fmt, role="hyp", limit=limit, keep_bom=keep_bom)
+        for name, data in hyp_files
     ]
     ref_tables = [
-        read_table(data, name, fmt=fmt, role="ref", limit=limit) for name, data in ref_files
+        read_table(data, name, fmt=fmt, role="ref", limit=limit, keep_bom=keep_bom)
+        for name, data in ref_files
     ]
     if not any(t.systems for t in hyp_tables):
         raise InputError(

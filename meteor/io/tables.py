@@ -94,6 +94,7 @@ def read_table(
     system_field: str | None = None,
     id_field: str | None = None,
     limit: int = MAX_SEGMENTS,
+    keep_bom: bool = False,
 ) -> SegmentTable:
     """Read one file into hypotheses and/or references.
 
@@ -110,13 +111,15 @@ def read_table(
         system_field: the system column (default ``system`` or ``sys`` if present).
         id_field: the segment-id column (default ``seg_id``, ``id``… if present).
         limit: most segments accepted.
+        keep_bom: a plain-text file's byte-order mark stays in its first line (as the
+            Meteor 1.5 jar reads it); a table's header never keeps it.
 
     Raises:
         InputError: undecodable or binary content, a malformed row, a missing column,
             or more than ``limit`` segments.
     """
     kind = detect_format(name, fmt)
-    text = decode(data, name)
+    text = decode(data, name, keep_bom=keep_bom and kind == "text")
     if kind == "text":
         lines = split_lines(text, name, limit=limit)
         ids = tuple(str(k) for k in range(1, len(lines) + 1))

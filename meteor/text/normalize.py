@@ -76,7 +76,7 @@ from meteor.text.tracked_line import (
 )
 from meteor.types import Token
 
-__all__ = ["NORM_LANGUAGES", "NormMode", "normalize_text", "sanitize", "tokenize"]
+__all__ = ["NORM_LANGUAGES", "NormMode", "jar_line", "normalize_text", "sanitize", "tokenize"]
 
 NormMode = Literal["meteor", "lower", "none"]
 
@@ -131,6 +131,8 @@ _SEPARATORS = re.compile(f"[ \\t\\n\\r\\f{_WIDE_SPACES}]+")
 _CHUNK = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]+")
 #: C0 controls other than TAB (what the reference harness replaces; see sanitize).
 _C0 = re.compile(r"[\x00-\x08\x0a-\x1f]")
+#: Where Java's ``BufferedReader.readLine`` ends a line: ``\r`` and ``\n`` (see jar_line).
+_READLINE_BREAK = re.compile(r"[\r\n]")
 
 _NBP_ANY: Final = 1
 _NBP_NUMERIC_ONLY: Final = 2
@@ -407,8 +409,30 @@ def _run(line: Line, lang: str, no_punct: bool) -> None:
 # -- public API ---------------------------------------------------------------
 
 
+def jar_line(text: str) -> str:
+    """``text`` as the jar reads it from a file: one line, every other character kept.
+
+    What the Meteor 1.5 presets score.  Java's ``BufferedReader.readLine`` ends a
+    line at ``\\r`` and ``\\n`` only, so those two (which a segment cannot hold in a
+    file) become spaces, one for one; every other control character reaches the
+    normaliser as it is, as it does in ``java -jar meteor-1.5.jar hyp ref -norm``
+    run on files: U+000B (Java's regex ``\\s`` but not a ``StringTokenizer``
+    delimiter) stays inside its word (``a<U+000B>b`` is one token), the other C0
+    controls, DEL and the C1 controls become tokens of their own under ``-norm``
+    (parts of words under ``-lower``), and under ``-norm`` ``String.trim`` drops those
+    at either end of the line.  Not :func:`sanitize`: the reference harness replaces every C0
+    control only to keep the jar's alignment file parseable
+    (``tests/unit/test_edges_bytes.py`` has the jar's numbers).  The length never
+    changes, so offsets into the result are offsets into ``text``.
+    """
+    return _READLINE_BREAK.sub(" ", text) if "\r" in text or "\n" in text else text
+
+
 def sanitize(text: str) -> tuple[str, bool]:
     """Replace C0 control characters other than TAB by spaces, one for one.
+
+    What the presets that are not Meteor 1.5's (``paper-2005``, ``seed-doc``,
+    ``seed-ru``, ``razdel``) score; the Meteor 1.5 presets score :func:`jar_line`.
 
     Meteor 1.5 reads one segment per line (``BufferedReader.readLine``), so a
     ``\\n`` or ``\\r`` inside a segment would split it.  The reference harness
