@@ -37,3 +37,53 @@ def test_a_url_number_float_alone_would_accept_is_refused_with_a_notice(
     assert name in notices and value.strip() in notices.replace("\\", "")
     assert name not in at.query_params
     assert at.code[0].value == Meteor("meteor-1.5").score(*STARRY).signature
+
+
+# -- what a scored corpus keeps in the server ---------------------------------------
+
+
+def _scored(n: int, workers: int = 1) -> tuple[Any, list[str], list[tuple[str, ...]]]:
+    from meteor.analysis.parallel import score_corpus
+
+    hyps = [f"the cat sat on the mat number {k}" for k in range(n)]
+    refs = [(f"a cat was sitting on the mat number {k}",) for k in range(n)]
+    # the records as they come back from worker processes: decoded, each with its own strings
+    res = score_corpus(Meteor("meteor-1.5"), hyps, refs, workers=workers)
+    return res, hyps, refs
+
+
+def test_a_scored_corpus_keeps_one_string_per_distinct_word_text_and_signature() -> None:
+    """Issue 31: 100,000 segments took the server from 527 MB to 1.04 GB; the token
+    texts, hypotheses, references and signatures came back as copies per segment."""
+    import copy
+
+    from pages._corpus_common import compact_segments
+
+    res, hyps, refs = _scored(40)
+    res = copy.deepcopy(res)  # every string its own object, as after the worker transport
+    before = [s.to_dict() for s in res.segments]
+    texts: dict[str, str] = {}
+    compact_segments(res, hyps, refs, texts)
+    toks = [t for s in res.segments for t in (*s.alignment.hyp, *s.alignment.ref)]
+    assert len({id(t.text) for t in toks}) == len({t.text for t in toks}) == len(texts)
+    assert all(s.hyp is hyps[k] and s.refs is refs[k] for k, s in enumerate(res.segments))
+    assert len({id(s.signature) for s in res.segments}) == 1
+    assert [s.to_dict() for s in res.segments] == before  # nothing changed but sharing
+
+
+def test_the_corpus_results_a_session_keeps_are_capped_in_segments() -> None:
+    """Scoring a large upload under a second setting drops the first result instead of
+    keeping both (each 100,000-segment result is about 0.6 GB of records)."""
+    from pages._corpus_common import keep_results
+
+    res, _, _ = _scored(30)
+    store: dict[Any, Any] = {}
+    keep_results(store, "a", {"sys": res}, limit=50)
+    keep_results(store, "b", {"sys": res}, limit=50)
+    assert list(store) == ["b"]
+    keep_results(store, "c", {"sys": res, "sys2": res}, limit=50)
+    assert list(store) == ["c"]  # the newest is kept even above the limit
+    small: dict[Any, Any] = {}
+    keep_results(small, "a", [1] * 20, len, limit=50)
+    keep_results(small, "b", [1] * 20, len, limit=50)
+    assert list(small) == ["a", "b"]
