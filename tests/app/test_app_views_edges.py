@@ -87,3 +87,22 @@ def test_the_corpus_results_a_session_keeps_are_capped_in_segments() -> None:
     keep_results(small, "a", [1] * 20, len, limit=50)
     keep_results(small, "b", [1] * 20, len, limit=50)
     assert list(small) == ["a", "b"]
+
+
+# -- the Russian corpus page: decimal commas in every chart --------------------------
+
+
+def test_every_chart_of_the_russian_corpus_page_uses_a_decimal_comma(app_test: Any) -> None:
+    """The selectable charts (score vs length, the A/B scatter) were shown with
+    ``st.plotly_chart`` directly and kept plotly's "0.2" ticks in the Russian UI."""
+    import json
+
+    at = app_test(ui="RU")
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="corpus_source").set_value("demo").run()
+    _clean(at)
+    charts = at.get("plotly_chart")
+    specs = [json.loads(c.proto.spec) for c in charts]
+    assert len(specs) >= 4  # bars, distributions, score vs length, A/B scatter
+    assert [s["layout"].get("separators") for s in specs] == [", "] * len(specs)

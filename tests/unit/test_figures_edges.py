@@ -28,3 +28,38 @@ def test_near_misses_under_meteor_15_ru_include_the_embedding_stage() -> None:
     assert n.reason == "stage_off"
     assert "ru" in n.presets
     assert n.gain > 0
+
+
+# -- corpus figures ---------------------------------------------------------------
+
+
+def _corpus(n: int = 6) -> dict[str, object]:
+    m = Meteor("meteor-1.5")
+    hyps = [f"the cat sat on mat {k}" for k in range(n)]
+    return {
+        "A": m.corpus_score(hyps, [f"a cat sat on the mat {k}" for k in range(n)]),
+        "B": m.corpus_score(hyps, [f"the cat is on the mat {k + 1}" for k in range(n)]),
+    }
+
+
+def test_corpus_scatters_keep_the_legend_off_the_x_axis_title() -> None:
+    from meteor.viz import corpus as cf
+
+    res = _corpus()
+    for fig in (cf.ab_scatter(res["A"], res["B"], names=("A", "B")), cf.score_vs_length(res)):
+        assert fig.layout.xaxis.title.text
+        legend = fig.layout.legend
+        assert legend.orientation == "h" and legend.yanchor == "bottom" and legend.y >= 1.0
+
+
+def test_corpus_hovers_number_segments_from_1_like_the_tables() -> None:
+    from meteor.viz import corpus as cf
+
+    res = _corpus()
+    for fig in (cf.ab_scatter(res["A"], res["B"], names=("A", "B")), cf.score_vs_length(res)):
+        for tr in fig.data:
+            if tr.customdata is None or "segment" not in (tr.hovertemplate or "").lower():
+                continue
+            shown = tr.hovertemplate.split("customdata[")[1][0]
+            for row in tr.customdata:
+                assert row[int(shown)] == row[1] + 1  # the table's number, not the index
