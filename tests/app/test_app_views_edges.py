@@ -106,3 +106,26 @@ def test_every_chart_of_the_russian_corpus_page_uses_a_decimal_comma(app_test: A
     specs = [json.loads(c.proto.spec) for c in charts]
     assert len(specs) >= 4  # bars, distributions, score vs length, A/B scatter
     assert [s["layout"].get("separators") for s in specs] == [", "] * len(specs)
+
+
+# -- the link view's caption follows the figure's layout ------------------------------
+
+
+@pytest.mark.parametrize(("ui", "rows", "columns"), [("EN", "Top row", "Left column"),
+                                                      ("RU", "Верхний ряд", "Левый столбец")])  # fmt: skip
+def test_the_link_view_caption_names_the_layout_drawn(
+    app_test: Any, ui: str, rows: str, columns: str
+) -> None:
+    """From about 9 tokens the link view is drawn in two columns; its caption still said
+    "Top row: hypothesis; bottom row: reference"."""
+    from meteor.viz.links import link_view_layout
+
+    long_hyp = "the quick brown fox jumps over the lazy dog near the old river bank today"
+    long_ref = "a quick brown fox jumped over a lazy dog by the old river bank this morning"
+    assert link_view_layout(Meteor("meteor-1.5").score(long_hyp, long_ref).alignment) == "columns"
+    for (hyp, ref), want, other in (((long_hyp, long_ref), columns, rows), (("a cat", "a cat"), rows, columns)):  # fmt: skip
+        at = app_test(ui=ui, hyp=hyp, ref=ref)
+        at.run()
+        _clean(at)
+        captions = " ".join(c.value for c in at.caption)
+        assert want in captions and other not in captions
