@@ -10,6 +10,7 @@ parameters are listed in README.md ("URL parameters").
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import streamlit as st
@@ -24,8 +25,16 @@ NOTICES_KEY = "_url_notices"
 _CHECKED_KEY = "_url_checked"
 
 
+#: A number as a person writes it in a link: ASCII digits, one point, an optional
+#: exponent.  ``float()`` alone also takes ``1_0``, full-width ``０.5``, other scripts'
+#: digits and surrounding spaces, which a shared link should not carry silently.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+
+
 def _number(lo: float, hi: float, *, whole: bool = False) -> Callable[[str], bool]:
     def ok(raw: str) -> bool:
+        if not _PLAIN_NUMBER.fullmatch(raw):
+            return False
         try:
             x = float(raw)
         except ValueError:

@@ -74,10 +74,18 @@ def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
     return APP_CACHE.get(("figure", ui(), *key), make)
 
 
-def plotly(fig: Any, key: str) -> None:
-    """Show a figure; in Russian plotly's own number formats use a decimal comma too."""
+def localized(fig: Any) -> Any:
+    """``fig`` with the interface's number separators: in Russian plotly's own number
+    formats (ticks, hovers) use a decimal comma too.  Every figure shown goes through
+    here, also those shown with ``st.plotly_chart`` directly (selectable charts)."""
     if ui() == "ru" and fig.layout.separators != ", ":  # a shared figure has them already
         fig.update_layout(separators=", ")
+    return fig
+
+
+def plotly(fig: Any, key: str) -> None:
+    """Show a figure (:func:`localized`)."""
+    fig = localized(fig)
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 

@@ -34,7 +34,7 @@ from pages._frame import require_frame
 from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, signed
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import plotly
+from pages._widgets import localized, plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -492,7 +492,7 @@ with tabs["dist"]:
     plotly(corpus_figures.distributions(results, labels=corpus_fig_labels()), key="corpus_dists")
     st.caption(t("corpus_dist_caption"))
     st.plotly_chart(
-        corpus_figures.score_vs_length(results, labels=corpus_fig_labels()),
+        localized(corpus_figures.score_vs_length(results, labels=corpus_fig_labels())),
         key="corpus_len",
         on_select="rerun",
         selection_mode=("points",),
@@ -564,8 +564,10 @@ with tabs["compare"]:
             # both systems on the segments both have (the whole results when they match)
             ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
             st.plotly_chart(
-                corpus_figures.ab_scatter(
-                    ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
+                localized(
+                    corpus_figures.ab_scatter(
+                        ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
+                    )
                 ),
                 key="corpus_ab",
                 on_select="rerun",

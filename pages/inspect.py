@@ -79,6 +79,14 @@ PAGE_STRINGS = freeze(
             "штрих показывают этап; затенённые пронумерованные полосы — фрагменты; ✕ — слово "
             "без пары, полый значок — служебное слово. Щелчок по легенде скрывает этап.",
         },
+        "links_caption_columns": {
+            "en": "Left column: hypothesis; right column: reference. One link per match, "
+            "coloured and dashed by stage; shaded numbered bands are chunks; ✕ marks an "
+            "unmatched word, a hollow mark a function word. Click a legend entry to hide a stage.",
+            "ru": "Левый столбец — гипотеза, правый — эталон. Каждая связь — совпадение; цвет и "
+            "штрих показывают этап; затенённые пронумерованные полосы — фрагменты; ✕ — слово "
+            "без пары, полый значок — служебное слово. Щелчок по легенде скрывает этап.",
+        },
         "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
         "color_module": {"en": "stage", "ru": "этап"},
         "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне (X-Ray)"},
@@ -338,8 +346,11 @@ def show_view(
 ) -> None:
     """The chosen view of the pair (its figure shared by every session per ``fig_key``)."""
     if view == "links":
-        plotly(shared_figure(("links", *fig_key), figs["links"]), key="links")
-        st.caption(t("links_caption"))
+        fig = shared_figure(("links", *fig_key), figs["links"])
+        plotly(fig, key="links")
+        # the caption follows the figure's own layout (rows, or columns for long pairs)
+        columns = (fig.layout.meta or {}).get("layout") == "columns"
+        st.caption(t("links_caption_columns" if columns else "links_caption"))
     elif view == "matrix":
         modes = {c: t(f"color_{c}") for c in ("module", "order")}
         st.radio(

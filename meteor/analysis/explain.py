@@ -412,6 +412,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
                         weights=((mod, 1.0),),
                         stemmer=stemmer,
                         aligner=DEFAULT_ALIGNER,
+                        embedding_threshold=_embedding_threshold(params),
                     )
                 )
                 stages = other.candidates(hyp_w, ref_w)
@@ -430,4 +431,15 @@ def _has_matcher(module: Module) -> bool:
         Module.SYNONYM,
         Module.PARAPHRASE,
         Module.LEMMA,
+        Module.EMBEDDING,
     )
+
+
+def _embedding_threshold(params: Params) -> float:
+    """The cosine threshold a near miss of the embedding stage is judged by: the
+    settings' own when they run the stage, else the first preset of the language that
+    runs it (``ru`` for Russian), else the settings' value."""
+    for p in (params, *_lang_presets(params.lang)):
+        if Module.EMBEDDING in p.modules:
+            return p.embedding_threshold
+    return params.embedding_threshold

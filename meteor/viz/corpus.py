@@ -2,7 +2,8 @@
 
 Pure functions: no Streamlit, no state.  Every point that stands for a segment
 carries ``customdata = [system index, segment index]`` (0-based) so a page can
-open that segment when the point is selected.
+open that segment when the point is selected; a hover that names the segment shows
+its number as the tables do (1-based, ``customdata[2]``).
 """
 
 from __future__ import annotations
@@ -187,8 +188,8 @@ def score_vs_length(
                 mode="markers",
                 name=escape(name),
                 marker=dict(color=_color(k), size=6, opacity=0.6),
-                customdata=[[k, i] for i in range(len(segs))],
-                hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[1]}}"
+                customdata=[[k, i, i + 1] for i in range(len(segs))],
+                hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[2]}}"
                 f"<br>{_l(labels, 'length')} %{{x}}<br>{_l(labels, 'score')} %{{y:.4f}}"
                 "<extra></extra>",
             )
@@ -199,8 +200,9 @@ def score_vs_length(
         yaxis_range=[-0.02, 1.02],
         height=360,
         clickmode="event+select",
-        legend=dict(orientation="h"),
-        margin=dict(t=30, b=40, l=50, r=10),
+        # above the plot: below it, a horizontal legend covers the x-axis title
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
+        margin=dict(t=50, b=40, l=50, r=10),
     )
     return fig
 
@@ -252,9 +254,9 @@ def ab_scatter(
                 mode="markers",
                 name=label,
                 marker=dict(color=colors[label], size=7, opacity=0.7),
-                customdata=[[1, k] for k in idx],
+                customdata=[[1, k, k + 1] for k in idx],
                 hovertemplate=_l(labels, "segment")
-                + " %{customdata[1]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
+                + " %{customdata[2]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
             )
         )
     fig.update_layout(
@@ -264,8 +266,9 @@ def ab_scatter(
         yaxis_range=[-0.02, 1.02],
         height=420,
         clickmode="event+select",
-        legend=dict(orientation="h"),
-        margin=dict(t=30, b=40, l=50, r=10),
+        # above the plot: below it, a horizontal legend covers the x-axis title
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
+        margin=dict(t=50, b=40, l=50, r=10),
     )
     return fig
 
@@ -300,7 +303,8 @@ def interval_bars(
         barmode="group",
         yaxis_title="METEOR",
         height=320,
-        legend=dict(orientation="h"),
-        margin=dict(t=30, b=40, l=50, r=10),
+        # above the plot: below it, a horizontal legend covers the x-axis title
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
+        margin=dict(t=50, b=40, l=50, r=10),
     )
     return fig

@@ -222,7 +222,7 @@ def test_figures() -> None:
     grid = corpus_figures.distributions(results)
     assert len(grid.data) == 8 and grid.layout.barmode == "overlay"
     scatter = corpus_figures.score_vs_length(results)
-    assert list(scatter.data[1].customdata[3]) == [1, 3]
+    assert list(scatter.data[1].customdata[3]) == [1, 3, 4]  # index 3, shown as segment 4
     assert scatter.layout.xaxis.title.text == "reference length (tokens)"
     a, b = results["system_a"], results["system_b"]
     ab = corpus_figures.ab_scatter(a, b, names=("A<x>", "B"))

@@ -225,7 +225,8 @@ def test_near_misses_russian_synonym_stage(scored):  # type: ignore[no-untyped-d
     near = explain.near_misses(r, m)
     assert all(n.reason in ("stage_off", "not_chosen", "stemmer") for n in near)
     mods = {n.match.module for n in near}
-    assert mods <= {Module.SYNONYM, Module.LEMMA, Module.STEM, Module.EXACT}
+    # every stage the language offers (the embedding stage too, issue 31)
+    assert mods <= {Module.SYNONYM, Module.LEMMA, Module.STEM, Module.EXACT, Module.EMBEDDING}
 
 
 # -- sensitivity ----------------------------------------------------------------------------
