@@ -146,6 +146,12 @@ PAGE_STRINGS = freeze(
             "ru": "Каждая формула сначала в символах, затем с числами этой пары (из разбора "
             "движка). α = {a}, β = {b}, γ = {g}, δ = {d}.",
         },
+        # the words inside the formulas (meteor.analysis.steps.FORMULA_WORDS)
+        "formula_stage": {"en": "stage", "ru": "этап"},
+        "formula_content": {"en": "content", "ru": "значимые"},
+        "formula_function": {"en": "function", "ru": "служебные"},
+        "formula_chunks": {"en": "chunks", "ru": "фрагменты"},
+        "formula_perfect": {"en": "perfect match: frag", "ru": "полное совпадение: frag"},
         "doc_title": {
             "en": "The documentation's two examples",
             "ru": "Два примера из документации",
@@ -191,6 +197,16 @@ def step_label(n: int, opt: str) -> str:
 def positions(m: Match) -> str:
     """A match's word positions, hypothesis → reference."""
     return f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}"
+
+
+def roomy(tex: str) -> str:
+    """``tex`` between two invisible struts (2 em up, 1.4 em down).
+
+    st.latex's box hides what overflows it and is sized to the formula's first-line
+    box, so a fraction's numerator or a sum's subscript lost its top or bottom pixels
+    (tests/browser/test_browser_learn.py measures every formula's box).
+    """
+    return f"\\;\\rule{{0pt}}{{2em}}{tex}\\rule[-1.4em]{{0pt}}{{0pt}}\\;"
 
 
 # labels fixed now (AppTest calls format_func outside the run)
@@ -329,9 +345,12 @@ else:
         t("formula_text", a=num(p.alpha, 2), b=num(p.beta, 2), g=num(p.gamma, 2),
           d=num(p.delta, 2))
     )  # fmt: skip
-    for line in walk.formula_lines(r.stats, a.breakdown, p, fmt=num):
-        st.latex(line.symbolic)
-        st.latex(line.numeric)
+    words = {k: t(f"formula_{k}") for k in walk.FORMULA_WORDS}
+    for line in walk.formula_lines(
+        r.stats, a.breakdown, p, fmt=num, words=words, stage_name=module_label
+    ):
+        st.latex(roomy(line.symbolic))
+        st.latex(roomy(line.numeric))
     score_card(r, compact=True)
 
 # -- the doc page's examples, scored live under seed-doc ----------------------------
