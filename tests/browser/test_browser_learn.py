@@ -5,7 +5,8 @@ of meteor-1.5 writes M_hyp / M_ref with four weighted terms.  Every formula must
 box: no formula wider than its box (the result "= 4.4500" was pushed past the right
 edge, with no visible scrollbar), no glyph outside the box (st.latex's box hides what
 overflows it: the Fmean numerator lost its top), every glyph inside the window, and each
-term of M labelled with its stage.  Screenshots go to ``tests/artifacts/``.
+term of M labelled with its stage (in Russian too, where KaTeX draws the Cyrillic labels
+without an error).  Screenshots go to ``tests/artifacts/``.
 
 Run with ``python -m pytest -m browser tests/browser/test_browser_learn.py``.
 """
@@ -68,13 +69,26 @@ def test_the_pair_uses_every_stage() -> None:
     assert {m.module.value for m in r.matches} == {"exact", "stem", "synonym", "paraphrase"}
 
 
-@pytest.mark.parametrize("width", [1366, 1400])
-def test_formula_step_fits_the_window(server: dict[str, Any], browser: Any, width: int) -> None:
+#: the stage labels of the M lines in each interface language
+LABELS = {
+    "EN": ("exact", "stem", "synonym", "paraphrase"),
+    "RU": ("точное", "основа", "синоним", "перефразирование"),
+}
+
+
+@pytest.mark.parametrize(("width", "ui"), [(1366, "EN"), (1400, "EN"), (1366, "RU")])
+def test_formula_step_fits_the_window(
+    server: dict[str, Any], browser: Any, width: int, ui: str
+) -> None:
     m = Meteor("meteor-1.5")
     r = m.score(*PAIR)
     bd = m.breakdown(r)
     results = [f"{bd.hyp_weighted_matches:.4f}", f"{bd.ref_weighted_matches:.4f}"]
-    query = urlencode({"hyp": PAIR[0], "ref": PAIR[1], "preset": "meteor-1.5", "step": "formula"})
+    if ui == "RU":
+        results = [x.replace(".", ",") for x in results]
+    query = urlencode(
+        {"ui": ui, "hyp": PAIR[0], "ref": PAIR[1], "preset": "meteor-1.5", "step": "formula"}
+    )
     pg = browser.new_page(viewport={"width": width, "height": 900})
     try:
         pg.goto(f"{server['url']}/learn?{query}")
@@ -86,17 +100,19 @@ def test_formula_step_fits_the_window(server: dict[str, Any], browser: Any, widt
         pg.wait_for_function("() => document.fonts.status === 'loaded'", timeout=30_000)
         pg.wait_for_timeout(500)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        pg.screenshot(path=str(ARTIFACTS / f"learn_formula_{width}.png"), full_page=True)
+        pg.screenshot(path=str(ARTIFACTS / f"learn_formula_{width}_{ui}.png"), full_page=True)
         boxes = pg.evaluate(MEASURE)
+        errors = pg.locator('[data-testid="stMain"] .katex-error').count()
     finally:
         pg.close()
+    assert not errors  # KaTeX renders every formula (Cyrillic words included)
     assert len(boxes) == 20  # ten formulas, each in symbols and with numbers
     problems = []
     # the order of meteor.analysis.steps.formula_lines: L_hyp, L_ref, M_hyp, M_ref, ...
     # (innerText holds KaTeX's hidden MathML too: the glyph checks below say what is seen)
     for box, value in zip((boxes[5], boxes[7]), results, strict=True):
         assert f"={value}" in box["text"], (value, box["text"])  # the result is written
-        for stage in ("exact", "stem", "synonym", "paraphrase"):  # each term is named
+        for stage in LABELS[ui]:  # each term is named
             if stage not in box["text"]:
                 problems.append(f"{box['text'][:30]}: no term labelled {stage!r}")
     for b in boxes:
