@@ -329,11 +329,15 @@ def inspect_link(result: MeteorResult) -> str:
     """``/?hyp=…&ref=…&lang=…&preset=…`` (+ changed parameters): the Inspect page's URL.
 
     The Inspect page is the default page, served at ``/`` (a deep link to its
-    ``url_path`` would be refused); its widgets bind these query parameters.
+    ``url_path`` would be refused); its widgets bind these query parameters.  A
+    non-English interface travels too (``ui=RU``, the label its bound switch writes):
+    the page opened keeps the language of the page that linked to it.
     """
     ss = st.session_state
     lang = ss.get("lang", "en")
     query: dict[str, Any] = {"hyp": result.hyp, "ref": "\n".join(result.refs), "lang": lang}
+    if ui() != "en":
+        query["ui"] = ui().upper()
     preset = ss.get("preset")
     if preset:
         query["preset"] = preset
@@ -350,7 +354,7 @@ def cached_rows(
     """:func:`table_rows`, kept per (corpus, setting, system): sorting, filtering and
     clicking rerun the page, and a large corpus has 100,000 rows to rebuild."""
     ss = st.session_state
-    links = (ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in _LINK_KEYS))
+    links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in _LINK_KEYS))
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:

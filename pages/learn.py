@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from meteor.analysis import explain
 from meteor.analysis import steps as walk
+from meteor.params import Params
 from meteor.types import Match
 from meteor.viz import figures
 from pages._frame import require_frame
-from pages._i18n import Translator, fig_labels, freeze, integer, module_label, num, side_label
+from pages._i18n import (
+    Translator,
+    fig_labels,
+    freeze,
+    integer,
+    module_label,
+    num,
+    side_label,
+    ui,
+)
 from pages._pair import EXAMPLES, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
@@ -36,15 +48,39 @@ PAGE_STRINGS = freeze(
         "step_chunks": {"en": "{n} · chunks", "ru": "{n} · фрагменты"},
         "step_formula": {"en": "{n} · formula", "ru": "{n} · формула"},
         "tokens_text": {
-            "en": "The texts are normalised and split into tokens exactly as the preset's "
-            "tokenizer does (Meteor's -norm: punctuation split off, lowercased). These are the "
-            "units everything below counts. Hollow marks are function words: with δ = {delta} "
-            "a content word weighs δ and a function word 1 − δ.",
+            "en": "The texts are normalised and split into tokens exactly as the settings' "
+            "tokenizer does ({how}). These are the units everything below counts. Hollow "
+            "marks are function words: with δ = {delta} a content word weighs δ and a "
+            "function word 1 − δ.",
             "ru": "Тексты нормализуются и делятся на токены так, как это делает токенизатор "
-            "пресета (в Meteor -norm: пунктуация отделяется, регистр понижается). Всё "
-            "дальнейшее считается в этих единицах. Полые значки — служебные слова: при δ = "
-            "{delta} значимое слово весит δ, служебное — 1 − δ.",
+            "текущих настроек ({how}). Всё дальнейшее считается в этих единицах. Полые "
+            "значки — служебные слова: при δ = {delta} значимое слово весит δ, служебное — "
+            "1 − δ.",
         },
+        # how the settings tokenise (Params.tokenizer, .norm, .no_punct): "{split}, {case}"
+        "split_norm": {
+            "en": "Meteor's -norm: punctuation split off",
+            "ru": "в Meteor -norm: пунктуация отделяется",
+        },
+        "split_nopunct": {
+            "en": "Meteor's -norm -noPunct: punctuation removed",
+            "ru": "в Meteor -norm -noPunct: пунктуация удаляется",
+        },
+        "split_space": {
+            "en": "split at spaces: punctuation stays attached to its word",
+            "ru": "деление по пробелам: пунктуация остаётся при слове",
+        },
+        "split_nltk": {
+            "en": "nltk.word_tokenize: punctuation split off",
+            "ru": "nltk.word_tokenize: пунктуация отделяется",
+        },
+        "split_razdel": {
+            "en": "razdel: punctuation split off",
+            "ru": "razdel: пунктуация отделяется",
+        },
+        "split_other": {"en": "tokenizer {name}", "ru": "токенизатор {name}"},
+        "case_lower": {"en": "lowercased", "ru": "регистр понижается"},
+        "case_kept": {"en": "case kept", "ru": "регистр сохраняется"},
         "stage_exact": {
             "en": "**Exact**: a hypothesis word and a reference word are the same string.",
             "ru": "**Точное совпадение**: слово гипотезы и слово эталона совпадают.",
@@ -81,11 +117,29 @@ PAGE_STRINGS = freeze(
             "en": "**{stage}**: the candidates this stage proposes.",
             "ru": "**{stage}**: кандидаты, которые предлагает этот этап.",
         },
-        "stage_all_words": {
+        # what a stage's candidates compete for, per aligner (Params.aligner)
+        "stage_scope_beam": {
             "en": "Like Meteor 1.5, every stage proposes candidates for every word, even "
             "words an earlier stage already matched; the aligner chooses afterwards.",
             "ru": "Как в Meteor 1.5, каждый этап предлагает кандидатов для всех слов, даже "
             "уже сопоставленных раньше; выбирает потом выравниватель.",
+        },
+        "stage_scope_stagewise": {
+            "en": "With the stage-by-stage aligner (2005 paper), this stage only matches words "
+            "the earlier stages left unmatched: of the candidates listed (all it finds), "
+            "those touching an already matched word are dropped.",
+            "ru": "При поэтапном выравнивателе (статья 2005 г.) этап сопоставляет только "
+            "слова, оставшиеся без пары после предыдущих этапов: из перечисленных кандидатов "
+            "(всех, что он находит) отбрасываются те, что затрагивают уже сопоставленное "
+            "слово.",
+        },
+        "stage_scope_greedy": {
+            "en": "With the greedy aligner (NLTK), this stage only matches words the earlier "
+            "stages left unmatched, and NLTK runs its own matching; the candidates listed "
+            "come from this library's stage.",
+            "ru": "При жадном выравнивателе (NLTK) этап сопоставляет только слова, оставшиеся "
+            "без пары после предыдущих этапов, и NLTK сопоставляет по-своему; перечисленные "
+            "кандидаты — от этапа этой библиотеки.",
         },
         "stage_counts": {
             "en": "{n} candidate(s); {new} hypothesis word(s) get their first candidate here; "
@@ -146,6 +200,18 @@ PAGE_STRINGS = freeze(
             "ru": "Каждая формула сначала в символах, затем с числами этой пары (из разбора "
             "движка). α = {a}, β = {b}, γ = {g}, δ = {d}.",
         },
+        # a candidate's detail (meteor.stages: stem, lemma, synonym, embedding) in Russian
+        "detail_stem": {"en": "same stem “{w}”", "ru": "общая основа «{w}»"},
+        "detail_lemma": {"en": "same lemma “{w}”", "ru": "общая лемма «{w}»"},
+        "detail_synset": {"en": "{src} synset {off}", "ru": "синсет {off} ({src})"},
+        "detail_cosine": {"en": "navec cosine {c}", "ru": "косинус navec {c}"},
+        "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
+        # the words inside the formulas (meteor.analysis.steps.FORMULA_WORDS)
+        "formula_stage": {"en": "stage", "ru": "этап"},
+        "formula_content": {"en": "content", "ru": "значимые"},
+        "formula_function": {"en": "function", "ru": "служебные"},
+        "formula_chunks": {"en": "chunks", "ru": "фрагменты"},
+        "formula_perfect": {"en": "perfect match: frag", "ru": "полное совпадение: frag"},
         "doc_title": {
             "en": "The documentation's two examples",
             "ru": "Два примера из документации",
@@ -193,6 +259,56 @@ def positions(m: Match) -> str:
     return f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}"
 
 
+def tokenisation(params: Params) -> str:
+    """How ``params`` split and normalise the texts, in the UI language (never a claim the
+    settings do not make: ``-noPunct`` drops punctuation, ``norm="none"`` keeps the case)."""
+    tok = params.tokenizer
+    if tok == "meteor" and params.norm == "meteor":
+        split = t("split_nopunct" if params.no_punct else "split_norm")
+    elif tok in ("meteor", "whitespace"):
+        split = t("split_space")
+    elif tok in ("nltk", "razdel"):
+        split = t(f"split_{tok}")
+    else:
+        split = t("split_other", name=md_escape(tok))
+    return f"{split}, {t('case_kept' if params.norm == 'none' else 'case_lower')}"
+
+
+#: The library's candidate details (meteor.stages) → (pattern, key of the UI string).
+_DETAILS = (
+    (re.compile(r"same stem “(?P<w>.*)”\Z"), "detail_stem"),
+    (re.compile(r"same lemma “(?P<w>.*)”\Z"), "detail_lemma"),
+    (re.compile(r"(?P<src>.+) synset (?P<off>\d+)\Z"), "detail_synset"),
+)
+_COSINE = re.compile(r"navec cosine \S+(?: \(looked up as (?P<h>.*) / (?P<r>.*)\))?\Z")
+
+
+def detail_text(m: Match) -> str:
+    """A candidate's detail in the UI language, its numbers written the UI's way (the
+    library writes English; a detail of an unknown form is shown as it is)."""
+    if ui() == "en":
+        return m.detail
+    for pattern, key in _DETAILS:
+        if hit := pattern.match(m.detail):
+            return t(key, **hit.groupdict())
+    if (hit := _COSINE.match(m.detail)) and m.similarity is not None:
+        text = t("detail_cosine", c=num(m.similarity, 2))
+        if hit["h"] is not None:
+            text += t("detail_lookup", h=hit["h"], r=hit["r"])
+        return text
+    return m.detail
+
+
+def roomy(tex: str) -> str:
+    """``tex`` between two invisible struts (2 em up, 1.4 em down).
+
+    st.latex's box hides what overflows it and is sized to the formula's first-line
+    box, so a fraction's numerator or a sum's subscript lost its top or bottom pixels
+    (tests/browser/test_browser_learn.py measures every formula's box).
+    """
+    return f"\\;\\rule{{0pt}}{{2em}}{tex}\\rule[-1.4em]{{0pt}}{{0pt}}\\;"
+
+
 # labels fixed now (AppTest calls format_func outside the run)
 step_labels = {opt: step_label(n, opt) for n, opt in enumerate(options, start=1)}
 
@@ -211,7 +327,7 @@ else:
     st.query_params["step"] = step
 
 if step == "tokens":
-    st.markdown(t("tokens_text", delta=num(p.delta, 2)))
+    st.markdown(t("tokens_text", how=tokenisation(p), delta=num(p.delta, 2)))
     plotly(
         figures.link_view(r.alignment, matches=(), mark_unmatched=False, labels=labels, fmt=num),
         key="learn_fig",
@@ -239,7 +355,8 @@ elif step.startswith("stage:"):
         st.markdown(t(key, stemmer=p.stemmer, threshold=num(p.embedding_threshold, 2)))
     else:  # a stage the library added later: its name, never a raw key
         st.markdown(t("stage_generic", stage=module_label(s.module).capitalize()))
-    st.caption(t("stage_all_words"))
+    if f"stage_scope_{p.aligner}" in t:  # an aligner registered later: no claim made
+        st.caption(t(f"stage_scope_{p.aligner}"))
     st.markdown(
         t(
             "stage_counts",
@@ -259,7 +376,7 @@ elif step.startswith("stage:"):
                     t("col_hyp"): " ".join(m.hyp_words),
                     t("col_ref"): " ".join(m.ref_words),
                     t("col_span"): positions(m),
-                    t("col_detail"): m.detail,
+                    t("col_detail"): detail_text(m),
                 }
                 for m in s.candidates
             ],
@@ -329,9 +446,12 @@ else:
         t("formula_text", a=num(p.alpha, 2), b=num(p.beta, 2), g=num(p.gamma, 2),
           d=num(p.delta, 2))
     )  # fmt: skip
-    for line in walk.formula_lines(r.stats, a.breakdown, p, fmt=num):
-        st.latex(line.symbolic)
-        st.latex(line.numeric)
+    words = {k: t(f"formula_{k}") for k in walk.FORMULA_WORDS}
+    for line in walk.formula_lines(
+        r.stats, a.breakdown, p, fmt=num, words=words, stage_name=module_label
+    ):
+        st.latex(roomy(line.symbolic))
+        st.latex(roomy(line.numeric))
     score_card(r, compact=True)
 
 # -- the doc page's examples, scored live under seed-doc ----------------------------

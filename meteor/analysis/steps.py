@@ -6,8 +6,9 @@ with the pair's own numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from meteor.metric import Meteor
 from meteor.params import Params
@@ -21,7 +22,14 @@ from meteor.types import (
     module_slot,
 )
 
-__all__ = ["FormulaLine", "StageStep", "definite_candidates", "formula_lines", "stage_steps"]
+__all__ = [
+    "FORMULA_WORDS",
+    "FormulaLine",
+    "StageStep",
+    "definite_candidates",
+    "formula_lines",
+    "stage_steps",
+]
 
 Fmt = Callable[[float], str]
 
@@ -119,22 +127,57 @@ def _tex(fmt: Fmt, x: float) -> str:
     return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
 
 
+#: The words the formulas write in ``\\text{}`` (subscripts and notes), English by default;
+#: :func:`formula_lines` takes a translation of any of them.
+FORMULA_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "stage": "stage",
+        "content": "content",
+        "function": "function",
+        "chunks": "chunks",
+        "perfect": "perfect match: frag",
+    }
+)
+
+_TEX_SPECIAL = {c: f"\\{c}" for c in "#$%&_{}"} | {
+    "\\": "\\textbackslash{}",
+    "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}",
+}
+
+
+def _text(word: str) -> str:
+    """``word`` as LaTeX ``\\text{...}`` (its special characters escaped)."""
+    return "\\text{" + "".join(_TEX_SPECIAL.get(c, c) for c in word) + "}"
+
+
 def formula_lines(
-    stats: Stats, bd: Breakdown, params: Params, fmt: Fmt = _default_fmt
+    stats: Stats,
+    bd: Breakdown,
+    params: Params,
+    fmt: Fmt = _default_fmt,
+    *,
+    words: Mapping[str, str] | None = None,
+    stage_name: Callable[[Module], str] | None = None,
 ) -> tuple[FormulaLine, ...]:
     """The METEOR formula step by step, with this pair's numbers (from :class:`Breakdown`).
 
     Keys: ``len_hyp``, ``len_ref``, ``m_hyp``, ``m_ref``, ``precision``, ``recall``,
-    ``fmean``, ``frag``, ``penalty``, ``score``.
+    ``fmean``, ``frag``, ``penalty``, ``score``.  ``words`` translates the words of
+    :data:`FORMULA_WORDS`; ``stage_name`` names a stage (its code by default).  The
+    weighted matches are written one stage per line, each line labelled with its stage
+    (``aligned``), so a pair matched by many stages stays as narrow as one term.
     """
 
     def n(x: float) -> str:
         return _tex(fmt, x)
 
+    w = {**FORMULA_WORDS, **(words or {})}
+    name = stage_name or (lambda m: m.value)
     return (
         *_length_lines(stats, bd, params, n),
-        *_match_lines(stats, bd, params, n),
-        *_ratio_lines(stats, bd, params, n),
+        *_match_lines(stats, bd, params, n, w, name),
+        *_ratio_lines(stats, bd, params, n, w),
     )
 
 
@@ -158,38 +201,47 @@ def _length_lines(
 
 
 def _match_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+    stats: Stats,
+    bd: Breakdown,
+    params: Params,
+    n: Callable[[float], str],
+    w: Mapping[str, str],
+    name: Callable[[Module], str],
 ) -> list[FormulaLine]:
     """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
-    a side add 0 and are left out)."""
+    a side add 0 and are left out), one stage per line with its name on the right."""
     d = params.delta
     mods = params.modules
     idx = {m: module_slot(m) for m in mods}
     hc, rc, hf, rf = stats.per_module(max(idx.values()) + 1)
+    stage, content, function = _text(w["stage"]), _text(w["content"]), _text(w["function"])
     lines: list[FormulaLine] = []
-    for side, content, function, weighted in (
+    for side, cont, func, weighted in (
         ("hyp", hc, hf, bd.hyp_weighted_matches),
         ("ref", rc, rf, bd.ref_weighted_matches),
     ):
         terms = [
-            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {content[idx[m]]}"
-            f" + {n(1 - d)}\\cdot {function[idx[m]]})"
+            f"{n(params.weight(m))}\\cdot({n(d)}\\cdot {cont[idx[m]]}"
+            f" + {n(1 - d)}\\cdot {func[idx[m]]}) && {_text(name(m))}"
             for m in mods
-            if content[idx[m]] or function[idx[m]]
+            if cont[idx[m]] or func[idx[m]]
         ] or ["0"]
+        rows = [f"M_{{\\text{{{side}}}}} &= {terms[0]}"]
+        rows += [f"&\\quad + {term}" for term in terms[1:]]
+        rows.append(f"&= {n(weighted)}")
         lines.append(
             FormulaLine(
                 f"m_{side}",
-                f"M_{{\\text{{{side}}}}} = \\sum_{{\\text{{stage}}}} w\\,"
-                "(\\delta\\,m_{\\text{content}} + (1-\\delta)\\,m_{\\text{function}})",
-                f"M_{{\\text{{{side}}}}} = " + " + ".join(terms) + f" = {n(weighted)}",
+                f"M_{{\\text{{{side}}}}} = \\sum_{{{stage}}} w\\,"
+                f"(\\delta\\,m_{{{content}}} + (1-\\delta)\\,m_{{{function}}})",
+                "\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}",
             )
         )
     return lines
 
 
 def _ratio_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str], w: Mapping[str, str]
 ) -> list[FormulaLine]:
     """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
     a, b, g = params.alpha, params.beta, params.gamma
@@ -214,10 +266,11 @@ def _ratio_lines(
         ),
         FormulaLine(
             "frag",
-            "\\text{frag} = \\frac{\\text{chunks}}{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
+            f"\\text{{frag}} = \\frac{{{_text(w['chunks'])}}}"
+            "{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
             f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
             f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
-            f" = {n(bd.frag)}" + ("\\quad(\\text{perfect match: frag} = 0)" if perfect else ""),
+            f" = {n(bd.frag)}" + (f"\\quad({_text(w['perfect'])} = 0)" if perfect else ""),
         ),
         FormulaLine(
             "penalty",
