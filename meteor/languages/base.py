@@ -78,7 +78,7 @@ class ParaphraseSource(Protocol):
 class WordVectors(Protocol):
     """Word vectors as the embedding stage reads them (:mod:`meteor.stages.embedding`).
 
-    :class:`meteor.stages.embedding.NavecEmbeddings` is the one implementation.
+    :class:`meteor.languages.navec.NavecEmbeddings` is the one implementation.
     """
 
     @property

@@ -75,7 +75,7 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     total = count_segments(hyp, args.input_format)
     bar = None
     if args.progress or sys.stderr.isatty():
-        from meteor.cli.output import ProgressBar
+        from meteor.io.progress import ProgressBar
 
         bar = ProgressBar(sys.stderr, hyp.name)
     totals = StreamTotals(meteor)
