@@ -26,7 +26,7 @@ from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
-from meteor.signatures import check_same_settings
+from meteor.signatures import check_same_settings, settings_signature
 from meteor.stages.base import (
     Candidate,
     CandidateLimitError,
@@ -143,10 +143,13 @@ class Meteor:
     ) -> None:
         self.params, self.preset = resolve_params(preset, params, lang, **overrides)
         p = self.params
+        # The aligner is chosen here: an unknown name or settings it cannot honour are
+        # refused first (ParamError naming the field), before anything is loaded.
+        self.aligner: Aligner = get_aligner(p.aligner)
+        self.aligner.check_params(p)
         self.lang: Language = get_language(p.lang)
         self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
         self._check_stages()
-        self.aligner: Aligner = get_aligner(p.aligner)
         self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
         # The tokenisers ask once per token: remembered for the commonest words.
@@ -429,7 +432,8 @@ class Meteor:
     def signature(self, nrefs: int = 1) -> str:
         sig = self._signatures.get(nrefs)
         if sig is None:  # a scorer's settings never change: computed once per nrefs
-            sig = self._signatures[nrefs] = self.params.signature(preset=self.preset, nrefs=nrefs)
+            sig = settings_signature(self.params, preset=self.preset, nrefs=nrefs)
+            self._signatures[nrefs] = sig
         return sig
 
     def score(
