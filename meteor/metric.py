@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
-from meteor.chunking import chunk_matches
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
@@ -44,6 +43,7 @@ from meteor.types import (
     MeteorResult,
     Stats,
     Token,
+    chunk_matches,
 )
 
 __all__ = ["Meteor", "Progress", "resolve_params"]
