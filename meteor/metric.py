@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
-from meteor.chunking import chunk_matches
 from meteor.errors import InputError
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
@@ -27,7 +26,7 @@ from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
-from meteor.signatures import check_same_settings
+from meteor.signatures import check_same_settings, settings_signature
 from meteor.stages.base import (
     Candidate,
     CandidateLimitError,
@@ -45,16 +44,17 @@ from meteor.types import (
     MeteorResult,
     Stats,
     Token,
+    chunk_matches,
 )
 
 __all__ = ["Meteor", "Progress", "resolve_params"]
 
 Progress = Callable[[float, str], None]
 
-#: Longest input (characters per side) accepted; longer text is an error, not a hang.
 #: :meth:`Meteor.corpus_score` of no segments (:class:`meteor.errors.InputError`).
 EMPTY_CORPUS = "no segments: hyps and refs are empty; a corpus needs at least one segment"
 
+#: Longest input (characters per side) accepted; longer text is an error, not a hang.
 MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
@@ -148,10 +148,13 @@ class Meteor:
         check_environment()  # a bad METEOR_* value: one message, before anything loads
         self.params, self.preset = resolve_params(preset, params, lang, **overrides)
         p = self.params
+        # The aligner is chosen here: an unknown name or settings it cannot honour are
+        # refused first (ParamError naming the field), before anything is loaded.
+        self.aligner: Aligner = get_aligner(p.aligner)
+        self.aligner.check_params(p)
         self.lang: Language = get_language(p.lang)
         self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
         self._check_stages()
-        self.aligner: Aligner = get_aligner(p.aligner)
         self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
         # The tokenisers ask once per token: remembered for the commonest words.
@@ -425,7 +428,8 @@ class Meteor:
     def signature(self, nrefs: int = 1) -> str:
         sig = self._signatures.get(nrefs)
         if sig is None:  # a scorer's settings never change: computed once per nrefs
-            sig = self._signatures[nrefs] = self.params.signature(preset=self.preset, nrefs=nrefs)
+            sig = settings_signature(self.params, preset=self.preset, nrefs=nrefs)
+            self._signatures[nrefs] = sig
         return sig
 
     def score(

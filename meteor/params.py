@@ -1,4 +1,9 @@
-"""Parameters of a METEOR computation: validated, frozen, hashable, signed.
+"""Parameters of a METEOR computation: validated, frozen, hashable — a value.
+
+Its checks are its own (fields, ranges, combinations of fields); the aligner's
+checks are made where the aligner is chosen (:class:`meteor.Meteor`) and the
+signature is built beside the metric (:func:`meteor.signatures.settings_signature`),
+so this module imports no registry of stages or aligners.
 
 Weights are bound to modules **by name** — never by slot as Meteor 1.5's ``-w``
 is (``meteor-1.5.md`` section 12, the ``-m``/``-p`` traps).  Every value is
@@ -10,16 +15,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 from meteor.errors import ParamError as ParamError
 from meteor.languages import canonical_code
+from meteor.text import TOKENIZERS as TOKENIZERS
+from meteor.text import TokenizerName as TokenizerName
 from meteor.types import Module, stage_modules
-
-if TYPE_CHECKING:
-    from meteor.aligners.base import Aligner
 
 __all__ = [
     "ALIGNERS",
@@ -37,7 +41,6 @@ VERSION = "0.1.0"
 
 NormMode = Literal["meteor", "lower", "none"]
 FunctionWordList = Literal["meteor", "meteor-lang", "project"]
-TokenizerName = Literal["meteor", "razdel", "whitespace", "nltk"]
 #: The built-in aligners, as the app offers them (each has a label there).
 #: ``Params(aligner=...)`` accepts any name registered in :mod:`meteor.aligners`.
 ALIGNERS: tuple[str, ...] = ("beam", "greedy", "stagewise")
@@ -45,7 +48,6 @@ ALIGNERS: tuple[str, ...] = ("beam", "greedy", "stagewise")
 DEFAULT_ALIGNER = "beam"
 NORM_MODES: tuple[str, ...] = get_args(NormMode)
 FUNCTION_WORD_LISTS: tuple[str, ...] = get_args(FunctionWordList)
-TOKENIZERS: tuple[str, ...] = get_args(TokenizerName)
 
 #: (low, high) inclusive ranges of the numeric fields.
 RANGES: dict[str, tuple[float, float]] = {
@@ -59,11 +61,9 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-def _aligner(name: str) -> Aligner:
-    """The registered aligner ``name`` (imported here: the aligners import this module)."""
-    from meteor.aligners import get_aligner
-
-    return get_aligner(name)
+#: The settings signature's builder, :func:`meteor.signatures.settings_signature`: that
+#: module sets it when imported (it sits above the registries; this module imports none).
+_signer: Callable[..., str] | None = None
 
 
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
@@ -130,7 +130,9 @@ class Params:
         weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
         aligner: a registered aligner (:func:`meteor.aligners.aligner_names`): ``beam``
             (Meteor 1.5), ``greedy`` (NLTK 3.10), ``stagewise`` (2005 paper) or one
-            registered with :func:`meteor.aligners.register_aligner`.
+            registered with :func:`meteor.aligners.register_aligner`; the name is
+            checked against the registry, with the aligner's own checks, where the
+            aligner is chosen (:class:`meteor.Meteor`), since the aligners import this module.
         beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
         norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
         no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
@@ -230,7 +232,10 @@ class Params:
             raise ParamError(f"weights: no weight given for module(s) {', '.join(missing)}")
         s(self, "weights", tuple((m, wmap[m]) for m in mods))
         s(self, "_weight_map", {m: wmap[m] for m in mods})
-        _aligner(self.aligner).check_params(self)  # unknown names: ParamError naming the field
+        if not isinstance(self.aligner, str) or not self.aligner.strip():
+            raise ParamError(
+                f"aligner must be an aligner's name such as 'beam', got {self.aligner!r}"
+            )
         if self.norm not in NORM_MODES:
             raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
         if self.function_words not in FUNCTION_WORD_LISTS:
@@ -313,37 +318,14 @@ class Params:
         return cls(**kw)
 
     def signature(self, *, preset: str | None = None, nrefs: int = 1) -> str:
-        """A sacreBLEU-style reproducibility signature that encodes every setting."""
-        from meteor.stages.registry import stage_code
+        """A sacreBLEU-style reproducibility signature that encodes every setting.
 
-        parts = [
-            "meteor",
-            f"v:{VERSION}",
-            f"preset:{preset or 'custom'}",
-            f"lang:{self.lang}",
-            f"norm:{self.norm}{'-nopunct' if self.no_punct else ''}",
-            "mods:" + "+".join(stage_code(m) for m in self.modules),
-            "w:" + "/".join(_fmt(w) for _, w in self.weights),
-            f"a:{_fmt(self.alpha)}",
-            f"b:{_fmt(self.beta)}",
-            f"g:{_fmt(self.gamma)}",
-            f"d:{_fmt(self.delta)}",
-            f"align:{_aligner(self.aligner).signature(self)}",
-        ]
-        if Module.STEM in self.modules:
-            parts.append(f"stem:{self.stemmer}")
-        if self.function_words != "meteor":
-            parts.append(f"fw:{self.function_words}")
-        if not self.perfect_rule:
-            parts.append("perfect:no")
-        if self.fold_yo:
-            parts.append("yo:fold")
-        if self.tokenizer != "meteor":
-            parts.append(f"tok:{self.tokenizer}")
-        if Module.EMBEDDING in self.modules:
-            parts.append(f"emb:{_fmt(self.embedding_threshold)}")
-        parts.append(f"nrefs:{nrefs}")
-        return "|".join(parts)
+        Built beside the metric, by :func:`meteor.signatures.settings_signature`
+        (it asks the stage and aligner registries, which sit above these settings).
+        """
+        if _signer is None:  # pragma: no cover - meteor.signatures plugs itself in on import
+            raise RuntimeError("meteor.signatures is not loaded")
+        return _signer(self, preset=preset, nrefs=nrefs)
 
 
 def _check_normaliser(lang: str) -> None:
@@ -356,10 +338,6 @@ def _check_normaliser(lang: str) -> None:
             f"norm: Meteor 1.5 has no normaliser for {lang!r} (-norm supports "
             f"{', '.join(k for k in NORM_LANGUAGES if k != 'cz')}); use norm='lower' or 'none'"
         )
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.4g}"
 
 
 def parse_modules(spec: str | Iterable[str]) -> tuple[Module, ...]:

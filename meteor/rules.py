@@ -16,14 +16,19 @@
   (:meth:`meteor.types.Stats.corpus_contribution`: its chunks are not added,
   MeteorStats.addStats).  Each caller passes the counts its Java original reads.
 
+* :func:`java_hash`: Java's ``String.hashCode``, the key Meteor 1.5 compares words
+  by (the matchers' ``java_keys``, :func:`meteor.stages.base._key_function`) and the key of
+  the jar's stemmer tables (:mod:`meteor.languages.jar_stemmers`).
+
 Imports nothing: safe to use from any layer.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-__all__ = ["fold_yo", "is_definite", "is_perfect_segment"]
+__all__ = ["fold_yo", "is_definite", "is_perfect_segment", "java_hash"]
 
 
 def fold_yo(text: str) -> str:
@@ -68,3 +73,13 @@ def is_perfect_segment(
     ``MeteorStats.addStats``).  Both are equal on statistics counted from an alignment.
     """
     return hyp_matched == hyp_len and ref_matched == ref_len and chunks == 1
+
+
+@functools.lru_cache(maxsize=500_000)
+def java_hash(s: str) -> int:
+    """Java ``String.hashCode``: 31-polynomial over UTF-16 code units, signed 32-bit."""
+    h = 0
+    b = s.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(b), 2):
+        h = (31 * h + (b[i] | (b[i + 1] << 8))) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h

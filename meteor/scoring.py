@@ -18,7 +18,7 @@ from typing import Any
 from meteor.aligners import get_aligner
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.types import MODULE_ORDER, Match, Stats, module_slot
+from meteor.types import MODULE_ORDER, Match, Stats, chunk_starts, module_slot
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
 
@@ -64,7 +64,7 @@ def stats_from_alignment(
     """Count lengths, function words, per-module matches and chunks (unweighted).
 
     ``chunks``: the number of chunks when the caller has already counted them
-    (:func:`~meteor.chunking.chunk_matches`), else they are counted here.
+    (:func:`~meteor.types.chunk_matches`), else they are counted here.
     """
     raw = sorted(
         ((m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in matches),
@@ -84,15 +84,13 @@ def stats_from_raw(
     """:func:`stats_from_alignment` of matches as plain tuples, in reference order.
 
     Each match starts ``(module, hyp_start, hyp_end, ref_start, ref_end, …)``
-    (:data:`~meteor.types.RawMatch`); no record is needed.  Chunks are counted as
-    Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443) and
-    :func:`~meteor.chunking.chunk_matches`: walking the matches in reference order, one
-    starts a new chunk unless it begins where the previous one ended on both sides.
+    (:data:`~meteor.types.RawMatch`); no record is needed.  Chunks are counted by the
+    one chunk rule, :func:`~meteor.types.chunk_starts` (Meteor 1.5
+    ``Aligner.getCountAndChunks``), as :func:`~meteor.types.chunk_matches` groups them.
     """
     n = len(MODULE_ORDER)
     hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
-    hm = rm = chunks = 0
-    prev_he = prev_re = -1
+    hm = rm = 0
     index = _MODULE_INDEX
     for c in matches:
         module, hs, he, rs, re_ = c[:5]
@@ -102,9 +100,6 @@ def stats_from_raw(
             grow = [0] * (k + 1 - len(hc))
             for vec in (hc, rc, hf, rf):
                 vec += grow
-        if rs != prev_re or hs != prev_he:
-            chunks += 1
-        prev_he, prev_re = he, re_
         f = int(hyp_function[hs]) if he - hs == 1 else sum(hyp_function[hs:he])
         hf[k] += f
         hc[k] += he - hs - f
@@ -122,7 +117,7 @@ def stats_from_raw(
         _shared(tuple(rc)),
         _shared(tuple(hf)),
         _shared(tuple(rf)),
-        chunks,
+        len(chunk_starts(matches)),
         hm,
         rm,
     )

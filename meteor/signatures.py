@@ -1,9 +1,15 @@
-"""Refusing to mix results made with different settings.
+"""The settings signature, and refusing to mix results made with different settings.
+
+:func:`settings_signature` writes every setting of a :class:`~meteor.params.Params`
+as one sacreBLEU-style line (as sacreBLEU's ``BLEUSignature`` sits beside its metric):
+it asks the stage registry for each stage's code and the chosen aligner for its field,
+so it lives here, above both, and :class:`~meteor.params.Params` stays a value
+(:meth:`Params.signature <meteor.params.Params.signature>` hands over to it).
 
 A corpus score, a bootstrap interval or a paired test sums or compares segment
 records; records made with different settings (another α, other stages, another
 version) would give a number that no setting produces.  Every record carries its
-signature (:meth:`meteor.Params.signature`); two records are compatible when their
+signature (:func:`settings_signature`); two records are compatible when their
 signatures agree on everything except the preset's *name* (``preset:meteor-1.5``
 and ``preset:custom`` with the same values score alike) and the number of
 references (segments may have different numbers of references).
@@ -13,11 +19,59 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from meteor import params as _params
+from meteor.aligners import get_aligner
 from meteor.errors import SettingsMismatchError as SettingsMismatchError
+from meteor.params import VERSION, Params
+from meteor.stages.registry import stage_code
+from meteor.types import Module
 
-__all__ = ["SettingsMismatchError", "check_same_settings", "settings_key"]
+__all__ = ["SettingsMismatchError", "check_same_settings", "settings_key", "settings_signature"]
 
 _IGNORED = ("preset:", "nrefs:")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def settings_signature(params: Params, *, preset: str | None = None, nrefs: int = 1) -> str:
+    """A sacreBLEU-style reproducibility signature that encodes every setting.
+
+    Raises:
+        ParamError: ``params.aligner`` names no registered aligner.
+    """
+    parts = [
+        "meteor",
+        f"v:{VERSION}",
+        f"preset:{preset or 'custom'}",
+        f"lang:{params.lang}",
+        f"norm:{params.norm}{'-nopunct' if params.no_punct else ''}",
+        "mods:" + "+".join(stage_code(m) for m in params.modules),
+        "w:" + "/".join(_fmt(w) for _, w in params.weights),
+        f"a:{_fmt(params.alpha)}",
+        f"b:{_fmt(params.beta)}",
+        f"g:{_fmt(params.gamma)}",
+        f"d:{_fmt(params.delta)}",
+        f"align:{get_aligner(params.aligner).signature(params)}",
+    ]
+    if Module.STEM in params.modules:
+        parts.append(f"stem:{params.stemmer}")
+    if params.function_words != "meteor":
+        parts.append(f"fw:{params.function_words}")
+    if not params.perfect_rule:
+        parts.append("perfect:no")
+    if params.fold_yo:
+        parts.append("yo:fold")
+    if params.tokenizer != "meteor":
+        parts.append(f"tok:{params.tokenizer}")
+    if Module.EMBEDDING in params.modules:
+        parts.append(f"emb:{_fmt(params.embedding_threshold)}")
+    parts.append(f"nrefs:{nrefs}")
+    return "|".join(parts)
+
+
+_params._signer = settings_signature  # Params.signature hands over to this function
 
 
 def settings_key(signature: str) -> str:

@@ -34,6 +34,8 @@ __all__ = [
     "Stats",
     "Token",
     "RawMatch",
+    "chunk_matches",
+    "chunk_starts",
     "extend_module",
     "match_of",
     "module_order",
@@ -295,6 +297,52 @@ class Chunk:
 RawMatch = tuple["Module", int, int, int, int, str, "float | None"]
 
 
+def chunk_starts(matches: Sequence[tuple[Any, ...]]) -> list[int]:
+    """Where chunks start: the positions in ``matches`` that open a new chunk.
+
+    ``matches`` are plain tuples in reference order, each starting ``(module,
+    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`RawMatch`).  The one chunk
+    rule, Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443): a match
+    starts a new chunk unless it begins where the previous one ended on both sides.
+    For one-to-one matches this equals NLTK's ``_count_chunks`` (hypothesis order, both
+    indices advancing by one) and the 2005 paper's chunks.  Its length is the number
+    of chunks (:func:`meteor.scoring.stats_from_raw`); :func:`chunk_matches` groups the
+    records with it.
+    """
+    starts: list[int] = []
+    prev_he = prev_re = -1
+    for k, c in enumerate(matches):
+        hs, he, rs, re_ = c[1:5]
+        if rs != prev_re or hs != prev_he:
+            starts.append(k)
+        prev_he, prev_re = he, re_
+    return starts
+
+
+def chunk_matches(matches: Sequence[Match]) -> tuple[Chunk, ...]:
+    """Group ``matches`` (any order) into chunks (:func:`chunk_starts`); indices refer
+    to ``matches``."""
+    order = sorted(range(len(matches)), key=lambda k: matches[k].ref.start)
+    raw = [
+        (None, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
+        for m in map(matches.__getitem__, order)
+    ]
+    bounds = [*chunk_starts(raw), len(order)]
+    chunks: list[Chunk] = []
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        run = order[a:b]
+        first, last = matches[run[0]], matches[run[-1]]
+        chunks.append(
+            Chunk(
+                len(chunks),
+                shared_span(first.hyp.start, last.hyp.end),
+                shared_span(first.ref.start, last.ref.end),
+                tuple(run),
+            )
+        )
+    return tuple(chunks)
+
+
 class _Deferrable:
     """The hidden slot of :meth:`Alignment.deferred` (a base class, so that it is no
     dataclass field: ``fields``, ``==``, ``repr`` and pickling see the four fields only)."""
@@ -403,8 +451,6 @@ class Alignment(_Deferrable):
         raw = self.pending() if name in ("matches", "chunks") else None
         if raw is None:
             raise AttributeError(name)
-        from meteor.chunking import chunk_matches
-
         hw = [t.text for t in self.hyp]
         rw = [t.text for t in self.ref]
         matches = tuple(match_of(c, hw, rw) for c in raw)

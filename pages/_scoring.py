@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import functools
 import gc
+import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -25,6 +27,7 @@ from meteor import ParamError, ResourceError
 from meteor.analysis import steps as walk
 from meteor.analysis.explanation import Explanation, explain
 from meteor.metric import Meteor
+from meteor.presets import PRESETS
 from meteor.resources import import_nltk
 from pages._cache import APP_CACHE, Sized, load_once
 from pages._i18n import t
@@ -39,9 +42,6 @@ from pages._offload import (
 )
 from pages._offload import warm as warm_worker
 from pages._widgets import md_escape
-
-if TYPE_CHECKING:
-    from pages._settings import Setting
 
 T = TypeVar("T")
 
@@ -77,6 +77,26 @@ def shared_cache(fn: Callable[..., T]) -> Callable[..., T]:
 def scorer(preset: str, overrides: str) -> Meteor:
     """One ``Meteor`` per (preset, overrides); ParamError names a bad field."""
     return make_scorer(preset, overrides)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A preset plus parameter overrides (JSON, so it hashes and caches)."""
+
+    preset: str
+    overrides: str  # JSON object of Params fields
+
+    def meteor(self) -> Meteor:
+        return scorer(self.preset, self.overrides)
+
+    @property
+    def label(self) -> str:
+        return self.meteor().preset or "custom"
+
+    def modules(self) -> list[str]:
+        """The stages in order (the overrides', else the preset's), without building a scorer."""
+        over = json.loads(self.overrides)
+        return list(over.get("modules", [m.value for m in PRESETS[self.preset].params.modules]))
 
 
 def _ready_key(m: Meteor) -> tuple[Any, ...]:

@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from meteor.languages import available, available_languages, get_language
-from meteor.metric import Meteor
 from meteor.params import ALIGNERS, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.types import MODULE_ORDER, Module
 from pages._i18n import module_label, num, stage_order, t, ui
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
-from pages._scoring import scorer, warm_up
+from pages._scoring import Setting as Setting
+from pages._scoring import warm_up
 
 PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "stemmer")
 
@@ -341,26 +340,6 @@ def _aligner_widgets(lang: str, vals: dict[str, Any]) -> None:
         key="stemmer",
         bind="query-params",
     )
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A preset plus parameter overrides (JSON, so it hashes and caches)."""
-
-    preset: str
-    overrides: str  # JSON object of Params fields
-
-    def meteor(self) -> Meteor:
-        return scorer(self.preset, self.overrides)
-
-    @property
-    def label(self) -> str:
-        return self.meteor().preset or "custom"
-
-    def modules(self) -> list[str]:
-        """The stages in order (the overrides', else the preset's), without building a scorer."""
-        over = json.loads(self.overrides)
-        return list(over.get("modules", [m.value for m in PRESETS[self.preset].params.modules]))
 
 
 def current_setting() -> Setting:

@@ -70,7 +70,8 @@ class Aligner(ABC):
     def check_params(self, params: Params) -> None:
         """Refuse settings this aligner cannot honour (:class:`ParamError`, field named).
 
-        Called by ``Params`` validation, so a bad combination never reaches scoring.
+        Called where the aligner is chosen (``Meteor``: first of all, before anything is
+        loaded), so a bad combination never reaches scoring.
         """
         return None
 
@@ -79,7 +80,7 @@ class Aligner(ABC):
         return None
 
     def signature(self, params: Params) -> str:
-        """The ``align:`` field of the settings signature (``Params.signature``)."""
+        """The ``align:`` field of the settings signature (:func:`meteor.signatures.settings_signature`)."""
         return params.aligner
 
     # -- resources ------------------------------------------------------------
@@ -136,7 +137,7 @@ _REGISTRY: dict[str, Aligner] = {}
 
 
 def register_aligner(name: str, cls: type[Aligner], *, replace: bool = False) -> None:
-    """Make ``cls`` the aligner called ``name`` (``Params(aligner=name)``).
+    """Make ``cls`` the aligner called ``name`` (``Meteor(aligner=name)``).
 
     Raises:
         TypeError: ``cls`` is not an :class:`Aligner` subclass.

@@ -19,6 +19,7 @@ from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
 from meteor.io.export import segments_csv, segments_jsonl, write_alignments
+from meteor.io.progress import ProgressBar
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
@@ -31,31 +32,6 @@ __all__ = [
     "print_tsv",
     "write_files",
 ]
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr (``\\r`` updates)."""
-
-    def __init__(self, stream: TextIO, label: str) -> None:
-        self.stream = stream
-        self.label = label
-        self.last = -1
-
-    def __call__(self, fraction: float, message: str) -> None:
-        pct = int(fraction * 100)
-        if pct == self.last and fraction < 1.0:
-            return
-        self.last = pct
-        filled = int(fraction * 30)
-        self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {message}\x1b[K"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.last >= 0:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def print_segments(

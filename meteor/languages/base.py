@@ -28,8 +28,8 @@ The base class implements every optional capability as absent; a language
 overrides what it has and lists it.  :func:`check_language` checks that the
 declaration is well formed (:func:`meteor.languages.register` runs it).
 
-This module imports nothing heavy and nothing above :mod:`meteor.types` and
-:mod:`meteor.errors`.
+This module imports nothing heavy and nothing above :mod:`meteor.types`,
+:mod:`meteor.errors` and the tokenizer names (:data:`meteor.text.TOKENIZERS`).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from meteor.errors import ParamError, ResourceError
+from meteor.text import TOKENIZERS
 from meteor.types import Module
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ __all__ = [
     "check_language",
 ]
 
-#: The tokenisers of :data:`meteor.params.TOKENIZERS` that suit any language (``razdel``
+#: The tokenisers of :data:`meteor.text.TOKENIZERS` that suit any language (``razdel``
 #: is Russian's own: :attr:`meteor.languages.russian.Russian.tokenizers`).
 DEFAULT_TOKENIZERS: tuple[str, ...] = ("meteor", "whitespace", "nltk")
 
@@ -78,7 +79,7 @@ class ParaphraseSource(Protocol):
 class WordVectors(Protocol):
     """Word vectors as the embedding stage reads them (:mod:`meteor.stages.embedding`).
 
-    :class:`meteor.stages.embedding.NavecEmbeddings` is the one implementation.
+    :class:`meteor.languages.navec.NavecEmbeddings` is the one implementation.
     """
 
     @property
@@ -239,8 +240,6 @@ def check_language(lang: Any) -> None:
         ValueError: an incoherent declaration (no ``exact`` stage, a ``stem`` stage
             without a stemmer, no ``meteor`` function-word list, an unknown tokenizer).
     """
-    from meteor.params import TOKENIZERS  # here: meteor.params imports meteor.languages
-
     if not isinstance(lang, Language):
         raise TypeError(f"a language must subclass meteor.languages.Language, got {lang!r}")
     try:

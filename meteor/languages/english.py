@@ -26,7 +26,6 @@ from collections.abc import Callable, Container
 from pathlib import Path
 
 from meteor import resources
-from meteor.errors import ResourceError
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
 from meteor.runtime import gc_paused, pure_python
@@ -92,13 +91,6 @@ class English(Language):
         if self._function_words is None:
             self._function_words = frozenset(resources.jar_lines("function/english.words"))
         return self._function_words
-
-    def function_words_available(self) -> bool:
-        try:
-            _ = self.function_words
-        except ResourceError:
-            return False
-        return True
 
     def is_function_word(self, word: str) -> bool:
         """``functionWords.contains(word.toLowerCase())`` (Aligner.java), lowercased even without -norm."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from meteor.errors import ResourceError
 from meteor.resources import cache_sections, read_cache_sections, write_cache_file
+from meteor.rules import java_hash
 from meteor.runtime import gc_paused
 
 __all__ = ["TABLE_PREFIX", "cached_stemmer", "jar_stemmer"]
@@ -292,8 +293,6 @@ class StemTable:
         return len(self._hashes)
 
     def stem(self, word: str) -> str:
-        from meteor.stages.base import java_hash
-
         h = java_hash(word)
         i = bisect_left(self._hashes, h)
         if i == len(self._hashes) or self._hashes[i] != h:

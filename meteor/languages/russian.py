@@ -28,7 +28,7 @@ What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
   :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
 * **Word embeddings** (issue #8): the navec news model shipped inside the
   ``natasha==1.6.0`` wheel, loaded with ``navec==0.10.0``
-  (:mod:`meteor.stages.embedding`).  ``embedding`` is in :attr:`Russian.modules` only when
+  (:mod:`meteor.languages.navec`, read by :mod:`meteor.stages.embedding`).  ``embedding`` is in :attr:`Russian.modules` only when
   both are installed; :meth:`Russian.vector` and :meth:`Russian.nearest` look words
   up by surface form, then by lemma (``dependencies.md``, "Russian word embeddings
   and tokenization").
@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from meteor.errors import ResourceError
+from meteor.languages import navec as _embeddings  # navec loader (imports nothing heavy)
 from meteor.languages.base import DEFAULT_TOKENIZERS, Language, ParaphraseSource
 from meteor.languages.russian_thesaurus import (
     RuWordNetDb as RuWordNetDb,
@@ -64,7 +65,6 @@ from meteor.languages.russian_thesaurus import (
 )
 from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.rules import fold_yo as fold_yo
-from meteor.stages import embedding as _embeddings  # navec loader (imports nothing heavy)
 from meteor.types import Module
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
 from meteor.params import Params
-from meteor.rules import fold_yo
+from meteor.rules import fold_yo, java_hash
 from meteor.types import Match, Module, Span, match_of
 
 __all__ = [
@@ -49,16 +49,6 @@ __all__ = [
 
 #: ``progress(fraction, message)``, as :data:`meteor.metric.Progress`.
 Progress = Callable[[float, str], None]
-
-
-@functools.lru_cache(maxsize=500_000)
-def java_hash(s: str) -> int:
-    """Java ``String.hashCode``: 31-polynomial over UTF-16 code units, signed 32-bit."""
-    h = 0
-    b = s.encode("utf-16-le", "surrogatepass")
-    for i in range(0, len(b), 2):
-        h = (31 * h + (b[i] | (b[i + 1] << 8))) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= 1 << 31 else h
 
 
 #: A candidate as the matchers produce it and the aligners read it:

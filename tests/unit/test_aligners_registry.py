@@ -111,22 +111,25 @@ def test_the_same_pair_with_the_beam_differs_so_the_toy_was_used() -> None:
 
 
 def test_params_accept_registered_names_and_name_the_field_otherwise(registry: None) -> None:
+    # Params is a value: the name is checked where the aligner is chosen (Meteor)
     with pytest.raises(ParamError, match=r"^aligner must be one of beam, greedy, stagewise, got"):
-        Params(aligner="leftmost")
+        meteor.Meteor(params=Params(aligner="leftmost"))
     register_aligner("leftmost", LeftmostAligner)
     assert Params(aligner="leftmost").aligner == "leftmost"
     assert Params().replace(aligner="leftmost").aligner == "leftmost"
     assert aligner_names() == ("beam", "greedy", "stagewise", "leftmost")
     with pytest.raises(ParamError, match=r"^aligner must be one of .*leftmost, got 'quantum'"):
-        Params(aligner="quantum")
-    with pytest.raises(ParamError, match="^aligner must be one of"):
+        meteor.Meteor(aligner="quantum")
+    with pytest.raises(ParamError, match=r"^aligner must be one of .*leftmost, got 'quantum'"):
+        Params(aligner="quantum").signature()  # the signature names the aligner's own field
+    with pytest.raises(ParamError, match="^aligner must be an aligner's name such as 'beam'"):
         Params(aligner=["beam"])  # type: ignore[arg-type]
 
 
 def test_an_aligner_refuses_settings_and_languages(registry: None) -> None:
     register_aligner("one-stage", EnglishOnlyOneStage)
     with pytest.raises(ParamError, match="'one-stage' takes one stage"):
-        Params(aligner="one-stage")  # the default has four stages
+        meteor.Meteor(params=Params(aligner="one-stage"))  # the default has four stages
     p = toy_params("one-stage")
     assert meteor.Meteor(params=p).score("a cat", "a cat").score == 1.0
     with pytest.raises(ParamError, match="'one-stage' is for English only"):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor, Module
-from meteor.languages import ResourceError
+from meteor.languages import ResourceError, navec
 from meteor.languages.russian import RUSSIAN, Russian
 from meteor.stages import embedding as emb
 from meteor.types import MODULE_ORDER
@@ -111,10 +111,10 @@ def test_russian_offers_the_stage() -> None:
 def test_missing_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     with pytest.raises(ResourceError, match="navec model not found"):
         emb.NavecEmbeddings(tmp_path / "none.tar").load()
-    monkeypatch.setattr(emb, "navec_model_path", lambda: None)
+    monkeypatch.setattr(navec, "navec_model_path", lambda: None)
     with pytest.raises(ResourceError, match="natasha==1.6.0 navec==0.10.0"):
         emb.NavecEmbeddings().path()
-    monkeypatch.setattr(emb, "navec_available", lambda: False)
+    monkeypatch.setattr(navec, "navec_available", lambda: False)
     assert EM not in Russian().modules
     monkeypatch.setattr(RUSSIAN, "modules", Russian.BASE_MODULES)
     with pytest.raises(ResourceError, match="pip install natasha==1.6.0 navec==0.10.0"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from meteor.metric import Meteor
 from meteor.params import ParamError, Params, parse_modules
 from meteor.presets import PRESETS, get_preset
 from meteor.types import Module
@@ -25,7 +26,7 @@ from meteor.types import Module
         ({"modules": ("exact", "magic")}, "modules"),
         ({"weights": {"exact": 1.0, "stem": 2.0, "synonym": 1, "paraphrase": 1}}, "weights[stem]"),
         ({"modules": ("exact", "stem"), "weights": {"exact": 1.0}}, "weights"),
-        ({"aligner": "fast"}, "aligner"),
+        ({"aligner": ""}, "aligner"),
         ({"norm": "upper"}, "norm"),
         ({"no_punct": True, "norm": "lower"}, "no_punct"),
         ({"lang": ""}, "lang"),
@@ -35,6 +36,15 @@ def test_invalid_values_name_the_field(kwargs: dict[str, object], field: str) ->
     with pytest.raises(ParamError) as exc:
         Params(**kwargs)  # type: ignore[arg-type]
     assert field in str(exc.value)
+
+
+def test_the_aligner_is_checked_where_it_is_chosen() -> None:
+    # Params is a value: the aligners' registry is asked when a scorer is built
+    assert Params(aligner="fast").aligner == "fast"
+    with pytest.raises(ParamError, match=r"^aligner must be one of beam, greedy, stagewise, got"):
+        Meteor(params=Params(aligner="fast"))
+    with pytest.raises(ParamError, match=r"^aligner must be one of .*, got 'fast'"):
+        Meteor("meteor-1.5", aligner="fast")
 
 
 def test_weights_follow_names_not_slots() -> None:

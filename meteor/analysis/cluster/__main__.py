@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     total = check_files(hyp, args.ref, fmt=args.input_format)  # counts and lengths, up front
     bar = None
     if args.progress or sys.stderr.isatty():
-        from meteor.cli.output import ProgressBar
+        from meteor.io.progress import ProgressBar
 
         bar = ProgressBar(sys.stderr, hyp.name)
     totals = StreamTotals(meteor)
