@@ -50,6 +50,9 @@ LAYERS: dict[str, int] = {
     "meteor.cli": 8,
     "meteor": 8,
     "meteor.__main__": 8,
+    # the streaming command (python -m meteor.analysis.cluster) is a front end like the CLI:
+    # it writes its output with the CLI's one writer (meteor.cli.files.atomic_output)
+    "meteor.analysis.cluster.__main__": 8,
     # 9 the app
     "pages": 9,
 }
