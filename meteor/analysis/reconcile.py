@@ -32,6 +32,7 @@ process (:data:`_STATS`), scorers are kept per Params (:data:`_METEORS`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -254,6 +255,19 @@ def _meteor(params: Params) -> Meteor:
     return got
 
 
+@functools.lru_cache(maxsize=8192)
+def _built(a: Params, b: Params, switched: frozenset[str]) -> Params | str:
+    """:func:`build_params`, kept per process (Params validation is most of a pair's time);
+    the reason as a string when the combination cannot run."""
+    try:
+        got = build_params(a, b, set(switched))
+        _meteor(got)
+    except (ParamError, ResourceError) as exc:
+        return str(exc)
+    return got
+
+
+@functools.lru_cache(maxsize=8192)
 def _alignment_key(params: Params) -> tuple[Any, ...]:
     d = params.to_dict()
     return tuple((k, repr(v)) for k, v in d.items() if k not in _FORMULA_FIELDS)
@@ -314,16 +328,12 @@ class _Game:
         core = s - {AGGREGATION.key}
         got = self._params.get(core)
         if got is None:
-            try:
-                if not core:
-                    got = self.a
-                elif core == frozenset(self.players) - {AGGREGATION.key}:
-                    got = self.b
-                else:
-                    got = build_params(self.a, self.b, set(core))
-                _meteor(got)
-            except (ParamError, ResourceError) as exc:
-                got = str(exc)
+            if not core:
+                got = self.a
+            elif core == frozenset(self.players) - {AGGREGATION.key}:
+                got = self.b
+            else:
+                got = _built(self.a, self.b, core)
             self._params[core] = got
         if isinstance(got, str):
             raise ParamError(got)
