@@ -27,37 +27,32 @@ first, then the smaller), flagged in ``invalid``.
 Speed: the groups no aligner reads (stage weights, α β γ δ, scoring rules) re-score
 the same statistics (:func:`meteor.scoring.compute`, the formula of every score); the
 statistics of each alignment setting and each reference are computed once per
-process (:data:`_STATS`), scorers are kept per Params (:data:`_METEORS`).
+process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_game`).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
-import math
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from meteor.analysis.compare import match_diff
+from meteor.analysis.reconcile_game import _Game, _meteor, _side, exact_shares, sampled_shares
 from meteor.analysis.reconcile_groups import (
     AGGREGATION,
     aggregation_of,
-    build_params,
     changes,
-    check_side,
     differing_groups,
     group,
     match_words,
     rule_words,
 )
-from meteor.errors import ParamError, ResourceError
+from meteor.analysis.reconcile_records import Invalid, Reconciliation, Step
+from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.params import Params
-from meteor.presets import PRESETS
 from meteor.scoring import compute
-from meteor.types import Match, MeteorResult, Stats
+from meteor.types import MeteorResult
 
 __all__ = [
     "EXACT_BUDGET",
@@ -77,409 +72,6 @@ SAMPLED_ORDERS = 64
 #: How many segments each corpus step lists as the ones it moved most.
 TOP_SEGMENTS = 3
 _TOL = 1e-9
-_FORMULA_FIELDS = ("alpha", "beta", "gamma", "delta", "weights", "perfect_rule")
-_METEORS: dict[Params, Meteor | str] = {}
-_STATS: dict[tuple[Any, ...], Stats] = {}
-_MAX_METEORS = 1024
-_MAX_STATS = 500_000
-
-
-# ---------------------------------------------------------------------------
-# records
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step of the path: the groups switched from A's values to B's, and its effect.
-
-    ``score`` is the score after the step (under the corpus aggregation in force);
-    the alignment fields are ``None`` for a corpus, the corpus fields for a pair.
-    """
-
-    groups: tuple[str, ...]
-    changes: tuple[tuple[str, Any, Any], ...]
-    score_before: float
-    score: float
-    words: tuple[str, ...]
-    note: str = ""
-    matches_added: tuple[Match, ...] = ()
-    matches_lost: tuple[Match, ...] = ()
-    chunks: tuple[int, int] | None = None
-    precision: tuple[float, float] | None = None
-    recall: tuple[float, float] | None = None
-    penalty: tuple[float, float] | None = None
-    best_ref: tuple[int, int] | None = None
-    score_sum: float | None = None
-    score_mean: float | None = None
-    moved: tuple[tuple[int, float, float], ...] = ()
-
-    @property
-    def group(self) -> str:
-        """The group's key (``a+b`` when a step had to switch several together)."""
-        return "+".join(self.groups)
-
-    @property
-    def delta(self) -> float:
-        return self.score - self.score_before
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "group": self.group,
-            "groups": list(self.groups),
-            "changes": {f: [va, vb] for f, va, vb in self.changes},
-            "score_before": self.score_before,
-            "score": self.score,
-            "delta": self.delta,
-            "words": list(self.words),
-        }
-        if self.note:
-            d["note"] = self.note
-        if self.chunks is not None:
-            d["matches_added"] = [_match_dict(m) for m in self.matches_added]
-            d["matches_lost"] = [_match_dict(m) for m in self.matches_lost]
-            d["chunks"] = list(self.chunks)
-            d["precision"] = list(self.precision or ())
-            d["recall"] = list(self.recall or ())
-            d["penalty"] = list(self.penalty or ())
-            d["best_ref"] = list(self.best_ref or ())
-        if self.score_sum is not None:
-            d["score_sum"] = self.score_sum
-            d["score_mean"] = self.score_mean
-            d["moved"] = [{"segment": k + 1, "before": x, "after": y} for k, x, y in self.moved]
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class Invalid:
-    """A combination of switched groups that cannot run, and how the shares value it."""
-
-    groups: tuple[str, ...]
-    reason: str
-    valued_as: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "groups": list(self.groups),
-            "reason": self.reason,
-            "valued_as": list(self.valued_as),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Reconciliation:
-    """Why A and B disagree: both scores, the path from A to B and each group's share."""
-
-    name_a: str
-    name_b: str
-    params_a: Params
-    params_b: Params
-    corpus: bool
-    segments: int
-    score_a: float
-    score_b: float
-    groups: tuple[str, ...]
-    steps: tuple[Step, ...]
-    shares: tuple[tuple[str, float], ...]
-    share_method: str
-    share_errors: tuple[tuple[str, float], ...] = ()
-    invalid: tuple[Invalid, ...] = ()
-    interactions: tuple[tuple[str, str, float], ...] = ()
-    words: tuple[str, ...] = ()
-    aggregation: tuple[str, str] = ("sum", "sum")
-    result_a: MeteorResult | None = field(default=None, compare=False, repr=False)
-    result_b: MeteorResult | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def gap(self) -> float:
-        return self.score_b - self.score_a
-
-    def share(self, key: str) -> float:
-        """The share of group ``key`` (0.0 for a group in which A and B agree)."""
-        return dict(self.shares).get(key, 0.0)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict (``score_a``, ``score_b``, ``steps``, ``shares`` ...)."""
-        return {
-            "from": self.name_a,
-            "to": self.name_b,
-            "corpus": self.corpus,
-            "segments": self.segments,
-            "score_a": self.score_a,
-            "score_b": self.score_b,
-            "gap": self.gap,
-            "aggregation": {"a": self.aggregation[0], "b": self.aggregation[1]},
-            "groups": list(self.groups),
-            "steps": [s.to_dict() for s in self.steps],
-            "shares": dict(self.shares),
-            "share_method": self.share_method,
-            "share_errors": dict(self.share_errors),
-            "invalid": [i.to_dict() for i in self.invalid],
-            "interactions": [{"groups": [g, h], "value": v} for g, h, v in self.interactions],
-            "words": list(self.words),
-            "params_a": self.params_a.to_dict(),
-            "params_b": self.params_b.to_dict(),
-            "signature_a": self.params_a.signature(preset=_preset_of(self.name_a)),
-            "signature_b": self.params_b.signature(preset=_preset_of(self.name_b)),
-        }
-
-
-def _preset_of(name: str) -> str | None:
-    return name if name in PRESETS else None
-
-
-def _match_dict(m: Match) -> dict[str, Any]:
-    return {
-        "stage": m.module.value,
-        "hyp": list(m.hyp_words),
-        "ref": list(m.ref_words),
-        "hyp_span": [m.hyp.start, m.hyp.end],
-        "ref_span": [m.ref.start, m.ref.end],
-    }
-
-
-# ---------------------------------------------------------------------------
-# scorers and statistics, cached
-# ---------------------------------------------------------------------------
-def _meteor(params: Params) -> Meteor:
-    """The scorer of ``params`` (kept per Params); ParamError/ResourceError when it cannot run."""
-    got = _METEORS.get(params)
-    if got is None:
-        try:
-            got = Meteor(params=params)
-        except (ParamError, ResourceError) as exc:
-            got = str(exc)
-        if len(_METEORS) >= _MAX_METEORS:
-            _METEORS.clear()
-        _METEORS[params] = got
-    if isinstance(got, str):
-        raise ParamError(got)
-    return got
-
-
-@functools.lru_cache(maxsize=8192)
-def _built(a: Params, b: Params, switched: frozenset[str]) -> Params | str:
-    """:func:`build_params`, kept per process (Params validation is most of a pair's time);
-    the reason as a string when the combination cannot run."""
-    try:
-        got = build_params(a, b, set(switched))
-        _meteor(got)
-    except (ParamError, ResourceError) as exc:
-        return str(exc)
-    return got
-
-
-@functools.lru_cache(maxsize=8192)
-def _alignment_key(params: Params) -> tuple[Any, ...]:
-    d = params.to_dict()
-    return tuple((k, repr(v)) for k, v in d.items() if k not in _FORMULA_FIELDS)
-
-
-def _ref_stats(params: Params, hyp: str, ref: str) -> Stats:
-    """The statistics of ``hyp`` against one reference (the same for every formula field)."""
-    key = (_alignment_key(params), hyp, ref)
-    got = _STATS.get(key)
-    if got is None:
-        got = _meteor(params).score(hyp, [ref], candidates=False).stats
-        if len(_STATS) >= _MAX_STATS:
-            _STATS.clear()
-        _STATS[key] = got
-    return got
-
-
-def _side(x: Any) -> tuple[Params, str, Meteor | None]:
-    if isinstance(x, str):
-        m = Meteor(x)
-        return m.params, x, m
-    if isinstance(x, Meteor):
-        return x.params, x.preset or "custom", x
-    if isinstance(x, Params):
-        name = next((n for n, p in PRESETS.items() if p.params == x), "custom")
-        return x, name, None
-    check_side(x)
-    raise AssertionError  # pragma: no cover - check_side raises
-
-
-# ---------------------------------------------------------------------------
-# the valuation of subsets of switched groups
-# ---------------------------------------------------------------------------
-class _Game:
-    """v(S): the score with the groups in S switched to B (S may hold ``aggregation``)."""
-
-    def __init__(
-        self,
-        a: Params,
-        b: Params,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        players: tuple[str, ...],
-        aggregation: tuple[str, str],
-        corpus: bool,
-    ) -> None:
-        self.a, self.b, self.hyps, self.refs = a, b, hyps, refs
-        self.players = players
-        self.aggregation = aggregation
-        self.corpus = corpus
-        self._params: dict[frozenset[str], Params | str] = {}
-        self._segments: dict[frozenset[str], tuple[tuple[float, ...], Stats] | str] = {}
-        self._values: dict[frozenset[str], float] = {}
-        self.invalid: dict[frozenset[str], tuple[str, frozenset[str]]] = {}
-
-    def params(self, s: frozenset[str]) -> Params:
-        """The Params of S (ParamError with the reason when they cannot run)."""
-        core = s - {AGGREGATION.key}
-        got = self._params.get(core)
-        if got is None:
-            if not core:
-                got = self.a
-            elif core == frozenset(self.players) - {AGGREGATION.key}:
-                got = self.b
-            else:
-                got = _built(self.a, self.b, core)
-            self._params[core] = got
-        if isinstance(got, str):
-            raise ParamError(got)
-        return got
-
-    def segments(self, s: frozenset[str]) -> tuple[tuple[float, ...], Stats]:
-        """Each segment's score and the corpus' summed statistics under S's Params."""
-        core = s - {AGGREGATION.key}
-        got = self._segments.get(core)
-        if got is None:
-            try:
-                p = self.params(core)
-                scores = []
-                total = Stats()
-                for hyp, refs in zip(self.hyps, self.refs, strict=True):
-                    best: Stats | None = None
-                    best_score = -1.0
-                    for ref in refs:
-                        st = _ref_stats(p, hyp, ref)
-                        sc = compute(st, p).score
-                        if sc > best_score:  # strict: the first reference wins ties
-                            best, best_score = st, sc
-                    assert best is not None
-                    scores.append(best_score)
-                    total = total + best.corpus_contribution()
-                got = (tuple(scores), total)
-            except (ParamError, ResourceError, ValueError) as exc:
-                got = str(exc)
-            self._segments[core] = got
-        if isinstance(got, str):
-            raise ParamError(got)
-        return got
-
-    def agg(self, s: frozenset[str]) -> str:
-        return self.aggregation[1] if AGGREGATION.key in s else self.aggregation[0]
-
-    def direct(self, s: frozenset[str], how: str | None = None) -> float:
-        """v(S) computed (ParamError when S cannot run)."""
-        scores, total = self.segments(s)
-        how = how or self.agg(s)
-        if how == "mean":
-            return math.fsum(scores) / len(scores) if scores else 0.0
-        return compute(total, self.params(s)).score
-
-    def runs(self, s: frozenset[str]) -> bool:
-        try:
-            self.segments(s)
-        except ParamError:
-            return False
-        return True
-
-    def value(self, s: frozenset[str]) -> float:
-        """v(S); an S that cannot run is valued by the nearest S that can (recorded)."""
-        got = self._values.get(s)
-        if got is not None:
-            return got
-        try:
-            got = self.direct(s)
-        except ParamError as exc:
-            near = self.nearest(s)
-            self.invalid[s] = (str(exc), near)
-            got = self.direct(near)
-        self._values[s] = got
-        return got
-
-    def nearest(self, s: frozenset[str]) -> frozenset[str]:
-        order = {g: k for k, g in enumerate(self.players)}
-        cands = []
-        for r in range(len(self.players) + 1):
-            for t in itertools.combinations(self.players, r):
-                ts = frozenset(t)
-                cands.append(
-                    (len(ts ^ s), 0 if ts >= s else 1, len(ts), sorted(order[g] for g in ts), ts)
-                )
-        cands.sort(key=lambda c: c[:4])
-        for *_, ts in cands:
-            if ts != s and self.runs(ts):
-                return ts
-        raise ParamError("no combination of the two settings runs")  # pragma: no cover
-
-
-# ---------------------------------------------------------------------------
-# shares
-# ---------------------------------------------------------------------------
-def _exact_shares(game: _Game) -> tuple[dict[str, float], list[tuple[str, str, float]]]:
-    """Shapley values over every subset, and the pairwise Shapley interaction indices."""
-    players = game.players
-    n = len(players)
-    fact = [math.factorial(k) for k in range(n + 1)]
-    shares: dict[str, float] = {}
-    for g in players:
-        others = [h for h in players if h != g]
-        terms = []
-        for r in range(n):
-            w = fact[r] * fact[n - r - 1] / fact[n]
-            for t in itertools.combinations(others, r):
-                ts = frozenset(t)
-                terms.append(w * (game.value(ts | {g}) - game.value(ts)))
-        shares[g] = math.fsum(terms)
-    inter = []
-    for g, h in itertools.combinations(players, 2):
-        others = [x for x in players if x not in (g, h)]
-        terms = []
-        for r in range(n - 1):
-            w = fact[r] * fact[n - r - 2] / fact[n - 1]
-            for t in itertools.combinations(others, r):
-                ts = frozenset(t)
-                terms.append(
-                    w
-                    * (
-                        game.value(ts | {g, h})
-                        - game.value(ts | {g})
-                        - game.value(ts | {h})
-                        + game.value(ts)
-                    )
-                )
-        v = math.fsum(terms)
-        if abs(v) > _TOL:
-            inter.append((g, h, v))
-    inter.sort(key=lambda x: -abs(x[2]))
-    return shares, inter
-
-
-def _sampled_shares(
-    game: _Game, orders: int, seed: int
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Shapley values from ``orders`` random orders, and each one's standard error."""
-    rng = random.Random(seed)
-    players = list(game.players)
-    contrib: dict[str, list[float]] = {g: [] for g in players}
-    for _ in range(orders):
-        rng.shuffle(players)
-        s: frozenset[str] = frozenset()
-        prev = game.value(s)
-        for g in players:
-            s = s | {g}
-            cur = game.value(s)
-            contrib[g].append(cur - prev)
-            prev = cur
-    shares = {g: math.fsum(v) / len(v) for g, v in contrib.items()}
-    errors = {}
-    for g, v in contrib.items():
-        mean = shares[g]
-        var = math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1) if len(v) > 1 else 0.0
-        errors[g] = math.sqrt(var / len(v))
-    return shares, errors
 
 
 # ---------------------------------------------------------------------------
@@ -759,11 +351,11 @@ def _finish(
         shares: dict[str, float] = {}
         method = "none: the two settings agree"
     elif orders is None and (2**n) * segments <= EXACT_BUDGET:
-        shares, inter = _exact_shares(game)
+        shares, inter = exact_shares(game)
         method = f"exact: every one of the {2**n} subsets of the {n} groups"
     else:
         k = orders or SAMPLED_ORDERS
-        shares, errors = _sampled_shares(game, k, seed)
+        shares, errors = sampled_shares(game, k, seed)
         method = (
             f"sampled: {k} random orders (seed {seed}); each share ± its standard error "
             f"(largest {max(errors.values()):.2g})"

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import meteor
-from meteor.analysis.reconcile import _Game, reconcile, reconcile_corpus
+from meteor.analysis.reconcile import reconcile, reconcile_corpus
+from meteor.analysis.reconcile_game import _Game
 from meteor.analysis.reconcile_groups import differing_groups
 from meteor.cli.commands import main
 from meteor.params import ParamError
