@@ -19,6 +19,8 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 * :func:`explain` → :class:`Explanation`: what each unmatched word and chunk
   break cost, what-if scores, near misses, the waterfall (``explain_score``: the same,
   its earlier name);
+* :func:`reconcile`: why two settings (presets, Params or Meteor) score the same text
+  differently: the path from A to B one group of settings at a time and each group's share;
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -32,6 +34,7 @@ from typing import Any
 
 from meteor import presets
 from meteor.analysis.explanation import Explanation, explain, explain_score
+from meteor.analysis.reconcile import reconcile
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -87,6 +90,7 @@ __all__ = [
     "get_preset",
     "preset_names",
     "presets",
+    "reconcile",
     "score",
     "sentence_score",
 ]

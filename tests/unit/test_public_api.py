@@ -43,6 +43,7 @@ PUBLIC = {
     "get_preset",
     "preset_names",
     "presets",
+    "reconcile",
     "score",
     "sentence_score",
 }

@@ -1,0 +1,146 @@
+"""``python -m meteor reconcile``: why two settings score the same text differently.
+
+One pair from the command line (``--hyp TEXT --ref TEXT``) or a corpus from files
+(``-i hyp.txt -r ref.txt``, read as ``meteor score`` reads them):
+:func:`meteor.analysis.reconcile.reconcile` as text or one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from meteor.analysis.reconcile import Reconciliation, group_label, reconcile, reconcile_corpus
+from meteor.cli import files as cli_io
+from meteor.cli.files import CliError, atomic_output
+from meteor.io.read import load_corpus
+
+__all__ = ["add_parser", "cmd_reconcile", "format_text"]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``reconcile`` subcommand's options."""
+    rc: argparse.ArgumentParser = sub.add_parser(
+        "reconcile",
+        help="why two METEOR settings disagree: the path from A to B and each group's share",
+        description="Score a pair (--hyp/--ref texts) or a corpus (-i/-r files) under two "
+        "settings and split the gap over the groups of settings in which they differ: "
+        "the path (one group at a time, in pipeline order) and each group's fair "
+        "(Shapley) share.",
+    )
+    rc.add_argument("--from", dest="setting_a", required=True, metavar="A", help="preset A")
+    rc.add_argument("--to", dest="setting_b", required=True, metavar="B", help="preset B")
+    rc.add_argument("--hyp", dest="hyp_text", metavar="TEXT", help="the hypothesis text")
+    rc.add_argument(
+        "--ref",
+        dest="ref_text",
+        action="append",
+        metavar="TEXT",
+        help="a reference text (repeat for several; the best wins)",
+    )
+    rc.add_argument("-i", dest="hyp_file", metavar="FILE", help="hypotheses file (a corpus)")
+    rc.add_argument(
+        "-r",
+        dest="ref_file",
+        action="append",
+        metavar="FILE",
+        help="references file (repeat for several references per segment)",
+    )
+    rc.add_argument(
+        "--orders",
+        type=int,
+        default=None,
+        metavar="N",
+        help="sample N random orders for the shares instead of every subset",
+    )
+    rc.add_argument("--seed", type=int, default=0, help="seed of the sampled orders")
+    rc.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    return rc
+
+
+def format_text(r: Reconciliation) -> str:
+    """The reconciliation as plain text lines."""
+    what = f"corpus of {r.segments} segments" if r.corpus else "pair"
+    lines = [
+        f"A: {r.name_a:<24} {r.score_a:.6f}" + (f"  ({r.aggregation[0]})" if r.corpus else ""),
+        f"B: {r.name_b:<24} {r.score_b:.6f}" + (f"  ({r.aggregation[1]})" if r.corpus else ""),
+        f"gap (B - A) on this {what}: {r.gap:+.6f}",
+        "",
+        "path (one group at a time, in pipeline order):",
+    ]
+    if not r.steps:
+        lines.append("  none: the two settings agree")
+    for s in r.steps:
+        lines.append(
+            f"  {group_label(s.group):<40} {s.score_before:.6f} -> {s.score:.6f} ({s.delta:+.6f})"
+        )
+        if s.note:
+            lines.append(f"      note: {s.note}")
+        if s.precision and s.recall and s.penalty and s.chunks:
+            lines.append(
+                f"      P {s.precision[0]:.4f} -> {s.precision[1]:.4f}, R {s.recall[0]:.4f} -> "
+                f"{s.recall[1]:.4f}, chunks {s.chunks[0]} -> {s.chunks[1]}, penalty "
+                f"{s.penalty[0]:.4f} -> {s.penalty[1]:.4f}"
+            )
+        lines += [f"      {w}" for w in s.words]
+        if s.score_sum is not None and s.score_mean is not None:
+            lines.append(f"      summed statistics {s.score_sum:.6f}, mean {s.score_mean:.6f}")
+            lines += [
+                f"      segment {k + 1}: {x:.4f} -> {y:.4f} ({y - x:+.4f})" for k, x, y in s.moved
+            ]
+    lines += ["", f"shares (Shapley, {r.share_method}):"]
+    errors = dict(r.share_errors)
+    for g, v in r.shares:
+        err = f" ± {errors[g]:.4f}" if g in errors else ""
+        lines.append(f"  {group_label(g):<40} {v:+.6f}{err}")
+    if r.invalid:
+        lines.append(f"  ({len(r.invalid)} combination(s) cannot run, valued by the nearest:")
+        for inv in r.invalid[:3]:
+            lines.append(f"   {'+'.join(inv.groups)} as {'+'.join(inv.valued_as)}: {inv.reason})")
+    lines += ["", *r.words]
+    return "\n".join(lines)
+
+
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    """Run ``reconcile``; prints text or one JSON object (:meth:`Reconciliation.to_dict`)."""
+    texts = args.hyp_text is not None or args.ref_text
+    files = args.hyp_file is not None or args.ref_file
+    if texts and files:
+        raise CliError("give either --hyp/--ref texts (a pair) or -i/-r files (a corpus), not both")
+    if args.orders is not None and args.orders < 2:
+        raise CliError(f"--orders must be at least 2, got {args.orders}")
+    if files:
+        if args.hyp_file is None or not args.ref_file:
+            raise CliError("a corpus needs both -i HYP_FILE and -r REF_FILE")
+        stdin_used = [False]
+        hyp = cli_io.read_input(args.hyp_file, "hypothesis", stdin_used)
+        refs = [cli_io.read_input(r, "reference", stdin_used) for r in args.ref_file]
+        corpus = load_corpus([hyp], refs)
+        if len(corpus.systems) != 1 or corpus.coverage:
+            raise CliError("reconcile reads one system: give a file with one hypothesis per line")
+        result = reconcile_corpus(
+            corpus.systems[0][1],
+            corpus.refs,
+            args.setting_a,
+            args.setting_b,
+            orders=args.orders,
+            seed=args.seed,
+        )
+    else:
+        if args.hyp_text is None or not args.ref_text:
+            raise CliError("give --hyp TEXT and --ref TEXT (a pair), or -i/-r files (a corpus)")
+        result = reconcile(
+            args.hyp_text,
+            args.ref_text,
+            args.setting_a,
+            args.setting_b,
+            orders=args.orders,
+            seed=args.seed,
+        )
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
+    else:
+        text = format_text(result)
+    with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
+        out.write(text + "\n")
+    return 0
