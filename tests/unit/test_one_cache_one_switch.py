@@ -6,6 +6,12 @@ Issue 32, item 7: the app had a second byte-bounded cache class and six modules 
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -13,6 +19,8 @@ import weakref
 import pytest
 
 from meteor import memo
+from meteor.languages import english
+from meteor.runtime import PURE_PYTHON_ENV
 from pages import _cache
 
 
@@ -81,3 +89,78 @@ def test_concurrent_callers_compute_once(max_bytes: int | None) -> None:
     assert out == ["value"] * 8 and calls == [1]
     assert cache.get("k") == "value" and cache.nbytes == len("value")
     cache.clear()
+
+
+#: The six modules with a C part, and the constant each keeps it in.
+_PARTS = {
+    "meteor.text.records": "NATIVE_TOKENS",
+    "meteor.text.normalize": "NATIVE_NORMALIZE",
+    "meteor.stages.synonym": "NATIVE_PAIRS",
+    "meteor.languages.paraphrase": "NATIVE_PHRASE_IDS",
+    "meteor.aligners.greedy": "NATIVE_ALIGN",
+    "meteor.aligners.beam": "NATIVE_SEARCH",
+}
+
+#: Prints which C parts are on: first as imported, then after the environment variable
+#: flips and every module is imported again (the switch was read once: nothing moves).
+_PROBE = f"""
+import importlib, json, os, sys
+import meteor
+from meteor import runtime
+from meteor.languages import english
+parts = {_PARTS!r}
+
+def state():
+    out = {{m: getattr(sys.modules[m], c) is not None for m, c in parts.items()}}
+    out["english snowball"] = english.snowball_backend().startswith("C")
+    return out
+
+first = {{m: getattr(importlib.import_module(m), c) is not None for m, c in parts.items()}}
+on = runtime.use_native()
+if on:
+    os.environ[runtime.PURE_PYTHON_ENV] = "1"
+else:
+    os.environ.pop(runtime.PURE_PYTHON_ENV, None)
+for m in parts:
+    importlib.reload(sys.modules[m])
+print(json.dumps({{"on": on, "first": first, "after": state()}}))
+"""
+
+
+def _pystemmer_release() -> str:
+    try:
+        return importlib.metadata.version("PyStemmer")
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def _probe(pure: str | None) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON_ENV}
+    if pure is not None:
+        env[PURE_PYTHON_ENV] = pure
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("pure", ["1", "yes"])
+def test_pure_python_turns_every_c_part_off_for_good(pure: str) -> None:
+    got = _probe(pure)
+    assert got["on"] is False
+    assert got["first"] == dict.fromkeys(_PARTS, False)
+    assert got["after"] == dict.fromkeys([*_PARTS, "english snowball"], False)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("meteor_native") is None, reason="meteor_native not installed"
+)
+@pytest.mark.parametrize("pure", [None, "0", "false"])
+def test_without_pure_python_every_c_part_is_on_for_good(pure: str | None) -> None:
+    got = _probe(pure)
+    assert got["on"] is True
+    assert got["first"] == dict.fromkeys(_PARTS, True)
+    want = dict.fromkeys(_PARTS, True)
+    want["english snowball"] = _pystemmer_release().startswith(english.C_SNOWBALL_RELEASE)
+    assert got["after"] == want
