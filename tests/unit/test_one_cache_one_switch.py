@@ -19,6 +19,7 @@ import weakref
 import pytest
 
 from meteor import memo
+from meteor.aligners import greedy
 from meteor.languages import english
 from meteor.runtime import PURE_PYTHON_ENV
 from pages import _cache
@@ -89,6 +90,31 @@ def test_concurrent_callers_compute_once(max_bytes: int | None) -> None:
     assert out == ["value"] * 8 and calls == [1]
     assert cache.get("k") == "value" and cache.nbytes == len("value")
     cache.clear()
+
+
+def test_the_synonym_memo_lives_on_its_reader_with_no_cache_of_it() -> None:
+    """nltk's synonym memo is an attribute of the WordNet reader: no process-wide table of
+    readers, and no second cache remembering the last reader asked about."""
+    assert not hasattr(greedy, "_LAST_CACHE") and not hasattr(greedy, "_SYNONYM_CACHE")
+
+    class Reader:
+        def synsets(self, lemma: str) -> list[object]:
+            return []
+
+    a, b = Reader(), Reader()
+    memo_a = greedy._synonym_cache(a)
+    assert memo_a == {} and greedy._synonym_cache(a) is memo_a
+    assert vars(a) == {greedy._MEMO_ATTR: memo_a} and greedy._synonym_cache(b) is not memo_a
+    assert greedy._synonyms(a, "cat") == {} and memo_a == {"cat": {}}
+
+    class Slotted:
+        __slots__ = ()
+
+        def synsets(self, lemma: str) -> list[object]:
+            return []
+
+    assert greedy._synonym_cache(Slotted()) is None  # takes no attribute: nothing kept
+    assert greedy._synonyms(Slotted(), "cat") == {}
 
 
 #: The six modules with a C part, and the constant each keeps it in.
