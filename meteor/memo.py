@@ -1,71 +1,205 @@
-"""Process-wide memos bounded by (estimated) bytes, not by entry count.
+"""The one byte-bounded cache of the project: :class:`ByteBoundedMemo`.
 
-The scorer memoises per text (tokens) and per sentence (the matchers' work,
-:class:`~meteor.stages.base.Sentence`): references repeat across systems, and the app
-rescores the same pair as sliders move.  A bound by entry count says nothing about
-memory -- one 5,000-token document weighs as much as 200 ordinary segments -- so
-every memo of the process draws on one budget (:data:`MAX_BYTES`, 300 MB by
-default).  Sizes are estimates measured on WMT21 ru-en (about 130 bytes per token,
-650 bytes per sentence word with paraphrases; ``docs/performance.md``).  When an
-entry would take the total over the budget, the oldest entries of the largest memo
-are dropped first.  Purely a cache: results never depend on what it holds.
+Bounded by (estimated) bytes, not by entry count: one 5,000-token document weighs as
+much as 200 ordinary segments, so a count says nothing about memory.
+
+* The scorer's memos (per text: tokens; per sentence: the matchers' work,
+  :class:`~meteor.stages.base.Sentence`) are made with no budget of their own and
+  share one per process, :data:`MAX_BYTES` (300 MB): references repeat across
+  systems, and the app rescores the same pair as sliders move.  Sizes are estimates
+  measured on WMT21 ru-en (about 130 bytes per token, 650 bytes per sentence word
+  with paraphrases; ``docs/performance.md``), given to :meth:`ByteBoundedMemo.put`.
+  When the total would pass the budget, the oldest entries of the largest memo go.
+* The app's cache (``pages/_cache.py``) has its own budget and measures each value
+  once with :func:`deep_size` (or takes a :class:`Sized` value's size); concurrent
+  callers of :meth:`ByteBoundedMemo.get` with a ``compute`` function wait for one
+  computation of a key instead of each computing it.
+
+Purely a cache: results never depend on what it holds.  Plain Python (no streamlit).
 """
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
+import types
 import weakref
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["MAX_BYTES", "ByteBoundedMemo", "total_bytes"]
+__all__ = ["MAX_BYTES", "ByteBoundedMemo", "Sized", "deep_size", "total_bytes"]
 
-#: Estimated bytes all memos of the process may hold together.
+T = TypeVar("T")
+
+#: Estimated bytes the memos without a budget of their own may hold together.
 MAX_BYTES = 300 * 1024 * 1024
 
 _LOCK = threading.Lock()
+#: The memos drawing on :data:`MAX_BYTES` (made without ``max_bytes``).
 _MEMOS: weakref.WeakSet[ByteBoundedMemo] = weakref.WeakSet()
-#: Bytes stored minus bytes dropped over all memos: never below the true total (a memo
-#: that died still counts until the next recount), recounted when over the budget.
+#: Bytes stored minus bytes dropped over :data:`_MEMOS`: never below the true total (a
+#: memo that died still counts until the next recount), recounted when over the budget.
 _TOTAL = 0
+
+#: Objects never counted in a value's size: they are shared by the whole process.
+_SHARED_TYPES = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.CodeType,
+)
+
+
+def deep_size(obj: Any, *, shared: tuple[Any, ...] = (), limit: int = 5_000_000) -> int:
+    """Bytes held by ``obj`` and everything it references, each object counted once.
+
+    Follows ``gc.get_referents`` (what the garbage collector sees), so it counts
+    tuples, dataclass instances and their ``__dict__``, strings and numbers.  Types,
+    modules and functions are shared by the process and not counted, nor are the
+    objects in ``shared`` (e.g. the ``Params`` a scorer holds).  Stops after
+    ``limit`` objects (the size so far is then a lower bound).
+    """
+    seen = {id(x) for x in shared}
+    stack = [obj]
+    total = 0
+    count = 0
+    while stack and count < limit:
+        x = stack.pop()
+        if id(x) in seen or isinstance(x, _SHARED_TYPES):
+            continue
+        seen.add(id(x))
+        count += 1
+        total += sys.getsizeof(x)
+        stack.extend(gc.get_referents(x))
+    return total
+
+
+@dataclass(frozen=True)
+class Sized(Generic[T]):
+    """A value whose size in bytes is already known (measured where it was made).
+
+    :meth:`ByteBoundedMemo.get` keeps such a value with this size instead of measuring
+    it again: a long pair's records scored in the app's worker process
+    (pages/_offload.py) are measured there, off the server's interpreter.
+    """
+
+    value: T
+    nbytes: int
+
+
+@dataclass
+class _Flight:
+    """A computation in progress: the other callers wait on ``done``."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    value: Any = None
+    error: BaseException | None = None
 
 
 class ByteBoundedMemo:
-    """A dict-like memo whose entries carry a size estimate; all memos share :data:`MAX_BYTES`.
+    """A memo whose entries carry a size in bytes, least recently stored or used dropped first.
 
-    ``get`` takes no lock (a dict read is atomic in CPython); ``put`` and eviction
-    take the module lock, so threads (app sessions) may share a memo.
+    ``max_bytes=None`` (the scorer's memos): the memo draws on :data:`MAX_BYTES`, shared
+    with every other such memo.  An int: a budget of its own (``0`` keeps nothing).
+    An entry larger than the whole budget is not kept.
+
+    Two ways to read it:
+
+    * ``get(key)``: the value stored under ``key`` or ``None``; no lock and no
+      bookkeeping (the scorer's hot path, with :meth:`put` and its size estimate);
+    * ``get(key, compute)``: the value, computed with ``compute()`` and stored when
+      missing (its size from ``sizer``, or a :class:`Sized` value's own); a hit counts
+      as a use.  One computation per key at a time: callers asking for a key being
+      computed wait for it and share its value or its exception.
+
+    Thread-safe: writes and eviction take one module lock (app sessions share memos).
     """
 
-    __slots__ = ("__weakref__", "_data", "_sizes", "nbytes")
+    __slots__ = ("__weakref__", "_data", "_flights", "_sizer", "_sizes", "max_bytes", "nbytes")
 
-    def __init__(self) -> None:
-        self._data: dict[Hashable, Any] = {}
+    def __init__(
+        self, max_bytes: int | None = None, *, sizer: Callable[[Any], int] = deep_size
+    ) -> None:
+        if max_bytes is not None and max_bytes < 0:
+            raise ValueError(f"max_bytes must be >= 0, got {max_bytes}")
+        self.max_bytes = max_bytes
+        self._sizer = sizer
+        self._data: dict[Hashable, Any] = {}  # in order of last store or use
         self._sizes: dict[Hashable, int] = {}
+        self._flights: dict[Hashable, _Flight] = {}
         self.nbytes = 0
-        with _LOCK:
-            _MEMOS.add(self)
+        if max_bytes is None:
+            with _LOCK:
+                _MEMOS.add(self)
 
-    def get(self, key: Hashable) -> Any:
-        """The value stored under ``key``, or ``None``."""
-        return self._data.get(key)
+    @overload
+    def get(self, key: Hashable) -> Any: ...
+
+    @overload
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T: ...
+
+    def get(self, key: Hashable, compute: Callable[[], Any] | None = None) -> Any:
+        """The value stored under ``key``: ``None`` when missing, or, given ``compute``,
+        ``compute()``'s value (computed once however many callers ask at the same time)."""
+        if compute is None:
+            return self._data.get(key)
+        with _LOCK:
+            if key in self._data:
+                value = self._data[key] = self._data.pop(key)  # used: last to go
+                return value
+            flight = self._flights.get(key)
+            owner = flight is None
+            if flight is None:
+                flight = self._flights[key] = _Flight()
+        if not owner:
+            flight.done.wait()
+            if flight.error is not None:
+                raise flight.error
+            return flight.value
+        try:
+            value = compute()
+        except BaseException as exc:
+            flight.error = exc
+            raise
+        else:
+            flight.value = value
+            if self.max_bytes != 0:  # measured only when it may be kept
+                size = value.nbytes if isinstance(value, Sized) else self._sizer(value)
+                self.put(key, value, size)
+            return value
+        finally:
+            with _LOCK:
+                self._flights.pop(key, None)
+            flight.done.set()
 
     def put(self, key: Hashable, value: Any, size: int) -> None:
-        """Store ``value`` (about ``size`` bytes) under ``key``, evicting the oldest entries
+        """Store ``value`` (about ``size`` bytes) under ``key``, dropping the oldest entries
         as needed; a value already stored under ``key`` is replaced.
 
         An entry larger than the whole budget is not stored.
         """
         global _TOTAL
-        if size > MAX_BYTES:
+        budget = MAX_BYTES if self.max_bytes is None else self.max_bytes
+        if size > budget or not budget:
             return
         with _LOCK:
-            if key in self._data:  # replaced, as a dict would (keeps its place in line)
-                self.nbytes -= self._sizes[key]
-                _TOTAL -= self._sizes[key]
+            if key in self._data:  # replaced, as a dict would
+                old = self._sizes[key]
+                self.nbytes -= old
+                if self.max_bytes is None:
+                    _TOTAL -= old
+                del self._data[key]
             self._data[key] = value
             self._sizes[key] = size
             self.nbytes += size
+            if self.max_bytes is not None:
+                while self.nbytes > self.max_bytes:
+                    self._evict_oldest()
+                return
             _TOTAL += size
             if _TOTAL > MAX_BYTES:  # recount first: memos that died took their bytes
                 _TOTAL = sum(m.nbytes for m in _MEMOS)
@@ -74,9 +208,9 @@ class ByteBoundedMemo:
                     _TOTAL -= largest._evict_oldest()
 
     def _evict_oldest(self) -> int:
-        """Drop the oldest entry (insertion order); returns its size (0 when empty).
+        """Drop the oldest entry; returns its size (0 when empty).
 
-        The caller holds the lock and takes the size off :data:`_TOTAL`."""
+        The caller holds the lock (and takes the size off :data:`_TOTAL` if it counts)."""
         if not self._data:
             return 0
         key = next(iter(self._data))
@@ -93,12 +227,14 @@ class ByteBoundedMemo:
                 del self._data[key]
                 size = self._sizes.pop(key)
                 self.nbytes -= size
-                _TOTAL -= size
+                if self.max_bytes is None:
+                    _TOTAL -= size
 
     def clear(self) -> None:
         global _TOTAL
         with _LOCK:
-            _TOTAL -= self.nbytes
+            if self.max_bytes is None:
+                _TOTAL -= self.nbytes
             self._data.clear()
             self._sizes.clear()
             self.nbytes = 0
@@ -109,14 +245,13 @@ class ByteBoundedMemo:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._data
 
-    def keys(self) -> Any:
-        return self._data.keys()
-
-    def values(self) -> Any:
-        return self._data.values()
+    def keys(self) -> list[Hashable]:
+        """The keys stored now, oldest (next to go) first."""
+        with _LOCK:
+            return list(self._data)
 
 
 def total_bytes() -> int:
-    """Estimated bytes held by every memo of the process."""
+    """Estimated bytes held by the memos drawing on :data:`MAX_BYTES`."""
     with _LOCK:
         return sum(m.nbytes for m in _MEMOS)

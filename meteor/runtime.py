@@ -1,13 +1,15 @@
 """Process-wide switches for scoring runs.
 
-:func:`pure_python` says whether the compiled parts (``./native``: the beam search,
-synonym pairs, paraphrase look-up, normaliser, token records and nltk's greedy
-alignment; PyStemmer's C Snowball for English) are switched off by ``METEOR_PURE_PYTHON=1``: they give the same numbers as
-the Python code they replace, and CI runs the parity suites both ways.
+:func:`use_native` is the one switch of the compiled parts (``./native``: the beam
+search, synonym pairs, paraphrase look-up, normaliser, token records and nltk's greedy
+alignment; PyStemmer's C Snowball for English): on unless ``METEOR_PURE_PYTHON`` is
+(:func:`pure_python`), read once per process, so every part is on or off together.
+They give the same numbers as the Python code they replace, and CI runs the parity
+suites both ways.
 :func:`check_environment` refuses a value of ``METEOR_PURE_PYTHON`` or
 ``METEOR_MAX_CANDIDATES`` it cannot read (``Meteor()`` calls it, so a bad value is one
 message before anything is loaded); :func:`candidate_limit_env` reads the second.  :func:`compiled`
-is how a module finds its C part.
+is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant).
 
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
 scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
@@ -20,6 +22,7 @@ by reference counting at once.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 import os
@@ -37,6 +40,7 @@ __all__ = [
     "compiled",
     "gc_paused",
     "pure_python",
+    "use_native",
 ]
 
 #: Set to ``1``/``true``/``yes``/``on`` to run the Python code even where compiled code
@@ -106,11 +110,21 @@ def check_environment() -> None:
     candidate_limit_env()
 
 
+@functools.cache
+def use_native() -> bool:
+    """The one switch of the compiled parts: ``False`` when :func:`pure_python` is on.
+
+    Read once per process (at the first import of a module with a C part), so the
+    parts are on or off together, whatever the environment does afterwards.
+    """
+    return not pure_python()
+
+
 def compiled(part: str) -> ModuleType | None:
     """The C part ``meteor_native.<part>`` (``pip install ./native``), or ``None`` when it
-    is not installed or :func:`pure_python` is on: then the caller runs its Python code,
+    is not installed or :func:`use_native` is off: then the caller runs its Python code,
     which gives the same results."""
-    if pure_python():
+    if not use_native():
         return None
     try:
         return importlib.import_module(f"meteor_native.{part}")

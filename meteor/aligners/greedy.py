@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import weakref
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -63,15 +62,9 @@ class WordNetLike(Protocol):
 
 _DEFAULT_STEMMER: Stemmer | None = None
 
-#: Per reader: stem -> {lemma name: first synset holding it}, in nltk's iteration order.
-_SYNONYM_CACHE: weakref.WeakKeyDictionary[Any, dict[str, dict[str, str]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-#: The reader :func:`_synonym_cache` was last asked about, and its memo (a weak
-#: reference: ``WeakKeyDictionary`` look-ups make one each time, a tenth of a pair's time).
-_LAST_CACHE: tuple[weakref.ref[Any], dict[str, dict[str, str]]] | None = None
+#: The attribute of a WordNet reader holding its memo of :func:`_synonyms`: stem ->
+#: {lemma name: first synset holding it}, in nltk's iteration order.
+_MEMO_ATTR = "_meteor_synonym_names"
 
 
 def _default_stemmer() -> Stemmer:
@@ -114,17 +107,16 @@ WORDNET_STEP = "nltk WordNet"
 
 
 def _synonym_cache(wordnet: WordNetLike) -> dict[str, dict[str, str]] | None:
-    """The reader's memo of :func:`_synonyms` (``None``: the reader cannot be weakly
-    referenced, so nothing is kept)."""
-    global _LAST_CACHE
-    last = _LAST_CACHE
-    if last is not None and last[0]() is wordnet:  # one reader per process, nearly always
-        return last[1]
-    try:
-        cache = _SYNONYM_CACHE.setdefault(wordnet, {})
-    except TypeError:  # not weak-referenceable: no cache
-        return None
-    _LAST_CACHE = (weakref.ref(wordnet), cache)
+    """The reader's memo of :func:`_synonyms`, kept on the reader itself (it lives and
+    dies with it; an attribute read is the cheapest look-up, and this runs for every
+    word of the synonym stage).  ``None``: the reader takes no attributes, nothing is kept."""
+    cache: dict[str, dict[str, str]] | None = getattr(wordnet, _MEMO_ATTR, None)
+    if cache is None:
+        cache = {}
+        try:
+            setattr(wordnet, _MEMO_ATTR, cache)
+        except (AttributeError, TypeError):  # __slots__, a frozen dataclass, a builtin
+            return None
     return cache
 
 

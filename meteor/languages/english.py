@@ -28,7 +28,7 @@ from pathlib import Path
 from meteor import resources
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
-from meteor.runtime import gc_paused, pure_python
+from meteor.runtime import gc_paused, use_native
 from meteor.types import Module
 
 __all__ = ["ENGLISH", "English", "meteor_morph", "snowball_backend"]
@@ -227,7 +227,7 @@ def _snowball(word: str) -> str:
 
 def snowball_backend() -> str:
     """Which English Snowball 2.2.0 stems: ``"C (PyStemmer 2.2.0.3)"`` or ``"Python
-    (snowballstemmer 2.2.0)"`` (:func:`meteor.runtime.pure_python` forces the second)."""
+    (snowballstemmer 2.2.0)"`` (:func:`meteor.runtime.use_native` off forces the second)."""
     return _snowball_backend()[0]
 
 
@@ -240,13 +240,13 @@ def _snowball_backend() -> tuple[str, Callable[[str], str]]:
     """Meteor 1.5's English stemmer: Snowball 2.2.0 (``meteor-1.5.md`` section 6).
 
     PyStemmer's C stemmer when the installed release is a 2.2.0.x
-    (:data:`C_SNOWBALL_RELEASE`) and ``METEOR_PURE_PYTHON`` is not set; otherwise
+    (:data:`C_SNOWBALL_RELEASE`) and :func:`meteor.runtime.use_native` is on; otherwise
     ``snowballstemmer``'s pure-Python ``EnglishStemmer`` (the one compared with the
     jar: no disagreement on 17,478 pairs).  Both give the same stems
     (``tests/unit/test_english_stemmer.py``); the C one costs about 1 µs a word,
     the Python one about 40.
     """
-    if not pure_python():
+    if use_native():
         try:
             import Stemmer
 

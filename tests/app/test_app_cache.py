@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from meteor.memo import ByteBoundedMemo
 from pages import _cache
-from pages._cache import ByteCache, deep_size, load_once
+from pages._cache import deep_size, load_once
 
 
 def test_deep_size_counts_what_a_record_holds() -> None:
@@ -33,10 +34,10 @@ def test_deep_size_counts_what_a_record_holds() -> None:
 
 
 def test_byte_cache_is_bounded_by_bytes_not_entries() -> None:
-    cache = ByteCache(1000, sizer=len)
+    cache = ByteBoundedMemo(1000, sizer=len)
     for k in range(50):
         cache.get(k, lambda k=k: "x" * 300)  # 300 "bytes" each
-    assert cache.bytes <= 1000
+    assert cache.nbytes <= 1000
     assert len(cache) == 3  # the three most recent
     assert 49 in cache and 47 in cache and 46 not in cache
     # used recently → kept; the least recently used goes first
@@ -46,13 +47,13 @@ def test_byte_cache_is_bounded_by_bytes_not_entries() -> None:
 
 
 def test_value_larger_than_the_budget_is_returned_not_kept() -> None:
-    cache = ByteCache(100, sizer=len)
+    cache = ByteBoundedMemo(100, sizer=len)
     assert cache.get("big", lambda: "z" * 500) == "z" * 500
-    assert "big" not in cache and cache.bytes == 0
+    assert "big" not in cache and cache.nbytes == 0
 
 
 def test_zero_budget_caches_nothing() -> None:
-    cache = ByteCache(0, sizer=len)
+    cache = ByteBoundedMemo(0, sizer=len)
     calls = []
     for _ in range(3):
         cache.get("k", lambda: calls.append(1) or "v")
@@ -60,7 +61,7 @@ def test_zero_budget_caches_nothing() -> None:
 
 
 def test_concurrent_callers_share_one_computation() -> None:
-    cache = ByteCache(10_000, sizer=len)
+    cache = ByteBoundedMemo(10_000, sizer=len)
     calls = []
     gate = threading.Event()
 
@@ -84,7 +85,7 @@ def test_concurrent_callers_share_one_computation() -> None:
 
 
 def test_an_error_reaches_every_waiting_caller_and_is_not_cached() -> None:
-    cache = ByteCache(10_000, sizer=len)
+    cache = ByteBoundedMemo(10_000, sizer=len)
     gate = threading.Event()
 
     def fail() -> str:
@@ -169,7 +170,7 @@ def test_app_analyses_are_shared_by_sessions_and_counted_in_bytes() -> None:
     from pages import _scoring
 
     args = ("the cat sat on the mat", ("a cat sat on the mat",), "meteor-1.5-paper2005", "{}")
-    before = _cache.APP_CACHE.bytes
+    before = _cache.APP_CACHE.nbytes
     first = _scoring.analyse(*args)
     again: list[Any] = []
     th = threading.Thread(target=lambda: again.append(_scoring.analyse(*args)))  # another session
@@ -180,7 +181,7 @@ def test_app_analyses_are_shared_by_sessions_and_counted_in_bytes() -> None:
         _scoring._analyse_here.__qualname__,
         *args,
     ) in _cache.APP_CACHE  # a short pair: made here
-    assert _cache.APP_CACHE.bytes > before
+    assert _cache.APP_CACHE.nbytes > before
 
 
 class _Stop(BaseException):

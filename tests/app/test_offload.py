@@ -28,6 +28,7 @@ import pytest
 
 import meteor
 from meteor import Meteor, ParamError
+from meteor.memo import ByteBoundedMemo
 from pages import _cache, _offload
 from pages._offload import (
     LONG_WORDS,
@@ -147,11 +148,11 @@ def test_the_cache_keeps_a_sized_value_with_its_own_size() -> None:
         calls.append(v)
         return 10
 
-    c = _cache.ByteCache(1000, sizer=sizer)
+    c = ByteBoundedMemo(1000, sizer=sizer)
     got = c.get("k", lambda: _cache.Sized(("x",), 123))
-    assert got.value == ("x",) and c.bytes == 123 and not calls
+    assert got.value == ("x",) and c.nbytes == 123 and not calls
     c.get("j", lambda: ("y",))
-    assert c.bytes == 133 and calls == [("y",)]
+    assert c.nbytes == 133 and calls == [("y",)]
 
 
 def test_a_worker_dies_with_its_server() -> None:
