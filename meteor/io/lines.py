@@ -10,8 +10,10 @@ from the file name.
 
 from __future__ import annotations
 
+import itertools
 import re
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Literal
 
@@ -28,6 +30,7 @@ __all__ = [
     "check_size",
     "decode",
     "detect_format",
+    "iter_lines",
     "notice",
     "split_lines",
 ]
@@ -69,7 +72,8 @@ def notice(message: str) -> None:
 
 #: A line break (:func:`split_lines`): CR LF, LF or a lone CR.
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(LINE_BREAK.pattern.encode())
+_BOM = b"\xef\xbb\xbf"
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -128,25 +132,78 @@ def decode(data: bytes | str, name: str = "input", *, keep_bom: bool = False) ->
     data = bytes(data)
     nul = data.find(b"\x00")
     if nul >= 0:
-        hint = (
-            " (it may be UTF-16; save it as UTF-8)"
-            if data[:2] in (b"\xff\xfe", b"\xfe\xff")
-            else ""
-        )
-        raise InputError(
-            f"{name}: line {_line_of(data, nul)} contains a NUL byte; this looks like a binary "
-            f"file, not UTF-8 text with one segment per line{hint}"
-        )
+        raise _nul_error(name, _line_of(data, nul), data[:2])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = _line_of(data, exc.start)
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{name}: line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at "
-            f"column {col}); save the file as UTF-8"
-        ) from None
+        raise _utf8_error(name, line, data[exc.start], col) from None
     return text[1:] if text.startswith("\ufeff") and not keep_bom else text
+
+
+def _nul_error(name: str, line: int, start: bytes) -> InputError:
+    """A NUL byte on ``line``; ``start``: the file's first bytes (a UTF-16 mark is named)."""
+    hint = (
+        " (it may be UTF-16; save it as UTF-8)" if start[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+    )
+    return InputError(
+        f"{name}: line {line} contains a NUL byte; this looks like a binary "
+        f"file, not UTF-8 text with one segment per line{hint}"
+    )
+
+
+def _utf8_error(name: str, line: int, byte: int, col: int) -> InputError:
+    return InputError(
+        f"{name}: line {line} is not valid UTF-8 (byte 0x{byte:02x} at "
+        f"column {col}); save the file as UTF-8"
+    )
+
+
+def _decode_line(raw: bytes, name: str, line: int, start: bytes) -> str:
+    """One line's bytes → text, with :func:`decode`'s checks and messages."""
+    if b"\x00" in raw:
+        raise _nul_error(name, line, start)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _utf8_error(name, line, raw[exc.start], exc.start + 1) from None
+
+
+def iter_lines(
+    chunks: Iterable[bytes], name: str = "input", *, keep_bom: bool = False
+) -> Iterator[tuple[int, str]]:
+    """``(1-based line number, text)`` of UTF-8 bytes read lazily, chunk by chunk.
+
+    The streaming form of :func:`decode` + :func:`split_lines`: the same line-break rule
+    (``\\r\\n``, ``\\n`` or a lone ``\\r``; a final break starts no segment), the same
+    byte-order-mark rule and the same messages for NUL bytes and bytes that are not
+    UTF-8; no size or segment limit.  Only one line (and one chunk) is held at a time.
+
+    Raises:
+        InputError: a NUL byte or invalid UTF-8, naming the line.
+    """
+    pending = b""
+    start: bytes | None = None  # the file's first bytes, once known
+    k = 0
+    for final, chunk in itertools.chain(((False, c) for c in chunks), [(True, b"")]):
+        pending += chunk
+        if start is None:
+            if len(pending) < 3 and not final:
+                continue  # the first bytes (a byte-order mark?) may be cut by the chunking
+            start = pending[:3]
+            if start == _BOM and not keep_bom:
+                pending = pending[3:]
+        pos = 0
+        for m in _LINE_BREAK_BYTES.finditer(pending):
+            if m.group() == b"\r" and m.end() == len(pending) and not final:
+                break  # maybe the first half of a CR LF: wait for the next chunk
+            k += 1
+            yield k, _decode_line(pending[pos : m.start()], name, k, start)
+            pos = m.end()
+        pending = pending[pos:]
+    if pending:  # the last line, without a line break
+        yield k + 1, _decode_line(pending, name, k + 1, start or b"")
 
 
 def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) -> list[str]:

@@ -32,7 +32,8 @@ several files together and checks that every count agrees.
 The module of each job: :mod:`meteor.io.lines` (bytes → text → lines: limits,
 decoding, the line-break rule), :mod:`meteor.io.tables` (one file → a
 :class:`~meteor.io.tables.SegmentTable`) and this module (several tables → one
-:class:`Corpus`, paired by id or by position).  This module is the reading API:
+:class:`Corpus`, paired by id or by position); :mod:`meteor.io.stream` reads the same
+formats lazily, on the same row-level functions.  This module is the reading API:
 it also exports the names of the other two that callers need, so that a caller
 imports from one place.
 """

@@ -25,7 +25,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Literal
@@ -125,8 +125,8 @@ def read_table(
         ids = tuple(str(k) for k in range(1, len(lines) + 1))
         if role == "ref":
             return SegmentTable(name, (), tuple((ln,) for ln in lines), ids)
-        _check_system_name(_stem(name), name, None)
-        return SegmentTable(name, ((_stem(name), tuple(lines)),), None, ids)
+        check_system_name(stem(name), name, None)
+        return SegmentTable(name, ((stem(name), tuple(lines)),), None, ids)
     # A long-form table holds several systems: cap the raw rows generously here and
     # the segments per system below.
     raw_limit = limit * _MAX_SYSTEMS + 1
@@ -139,7 +139,7 @@ def read_table(
     )
 
 
-def _stem(name: str) -> str:
+def stem(name: str) -> str:
     stem = PurePath(name).name
     for suffix in (".txt", ".tsv", ".csv", ".jsonl", ".ndjson", ".tab"):
         if stem.lower().endswith(suffix):
@@ -157,25 +157,32 @@ def _tsv_rows(text: str, name: str, limit: int, kind: str) -> tuple[list[str], l
         if kind == "csv"
         else _tsv_cells(text, name, limit)
     )
-    what = "comma" if kind == "csv" else "tab"
-    if not cells:
+    header = header_row(name, cells[0][1] if cells else None, kind)
+    return header, [(k, tsv_row(name, k, row, header, kind)) for k, row in cells[1:]]
+
+
+def header_row(name: str, cells: list[str] | None, kind: str) -> list[str]:
+    """The header row of a TSV or CSV file (``None``: the file has no row)."""
+    if cells is None:
         raise InputError(
             f"{name}: the {kind.upper()} file is empty; it needs a header row (e.g. hyp"
             f"{'<TAB>' if kind == 'tsv' else ','}ref)"
         )
-    header = cells[0][1]
-    if len(set(header)) != len(header):
-        dup = sorted({h for h in header if header.count(h) > 1})
+    if len(set(cells)) != len(cells):
+        dup = sorted({h for h in cells if cells.count(h) > 1})
         raise InputError(f"{name}: the header repeats column(s) {', '.join(dup)}")
-    rows: list[_Row] = []
-    for k, row in cells[1:]:
-        if len(row) != len(header):
-            raise InputError(
-                f"{name}: line {k} has {len(row)} {what}-separated fields but the header has "
-                f"{len(header)} ({', '.join(header)})"
-            )
-        rows.append((k, dict(zip(header, row, strict=True))))
-    return header, rows
+    return cells
+
+
+def tsv_row(name: str, k: int, cells: list[str], header: list[str], kind: str) -> dict[str, Any]:
+    """One row of a TSV or CSV file as ``{column: text}``; it must have the header's width."""
+    if len(cells) != len(header):
+        what = "comma" if kind == "csv" else "tab"
+        raise InputError(
+            f"{name}: line {k} has {len(cells)} {what}-separated fields but the header has "
+            f"{len(header)} ({', '.join(header)})"
+        )
+    return dict(zip(header, cells, strict=True))
 
 
 #: A field as Python's csv module (and pandas' ``to_csv``) writes a text holding a double
@@ -195,15 +202,41 @@ def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
     """
     lines = split_lines(text, name, limit=limit)
     plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
-    if not plain:
-        return plain
-    width = len(plain[0][1])
-    quoted_at = next((k for k, row in plain if any(_CSV_QUOTED.fullmatch(c) for c in row)), None)
-    uneven = any(len(row) != width for _, row in plain)
+    read: list[list[tuple[int, list[str]]]] = []
+
+    def quoted() -> list[tuple[int, list[str]]]:
+        if not read:
+            read.append(_csv_cells(text, name, limit, "\t", "TSV"))
+        return read[0]
+
+    return quoted() if tsv_quoted(name, plain, quoted) else plain
+
+
+def tsv_quoted(
+    name: str,
+    plain: Iterable[tuple[int, list[str]]],
+    quoted: Callable[[], Iterable[tuple[int, list[str]]]],
+) -> bool:
+    """Whether a TSV file is read with csv quoting (the rule of :func:`_tsv_cells`).
+
+    ``plain``: its rows split at every tab, read once; ``quoted()``: its rows read with
+    csv's ``excel-tab`` dialect (:func:`csv_rows`), read at most once.  Both may be lazy:
+    the decision holds a row at a time (the streaming reader reads the file again).
+    """
+    width: int | None = None
+    quoted_at: int | None = None
+    uneven = False
+    for k, row in plain:
+        width = len(row) if width is None else width
+        uneven = uneven or len(row) != width
+        if quoted_at is None and any(_CSV_QUOTED.fullmatch(c) for c in row):
+            quoted_at = k
     if quoted_at is None and not uneven:
-        return plain
+        return False
+    held = False  # a quoted field holds a tab or a line break
     try:
-        quoted = _csv_cells(text, name, limit, "\t", "TSV")
+        for _, row in quoted():
+            held = held or any(("\t" in c or "\n" in c or "\r" in c) for c in row)
     except InputError as exc:
         if quoted_at is not None and not uneven:
             notice(
@@ -211,44 +244,52 @@ def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
                 "pandas' to_csv writes), but the file does not read as quoted TSV "
                 f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written"
             )
-        return plain  # uneven: the unquoted reading's own message follows
-    if quoted_at is not None:
-        return quoted
-    if any(("\t" in c or "\n" in c or "\r" in c) for _, row in quoted for c in row):
-        return quoted  # a quoted field held the tab or line break that made rows uneven
-    return plain
+        return False  # uneven: the unquoted reading's own message follows
+    # a quoted field held the tab or line break that made rows uneven
+    return quoted_at is not None or held
 
 
 def _csv_cells(
     text: str, name: str, limit: int, delimiter: str, what: str
 ) -> list[tuple[int, list[str]]]:
-    """``(first line, fields)`` per row, read with csv's quoting (RFC 4180; ``strict``)."""
+    """``(first line, fields)`` per row, read with csv's quoting (:func:`csv_rows`)."""
+    return list(csv_rows(io.StringIO(text, newline=""), name, delimiter, what, limit))
+
+
+def csv_rows(
+    lines: Iterable[str], name: str, delimiter: str, what: str, limit: int | None = None
+) -> Iterator[tuple[int, list[str]]]:
+    """``(first line, fields)`` per row, read lazily with csv's quoting (RFC 4180; ``strict``).
+
+    ``lines``: text read with ``newline=""`` (a file or :class:`io.StringIO`).  Every row
+    must have the first row's width.
+    """
     csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    out: list[tuple[int, list[str]]] = []
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
     start = 1
+    count = 0
+    width: int | None = None
     try:
         for row in reader:
-            out.append((start, row or [""]))
-            start = reader.line_num + 1
-            if len(out) > limit:
+            row = row or [""]
+            count += 1
+            if limit is not None and count > limit:
                 raise InputError(
                     f"{name} has more than {limit:,} rows; at most {limit:,} are accepted — "
                     "split the file and score the parts (statistics add up)"
                 )
+            width = len(row) if width is None else width
+            if len(row) != width:
+                raise InputError(
+                    f"{name}: line {start} has {len(row)} fields but the header has {width} "
+                    f"(read as quoted {what})"
+                )
+            yield start, row
+            start = reader.line_num + 1
     except csv.Error as exc:
         raise InputError(
             f"{name}: line {reader.line_num} is not valid quoted {what}: {exc}"
         ) from None
-    if out:
-        width = len(out[0][1])
-        for k, row in out:
-            if len(row) != width:
-                raise InputError(
-                    f"{name}: line {k} has {len(row)} fields but the header has {width} "
-                    f"(read as quoted {what})"
-                )
-    return out
 
 
 class _RepeatedKeyError(Exception):
@@ -282,43 +323,32 @@ def _jsonl_rows(
     hyp_field: str | None = None,
     ref_fields: Sequence[str] | None = None,
 ) -> tuple[list[str], list[_Row]]:
-    rows: list[_Row] = []
-    header: list[str] = []
-    seen: set[str] = set()
+    lines = enumerate(split_lines(text, name, limit=limit), start=1)
+    rows = list(jsonl_rows(lines, name, hyp_field, ref_fields))
+    header = list(dict.fromkeys(key for _, obj in rows for key in obj))
+    return header, rows
+
+
+def jsonl_rows(
+    lines: Iterable[tuple[int, str]],
+    name: str,
+    hyp_field: str | None = None,
+    ref_fields: Sequence[str] | None = None,
+) -> Iterator[_Row]:
+    """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily.
+
+    Only the Meteor 1.5 harness's ``{"type": "corpus"}`` summary (no hyp/ref field) is
+    skipped; once the lines are read, an :class:`InputWarning` names the skipped lines.
+    """
     skipped: list[int] = []
-    for k, line in enumerate(split_lines(text, name, limit=limit), start=1):
-        if not line.strip():
-            raise InputError(
-                f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
-            )
-        try:
-            obj = json.loads(line, object_pairs_hook=_unique_keys)
-        except _RepeatedKeyError as exc:
-            raise InputError(
-                f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
-                "once (JSON readers keep only the last value)"
-            ) from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise InputError(f"{name}: line {k} nests JSON too deeply to read") from None
-        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-            raise InputError(f"{name}: line {k} cannot be read as JSON ({exc})") from None
-        if not isinstance(obj, dict):
-            raise InputError(
-                f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with "
-                "hyp/ref fields"
-            )
+    for k, line in lines:
+        obj = _jsonl_object(line, name, k)
         if obj.get("type") == "corpus" and not any(
             _text_field(key, hyp_field, ref_fields) for key in obj
         ):
             skipped.append(k)  # the Meteor 1.5 harness's final summary line
             continue
-        for key in obj:
-            if key not in seen:
-                seen.add(key)
-                header.append(key)
-        rows.append((k, obj))
+        yield k, obj
     if skipped:
         notice(
             f"{name}: skipped line {', '.join(map(str, skipped[:5]))}"
@@ -326,7 +356,32 @@ def _jsonl_rows(
             + ': a {"type": "corpus"} summary with no hyp or ref field (the Meteor 1.5 '
             "harness writes one last), not a segment"
         )
-    return header, rows
+
+
+def _jsonl_object(line: str, name: str, k: int) -> dict[str, Any]:
+    """Line ``k`` of a JSONL file as an object; every way it can fail is named."""
+    if not line.strip():
+        raise InputError(
+            f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
+        )
+    try:
+        obj = json.loads(line, object_pairs_hook=_unique_keys)
+    except _RepeatedKeyError as exc:
+        raise InputError(
+            f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
+            "once (JSON readers keep only the last value)"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{name}: line {k} nests JSON too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(f"{name}: line {k} cannot be read as JSON ({exc})") from None
+    if not isinstance(obj, dict):
+        raise InputError(
+            f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with hyp/ref fields"
+        )
+    return obj
 
 
 def _pick(
@@ -370,23 +425,44 @@ def _table_from_rows(
     limit: int,
 ) -> SegmentTable:
     """The rows of a TSV or JSONL file as a table, keyed when it has a segment-id column."""
-    hyp_col = _pick(header, hyp_field, _HYP_NAMES, "hypothesis", name)
-    sys_col = _pick(header, system_field, _SYSTEM_NAMES, "system", name)
-    id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
-    ref_cols = _ref_columns(name, header, ref_fields)
+    hyp_col, ref_cols, sys_col, id_col = columns(
+        name, header, hyp_field, ref_fields, system_field, id_field
+    )
     if hyp_col is None and not ref_cols:
-        raise InputError(
-            f"{name}: found neither a hypothesis column (hyp) nor a reference column (ref); "
-            f"columns: {', '.join(header) or 'none'}"
-        )
+        raise no_text_column(name, header)
     group_list = _by_system(name, rows, sys_col, limit)
-    refs_of = _ref_reader(name, ref_cols, kind) if ref_cols else None
+    refs_of = ref_reader(name, ref_cols, kind) if ref_cols else None
     systems: list[tuple[str, tuple[str, ...]]] = []
     if hyp_col is not None:
         systems = [(s, _hypotheses(name, sys_rows, hyp_col)) for s, sys_rows in group_list]
     if id_col is not None:
         return _keyed_table(name, group_list, systems, id_col, refs_of, limit)
     return _positional_table(name, group_list, systems, refs_of)
+
+
+def columns(
+    name: str,
+    header: Sequence[str],
+    hyp_field: str | None = None,
+    ref_fields: Sequence[str] | None = None,
+    system_field: str | None = None,
+    id_field: str | None = None,
+) -> tuple[str | None, list[str], str | None, str | None]:
+    """The columns of a header: hypothesis, references, system and segment id (or None)."""
+    return (
+        _pick(header, hyp_field, _HYP_NAMES, "hypothesis", name),
+        _ref_columns(name, header, ref_fields),
+        _pick(header, system_field, _SYSTEM_NAMES, "system", name),
+        _pick(header, id_field, _ID_NAMES, "segment id", name),
+    )
+
+
+def no_text_column(name: str, header: Sequence[str]) -> InputError:
+    """A table with neither a hypothesis nor a reference column."""
+    return InputError(
+        f"{name}: found neither a hypothesis column (hyp) nor a reference column (ref); "
+        f"columns: {', '.join(header) or 'none'}"
+    )
 
 
 def _ref_columns(name: str, header: Sequence[str], ref_fields: Sequence[str] | None) -> list[str]:
@@ -404,13 +480,11 @@ def _by_system(
 ) -> list[tuple[str, list[_Row]]]:
     """Rows grouped by system (long form), in first-seen order; at most ``limit`` each."""
     groups: dict[str, list[_Row]] = {}
-    default_system = _stem(name)
+    default_system = stem(name)
     for line, row in rows:
-        system = default_system
-        if sys_col is not None:
-            system = _as_text(row.get(sys_col, ""), name, line, sys_col) or default_system
+        system = system_of(name, line, row, sys_col)
         if system not in groups:
-            _check_system_name(system, name, line if sys_col is not None else None)
+            check_system_name(system, name, line if sys_col is not None else None)
         groups.setdefault(system, []).append((line, row))
     if not groups:
         groups[default_system] = []
@@ -426,12 +500,19 @@ def _by_system(
     return group_list
 
 
+def system_of(name: str, line: int, row: dict[str, Any], sys_col: str | None) -> str:
+    """The system of a row: its ``sys_col`` cell, else (or empty) the file's stem."""
+    if sys_col is None:
+        return stem(name)
+    return _as_text(row.get(sys_col, ""), name, line, sys_col) or stem(name)
+
+
 #: What a system name may not hold: it is a cell of the TSV summary and starts each line
 #: of the text summary (C0 and C1 controls, tab and line breaks included; U+2028/U+2029).
 _UNPRINTABLE_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _check_system_name(system: str, name: str, line: int | None) -> None:
+def check_system_name(system: str, name: str, line: int | None) -> None:
     """Refuse a system name with a tab, a line break or another control character."""
     bad = _UNPRINTABLE_NAME.search(system)
     if bad is not None:
@@ -451,7 +532,7 @@ def _char_name(c: str) -> str:
 _RefReader = Callable[[int, dict[str, Any]], list[str]]
 
 
-def _ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
+def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
     """``refs_of(line, row)``: the references of a row, column by column."""
 
     def refs_of(line: int, row: dict[str, Any]) -> list[str]:
@@ -471,12 +552,14 @@ def _ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
 
 def _hypotheses(name: str, sys_rows: Sequence[_Row], hyp_col: str) -> tuple[str, ...]:
     """The hypothesis of every row of one system."""
-    hyps = []
-    for line, row in sys_rows:
-        if hyp_col not in row:
-            raise InputError(f"{name}: line {line} has no field {hyp_col!r}")
-        hyps.append(_as_text(row[hyp_col], name, line, hyp_col))
-    return tuple(hyps)
+    return tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows)
+
+
+def hyp_of(name: str, line: int, row: dict[str, Any], hyp_col: str) -> str:
+    """The hypothesis of one row."""
+    if hyp_col not in row:
+        raise InputError(f"{name}: line {line} has no field {hyp_col!r}")
+    return _as_text(row[hyp_col], name, line, hyp_col)
 
 
 def _positional_table(

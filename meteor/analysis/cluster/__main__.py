@@ -6,8 +6,8 @@ the workers score and write the JSONL lines
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
 prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
-line, status 2 (text and TSV inputs are checked before any scoring: line counts and
-segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
+line, status 2 (every input is read once before any scoring, by the one reader of
+:mod:`meteor.io`: line counts, bad lines, segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
 complete (a temporary file renamed at the end).
 
 Tasks refer to the functions of the importable modules of this package (workers
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -33,10 +34,13 @@ from meteor.cli.files import (
     check_outputs,
     check_stdout,
     handle_signals,
+    one_line_warnings,
     writes_stdout,
 )
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
-from meteor.metric import Meteor
+from meteor.io.lines import InputWarning, detect_format
+from meteor.metric import Meteor, jar_text
+from meteor.text.notices import bom_notice, has_bom
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         check_stdout()
-        with handle_signals():
+        with handle_signals(), one_line_warnings():
             summary = _run(args)
     except (
         CliError, ClusterError, InputError, ParamError, ResourceError, ValueError, OSError
@@ -83,7 +87,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--dask", required=True, metavar="ADDRESS", help="tcp://HOST:PORT or local:N")
     ap.add_argument("--hyp", "-i", required=True, metavar="FILE")
     ap.add_argument("--ref", "-r", action="append", default=[], metavar="FILE")
-    ap.add_argument("--input-format", choices=("text", "tsv", "jsonl"))
+    ap.add_argument("--input-format", choices=("text", "tsv", "csv", "jsonl"))
+    ap.add_argument(
+        "--strip-bom",
+        action="store_true",
+        help="drop a UTF-8 byte-order mark at the start of a plain-text file (the Meteor 1.5 "
+        "presets keep it in segment 1's first word, as the jar does; the others drop it)",
+    )
     ap.add_argument("--preset", "-p", metavar="NAME")
     ap.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
     ap.add_argument("--partition-size", type=int, default=500, metavar="N")
@@ -104,7 +114,14 @@ def _run(args: argparse.Namespace) -> StreamSummary:
             raise InputError(f"cannot read {p}: no such file")
     if args.jsonl is not None:  # never an input, its folder writable: before any scoring
         check_outputs([("--jsonl", args.jsonl)], [args.hyp, *args.ref])
-    total = check_files(hyp, args.ref, fmt=args.input_format)  # counts and lengths, up front
+    keep_bom = jar_text(meteor.params) and not args.strip_bom  # as meteor score
+    # every line read once up front: counts, bad lines, lengths (and the readers' warnings)
+    total = check_files(hyp, args.ref, fmt=args.input_format, keep_bom=keep_bom)
+    for p in [hyp, *map(Path, args.ref)]:
+        if keep_bom and detect_format(p.name, args.input_format) == "text":
+            with p.open("rb") as fh:
+                if has_bom(fh.read(3)):
+                    print(f"meteor: note: {bom_notice(p.name, kept=True)}", file=sys.stderr)
     bar = None
     if args.progress or sys.stderr.isatty():
         from meteor.io.progress import ProgressBar
@@ -113,9 +130,10 @@ def _run(args: argparse.Namespace) -> StreamSummary:
     totals = StreamTotals(meteor)
     # The writer of every output (meteor.cli.files): a temporary file renamed at the end.
     jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)
-    with jsonl as out_file:
+    with jsonl as out_file, warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)  # said once, by check_files
         with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
-            segments = iter_segments(hyp, args.ref, fmt=args.input_format)
+            segments = iter_segments(hyp, args.ref, fmt=args.input_format, keep_bom=keep_bom)
             for s in score_stream_lines(
                 meteor,
                 segments,

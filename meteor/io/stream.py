@@ -1,0 +1,346 @@
+"""Streaming reading: the formats and rules of :mod:`meteor.io.read`, lazily, in constant memory.
+
+:func:`iter_segments` yields ``(hypothesis, references)`` per segment from files of any
+size; :func:`check_files` reads them once beforehand (segment counts, bad lines, segment
+lengths), so that a long run never stops half-way on its input.  Both are built on the
+row-level functions of the corpus reader (:mod:`meteor.io.lines`: the line-break rule,
+UTF-8 and the byte-order mark; :mod:`meteor.io.tables`: JSONL objects and their
+``{"type": "corpus"}`` summary, TSV quoting as pandas writes it, CSV, columns, system
+names), so every rule and message is the one of :func:`~meteor.io.read.load_corpus`.
+
+What only the streaming reader does: one system per file (a second ``system`` value is
+an error), segments paired by position (a ``seg_id`` column is not used for pairing), no
+limit on the size or the number of segments.  A text or JSONL file is read once, a line
+at a time; a TSV file is read up to three times (the quoting rule looks at every row
+before the first is used), a row at a time.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO, Literal
+
+from meteor.errors import InputError
+from meteor.io.lines import detect_format, iter_lines
+from meteor.io.tables import (
+    check_system_name,
+    columns,
+    csv_rows,
+    header_row,
+    hyp_of,
+    jsonl_rows,
+    no_text_column,
+    ref_reader,
+    stem,
+    system_of,
+    tsv_quoted,
+    tsv_row,
+)
+
+__all__ = ["Role", "Source", "check_files", "iter_file", "iter_segments"]
+
+#: A file: a path, or an open binary file (a TSV or CSV one must be seekable).
+Source = str | os.PathLike[str] | BinaryIO
+#: What a file gives: ``hyp`` its hypotheses, ``ref`` its references, ``both`` the two.
+Role = Literal["hyp", "ref", "both"]
+_CHUNK = 1 << 16
+_NO_REFERENCES = "no references: give a reference file, or a TSV/JSONL with a 'ref' column"
+
+
+def _name(source: Source) -> str:
+    if isinstance(source, str | os.PathLike):
+        return Path(source).name
+    return Path(str(getattr(source, "name", "input"))).name
+
+
+class _File:
+    """A source opened again for each pass: a path, or an open file sought back to where
+    it stood (a TSV file is read more than once; a stream that cannot seek, only once)."""
+
+    def __init__(self, source: Source, name: str) -> None:
+        self.source = source
+        self.name = name
+        self.start = -1
+        if not isinstance(source, str | os.PathLike) and source.seekable():
+            self.start = source.tell()
+        self.passes = 0
+
+    @contextmanager
+    def _binary(self) -> Iterator[BinaryIO]:
+        self.passes += 1
+        if isinstance(self.source, str | os.PathLike):
+            with open(self.source, "rb") as fh:
+                yield fh
+            return
+        if self.passes > 1:
+            if self.start < 0:
+                raise InputError(f"{self.name}: a TSV file is read more than once; give a file")
+            self.source.seek(self.start)
+        yield self.source
+
+    @contextmanager
+    def chunks(self) -> Iterator[Iterator[bytes]]:
+        """Its bytes, a chunk at a time."""
+        with self._binary() as fh:
+            yield iter(lambda: fh.read(_CHUNK), b"")
+
+    @contextmanager
+    def text(self) -> Iterator[Iterable[str]]:
+        """Its text for :func:`~meteor.io.tables.csv_rows` (a table's BOM dropped)."""
+        with self._binary() as fh:
+            wrapper = io.TextIOWrapper(fh, encoding="utf-8-sig", newline="")
+            try:
+                yield wrapper
+            finally:
+                wrapper.detach()
+
+
+def iter_file(
+    source: Source,
+    *,
+    role: Role = "hyp",
+    fmt: str | None = None,
+    keep_bom: bool = False,
+    max_chars: int | None = None,
+    name: str | None = None,
+) -> Iterator[tuple[int, str | None, tuple[str, ...]]]:
+    """``(line, hypothesis, references)`` per segment of one file, read lazily.
+
+    ``role``: what the file must give (``hyp``: the hypothesis is never None; ``ref`` or
+    ``both``: at least one reference per segment).  A text file's lines are hypotheses
+    for ``hyp`` and ``both``, references for ``ref``.  A table given as references with a
+    hypothesis column but no reference column gives that column (as
+    :func:`~meteor.io.read.load_corpus`).  ``keep_bom``: a text file's byte-order mark
+    stays in segment 1 (as the Meteor 1.5 jar reads it).  ``max_chars``: most characters
+    per text.
+
+    Raises:
+        InputError: naming the file, the line and what is wrong.
+    """
+    name = name or _name(source)
+    kind = detect_format(name, fmt)
+    file = _File(source, name)
+    if kind == "text":
+        if role == "both":  # a text file holds no references
+            raise InputError(_NO_REFERENCES)
+        if role == "hyp":
+            check_system_name(stem(name), name, None)
+        with file.chunks() as chunks:
+            for k, text in iter_lines(chunks, name, keep_bom=keep_bom):
+                _check_length(name, k, text, max_chars)
+                yield (k, None, (text,)) if role == "ref" else (k, text, ())
+        return
+    if kind == "jsonl":
+        with file.chunks() as chunks:
+            rows = jsonl_rows(iter_lines(chunks, name), name)
+            yield from _segments(name, rows, [], role, kind, max_chars, fixed=False)
+        return
+    yield from _table_segments(file, kind, role, max_chars)
+
+
+def _table_segments(
+    file: _File, kind: str, role: Role, max_chars: int | None
+) -> Iterator[tuple[int, str | None, tuple[str, ...]]]:
+    """The segments of a TSV or CSV file (csv quoting decided as the corpus reader does)."""
+    name = file.name
+    delimiter, what = ("\t", "TSV") if kind == "tsv" else (",", "CSV")
+    quoted = kind == "csv"
+    with file.chunks() as chunks:  # the UTF-8 and NUL checks, and the quoting rule
+        plain = ((k, line.split("\t")) for k, line in iter_lines(chunks, name))
+        if kind == "csv":
+            for _ in plain:
+                pass
+        else:
+
+            def reread() -> Iterator[tuple[int, list[str]]]:
+                with file.text() as text:
+                    yield from csv_rows(text, name, delimiter, what)
+
+            quoted = tsv_quoted(name, plain, reread)
+
+    @contextmanager
+    def cells() -> Iterator[Iterator[tuple[int, list[str]]]]:
+        if quoted:
+            with file.text() as text:
+                yield csv_rows(text, name, delimiter, what)
+        else:
+            with file.chunks() as chunks:
+                yield ((k, line.split("\t")) for k, line in iter_lines(chunks, name))
+
+    with cells() as rows_in:
+        first = next(rows_in, None)
+        header = header_row(name, first[1] if first else None, kind)
+        rows = ((k, tsv_row(name, k, c, header, kind)) for k, c in rows_in)
+        yield from _segments(name, rows, header, role, kind, max_chars, fixed=True)
+
+
+def _segments(
+    name: str,
+    rows: Iterable[tuple[int, dict[str, Any]]],
+    header: list[str],
+    role: Role,
+    kind: str,
+    max_chars: int | None,
+    *,
+    fixed: bool,
+) -> Iterator[tuple[int, str | None, tuple[str, ...]]]:
+    """Rows → segments, one system per file.  ``fixed``: the header is known (TSV);
+    otherwise (JSONL) it grows with the keys as rows bring them, in first-seen order."""
+    hyp_col: str | None = None
+    ref_cols: list[str] = []
+    sys_col: str | None = None
+    refs_of: Callable[[int, dict[str, Any]], list[str]] | None = None
+    if fixed:
+        hyp_col, ref_cols, sys_col, _ = columns(name, header)
+        _check_table(name, header, hyp_col, ref_cols, role)
+        refs_of = ref_reader(name, ref_cols, kind)
+    known = set(header)
+    system: str | None = None
+    for k, row in rows:
+        if not fixed and not known.issuperset(row):
+            header.extend(key for key in row if key not in known)
+            known.update(row)
+            picked, ref_cols, sys_col, _ = columns(name, header)
+            hyp_col = hyp_col or picked  # once chosen, the hypothesis field stays
+            refs_of = ref_reader(name, ref_cols, kind)
+        sys_name = system_of(name, k, row, sys_col)
+        if system is None:
+            check_system_name(sys_name, name, k if sys_col is not None else None)
+            system = sys_name
+        elif sys_name != system:
+            raise InputError(
+                f"{name}: line {k} starts system {sys_name!r} after {system!r}; "
+                "streaming reads one system per file (split the file by system)"
+            )
+        hyp = hyp_of(name, k, row, hyp_col or "hyp") if role != "ref" else None
+        refs: tuple[str, ...] = ()
+        if role != "hyp":
+            if ref_cols and refs_of is not None:
+                refs = tuple(refs_of(k, row))
+            elif role == "ref" and hyp_col is not None:
+                refs = (hyp_of(name, k, row, hyp_col),)  # a hyp-like column given as reference
+            if not refs:
+                raise InputError(
+                    f"{name}: line {k} has no reference (no 'ref' field, or an empty 'refs' list)"
+                )
+        for text in ((hyp,) if hyp is not None else ()) + refs:
+            _check_length(name, k, text, max_chars)
+        yield k, hyp, refs
+
+
+def _check_table(
+    name: str, header: list[str], hyp_col: str | None, ref_cols: list[str], role: Role
+) -> None:
+    """A table's header must give what the file is read for."""
+    if hyp_col is None and not ref_cols:
+        raise no_text_column(name, header)
+    if role != "ref" and hyp_col is None:
+        raise InputError(
+            f"{name}: no hypothesis column (hyp, hypothesis, mt or translation); columns: "
+            f"{', '.join(header)}"
+        )
+    if role == "both" and not ref_cols:
+        raise InputError(_NO_REFERENCES)
+
+
+def _check_length(name: str, line: int, text: str, max_chars: int | None) -> None:
+    if max_chars is not None and len(text) > max_chars:
+        raise InputError(
+            f"{name}: line {line:,} has a segment of {len(text):,} characters; at most "
+            f"{max_chars:,} per segment are accepted (as in meteor score) — split the segment"
+        )
+
+
+def _readers(
+    hyp: Source,
+    refs: Sequence[Source],
+    fmt: str | None,
+    keep_bom: bool,
+    max_chars: int | None,
+) -> list[tuple[str, Iterator[tuple[int, str | None, tuple[str, ...]]]]]:
+    """``(file name, segments)`` of the hypothesis file, then of each reference file."""
+    out = [(_name(hyp), iter_file(hyp, role="hyp" if refs else "both", fmt=fmt,
+                                  keep_bom=keep_bom, max_chars=max_chars))]  # fmt: skip
+    for r in refs:
+        out.append(
+            (_name(r), iter_file(r, role="ref", fmt=fmt, keep_bom=keep_bom, max_chars=max_chars))
+        )
+    return out
+
+
+def iter_segments(
+    hyp: Source,
+    refs: Sequence[Source] = (),
+    *,
+    fmt: str | None = None,
+    keep_bom: bool = False,
+    max_chars: int | None = None,
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """``(hypothesis, references)`` per segment, read lazily from files of any size.
+
+    Formats and rules as :func:`~meteor.io.read.load_corpus` (see the module docstring
+    for what differs), one system per file.  With no ``refs``, the hypothesis file must
+    hold the references too (a ``ref`` column).  Several reference files give several
+    references per segment, in the order given.
+
+    Raises:
+        InputError: a bad line (named), or files whose segment counts differ.
+    """
+    readers = _readers(hyp, refs, fmt, keep_bom, max_chars)
+    names = [n for n, _ in readers]
+    missing: Any = object()
+    rows = itertools.zip_longest(*(r for _, r in readers), fillvalue=missing)
+    for k, row in enumerate(rows, start=1):
+        if any(x is missing for x in row):
+            short = [names[i] for i, x in enumerate(row) if x is missing]
+            raise InputError(
+                f"{', '.join(short)} ended after {k - 1:,} segments but "
+                f"{', '.join(n for i, n in enumerate(names) if row[i] is not missing)} "
+                "go on; every file needs one segment per line"
+            )
+        hyp_text = row[0][1]
+        assert hyp_text is not None
+        if not refs:
+            yield hyp_text, row[0][2]
+        else:
+            yield hyp_text, tuple(r for _, _, group in row[1:] for r in group)
+
+
+def check_files(
+    hyp: Source,
+    refs: Sequence[Source] = (),
+    *,
+    fmt: str | None = None,
+    keep_bom: bool = False,
+    max_chars: int | None = None,
+) -> int:
+    """Read every file once, before any scoring; the number of segments.
+
+    Every line is checked as :func:`iter_segments` will read it (so a run never stops
+    half-way on its input), each file on its own, in constant memory: every file must
+    have as many segments as the hypothesis file (a count names an empty last segment,
+    the usual stray blank line at the end), and no text more than ``max_chars``.
+
+    Raises:
+        InputError: naming the file (and the line) and what is wrong.
+    """
+    counts: list[tuple[str, int, str]] = []
+    for name, segments in _readers(hyp, refs, fmt, keep_bom, max_chars):
+        n, last = 0, None
+        for n, (_, h, rs) in enumerate(segments, start=1):  # noqa: B007 - n: the count after
+            last = (h,) if h is not None else rs
+        blank = last is not None and not any(x.strip() for x in last)
+        counts.append((name, n, " (the last one is empty)" if blank else ""))
+    hyp_name, n0, note0 = counts[0]
+    for name, n, note in counts[1:]:
+        if n != n0:
+            raise InputError(
+                f"{name} has {n:,} segments{note} but {hyp_name} has {n0:,}{note0}; every "
+                "file needs one segment per line (nothing was scored)"
+            )
+    return n0
