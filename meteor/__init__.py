@@ -19,6 +19,8 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 * :func:`explain` → :class:`Explanation`: what each unmatched word and chunk
   break cost, what-if scores, near misses, the waterfall (``explain_score``: the same,
   its earlier name);
+* :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
+  settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meteor import presets
+from meteor.analysis.agreement import correlate
 from meteor.analysis.explanation import Explanation, explain, explain_score
 from meteor.errors import (
     CandidateLimitError,
@@ -81,6 +84,7 @@ __all__ = [
     "Stats",
     "Token",
     "corpus_score",
+    "correlate",
     "explain",
     "explain_score",
     "get_language",
