@@ -194,3 +194,25 @@ def test_meteor_keeps_statistics_that_rescore_exactly() -> None:
     (m,) = score_metrics(judged, presets=("meteor-1.5",))
     assert m.params is not None and m.stats is not None
     assert rescore(m, m.params) == pytest.approx(m.segment, abs=1e-12)
+
+
+def test_cli_correlate_json_and_a_bad_value_is_one_line(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    from meteor.cli.commands import main
+
+    good = Path(str(tmp_path)) / "judged.tsv"
+    good.write_text(TABLE, encoding="utf-8")
+    argv = ["correlate", "--hyp", str(good), "--human-column", "human", "--preset", "nltk",
+            "--baseline", "chrf", "--metric-column", "comet", "--bootstrap", "20",
+            "--permutations", "20", "--format", "json"]  # fmt: skip
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in record["metrics"]] == ["nltk", "chrf", "comet"]
+    bad = Path(str(tmp_path)) / "bad.tsv"
+    bad.write_text(TABLE.replace("\t60\t", "\tn/a\t"), encoding="utf-8")
+    assert main(["correlate", "--hyp", str(bad), "--human-column", "human"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 5 ('n/a')" in err and "Traceback" not in err
