@@ -21,6 +21,8 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
   its earlier name);
 * :func:`reconcile`: why two settings (presets, Params or Meteor) score the same text
   differently: the path from A to B one group of settings at a time and each group's share;
+* :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
+  settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -33,6 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meteor import presets
+from meteor.analysis.agreement import correlate
 from meteor.analysis.explanation import Explanation, explain, explain_score
 from meteor.analysis.reconcile import reconcile
 from meteor.errors import (
@@ -84,6 +87,7 @@ __all__ = [
     "Stats",
     "Token",
     "corpus_score",
+    "correlate",
     "explain",
     "explain_score",
     "get_language",

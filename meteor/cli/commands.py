@@ -32,6 +32,7 @@ from meteor.analysis.corpus import (
     common_segments,
     paired_bootstrap,
 )
+from meteor.cli import correlate as cli_correlate
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
@@ -69,13 +70,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "with the alignment behind every number.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="{score,presets,explain,reconcile}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{score,presets,explain,reconcile,correlate}"
+    )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     cli_io.refuse_repeated_options(pr)
     cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
     cli_io.refuse_repeated_options(cli_reconcile.add_parser(sub))
+    cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
     return parser
 
 
@@ -90,6 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "presets",
         "explain",
         "reconcile",
+        "correlate",
         "-h",
         "--help",
         "--version",
@@ -112,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cli_explain.cmd_explain(args)
             if args.command == "reconcile":
                 return cli_reconcile.cmd_reconcile(args)
+            if args.command == "correlate":
+                return cli_correlate.cmd_correlate(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))

@@ -37,6 +37,7 @@ PUBLIC = {
     "Stats",
     "Token",
     "corpus_score",
+    "correlate",
     "explain",
     "explain_score",
     "get_language",

@@ -1,0 +1,577 @@
+"""Which METEOR agrees with people? Correlation with human judgements (issue 34, "Measure").
+
+:func:`correlate` scores a judged corpus (:class:`Judged`: the systems' hypotheses, the
+references and a human score per system × segment) with every metric asked for —
+METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through
+sacreBLEU's own classes, any numeric column of the user's file (e.g. COMET) — and
+measures how each agrees with the human scores (:mod:`meteor.analysis.agreement_stats`
+states every measure, interval and test).  The result, :class:`Agreement`, is frozen
+and JSON-serialisable (:meth:`Agreement.to_dict`).
+
+* Segment scores: METEOR's segment score; sacreBLEU's ``sentence_score`` (BLEU with
+  ``effective_order=True``, as sacreBLEU recommends for sentences); a column as given.
+* System scores: METEOR from the summed statistics of the system's segments
+  (:meth:`meteor.Meteor.combine`); sacreBLEU's ``corpus_score``; a column's mean.
+  Human: the mean of the system's human scores.
+* Several references: sacreBLEU gets one stream per reference; a segment with fewer
+  references repeats its first (which changes neither chrF nor BLEU's best-match counts).
+
+For tuning (not built yet), :class:`MetricScores` keeps METEOR's per-row sufficient
+statistics (:class:`~meteor.types.Stats`): parameters that leave the alignment alone
+(α, β, γ, δ, the stage weights) re-score from them with :func:`rescore` without aligning
+again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from meteor.analysis import agreement_stats as st
+from meteor.errors import InputError
+from meteor.io.read import Corpus, load_corpus
+from meteor.io.scores import read_scores
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.types import Stats
+
+__all__ = [
+    "BASELINES",
+    "Agreement",
+    "Comparison",
+    "Estimate",
+    "Judged",
+    "MetricAgreement",
+    "MetricScores",
+    "correlate",
+    "load_judged",
+    "rescore",
+    "score_metrics",
+]
+
+#: sacreBLEU baselines: name → (class name, keyword arguments).
+BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
+    "chrf": ("CHRF", {}),
+    "chrf++": ("CHRF", {"word_order": 2}),
+    "bleu": ("BLEU", {}),
+}
+Progress = Callable[[float, str], None]
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A corpus with a human score for every (system, segment) row.
+
+    Attributes:
+        corpus: the systems and references.
+        human: per system (corpus order), one human score per hypothesis.
+        human_column: the human column's name (for reports).
+        higher_is_better: False for error scores (MQM error counts, HTER): flipped.
+        darr: per system, the scores DARR pairs are built from (default: ``human``).
+        darr_column: its name.
+        columns: metric columns of the file: name → per system, one score per hypothesis.
+    """
+
+    corpus: Corpus
+    human: Mapping[str, Sequence[float]]
+    human_column: str = "human"
+    higher_is_better: bool = True
+    darr: Mapping[str, Sequence[float]] | None = None
+    darr_column: str | None = None
+    columns: Mapping[str, Mapping[str, Sequence[float]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        given: list[tuple[str, Mapping[str, Sequence[float]]]] = [("human", self.human)]
+        if self.darr is not None:
+            given.append((f"darr column {self.darr_column!r}", self.darr))
+        given.extend((f"column {c!r}", v) for c, v in self.columns.items())
+        for what, values in given:
+            for name, _ in self.corpus.systems:
+                if name not in values:
+                    raise InputError(f"{what}: no scores for system {name!r}")
+                if len(values[name]) != len(self.corpus.hyps(name)):
+                    raise InputError(
+                        f"{what}: system {name!r} has {len(values[name])} scores for "
+                        f"{len(self.corpus.hyps(name))} hypotheses"
+                    )
+
+
+def load_judged(
+    files: Sequence[tuple[str, bytes | str]],
+    human_column: str,
+    *,
+    ref_files: Sequence[tuple[str, bytes | str]] = (),
+    metric_columns: Sequence[str] = (),
+    darr_column: str | None = None,
+    higher_is_better: bool = True,
+    fmt: str | None = None,
+) -> Judged:
+    """Read hypothesis tables that carry ``human_column`` (and metric columns) per row.
+
+    Raises:
+        InputError: as :func:`meteor.io.read.load_corpus` and
+            :func:`meteor.io.scores.read_scores` (every cell that is not a number is
+            reported), or a system name given by two files.
+    """
+    corpus = load_corpus(files, ref_files, fmt=fmt)
+    cols = list(
+        dict.fromkeys([human_column, *metric_columns, *([darr_column] if darr_column else [])])
+    )
+    merged: dict[str, dict[tuple[str, str], float]] = {c: {} for c in cols}
+    seen: dict[str, str] = {}
+    for name, data in files:
+        table = read_scores(data, name, cols, fmt=fmt)
+        for col, values in table.items():
+            for system, _ in values:
+                if seen.setdefault(system, name) != name:
+                    raise InputError(
+                        f"system {system!r} is in both {seen[system]} and {name}; give each "
+                        "system in one file to correlate"
+                    )
+            merged[col].update(values)
+
+    def per_system(col: str) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for system, _ in corpus.systems:
+            out[system] = [merged[col][(system, seg)] for seg in corpus.ids_of(system)]
+        return out
+
+    return Judged(
+        corpus,
+        per_system(human_column),
+        human_column,
+        higher_is_better,
+        per_system(darr_column) if darr_column else None,
+        darr_column,
+        {c: per_system(c) for c in metric_columns},
+    )
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class MetricScores:
+    """One metric's scores on a judged corpus's rows (system-major, corpus order).
+
+    Attributes:
+        name: the label (a preset name, a Params label, ``chrf``, a column name).
+        kind: ``preset``, ``params``, ``baseline`` or ``column``.
+        signature: the metric's signature (METEOR's, sacreBLEU's; ``column:NAME``).
+        segment: per row, the segment score.
+        system: per system, the corpus score.
+        stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
+        params: METEOR only: the settings.
+    """
+
+    name: str
+    kind: str
+    signature: str
+    segment: tuple[float, ...]
+    system: tuple[float, ...]
+    stats: tuple[Stats, ...] | None = None
+    params: Params | None = None
+
+
+def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
+    """Segment scores under other formula parameters, from the kept statistics (no aligning).
+
+    Only parameters that do not change the alignment may differ from ``scores.params``
+    (α, β, γ, δ, stage weights); the caller is responsible for that.
+    """
+    if scores.stats is None:
+        raise ValueError(f"{scores.name}: no sufficient statistics kept (not a METEOR metric)")
+    return tuple(compute(s, params).score for s in scores.stats)
+
+
+def _meteor_scores(
+    judged: Judged,
+    label: str,
+    kind: str,
+    build: Callable[[], Any],
+    workers: int | None,
+    progress: Progress | None,
+) -> MetricScores:
+    from meteor.analysis.parallel import score_corpus
+
+    m = build()
+    corpus = judged.corpus
+    segs: list[float] = []
+    stats: list[Stats] = []
+    system: list[float] = []
+    signature = ""
+    k_sys = len(corpus.systems)
+    for k, (name, hyps) in enumerate(corpus.systems):
+
+        def step(fraction: float, message: str, k: int = k, name: str = name) -> None:
+            if progress is not None:
+                progress((k + fraction) / k_sys, f"{label}: {name}: {message}")
+
+        result = score_corpus(m, hyps, corpus.refs_of(name), workers=workers, progress=step)
+        segs.extend(s.score for s in result.segments)
+        stats.extend(s.stats for s in result.segments)
+        system.append(result.score)
+        signature = result.signature
+    return MetricScores(label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params)
+
+
+def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
+    import sacrebleu.metrics as sm
+
+    if name not in BASELINES:
+        raise InputError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
+    cls_name, kwargs = BASELINES[name]
+    cls = getattr(sm, cls_name)
+    sentence = cls(**kwargs, **({"effective_order": True} if cls_name == "BLEU" else {}))
+    corpus_metric = cls(**kwargs)
+    corpus = judged.corpus
+    segs: list[float] = []
+    system: list[float] = []
+    n_refs = corpus.n_refs
+    for k, (sys_name, hyps) in enumerate(corpus.systems):
+        refs = corpus.refs_of(sys_name)
+        segs.extend(
+            sentence.sentence_score(h, list(r)).score for h, r in zip(hyps, refs, strict=True)
+        )
+        streams = [[r[i] if i < len(r) else r[0] for r in refs] for i in range(n_refs)]
+        system.append(corpus_metric.corpus_score(list(hyps), streams).score)
+        if progress is not None:
+            progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
+    signature = corpus_metric.get_signature().format()
+    return MetricScores(name, "baseline", signature, tuple(segs), tuple(system))
+
+
+def _column_scores(judged: Judged, name: str) -> MetricScores:
+    values = judged.columns[name]
+    segs: list[float] = []
+    system: list[float] = []
+    for sys_name, _ in judged.corpus.systems:
+        v = [float(x) for x in values[sys_name]]
+        segs.extend(v)
+        system.append(math.fsum(v) / len(v) if v else math.nan)
+    return MetricScores(name, "column", f"column:{name}", tuple(segs), tuple(system))
+
+
+def score_metrics(
+    judged: Judged,
+    *,
+    presets: Sequence[str] = (),
+    params: Mapping[str, Params] | None = None,
+    baselines: Sequence[str] = (),
+    columns: Sequence[str] | None = None,
+    lang: str | None = None,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> list[MetricScores]:
+    """Every metric's segment and system scores (``columns``: default every column given)."""
+    from meteor.metric import Meteor
+
+    out: list[MetricScores] = []
+    for preset in dict.fromkeys(presets):
+        out.append(
+            _meteor_scores(
+                judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
+            )
+        )
+    for label, p in (params or {}).items():
+        out.append(
+            _meteor_scores(judged, label, "params", partial(Meteor, params=p), workers, progress)
+        )
+    for name in dict.fromkeys(baselines):
+        out.append(_baseline_scores(judged, name, progress))
+    for name in judged.columns if columns is None else columns:
+        if name not in judged.columns:
+            raise InputError(
+                f"no metric column {name!r}; columns read: {', '.join(judged.columns)}"
+            )
+        out.append(_column_scores(judged, name))
+    names = [m.name for m in out]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise InputError(f"two metrics share the name(s) {', '.join(dup)}; give each its own")
+    return out
+
+
+# --------------------------------------------------------------------------- records
+
+
+def _num(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
+    flattened measure, items for a grouped one, pairs for DARR flattened, systems)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
+                "n": self.n}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MetricAgreement:
+    """One metric's agreement: ``segment`` by :data:`~meteor.analysis.agreement_stats.MEASURES`
+    key, ``system`` by ``pearson``/``kendall``."""
+
+    name: str
+    kind: str
+    signature: str
+    segment: tuple[tuple[str, Estimate], ...]
+    system: tuple[tuple[str, Estimate], ...]
+
+    def seg(self, key: str) -> Estimate:
+        return dict(self.segment)[key]
+
+    def sys(self, key: str) -> Estimate:
+        return dict(self.system)[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "signature": self.signature,
+            "segment": {k: e.to_dict() for k, e in self.segment},
+            "system": {k: e.to_dict() for k, e in self.system},
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``a`` vs ``b`` on one segment-level measure: Δ = a − b and its PERM-BOTH p-value."""
+
+    a: str
+    b: str
+    measure: str
+    delta: float
+    p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "measure": self.measure,
+                "delta": _num(self.delta), "p_value": _num(self.p_value)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What :func:`correlate` measured, with the settings that reproduce it."""
+
+    human_column: str
+    higher_is_better: bool
+    darr_column: str
+    darr_threshold: float
+    n_rows: int
+    n_items: int
+    n_systems: int
+    n_darr_pairs: int
+    n_bootstrap: int
+    n_permutations: int
+    seed: int
+    level: float
+    test_measure: str
+    metrics: tuple[MetricAgreement, ...]
+    comparisons: tuple[Comparison, ...]
+
+    def metric(self, name: str) -> MetricAgreement:
+        for m in self.metrics:
+            if m.name == name:
+                return m
+        raise KeyError(f"no metric {name!r}; metrics: {', '.join(m.name for m in self.metrics)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "human_column": self.human_column,
+            "higher_is_better": self.higher_is_better,
+            "darr": {
+                "column": self.darr_column,
+                "threshold": self.darr_threshold,
+                "pairs": self.n_darr_pairs,
+            },  # fmt: skip
+            "rows": self.n_rows,
+            "items": self.n_items,
+            "systems": self.n_systems,
+            "bootstrap": {
+                "resamples": self.n_bootstrap,
+                "seed": self.seed,
+                "level": self.level,
+                "segment_level": "items",
+                "system_level": "systems",
+            },  # fmt: skip
+            "significance": {
+                "method": "PERM-BOTH (Deutsch et al. 2021), z-scored metrics, two-sided",
+                "measure": self.test_measure,
+                "permutations": self.n_permutations,
+            },  # fmt: skip
+            "metrics": [m.to_dict() for m in self.metrics],
+            "comparisons": [c.to_dict() for c in self.comparisons],
+        }
+
+
+# --------------------------------------------------------------------------- correlate
+
+
+def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: human, darr, item index, system index (system-major, corpus order)."""
+    corpus = judged.corpus
+    sign = 1.0 if judged.higher_is_better else -1.0
+    human: list[float] = []
+    darr: list[float] = []
+    items: list[int] = []
+    systems: list[int] = []
+    for k, (name, _) in enumerate(corpus.systems):
+        human.extend(float(x) for x in judged.human[name])
+        darr.extend(float(x) for x in (judged.darr or judged.human)[name])
+        items.extend(corpus.indices(name))
+        systems.extend([k] * len(corpus.hyps(name)))
+    return (
+        sign * np.asarray(human),
+        sign * np.asarray(darr),
+        np.asarray(items, dtype=np.int64),
+        np.asarray(systems, dtype=np.int64),
+    )
+
+
+def _system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
+    return np.bincount(systems, human, n) / np.bincount(systems, minlength=n)
+
+
+def measure(
+    judged: Judged,
+    metrics: Sequence[MetricScores],
+    *,
+    darr_threshold: float = 25.0,
+    n_bootstrap: int = 1000,
+    n_permutations: int = 1000,
+    seed: int = 12345,
+    level: float = 0.95,
+    test_measure: str = "kendall_flat",
+) -> Agreement:
+    """The agreement of already scored metrics (:func:`score_metrics`) with the human scores."""
+    if test_measure not in st.MEASURES:
+        raise InputError(f"unknown measure {test_measure!r}; choose from {', '.join(st.MEASURES)}")
+    human, darr, items, systems = _rows(judged)
+    n_sys = len(judged.corpus.systems)
+    data = st.SegmentData.build(human, items, darr, darr_threshold)
+    draws = st.item_draws(data.n_items, n_bootstrap, seed)
+    sys_human = _system_human(human, systems, n_sys)
+    out: list[MetricAgreement] = []
+    for m in metrics:
+        seg_scores = np.asarray(m.segment, dtype=float)
+        segment: list[tuple[str, Estimate]] = []
+        for key in st.MEASURES:
+            value = st.segment_measure(key, data, seg_scores)
+            samples = st.bootstrap_segment(key, data, seg_scores, draws)
+            low, high = st.percentile(samples, level)
+            segment.append((key, Estimate(value, low, high, st.item_count(key, data, seg_scores))))
+        sys_scores = np.asarray(m.system, dtype=float)
+        system: list[tuple[str, Estimate]] = []
+        for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b)):
+            samples = st.bootstrap_system(fn, sys_human, sys_scores, n_bootstrap, seed)
+            low, high = st.percentile(samples, level)
+            system.append((key, Estimate(fn(sys_human, sys_scores), low, high, n_sys)))
+        out.append(MetricAgreement(m.name, m.kind, m.signature, tuple(segment), tuple(system)))
+    comparisons = []
+    for i, a in enumerate(metrics):
+        for b in metrics[i + 1 :]:
+            delta, p = st.perm_both(
+                test_measure,
+                data,
+                np.asarray(a.segment, dtype=float),
+                np.asarray(b.segment, dtype=float),
+                n_permutations,
+                seed,
+            )
+            comparisons.append(Comparison(a.name, b.name, test_measure, delta, p))
+    return Agreement(
+        judged.human_column,
+        judged.higher_is_better,
+        judged.darr_column or judged.human_column,
+        darr_threshold,
+        len(human),
+        data.n_items,
+        n_sys,
+        len(data.darr[0]),
+        n_bootstrap,
+        n_permutations,
+        seed,
+        level,
+        test_measure,
+        tuple(out),
+        tuple(comparisons),
+    )
+
+
+def correlate(
+    judged: Judged,
+    *,
+    presets: Sequence[str] = ("meteor-1.5",),
+    params: Mapping[str, Params] | None = None,
+    baselines: Sequence[str] = (),
+    columns: Sequence[str] | None = None,
+    lang: str | None = None,
+    darr_threshold: float = 25.0,
+    n_bootstrap: int = 1000,
+    n_permutations: int = 1000,
+    seed: int = 12345,
+    level: float = 0.95,
+    test_measure: str = "kendall_flat",
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> Agreement:
+    """Score ``judged`` with every metric asked for and measure each one's agreement.
+
+    Args:
+        judged: the corpus and its human scores (:func:`load_judged`, or built directly).
+        presets: METEOR presets to compare.
+        params: further METEOR settings, by label.
+        baselines: any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes).
+        columns: metric columns of ``judged`` to compare (default: all).
+        lang: the language for the presets (default: each preset's).
+        darr_threshold: DARR pairs need a larger difference than this (WMT: 25 on raw DA).
+        n_bootstrap, level, seed: the intervals (resamples, coverage, seed).
+        n_permutations: permutations of each pairwise test (``0``: none run).
+        test_measure: the segment-level measure tested (a key of ``MEASURES``).
+        workers: processes for METEOR scoring (``None``: every CPU).
+        progress: ``progress(fraction, message)`` while scoring.
+
+    Returns:
+        :class:`Agreement`; every pair of metrics is compared, in the order given.
+    """
+    if n_bootstrap < 1 or n_permutations < 0:
+        raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
+    if not 0 < level < 1:
+        raise InputError(f"level must be between 0 and 1, got {level}")
+    metrics = score_metrics(
+        judged,
+        presets=presets,
+        params=params,
+        baselines=baselines,
+        columns=columns,
+        lang=lang,
+        workers=workers,
+        progress=progress,
+    )
+    if not metrics:
+        raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
+    return measure(
+        judged,
+        metrics,
+        darr_threshold=darr_threshold,
+        n_bootstrap=n_bootstrap,
+        n_permutations=n_permutations,
+        seed=seed,
+        level=level,
+        test_measure=test_measure,
+    )

@@ -1,0 +1,357 @@
+"""The statistics behind :func:`meteor.analysis.agreement.correlate` (numbers only, no scoring).
+
+Rows are (system, segment) pairs: ``human[r]`` and ``metric[r]`` are the human and the
+metric score of row ``r``, ``items[r]`` the index of its source segment ("item").
+
+**Segment level**, each in mt-metrics-eval's two conventions:
+
+* *flattened* ("no grouping"): one correlation over every row
+  (``scipy.stats.kendalltau`` τ-b, ``pearsonr``, ``spearmanr``);
+* *grouped by item*: the correlation over the systems of each item, averaged over the
+  items with ≥ 2 systems whose correlation is defined (an item where the human or the
+  metric gives every system the same score has none and is left out; ``n`` counts the
+  items averaged).  Computed here in bulk (:func:`per_item`), checked against scipy
+  in ``tests/unit/test_agreement.py``.
+* *DARR* (WMT's τ-like on relative-ranking pairs): two systems' outputs of the same item
+  form a pair when their DARR scores (by default the human column; WMT uses raw DA)
+  differ by more than the threshold (WMT: 25 points); a pair is concordant when the
+  metric prefers the human-better output, discordant otherwise (a metric tie counts as
+  discordant, as in WMT20/21); τ = (C − D) / (C + D).  Flattened: over every pair;
+  grouped: averaged over the items with ≥ 1 pair.
+
+**System level**: Pearson and Kendall τ-b of the systems' corpus scores against their
+mean human scores.
+
+**Intervals** (:func:`percentile`): a percentile bootstrap.  Segment level resamples the
+*items* (each drawn item brings all its systems' rows, so items and pairs stay whole);
+system level resamples the systems.  Draws come from ``numpy.random.default_rng(seed)``
+and are shared by every metric.
+
+**Significance** (:func:`perm_both`): Deutsch et al. (2021)'s PERM-BOTH permutation
+test of ``r(A) − r(B)``: each metric is first standardised (z-scores over all rows, which
+changes none of its correlations), then in each permutation every row's two scores are
+swapped with probability ½; the two-sided p-value is
+``(#{|Δ_perm| ≥ |Δ|} + 1) / (N + 1)`` (1 for two identical metrics).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.stats
+
+__all__ = [
+    "MEASURES",
+    "SegmentData",
+    "darr_pairs",
+    "kendall_b",
+    "pearson",
+    "percentile",
+    "per_item",
+    "perm_both",
+    "segment_measure",
+    "spearman",
+    "within_item_pairs",
+]
+
+Array = np.ndarray
+
+#: The segment-level measures, by key: (statistic, convention).
+MEASURES: dict[str, tuple[str, str]] = {
+    "kendall_flat": ("Kendall τ-b", "flattened"),
+    "kendall_item": ("Kendall τ-b", "grouped by item"),
+    "pearson_flat": ("Pearson", "flattened"),
+    "pearson_item": ("Pearson", "grouped by item"),
+    "spearman_flat": ("Spearman", "flattened"),
+    "spearman_item": ("Spearman", "grouped by item"),
+    "darr_flat": ("DARR τ-like", "flattened"),
+    "darr_item": ("DARR τ-like", "grouped by item"),
+}
+
+
+def _quiet(fn: Callable[[], float]) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy's ConstantInputWarning: NaN is the answer
+        value = float(fn())
+    return value if math.isfinite(value) else math.nan
+
+
+def kendall_b(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
+    """Kendall's τ-b (``scipy.stats.kendalltau``); NaN when either side is constant."""
+    if len(x) < 2:
+        return math.nan
+    return _quiet(lambda: scipy.stats.kendalltau(x, y, variant="b").statistic)
+
+
+def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
+    """Pearson's r (``scipy.stats.pearsonr``); NaN when either side is constant."""
+    if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
+        return math.nan
+    return _quiet(lambda: scipy.stats.pearsonr(x, y).statistic)
+
+
+def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
+    """Spearman's ρ (``scipy.stats.spearmanr``); NaN when either side is constant."""
+    if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
+        return math.nan
+    return _quiet(lambda: scipy.stats.spearmanr(x, y).statistic)
+
+
+def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
+    """``(i, j, item)``: every pair of rows ``i < j`` of the same item."""
+    order = np.argsort(items, kind="stable")
+    bounds = np.flatnonzero(np.diff(items[order])) + 1
+    ii: list[Array] = []
+    jj: list[Array] = []
+    for group in np.split(order, bounds):
+        if len(group) < 2:
+            continue
+        a, b = np.triu_indices(len(group), k=1)
+        ii.append(group[a])
+        jj.append(group[b])
+    if not ii:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    i = np.concatenate(ii)
+    j = np.concatenate(jj)
+    return i, j, items[i]
+
+
+def darr_pairs(darr: Array, items: Array, threshold: float) -> tuple[Array, Array, Array]:
+    """WMT's DARR pairs: ``(better, worse, item)`` rows of the same item whose DARR
+    scores (higher = better) differ by more than ``threshold``."""
+    i, j, item = within_item_pairs(items)
+    diff = darr[i] - darr[j]
+    keep = np.abs(diff) > threshold
+    i, j, item, diff = i[keep], j[keep], item[keep], diff[keep]
+    better = np.where(diff > 0, i, j)
+    worse = np.where(diff > 0, j, i)
+    return better, worse, item
+
+
+def _ranks_within(values: Array, items: Array) -> Array:
+    """Average ranks of ``values`` within each item."""
+    out = np.empty(len(values), dtype=float)
+    order = np.argsort(items, kind="stable")
+    bounds = np.flatnonzero(np.diff(items[order])) + 1
+    for group in np.split(order, bounds):
+        out[group] = scipy.stats.rankdata(values[group])
+    return out
+
+
+def _item_pearson(x: Array, y: Array, items: Array, n_items: int) -> Array:
+    """Pearson's r over the rows of each item (NaN: < 2 rows or a constant side)."""
+    n = np.bincount(items, minlength=n_items).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.bincount(items, x, n_items) / n
+        my = np.bincount(items, y, n_items) / n
+        dx = x - mx[items]
+        dy = y - my[items]
+        sxy = np.bincount(items, dx * dy, n_items)
+        sxx = np.bincount(items, dx * dx, n_items)
+        syy = np.bincount(items, dy * dy, n_items)
+        r = sxy / np.sqrt(sxx * syy)
+    const = (_item_range(x, items, n_items) == 0) | (_item_range(y, items, n_items) == 0)
+    r[const | (n < 2)] = np.nan
+    return np.clip(r, -1.0, 1.0)
+
+
+def _item_range(x: Array, items: Array, n_items: int) -> Array:
+    hi = np.full(n_items, -np.inf)
+    lo = np.full(n_items, np.inf)
+    np.maximum.at(hi, items, x)
+    np.minimum.at(lo, items, x)
+    return hi - lo
+
+
+@dataclass(frozen=True)
+class SegmentData:
+    """The human side of the segment-level measures, prepared once.
+
+    Attributes:
+        human: per row, the human score (higher = better).
+        items: per row, its item's index (``0 … n_items − 1``).
+        n_items: the number of items.
+        pairs: ``within_item_pairs(items)``.
+        darr: ``darr_pairs(...)`` (better, worse, item).
+        human_ranks: per row, the human score's average rank within its item.
+    """
+
+    human: Array
+    items: Array
+    n_items: int
+    pairs: tuple[Array, Array, Array]
+    darr: tuple[Array, Array, Array]
+    human_ranks: Array
+
+    @classmethod
+    def build(
+        cls, human: Array, items: Array, darr: Array | None = None, threshold: float = 25.0
+    ) -> SegmentData:
+        human = np.asarray(human, dtype=float)
+        items = np.asarray(items, dtype=np.int64)
+        n_items = int(items.max()) + 1 if len(items) else 0
+        darr_values = human if darr is None else np.asarray(darr, dtype=float)
+        return cls(
+            human,
+            items,
+            n_items,
+            within_item_pairs(items),
+            darr_pairs(darr_values, items, threshold),
+            _ranks_within(human, items),
+        )
+
+
+def per_item(key: str, data: SegmentData, metric: Array) -> tuple[Array, Array]:
+    """Per item, ``(value, weight)`` of a grouped or pair measure.
+
+    ``kendall_item``/``pearson_item``/``spearman_item``: the correlation over the item's
+    systems (NaN where undefined) and weight 1; ``darr_flat``/``darr_item``: ``C − D``
+    and ``C + D`` of the item's DARR pairs.
+    """
+    m = np.asarray(metric, dtype=float)
+    n = data.n_items
+    if key == "kendall_item":
+        i, j, item = data.pairs
+        a = np.sign(data.human[i] - data.human[j])
+        b = np.sign(m[i] - m[j])
+        num = np.bincount(item, a * b, n)
+        den = np.sqrt(np.bincount(item, a * a, n) * np.bincount(item, b * b, n))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = np.where(den > 0, num / den, np.nan)
+        return np.clip(tau, -1.0, 1.0), np.ones(n)
+    if key == "pearson_item":
+        return _item_pearson(data.human, m, data.items, n), np.ones(n)
+    if key == "spearman_item":
+        ranks = _ranks_within(m, data.items)
+        return _item_pearson(data.human_ranks, ranks, data.items, n), np.ones(n)
+    if key in ("darr_flat", "darr_item"):
+        better, worse, item = data.darr
+        concordant = (m[better] > m[worse]).astype(float)
+        sign = 2.0 * concordant - 1.0  # a metric tie is discordant (WMT20/21)
+        return np.bincount(item, sign, n), np.bincount(item, minlength=n).astype(float)
+    raise ValueError(f"not a per-item measure: {key!r}")
+
+
+def aggregate(key: str, value: Array, weight: Array, counts: Array | None = None) -> float:
+    """A per-item measure's aggregate, each item counted ``counts`` times (a resample)."""
+    c = np.ones(len(value)) if counts is None else counts
+    if key == "darr_flat":
+        total = float(np.sum(c * weight))
+        return float(np.sum(c * value)) / total if total > 0 else math.nan
+    if key == "darr_item":
+        ok = weight > 0
+        if not np.any(c[ok] > 0):
+            return math.nan
+        return float(np.sum(c[ok] * value[ok] / weight[ok]) / np.sum(c[ok]))
+    ok = np.isfinite(value) & (c > 0)
+    if not np.any(ok):
+        return math.nan
+    return float(np.sum(c[ok] * value[ok]) / np.sum(c[ok]))
+
+
+_FLAT: dict[str, Callable[[Array, Array], float]] = {
+    "kendall_flat": kendall_b,
+    "pearson_flat": pearson,
+    "spearman_flat": spearman,
+}
+
+
+def segment_measure(key: str, data: SegmentData, metric: Array) -> float:
+    """One segment-level measure (:data:`MEASURES`) of a metric on ``data``."""
+    if key in _FLAT:
+        return _FLAT[key](data.human, np.asarray(metric, dtype=float))
+    value, weight = per_item(key, data, metric)
+    return aggregate(key, value, weight)
+
+
+def item_count(key: str, data: SegmentData, metric: Array) -> int:
+    """How many rows (flattened), items (grouped) or pairs (DARR) a measure counts."""
+    if key in _FLAT:
+        return len(data.human)
+    value, weight = per_item(key, data, metric)
+    if key == "darr_flat":
+        return int(weight.sum())
+    if key == "darr_item":
+        return int(np.count_nonzero(weight))
+    return int(np.count_nonzero(np.isfinite(value)))
+
+
+def item_draws(n_items: int, n_samples: int, seed: int) -> Array:
+    """``n_samples × n_items`` item indices drawn with replacement (seeded)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n_items, size=(n_samples, n_items))
+
+
+def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) -> Array:
+    """A segment-level measure on each resample of items (rows of ``draws``)."""
+    out = np.empty(len(draws))
+    if key in _FLAT:
+        order = np.argsort(data.items, kind="stable")
+        starts = np.searchsorted(data.items[order], np.arange(data.n_items))
+        sizes = np.bincount(data.items, minlength=data.n_items)
+        m = np.asarray(metric, dtype=float)
+        fn = _FLAT[key]
+        for b, drawn in enumerate(draws):
+            lengths = sizes[drawn]
+            offsets = np.repeat(starts[drawn] - np.cumsum(lengths) + lengths, lengths)
+            rows = order[offsets + np.arange(int(lengths.sum()))]
+            out[b] = fn(data.human[rows], m[rows])
+        return out
+    value, weight = per_item(key, data, metric)
+    for b, drawn in enumerate(draws):
+        out[b] = aggregate(key, value, weight, np.bincount(drawn, minlength=data.n_items))
+    return out
+
+
+def percentile(samples: Array, level: float) -> tuple[float, float]:
+    """The percentile interval ``[s[k], s[B − k − 1]]``, ``k = ⌊B·(1 − level)/2⌋``, of the
+    finite resampled values (the rule of :mod:`meteor.analysis.corpus`)."""
+    s = np.sort(samples[np.isfinite(samples)])
+    if len(s) == 0:
+        return math.nan, math.nan
+    k = int(math.floor(len(s) * (1.0 - level) / 2.0))
+    return float(s[k]), float(s[len(s) - k - 1])
+
+
+def bootstrap_system(
+    fn: Callable[[Array, Array], float], human: Array, metric: Array, n_samples: int, seed: int
+) -> Array:
+    """A system-level correlation on each resample of the systems (seeded)."""
+    rng = np.random.default_rng(seed)
+    n = len(human)
+    out = np.empty(n_samples)
+    for b in range(n_samples):
+        idx = rng.integers(0, n, size=n)
+        out[b] = fn(human[idx], metric[idx])
+    return out
+
+
+def _zscore(x: Array) -> Array:
+    sd = float(np.std(x))
+    return (x - float(np.mean(x))) / sd if sd > 0 else x - float(np.mean(x))
+
+
+def perm_both(
+    key: str, data: SegmentData, a: Array, b: Array, n_permutations: int, seed: int
+) -> tuple[float, float]:
+    """``(Δ = r(A) − r(B), two-sided p)`` by PERM-BOTH (see the module's docstring)."""
+    za = _zscore(np.asarray(a, dtype=float))
+    zb = _zscore(np.asarray(b, dtype=float))
+    delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
+    if not math.isfinite(delta):
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(n_permutations):
+        swap = rng.random(len(za)) < 0.5
+        pa = np.where(swap, zb, za)
+        pb = np.where(swap, za, zb)
+        d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
+        if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
+            hits += 1
+    return delta, (hits + 1) / (n_permutations + 1)

@@ -1,0 +1,148 @@
+"""``python -m meteor correlate``: how well each metric agrees with human scores (issue 34).
+
+    python -m meteor correlate --hyp seg_da.tsv --human-column human_score \\
+        --darr-column human_raw --preset meteor-1.5 --preset nltk --baseline chrf
+
+Reads the tables ``meteor score`` reads, with a human score per row
+(:func:`meteor.analysis.agreement.load_judged`), scores each metric (progress on stderr)
+and prints a text table or one JSON object (:meth:`Agreement.to_dict`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
+from meteor.analysis.agreement_stats import MEASURES
+from meteor.cli import files as cli_io
+from meteor.cli.files import CliError, atomic_output
+from meteor.cli.output import ProgressBar
+
+__all__ = ["add_parser", "cmd_correlate", "format_text"]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``correlate`` subcommand's options."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "correlate",
+        help="agreement of presets and baselines with human scores (Kendall, Pearson, ...)",
+        description="Segment- and system-level correlation of each metric with a human score "
+        "column, with bootstrap intervals and PERM-BOTH significance of each difference.",
+    )
+    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
+                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
+    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+    p.add_argument("--human-column", required=True, metavar="COL")
+    p.add_argument("--lower-is-better", action="store_true",
+                   help="the human score is an error score (MQM errors, HTER): flipped")  # fmt: skip
+    p.add_argument("--preset", "-p", action="append", metavar="NAME",
+                   help="a METEOR preset (repeat; default: meteor-1.5)")  # fmt: skip
+    p.add_argument("--baseline", action="append", choices=tuple(BASELINES),
+                   help="a sacreBLEU baseline (repeat)")  # fmt: skip
+    p.add_argument("--metric-column", action="append", metavar="COL",
+                   help="a metric score column of the file, e.g. comet (repeat)")  # fmt: skip
+    p.add_argument("--darr-column", metavar="COL",
+                   help="the column DARR pairs are built from (default: the human column; "
+                   "WMT: raw DA)")  # fmt: skip
+    p.add_argument("--darr-threshold", type=float, default=25.0,
+                   help="DARR pairs differ by more than this (default 25, WMT's on raw DA)")  # fmt: skip
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
+    p.add_argument("--permutations", type=int, default=1000, metavar="N")
+    p.add_argument("--test-measure", choices=tuple(MEASURES), default="kendall_flat")
+    p.add_argument("--seed", type=int, default=12345)
+    p.add_argument("--workers", type=int, default=None, metavar="N")
+    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
+    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    return p
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def format_text(a: Agreement) -> str:
+    """The record as a plain-text table."""
+    pct = f"{a.level:.0%}"
+    lines = [
+        f"human: {a.human_column} ({'higher' if a.higher_is_better else 'lower'} is better); "
+        f"{a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; DARR pairs: "
+        f"{a.darr_column} differs by > {a.darr_threshold:g} ({a.n_darr_pairs:,} pairs)",
+        f"value [{pct} bootstrap interval: {a.n_bootstrap:,} resamples of items (segment level) "
+        f"or systems (system level), seed {a.seed}]",
+        "",
+    ]
+    head = f"{'metric':<14} {'measure':<12} {'flattened':<24} {'grouped by item':<24}"
+    lines.append(head)
+    for m in a.metrics:
+        for stat in ("kendall", "pearson", "spearman", "darr"):
+            flat, item = m.seg(f"{stat}_flat"), m.seg(f"{stat}_item")
+            cells = [f"{_f(e.value)} [{_f(e.low)}, {_f(e.high)}]" for e in (flat, item)]
+            label = "DARR τ-like" if stat == "darr" else stat
+            lines.append(f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}")
+    lines += ["", f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
+    for m in a.metrics:
+        for key, e in m.system:
+            lines.append(f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
+    if a.comparisons:
+        name, conv = MEASURES[a.test_measure]
+        lines += [
+            "",
+            f"differences in {name} ({conv}), PERM-BOTH, {a.n_permutations:,} permutations:",
+        ]
+        for c in a.comparisons:
+            lines.append(
+                f"  {c.a} − {c.b}: {c.delta:+.4f}  p = {_f(c.p_value, 4)}"
+                + ("  (significant at 0.05)" if c.p_value == c.p_value and c.p_value < 0.05 else "")
+            )
+    for m in a.metrics:
+        lines.append(f"{m.name}: {m.signature}")
+    return "\n".join(lines)
+
+
+def cmd_correlate(args: argparse.Namespace) -> int:
+    """Run ``correlate``."""
+    if args.bootstrap < 1:
+        raise CliError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    if args.permutations < 0:
+        raise CliError(f"--permutations must be 0 or more, got {args.permutations}")
+    cli_io.check_seed(args.seed)
+    stdin_used = [False]
+    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
+    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    judged = load_judged(
+        hyp_files,
+        args.human_column,
+        ref_files=ref_files,
+        metric_columns=args.metric_column or (),
+        darr_column=args.darr_column,
+        higher_is_better=not args.lower_is_better,
+        fmt=args.input_format,
+    )
+    workers = cli_io.cap_workers(args.workers, sys.stderr)
+    bar = ProgressBar(sys.stderr, "scoring") if args.progress or sys.stderr.isatty() else None
+    try:
+        agreement = correlate(
+            judged,
+            presets=args.preset or ("meteor-1.5",),
+            baselines=args.baseline or (),
+            darr_threshold=args.darr_threshold,
+            n_bootstrap=args.bootstrap,
+            n_permutations=args.permutations,
+            seed=args.seed,
+            test_measure=args.test_measure,
+            workers=workers if workers is not None else 1,
+            progress=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.format == "json":
+        text = json.dumps(agreement.to_dict(), ensure_ascii=False, allow_nan=False)
+    else:
+        text = format_text(agreement)
+    with atomic_output("-") as out:
+        out.write(text + "\n")
+    return 0

@@ -1,0 +1,117 @@
+"""Numeric columns of a corpus table: human scores and metric scores (:func:`read_scores`).
+
+A TSV/CSV/JSONL file the corpus readers take (:func:`meteor.io.tables.read_table`) may
+carry more columns: a human judgement (``human_score``: DA, MQM, HTER…) or a metric
+computed elsewhere (``comet``).  :func:`read_scores` reads named columns of it as
+floats, per system and segment id, with the same rows, system names and ids as the
+corpus reader (a table without ``seg_id`` numbers each system's rows 1, 2, …).
+
+Every cell that is not a finite number (empty, ``NA``, text, JSON ``null``, a missing
+field, ``nan``/``inf``) is reported: :class:`~meteor.errors.InputError` names the file,
+the column, how many and the first lines — none is dropped silently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from meteor.errors import InputError
+from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
+from meteor.io.tables import (
+    _ID_NAMES,
+    _SYSTEM_NAMES,
+    _by_system,
+    _id_text,
+    _jsonl_rows,
+    _pick,
+    _tsv_rows,
+)
+
+__all__ = ["ScoreColumns", "read_scores"]
+
+#: ``{column: {(system, segment id): value}}``
+ScoreColumns = dict[str, dict[tuple[str, str], float]]
+
+
+def _number(value: Any) -> float | None:
+    """The cell as a finite float, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        x = float(value)
+    elif isinstance(value, str):
+        try:
+            x = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "empty" if not value.strip() else repr(value[:20])
+    return repr(value)
+
+
+def read_scores(
+    data: bytes | str,
+    name: str,
+    columns: Sequence[str],
+    *,
+    fmt: str | None = None,
+    system_field: str | None = None,
+    id_field: str | None = None,
+    limit: int = MAX_SEGMENTS,
+) -> ScoreColumns:
+    """Read ``columns`` of a table as numbers, keyed by ``(system, segment id)``.
+
+    Raises:
+        InputError: plain text (no columns), a column the file does not have, or any
+            cell of the columns that is not a finite number (every such cell counted,
+            the first lines named).
+    """
+    kind = detect_format(name, fmt)
+    if kind == "text":
+        raise InputError(
+            f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file with "
+            f"the column(s) {', '.join(map(repr, columns))}"
+        )
+    text = decode(data, name)
+    raw_limit = limit * 50 + 1
+    if kind in ("tsv", "csv"):
+        header, rows = _tsv_rows(text, name, raw_limit, kind)
+    else:
+        header, rows = _jsonl_rows(text, name, raw_limit)
+    for col in columns:
+        if col not in header:
+            raise InputError(f"{name}: no column {col!r}; columns: {', '.join(header)}")
+    sys_col = _pick(header, system_field, _SYSTEM_NAMES, "system", name)
+    id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
+    out: ScoreColumns = {col: {} for col in columns}
+    bad: dict[str, list[str]] = {col: [] for col in columns}
+    for system, sys_rows in _by_system(name, rows, sys_col, limit):
+        for k, (line, row) in enumerate(sys_rows, start=1):
+            seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
+            if id_col is not None and id_col not in row:
+                raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
+            for col in columns:
+                value = _number(row.get(col))
+                if value is None:
+                    shown = "missing" if col not in row else _shown(row[col])
+                    bad[col].append(f"line {line} ({shown})")
+                else:
+                    out[col][(system, seg)] = value
+    for col, where in bad.items():
+        if where:
+            more = f" and {len(where) - 5:,} more" if len(where) > 5 else ""
+            raise InputError(
+                f"{name}: column {col!r} has {len(where):,} value(s) that are not numbers: "
+                f"{', '.join(where[:5])}{more}; fix them or remove those rows"
+            )
+    return out
