@@ -35,6 +35,7 @@ from meteor.analysis.corpus import (
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
+from meteor.cli import report as cli_report
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
@@ -69,13 +70,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "with the alignment behind every number.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="{score,presets,explain,reconcile}")
+    sub = parser.add_subparsers(dest="command", metavar="{score,presets,explain,reconcile,report}")
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     cli_io.refuse_repeated_options(pr)
     cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
     cli_io.refuse_repeated_options(cli_reconcile.add_parser(sub))
+    cli_io.refuse_repeated_options(cli_report.add_parser(sub))
     return parser
 
 
@@ -90,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "presets",
         "explain",
         "reconcile",
+        "report",
         "-h",
         "--help",
         "--version",
@@ -112,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cli_explain.cmd_explain(args)
             if args.command == "reconcile":
                 return cli_reconcile.cmd_reconcile(args)
+            if args.command == "report":
+                return cli_report.cmd_report(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))

@@ -44,6 +44,7 @@ PUBLIC = {
     "preset_names",
     "presets",
     "reconcile",
+    "report",
     "score",
     "sentence_score",
 }
