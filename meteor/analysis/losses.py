@@ -9,7 +9,8 @@ Per system (:func:`system_losses`):
   synonym, paraphrase…) and their share of all matched reference words, from the
   summed statistics;
 * **fragmentation distribution**: the segments' fragmentation (chunks / matched
-  words) in ten bins of 0.1 (the last holds 0.9–1.0).
+  words) in ten bins of 0.1 (the last holds 0.9–1.0); a segment with no match has
+  no fragmentation (NaN) and is in no bin.
 
 Two systems (:func:`head_to_head`), on the segment ids both have: the segments where
 each wins most (segment score difference), and the reference words each matches
@@ -18,6 +19,7 @@ that the other leaves unmatched in the same segment (multiset difference).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -159,7 +161,8 @@ def system_losses(
     )
     hist = [0] * FRAG_BINS
     for s in segs:
-        hist[min(FRAG_BINS - 1, max(0, int(s.frag * FRAG_BINS)))] += 1
+        if math.isfinite(s.frag):  # no match at all: fragmentation undefined (NaN), not drawn
+            hist[min(FRAG_BINS - 1, max(0, int(s.frag * FRAG_BINS)))] += 1
     return SystemLoss(
         name,
         _top(ref_total, ref_missed, top),

@@ -244,6 +244,13 @@ def test_cli_report_bad_input_one_line_and_nothing_written(tmp_path: Path, capsy
     assert src.read_text(encoding="utf-8").startswith("system\tseg_id")
 
 
+def test_a_segment_with_no_match_is_reported_not_an_error() -> None:
+    rep = meteor.report({"g": GOOD, "none": ["zzz"] * len(REFS)}, REFS, PRESET, n_samples=50)
+    loss = next(x for x in rep.losses if x.system == "none")
+    assert sum(loss.frag_histogram) == 0  # fragmentation undefined: in no bin
+    assert sum(next(x for x in rep.losses if x.system == "g").frag_histogram) == len(REFS)
+
+
 def test_public_api_report_takes_a_mapping() -> None:
     rep = meteor.report({"g": GOOD, "b": BAD}, REFS, PRESET, n_samples=50)
     assert rep.systems == ("g", "b")
