@@ -23,6 +23,8 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
   differently: the path from A to B one group of settings at a time and each group's share;
 * :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
   settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
+* :func:`report`: the corpus report of N systems (ranking, clusters, buckets, where the
+  points go) as one frozen record (:class:`meteor.analysis.report.CorpusReport`);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -32,7 +34,7 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteor import presets
 from meteor.analysis.agreement import correlate
@@ -62,6 +64,9 @@ from meteor.types import (
     Stats,
     Token,
 )
+
+if TYPE_CHECKING:
+    from meteor.analysis.report import CorpusReport
 
 __version__ = VERSION
 
@@ -95,6 +100,7 @@ __all__ = [
     "preset_names",
     "presets",
     "reconcile",
+    "report",
     "score",
     "sentence_score",
 ]
@@ -180,3 +186,38 @@ def corpus_score(
 
         return score_corpus_dask(m, hyps, refs, client=client, candidates=True)
     return m.corpus_score(hyps, refs)
+
+
+def report(
+    corpus: Any,
+    refs: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    preset: str | None = None,
+    *,
+    params: Params | None = None,
+    lang: str | None = None,
+    workers: int | None = None,
+    **options: Any,
+) -> CorpusReport:
+    """The corpus report of N systems: one call, one frozen record with ``to_dict()``.
+
+    ``corpus`` is a :class:`meteor.io.read.Corpus` (as :func:`meteor.io.read.load_corpus`
+    reads files, segments paired by id), or a mapping ``system name → hypotheses`` with
+    ``refs`` (one reference, or a sequence of references, per segment).  ``options``:
+    :func:`meteor.analysis.report.build_report`'s (``n_samples``, ``seed``, ``labels``,
+    ``word_counts``, ``length_edges``, ``compare`` …).  Returns a
+    :class:`meteor.analysis.report.CorpusReport`; its exports are
+    :mod:`meteor.io.report_export` and :mod:`meteor.viz.report_html`.
+    """
+    from meteor.analysis.report import corpus_report
+    from meteor.io.read import Corpus
+
+    if not isinstance(corpus, Corpus):
+        if refs is None:
+            raise InputError("report: give refs with a mapping of system hypotheses")
+        ref_rows = tuple((r,) if isinstance(r, str) else tuple(r) for r in refs)
+        systems = tuple((str(name), tuple(hyps)) for name, hyps in dict(corpus).items())
+        corpus = Corpus(systems, ref_rows, tuple(str(k + 1) for k in range(len(ref_rows))))
+    elif refs is not None:
+        raise InputError("report: a Corpus carries its references; do not give refs too")
+    m = Meteor(preset, params=params, lang=lang)
+    return corpus_report(corpus, m, workers=workers, **options)

@@ -45,6 +45,7 @@ PUBLIC = {
     "preset_names",
     "presets",
     "reconcile",
+    "report",
     "score",
     "sentence_score",
 }

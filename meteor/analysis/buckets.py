@@ -1,0 +1,365 @@
+"""compare-mt style buckets of a corpus, every system side by side.
+
+**Segment buckets** put each segment of each system in one bucket and score the
+bucket as a corpus: METEOR from the bucket's summed statistics (Meteor 1.5's rule,
+so a bucket's METEOR equals ``corpus_score`` of exactly its segments), its
+bootstrap interval (:func:`meteor.analysis.corpus.bootstrap` on those segments),
+P, R and fragmentation from the same sums.  Bucketings:
+
+* ``ref_length``: the scored (best) reference's length in tokens; edges ``(10, 25, 50)``
+  give X-Ray's 1–10, 11–25, 26–50, 51+ (an empty reference counts in the first);
+* ``length_ratio``: hypothesis length / reference length (an empty reference: the last);
+* ``label:<column>``: a label the input carries per segment id (domain, document…).
+
+**Word buckets** put each *word* in one bucket; a bucket's recall is the share of
+its reference words that are matched, its precision the share of its hypothesis
+words that are matched, and F the METEOR harmonic mean of the two with the run's
+alpha.  METEOR, its interval and fragmentation are segment quantities and are not
+given for word buckets.  Bucketings:
+
+* ``ref_frequency``: how often the (lower-cased) word occurs in the references
+  (the scored references' tokens, or a given counts table): 0, 1, 2, 3–4, 5–9,
+  10–99, 100–999, 1000+;
+* ``word_class``: the language's function words vs content words (the flag the
+  metric sets on every token from the preset's function-word list).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meteor.analysis.corpus import DEFAULT_SEED, bootstrap
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.types import CorpusResult, MeteorResult, Stats
+
+__all__ = [
+    "FREQUENCY_EDGES",
+    "LENGTH_EDGES",
+    "RATIO_EDGES",
+    "Bucket",
+    "BucketTable",
+    "frequency_counts",
+    "label_buckets",
+    "length_buckets",
+    "ratio_buckets",
+    "word_class_buckets",
+    "frequency_buckets",
+]
+
+#: Meteor X-Ray's reference-length buckets: 1–10, 11–25, 26–50, 51+.
+LENGTH_EDGES: tuple[int, ...] = (10, 25, 50)
+#: Length-ratio buckets: <0.8, 0.8–0.95, 0.95–1.05, 1.05–1.2, ≥1.2.
+RATIO_EDGES: tuple[float, ...] = (0.8, 0.95, 1.05, 1.2)
+#: Word-frequency buckets (compare-mt's): lower bounds 0, 1, 2, 3, 5, 10, 100, 1000.
+FREQUENCY_EDGES: tuple[int, ...] = (0, 1, 2, 3, 5, 10, 100, 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One bucket of one system.
+
+    ``count`` is segments (segment buckets) or reference words (word buckets);
+    ``hyp_words`` the hypothesis words of a word bucket.  ``meteor``, ``low``,
+    ``high`` and ``frag`` are ``None`` for word buckets.
+    """
+
+    system: str
+    label: str
+    count: int
+    precision: float
+    recall: float
+    fmean: float
+    meteor: float | None = None
+    low: float | None = None
+    high: float | None = None
+    frag: float | None = None
+    hyp_words: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "bucket": self.label,
+            "count": self.count,
+            "meteor": self.meteor,
+            "interval": None if self.low is None else [self.low, self.high],
+            "precision": self.precision,
+            "recall": self.recall,
+            "fmean": self.fmean,
+            "fragmentation": self.frag,
+            "hyp_words": self.hyp_words,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BucketTable:
+    """A bucketing: its bucket labels in order and every system's buckets.
+
+    ``unit`` is ``"segments"`` or ``"words"``.
+    """
+
+    name: str
+    title: str
+    unit: str
+    labels: tuple[str, ...]
+    rows: tuple[Bucket, ...]
+
+    def get(self, system: str, label: str) -> Bucket | None:
+        for b in self.rows:
+            if b.system == system and b.label == label:
+                return b
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "unit": self.unit,
+            "buckets": list(self.labels),
+            "rows": [b.to_dict() for b in self.rows],
+        }
+
+
+Key = Callable[[int, MeteorResult], str | None]
+
+
+def _edge_labels(edges: Sequence[float], fmt: Callable[[float], str], ints: bool) -> list[str]:
+    out = []
+    lo: float | None = None
+    for e in edges:
+        if lo is None:
+            out.append(f"≤{fmt(e)}" if not ints else f"1–{fmt(e)}")
+        else:
+            out.append(f"{fmt(lo + 1)}–{fmt(e)}" if ints else f"{fmt(lo)}–{fmt(e)}")
+        lo = e
+    out.append(f"{fmt(lo + 1)}+" if ints and lo is not None else f"≥{fmt(lo or 0)}")
+    return out
+
+
+def _check_edges(edges: Sequence[float], what: str) -> None:
+    if not edges:
+        raise ValueError(f"{what}: give at least one bucket edge")
+    if any(not math.isfinite(e) or e < 0 for e in edges):
+        raise ValueError(f"{what}: bucket edges must be non-negative numbers, got {list(edges)}")
+    if any(b <= a for a, b in zip(edges, edges[1:], strict=False)):
+        raise ValueError(f"{what}: bucket edges must increase, got {list(edges)}")
+
+
+def _segment_table(
+    name: str,
+    title: str,
+    results: Mapping[str, CorpusResult],
+    labels: Sequence[str],
+    key: Key,
+    params: Params,
+    n_samples: int,
+    seed: int | None,
+    level: float,
+) -> BucketTable:
+    rows: list[Bucket] = []
+    for system, result in results.items():
+        groups: dict[str, list[MeteorResult]] = {lab: [] for lab in labels}
+        for k, seg in enumerate(result.segments):
+            lab = key(k, seg)
+            if lab is not None:
+                groups.setdefault(lab, []).append(seg)
+        for lab in labels:
+            segs = groups[lab]
+            if not segs:
+                rows.append(Bucket(system, lab, 0, math.nan, math.nan, math.nan))
+                continue
+            total = Stats()
+            for s in segs:
+                total = total + s.stats.corpus_contribution()
+            b = compute(total, params)
+            low = high = None
+            if n_samples:
+                ci = bootstrap(segs, params, n_samples=n_samples, seed=seed, level=level)
+                low, high = ci.corpus.low, ci.corpus.high
+            rows.append(
+                Bucket(system, lab, len(segs), b.precision, b.recall, b.fmean, b.score, low,
+                       high, b.frag)
+            )  # fmt: skip
+    return BucketTable(name, title, "segments", tuple(labels), tuple(rows))
+
+
+def length_buckets(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    edges: Sequence[int] = LENGTH_EDGES,
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> BucketTable:
+    """Segments by the scored reference's length in tokens (module docstring)."""
+    _check_edges(edges, "reference length")
+    edges = [int(e) for e in edges]
+    labels = _edge_labels(edges, lambda x: str(int(x)), ints=True)
+
+    def key(_k: int, seg: MeteorResult) -> str:
+        n = seg.stats.ref_len
+        return next((labels[i] for i, e in enumerate(edges) if n <= e), labels[-1])
+
+    return _segment_table(
+        "ref_length", "Reference length (tokens)", results, labels, key, params, n_samples,
+        seed, level,
+    )  # fmt: skip
+
+
+def ratio_buckets(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    edges: Sequence[float] = RATIO_EDGES,
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> BucketTable:
+    """Segments by hypothesis length / reference length: ``[e_i, e_{i+1})`` buckets."""
+    _check_edges(edges, "length ratio")
+    labels = [f"<{edges[0]:g}"]
+    labels += [f"{a:g}–{b:g}" for a, b in zip(edges, edges[1:], strict=False)]
+    labels.append(f"≥{edges[-1]:g}")
+
+    def key(_k: int, seg: MeteorResult) -> str:
+        ref = seg.stats.ref_len
+        ratio = seg.stats.hyp_len / ref if ref else math.inf
+        return next((labels[i] for i, e in enumerate(edges) if ratio < e), labels[-1])
+
+    return _segment_table(
+        "length_ratio", "Length ratio (hypothesis / reference)", results, labels, key,
+        params, n_samples, seed, level,
+    )  # fmt: skip
+
+
+def label_buckets(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    column: str,
+    labels_by_id: Mapping[str, str],
+    ids: Mapping[str, Sequence[str]],
+    *,
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+) -> BucketTable:
+    """Segments by a label of the input (``labels_by_id``: segment id → label).
+
+    A segment whose id has no label is left out of every bucket.
+    """
+    order: dict[str, None] = {}
+    for system in results:
+        for x in ids[system]:
+            if x in labels_by_id:
+                order.setdefault(labels_by_id[x], None)
+    labels = list(order)
+
+    def keyer(system: str) -> Key:
+        sys_ids = ids[system]
+        return lambda k, _seg: labels_by_id.get(sys_ids[k])
+
+    rows: list[Bucket] = []
+    for system in results:
+        t = _segment_table(
+            f"label:{column}", column, {system: results[system]}, labels, keyer(system), params,
+            n_samples, seed, level,
+        )  # fmt: skip
+        rows.extend(t.rows)
+    return BucketTable(
+        f"label:{column}", f"Label: {column}", "segments", tuple(labels), tuple(rows)
+    )
+
+
+def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:
+    """Occurrences of each lower-cased word in the scored references, each segment once.
+
+    A segment is counted from the first system (in order) that has it; segments are
+    recognised by their references' text.
+    """
+    counts: Counter[str] = Counter()
+    seen: set[tuple[str, ...]] = set()
+    for result in results.values():
+        for seg in result.segments:
+            if seg.refs in seen:
+                continue
+            seen.add(seg.refs)
+            counts.update(t.text.lower() for t in seg.alignment.ref)
+    return counts
+
+
+def _word_table(
+    name: str,
+    title: str,
+    results: Mapping[str, CorpusResult],
+    labels: Sequence[str],
+    key: Callable[[str, bool], str],
+    params: Params,
+) -> BucketTable:
+    rows: list[Bucket] = []
+    for system, result in results.items():
+        ref_n: Counter[str] = Counter()
+        ref_m: Counter[str] = Counter()
+        hyp_n: Counter[str] = Counter()
+        hyp_m: Counter[str] = Counter()
+        for seg in result.segments:
+            al = seg.alignment
+            for tok, hit in zip(al.ref, al.ref_matched(), strict=True):
+                lab = key(tok.text, tok.function_word)
+                ref_n[lab] += 1
+                ref_m[lab] += hit
+            for tok, hit in zip(al.hyp, al.hyp_matched(), strict=True):
+                lab = key(tok.text, tok.function_word)
+                hyp_n[lab] += 1
+                hyp_m[lab] += hit
+        for lab in labels:
+            p = hyp_m[lab] / hyp_n[lab] if hyp_n[lab] else math.nan
+            r = ref_m[lab] / ref_n[lab] if ref_n[lab] else math.nan
+            a = params.alpha
+            if math.isnan(p) or math.isnan(r):
+                f = math.nan
+            elif p == 0 or r == 0:
+                f = 0.0
+            else:
+                f = p * r / (a * p + (1 - a) * r)
+            rows.append(Bucket(system, lab, ref_n[lab], p, r, f, hyp_words=hyp_n[lab]))
+    return BucketTable(name, title, "words", tuple(labels), tuple(rows))
+
+
+def frequency_buckets(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    counts: Mapping[str, int] | None = None,
+    edges: Sequence[int] = FREQUENCY_EDGES,
+) -> BucketTable:
+    """Words by their frequency in the references (or in ``counts``): module docstring."""
+    _check_edges(edges, "word frequency")
+    freq = (
+        frequency_counts(results) if counts is None else {k.lower(): v for k, v in counts.items()}
+    )
+    labels = []
+    for i, lo in enumerate(edges):
+        hi = edges[i + 1] - 1 if i + 1 < len(edges) else None
+        labels.append(str(lo) if hi == lo else (f"{lo}–{hi}" if hi is not None else f"{lo}+"))
+
+    def key(word: str, _fw: bool) -> str:
+        n = freq.get(word.lower(), 0)
+        k = max((i for i, e in enumerate(edges) if n >= e), default=0)
+        return labels[k]
+
+    source = "the references" if counts is None else "the given counts"
+    return _word_table("ref_frequency", f"Word frequency in {source}", results, labels, key, params)
+
+
+def word_class_buckets(results: Mapping[str, CorpusResult], params: Params) -> BucketTable:
+    """Function words vs content words (the language's function-word list)."""
+    labels = ("function", "content")
+    return _word_table(
+        "word_class", "Function vs content words", results, labels,
+        lambda _w, fw: "function" if fw else "content", params,
+    )  # fmt: skip

@@ -1,0 +1,329 @@
+"""N systems ranked: corpus METEOR with intervals, every pairwise test, clusters.
+
+**Tests.**  Every pair of systems is compared twice on the segments both have
+(paired by segment id, :func:`meteor.analysis.corpus.common_segments`):
+
+* the **paired bootstrap** of :func:`meteor.analysis.corpus.paired_bootstrap` (its
+  two-sided p-value, the one that agrees with its interval), and
+* **approximate randomisation** on the sufficient statistics (:func:`approximate_randomisation`,
+  sacreBLEU's ``_paired_ar_test`` for BLEU/chrF): in each trial every segment's two
+  statistics rows are swapped between the systems with probability ½, both corpus
+  scores are recomputed from the summed rows, and
+  ``p = (#{t : |s_B,t − s_A,t| ≥ |s_B − s_A|} + 1) / (T + 1)``.
+
+A difference is **significant** when both p-values are below ``alpha`` (0.05).  With
+``N`` systems ``N·(N − 1)/2`` comparisons are made; no correction for multiple
+comparisons is applied, and the record says how many were made (Bonferroni's
+threshold ``alpha / comparisons`` is stated beside it).
+
+**Clusters** (the WMT / sacreBLEU style).  Systems are sorted by corpus score, best
+first.  The first system opens cluster 1; each next system joins the current
+cluster unless its difference from the cluster's *top* system is significant,
+in which case it opens the next cluster.  So no system in a cluster is
+significantly worse than that cluster's top system.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from meteor.analysis.corpus import (
+    DEFAULT_SEED,
+    CorpusIntervals,
+    Interval,
+    _row_stats,
+    bootstrap,
+    common_segments,
+    paired_bootstrap,
+    stats_matrix,
+)
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.types import CorpusResult, MeteorResult, Stats
+
+__all__ = [
+    "CLUSTER_RULE",
+    "PairTest",
+    "Ranking",
+    "SystemRow",
+    "approximate_randomisation",
+    "rank_systems",
+    "summed_score",
+]
+
+CLUSTER_RULE = (
+    "systems sorted by corpus METEOR; a system opens a new cluster when its difference "
+    "from the top system of the current cluster is significant (p < alpha in both the "
+    "paired bootstrap and approximate randomisation), else it joins that cluster"
+)
+
+Progress = Callable[[str], None]
+
+
+def summed_score(segments: Sequence[MeteorResult], params: Params) -> tuple[float, Any]:
+    """Corpus METEOR of ``segments`` from their summed statistics (Meteor 1.5's rule),
+    and the formula's :class:`~meteor.scoring.Breakdown`."""
+    total = Stats()
+    for s in segments:
+        total = total + s.stats.corpus_contribution()
+    b = compute(total, params)
+    return b.score, b
+
+
+def approximate_randomisation(
+    a: Sequence[MeteorResult],
+    b: Sequence[MeteorResult],
+    params: Params,
+    *,
+    trials: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+) -> float:
+    """Approximate-randomisation p-value of corpus METEOR ``b − a`` (module docstring).
+
+    ``a`` and ``b`` are the two systems' records of the same segments, in the same order.
+    Trial ``t`` swaps segment ``i`` when ``rng.random(n)[i] < 0.5`` on
+    ``rng = numpy.random.default_rng(seed)``, one draw per trial in order.
+    """
+    if len(a) != len(b) or not a:
+        raise ValueError(
+            f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
+        )
+    if trials < 1:
+        raise ValueError(f"trials must be positive, got {trials}")
+    ma, mb = stats_matrix(a), stats_matrix(b)
+    sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
+    observed = abs(
+        compute(_row_stats(sum_b), params).score - compute(_row_stats(sum_a), params).score
+    )
+    delta = mb - ma
+    if not delta.any():
+        return 1.0  # the same statistics in every segment: every trial ties
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(trials):
+        swap = rng.random(len(a)) < 0.5
+        moved = swap.astype(np.float64) @ delta
+        sa = compute(_row_stats(sum_a + moved), params).score
+        sb = compute(_row_stats(sum_b - moved), params).score
+        hits += abs(sb - sa) >= observed - 1e-12
+    return (hits + 1) / (trials + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemRow:
+    """One system of the ranking table.
+
+    ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
+    ``mean_segment`` the mean of segment scores (a different number, labelled so).
+    """
+
+    name: str
+    rank: int
+    cluster: int
+    segments: int
+    corpus: Interval
+    mean_segment: Interval
+    precision: float
+    recall: float
+    frag: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.name,
+            "rank": self.rank,
+            "cluster": self.cluster,
+            "segments": self.segments,
+            "corpus_meteor": self.corpus.to_dict(),
+            "mean_of_segment_scores": self.mean_segment.to_dict(),
+            "precision": self.precision,
+            "recall": self.recall,
+            "fragmentation": self.frag,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairTest:
+    """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments."""
+
+    a: str
+    b: str
+    common: int
+    difference: float
+    difference_low: float
+    difference_high: float
+    p_bootstrap: float
+    p_randomisation: float
+    significant: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "common_segments": self.common,
+            "difference_b_minus_a": self.difference,
+            "difference_interval": [self.difference_low, self.difference_high],
+            "p_paired_bootstrap": self.p_bootstrap,
+            "p_approximate_randomisation": self.p_randomisation,
+            "significant": self.significant,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The ranking table, every pairwise test and the clusters."""
+
+    systems: tuple[SystemRow, ...]
+    pairs: tuple[PairTest, ...]
+    comparisons: int
+    alpha: float
+    samples: int
+    trials: int
+    seed: int | None
+    level: float
+    paired_on_common_ids: bool
+    cluster_rule: str = CLUSTER_RULE
+
+    def pair(self, a: str, b: str) -> PairTest:
+        for p in self.pairs:
+            if {p.a, p.b} == {a, b}:
+                return p
+        raise KeyError(f"no comparison of {a!r} and {b!r}")
+
+    def clusters(self) -> tuple[tuple[str, ...], ...]:
+        out: dict[int, list[str]] = {}
+        for row in self.systems:
+            out.setdefault(row.cluster, []).append(row.name)
+        return tuple(tuple(v) for _, v in sorted(out.items()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "systems": [r.to_dict() for r in self.systems],
+            "pairs": [p.to_dict() for p in self.pairs],
+            "comparisons": self.comparisons,
+            "alpha": self.alpha,
+            "bonferroni_threshold": self.alpha / self.comparisons if self.comparisons else None,
+            "multiple_comparison_correction": "none",
+            "bootstrap_samples": self.samples,
+            "randomisation_trials": self.trials,
+            "seed": self.seed,
+            "level": self.level,
+            "paired_on_common_segment_ids": self.paired_on_common_ids,
+            "clusters": [list(c) for c in self.clusters()],
+            "cluster_rule": self.cluster_rule,
+        }
+
+
+def rank_systems(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    ids: Mapping[str, Sequence[str]] | None = None,
+    n_samples: int = 1000,
+    trials: int | None = None,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    progress: Progress | None = None,
+) -> Ranking:
+    """Rank the systems, test every pair (bootstrap and randomisation), cluster them.
+
+    Args:
+        results: each system's scored corpus (scored once, with ``params``).
+        params: the settings they were scored with.
+        ids: each system's segment ids (pairs are then tested on the ids both have);
+            without it every system must have the same segments in the same order.
+        n_samples: bootstrap resamples; ``trials``: randomisation trials (default the same).
+        seed: seed of every resampling; ``level``: interval level; ``alpha``: test level.
+        progress: called with a short line per step.
+    """
+    if not results:
+        raise ValueError("a ranking needs at least one system")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    trials = n_samples if trials is None else trials
+    names = list(results)
+    say = progress or (lambda _msg: None)
+    intervals: dict[str, CorpusIntervals] = {}
+    for name in names:
+        say(f"bootstrap {name}")
+        intervals[name] = bootstrap(
+            results[name], params, n_samples=n_samples, seed=seed, level=level
+        )
+    order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
+    common_all = True
+    tests: dict[tuple[str, str], PairTest] = {}
+    for hi, lo in itertools.combinations(order, 2):
+        say(f"compare {hi} / {lo}")
+        sa, sb = results[hi].segments, results[lo].segments
+        pair_ids = None
+        if ids is not None:
+            pair_ids = (ids[hi], ids[lo])
+            pos_a, pos_b = common_segments(*pair_ids)
+            if len(pos_a) != len(sa) or len(pos_b) != len(sb):
+                common_all = False
+            sa2 = tuple(sa[k] for k in pos_a)
+            sb2 = tuple(sb[k] for k in pos_b)
+        else:
+            sa2, sb2 = sa, sb
+        if not sa2:
+            continue  # nothing in common: no test (the record's comparisons says so)
+        pb = paired_bootstrap(
+            results[hi], results[lo], params, names=(hi, lo), n_samples=n_samples,
+            seed=seed, level=level, ids=pair_ids,
+        )  # fmt: skip
+        p_ar = approximate_randomisation(sa2, sb2, params, trials=trials, seed=seed)
+        p_bs = pb.corpus.p_value
+        tests[(hi, lo)] = PairTest(
+            hi,
+            lo,
+            pb.n_segments,
+            pb.corpus.difference,
+            pb.corpus.difference_interval.low,
+            pb.corpus.difference_interval.high,
+            p_bs,
+            p_ar,
+            bool(p_bs < alpha and p_ar < alpha),
+        )
+    clusters: dict[str, int] = {}
+    top = order[0]
+    cluster = 1
+    for name in order:
+        if name != top:
+            t = tests.get((top, name))
+            if t is None or t.significant:
+                cluster += 1
+                top = name
+        clusters[name] = cluster
+    rows = []
+    for rank, name in enumerate(order, start=1):
+        r = results[name]
+        ci = intervals[name]
+        rows.append(
+            SystemRow(
+                name,
+                rank,
+                clusters[name],
+                len(r.segments),
+                ci.corpus,
+                ci.mean_segment,
+                r.precision,
+                r.recall,
+                r.frag,
+            )  # fmt: skip
+        )
+    return Ranking(
+        tuple(rows),
+        tuple(tests.values()),
+        len(tests),
+        alpha,
+        n_samples,
+        trials,
+        seed,
+        level,
+        ids is not None and not common_all,
+    )

@@ -1,0 +1,224 @@
+"""A corpus report a researcher can publish: one call, one frozen record.
+
+:func:`corpus_report` scores each system once, then builds from those records
+
+* the ranking (:mod:`meteor.analysis.ranking`): corpus METEOR from summed statistics
+  with its bootstrap interval, the mean of segment scores (labelled), every pairwise
+  test (paired bootstrap and approximate randomisation), the number of comparisons
+  and the clusters;
+* the buckets (:mod:`meteor.analysis.buckets`): reference length, length ratio,
+  any label column, word frequency, function vs content words;
+* where the points go (:mod:`meteor.analysis.losses`) per system, and for two
+  systems (the top two, or ``compare``) head to head.
+
+Systems that cover different segments are paired on the segment ids both have
+(the record says so: ``Ranking.paired_on_common_ids``).  :meth:`CorpusReport.to_dict`
+is the whole analysis as JSON-ready data; the exports are
+:mod:`meteor.io.report_export` (LaTeX, Markdown, JSON) and
+:mod:`meteor.viz.report_html` (the self-contained HTML report).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meteor.analysis.buckets import (
+    LENGTH_EDGES,
+    RATIO_EDGES,
+    BucketTable,
+    frequency_buckets,
+    label_buckets,
+    length_buckets,
+    ratio_buckets,
+    word_class_buckets,
+)
+from meteor.analysis.corpus import DEFAULT_SAMPLES, DEFAULT_SEED
+from meteor.analysis.losses import HeadToHead, SystemLoss, head_to_head, system_losses
+from meteor.analysis.ranking import Ranking, rank_systems
+from meteor.io.read import Corpus
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.types import CorpusResult
+
+__all__ = ["CorpusReport", "build_report", "corpus_report"]
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusReport:
+    """The whole analysis of N systems on one set of references (module docstring).
+
+    Attributes:
+        signature: the settings signature every number was computed with.
+        preset: the preset name, when one was used.
+        sources: the input file names.
+        segments: the number of segments (ids) in the corpus.
+        system_segments: ``(system, segments it has)`` in input order.
+        ranking: table, pairwise tests, clusters.
+        buckets: every bucketing, every system side by side.
+        losses: per system, where its points go (ranking order).
+        versus: the two systems compared head to head (``None`` with one system).
+    """
+
+    signature: str
+    preset: str | None
+    sources: tuple[str, ...]
+    segments: int
+    system_segments: tuple[tuple[str, int], ...]
+    ranking: Ranking
+    buckets: tuple[BucketTable, ...]
+    losses: tuple[SystemLoss, ...]
+    versus: HeadToHead | None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """System names in ranking order."""
+        return tuple(r.name for r in self.ranking.systems)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "signature": self.signature,
+            "preset": self.preset,
+            "data": {
+                "sources": list(self.sources),
+                "segments": self.segments,
+                "systems": [{"system": s, "segments": n} for s, n in self.system_segments],
+            },
+            "ranking": self.ranking.to_dict(),
+            "buckets": [b.to_dict() for b in self.buckets],
+            "where_the_points_go": [x.to_dict() for x in self.losses],
+            "head_to_head": None if self.versus is None else self.versus.to_dict(),
+            "notes": list(self.notes),
+        }
+
+
+def build_report(
+    results: Mapping[str, CorpusResult],
+    params: Params,
+    *,
+    ids: Mapping[str, Sequence[str]],
+    segments: int | None = None,
+    preset: str | None = None,
+    sources: Sequence[str] = (),
+    labels: Mapping[str, Mapping[str, str]] | None = None,
+    word_counts: Mapping[str, int] | None = None,
+    length_edges: Sequence[int] = LENGTH_EDGES,
+    ratio_edges: Sequence[float] = RATIO_EDGES,
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    compare: tuple[str, str] | None = None,
+    progress: Progress | None = None,
+) -> CorpusReport:
+    """The report from systems already scored once with ``params``.
+
+    Args:
+        results: each system's scored corpus, in input order.
+        ids: each system's segment ids (one per record).
+        labels: label column name → (segment id → label): one bucketing each.
+        word_counts: word → count for the frequency buckets (default: the references).
+        compare: the two systems head to head (default: the top two of the ranking).
+    """
+    if not results:
+        raise ValueError("a report needs at least one system")
+    say = progress or (lambda _msg: None)
+    for name in results:
+        if len(ids[name]) != len(results[name].segments):
+            raise ValueError(f"system {name!r}: {len(ids[name])} ids for its records")
+    ranking = rank_systems(
+        results, params, ids=ids, n_samples=n_samples, seed=seed, level=level, alpha=alpha,
+        progress=progress,
+    )  # fmt: skip
+    order = [r.name for r in ranking.systems]
+    ranked = {n: results[n] for n in order}
+    say("buckets")
+    kw: dict[str, Any] = {"n_samples": n_samples, "seed": seed, "level": level}
+    tables = [
+        length_buckets(ranked, params, edges=length_edges, **kw),
+        ratio_buckets(ranked, params, edges=ratio_edges, **kw),
+    ]
+    for column, by_id in (labels or {}).items():
+        tables.append(label_buckets(ranked, params, column, by_id, ids, **kw))
+    tables.append(frequency_buckets(ranked, params, counts=word_counts))
+    tables.append(word_class_buckets(ranked, params))
+    say("where the points go")
+    modules = [m.value for m in params.modules]
+    losses = tuple(system_losses(n, ranked[n], modules=modules) for n in order)
+    versus = None
+    if compare is not None:
+        for name in compare:
+            if name not in results:
+                raise ValueError(f"--compare: no system {name!r}; systems: {', '.join(results)}")
+        versus = head_to_head(compare[0], compare[1], results, ids)
+    elif len(order) >= 2:
+        versus = head_to_head(order[0], order[1], results, ids)
+    all_ids = {x for name in results for x in ids[name]}
+    notes = []
+    if ranking.paired_on_common_ids:
+        notes.append(
+            "systems cover different segments: each pair was compared on the segment ids "
+            "both have (see common_segments of each comparison)"
+        )
+    if any(math.isnan(r.corpus.low) for r in ranking.systems):
+        notes.append("some intervals are undefined (too few segments)")
+    return CorpusReport(
+        params.signature(preset=preset) if preset else params.signature(),
+        preset,
+        tuple(sources),
+        segments if segments is not None else len(all_ids),
+        tuple((n, len(results[n].segments)) for n in results),
+        ranking,
+        tuple(tables),
+        losses,
+        versus,
+        tuple(notes),
+    )
+
+
+def corpus_report(
+    corpus: Corpus,
+    metric: Meteor | str | None = None,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> CorpusReport:
+    """Score every system of ``corpus`` once and build its report (:func:`build_report`).
+
+    Args:
+        corpus: the systems and references (:func:`meteor.io.read.load_corpus`).
+        metric: a :class:`Meteor`, a preset name, or ``None`` (the default preset).
+        workers: score on that many processes (:mod:`meteor.analysis.parallel`).
+        progress: called with a short line per step.
+        **options: :func:`build_report`'s keyword options.
+    """
+    m = metric if isinstance(metric, Meteor) else Meteor(metric)
+    say = progress or (lambda _msg: None)
+    results: dict[str, CorpusResult] = {}
+    ids: dict[str, tuple[str, ...]] = {}
+    for name, hyps in corpus.systems:
+        say(f"score {name} ({len(hyps):,} segments)")
+        refs = corpus.refs_of(name)
+        if workers is not None:
+            from meteor.analysis.parallel import score_corpus
+
+            results[name] = score_corpus(m, list(hyps), list(refs), workers=workers)
+        else:
+            results[name] = m.corpus_score(list(hyps), list(refs))
+        ids[name] = corpus.ids_of(name)
+    return build_report(
+        results,
+        m.params,
+        ids=ids,
+        segments=corpus.n_segments,
+        preset=m.preset,
+        sources=corpus.sources,
+        progress=progress,
+        **options,
+    )

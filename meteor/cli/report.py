@@ -1,0 +1,212 @@
+"""``python -m meteor report``: the corpus report of N systems, written to a folder.
+
+Reads the inputs ``meteor score`` reads (``--hyp`` files, a TSV/JSONL with a
+``system`` column included, ``--ref`` files), scores each system once and writes
+``report.html`` (self-contained, opens offline), ``report.tex`` (booktabs tables),
+``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.report`).
+Progress goes to stderr; each file is written with the CLI's one writer
+(:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input).
+
+Figures as SVG/PDF files are not written: that needs an offline image exporter
+(kaleido drives a Chrome of its own choosing and is not a dependency); each figure
+of the HTML report saves itself as SVG from its camera button, offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from meteor.analysis.corpus import (
+    DEFAULT_SEED,
+    MAX_BOOTSTRAP_DRAWS,
+    MAX_BOOTSTRAP_SAMPLES,
+    MIN_BOOTSTRAP_SAMPLES,
+)
+from meteor.analysis.report import CorpusReport, corpus_report
+from meteor.cli import files as cli_io
+from meteor.cli.files import CliError, atomic_output
+from meteor.io.labels import read_labels, read_word_counts
+from meteor.io.read import load_corpus
+from meteor.io.report_export import to_json, to_latex, to_markdown
+from meteor.metric import Meteor
+from meteor.viz.report_html import to_html
+
+__all__ = ["FORMATS", "add_parser", "cmd_report"]
+
+#: ``--format`` name → the file written in ``--out``.
+FORMATS = {"html": "report.html", "latex": "report.tex", "md": "report.md", "json": "report.json"}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``report`` subcommand's options."""
+    rp: argparse.ArgumentParser = sub.add_parser(
+        "report",
+        help="a corpus report of N systems: ranking, clusters, buckets, where the points go",
+        description="Score every system once and write the report (HTML, LaTeX, Markdown, "
+        "JSON) into a folder.",
+    )
+    rp.add_argument(
+        "--hyp",
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="hypotheses (repeat per system; a TSV/JSONL may hold a system column)",
+    )
+    rp.add_argument(
+        "--ref",
+        action="append",
+        metavar="FILE",
+        help="references (repeat for several per segment; or a ref column)",
+    )
+    rp.add_argument("--out", required=True, metavar="DIR", help="folder to write the report in")
+    rp.add_argument(
+        "--format",
+        default="html,latex,md,json",
+        help="comma-separated: html, latex, md, json (default: all)",
+    )
+    rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
+    rp.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples and randomisation trials (default 1000)",
+    )
+    rp.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    rp.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="COLUMN",
+        help="bucket segments by this column of the input table (repeatable)",
+    )
+    rp.add_argument(
+        "--length-edges",
+        default=None,
+        metavar="A,B,...",
+        help="reference-length bucket edges (default 10,25,50)",
+    )
+    rp.add_argument(
+        "--word-counts",
+        default=None,
+        metavar="FILE",
+        help="word<TAB>count file for the frequency buckets (default: the references)",
+    )
+    rp.add_argument(
+        "--compare",
+        default=None,
+        metavar="A,B",
+        help="the two systems head to head (default: the top two)",
+    )
+    rp.add_argument("--workers", type=int, default=None, help="score on N processes")
+    return rp  # fmt: skip
+
+
+def _formats(spec: str) -> list[str]:
+    items = [x.strip().lower() for x in spec.split(",") if x.strip()]
+    bad = [x for x in items if x not in FORMATS]
+    if bad or not items:
+        raise CliError(
+            f"--format: unknown format {', '.join(bad) or '(none)'}; choose from "
+            f"{', '.join(FORMATS)}"
+        )
+    return list(dict.fromkeys(items))
+
+
+def _edges(spec: str | None) -> tuple[int, ...] | None:
+    if spec is None:
+        return None
+    try:
+        edges = tuple(int(x) for x in spec.replace(",", " ").split())
+    except ValueError:
+        raise CliError(
+            f"--length-edges must be whole numbers like 10,25,50, got {spec!r}"
+        ) from None
+    if not edges or any(e < 1 for e in edges) or list(edges) != sorted(set(edges)):
+        raise CliError(f"--length-edges must be increasing positive numbers, got {spec!r}")
+    return edges
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not MIN_BOOTSTRAP_SAMPLES <= args.bootstrap <= MAX_BOOTSTRAP_SAMPLES:
+        raise CliError(
+            f"--bootstrap must be between {MIN_BOOTSTRAP_SAMPLES} and "
+            f"{MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap}"
+        )
+    cli_io.check_seed(args.seed)
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+
+
+def write_report(rep: CorpusReport, out: str, formats: list[str]) -> list[str]:
+    """Write each format's file into ``out``; returns the paths written."""
+    makers = {"html": to_html, "latex": to_latex, "md": to_markdown, "json": to_json}
+    written = []
+    for fmt in formats:
+        path = os.path.join(out, FORMATS[fmt])
+        text = makers[fmt](rep)
+        with atomic_output(path, flag="--out") as fh:
+            fh.write(text if text.endswith("\n") else text + "\n")
+        written.append(path)
+    return written
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Run ``report``: check, read, score, analyse, write; progress on stderr."""
+    _check(args)
+    formats = _formats(args.format)
+    edges = _edges(args.length_edges)
+    compare = None
+    if args.compare is not None:
+        parts = [x.strip() for x in args.compare.split(",")]
+        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+            raise CliError(f"--compare takes two different system names, A,B; got {args.compare!r}")
+        compare = (parts[0], parts[1])
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {args.out!r} is a file; give a folder")
+    if not out.exists() and not out.parent.is_dir():
+        raise CliError(f"--out {args.out!r}: its parent folder does not exist")
+    inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else [])]
+    targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats]
+    if out.exists():
+        cli_io.check_outputs(targets, inputs)
+    stdin_used = [False]
+    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
+    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    corpus = load_corpus(hyp_files, ref_files)
+    labels = {col: read_labels([*hyp_files, *ref_files], col) for col in args.label}
+    counts = None
+    if args.word_counts:
+        name, data = cli_io.read_input(args.word_counts, "word counts", stdin_used)
+        counts = read_word_counts(data, name)
+    draws = args.bootstrap * corpus.n_segments
+    if draws > MAX_BOOTSTRAP_DRAWS:
+        raise CliError(
+            f"--bootstrap {args.bootstrap:,} with {corpus.n_segments:,} segments is too much "
+            f"(resamples × segments ≤ {MAX_BOOTSTRAP_DRAWS:,})"
+        )
+    if not corpus.complete:
+        sys.stderr.write(
+            "meteor: note: the systems cover different segments; each pair is compared on "
+            "the segment ids both have\n"
+        )
+    meteor = Meteor(args.preset)
+
+    def say(msg: str) -> None:
+        sys.stderr.write(f"meteor report: {msg}\n")
+        sys.stderr.flush()
+
+    options: dict[str, object] = {"n_samples": args.bootstrap, "seed": args.seed,
+                                  "labels": labels, "word_counts": counts, "compare": compare}  # fmt: skip
+    if edges is not None:
+        options["length_edges"] = edges
+    rep = corpus_report(corpus, meteor, workers=args.workers, progress=say, **options)
+    out.mkdir(exist_ok=True)
+    cli_io.check_outputs(targets, inputs)
+    for path in write_report(rep, str(out), formats):
+        say(f"wrote {path}")
+    return 0

@@ -1,0 +1,248 @@
+"""The corpus report as LaTeX tables, Markdown and JSON (text; the HTML is :mod:`meteor.viz.report_html`).
+
+* **LaTeX** (:func:`to_latex`): ``booktabs`` tables (ranking with clusters, each
+  segment bucketing, each word bucketing), the signature in a footnote of the
+  ranking table's caption; system names and labels escaped (``_ & % # $ { } ~ ^ \\``).
+* **Markdown** (:func:`to_markdown`): the same tables, pipes and line breaks in
+  user text escaped.
+* **JSON** (:func:`to_json`): :meth:`CorpusReport.to_dict`, with NaN and ±inf as ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from meteor.analysis.buckets import BucketTable
+from meteor.analysis.report import CorpusReport
+
+__all__ = ["data_line", "json_safe", "latex_escape", "to_json", "to_latex", "to_markdown"]
+
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "–": "--",
+    "≤": r"$\le$",
+    "≥": r"$\ge$",
+}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` safe inside a LaTeX table cell (the ten special characters; line breaks
+    as spaces)."""
+    text = " ".join(text.split())
+    return "".join(_LATEX.get(ch, ch) for ch in text)
+
+
+def json_safe(x: Any) -> Any:
+    """``x`` with every non-finite float as ``None`` (JSON has no NaN)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_safe(v) for v in x]
+    return x
+
+
+def to_json(rep: CorpusReport) -> str:
+    """The whole analysis as one JSON document."""
+    return json.dumps(json_safe(rep.to_dict()), ensure_ascii=False, indent=2, allow_nan=False)
+
+
+def _num(x: float | None, digits: int = 4) -> str:
+    if x is None or not math.isfinite(x):
+        return "--"
+    return f"{x:.{digits}f}"
+
+
+def _pct(x: float | None) -> str:
+    return "--" if x is None or not math.isfinite(x) else f"{100 * x:.1f}"
+
+
+def data_line(rep: CorpusReport) -> str:
+    src = ", ".join(rep.sources) or "in memory"
+    return (
+        f"{len(rep.system_segments)} systems, {rep.segments:,} segments ({src}); "
+        f"{rep.ranking.comparisons} pairwise comparisons, {rep.ranking.samples:,} bootstrap "
+        f"samples, {rep.ranking.trials:,} randomisation trials, seed {rep.ranking.seed}"
+    )
+
+
+# --------------------------------------------------------------------------- LaTeX
+def _latex_ranking(rep: CorpusReport) -> list[str]:
+    rk = rep.ranking
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{rlrrrrr}",
+        r"\toprule",
+        r"Cluster & System & Segments & METEOR & 95\% CI & Mean seg. & R \\",
+        r"\midrule",
+    ]
+    last = None
+    for r in rk.systems:
+        if last is not None and r.cluster != last:
+            lines.append(r"\midrule")
+        last = r.cluster
+        lines.append(
+            f"{r.cluster} & {latex_escape(r.name)} & {r.segments:,} & "
+            f"{_num(r.corpus.value)} & [{_num(r.corpus.low)}, {_num(r.corpus.high)}] & "
+            f"{_num(r.mean_segment.value)} & {_num(r.recall)} \\\\"
+        )
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{Corpus METEOR (summed statistics) with its 95\% bootstrap interval; "
+        r"``Mean seg.'' is the mean of segment scores. Systems in one cluster are not "
+        f"significantly different from the cluster's top system ({rk.comparisons} "
+        r"comparisons, paired bootstrap and approximate randomisation, $p<"
+        f"{rk.alpha:g}$)."
+        r"\protect\footnotemark}",
+        r"\end{table}",
+        r"\footnotetext{" + latex_escape(rep.signature) + "; " + latex_escape(data_line(rep)) + "}",
+    ]
+    return lines
+
+
+def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
+    systems = rep.systems
+    seg = table.unit == "segments"
+    cols = "l" + "r" * (1 + len(systems))
+    head = " & ".join(latex_escape(s) for s in systems)
+    what = "METEOR" if seg else "recall"
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{" + cols + "}",
+        r"\toprule",
+        f"{latex_escape(table.title)} & n & {head} \\\\",
+        r"\midrule",
+    ]
+    for lab in table.labels:
+        first = table.get(systems[0], lab)
+        count = first.count if first is not None else 0
+        cells = []
+        for s in systems:
+            b = table.get(s, lab)
+            cells.append("--" if b is None else _num(b.meteor if seg else b.recall))
+        lines.append(f"{latex_escape(lab)} & {count:,} & {' & '.join(cells)} \\\\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{" + latex_escape(table.title) + f": {what} per bucket "
+        + ("(summed statistics of the bucket's segments); n: segments of the top system."
+           if seg else "(share of the bucket's reference words matched); n: reference words "
+           "of the top system.") + "}",
+        r"\end{table}",
+    ]  # fmt: skip
+    return lines
+
+
+def to_latex(rep: CorpusReport) -> str:
+    """Every table of the report as LaTeX (needs ``\\usepackage{booktabs}``)."""
+    lines = [
+        "% METEOR corpus report; needs \\usepackage{booktabs}",
+        "% " + rep.signature,
+        *_latex_ranking(rep),
+        "",
+    ]
+    for t in rep.buckets:
+        lines += [*_latex_buckets(rep, t), ""]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- Markdown
+def _md(text: str) -> str:
+    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def to_markdown(rep: CorpusReport) -> str:
+    """The report's tables as Markdown."""
+    rk = rep.ranking
+    out = [
+        "# METEOR corpus report",
+        "",
+        f"Signature: `{rep.signature}`",
+        "",
+        f"Data: {_md(data_line(rep))}.",
+        "",
+        "## Ranking",
+        "",
+        "Corpus METEOR from summed statistics with its 95 % bootstrap interval; "
+        "*mean seg.* is the mean of segment scores. "
+        f"Clusters: {rk.cluster_rule}.",
+        "",
+        "| cluster | system | segments | METEOR | 95 % CI | mean seg. | P | R | frag |",
+        "|---:|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for r in rk.systems:
+        out.append(
+            f"| {r.cluster} | {_md(r.name)} | {r.segments:,} | {_num(r.corpus.value)} | "
+            f"[{_num(r.corpus.low)}, {_num(r.corpus.high)}] | {_num(r.mean_segment.value)} | "
+            f"{_num(r.precision)} | {_num(r.recall)} | {_num(r.frag)} |"
+        )
+    out += [
+        "",
+        f"## Pairwise tests ({rk.comparisons} comparisons, alpha {rk.alpha:g}, "
+        "no multiple-comparison correction)",
+        "",
+        "| A | B | common | B − A | 95 % CI | p (bootstrap) | p (randomisation) | significant |",
+        "|---|---|---:|---:|---|---:|---:|---|",
+    ]
+    for p in rk.pairs:
+        out.append(
+            f"| {_md(p.a)} | {_md(p.b)} | {p.common:,} | {p.difference:+.4f} | "
+            f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {_num(p.p_bootstrap)} | "
+            f"{_num(p.p_randomisation)} | {'yes' if p.significant else 'no'} |"
+        )
+    for t in rep.buckets:
+        seg = t.unit == "segments"
+        out += ["", f"## Buckets: {_md(t.title)}", ""]
+        out.append(
+            "| system | bucket | n | METEOR | 95 % CI | P | R | frag |"
+            if seg
+            else "| system | bucket | ref words | hyp words | P | R | F |"
+        )
+        out.append(
+            "|---|---|---:|---:|---|---:|---:|---:|"
+            if seg
+            else "|---|---|---:|---:|---:|---:|---:|"
+        )
+        for b in t.rows:
+            if seg:
+                out.append(
+                    f"| {_md(b.system)} | {_md(b.label)} | {b.count:,} | {_num(b.meteor)} | "
+                    f"[{_num(b.low)}, {_num(b.high)}] | {_num(b.precision)} | "
+                    f"{_num(b.recall)} | {_num(b.frag)} |"
+                )
+            else:
+                out.append(
+                    f"| {_md(b.system)} | {_md(b.label)} | {b.count:,} | {b.hyp_words or 0:,} | "
+                    f"{_num(b.precision)} | {_num(b.recall)} | {_num(b.fmean)} |"
+                )
+    out += ["", "## Where the points go", ""]
+    for loss in rep.losses:
+        stages = ", ".join(f"{m} {_pct(s)} %" for m, _c, s in loss.stage_matches)
+        missed = ", ".join(f"{_md(w)} ({m}/{n})" for w, m, n in loss.missed_ref_words[:10])
+        extra = ", ".join(f"{_md(w)} ({m}/{n})" for w, m, n in loss.unmatched_hyp_words[:10])
+        out += [
+            f"### {_md(loss.system)}",
+            "",
+            f"- matches by stage: {stages}",
+            f"- most-missed reference words (missed/occurrences): {missed}",
+            f"- unmatched hypothesis words: {extra}",
+            "",
+        ]
+    for note in rep.notes:
+        out.append(f"Note: {_md(note)}.")
+    return "\n".join(out) + "\n"
