@@ -298,6 +298,23 @@ STRINGS: Table = freeze(
         "rc_g_parameters": {"en": "α β γ δ", "ru": "α β γ δ"},
         "rc_g_rules": {"en": "scoring rules", "ru": "правила подсчёта"},
         "rc_g_aggregation": {"en": "corpus aggregation", "ru": "агрегирование по корпусу"},
+        # near misses' "why not matched" (Inspect; meteor.analysis.why_unmatched)
+        "reason_beam_quirk": {
+            "en": "Meteor 1.5's beam counts a lone one-word stem/synonym match as covering "
+            "nothing, so it left this out",
+            "ru": "лучевой поиск Meteor 1.5 считает одиночное однословное совпадение по основе "
+            "или синониму ничего не покрывающим и пропустил его",
+        },
+        "reason_weight_zero": {
+            "en": "stage weighted 0: its match counts nothing",
+            "ru": "вес этапа 0: его совпадение ничего не даёт",
+        },
+        "reason_matcher": {
+            "en": "this setting's own stage rule misses it (NLTK compares Porter stems); "
+            "Meteor 1.5's matcher finds it",
+            "ru": "собственное правило этапа этой настройки его не находит (NLTK сравнивает "
+            "основы Porter); сопоставитель Meteor 1.5 находит",
+        },
     }
 )
 

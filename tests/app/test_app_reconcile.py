@@ -117,3 +117,14 @@ def test_russian_labels(app_test: Any) -> None:
     assert shown["B · nltk"] == fmt(rec.score_b, ru=True)
     assert shown["Шагов"] == str(len(rec.steps))
     assert at.select_slider(key="rc_k").label == "Выравнивание после шага"
+
+
+def test_inspect_near_miss_names_the_beam_quirk(app_test: Any) -> None:
+    """Inspect's "why not matched" gives the rule, not "proposed, not chosen" (issue 33)."""
+    at = app_test(hyp="the handling of cases", ref="we handled the case")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    near = next(df.value for df in at.dataframe if "why not matched" in df.value.columns)
+    rows = dict(zip(near.iloc[:, 1], near["why not matched"], strict=True))
+    assert rows["handling"].startswith("Meteor 1.5's beam counts a lone one-word")
+    assert "proposed, not chosen by the aligner" not in set(near["why not matched"])
