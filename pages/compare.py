@@ -13,6 +13,7 @@ from meteor.viz import figures
 from pages._frame import require_frame
 from pages._i18n import Translator, fig_labels, freeze, module_label, num, stage_order
 from pages._pair import require_pair
+from pages._reconcile_view import show_reconcile
 from pages._scoring import SHOWN_ERRORS, Analysis, analyse, ensure_ready
 from pages._settings import (
     Setting,
@@ -224,6 +225,8 @@ for tab, (name, an) in zip(tabs, pairs, strict=True):
     tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
     show_diff(tab, name, a, an)
 
+if pairs:  # A scored: why A and one other setting differ (issue 33)
+    show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
 
 # -- sensitivity ------------------------------------------------------------------------------
 st.subheader(t("sens_title"))

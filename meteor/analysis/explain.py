@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from meteor.analysis.why_unmatched import why_not_chosen
 from meteor.errors import ResourceError
 from meteor.metric import Meteor
 from meteor.params import DEFAULT_ALIGNER, ParamError, Params, stage_weight
@@ -308,10 +309,12 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
 class NearMiss:
     """Unmatched words that some stage would match.
 
-    ``reason`` is ``"not_chosen"`` (an enabled stage proposed it, the aligner
-    left it out), ``"stage_off"`` (the stage is not enabled) or
-    ``"stemmer"`` (another stemmer of the language); ``presets`` names the
-    presets of the language that run that stage (with that stemmer).
+    ``reason`` is one of :data:`meteor.analysis.why_unmatched.REASONS`: for a match an
+    enabled stage proposed and the aligner left out, why (``"weight_zero"``,
+    ``"beam_quirk"``, ``"not_chosen"``); else ``"stage_off"`` (the stage is not
+    enabled), ``"stemmer"`` (another stemmer of the language) or ``"matcher"`` (an
+    enabled stage whose aligner matches by its own rule, e.g. NLTK's stems);
+    ``presets`` names the presets of the language that run that stage (with that stemmer).
     """
 
     match: Match
@@ -392,7 +395,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
         found[key] = NearMiss(m, reason, stemmer, weight, presets, s, s - result.score)
 
     for m in result.candidates:
-        add(m, "not_chosen", params.stemmer, params.weight(m.module))
+        add(m, why_not_chosen(m, result, params), params.stemmer, params.weight(m.module))
     lang = meteor.lang
     off = [
         m for m in MODULE_ORDER if m in lang.modules and m not in params.modules and _has_matcher(m)
@@ -400,6 +403,9 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     configs: list[tuple[tuple[Module, ...], str, str]] = []
     if off:
         configs.append((tuple(off), params.stemmer, "stage_off"))
+    if params.aligner == "greedy":  # its own stem/synonym rules: what Meteor 1.5's propose
+        own = tuple(m for m in (Module.STEM, Module.SYNONYM) if m in params.modules)
+        configs.append((own, params.stemmer, "matcher"))
     for st in lang.stemmers:
         if st != params.stemmer and Module.STEM in lang.modules:
             configs.append(((Module.STEM,), st, "stemmer"))

@@ -165,6 +165,8 @@ def _pair_step(
         recall=(r0.recall, r1.recall),
         penalty=(r0.penalty, r1.penalty),
         best_ref=(r0.best_ref_index, r1.best_ref_index),
+        result=r1,
+        params=p1,
     )
 
 

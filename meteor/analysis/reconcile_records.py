@@ -20,6 +20,8 @@ class Step:
 
     ``score`` is the score after the step (under the corpus aggregation in force);
     the alignment fields are ``None`` for a corpus, the corpus fields for a pair.
+    For a pair, ``result`` and ``params`` are the record and the setting after the step
+    (what the app's link view after each step draws; not in :meth:`to_dict`).
     """
 
     groups: tuple[str, ...]
@@ -38,6 +40,8 @@ class Step:
     score_sum: float | None = None
     score_mean: float | None = None
     moved: tuple[tuple[int, float, float], ...] = ()
+    result: MeteorResult | None = field(default=None, compare=False, repr=False)
+    params: Params | None = field(default=None, compare=False, repr=False)
 
     @property
     def group(self) -> str:

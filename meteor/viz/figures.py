@@ -17,6 +17,9 @@ and nothing here imports Streamlit:
   (:func:`meteor.analysis.explain.waterfall`);
 * :mod:`meteor.viz.sensitivity`: :func:`sensitivity_figure`, the score as α, β, γ, δ
   move, current values marked;
+* :mod:`meteor.viz.reconcile`: :func:`reconcile_figure`, why A and B differ, A → each
+  step of the path → B (:func:`meteor.analysis.reconcile.reconcile`), and
+  :func:`shares_figure`, each group's fair share of the gap;
 * :mod:`meteor.viz.style`: the stage colours, dashes and markers, the English
   labels (:data:`LABELS_EN`, the keys a page may translate) and :func:`escape`.
 
@@ -36,6 +39,7 @@ from meteor.viz.links import (
     token_positions,
 )
 from meteor.viz.matrix import MATRIX_CELL_LIMIT, matrix_is_compact, matrix_view
+from meteor.viz.reconcile import reconcile_figure, shares_figure
 from meteor.viz.sensitivity import COINCIDE_TOL, coinciding_curves, sensitivity_figure
 from meteor.viz.style import (
     FUNCTION_WORD,
@@ -73,7 +77,9 @@ __all__ = [
     "link_view_layout",
     "matrix_is_compact",
     "matrix_view",
+    "reconcile_figure",
     "sensitivity_figure",
+    "shares_figure",
     "text_width_px",
     "token_positions",
     "waterfall_figure",

@@ -1,0 +1,126 @@
+"""Compare's "Why do A and B differ?" (issue 33): the path from A to B and each group's share.
+
+The view reads its widgets (which B, which step), makes one library call
+(:func:`meteor.reconcile`, kept once for every session in :data:`pages._cache.APP_CACHE`)
+and shows the record's fields: both scores, the path as a waterfall, the fair shares,
+each step's words (as text: they quote the pair's words) and the link view after the
+chosen step (the step's own :class:`~meteor.types.MeteorResult`, kept in the record).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import meteor
+from meteor.analysis.reconcile import Reconciliation
+from meteor.viz import figures
+from pages._i18n import fig_labels, integer, num, signed, t
+from pages._offload import is_long
+from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
+from pages._widgets import md_escape, plotly
+
+__all__ = ["group_labels", "reconcile_for", "show_reconcile"]
+
+#: The groups a reconciliation may name (meteor.analysis.reconcile_groups), translated here.
+GROUP_KEYS = (
+    "text",
+    "function_words",
+    "stages",
+    "resources",
+    "weights",
+    "aligner",
+    "parameters",
+    "rules",
+    "aggregation",
+)
+
+
+@shared_cache
+def _reconcile(
+    hyp: str, refs: tuple[str, ...], preset: str, overrides: str, b: str
+) -> Reconciliation:
+    return meteor.reconcile(hyp, list(refs), Setting(preset, overrides).meteor(), b)
+
+
+def reconcile_for(hyp: str, refs: tuple[str, ...], a: Setting, b: str) -> Reconciliation:
+    """The library's record for A (the sidebar's setting) against preset ``b`` (cached)."""
+    return _reconcile(hyp, refs, a.preset, a.overrides, b)
+
+
+def group_labels() -> dict[str, str]:
+    """Group key → its label in the interface language (for the figures and tables)."""
+    return {k: t(f"rc_g_{k}") for k in GROUP_KEYS}
+
+
+def _label(labels: dict[str, str], key: str) -> str:
+    return " + ".join(labels.get(k, k) for k in key.split("+"))
+
+
+def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs: list[str]) -> None:
+    """The view: B chosen among ``bs`` (Compare's other presets), then the record shown."""
+    st.subheader(t("rc_title"))
+    st.caption(t("rc_intro"))
+    if not bs:
+        return
+    if is_long(hyp, refs):
+        st.info(t("rc_too_long"))
+        return
+    b = st.selectbox(t("rc_b"), bs, key="rc_b") if len(bs) > 1 else bs[0]
+    try:
+        rec = reconcile_for(hyp, refs, a, b)
+    except SHOWN_ERRORS as exc:
+        st.error(t("rc_failed", name=md_escape(b), msg=md_escape(str(exc))))
+        return
+    labels = group_labels()
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric(t("rc_score_a", name=a_name), num(rec.score_a))
+    c2.metric(t("rc_score_b", name=b), num(rec.score_b))
+    c3.metric(t("rc_gap"), signed(rec.gap))
+    c4.metric(t("rc_steps"), integer(len(rec.steps)))
+    if not rec.steps:
+        st.caption(t("rc_same"))
+        return
+
+    st.markdown(f"**{t('rc_path')}**")
+    plotly(figures.reconcile_figure(rec, labels=labels, fmt=num), key="rc_path_fig")
+    st.markdown(f"**{t('rc_shares')}**")
+    path = {s.group: s.delta for s in rec.steps}
+    st.dataframe(
+        [
+            {
+                t("rc_col_group"): _label(labels, g),
+                t("rc_col_share"): signed(v),
+                t("rc_col_step"): signed(path[g]) if g in path else "",
+            }
+            for g, v in rec.shares
+        ],
+        hide_index=True,
+        width="stretch",
+        key="rc_shares_table",
+    )
+    # the library's words are plain text (they quote the pair's words), shown as such
+    st.text("\n".join([t("rc_method", method=rec.share_method), *rec.words]))
+
+    # -- the stepper: the alignment after each step -----------------------------------------
+    options = list(range(len(rec.steps) + 1))
+    names = [t("rc_step_0", name=a_name)] + [
+        t("rc_step_k", k=k, group=_label(labels, s.group)) for k, s in enumerate(rec.steps, 1)
+    ]
+    k = st.select_slider(
+        t("rc_stepper"), options, value=len(rec.steps), format_func=names.__getitem__, key="rc_k"
+    )
+    if k == 0:
+        result, params = rec.result_a, rec.params_a
+        st.caption(t("rc_at_a", score=num(rec.score_a)))
+    else:
+        step = rec.steps[k - 1]
+        result, params = step.result, step.params
+        st.caption(t("rc_after", k=k, before=num(step.score_before), score=num(step.score)))
+        st.text("\n".join(line for line in (step.note, *step.words) if line))
+    if result is not None and params is not None:
+        plotly(
+            figures.link_view(
+                result.alignment, weights=dict(params.weights), labels=fig_labels(), fmt=num
+            ),
+            key="rc_links",
+        )
