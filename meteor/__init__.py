@@ -172,10 +172,9 @@ def corpus_score(
       (:func:`meteor.analysis.cluster.score_corpus_dask`), candidate lists kept; ``workers``
       is not used.
     """
-    if not isinstance(hyps, str) and isinstance(hyps, Sequence) and not hyps and not refs:
-        from meteor.metric import EMPTY_CORPUS
+    from meteor.batch import check_corpus
 
-        raise InputError(EMPTY_CORPUS)  # as Meteor.corpus_score; before any worker starts
+    check_corpus(hyps, refs)  # every runner's checks, before anything loads or starts
     m = Meteor(preset, params=params, lang=lang, **overrides)
     if workers is not None and client is None:
         from meteor.analysis.parallel import score_corpus

@@ -11,22 +11,28 @@ reference wins ties (MeteorScorer.java:207-229).
 from __future__ import annotations
 
 import functools
-import math
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from meteor import batch
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
-from meteor.errors import InputError
+from meteor.batch import (  # re-exported: their old home
+    EMPTY_CORPUS,
+    PREFETCH_BLOCK,
+    segment_texts,
+    single_use,
+    unique_pairs,
+)
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
 from meteor.runtime import candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
-from meteor.signatures import check_same_settings, settings_signature
+from meteor.signatures import settings_signature
 from meteor.stages.base import (
     Candidate,
     CandidateLimitError,
@@ -47,12 +53,18 @@ from meteor.types import (
     chunk_matches,
 )
 
-__all__ = ["Meteor", "Progress", "resolve_params"]
+__all__ = [
+    "EMPTY_CORPUS",
+    "PREFETCH_BLOCK",
+    "Meteor",
+    "Progress",
+    "resolve_params",
+    "segment_texts",
+    "single_use",
+    "unique_pairs",
+]
 
 Progress = Callable[[float, str], None]
-
-#: :meth:`Meteor.corpus_score` of no segments (:class:`meteor.errors.InputError`).
-EMPTY_CORPUS = "no segments: hyps and refs are empty; a corpus needs at least one segment"
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
 MAX_CHARS = 200_000
@@ -515,19 +527,10 @@ class Meteor:
         """Score a corpus: summed statistics (Meteor 1.5) and the mean of segment scores.
 
         ``refs`` is either one reference per segment (a list of strings) or, for
-        several references, one sequence of references per segment.
+        several references, one sequence of references per segment.  Run by the
+        corpus runner's core (:func:`meteor.batch.corpus_score`).
         """
-        if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-            raise TypeError("hyps must be a list of strings (one segment each)")
-        if isinstance(refs, str) or not isinstance(refs, Sequence):
-            raise TypeError("refs must be a list with one entry per segment")
-        if len(hyps) != len(refs):
-            raise ValueError(
-                f"hypotheses have {len(hyps)} segments but references have {len(refs)}"
-            )
-        if not hyps:  # the CLI refuses an empty corpus too: a score of 0.0 would mean nothing
-            raise InputError(EMPTY_CORPUS)
-        return self.combine(self.score_segments(hyps, refs, progress=progress))
+        return batch.corpus_score(self, hyps, refs, progress=progress)
 
     def score_segments(
         self,
@@ -538,59 +541,29 @@ class Meteor:
         progress: Progress | None = None,
         numbers: Sequence[int] | None = None,
     ) -> list[MeteorResult]:
-        """One record per segment, in order: the loop behind every corpus run.
+        """One record per segment, in order (:func:`meteor.batch.score_segments`)."""
+        return batch.score_segments(
+            self, hyps, refs, candidates=candidates, progress=progress, numbers=numbers
+        )
 
-        Identical (hypothesis, references) pairs are scored once and share their
-        record (records are immutable); the sentence work of each block of
-        :data:`PREFETCH_BLOCK` distinct pairs is done in one pass (:meth:`prefetch`);
-        cyclic garbage collection is paused (:func:`meteor.runtime.gc_paused`).
-        A hypothesis that occurs once and is no reference is not kept in the memos
-        once scored (:func:`single_use`): references repeat across systems, hypotheses
-        rarely do, and keeping them took a third of a corpus run's memory.
-
-        Args:
-            hyps, refs: as :meth:`corpus_score` (same length, not checked here).
-            candidates: keep each record's candidate list (see :meth:`score`).
-            progress: ``progress(fraction, message)`` callback.
-            numbers: the segments' indices in the caller's corpus, for error
-                messages (default ``0, 1, …``).
-
-        Raises:
-            TypeError, ValueError: as :meth:`score`, the message prefixed with
-                ``segment N:`` (1-based).
-        """
-        n = len(hyps)
-        step = max(1, n // 200)
-        first, where = unique_pairs(hyps, refs)
-        once = single_use(hyps, refs, self._tok_cache)
-        unique: list[MeteorResult] = []
-        segments: list[MeteorResult] = []
-        with gc_paused():
-            for k, pos in enumerate(where):
-                if pos == len(unique):
-                    if pos % PREFETCH_BLOCK == 0:  # the next block of distinct pairs
-                        block = first[pos : pos + PREFETCH_BLOCK]
-                        self.prefetch(
-                            segment_texts([hyps[i] for i in block], [refs[i] for i in block])
-                        )
-                    index = numbers[k] if numbers is not None else k
-                    unique.append(self._numbered(hyps[k], refs[k], index, candidates))
-                    if hyps[k] in once:
-                        self._forget(hyps[k])
-                segments.append(unique[pos])
-                if progress and (k % step == 0 or k == n - 1):
-                    progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
-        return segments
+    def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
+        """Corpus result from already scored segments (:func:`meteor.batch.combine`)."""
+        return batch.combine(self, segments)
 
     def clear_memos(self) -> None:
         """Empty this scorer's memos of tokens and sentence work (shared by every scorer
         of the process that tokenises and matches alike; results never depend on them).
 
         A worker calls it after each chunk of a parallel run, whose references no later
-        chunk has (:func:`meteor.analysis.parallel.by_reference`).
+        chunk has (:func:`meteor.batch.by_reference`).
         """
         self._tok_cache.clear()
         self._sent_cache.clear()
+
+    # -- the corpus runner's hooks (meteor.batch.Scorer) ---------------------------
+    def _remembers(self, text: str) -> bool:
+        """Whether the text's tokens are memoised."""
+        return text in self._tok_cache
 
     def _forget(self, text: str) -> None:
         """Drop a scored text's tokens and sentence work from the memos."""
@@ -598,57 +571,6 @@ class Meteor:
         if toks is not None:
             self._sent_cache.discard(tuple(t.text for t in toks))
             self._tok_cache.discard(text)
-
-    def _numbered(
-        self, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
-    ) -> MeteorResult:
-        """:meth:`score`; an error names the segment (1-based) it came from."""
-        try:  # score_segments has prefetched the block the pair is in
-            return self._score(hyp, refs, candidates, prefetch=False)
-        except (ValueError, TypeError) as exc:
-            message = f"segment {index + 1}: {exc}"
-            try:
-                named = type(exc)(message)
-            except Exception:  # an exception type with another constructor
-                named = ValueError(message)
-            raise named from exc
-
-    def combine(self, segments: Iterable[MeteorResult]) -> CorpusResult:
-        """Corpus result from already scored segments (sum of their statistics).
-
-        Raises:
-            meteor.signatures.SettingsMismatchError: a segment scored with other
-                settings than this scorer's (both signatures in the message).
-        """
-        segs = tuple(segments)
-        first: dict[str, int] = {}
-        for k, seg in enumerate(segs):
-            first.setdefault(seg.signature, k)
-        check_same_settings(
-            [
-                *((f"segment {k + 1}", sig) for sig, k in first.items()),
-                ("this scorer", self.signature()),
-            ],
-            "a corpus score",
-        )
-        total = Stats()
-        for s in segs:
-            total = total + s.stats.corpus_contribution()
-        bd = compute(total, self.params)
-        mean = math.fsum(s.score for s in segs) / len(segs) if segs else 0.0
-        nrefs = max((len(s.refs) for s in segs), default=1)
-        return CorpusResult(
-            segments=segs,
-            stats=total,
-            precision=bd.precision,
-            recall=bd.recall,
-            fmean=bd.fmean,
-            frag=bd.frag,
-            penalty=bd.penalty,
-            score=bd.score,
-            mean_segment_score=mean,
-            signature=self.signature(nrefs),
-        )
 
 
 def _ref_start(c: Candidate) -> int:
@@ -671,61 +593,6 @@ def _ignoring_progress(load: Callable[[], Any]) -> Callable[[Progress | None], A
         return load()
 
     return step
-
-
-#: Segments whose per-sentence work a corpus run does in one go (:meth:`Meteor.prefetch`).
-PREFETCH_BLOCK = 256
-
-
-def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """(first index of each distinct pair, for each segment the position of its pair there).
-
-    A pair is its hypothesis and its references (a string and a list of one string
-    are different keys); unhashable or non-string entries are never merged.
-    """
-    first: list[int] = []
-    where: list[int] = []
-    seen: dict[Any, int] = {}
-    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
-        try:
-            key = (h, r if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
-            hash(key)
-        except TypeError:
-            key = None
-        pos = seen.get(key) if key is not None else None
-        if pos is None:
-            pos = len(first)
-            first.append(k)
-            if key is not None:
-                seen[key] = pos
-        where.append(pos)
-    return first, where
-
-
-def single_use(hyps: Sequence[Any], refs: Sequence[Any], memo: ByteBoundedMemo) -> set[str]:
-    """The hypotheses that occur once, are no reference and are not memoised yet.
-
-    :meth:`Meteor.score_segments` forgets their tokens and sentence work once scored.
-    """
-    seen: dict[str, int] = {}
-    for h in hyps:
-        if isinstance(h, str):
-            seen[h] = seen.get(h, 0) + 1
-    for r in refs:
-        for text in (r,) if isinstance(r, str) else r if isinstance(r, Sequence) else ():
-            seen.pop(text, None)
-    return {h for h, n in seen.items() if n == 1 and h not in memo}
-
-
-def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
-    """Every text of some segments (for :meth:`Meteor.prefetch`), skipping non-strings."""
-    for h, r in zip(hyps, refs, strict=False):
-        if isinstance(h, str):
-            yield h
-        if isinstance(r, str):
-            yield r
-        elif isinstance(r, Sequence):
-            yield from (x for x in r if isinstance(x, str))
 
 
 def jar_text(params: Params) -> bool:

@@ -27,8 +27,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from meteor import batch
 from meteor.analysis.transport import Decoder, Encoded, encode
-from meteor.metric import Meteor, unique_pairs
+from meteor.batch import by_reference, unique_pairs
+from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runtime import gc_paused
 from meteor.types import CorpusResult, MeteorResult
@@ -198,29 +200,10 @@ def _score_chunk(
     """
     assert _WORKER is not None
     try:
-        found = _WORKER.score_segments(hyps, refs, candidates=False, numbers=indices)
+        found = batch.score_segments(_WORKER, hyps, refs, candidates=False, numbers=indices)
         return [encode(r) for r in found]
     finally:
         _WORKER.clear_memos()
-
-
-def by_reference(refs: Sequence[str | Sequence[str]], first: Sequence[int]) -> list[int]:
-    """The positions ``0 … len(first) − 1`` of the distinct pairs ``first``, those with the
-    same references together, groups in the order their references first occur.
-
-    A corpus of several systems repeats each reference once per system, far apart;
-    chunks cut from this order hand all pairs of a reference to one worker at once.
-    """
-    groups: dict[Any, list[int]] = {}
-    for pos, k in enumerate(first):
-        r = refs[k]
-        try:
-            key = r if isinstance(r, str) else tuple(r)
-            group = groups.setdefault(key, [])
-        except TypeError:  # an unhashable entry: a group of its own (its error comes later)
-            group = groups.setdefault(("", pos), [])
-        group.append(pos)
-    return [pos for group in groups.values() for pos in group]
 
 
 def _mp_context() -> Any:
@@ -269,15 +252,18 @@ def score_corpus(
             (:func:`meteor.analysis.cluster.score_corpus_dask`; ``workers`` is not used).
 
     Raises:
-        TypeError, ValueError: bad inputs (as :meth:`Meteor.corpus_score`), or an
-            error raised while scoring a segment.
+        TypeError, ValueError: bad inputs (:func:`meteor.batch.check_corpus`, an
+            empty corpus is a :class:`~meteor.errors.InputError`), or an error raised
+            while scoring a segment.
     """
     meteor = (
         meteor_or_params
         if isinstance(meteor_or_params, Meteor)
         else Meteor(params=meteor_or_params)
     )
-    _check_inputs(hyps, refs, workers, chunk_size)
+    batch.check_corpus(hyps, refs)  # the checks of every runner (meteor.batch)
+    batch.check_count("workers", workers)
+    batch.check_count("chunk_size", chunk_size, segments=True)
     if client is not None:
         from meteor.analysis.cluster import score_corpus_dask
 
@@ -308,33 +294,7 @@ def score_corpus(
             stacklevel=2,
         )
         return _score_serial(meteor, hyps, refs, progress)
-    return meteor.combine(segments)
-
-
-def _check_inputs(
-    hyps: Sequence[str],
-    refs: Sequence[str] | Sequence[Sequence[str]],
-    workers: int | None,
-    chunk_size: int | None,
-) -> None:
-    """The checks of :func:`score_corpus`'s arguments, with messages naming the argument."""
-    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise TypeError("hyps must be a list of strings (one segment each)")
-    if isinstance(refs, str) or not isinstance(refs, Sequence):
-        raise TypeError("refs must be a list with one entry per segment")
-    n = len(hyps)
-    if len(refs) != n:
-        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
-    ):
-        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
-    if chunk_size is not None and (
-        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
-    ):
-        raise ValueError(
-            f"chunk_size must be a whole number of segments, at least 1, got {chunk_size!r}"
-        )
+    return batch.combine(meteor, segments)
 
 
 def _score_parallel(
@@ -413,4 +373,4 @@ def _score_serial(
     refs: Sequence[str] | Sequence[Sequence[str]],
     progress: Progress | None,
 ) -> CorpusResult:
-    return meteor.combine(meteor.score_segments(hyps, refs, candidates=False, progress=progress))
+    return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)

@@ -48,6 +48,7 @@ from meteor.analysis.reconcile_groups import (
     rule_words,
 )
 from meteor.analysis.reconcile_records import Invalid, Reconciliation, Step
+from meteor.batch import check_corpus
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.params import Params
@@ -289,14 +290,7 @@ def reconcile_corpus(
     NLTK/HF, :func:`~meteor.analysis.reconcile_groups.aggregation_of`), the gap split over
     the groups plus ``aggregation``; each step gives both aggregations and the segments it
     moved most."""
-    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise TypeError("hyps must be a list of strings (one segment each)")
-    if isinstance(refs, str) or not isinstance(refs, Sequence):
-        raise TypeError("refs must be a list with one entry per segment")
-    if len(hyps) != len(refs):
-        raise ValueError(f"hypotheses have {len(hyps)} segments but references have {len(refs)}")
-    if not hyps:
-        raise ValueError("the corpus has no segments")
+    check_corpus(hyps, refs)  # the corpus runner's checks (meteor.batch)
     pa, name_a, ma = _side(a)
     pb, name_b, mb = _side(b)
     names = _names(name_a, name_b)

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from meteor import Meteor
+from meteor import Meteor, batch
 from meteor.aligners import stagewise
 from meteor.cli import files as cli_io
 from meteor.cli.commands import main
@@ -130,7 +130,7 @@ def test_total_bootstrap_work_is_limited_before_scoring(
         raise AssertionError("scored before the bootstrap work was checked")
 
     # before the check: 20,000 segments scored, then over 10 minutes of bootstrap
-    monkeypatch.setattr(Meteor, "score_segments", no_scoring)
+    monkeypatch.setattr(batch, "score_segments", no_scoring)  # the corpus loop
     # 60,000 resamples × 1,000 segments is within the per-system limit (200,000,000)
     msg = usage_error(capsys, "score", "-p", PRESET, "-i", tsv, "-b", "60000")
     assert msg == (

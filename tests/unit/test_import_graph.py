@@ -37,10 +37,11 @@ LAYERS: dict[str, int] = {
     # 4 stages, 5 aligners
     "meteor.stages": 4,
     "meteor.aligners": 5,
-    # 6 the metric: scoring formula, settings signature, Meteor
+    # 6 the metric: scoring formula, settings signature, Meteor, the corpus runner's core
     "meteor.scoring": 6,
     "meteor.signatures": 6,
     "meteor.metric": 6,
+    "meteor.batch": 6,
     # 7 beyond one score: analysis, files, drop-ins
     "meteor.analysis": 7,
     "meteor.io": 7,

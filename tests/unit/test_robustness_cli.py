@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from meteor import Meteor
+from meteor import batch
 from meteor.cli import files as cli_files
 from meteor.cli.commands import main
 from meteor.io.read import MAX_BYTES, MAX_SEGMENTS
@@ -92,7 +92,7 @@ def file_with(tmp_path: Path, name: str, data: bytes) -> str:
         (["--workers", "0"], "--workers must be at least 1"),
         (["--width", "99"], "--width must be between 0 and 17"),
         (["--format", "xml"], "invalid choice: 'xml'"),
-        (["--input-format", "csv"], "invalid choice: 'csv'"),
+        (["--input-format", "xml"], "invalid choice: 'xml'"),
     ],
 )
 def test_bad_options(
@@ -110,7 +110,7 @@ def test_bootstrap_too_large_for_the_corpus_is_refused_before_scoring(
     def no_scoring(*args: object, **kw: object) -> None:
         raise AssertionError("scored before the bootstrap size was checked")
 
-    monkeypatch.setattr(Meteor, "score_segments", no_scoring)
+    monkeypatch.setattr(batch, "score_segments", no_scoring)  # the corpus loop
     msg = fail(capsys, "score", "-p", PRESET, "-i", h, "-r", h, "-b", "90000")
     assert "with 3,000 segments is too much" in msg and "use at most 66,666" in msg
 

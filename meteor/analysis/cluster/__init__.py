@@ -3,10 +3,10 @@
 METEOR's corpus score is built from additive per-segment statistics (Meteor 1.5
 ``MeteorStats.addStats``), so a corpus maps onto map-reduce: the distinct
 (hypothesis, references) pairs are cut into partitions, each worker scores its
-partitions with the same loop as one process (:meth:`meteor.Meteor.score_segments`)
-and sends the records back in the compact form of :mod:`meteor.analysis.transport`; the
-client puts them back in input order and sums their statistics
-(:meth:`meteor.Meteor.combine`).  The corpus score, every per-segment record, the
+partitions with the same loop as one process (the corpus runner's core,
+:func:`meteor.batch.score_segments`) and sends the records back in the compact form of
+:mod:`meteor.analysis.transport`; the client puts them back in input order and sums
+their statistics (:func:`meteor.batch.combine`).  The corpus score, every per-segment record, the
 bootstrap intervals and the paired tests are therefore those of a run in one
 process (tested: ``==`` on the records, identical floats).
 

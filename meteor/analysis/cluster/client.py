@@ -23,6 +23,7 @@ from typing import Any
 from distributed import Client, LocalCluster, wait
 from distributed.scheduler import KilledWorker
 
+from meteor import batch
 from meteor.analysis.cluster.worker import (
     MeteorWorkerPlugin,
     score_partition,
@@ -31,7 +32,7 @@ from meteor.analysis.cluster.worker import (
 )
 from meteor.analysis.transport import Decoder
 from meteor.errors import ClusterError
-from meteor.metric import Meteor, unique_pairs
+from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.types import CorpusResult, MeteorResult
 
@@ -548,7 +549,7 @@ def score_corpus_dask(
 
     The distinct pairs are cut into partitions (identical pairs are scored once,
     as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
-    back in input order; :meth:`meteor.Meteor.combine` sums their statistics.
+    back in input order; :func:`meteor.batch.combine` sums their statistics.
     Equal (``==``) to :func:`meteor.analysis.parallel.score_corpus` and
     :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.corpus.bootstrap` and
     :func:`meteor.analysis.corpus.paired_bootstrap` give the same intervals and tests.
@@ -567,24 +568,17 @@ def score_corpus_dask(
         timeout: seconds to wait for workers (see :data:`DEFAULT_TIMEOUT`).
 
     Raises:
-        TypeError, ValueError: bad inputs, or a segment that cannot be scored
-            (``segment N: …``, as in one process).
+        TypeError, ValueError: bad inputs (:func:`meteor.batch.check_corpus`, an empty
+            corpus is a :class:`~meteor.errors.InputError`), or a segment that cannot be
+            scored (``segment N: …``, as in one process).
         ClusterError: the cluster cannot do the run (module docstring).
     """
     meteor = as_meteor(meteor_or_params)
-    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise TypeError("hyps must be a list of strings (one segment each)")
-    if isinstance(refs, str) or not isinstance(refs, Sequence):
-        raise TypeError("refs must be a list with one entry per segment")
+    batch.check_corpus(hyps, refs)  # the checks of every runner (meteor.batch)
+    batch.check_count("partition_size", partition_size, segments=True)
     n = len(hyps)
-    if len(refs) != n:
-        raise ValueError(f"hypotheses have {n} segments but references have {len(refs)}")
-    if partition_size is not None and (isinstance(partition_size, bool) or partition_size < 1):
-        raise ValueError(f"partition_size must be at least 1, got {partition_size!r}")
-    if n == 0:
-        return meteor.combine([])
     states = prepare_workers(client, meteor, timeout=timeout)
-    first, where = unique_pairs(hyps, refs)
+    first, where = batch.unique_pairs(hyps, refs)
     size = partition_size or _default_partition(len(first), len(states))
     parts = (
         (idx, [hyps[k] for k in idx], [refs[k] for k in idx])
@@ -612,4 +606,4 @@ def score_corpus_dask(
         on_done=on_done,
     ):
         unique.extend(decoder.decode(e) for e in chunk)
-    return meteor.combine([unique[pos] for pos in where])
+    return batch.combine(meteor, [unique[pos] for pos in where])

@@ -10,13 +10,13 @@ way, so the corpus score needs no records kept.  Inputs come from
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from distributed import Client
 
+from meteor import batch
 from meteor.analysis.cluster.client import (
     DEFAULT_TIMEOUT,
     Partition,
@@ -28,7 +28,6 @@ from meteor.analysis.cluster.client import (
 from meteor.analysis.transport import Decoder
 from meteor.metric import Meteor
 from meteor.params import Params
-from meteor.scoring import compute
 from meteor.types import MeteorResult, Stats
 
 __all__ = ["SegmentLine", "StreamSummary", "StreamTotals", "score_stream", "score_stream_lines"]
@@ -45,8 +44,7 @@ def _stream(
     total: int | None,
     timeout: float,
 ) -> Iterator[list[Any]]:
-    if isinstance(partition_size, bool) or partition_size < 1:
-        raise ValueError(f"partition_size must be at least 1, got {partition_size!r}")
+    batch.check_count("partition_size", partition_size, segments=True)
     states = prepare_workers(client, meteor, timeout=timeout)
     in_flight = max_in_flight or max(4, 4 * len(states))
     counter = itertools.count()
@@ -181,56 +179,48 @@ class StreamSummary:
 class StreamTotals:
     """Sums segment records one at a time (Meteor 1.5 ``addStats``), keeping no records.
 
-    The mean of segment scores is summed exactly (Shewchuk's partials, what
-    :func:`math.fsum` does), so it equals :meth:`meteor.Meteor.combine`'s.
+    The sum is the corpus runner's (:class:`meteor.batch.Totals`), so the summary
+    equals :meth:`meteor.Meteor.combine`'s numbers on the same segments.
     """
 
     def __init__(self, meteor: Meteor) -> None:
         self.meteor = meteor
-        self.stats = Stats()
-        self.n = 0
-        self.nrefs = 1
-        self._partials: list[float] = []
+        self._totals = batch.Totals()
+
+    @property
+    def stats(self) -> Stats:
+        return self._totals.stats
+
+    @property
+    def n(self) -> int:
+        return self._totals.n
+
+    @property
+    def nrefs(self) -> int:
+        return self._totals.nrefs
 
     def add(self, r: MeteorResult) -> MeteorResult:
         """Count a record; returns it (for use inside a generator expression)."""
-        self._count(r.stats.corpus_contribution(), r.score, len(r.refs))
+        self._totals.add_record(r)
         return r
 
     def add_line(self, s: SegmentLine) -> str:
         """Count a :class:`SegmentLine`; returns its JSONL line."""
-        self._count(s.contribution, s.score, s.nrefs)
+        self._totals.add(s.contribution, s.score, s.nrefs)
         return s.line
 
-    def _count(self, contribution: Stats, score: float, nrefs: int) -> None:
-        self.stats = self.stats + contribution
-        self.n += 1
-        self.nrefs = max(self.nrefs, nrefs)
-        x = score
-        partials: list[float] = []
-        for y in self._partials:
-            if abs(x) < abs(y):
-                x, y = y, x
-            hi = x + y
-            lo = y - (hi - x)
-            if lo:
-                partials.append(lo)
-            x = hi
-        partials.append(x)
-        self._partials = partials
-
     def summary(self) -> StreamSummary:
-        bd = compute(self.stats, self.meteor.params)
-        mean = math.fsum(self._partials) / self.n if self.n else 0.0
+        t = self._totals
+        bd = t.breakdown(self.meteor.params)
         return StreamSummary(
-            self.stats,
+            t.stats,
             bd.precision,
             bd.recall,
             bd.fmean,
             bd.frag,
             bd.penalty,
             bd.score,
-            mean,
-            self.n,
-            self.meteor.signature(self.nrefs),
+            t.mean(),
+            t.n,
+            self.meteor.signature(t.nrefs),
         )

@@ -23,6 +23,7 @@ from typing import Any
 
 from distributed import WorkerPlugin, get_worker
 
+from meteor import batch
 from meteor.analysis.transport import encode
 from meteor.errors import ResourceError
 from meteor.io.export import segment_record
@@ -198,7 +199,9 @@ def score_partition(
     except ResourceError as exc:
         raise ResourceError(f"{_where()} cannot load the METEOR resources: {exc}") from exc
     with collection_paused():
-        found = m.score_segments(hyps, refs, candidates=form == "candidates", numbers=numbers)
+        found = batch.score_segments(
+            m, hyps, refs, candidates=form == "candidates", numbers=numbers
+        )
         if form != "lines":
             return [encode(r) for r in found]
         return [

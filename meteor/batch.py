@@ -1,0 +1,365 @@
+"""The corpus runner's core: many segments through one scorer, and their sum.
+
+:class:`meteor.Meteor` scores one pair; everything that makes a *corpus* run lives
+here, once, and every way of running it drives this module: one process
+(:meth:`meteor.Meteor.corpus_score`), worker processes
+(:func:`meteor.analysis.parallel.score_corpus`), a Dask cluster
+(:mod:`meteor.analysis.cluster`) and the streaming command.
+
+* **Checks** of a corpus's inputs (:func:`check_corpus`) and of a run's sizes
+  (:func:`check_count`): one set of messages whichever runner is used.
+* **The loop** (:func:`score_segments`): identical (hypothesis, references) pairs
+  scored once (:func:`unique_pairs`), the sentence work of each block of
+  :data:`PREFETCH_BLOCK` distinct pairs done in one pass, cyclic garbage collection
+  paused, single-use hypotheses forgotten once scored (:func:`single_use`), an error
+  naming its segment.
+* **Combining** (:class:`Totals`, :func:`combine`): summed statistics (Meteor 1.5
+  ``MeteorStats.addStats``) and the exact mean of segment scores, for a corpus
+  result or for a streamed run that keeps no records.
+
+The scorer is anything shaped like :class:`Scorer` (a :class:`meteor.Meteor`); this
+module imports no scorer, so the metric can delegate to it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from meteor.errors import InputError
+from meteor.params import Params
+from meteor.runtime import gc_paused
+from meteor.scoring import Breakdown, compute
+from meteor.signatures import check_same_settings
+from meteor.types import CorpusResult, MeteorResult, Stats
+
+__all__ = [
+    "EMPTY_CORPUS",
+    "PREFETCH_BLOCK",
+    "Scorer",
+    "Totals",
+    "by_reference",
+    "check_corpus",
+    "check_count",
+    "combine",
+    "corpus_score",
+    "score_segments",
+    "segment_texts",
+    "single_use",
+    "unique_pairs",
+]
+
+Progress = Callable[[float, str], None]
+
+#: A corpus of no segments (:class:`meteor.errors.InputError`), refused by every runner.
+EMPTY_CORPUS = "no segments: hyps and refs are empty; a corpus needs at least one segment"
+#: Segments whose per-sentence work a corpus run does in one go (:meth:`Scorer.prefetch`).
+PREFETCH_BLOCK = 256
+
+
+class Scorer(Protocol):
+    """What the runner asks of a scorer (:class:`meteor.Meteor` is one)."""
+
+    params: Params
+
+    def signature(self, nrefs: int = 1) -> str: ...
+
+    def prefetch(self, texts: Iterable[str]) -> None: ...
+
+    def _score(
+        self, hyp: str, refs: str | Sequence[str], candidates: bool, *, prefetch: bool
+    ) -> MeteorResult: ...
+
+    def _remembers(self, text: str) -> bool: ...
+
+    def _forget(self, text: str) -> None: ...
+
+
+# -- checks ---------------------------------------------------------------------------
+
+
+def check_corpus(hyps: Any, refs: Any) -> None:
+    """A corpus's inputs, as every runner checks them before any work starts.
+
+    Raises:
+        TypeError: ``hyps`` or ``refs`` is not a list (a string is refused: it would
+            be read as its characters).
+        ValueError: they have different lengths.
+        InputError: both are empty (:data:`EMPTY_CORPUS`: a score of 0.0 would mean nothing).
+    """
+    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
+        raise TypeError("hyps must be a list of strings (one segment each)")
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list with one entry per segment")
+    if len(hyps) != len(refs):
+        raise ValueError(f"hypotheses have {len(hyps)} segments but references have {len(refs)}")
+    if not hyps:
+        raise InputError(EMPTY_CORPUS)
+
+
+def check_count(name: str, value: Any, *, segments: bool = False) -> None:
+    """``value`` (an argument called ``name``) is ``None`` or a whole number of at least 1.
+
+    ``segments``: the number counts segments (a chunk or partition size), as the
+    message says.
+    """
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        what = (
+            "a whole number of segments, at least 1" if segments else "a whole number of at least 1"
+        )
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+
+
+# -- which pairs, in which order --------------------------------------------------------
+
+
+def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """(first index of each distinct pair, for each segment the position of its pair there).
+
+    A pair is its hypothesis and its references (a string and a list of one string
+    are different keys); unhashable or non-string entries are never merged.
+    """
+    first: list[int] = []
+    where: list[int] = []
+    seen: dict[Any, int] = {}
+    for k, (h, r) in enumerate(zip(hyps, refs, strict=True)):
+        try:
+            key = (h, r if isinstance(r, str) else tuple(r)) if isinstance(h, str) else None
+            hash(key)
+        except TypeError:
+            key = None
+        pos = seen.get(key) if key is not None else None
+        if pos is None:
+            pos = len(first)
+            first.append(k)
+            if key is not None:
+                seen[key] = pos
+        where.append(pos)
+    return first, where
+
+
+def by_reference(refs: Sequence[Any], first: Sequence[int]) -> list[int]:
+    """The positions ``0 … len(first) − 1`` of the distinct pairs ``first``, those with the
+    same references together, groups in the order their references first occur.
+
+    A corpus of several systems repeats each reference once per system, far apart;
+    chunks cut from this order hand all pairs of a reference to one worker at once.
+    """
+    groups: dict[Any, list[int]] = {}
+    for pos, k in enumerate(first):
+        r = refs[k]
+        try:
+            key = r if isinstance(r, str) else tuple(r)
+            group = groups.setdefault(key, [])
+        except TypeError:  # an unhashable entry: a group of its own (its error comes later)
+            group = groups.setdefault(("", pos), [])
+        group.append(pos)
+    return [pos for group in groups.values() for pos in group]
+
+
+def single_use(hyps: Sequence[Any], refs: Sequence[Any], memo: Container[str]) -> set[str]:
+    """The hypotheses that occur once, are no reference and are not in ``memo`` yet.
+
+    :func:`score_segments` forgets their tokens and sentence work once scored.
+    """
+    seen: dict[str, int] = {}
+    for h in hyps:
+        if isinstance(h, str):
+            seen[h] = seen.get(h, 0) + 1
+    for r in refs:
+        for text in (r,) if isinstance(r, str) else r if isinstance(r, Sequence) else ():
+            seen.pop(text, None)
+    return {h for h, n in seen.items() if n == 1 and h not in memo}
+
+
+def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
+    """Every text of some segments (for :meth:`Scorer.prefetch`), skipping non-strings."""
+    for h, r in zip(hyps, refs, strict=False):
+        if isinstance(h, str):
+            yield h
+        if isinstance(r, str):
+            yield r
+        elif isinstance(r, Sequence):
+            yield from (x for x in r if isinstance(x, str))
+
+
+# -- the loop -------------------------------------------------------------------------
+
+
+class _Memo:
+    """The scorer's memo of texts, as a container (for :func:`single_use`)."""
+
+    def __init__(self, scorer: Scorer) -> None:
+        self.scorer = scorer
+
+    def __contains__(self, text: object) -> bool:
+        return isinstance(text, str) and self.scorer._remembers(text)
+
+
+def score_segments(
+    scorer: Scorer,
+    hyps: Sequence[Any],
+    refs: Sequence[Any],
+    *,
+    candidates: bool = True,
+    progress: Progress | None = None,
+    numbers: Sequence[int] | None = None,
+) -> list[MeteorResult]:
+    """One record per segment, in order: the loop behind every corpus run.
+
+    Identical (hypothesis, references) pairs are scored once and share their
+    record (records are immutable); the sentence work of each block of
+    :data:`PREFETCH_BLOCK` distinct pairs is done in one pass (:meth:`Scorer.prefetch`);
+    cyclic garbage collection is paused (:func:`meteor.runtime.gc_paused`).
+    A hypothesis that occurs once and is no reference is not kept in the memos
+    once scored (:func:`single_use`): references repeat across systems, hypotheses
+    rarely do, and keeping them took a third of a corpus run's memory.
+
+    Args:
+        hyps, refs: as :func:`check_corpus` (same length, not checked here).
+        candidates: keep each record's candidate list (see :meth:`meteor.Meteor.score`).
+        progress: ``progress(fraction, message)`` callback.
+        numbers: the segments' indices in the caller's corpus, for error
+            messages (default ``0, 1, …``).
+
+    Raises:
+        TypeError, ValueError: as :meth:`meteor.Meteor.score`, the message prefixed with
+            ``segment N:`` (1-based).
+    """
+    n = len(hyps)
+    step = max(1, n // 200)
+    first, where = unique_pairs(hyps, refs)
+    once = single_use(hyps, refs, _Memo(scorer))
+    unique: list[MeteorResult] = []
+    segments: list[MeteorResult] = []
+    with gc_paused():
+        for k, pos in enumerate(where):
+            if pos == len(unique):
+                if pos % PREFETCH_BLOCK == 0:  # the next block of distinct pairs
+                    block = first[pos : pos + PREFETCH_BLOCK]
+                    scorer.prefetch(
+                        segment_texts([hyps[i] for i in block], [refs[i] for i in block])
+                    )
+                index = numbers[k] if numbers is not None else k
+                unique.append(_numbered(scorer, hyps[k], refs[k], index, candidates))
+                if hyps[k] in once:
+                    scorer._forget(hyps[k])
+            segments.append(unique[pos])
+            if progress and (k % step == 0 or k == n - 1):
+                progress((k + 1) / n, f"scored {k + 1:,} of {n:,} segments")
+    return segments
+
+
+def _numbered(
+    scorer: Scorer, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
+) -> MeteorResult:
+    """The pair's record; an error names the segment (1-based) it came from."""
+    try:  # score_segments has prefetched the block the pair is in
+        return scorer._score(hyp, refs, candidates, prefetch=False)
+    except (ValueError, TypeError) as exc:
+        message = f"segment {index + 1}: {exc}"
+        try:
+            named = type(exc)(message)
+        except Exception:  # an exception type with another constructor
+            named = ValueError(message)
+        raise named from exc
+
+
+# -- combining ------------------------------------------------------------------------
+
+
+class Totals:
+    """Segments summed one at a time (Meteor 1.5 ``addStats``), keeping no records.
+
+    The mean of segment scores is summed exactly (Shewchuk's partials, what
+    :func:`math.fsum` does), so it is the same however the segments arrive.
+    """
+
+    def __init__(self) -> None:
+        self.stats = Stats()
+        self.n = 0
+        self.nrefs = 1
+        self._partials: list[float] = []
+
+    def add(self, contribution: Stats, score: float, nrefs: int) -> None:
+        """Count one segment: its corpus contribution, score and number of references."""
+        self.stats = self.stats + contribution
+        self.n += 1
+        self.nrefs = max(self.nrefs, nrefs)
+        x = score
+        partials: list[float] = []
+        for y in self._partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials.append(lo)
+            x = hi
+        partials.append(x)
+        self._partials = partials
+
+    def add_record(self, r: MeteorResult) -> None:
+        self.add(r.stats.corpus_contribution(), r.score, len(r.refs))
+
+    def mean(self) -> float:
+        """The mean of the segment scores (0.0 with none)."""
+        return math.fsum(self._partials) / self.n if self.n else 0.0
+
+    def breakdown(self, params: Params) -> Breakdown:
+        """The formula on the summed statistics."""
+        return compute(self.stats, params)
+
+
+def combine(scorer: Scorer, segments: Iterable[MeteorResult]) -> CorpusResult:
+    """Corpus result from already scored segments (sum of their statistics).
+
+    Raises:
+        meteor.signatures.SettingsMismatchError: a segment scored with other
+            settings than ``scorer``'s (both signatures in the message).
+    """
+    segs = tuple(segments)
+    first: dict[str, int] = {}
+    for k, seg in enumerate(segs):
+        first.setdefault(seg.signature, k)
+    check_same_settings(
+        [
+            *((f"segment {k + 1}", sig) for sig, k in first.items()),
+            ("this scorer", scorer.signature()),
+        ],
+        "a corpus score",
+    )
+    totals = Totals()
+    for s in segs:
+        totals.add_record(s)
+    bd = totals.breakdown(scorer.params)
+    return CorpusResult(
+        segments=segs,
+        stats=totals.stats,
+        precision=bd.precision,
+        recall=bd.recall,
+        fmean=bd.fmean,
+        frag=bd.frag,
+        penalty=bd.penalty,
+        score=bd.score,
+        mean_segment_score=totals.mean(),
+        signature=scorer.signature(totals.nrefs),
+    )
+
+
+def corpus_score(
+    scorer: Scorer,
+    hyps: Sequence[Any],
+    refs: Sequence[Any],
+    *,
+    candidates: bool = True,
+    progress: Progress | None = None,
+) -> CorpusResult:
+    """A corpus in this process: checked (:func:`check_corpus`), scored, combined."""
+    check_corpus(hyps, refs)
+    return combine(
+        scorer, score_segments(scorer, hyps, refs, candidates=candidates, progress=progress)
+    )
