@@ -234,7 +234,11 @@ def main() -> None:
         t("agr_baselines"), list(BASELINES), default=list(BASELINES), key="agr_baselines"
     )
     resamples = st.select_slider(
-        t("agr_resamples"), list(view.RESAMPLES), value=1000, key="agr_resamples"
+        t("agr_resamples"),
+        list(view.RESAMPLES),
+        value=1000,
+        key="agr_resamples",
+        bind="query-params",  # a link keeps it (?agr_resamples=100)
     )
     if not (presets or baselines or columns):
         st.info(t("agr_need_metric"))
