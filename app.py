@@ -47,6 +47,7 @@ def main() -> None:
     if (HERE / "pages" / "corpus.py").is_file():
         analyse.append(st.Page("pages/corpus.py", title=t("page_corpus"), url_path="corpus"))
     analyse.append(st.Page("pages/compare.py", title=t("page_compare"), url_path="compare"))
+    analyse.append(st.Page("pages/agreement.py", title=t("page_agreement"), url_path="agreement"))
     learn = [st.Page("pages/learn.py", title=t("page_learn"), url_path="learn")]
 
     page = st.navigation({t("nav_analyse"): analyse, t("nav_learn"): learn})

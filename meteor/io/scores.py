@@ -20,7 +20,9 @@ from typing import Any
 from meteor.errors import InputError
 from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
 from meteor.io.tables import (
+    _HYP_NAMES,
     _ID_NAMES,
+    _REF_COLUMN,
     _SYSTEM_NAMES,
     _by_system,
     _id_text,
@@ -29,7 +31,7 @@ from meteor.io.tables import (
     _tsv_rows,
 )
 
-__all__ = ["ScoreColumns", "read_scores"]
+__all__ = ["ScoreColumns", "numeric_columns", "read_scores"]
 
 #: ``{column: {(system, segment id): value}}``
 ScoreColumns = dict[str, dict[tuple[str, str], float]]
@@ -114,4 +116,31 @@ def read_scores(
                 f"{name}: column {col!r} has {len(where):,} value(s) that are not numbers: "
                 f"{', '.join(where[:5])}{more}; fix them or remove those rows"
             )
+    return out
+
+
+def numeric_columns(data: bytes | str, name: str, *, fmt: str | None = None) -> list[str]:
+    """The columns of a table that may be scores: every column but the system, segment-id,
+    hypothesis and reference fields whose first non-empty cell is a number (the
+    choices for a human or metric column; :func:`read_scores` then checks every cell).
+
+    Raises:
+        InputError: plain text (no columns), or a table the readers refuse.
+    """
+    kind = detect_format(name, fmt)
+    if kind == "text":
+        raise InputError(f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file")
+    text = decode(data, name)
+    if kind in ("tsv", "csv"):
+        header, rows = _tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, kind)
+    else:
+        header, rows = _jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)
+    skip = {c.lower() for c in (*_SYSTEM_NAMES, *_ID_NAMES, *_HYP_NAMES)}
+    out: list[str] = []
+    for col in header:
+        if col.lower() in skip or _REF_COLUMN.match(col):
+            continue
+        first = next((r[col] for _, r in rows if col in r and str(r[col]).strip()), None)
+        if first is not None and _number(first) is not None:
+            out.append(col)
     return out

@@ -1,0 +1,276 @@
+"""Agreement with people (issue 34): which METEOR setting agrees with human judgements.
+
+A corpus with a human score per row (an upload, or the bundled WMT21 ru-en demo); each
+preset's and baseline's correlations with intervals and the significance of their
+differences (``meteor.correlate``'s numbers), a scatter of a metric against the human
+scores (a point opens its pair on Inspect), and a heatmap of agreement over two
+parameters (re-scored from the kept statistics) with "Use this setting".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from meteor.analysis.agreement import BASELINES
+from meteor.analysis.agreement_grid import GRID_PARAMS
+from meteor.presets import PRESETS, preset_names
+from meteor.viz import agreement as agreement_figures
+from pages import _agreement_view as view
+from pages._cache import APP_CACHE
+from pages._corpus_common import safe_name
+from pages._frame import require_frame
+from pages._i18n import integer, num, t
+from pages._scoring import SHOWN_ERRORS
+from pages._widgets import localized, plotly
+
+require_frame()  # before any output: a deep link to a fresh server skips app.py
+
+SYMBOLS = agreement_figures.PARAM_SYMBOLS
+
+
+def tune_section(run: view.Run, run_id: tuple[Any, ...]) -> None:
+    """Tune (issue 34, "Tune"): drawn after the heatmap once ``meteor.tune`` exists.
+
+    Gets the measured run (its judged corpus and every metric's kept statistics) and its
+    cache key; draws nothing until then.
+    """
+
+
+def choose_input() -> tuple[str, bytes, str] | None:
+    """The input file ``(name, bytes, language of its texts)``, or None (reason shown)."""
+    source = st.radio(
+        t("agr_source"),
+        ["demo", "upload"],
+        format_func={"demo": t("agr_src_demo"), "upload": t("agr_src_upload")}.__getitem__,
+        key="agr_source",
+        horizontal=True,
+    )
+    if source == "demo":
+        st.caption(t("agr_demo_caption"))
+        return view.DEMO_FILE.name, view.DEMO_FILE.read_bytes(), "en"
+    up = st.file_uploader(t("agr_upload"), type=["tsv", "csv", "jsonl"], key="agr_file")
+    if up is None:
+        st.info(t("agr_no_file"))
+        return None
+    return up.name, up.getvalue(), st.session_state.get("lang", "en")
+
+
+def show_table(run: view.Run) -> None:
+    a = run.agreement
+    direction = t("agr_dir_higher" if a.higher_is_better else "agr_dir_lower")
+    st.subheader(t("agr_table_title"))
+    st.caption(
+        t(
+            "agr_summary",
+            rows=integer(a.n_rows),
+            items=integer(a.n_items),
+            systems=integer(a.n_systems),
+            column=safe_name(a.human_column),
+            direction=direction,
+            n=integer(a.n_bootstrap),
+        )
+    )
+    statistic = st.segmented_control(
+        t("agr_statistic"),
+        list(view.STATISTICS),
+        format_func=lambda s: t(f"agr_stat_{s}"),
+        default="kendall",
+        key="agr_statistic",
+        required=True,
+    )
+    st.dataframe(
+        view.table_rows(a, statistic or "kendall"),
+        hide_index=True,
+        key="agr_table",
+        width="stretch",
+    )
+    st.caption(t("agr_table_caption"))
+    if a.comparisons:
+        st.subheader(t("agr_sig_title"))
+        st.dataframe(view.comparison_rows(a), hide_index=True, key="agr_sig", width="stretch")
+        st.caption(t("agr_sig_caption", n=integer(a.n_permutations)))
+
+
+def show_scatter(run: view.Run) -> None:
+    st.subheader(t("agr_scatter_title"))
+    names = [m.name for m in run.scores]
+    name = st.selectbox(t("agr_scatter_metric"), names, key="agr_scatter_metric")
+    scores = run.score(name)
+    fig = agreement_figures.scatter(run.judged, scores, labels=view.fig_labels())
+    st.plotly_chart(
+        localized(fig),
+        key="agr_scatter",
+        on_select="rerun",
+        selection_mode=("points",),
+        width="stretch",
+    )
+    st.caption(t("agr_scatter_caption"))
+    ev = st.session_state.get("agr_scatter") or {}
+    points = [p for p in (ev.get("selection") or {}).get("points") or [] if p.get("customdata")]
+    if not points:
+        return
+    row = int(points[0]["customdata"][0])
+    found = view.row_of(run.judged, row) if 0 <= row < len(scores.segment) else None
+    if found is None:
+        return
+    system, seg_id, hyp, refs = found
+    human = float(run.judged.human[system][run.judged.corpus.ids_of(system).index(seg_id)])
+    st.markdown(
+        t(
+            "agr_point_head",
+            system=safe_name(system),
+            seg_id=safe_name(seg_id),
+            metric=num(scores.segment[row]),
+            human=num(human),
+        )
+    )
+    st.text(hyp)  # user text: plain, never Markdown or HTML
+    for ref in refs:
+        st.text(ref)
+    preset = name if scores.kind == "preset" else None
+    st.link_button(t("agr_open_inspect"), view.inspect_url(hyp, refs, preset), icon="🔍")
+
+
+def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
+    st.subheader(t("agr_heat_title"))
+    meteors = [m.name for m in run.scores if m.kind == "preset" and m.stats is not None]
+    if not meteors:
+        st.info(t("agr_heat_none"))
+        return
+    c1, c2, c3, c4 = st.columns(4)
+    metric = c1.selectbox(t("agr_heat_metric"), meteors, key="agr_heat_metric")
+    x = c2.selectbox(t("agr_heat_x"), GRID_PARAMS, index=0, key="agr_heat_x",
+                     format_func=SYMBOLS.__getitem__)  # fmt: skip
+    y = c3.selectbox(t("agr_heat_y"), GRID_PARAMS, index=1, key="agr_heat_y",
+                     format_func=SYMBOLS.__getitem__)  # fmt: skip
+    key = c4.selectbox(
+        t("agr_heat_measure"), list(view.MEASURES), key="agr_heat_measure",
+        format_func=view.measure_label,
+    )  # fmt: skip
+    if x == y:
+        st.info(t("agr_heat_same"))
+        return
+    grid = view.grid_of(run_id, run, metric, x, y, key)
+    fig = agreement_figures.heatmap(
+        grid, labels=view.fig_labels(), measure_name=view.measure_label(key)
+    )
+    plotly(fig, key="agr_heat")
+    st.caption(t("agr_heat_caption"))
+    best = grid.best()
+    bx, by = (best[0], best[1]) if best is not None else grid.base
+    u1, u2 = st.columns(2)
+    xv = u1.selectbox(
+        t("agr_use_value", param=SYMBOLS[x]), grid.x_values,
+        index=grid.x_values.index(bx) if bx in grid.x_values else 0,
+        format_func=lambda v: num(v, 2), key=f"agr_use_x_{x}",
+    )  # fmt: skip
+    yv = u2.selectbox(
+        t("agr_use_value", param=SYMBOLS[y]), grid.y_values,
+        index=grid.y_values.index(by) if by in grid.y_values else 0,
+        format_func=lambda v: num(v, 2), key=f"agr_use_y_{y}",
+    )  # fmt: skip
+    st.button(
+        t("agr_use"),
+        on_click=view.use_setting,
+        args=(metric, {x: xv, y: yv}),
+        help=t("agr_use_help"),
+        key="agr_use",
+    )
+    used = st.session_state.get("agr_used")
+    if used and used[0] in PRESETS:
+        (p1, v1), (p2, v2) = list(used[1].items())
+        st.success(
+            t(
+                "agr_used",
+                preset=used[0],
+                x=SYMBOLS[p1],
+                xv=num(v1, 2),
+                y=SYMBOLS[p2],
+                yv=num(v2, 2),
+            )
+        )
+
+
+def _start(run_id: tuple[Any, ...]) -> None:
+    """Callback of "Measure agreement": this input and these choices are to be shown."""
+    st.session_state["agr_run_id"] = run_id
+
+
+def main() -> None:
+    st.title(t("agr_title"))
+    st.caption(t("agr_intro"))
+    got = choose_input()
+    if got is None:
+        return
+    name, data, lang = got
+    try:
+        numeric = view.file_columns(name, data)
+    except SHOWN_ERRORS as exc:
+        st.error(t("agr_bad_input", msg=safe_name(str(exc))))
+        return
+    if not numeric:
+        st.error(t("agr_no_numeric", name=safe_name(name)))
+        return
+    c1, c2 = st.columns([3, 1])
+    default_human = view.DEMO_HUMAN if view.DEMO_HUMAN in numeric else numeric[0]
+    human = c1.selectbox(
+        t("agr_human_col"), numeric, index=numeric.index(default_human), key="agr_human"
+    )
+    higher = c2.checkbox(t("agr_higher"), True, help=t("agr_higher_help"), key="agr_higher")
+    others = [c for c in numeric if c != human]
+    columns = st.multiselect(t("agr_metric_cols"), others, default=[], key="agr_columns")
+    try:
+        judged = view.judged_of(name, data, human, columns, higher)
+    except SHOWN_ERRORS as exc:
+        st.error(t("agr_bad_input", msg=safe_name(str(exc))))
+        return
+    names = list(preset_names(lang))
+    presets = st.multiselect(
+        t("agr_presets"), names, default=view.main_presets(lang), key=f"agr_presets_{lang}"
+    )
+    baselines = st.multiselect(
+        t("agr_baselines"), list(BASELINES), default=list(BASELINES), key="agr_baselines"
+    )
+    resamples = st.select_slider(
+        t("agr_resamples"),
+        list(view.RESAMPLES),
+        value=1000,
+        key="agr_resamples",
+        bind="query-params",  # a link keeps it (?agr_resamples=100)
+    )
+    if not (presets or baselines or columns):
+        st.info(t("agr_need_metric"))
+        return
+    judged_key = (name, view.digest(data), human, tuple(columns), higher)
+    run_id = view.run_key(judged_key, presets, baselines, columns, int(resamples))
+    st.button(t("agr_run"), type="primary", key="agr_run", on_click=_start, args=(run_id,))
+    if st.session_state.get("agr_run_id") != run_id:
+        st.info(t("agr_press_run"))
+        return
+    bar = st.progress(0.0)
+
+    def show(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=safe_name(message))
+
+    try:
+        run = APP_CACHE.get(
+            run_id,
+            lambda: view.compute_run(judged, presets, baselines, columns, int(resamples), show),
+        )
+    except SHOWN_ERRORS as exc:
+        bar.empty()
+        st.error(t("agr_failed", msg=safe_name(str(exc))))
+        return
+    bar.empty()
+    show_table(run)
+    show_scatter(run)
+    try:
+        show_heatmap(run, run_id)
+    except SHOWN_ERRORS as exc:
+        st.error(t("agr_failed", msg=safe_name(str(exc))))
+    tune_section(run, run_id)
+
+
+main()
