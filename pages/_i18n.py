@@ -243,6 +243,8 @@ STRINGS: Table = freeze(
             "ru": "оценка корпуса (сумма статистик)",
         },
         "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
+        # issue 31 item 17 (round 3): axis titles, notices
+        "score_axis": {"en": "METEOR score", "ru": "оценка METEOR"},
     }
 )
 

@@ -88,9 +88,15 @@ def matrix_view(
         range=[-0.5, nr - 0.5],
         showgrid=False,
         zeroline=False,
+        title={"text": escape(label(labels, "reference")), "standoff": 4},
         **decor.x_axis,
     )
-    fig.update_yaxes(showgrid=False, zeroline=False, **decor.y_axis)
+    fig.update_yaxes(
+        showgrid=False,
+        zeroline=False,
+        title={"text": escape(label(labels, "hypothesis")), "standoff": 4},
+        **decor.y_axis,
+    )
     height = max(260, 150 + 26 * nh)
     fig.update_layout(
         height=min(height, _COMPACT_HEIGHT) if compact else height,

@@ -135,7 +135,7 @@ def test_link_view_many_chunks_are_two_band_traces() -> None:
     fig = figures.link_view(Alignment(hyp, ref, ms, chunks))
     assert not _by_role(fig, "chunk")
     bands = _by_role(fig, "chunk_bands")
-    assert [t.showlegend for t in bands] == [True, False]
+    assert [t.showlegend for t in bands] == [True, True]  # both colours in the legend
     assert sum(list(t.x).count(None) for t in bands) == n  # one polygon per chunk
     (hover,) = _by_role(fig, "chunk_hover")
     assert len(hover.hovertext) == n and hover.hovertext[0].startswith("<b>chunk 1</b>")
@@ -147,7 +147,7 @@ def test_link_view_chunks(alignment: Alignment) -> None:
     fig = figures.link_view(alignment)
     bands = _by_role(fig, "chunk")
     assert len(bands) == len(alignment.chunks) == 3
-    assert [t.showlegend for t in bands] == [True, False, False]
+    assert [t.showlegend for t in bands] == [True, True, False]  # both colours
     assert all(t.fill == "toself" for t in bands)
     (numbers,) = _by_role(fig, "chunk_numbers")
     assert list(numbers.text) == ["<b>1</b>", "<b>1</b>", "<b>2</b>", "<b>2</b>", "<b>3</b>",
