@@ -245,6 +245,7 @@ STRINGS: Table = freeze(
         "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
         # issue 31 item 17 (round 3): axis titles, notices
         "score_axis": {"en": "METEOR score", "ru": "оценка METEOR"},
+        "token_notice": {"en": "{side}: {msg}", "ru": "{side}: {msg}"},
     }
 )
 
