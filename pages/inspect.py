@@ -246,7 +246,7 @@ def show_tokens(r: MeteorResult) -> None:
     token_rows = [
         {
             t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index,
+            t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
             t("tok_text"): row.text,
             t("tok_source"): row.source,
             t("tok_offsets"): f"{row.start}–{row.end}",
@@ -279,7 +279,7 @@ def show_word_costs(why: Explanation) -> None:
     rows = [
         {
             t("col_side"): side_label(c.side),
-            t("col_pos"): c.index,
+            t("col_pos"): c.index + 1,
             t("col_word"): c.word,
             t("col_if"): num(c.score_if_matched),
             t("col_gain"): signed(c.gain),

@@ -387,7 +387,7 @@ def token_trace(
             symbols.append("circle-open" if fw else "circle")
             text_colors.append(FUNCTION_WORD if fw else "#111111")
             status = f"{label(labels, 'matched_by')} {label(labels, m.module.value)}"
-        h = f"{side}[{i}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
+        h = f"{side}[{i + 1}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
         if fw:
             h += f"<br>{escape(label(labels, 'function_word'))}"
         hover.append(h)

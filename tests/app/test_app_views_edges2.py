@@ -96,3 +96,37 @@ def test_a_tsv_quoting_fallback_is_shown(app_test: Any) -> None:
     _clean(at)
     warnings = [_unescape(w.value) for w in at.warning]
     assert any(w.startswith("q.tsv: line 2 has a field in csv quotes") for w in warnings), warnings
+
+
+# -- item 5: one 1-based numbering for people ----------------------------------------
+
+
+def test_inspect_tables_number_tokens_from_1(app_test: Any) -> None:
+    """The Tokens view's "#" and the unmatched words' "position" started at 0, while
+    chunks (and the corpus table's rows) start at 1."""
+    at = app_test(view="tokens", hyp="the cat sat on a mat today", ref="the cat sat on the mat")
+    at.run()
+    _clean(at)
+    frames = {tuple(d.value.columns)[:2]: d.value for d in at.dataframe}
+    tokens = frames[("side", "#")]
+    for side in tokens["side"].unique():
+        numbers = list(tokens[tokens["side"] == side]["#"])
+        assert numbers == list(range(1, len(numbers) + 1)), (side, numbers)
+    costs = frames[("side", "position")]
+    r = Meteor("meteor-1.5").score("the cat sat on a mat today", "the cat sat on the mat")
+    words = dict(zip(costs["word"], costs["position"], strict=True))
+    assert words["today"] == 7 and r.alignment.hyp[6].text == "today"
+
+
+def test_the_open_segment_number_starts_at_1_like_the_table(app_test: Any) -> None:
+    at = app_test()
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="corpus_source").set_value("demo").run()
+    _clean(at)
+    box = at.number_input(key="corpus_goto")
+    assert box.value is None and box.min == 1  # empty (none open); 0 is no segment number
+    assert not any("segment 1 (id" in m.value for m in at.markdown)
+    box.set_value(1).run()
+    _clean(at)
+    assert any("segment 1 (id" in m.value for m in at.markdown)

@@ -102,3 +102,38 @@ def test_the_app_translates_the_new_axis_title() -> None:
 
     assert STRINGS["score_axis"]["ru"] == "оценка METEOR"
     assert "score_axis" in figures.LABELS_EN
+
+
+# -- item 5: positions shown to people are numbered from 1 (as table rows and chunks) --
+
+
+def test_link_view_hovers_number_tokens_from_1() -> None:
+    r = Meteor("meteor-1.5").score(*SCRAMBLED)
+    fig = figures.link_view(r.alignment)
+    for side in ("hyp", "ref"):
+        (tokens,) = [t for t in fig.data if (t.meta or {}).get("role") == f"tokens_{side}"]
+        assert [h.split(" ", 1)[0] for h in tokens.hovertext or tokens.text] == [
+            f"{side}[{k}]" for k in range(1, len(tokens.x) + 1)
+        ]
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_matrix_hovers_and_positions_number_tokens_from_1(compact: bool) -> None:
+    hyp, ref = SCRAMBLED
+    if compact:
+        hyp, ref = " ".join([hyp] * 10), " ".join([ref] * 10)
+    al = Meteor("meteor-1.5").score(hyp, ref).alignment
+    fig = figures.matrix_view(al, color_by="order")
+    heat = fig.data[0]
+    texts = [x for row in heat.text for x in row] if not compact else list(heat.text)
+    shown = [x for x in texts if x]
+    assert shown and all(not x.startswith("hyp[0]") for x in shown)
+    first = al.matches[0]
+    want = f"hyp[{first.hyp.start + 1}] {al.hyp[first.hyp.start].text} / ref[{first.ref.start + 1}]"
+    assert any(x.startswith(want) for x in shown), want
+    assert heat.zmin == 1 and heat.zmax == len(al.ref)  # reference positions 1 … n
+    zs = [z for z in (heat.z if compact else [z for row in heat.z for z in row]) if z is not None]
+    assert min(zs) >= 1 and max(zs) <= len(al.ref)
+    if compact:
+        assert fig.layout.xaxis.categoryarray[0].startswith("1 ")
+        assert fig.layout.yaxis.categoryarray[-1].startswith(f"{len(al.hyp)} ")
