@@ -393,7 +393,7 @@ with tabs["segments"]:
         st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
-    f1, f2, f3, f4 = st.columns([2, 1, 2, 2])
+    f1, f2, f3, f4 = st.columns([2, 1.5, 2, 2])  # "По убыванию" whole at 1366 px
     sort_by = f1.selectbox(
         t("corpus_sort"),
         list(SORT_KEYS),
