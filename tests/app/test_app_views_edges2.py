@@ -130,3 +130,29 @@ def test_the_open_segment_number_starts_at_1_like_the_table(app_test: Any) -> No
     box.set_value(1).run()
     _clean(at)
     assert any("segment 1 (id" in m.value for m in at.markdown)
+
+
+# -- item 2: Compare's sensitivity curves share one x-range per panel ---------------------
+
+
+@pytest.mark.parametrize(("ui", "title"), [("EN", "METEOR score"), ("RU", "оценка METEOR")])
+def test_compare_sensitivity_curves_cover_one_x_range_per_panel(
+    app_test: Any, ui: str, title: str
+) -> None:
+    """β's curve runs up to max(3, 2β): meteor-1.5 (β = 0.2) stopped at 3 while nltk
+    (β = 3) ran to 6 in the same panel; the y-axis had no title."""
+    at = app_test(ui=ui)
+    at.run()
+    at.switch_page("pages/compare.py").run()
+    _clean(at)
+    (chart,) = [c for c in at.get("plotly_chart") if "cmp_sens" in (c.proto.id or "")]
+    spec = json.loads(chart.proto.spec)
+    curves = [tr for tr in spec["data"] if (tr.get("meta") or {}).get("role") == "curve"]
+    settings = {tr["meta"]["setting"] for tr in curves}
+    assert len(settings) >= 2
+    for param in ("alpha", "beta", "gamma", "delta"):
+        xs = {tuple(tr["x"]) for tr in curves if tr["meta"]["param"] == param}
+        assert len(xs) == 1, (param, [max(x) for x in xs])
+    beta_x = next(tr["x"] for tr in curves if tr["meta"]["param"] == "beta")
+    assert max(beta_x) == 6.0  # nltk's β = 3: up to 2β for every setting
+    assert spec["layout"]["yaxis"]["title"]["text"] == title

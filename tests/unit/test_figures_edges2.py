@@ -137,3 +137,20 @@ def test_matrix_hovers_and_positions_number_tokens_from_1(compact: bool) -> None
     if compact:
         assert fig.layout.xaxis.categoryarray[0].startswith("1 ")
         assert fig.layout.yaxis.categoryarray[-1].startswith(f"{len(al.hyp)} ")
+
+
+def test_sensitivity_takes_a_shared_upper_end() -> None:
+    """``highs``: one x-range for several settings (Compare); the current point stays the
+    setting's own and every y is the formula re-applied (defaults unchanged)."""
+    from meteor.scoring import compute
+
+    r = Meteor("meteor-1.5").score(*SCRAMBLED)
+    r_params = Params()
+    own = compare.sensitivity(r.stats, r_params)
+    shared = compare.sensitivity(r.stats, r_params, highs={"beta": 6.0})
+    by = {c.param: c for c in shared}
+    assert max(by["beta"].xs) == 6.0
+    assert max(next(c for c in own if c.param == "beta").xs) == 3.0
+    assert by["beta"].current_x == r_params.beta
+    assert by["beta"].ys[-1] == compute(r.stats, r_params.replace(beta=6.0)).score
+    assert [c for c in shared if c.param != "beta"] == [c for c in own if c.param != "beta"]
