@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -26,7 +27,7 @@ from meteor.analysis.corpus import (
 )
 from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segment_row
-from meteor.io.lines import detect_format
+from meteor.io.lines import InputWarning, detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
 from meteor.text.notices import bom_notice, has_bom
@@ -97,13 +98,15 @@ def safe_name(text: str) -> str:
 def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus | None:
     """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason."""
     try:
-        corpus = _load(
+        corpus, notices = _load(
             tuple((f.name, f.getvalue()) for f in hyp_files),
             tuple((f.name, f.getvalue()) for f in ref_files),
         )
     except InputError as exc:
         st.error(t("corpus_bad_input", msg=safe_name(str(exc))))  # file names are user text
         return None
+    for message in notices:  # how the readers read the files (a skipped summary line…)
+        st.warning(safe_name(message))
     for f in (*hyp_files, *ref_files):  # dropped here; the jar keeps it (issue 31 item 6)
         if has_bom(f.getvalue()) and detect_format(f.name) == "text":
             st.warning(safe_name(bom_notice(f.name, kept=False)))
@@ -111,8 +114,24 @@ def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus |
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _load(hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...]) -> Corpus:
-    return load_corpus(hyp, ref)
+def _load(
+    hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...]
+) -> tuple[Corpus, tuple[str, ...]]:
+    """The corpus and the readers' :class:`InputWarning` messages, one line each.
+
+    Kept with the corpus in the cache: a warning is raised only while reading, and the
+    page shows it again on every rerun that uses the cached corpus.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        corpus = load_corpus(hyp, ref)
+    notices = []
+    for w in caught:
+        if issubclass(w.category, InputWarning):
+            notices.append(" ".join(str(w.message).split()))
+        else:  # not the readers' business: passed on as raised
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return corpus, tuple(dict.fromkeys(notices))
 
 
 def corpus_key(corpus: Corpus) -> str:

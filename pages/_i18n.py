@@ -505,6 +505,9 @@ STRINGS: Table = freeze(
         "agr_fig_segment": {"en": "segment", "ru": "сегмент"},
         "agr_fig_current": {"en": "the metric's own setting", "ru": "собственная настройка"},
         "agr_fig_best": {"en": "best: {value}", "ru": "лучшая: {value}"},
+        # issue 31 item 17 (round 3): axis titles, notices
+        "score_axis": {"en": "METEOR score", "ru": "оценка METEOR"},
+        "token_notice": {"en": "{side}: {msg}", "ru": "{side}: {msg}"},
     }
 )
 

@@ -7,7 +7,7 @@ formatted (:mod:`pages._i18n`) and shown.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -34,10 +34,24 @@ def headline(result: MeteorResult) -> dict[str, str]:
     }
 
 
+#: The longest metric value eight columns show whole at 1366 px ("0.3831"): a longer
+#: one ("1,707/1,707", 174 px in a 99-px column) halves the metrics per row.
+WIDE_VALUE_CHARS = 6
+
+
+def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
+    """Metrics per row of the score card: 8, or 4 when ``compact`` (about 200 px each at
+    1366 px), when a value is longer than :data:`WIDE_VALUE_CHARS` characters, or when the
+    labels are Russian (their longest, "Совпад. гип. / эт.", is 103 px in a 99-px column)."""
+    if compact or ui() != "en" or max(map(len, values), default=0) > WIDE_VALUE_CHARS:
+        return 4
+    return 8
+
+
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
     """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
     items = [(t(k), v) for k, v in headline(result).items()]
-    per_row = 4 if compact else 8
+    per_row = metrics_per_row([v for _, v in items], compact=compact)
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)
         for col, (label, value) in zip(cols, items[start : start + per_row], strict=False):

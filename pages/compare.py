@@ -3,6 +3,7 @@ and the score as α, β, γ, δ move."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -229,9 +230,25 @@ if pairs:  # A scored: why A and one other setting differ (issue 33)
     show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
 
 # -- sensitivity ------------------------------------------------------------------------------
+def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare.Curve, ...]]:
+    """Every setting's curves over one x-range per parameter: β's curve runs up to
+    max(3, 2β) of the setting's own β, so each setting's used to end elsewhere in the
+    same panel; the highest end is used for all (the statistics are re-scored, exact)."""
+    highs = {
+        c.param: max(max(d.xs) for _, an in runs for d in an.curves if d.param == c.param)
+        for c in runs[0][1].curves
+    }
+    return {
+        name: an.curves
+        if all(max(c.xs) == highs[c.param] for c in an.curves)
+        else compare.sensitivity(an.result.stats, an.params, highs=highs)
+        for name, an in runs
+    }
+
+
 st.subheader(t("sens_title"))
 plotly(
-    figures.sensitivity_figure({name: an.curves for name, an in runs}, labels=labels, fmt=num),
+    figures.sensitivity_figure(shared_curves(runs), labels=labels, fmt=num),
     key="cmp_sens",
 )
 st.caption(t("sens_caption"))

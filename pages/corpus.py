@@ -127,7 +127,10 @@ PAGE_STRINGS = freeze(
             "ru": "Выберите строку, чтобы открыть выравнивание (или введите номер сегмента).",
         },
         "corpus_goto": {"en": "Open segment number", "ru": "Открыть сегмент номер"},
-        "corpus_goto_help": {"en": "0: none", "ru": "0 — ни одного"},
+        "corpus_goto_help": {
+            "en": "1 to {n}, as the table's # column; empty: none",
+            "ru": "от 1 до {n}, как в столбце № таблицы; пусто — ни одного",
+        },
         "corpus_upload_help": {
             "en": "Drag files onto the box or use its Upload button; at most {mb} MB per file. "
             "Text files of any name are read (.txt, .tsv and .jsonl by their format); a file "
@@ -390,7 +393,7 @@ with tabs["segments"]:
         st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
-    f1, f2, f3, f4 = st.columns([2, 1, 2, 2])
+    f1, f2, f3, f4 = st.columns([2, 1.5, 2, 2])  # "По убыванию" whole at 1366 px
     sort_by = f1.selectbox(
         t("corpus_sort"),
         list(SORT_KEYS),
@@ -469,14 +472,20 @@ with tabs["segments"]:
         key="corpus_table",
     )
     st.caption(t("corpus_pick"))
-    goto = st.number_input(
-        t("corpus_goto"), 0, len(res.segments), 0, 1, key="corpus_goto", help=t("corpus_goto_help")
+    goto = st.number_input(  # numbered from 1 as the table's rows; empty: none
+        t("corpus_goto"),
+        1,
+        len(res.segments),
+        None,
+        1,
+        key="corpus_goto",
+        help=t("corpus_goto_help", n=integer(len(res.segments))),
     )
     picked = _selected("corpus_table", "rows")
     number: int | None = None
     if picked and picked[0] < len(rows):
         number = int(rows[picked[0]]["segment"])
-    elif goto:
+    elif goto is not None:
         number = int(goto)
     if number is not None:
         show_segment(

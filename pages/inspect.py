@@ -12,6 +12,8 @@ import streamlit as st
 from meteor.analysis import explain
 from meteor.analysis.explanation import Explanation
 from meteor.io import export
+from meteor.params import Params
+from meteor.text.notices import token_notices
 from meteor.types import MeteorResult, Module
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -28,7 +30,7 @@ from pages._i18n import (
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
 from pages._settings import current_setting
-from pages._widgets import download_html, plotly, score_card, shared_figure
+from pages._widgets import download_html, md_escape, plotly, score_card, shared_figure
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -230,12 +232,21 @@ def chosen_view() -> str:
     return view
 
 
+def show_token_notices(r: MeteorResult, params: Params) -> None:
+    """Why a side has blank tokens or letters one per token (library: token_notices),
+    one notice per side and reason, as text (user text never rendered as HTML)."""
+    meteor_norm = params.norm == "meteor" and params.tokenizer == "meteor"
+    for side, toks in (("hyp", r.alignment.hyp), ("ref", r.alignment.ref)):
+        for message in token_notices((tok.text for tok in toks), meteor_norm=meteor_norm):
+            st.info(md_escape(t("token_notice", side=side_label(side).capitalize(), msg=message)))
+
+
 def show_tokens(r: MeteorResult) -> None:
     """Both sides' tokens with offsets and the matching stage (library: explain.token_table)."""
     token_rows = [
         {
             t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index,
+            t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
             t("tok_text"): row.text,
             t("tok_source"): row.source,
             t("tok_offsets"): f"{row.start}–{row.end}",
@@ -268,7 +279,7 @@ def show_word_costs(why: Explanation) -> None:
     rows = [
         {
             t("col_side"): side_label(c.side),
-            t("col_pos"): c.index,
+            t("col_pos"): c.index + 1,
             t("col_word"): c.word,
             t("col_if"): num(c.score_if_matched),
             t("col_gain"): signed(c.gain),
@@ -385,6 +396,7 @@ def pair_section() -> None:
         a = analysis_for(hyp, refs, setting)
     r = a.result
     score_card(r)
+    show_token_notices(r, a.params)
     #: why this score: the library's Explanation record (one call, cached; errors shown)
     why = explanation_for(hyp, refs, setting)
 

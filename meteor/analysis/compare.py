@@ -7,7 +7,7 @@ sensitivity view draw them; no Streamlit and no plotly here).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from meteor.params import RANGES, Params
@@ -43,8 +43,13 @@ def sensitivity(
     params: Params,
     names: Sequence[str] = SENSITIVE_PARAMS,
     points: int = 41,
+    *,
+    highs: Mapping[str, float] | None = None,
 ) -> tuple[Curve, ...]:
     """Score curves over each parameter's range (β up to max(3, 2β), capped at its range).
+
+    ``highs``: the upper end of a parameter's curve instead (capped at its range), e.g. the
+    highest of several settings, so that their curves cover one x-range.
 
     No aligner looks at α, β, γ or δ (Meteor 1.5's beam search uses fixed
     weights; the stagewise and greedy aligners only count matches and
@@ -54,7 +59,9 @@ def sensitivity(
     for name in names:
         lo, hi = RANGES[name]
         cur = float(getattr(params, name))
-        if name == "beta":
+        if highs and name in highs:
+            hi = min(hi, float(highs[name]))
+        elif name == "beta":
             hi = min(hi, max(3.0, 2 * cur))
         xs = tuple(lo + (hi - lo) * k / (points - 1) for k in range(points))
         ys = tuple(compute(stats, params.replace(**{name: x})).score for x in xs)

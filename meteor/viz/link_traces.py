@@ -237,7 +237,7 @@ def chunk_traces(
         rw = _words([t.text for t in ref[ch.ref.start : ch.ref.end]])
         bands.append((xs, ys, f"<b>{cname} {k + 1}</b><br>{hw}<br>{rw}"))
     if len(chunks) > MAX_CHUNK_TRACES:
-        return _merged_bands(bands, name)
+        return _merged_bands(bands, [_band_name(labels, p, len(chunks)) for p in (0, 1)])
     traces = [
         go.Scatter(
             x=xs,
@@ -249,9 +249,9 @@ def chunk_traces(
             hoveron="fills",
             hoverinfo="text",
             text=text,
-            name=name,
+            name=_band_name(labels, k % 2, len(chunks)),
             legendgroup="chunks",
-            showlegend=k == 0,
+            showlegend=k < 2,  # both colours the bands alternate in
             meta={"role": "chunk", "index": k},
         )
         for k, (xs, ys, text) in enumerate(bands)
@@ -271,10 +271,22 @@ def _band(ch: Chunk, hx: Sequence[float], rx: Sequence[float]) -> tuple[list[flo
     return xs, ys
 
 
+def _band_name(labels: Mapping[str, str] | None, parity: int, n: int) -> str:
+    """The legend name of the bands of one colour: ``chunks 1, 3, …`` and ``chunks 2, 4, …``
+    (plain ``chunks`` when there is only one chunk)."""
+    name = label(labels, "chunks")
+    numbers = [str(k) for k in range(parity + 1, n + 1, 2)]
+    if n < 2 or not numbers:
+        return name
+    return f"{name} {', '.join(numbers[:2])}{', …' if len(numbers) > 2 else ''}"
+
+
 def _merged_bands(
-    bands: Sequence[tuple[list[float], list[float], str]], name: str
+    bands: Sequence[tuple[list[float], list[float], str]], names: Sequence[str]
 ) -> list[go.Scatter]:
-    """Many chunks: the bands as two traces (alternating colours) and one hover trace."""
+    """Many chunks: the bands as two traces (alternating colours, each with its legend
+    entry) and one hover trace."""
+    name = names[0]
     band_x: tuple[_Line, _Line] = ([], [])
     band_y: tuple[_Line, _Line] = ([], [])
     for k, (xs, ys, _) in enumerate(bands):
@@ -289,9 +301,9 @@ def _merged_bands(
             fillcolor=CHUNK_FILL[parity],
             line={"width": 0},
             hoverinfo="skip",
-            name=name,
+            name=names[parity],
             legendgroup="chunks",
-            showlegend=parity == 0,
+            showlegend=True,
             meta={"role": "chunk_bands", "parity": parity},
         )
         for parity in (0, 1)
@@ -375,7 +387,7 @@ def token_trace(
             symbols.append("circle-open" if fw else "circle")
             text_colors.append(FUNCTION_WORD if fw else "#111111")
             status = f"{label(labels, 'matched_by')} {label(labels, m.module.value)}"
-        h = f"{side}[{i}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
+        h = f"{side}[{i + 1}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
         if fw:
             h += f"<br>{escape(label(labels, 'function_word'))}"
         hover.append(h)

@@ -88,9 +88,15 @@ def matrix_view(
         range=[-0.5, nr - 0.5],
         showgrid=False,
         zeroline=False,
+        title={"text": escape(label(labels, "reference")), "standoff": 4},
         **decor.x_axis,
     )
-    fig.update_yaxes(showgrid=False, zeroline=False, **decor.y_axis)
+    fig.update_yaxes(
+        showgrid=False,
+        zeroline=False,
+        title={"text": escape(label(labels, "hypothesis")), "standoff": 4},
+        **decor.y_axis,
+    )
     height = max(260, 150 + 26 * nh)
     fig.update_layout(
         height=min(height, _COMPACT_HEIGHT) if compact else height,
@@ -115,13 +121,15 @@ class _Cells:
     labels: Mapping[str, str] | None
 
     def empty(self, i: int, j: int) -> str:
-        """Hover text of cell ``(i, j)``: both tokens."""
+        """Hover text of cell ``(i, j)``: both tokens, numbered from 1 (as every table)."""
         hyp, ref = self.alignment.hyp, self.alignment.ref
-        return f"hyp[{i}] {escape(hyp[i].text)} / ref[{j}] {escape(ref[j].text)}"
+        return f"hyp[{i + 1}] {escape(hyp[i].text)} / ref[{j + 1}] {escape(ref[j].text)}"
 
     def matched(self, i: int, j: int, m: Match) -> tuple[float, str]:
         """Value and hover text of cell ``(i, j)`` matched by ``m``."""
-        value = float(stage_slots().index(m.module) + 1) if self.color_by == "module" else float(j)
+        value = (
+            float(stage_slots().index(m.module) + 1) if self.color_by == "module" else float(j + 1)
+        )
         text = f"{self.empty(i, j)}<br><b>{escape(label(self.labels, m.module.value))}</b>"
         if m.detail:
             text += f"<br>{escape(m.detail)}"
@@ -219,8 +227,8 @@ def _compact_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     al = cells.alignment
     nh, nr = len(al.hyp), len(al.ref)
     x_ticks, y_ticks = cells.ticks()
-    x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks)]
-    y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks)]
+    x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks, start=1)]  # numbered from 1
+    y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks, start=1)]
     fig.add_trace(_sparse_heat(al, cells.matched, x_cats, y_cats, cells.labels, cells.color_by))
     outline = _chunk_outline(al.chunks)
     note = (
@@ -340,8 +348,8 @@ def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) ->
             scale += [[k / n, c], [(k + 1) / n, c]]
         return {"zmin": 0.5, "zmax": n + 0.5, "colorscale": scale, "showscale": False}
     return {
-        "zmin": 0,
-        "zmax": max(n_ref - 1, 1),
+        "zmin": 1,  # reference positions numbered from 1, as every table
+        "zmax": max(n_ref, 2),
         "colorscale": "Viridis",
         "showscale": True,
         "colorbar": {"title": {"text": escape(label(labels, "ref_position"))}},

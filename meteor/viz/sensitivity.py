@@ -112,6 +112,11 @@ def sensitivity_figure(
     for a in notes:
         fig.add_annotation(a)
     fig.update_yaxes(range=[0, 1.02])
+    fig.update_yaxes(title={"text": escape(label(labels, "score_axis"))}, row=1, col=1)
+    for col, span in enumerate(_x_spans(curves, params), start=1):
+        # one x-range per panel, whatever range each setting's curve covers (β's depends
+        # on the setting's own β)
+        fig.update_xaxes(range=list(span), row=1, col=col)
     fig.update_layout(
         height=300 + 18 * len(notes),
         margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
@@ -125,6 +130,20 @@ def sensitivity_figure(
         plot_bgcolor="white",
     )
     return fig
+
+
+def _x_spans(
+    curves: Mapping[str, Sequence[Curve]], params: Sequence[str]
+) -> list[tuple[float, float]]:
+    """Each panel's x-range: from the lowest to the highest x of every setting's curve
+    (and current value) of that parameter."""
+    spans = []
+    for col in range(len(params)):
+        xs = [x for cs in curves.values() for x in (*cs[col].xs, cs[col].current_x)]
+        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+        pad = 0.02 * (hi - lo or 1.0)  # the end markers whole
+        spans.append((lo - pad, hi + pad))
+    return spans
 
 
 def _same_as(same: Sequence[tuple[list[str], list[str]]]) -> dict[tuple[str, str], list[str]]:

@@ -109,6 +109,7 @@ LABELS_EN: dict[str, str] = {
     "delta": "δ",
     "current": "current",
     "coincide": "Same curve, drawn one over another: {names} ({params})",
+    "score_axis": "METEOR score",
     "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
     "Drag to zoom in for every word; double-click to zoom out.",
 }

@@ -135,7 +135,7 @@ def test_link_view_many_chunks_are_two_band_traces() -> None:
     fig = figures.link_view(Alignment(hyp, ref, ms, chunks))
     assert not _by_role(fig, "chunk")
     bands = _by_role(fig, "chunk_bands")
-    assert [t.showlegend for t in bands] == [True, False]
+    assert [t.showlegend for t in bands] == [True, True]  # both colours in the legend
     assert sum(list(t.x).count(None) for t in bands) == n  # one polygon per chunk
     (hover,) = _by_role(fig, "chunk_hover")
     assert len(hover.hovertext) == n and hover.hovertext[0].startswith("<b>chunk 1</b>")
@@ -147,7 +147,7 @@ def test_link_view_chunks(alignment: Alignment) -> None:
     fig = figures.link_view(alignment)
     bands = _by_role(fig, "chunk")
     assert len(bands) == len(alignment.chunks) == 3
-    assert [t.showlegend for t in bands] == [True, False, False]
+    assert [t.showlegend for t in bands] == [True, True, False]  # both colours
     assert all(t.fill == "toself" for t in bands)
     (numbers,) = _by_role(fig, "chunk_numbers")
     assert list(numbers.text) == ["<b>1</b>", "<b>1</b>", "<b>2</b>", "<b>2</b>", "<b>3</b>",
@@ -225,7 +225,7 @@ def test_matrix_view(alignment: Alignment) -> None:
     assert len(cells) == sum(z is not None for row in z for z in row)
     order = figures.matrix_view(alignment, color_by="order")
     zo = [list(row) for row in order.data[0].z]
-    assert zo[2][4] == 4.0 and zo[0][0] == 0.0  # coloured by reference position
+    assert zo[2][4] == 5.0 and zo[0][0] == 1.0  # coloured by reference position (from 1)
     with pytest.raises(ValueError, match="color_by"):
         figures.matrix_view(alignment, color_by="rainbow")
 
@@ -269,11 +269,11 @@ def test_matrix_view_is_compact_above_the_cell_limit() -> None:
     # one category per token, in order, named "index word"; cell k still at position k
     xa, ya = fig.layout.xaxis, fig.layout.yaxis
     assert xa.type == ya.type == "category"
-    assert list(xa.categoryarray) == [f"{j} {t}" for j, t in enumerate(al.ref_words)][:-1] + [
-        f"{nr - 1} <span style='color:{figures.UNMATCHED}'>other</span>"
+    assert list(xa.categoryarray) == [f"{j} {t}" for j, t in enumerate(al.ref_words, 1)][:-1] + [
+        f"{nr} <span style='color:{figures.UNMATCHED}'>other</span>"
     ]
-    assert ya.categoryarray[1] == "1 <i>w1</i>"  # function word in italics
-    assert ya.categoryarray[nh - 4] == f"{nh - 4} <span style='color:{figures.UNMATCHED}'>" + (
+    assert ya.categoryarray[1] == "2 <i>w1</i>"  # function word in italics; numbered from 1
+    assert ya.categoryarray[nh - 4] == f"{nh - 3} <span style='color:{figures.UNMATCHED}'>" + (
         "&lt;b&gt;x&lt;/b&gt;</span>"
     )
     assert "<b>x" not in json.dumps(fig.to_plotly_json())  # user text escaped everywhere
@@ -296,7 +296,7 @@ def test_matrix_view_is_compact_above_the_cell_limit() -> None:
                 for j in m.ref:
                     z, text = cells[(j, i)]
                     assert z == 1.0 if m.module is Module.EXACT else z == 4.0
-                    assert text.startswith(f"hyp[{i}] ")
+                    assert text.startswith(f"hyp[{i + 1}] ")  # numbered from 1
                     assert text.endswith(f"<br>chunk {ch.index + 1}")
     # chunks wider than one cell outlined by one path; no numbered shapes
     (outline,) = fig.layout.shapes
@@ -313,7 +313,7 @@ def test_matrix_view_is_compact_above_the_cell_limit() -> None:
     zo = {
         (x, y): z for x, y, z in zip(order.data[0].x, order.data[0].y, order.data[0].z, strict=True)
     }
-    assert zo[(xa.categoryarray[5], ya.categoryarray[5])] == 5.0
+    assert zo[(xa.categoryarray[5], ya.categoryarray[5])] == 6.0  # reference position 6
 
 
 def test_matrix_view_size_grows_with_the_matches_not_the_square() -> None:
