@@ -229,6 +229,7 @@ for tab, (name, an) in zip(tabs, pairs, strict=True):
 if pairs:  # A scored: why A and one other setting differ (issue 33)
     show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
 
+
 # -- sensitivity ------------------------------------------------------------------------------
 def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare.Curve, ...]]:
     """Every setting's curves over one x-range per parameter: β's curve runs up to
