@@ -68,6 +68,10 @@ CORPUS_STRINGS = freeze(
             "en": "Cannot read the files: {msg}",
             "ru": "Файлы не читаются: {msg}",
         },
+        "corpus_strip_bom": {
+            "en": "Drop the byte-order mark (BOM) at the start of a file",
+            "ru": "Убрать метку порядка байтов (BOM) в начале файла",
+        },
         "corpus_open_inspect": {
             "en": "Open this segment on the Inspect page",
             "ru": "Открыть сегмент на странице «Разбор пары»",
@@ -95,27 +99,44 @@ def safe_name(text: str) -> str:
 # ---------------------------------------------------------------------------
 # input
 # ---------------------------------------------------------------------------
-def load_uploads(hyp_files: Sequence[Any], ref_files: Sequence[Any]) -> Corpus | None:
-    """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason."""
+def load_uploads(
+    hyp_files: Sequence[Any], ref_files: Sequence[Any], *, jar_bytes: bool = False
+) -> Corpus | None:
+    """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason.
+
+    ``jar_bytes``: the settings read text as the Meteor 1.5 jar does
+    (:func:`meteor.metric.jar_text`); a plain-text file's UTF-8 byte-order mark then stays
+    in segment 1's first word, as the jar keeps it (issue 31 item 6), unless the user ticks
+    the checkbox shown for such a file; the other presets drop it.  Each such file gets a
+    notice saying which.
+    """
+    with_bom = [
+        f.name for f in (*hyp_files, *ref_files)
+        if has_bom(f.getvalue()) and detect_format(f.name) == "text"
+    ]  # fmt: skip
+    keep_bom = False
+    if with_bom and jar_bytes:
+        keep_bom = not st.checkbox(t("corpus_strip_bom"), key="corpus_strip_bom")
     try:
         corpus, notices = _load(
             tuple((f.name, f.getvalue()) for f in hyp_files),
             tuple((f.name, f.getvalue()) for f in ref_files),
+            keep_bom,
         )
     except InputError as exc:
         st.error(t("corpus_bad_input", msg=safe_name(str(exc))))  # file names are user text
         return None
     for message in notices:  # how the readers read the files (a skipped summary line…)
         st.warning(safe_name(message))
-    for f in (*hyp_files, *ref_files):  # dropped here; the jar keeps it (issue 31 item 6)
-        if has_bom(f.getvalue()) and detect_format(f.name) == "text":
-            st.warning(safe_name(bom_notice(f.name, kept=False)))
+    option = f"'{t('corpus_strip_bom')}'"
+    for name in with_bom:
+        st.warning(safe_name(bom_notice(name, kept=keep_bom, option=option)))
     return corpus
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def _load(
-    hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...]
+    hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...], keep_bom: bool = False
 ) -> tuple[Corpus, tuple[str, ...]]:
     """The corpus and the readers' :class:`InputWarning` messages, one line each.
 
@@ -124,7 +145,7 @@ def _load(
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
-        corpus = load_corpus(hyp, ref)
+        corpus = load_corpus(hyp, ref, keep_bom=keep_bom)
     notices = []
     for w in caught:
         if issubclass(w.category, InputWarning):

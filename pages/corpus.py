@@ -14,6 +14,7 @@ import streamlit as st
 from meteor.analysis.corpus import PairedStat, segment_differences
 from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io.read import MAX_BYTES, demo_corpus
+from meteor.metric import jar_text
 from meteor.types import CorpusResult
 from meteor.viz import corpus as corpus_figures
 from pages._corpus_common import (
@@ -312,7 +313,7 @@ else:
     if not hyp_files:
         st.info(t("corpus_need_files"))
         st.stop()
-    loaded = load_uploads(hyp_files, ref_files or [])
+    loaded = load_uploads(hyp_files, ref_files or [], jar_bytes=jar_text(meteor.params))
     if loaded is None:
         st.stop()
     corpus = loaded

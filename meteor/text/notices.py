@@ -27,23 +27,24 @@ def has_bom(data: bytes | str) -> bool:
     return bytes(data[:3]) == b"\xef\xbb\xbf"
 
 
-def bom_notice(name: str, *, kept: bool) -> str:
+def bom_notice(name: str, *, kept: bool, option: str = STRIP_BOM_OPTION) -> str:
     """The one-line notice for a file ``name`` that starts with a byte-order mark.
 
-    ``kept``: the mark stays in segment 1, as the Meteor 1.5 jar keeps it (the CLI under
-    the ``meteor-1.5*`` presets); otherwise it was dropped (the app, the other presets,
-    or ``--strip-bom``).
+    ``kept``: the mark stays in segment 1, as the Meteor 1.5 jar keeps it (the CLI and
+    the app under the ``meteor-1.5*`` presets); otherwise it was dropped (the other
+    presets, or the option that drops it).  ``option``: how the user drops it (the CLI's
+    ``--strip-bom``; the app names its checkbox).
     """
     if kept:
         return (
             f"{name!r} starts with a UTF-8 byte-order mark (BOM); as the Meteor 1.5 jar does, "
             "it stays in the first word of segment 1 (a token of its own after -norm), which "
-            f"lowers that segment's score; {STRIP_BOM_OPTION} drops it"
+            f"lowers that segment's score; {option} drops it"
         )
     return (
         f"{name!r} starts with a UTF-8 byte-order mark (BOM); it was dropped, so segment 1 "
         "may score higher than with the Meteor 1.5 jar, which keeps it in the first word "
-        "(the command line keeps it under the meteor-1.5 presets)"
+        "(the meteor-1.5 presets keep it)"
     )
 
 

@@ -187,21 +187,60 @@ def test_a_table_header_never_keeps_a_bom() -> None:
     assert load_corpus([("h.txt", BOM + b"a\n")], [("r.txt", b"a\n")]).hyps() == ("a",)
 
 
-def test_the_app_warns_about_a_bom(monkeypatch: pytest.MonkeyPatch) -> None:
+class _Upload:
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name, self._data = name, data
+
+    def getvalue(self) -> bytes:
+        return self._data
+
+
+def test_the_app_drops_a_bom_under_other_presets_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import pages._corpus_common as common
-
-    class Upload:
-        def __init__(self, name: str, data: bytes) -> None:
-            self.name, self._data = name, data
-
-        def getvalue(self) -> bytes:
-            return self._data
 
     shown: list[str] = []
     monkeypatch.setattr(common.st, "warning", lambda msg, **_: shown.append(msg))
-    corpus = common.load_uploads([Upload("h.txt", BOM + LINES)], [Upload("r.txt", LINES)])
+    corpus = common.load_uploads([_Upload("h.txt", BOM + LINES)], [_Upload("r.txt", LINES)])
     assert corpus is not None and corpus.hyps()[0] == "the cat sat on the mat"
     assert len(shown) == 1 and "byte-order mark" in shown[0] and "dropped" in shown[0]
+
+
+@pytest.mark.parametrize("ticked", [False, True])
+def test_the_app_keeps_a_bom_under_meteor15_unless_asked(
+    monkeypatch: pytest.MonkeyPatch, ticked: bool
+) -> None:
+    """Issue 31 item 6: the app follows the jar under the Meteor 1.5 presets (segment 1
+    keeps the mark in its first word), says so, and a checkbox drops it."""
+    import pages._corpus_common as common
+
+    shown: list[str] = []
+    boxes: list[str] = []
+    monkeypatch.setattr(common.st, "warning", lambda msg, **_: shown.append(msg))
+    monkeypatch.setattr(common.st, "checkbox", lambda label, **_: boxes.append(label) or ticked)
+    corpus = common.load_uploads(
+        [_Upload("h.txt", BOM + LINES)], [_Upload("r.txt", LINES)], jar_bytes=True
+    )
+    assert corpus is not None and len(boxes) == 1 and len(shown) == 1
+    first = corpus.hyps()[0]
+    if ticked:
+        assert first == "the cat sat on the mat" and "dropped" in shown[0]
+    else:
+        assert first == "\ufeffthe cat sat on the mat" and "stays in the first word" in shown[0]
+        assert common.safe_name(boxes[0]) in shown[0]  # names the checkbox that drops it
+        assert Meteor("meteor-1.5").score(first, ["the cat sat on the mat"]).score < 1.0
+
+
+def test_the_app_asks_nothing_without_a_bom(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pages._corpus_common as common
+
+    boxes: list[str] = []
+    monkeypatch.setattr(common.st, "checkbox", lambda label, **_: boxes.append(label) or False)
+    corpus = common.load_uploads(
+        [_Upload("h.txt", LINES)], [_Upload("r.txt", LINES)], jar_bytes=True
+    )
+    assert corpus is not None and boxes == []
 
 
 # -- issue 31 item 17: why blank tokens and letters one per token -------------------------
