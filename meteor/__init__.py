@@ -23,6 +23,9 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
   differently: the path from A to B one group of settings at a time and each group's share;
 * :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
   settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
+* :func:`tune` → :class:`~meteor.analysis.tune.TuneResult`: α, β, γ, δ and the weights
+  searched on the statistics for that agreement, cross-validated, as a preset file
+  (:func:`meteor.presets.load_preset_file`, ``Meteor(preset_file=...)``);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -38,6 +41,7 @@ from meteor import presets
 from meteor.analysis.agreement import correlate
 from meteor.analysis.explanation import Explanation, explain, explain_score
 from meteor.analysis.reconcile import reconcile
+from meteor.analysis.tune import tune
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -97,6 +101,7 @@ __all__ = [
     "reconcile",
     "score",
     "sentence_score",
+    "tune",
 ]
 
 

@@ -36,6 +36,7 @@ from meteor.cli import correlate as cli_correlate
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
+from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
@@ -71,7 +72,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{score,presets,explain,reconcile,correlate}"
+        dest="command", metavar="{score,presets,explain,reconcile,correlate,tune}"
     )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
@@ -80,6 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
     cli_io.refuse_repeated_options(cli_reconcile.add_parser(sub))
     cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
+    cli_io.refuse_repeated_options(cli_tune.add_parser(sub))
     return parser
 
 
@@ -95,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "explain",
         "reconcile",
         "correlate",
+        "tune",
         "-h",
         "--help",
         "--version",
@@ -119,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cli_reconcile.cmd_reconcile(args)
             if args.command == "correlate":
                 return cli_correlate.cmd_correlate(args)
+            if args.command == "tune":
+                return cli_tune.cmd_tune(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
@@ -250,11 +255,14 @@ def _weight(value: str, name: str) -> float:
 
 
 def _build_meteor(args: argparse.Namespace) -> Meteor:
-    base = Meteor(args.preset, lang=args.lang)
+    if args.preset_file is not None and args.preset is not None:
+        raise CliError("give --preset or --preset-file, not both")
+    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
+    base = Meteor(args.preset, lang=args.lang, **pf)
     over = _overrides(args, base.params)
     if not over:
         return base
-    return Meteor(args.preset, lang=args.lang, **over)
+    return Meteor(args.preset, lang=args.lang, **pf, **over)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -47,6 +47,7 @@ PUBLIC = {
     "reconcile",
     "score",
     "sentence_score",
+    "tune",
 }
 
 HYP = "A fast brown fox leapt over a lazy dog"
