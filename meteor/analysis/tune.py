@@ -694,6 +694,7 @@ def tune(
     weights: bool = True,
     folds: int = 0,
     groups: Sequence[str] | str | None = None,
+    group_name: str | None = None,
     darr_threshold: float = 25.0,
     n_bootstrap: int = 1000,
     seed: int = 12345,
@@ -713,6 +714,7 @@ def tune(
         folds: ``k ≥ 2``: also k-fold cross-validation grouped by ``groups``.
         groups: per row (system-major, corpus order) a group label such as the document
             id, or ``"system"``: the folds never split a group.
+        group_name: what the labels are (e.g. the column's name), for the record.
         n_bootstrap, seed: the held-out intervals (resamples of items; of systems for
             a system-level objective).
         data_name, data_sha256: what the data was (they go into the preset file).
@@ -804,5 +806,5 @@ def tune(
     return TuneResult(
         key, name, base, best, value, base_value, tried, seconds, align_seconds,
         len(human), data_name, data_sha256, judged.human_column, judged.higher_is_better,
-        None if not folds else ("system" if groups == "system" else "column"), tuple(results),
+        None if not folds else ("system" if groups == "system" else group_name or "label"), tuple(results),
     )  # fmt: skip

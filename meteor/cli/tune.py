@@ -188,6 +188,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
             weights=not args.no_weights,
             folds=args.folds,
             groups=groups,
+            group_name=args.group_by,
             darr_threshold=args.darr_threshold,
             n_bootstrap=args.bootstrap,
             seed=args.seed,
