@@ -25,6 +25,9 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
   settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
 * :func:`report`: the corpus report of N systems (ranking, clusters, buckets, where the
   points go) as one frozen record (:class:`meteor.analysis.report.CorpusReport`);
+* :func:`tune` → :class:`~meteor.analysis.tune.TuneResult`: α, β, γ, δ and the weights
+  searched on the statistics for that agreement, cross-validated, as a preset file
+  (:func:`meteor.presets.load_preset_file`, ``Meteor(preset_file=...)``);
 * :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
 * the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
   :class:`Params`, :func:`get_language`;
@@ -40,6 +43,7 @@ from meteor import presets
 from meteor.analysis.agreement import correlate
 from meteor.analysis.explanation import Explanation, explain, explain_score
 from meteor.analysis.reconcile import reconcile
+from meteor.analysis.tune import tune
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -103,6 +107,7 @@ __all__ = [
     "report",
     "score",
     "sentence_score",
+    "tune",
 ]
 
 

@@ -155,10 +155,21 @@ class Meteor:
         *,
         params: Params | None = None,
         lang: str | None = None,
+        preset_file: str | os.PathLike[str] | None = None,
         **overrides: Any,
     ) -> None:
         check_environment()  # a bad METEOR_* value: one message, before anything loads
-        self.params, self.preset = resolve_params(preset, params, lang, **overrides)
+        if preset_file is not None:  # a tuned preset (`meteor tune --out`): its own name
+            if preset is not None or params is not None:
+                raise ParamError("give either preset_file or a preset/params, not both")
+            from meteor.presets import load_preset_file
+
+            loaded = load_preset_file(preset_file)
+            self.params, _ = resolve_params(None, loaded.params, lang, **overrides)
+            changed = self.params != loaded.params
+            self.preset: str | None = loaded.name + ("+custom" if changed else "")
+        else:
+            self.params, self.preset = resolve_params(preset, params, lang, **overrides)
         p = self.params
         # The aligner is chosen here: an unknown name or settings it cannot honour are
         # refused first (ParamError naming the field), before anything is loaded.

@@ -6,12 +6,21 @@ The Meteor 1.5 task tables come from ``Constants.java:139-330`` (summarised in
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from meteor.params import ParamError, Params
 from meteor.types import Module
 
-__all__ = ["PRESETS", "Preset", "get_preset", "preset_names", "DEFAULT_PRESET"]
+__all__ = [
+    "PRESETS",
+    "Preset",
+    "get_preset",
+    "load_preset_file",
+    "parse_preset_file",
+    "preset_names",
+    "DEFAULT_PRESET",
+]
 
 EX, ST, SY, PA, LE, EM = (
     Module.EXACT,
@@ -351,3 +360,89 @@ def get_preset(name: str) -> Preset:
         return PRESETS[name]
     except KeyError:
         raise ParamError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None
+
+
+# --------------------------------------------------------------------------- preset files
+
+#: What a preset file (``meteor tune --out tuned.json``) says it is.
+PRESET_FILE_FORMAT = "meteor-preset"
+_FILE_FIELDS = ("format", "version", "name", "description", "params", "base_preset", "tuned_on")
+
+
+def _label_part(text: str) -> str:
+    """``text`` fit for a signature field (no ``|``, no spaces)."""
+    return "".join("_" if c == "|" or c.isspace() else c for c in text) or "_"
+
+
+def preset_file_label(name: str, data: str, digest: str) -> str:
+    """The preset name a file's scores carry in their signature: its own name, a digest
+    of the file and the data it was tuned on (``tuned@1a2b3c4d5e6f,tuned-on:seg_da.tsv``)."""
+    return f"{_label_part(name)}@{digest[:12]},tuned-on:{_label_part(data)}"
+
+
+def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
+    """A preset from the bytes of a preset file (see :func:`load_preset_file`).
+
+    Raises:
+        ParamError: not JSON, not a preset file, or a field that is missing or wrong
+            (the message names the file and the field).
+    """
+    import hashlib
+    import json
+
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ParamError(f"{where}: not a JSON preset file ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != PRESET_FILE_FORMAT:
+        raise ParamError(
+            f"{where}: field 'format' must be {PRESET_FILE_FORMAT!r} (a file written by "
+            "`meteor tune --out`)"
+        )
+    unknown = sorted(set(map(str, doc)) - set(_FILE_FIELDS))
+    if unknown:
+        raise ParamError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
+    if doc.get("version") != 1:
+        raise ParamError(f"{where}: field 'version' must be 1, got {doc.get('version')!r}")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ParamError(f"{where}: field 'name' must be a non-empty string, got {name!r}")
+    description = doc.get("description", "")
+    if not isinstance(description, str):
+        raise ParamError(f"{where}: field 'description' must be a string")
+    tuned_on = doc.get("tuned_on")
+    if not isinstance(tuned_on, dict) or not isinstance(tuned_on.get("data"), str):
+        raise ParamError(
+            f"{where}: field 'tuned_on.data' must name the data the preset was tuned on"
+        )
+    raw = doc.get("params")
+    if not isinstance(raw, dict):
+        raise ParamError(f"{where}: field 'params' must be an object of settings")
+    try:
+        params = Params.from_dict(raw)
+    except ParamError as exc:
+        raise ParamError(f"{where}: field 'params': {exc}") from None
+    except TypeError as exc:
+        raise ParamError(f"{where}: field 'params': {exc}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    label = preset_file_label(name, tuned_on["data"], digest)
+    return Preset(label, params, description, f"preset file tuned on {tuned_on['data']}")
+
+
+def load_preset_file(path: str | os.PathLike[str]) -> Preset:
+    """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`.
+
+    The preset's name — what the signature's ``preset:`` field shows — is the file's own
+    name, the first 12 hex digits of the file's SHA-256 and the data it was tuned on.
+
+    Raises:
+        ParamError: the file cannot be read, or a field is missing or wrong (named).
+    """
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read((1 << 20) + 1)
+    except OSError as exc:
+        raise ParamError(f"preset file {os.fspath(path)}: {exc.strerror or exc}") from None
+    if len(data) > 1 << 20:
+        raise ParamError(f"preset file {os.fspath(path)}: larger than 1 MiB, not a preset file")
+    return parse_preset_file(data, f"preset file {os.fspath(path)}")

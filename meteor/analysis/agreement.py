@@ -270,6 +270,7 @@ def score_metrics(
     lang: str | None = None,
     workers: int | None = 1,
     progress: Progress | None = None,
+    preset_files: Sequence[str] = (),
 ) -> list[MetricScores]:
     """Every metric's segment and system scores (``columns``: default every column given)."""
     from meteor.metric import Meteor
@@ -281,6 +282,10 @@ def score_metrics(
                 judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
             )
         )
+    for path in dict.fromkeys(preset_files):  # tuned presets: their signature names them
+        build = partial(Meteor, preset_file=path)
+        label = str(build().preset).split("@")[0]
+        out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
     for label, p in (params or {}).items():
         out.append(
             _meteor_scores(judged, label, "params", partial(Meteor, params=p), workers, progress)
@@ -529,6 +534,7 @@ def correlate(
     test_measure: str = "kendall_flat",
     workers: int | None = 1,
     progress: Progress | None = None,
+    preset_files: Sequence[str] = (),
 ) -> Agreement:
     """Score ``judged`` with every metric asked for and measure each one's agreement.
 
@@ -545,6 +551,7 @@ def correlate(
         test_measure: the segment-level measure tested (a key of ``MEASURES``).
         workers: processes for METEOR scoring (``None``: every CPU).
         progress: ``progress(fraction, message)`` while scoring.
+        preset_files: preset files (``meteor tune --out``), labelled by their name.
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
@@ -562,6 +569,7 @@ def correlate(
         lang=lang,
         workers=workers,
         progress=progress,
+        preset_files=preset_files,
     )
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")

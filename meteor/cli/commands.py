@@ -37,6 +37,7 @@ from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
 from meteor.cli import report as cli_report
+from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
@@ -72,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{score,presets,explain,reconcile,correlate,report}"
+        dest="command", metavar="{score,presets,explain,reconcile,correlate,report,tune}"
     )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
@@ -82,6 +83,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_io.refuse_repeated_options(cli_reconcile.add_parser(sub))
     cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
     cli_io.refuse_repeated_options(cli_report.add_parser(sub))
+    cli_io.refuse_repeated_options(cli_tune.add_parser(sub))
     return parser
 
 
@@ -98,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reconcile",
         "correlate",
         "report",
+        "tune",
         "-h",
         "--help",
         "--version",
@@ -124,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cli_correlate.cmd_correlate(args)
             if args.command == "report":
                 return cli_report.cmd_report(args)
+            if args.command == "tune":
+                return cli_tune.cmd_tune(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
@@ -255,11 +260,14 @@ def _weight(value: str, name: str) -> float:
 
 
 def _build_meteor(args: argparse.Namespace) -> Meteor:
-    base = Meteor(args.preset, lang=args.lang)
+    if args.preset_file is not None and args.preset is not None:
+        raise CliError("give --preset or --preset-file, not both")
+    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
+    base = Meteor(args.preset, lang=args.lang, **pf)
     over = _overrides(args, base.params)
     if not over:
         return base
-    return Meteor(args.preset, lang=args.lang, **over)
+    return Meteor(args.preset, lang=args.lang, **pf, **over)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -39,6 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="the human score is an error score (MQM errors, HTER): flipped")  # fmt: skip
     p.add_argument("--preset", "-p", action="append", metavar="NAME",
                    help="a METEOR preset (repeat; default: meteor-1.5)")  # fmt: skip
+    p.add_argument("--preset-file", action="append", metavar="FILE",
+                   help="a preset file written by `meteor tune --out` (repeat)")  # fmt: skip
     p.add_argument("--baseline", action="append", choices=tuple(BASELINES),
                    help="a sacreBLEU baseline (repeat)")  # fmt: skip
     p.add_argument("--metric-column", action="append", metavar="COL",
@@ -126,7 +128,8 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     try:
         agreement = correlate(
             judged,
-            presets=args.preset or ("meteor-1.5",),
+            presets=args.preset or (() if args.preset_file else ("meteor-1.5",)),
+            preset_files=args.preset_file or (),
             baselines=args.baseline or (),
             darr_threshold=args.darr_threshold,
             n_bootstrap=args.bootstrap,

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from meteor.analysis.explanation import Explanation, explain
 from meteor.cli.files import atomic_output
 from meteor.metric import Meteor
+from meteor.params import ParamError
 
 __all__ = ["add_parser", "cmd_explain", "format_text", "with_explanations"]
 
@@ -23,6 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "break cost (the score if it were matched / joined) and near misses.",
     )
     ex.add_argument("--preset", "-p", default=None, help="preset name (default: meteor-1.5)")
+    ex.add_argument("--preset-file", default=None, metavar="FILE",
+                    help="a preset file written by `meteor tune --out`")  # fmt: skip
     ex.add_argument("--hyp", required=True, metavar="TEXT", help="the hypothesis text")
     ex.add_argument(
         "--ref",
@@ -61,7 +64,9 @@ def format_text(e: Explanation) -> str:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """Run ``explain``; prints text or one JSON object (:meth:`Explanation.to_dict`)."""
-    m = Meteor(args.preset)
+    if args.preset_file is not None and args.preset is not None:
+        raise ParamError("give --preset or --preset-file, not both")
+    m = Meteor(args.preset, preset_file=args.preset_file)
     result = m.score(args.hyp, args.ref)
     e = explain(result, m)
     if args.format == "json":

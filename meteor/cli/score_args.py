@@ -108,6 +108,11 @@ def _config_options(sc: argparse.ArgumentParser) -> None:
         f"{DEFAULT_PRESET['ru']} for Russian, meteor-1.5-<code> for the other "
         "languages); see `python -m meteor presets`",
     )
+    cfg.add_argument(
+        "--preset-file",
+        metavar="FILE",
+        help="a preset file written by `meteor tune --out` (instead of --preset)",
+    )
     from meteor.languages import available_languages
 
     cfg.add_argument(

@@ -48,6 +48,7 @@ PUBLIC = {
     "report",
     "score",
     "sentence_score",
+    "tune",
 }
 
 HYP = "A fast brown fox leapt over a lazy dog"

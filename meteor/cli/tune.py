@@ -1,0 +1,213 @@
+"""``python -m meteor tune``: tune α, β, γ, δ and the weights for agreement with people (issue 34).
+
+    python -m meteor tune --hyp seg_da.tsv --human-column human_score \\
+        --objective kendall --folds 5 --group-by doc_id --out tuned.json
+
+Reads the tables ``meteor correlate`` reads, aligns once, searches on the statistics
+(:func:`meteor.analysis.tune.tune`; progress on stderr), writes the preset file
+(``--out``, through :func:`meteor.cli.files.atomic_output`: complete or absent) and
+prints a text summary or one JSON object (:meth:`TuneResult.to_dict`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+
+from meteor.analysis.agreement import load_judged
+from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_objective, tune
+from meteor.cli import files as cli_io
+from meteor.cli.files import CliError, atomic_output
+from meteor.cli.output import ProgressBar
+from meteor.errors import InputError
+
+__all__ = ["add_parser", "cmd_tune", "format_text", "read_groups"]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``tune`` subcommand's options."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "tune",
+        help="tune alpha, beta, gamma, delta and the weights for agreement with human scores",
+        description="Align once, search the formula's parameters on the sufficient statistics "
+        "for the best agreement with a human column, optionally cross-validate across groups, "
+        "and write a preset file for --preset-file.",
+    )
+    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
+                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
+    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+    p.add_argument("--human-column", required=True, metavar="COL")
+    p.add_argument("--lower-is-better", action="store_true",
+                   help="the human score is an error score (MQM error counts, HTER): flipped")  # fmt: skip
+    p.add_argument("--preset", "-p", default=None, metavar="NAME",
+                   help="the base setting (default: the language's default preset)")  # fmt: skip
+    p.add_argument("--lang", "-l", default=None)
+    p.add_argument("--objective", default="kendall_flat", metavar="MEASURE",
+                   help="what to maximise: " + ", ".join([*ALIASES, *OBJECTIVES])
+                   + " (default kendall_flat)")  # fmt: skip
+    p.add_argument("--no-weights", action="store_true", help="tune alpha beta gamma delta only")
+    p.add_argument("--folds", type=int, default=0, metavar="K",
+                   help="k-fold cross-validation (needs --group-by)")  # fmt: skip
+    p.add_argument("--group-by", metavar="COL",
+                   help="folds of whole groups: a column such as doc_id, or 'system'")  # fmt: skip
+    p.add_argument("--darr-column", metavar="COL")
+    p.add_argument("--darr-threshold", type=float, default=25.0)
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
+    p.add_argument("--seed", type=int, default=12345)
+    p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
+    p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the preset file")
+    p.add_argument("--workers", type=int, default=None, metavar="N")
+    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
+    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    return p
+
+
+def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) -> dict[str, str]:
+    """``{(system, seg_id) key: label}`` of a text column, as ``system\\tseg_id`` keys.
+
+    Raises:
+        InputError: a file without the column, or a row without a value.
+    """
+    from meteor.io.lines import decode, detect_format
+    from meteor.io.tables import (
+        _ID_NAMES,
+        _SYSTEM_NAMES,
+        _by_system,
+        _id_text,
+        _jsonl_rows,
+        _pick,
+        _tsv_rows,
+    )
+
+    out: dict[str, str] = {}
+    for name, data in files:
+        kind = detect_format(name, fmt)
+        if kind == "text":
+            raise InputError(f"{name}: a plain-text file has no column {column!r} to group by")
+        text = decode(data, name)
+        if kind in ("tsv", "csv"):
+            header, rows = _tsv_rows(text, name, 10**9, kind)
+        else:
+            header, rows = _jsonl_rows(text, name, 10**9)
+        if column not in header:
+            raise InputError(
+                f"{name}: no column {column!r} to group by; columns: {', '.join(header)}"
+            )
+        sys_col = _pick(header, None, _SYSTEM_NAMES, "system", name)
+        id_col = _pick(header, None, _ID_NAMES, "segment id", name)
+        for system, sys_rows in _by_system(name, rows, sys_col, 10**9):
+            for k, (line, row) in enumerate(sys_rows, start=1):
+                seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
+                value = row.get(column)
+                if value is None or not str(value).strip():
+                    raise InputError(f"{name}: line {line} has no {column!r} to group by")
+                out[f"{system}\t{seg}"] = str(value)
+    return out
+
+
+def _f(x: float | None) -> str:
+    return "n/a" if x is None or x != x else f"{x:.4f}"
+
+
+def format_text(r: TuneResult) -> str:
+    """The result as plain text."""
+    p = r.params
+    weights = " ".join(f"{m.value} {w:.4g}" for m, w in p.weights)
+    lines = [
+        f"tuned {r.base_name} for {r.objective} against {r.human_column} on {r.data} "
+        f"({r.n_rows:,} rows): {_f(r.value)} (base {_f(r.base_value)}; tuned on all rows)",
+        f"alpha {p.alpha:.4g}  beta {p.beta:.4g}  gamma {p.gamma:.4g}  delta {p.delta:.4g}  "
+        f"weights {weights}",
+        f"{r.n_points:,} parameter points in {r.seconds:.1f} s on the statistics "
+        f"(aligned once in {r.align_seconds:.1f} s)",
+    ]
+    if r.folds:
+        lines += ["", f"cross-validation: {len(r.folds)} folds by {r.group_by}; held-out "
+                  f"{r.objective} [95% bootstrap interval]"]  # fmt: skip
+        for f in r.folds:
+            cells = [
+                f"{label} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
+                for label, e in (("tuned", f.tuned), ("base", f.base), ("chrF", f.chrf))
+                if e is not None
+            ]
+            lines.append(f"  fold {f.fold} ({f.n_rows:,} rows): " + "  ".join(cells))
+        lines.append(
+            f"  mean: tuned {_f(r.cv_mean('tuned'))}  base {_f(r.cv_mean('base'))}  "
+            f"chrF {_f(r.cv_mean('chrf'))}"
+        )
+    return "\n".join(lines)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    """Run ``tune``."""
+    canonical_objective(args.objective)
+    if args.folds and not args.group_by:
+        raise CliError("--folds needs --group-by (a document column such as doc_id, or system)")
+    if args.group_by and not args.folds:
+        raise CliError("--group-by needs --folds K (K ≥ 2)")
+    if args.bootstrap < 1:
+        raise CliError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    cli_io.check_seed(args.seed)
+    if args.out is not None:
+        cli_io.check_outputs([("--out", args.out)], [*args.hyp, *(args.ref or [])])
+    stdin_used = [False]
+    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
+    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    judged = load_judged(
+        hyp_files,
+        args.human_column,
+        ref_files=ref_files,
+        darr_column=args.darr_column,
+        higher_is_better=not args.lower_is_better,
+        fmt=args.input_format,
+    )
+    groups: list[str] | str | None = None
+    if args.group_by == "system":
+        groups = "system"
+    elif args.group_by:
+        labels = read_groups(hyp_files, args.group_by, args.input_format)
+        groups = [
+            labels[f"{name}\t{seg}"]
+            for name, _ in judged.corpus.systems
+            for seg in judged.corpus.ids_of(name)
+        ]
+    digest = hashlib.sha256()
+    for _, data in hyp_files + ref_files:
+        digest.update(hashlib.sha256(data).digest())
+    workers = cli_io.cap_workers(args.workers, sys.stderr)
+    bar = ProgressBar(sys.stderr, "tuning") if args.progress or sys.stderr.isatty() else None
+    try:
+        result = tune(
+            judged,
+            preset=args.preset,
+            lang=args.lang,
+            objective=args.objective,
+            weights=not args.no_weights,
+            folds=args.folds,
+            groups=groups,
+            group_name=args.group_by,
+            darr_threshold=args.darr_threshold,
+            n_bootstrap=args.bootstrap,
+            seed=args.seed,
+            data_name="+".join(name for name, _ in hyp_files),
+            data_sha256=digest.hexdigest(),
+            workers=workers if workers is not None else 1,
+            progress=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.out is not None:
+        doc = result.preset_document(args.name)
+        with atomic_output(args.out, flag="--out") as fh:
+            fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
+    else:
+        text = format_text(result) + (f"\npreset file: {args.out}" if args.out else "")
+    with atomic_output("-") as out:
+        out.write(text + "\n")
+    return 0
