@@ -64,18 +64,29 @@ def health_latency(url: str, timeout: float = 30.0) -> float | None:
 
 @contextmanager
 def app_server(
-    env: dict[str, str] | None = None, timeout: float = 180, app_dir: Path = ROOT
+    env: dict[str, str] | None = None,
+    timeout: float = 180,
+    app_dir: Path = ROOT,
+    processes: int = 1,
 ) -> Iterator[dict[str, Any]]:
     """``streamlit run app.py`` (of ``app_dir``) on 127.0.0.1; yields ``{"url", "proc", "up"}``.
 
     ``app_dir`` may be another checkout (e.g. ``git archive`` of an older commit) to
-    compare before and after in the same conditions.
+    compare before and after in the same conditions.  ``processes`` > 1: that many
+    server processes behind one address (``tools/serve_class.py``, of this checkout);
+    ``proc`` is then the launcher, whose process tree holds them all.
     """
     port = free_port()
     started = time.perf_counter()
+    if processes > 1:
+        cmd = [sys.executable, str(ROOT / "tools" / "serve_class.py"),
+               f"--processes={processes}", f"--port={port}", f"--app-dir={app_dir}"]  # fmt: skip
+    else:
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+               "--server.address=127.0.0.1", f"--server.port={port}",
+               "--server.fileWatcherType=none"]  # fmt: skip
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-         "--server.address=127.0.0.1", f"--server.port={port}", "--server.fileWatcherType=none"],
+        cmd,
         cwd=app_dir,
         env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
@@ -214,10 +225,18 @@ def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
     )
     ap.add_argument("--no-long", action="store_true", help="no 7,000-character session")
     ap.add_argument("--app-dir", type=Path, default=ROOT, help="checkout whose app.py to run")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes behind one address (tools/serve_class.py); default 1",
+    )
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
     if not all(1 <= n <= 50 for n in args.sessions):
         ap.error("--sessions: each between 1 and 50")
+    if not 1 <= args.processes <= 16:
+        ap.error("--processes: between 1 and 16")
     return args
 
 

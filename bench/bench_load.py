@@ -166,7 +166,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
     plans = plan(n_typical, args.rounds)
-    with app_server(app_dir=args.app_dir) as server:
+    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
         url = server["url"]
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

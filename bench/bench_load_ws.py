@@ -3,6 +3,7 @@
     python bench/bench_load_ws.py                     # 1, 5, 10 and 20 sessions
     python bench/bench_load_ws.py --sessions 10 --rounds 4
     python bench/bench_load_ws.py --app-dir ../before    # another checkout (git archive), same conditions
+    python bench/bench_load_ws.py --sessions 20 --processes 2   # 2 server processes, one address
 
 For each N a fresh ``streamlit run app.py`` is started on 127.0.0.1 and warmed by one
 session; then N sessions open Inspect at once, each a real websocket speaking
@@ -132,11 +133,13 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
     plans = plan(n_typical, args.rounds)
-    with app_server(app_dir=args.app_dir) as server:
+    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
         url = server["url"]
-        warm = WsSession(url)
-        warm_load = await warm.connect(args.timeout)
-        await warm.close()
+        # one warm-up session a server process (open at once: the proxy spreads them)
+        warms = [WsSession(url) for _ in range(args.processes)]
+        warm_load = max(await asyncio.gather(*(w.connect(args.timeout) for w in warms)))
+        for w in warms:
+            await w.close()
         await asyncio.sleep(args.settle)  # the background warm-up (resources, nltk)
         la_before = loadavg()
         with RssSampler(server["proc"].pid, url) as sampler:
@@ -167,6 +170,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
     first = [s["first_load"] for s in typ if "first_load" in s]
     return {
         "sessions": n,
+        "processes": args.processes,
         "long_session": with_long,
         "typical_edits": len(shown),
         "shown_p50_s": pct(shown, 0.50),
@@ -199,13 +203,14 @@ def main() -> None:
     rows = run_load_phases(args, run_phase)
     print()
     print(
-        "| sessions | edits | score shown p50 / p95 / max | run done p50 / p95 / max "
+        "| sessions | processes | edits | score shown p50 / p95 / max | run done p50 / p95 / max "
         "| long edit p50 | health p50 / p95 / max | peak RSS | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} | {r['typical_edits']} "
+            f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} | {r['processes']} "
+            f"| {r['typical_edits']} "
             f"| {r['shown_p50_s']:.2f} / {r['shown_p95_s']:.2f} / {r['shown_max_s']:.2f} s "
             f"| {r['done_p50_s']:.2f} / {r['done_p95_s']:.2f} / {r['done_max_s']:.2f} s "
             f"| {r['long_p50_s']:.1f} s "
