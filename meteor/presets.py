@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from meteor.module_registry import Module
 from meteor.params import ParamError, Params
-from meteor.types import Module
 
 __all__ = ["PRESETS", "Preset", "get_preset", "preset_names", "DEFAULT_PRESET"]
 

@@ -55,10 +55,12 @@ from typing import Any
 
 import numpy as np
 
+from meteor.module_registry import module_order
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.signatures import check_same_settings
-from meteor.types import CorpusResult, MeteorResult, Stats, module_order
+from meteor.stats import Stats
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "DEFAULT_SAMPLES",

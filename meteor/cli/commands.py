@@ -44,10 +44,11 @@ from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor, jar_text
+from meteor.module_registry import Module
 from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.text.notices import bom_notice, has_bom
-from meteor.types import CorpusResult, Module
+from meteor.types import CorpusResult
 
 __all__ = ["CliError", "main"]
 

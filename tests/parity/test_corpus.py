@@ -27,8 +27,8 @@ from meteor.analysis.corpus import (
 )
 from meteor.analysis.parallel import score_corpus
 from meteor.io.read import demo_corpus
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import compute
-from meteor.types import MODULE_ORDER, Module
 from tests.conftest import read_jsonl_gz
 
 PRESET = "meteor-1.5-paper2005"

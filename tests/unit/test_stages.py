@@ -22,6 +22,7 @@ from meteor.analysis.corpus import _row_stats, stats_matrix
 from meteor.analysis.steps import formula_lines
 from meteor.errors import CandidateLimitError, ParamError, ResourceError
 from meteor.languages import get_language
+from meteor.module_registry import MODULE_ORDER, stage_modules
 from meteor.scoring import compute
 from meteor.stages import embedding as emb
 from meteor.stages.base import Candidate, MatchContext, Stage, StageBase
@@ -33,7 +34,7 @@ from meteor.stages.registry import (
     stage_names,
     unregister_stage,
 )
-from meteor.types import MODULE_ORDER, Stats, stage_modules
+from meteor.stats import Stats
 from meteor.viz import figures
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
