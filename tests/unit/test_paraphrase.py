@@ -31,13 +31,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meteor.languages import ResourceError, paraphrase, paraphrase_build
-from meteor.languages.paraphrase import (
-    InvalidIndexError,
-    ParaphraseTable,
-    StaleIndexError,
-    get_table,
-)
+from meteor.languages.paraphrase import ParaphraseTable, get_table
 from meteor.languages.paraphrase_build import build_index
+from meteor.languages.paraphrase_index import InvalidIndexError, StaleIndexError
 
 Candidate = tuple[int, int, int, int]
 

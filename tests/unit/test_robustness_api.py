@@ -29,7 +29,7 @@ from meteor.aligners.beam import MAX_BEAM_WORK
 from meteor.analysis import corpus as corpus_analysis
 from meteor.analysis.corpus import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES, bootstrap
 from meteor.io import read as io
-from meteor.languages import paraphrase, paraphrase_build
+from meteor.languages import paraphrase, paraphrase_index
 from meteor.metric import MAX_CHARS, MAX_TOKENS
 from meteor.stages.base import CandidateLimitError
 from meteor.text import normalize
@@ -467,7 +467,7 @@ def test_corrupted_paraphrase_index_is_rebuilt(
         built.append(dest)
         shutil.copyfile(good_index, dest)
 
-    monkeypatch.setattr(paraphrase_build, "build_in_child", fake_build)
+    monkeypatch.setattr(paraphrase_index, "build_in_child", fake_build)
     table = paraphrase.ParaphraseTable.load("en", cache=cache)
     assert built == [target]
     assert table.candidates(["a", "big", "house"], ["a", "large", "house"])
