@@ -24,14 +24,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from meteor.analysis.corpus import (
-    MAX_BOOTSTRAP_DRAWS,
-    CorpusIntervals,
-    PairedBootstrap,
-    bootstrap,
-    common_segments,
-    paired_bootstrap,
-)
+from meteor.analysis.corpus import CorpusIntervals, PairedBootstrap, bootstrap, paired_bootstrap
+from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, common_segments
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile

@@ -26,8 +26,9 @@ import meteor
 from meteor import Meteor, ParamError
 from meteor.aligners.base import MAX_CANDIDATES
 from meteor.aligners.beam import MAX_BEAM_WORK
-from meteor.analysis import corpus as corpus_analysis
-from meteor.analysis.corpus import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES, bootstrap
+from meteor.analysis import resampling
+from meteor.analysis.corpus import bootstrap
+from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
 from meteor.io import read as io
 from meteor.languages import paraphrase, paraphrase_index
 from meteor.metric import MAX_CHARS, MAX_TOKENS
@@ -412,7 +413,7 @@ def test_bootstrap_size_is_bounded(
     def resampled(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("resampling started")
 
-    monkeypatch.setattr(corpus_analysis, "_count_batches", resampled)  # refused before it
+    monkeypatch.setattr(resampling, "_count_batches", resampled)  # refused before it
     with pytest.raises(ValueError, match=r"at most 100,000 bootstrap resamples"):
         bootstrap(res, m.params, n_samples=MAX_BOOTSTRAP_SAMPLES + 1)
     many = res.segments * 2_001

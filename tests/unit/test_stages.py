@@ -18,7 +18,7 @@ import pytest
 
 import meteor
 from meteor import Meteor, Module, Params
-from meteor.analysis.corpus import _row_stats, stats_matrix
+from meteor.analysis.resampling import _row_stats, stats_matrix
 from meteor.analysis.steps import formula_lines
 from meteor.errors import CandidateLimitError, ParamError, ResourceError
 from meteor.languages import get_language
