@@ -51,8 +51,8 @@ NO_EMB: dict[str, Any] = {"embedding": 0}
 
 def variants() -> list[tuple[str, str, dict[str, Any]]]:
     """(label, preset, overrides): each Russian preset with and without the embedding stage."""
+    from meteor.module_registry import Module
     from meteor.presets import get_preset
-    from meteor.types import Module
 
     ru_has = Module.EMBEDDING in get_preset("ru").params.modules
     return [
@@ -115,8 +115,8 @@ def taus(scores: Sequence[float] | np.ndarray, data: Data) -> tuple[float, float
 
 def with_embedding(preset: str) -> dict[str, Any]:
     """Overrides adding the embedding stage (weight and threshold of the `ru` preset)."""
+    from meteor.module_registry import Module
     from meteor.presets import RU_EMBEDDING_THRESHOLD, RU_EMBEDDING_WEIGHT, get_preset
-    from meteor.types import Module
 
     p = get_preset(preset).params
     if Module.EMBEDDING in p.modules:
@@ -131,8 +131,8 @@ def with_embedding(preset: str) -> dict[str, Any]:
 
 
 def without_embedding(preset: str) -> dict[str, Any]:
+    from meteor.module_registry import Module
     from meteor.presets import get_preset
-    from meteor.types import Module
 
     p = get_preset(preset).params
     mods = [m for m in p.modules if m is not Module.EMBEDDING]

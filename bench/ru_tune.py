@@ -53,8 +53,8 @@ from ru_mqm_kendall import Data, kendall, load_data, taus  # noqa: E402
 
 from meteor import Meteor  # noqa: E402
 from meteor.languages.russian import RUSSIAN  # noqa: E402
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import stats_from_alignment  # noqa: E402
-from meteor.types import MODULE_ORDER, Module  # noqa: E402
 
 EX, LE, ST, SY, EM = Module.EXACT, Module.LEMMA, Module.STEM, Module.SYNONYM, Module.EMBEDDING
 STAGES = (EX, LE, ST, SY)

@@ -55,19 +55,11 @@ from meteor.errors import (
 )
 from meteor.languages import get_language
 from meteor.metric import Meteor
+from meteor.module_registry import Module
 from meteor.params import VERSION, Params
 from meteor.presets import PRESETS, get_preset, preset_names
-from meteor.types import (
-    Alignment,
-    Chunk,
-    CorpusResult,
-    Match,
-    MeteorResult,
-    Module,
-    Span,
-    Stats,
-    Token,
-)
+from meteor.stats import Stats
+from meteor.types import Alignment, Chunk, CorpusResult, Match, MeteorResult, Span, Token
 
 if TYPE_CHECKING:
     from meteor.analysis.report import CorpusReport

@@ -21,9 +21,9 @@ from typing import Any, Literal, get_args
 
 from meteor.errors import ParamError as ParamError
 from meteor.languages import canonical_code
+from meteor.module_registry import Module, stage_modules
 from meteor.text import TOKENIZERS as TOKENIZERS
 from meteor.text import TokenizerName as TokenizerName
-from meteor.types import Module, stage_modules
 
 __all__ = [
     "ALIGNERS",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from meteor.module_registry import Module
 from meteor.params import ParamError, Params
-from meteor.types import Module
 
 __all__ = [
     "PRESETS",

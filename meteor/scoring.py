@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from meteor.aligners import get_aligner
+from meteor.module_registry import MODULE_ORDER, module_slot
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.types import MODULE_ORDER, Match, Stats, chunk_starts, module_slot
+from meteor.stats import Stats
+from meteor.types import Match, chunk_starts
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
 

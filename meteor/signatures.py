@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from meteor import params as _params
 from meteor.aligners import get_aligner
 from meteor.errors import SettingsMismatchError as SettingsMismatchError
+from meteor.module_registry import Module
 from meteor.params import VERSION, Params
 from meteor.stages.registry import stage_code
-from meteor.types import Module
 
 __all__ = ["SettingsMismatchError", "check_same_settings", "settings_key", "settings_signature"]
 

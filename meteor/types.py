@@ -4,22 +4,34 @@ Everything the CLI, the exports and the app show is a field of these records;
 nothing downstream recomputes a number.  The layout follows the decomposition of
 CMU Meteor 1.5 (``Aligner`` → ``Alignment`` → ``MeteorStats`` → ``MeteorScorer``),
 with the sides named (``hyp``/``ref``) instead of Java's ``line1``/``line2``.
+
+The stages' names and slots (:class:`Module`, :func:`module_order`, …) live in
+:mod:`meteor.module_registry` and the sufficient statistics (:class:`Stats`) in
+:mod:`meteor.stats`; both are re-exported here, their old import path.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from itertools import chain
 from operator import itemgetter
 from sys import intern
 from typing import Any, cast
 
-from meteor.rules import is_perfect_segment
+from meteor.module_registry import (
+    MODULE_ORDER,
+    STAGE_NAME,
+    Module,
+    extend_module,
+    module_order,
+    module_slot,
+    retract_module,
+    stage_modules,
+)
+from meteor.stats import Stats
 
 __all__ = [
     "MODULE_ORDER",
@@ -44,101 +56,6 @@ __all__ = [
     "shared_span",
     "stage_modules",
 ]
-
-#: What a registered stage may be called: lowercase letters, digits and ``_``, starting
-#: with a letter (it appears in URLs as ``w_<stage>``, in the CLI and in JSON keys).
-STAGE_NAME = re.compile(r"[a-z][a-z0-9_]*")
-#: Stages registered at run time (:func:`meteor.stages.registry.register_stage`), by name.
-_EXTENSIONS: dict[str, Module] = {}
-#: Every name ever registered, in registration order: its statistics slot is 6 + its index
-#: here, and stays so for the life of the process (records made with it stay readable).
-_EXTRA_SLOTS: list[Module] = []
-
-
-class Module(StrEnum):
-    """A matching stage.  The value is the name used in records, figures and the CLI."""
-
-    EXACT = "exact"
-    STEM = "stem"
-    SYNONYM = "synonym"
-    PARAPHRASE = "paraphrase"
-    LEMMA = "lemma"
-    EMBEDDING = "embedding"
-
-    @classmethod
-    def _missing_(cls, value: object) -> Module | None:
-        """``Module("toy")`` for a stage registered under that name (:func:`extend_module`)."""
-        return _EXTENSIONS.get(value) if isinstance(value, str) else None
-
-
-#: Fixed order of the per-module statistics (never "i-th enabled module").
-MODULE_ORDER: tuple[Module, ...] = (
-    Module.EXACT,
-    Module.STEM,
-    Module.SYNONYM,
-    Module.PARAPHRASE,
-    Module.LEMMA,
-    Module.EMBEDDING,
-)
-_N = len(MODULE_ORDER)
-_ZEROS: tuple[int, ...] = (0,) * _N
-_BUILTIN_SLOT: dict[Module, int] = {m: k for k, m in enumerate(MODULE_ORDER)}
-
-
-def extend_module(name: str) -> Module:
-    """The :class:`Module` of a stage named ``name``, made a module if it is a new name.
-
-    A built-in name gives its member.  A new name gives a *pseudo-member*: a
-    ``Module`` instance outside the enumeration (``list(Module)`` stays the six
-    built-in stages) that ``Module(name)`` returns while the stage is registered, and
-    that behaves like a member everywhere (``str``, ``.value``, ``.name``, equality
-    and hashing by name, pickling).  Called by
-    :func:`meteor.stages.registry.register_stage`.
-
-    Raises:
-        ValueError: ``name`` is not a :data:`STAGE_NAME`.
-    """
-    if not isinstance(name, str) or not STAGE_NAME.fullmatch(name):
-        raise ValueError(
-            f"a stage name is lowercase letters, digits and '_' starting with a letter, "
-            f"got {name!r}"
-        )
-    if name in Module._value2member_map_:
-        return Module(name)
-    for known in _EXTRA_SLOTS:
-        if known.value == name:
-            _EXTENSIONS[name] = known
-            return known
-    member = str.__new__(Module, name)
-    member._name_ = name.upper()
-    member._value_ = name
-    _EXTENSIONS[name] = member
-    _EXTRA_SLOTS.append(member)
-    return member
-
-
-def retract_module(name: str) -> None:
-    """``Module(name)`` fails again (the stage was unregistered); its slot is kept."""
-    _EXTENSIONS.pop(name, None)
-
-
-def stage_modules() -> tuple[Module, ...]:
-    """The built-in stages, then the registered ones (in registration order)."""
-    return MODULE_ORDER + tuple(m for m in _EXTRA_SLOTS if _EXTENSIONS.get(m.value) is m)
-
-
-def module_order() -> tuple[Module, ...]:
-    """The order of the per-module statistics: :data:`MODULE_ORDER`, then every stage
-    registered in this process (slots are never reused)."""
-    return MODULE_ORDER + tuple(_EXTRA_SLOTS)
-
-
-def module_slot(module: Module) -> int:
-    """Index of ``module`` in :func:`module_order` (the built-in six: :data:`MODULE_ORDER`)."""
-    k = _BUILTIN_SLOT.get(module)
-    if k is None:
-        k = _N + _EXTRA_SLOTS.index(module)
-    return k
 
 
 def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
@@ -506,208 +423,6 @@ class Alignment(_Deferrable):
             for j in m.ref:
                 flags[j] = True
         return tuple(flags)
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    """Additive sufficient statistics (Meteor 1.5 ``MeteorStats``).
-
-    Per-module tuples are indexed by :data:`MODULE_ORDER` (six entries); a stage
-    registered at run time adds its slot after them (:func:`module_order`) when it
-    matched something.  ``stats_a + stats_b``
-    sums every field; the corpus sum of Meteor 1.5 (which skips the chunks of a
-    perfect segment) is :meth:`corpus_contribution` summed.
-    """
-
-    hyp_len: int = 0
-    ref_len: int = 0
-    hyp_function_words: int = 0
-    ref_function_words: int = 0
-    hyp_content_matches: tuple[int, ...] = _ZEROS
-    ref_content_matches: tuple[int, ...] = _ZEROS
-    hyp_function_matches: tuple[int, ...] = _ZEROS
-    ref_function_matches: tuple[int, ...] = _ZEROS
-    chunks: int = 0
-    hyp_word_matches: int = 0
-    ref_word_matches: int = 0
-
-    def __post_init__(self) -> None:
-        vecs = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
-        if len(vecs[0]) == len(vecs[1]) == len(vecs[2]) == len(vecs[3]) == _N:
-            return  # the built-in stages only: the common case, nothing to do
-        most = len(module_order())
-        for name, vec in zip(_VECTORS, vecs, strict=True):
-            if not _N <= len(vec) <= most:
-                raise ValueError(
-                    f"Stats.{name} must have {_N} entries (one per built-in module), or up "
-                    f"to {most} with the registered stages, got {len(vec)}"
-                )
-        # One form per value: the registered stages' slots up to the last non-zero one.
-        width = max(
-            [_N] + [k + 1 for vec in vecs for k in range(_N, len(vec)) if vec[k]],
-        )
-        for name, vec in zip(_VECTORS, vecs, strict=True):
-            object.__setattr__(self, name, _width(vec, width))
-
-    def per_module(
-        self, width: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """The four per-module tuples (hyp/ref content, hyp/ref function), at least ``width``
-        long (a registered stage that matched nothing has no slot of its own)."""
-        vecs = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
-        if len(vecs[0]) >= width:
-            return vecs
-        a, b, c, d = vecs
-        return _width(a, width), _width(b, width), _width(c, width), _width(d, width)
-
-    def __add__(self, other: Stats) -> Stats:
-        if not isinstance(other, Stats):
-            return NotImplemented
-        a = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
-        b = (
-            other.hyp_content_matches,
-            other.ref_content_matches,
-            other.hyp_function_matches,
-            other.ref_function_matches,
-        )
-        if len(a[0]) != len(b[0]):  # one has a registered stage's slot the other lacks
-            n = max(len(a[0]), len(b[0]))
-            a, b = self.per_module(n), other.per_module(n)
-        return Stats(
-            self.hyp_len + other.hyp_len,
-            self.ref_len + other.ref_len,
-            self.hyp_function_words + other.hyp_function_words,
-            self.ref_function_words + other.ref_function_words,
-            _vsum(a[0], b[0]),
-            _vsum(a[1], b[1]),
-            _vsum(a[2], b[2]),
-            _vsum(a[3], b[3]),
-            self.chunks + other.chunks,
-            self.hyp_word_matches + other.hyp_word_matches,
-            self.ref_word_matches + other.ref_word_matches,
-        )
-
-    @property
-    def is_perfect(self) -> bool:
-        """Every word of both sides matched, in one chunk (Meteor 1.5's frag = 0 case)."""
-        return is_perfect_segment(
-            self.hyp_word_matches, self.hyp_len, self.ref_word_matches, self.ref_len, self.chunks
-        )
-
-    def corpus_contribution(self) -> Stats:
-        """What Meteor 1.5 adds to the corpus total for this segment.
-
-        Reproduces ``MeteorStats.addStats`` (MeteorStats.java:144-146): the chunks
-        of a perfect segment are not added, its matches are.
-        """
-        if self.is_perfect:
-            return Stats(
-                self.hyp_len,
-                self.ref_len,
-                self.hyp_function_words,
-                self.ref_function_words,
-                self.hyp_content_matches,
-                self.ref_content_matches,
-                self.hyp_function_matches,
-                self.ref_function_matches,
-                0,
-                self.hyp_word_matches,
-                self.ref_word_matches,
-            )
-        return self
-
-    def to_meteor_vector(self, modules: tuple[Module, ...]) -> list[float]:
-        """The 23 numbers of Meteor 1.5 ``-ssOut``, slots following ``modules``."""
-        out: list[float] = [
-            float(self.hyp_len),
-            float(self.ref_len),
-            float(self.hyp_function_words),
-            float(self.ref_function_words),
-        ]
-        for slot in range(4):
-            if slot < len(modules):
-                k = module_slot(modules[slot])
-                out += [float(vec[k]) for vec in self.per_module(k + 1)]
-            else:
-                out += [0.0, 0.0, 0.0, 0.0]
-        out += [float(self.chunks), float(self.hyp_word_matches), float(self.ref_word_matches)]
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "hyp_function_words": self.hyp_function_words,
-            "ref_function_words": self.ref_function_words,
-            "hyp_content_matches": _by_name(self.hyp_content_matches),
-            "ref_content_matches": _by_name(self.ref_content_matches),
-            "hyp_function_matches": _by_name(self.hyp_function_matches),
-            "ref_function_matches": _by_name(self.ref_function_matches),
-            "chunks": self.chunks,
-            "hyp_word_matches": self.hyp_word_matches,
-            "ref_word_matches": self.ref_word_matches,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Stats:
-        order = module_order()
-
-        def vec(key: str) -> tuple[int, ...]:
-            v = d[key]
-            return tuple(int(v.get(m.value, 0)) for m in order)
-
-        return cls(
-            int(d["hyp_len"]),
-            int(d["ref_len"]),
-            int(d["hyp_function_words"]),
-            int(d["ref_function_words"]),
-            vec("hyp_content_matches"),
-            vec("ref_content_matches"),
-            vec("hyp_function_matches"),
-            vec("ref_function_matches"),
-            int(d["chunks"]),
-            int(d["hyp_word_matches"]),
-            int(d["ref_word_matches"]),
-        )
-
-
-_VECTORS = (
-    "hyp_content_matches",
-    "ref_content_matches",
-    "hyp_function_matches",
-    "ref_function_matches",
-)
-
-
-def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def _width(vec: tuple[int, ...], width: int) -> tuple[int, ...]:
-    """``vec`` cut or padded with zeros to ``width`` entries."""
-    n = len(vec)
-    return vec if n == width else vec[:width] if n > width else vec + (0,) * (width - n)
-
-
-def _by_name(vec: tuple[int, ...]) -> dict[str, int]:
-    """Per-module counts by stage name (the six built-in ones always, then the registered
-    stages that have a slot in ``vec``)."""
-    return dict(zip((m.value for m in module_order()), vec, strict=False))
 
 
 def _num(x: float) -> float | None:

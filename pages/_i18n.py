@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.types import Module
+from meteor.module_registry import Module
 from meteor.viz import figures
 
 #: The interface languages, in the order of the sidebar's switch.

@@ -15,9 +15,9 @@ from typing import Any
 import streamlit as st
 
 from meteor.languages import available, available_languages, get_language
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import ALIGNERS, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
-from meteor.types import MODULE_ORDER, Module
 from pages._i18n import module_label, num, stage_order, t, ui
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 from pages._scoring import Setting as Setting

@@ -16,9 +16,9 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.state import get_session_state
 
+from meteor.module_registry import Module
 from meteor.params import ALIGNERS
 from meteor.presets import PRESETS, preset_names
-from meteor.types import Module
 
 #: Session-state key of the notices of the first run (shown until the next run).
 NOTICES_KEY = "_url_notices"

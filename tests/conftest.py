@@ -205,7 +205,7 @@ def ru_meteor() -> Any:
     synonym and, when navec is installed, embedding)."""
     from meteor import Meteor
     from meteor.languages import get_language
-    from meteor.types import Module
+    from meteor.module_registry import Module
 
     if Module.EMBEDDING in get_language("ru").modules:
         return Meteor("ru")
@@ -225,7 +225,7 @@ def _toy_language_class() -> type:
     "not available").
     """
     from meteor.languages import Language
-    from meteor.types import Module
+    from meteor.module_registry import Module
 
     class Zedish(Language):
         code = TOY_CODE

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from meteor import runtime as _runtime
 from meteor.errors import CandidateLimitError, ParamError
-from meteor.types import Module
+from meteor.module_registry import Module
 
 if TYPE_CHECKING:
     from meteor.languages import Language

@@ -32,11 +32,12 @@ from typing import Any
 
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import is_definite
 from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext, from_match
-from meteor.types import Match, Module
+from meteor.types import Match
 
 __all__ = [
     "DEFAULT_BEAM_SIZE",

@@ -36,10 +36,11 @@ from meteor import resources
 from meteor.aligners.base import Aligner, LoadStep
 from meteor.errors import ParamError
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext
-from meteor.types import Match, Module, shared_span
+from meteor.types import Match, shared_span
 
 __all__ = ["GreedyAligner", "Stemmer", "WordNetLike", "align_nltk", "nltk_candidates"]
 

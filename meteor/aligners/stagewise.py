@@ -39,9 +39,10 @@ from meteor.aligners.stagewise_block import _Budget
 from meteor.aligners.stagewise_search import _solve_stage
 from meteor.errors import ParamError
 from meteor.errors import StagewiseSearchError as StagewiseSearchError
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.stages.base import Candidate, MatchContext, from_match
-from meteor.types import Match, Module, Span
+from meteor.types import Match, Span
 
 __all__ = [
     "DEFAULT_MAX_NODES",

@@ -12,11 +12,8 @@ from dataclasses import dataclass
 
 from meteor.params import RANGES, Params
 from meteor.scoring import compute
-from meteor.types import (
-    Match,
-    MeteorResult,
-    Stats,
-)
+from meteor.stats import Stats
+from meteor.types import Match, MeteorResult
 
 __all__ = ["Curve", "MatchDiff", "match_diff", "sensitivity"]
 

@@ -36,12 +36,12 @@ from meteor.analysis.corpus import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
-    _row_stats,
     bootstrap,
     common_segments,
     paired_bootstrap,
     stats_matrix,
 )
+from meteor.analysis.resampling import row_stats
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult, Stats
@@ -98,7 +98,7 @@ def approximate_randomisation(
     ma, mb = stats_matrix(a), stats_matrix(b)
     sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
     observed = abs(
-        compute(_row_stats(sum_b), params).score - compute(_row_stats(sum_a), params).score
+        compute(row_stats(sum_b), params).score - compute(row_stats(sum_a), params).score
     )
     delta = mb - ma
     if not delta.any():
@@ -108,8 +108,8 @@ def approximate_randomisation(
     for _ in range(trials):
         swap = rng.random(len(a)) < 0.5
         moved = swap.astype(np.float64) @ delta
-        sa = compute(_row_stats(sum_a + moved), params).score
-        sb = compute(_row_stats(sum_b - moved), params).score
+        sa = compute(row_stats(sum_a + moved), params).score
+        sb = compute(row_stats(sum_b - moved), params).score
         hits += abs(sb - sa) >= observed - 1e-12
     return (hits + 1) / (trials + 1)
 

@@ -340,52 +340,9 @@ def _finish(
     # the ends are exactly the scores meteor.score gives, whatever the shortcut gave
     game._values[frozenset()] = score_a
     game._values[frozenset(players)] = score_b
-    n = len(players)
-    errors: dict[str, float] = {}
-    inter: list[tuple[str, str, float]] = []
-    if not players:
-        shares: dict[str, float] = {}
-        method = "none: the two settings agree"
-    elif orders is None and (2**n) * segments <= EXACT_BUDGET:
-        shares, inter = exact_shares(game)
-        method = f"exact: every one of the {2**n} subsets of the {n} groups"
-    else:
-        k = orders or SAMPLED_ORDERS
-        shares, errors = sampled_shares(game, k, seed)
-        method = (
-            f"sampled: {k} random orders (seed {seed}); each share ± its standard error "
-            f"(largest {max(errors.values()):.2g})"
-        )
-    words: list[str] = []
-    path_delta: dict[str, float] = {}
-    for s in steps:
-        for g in s.groups:
-            path_delta[g] = path_delta.get(g, 0.0) + (s.delta if len(s.groups) == 1 else 0.0)
-    off = [
-        g
-        for s in steps
-        for g in s.groups
-        if len(s.groups) == 1 and abs(s.delta - shares[g]) > max(_TOL, 2 * errors.get(g, 0.0))
-    ]
-    if off:
-        words.append(
-            "the path and the shares disagree for "
-            + ", ".join(off)
-            + ": the factors interact"
-            + (
-                " (strongest: " + "; ".join(f"{g} × {h} {v:+.4f}" for g, h, v in inter[:3]) + ")"
-                if inter
-                else ""
-            )
-        )
-    elif players:
-        words.append("the path and the shares agree: the groups add up independently")
-    invalid = tuple(
-        Invalid(_ordered(s, players), reason, _ordered(near, players))
-        for s, (reason, near) in sorted(
-            game.invalid.items(), key=lambda x: (len(x[0]), _ordered(x[0], players))
-        )
-    )
+    shares, errors, inter, method = _shares(game, orders, seed, segments)
+    words = _path_words(steps, players, shares, errors, inter)
+    invalid = _invalid(game)
     if invalid:
         words.append(
             f"{len(invalid)} combination(s) cannot run; each is valued by the nearest one "
@@ -411,6 +368,71 @@ def _finish(
         aggregation=game.aggregation,
         result_a=ra,
         result_b=rb,
+    )
+
+
+def _shares(
+    game: _Game, orders: int | None, seed: int, segments: int
+) -> tuple[dict[str, float], dict[str, float], list[tuple[str, str, float]], str]:
+    """Each group's share, its standard error (sampled), the interactions, and the method."""
+    n = len(game.players)
+    errors: dict[str, float] = {}
+    inter: list[tuple[str, str, float]] = []
+    if not game.players:
+        shares: dict[str, float] = {}
+        method = "none: the two settings agree"
+    elif orders is None and (2**n) * segments <= EXACT_BUDGET:
+        shares, inter = exact_shares(game)
+        method = f"exact: every one of the {2**n} subsets of the {n} groups"
+    else:
+        k = orders or SAMPLED_ORDERS
+        shares, errors = sampled_shares(game, k, seed)
+        method = (
+            f"sampled: {k} random orders (seed {seed}); each share ± its standard error "
+            f"(largest {max(errors.values()):.2g})"
+        )
+    return shares, errors, inter, method
+
+
+def _path_words(
+    steps: list[Step],
+    players: tuple[str, ...],
+    shares: dict[str, float],
+    errors: dict[str, float],
+    inter: list[tuple[str, str, float]],
+) -> list[str]:
+    """Whether the path's one-group steps agree with the shares, in words."""
+    words: list[str] = []
+    off = [
+        g
+        for s in steps
+        for g in s.groups
+        if len(s.groups) == 1 and abs(s.delta - shares[g]) > max(_TOL, 2 * errors.get(g, 0.0))
+    ]
+    if off:
+        words.append(
+            "the path and the shares disagree for "
+            + ", ".join(off)
+            + ": the factors interact"
+            + (
+                " (strongest: " + "; ".join(f"{g} × {h} {v:+.4f}" for g, h, v in inter[:3]) + ")"
+                if inter
+                else ""
+            )
+        )
+    elif players:
+        words.append("the path and the shares agree: the groups add up independently")
+    return words
+
+
+def _invalid(game: _Game) -> tuple[Invalid, ...]:
+    """The combinations that cannot run, each with the nearest one that can."""
+    players = game.players
+    return tuple(
+        Invalid(_ordered(s, players), reason, _ordered(near, players))
+        for s, (reason, near) in sorted(
+            game.invalid.items(), key=lambda x: (len(x[0]), _ordered(x[0], players))
+        )
     )
 
 

@@ -17,7 +17,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.presets import PRESETS
 from meteor.scoring import compute
-from meteor.types import Stats
+from meteor.stats import Stats
 
 __all__ = ["exact_shares", "sampled_shares"]
 

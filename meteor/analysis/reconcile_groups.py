@@ -20,9 +20,10 @@ from typing import Any
 
 from meteor.aligners import get_aligner
 from meteor.errors import ParamError
+from meteor.module_registry import Module
 from meteor.params import Params, stage_weight
 from meteor.scoring import Breakdown, _nltk_arithmetic
-from meteor.types import Module, Stats
+from meteor.stats import Stats
 
 __all__ = [
     "ALIGNMENT_FREE",
@@ -249,7 +250,7 @@ def _weight_words(
             continue
         text = f"{name_b} weighs {m.value} matches {_fmt(w1)} ({name_a}: {_fmt(w0)})"
         if stats is not None:
-            from meteor.types import module_slot
+            from meteor.module_registry import module_slot
 
             k = module_slot(m)
             hc, rc, hf, rf = stats.per_module(k + 1)

@@ -11,16 +11,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from meteor.metric import Meteor
+from meteor.module_registry import Module, module_slot
 from meteor.params import Params
 from meteor.rules import is_definite
 from meteor.scoring import Breakdown
-from meteor.types import (
-    Match,
-    MeteorResult,
-    Module,
-    Stats,
-    module_slot,
-)
+from meteor.stats import Stats
+from meteor.types import Match, MeteorResult
 
 __all__ = [
     "FORMULA_WORDS",

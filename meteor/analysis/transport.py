@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from meteor.types import Alignment, Chunk, Match, MeteorResult, Stats, Token, shared_span
+from meteor.stats import Stats
+from meteor.types import Alignment, Chunk, Match, MeteorResult, Token, shared_span
 
 __all__ = ["Decoder", "Encoded", "encode"]
 

@@ -24,14 +24,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from meteor.analysis.corpus import (
-    MAX_BOOTSTRAP_DRAWS,
-    CorpusIntervals,
-    PairedBootstrap,
-    bootstrap,
-    common_segments,
-    paired_bootstrap,
-)
+from meteor.analysis.corpus import CorpusIntervals, PairedBootstrap, bootstrap, paired_bootstrap
+from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, common_segments
 from meteor.cli import correlate as cli_correlate
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
@@ -47,10 +41,11 @@ from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor, jar_text
+from meteor.module_registry import Module
 from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.text.notices import bom_notice, has_bom
-from meteor.types import CorpusResult, Module
+from meteor.types import CorpusResult
 
 __all__ = ["CliError", "main"]
 

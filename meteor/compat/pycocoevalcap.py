@@ -46,8 +46,9 @@ from meteor.metric import _CHAR_BYTES, _TOKEN_BYTES, MAX_TOKENS
 from meteor.metric import Meteor as _Scorer
 from meteor.params import Params
 from meteor.scoring import compute
+from meteor.stats import Stats
 from meteor.text import normalize
-from meteor.types import MeteorResult, Stats, Token
+from meteor.types import MeteorResult, Token
 
 __all__ = ["Meteor", "jar_fields", "java_pow", "jar_score"]
 

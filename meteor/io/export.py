@@ -17,9 +17,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Any
 
+from meteor.module_registry import Module
 from meteor.params import VERSION, Params
 from meteor.signatures import check_same_settings
-from meteor.types import CorpusResult, MeteorResult, Module
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "CSV_COLUMNS",

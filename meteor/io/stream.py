@@ -27,19 +27,15 @@ from typing import Any, BinaryIO, Literal
 
 from meteor.errors import InputError
 from meteor.io.lines import detect_format, iter_lines
+from meteor.io.rows import csv_rows, header_row, jsonl_rows, tsv_quoted, tsv_row
 from meteor.io.tables import (
     check_system_name,
     columns,
-    csv_rows,
-    header_row,
     hyp_of,
-    jsonl_rows,
     no_text_column,
     ref_reader,
     stem,
     system_of,
-    tsv_quoted,
-    tsv_row,
 )
 
 __all__ = ["Role", "Source", "check_files", "iter_file", "iter_segments"]
@@ -91,7 +87,7 @@ class _File:
 
     @contextmanager
     def text(self) -> Iterator[Iterable[str]]:
-        """Its text for :func:`~meteor.io.tables.csv_rows` (a table's BOM dropped)."""
+        """Its text for :func:`~meteor.io.rows.csv_rows` (a table's BOM dropped)."""
         with self._binary() as fh:
             wrapper = io.TextIOWrapper(fh, encoding="utf-8-sig", newline="")
             try:

@@ -3,8 +3,8 @@
 * **text**: one segment per line (:func:`meteor.io.lines.split_lines`).
 * **tsv**: a header row, then one row per segment, tab-separated and unquoted
   (``csv.QUOTE_NONE``, as the WMT and compare-mt files are) unless the file carries
-  csv quoting as pandas' ``to_csv(sep="\t")`` writes it (:func:`_tsv_cells` states
-  the rule).
+  csv quoting as pandas' ``to_csv(sep="\t")`` writes it (``meteor.io.rows._tsv_cells``
+  states the rule).
 * **csv**: the same with commas, read with csv's quoting.
 * **jsonl**: one JSON object per line with the same field names; ``refs`` may hold
   a list of references; a key given twice is an error; only the Meteor 1.5 harness's
@@ -21,33 +21,32 @@ form) and ``seg_id`` (the table is then *keyed*: its segments pair by id, see
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Literal
 
 from meteor.errors import InputError
 from meteor.io.lines import (
-    MAX_BYTES,
     MAX_SEGMENTS,
     SURROGATE,
     decode,
     detect_format,
-    notice,
     split_lines,
+)
+from meteor.io.rows import (
+    _HYP_NAMES,
+    _REF_COLUMN,
+    _jsonl_rows,
+    _Row,
+    _tsv_rows,
 )
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
 
-#: Reference columns: ``ref``, ``ref2``, ``ref_2``, ``ref-2``, ``reference``, ``refs``.
-_REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
 #: Most systems in one long-form table.
 _MAX_SYSTEMS = 50
-_HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
 _ID_NAMES = ("seg_id", "id", "segment", "line_no")
 _SYSTEM_NAMES = ("system", "sys")
 
@@ -145,243 +144,6 @@ def stem(name: str) -> str:
         if stem.lower().endswith(suffix):
             return stem[: -len(suffix)] or stem
     return stem or "system"
-
-
-_Row = tuple[int, dict[str, Any]]  # (line number, fields)
-
-
-def _tsv_rows(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[_Row]]:
-    """Header and rows of a TSV (or CSV) file: plain tab-separated, or csv-quoted."""
-    cells = (
-        _csv_cells(text, name, limit, ",", "CSV")
-        if kind == "csv"
-        else _tsv_cells(text, name, limit)
-    )
-    header = header_row(name, cells[0][1] if cells else None, kind)
-    return header, [(k, tsv_row(name, k, row, header, kind)) for k, row in cells[1:]]
-
-
-def header_row(name: str, cells: list[str] | None, kind: str) -> list[str]:
-    """The header row of a TSV or CSV file (``None``: the file has no row)."""
-    if cells is None:
-        raise InputError(
-            f"{name}: the {kind.upper()} file is empty; it needs a header row (e.g. hyp"
-            f"{'<TAB>' if kind == 'tsv' else ','}ref)"
-        )
-    if len(set(cells)) != len(cells):
-        dup = sorted({h for h in cells if cells.count(h) > 1})
-        raise InputError(f"{name}: the header repeats column(s) {', '.join(dup)}")
-    return cells
-
-
-def tsv_row(name: str, k: int, cells: list[str], header: list[str], kind: str) -> dict[str, Any]:
-    """One row of a TSV or CSV file as ``{column: text}``; it must have the header's width."""
-    if len(cells) != len(header):
-        what = "comma" if kind == "csv" else "tab"
-        raise InputError(
-            f"{name}: line {k} has {len(cells)} {what}-separated fields but the header has "
-            f"{len(header)} ({', '.join(header)})"
-        )
-    return dict(zip(header, cells, strict=True))
-
-
-#: A field as Python's csv module (and pandas' ``to_csv``) writes a text holding a double
-#: quote: in double quotes, every inner quote doubled (``"He said ""hi"" to me"``).
-_CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')
-
-
-def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
-    """``(line, fields)`` per row of a TSV file.
-
-    Unquoted (each tab separates, each line break ends a row) unless the file carries
-    csv quoting: a field in double quotes with its inner quotes doubled, or rows that
-    are uneven unquoted but even when read with csv's ``excel-tab`` dialect, a quoted
-    field holding the tab or line break.  A file with such a field that does not read
-    as quoted TSV is read unquoted, with a warning; a field that only starts with a
-    quote is text.
-    """
-    lines = split_lines(text, name, limit=limit)
-    plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
-    read: list[list[tuple[int, list[str]]]] = []
-
-    def quoted() -> list[tuple[int, list[str]]]:
-        if not read:
-            read.append(_csv_cells(text, name, limit, "\t", "TSV"))
-        return read[0]
-
-    return quoted() if tsv_quoted(name, plain, quoted) else plain
-
-
-def tsv_quoted(
-    name: str,
-    plain: Iterable[tuple[int, list[str]]],
-    quoted: Callable[[], Iterable[tuple[int, list[str]]]],
-) -> bool:
-    """Whether a TSV file is read with csv quoting (the rule of :func:`_tsv_cells`).
-
-    ``plain``: its rows split at every tab, read once; ``quoted()``: its rows read with
-    csv's ``excel-tab`` dialect (:func:`csv_rows`), read at most once.  Both may be lazy:
-    the decision holds a row at a time (the streaming reader reads the file again).
-    """
-    width: int | None = None
-    quoted_at: int | None = None
-    uneven = False
-    for k, row in plain:
-        width = len(row) if width is None else width
-        uneven = uneven or len(row) != width
-        if quoted_at is None and any(_CSV_QUOTED.fullmatch(c) for c in row):
-            quoted_at = k
-    if quoted_at is None and not uneven:
-        return False
-    held = False  # a quoted field holds a tab or a line break
-    try:
-        for _, row in quoted():
-            held = held or any(("\t" in c or "\n" in c or "\r" in c) for c in row)
-    except InputError as exc:
-        if quoted_at is not None and not uneven:
-            notice(
-                f'{name}: line {quoted_at} has a field in csv quotes ("…""…""…", as '
-                "pandas' to_csv writes), but the file does not read as quoted TSV "
-                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written"
-            )
-        return False  # uneven: the unquoted reading's own message follows
-    # a quoted field held the tab or line break that made rows uneven
-    return quoted_at is not None or held
-
-
-def _csv_cells(
-    text: str, name: str, limit: int, delimiter: str, what: str
-) -> list[tuple[int, list[str]]]:
-    """``(first line, fields)`` per row, read with csv's quoting (:func:`csv_rows`)."""
-    return list(csv_rows(io.StringIO(text, newline=""), name, delimiter, what, limit))
-
-
-def csv_rows(
-    lines: Iterable[str], name: str, delimiter: str, what: str, limit: int | None = None
-) -> Iterator[tuple[int, list[str]]]:
-    """``(first line, fields)`` per row, read lazily with csv's quoting (RFC 4180; ``strict``).
-
-    ``lines``: text read with ``newline=""`` (a file or :class:`io.StringIO`).  Every row
-    must have the first row's width.
-    """
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))
-    reader = csv.reader(lines, delimiter=delimiter, strict=True)
-    start = 1
-    count = 0
-    width: int | None = None
-    try:
-        for row in reader:
-            row = row or [""]
-            count += 1
-            if limit is not None and count > limit:
-                raise InputError(
-                    f"{name} has more than {limit:,} rows; at most {limit:,} are accepted — "
-                    "split the file and score the parts (statistics add up)"
-                )
-            width = len(row) if width is None else width
-            if len(row) != width:
-                raise InputError(
-                    f"{name}: line {start} has {len(row)} fields but the header has {width} "
-                    f"(read as quoted {what})"
-                )
-            yield start, row
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise InputError(
-            f"{name}: line {reader.line_num} is not valid quoted {what}: {exc}"
-        ) from None
-
-
-class _RepeatedKeyError(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json.loads``' object hook: refuse a key given twice (``json`` keeps the last)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKeyError(key)
-            seen.add(key)
-    return out
-
-
-def _text_field(key: str, hyp_field: str | None, ref_fields: Sequence[str] | None) -> bool:
-    """``key`` names a hypothesis or reference field (the defaults or those given)."""
-    if key == hyp_field or (ref_fields is not None and key in ref_fields):
-        return True
-    return key.lower() in _HYP_NAMES or _REF_COLUMN.match(key) is not None
-
-
-def _jsonl_rows(
-    text: str,
-    name: str,
-    limit: int,
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-) -> tuple[list[str], list[_Row]]:
-    lines = enumerate(split_lines(text, name, limit=limit), start=1)
-    rows = list(jsonl_rows(lines, name, hyp_field, ref_fields))
-    header = list(dict.fromkeys(key for _, obj in rows for key in obj))
-    return header, rows
-
-
-def jsonl_rows(
-    lines: Iterable[tuple[int, str]],
-    name: str,
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-) -> Iterator[_Row]:
-    """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily.
-
-    Only the Meteor 1.5 harness's ``{"type": "corpus"}`` summary (no hyp/ref field) is
-    skipped; once the lines are read, an :class:`InputWarning` names the skipped lines.
-    """
-    skipped: list[int] = []
-    for k, line in lines:
-        obj = _jsonl_object(line, name, k)
-        if obj.get("type") == "corpus" and not any(
-            _text_field(key, hyp_field, ref_fields) for key in obj
-        ):
-            skipped.append(k)  # the Meteor 1.5 harness's final summary line
-            continue
-        yield k, obj
-    if skipped:
-        notice(
-            f"{name}: skipped line {', '.join(map(str, skipped[:5]))}"
-            + (f" and {len(skipped) - 5:,} more" if len(skipped) > 5 else "")
-            + ': a {"type": "corpus"} summary with no hyp or ref field (the Meteor 1.5 '
-            "harness writes one last), not a segment"
-        )
-
-
-def _jsonl_object(line: str, name: str, k: int) -> dict[str, Any]:
-    """Line ``k`` of a JSONL file as an object; every way it can fail is named."""
-    if not line.strip():
-        raise InputError(
-            f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
-        )
-    try:
-        obj = json.loads(line, object_pairs_hook=_unique_keys)
-    except _RepeatedKeyError as exc:
-        raise InputError(
-            f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
-            "once (JSON readers keep only the last value)"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{name}: line {k} nests JSON too deeply to read") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise InputError(f"{name}: line {k} cannot be read as JSON ({exc})") from None
-    if not isinstance(obj, dict):
-        raise InputError(
-            f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with hyp/ref fields"
-        )
-    return obj
 
 
 def _pick(

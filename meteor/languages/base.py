@@ -40,8 +40,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from meteor.errors import ParamError, ResourceError
+from meteor.module_registry import Module
 from meteor.text import TOKENIZERS
-from meteor.types import Module
 
 if TYPE_CHECKING:
     import numpy as np

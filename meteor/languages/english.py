@@ -28,8 +28,8 @@ from pathlib import Path
 from meteor import resources
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
+from meteor.module_registry import Module
 from meteor.runtime import gc_paused, use_native
-from meteor.types import Module
 
 __all__ = ["ENGLISH", "English", "meteor_morph", "snowball_backend"]
 

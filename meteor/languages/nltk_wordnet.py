@@ -49,22 +49,18 @@ import threading
 import warnings
 from collections import defaultdict
 from collections.abc import Iterator
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 from meteor.errors import ResourceError
+from meteor.languages.nltk_wordnet_index import INDEX_CACHE_NAME, decode_index, encode_index
 from meteor.resources import (
     WN_HINT,
     cache_dir,
     cache_full,
-    cache_sections,
-    int32_bytes,
-    int32_list,
     is_no_space,
-    read_cache_sections,
     wordnet_dir,
     write_cache_file,
 )
@@ -143,9 +139,10 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
 
     # nltk's __init__ then scans data.adj for satellites and parses the four index.*
     # files into the lemma -> pos -> offsets map: about 1 s, most of a cold nltk start.
-    # Both results are kept next to the copy (_encode_index: a JSON header, then strings and
-    # 32-bit integers, so a cache file can hold data but never code; decoded in under
-    # 0.1 s, where JSON took 0.3-0.7 s) and rebuilt when the copy's digests change.
+    # Both results are kept next to the copy (nltk_wordnet_index.encode_index: a JSON
+    # header, then strings and 32-bit integers, so a cache file can hold data but never
+    # code; decoded in under 0.1 s, where JSON took 0.3-0.7 s) and rebuilt when the
+    # copy's digests change.
 
     def _scan_satellites(self) -> None:
         cached = self._index_cache()
@@ -177,7 +174,7 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         key = _index_cache_key(path.parent)
         if key is not None:
             with gc_paused():  # 300,000 new containers: collections would triple the time
-                self._loaded_cache = _decode_index(path, key)
+                self._loaded_cache = decode_index(path, key)
         return self._loaded_cache
 
     # The nltk preset asks, for each new word, which lemma names its synsets hold
@@ -252,7 +249,7 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         key = _index_cache_key(path.parent) if path is not None else None
         if path is None or key is None:
             return
-        data = _encode_index(key, sorted(self.satellite_offsets), self._lemma_pos_offset_map)
+        data = encode_index(key, sorted(self.satellite_offsets), self._lemma_pos_offset_map)
         if data is not None:  # a read-only cache only costs the next start
             write_cache_file(path, data)
 
@@ -282,86 +279,6 @@ def _unmarked(word: str) -> str:
         if k >= 0 and ")" not in word[k + 1 : -1]:
             return word[:k]
     return word
-
-
-#: The cached index of :class:`FastWordNetCorpusReader`, next to the WordNet copy.
-INDEX_CACHE_NAME = "lemma_pos_offset_map.bin"
-
-
-def _encode_index(
-    key: dict[str, Any], satellites: list[int], lemma_map: dict[str, dict[str, list[int]]]
-) -> bytes | None:
-    """The satellites and the lemma map as a JSON header line (the key, section sizes,
-    the shapes) and four sections: the lemmas (UTF-8, one per line, in the map's order),
-    their order when grouped by shape, every offset (grouped), the satellite offsets.
-    A lemma's shape is its parts of speech with their numbers of offsets; lemmas of
-    one shape are rebuilt together (:func:`_decode_index`).  ``None`` when a lemma is
-    empty or holds a line break, or an offset is not a 32-bit integer (not cached)."""
-    lemmas = list(lemma_map)
-    if any(not w or "\n" in w for w in lemmas):
-        return None
-    by_shape: dict[tuple[tuple[str, int], ...], list[int]] = {}
-    for k, w in enumerate(lemmas):
-        shape = tuple((pos, len(offs)) for pos, offs in lemma_map[w].items())
-        by_shape.setdefault(shape, []).append(k)
-    order: list[int] = []
-    offsets: list[int] = []
-    shapes: list[list[Any]] = []
-    for shape, members in by_shape.items():
-        order += members
-        offsets += [o for k in members for offs in lemma_map[lemmas[k]].values() for o in offs]
-        shapes.append([[list(p) for p in shape], len(members)])
-    if any(not 0 <= o < 2**31 for o in [*offsets, *satellites]):
-        return None
-    sections = [
-        "\n".join(lemmas).encode("utf-8"),
-        int32_bytes(order),
-        int32_bytes(offsets),
-        int32_bytes(satellites),
-    ]
-    return cache_sections(key, sections, shapes=shapes)
-
-
-def _decode_index(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
-    """``{"key", "satellites", "map"}`` from what :func:`_encode_index` wrote to ``path``
-    for ``key``; ``None`` when it is missing, was made for another key or is damaged."""
-    got = read_cache_sections(path, key, 4)
-    if got is None:
-        return None
-    head, parts = got
-    try:
-        shapes = head["shapes"]
-        lemmas = parts[0].decode("utf-8").split("\n") if parts[0] else []
-        order, offsets, satellites = (
-            int32_list(parts[1]),
-            int32_list(parts[2]),
-            int32_list(parts[3]),
-        )
-        if len(order) != len(lemmas) or len(offsets) != sum(
-            n * sum(int(c) for _, c in shape) for shape, n in shapes
-        ):
-            return None
-        values: list[Any] = [None] * len(lemmas)
-        flat = iter(offsets)
-        k = 0
-        for shape, n in shapes:
-            group = order[k : k + n]
-            k += n
-            if len(group) != n:
-                return None
-            pos_counts = [(str(p), int(c)) for p, c in shape]
-            if len(pos_counts) == 1 and pos_counts[0][1] == 1:  # most lemmas: one synset
-                pos = pos_counts[0][0]
-                for i, o in zip(group, flat, strict=False):
-                    values[i] = {pos: [o]}
-            else:
-                for i in group:
-                    values[i] = {p: list(islice(flat, c)) for p, c in pos_counts}
-        if k != len(lemmas) or None in values:
-            return None
-    except (ValueError, KeyError, TypeError, IndexError):
-        return None
-    return {"key": key, "satellites": satellites, "map": dict(zip(lemmas, values, strict=True))}
 
 
 def _index_cache_key(target: Path) -> dict[str, Any] | None:

@@ -65,30 +65,19 @@ header).  A truncated table (line count not a multiple of 3) is refused, where
 Java would crash.
 The index
 ---------
-The 272 MB table text becomes one 106 MB file in :func:`meteor.resources.cache_dir`
-(``paraphrase-<lang>.v<N>.idx``), built once by :mod:`meteor.languages.paraphrase_build`
-(in a child process; the layout of the file is described there) and
-memory-mapped afterwards.  A query maps both sentences' words to ids, hashes
+The table is read from one memory-mapped index file (:mod:`meteor.languages.paraphrase_index`).
+A query maps both sentences' words to ids, hashes
 every n-gram of up to ``W`` words with numpy, and does all the work of the Java
 loops as array operations; about 0.3 ms for a pair of 30-token sentences.
-
-A missing, truncated, corrupted, stale (other source size/mtime) or older-format
-file fails the checks in :func:`_read_index` and is rebuilt.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
-import hashlib
 import json
-import mmap
-import os
-import struct
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,12 +89,17 @@ from meteor.languages import paraphrase_build
 from meteor.languages.paraphrase_build import (
     _HASH_MULT,
     ARRAYS,
-    DIGEST,
     FORMAT_VERSION,
-    MAGIC,
-    READ_CHUNK,
     Progress,
     hash_columns,
+)
+from meteor.languages.paraphrase_index import (
+    InvalidIndexError,
+    StaleIndexError,
+    check_source,
+    index_path,
+    open_or_build,
+    read_index,
 )
 from meteor.runtime import compiled
 
@@ -133,14 +127,6 @@ def _native_phrase_ids() -> Any:
 
 #: The C look-up, or ``None`` (then numpy's).
 NATIVE_PHRASE_IDS = _native_phrase_ids()
-
-
-class InvalidIndexError(ValueError):
-    """A cached index file is unusable (truncated, corrupted, stale or another version)."""
-
-
-class StaleIndexError(InvalidIndexError):
-    """A cached index file was built from a table of another size or modification time."""
 
 
 class CandidateOverflowError(ValueError):
@@ -194,91 +180,6 @@ class SentencePhrases:
 
 
 _NO_PHRASES = np.zeros((0, 4), dtype=np.int64)
-
-
-def index_path(lang: str = "en", cache: Path | None = None) -> Path:
-    """Where the index for ``lang`` lives.
-
-    Args:
-        lang: language code of the table (``data/paraphrase-<lang>.gz``).
-        cache: a directory to hold the index, or the index file itself;
-            default :func:`meteor.resources.cache_dir`.
-
-    Returns:
-        The index file path (it may not exist yet).
-    """
-    name = f"paraphrase-{lang}.v{FORMAT_VERSION}.idx"
-    if cache is None:
-        from meteor import resources
-
-        return resources.cache_dir() / name
-    cache = Path(cache)
-    if cache.is_dir() or not cache.suffix:
-        return cache / name
-    return cache
-
-
-#: Index bytes per byte of the gzip table (English: 110.6 MB from 61.8 MB).
-INDEX_PER_GZ_BYTE = 1.8
-
-
-@contextlib.contextmanager
-def _build_lock(index: Path) -> Iterator[None]:
-    """Hold an exclusive :func:`fcntl.flock` on ``<index>.lock`` (waiting for another
-    process's build to end); without ``fcntl``, or when the lock file cannot be made
-    (a read-only folder: the build then fails and says why), no lock."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - non-POSIX
-        yield
-        return
-    try:
-        index.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(index.with_name(index.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-def _same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
-    """For :meth:`ParaphraseTable.open`: whether ``source`` has the bytes the index was
-    built from (the SHA-256 in its header), though its time differs.
-
-    Each Python environment installs its own copy of pycocoevalcap's table, with its own
-    modification time; compared by time alone, two environments sharing the cache folder
-    would rebuild the shared index in turn (30-60 s each).  The digest costs 0.14 s; each
-    ``(size, time)`` found to hold the same bytes is remembered beside the index
-    (``<index>.sources.json``), so an environment pays it once.
-    """
-
-    def same(src: dict[str, Any]) -> bool:
-        st = source.stat()
-        digest = src.get("sha256")
-        if not isinstance(digest, str) or src.get("size") != st.st_size:
-            return False
-        seen_path = index.with_name(index.name + ".sources.json")
-        this = [digest, st.st_size, st.st_mtime_ns]
-        try:
-            seen = json.loads(seen_path.read_text(encoding="utf-8"))
-            if not isinstance(seen, list):
-                seen = []
-        except (OSError, ValueError):
-            seen = []
-        if this in seen:
-            return True
-        if paraphrase_build.file_sha256(source) != digest:
-            return False
-        from meteor.resources import write_cache_file
-
-        write_cache_file(seen_path, json.dumps([this, *seen][:16]).encode("utf-8"))
-        return True
-
-    return same
 
 
 class ParaphraseTable:
@@ -341,12 +242,8 @@ class ParaphraseTable:
         Returns:
             The table.
 
-        A process that finds no usable index builds it holding a lock file beside it
-        (``<index>.lock``, :func:`fcntl.flock`), so a second process starting at the same
-        time waits for that build and opens its index instead of building its own.  When
-        the cache folder's device is full, the index is built in a temporary folder
-        instead, with one :class:`meteor.resources.CacheWarning`
-        (:func:`meteor.resources.cache_full`).
+        How a process builds it, and where when the cache folder is full:
+        :func:`meteor.languages.paraphrase_index.open_or_build`.
 
         Raises:
             meteor.languages.ResourceError: the table is not installed.
@@ -355,36 +252,12 @@ class ParaphraseTable:
                 temporary folder (or in ``cache``, when given).
             MemoryError: the build ran out of memory.
         """
-        from meteor import resources
-
-        source = resources.paraphrase_table_path(lang)
-        path = index_path(lang, cache)
-        st = source.stat()
-        want = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
-        while True:
-            same = _same_table(path, source)
-
-            def opened(at: Path = path, same: Any = same) -> ParaphraseTable | None:
-                try:
-                    return cls.open(at, expect_source=want, same_table=same)
-                except (OSError, InvalidIndexError):
-                    return None
-
-            table = opened()
-            if table is not None:
-                return table
-            try:
-                with _build_lock(path):
-                    table = opened()  # built by another process while this one waited
-                    if table is None:
-                        paraphrase_build.build_in_child(source, path, lang, progress)
-                return table or cls.open(path, expect_source=want, same_table=same)
-            except OSError as exc:
-                if not resources.is_no_space(exc):
-                    raise
-                needed = int(st.st_size * INDEX_PER_GZ_BYTE)
-                folder = resources.cache_full(path.parent, "the paraphrase index", needed)
-                path = folder / path.name
+        return open_or_build(
+            lang,
+            cache,
+            progress,
+            lambda at, want, same: cls.open(at, expect_source=want, same_table=same),
+        )
 
     @classmethod
     def open(
@@ -410,14 +283,8 @@ class ParaphraseTable:
             InvalidIndexError: the file is truncated, corrupted, stale
                 (:class:`StaleIndexError`) or of another version.
         """
-        header, buf = _read_index(Path(path))
-        if expect_source is not None:
-            src = header.get("source", {})
-            if (
-                src.get("size") != expect_source["size"]
-                or src.get("mtime_ns") != expect_source["mtime_ns"]
-            ) and not (same_table is not None and same_table(src)):
-                raise StaleIndexError(f"{path} was built from another version of the table")
+        header, buf = read_index(Path(path))
+        check_source(path, header, expect_source, same_table)
         try:
             return cls(Path(path), header, buf)
         except (KeyError, TypeError, ValueError) as exc:  # a header this code cannot use
@@ -657,59 +524,6 @@ class ParaphraseTable:
                 seen.add(a)
                 out.append(self._phrase_text(a))
         return out
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def _read_index(path: Path) -> tuple[dict[str, Any], Any]:
-    """Verify an index file end to end and map it.
-
-    The sha256 trailer is checked with plain reads (so the page cache, not the
-    process, holds the pages) before the file is mapped; any mismatch in magic,
-    lengths, version, digest or array bounds raises :class:`InvalidIndexError`.
-    """
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size < len(MAGIC) + 4 + DIGEST:
-            raise InvalidIndexError(f"{path} is truncated")
-        head = f.read(len(MAGIC) + 4)
-        if head[: len(MAGIC)] != MAGIC:
-            raise InvalidIndexError(f"{path} is not a paraphrase index")
-        (hlen,) = struct.unpack("<I", head[len(MAGIC) :])
-        if len(head) + hlen + DIGEST > size:
-            raise InvalidIndexError(f"{path} is truncated")
-        f.seek(0)
-        digest = hashlib.sha256()
-        remaining = size - DIGEST
-        while remaining:
-            chunk = f.read(min(READ_CHUNK, remaining))
-            if not chunk:
-                raise InvalidIndexError(f"{path} is truncated")
-            digest.update(chunk)
-            remaining -= len(chunk)
-        if f.read(DIGEST) != digest.digest():
-            raise InvalidIndexError(f"{path} is corrupted (checksum mismatch)")
-        f.seek(len(head))
-        try:
-            header = json.loads(f.read(hlen).decode("utf-8"))
-        except ValueError as exc:  # pragma: no cover - the digest guards it
-            raise InvalidIndexError(f"{path} has an unreadable header") from exc
-        if header.get("version") != FORMAT_VERSION:
-            raise InvalidIndexError(
-                f"{path} has format {header.get('version')}, expected {FORMAT_VERSION}"
-            )
-        for name, spec in header["arrays"].items():
-            end = spec["offset"] + int(np.prod(spec["shape"])) * np.dtype(spec["dtype"]).itemsize
-            if end > size - DIGEST:
-                raise InvalidIndexError(f"{path}: array {name} lies outside the file")
-        try:
-            buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except OSError as exc:
-            if exc.errno == errno.ENOMEM:  # `ulimit -v`: rebuilding the index would not help
-                raise MemoryError("while mapping the paraphrase index") from exc
-            raise
-    return header, buf
 
 
 # --------------------------------------------------------------------------- command line

@@ -1,8 +1,8 @@
 """Index builder of Meteor 1.5's paraphrase table (the reader is :mod:`meteor.languages.paraphrase`).
 
 This file is also run on its own, as a script, in a child process
-(:func:`build_in_child`): it imports numpy and the standard library only, never
-the :mod:`meteor` package, so that the child starts quickly and the ~0.7 GB of
+(:func:`meteor.languages.paraphrase_index.build_in_child`): it imports numpy and the
+standard library only, never the :mod:`meteor` package, so that the child starts quickly and the ~0.7 GB of
 Python strings a build holds for a moment go back to the system when it exits.
 :mod:`meteor.languages.paraphrase` imports the format constants and the phrase
 hash from here.
@@ -62,8 +62,6 @@ import json
 import os
 import shutil
 import struct
-import subprocess
-import sys
 import tempfile
 import time
 from array import array
@@ -81,7 +79,6 @@ __all__ = [
     "MAGIC",
     "READ_CHUNK",
     "Progress",
-    "build_in_child",
     "build_index",
     "hash_columns",
     "main",
@@ -562,81 +559,12 @@ def _builder_alive(temp: Path, dest: Path) -> bool:
     return True
 
 
-def _remove_temps_of(dest: Path, pid: int) -> None:
-    """Delete the temporary files of the build process ``pid`` (killed by us)."""
-    for old in dest.parent.glob(f"{dest.name}.{pid}.*.tmp"):
-        with contextlib.suppress(OSError):
-            old.unlink()
-
-
 def _pad(n: int) -> int:
     return (n + _ALIGN - 1) // _ALIGN * _ALIGN
 
 
-# --------------------------------------------------------------------------- the child process
-
-
-def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | None) -> None:
-    """Build the index in a child Python process, relaying its progress.
-
-    The build holds every distinct phrase as a Python string for a moment
-    (about 0.7 GB for English), and CPython keeps much of such memory after
-    it is freed.  A child process returns it all, so a process that only scores
-    stays small.  When no child can be started, the build runs here.
-
-    Raises:
-        OSError: ``ENOSPC`` when ``dest``'s device is full (the child's error, raised here).
-        MemoryError: the build ran out of memory.
-        RuntimeError: the build failed otherwise (the message has the child's stderr).
-    """
-    exe = sys.executable
-    if not exe:
-        build_index(source, dest, progress=progress, lang=lang)
-        return
-    # Run this file, not the package: the child needs numpy and nothing else.
-    code = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
-    safe = ["-P"] if sys.version_info >= (3, 11) else []  # no cwd on sys.path
-    cmd = [exe, *safe, "-c", code, str(Path(__file__).resolve()), "build", "--lang", lang]
-    cmd += ["--source", str(source), "--dest", str(dest)]
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as err:
-        try:
-            proc = subprocess.Popen(
-                cmd, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8"
-            )
-        except OSError:
-            build_index(source, dest, progress=progress, lang=lang)
-            return
-        out = proc.stdout
-        if out is None:  # pragma: no cover - stdout=PIPE always sets it
-            raise RuntimeError("no pipe to the index builder")
-        ended = ""
-        try:
-            with out:
-                for line in out:
-                    kind, _, rest = line.rstrip("\n").partition(" ")
-                    if kind in (_NO_SPACE_TAG, _NO_MEMORY_TAG):
-                        ended = kind
-                    elif kind == _PROGRESS_TAG and progress is not None:
-                        frac, _, msg = rest.partition(" ")
-                        with contextlib.suppress(ValueError):
-                            progress(float(frac), msg)
-        except BaseException:  # e.g. the progress callback stopped a Streamlit run
-            proc.kill()
-            proc.wait()
-            _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
-            raise
-        if proc.wait() != 0:
-            if ended == _NO_SPACE_TAG:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dest.parent))
-            if ended == _NO_MEMORY_TAG:
-                raise MemoryError("while building the paraphrase index")
-            err.seek(0)
-            tail = err.read()[-4000:]
-            raise RuntimeError(f"building the paraphrase index from {source} failed:\n{tail}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """``build --source S --dest D [--lang L]``: the child process of :func:`build_in_child`.
+    """``build --source S --dest D [--lang L]``: the child process of :func:`meteor.languages.paraphrase_index.build_in_child`.
 
     Writes progress lines ``progress <fraction> <message>`` to stdout.  The
     command for people is ``python -m meteor.languages.paraphrase build``.

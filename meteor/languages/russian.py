@@ -63,9 +63,9 @@ from meteor.languages.russian_thesaurus import (
 from meteor.languages.russian_thesaurus import (
     _thesaurus_key,
 )
+from meteor.module_registry import Module
 from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.rules import fold_yo as fold_yo
-from meteor.types import Module
 
 if TYPE_CHECKING:
     import numpy as np

@@ -43,8 +43,8 @@ from meteor.errors import ParamError, ResourceError
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.jar_stemmers import TABLE_PREFIX, cached_stemmer
 from meteor.languages.jar_stemmers import jar_stemmer as jar_stemmer
+from meteor.module_registry import Module
 from meteor.resources import PYCOCO_HINT, jar_lines
-from meteor.types import Module
 
 __all__ = [
     "ARABIC_BW",

@@ -28,9 +28,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from meteor.errors import CandidateLimitError as CandidateLimitError
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import fold_yo, java_hash
-from meteor.types import Match, Module, Span, match_of
+from meteor.types import Match, Span, match_of
 
 __all__ = [
     "Candidate",

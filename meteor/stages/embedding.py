@@ -56,10 +56,10 @@ from meteor.languages.navec import (
     navec_model_path,
     news_embeddings,
 )
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
 from meteor.stages.registry import propose_raw
-from meteor.types import Module
 
 __all__ = [
     "EMBEDDING",

@@ -6,8 +6,8 @@ themselves, or their Java ``String.hashCode`` under ``Params.java_keys``).
 
 from __future__ import annotations
 
+from meteor.module_registry import Module
 from meteor.stages.base import Candidate, LanguageStage, MatchContext
-from meteor.types import Module
 
 __all__ = ["EXACT", "ExactStage"]
 

@@ -8,9 +8,9 @@ shared lemma in sorted order.
 from __future__ import annotations
 
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
-from meteor.types import Module
 
 __all__ = ["LEMMA", "LemmaStage"]
 

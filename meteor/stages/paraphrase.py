@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from meteor.errors import CandidateLimitError
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress, Sentence
-from meteor.types import Module
 
 __all__ = ["PARAPHRASE", "ParaphraseStage"]
 

@@ -14,8 +14,15 @@ import importlib
 import re
 from collections.abc import Sequence
 
+from meteor.module_registry import (
+    MODULE_ORDER,
+    Module,
+    extend_module,
+    retract_module,
+    stage_modules,
+)
 from meteor.stages.base import Candidate, MatchContext, Stage, to_match
-from meteor.types import MODULE_ORDER, Match, Module, extend_module, retract_module, stage_modules
+from meteor.types import Match
 
 __all__ = [
     "get_stage",

@@ -7,9 +7,9 @@ as words are) are equal and the words themselves are not; ``detail`` names the s
 from __future__ import annotations
 
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import ParamError, Params
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
-from meteor.types import Module
 
 __all__ = ["STEM", "StemStage"]
 

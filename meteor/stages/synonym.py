@@ -11,10 +11,10 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.runtime import compiled
 from meteor.stages.base import Candidate, LanguageStage, MatchContext, Progress
-from meteor.types import Module
 
 __all__ = ["NATIVE_PAIRS", "SYNONYM", "SynonymStage", "synonym_pairs"]
 

@@ -66,6 +66,19 @@ from meteor.errors import ResourceError
 from meteor.runtime import compiled
 from meteor.text import records
 from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
+from meteor.text.java_chars import (
+    _ALNUM,
+    _ALNUM_SET,
+    _ALPHA,
+    _ALPHA_SET,
+    _C0,
+    _DIGIT_SET,
+    _JAVA_SPACE,
+    _READLINE_BREAK,
+    _WIDE_SPACES,
+    _WORD,
+)
+from meteor.text.offsets import _valid_spans, _verbatim_spans
 from meteor.text.tracked_line import (
     Line,
     Step,
@@ -92,47 +105,6 @@ NORM_LANGUAGES: Final[dict[str, str]] = {
     "de": "german",
     "ru": "russian",
 }
-
-# -- character classes (``alpha``/``alnum`` of Normalizer.java, checked in the jar) --
-
-#: ``alpha``: ASCII letters, Š Ž š ž Ÿ, À-Ö Ø-ö ø-ž, and the Cyrillic blocks.
-_ALPHA_RANGES: Final = (
-    (0x41, 0x5A),
-    (0x61, 0x7A),
-    (0x160, 0x160),
-    (0x17D, 0x17D),
-    (0x161, 0x161),
-    (0x17E, 0x17E),
-    (0x178, 0x178),
-    (0xC0, 0xD6),
-    (0xD8, 0xF6),
-    (0xF8, 0x17E),
-    (0x400, 0x4FF),
-    (0x500, 0x527),
-    (0xA640, 0xA66E),
-    (0xA67E, 0xA697),
-    (0x1D00, 0x1D7F),
-)
-_ALPHA = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _ALPHA_RANGES)
-_ALNUM = "0-9" + _ALPHA
-_ALPHA_SET: Final = frozenset(chr(c) for lo, hi in _ALPHA_RANGES for c in range(lo, hi + 1))
-_DIGIT_SET: Final = frozenset("0123456789")
-_ALNUM_SET: Final = _ALPHA_SET | _DIGIT_SET
-
-#: ``java.util.regex`` ``\s`` (no UNICODE_CHARACTER_CLASS flag).
-_JAVA_SPACE = " \t\n\x0b\f\r"
-#: ``r_white`` (Normalizer.java) without U+0020: the other spaces it collapses.
-_WIDE_SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
-
-#: One ``StringTokenizer`` token (default delimiters " \t\n\r\f").
-_WORD = re.compile(r"[^ \t\n\r\f]+")
-#: Token delimiters and ``r_white`` spaces; a run of anything else.
-_SEPARATORS = re.compile(f"[ \\t\\n\\r\\f{_WIDE_SPACES}]+")
-_CHUNK = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]+")
-#: C0 controls other than TAB (what the reference harness replaces; see sanitize).
-_C0 = re.compile(r"[\x00-\x08\x0a-\x1f]")
-#: Where Java's ``BufferedReader.readLine`` ends a line: ``\r`` and ``\n`` (see jar_line).
-_READLINE_BREAK = re.compile(r"[\r\n]")
 
 _NBP_ANY: Final = 1
 _NBP_NUMERIC_ONLY: Final = 2
@@ -550,81 +522,6 @@ def _never(word: str) -> bool:
     return False
 
 
-def _verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] | None:
-    """Offsets (starts, ends) when the tokens are the text's characters, lowercased,
-    minus spaces.
-
-    Then every token character is the text character at the same place (the
-    normaliser never moves characters), so the offsets are exact.  ``None``
-    otherwise (quotes, dashes, ``U.S.``, dropped characters).
-    """
-    low = java_lower(text)
-    if len(low) != len(text):
-        return None
-    kept = _SEPARATORS.sub("", low)
-    joined = "".join(words)
-    if kept != joined:
-        return _edited_spans(low, kept, joined, words)
-    starts: list[int] = []
-    ends: list[int] = []
-    chunks = _CHUNK.finditer(low)
-    pos = end = 0
-    for w in words:
-        if pos == end:
-            pos, end = next(chunks).span()
-        starts.append(pos)
-        pos += len(w)
-        if pos > end:  # a token across a space: never made by Meteor; track instead
-            return None
-        ends.append(pos)
-    return starts, ends
-
-
-#: One-for-one substitutions of the normaliser (steps 4 and 5: quotes, the en dash).
-_ONE_FOR_ONE = {"`": "'", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-"}
-_KEPT_CHAR = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]")
-
-
-def _edited_spans(
-    low: str, kept: str, joined: str, words: list[str]
-) -> tuple[list[int], list[int]] | None:
-    """:func:`_verbatim_spans` when the normaliser replaced characters one for one
-    (:data:`_ONE_FOR_ONE`) or turned a hyphen into a space (step 6).
-
-    ``kept`` (the text's characters minus spaces) is walked against ``joined`` (the
-    tokens' characters): equal or substituted characters pair up in order, a ``-`` with
-    no partner was dropped.  A dropped ``-`` next to a kept one could be either of
-    them: ``None`` then, as for any other edit (``U.S.``, ``''``, ``--``), and the
-    normaliser runs again with provenance (:func:`_tracked_tokens`).
-    """
-    n = len(joined)
-    where = [0] * n  # position in the text of each token character
-    at = [m.start() for m in _KEPT_CHAR.finditer(low)]
-    sub = _ONE_FOR_ONE
-    j = 0
-    for i, a in enumerate(kept):
-        if j < n and (a == joined[j] or sub.get(a) == joined[j]):
-            where[j] = at[i]
-            j += 1
-        elif a == "-" and (j == 0 or joined[j - 1] != "-"):
-            continue  # dropped (a space now)
-        else:
-            return None
-    if j != n:
-        return None
-    starts: list[int] = []
-    ends: list[int] = []
-    o = 0
-    for w in words:
-        first, last = where[o], where[o + len(w) - 1]
-        if last - first + 1 != len(w):  # never so far: a dropped hyphen leaves a space
-            return None  # a token whose characters are not one run of the text
-        starts.append(first)
-        ends.append(last + 1)
-        o += len(w)
-    return starts, ends
-
-
 def _tracked_tokens(text: str, lang: str, no_punct: bool) -> list[tuple[str, int, int]]:
     """``(token, start, end)`` from the normaliser run with per-character provenance."""
     n = len(text)
@@ -637,29 +534,3 @@ def _tracked_tokens(text: str, lang: str, no_punct: bool) -> list[tuple[str, int
     # spans grow left to right along a line, so a token's hull is first start, last end
     out = [(m.group(), st[m.start()], en[m.end() - 1]) for m in _WORD.finditer(s)]
     return _valid_spans(out, n)
-
-
-def _valid_spans(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    """Make spans non-empty, ordered and disjoint within ``[0, n]``.
-
-    Tracked spans already are (every token keeps source characters of its own);
-    this safety net keeps the promise should they not be: a bad span is clamped
-    between its neighbours, leaving one character for every later token.
-    """
-    prev = 0
-    for _, a, b in toks:
-        if not prev <= a < b <= n:
-            break
-        prev = b
-    else:
-        return toks
-    out: list[tuple[str, int, int]] = []
-    prev = 0
-    k = len(toks)
-    for i, (t, a, b) in enumerate(toks):
-        room = max(n - (k - 1 - i), prev + 1)  # last end leaving a character per later token
-        a = min(max(a, prev), room - 1)
-        b = min(max(b, a + 1), room)
-        out.append((t, a, b))
-        prev = b
-    return out

@@ -119,8 +119,8 @@ def _word_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.normalize._valid_spans`)."""
-    from meteor.text.normalize import _valid_spans
+    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.offsets._valid_spans`)."""
+    from meteor.text.offsets import _valid_spans
 
     return _valid_spans(toks, n)
 

@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from meteor.types import Chunk, Match, Module, Token
+from meteor.module_registry import Module
+from meteor.types import Chunk, Match, Token
 from meteor.viz.style import (
     FUNCTION_WORD,
     MODULE_COLORS,

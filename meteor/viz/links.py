@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from meteor.types import Alignment, Chunk, Match, Module, Token
+from meteor.module_registry import Module
+from meteor.types import Alignment, Chunk, Match, Token
 from meteor.viz.link_traces import (
     CHUNK_TEXT,
     MAX_CHUNK_TRACES,

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
+from meteor.module_registry import module_order as stage_slots
 from meteor.types import Alignment, Chunk, Match, Token
-from meteor.types import module_order as stage_slots
 from meteor.viz.style import (
     MODULE_COLORS,
     MODULE_SYMBOL,

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from meteor.types import Match, Module
-from meteor.types import module_order as stage_slots
+from meteor.module_registry import Module
+from meteor.module_registry import module_order as stage_slots
+from meteor.types import Match
 
 __all__ = [
     "FUNCTION_WORD",

@@ -31,8 +31,9 @@ from meteor.languages.nltk_wordnet import (
     register_data_root,
     wordnet_reader,
 )
+from meteor.module_registry import Module
 from meteor.resources import wordnet_dir
-from meteor.types import Match, Module
+from meteor.types import Match
 
 WMT_SEGMENTS = 2750  # every 4th line of all_outputs.tsv (11 systems x 1000)
 

@@ -13,22 +13,20 @@ import numpy as np
 import pytest
 
 from meteor import Meteor, Stats
-from meteor.analysis import corpus as corpus_mod
 from meteor.analysis import parallel as parallel_mod
+from meteor.analysis import resampling
 from meteor.analysis.corpus import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     bootstrap,
-    ci_bounds,
     paired_bootstrap,
-    resample_indices,
     segment_differences,
-    stats_matrix,
 )
 from meteor.analysis.parallel import score_corpus
+from meteor.analysis.resampling import ci_bounds, resample_indices, stats_matrix
 from meteor.io.read import demo_corpus
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import compute
-from meteor.types import MODULE_ORDER, Module
 from tests.conftest import read_jsonl_gz
 
 PRESET = "meteor-1.5-paper2005"
@@ -416,7 +414,7 @@ def test_stats_matrix_sums_to_corpus_stats(meteor: Meteor, demo) -> None:  # typ
     a, _ = demo
     m = stats_matrix(a.segments)
     assert m.shape[0] == 20
-    assert corpus_mod._row_stats(m.sum(axis=0)) == a.stats
+    assert resampling.row_stats(m.sum(axis=0)) == a.stats
 
 
 def test_segment_differences(demo) -> None:  # type: ignore[no-untyped-def]

@@ -17,8 +17,9 @@ import pytest
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 from meteor import Meteor
-from meteor.analysis.corpus import common_segments, paired_bootstrap, segment_differences
+from meteor.analysis.corpus import paired_bootstrap, segment_differences
 from meteor.analysis.parallel import score_corpus
+from meteor.analysis.resampling import common_segments
 from meteor.cli.commands import main
 from meteor.io.read import Corpus, InputError, id_order, load_corpus, read_table
 

@@ -21,7 +21,7 @@ import pytest
 from conftest import GOLDEN, java_alignment, our_alignment, shared_path
 
 from meteor import Meteor, MeteorResult, Stats
-from meteor.types import MODULE_ORDER, Module
+from meteor.module_registry import MODULE_ORDER, Module
 
 #: golden file -> (preset, overrides); the jar's flags are in each file's corpus line
 METEOR15: dict[str, tuple[str, dict[str, Any]]] = {

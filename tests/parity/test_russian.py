@@ -35,7 +35,7 @@ from meteor.languages.russian import (
     WikiRuWordnet,
     fold_yo,
 )
-from meteor.types import Module
+from meteor.module_registry import Module
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RU_JSONL = SHARED_DATA / "wmt21_ted_en-ru_mqm" / "meteor15.ru_exact_stem_norm.jsonl.gz"

@@ -25,9 +25,9 @@ from meteor.aligners.greedy import GreedyAligner
 from meteor.aligners.stagewise import StagewiseAligner
 from meteor.errors import ParamError
 from meteor.languages import Language
+from meteor.module_registry import Module
 from meteor.params import ALIGNERS, Params
 from meteor.stages.base import Candidate, MatchContext
-from meteor.types import Module
 
 METRIC = Path(meteor.__file__).resolve().parent / "metric.py"
 

@@ -27,7 +27,8 @@ from meteor.aligners.stagewise import (
     align_stagewise,
     count_crossings,
 )
-from meteor.types import Match, Module, Span
+from meteor.module_registry import Module
+from meteor.types import Match, Span
 
 MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteor.aligners import beam
-from meteor.types import Match, Module, Span
+from meteor.module_registry import Module
+from meteor.types import Match, Span
 
 
 @pytest.fixture(autouse=True)

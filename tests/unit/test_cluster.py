@@ -40,7 +40,7 @@ from meteor.analysis.corpus import bootstrap, paired_bootstrap
 from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segments_jsonl
 from meteor.io.read import load_corpus
-from meteor.languages.paraphrase import index_path
+from meteor.languages.paraphrase_index import index_path
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 import meteor
 from meteor import types
 from meteor.chunking import chunk_matches
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import stats_from_alignment, stats_from_raw
 from meteor.stages.base import from_match
-from meteor.types import MODULE_ORDER, Alignment, Match, Module, Token, shared_span
+from meteor.types import Alignment, Match, Token, shared_span
 
 HYPS = [
     "The cat sat on the mat today.",

@@ -12,8 +12,8 @@ import pytest
 import meteor
 from meteor import Meteor
 from meteor.analysis.parallel import score_corpus
+from meteor.module_registry import Module
 from meteor.params import ParamError, Params, parse_modules
-from meteor.types import Module
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import pytest
 from meteor import Meteor, Module
 from meteor.languages import ResourceError, navec
 from meteor.languages.russian import RUSSIAN, Russian
+from meteor.module_registry import MODULE_ORDER
 from meteor.stages import embedding as emb
-from meteor.types import MODULE_ORDER
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 

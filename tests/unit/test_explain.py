@@ -19,8 +19,9 @@ from meteor import Meteor
 from meteor.analysis import compare, explain
 from meteor.analysis import steps as walk
 from meteor.chunking import chunk_matches
+from meteor.module_registry import Module
 from meteor.scoring import compute, stats_from_alignment
-from meteor.types import Alignment, Module
+from meteor.types import Alignment
 
 STARRY = (
     "Under the starry night, we danced with glee.",

@@ -18,7 +18,8 @@ from _texts import RU_NAKED_EYE, WMT21_SEG3
 from meteor import Meteor
 from meteor.analysis import compare, explain
 from meteor.chunking import chunk_matches
-from meteor.types import Alignment, Match, Module, Span, Token
+from meteor.module_registry import Module
+from meteor.types import Alignment, Match, Span, Token
 from meteor.viz import figures
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from meteor import Meteor
 from meteor.analysis.explain import near_misses
+from meteor.module_registry import Module
 from meteor.presets import PRESETS
 from meteor.stages import embedding as emb
-from meteor.types import Module
 
 # -- near misses ------------------------------------------------------------------
 

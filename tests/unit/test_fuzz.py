@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from meteor import Meteor, MeteorResult
 from meteor.aligners.beam import align_beam
 from meteor.aligners.stagewise import align_stagewise
+from meteor.module_registry import Module
 from meteor.text import dot_runs, normalize, tracked_line
-from meteor.types import Match, Module, Span, Token
+from meteor.types import Match, Span, Token
 
 FUZZ = settings(
     max_examples=150,

@@ -27,6 +27,8 @@ LAYERS: dict[str, int] = {
     "meteor.memo": 1,
     "meteor.resources": 1,
     "meteor.types": 1,
+    "meteor.module_registry": 1,
+    "meteor.stats": 1,
     "meteor.chunking": 1,
     # 2 text and languages: normalisers, tokenisers, language resources
     "meteor.text": 2,

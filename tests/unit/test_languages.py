@@ -20,9 +20,9 @@ from meteor.languages import (
     get_language,
 )
 from meteor.languages.snowball import GERMAN, SNOWBALL_LANGUAGES, SnowballLanguage
+from meteor.module_registry import Module
 from meteor.presets import DEFAULT_PRESET
 from meteor.text.normalize import tokenize
-from meteor.types import Module
 
 JAR_LANGUAGES = {
     "cs", "de", "es", "fr", "da", "fi", "hu", "it", "nl", "no", "pt", "ro", "sv", "tr", "ar-bw-red",

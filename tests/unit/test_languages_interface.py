@@ -28,11 +28,11 @@ from meteor.languages import (
     unregister,
 )
 from meteor.languages.base import check_language
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import FUNCTION_WORD_LISTS, TOKENIZERS
 from meteor.stages.base import MatchContext
 from meteor.stages.embedding import EMBEDDING
 from meteor.text.normalize import NORM_LANGUAGES
-from meteor.types import MODULE_ORDER, Module
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = tuple(info.code for info in available())

@@ -18,9 +18,9 @@ from meteor.aligners import register_aligner
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError, SettingsMismatchError
 from meteor.metric import MAX_CHARS, Meteor
+from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.stages.base import Candidate, MatchContext
-from meteor.types import Module
 
 EXACT_2005 = Params(
     lang="en",

@@ -24,8 +24,9 @@ from test_beam import _java_search, lattices, repetitive_lattices
 
 import meteor
 from meteor.aligners import beam
+from meteor.module_registry import Module
 from meteor.runtime import PURE_PYTHON_ENV
-from meteor.types import Match, Module
+from meteor.types import Match
 
 Plain = tuple[Module, int, int, int, int]
 

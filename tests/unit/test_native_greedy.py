@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from meteor.aligners import greedy
 from meteor.aligners.greedy import python_candidates
-from meteor.types import Module
+from meteor.module_registry import Module
 
 #: Words whose Porter stems and WordNet synonyms meet: exact, stem and synonym matches,
 #: repeated words (which reference position a word takes), words without synsets.

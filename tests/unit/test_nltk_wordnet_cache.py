@@ -2,7 +2,7 @@
 
 nltk's reader parses the four index files and scans data.adj at every start (about 1 s);
 ``FastWordNetCorpusReader`` keeps both results next to the private WordNet copy (a JSON
-header line, then strings and 32-bit integers: ``_encode_index``).
+header line, then strings and 32-bit integers: ``nltk_wordnet_index.encode_index``).
 The reader built from the cache must hold exactly what nltk builds from the files, and a
 damaged or stale cache must be rebuilt, never trusted.
 """
@@ -17,6 +17,7 @@ from typing import Any
 from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 from meteor.languages import nltk_wordnet as nw
+from meteor.languages import nltk_wordnet_index as nwi
 
 
 def _fresh(tmp_path: Path) -> Path:
@@ -92,16 +93,16 @@ def test_the_index_keeps_nltk_order_and_shapes(tmp_path: Path) -> None:
         "zz": {"n": [7]},
     }
     key = {"files": {"x": "0"}, "nltk": "3"}
-    data = nw._encode_index(key, [3, 1], lemma_map)
+    data = nwi.encode_index(key, [3, 1], lemma_map)
     assert data is not None
     path = tmp_path / "index.bin"
     path.write_bytes(data)
-    got = nw._decode_index(path, key)
+    got = nwi.decode_index(path, key)
     assert got is not None
     assert got["map"] == lemma_map and list(got["map"]) == list(lemma_map)
     assert got["satellites"] == [3, 1]
-    assert nw._decode_index(path, dict(key, nltk="4")) is None
+    assert nwi.decode_index(path, dict(key, nltk="4")) is None
     path.write_bytes(data.replace(b"a_b", b"a_c"))  # same sizes, other bytes: the CRC
-    assert nw._decode_index(path, key) is None
-    assert nw._encode_index(key, [], {"two\nlines": {"n": [1]}}) is None
-    assert nw._encode_index(key, [], {"big": {"n": [2**31]}}) is None
+    assert nwi.decode_index(path, key) is None
+    assert nwi.encode_index(key, [], {"two\nlines": {"n": [1]}}) is None
+    assert nwi.encode_index(key, [], {"big": {"n": [2**31]}}) is None

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from meteor import resources
 from meteor.languages import ResourceError
-from meteor.text import normalize
+from meteor.text import java_chars, normalize, offsets
 from meteor.text.normalize import NormMode, normalize_text, sanitize, tokenize
 from meteor.types import Token
 
@@ -273,7 +273,7 @@ def _check_offsets(text: str, toks: tuple[Token, ...], *, no_punct: bool = False
     """
 
     def dropped(c: str) -> bool:
-        return c in _SPACES or c == "-" or (no_punct and c not in normalize._ALNUM_SET)
+        return c in _SPACES or c == "-" or (no_punct and c not in java_chars._ALNUM_SET)
 
     prev = 0
     verbatim = 0
@@ -305,9 +305,9 @@ def test_offsets_on_real_data(rel: str, lang: str, mode: NormMode) -> None:
 def test_span_safety_net() -> None:
     """Broken spans (never produced so far) are clamped into valid, ordered, disjoint ones."""
     broken = [("a", 3, 3), ("b", 1, 2), ("c", 5, 9)]
-    assert normalize._valid_spans(broken, 6) == [("a", 3, 4), ("b", 4, 5), ("c", 5, 6)]
+    assert offsets._valid_spans(broken, 6) == [("a", 3, 4), ("b", 4, 5), ("c", 5, 6)]
     good = [("a", 0, 1), ("b", 2, 4)]
-    assert normalize._valid_spans(good, 4) is good
+    assert offsets._valid_spans(good, 4) is good
 
 
 _PIECES = [
@@ -364,8 +364,8 @@ def test_offsets_without_provenance_equal_the_tracked_ones(
     """Where the tokens are the text's characters in order (spaces aside, a few replaced
     one for one, hyphens dropped), offsets are read off the text directly
     (``_verbatim_spans``); they must be the ones the normaliser run with provenance gives."""
-    words = normalize._WORD.findall(normalize_text(text, lang, no_punct=no_punct))
-    spans = normalize._verbatim_spans(text, words)
+    words = java_chars._WORD.findall(normalize_text(text, lang, no_punct=no_punct))
+    spans = offsets._verbatim_spans(text, words)
     if spans is not None:
         tracked = normalize._tracked_tokens(text, lang, no_punct)
         assert list(zip(words, *spans, strict=True)) == tracked
@@ -373,16 +373,16 @@ def test_offsets_without_provenance_equal_the_tracked_ones(
 
 def test_quotes_dashes_and_hyphens_need_no_provenance() -> None:
     text = "A “non-profit” group’s plan – they said"
-    words = normalize._WORD.findall(normalize_text(text))
-    spans = normalize._verbatim_spans(text, words)
+    words = java_chars._WORD.findall(normalize_text(text))
+    spans = offsets._verbatim_spans(text, words)
     assert spans is not None
     assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
     for text in ["U.S. plans", "it''s", "don''t"]:  # dropped dots, two quotes made one
-        words = normalize._WORD.findall(normalize_text(text))
-        assert normalize._verbatim_spans(text, words) is None, text
+        words = java_chars._WORD.findall(normalize_text(text))
+        assert offsets._verbatim_spans(text, words) is None, text
     for text in ["a--b", "x - - y", "a-", "-a"]:
-        words = normalize._WORD.findall(normalize_text(text))
-        spans = normalize._verbatim_spans(text, words)
+        words = java_chars._WORD.findall(normalize_text(text))
+        spans = offsets._verbatim_spans(text, words)
         assert spans is not None
         assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
 

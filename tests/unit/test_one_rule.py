@@ -12,10 +12,10 @@ from meteor.analysis import explain
 from meteor.analysis import steps as walk
 from meteor.cli.commands import _parse_weights
 from meteor.languages import navec, russian
+from meteor.module_registry import Module
 from meteor.params import stage_weight
 from meteor.presets import PRESETS
 from meteor.stages import base as stage_base
-from meteor.types import Module
 
 
 def test_stage_weight_rule() -> None:
@@ -116,14 +116,14 @@ def test_definite_candidates_on_a_real_pair() -> None:
 
 
 def test_perfect_segment_rule_is_one_function() -> None:
-    from meteor import scoring, types
+    from meteor import scoring, stats
 
     assert rules.is_perfect_segment(3, 3, 4, 4, 1)
     assert not rules.is_perfect_segment(3, 3, 4, 4, 2)
     assert not rules.is_perfect_segment(2, 3, 4, 4, 1)
     assert not rules.is_perfect_segment(3, 3, 3, 4, 1)
     assert scoring.is_perfect_segment is rules.is_perfect_segment
-    assert types.is_perfect_segment is rules.is_perfect_segment
+    assert stats.is_perfect_segment is rules.is_perfect_segment
     assert "is_perfect_segment(" in inspect.getsource(scoring.compute)
 
 

@@ -11,7 +11,9 @@ from sacrebleu.significance import _compute_p_value, estimate_ci
 
 from meteor import Meteor
 from meteor.analysis import corpus as corpus_mod
-from meteor.analysis.corpus import bootstrap, ci_bounds, paired_bootstrap
+from meteor.analysis import resampling
+from meteor.analysis.corpus import bootstrap, paired_bootstrap
+from meteor.analysis.resampling import ci_bounds
 from meteor.io.export import report
 from meteor.signatures import SettingsMismatchError, check_same_settings, settings_key
 from meteor.types import CorpusResult
@@ -78,7 +80,7 @@ def test_paired_bootstrap_agrees_with_sacrebleu_on_the_same_resamples(
 ) -> None:
     a, b = systems
     pb = paired_bootstrap(a, b, meteor.params, n_samples=n_samples, seed=seed)
-    (ca, _), (cb, _) = corpus_mod._resampled(
+    (ca, _), (cb, _) = resampling._resampled(
         [a.segments, b.segments], meteor.params, n_samples, seed
     )
     # sacreBLEU's _paired_bs_test: centred |B - A| of the resamples against the real |B - A|

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from meteor.metric import Meteor
+from meteor.module_registry import Module
 from meteor.params import ParamError, Params, parse_modules
 from meteor.presets import PRESETS, get_preset
-from meteor.types import Module
 
 
 @pytest.mark.parametrize(

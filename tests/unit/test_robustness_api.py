@@ -26,10 +26,11 @@ import meteor
 from meteor import Meteor, ParamError
 from meteor.aligners.base import MAX_CANDIDATES
 from meteor.aligners.beam import MAX_BEAM_WORK
-from meteor.analysis import corpus as corpus_analysis
-from meteor.analysis.corpus import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES, bootstrap
+from meteor.analysis import resampling
+from meteor.analysis.corpus import bootstrap
+from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
 from meteor.io import read as io
-from meteor.languages import paraphrase, paraphrase_build
+from meteor.languages import paraphrase, paraphrase_index
 from meteor.metric import MAX_CHARS, MAX_TOKENS
 from meteor.stages.base import CandidateLimitError
 from meteor.text import normalize
@@ -296,7 +297,8 @@ def test_corpus_inputs_are_checked(scorers: dict[str, Meteor]) -> None:
         m.corpus_score("a b", ["a b"])
     with pytest.raises(TypeError, match="refs must be a list"):
         m.corpus_score(["a"], "a")
-    assert m.corpus_score([], []).segments == ()
+    with pytest.raises(io.InputError, match="no segments"):  # as the CLI (issue 31 item 16)
+        m.corpus_score([], [])
 
 
 # -- 21-24. presets and parameters ------------------------------------------------------------
@@ -412,7 +414,7 @@ def test_bootstrap_size_is_bounded(
     def resampled(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("resampling started")
 
-    monkeypatch.setattr(corpus_analysis, "_count_batches", resampled)  # refused before it
+    monkeypatch.setattr(resampling, "_count_batches", resampled)  # refused before it
     with pytest.raises(ValueError, match=r"at most 100,000 bootstrap resamples"):
         bootstrap(res, m.params, n_samples=MAX_BOOTSTRAP_SAMPLES + 1)
     many = res.segments * 2_001
@@ -467,7 +469,7 @@ def test_corrupted_paraphrase_index_is_rebuilt(
         built.append(dest)
         shutil.copyfile(good_index, dest)
 
-    monkeypatch.setattr(paraphrase_build, "build_in_child", fake_build)
+    monkeypatch.setattr(paraphrase_index, "build_in_child", fake_build)
     table = paraphrase.ParaphraseTable.load("en", cache=cache)
     assert built == [target]
     assert table.candidates(["a", "big", "house"], ["a", "large", "house"])

@@ -6,10 +6,11 @@ import math
 
 import pytest
 
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import Params
 from meteor.presets import get_preset
 from meteor.scoring import compute
-from meteor.types import MODULE_ORDER, Module, Stats
+from meteor.stats import Stats
 
 
 def stats(

@@ -88,7 +88,8 @@ def test_hand_written_record_constructors_match_their_fields(name: str) -> None:
 
 
 def test_span_and_alignment_still_refuse_bad_records() -> None:
-    from meteor.types import Alignment, Match, Module, Span, Token
+    from meteor.module_registry import Module
+    from meteor.types import Alignment, Match, Span, Token
 
     for start, end in [(2, 2), (-1, 1), (3, 1)]:
         with pytest.raises(ValueError, match="bad span"):

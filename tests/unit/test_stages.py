@@ -18,10 +18,11 @@ import pytest
 
 import meteor
 from meteor import Meteor, Module, Params
-from meteor.analysis.corpus import _row_stats, stats_matrix
+from meteor.analysis.resampling import row_stats, stats_matrix
 from meteor.analysis.steps import formula_lines
 from meteor.errors import CandidateLimitError, ParamError, ResourceError
 from meteor.languages import get_language
+from meteor.module_registry import MODULE_ORDER, stage_modules
 from meteor.scoring import compute
 from meteor.stages import embedding as emb
 from meteor.stages.base import Candidate, MatchContext, Stage, StageBase
@@ -33,7 +34,7 @@ from meteor.stages.registry import (
     stage_names,
     unregister_stage,
 )
-from meteor.types import MODULE_ORDER, Stats, stage_modules
+from meteor.stats import Stats
 from meteor.viz import figures
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -342,7 +343,7 @@ def test_toy_stage_in_a_corpus_and_figures(toy: Module) -> None:
     assert corpus.stats == sum((s.stats for s in corpus.segments), Stats())
     # the bootstrap's statistics matrix has the toy stage's columns
     sums = stats_matrix(corpus.segments).sum(axis=0)
-    assert compute(_row_stats(sums), scorer.params).score == corpus.score
+    assert compute(row_stats(sums), scorer.params).score == corpus.score
     r = corpus.segments[0]
     fig = figures.link_view(
         r.alignment, candidates=r.candidates, weights=dict(scorer.params.weights)

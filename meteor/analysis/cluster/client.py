@@ -24,6 +24,7 @@ from distributed import Client, LocalCluster, wait
 from distributed.scheduler import KilledWorker
 
 from meteor import batch
+from meteor.analysis.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
 from meteor.analysis.cluster.worker import (
     MeteorWorkerPlugin,
     score_partition,
@@ -100,7 +101,7 @@ def connect(
             "nor local:N (N local worker processes)"
         )
     deadline = time.monotonic() + timeout
-    _probe(address, deadline, timeout)
+    probe_scheduler(address, deadline, timeout)
     client = _client_within(address, deadline, timeout)
     try:
         _wait_for_workers(client, timeout)
@@ -108,121 +109,6 @@ def connect(
     finally:
         with contextlib.suppress(Exception):
             client.close(timeout=10)
-
-
-#: Most bytes of a Dask handshake (a scheduler sends about 60 at once on connecting).
-_HANDSHAKE_MAX = 1 << 16
-
-
-def _unreachable(address: str, timeout: float, what: str) -> ClusterError:
-    return ClusterError(
-        f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({what}); "
-        "start one with `dask scheduler` and give the address it prints"
-    )
-
-
-def _not_a_scheduler(address: str, what: str) -> ClusterError:
-    return ClusterError(
-        f"{address} is not a Dask scheduler ({what}); give the address `dask scheduler` "
-        "prints (tcp://HOST:8786 by default)"
-    )
-
-
-def _probe(address: str, deadline: float, timeout: float) -> None:
-    """Check that a Dask scheduler answers at a ``tcp://`` address, before ``distributed``
-    connects (which waits for ever on a silent server and allocates whatever length the
-    first 8 bytes of a garbage answer give).
-
-    On connecting, a scheduler sends its handshake at once: an 8-byte little-endian
-    length, then that many bytes (frame count, frame lengths, a msgpack map with
-    ``python``, ``pickle-protocol``, ``compression``).  Anything else is named: nothing
-    listening, no answer (after a plain HTTP request too), an HTTP server (e.g. the
-    dashboard, port 8787), or other bytes.  Other schemes (``tls://``, …) are left to
-    :func:`_client_within`.
-
-    Raises:
-        ClusterError: the address and what answered there.
-    """
-    import socket
-    import struct
-
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    try:
-        scheme, loc = parse_address(address)
-        if scheme != "tcp":
-            return
-        host, port = parse_host_port(loc, 8786)
-    except (ValueError, TypeError) as exc:
-        raise ClusterError(f"the Dask address {address!r} is not valid ({exc})") from None
-    refused: OSError | None = None
-    while True:  # a scheduler that is starting: retry until the deadline
-        left = deadline - time.monotonic()
-        if left <= 0:
-            why = "connection refused" if refused is not None else "no time left"
-            raise _unreachable(address, timeout, f"{why}: nothing listens there")
-        try:
-            sock = socket.create_connection((host, port), timeout=left)
-            break
-        except ConnectionRefusedError as exc:
-            refused = exc
-            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
-        except TimeoutError:
-            raise _unreachable(address, timeout, "no answer to the connection") from None
-        except OSError as exc:
-            raise _unreachable(address, timeout, f"{exc.strerror or exc}") from None
-
-    def read(n: int, until: float) -> bytes:
-        data = b""
-        while len(data) < n:
-            left = until - time.monotonic()
-            if left <= 0:
-                break
-            sock.settimeout(left)
-            try:
-                chunk = sock.recv(n - len(data))
-            except OSError:  # a timeout too
-                break
-            if not chunk:
-                break
-            data += chunk
-        return data
-
-    with sock:
-        # Half the time for the handshake; then an HTTP request, to say what is silent.
-        first = read(8, time.monotonic() + (deadline - time.monotonic()) / 2)
-        if not first:  # a scheduler would have spoken; an HTTP server waits for a request
-            with contextlib.suppress(OSError):
-                sock.sendall(
-                    b"GET / HTTP/1.0\r\nHost: " + host.encode("ascii", "replace") + b"\r\n\r\n"
-                )
-            first = read(8, deadline)
-        if not first:
-            raise _unreachable(
-                address, timeout, "no answer: something accepted the connection but sent nothing"
-            )
-        if first.startswith(b"HTTP/"):
-            raise _not_a_scheduler(address, "an HTTP server answered there")
-        if first.startswith((b"<", b"SSH-")) or len(first) < 8:
-            raise _not_a_scheduler(address, f"it answered {_shown(first)}")
-        (size,) = struct.unpack("<Q", first)
-        if not 16 <= size <= _HANDSHAKE_MAX:
-            raise _not_a_scheduler(address, f"it answered {_shown(first)}")
-        body = read(size, deadline)
-        if len(body) < size:
-            raise _unreachable(address, timeout, "the handshake stopped half-way")
-        if b"pickle-protocol" not in body or b"python" not in body:
-            raise _not_a_scheduler(address, f"it answered {_shown(first + body)}")
-
-
-def _shown(data: bytes) -> str:
-    """The first bytes of an answer, printable (never more than 24)."""
-    text = data[:24].decode("latin-1")
-    return (
-        "'"
-        + "".join(c if " " <= c <= "~" else "." for c in text)
-        + ("…'" if len(data) > 24 else "'")
-    )
 
 
 def _client_within(address: str, deadline: float, timeout: float) -> Client:
@@ -254,13 +140,13 @@ def _client_within(address: str, deadline: float, timeout: float) -> Client:
     with lock:
         if "client" not in box and "error" not in box:
             box["abandoned"] = True
-            raise _unreachable(address, timeout, "no Dask handshake") from None
+            raise unreachable(address, timeout, "no Dask handshake") from None
     if "error" in box:
         exc = box["error"]
         if isinstance(exc, OSError | TimeoutError | ValueError):
-            raise _unreachable(address, timeout, str(exc)) from None
+            raise unreachable(address, timeout, str(exc)) from None
         if isinstance(exc, Exception):
-            raise _not_a_scheduler(address, f"{type(exc).__name__}: {exc}") from None
+            raise not_a_scheduler(address, f"{type(exc).__name__}: {exc}") from None
         raise exc
     client: Client = box["client"]
     return client

@@ -1,0 +1,344 @@
+"""The paraphrase index file in the cache folder: where it lives, its check, its build.
+
+:func:`index_path` names the file; :func:`read_index` verifies it end to end and
+maps it; :func:`same_table` says whether a table of another time has the bytes the
+index was built from; :func:`open_or_build` opens it or builds it (under
+:func:`build_lock`, in a child process: :func:`build_in_child`, which runs
+:mod:`meteor.languages.paraphrase_build` as a script).  The reader of the mapped
+arrays is :class:`meteor.languages.paraphrase.ParaphraseTable`.
+
+The 272 MB table text becomes one 106 MB file in :func:`meteor.resources.cache_dir`
+(``paraphrase-<lang>.v<N>.idx``), built once by :mod:`meteor.languages.paraphrase_build`
+(in a child process; the layout of the file is described there) and
+memory-mapped afterwards.  A missing, truncated, corrupted, stale (other source
+size/mtime) or older-format file fails the checks in :func:`read_index` and is rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import mmap
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from meteor.languages import paraphrase_build
+from meteor.languages.paraphrase_build import (
+    _NO_MEMORY_TAG,
+    _NO_SPACE_TAG,
+    _PROGRESS_TAG,
+    DIGEST,
+    FORMAT_VERSION,
+    MAGIC,
+    READ_CHUNK,
+    Progress,
+)
+
+__all__ = [
+    "INDEX_PER_GZ_BYTE",
+    "InvalidIndexError",
+    "StaleIndexError",
+    "build_in_child",
+    "build_lock",
+    "check_source",
+    "index_path",
+    "open_or_build",
+    "read_index",
+    "same_table",
+]
+
+T = TypeVar("T")
+
+
+class InvalidIndexError(ValueError):
+    """A cached index file is unusable (truncated, corrupted, stale or another version)."""
+
+
+class StaleIndexError(InvalidIndexError):
+    """A cached index file was built from a table of another size or modification time."""
+
+
+def index_path(lang: str = "en", cache: Path | None = None) -> Path:
+    """Where the index for ``lang`` lives.
+
+    Args:
+        lang: language code of the table (``data/paraphrase-<lang>.gz``).
+        cache: a directory to hold the index, or the index file itself;
+            default :func:`meteor.resources.cache_dir`.
+
+    Returns:
+        The index file path (it may not exist yet).
+    """
+    name = f"paraphrase-{lang}.v{FORMAT_VERSION}.idx"
+    if cache is None:
+        from meteor import resources
+
+        return resources.cache_dir() / name
+    cache = Path(cache)
+    if cache.is_dir() or not cache.suffix:
+        return cache / name
+    return cache
+
+
+#: Index bytes per byte of the gzip table (English: 110.6 MB from 61.8 MB).
+INDEX_PER_GZ_BYTE = 1.8
+
+
+@contextlib.contextmanager
+def build_lock(index: Path) -> Iterator[None]:
+    """Hold an exclusive :func:`fcntl.flock` on ``<index>.lock`` (waiting for another
+    process's build to end); without ``fcntl``, or when the lock file cannot be made
+    (a read-only folder: the build then fails and says why), no lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    try:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(index.with_name(index.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
+    """For :meth:`ParaphraseTable.open`: whether ``source`` has the bytes the index was
+    built from (the SHA-256 in its header), though its time differs.
+
+    Each Python environment installs its own copy of pycocoevalcap's table, with its own
+    modification time; compared by time alone, two environments sharing the cache folder
+    would rebuild the shared index in turn (30-60 s each).  The digest costs 0.14 s; each
+    ``(size, time)`` found to hold the same bytes is remembered beside the index
+    (``<index>.sources.json``), so an environment pays it once.
+    """
+
+    def same(src: dict[str, Any]) -> bool:
+        st = source.stat()
+        digest = src.get("sha256")
+        if not isinstance(digest, str) or src.get("size") != st.st_size:
+            return False
+        seen_path = index.with_name(index.name + ".sources.json")
+        this = [digest, st.st_size, st.st_mtime_ns]
+        try:
+            seen = json.loads(seen_path.read_text(encoding="utf-8"))
+            if not isinstance(seen, list):
+                seen = []
+        except (OSError, ValueError):
+            seen = []
+        if this in seen:
+            return True
+        if paraphrase_build.file_sha256(source) != digest:
+            return False
+        from meteor.resources import write_cache_file
+
+        write_cache_file(seen_path, json.dumps([this, *seen][:16]).encode("utf-8"))
+        return True
+
+    return same
+
+
+def check_source(
+    path: Path,
+    header: dict[str, Any],
+    expect_source: dict[str, int] | None,
+    same_table: Callable[[dict[str, Any]], bool] | None,
+) -> None:
+    """Raise :class:`StaleIndexError` when the index was built from a table of another size
+    or time (``expect_source``) that ``same_table`` does not vouch for."""
+    if expect_source is not None:
+        src = header.get("source", {})
+        if (
+            src.get("size") != expect_source["size"]
+            or src.get("mtime_ns") != expect_source["mtime_ns"]
+        ) and not (same_table is not None and same_table(src)):
+            raise StaleIndexError(f"{path} was built from another version of the table")
+
+
+def open_or_build(
+    lang: str,
+    cache: Path | None,
+    progress: Progress | None,
+    open_index: Callable[[Path, dict[str, int], Callable[[dict[str, Any]], bool]], T],
+) -> T:
+    """The index of ``lang`` opened with ``open_index(path, expect_source, same_table)``,
+    built first if absent or invalid (:meth:`ParaphraseTable.load
+    <meteor.languages.paraphrase.ParaphraseTable.load>` documents the arguments and errors).
+
+    A process that finds no usable index builds it holding a lock file beside it
+    (``<index>.lock``, :func:`fcntl.flock`), so a second process starting at the same
+    time waits for that build and opens its index instead of building its own.  When
+    the cache folder's device is full, the index is built in a temporary folder
+    instead, with one :class:`meteor.resources.CacheWarning`
+    (:func:`meteor.resources.cache_full`).
+    """
+    from meteor import resources
+
+    source = resources.paraphrase_table_path(lang)
+    path = index_path(lang, cache)
+    st = source.stat()
+    want = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    while True:
+        same = same_table(path, source)
+
+        def opened(at: Path = path, same: Any = same) -> T | None:
+            try:
+                return open_index(at, want, same)
+            except (OSError, InvalidIndexError):
+                return None
+
+        table = opened()
+        if table is not None:
+            return table
+        try:
+            with build_lock(path):
+                table = opened()  # built by another process while this one waited
+                if table is None:
+                    build_in_child(source, path, lang, progress)
+            return table or open_index(path, want, same)
+        except OSError as exc:
+            if not resources.is_no_space(exc):
+                raise
+            needed = int(st.st_size * INDEX_PER_GZ_BYTE)
+            folder = resources.cache_full(path.parent, "the paraphrase index", needed)
+            path = folder / path.name
+
+
+def read_index(path: Path) -> tuple[dict[str, Any], Any]:
+    """Verify an index file end to end and map it.
+
+    The sha256 trailer is checked with plain reads (so the page cache, not the
+    process, holds the pages) before the file is mapped; any mismatch in magic,
+    lengths, version, digest or array bounds raises :class:`InvalidIndexError`.
+    """
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < len(MAGIC) + 4 + DIGEST:
+            raise InvalidIndexError(f"{path} is truncated")
+        head = f.read(len(MAGIC) + 4)
+        if head[: len(MAGIC)] != MAGIC:
+            raise InvalidIndexError(f"{path} is not a paraphrase index")
+        (hlen,) = struct.unpack("<I", head[len(MAGIC) :])
+        if len(head) + hlen + DIGEST > size:
+            raise InvalidIndexError(f"{path} is truncated")
+        f.seek(0)
+        digest = hashlib.sha256()
+        remaining = size - DIGEST
+        while remaining:
+            chunk = f.read(min(READ_CHUNK, remaining))
+            if not chunk:
+                raise InvalidIndexError(f"{path} is truncated")
+            digest.update(chunk)
+            remaining -= len(chunk)
+        if f.read(DIGEST) != digest.digest():
+            raise InvalidIndexError(f"{path} is corrupted (checksum mismatch)")
+        f.seek(len(head))
+        try:
+            header = json.loads(f.read(hlen).decode("utf-8"))
+        except ValueError as exc:  # pragma: no cover - the digest guards it
+            raise InvalidIndexError(f"{path} has an unreadable header") from exc
+        if header.get("version") != FORMAT_VERSION:
+            raise InvalidIndexError(
+                f"{path} has format {header.get('version')}, expected {FORMAT_VERSION}"
+            )
+        for name, spec in header["arrays"].items():
+            end = spec["offset"] + int(np.prod(spec["shape"])) * np.dtype(spec["dtype"]).itemsize
+            if end > size - DIGEST:
+                raise InvalidIndexError(f"{path}: array {name} lies outside the file")
+        try:
+            buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError as exc:
+            if exc.errno == errno.ENOMEM:  # `ulimit -v`: rebuilding the index would not help
+                raise MemoryError("while mapping the paraphrase index") from exc
+            raise
+    return header, buf
+
+
+def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | None) -> None:
+    """Build the index in a child Python process, relaying its progress.
+
+    The build holds every distinct phrase as a Python string for a moment
+    (about 0.7 GB for English), and CPython keeps much of such memory after
+    it is freed.  A child process returns it all, so a process that only scores
+    stays small.  When no child can be started, the build runs here.
+
+    Raises:
+        OSError: ``ENOSPC`` when ``dest``'s device is full (the child's error, raised here).
+        MemoryError: the build ran out of memory.
+        RuntimeError: the build failed otherwise (the message has the child's stderr).
+    """
+    exe = sys.executable
+    if not exe:
+        paraphrase_build.build_index(source, dest, progress=progress, lang=lang)
+        return
+    # Run this file, not the package: the child needs numpy and nothing else.
+    code = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
+    safe = ["-P"] if sys.version_info >= (3, 11) else []  # no cwd on sys.path
+    cmd = [
+        exe,
+        *safe,
+        "-c",
+        code,
+        str(Path(paraphrase_build.__file__).resolve()),
+        "build",
+        "--lang",
+        lang,
+    ]
+    cmd += ["--source", str(source), "--dest", str(dest)]
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as err:
+        try:
+            proc = subprocess.Popen(
+                cmd, stdout=subprocess.PIPE, stderr=err, text=True, encoding="utf-8"
+            )
+        except OSError:
+            paraphrase_build.build_index(source, dest, progress=progress, lang=lang)
+            return
+        out = proc.stdout
+        if out is None:  # pragma: no cover - stdout=PIPE always sets it
+            raise RuntimeError("no pipe to the index builder")
+        ended = ""
+        try:
+            with out:
+                for line in out:
+                    kind, _, rest = line.rstrip("\n").partition(" ")
+                    if kind in (_NO_SPACE_TAG, _NO_MEMORY_TAG):
+                        ended = kind
+                    elif kind == _PROGRESS_TAG and progress is not None:
+                        frac, _, msg = rest.partition(" ")
+                        with contextlib.suppress(ValueError):
+                            progress(float(frac), msg)
+        except BaseException:  # e.g. the progress callback stopped a Streamlit run
+            proc.kill()
+            proc.wait()
+            _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
+            raise
+        if proc.wait() != 0:
+            if ended == _NO_SPACE_TAG:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dest.parent))
+            if ended == _NO_MEMORY_TAG:
+                raise MemoryError("while building the paraphrase index")
+            err.seek(0)
+            tail = err.read()[-4000:]
+            raise RuntimeError(f"building the paraphrase index from {source} failed:\n{tail}")
+
+
+def _remove_temps_of(dest: Path, pid: int) -> None:
+    """Delete the temporary files of the build process ``pid`` (killed by us)."""
+    for old in dest.parent.glob(f"{dest.name}.{pid}.*.tmp"):
+        with contextlib.suppress(OSError):
+            old.unlink()

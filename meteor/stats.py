@@ -1,0 +1,213 @@
+"""The additive sufficient statistics of a segment (Meteor 1.5 ``MeteorStats``): :class:`Stats`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from meteor.module_registry import _N, _ZEROS, Module, module_order, module_slot
+from meteor.rules import is_perfect_segment
+
+__all__ = ["Stats"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Additive sufficient statistics (Meteor 1.5 ``MeteorStats``).
+
+    Per-module tuples are indexed by :data:`MODULE_ORDER` (six entries); a stage
+    registered at run time adds its slot after them (:func:`module_order`) when it
+    matched something.  ``stats_a + stats_b``
+    sums every field; the corpus sum of Meteor 1.5 (which skips the chunks of a
+    perfect segment) is :meth:`corpus_contribution` summed.
+    """
+
+    hyp_len: int = 0
+    ref_len: int = 0
+    hyp_function_words: int = 0
+    ref_function_words: int = 0
+    hyp_content_matches: tuple[int, ...] = _ZEROS
+    ref_content_matches: tuple[int, ...] = _ZEROS
+    hyp_function_matches: tuple[int, ...] = _ZEROS
+    ref_function_matches: tuple[int, ...] = _ZEROS
+    chunks: int = 0
+    hyp_word_matches: int = 0
+    ref_word_matches: int = 0
+
+    def __post_init__(self) -> None:
+        vecs = (
+            self.hyp_content_matches,
+            self.ref_content_matches,
+            self.hyp_function_matches,
+            self.ref_function_matches,
+        )
+        if len(vecs[0]) == len(vecs[1]) == len(vecs[2]) == len(vecs[3]) == _N:
+            return  # the built-in stages only: the common case, nothing to do
+        most = len(module_order())
+        for name, vec in zip(_VECTORS, vecs, strict=True):
+            if not _N <= len(vec) <= most:
+                raise ValueError(
+                    f"Stats.{name} must have {_N} entries (one per built-in module), or up "
+                    f"to {most} with the registered stages, got {len(vec)}"
+                )
+        # One form per value: the registered stages' slots up to the last non-zero one.
+        width = max(
+            [_N] + [k + 1 for vec in vecs for k in range(_N, len(vec)) if vec[k]],
+        )
+        for name, vec in zip(_VECTORS, vecs, strict=True):
+            object.__setattr__(self, name, _width(vec, width))
+
+    def per_module(
+        self, width: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """The four per-module tuples (hyp/ref content, hyp/ref function), at least ``width``
+        long (a registered stage that matched nothing has no slot of its own)."""
+        vecs = (
+            self.hyp_content_matches,
+            self.ref_content_matches,
+            self.hyp_function_matches,
+            self.ref_function_matches,
+        )
+        if len(vecs[0]) >= width:
+            return vecs
+        a, b, c, d = vecs
+        return _width(a, width), _width(b, width), _width(c, width), _width(d, width)
+
+    def __add__(self, other: Stats) -> Stats:
+        if not isinstance(other, Stats):
+            return NotImplemented
+        a = (
+            self.hyp_content_matches,
+            self.ref_content_matches,
+            self.hyp_function_matches,
+            self.ref_function_matches,
+        )
+        b = (
+            other.hyp_content_matches,
+            other.ref_content_matches,
+            other.hyp_function_matches,
+            other.ref_function_matches,
+        )
+        if len(a[0]) != len(b[0]):  # one has a registered stage's slot the other lacks
+            n = max(len(a[0]), len(b[0]))
+            a, b = self.per_module(n), other.per_module(n)
+        return Stats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            self.hyp_function_words + other.hyp_function_words,
+            self.ref_function_words + other.ref_function_words,
+            _vsum(a[0], b[0]),
+            _vsum(a[1], b[1]),
+            _vsum(a[2], b[2]),
+            _vsum(a[3], b[3]),
+            self.chunks + other.chunks,
+            self.hyp_word_matches + other.hyp_word_matches,
+            self.ref_word_matches + other.ref_word_matches,
+        )
+
+    @property
+    def is_perfect(self) -> bool:
+        """Every word of both sides matched, in one chunk (Meteor 1.5's frag = 0 case)."""
+        return is_perfect_segment(
+            self.hyp_word_matches, self.hyp_len, self.ref_word_matches, self.ref_len, self.chunks
+        )
+
+    def corpus_contribution(self) -> Stats:
+        """What Meteor 1.5 adds to the corpus total for this segment.
+
+        Reproduces ``MeteorStats.addStats`` (MeteorStats.java:144-146): the chunks
+        of a perfect segment are not added, its matches are.
+        """
+        if self.is_perfect:
+            return Stats(
+                self.hyp_len,
+                self.ref_len,
+                self.hyp_function_words,
+                self.ref_function_words,
+                self.hyp_content_matches,
+                self.ref_content_matches,
+                self.hyp_function_matches,
+                self.ref_function_matches,
+                0,
+                self.hyp_word_matches,
+                self.ref_word_matches,
+            )
+        return self
+
+    def to_meteor_vector(self, modules: tuple[Module, ...]) -> list[float]:
+        """The 23 numbers of Meteor 1.5 ``-ssOut``, slots following ``modules``."""
+        out: list[float] = [
+            float(self.hyp_len),
+            float(self.ref_len),
+            float(self.hyp_function_words),
+            float(self.ref_function_words),
+        ]
+        for slot in range(4):
+            if slot < len(modules):
+                k = module_slot(modules[slot])
+                out += [float(vec[k]) for vec in self.per_module(k + 1)]
+            else:
+                out += [0.0, 0.0, 0.0, 0.0]
+        out += [float(self.chunks), float(self.hyp_word_matches), float(self.ref_word_matches)]
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "hyp_function_words": self.hyp_function_words,
+            "ref_function_words": self.ref_function_words,
+            "hyp_content_matches": _by_name(self.hyp_content_matches),
+            "ref_content_matches": _by_name(self.ref_content_matches),
+            "hyp_function_matches": _by_name(self.hyp_function_matches),
+            "ref_function_matches": _by_name(self.ref_function_matches),
+            "chunks": self.chunks,
+            "hyp_word_matches": self.hyp_word_matches,
+            "ref_word_matches": self.ref_word_matches,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Stats:
+        order = module_order()
+
+        def vec(key: str) -> tuple[int, ...]:
+            v = d[key]
+            return tuple(int(v.get(m.value, 0)) for m in order)
+
+        return cls(
+            int(d["hyp_len"]),
+            int(d["ref_len"]),
+            int(d["hyp_function_words"]),
+            int(d["ref_function_words"]),
+            vec("hyp_content_matches"),
+            vec("ref_content_matches"),
+            vec("hyp_function_matches"),
+            vec("ref_function_matches"),
+            int(d["chunks"]),
+            int(d["hyp_word_matches"]),
+            int(d["ref_word_matches"]),
+        )
+
+
+_VECTORS = (
+    "hyp_content_matches",
+    "ref_content_matches",
+    "hyp_function_matches",
+    "ref_function_matches",
+)
+
+
+def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _width(vec: tuple[int, ...], width: int) -> tuple[int, ...]:
+    """``vec`` cut or padded with zeros to ``width`` entries."""
+    n = len(vec)
+    return vec if n == width else vec[:width] if n > width else vec + (0,) * (width - n)
+
+
+def _by_name(vec: tuple[int, ...]) -> dict[str, int]:
+    """Per-module counts by stage name (the six built-in ones always, then the registered
+    stages that have a slot in ``vec``)."""
+    return dict(zip((m.value for m in module_order()), vec, strict=False))
