@@ -383,7 +383,13 @@ def _selected(key: str, what: str) -> list[Any]:
 
 
 tab_names = ["segments", "dist", "compare", *REPORT_TABS, "export"]
-tabs = dict(zip(tab_names, st.tabs([t(f"corpus_tab_{n}") for n in tab_names]), strict=True))
+tabs = dict(
+    zip(
+        tab_names,
+        st.tabs([t(f"corpus_tab_{n}") for n in tab_names], key="corpus_tabs"),
+        strict=True,
+    )
+)
 
 # -- segments -------------------------------------------------------------------------
 with tabs["segments"]:
