@@ -33,6 +33,7 @@ from pages._corpus_common import (
 )
 from pages._frame import require_frame
 from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, signed
+from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
 from pages._widgets import localized, plotly
@@ -385,8 +386,14 @@ def _selected(key: str, what: str) -> list[Any]:
     return list((ev.get("selection") or {}).get(what) or [])
 
 
-tab_names = ["segments", "dist", "compare", "export"]
-tabs = dict(zip(tab_names, st.tabs([t(f"corpus_tab_{n}") for n in tab_names]), strict=True))
+tab_names = ["segments", "dist", "compare", *REPORT_TABS, "export"]
+tabs = dict(
+    zip(
+        tab_names,
+        st.tabs([t(f"corpus_tab_{n}") for n in tab_names], key="corpus_tabs"),
+        strict=True,
+    )
+)
 
 # -- segments -------------------------------------------------------------------------
 with tabs["segments"]:
@@ -635,6 +642,8 @@ with tabs["compare"]:
                             seg_id=corpus.ids_of(name)[pos],
                             key=key,
                         )
+
+report_tabs(tabs, corpus, setting, meteor, results)  # ranking, buckets, where the points go
 
 # -- export ----------------------------------------------------------------------------
 with tabs["export"]:

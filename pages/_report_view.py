@@ -1,0 +1,483 @@
+"""The corpus report on the Corpus page (issue 35): ranking, buckets, where the points go.
+
+Not a page (app.py never registers it).  One library call builds the record
+(:func:`meteor.analysis.report.build_report` on the systems the page has already
+scored), kept once for every session in :data:`pages._cache.APP_CACHE` per upload and
+setting, with a progress bar; this module only arranges the record's fields.  The
+figures are :mod:`meteor.viz.report`'s, the downloads the library's writers
+(:mod:`meteor.io.report_export`, :mod:`meteor.viz.report_html`).  User text (system
+names, words, labels) goes into dataframes, figures (escaped by the library) or
+Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from meteor.analysis.corpus import DEFAULT_SAMPLES
+from meteor.analysis.losses import HeadToHead, head_to_head
+from meteor.analysis.report import CorpusReport, build_report
+from meteor.io.read import Corpus
+from meteor.io.report_export import to_json, to_latex, to_markdown
+from meteor.metric import Meteor
+from meteor.types import CorpusResult
+from meteor.viz import report as report_figures
+from meteor.viz.report_html import to_html
+from pages._cache import APP_CACHE
+from pages._corpus_common import corpus_key, inspect_link, safe_name
+from pages._i18n import integer, module_label, num, t
+from pages._scoring import SHOWN_ERRORS
+from pages._settings import Setting
+from pages._widgets import plotly, shared_figure
+
+__all__ = ["REPORT_TABS", "figure_labels", "report_exports", "report_tabs"]
+
+#: The Corpus page's tabs this module fills (their labels: ``corpus_tab_<name>``).
+REPORT_TABS = ("ranking", "buckets", "where")
+
+#: The exports offered: (key, label key, file name, MIME type, writer).
+EXPORTS: tuple[tuple[str, str, str, str, Callable[[CorpusReport], str]], ...] = (
+    ("latex", "rp_dl_latex", "meteor-report.tex", "application/x-tex", to_latex),
+    ("md", "rp_dl_md", "meteor-report.md", "text/markdown", to_markdown),
+    ("json", "rp_dl_json", "meteor-report.json", "application/json", to_json),
+    ("html", "rp_dl_html", "meteor-report.html", "text/html", to_html),
+)
+
+Ids = Mapping[str, Sequence[str]]
+
+
+def figure_labels() -> dict[str, str]:
+    """:mod:`meteor.viz.report`'s label keys in the interface language."""
+    return {k: t(f"rf_{k}") for k in report_figures._LABELS_EN}
+
+
+def _bucket_title(name: str) -> str:
+    if name.startswith("label:"):
+        return t("rp_b_label", column=name.removeprefix("label:"))
+    return t(f"rp_b_{name}")
+
+
+def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    return {name: tuple(corpus.ids_of(name)) for name in corpus.system_names}
+
+
+def _total_steps(n: int) -> int:
+    """Progress lines build_report says: a bootstrap per system, a comparison per pair,
+    then the buckets and the losses."""
+    return n + n * (n - 1) // 2 + 2
+
+
+def _report_key(corpus: Corpus, setting: Setting) -> tuple[Any, ...]:
+    return ("corpus_report", corpus_key(corpus), setting)
+
+
+def _build(
+    corpus: Corpus, meteor: Meteor, results: Mapping[str, CorpusResult], key: tuple[Any, ...]
+) -> CorpusReport:
+    """The record, built once per key for every session (progress bar while it runs)."""
+    kept = APP_CACHE.get(key)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    total = _total_steps(len(results))
+    bar = st.progress(0.0)
+    done = [0]
+
+    def say(step: str) -> None:
+        done[0] += 1
+        bar.progress(min(done[0] / total, 1.0), text=t("rp_progress", step=safe_name(step)))
+
+    def make() -> CorpusReport:
+        return build_report(
+            results,
+            meteor.params,
+            ids=_ids(corpus),
+            segments=corpus.n_segments,
+            preset=meteor.preset,
+            sources=corpus.sources,
+            progress=say,
+        )
+
+    try:
+        return APP_CACHE.get(key, make)
+    finally:
+        bar.empty()
+
+
+def report_exports(rep: CorpusReport, key: tuple[Any, ...], fmt: str) -> str:
+    """One export of the record (the library's writer), kept with the record's key."""
+    writer = next(w for k, _l, _f, _m, w in EXPORTS if k == fmt)
+    return APP_CACHE.get(("report_export", fmt, *key), lambda: writer(rep))
+
+
+# ---------------------------------------------------------------------------
+# the tabs
+# ---------------------------------------------------------------------------
+def report_tabs(
+    tabs: Mapping[str, Any],
+    corpus: Corpus,
+    setting: Setting,
+    meteor: Meteor,
+    results: Mapping[str, CorpusResult],
+) -> None:
+    """Fill the page's :data:`REPORT_TABS`: the report is built on request (a button),
+    then shown on every rerun while the session keeps it requested."""
+    key = _report_key(corpus, setting)
+    rep: CorpusReport | None = None
+    with tabs["ranking"]:
+        st.caption(t("rp_intro"))
+        n = len(results)
+        wanted = st.session_state.get("_rp_wanted") == key or key in APP_CACHE
+        if not wanted and st.button(
+            t("rp_build", systems=integer(n), pairs=integer(n * (n - 1) // 2)),
+            key="rp_build",
+            help=t("rp_build_help", samples=integer(DEFAULT_SAMPLES)),
+        ):
+            st.session_state["_rp_wanted"] = key
+            wanted = True
+        if wanted:
+            try:
+                rep = _build(corpus, meteor, results, key)
+            except SHOWN_ERRORS as exc:
+                st.session_state.pop("_rp_wanted", None)
+                st.error(t("rp_failed", msg=safe_name(str(exc))))
+        if rep is not None:
+            _ranking(rep, key)
+    with tabs["buckets"]:
+        if rep is None:
+            st.info(t("rp_build_first"))
+        else:
+            _buckets(rep, key)
+    with tabs["where"]:
+        if rep is None:
+            st.info(t("rp_build_first"))
+        else:
+            _where(rep, key, corpus, results)
+
+
+def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
+    rk = rep.ranking
+    st.dataframe(
+        [
+            {
+                "rank": r.rank,
+                "cluster": r.cluster,
+                "system": r.name,
+                "segments": r.segments,
+                "meteor": r.corpus.value,
+                "low": r.corpus.low,
+                "high": r.corpus.high,
+                "mean": r.mean_segment.value,
+                "precision": r.precision,
+                "recall": r.recall,
+                "frag": r.frag,
+            }
+            for r in rk.systems
+        ],
+        column_config={
+            "rank": st.column_config.NumberColumn(t("rp_col_rank"), width="small"),
+            "cluster": st.column_config.NumberColumn(t("rp_col_cluster"), width="small"),
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "segments": st.column_config.NumberColumn(t("rp_col_segments")),
+            "meteor": st.column_config.NumberColumn(t("rp_col_meteor"), format="%.4f"),
+            "low": st.column_config.NumberColumn(t("rp_col_low"), format="%.4f"),
+            "high": st.column_config.NumberColumn(t("rp_col_high"), format="%.4f"),
+            "mean": st.column_config.NumberColumn(t("rp_col_mean"), format="%.4f"),
+            "precision": st.column_config.NumberColumn("P", format="%.4f"),
+            "recall": st.column_config.NumberColumn("R", format="%.4f"),
+            "frag": st.column_config.NumberColumn(t("frag"), format="%.4f"),
+        },
+        hide_index=True,
+        width="stretch",
+        key="rp_ranking",
+    )
+    st.caption(t("rp_mean_note"))
+    st.caption(t("rp_clusters"))
+    if rk.paired_on_common_ids:
+        st.caption(t("rp_common_ids"))
+    if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
+        st.caption(t("rp_nan_note"))
+    labels = figure_labels()
+    plotly(
+        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
+        key="rp_fig_ranking",
+    )
+    if not rk.pairs:
+        st.info(t("rp_need_two"))
+    else:
+        st.subheader(t("rp_pairs_head"))
+        st.caption(
+            t(
+                "rp_comparisons",
+                n=integer(rk.comparisons),
+                alpha=num(rk.alpha, 2),
+                bonf=num(rk.alpha / rk.comparisons, 5),
+                samples=integer(rk.samples),
+                trials=integer(rk.trials),
+                seed=str(rk.seed),
+            )
+        )
+        plotly(
+            shared_figure((*key, "pvalues"), lambda: report_figures.pvalue_figure(rep, labels)),
+            key="rp_fig_pvalues",
+        )
+        st.dataframe(
+            [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "common": p.common,
+                    "diff": p.difference,
+                    "low": p.difference_low,
+                    "high": p.difference_high,
+                    "p_bs": p.p_bootstrap,
+                    "p_ar": p.p_randomisation,
+                    "sig": t("rp_yes") if p.significant else t("rp_no"),
+                }
+                for p in rk.pairs
+            ],
+            column_config={
+                "a": st.column_config.TextColumn(t("rp_col_a")),
+                "b": st.column_config.TextColumn(t("rp_col_b")),
+                "common": st.column_config.NumberColumn(t("rp_col_common")),
+                "diff": st.column_config.NumberColumn(t("rp_col_diff"), format="%+.4f"),
+                "low": st.column_config.NumberColumn(t("rp_col_low"), format="%+.4f"),
+                "high": st.column_config.NumberColumn(t("rp_col_high"), format="%+.4f"),
+                "p_bs": st.column_config.NumberColumn(t("rp_col_p_bs"), format="%.4f"),
+                "p_ar": st.column_config.NumberColumn(t("rp_col_p_ar"), format="%.4f"),
+                "sig": st.column_config.TextColumn(t("rp_col_sig")),
+            },
+            hide_index=True,
+            width="stretch",
+            key="rp_pairs",
+        )
+    st.code(rep.signature, language=None, wrap_lines=True)
+    st.subheader(t("rp_downloads"))
+    st.caption(t("rp_dl_caption"))
+    row = st.container(horizontal=True, key="rp_downloads")
+    for fmt, label, file_name, mime, _writer in EXPORTS:
+        # the HTML report carries plotly.js (megabytes): built only when clicked
+        data: str | Callable[[], str] = (
+            (lambda fmt=fmt: report_exports(rep, key, fmt))
+            if fmt == "html"
+            else report_exports(rep, key, fmt)
+        )
+        row.download_button(
+            t(label),
+            data=data,
+            file_name=file_name,
+            mime=mime,
+            key=f"rp_dl_{fmt}",
+            on_click="ignore",
+        )
+
+
+def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
+    names = [b.name for b in rep.buckets]
+    name = st.selectbox(t("rp_bucketing"), names, format_func=_bucket_title, key="rp_bucketing")
+    k = names.index(name) if name in names else 0
+    table = rep.buckets[k]
+    title = _bucket_title(table.name)
+    labels = figure_labels()
+
+    def build() -> Any:
+        fig = report_figures.bucket_figure(rep, table, labels)
+        fig.update_layout(title={"text": title})  # the library's title is English
+        return fig
+
+    plotly(shared_figure((*key, "bucket", table.name), build), key="rp_fig_bucket")
+    seg = table.unit == "segments"
+    st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
+    f4 = "%.4f"
+    rows: list[dict[str, Any]]
+    if seg:
+        rows = [
+            {
+                "system": b.system,
+                "bucket": b.label,
+                "count": b.count,
+                "meteor": b.meteor,
+                "low": b.low,
+                "high": b.high,
+                "precision": b.precision,
+                "recall": b.recall,
+                "frag": b.frag,
+            }
+            for b in table.rows
+        ]
+        config = {
+            "count": st.column_config.NumberColumn(t("rp_col_count")),
+            "meteor": st.column_config.NumberColumn("METEOR", format=f4),
+            "low": st.column_config.NumberColumn(t("rp_col_low"), format=f4),
+            "high": st.column_config.NumberColumn(t("rp_col_high"), format=f4),
+            "frag": st.column_config.NumberColumn(t("frag"), format=f4),
+        }
+    else:
+        rows = [
+            {
+                "system": b.system,
+                "bucket": b.label,
+                "count": b.count,
+                "hyp_words": b.hyp_words or 0,
+                "precision": b.precision,
+                "recall": b.recall,
+                "fmean": b.fmean,
+            }
+            for b in table.rows
+        ]
+        config = {
+            "count": st.column_config.NumberColumn(t("rp_col_ref_words")),
+            "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
+            "fmean": st.column_config.NumberColumn("F", format=f4),
+        }
+    st.dataframe(
+        rows,
+        column_config={
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
+            "precision": st.column_config.NumberColumn("P", format=f4),
+            "recall": st.column_config.NumberColumn("R", format=f4),
+            **config,
+        },
+        hide_index=True,
+        width="stretch",
+        key="rp_bucket_table",
+    )
+
+
+def _where(
+    rep: CorpusReport,
+    key: tuple[Any, ...],
+    corpus: Corpus,
+    results: Mapping[str, CorpusResult],
+) -> None:
+    labels = figure_labels()
+    plotly(
+        shared_figure((*key, "stages"), lambda: report_figures.stage_figure(rep, labels)),
+        key="rp_fig_stages",
+    )
+    plotly(
+        shared_figure((*key, "frag"), lambda: report_figures.frag_figure(rep, labels)),
+        key="rp_fig_frag",
+    )
+    systems = list(rep.systems)
+    system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
+    loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
+    st.caption(
+        t(
+            "rp_missed_total",
+            missed=integer(loss.unmatched_ref_total),
+            total=integer(loss.ref_total),
+        )
+    )
+    c1, c2, c3 = st.columns(3)
+    for col, head, words, what, wkey in (
+        (c1, "rp_missed", loss.missed_ref_words, "rp_col_missed", "missed"),
+        (c2, "rp_unmatched", loss.unmatched_hyp_words, "rp_col_unmatched", "unmatched"),
+    ):
+        col.markdown(f"**{t(head)}**")
+        col.dataframe(
+            [{"word": w, wkey: m, "of": n} for w, m, n in words],
+            column_config={
+                "word": st.column_config.TextColumn(t("rp_col_word")),
+                wkey: st.column_config.NumberColumn(t(what)),
+                "of": st.column_config.NumberColumn(t("rp_col_occurrences")),
+            },
+            hide_index=True,
+            width="stretch",
+            key=wkey,
+        )
+    c3.markdown(f"**{t('rp_stages')}**")
+    c3.dataframe(
+        [{"stage": module_label(m), "matched": c, "share": s} for m, c, s in loss.stage_matches],
+        column_config={
+            "stage": st.column_config.TextColumn(t("rp_col_stage")),
+            "matched": st.column_config.NumberColumn(t("rp_col_matched")),
+            "share": st.column_config.ProgressColumn(
+                t("rp_col_share"), format="percent", min_value=0.0, max_value=1.0
+            ),
+        },
+        hide_index=True,
+        width="stretch",
+        key="rp_stage_table",
+    )
+    if len(systems) < 2:
+        return
+    st.subheader(t("rp_two"))
+    s1, s2 = st.columns(2)
+    a = s1.selectbox(t("rp_sys_a"), systems, index=0, key="rp_sys_a") or systems[0]
+    b = s2.selectbox(t("rp_sys_b"), systems, index=1, key="rp_sys_b") or systems[1]
+    if a == b:
+        st.warning(t("rp_same"))
+        return
+    ids = _ids(corpus)
+    versus: HeadToHead = (
+        rep.versus
+        if rep.versus is not None and (rep.versus.a, rep.versus.b) == (a, b)
+        else APP_CACHE.get(("head_to_head", a, b, *key), lambda: head_to_head(a, b, results, ids))
+    )
+    if not versus.common:
+        st.warning(t("rp_no_common", a=safe_name(a), b=safe_name(b)))
+        return
+    st.caption(t("rp_common", n=integer(versus.common)))
+    position = {name: {sid: k for k, sid in enumerate(ids[name])} for name in (a, b)}
+
+    def link(name: str, seg_id: str) -> str | None:
+        k = position[name].get(seg_id)
+        return None if k is None else inspect_link(results[name].segments[k])
+
+    for who, wins, tkey in ((a, versus.a_wins, "rp_wins_a"), (b, versus.b_wins, "rp_wins_b")):
+        st.markdown(f"**{t('rp_wins', name=safe_name(who))}**")
+        st.dataframe(
+            [
+                {
+                    "seg_id": w.seg_id,
+                    "a": w.score_a,
+                    "b": w.score_b,
+                    "diff": w.score_b - w.score_a,
+                    "open_a": link(a, w.seg_id),
+                    "open_b": link(b, w.seg_id),
+                    "hyp_a": w.hyp_a,
+                    "hyp_b": w.hyp_b,
+                    "ref": w.ref,
+                }
+                for w in wins
+            ],
+            column_config={
+                "seg_id": st.column_config.TextColumn(t("rp_col_seg_id")),
+                "a": st.column_config.NumberColumn("A", format="%.4f"),
+                "b": st.column_config.NumberColumn("B", format="%.4f"),
+                "diff": st.column_config.NumberColumn(t("rp_col_diff"), format="%+.4f"),
+                "open_a": st.column_config.LinkColumn(
+                    t("rp_col_open_a"), display_text=t("rp_open"), width="small"
+                ),
+                "open_b": st.column_config.LinkColumn(
+                    t("rp_col_open_b"), display_text=t("rp_open"), width="small"
+                ),
+                "hyp_a": st.column_config.TextColumn("A", width=200),
+                "hyp_b": st.column_config.TextColumn("B", width=200),
+                "ref": st.column_config.TextColumn(t("reference"), width=200),
+            },
+            hide_index=True,
+            width="stretch",
+            key=tkey,
+        )
+    st.caption(t("rp_link_caption"))
+    w1, w2 = st.columns(2)
+    for col, who, only, wkey in (
+        (w1, a, versus.words_only_a, "rp_only_a"),
+        (w2, b, versus.words_only_b, "rp_only_b"),
+    ):
+        col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
+        col.dataframe(
+            [{"word": w, "count": c} for w, c in only],
+            column_config={
+                "word": st.column_config.TextColumn(t("rp_col_word")),
+                "count": st.column_config.NumberColumn(t("rp_col_count_words")),
+            },
+            hide_index=True,
+            width="stretch",
+            key=wkey,
+        )
