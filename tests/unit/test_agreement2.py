@@ -268,3 +268,58 @@ def _scores(judged: object) -> list:  # type: ignore[type-arg]
     from meteor.analysis.agreement import score_metrics
 
     return score_metrics(judged, baselines=("chrf",))  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- 4. --preset-file
+
+
+def _preset_file(tmp_path: Path, alpha: float = 0.5) -> Path:
+    from meteor.presets import PRESETS
+
+    params = PRESETS["nltk"].params.to_dict()
+    params["alpha"] = alpha
+    doc = {"format": "meteor-preset", "version": 1, "name": "mine", "description": "",
+           "params": params, "tuned_on": {"data": "toy.tsv"}}  # fmt: skip
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_cli_reconcile_from_and_to_preset_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meteor.cli.commands import main
+
+    tuned = _preset_file(tmp_path)
+    pair = ["--hyp", "the cat sat on a mat", "--ref", "a cat sat on the mat", "-f", "json"]
+    assert main(["reconcile", "--from", "nltk", "--to-file", str(tuned), *pair]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["from"] == "nltk" and record["to"].startswith("mine@")
+    assert [s["changes"] for s in record["steps"]] == [{"alpha": [0.9, 0.5]}]
+    assert main(["reconcile", "--from-file", str(tuned), "--to", "nltk", *pair]) == 0
+    assert json.loads(capsys.readouterr().out)["from"].startswith("mine@")
+    assert main(["reconcile", "--from", "nltk", "--to", "hf", "--to-file", str(tuned), *pair]) == 2
+    assert "give --to PRESET or --to-file PRESET.json (one of them)" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert main(["reconcile", "--from", "nltk", "--to-file", str(bad), *pair]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "field 'format'" in err and err.count("\n") == 1
+
+
+def test_cli_report_preset_file_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meteor.cli.commands import main
+
+    tuned = _preset_file(tmp_path, 0.6)
+    out = tmp_path / "out.tsv"
+    out.write_text(OUTPUTS, encoding="utf-8")
+    rep = tmp_path / "rep"
+    argv = ["report", "--hyp", str(out), "--out", str(rep), "--format", "json",
+            "--bootstrap", "40", "--preset-file", str(tuned)]  # fmt: skip
+    assert main(argv) == 0
+    text = (rep / "report.json").read_text(encoding="utf-8")
+    assert "preset:mine@" in text and "tuned-on:toy.tsv" in text and "|a:0.6|" in text
+    assert main([*argv, "--preset", "nltk"]) == 2
+    assert "give --preset or --preset-file, not both" in capsys.readouterr().err
