@@ -155,16 +155,20 @@ class Meteor:
         *,
         params: Params | None = None,
         lang: str | None = None,
-        preset_file: str | os.PathLike[str] | None = None,
+        preset_file: str | os.PathLike[str] | bytes | None = None,
         **overrides: Any,
     ) -> None:
         check_environment()  # a bad METEOR_* value: one message, before anything loads
         if preset_file is not None:  # a tuned preset (`meteor tune --out`): its own name
             if preset is not None or params is not None:
                 raise ParamError("give either preset_file or a preset/params, not both")
-            from meteor.presets import load_preset_file
+            from meteor.presets import load_preset_file, parse_preset_file
 
-            loaded = load_preset_file(preset_file)
+            loaded = (  # bytes: the file's content (an upload)
+                parse_preset_file(preset_file)
+                if isinstance(preset_file, bytes)
+                else load_preset_file(preset_file)
+            )
             self.params, _ = resolve_params(None, loaded.params, lang, **overrides)
             changed = self.params != loaded.params
             self.preset: str | None = loaded.name + ("+custom" if changed else "")

@@ -60,6 +60,21 @@ STRINGS: Table = freeze(
         "ui_lang": {"en": "Interface language", "ru": "Язык интерфейса"},
         "engine_lang": {"en": "Language of the texts", "ru": "Язык текстов"},
         "preset": {"en": "Preset", "ru": "Пресет"},
+        "preset_file": {"en": "Preset file", "ru": "Файл пресета"},
+        "preset_file_help": {
+            "en": "A preset file written by `meteor tune --out` (JSON): its settings fill the "
+            "parameters below and the signature names it.",
+            "ru": "Файл пресета от `meteor tune --out` (JSON): его настройки заполняют параметры "
+            "ниже, а подпись называет его.",
+        },
+        "preset_file_bad": {
+            "en": "Cannot use the preset file: {msg}",
+            "ru": "Не удалось прочитать файл пресета: {msg}",
+        },  # fmt: skip
+        "preset_file_on": {
+            "en": "Preset file in use: {name}",
+            "ru": "Используется файл пресета: {name}",
+        },  # fmt: skip
         "reproduces": {"en": "Reproduces", "ru": "Воспроизводит"},
         "params": {
             "en": "Parameters: α β γ δ, stages, weights, aligner",

@@ -91,6 +91,9 @@ def make_scorer(preset: str, overrides: str) -> Meteor:
     over = json.loads(overrides)
     if "modules" in over and not over["modules"]:
         raise ParamError("modules must name at least one stage (e.g. exact)")
+    doc = over.pop("preset_file", None)  # an uploaded preset file: its signature names it
+    if doc is not None:
+        return Meteor(preset_file=str(doc).encode("utf-8"), **over)
     return Meteor(preset, **over)
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import streamlit as st
 
+from meteor.errors import ParamError
 from meteor.languages import available, available_languages, get_language
 from meteor.module_registry import MODULE_ORDER, Module
-from meteor.params import ALIGNERS, stage_weight
-from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
+from meteor.params import ALIGNERS, Params, stage_weight
+from meteor.presets import DEFAULT_PRESET, PRESETS, parse_preset_file, preset_names
 from pages._i18n import module_label, num, stage_order, t, ui
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 from pages._scoring import Setting as Setting
@@ -70,9 +71,10 @@ def _weight_key(m: Module) -> str:
     return f"w_{m.value}"
 
 
-def preset_values(preset: str) -> dict[str, Any]:
-    """Widget values (by key) that reproduce a preset exactly."""
-    p = PRESETS[preset].params
+def preset_values(preset: str, params: Params | None = None) -> dict[str, Any]:
+    """Widget values (by key) that reproduce a preset exactly (or ``params``, e.g. a preset
+    file's, on the preset's stage options)."""
+    p = PRESETS[preset].params if params is None else params
     default = PRESETS[default_preset(p.lang)].params
     vals: dict[str, Any] = {
         "alpha": p.alpha,
@@ -223,6 +225,7 @@ def settings_sidebar() -> None:
     is exactly the library's preset (same record, same signature).
     """
     warm_up()
+    _preset_file_upload()
     lang, preset = _language_and_preset()
     _language_hint(lang)
     vals = preset_values(preset)
@@ -233,6 +236,61 @@ def settings_sidebar() -> None:
         _stage_widgets(options, vals)
         _aligner_widgets(lang, vals)
         st.button(t("reset"), on_click=reset_params, key="reset_params")
+
+
+#: Session keys of the active preset file: its JSON text and its label (the signature's name).
+PRESET_FILE_DOC = "_preset_file_doc"
+PRESET_FILE_NAME = "_preset_file_name"
+PRESET_FILE_LANG = "_preset_file_lang"
+
+
+def _preset_file_upload() -> None:
+    """The sidebar's "Preset file" upload (``meteor tune --out``): a new file's settings go
+    into the language, preset and parameter widgets once (before they are drawn), and
+    :func:`current_setting` scores with the file, so the signature names it.  A bad file is
+    one error line; removing the file leaves the parameters as they are, on the base preset."""
+    ss = st.session_state
+    up = st.sidebar.file_uploader(
+        t("preset_file"), type=["json"], key="preset_file_upload", help=t("preset_file_help")
+    )
+    if up is None:
+        ss.pop(PRESET_FILE_DOC, None)
+        ss.pop(PRESET_FILE_NAME, None)
+        ss.pop(PRESET_FILE_LANG, None)
+        ss.pop("_preset_file_seen", None)
+        return
+    data = up.getvalue()
+    seen = (up.name, len(data), hash(data))
+    if ss.get("_preset_file_seen") == seen:
+        if PRESET_FILE_NAME in ss:
+            st.sidebar.caption(t("preset_file_on", name=ss[PRESET_FILE_NAME]))
+        return
+    ss["_preset_file_seen"] = seen
+    ss.pop(PRESET_FILE_DOC, None)
+    ss.pop(PRESET_FILE_NAME, None)
+    try:
+        loaded = parse_preset_file(data, f"preset file {up.name}")
+        p = loaded.params
+        if p.lang not in ui_languages():
+            raise ParamError(f"preset file {up.name}: language {p.lang!r} has no preset here")
+        base = default_preset(p.lang)
+        values = preset_values(base, p)
+        unknown = [m for m in p.modules if m not in stage_options(base)]
+        if unknown:
+            raise ParamError(
+                f"preset file {up.name}: stage {unknown[0].value!r} is not offered for {p.lang}"
+            )
+    except ParamError as exc:
+        st.sidebar.error(t("preset_file_bad", msg=str(exc).replace("\n", " ")))
+        return
+    ss["lang"] = p.lang
+    ss["preset"] = base
+    for k, v in values.items():
+        ss[k] = v
+    ss[PRESET_FILE_DOC] = data.decode("utf-8-sig")
+    ss[PRESET_FILE_NAME] = loaded.name
+    ss[PRESET_FILE_LANG] = p.lang
+    st.sidebar.caption(t("preset_file_on", name=loaded.name))
 
 
 def _language_and_preset() -> tuple[str, str]:
@@ -369,6 +427,9 @@ def current_setting() -> Setting:
         "beam_size": int(got["beam"]),
         "stemmer": got["stemmer"],
     }
+    doc = ss.get(PRESET_FILE_DOC)
+    if doc is not None and lang == ss.get(PRESET_FILE_LANG) and preset == default_preset(lang):
+        over["preset_file"] = doc  # scored from the file: the signature names it
     return Setting(preset, json.dumps(over, sort_keys=True, ensure_ascii=False))
 
 

@@ -32,6 +32,11 @@ test of ``r(A) − r(B)``: each metric is first standardised (z-scores over all 
 changes none of its correlations), then in each permutation every row's two scores are
 swapped with probability ½; the two-sided p-value is
 ``(#{|Δ_perm| ≥ |Δ|} + 1) / (N + 1)`` (1 for two identical metrics).
+
+**Williams' test** (:func:`williams`) of the difference of two dependent Pearson
+correlations that share the human variable (Williams 1959; Steiger 1980, eq. 7; as
+Graham & Baldwin 2014 recommend and the WMT metrics tasks use): no permutations, an
+analytic t on n − 3 degrees of freedom (scipy.stats has no implementation).
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ __all__ = [
     "perm_both",
     "segment_measure",
     "spearman",
+    "williams",
     "within_item_pairs",
 ]
 
@@ -190,19 +196,29 @@ class SegmentData:
 
     @classmethod
     def build(
-        cls, human: Array, items: Array, darr: Array | None = None, threshold: float = 25.0
+        cls,
+        human: Array,
+        items: Array,
+        darr: Array | None = None,
+        threshold: float = 25.0,
+        pairs: tuple[Array, Array] | None = None,
     ) -> SegmentData:
+        """``pairs``: given ``(better rows, worse rows)`` (pairwise judgements of outputs
+        of the same item) instead of the DARR pairs built from ``darr``."""
         human = np.asarray(human, dtype=float)
         items = np.asarray(items, dtype=np.int64)
         n_items = int(items.max()) + 1 if len(items) else 0
-        darr_values = human if darr is None else np.asarray(darr, dtype=float)
+        if pairs is not None:
+            better = np.asarray(pairs[0], dtype=np.int64)
+            worse = np.asarray(pairs[1], dtype=np.int64)
+            if np.any(items[better] != items[worse]):
+                raise ValueError("a judged pair joins outputs of two different items")
+            given = (better, worse, items[better])
+        else:
+            darr_values = human if darr is None else np.asarray(darr, dtype=float)
+            given = darr_pairs(darr_values, items, threshold)
         return cls(
-            human,
-            items,
-            n_items,
-            within_item_pairs(items),
-            darr_pairs(darr_values, items, threshold),
-            _ranks_within(human, items),
+            human, items, n_items, within_item_pairs(items), given, _ranks_within(human, items)
         )
 
 
@@ -355,3 +371,33 @@ def perm_both(
         if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
             hits += 1
     return delta, (hits + 1) / (n_permutations + 1)
+
+
+def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
+    """Williams' test of ``H0: ρ12 = ρ13`` for two dependent correlations sharing variable 1.
+
+    Variable 1 is the human score, 2 and 3 the two metrics; ``r23`` is the metrics'
+    correlation with each other and ``n`` the number of rows.  Williams (1959), in
+    Steiger (1980, eq. 7) and Graham & Baldwin (2014, eq. 3)::
+
+        K = 1 − r12² − r13² − r23² + 2·r12·r13·r23
+        t = (r12 − r13)·√((n − 1)(1 + r23))
+            / √(2K·(n − 1)/(n − 3) + ((r12 + r13)/2)²·(1 − r23)³)
+
+    distributed as Student's t with ``n − 3`` degrees of freedom under H0.
+
+    Returns:
+        ``(t, two-sided p)``; the one-sided p that metric 2 beats metric 3 (WMT's
+        reading) is ``p / 2`` when ``t > 0``.  ``(0, 1)`` when ``r12 == r13``; NaN when
+        ``n < 4`` or a correlation is NaN.
+    """
+    if n < 4 or not all(math.isfinite(r) for r in (r12, r13, r23)):
+        return math.nan, math.nan
+    if r12 == r13:
+        return 0.0, 1.0
+    k = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
+    den = 2.0 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2.0) ** 2 * (1.0 - r23) ** 3
+    if den <= 0.0:  # both metrics perfectly (anti)correlated: no sampling variance left
+        return math.nan, math.nan
+    t = (r12 - r13) * math.sqrt((n - 1) * (1.0 + r23)) / math.sqrt(den)
+    return t, float(2.0 * scipy.stats.t.sf(abs(t), n - 3))

@@ -34,7 +34,14 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--hyp", action="append", required=True, metavar="FILE",
                    help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
     p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
-    p.add_argument("--human-column", required=True, metavar="COL")
+    p.add_argument("--human-column", metavar="COL",
+                   help="the human score column (of --hyp, or of --scores); optional with --pairs")  # fmt: skip
+    p.add_argument("--scores", action="append", metavar="FILE",
+                   help="a separate scores file (system, seg_id, the human and metric columns) "
+                   "joined on (system, seg_id); unjoined rows are reported (repeat)")  # fmt: skip
+    p.add_argument("--pairs", action="append", metavar="FILE",
+                   help="pairwise judgements: seg_id, better_system, worse_system (or a WMT DARR "
+                   "file: SID BETTER WORSE); they replace the DARR pairs (repeat)")  # fmt: skip
     p.add_argument("--lower-is-better", action="store_true",
                    help="the human score is an error score (MQM errors, HTER): flipped")  # fmt: skip
     p.add_argument("--preset", "-p", action="append", metavar="NAME",
@@ -52,7 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="DARR pairs differ by more than this (default 25, WMT's on raw DA)")  # fmt: skip
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
     p.add_argument("--permutations", type=int, default=1000, metavar="N")
-    p.add_argument("--test-measure", choices=tuple(MEASURES), default="kendall_flat")
+    p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
+                   help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
+                   "--pairs alone)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--workers", type=int, default=None, metavar="N")
     p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
@@ -68,23 +77,37 @@ def _f(x: float | None, digits: int = 3) -> str:
 def format_text(a: Agreement) -> str:
     """The record as a plain-text table."""
     pct = f"{a.level:.0%}"
+    if a.pairs_source:
+        pairs = f"judged pairs from {a.pairs_source} ({a.n_darr_pairs:,} pairs)"
+    else:
+        pairs = (f"DARR pairs: {a.darr_column} differs by > {a.darr_threshold:g} "
+                 f"({a.n_darr_pairs:,} pairs)")  # fmt: skip
+    human = (
+        "human: pairwise judgements only"
+        if a.human_column == "pairs" and not any(m.system for m in a.metrics)
+        else f"human: {a.human_column} ({'higher' if a.higher_is_better else 'lower'} is better)"
+    )
     lines = [
-        f"human: {a.human_column} ({'higher' if a.higher_is_better else 'lower'} is better); "
-        f"{a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; DARR pairs: "
-        f"{a.darr_column} differs by > {a.darr_threshold:g} ({a.n_darr_pairs:,} pairs)",
+        *(j.message() for j in a.joins),
+        f"{human}; {a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; {pairs}",
         f"value [{pct} bootstrap interval: {a.n_bootstrap:,} resamples of items (segment level) "
         f"or systems (system level), seed {a.seed}]",
         "",
     ]
     head = f"{'metric':<14} {'measure':<12} {'flattened':<24} {'grouped by item':<24}"
     lines.append(head)
+    tau_label = "pairs τ-like" if a.pairs_source else "DARR τ-like"
     for m in a.metrics:
+        keys = dict(m.segment)
         for stat in ("kendall", "pearson", "spearman", "darr"):
+            if f"{stat}_flat" not in keys:
+                continue
             flat, item = m.seg(f"{stat}_flat"), m.seg(f"{stat}_item")
             cells = [f"{_f(e.value)} [{_f(e.low)}, {_f(e.high)}]" for e in (flat, item)]
-            label = "DARR τ-like" if stat == "darr" else stat
+            label = tau_label if stat == "darr" else stat
             lines.append(f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}")
-    lines += ["", f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
+    if any(m.system for m in a.metrics):
+        lines += ["", f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
     for m in a.metrics:
         for key, e in m.system:
             lines.append(f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
@@ -99,6 +122,15 @@ def format_text(a: Agreement) -> str:
                 f"  {c.a} − {c.b}: {c.delta:+.4f}  p = {_f(c.p_value, 4)}"
                 + ("  (significant at 0.05)" if c.p_value == c.p_value and c.p_value < 0.05 else "")
             )
+        if any(c.williams_segment is not None for c in a.comparisons):
+            lines += ["", "differences in Pearson, Williams' test (t on n − 3 df, two-sided):"]
+            for c in a.comparisons:
+                cells = []
+                for level, w in (("segment", c.williams_segment), ("system", c.williams_system)):
+                    if w is not None:
+                        sig = "  (significant at 0.05)" if w[1] == w[1] and w[1] < 0.05 else ""
+                        cells.append(f"{level} t = {_f(w[0], 2)} p = {_f(w[1], 4)}{sig}")
+                lines.append(f"  {c.a} − {c.b}: " + "; ".join(cells))
     for m in a.metrics:
         lines.append(f"{m.name}: {m.signature}")
     return "\n".join(lines)
@@ -112,8 +144,12 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         raise CliError(f"--permutations must be 0 or more, got {args.permutations}")
     cli_io.check_seed(args.seed)
     stdin_used = [False]
+    if args.human_column is None and not args.pairs:
+        raise CliError("give --human-column, or pairwise judgements with --pairs")
     hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
     ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    score_files = [cli_io.read_input(f, "scores", stdin_used) for f in (args.scores or [])]
+    pair_files = [cli_io.read_input(f, "pairs", stdin_used) for f in (args.pairs or [])]
     judged = load_judged(
         hyp_files,
         args.human_column,
@@ -122,7 +158,11 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         darr_column=args.darr_column,
         higher_is_better=not args.lower_is_better,
         fmt=args.input_format,
+        scores=score_files,
+        pairs=pair_files,
     )
+    for join in judged.joins:  # every unjoined row is reported, never dropped silently
+        print(f"meteor: {join.message()}", file=sys.stderr)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     bar = ProgressBar(sys.stderr, "scoring") if args.progress or sys.stderr.isatty() else None
     try:

@@ -14,6 +14,7 @@ from meteor.analysis.reconcile import Reconciliation, group_label, reconcile, re
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.read import load_corpus
+from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_reconcile", "format_text"]
 
@@ -28,8 +29,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "the path (one group at a time, in pipeline order) and each group's fair "
         "(Shapley) share.",
     )
-    rc.add_argument("--from", dest="setting_a", required=True, metavar="A", help="preset A")
-    rc.add_argument("--to", dest="setting_b", required=True, metavar="B", help="preset B")
+    rc.add_argument("--from", dest="setting_a", metavar="A", help="preset A")
+    rc.add_argument("--to", dest="setting_b", metavar="B", help="preset B")
+    rc.add_argument("--from-file", dest="file_a", metavar="A.json",
+                    help="setting A from a preset file (`meteor tune --out`), instead of --from")  # fmt: skip
+    rc.add_argument("--to-file", dest="file_b", metavar="B.json",
+                    help="setting B from a preset file, instead of --to")  # fmt: skip
     rc.add_argument("--hyp", dest="hyp_text", metavar="TEXT", help="the hypothesis text")
     rc.add_argument(
         "--ref",
@@ -109,6 +114,13 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         raise CliError("give either --hyp/--ref texts (a pair) or -i/-r files (a corpus), not both")
     if args.orders is not None and args.orders < 2:
         raise CliError(f"--orders must be at least 2, got {args.orders}")
+    sides: list[str | Meteor] = []
+    for name, file, flag in ((args.setting_a, args.file_a, "--from"),
+                             (args.setting_b, args.file_b, "--to")):  # fmt: skip
+        if (name is None) == (file is None):
+            raise CliError(f"give {flag} PRESET or {flag}-file PRESET.json (one of them)")
+        sides.append(name if file is None else Meteor(preset_file=file))
+    setting_a, setting_b = sides
     if files:
         if args.hyp_file is None or not args.ref_file:
             raise CliError("a corpus needs both -i HYP_FILE and -r REF_FILE")
@@ -121,8 +133,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         result = reconcile_corpus(
             corpus.systems[0][1],
             corpus.refs,
-            args.setting_a,
-            args.setting_b,
+            setting_a,
+            setting_b,
             orders=args.orders,
             seed=args.seed,
         )
@@ -132,8 +144,8 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         result = reconcile(
             args.hyp_text,
             args.ref_text,
-            args.setting_a,
-            args.setting_b,
+            setting_a,
+            setting_b,
             orders=args.orders,
             seed=args.seed,
         )

@@ -68,6 +68,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="comma-separated: html, latex, md, json (default: all)",
     )
     rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
+    rp.add_argument("--preset-file", default=None, metavar="FILE",
+                    help="a preset file written by `meteor tune --out` (instead of --preset)")  # fmt: skip
     rp.add_argument(
         "--bootstrap",
         type=int,
@@ -170,7 +172,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"--out {args.out!r} is a file; give a folder")
     if not out.exists() and not out.parent.is_dir():
         raise CliError(f"--out {args.out!r}: its parent folder does not exist")
-    inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else [])]
+    if args.preset_file is not None and args.preset is not None:
+        raise CliError("give --preset or --preset-file, not both")
+    inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else []),
+              *([args.preset_file] if args.preset_file else [])]  # fmt: skip
     targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats]
     if out.exists():
         cli_io.check_outputs(targets, inputs)
@@ -194,7 +199,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             "meteor: note: the systems cover different segments; each pair is compared on "
             "the segment ids both have\n"
         )
-    meteor = Meteor(args.preset)
+    meteor = Meteor(args.preset, preset_file=args.preset_file)
 
     def say(msg: str) -> None:
         sys.stderr.write(f"meteor report: {msg}\n")

@@ -31,7 +31,7 @@ from meteor.io.tables import (
     _tsv_rows,
 )
 
-__all__ = ["ScoreColumns", "numeric_columns", "read_scores"]
+__all__ = ["Pair", "ScoreColumns", "numeric_columns", "read_pairs", "read_scores"]
 
 #: ``{column: {(system, segment id): value}}``
 ScoreColumns = dict[str, dict[tuple[str, str], float]]
@@ -97,11 +97,17 @@ def read_scores(
     id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
     out: ScoreColumns = {col: {} for col in columns}
     bad: dict[str, list[str]] = {col: [] for col in columns}
+    first_line: dict[tuple[str, str], int] = {}
     for system, sys_rows in _by_system(name, rows, sys_col, limit):
         for k, (line, row) in enumerate(sys_rows, start=1):
             seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
             if id_col is not None and id_col not in row:
                 raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
+            if first_line.setdefault((system, seg), line) != line:
+                raise InputError(
+                    f"{name}: system {system!r} segment id {seg!r} is on lines "
+                    f"{first_line[(system, seg)]} and {line}; give each row once"
+                )
             for col in columns:
                 value = _number(row.get(col))
                 if value is None:
@@ -143,4 +149,93 @@ def numeric_columns(data: bytes | str, name: str, *, fmt: str | None = None) -> 
         first = next((r[col] for _, r in rows if col in r and str(r[col]).strip()), None)
         if first is not None and _number(first) is not None:
             out.append(col)
+    return out
+
+
+# --------------------------------------------------------------------------- pairwise judgements
+
+#: ``(segment id, better system, worse system)``: people preferred the better system's output.
+Pair = tuple[str, str, str]
+
+_PAIR_ID = ("seg_id", "sid", "id", "segment")
+_PAIR_BETTER = ("better_system", "better")
+_PAIR_WORSE = ("worse_system", "worse")
+
+
+def _pick_ci(header: Sequence[str], names: Sequence[str]) -> str | None:
+    lower = {h.lower(): h for h in header}
+    return next((lower[n] for n in names if n in lower), None)
+
+
+def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[Pair]:
+    """Pairwise judgements: one row per pair of outputs of the same source segment.
+
+    The columns (case-insensitive): ``seg_id`` (or ``sid``, ``id``, ``segment``),
+    ``better_system`` (or ``better``) and ``worse_system`` (or ``worse``); other
+    columns are ignored.  TSV, CSV or JSONL by extension, or — for WMT's DARR
+    relative-ranking files (``LP DATA SID BETTER WORSE``, space-separated) — a file
+    whose header has neither a tab nor a comma is split on whitespace.  A file with an
+    ``lp`` column must hold one language pair.
+
+    Raises:
+        InputError: plain text without such a header, a missing column, an empty cell,
+            a pair of a system with itself, a repeated pair, or several language pairs.
+    """
+    kind = detect_format(name, fmt)
+    text = decode(data, name)
+    first = text.split("\n", 1)[0]
+    if kind == "jsonl":
+        header, rows = _jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)
+    elif "\t" in first or "," in first:
+        sep = "tsv" if "\t" in first else "csv"
+        header, rows = _tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, sep)
+    else:  # WMT's DARR files: whitespace-separated
+        lines = [ln.split() for ln in text.splitlines()]
+        header = lines[0] if lines else []
+        rows = []
+        for k, fields in enumerate(lines[1:], start=2):
+            if not fields:
+                continue
+            if len(fields) != len(header):
+                raise InputError(
+                    f"{name}: line {k} has {len(fields)} fields but the header has "
+                    f"{len(header)} ({' '.join(header)})"
+                )
+            rows.append((k, dict(zip(header, fields, strict=True))))
+    cols = [_pick_ci(header, names) for names in (_PAIR_ID, _PAIR_BETTER, _PAIR_WORSE)]
+    if any(c is None for c in cols):
+        raise InputError(
+            f"{name}: a pairwise judgement file needs the columns seg_id, better_system and "
+            f"worse_system (or WMT's SID, BETTER, WORSE); columns: {', '.join(header) or 'none'}"
+        )
+    id_col, better_col, worse_col = (str(c) for c in cols)
+    lp_col = _pick_ci(header, ("lp",))
+    lps = {str(row.get(lp_col, "")) for _, row in rows} if lp_col else set()
+    if len(lps) > 1:
+        raise InputError(
+            f"{name}: holds {len(lps)} language pairs ({', '.join(sorted(lps)[:5])}); keep the "
+            "rows of one"
+        )
+    out: list[Pair] = []
+    seen: dict[Pair, int] = {}
+    for line, row in rows:
+        cells = [row.get(c) for c in (id_col, better_col, worse_col)]
+        texts: list[str] = [
+            str(c).strip() if isinstance(c, str | int) and not isinstance(c, bool) else ""
+            for c in cells
+        ]
+        if not all(texts):
+            raise InputError(f"{name}: line {line}: an empty or missing seg_id/better/worse cell")
+        pair: Pair = (texts[0], texts[1], texts[2])
+        if pair[1] == pair[2]:
+            raise InputError(f"{name}: line {line}: system {pair[1]!r} is both better and worse")
+        if pair in seen:
+            raise InputError(
+                f"{name}: the pair on line {line} repeats line {seen[pair]} (segment "
+                f"{pair[0]!r}: {pair[1]!r} > {pair[2]!r})"
+            )
+        seen[pair] = line
+        out.append(pair)
+    if not out:
+        raise InputError(f"{name}: no pairwise judgements (only a header)")
     return out

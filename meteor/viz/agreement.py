@@ -47,6 +47,8 @@ def scatter(
     judged: Judged, scores: MetricScores, *, labels: Mapping[str, str] | None = None
 ) -> go.Figure:
     """``scores``' segment score (x) against the human score (y), one trace per system."""
+    if judged.human is None:
+        raise ValueError("pairwise judgements only: no human score to plot against")
     fig = go.Figure()
     corpus = judged.corpus
     row = 0
