@@ -1,0 +1,287 @@
+"""Human-judged corpora for the agreement measures (issue 34): :class:`Judged` and
+:func:`load_judged`.
+
+A judged corpus is the systems' hypotheses, the references and a human score per system ×
+segment (a named column of the tables ``meteor score`` reads, or a separate scores file
+joined on (system, seg_id): every unjoined row reported in :class:`Join`), optionally
+with pairwise judgements (better/worse pairs of outputs for one source).  What is
+measured on it lives in :mod:`meteor.analysis.agreement`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meteor.errors import InputError
+from meteor.io.read import Corpus, load_corpus, some_ids
+from meteor.io.scores import Pair, read_pairs, read_scores
+
+__all__ = ["Join", "Judged", "load_judged", "row_index"]
+
+
+@dataclass(frozen=True)
+class Join:
+    """How a separate file joined the corpus on (system, seg_id); nothing unjoined is hidden.
+
+    Attributes:
+        what: ``scores`` (a scores file) or ``pairs`` (pairwise judgements).
+        sources: the file names.
+        joined: rows (scores) or pairs that joined.
+        unscored: scores: the corpus outputs without a score, left out of every measure.
+        unscored_ids: the first few of them, ``system/seg_id``.
+        unused: scores: rows, pairs: pairs, that name an output the corpus lacks (unused).
+        unused_ids: the first few of them.
+    """
+
+    what: str
+    sources: tuple[str, ...]
+    joined: int
+    unscored: int
+    unscored_ids: tuple[str, ...]
+    unused: int
+    unused_ids: tuple[str, ...]
+
+    def message(self) -> str:
+        """One line for stderr."""
+        unit = "rows" if self.what == "scores" else "pairs"
+        text = f"{self.what} {', '.join(self.sources)}: {self.joined:,} {unit} joined on (system, seg_id)"
+        if self.unscored:
+            text += (
+                f"; {self.unscored:,} output(s) of the corpus have no score and are left out "
+                f"({some_ids(self.unscored_ids, 5)})"
+            )
+        if self.unused:
+            text += (
+                f"; {self.unused:,} {unit[:-1]}(s) name an output the corpus lacks and are "
+                f"unused ({some_ids(self.unused_ids, 5)})"
+            )
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "sources": list(self.sources), "joined": self.joined,
+                "unscored": self.unscored, "unscored_ids": list(self.unscored_ids),
+                "unused": self.unused, "unused_ids": list(self.unused_ids)}  # fmt: skip
+
+
+def _key(system: str, seg: str) -> str:
+    return f"{system}/{seg}"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A corpus with a human score for every (system, segment) row.
+
+    Attributes:
+        corpus: the systems and references.
+        human: per system (corpus order), one human score per hypothesis; None when
+            the only judgements are ``pairs``.
+        human_column: the human column's name (for reports).
+        higher_is_better: False for error scores (MQM error counts, HTER): flipped.
+        darr: per system, the scores DARR pairs are built from (default: ``human``).
+        darr_column: its name.
+        columns: metric columns of the file: name → per system, one score per hypothesis.
+        pairs: pairwise judgements ``(seg_id, better system, worse system)``, every one
+            an output pair of the corpus; they replace the DARR pairs.
+        pairs_source: the pairs' file name(s).
+        joins: how separate scores or pairs files joined (:class:`Join`).
+    """
+
+    corpus: Corpus
+    human: Mapping[str, Sequence[float]] | None
+    human_column: str = "human"
+    higher_is_better: bool = True
+    darr: Mapping[str, Sequence[float]] | None = None
+    darr_column: str | None = None
+    columns: Mapping[str, Mapping[str, Sequence[float]]] = field(default_factory=dict)
+    pairs: tuple[Pair, ...] | None = None
+    pairs_source: str | None = None
+    joins: tuple[Join, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.human is None and not self.pairs:
+            raise InputError("no human judgements: give a human score column or pairs")
+        if self.pairs is not None:
+            rows = row_index(self.corpus)
+            for seg, better, worse in self.pairs:
+                for system in (better, worse):
+                    if (system, seg) not in rows:
+                        raise InputError(f"pair of segment {seg!r}: no output of system {system!r}")
+        given: list[tuple[str, Mapping[str, Sequence[float]]]] = []
+        if self.human is not None:
+            given.append(("human", self.human))
+        if self.darr is not None:
+            given.append((f"darr column {self.darr_column!r}", self.darr))
+        given.extend((f"column {c!r}", v) for c, v in self.columns.items())
+        for what, values in given:
+            for name, _ in self.corpus.systems:
+                if name not in values:
+                    raise InputError(f"{what}: no scores for system {name!r}")
+                if len(values[name]) != len(self.corpus.hyps(name)):
+                    raise InputError(
+                        f"{what}: system {name!r} has {len(values[name])} scores for "
+                        f"{len(self.corpus.hyps(name))} hypotheses"
+                    )
+
+
+def row_index(corpus: Corpus) -> dict[tuple[str, str], int]:
+    """``(system, seg_id)`` → row (system-major, corpus order, as :func:`_rows`)."""
+    out: dict[tuple[str, str], int] = {}
+    for name, _ in corpus.systems:
+        for seg in corpus.ids_of(name):
+            out[(name, seg)] = len(out)
+    return out
+
+
+def _subset(corpus: Corpus, keep: set[tuple[str, str]]) -> Corpus:
+    """The corpus with only the outputs in ``keep`` (and the segments some system keeps)."""
+    cov = [[i for i, seg in zip(corpus.indices(n), corpus.ids_of(n), strict=True)
+            if (n, seg) in keep] for n, _ in corpus.systems]  # fmt: skip
+    segs = sorted({i for c in cov for i in c})
+    new = {old: k for k, old in enumerate(segs)}
+    systems = []
+    coverage = []
+    for (name, hyps), c in zip(corpus.systems, cov, strict=True):
+        if c:  # a system with no scored output is left out
+            pos = dict(zip(corpus.indices(name), hyps, strict=True))
+            systems.append((name, tuple(pos[i] for i in c)))
+            coverage.append(tuple(new[i] for i in c))
+    return Corpus(
+        tuple(systems),
+        tuple(corpus.refs[i] for i in segs),
+        tuple(corpus.ids[i] for i in segs),
+        corpus.sources,
+        tuple(coverage),
+        corpus.keyed,
+    )
+
+
+def _join_pairs(
+    corpus: Corpus, pairs_files: Sequence[tuple[str, bytes | str]], fmt: str | None
+) -> tuple[tuple[Pair, ...], Join]:
+    rows = row_index(corpus)
+    joined: list[Pair] = []
+    unused: list[str] = []
+    seen: set[Pair] = set()
+    for name, data in pairs_files:
+        for pair in read_pairs(data, name, fmt=fmt):
+            seg, better, worse = pair
+            if pair in seen:
+                raise InputError(f"{name}: pair {seg!r}: {better!r} > {worse!r} is given twice")
+            seen.add(pair)
+            if (better, seg) in rows and (worse, seg) in rows:
+                joined.append(pair)
+            else:
+                unused.append(f"{seg}: {better} > {worse}")
+    join = Join("pairs", tuple(n for n, _ in pairs_files), len(joined), 0, (), len(unused),
+                tuple(unused[:5]))  # fmt: skip
+    if not joined:
+        raise InputError(f"{join.message()}; check the system names and seg_ids")
+    return tuple(joined), join
+
+
+def load_judged(
+    files: Sequence[tuple[str, bytes | str]],
+    human_column: str | None,
+    *,
+    ref_files: Sequence[tuple[str, bytes | str]] = (),
+    metric_columns: Sequence[str] = (),
+    darr_column: str | None = None,
+    higher_is_better: bool = True,
+    fmt: str | None = None,
+    scores: Sequence[tuple[str, bytes | str]] = (),
+    pairs: Sequence[tuple[str, bytes | str]] = (),
+) -> Judged:
+    """Read hypothesis tables that carry ``human_column`` (and metric columns) per row.
+
+    Args:
+        scores: separate scores files (``system``, ``seg_id`` and the human, DARR and
+            metric columns); when given, every score column is read from them and joined
+            to the outputs on (system, seg_id).  Outputs without a score are left out and
+            score rows without an output are unused: both counted in ``Judged.joins``
+            (with the first ids), never dropped silently.
+        pairs: pairwise judgement files (:func:`meteor.io.scores.read_pairs`): their
+            pairs replace the DARR pairs; pairs naming an output the corpus lacks are
+            counted in ``Judged.joins``.  With pairs, ``human_column`` may be None.
+
+    Raises:
+        InputError: as :func:`meteor.io.read.load_corpus`,
+            :func:`meteor.io.scores.read_scores` (every cell that is not a number is
+            reported) and :func:`~meteor.io.scores.read_pairs`, a system name given by
+            two files, or a scores or pairs file of which nothing joins.
+    """
+    corpus = load_corpus(files, ref_files, fmt=fmt)
+    joins: list[Join] = []
+    pair_list: tuple[Pair, ...] | None = None
+    pairs_source = ", ".join(n for n, _ in pairs) if pairs else None
+    if human_column is None:
+        if not pairs:
+            raise InputError("give a human score column, or pairwise judgements")
+        if darr_column or scores:
+            raise InputError("a DARR column and a scores file need a human column")
+        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+        cols_read: dict[str, dict[tuple[str, str], float]] = {c: {} for c in metric_columns}
+        for name, data in files if metric_columns else ():
+            for col, values in read_scores(data, name, metric_columns, fmt=fmt).items():
+                cols_read[col].update(values)
+        columns = {c: {s: [v[(s, seg)] for seg in corpus.ids_of(s)] for s, _ in corpus.systems}
+                   for c, v in cols_read.items()}  # fmt: skip
+        return Judged(corpus, None, "pairs", True, columns=columns, pairs=pair_list,
+                      pairs_source=pairs_source, joins=(pair_join,))  # fmt: skip
+    cols = list(
+        dict.fromkeys([human_column, *metric_columns, *([darr_column] if darr_column else [])])
+    )
+    merged: dict[str, dict[tuple[str, str], float]] = {c: {} for c in cols}
+    seen: dict[str, str] = {}
+    for name, data in scores or files:
+        table = read_scores(data, name, cols, fmt=fmt)
+        for col, values in table.items():
+            for system, _ in values:
+                if seen.setdefault(system, name) != name:
+                    raise InputError(
+                        f"system {system!r} is in both {seen[system]} and {name}; give each "
+                        "system in one file to correlate"
+                    )
+            merged[col].update(values)
+    if scores:
+        have = set(merged[human_column])
+        rows = row_index(corpus)
+        unscored = [k for k in rows if k not in have]
+        unused = [k for k in merged[human_column] if k not in rows]
+        join = Join(
+            "scores",
+            tuple(n for n, _ in scores),
+            len(rows) - len(unscored),
+            len(unscored),
+            tuple(_key(*k) for k in unscored[:5]),
+            len(unused),
+            tuple(_key(*k) for k in unused[:5]),
+        )
+        if join.joined == 0:
+            raise InputError(f"{join.message()}; check the system names and seg_ids")
+        joins.append(join)
+        if unscored:
+            corpus = _subset(corpus, set(rows) - set(unscored))
+    if pairs:  # after the scores: a pair of a left-out output is unused too
+        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+        joins.append(pair_join)
+
+    def per_system(col: str) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for system, _ in corpus.systems:
+            out[system] = [merged[col][(system, seg)] for seg in corpus.ids_of(system)]
+        return out
+
+    return Judged(
+        corpus,
+        per_system(human_column),
+        human_column,
+        higher_is_better,
+        per_system(darr_column) if darr_column else None,
+        darr_column,
+        {c: per_system(c) for c in metric_columns},
+        pair_list,
+        pairs_source,
+        tuple(joins),
+    )
