@@ -36,9 +36,11 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
+import scipy.stats
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, _rows, _system_human
@@ -169,6 +171,25 @@ class StatArrays:
             *(getattr(self, f)[:, rows] for f in self.__dataclass_fields__)  # type: ignore[arg-type]
         )
 
+    def terms(self, perfect_rule: bool) -> _Terms:
+        """The formula's parameter-free parts over the ``R·n`` (reference, row) pairs."""
+        return self._terms_perfect if perfect_rule else self._terms_plain
+
+    def _flat_terms(self, perfect_rule: bool) -> _Terms:
+        def flat(x: Array) -> Array:
+            return x.reshape((-1,) + x.shape[2:])
+
+        fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
+        return _terms({f: flat(getattr(self, f)) for f in fields}, perfect_rule)
+
+    @cached_property
+    def _terms_perfect(self) -> _Terms:
+        return self._flat_terms(True)
+
+    @cached_property
+    def _terms_plain(self) -> _Terms:
+        return self._flat_terms(False)
+
 
 @dataclass(frozen=True)
 class Point:
@@ -198,55 +219,116 @@ class Point:
     def __len__(self) -> int:
         return len(self.alpha)
 
+    def slice(self, start: int, stop: int) -> Point:
+        """Points ``start … stop − 1``."""
+        return Point(*(getattr(self, f)[start:stop] for f in self.__dataclass_fields__))  # type: ignore[arg-type]
 
-def _formula(
-    hl: Array, rl: Array, hf: Array, rf: Array, hc: Array, rc: Array, hfm: Array, rfm: Array,
-    chunks: Array, hw: Array, rw: Array, pt: Point, perfect_rule: bool,
-) -> Array:  # fmt: skip
-    """:func:`meteor.scoring.compute`, for ``B`` points × the statistics' leading shape.
 
-    Statistics arrays are ``(..., n)`` (vectors ``(..., n, W)``); the result is
-    ``(B, ..., n)``.  IEEE arithmetic as Java's (x/0 = ±inf, 0/0 = NaN; NaN score → 0).
-    """
-    extra = hl.ndim
+#: Points scored together (arrays of ``CHUNK × rows`` stay in the CPU cache).
+CHUNK = 32
 
-    def col(x: Array) -> Array:
-        return x.reshape((len(x),) + (1,) * extra)
 
-    def weighted(x: Array) -> Array:  # Σ_slot count · w: (B,) + leading shape
-        return np.tensordot(pt.weights, x, axes=([1], [x.ndim - 1]))
+@dataclass(frozen=True)
+class _Terms:
+    """The parameter-free parts of the formula, per row (``(m,)``, or ``(B, m)`` per point):
+    ``hyp_len = δ·ch + hf`` (``ch = len − 2f``), ``M_hyp = δ·Σ w·dh + Σ w·fh`` per slot
+    (``dh = content − function matches``, ``fh`` = function matches), the same for the
+    reference, and ``frag`` (0 for a perfect segment under the perfect rule)."""
 
-    a, b, g, d = col(pt.alpha), col(pt.beta), col(pt.gamma), col(pt.delta)
+    ch: Array
+    hf: Array
+    cr: Array
+    rf: Array
+    dh: Array  # (W, ...) by slot
+    fh: Array
+    dr: Array
+    fr: Array
+    frag: Array
+
+
+def _terms(v: Mapping[str, Array], perfect_rule: bool) -> _Terms:
+    """From the statistics by :class:`StatArrays` field name (``hl``, ``rl``, … ``rw``)."""
+    hl, rl, hf, rf = v["hl"], v["rl"], v["hf"], v["rf"]
+    hc, rc, hfm, rfm = v["hc"], v["rc"], v["hfm"], v["rfm"]
+    chunks, hw, rw = v["chunks"], v["hw"], v["rw"]
+
+    def slots(x: Array) -> Array:
+        return np.ascontiguousarray(np.moveaxis(x, -1, 0))
+
     with np.errstate(all="ignore"):
-        hyp_len = d * (hl - hf) + (1.0 - d) * hf
-        ref_len = d * (rl - rf) + (1.0 - d) * rf
-        hm = weighted(hc) * d + weighted(hfm) * (1.0 - d)
-        rm = weighted(rc) * d + weighted(rfm) * (1.0 - d)
-        precision = hm / hyp_len
-        recall = rm / ref_len
-        fmean = 1.0 / ((1.0 - a) / precision + a / recall)
         frag = chunks / ((hw + rw) / 2)
-        if perfect_rule:
-            perfect = (
-                (hc.sum(-1) + hfm.sum(-1) == hl) & (rc.sum(-1) + rfm.sum(-1) == rl) & (chunks == 1)
-            )
-            frag = np.where(perfect, 0.0, frag)
-        penalty = g * np.where(b == 0.0, 1.0, frag**b)
-        score = fmean * (1.0 - penalty)
-    return np.maximum(np.nan_to_num(score, nan=0.0, posinf=np.inf, neginf=0.0), 0.0)
+    if perfect_rule:
+        perfect = (
+            (hc.sum(-1) + hfm.sum(-1) == hl) & (rc.sum(-1) + rfm.sum(-1) == rl) & (chunks == 1)
+        )
+        frag = np.where(perfect, 0.0, frag)
+    return _Terms(
+        hl - 2.0 * hf, hf, rl - 2.0 * rf, rf,
+        slots(hc - hfm), slots(hfm), slots(rc - rfm), slots(rfm), frag,
+    )  # fmt: skip
+
+
+def _kernel(t: _Terms, pt: Point) -> Array:
+    """:func:`meteor.scoring.compute` for ``B`` points on the rows of ``t``: ``(B, m)``.
+
+    One pass per elementary operation over ``B × m`` arrays, in place (the chunks of
+    :data:`CHUNK` points keep them in cache); a weight slot no point uses is skipped.
+    IEEE arithmetic as Java's (x/0 = ±inf, 0/0 = NaN; a NaN or negative score → 0).
+    """
+    m = t.ch.shape[-1]
+    shape = (len(pt), m)
+    used = [k for k in range(pt.weights.shape[1]) if np.any(pt.weights[:, k] != 0)]
+    a, b, g, d = (x[:, None] for x in (pt.alpha, pt.beta, pt.gamma, pt.delta))
+    w = pt.weights
+    p, r, tmp = np.zeros(shape), np.zeros(shape), np.empty(shape)
+
+    def matches(dx: Array, fx: Array, out: Array) -> None:  # δ·Σ w·d + Σ w·f
+        for k in used:
+            np.multiply(w[:, k : k + 1], dx[k], out=tmp)
+            out += tmp
+        out *= d
+        for k in used:
+            np.multiply(w[:, k : k + 1], fx[k], out=tmp)
+            out += tmp
+
+    with np.errstate(all="ignore"):
+        matches(t.dh, t.fh, p)
+        np.multiply(d, t.ch, out=tmp)
+        tmp += t.hf
+        p /= tmp  # precision
+        matches(t.dr, t.fr, r)
+        np.multiply(d, t.cr, out=tmp)
+        tmp += t.rf
+        r /= tmp  # recall
+        np.divide(1.0 - a, p, out=p)
+        np.divide(a, r, out=r)
+        p += r
+        np.divide(1.0, p, out=p)  # Fmean = 1/((1−α)/P + α/R)
+        np.power(t.frag, b, out=r)  # frag^β (x^0 = 1 for every x, as Java's Math.pow)
+        r *= g
+        np.subtract(1.0, r, out=r)
+        p *= r
+    return np.fmax(p, 0.0, out=p)  # NaN → 0, negative → 0, +inf stays
 
 
 def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Array]:
     """Per point and row: the segment score and the index of the reference it came from."""
-    s = _formula(
-        stats.hl, stats.rl, stats.hf, stats.rf, stats.hc, stats.rc, stats.hfm, stats.rfm,
-        stats.chunks, stats.hw, stats.rw, pt, perfect_rule,
-    )  # fmt: skip  # (B, R, n)
-    if s.shape[1] == 1:
-        return s[:, 0, :], np.zeros((len(pt), s.shape[2]), dtype=np.int64)
-    s = np.where(stats.valid[None, :, :], s, -1.0)
-    best = np.argmax(s, axis=1)  # the first maximum: the first reference wins ties
-    return np.take_along_axis(s, best[:, None, :], axis=1)[:, 0, :], best
+    t = stats.terms(perfect_rule)
+    n_refs, n = stats.hl.shape
+    scores = np.empty((len(pt), n))
+    best = np.zeros((len(pt), n), dtype=np.int64)
+    for start in range(0, len(pt), CHUNK):
+        part = pt.slice(start, start + CHUNK)
+        s = _kernel(t, part)  # (b, R·n)
+        if n_refs == 1:
+            scores[start : start + len(part)] = s
+            continue
+        s = s.reshape(len(part), n_refs, n)
+        s = np.where(stats.valid[None, :, :], s, -1.0)
+        k = np.argmax(s, axis=1)  # the first maximum: the first reference wins ties
+        best[start : start + len(part)] = k
+        scores[start : start + len(part)] = np.take_along_axis(s, k[:, None, :], axis=1)[:, 0, :]
+    return scores, best
 
 
 def segment_scores(stats: StatArrays, pt: Point, perfect_rule: bool = True) -> Array:
@@ -258,38 +340,46 @@ def system_scores(
     stats: StatArrays, pt: Point, systems: Array, n_systems: int, perfect_rule: bool = True
 ) -> Array:
     """``(B, S)``: each system's corpus score (Meteor 1.5's sum of the statistics of each
-    segment's best reference, a perfect segment's chunks left out) under every point."""
-    _, best = _chosen(stats, pt, perfect_rule)
+    segment's best reference, a perfect segment's chunks left out) under every point.
+
+    With one reference the sums do not depend on the point: they are taken once and every
+    point is scored on them together; with several, each point sums its own best references.
+    """
     one_hot = np.zeros((len(systems), n_systems))
     one_hot[np.arange(len(systems)), systems] = 1.0
+    fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
+
+    vectors = ("hc", "rc", "hfm", "rfm")
+
+    def sums(f: str, x: Array) -> Array:  # (..., n[, W]) → (..., S[, W])
+        if f in vectors:
+            return np.einsum("...nw,ns->...sw", x, one_hot)
+        return x @ one_hot
+
+    def corpus_terms(v: dict[str, Array]) -> _Terms:
+        perfect = (v["hw"] == v["hl"]) & (v["rw"] == v["rl"]) & (v["chunks"] == 1)
+        v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
+        s = {f: sums(f, v[f]) for f in fields}
+        return _terms(s, perfect_rule)
+
+    if stats.hl.shape[0] == 1:
+        t = corpus_terms({f: getattr(stats, f)[0] for f in fields})
+        out = np.empty((len(pt), n_systems))
+        for start in range(0, len(pt), CHUNK):
+            part = pt.slice(start, start + CHUNK)
+            out[start : start + len(part)] = _kernel(t, part)
+        return out
+    _, best = _chosen(stats, pt, perfect_rule)
 
     def pick(x: Array) -> Array:  # (R, n[, W]) → (B, n[, W]) by each point's best reference
-        if x.shape[0] == 1:
-            return np.broadcast_to(x[0], (len(pt),) + x.shape[1:])
         idx = best[(...,) + (None,) * (x.ndim - 2)]
         return np.take_along_axis(x[None], idx[:, None], axis=1)[:, 0]
 
-    hl, rl, hf, rf = (pick(x) for x in (stats.hl, stats.rl, stats.hf, stats.rf))
-    hc, rc, hfm, rfm = (pick(x) for x in (stats.hc, stats.rc, stats.hfm, stats.rfm))
-    chunks, hw, rw = (pick(x) for x in (stats.chunks, stats.hw, stats.rw))
-    perfect = (hw == hl) & (rw == rl) & (chunks == 1)
-    chunks = np.where(perfect, 0.0, chunks)
-
-    def total(x: Array) -> Array:
-        if x.ndim == 2:
-            return x @ one_hot  # (B, S)
-        return np.einsum("bnw,ns->bsw", x, one_hot)
-
-    sums = [total(x) for x in (hl, rl, hf, rf, hc, rc, hfm, rfm, chunks, hw, rw)]
-    # one point at a time: each point's own totals
+    t = corpus_terms({f: pick(getattr(stats, f)) for f in fields})  # (B, S) per point
     out = np.empty((len(pt), n_systems))
     for k in range(len(pt)):
-        one = Point(pt.alpha[k : k + 1], pt.beta[k : k + 1], pt.gamma[k : k + 1],
-                    pt.delta[k : k + 1], pt.weights[k : k + 1])  # fmt: skip
-        t = [x[k] for x in sums]
-        out[k] = _formula(
-            t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], one, perfect_rule
-        )[0]
+        one = _Terms(*(getattr(t, f)[..., k, :] for f in t.__dataclass_fields__))  # type: ignore[arg-type]
+        out[k] = _kernel(one, pt.slice(k, k + 1))[0]
     return out
 
 
@@ -317,14 +407,37 @@ class Rows:
         k = len(present)
         return cls(data, local_sys.astype(np.int64), k, _system_human(human, local_sys, k), human)
 
+    @cached_property
+    def human_ranks(self) -> Array:
+        """The human scores' average ranks over all rows (flattened Spearman)."""
+        return np.asarray(scipy.stats.rankdata(self.flat_human), dtype=float)
+
 
 def _pearson_rows(x: Array, y: Array) -> Array:
-    """Pearson's r of each row of ``y`` (B, n) with ``x`` (n,); NaN where constant."""
+    """Pearson's r of each row of ``y`` (B, n) with ``x`` (n,); NaN where constant.
+
+    One pass for ``Σ y``, one for ``Σ y·x̃`` (``x̃`` centred) and one for ``Σ y²``; a row whose
+    variance is small next to ``Σ y²`` (where that shortcut would lose digits) is done the
+    two-pass way, and a constant row is NaN as in scipy.
+    """
+    n = y.shape[1]
     xc = x - x.mean()
-    yc = y - y.mean(axis=1, keepdims=True)
+    sxx = float(xc @ xc)
+    sy = y.sum(axis=1)
+    syy_raw = np.einsum("bn,bn->b", y, y)
+    syy = syy_raw - sy * sy / n
+    sxy = y @ xc - sy / n * float(xc.sum())
+    careful = ~(syy > 1e-6 * syy_raw)
+    if np.any(careful):
+        yc = y[careful] - y[careful].mean(axis=1, keepdims=True)
+        sxy[careful] = yc @ xc
+        syy[careful] = (yc * yc).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (yc @ xc) / np.sqrt((yc * yc).sum(axis=1) * float(xc @ xc))
-    const = (np.ptp(y, axis=1) == 0) | (np.ptp(x) == 0)
+        r = sxy / np.sqrt(syy * sxx)
+    const = np.zeros(len(y), dtype=bool)
+    const[careful] = np.ptp(y[careful], axis=1) == 0
+    if np.ptp(x) == 0:
+        const[:] = True
     r[const] = np.nan
     return np.clip(r, -1.0, 1.0)
 
@@ -352,19 +465,27 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
     if key == "pearson_flat":
         return _pearson_rows(data.human, seg)
     if key == "kendall_item":
-        i, j, item = data.pairs
+        i, j, item = data.pairs  # grouped by item: one run of pairs per item
+        out = np.full(len(seg), np.nan)
+        if not len(i):
+            return out
         a = np.sign(data.human[i] - data.human[j])
+        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
+        aa = np.add.reduceat(a * a, starts)
         b = np.sign(seg[:, i] - seg[:, j])
-        n = data.n_items
-        out = np.empty(len(seg))
-        aa = np.bincount(item, a * a, n)
-        for k in range(len(seg)):
-            num = np.bincount(item, a * b[k], n)
-            den = np.sqrt(aa * np.bincount(item, b[k] * b[k], n))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                tau = np.clip(np.where(den > 0, num / den, np.nan), -1.0, 1.0)
-            out[k] = st.aggregate(key, tau, np.ones(n))
-        return out
+        num = np.add.reduceat(b * a, starts, axis=1)
+        bb = np.add.reduceat(np.abs(b), starts, axis=1)  # b·b: b ∈ {−1, 0, 1}
+        den = np.sqrt(aa * bb)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = np.clip(np.where(den > 0, num / den, np.nan), -1.0, 1.0)
+        ok = np.isfinite(tau)
+        count = ok.sum(axis=1)
+        total = np.where(ok, tau, 0.0).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    if key == "spearman_flat":
+        ranks = scipy.stats.rankdata(seg, axis=1)
+        return _pearson_rows(rows.human_ranks, ranks)
     if key in ("darr_flat", "darr_item"):
         better, worse, item = data.darr
         sign = np.where(seg[:, better] > seg[:, worse], 1.0, -1.0)
@@ -396,22 +517,64 @@ class _Space:
         )  # fmt: skip
 
 
-def _evaluate(
-    space: _Space, rows: Rows, idx: Array | None, key: str, points: Sequence[Params],
-    batch: int = 64,
+#: Objectives searched with a screen, and their screen: every point is scored and measured
+#: by the screen (flattened Pearson is one matrix product), and only the best
+#: :func:`screen_size` of them get the exact, costlier objective (scipy's τ-b, ranks, pairs
+#: within items); the others are left out (-inf).  Every value the search compares, and so its
+#: choice, is the exact objective.
+SCREENED: dict[str, str] = {
+    "kendall_flat": "pearson_flat",
+    "spearman_flat": "pearson_flat",
+    "kendall_item": "pearson_item",
+    "spearman_item": "pearson_item",
+}
+
+
+def screen_size(n_points: int) -> int:
+    """How many of ``n_points`` screened points get the exact objective: all of up to 16
+    (every coordinate-descent step), then 1 in 16 (at least 16)."""
+    return n_points if n_points <= 16 else max(16, -(-n_points // 16))
+
+
+def evaluate_points(
+    stats: StatArrays, rows: Rows, key: str, pt: Point, perfect_rule: bool = True,
+    screen: bool = True,
 ) -> Array:  # fmt: skip
-    stats = space.stats if idx is None else space.stats.take(idx)
-    out = np.empty(len(points))
-    for start in range(0, len(points), batch):
-        pt = Point.of(points[start : start + batch], space.width)
+    """The objective ``key`` under each point (``(B,)``), :data:`CHUNK` points at a time so
+    the scores stay in cache while they are measured.  With ``screen`` and ``key`` in
+    :data:`SCREENED`, only the :func:`screen_size` best by their screen (Pearson) are measured
+    exactly; the others are -inf."""
+    screened = screen and key in SCREENED and len(pt) > screen_size(len(pt))
+    first = SCREENED[key] if screened else key
+    out = np.empty(len(pt))
+    for start in range(0, len(pt), CHUNK):
+        part = pt.slice(start, start + CHUNK)
         if key.startswith("system_"):
-            sys_scores = system_scores(stats, pt, rows.systems, rows.n_systems, space.perfect_rule)
-            seg = np.zeros((len(pt), 0))
-            out[start : start + len(pt)] = objective_values(key, rows, seg, sys_scores)
+            sys_scores = system_scores(stats, part, rows.systems, rows.n_systems, perfect_rule)
+            out[start : start + len(part)] = objective_values(
+                key, rows, np.zeros((len(part), 0)), sys_scores
+            )
         else:
-            seg = segment_scores(stats, pt, space.perfect_rule)
-            out[start : start + len(pt)] = objective_values(key, rows, seg)
-    return out
+            seg = segment_scores(stats, part, perfect_rule)
+            out[start : start + len(part)] = objective_values(first, rows, seg)
+    if not screened:
+        return out
+    keep = np.argsort(-np.where(np.isfinite(out), out, -np.inf), kind="stable")
+    keep = np.sort(keep[: screen_size(len(pt))])
+    exact = np.full(len(pt), -np.inf)
+    best = Point(*(getattr(pt, f)[keep] for f in pt.__dataclass_fields__))  # type: ignore[arg-type]
+    for start in range(0, len(keep), CHUNK):
+        part = best.slice(start, start + CHUNK)
+        seg = segment_scores(stats, part, perfect_rule)
+        exact[keep[start : start + len(part)]] = objective_values(key, rows, seg)
+    return exact
+
+
+def _evaluate(
+    space: _Space, rows: Rows, idx: Array | None, key: str, points: Sequence[Params]
+) -> Array:
+    stats = space.stats if idx is None else space.stats.take(idx)
+    return evaluate_points(stats, rows, key, Point.of(points, space.width), space.perfect_rule)
 
 
 def _better(value: float, best: float) -> bool:
@@ -429,6 +592,10 @@ def search(
 ) -> tuple[Params, float, int]:
     """Grid over α β γ δ (weights as given), then coordinate descent over α β γ δ and each
     weight, halving the steps each round.  Returns ``(best params, value, points tried)``."""
+    if idx is not None:  # the rows' statistics, taken once for the whole search
+        space = _Space(space.base, space.stats.take(idx), space.width, space.perfect_rule,
+                       space.tune_weights)  # fmt: skip
+        idx = None
     base = space.base
     weights = dict(base.weights)
     grid = [

@@ -228,3 +228,63 @@ def test_cli_tune_writes_a_preset_file_score_reads(tmp_path: Path, capsys) -> No
     rc = main(["tune", "--hyp", str(data), "--human-column", "human_score", "--out", str(data)])
     err = capsys.readouterr().err
     assert rc == 2 and data.read_text(encoding="utf-8").startswith("system\tseg_id")
+
+
+def _random_case(n_refs: int, n: int = 40) -> tuple[tn.StatArrays, tn.Point, np.ndarray]:
+    rng = np.random.default_rng(7)
+    per_ref = []
+    for _ in range(n_refs):
+        col = []
+        for _ in range(n):
+            h, r = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+            m = int(rng.integers(0, min(h, r) + 1))
+            col.append(_stats(h, r, m))
+        per_ref.append(col)
+    stats = tn.StatArrays.build(per_ref, 6)
+    k = 2 * tn.CHUNK + 5  # more points than one chunk
+    w = np.zeros((k, 6))
+    w[:, 0] = rng.random(k)
+    pts = tn.Point(rng.random(k), rng.random(k) * 3, rng.random(k), rng.random(k), w)
+    return stats, pts, np.repeat(np.arange(4), n // 4)
+
+
+@pytest.mark.parametrize("n_refs", [1, 2])
+def test_many_points_at_once_equal_one_point_at_a_time(n_refs: int) -> None:
+    """Scoring a block of points (several chunks) gives each point's own scores."""
+    stats, pts, systems = _random_case(n_refs)
+    seg = tn.segment_scores(stats, pts)
+    sysv = tn.system_scores(stats, pts, systems, 4)
+    for k in range(len(pts)):
+        one = pts.slice(k, k + 1)
+        np.testing.assert_array_equal(seg[k], tn.segment_scores(stats, one)[0])
+        np.testing.assert_allclose(sysv[k], tn.system_scores(stats, one, systems, 4)[0],
+                                   rtol=0, atol=1e-12)  # fmt: skip
+
+
+def test_kendall_search_measures_only_the_screened_points_exactly(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Flattened Kendall (scipy, per point) is measured on the best 1 in 16 by Pearson
+    only; those values are exact, the others are left out."""
+    stats, pts, systems = _random_case(1)
+    rng = np.random.default_rng(3)
+    human = rng.normal(size=stats.n_rows)
+    rows = tn.Rows.build(human, human, np.arange(stats.n_rows) % 10, systems, 4, 25.0)
+    calls = []
+    real = st.kendall_b
+
+    def counted(x, y):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(x, y)
+
+    monkeypatch.setattr(st, "kendall_b", counted)
+    monkeypatch.setitem(st._FLAT, "kendall_flat", counted)
+    big = tn.Point(*(np.tile(getattr(pts, f), (5,) + (1,) * (getattr(pts, f).ndim - 1))
+                     for f in ("alpha", "beta", "gamma", "delta", "weights")))  # fmt: skip
+    vals = tn.evaluate_points(stats, rows, "kendall_flat", big)
+    assert len(calls) == tn.screen_size(len(big)) < len(big) // 10
+    exact = np.isfinite(vals)
+    assert exact.sum() == len(calls)
+    seg = tn.segment_scores(stats, big)
+    pearson = tn.objective_values("pearson_flat", rows, seg)
+    assert pearson[exact].min() >= pearson[~exact].max()  # the screen kept the best
+    for k in np.flatnonzero(exact):
+        assert vals[k] == pytest.approx(real(human, seg[k]), abs=1e-12)
