@@ -12,14 +12,13 @@ import dataclasses
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from meteor.aligners import get_aligner
 from meteor.module_registry import MODULE_ORDER, module_slot
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.stats import Stats
+from meteor.stats import Breakdown, Stats
 from meteor.types import Match, chunk_starts
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
@@ -139,22 +138,6 @@ def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
             _COUNTS.clear()
         got = _COUNTS[counts] = counts
     return got
-
-
-@dataclass(frozen=True, slots=True)
-class Breakdown:
-    """Every intermediate quantity of the formula, for display and teaching."""
-
-    hyp_weighted_len: float
-    ref_weighted_len: float
-    hyp_weighted_matches: float
-    ref_weighted_matches: float
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
 
 
 def _nltk_arithmetic(params: Params) -> bool:

@@ -31,7 +31,7 @@ from meteor.module_registry import (
     retract_module,
     stage_modules,
 )
-from meteor.stats import Stats
+from meteor.stats import Breakdown, BreakdownFields, Stats
 
 __all__ = [
     "MODULE_ORDER",
@@ -431,9 +431,10 @@ def _num(x: float) -> float | None:
 
 
 @dataclass(frozen=True, slots=True)
-class MeteorResult:
+class MeteorResult(BreakdownFields):
     """The full record of one segment scored against its best reference.
 
+    ``breakdown`` holds the formula's numbers; ``precision`` … ``score`` read it.
     ``precision``/``recall``/``fmean``/``frag`` may be NaN where Meteor 1.5 prints
     NaN (an empty side, no match); ``score`` is then 0, as in Meteor 1.5.
     """
@@ -442,12 +443,7 @@ class MeteorResult:
     refs: tuple[str, ...]
     alignment: Alignment
     stats: Stats
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
+    breakdown: Breakdown
     best_ref_index: int
     ref_scores: tuple[float, ...]
     signature: str
@@ -494,22 +490,18 @@ class MeteorResult:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusResult:
+class CorpusResult(BreakdownFields):
     """A corpus scored the Meteor 1.5 way (summed statistics) and the naive way.
 
     ``score`` comes from the summed sufficient statistics (what Meteor 1.5 prints
     as the system score); ``mean_segment_score`` is the average of the segment
-    scores (what many scripts report instead).  They differ on purpose.
+    scores (what many scripts report instead).  They differ on purpose.  ``breakdown``
+    holds the formula on the summed statistics; ``precision`` … ``score`` read it.
     """
 
     segments: tuple[MeteorResult, ...]
     stats: Stats
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
+    breakdown: Breakdown
     mean_segment_score: float
     signature: str
 

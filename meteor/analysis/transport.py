@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meteor.stats import Stats
+from meteor.stats import Breakdown, Stats
 from meteor.types import Alignment, Chunk, Match, MeteorResult, Token, shared_span
 
 __all__ = ["Decoder", "Encoded", "encode"]
@@ -66,11 +66,26 @@ def encode(r: MeteorResult) -> Encoded:
             s.hyp_word_matches,
             s.ref_word_matches,
         ),
-        (r.precision, r.recall, r.fmean, r.frag, r.penalty, r.score),
+        _breakdown(r.breakdown),
         r.best_ref_index,
         r.ref_scores,
         r.signature,
         tuple(_match(m) for m in r.candidates),
+    )
+
+
+def _breakdown(b: Breakdown) -> tuple[float, ...]:
+    return (
+        b.hyp_weighted_len,
+        b.ref_weighted_len,
+        b.hyp_weighted_matches,
+        b.ref_weighted_matches,
+        b.precision,
+        b.recall,
+        b.fmean,
+        b.frag,
+        b.penalty,
+        b.score,
     )
 
 
@@ -124,18 +139,12 @@ class Decoder:
                 self._matches(ms),
                 tuple(Chunk(i, span(hs, he), span(rs, re_), mi) for i, hs, he, rs, re_, mi in cs),
             )
-        precision, recall, fmean, frag, penalty, score = nums
         return MeteorResult(
             hyp,
             refs,
             alignment,
             Stats(*st),
-            precision,
-            recall,
-            fmean,
-            frag,
-            penalty,
-            score,
+            Breakdown(*nums),
             best,
             ref_scores,
             sig,
