@@ -85,7 +85,7 @@ def stats_from_raw(
     """:func:`stats_from_alignment` of matches as plain tuples, in reference order.
 
     Each match starts ``(module, hyp_start, hyp_end, ref_start, ref_end, …)``
-    (:data:`~meteor.types.RawMatch`); no record is needed.  Chunks are counted by the
+    (:data:`~meteor.types.Candidate`); no record is needed.  Chunks are counted by the
     one chunk rule, :func:`~meteor.types.chunk_starts` (Meteor 1.5
     ``Aligner.getCountAndChunks``), as :func:`~meteor.types.chunk_matches` groups them.
     """

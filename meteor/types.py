@@ -37,6 +37,7 @@ __all__ = [
     "MODULE_ORDER",
     "STAGE_NAME",
     "Alignment",
+    "Candidate",
     "Chunk",
     "CorpusResult",
     "Match",
@@ -45,11 +46,12 @@ __all__ = [
     "Span",
     "Stats",
     "Token",
-    "RawMatch",
+    "candidate_of",
     "chunk_matches",
     "chunk_starts",
     "extend_module",
     "match_of",
+    "matches_of",
     "module_order",
     "module_slot",
     "retract_module",
@@ -209,16 +211,19 @@ class Chunk:
         }
 
 
-#: A match before it is a record: ``(module, hyp_start, hyp_end, ref_start, ref_end,
-#: detail, similarity)`` (:data:`meteor.stages.base.Candidate`).
-RawMatch = tuple["Module", int, int, int, int, str, "float | None"]
+#: A match before it is a record, as the stages propose it and the aligners read it:
+#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.  Records
+#: (:class:`Match`) are made only for what a caller keeps (:func:`match_of`,
+#: :func:`matches_of`; back: :func:`candidate_of`): a corpus run needs records for the
+#: chosen matches alone.  ``RawMatch`` is its old name (deprecated).
+Candidate = tuple["Module", int, int, int, int, str, "float | None"]
 
 
 def chunk_starts(matches: Sequence[tuple[Any, ...]]) -> list[int]:
     """Where chunks start: the positions in ``matches`` that open a new chunk.
 
     ``matches`` are plain tuples in reference order, each starting ``(module,
-    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`RawMatch`).  The one chunk
+    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`Candidate`).  The one chunk
     rule, Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443): a match
     starts a new chunk unless it begins where the previous one ended on both sides.
     For one-to-one matches this equals NLTK's ``_count_chunks`` (hypothesis order, both
@@ -285,7 +290,7 @@ def _positions(n: int) -> struct.Struct:
     return st
 
 
-def _pack_raw(matches: Sequence[RawMatch]) -> _Packed:
+def _pack_raw(matches: Sequence[Candidate]) -> _Packed:
     """``matches`` in a fraction of the memory of their tuples (24 bytes a match, one
     string per distinct detail, instead of a 112-byte tuple): a corpus run keeps one
     deferred alignment per segment."""
@@ -307,7 +312,7 @@ def _pack_raw(matches: Sequence[RawMatch]) -> _Packed:
     )
 
 
-def _unpack_raw(packed: _Packed) -> tuple[RawMatch, ...]:
+def _unpack_raw(packed: _Packed) -> tuple[Candidate, ...]:
     """The matches :func:`_pack_raw` packed, equal to the tuples it was given."""
     data, modules, details, sims = packed
     n = len(modules)
@@ -344,7 +349,7 @@ class Alignment(_Deferrable):
 
     @classmethod
     def deferred(
-        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], matches: tuple[RawMatch, ...]
+        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], matches: tuple[Candidate, ...]
     ) -> Alignment:
         """An alignment whose :class:`Match` and :class:`Chunk` records are made when first read.
 
@@ -376,7 +381,7 @@ class Alignment(_Deferrable):
         _ALIGN_DEFERRED_DEL(self)  # the records hold it all now
         return getattr(self, name)
 
-    def pending(self) -> tuple[RawMatch, ...] | None:
+    def pending(self) -> tuple[Candidate, ...] | None:
         """A deferred alignment's matches as tuples while its records are not built yet
         (:meth:`deferred`); ``None`` once they are, or for an alignment made whole."""
         try:
@@ -523,9 +528,9 @@ class CorpusResult(BreakdownFields):
         return d
 
 
-def match_of(c: RawMatch, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
-    """The :class:`Match` record of a match tuple between two word lists (spans shared:
-    :func:`shared_span`)."""
+def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
+    """The :class:`Match` record of a candidate between two word lists (spans shared:
+    :func:`shared_span`); the one conversion from match tuples to records."""
     module, hs, he, rs, re_, detail, sim = c
     return Match(
         module,
@@ -536,6 +541,45 @@ def match_of(c: RawMatch, hyp_words: Sequence[str], ref_words: Sequence[str]) ->
         detail,
         similarity=sim,
     )
+
+
+def matches_of(
+    cands: Sequence[Candidate], hyp_words: Sequence[str], ref_words: Sequence[str]
+) -> tuple[Match, ...]:
+    """:func:`match_of` of many candidates; each distinct word tuple is built once (records
+    are immutable, so candidates may share them: a long pair has many more candidates
+    than distinct spans)."""
+    span = shared_span
+    hw_of: dict[tuple[int, int], tuple[str, ...]] = {}
+    rw_of: dict[tuple[int, int], tuple[str, ...]] = {}
+    out: list[Match] = []
+    for module, hs, he, rs, re_, detail, sim in cands:
+        hw = hw_of.get((hs, he))
+        if hw is None:
+            hw = hw_of[hs, he] = tuple(hyp_words[hs:he])
+        rw = rw_of.get((rs, re_))
+        if rw is None:
+            rw = rw_of[rs, re_] = tuple(ref_words[rs:re_])
+        out.append(Match(module, span(hs, he), span(rs, re_), hw, rw, detail, sim))
+    return tuple(out)
+
+
+def candidate_of(m: Match) -> Candidate:
+    """The candidate tuple of a :class:`Match` (the inverse of :func:`match_of`)."""
+    return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RawMatch":  # the old name of Candidate
+        import warnings
+
+        warnings.warn(
+            "meteor.types.RawMatch is deprecated: use meteor.types.Candidate",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Candidate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
