@@ -7,20 +7,20 @@ with the sides named (``hyp``/``ref``) instead of Java's ``line1``/``line2``.
 
 The stages' names and slots (:class:`Module`, :func:`module_order`, …) live in
 :mod:`meteor.module_registry` and the sufficient statistics (:class:`Stats`) in
-:mod:`meteor.stats`; both are re-exported here, their old import path.
+:mod:`meteor.stats`; both are re-exported here, their old import path.  The match tuple
+(:data:`Candidate`, its packed form and span check) lives in :mod:`meteor.match_tuples`;
+its conversions to and from :class:`Match` are here (:func:`match_of`, :func:`matches_of`,
+:func:`candidate_of`).
 """
 
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import itemgetter
-from sys import intern
 from typing import Any, cast
 
+from meteor.match_tuples import Candidate, _check_spans, _pack_raw, _Packed, _unpack_raw
 from meteor.module_registry import (
     MODULE_ORDER,
     STAGE_NAME,
@@ -211,14 +211,6 @@ class Chunk:
         }
 
 
-#: A match before it is a record, as the stages propose it and the aligners read it:
-#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.  Records
-#: (:class:`Match`) are made only for what a caller keeps (:func:`match_of`,
-#: :func:`matches_of`; back: :func:`candidate_of`): a corpus run needs records for the
-#: chosen matches alone.  ``RawMatch`` is its old name (deprecated).
-Candidate = tuple["Module", int, int, int, int, str, "float | None"]
-
-
 def chunk_starts(matches: Sequence[tuple[Any, ...]]) -> list[int]:
     """Where chunks start: the positions in ``matches`` that open a new chunk.
 
@@ -270,65 +262,6 @@ class _Deferrable:
     dataclass field: ``fields``, ``==``, ``repr`` and pickling see the four fields only)."""
 
     __slots__ = ("_deferred",)
-
-
-#: A deferred alignment's matches, packed (:func:`_pack_raw`): their positions as 32-bit
-#: integers (hyp start, hyp end, ref start, ref end each), their modules, their details
-#: (``()`` when all are ``""``) and similarities (``()`` when all are ``None``).
-_Packed = tuple[bytes, tuple[Any, ...], tuple[str, ...], tuple["float | None", ...]]
-
-_POSITIONS = itemgetter(1, 2, 3, 4)
-_MODULE, _DETAIL, _SIMILARITY = itemgetter(0), itemgetter(5), itemgetter(6)
-#: ``struct.Struct`` of ``4·n`` 32-bit integers, per number of matches ``n``.
-_STRUCTS: dict[int, struct.Struct] = {}
-
-
-def _positions(n: int) -> struct.Struct:
-    st = _STRUCTS.get(n)
-    if st is None:
-        st = _STRUCTS[n] = struct.Struct(f"{4 * n}i")
-    return st
-
-
-def _pack_raw(matches: Sequence[Candidate]) -> _Packed:
-    """``matches`` in a fraction of the memory of their tuples (24 bytes a match, one
-    string per distinct detail, instead of a 112-byte tuple): a corpus run keeps one
-    deferred alignment per segment."""
-    flat = _positions(len(matches)).pack(*chain.from_iterable(map(_POSITIONS, matches)))
-    details = list(map(_DETAIL, matches))
-    if any(details):
-        try:
-            packed_details = tuple(map(intern, details))
-        except TypeError:  # a stage's detail of a str subclass: kept as it is
-            packed_details = tuple(details)
-    else:
-        packed_details = ()
-    sims = list(map(_SIMILARITY, matches))
-    return (
-        flat,
-        tuple(map(_MODULE, matches)),
-        packed_details,
-        tuple(sims) if sims.count(None) != len(sims) else (),
-    )
-
-
-def _unpack_raw(packed: _Packed) -> tuple[Candidate, ...]:
-    """The matches :func:`_pack_raw` packed, equal to the tuples it was given."""
-    data, modules, details, sims = packed
-    n = len(modules)
-    ints = _positions(n).unpack(data)
-    return tuple(
-        zip(
-            modules,
-            ints[0::4],
-            ints[1::4],
-            ints[2::4],
-            ints[3::4],
-            details or ("",) * n,
-            sims or (None,) * n,
-            strict=True,
-        )
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,28 +513,6 @@ def __getattr__(name: str) -> Any:
         )
         return Candidate
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
-    """Raise when a token is aligned twice or a span runs past its side (``(hyp_start,
-    hyp_end, ref_start, ref_end)`` each); token sets as bit masks, one test per match."""
-    used_h = used_r = 0
-    for hs, he, rs, re_ in spans:
-        bits = ((1 << (he - hs)) - 1) << hs
-        if used_h & bits or he > n_h:
-            _twice("hypothesis", used_h, hs, he, n_h)
-        used_h |= bits
-        bits = ((1 << (re_ - rs)) - 1) << rs
-        if used_r & bits or re_ > n_r:
-            _twice("reference", used_r, rs, re_, n_r)
-        used_r |= bits
-
-
-def _twice(side: str, used: int, start: int, end: int, n: int) -> None:
-    """Raise for the first token of ``[start, end)`` that is already aligned or out of range."""
-    for i in range(start, end):
-        if used >> i & 1 or i >= n:
-            raise ValueError(f"{side} token {i} is aligned twice or out of range")
 
 
 _SPAN_START, _SPAN_END = _setter(Span, "start"), _setter(Span, "end")
