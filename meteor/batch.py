@@ -335,16 +335,10 @@ def combine(scorer: Scorer, segments: Iterable[MeteorResult]) -> CorpusResult:
     totals = Totals()
     for s in segs:
         totals.add_record(s)
-    bd = totals.breakdown(scorer.params)
     return CorpusResult(
         segments=segs,
         stats=totals.stats,
-        precision=bd.precision,
-        recall=bd.recall,
-        fmean=bd.fmean,
-        frag=bd.frag,
-        penalty=bd.penalty,
-        score=bd.score,
+        breakdown=totals.breakdown(scorer.params),
         mean_segment_score=totals.mean(),
         signature=scorer.signature(totals.nrefs),
     )

@@ -39,7 +39,6 @@ from meteor.stages.base import (
     MatchContext,
     Sentence,
     Stage,
-    to_matches,
 )
 from meteor.stages.registry import get_stage, propose_all, propose_all_raw, stage_names
 from meteor.text import normalize
@@ -51,6 +50,7 @@ from meteor.types import (
     Stats,
     Token,
     chunk_matches,
+    matches_of,
 )
 
 __all__ = [
@@ -398,7 +398,7 @@ class Meteor:
         candidates (nltk's) considered only what it chose.
         """
         ctx, flat, picked = self._align(hyp, ref)
-        cands = to_matches(ctx, flat)
+        cands = matches_of(flat, ctx.hyp, ctx.ref)
         return tuple(cands[k] for k in picked), cands
 
     def _align(
@@ -443,7 +443,7 @@ class Meteor:
             raw, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
         )
         if keep:  # the chosen records are the candidates' own
-            cands = to_matches(ctx, flat)
+            cands = matches_of(flat, ctx.hyp, ctx.ref)
             chosen = tuple(sorted((cands[k] for k in picked), key=lambda m: m.ref.start))
             alignment = Alignment(hyp_t, ref_t, chosen, chunk_matches(chosen))
         else:  # a corpus run: records of the matches and chunks only if they are read
@@ -515,12 +515,7 @@ class Meteor:
             refs=tuple(ref_list),
             alignment=alignment,
             stats=stats,
-            precision=bd.precision,
-            recall=bd.recall,
-            fmean=bd.fmean,
-            frag=bd.frag,
-            penalty=bd.penalty,
-            score=bd.score,
+            breakdown=bd,
             best_ref_index=best_idx,
             ref_scores=tuple(scores),
             signature=self.signature(len(ref_list)),

@@ -12,14 +12,13 @@ import dataclasses
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from meteor.aligners import get_aligner
 from meteor.module_registry import MODULE_ORDER, module_slot
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.stats import Stats
+from meteor.stats import Breakdown, Stats
 from meteor.types import Match, chunk_starts
 
 __all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
@@ -86,7 +85,7 @@ def stats_from_raw(
     """:func:`stats_from_alignment` of matches as plain tuples, in reference order.
 
     Each match starts ``(module, hyp_start, hyp_end, ref_start, ref_end, …)``
-    (:data:`~meteor.types.RawMatch`); no record is needed.  Chunks are counted by the
+    (:data:`~meteor.types.Candidate`); no record is needed.  Chunks are counted by the
     one chunk rule, :func:`~meteor.types.chunk_starts` (Meteor 1.5
     ``Aligner.getCountAndChunks``), as :func:`~meteor.types.chunk_matches` groups them.
     """
@@ -139,22 +138,6 @@ def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
             _COUNTS.clear()
         got = _COUNTS[counts] = counts
     return got
-
-
-@dataclass(frozen=True, slots=True)
-class Breakdown:
-    """Every intermediate quantity of the formula, for display and teaching."""
-
-    hyp_weighted_len: float
-    ref_weighted_len: float
-    hyp_weighted_matches: float
-    ref_weighted_matches: float
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
 
 
 def _nltk_arithmetic(params: Params) -> bool:

@@ -1,4 +1,7 @@
-"""The additive sufficient statistics of a segment (Meteor 1.5 ``MeteorStats``): :class:`Stats`."""
+"""The numbers of a score: the additive sufficient statistics of a segment (Meteor 1.5
+``MeteorStats``), :class:`Stats`, and the formula's quantities on them, :class:`Breakdown`
+(computed by :func:`meteor.scoring.compute`; the one record of P, R, Fmean, frag,
+penalty and score that every result holds)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 from meteor.module_registry import _N, _ZEROS, Module, module_order, module_slot
 from meteor.rules import is_perfect_segment
 
-__all__ = ["Stats"]
+__all__ = ["Breakdown", "BreakdownFields", "Stats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,64 @@ class Stats:
             int(d["hyp_word_matches"]),
             int(d["ref_word_matches"]),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Every intermediate quantity of the formula, for display and teaching.
+
+    Made by :func:`meteor.scoring.compute`; held by :class:`~meteor.types.MeteorResult`,
+    :class:`~meteor.types.CorpusResult` and the stream summary, whose ``precision`` …
+    ``score`` read it.  ``precision``/``recall``/``fmean``/``frag`` may be NaN where
+    Meteor 1.5 prints NaN.
+    """
+
+    hyp_weighted_len: float
+    ref_weighted_len: float
+    hyp_weighted_matches: float
+    ref_weighted_matches: float
+    precision: float
+    recall: float
+    fmean: float
+    frag: float
+    penalty: float
+    score: float
+
+
+class BreakdownFields:
+    """``precision`` … ``score`` of a record that holds one :class:`Breakdown` (read-only).
+
+    The base of :class:`~meteor.types.MeteorResult`, :class:`~meteor.types.CorpusResult`
+    and :class:`~meteor.analysis.cluster.StreamSummary`: the numbers live in the
+    breakdown alone, never copied beside it.
+    """
+
+    __slots__ = ()
+    breakdown: Breakdown
+
+    @property
+    def precision(self) -> float:
+        return self.breakdown.precision
+
+    @property
+    def recall(self) -> float:
+        return self.breakdown.recall
+
+    @property
+    def fmean(self) -> float:
+        return self.breakdown.fmean
+
+    @property
+    def frag(self) -> float:
+        return self.breakdown.frag
+
+    @property
+    def penalty(self) -> float:
+        return self.breakdown.penalty
+
+    @property
+    def score(self) -> float:
+        return self.breakdown.score
 
 
 _VECTORS = (

@@ -7,20 +7,20 @@ with the sides named (``hyp``/``ref``) instead of Java's ``line1``/``line2``.
 
 The stages' names and slots (:class:`Module`, :func:`module_order`, …) live in
 :mod:`meteor.module_registry` and the sufficient statistics (:class:`Stats`) in
-:mod:`meteor.stats`; both are re-exported here, their old import path.
+:mod:`meteor.stats`; both are re-exported here, their old import path.  The match tuple
+(:data:`Candidate`, its packed form and span check) lives in :mod:`meteor.match_tuples`;
+its conversions to and from :class:`Match` are here (:func:`match_of`, :func:`matches_of`,
+:func:`candidate_of`).
 """
 
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import itemgetter
-from sys import intern
 from typing import Any, cast
 
+from meteor.match_tuples import Candidate, _check_spans, _pack_raw, _Packed, _unpack_raw
 from meteor.module_registry import (
     MODULE_ORDER,
     STAGE_NAME,
@@ -31,12 +31,13 @@ from meteor.module_registry import (
     retract_module,
     stage_modules,
 )
-from meteor.stats import Stats
+from meteor.stats import Breakdown, BreakdownFields, Stats
 
 __all__ = [
     "MODULE_ORDER",
     "STAGE_NAME",
     "Alignment",
+    "Candidate",
     "Chunk",
     "CorpusResult",
     "Match",
@@ -45,11 +46,12 @@ __all__ = [
     "Span",
     "Stats",
     "Token",
-    "RawMatch",
+    "candidate_of",
     "chunk_matches",
     "chunk_starts",
     "extend_module",
     "match_of",
+    "matches_of",
     "module_order",
     "module_slot",
     "retract_module",
@@ -209,16 +211,11 @@ class Chunk:
         }
 
 
-#: A match before it is a record: ``(module, hyp_start, hyp_end, ref_start, ref_end,
-#: detail, similarity)`` (:data:`meteor.stages.base.Candidate`).
-RawMatch = tuple["Module", int, int, int, int, str, "float | None"]
-
-
 def chunk_starts(matches: Sequence[tuple[Any, ...]]) -> list[int]:
     """Where chunks start: the positions in ``matches`` that open a new chunk.
 
     ``matches`` are plain tuples in reference order, each starting ``(module,
-    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`RawMatch`).  The one chunk
+    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`Candidate`).  The one chunk
     rule, Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443): a match
     starts a new chunk unless it begins where the previous one ended on both sides.
     For one-to-one matches this equals NLTK's ``_count_chunks`` (hypothesis order, both
@@ -267,65 +264,6 @@ class _Deferrable:
     __slots__ = ("_deferred",)
 
 
-#: A deferred alignment's matches, packed (:func:`_pack_raw`): their positions as 32-bit
-#: integers (hyp start, hyp end, ref start, ref end each), their modules, their details
-#: (``()`` when all are ``""``) and similarities (``()`` when all are ``None``).
-_Packed = tuple[bytes, tuple[Any, ...], tuple[str, ...], tuple["float | None", ...]]
-
-_POSITIONS = itemgetter(1, 2, 3, 4)
-_MODULE, _DETAIL, _SIMILARITY = itemgetter(0), itemgetter(5), itemgetter(6)
-#: ``struct.Struct`` of ``4·n`` 32-bit integers, per number of matches ``n``.
-_STRUCTS: dict[int, struct.Struct] = {}
-
-
-def _positions(n: int) -> struct.Struct:
-    st = _STRUCTS.get(n)
-    if st is None:
-        st = _STRUCTS[n] = struct.Struct(f"{4 * n}i")
-    return st
-
-
-def _pack_raw(matches: Sequence[RawMatch]) -> _Packed:
-    """``matches`` in a fraction of the memory of their tuples (24 bytes a match, one
-    string per distinct detail, instead of a 112-byte tuple): a corpus run keeps one
-    deferred alignment per segment."""
-    flat = _positions(len(matches)).pack(*chain.from_iterable(map(_POSITIONS, matches)))
-    details = list(map(_DETAIL, matches))
-    if any(details):
-        try:
-            packed_details = tuple(map(intern, details))
-        except TypeError:  # a stage's detail of a str subclass: kept as it is
-            packed_details = tuple(details)
-    else:
-        packed_details = ()
-    sims = list(map(_SIMILARITY, matches))
-    return (
-        flat,
-        tuple(map(_MODULE, matches)),
-        packed_details,
-        tuple(sims) if sims.count(None) != len(sims) else (),
-    )
-
-
-def _unpack_raw(packed: _Packed) -> tuple[RawMatch, ...]:
-    """The matches :func:`_pack_raw` packed, equal to the tuples it was given."""
-    data, modules, details, sims = packed
-    n = len(modules)
-    ints = _positions(n).unpack(data)
-    return tuple(
-        zip(
-            modules,
-            ints[0::4],
-            ints[1::4],
-            ints[2::4],
-            ints[3::4],
-            details or ("",) * n,
-            sims or (None,) * n,
-            strict=True,
-        )
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Alignment(_Deferrable):
     """Tokens of both sides, the chosen matches (in reference order) and the chunks."""
@@ -344,7 +282,7 @@ class Alignment(_Deferrable):
 
     @classmethod
     def deferred(
-        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], matches: tuple[RawMatch, ...]
+        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], matches: tuple[Candidate, ...]
     ) -> Alignment:
         """An alignment whose :class:`Match` and :class:`Chunk` records are made when first read.
 
@@ -376,7 +314,7 @@ class Alignment(_Deferrable):
         _ALIGN_DEFERRED_DEL(self)  # the records hold it all now
         return getattr(self, name)
 
-    def pending(self) -> tuple[RawMatch, ...] | None:
+    def pending(self) -> tuple[Candidate, ...] | None:
         """A deferred alignment's matches as tuples while its records are not built yet
         (:meth:`deferred`); ``None`` once they are, or for an alignment made whole."""
         try:
@@ -431,9 +369,10 @@ def _num(x: float) -> float | None:
 
 
 @dataclass(frozen=True, slots=True)
-class MeteorResult:
+class MeteorResult(BreakdownFields):
     """The full record of one segment scored against its best reference.
 
+    ``breakdown`` holds the formula's numbers; ``precision`` … ``score`` read it.
     ``precision``/``recall``/``fmean``/``frag`` may be NaN where Meteor 1.5 prints
     NaN (an empty side, no match); ``score`` is then 0, as in Meteor 1.5.
     """
@@ -442,12 +381,7 @@ class MeteorResult:
     refs: tuple[str, ...]
     alignment: Alignment
     stats: Stats
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
+    breakdown: Breakdown
     best_ref_index: int
     ref_scores: tuple[float, ...]
     signature: str
@@ -494,22 +428,18 @@ class MeteorResult:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusResult:
+class CorpusResult(BreakdownFields):
     """A corpus scored the Meteor 1.5 way (summed statistics) and the naive way.
 
     ``score`` comes from the summed sufficient statistics (what Meteor 1.5 prints
     as the system score); ``mean_segment_score`` is the average of the segment
-    scores (what many scripts report instead).  They differ on purpose.
+    scores (what many scripts report instead).  They differ on purpose.  ``breakdown``
+    holds the formula on the summed statistics; ``precision`` … ``score`` read it.
     """
 
     segments: tuple[MeteorResult, ...]
     stats: Stats
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
+    breakdown: Breakdown
     mean_segment_score: float
     signature: str
 
@@ -531,9 +461,9 @@ class CorpusResult:
         return d
 
 
-def match_of(c: RawMatch, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
-    """The :class:`Match` record of a match tuple between two word lists (spans shared:
-    :func:`shared_span`)."""
+def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
+    """The :class:`Match` record of a candidate between two word lists (spans shared:
+    :func:`shared_span`); the one conversion from match tuples to records."""
     module, hs, he, rs, re_, detail, sim = c
     return Match(
         module,
@@ -546,26 +476,43 @@ def match_of(c: RawMatch, hyp_words: Sequence[str], ref_words: Sequence[str]) ->
     )
 
 
-def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
-    """Raise when a token is aligned twice or a span runs past its side (``(hyp_start,
-    hyp_end, ref_start, ref_end)`` each); token sets as bit masks, one test per match."""
-    used_h = used_r = 0
-    for hs, he, rs, re_ in spans:
-        bits = ((1 << (he - hs)) - 1) << hs
-        if used_h & bits or he > n_h:
-            _twice("hypothesis", used_h, hs, he, n_h)
-        used_h |= bits
-        bits = ((1 << (re_ - rs)) - 1) << rs
-        if used_r & bits or re_ > n_r:
-            _twice("reference", used_r, rs, re_, n_r)
-        used_r |= bits
+def matches_of(
+    cands: Sequence[Candidate], hyp_words: Sequence[str], ref_words: Sequence[str]
+) -> tuple[Match, ...]:
+    """:func:`match_of` of many candidates; each distinct word tuple is built once (records
+    are immutable, so candidates may share them: a long pair has many more candidates
+    than distinct spans)."""
+    span = shared_span
+    hw_of: dict[tuple[int, int], tuple[str, ...]] = {}
+    rw_of: dict[tuple[int, int], tuple[str, ...]] = {}
+    out: list[Match] = []
+    for module, hs, he, rs, re_, detail, sim in cands:
+        hw = hw_of.get((hs, he))
+        if hw is None:
+            hw = hw_of[hs, he] = tuple(hyp_words[hs:he])
+        rw = rw_of.get((rs, re_))
+        if rw is None:
+            rw = rw_of[rs, re_] = tuple(ref_words[rs:re_])
+        out.append(Match(module, span(hs, he), span(rs, re_), hw, rw, detail, sim))
+    return tuple(out)
 
 
-def _twice(side: str, used: int, start: int, end: int, n: int) -> None:
-    """Raise for the first token of ``[start, end)`` that is already aligned or out of range."""
-    for i in range(start, end):
-        if used >> i & 1 or i >= n:
-            raise ValueError(f"{side} token {i} is aligned twice or out of range")
+def candidate_of(m: Match) -> Candidate:
+    """The candidate tuple of a :class:`Match` (the inverse of :func:`match_of`)."""
+    return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RawMatch":  # the old name of Candidate
+        import warnings
+
+        warnings.warn(
+            "meteor.types.RawMatch is deprecated: use meteor.types.Candidate",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Candidate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _SPAN_START, _SPAN_END = _setter(Span, "start"), _setter(Span, "end")

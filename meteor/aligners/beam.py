@@ -36,8 +36,8 @@ from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import is_definite
 from meteor.runtime import compiled
-from meteor.stages.base import Candidate, MatchContext, from_match
-from meteor.types import Match
+from meteor.stages.base import Candidate, MatchContext
+from meteor.types import Match, candidate_of
 
 __all__ = [
     "DEFAULT_BEAM_SIZE",
@@ -167,7 +167,7 @@ def align_beam(
     Returns:
         The chosen matches in reference order.
     """
-    cands = [from_match(m) for m in candidates]
+    cands = [candidate_of(m) for m in candidates]
     return tuple(candidates[c] for c in beam_choice(n_hyp, n_ref, cands, beam_size))
 
 

@@ -41,8 +41,8 @@ from meteor.errors import ParamError
 from meteor.errors import StagewiseSearchError as StagewiseSearchError
 from meteor.module_registry import Module
 from meteor.params import Params
-from meteor.stages.base import Candidate, MatchContext, from_match
-from meteor.types import Match, Span
+from meteor.stages.base import Candidate, MatchContext
+from meteor.types import Match, Span, candidate_of
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -105,7 +105,7 @@ def align_stagewise(
         The chosen matches (objects from ``stages``), sorted by reference start.
     """
     flat = [m for stage in stages for m in stage]
-    cands = [[from_match(m) for m in stage] for stage in stages]
+    cands = [[candidate_of(m) for m in stage] for stage in stages]
     return tuple(flat[k] for k in stagewise_choice(n_hyp, n_ref, cands, max_nodes=max_nodes))
 
 

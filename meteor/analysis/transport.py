@@ -15,6 +15,9 @@ travels as nested tuples of plain values (:func:`encode`), and
   :func:`~meteor.types.shared_span`, as the scorer's own records);
 * :class:`~meteor.types.Alignment`'s consistency check is not repeated: the
   worker built the same record with the check;
+* a match travels as its candidate tuple (:func:`~meteor.types.candidate_of`) and is
+  rebuilt by the one converter, :func:`~meteor.types.matches_of`, its words read from
+  the tokens (as the scorer made it);
 * a deferred alignment (:meth:`~meteor.types.Alignment.deferred`, a corpus run's)
   travels as its matches' tuples and stays deferred: neither process builds match
   and chunk records nobody has read.
@@ -26,8 +29,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from meteor.stats import Stats
-from meteor.types import Alignment, Chunk, Match, MeteorResult, Token, shared_span
+from meteor.stats import Breakdown, Stats
+from meteor.types import (
+    Alignment,
+    Chunk,
+    MeteorResult,
+    Token,
+    candidate_of,
+    matches_of,
+    shared_span,
+)
 
 __all__ = ["Decoder", "Encoded", "encode"]
 
@@ -47,7 +58,7 @@ def encode(r: MeteorResult) -> Encoded:
         r.refs,
         _tokens(a.hyp),
         _tokens(a.ref),
-        tuple(_match(m) for m in a.matches) if pending is None else pending,
+        tuple(map(candidate_of, a.matches)) if pending is None else pending,
         None
         if pending is not None
         else tuple(
@@ -66,25 +77,26 @@ def encode(r: MeteorResult) -> Encoded:
             s.hyp_word_matches,
             s.ref_word_matches,
         ),
-        (r.precision, r.recall, r.fmean, r.frag, r.penalty, r.score),
+        _breakdown(r.breakdown),
         r.best_ref_index,
         r.ref_scores,
         r.signature,
-        tuple(_match(m) for m in r.candidates),
+        tuple(map(candidate_of, r.candidates)),
     )
 
 
-def _match(m: Match) -> tuple[Any, ...]:
+def _breakdown(b: Breakdown) -> tuple[float, ...]:
     return (
-        m.module,
-        m.hyp.start,
-        m.hyp.end,
-        m.ref.start,
-        m.ref.end,
-        m.hyp_words,
-        m.ref_words,
-        m.detail,
-        m.similarity,
+        b.hyp_weighted_len,
+        b.ref_weighted_len,
+        b.hyp_weighted_matches,
+        b.ref_weighted_matches,
+        b.precision,
+        b.recall,
+        b.fmean,
+        b.frag,
+        b.penalty,
+        b.score,
     )
 
 
@@ -104,40 +116,31 @@ class Decoder:
             toks = self._tokens[text] = tuple(Token(*t) for t in raw)
         return toks
 
-    def _matches(self, raw: tuple[tuple[Any, ...], ...]) -> tuple[Match, ...]:
-        span = shared_span
-        return tuple(
-            Match(mod, span(hs, he), span(rs, re_), hw, rw, detail, sim)
-            for mod, hs, he, rs, re_, hw, rw, detail, sim in raw
-        )
-
     def decode(self, e: Encoded) -> MeteorResult:
         hyp, refs, ht, rt, ms, cs, st, nums, best, ref_scores, sig, cands = e
         span = shared_span
-        ref_text = refs[best]
+        hyp_toks, ref_toks = self._toks(hyp, ht), self._toks(refs[best], rt)
+        hw: list[str] = []
+        rw: list[str] = []
+        if cs is not None or cands:  # a match's words are its tokens' texts, as the scorer's
+            hw, rw = [t.text for t in hyp_toks], [t.text for t in ref_toks]
         if cs is None:  # the worker's alignment was deferred: so is this one
-            alignment = Alignment.deferred(self._toks(hyp, ht), self._toks(ref_text, rt), ms)
+            alignment = Alignment.deferred(hyp_toks, ref_toks, ms)
         else:
             alignment = Alignment.trusted(
-                self._toks(hyp, ht),
-                self._toks(ref_text, rt),
-                self._matches(ms),
+                hyp_toks,
+                ref_toks,
+                matches_of(ms, hw, rw),
                 tuple(Chunk(i, span(hs, he), span(rs, re_), mi) for i, hs, he, rs, re_, mi in cs),
             )
-        precision, recall, fmean, frag, penalty, score = nums
         return MeteorResult(
             hyp,
             refs,
             alignment,
             Stats(*st),
-            precision,
-            recall,
-            fmean,
-            frag,
-            penalty,
-            score,
+            Breakdown(*nums),
             best,
             ref_scores,
             sig,
-            self._matches(cands),
+            matches_of(cands, hw, rw) if cands else (),
         )

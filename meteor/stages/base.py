@@ -8,9 +8,11 @@ including words other stages already matched, in the order Meteor adds them to
 its lattice: by reference position, then hypothesis position.
 
 Here: :class:`Stage` (the protocol) and :class:`StageBase` (its defaults), the one
-candidate type :data:`Candidate`, a pair as the stages see it (:class:`MatchContext`,
-built from two cached :class:`Sentence` objects) and the conversions to and from
-:class:`~meteor.types.Match` records.  One file per stage beside this one
+candidate type :data:`~meteor.types.Candidate` (a record's tuple, defined with the
+records; its conversions to and from :class:`~meteor.types.Match` are
+:func:`~meteor.types.match_of`, :func:`~meteor.types.matches_of` and
+:func:`~meteor.types.candidate_of`) and a pair as the stages see it
+(:class:`MatchContext`, built from two cached :class:`Sentence` objects).  One file per stage beside this one
 (``exact.py``, ``stem.py``, ...); which stages exist is decided in one place,
 :mod:`meteor.stages.registry`.
 
@@ -31,7 +33,7 @@ from meteor.languages import Language
 from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import fold_yo, java_hash
-from meteor.types import Match, Span, match_of
+from meteor.types import Candidate as Candidate
 
 __all__ = [
     "Candidate",
@@ -42,21 +44,11 @@ __all__ = [
     "Sentence",
     "Stage",
     "StageBase",
-    "from_match",
     "java_hash",
-    "to_match",
-    "to_matches",
 ]
 
 #: ``progress(fraction, message)``, as :data:`meteor.metric.Progress`.
 Progress = Callable[[float, str], None]
-
-
-#: A candidate as the matchers produce it and the aligners read it:
-#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.
-#: :class:`~meteor.types.Match` records are built only for what a caller keeps
-#: (:func:`to_match`): a corpus run needs records for the chosen matches alone.
-Candidate = tuple[Module, int, int, int, int, str, float | None]
 
 
 class Sentence:
@@ -240,46 +232,6 @@ def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     for i, k in enumerate(keys):
         idx[k].append(i)
     return dict(idx)
-
-
-def to_match(ctx: MatchContext, c: Candidate) -> Match:
-    """The :class:`~meteor.types.Match` record of a candidate."""
-    return match_of(c, ctx.hyp, ctx.ref)
-
-
-def to_matches(ctx: MatchContext, cands: Sequence[Candidate]) -> tuple[Match, ...]:
-    """:func:`to_match` of many candidates; the spans and word tuples they share are built once.
-
-    (Records are immutable, so candidates may share them: a long pair has many more
-    candidates than distinct spans.)
-    """
-    hyp, ref = ctx.hyp, ctx.ref
-    spans: dict[tuple[int, int], Span] = {}
-    hyp_words: dict[tuple[int, int], tuple[str, ...]] = {}
-    ref_words: dict[tuple[int, int], tuple[str, ...]] = {}
-    out: list[Match] = []
-    for module, hs, he, rs, re_, detail, sim in cands:
-        h = (hs, he)
-        r = (rs, re_)
-        hspan = spans.get(h)
-        if hspan is None:
-            hspan = spans[h] = Span(hs, he)
-        rspan = spans.get(r)
-        if rspan is None:
-            rspan = spans[r] = Span(rs, re_)
-        hw = hyp_words.get(h)
-        if hw is None:
-            hw = hyp_words[h] = tuple(hyp[hs:he])
-        rw = ref_words.get(r)
-        if rw is None:
-            rw = ref_words[r] = tuple(ref[rs:re_])
-        out.append(Match(module, hspan, rspan, hw, rw, detail, similarity=sim))
-    return tuple(out)
-
-
-def from_match(m: Match) -> Candidate:
-    """The candidate tuple of a :class:`~meteor.types.Match`."""
-    return (m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end, m.detail, m.similarity)
 
 
 # ---------------------------------------------------------------------------- stages

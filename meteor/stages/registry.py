@@ -21,8 +21,8 @@ from meteor.module_registry import (
     retract_module,
     stage_modules,
 )
-from meteor.stages.base import Candidate, MatchContext, Stage, to_match
-from meteor.types import Match
+from meteor.stages.base import Candidate, MatchContext, Stage
+from meteor.types import Match, matches_of
 
 __all__ = [
     "get_stage",
@@ -132,7 +132,7 @@ def propose_raw(module: Module, ctx: MatchContext) -> list[Candidate]:
 
 def propose(module: Module, ctx: MatchContext) -> list[Match]:
     """All candidates of one stage, in Meteor 1.5's lattice order."""
-    return [to_match(ctx, c) for c in propose_raw(module, ctx)]
+    return list(matches_of(propose_raw(module, ctx), ctx.hyp, ctx.ref))
 
 
 def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Candidate]]:
@@ -154,4 +154,4 @@ def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[C
 
 def propose_all(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Match]]:
     """Candidates per stage, in the order of ``modules`` (see :func:`propose_all_raw`)."""
-    return [[to_match(ctx, c) for c in stage] for stage in propose_all_raw(ctx, modules)]
+    return [list(matches_of(stage, ctx.hyp, ctx.ref)) for stage in propose_all_raw(ctx, modules)]

@@ -21,8 +21,7 @@ from meteor import types
 from meteor.chunking import chunk_matches
 from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import stats_from_alignment, stats_from_raw
-from meteor.stages.base import from_match
-from meteor.types import Alignment, Match, Token, shared_span
+from meteor.types import Alignment, Match, Token, candidate_of, shared_span
 
 HYPS = [
     "The cat sat on the mat today.",
@@ -72,7 +71,7 @@ def test_a_deferred_alignment_builds_its_records_once() -> None:
     packed = object.__getattribute__(al, "_deferred")  # kept packed until read
     assert isinstance(packed[0], bytes) and len(packed[0]) == 16 * len(eager.matches)
     assert types._unpack_raw(packed) == al.pending()
-    assert al.pending() == tuple(from_match(m) for m in eager.matches)
+    assert al.pending() == tuple(candidate_of(m) for m in eager.matches)
     assert eager.pending() is None
     matches = al.chunks and al.matches  # reading either builds both
     assert matches == eager.matches
@@ -142,7 +141,7 @@ def test_statistics_from_plain_matches_equal_those_from_records(
     case: tuple[list[Match], list[bool], list[bool]],
 ) -> None:
     matches, hf, rf = case
-    in_ref_order = sorted((from_match(m) for m in matches), key=lambda c: c[3])
+    in_ref_order = sorted((candidate_of(m) for m in matches), key=lambda c: c[3])
     raw = stats_from_raw(in_ref_order, hf, rf)
     chunks = chunk_matches(matches)
     assert raw == stats_from_alignment(matches, hf, rf, chunks=len(chunks))

@@ -202,7 +202,7 @@ def test_near_miss_proposed_but_not_chosen() -> None:
         r,
         alignment=Alignment(al.hyp, al.ref, keep, chunk_matches(keep)),
         stats=stats,
-        score=bd.score,
+        breakdown=bd,
     )
     near = explain.near_misses(partial, m)
     fast = [n for n in near if n.match.hyp_words == ("fast",)]

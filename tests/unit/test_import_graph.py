@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "meteor.memo": 1,
     "meteor.resources": 1,
     "meteor.types": 1,
+    "meteor.match_tuples": 1,
     "meteor.module_registry": 1,
     "meteor.stats": 1,
     "meteor.chunking": 1,

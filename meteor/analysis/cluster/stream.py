@@ -28,6 +28,7 @@ from meteor.analysis.cluster.client import (
 from meteor.analysis.transport import Decoder
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.stats import Breakdown, BreakdownFields
 from meteor.types import MeteorResult, Stats
 
 __all__ = ["SegmentLine", "StreamSummary", "StreamTotals", "score_stream", "score_stream_lines"]
@@ -158,19 +159,15 @@ def score_stream_lines(
 
 
 @dataclass(frozen=True, slots=True)
-class StreamSummary:
+class StreamSummary(BreakdownFields):
     """Corpus numbers of a streamed run (:class:`StreamTotals`), without the records.
 
-    Equal to the fields of :meth:`meteor.Meteor.combine`'s result on the same segments.
+    Equal to the fields of :meth:`meteor.Meteor.combine`'s result on the same segments;
+    ``breakdown`` holds the formula's numbers, ``precision`` … ``score`` read it.
     """
 
     stats: Stats
-    precision: float
-    recall: float
-    fmean: float
-    frag: float
-    penalty: float
-    score: float
+    breakdown: Breakdown
     mean_segment_score: float
     n_segments: int
     signature: str
@@ -211,15 +208,9 @@ class StreamTotals:
 
     def summary(self) -> StreamSummary:
         t = self._totals
-        bd = t.breakdown(self.meteor.params)
         return StreamSummary(
             t.stats,
-            bd.precision,
-            bd.recall,
-            bd.fmean,
-            bd.frag,
-            bd.penalty,
-            bd.score,
+            t.breakdown(self.meteor.params),
             t.mean(),
             t.n,
             self.meteor.signature(t.nrefs),
