@@ -1,0 +1,406 @@
+"""Tune's parameter points scored on the sufficient statistics (issue 34): the statistics
+as arrays (:class:`StatArrays`), a point (:class:`Point`), its segment and system scores
+(Meteor 1.5's formula, :func:`meteor.scoring.compute`, for many segments at once) and the
+objectives measured on them.  The search over points is :mod:`meteor.analysis.tune`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.stats
+
+from meteor.analysis import agreement_stats as st
+from meteor.analysis.agreement import _system_human
+from meteor.params import Params
+from meteor.types import Stats, module_slot
+
+Array = np.ndarray
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True)
+class StatArrays:
+    """Sufficient statistics as arrays: ``R`` references × ``n`` rows (× ``W`` slots).
+
+    ``valid[r, i]``: row ``i`` has a reference ``r`` (the first is always there).
+    """
+
+    hl: Array
+    rl: Array
+    hf: Array
+    rf: Array
+    hc: Array
+    rc: Array
+    hfm: Array
+    rfm: Array
+    chunks: Array
+    hw: Array
+    rw: Array
+    valid: Array
+
+    @classmethod
+    def build(cls, per_ref: Sequence[Sequence[Stats | None]], width: int) -> StatArrays:
+        """From ``per_ref[r][i]`` (None: row ``i`` has no reference ``r``)."""
+        first = per_ref[0]
+        filled = [[s if s is not None else first[i] for i, s in enumerate(r)] for r in per_ref]
+
+        def scalar(name: str) -> Array:
+            return np.array([[float(getattr(s, name)) for s in r] for r in filled])
+
+        def vec(name: str) -> Array:
+            out = np.zeros((len(filled), len(first), width))
+            for k, r in enumerate(filled):
+                for i, s in enumerate(r):
+                    v = getattr(s, name)
+                    m = min(len(v), width)
+                    out[k, i, :m] = v[:m]
+            return out
+
+        return cls(
+            scalar("hyp_len"), scalar("ref_len"),
+            scalar("hyp_function_words"), scalar("ref_function_words"),
+            vec("hyp_content_matches"), vec("ref_content_matches"),
+            vec("hyp_function_matches"), vec("ref_function_matches"),
+            scalar("chunks"), scalar("hyp_word_matches"), scalar("ref_word_matches"),
+            np.array([[s is not None for s in r] for r in per_ref], dtype=bool),
+        )  # fmt: skip
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.hl.shape[1])
+
+    def take(self, rows: Array) -> StatArrays:
+        """The statistics of some rows."""
+        return StatArrays(
+            *(getattr(self, f)[:, rows] for f in self.__dataclass_fields__)  # type: ignore[arg-type]
+        )
+
+    def terms(self, perfect_rule: bool) -> _Terms:
+        """The formula's parameter-free parts over the ``R·n`` (reference, row) pairs."""
+        return self._terms_perfect if perfect_rule else self._terms_plain
+
+    def _flat_terms(self, perfect_rule: bool) -> _Terms:
+        def flat(x: Array) -> Array:
+            return x.reshape((-1,) + x.shape[2:])
+
+        fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
+        return _terms({f: flat(getattr(self, f)) for f in fields}, perfect_rule)
+
+    @cached_property
+    def _terms_perfect(self) -> _Terms:
+        return self._flat_terms(True)
+
+    @cached_property
+    def _terms_plain(self) -> _Terms:
+        return self._flat_terms(False)
+
+
+@dataclass(frozen=True)
+class Point:
+    """Parameter points, ``B`` of them: α, β, γ, δ of shape ``(B,)``, weights ``(B, W)``
+    by statistics slot (a slot of a module not in use has weight 0)."""
+
+    alpha: Array
+    beta: Array
+    gamma: Array
+    delta: Array
+    weights: Array
+
+    @classmethod
+    def of(cls, params: Sequence[Params], width: int) -> Point:
+        w = np.zeros((len(params), width))
+        for b, p in enumerate(params):
+            for m, x in p.weights:
+                w[b, module_slot(m)] = x
+        return cls(
+            np.array([p.alpha for p in params]),
+            np.array([p.beta for p in params]),
+            np.array([p.gamma for p in params]),
+            np.array([p.delta for p in params]),
+            w,
+        )
+
+    def __len__(self) -> int:
+        return len(self.alpha)
+
+    def slice(self, start: int, stop: int) -> Point:
+        """Points ``start … stop − 1``."""
+        return Point(*(getattr(self, f)[start:stop] for f in self.__dataclass_fields__))  # type: ignore[arg-type]
+
+
+#: Points scored together (arrays of ``CHUNK × rows`` stay in the CPU cache).
+CHUNK = 32
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """The parameter-free parts of the formula, per row (``(m,)``, or ``(B, m)`` per point):
+    ``hyp_len = δ·ch + hf`` (``ch = len − 2f``), ``M_hyp = δ·Σ w·dh + Σ w·fh`` per slot
+    (``dh = content − function matches``, ``fh`` = function matches), the same for the
+    reference, and ``frag`` (0 for a perfect segment under the perfect rule)."""
+
+    ch: Array
+    hf: Array
+    cr: Array
+    rf: Array
+    dh: Array  # (W, ...) by slot
+    fh: Array
+    dr: Array
+    fr: Array
+    frag: Array
+
+
+def _terms(v: Mapping[str, Array], perfect_rule: bool) -> _Terms:
+    """From the statistics by :class:`StatArrays` field name (``hl``, ``rl``, … ``rw``)."""
+    hl, rl, hf, rf = v["hl"], v["rl"], v["hf"], v["rf"]
+    hc, rc, hfm, rfm = v["hc"], v["rc"], v["hfm"], v["rfm"]
+    chunks, hw, rw = v["chunks"], v["hw"], v["rw"]
+
+    def slots(x: Array) -> Array:
+        return np.ascontiguousarray(np.moveaxis(x, -1, 0))
+
+    with np.errstate(all="ignore"):
+        frag = chunks / ((hw + rw) / 2)
+    if perfect_rule:
+        perfect = (
+            (hc.sum(-1) + hfm.sum(-1) == hl) & (rc.sum(-1) + rfm.sum(-1) == rl) & (chunks == 1)
+        )
+        frag = np.where(perfect, 0.0, frag)
+    return _Terms(
+        hl - 2.0 * hf, hf, rl - 2.0 * rf, rf,
+        slots(hc - hfm), slots(hfm), slots(rc - rfm), slots(rfm), frag,
+    )  # fmt: skip
+
+
+def _kernel(t: _Terms, pt: Point) -> Array:
+    """:func:`meteor.scoring.compute` for ``B`` points on the rows of ``t``: ``(B, m)``.
+
+    One pass per elementary operation over ``B × m`` arrays, in place (the chunks of
+    :data:`CHUNK` points keep them in cache); a weight slot no point uses is skipped.
+    IEEE arithmetic as Java's (x/0 = ±inf, 0/0 = NaN; a NaN or negative score → 0).
+    """
+    m = t.ch.shape[-1]
+    shape = (len(pt), m)
+    used = [k for k in range(pt.weights.shape[1]) if np.any(pt.weights[:, k] != 0)]
+    a, b, g, d = (x[:, None] for x in (pt.alpha, pt.beta, pt.gamma, pt.delta))
+    w = pt.weights
+    p, r, tmp = np.zeros(shape), np.zeros(shape), np.empty(shape)
+
+    def matches(dx: Array, fx: Array, out: Array) -> None:  # δ·Σ w·d + Σ w·f
+        for k in used:
+            np.multiply(w[:, k : k + 1], dx[k], out=tmp)
+            out += tmp
+        out *= d
+        for k in used:
+            np.multiply(w[:, k : k + 1], fx[k], out=tmp)
+            out += tmp
+
+    with np.errstate(all="ignore"):
+        matches(t.dh, t.fh, p)
+        np.multiply(d, t.ch, out=tmp)
+        tmp += t.hf
+        p /= tmp  # precision
+        matches(t.dr, t.fr, r)
+        np.multiply(d, t.cr, out=tmp)
+        tmp += t.rf
+        r /= tmp  # recall
+        np.divide(1.0 - a, p, out=p)
+        np.divide(a, r, out=r)
+        p += r
+        np.divide(1.0, p, out=p)  # Fmean = 1/((1−α)/P + α/R)
+        np.power(t.frag, b, out=r)  # frag^β (x^0 = 1 for every x, as Java's Math.pow)
+        r *= g
+        np.subtract(1.0, r, out=r)
+        p *= r
+    return np.fmax(p, 0.0, out=p)  # NaN → 0, negative → 0, +inf stays
+
+
+def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Array]:
+    """Per point and row: the segment score and the index of the reference it came from."""
+    t = stats.terms(perfect_rule)
+    n_refs, n = stats.hl.shape
+    scores = np.empty((len(pt), n))
+    best = np.zeros((len(pt), n), dtype=np.int64)
+    for start in range(0, len(pt), CHUNK):
+        part = pt.slice(start, start + CHUNK)
+        s = _kernel(t, part)  # (b, R·n)
+        if n_refs == 1:
+            scores[start : start + len(part)] = s
+            continue
+        s = s.reshape(len(part), n_refs, n)
+        s = np.where(stats.valid[None, :, :], s, -1.0)
+        k = np.argmax(s, axis=1)  # the first maximum: the first reference wins ties
+        best[start : start + len(part)] = k
+        scores[start : start + len(part)] = np.take_along_axis(s, k[:, None, :], axis=1)[:, 0, :]
+    return scores, best
+
+
+def segment_scores(stats: StatArrays, pt: Point, perfect_rule: bool = True) -> Array:
+    """``(B, n)``: every row's segment score under every point (no aligning)."""
+    return _chosen(stats, pt, perfect_rule)[0]
+
+
+def system_scores(
+    stats: StatArrays, pt: Point, systems: Array, n_systems: int, perfect_rule: bool = True
+) -> Array:
+    """``(B, S)``: each system's corpus score (Meteor 1.5's sum of the statistics of each
+    segment's best reference, a perfect segment's chunks left out) under every point.
+
+    With one reference the sums do not depend on the point: they are taken once and every
+    point is scored on them together; with several, each point sums its own best references.
+    """
+    one_hot = np.zeros((len(systems), n_systems))
+    one_hot[np.arange(len(systems)), systems] = 1.0
+    fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
+
+    vectors = ("hc", "rc", "hfm", "rfm")
+
+    def sums(f: str, x: Array) -> Array:  # (..., n[, W]) → (..., S[, W])
+        if f in vectors:
+            return np.einsum("...nw,ns->...sw", x, one_hot)
+        return x @ one_hot
+
+    def corpus_terms(v: dict[str, Array]) -> _Terms:
+        perfect = (v["hw"] == v["hl"]) & (v["rw"] == v["rl"]) & (v["chunks"] == 1)
+        v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
+        s = {f: sums(f, v[f]) for f in fields}
+        return _terms(s, perfect_rule)
+
+    if stats.hl.shape[0] == 1:
+        t = corpus_terms({f: getattr(stats, f)[0] for f in fields})
+        out = np.empty((len(pt), n_systems))
+        for start in range(0, len(pt), CHUNK):
+            part = pt.slice(start, start + CHUNK)
+            out[start : start + len(part)] = _kernel(t, part)
+        return out
+    _, best = _chosen(stats, pt, perfect_rule)
+
+    def pick(x: Array) -> Array:  # (R, n[, W]) → (B, n[, W]) by each point's best reference
+        idx = best[(...,) + (None,) * (x.ndim - 2)]
+        return np.take_along_axis(x[None], idx[:, None], axis=1)[:, 0]
+
+    t = corpus_terms({f: pick(getattr(stats, f)) for f in fields})  # (B, S) per point
+    out = np.empty((len(pt), n_systems))
+    for k in range(len(pt)):
+        one = _Terms(*(getattr(t, f)[..., k, :] for f in t.__dataclass_fields__))  # type: ignore[arg-type]
+        out[k] = _kernel(one, pt.slice(k, k + 1))[0]
+    return out
+
+
+# --------------------------------------------------------------------------- objectives
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The human side of the objectives on some rows, prepared once."""
+
+    data: st.SegmentData
+    systems: Array
+    n_systems: int
+    sys_human: Array
+    flat_human: Array
+
+    @classmethod
+    def build(
+        cls, human: Array, darr: Array, items: Array, systems: Array, n_systems: int,
+        threshold: float,
+    ) -> Rows:  # fmt: skip
+        _, local_items = np.unique(items, return_inverse=True)
+        data = st.SegmentData.build(human, local_items.astype(np.int64), darr, threshold)
+        present, local_sys = np.unique(systems, return_inverse=True)
+        k = len(present)
+        return cls(data, local_sys.astype(np.int64), k, _system_human(human, local_sys, k), human)
+
+    @cached_property
+    def human_ranks(self) -> Array:
+        """The human scores' average ranks over all rows (flattened Spearman)."""
+        return np.asarray(scipy.stats.rankdata(self.flat_human), dtype=float)
+
+
+def _pearson_rows(x: Array, y: Array) -> Array:
+    """Pearson's r of each row of ``y`` (B, n) with ``x`` (n,); NaN where constant.
+
+    One pass for ``Σ y``, one for ``Σ y·x̃`` (``x̃`` centred) and one for ``Σ y²``; a row whose
+    variance is small next to ``Σ y²`` (where that shortcut would lose digits) is done the
+    two-pass way, and a constant row is NaN as in scipy.
+    """
+    n = y.shape[1]
+    xc = x - x.mean()
+    sxx = float(xc @ xc)
+    sy = y.sum(axis=1)
+    syy_raw = np.einsum("bn,bn->b", y, y)
+    syy = syy_raw - sy * sy / n
+    sxy = y @ xc - sy / n * float(xc.sum())
+    careful = ~(syy > 1e-6 * syy_raw)
+    if np.any(careful):
+        yc = y[careful] - y[careful].mean(axis=1, keepdims=True)
+        sxy[careful] = yc @ xc
+        syy[careful] = (yc * yc).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = sxy / np.sqrt(syy * sxx)
+    const = np.zeros(len(y), dtype=bool)
+    const[careful] = np.ptp(y[careful], axis=1) == 0
+    if np.ptp(x) == 0:
+        const[:] = True
+    r[const] = np.nan
+    return np.clip(r, -1.0, 1.0)
+
+
+def _kendall_pairs(x: Array, y: Array, i: Array, j: Array) -> Array:
+    """τ-b over the pairs ``(i, j)``, per row of ``y``."""
+    a = np.sign(x[i] - x[j])
+    b = np.sign(y[:, i] - y[:, j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = (b @ a) / np.sqrt(float(a @ a) * (b * b).sum(axis=1))
+    return np.clip(tau, -1.0, 1.0)
+
+
+def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None = None) -> Array:
+    """The objective ``key`` for each row of ``seg`` (``(B, n)`` segment scores; system-level
+    objectives need ``sys_scores`` ``(B, S)``).  Equal to :func:`correlate`'s measures (tested)."""
+    data = rows.data
+    if key == "system_pearson":
+        assert sys_scores is not None
+        return _pearson_rows(rows.sys_human, sys_scores)
+    if key == "system_kendall":
+        assert sys_scores is not None
+        i, j = np.triu_indices(rows.n_systems, k=1)
+        return _kendall_pairs(rows.sys_human, sys_scores, i, j)
+    if key == "pearson_flat":
+        return _pearson_rows(data.human, seg)
+    if key == "kendall_item":
+        i, j, item = data.pairs  # grouped by item: one run of pairs per item
+        out = np.full(len(seg), np.nan)
+        if not len(i):
+            return out
+        a = np.sign(data.human[i] - data.human[j])
+        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
+        aa = np.add.reduceat(a * a, starts)
+        b = np.sign(seg[:, i] - seg[:, j])
+        num = np.add.reduceat(b * a, starts, axis=1)
+        bb = np.add.reduceat(np.abs(b), starts, axis=1)  # b·b: b ∈ {−1, 0, 1}
+        den = np.sqrt(aa * bb)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = np.clip(np.where(den > 0, num / den, np.nan), -1.0, 1.0)
+        ok = np.isfinite(tau)
+        count = ok.sum(axis=1)
+        total = np.where(ok, tau, 0.0).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    if key == "spearman_flat":
+        ranks = scipy.stats.rankdata(seg, axis=1)
+        return _pearson_rows(rows.human_ranks, ranks)
+    if key in ("darr_flat", "darr_item"):
+        better, worse, item = data.darr
+        sign = np.where(seg[:, better] > seg[:, worse], 1.0, -1.0)
+        if key == "darr_flat":
+            return sign.mean(axis=1) if len(better) else np.full(len(seg), np.nan)
+        n = data.n_items
+        weight = np.bincount(item, minlength=n).astype(float)
+        return np.array([st.aggregate(key, np.bincount(item, s, n), weight) for s in sign])
+    return np.array([st.segment_measure(key, data, s) for s in seg])

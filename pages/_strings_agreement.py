@@ -1,0 +1,194 @@
+"""UI strings of the page "Agreement with people" (pages/agreement.py, pages/_agreement_view.py): key → {"en": …, "ru": …}.
+
+Plain data, merged into :data:`pages._i18n.STRINGS` (so ``t(key)`` finds them);
+kept apart so that the shared table stays readable."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "agr_title": {
+        "en": "Which METEOR agrees with people?",
+        "ru": "Какой METEOR согласуется с людьми?",
+    },
+    "agr_intro": {
+        "en": "A corpus with a human score per (system, segment) row: each preset's and "
+        "baseline's correlation with the human scores, with 95 % intervals, and which "
+        "differences are significant.",
+        "ru": "Корпус с оценкой человека для каждой строки (система, сегмент): корреляция "
+        "каждого пресета и базовой метрики с оценками людей, 95-процентные интервалы и "
+        "значимость различий.",
+    },
+    "agr_source": {"en": "Data", "ru": "Данные"},
+    "agr_src_demo": {
+        "en": "Demo: WMT21 ru→en, 60 segments × 11 systems, human DA",
+        "ru": "Пример: WMT21 ru→en, 60 сегментов × 11 систем, оценки DA",
+    },
+    "agr_src_upload": {"en": "Upload a file", "ru": "Загрузить файл"},
+    "agr_demo_caption": {
+        "en": "WMT21 newstest2021 Russian→English (wmt-conference/wmt21-news-systems): "
+        "research use only; human_score is the mean z-scored Direct Assessment. "
+        "English texts: English presets.",
+        "ru": "WMT21 newstest2021, русский→английский (wmt-conference/wmt21-news-systems): "
+        "только для исследований; human_score — среднее z-нормированных оценок DA. "
+        "Тексты английские: пресеты английского.",
+    },
+    "agr_upload": {
+        "en": "A TSV, CSV or JSONL file: system, seg_id, hyp, ref and a human score column",
+        "ru": "Файл TSV, CSV или JSONL: system, seg_id, hyp, ref и столбец оценок людей",
+    },
+    "agr_no_file": {
+        "en": "Upload a file, or choose the demo.",
+        "ru": "Загрузите файл или выберите пример.",
+    },
+    "agr_bad_input": {"en": "Cannot read the file: {msg}", "ru": "Файл не читается: {msg}"},
+    "agr_no_numeric": {
+        "en": "{name} has no column of numbers to use as the human score.",
+        "ru": "В файле {name} нет числового столбца для оценок людей.",
+    },
+    "agr_human_col": {"en": "Human score column", "ru": "Столбец оценок людей"},
+    "agr_higher": {"en": "Higher is better", "ru": "Больше — лучше"},
+    "agr_higher_help": {
+        "en": "Untick for error scores (MQM error counts, HTER).",
+        "ru": "Снимите для оценок ошибок (число ошибок MQM, HTER).",
+    },
+    "agr_metric_cols": {
+        "en": "Metric columns of the file to compare (e.g. COMET)",
+        "ru": "Столбцы метрик из файла для сравнения (например, COMET)",
+    },
+    "agr_presets": {"en": "METEOR presets", "ru": "Пресеты METEOR"},
+    "agr_baselines": {"en": "Baselines (sacreBLEU)", "ru": "Базовые метрики (sacreBLEU)"},
+    "agr_resamples": {
+        "en": "Bootstrap resamples and permutations",
+        "ru": "Повторные выборки бутстрепа и перестановки",
+    },
+    "agr_run": {"en": "Measure agreement", "ru": "Измерить согласие"},
+    "agr_need_metric": {
+        "en": "Choose at least one preset, baseline or column.",
+        "ru": "Выберите хотя бы один пресет, базовую метрику или столбец.",
+    },
+    "agr_press_run": {
+        "en": "Press “Measure agreement”: every metric is scored once for this input and "
+        "these choices.",
+        "ru": "Нажмите «Измерить согласие»: каждая метрика оценивается один раз для этих "
+        "данных и этого выбора.",
+    },
+    "agr_scoring": {"en": "Scoring {msg}", "ru": "Оценивание: {msg}"},
+    "agr_measuring": {
+        "en": "Measuring agreement: bootstrap intervals and permutation tests…",
+        "ru": "Измерение согласия: бутстреп-интервалы и перестановочные тесты…",
+    },
+    "agr_failed": {
+        "en": "Cannot measure agreement: {msg}",
+        "ru": "Согласие измерить нельзя: {msg}",
+    },
+    "agr_summary": {
+        "en": "{rows} rows, {items} source segments, {systems} systems; human: {column} "
+        "({direction}); intervals: {n} bootstrap resamples of source segments (of systems "
+        "at system level).",
+        "ru": "{rows} строк, {items} исходных сегментов, {systems} систем; люди: {column} "
+        "({direction}); интервалы: {n} бутстреп-выборок исходных сегментов (систем на "
+        "уровне систем).",
+    },
+    "agr_dir_higher": {"en": "higher is better", "ru": "больше — лучше"},
+    "agr_dir_lower": {"en": "lower is better", "ru": "меньше — лучше"},
+    "agr_table_title": {
+        "en": "Correlation with the human scores",
+        "ru": "Корреляция с оценками людей",
+    },
+    "agr_statistic": {"en": "Segment-level statistic", "ru": "Статистика уровня сегментов"},
+    "agr_stat_kendall": {"en": "Kendall τ-b", "ru": "τ-b Кендалла"},
+    "agr_stat_pearson": {"en": "Pearson", "ru": "Пирсон"},
+    "agr_stat_spearman": {"en": "Spearman", "ru": "Спирмен"},
+    "agr_stat_darr": {"en": "DARR τ-like", "ru": "τ-подобная DARR"},
+    "agr_conv_flat": {"en": "flattened", "ru": "без группировки"},
+    "agr_conv_item": {"en": "grouped by item", "ru": "по исходным сегментам"},
+    "agr_col_metric": {"en": "metric", "ru": "метрика"},
+    "agr_col_kind": {"en": "kind", "ru": "вид"},
+    "agr_col_flat": {"en": "segments, flattened", "ru": "сегменты, без группировки"},
+    "agr_col_item": {"en": "segments, grouped by item", "ru": "сегменты, по исходным"},
+    "agr_col_sys_pearson": {"en": "systems, Pearson", "ru": "системы, Пирсон"},
+    "agr_col_sys_kendall": {"en": "systems, Kendall τ-b", "ru": "системы, τ-b Кендалла"},
+    "agr_kind_preset": {"en": "METEOR preset", "ru": "пресет METEOR"},
+    "agr_kind_params": {"en": "METEOR setting", "ru": "настройка METEOR"},
+    "agr_kind_baseline": {"en": "baseline", "ru": "базовая метрика"},
+    "agr_kind_column": {"en": "file column", "ru": "столбец файла"},
+    "agr_table_caption": {
+        "en": "value [95 % interval]. Flattened: one correlation over all rows; grouped by "
+        "item: per source segment over its systems, averaged (mt-metrics-eval's two "
+        "conventions). DARR: pairs of outputs of one source whose human scores differ by "
+        "more than 25.",
+        "ru": "значение [95-процентный интервал]. Без группировки: одна корреляция по всем "
+        "строкам; по исходным сегментам: для каждого сегмента по его системам, затем "
+        "среднее (два соглашения mt-metrics-eval). DARR: пары переводов одного сегмента, "
+        "оценки людей которых различаются больше чем на 25.",
+    },
+    "agr_sig_title": {
+        "en": "Which differences are significant",
+        "ru": "Какие различия значимы",
+    },
+    "agr_sig_caption": {
+        "en": "Δ = A − B in flattened Kendall τ-b; PERM-BOTH permutation test (Deutsch et "
+        "al. 2021), {n} permutations, two-sided; ✓: p < 0.05.",
+        "ru": "Δ = A − B по τ-b Кендалла без группировки; перестановочный тест PERM-BOTH "
+        "(Deutsch et al. 2021), {n} перестановок, двусторонний; ✓: p < 0,05.",
+    },
+    "agr_col_delta": {"en": "Δ", "ru": "Δ"},
+    "agr_col_p": {"en": "p", "ru": "p"},
+    "agr_col_sig": {"en": "p < 0.05", "ru": "p < 0,05"},
+    "agr_scatter_title": {
+        "en": "Metric against people, per segment",
+        "ru": "Метрика и люди по сегментам",
+    },
+    "agr_scatter_metric": {"en": "Metric", "ru": "Метрика"},
+    "agr_scatter_caption": {
+        "en": "Click a point to see that pair and open it on the Inspect page.",
+        "ru": "Нажмите на точку, чтобы увидеть пару и открыть её на странице «Разбор пары».",
+    },
+    "agr_point_head": {
+        "en": "{system} · segment {seg_id}: metric {metric}, human {human}",
+        "ru": "{system} · сегмент {seg_id}: метрика {metric}, люди {human}",
+    },
+    "agr_open_inspect": {
+        "en": "Open this pair on the Inspect page",
+        "ru": "Открыть пару на странице «Разбор пары»",
+    },
+    "agr_heat_title": {
+        "en": "Agreement over two parameters",
+        "ru": "Согласие при двух параметрах",
+    },
+    "agr_heat_caption": {
+        "en": "Each cell re-scores the metric's kept statistics with those values (the same "
+        "alignment: nothing is aligned again). ○ the metric's own setting, ★ the best cell.",
+        "ru": "Каждая клетка пересчитывает сохранённую статистику метрики с этими значениями "
+        "(то же выравнивание, ничего не выравнивается заново). ○ собственная настройка "
+        "метрики, ★ лучшая клетка.",
+    },
+    "agr_heat_metric": {"en": "METEOR preset", "ru": "Пресет METEOR"},
+    "agr_heat_x": {"en": "Across", "ru": "По горизонтали"},
+    "agr_heat_y": {"en": "Up", "ru": "По вертикали"},
+    "agr_heat_measure": {"en": "Measure", "ru": "Мера"},
+    "agr_heat_same": {
+        "en": "Choose two different parameters.",
+        "ru": "Выберите два разных параметра.",
+    },
+    "agr_heat_none": {
+        "en": "No METEOR preset in this run: add one to see the grid.",
+        "ru": "В этом расчёте нет пресета METEOR: добавьте его, чтобы увидеть сетку.",
+    },
+    "agr_use_value": {"en": "{param} to use", "ru": "{param}: значение"},
+    "agr_use": {"en": "Use this setting", "ru": "Использовать эту настройку"},
+    "agr_use_help": {
+        "en": "Sets the sidebar: this preset with these two values (Inspect and Compare use it).",
+        "ru": "Задаёт боковую панель: этот пресет с этими двумя значениями (их используют "
+        "«Разбор пары» и «Сравнение настроек»).",
+    },
+    "agr_used": {
+        "en": "The sidebar now has {preset} with {x} = {xv}, {y} = {yv}.",
+        "ru": "На боковой панели теперь {preset} с {x} = {xv}, {y} = {yv}.",
+    },
+    "agr_fig_metric_axis": {"en": "{name} segment score", "ru": "оценка сегмента, {name}"},
+    "agr_fig_human_axis": {"en": "human score ({column})", "ru": "оценка людей ({column})"},
+    "agr_fig_lower_better": {"en": "lower is better", "ru": "меньше — лучше"},
+    "agr_fig_system": {"en": "system", "ru": "система"},
+    "agr_fig_segment": {"en": "segment", "ru": "сегмент"},
+    "agr_fig_current": {"en": "the metric's own setting", "ru": "собственная настройка"},
+    "agr_fig_best": {"en": "best: {value}", "ru": "лучшая: {value}"},
+}
