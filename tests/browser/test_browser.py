@@ -38,7 +38,7 @@ STARRY = (
     "We danced with joy under the starry night.",
 )
 #: The pages app.py registers, in order (no stray entries such as "corpus common").
-NAV = ["Inspect a pair", "Corpus", "Compare settings", "How METEOR works"]
+NAV = ["Inspect a pair", "Corpus", "Compare settings", "Agreement with people", "How METEOR works"]
 HYP_BOX = "Hypothesis"
 REF_BOX = "Reference(s), one per line"
 FOX_RU = (

@@ -48,12 +48,16 @@ def server() -> Iterator[dict[str, Any]]:
 
 
 def link_views(pg: Any) -> list[Any]:
-    """The page's link views (plots with a ``tokens_hyp`` trace), top to bottom."""
+    """The settings' link views (plots with a ``tokens_hyp`` trace), top to bottom; the
+    link view of "Why do A and B differ?" (its stepper, key ``rc_links``) is not one."""
     plots = pg.locator(".js-plotly-plot").all()
     return [
         p
         for p in plots
-        if p.evaluate("gd => (gd.data || []).some(t => t.meta && t.meta.role === 'tokens_hyp')")
+        if p.evaluate(
+            "gd => (gd.data || []).some(t => t.meta && t.meta.role === 'tokens_hyp')"
+            " && !gd.closest('.st-key-rc_links')"
+        )
     ]
 
 
