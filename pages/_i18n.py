@@ -62,6 +62,8 @@ _SHARED: Table = freeze(
         "engine_lang": {"en": "Language of the texts", "ru": "Язык текстов"},
         "preset": {"en": "Preset", "ru": "Пресет"},
         "preset_file": {"en": "Preset file", "ru": "Файл пресета"},
+        "preset_file_upload": {"en": "Upload", "ru": "Загрузить"},
+        "preset_file_limit": {"en": "JSON, up to {mb} MB", "ru": "JSON, до {mb} МБ"},
         "preset_file_help": {
             "en": "A preset file written by `meteor tune --out` (JSON): its settings fill the "
             "parameters below and the signature names it.",

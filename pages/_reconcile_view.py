@@ -99,7 +99,9 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         key="rc_shares_table",
     )
     # the library's words are plain text (they quote the pair's words), shown as such
-    st.text("\n".join([t("rc_method", method=rec.share_method), *rec.words]))
+    with st.container(key="rc_words"):  # the library's own words (English), as plain text
+        st.caption(t("rc_words_lang"))
+        st.text("\n".join([t("rc_method", method=rec.share_method), *rec.words]))
 
     # -- the stepper: the alignment after each step -----------------------------------------
     options = list(range(len(rec.steps) + 1))
@@ -116,7 +118,8 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         step = rec.steps[k - 1]
         result, params = step.result, step.params
         st.caption(t("rc_after", k=k, before=num(step.score_before), score=num(step.score)))
-        st.text("\n".join(line for line in (step.note, *step.words) if line))
+        with st.container(key="rc_step_words"):  # the library's words (English)
+            st.text("\n".join(line for line in (step.note, *step.words) if line))
     if result is not None and params is not None:
         plotly(
             figures.link_view(

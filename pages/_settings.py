@@ -26,6 +26,9 @@ from pages._scoring import warm_up
 
 PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "stemmer")
 
+#: Largest preset file accepted in the sidebar (MB): a preset file is a few hundred bytes.
+PRESET_FILE_MB = 1
+
 
 def language_modules(lang: str) -> list[Module]:
     """Stages the language offers (``Language.modules``, from the library), in Meteor's order."""
@@ -250,8 +253,26 @@ def _preset_file_upload() -> None:
     :func:`current_setting` scores with the file, so the signature names it.  A bad file is
     one error line; removing the file leaves the parameters as they are, on the base preset."""
     ss = st.session_state
+    # Streamlit's drop zone writes "Upload" and "200MB per file" in English whatever the
+    # interface: its own texts are drawn in their place (as the Corpus page does)
+    zone = '.st-key-preset_file_upload [data-testid="stFileUploaderDropzone"]'
+    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    button = json.dumps(t("preset_file_upload"), ensure_ascii=False)
+    limit = json.dumps(t("preset_file_limit", mb=PRESET_FILE_MB), ensure_ascii=False)
+    st.sidebar.html(
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
+        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
+        f"{zone} {hint} > span {{display: none}}"
+        f"{zone} {hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
+        "</style>"
+    )
     up = st.sidebar.file_uploader(
-        t("preset_file"), type=["json"], key="preset_file_upload", help=t("preset_file_help")
+        t("preset_file"),
+        type=["json"],
+        key="preset_file_upload",
+        help=t("preset_file_help"),
+        max_upload_size=PRESET_FILE_MB,
     )
     if up is None:
         ss.pop(PRESET_FILE_DOC, None)

@@ -4,6 +4,10 @@ Plain data, merged into :data:`pages._i18n.STRINGS` (so ``t(key)`` finds them);
 kept apart so that the shared table stays readable."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "rc_words_lang": {
+        "en": "In the library's words:",
+        "ru": "Пояснения библиотеки (на английском, как их пишет библиотека):",
+    },
     "rc_title": {"en": "Why do A and B differ?", "ru": "Почему A и B расходятся?"},
     "rc_intro": {
         "en": "The path switches one group of settings from A's value to B's at a time, in "

@@ -105,8 +105,8 @@ def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path
         pg.goto(f"{server['url']}/corpus?preset=meteor-1.5-paper2005")
         pg.wait_for_selector('[data-testid="stFileUploaderDropzoneInput"]', state="attached",
                              timeout=120_000)  # fmt: skip
-        files = pg.locator('[data-testid="stFileUploaderDropzoneInput"]')
-        files.nth(0).set_input_files(str(_tsv(tmp_path / "four_systems.tsv")))
+        files = pg.locator('.st-key-corpus_hyp_files [data-testid="stFileUploaderDropzoneInput"]')
+        files.set_input_files(str(_tsv(tmp_path / "four_systems.tsv")))
         pg.wait_for_selector('[data-testid="stMetric"]', timeout=180_000)
         settle(pg)
         _tab(pg, "Ranking")

@@ -124,9 +124,10 @@ def test_markup_in_uploaded_names_and_contents(server: str, page: Any, tmp_path:
     hyp.write_text(f"{SCRIPT}\n{IMG}\n", encoding="utf-8")
     ref = tmp_path / "[evil](javascript:window.__pwned=1).txt"
     ref.write_text(f"{MARKDOWN}\nfox\n", encoding="utf-8")
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    inputs.nth(0).set_input_files(str(hyp))
-    inputs.nth(1).set_input_files(str(ref))
+    # the corpus's two drop zones (the sidebar has a preset file's too)
+    drop = '[data-testid="stFileUploaderDropzoneInput"]'
+    page.locator(f".st-key-corpus_hyp_files {drop}").set_input_files(str(hyp))
+    page.locator(f".st-key-corpus_ref_files {drop}").set_input_files(str(ref))
     page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
     settle(page)
     assert_nothing_ran(page)
