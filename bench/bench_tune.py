@@ -1,6 +1,6 @@
 """Bench (by hand, not a test): tuning on statistics vs re-scoring the corpus (issue 34).
 
-    python bench/bench_tune.py [--data /work/shared/data/wmt21_ru-en_da/seg_da.tsv]
+    python bench/bench_tune.py [--data ../shared/data/wmt21_ru-en_da/seg_da.tsv]
 
 Aligns the 9,832 segments of WMT21 ru-en DA once under meteor-1.5 (that time is what
 re-scoring the corpus costs per parameter point), then scores random parameter points
@@ -25,7 +25,15 @@ from meteor.analysis import tune as tn  # noqa: E402
 from meteor.analysis.agreement import _rows, load_judged  # noqa: E402
 from meteor.metric import Meteor  # noqa: E402
 
-DATA = "/work/shared/data/wmt21_ru-en_da/seg_da.tsv"
+#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
+DATA = str(
+    Path(
+        os.environ.get("METEOR_SHARED_DATA")
+        or Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
+    / "wmt21_ru-en_da"
+    / "seg_da.tsv"
+)
 
 
 def main() -> None:

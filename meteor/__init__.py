@@ -202,7 +202,7 @@ def report(
     :func:`meteor.analysis.report.build_report`'s (``n_samples``, ``seed``, ``labels``,
     ``word_counts``, ``length_edges``, ``compare`` …).  Returns a
     :class:`meteor.analysis.report.CorpusReport`; its exports are
-    :mod:`meteor.io.report_export` and :mod:`meteor.viz.report_html`.
+    :mod:`meteor.analysis.report_export` and :mod:`meteor.viz.report_html`.
     """
     from meteor.analysis.report import corpus_report
     from meteor.io.read import Corpus

@@ -5,7 +5,7 @@ Not a page (app.py never registers it).  One library call builds the record
 scored), kept once for every session in :data:`pages._cache.APP_CACHE` per upload and
 setting, with a progress bar; this module only arranges the record's fields.  The
 figures are :mod:`meteor.viz.report`'s, the downloads the library's writers
-(:mod:`meteor.io.report_export`, :mod:`meteor.viz.report_html`).  User text (system
+(:mod:`meteor.analysis.report_export`, :mod:`meteor.viz.report_html`).  User text (system
 names, words, labels) goes into dataframes, figures (escaped by the library) or
 Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
 """
@@ -20,8 +20,8 @@ import streamlit as st
 from meteor.analysis.corpus import DEFAULT_SAMPLES
 from meteor.analysis.losses import HeadToHead, head_to_head
 from meteor.analysis.report import CorpusReport, build_report
+from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.io.read import Corpus
-from meteor.io.report_export import to_json, to_latex, to_markdown
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
 from meteor.viz import report as report_figures

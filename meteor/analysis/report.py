@@ -14,7 +14,7 @@
 Systems that cover different segments are paired on the segment ids both have
 (the record says so: ``Ranking.paired_on_common_ids``).  :meth:`CorpusReport.to_dict`
 is the whole analysis as JSON-ready data; the exports are
-:mod:`meteor.io.report_export` (LaTeX, Markdown, JSON) and
+:mod:`meteor.analysis.report_export` (LaTeX, Markdown, JSON) and
 :mod:`meteor.viz.report_html` (the self-contained HTML report).
 """
 

@@ -26,11 +26,11 @@ from meteor.analysis.corpus import (
     MIN_BOOTSTRAP_SAMPLES,
 )
 from meteor.analysis.report import CorpusReport, corpus_report
+from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
-from meteor.io.report_export import to_json, to_latex, to_markdown
 from meteor.metric import Meteor
 from meteor.viz.report_html import to_html
 

@@ -12,7 +12,7 @@ import html
 import math
 
 from meteor.analysis.report import CorpusReport
-from meteor.io.report_export import data_line
+from meteor.analysis.report_export import data_line
 from meteor.viz.report import report_figures
 
 __all__ = ["to_html"]

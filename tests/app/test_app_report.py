@@ -26,8 +26,8 @@ from streamlit.testing.v1 import AppTest
 import meteor
 from meteor.analysis.losses import head_to_head
 from meteor.analysis.report import CorpusReport
+from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.io.read import load_corpus
-from meteor.io.report_export import to_json, to_latex, to_markdown
 
 PRESET = "meteor-1.5-paper2005"
 WMT21 = SHARED_DATA / "wmt21_ru-en_da" / "all_outputs.tsv"

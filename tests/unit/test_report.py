@@ -15,10 +15,10 @@ import meteor
 from meteor.analysis.buckets import frequency_buckets, length_buckets, word_class_buckets
 from meteor.analysis.ranking import approximate_randomisation, rank_systems
 from meteor.analysis.report import build_report
+from meteor.analysis.report_export import latex_escape, to_json, to_latex, to_markdown
 from meteor.cli.commands import main
 from meteor.io.labels import read_labels
 from meteor.io.read import load_corpus
-from meteor.io.report_export import latex_escape, to_json, to_latex, to_markdown
 
 PRESET = "meteor-1.5"
 REFS = [
