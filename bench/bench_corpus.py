@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from meteor import Meteor  # noqa: E402
-from meteor.analysis.corpus import bootstrap, paired_bootstrap  # noqa: E402
-from meteor.analysis.parallel import default_workers, score_corpus  # noqa: E402
+from meteor.analysis.significance import bootstrap, paired_bootstrap  # noqa: E402
+from meteor.runners.parallel import default_workers, score_corpus  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
 OUT = ROOT / "bench" / "out"

@@ -7,12 +7,12 @@
 What it measures (everything on 127.0.0.1, a real ``dask scheduler`` and ``dask worker``
 processes started here, one thread each):
 
-* **local**: :func:`meteor.analysis.parallel.score_corpus` with ``workers=1`` and ``2`` in this
+* **local**: :func:`meteor.runners.parallel.score_corpus` with ``workers=1`` and ``2`` in this
   process (resources already loaded; forked workers inherit them) — segments/second.
 * **worker start-up**: from starting a ``dask worker`` process to its registration with
   the scheduler, and the time it then takes to load the preset's resources
-  (:class:`meteor.analysis.cluster.MeteorWorkerPlugin`; the paraphrase index is memory-mapped).
-* **Dask, 1 and 2 workers**: :func:`meteor.analysis.cluster.score_corpus_dask` on warm workers —
+  (:class:`meteor.runners.cluster.MeteorWorkerPlugin`; the paraphrase index is memory-mapped).
+* **Dask, 1 and 2 workers**: :func:`meteor.runners.cluster.score_corpus_dask` on warm workers —
   segments/second, and the client's share (rebuilding records from the compact form).
 * **projection**: per-worker throughput (segments per CPU-second of a worker: the rate of
   a worker with a core to itself) × N workers, capped by the client's own cost per segment
@@ -47,15 +47,15 @@ import psutil  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from meteor import Meteor  # noqa: E402
-from meteor.analysis.cluster import (  # noqa: E402
+from meteor.io.export import segments_jsonl  # noqa: E402
+from meteor.runners.cluster import (  # noqa: E402
     StreamTotals,
     prepare_workers,
     score_corpus_dask,
     score_stream_lines,
 )
-from meteor.analysis.parallel import score_corpus  # noqa: E402
-from meteor.analysis.transport import Decoder, encode  # noqa: E402
-from meteor.io.export import segments_jsonl  # noqa: E402
+from meteor.runners.parallel import score_corpus  # noqa: E402
+from meteor.runners.transport import Decoder, encode  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"

@@ -316,7 +316,7 @@ WORKERS_SCRIPT = r"""
 import sys
 sys.path.insert(0, {root!r})
 import meteor
-from meteor.analysis.parallel import score_corpus
+from meteor.runners.parallel import score_corpus
 hyps = open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]
 refs = open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1]
 print(score_corpus(meteor.Meteor("meteor-1.5"), hyps, refs, workers=int(sys.argv[3])).score)

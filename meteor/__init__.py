@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from meteor import presets
 from meteor.analysis.agreement import correlate
-from meteor.analysis.explanation import Explanation, explain, explain_score
+from meteor.analysis.explain.record import Explanation, explain, explain_score
 from meteor.analysis.reconcile import reconcile
 from meteor.analysis.tune import tune
 from meteor.errors import (
@@ -162,11 +162,11 @@ def corpus_score(
 
     * default: in this process (:meth:`Meteor.corpus_score`); segment records keep
       their candidate lists (``result.segments[i].candidates``);
-    * ``workers=N``: on N processes (:func:`meteor.analysis.parallel.score_corpus`; small
+    * ``workers=N``: on N processes (:func:`meteor.runners.parallel.score_corpus`; small
       corpora stay in this process); segment records carry **no** candidate lists
       (they would be pickled back for nothing);
     * ``client`` (a :class:`distributed.Client`): on that Dask cluster
-      (:func:`meteor.analysis.cluster.score_corpus_dask`), candidate lists kept; ``workers``
+      (:func:`meteor.runners.cluster.score_corpus_dask`), candidate lists kept; ``workers``
       is not used.
     """
     from meteor.batch import check_corpus
@@ -174,11 +174,11 @@ def corpus_score(
     check_corpus(hyps, refs)  # every runner's checks, before anything loads or starts
     m = Meteor(preset, params=params, lang=lang, **overrides)
     if workers is not None and client is None:
-        from meteor.analysis.parallel import score_corpus
+        from meteor.runners.parallel import score_corpus
 
         return score_corpus(m, hyps, refs, workers=workers)
     if client is not None:
-        from meteor.analysis.cluster import score_corpus_dask
+        from meteor.runners.cluster import score_corpus_dask
 
         return score_corpus_dask(m, hyps, refs, client=client, candidates=True)
     return m.corpus_score(hyps, refs)

@@ -3,8 +3,8 @@
 :class:`meteor.Meteor` scores one pair; everything that makes a *corpus* run lives
 here, once, and every way of running it drives this module: one process
 (:meth:`meteor.Meteor.corpus_score`), worker processes
-(:func:`meteor.analysis.parallel.score_corpus`), a Dask cluster
-(:mod:`meteor.analysis.cluster`) and the streaming command.
+(:func:`meteor.runners.parallel.score_corpus`), a Dask cluster
+(:mod:`meteor.runners.cluster`) and the streaming command.
 
 * **Checks** of a corpus's inputs (:func:`check_corpus`) and of a run's sizes
   (:func:`check_count`): one set of messages whichever runner is used.

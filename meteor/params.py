@@ -354,7 +354,7 @@ def stage_weight(module: Module, params: Params, *fallbacks: Params) -> float:
     preset); otherwise 1.0 (Meteor 1.5 gives a stage with no ``-w`` weight 1.0).
     Used wherever a stage is switched on that the settings do not weigh:
     :meth:`Params.replace`, the CLI's ``--weights``, near misses
-    (:func:`meteor.analysis.explain.near_misses`) and the app's preset → widget values.
+    (:func:`meteor.analysis.explain.parts.near_misses`) and the app's preset → widget values.
     """
     for p in (params, *fallbacks):
         if module in p.modules:

@@ -8,7 +8,7 @@
 
 * :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218), used by
   the beam aligner (:func:`meteor.aligners.beam._python_search`, which fixes them
-  before its search; its C twin in ``native/`` restates the rule and is tested equal) and by :func:`meteor.analysis.steps.definite_candidates` (the Learn page).
+  before its search; its C twin in ``native/`` restates the rule and is tested equal) and by :func:`meteor.analysis.explain.walkthrough.definite_candidates` (the Learn page).
 
 * :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both
   sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:

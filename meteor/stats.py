@@ -218,7 +218,7 @@ class BreakdownFields:
     """``precision`` … ``score`` of a record that holds one :class:`Breakdown` (read-only).
 
     The base of :class:`~meteor.types.MeteorResult`, :class:`~meteor.types.CorpusResult`
-    and :class:`~meteor.analysis.cluster.StreamSummary`: the numbers live in the
+    and :class:`~meteor.runners.cluster.StreamSummary`: the numbers live in the
     breakdown alone, never copied beside it.
     """
 

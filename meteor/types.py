@@ -100,7 +100,7 @@ def shared_span(start: int, end: int) -> Span:
     """``Span(start, end)``, one object for every record that asks for the same span.
 
     Spans are immutable, so records may share them (as
-    :class:`meteor.analysis.transport.Decoder` does): a dict look-up instead of a
+    :class:`meteor.runners.transport.Decoder` does): a dict look-up instead of a
     constructor call (0.1 against 0.3 µs) and one object instead of one per record.
     The first :data:`SHARED_SPANS_MAX` distinct spans asked for are kept.
 
@@ -332,7 +332,7 @@ class Alignment(_Deferrable):
     ) -> Alignment:
         """An alignment already checked once (a copy of a record made by this library).
 
-        Skips the consistency check of ``__init__``; :mod:`meteor.analysis.transport` uses it
+        Skips the consistency check of ``__init__``; :mod:`meteor.runners.transport` uses it
         to rebuild records that a worker process built, and checked, itself.
         """
         obj = object.__new__(cls)

@@ -3,7 +3,7 @@
 Loading uploads, scoring with a progress bar, the bootstrap and the paired test
 (all cached in the session, keyed by the corpus content and the setting), table
 rows with their Inspect links, and the segment drill-down.  Every number comes
-from :mod:`meteor` (``meteor.analysis.corpus``, ``meteor.io.export``); this module only
+from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.export``); this module only
 arranges and formats.
 """
 
@@ -18,18 +18,18 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from meteor.analysis.corpus import (
+from meteor.analysis.significance import (
     CorpusIntervals,
     PairedBootstrap,
     bootstrap,
     common_segments,
     paired_bootstrap,
 )
-from meteor.analysis.parallel import score_corpus
 from meteor.io.export import segment_row
 from meteor.io.lines import InputWarning, detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor
+from meteor.runners.parallel import score_corpus
 from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures

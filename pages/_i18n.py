@@ -235,7 +235,7 @@ _SHARED: Table = freeze(
             "ru": "{n_hyp} × {n_ref} токенов: сжатый вид, показаны только совпавшие клетки. "
             "Выделите область, чтобы увидеть все слова; двойной щелчок — обратно.",
         },
-        # corpus figure labels: "cf_" + a key of meteor.viz.corpus.LABELS_EN
+        # corpus figure labels: "cf_" + a key of meteor.viz.corpus_charts.LABELS_EN
         "cf_field_score": {"en": "segment score", "ru": "оценка сегмента"},
         "cf_field_precision": {"en": "precision", "ru": "точность"},
         "cf_field_recall": {"en": "recall", "ru": "полнота"},
@@ -261,7 +261,7 @@ _SHARED: Table = freeze(
             "ru": "оценка корпуса (сумма статистик)",
         },
         "cf_mean_bar": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
-        # near misses' "why not matched" (Inspect; meteor.analysis.why_unmatched)
+        # near misses' "why not matched" (Inspect; meteor.analysis.explain.why_unmatched)
         "reason_beam_quirk": {
             "en": "Meteor 1.5's beam counts a lone one-word stem/synonym match as covering "
             "nothing, so it left this out",
@@ -392,8 +392,8 @@ def fig_labels() -> dict[str, str]:
 
 
 def corpus_fig_labels() -> dict[str, str]:
-    """Display strings for :mod:`meteor.viz.corpus` in the UI language (its label keys)."""
-    from meteor.viz import corpus as corpus_figures
+    """Display strings for :mod:`meteor.viz.corpus_charts` in the UI language (its label keys)."""
+    from meteor.viz import corpus_charts as corpus_figures
 
     return {
         k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()

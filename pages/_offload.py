@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from meteor.analysis import compare
-from meteor.analysis.explanation import Explanation, explain
+from meteor.analysis.explain.record import Explanation, explain
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.params import Params

@@ -17,10 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis.corpus import DEFAULT_SAMPLES
 from meteor.analysis.losses import HeadToHead, head_to_head
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.analysis.significance import DEFAULT_SAMPLES
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult

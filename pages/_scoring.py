@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from meteor import ParamError, ResourceError
-from meteor.analysis import steps as walk
-from meteor.analysis.explanation import Explanation, explain
+from meteor.analysis.explain import walkthrough as walk
+from meteor.analysis.explain.record import Explanation, explain
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.resources import import_nltk

@@ -11,12 +11,12 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis.corpus import PairedStat, segment_differences
+from meteor.analysis.significance import PairedStat, segment_differences
 from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.metric import jar_text
 from meteor.types import CorpusResult
-from meteor.viz import corpus as corpus_figures
+from meteor.viz import corpus_charts as corpus_figures
 from pages._corpus_common import (
     CORPUS_STRINGS,
     SORT_KEYS,

@@ -9,8 +9,8 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis import explain
-from meteor.analysis.explanation import Explanation
+from meteor.analysis.explain import parts as explain
+from meteor.analysis.explain.record import Explanation
 from meteor.io import export
 from meteor.params import Params
 from meteor.text.notices import token_notices

@@ -6,8 +6,8 @@ import re
 
 import streamlit as st
 
-from meteor.analysis import explain
-from meteor.analysis import steps as walk
+from meteor.analysis.explain import parts as explain
+from meteor.analysis.explain import walkthrough as walk
 from meteor.params import Params
 from meteor.types import Match
 from meteor.viz import figures
@@ -206,7 +206,7 @@ PAGE_STRINGS = freeze(
         "detail_synset": {"en": "{src} synset {off}", "ru": "синсет {off} ({src})"},
         "detail_cosine": {"en": "navec cosine {c}", "ru": "косинус navec {c}"},
         "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
-        # the words inside the formulas (meteor.analysis.steps.FORMULA_WORDS)
+        # the words inside the formulas (meteor.analysis.explain.walkthrough.FORMULA_WORDS)
         "formula_stage": {"en": "stage", "ru": "этап"},
         "formula_content": {"en": "content", "ru": "значимые"},
         "formula_function": {"en": "function", "ru": "служебные"},

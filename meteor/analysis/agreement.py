@@ -108,7 +108,7 @@ def _meteor_scores(
     workers: int | None,
     progress: Progress | None,
 ) -> MetricScores:
-    from meteor.analysis.parallel import score_corpus
+    from meteor.runners.parallel import score_corpus
 
     m = build()
     corpus = judged.corpus

@@ -326,7 +326,7 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
 
 def percentile(samples: Array, level: float) -> tuple[float, float]:
     """The percentile interval ``[s[k], s[B − k − 1]]``, ``k = ⌊B·(1 − level)/2⌋``, of the
-    finite resampled values (the rule of :mod:`meteor.analysis.corpus`)."""
+    finite resampled values (the rule of :mod:`meteor.analysis.significance`)."""
     s = np.sort(samples[np.isfinite(samples)])
     if len(s) == 0:
         return math.nan, math.nan

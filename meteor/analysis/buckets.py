@@ -3,7 +3,7 @@
 **Segment buckets** put each segment of each system in one bucket and score the
 bucket as a corpus: METEOR from the bucket's summed statistics (Meteor 1.5's rule,
 so a bucket's METEOR equals ``corpus_score`` of exactly its segments), its
-bootstrap interval (:func:`meteor.analysis.corpus.bootstrap` on those segments),
+bootstrap interval (:func:`meteor.analysis.significance.bootstrap` on those segments),
 P, R and fragmentation from the same sums.  Bucketings:
 
 * ``ref_length``: the scored (best) reference's length in tokens; edges ``(10, 25, 50)``
@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.corpus import DEFAULT_SEED, bootstrap
+from meteor.analysis.significance import DEFAULT_SEED, bootstrap
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult, Stats

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.corpus import common_segments, segment_differences
+from meteor.analysis.significance import common_segments, segment_differences
 from meteor.types import CorpusResult, MeteorResult, Stats, module_order
 
 __all__ = ["FRAG_BINS", "HeadToHead", "SegmentWin", "SystemLoss", "head_to_head", "system_losses"]

@@ -1,9 +1,9 @@
 """N systems ranked: corpus METEOR with intervals, every pairwise test, clusters.
 
 **Tests.**  Every pair of systems is compared twice on the segments both have
-(paired by segment id, :func:`meteor.analysis.corpus.common_segments`):
+(paired by segment id, :func:`meteor.analysis.significance.common_segments`):
 
-* the **paired bootstrap** of :func:`meteor.analysis.corpus.paired_bootstrap` (its
+* the **paired bootstrap** of :func:`meteor.analysis.significance.paired_bootstrap` (its
   two-sided p-value, the one that agrees with its interval), and
 * **approximate randomisation** on the sufficient statistics (:func:`approximate_randomisation`,
   sacreBLEU's ``_paired_ar_test`` for BLEU/chrF): in each trial every segment's two
@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from meteor.analysis.corpus import (
+from meteor.analysis.resampling import row_stats
+from meteor.analysis.significance import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
@@ -41,7 +42,6 @@ from meteor.analysis.corpus import (
     paired_bootstrap,
     stats_matrix,
 )
-from meteor.analysis.resampling import row_stats
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult, Stats

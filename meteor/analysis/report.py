@@ -35,9 +35,9 @@ from meteor.analysis.buckets import (
     ratio_buckets,
     word_class_buckets,
 )
-from meteor.analysis.corpus import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.analysis.losses import HeadToHead, SystemLoss, head_to_head, system_losses
 from meteor.analysis.ranking import Ranking, rank_systems
+from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.params import Params
@@ -194,7 +194,7 @@ def corpus_report(
     Args:
         corpus: the systems and references (:func:`meteor.io.read.load_corpus`).
         metric: a :class:`Meteor`, a preset name, or ``None`` (the default preset).
-        workers: score on that many processes (:mod:`meteor.analysis.parallel`).
+        workers: score on that many processes (:mod:`meteor.runners.parallel`).
         progress: called with a short line per step.
         **options: :func:`build_report`'s keyword options.
     """
@@ -206,7 +206,7 @@ def corpus_report(
         say(f"score {name} ({len(hyps):,} segments)")
         refs = corpus.refs_of(name)
         if workers is not None:
-            from meteor.analysis.parallel import score_corpus
+            from meteor.runners.parallel import score_corpus
 
             results[name] = score_corpus(m, list(hyps), list(refs), workers=workers)
         else:

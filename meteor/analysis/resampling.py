@@ -5,7 +5,7 @@ row; :func:`resample_indices` / ``_count_batches`` draw the resamples
 (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
 ``_resampled`` rescores every resample with the formula; :func:`ci_bounds` reads an
 interval off the sorted samples; :func:`common_segments` pairs two systems by id.
-The tests and their records are :mod:`meteor.analysis.corpus`, which re-exports
+The tests and their records are :mod:`meteor.analysis.significance`, which re-exports
 the public names here.
 """
 

@@ -418,8 +418,8 @@ def align_statistics(
     progress: Progress | None = None,
 ) -> StatArrays:  # fmt: skip
     """Align every row once under ``params`` (each reference on its own) → statistics."""
-    from meteor.analysis.parallel import score_corpus
     from meteor.metric import Meteor
+    from meteor.runners.parallel import score_corpus
 
     m = Meteor(preset) if preset is not None and Meteor(preset).params == params else None
     scorer = m if m is not None else Meteor(params=params)

@@ -24,13 +24,19 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from meteor.analysis.corpus import CorpusIntervals, PairedBootstrap, bootstrap, paired_bootstrap
 from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, common_segments
+from meteor.analysis.significance import (
+    CorpusIntervals,
+    PairedBootstrap,
+    bootstrap,
+    paired_bootstrap,
+)
 from meteor.cli import correlate as cli_correlate
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
 from meteor.cli import report as cli_report
+from meteor.cli import stream as cli_stream
 from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
@@ -68,7 +74,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{score,presets,explain,reconcile,correlate,report,tune}"
+        dest="command", metavar="{score,presets,explain,reconcile,correlate,report,tune,stream}"
     )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
@@ -79,6 +85,13 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
     cli_io.refuse_repeated_options(cli_report.add_parser(sub))
     cli_io.refuse_repeated_options(cli_tune.add_parser(sub))
+    # its own parser (meteor.cli.stream): listed here, dispatched before parsing
+    sub.add_parser(
+        "stream",
+        help="score files of any size on a Dask cluster, JSONL out in input order "
+        "(meteor stream --help)",
+        add_help=False,
+    )
     return parser
 
 
@@ -96,11 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "correlate",
         "report",
         "tune",
+        "stream",
         "-h",
         "--help",
         "--version",
     ):
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
+    if args_list and args_list[0] == "stream":
+        return cli_stream.main(args_list[1:])
     parser = _build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -440,7 +456,7 @@ def _print_summary(
 
 @contextlib.contextmanager
 def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
-    """``--dask``: a client of that cluster (:mod:`meteor.analysis.cluster`), else ``None``."""
+    """``--dask``: a client of that cluster (:mod:`meteor.runners.cluster`), else ``None``."""
     if not args.dask:
         yield None
         return
@@ -448,7 +464,7 @@ def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
         raise CliError("--workers sets local processes; with --dask the cluster's workers score")
     if not args.dask_timeout > 0:
         raise CliError(f"--dask-timeout must be a positive number, got {args.dask_timeout}")
-    from meteor.analysis.cluster import ClusterError, connect
+    from meteor.runners.cluster import ClusterError, connect
 
     try:
         with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:

@@ -6,7 +6,7 @@ import argparse
 import json
 from collections.abc import Iterable, Iterator, Sequence
 
-from meteor.analysis.explanation import Explanation, explain
+from meteor.analysis.explain.record import Explanation, explain
 from meteor.cli.files import atomic_output
 from meteor.metric import Meteor
 from meteor.params import ParamError
@@ -84,9 +84,9 @@ def with_explanations(
 ) -> Iterator[str]:
     """``score --explain``: each JSONL segment record with an ``explain`` field added.
 
-    Corpus runs keep no candidate lists in their records (:func:`meteor.analysis.parallel.score_corpus`),
+    Corpus runs keep no candidate lists in their records (:func:`meteor.runners.parallel.score_corpus`),
     and near misses need them, so each segment is scored again in this process
-    (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explanation.explain`.
+    (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explain.record.explain`.
     """
     for k, line in enumerate(lines):
         rec = json.loads(line)

@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.parallel import score_corpus
 from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output
 from meteor.metric import Meteor, Progress
+from meteor.runners.parallel import score_corpus
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -62,12 +62,12 @@ def score_system(
 ) -> ScoredSystem:
     """Score a system; a segment that cannot be scored does not lose the others.
 
-    The corpus is scored as usual (:func:`meteor.analysis.parallel.score_corpus`).  Only when a
+    The corpus is scored as usual (:func:`meteor.runners.parallel.score_corpus`).  Only when a
     segment fails (the stage-wise aligner's search budget, the candidate limit, a
     segment over the length limit) is it scored again in this process, in blocks,
     and a failing block segment by segment, to find every failure and keep every
     other record.  The records are the ones :func:`score_corpus` gives; with a Dask
-    ``client`` the first pass runs on the cluster (:mod:`meteor.analysis.cluster`).
+    ``client`` the first pass runs on the cluster (:mod:`meteor.runners.cluster`).
     """
     try:
         result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress, client=client)

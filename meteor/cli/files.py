@@ -10,7 +10,7 @@ what it needs at the edges, so that every check runs **before** any scoring:
   its folder exists and is writable, it is not a folder, not an input -- by file, so
   a link to it or the file read as stdin too --, not given twice, stdout once) before
   scoring; :func:`atomic_output`, the writer of every command's outputs (``score``,
-  ``explain``, ``python -m meteor.analysis.cluster``), writes to a temporary file
+  ``explain``, ``meteor stream``), writes to a temporary file
   beside the target (a link's target) and renames it only when the writing finished
   (an interrupted run leaves no half-written file; a killed one's is removed by the
   next run), keeping an existing file's mode; ``-`` and ``/dev/stdout`` are stdout;
@@ -19,7 +19,7 @@ what it needs at the edges, so that every check runs **before** any scoring:
   their names differ only in characters a file name cannot hold;
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
   Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
-  by :func:`meteor.analysis.parallel.score_corpus` when either reaches it;
+  by :func:`meteor.runners.parallel.score_corpus` when either reaches it;
 * :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits.
 
 Scoring that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
@@ -42,8 +42,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
-from meteor.analysis.parallel import default_workers
 from meteor.io.read import MAX_BYTES, check_size
+from meteor.runners.parallel import default_workers
 
 __all__ = [
     "DEFAULT_MAX_BOOTSTRAP_WORK",
@@ -74,7 +74,7 @@ EXIT_SCORING = 1
 #: Bad options or input, found before scoring.
 EXIT_USAGE = 2
 #: Most bootstrap work of one run: resamples × segments × (systems + 2 × paired tests),
-#: 2.5 times one system's limit (:data:`meteor.analysis.corpus.MAX_BOOTSTRAP_DRAWS`).  A draw
+#: 2.5 times one system's limit (:data:`meteor.analysis.significance.MAX_BOOTSTRAP_DRAWS`).  A draw
 #: costs about 35 ns on an idle core (10,000 segments × 1,000 resamples in 0.34 s), so
 #: the default is about 20 s (3 minutes measured on a loaded 2-core machine, 2.7 M
 #: draws/s).  ``--max-bootstrap-work`` raises it.

@@ -14,7 +14,7 @@ import math
 from contextlib import AbstractContextManager
 from typing import Any, TextIO
 
-from meteor.analysis.corpus import CorpusIntervals, PairedBootstrap
+from meteor.analysis.significance import CorpusIntervals, PairedBootstrap
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output

@@ -19,14 +19,14 @@ import os
 import sys
 from pathlib import Path
 
-from meteor.analysis.corpus import (
+from meteor.analysis.report import CorpusReport, corpus_report
+from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.analysis.significance import (
     DEFAULT_SEED,
     MAX_BOOTSTRAP_DRAWS,
     MAX_BOOTSTRAP_SAMPLES,
     MIN_BOOTSTRAP_SAMPLES,
 )
-from meteor.analysis.report import CorpusReport, corpus_report
-from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.labels import read_labels, read_word_counts

@@ -12,8 +12,8 @@ import argparse
 from typing import Any
 
 from meteor.aligners import aligner_names
-from meteor.analysis.corpus import DEFAULT_SEED
 from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_SAMPLES
+from meteor.analysis.significance import DEFAULT_SEED
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError
 from meteor.io.read import FORMATS

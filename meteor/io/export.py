@@ -319,8 +319,8 @@ def report(
         results: corpus results by system name (in display order).
         params: the parameters used.
         preset: the preset name (if any).
-        intervals: bootstrap intervals by system name (``meteor.analysis.corpus.CorpusIntervals``).
-        comparisons: paired bootstrap results (``meteor.analysis.corpus.PairedBootstrap``).
+        intervals: bootstrap intervals by system name (``meteor.analysis.significance.CorpusIntervals``).
+        comparisons: paired bootstrap results (``meteor.analysis.significance.PairedBootstrap``).
         sources: the input file names.
 
     Raises:

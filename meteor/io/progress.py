@@ -1,7 +1,7 @@
 """A one-line progress bar for a terminal: the CLI's and the Dask runner's.
 
-It lives below both front ends (:mod:`meteor.cli` and :mod:`meteor.analysis.cluster`'s
-``python -m``), so neither imports the other for it.
+It lives below the CLI (:mod:`meteor.cli`, ``meteor stream`` included) and the runners
+that report progress, so none of them imports another for it.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from meteor.analysis.agreement import Judged, MetricScores
 from meteor.analysis.agreement_grid import AgreementGrid
-from meteor.viz.corpus import SYSTEM_COLORS
+from meteor.viz.corpus_charts import SYSTEM_COLORS
 from meteor.viz.style import escape, frame
 
 __all__ = ["LABELS_EN", "PARAM_SYMBOLS", "heatmap", "scatter"]

@@ -14,7 +14,7 @@ and nothing here imports Streamlit:
   the top), stages told apart, chunks outlined, or coloured by reference position;
   compact above :data:`MATRIX_CELL_LIMIT` cells;
 * :mod:`meteor.viz.waterfall`: :func:`waterfall_figure`, 1.0 → losses → score
-  (:func:`meteor.analysis.explain.waterfall`);
+  (:func:`meteor.analysis.explain.parts.waterfall`);
 * :mod:`meteor.viz.sensitivity`: :func:`sensitivity_figure`, the score as α, β, γ, δ
   move, current values marked;
 * :mod:`meteor.viz.reconcile`: :func:`reconcile_figure`, why A and B differ, A → each
@@ -23,7 +23,7 @@ and nothing here imports Streamlit:
 * :mod:`meteor.viz.style`: the stage colours, dashes and markers, the English
   labels (:data:`LABELS_EN`, the keys a page may translate) and :func:`escape`.
 
-The corpus figures are in :mod:`meteor.viz.corpus`.
+The corpus figures are in :mod:`meteor.viz.corpus_charts`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ __all__ = ["WaterfallStep", "waterfall_figure"]
 
 
 class WaterfallStep(Protocol):
-    """A waterfall bar (as :class:`meteor.analysis.explain.WaterfallStep`; no import upwards)."""
+    """A waterfall bar (as :class:`meteor.analysis.explain.parts.WaterfallStep`; no import upwards)."""
 
     @property
     def key(self) -> str: ...
@@ -28,7 +28,7 @@ def waterfall_figure(
     fmt: Fmt = default_fmt,
     title: str | None = None,
 ) -> go.Figure:
-    """1.0 → each loss → the score, as a waterfall (from :func:`meteor.analysis.explain.waterfall`)."""
+    """1.0 → each loss → the score, as a waterfall (from :func:`meteor.analysis.explain.parts.waterfall`)."""
     xs = [label(labels, s.key) for s in steps]
     measure = ["absolute"] + ["relative"] * (len(steps) - 2) + ["total"]
     ys = [s.value for s in steps[:-1]] + [0.0]

@@ -16,8 +16,8 @@ import pytest
 
 import meteor
 from meteor import Meteor, metric
-from meteor.analysis import explain
-from meteor.analysis import steps as walk
+from meteor.analysis.explain import parts as explain
+from meteor.analysis.explain import walkthrough as walk
 
 ROOT = Path(__file__).resolve().parents[2]
 STARRY = (

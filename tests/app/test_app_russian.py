@@ -64,10 +64,10 @@ def test_english_interface_is_the_control(app_test: Any) -> None:
 
 
 def test_corpus_figures_take_the_pages_labels() -> None:
-    """meteor.viz.corpus draws every string from its label keys (no Streamlit)."""
-    from meteor.analysis.corpus import bootstrap
+    """meteor.viz.corpus_charts draws every string from its label keys (no Streamlit)."""
+    from meteor.analysis.significance import bootstrap
     from meteor.metric import Meteor
-    from meteor.viz import corpus as corpus_figures
+    from meteor.viz import corpus_charts as corpus_figures
 
     demo = demo_corpus()
     m = Meteor("meteor-1.5")

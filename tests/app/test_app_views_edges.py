@@ -43,7 +43,7 @@ def test_a_url_number_float_alone_would_accept_is_refused_with_a_notice(
 
 
 def _scored(n: int, workers: int = 1) -> tuple[Any, list[str], list[tuple[str, ...]]]:
-    from meteor.analysis.parallel import score_corpus
+    from meteor.runners.parallel import score_corpus
 
     hyps = [f"the cat sat on the mat number {k}" for k in range(n)]
     refs = [(f"a cat was sitting on the mat number {k}",) for k in range(n)]

@@ -13,9 +13,9 @@ from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor
-from meteor.analysis.corpus import bootstrap, segment_differences
+from meteor.analysis.significance import bootstrap, segment_differences
 from meteor.io.read import demo_corpus
-from meteor.viz import corpus as corpus_figures
+from meteor.viz import corpus_charts as corpus_figures
 
 PRESET = "meteor-1.5-paper2005"
 N_SEGMENTS = 120  # per system: enough for real statistics, quick under AppTest

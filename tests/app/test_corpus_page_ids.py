@@ -10,9 +10,9 @@ from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 from meteor import Meteor
-from meteor.analysis.corpus import paired_bootstrap
-from meteor.analysis.parallel import score_corpus
+from meteor.analysis.significance import paired_bootstrap
 from meteor.io.read import load_corpus
+from meteor.runners.parallel import score_corpus
 
 PRESET = "meteor-1.5-paper2005"
 SEG_DA = SHARED_DATA / "wmt21_ru-en_da" / "seg_da.tsv"

@@ -108,7 +108,7 @@ def test_formula_step_fits_the_window(
     assert not errors  # KaTeX renders every formula (Cyrillic words included)
     assert len(boxes) == 20  # ten formulas, each in symbols and with numbers
     problems = []
-    # the order of meteor.analysis.steps.formula_lines: L_hyp, L_ref, M_hyp, M_ref, ...
+    # the order of meteor.analysis.explain.walkthrough.formula_lines: L_hyp, L_ref, M_hyp, M_ref, ...
     # (innerText holds KaTeX's hidden MathML too: the glyph checks below say what is seen)
     for box, value in zip((boxes[5], boxes[7]), results, strict=True):
         assert f"={value}" in box["text"], (value, box["text"])  # the result is written

@@ -21,7 +21,7 @@ import pytest
 from _browser import CHROMIUM, streamlit_server
 
 from meteor import Meteor
-from meteor.analysis import explain
+from meteor.analysis.explain import parts as explain
 
 pytestmark = pytest.mark.browser
 

@@ -13,19 +13,19 @@ import numpy as np
 import pytest
 
 from meteor import Meteor, Stats
-from meteor.analysis import parallel as parallel_mod
 from meteor.analysis import resampling
-from meteor.analysis.corpus import (
+from meteor.analysis.resampling import ci_bounds, resample_indices, stats_matrix
+from meteor.analysis.significance import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     bootstrap,
     paired_bootstrap,
     segment_differences,
 )
-from meteor.analysis.parallel import score_corpus
-from meteor.analysis.resampling import ci_bounds, resample_indices, stats_matrix
 from meteor.io.read import demo_corpus
 from meteor.module_registry import MODULE_ORDER, Module
+from meteor.runners import parallel as parallel_mod
+from meteor.runners.parallel import score_corpus
 from meteor.scoring import compute
 from tests.conftest import read_jsonl_gz
 
@@ -168,8 +168,8 @@ def test_a_worker_forgets_its_chunk_references(
 
 
 def test_records_travel_between_processes_unchanged(meteor: Meteor) -> None:
-    """meteor.analysis.transport: a record rebuilt from its compact form equals the original."""
-    from meteor.analysis.transport import Decoder, encode
+    """meteor.runners.transport: a record rebuilt from its compact form equals the original."""
+    from meteor.runners.transport import Decoder, encode
 
     c = demo_corpus()
     originals = [meteor.score(h, r[0]) for h, r in zip(c.hyps("system_a"), c.refs, strict=True)]

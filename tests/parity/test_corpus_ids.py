@@ -17,11 +17,11 @@ import pytest
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 from meteor import Meteor
-from meteor.analysis.corpus import paired_bootstrap, segment_differences
-from meteor.analysis.parallel import score_corpus
 from meteor.analysis.resampling import common_segments
+from meteor.analysis.significance import paired_bootstrap, segment_differences
 from meteor.cli.commands import main
 from meteor.io.read import Corpus, InputError, id_order, load_corpus, read_table
+from meteor.runners.parallel import score_corpus
 
 PRESET = "meteor-1.5-paper2005"
 DA = SHARED_DATA / "wmt21_ru-en_da"

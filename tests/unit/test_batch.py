@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from meteor import Meteor, batch
-from meteor.analysis import parallel
-from meteor.analysis.cluster import score_corpus_dask, score_stream
 from meteor.errors import InputError
+from meteor.runners import parallel
+from meteor.runners.cluster import score_corpus_dask, score_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,7 @@ def test_the_corpus_checks_are_written_once(text: str) -> None:
 
 def test_combine_and_stream_totals_sum_alike(scorer: Meteor) -> None:
     """Corpus combining lives in one place: a streamed total equals :meth:`Meteor.combine`."""
-    from meteor.analysis.cluster import StreamTotals
+    from meteor.runners.cluster import StreamTotals
 
     segs = scorer.score_segments(["a b c", "x y", "a b"], [["a b c"], ["x z", "x y w"], ["b a"]])
     whole = scorer.combine(segs)

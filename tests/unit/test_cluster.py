@@ -1,4 +1,4 @@
-"""Scoring on a real Dask cluster (meteor.analysis.cluster): identity with one process, faults, CLI.
+"""Scoring on a real Dask cluster (meteor.runners.cluster): identity with one process, faults, CLI.
 
 Two clusters, both real and on 127.0.0.1 only: a ``LocalCluster`` of 2 worker processes
 (module fixture) and, for the CLI, ``dask scheduler`` + ``dask worker`` processes started
@@ -25,7 +25,11 @@ import pytest
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 from meteor import Meteor, corpus_score
-from meteor.analysis.cluster import (
+from meteor.analysis.significance import bootstrap, paired_bootstrap
+from meteor.io.export import segments_jsonl
+from meteor.io.read import load_corpus
+from meteor.languages.paraphrase_index import index_path
+from meteor.runners.cluster import (
     ClusterError,
     StreamTotals,
     connect,
@@ -36,11 +40,7 @@ from meteor.analysis.cluster import (
     score_stream,
     score_stream_lines,
 )
-from meteor.analysis.corpus import bootstrap, paired_bootstrap
-from meteor.analysis.parallel import score_corpus
-from meteor.io.export import segments_jsonl
-from meteor.io.read import load_corpus
-from meteor.languages.paraphrase_index import index_path
+from meteor.runners.parallel import score_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
@@ -439,14 +439,14 @@ def test_cli_on_scheduler_and_two_workers_with_one_killed(
 def test_streaming_command_writes_what_the_cli_writes(
     scheduler: dict[str, Any], pairs: list[tuple[str, str]], tmp_path: Path
 ) -> None:
-    """``python -m meteor.analysis.cluster``: JSONL streamed in order, the numbers of ``meteor score``."""
+    """``meteor stream``: JSONL streamed in order, the numbers of ``meteor score``."""
     scheduler["start_worker"]("w3")
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("".join(h + "\n" for h, _ in pairs[:150]), encoding="utf-8")
     ref.write_text("".join(r + "\n" for _, r in pairs[:150]), encoding="utf-8")
     local = _cli(["-i", str(hyp), "-r", str(ref), "--jsonl", str(tmp_path / "local.jsonl")])
     assert local.returncode == 0, local.stderr
-    cmd = [sys.executable, "-m", "meteor.analysis.cluster", "--dask", scheduler["address"]]
+    cmd = [sys.executable, "-m", "meteor", "stream", "--dask", scheduler["address"]]
     cmd += ["-i", str(hyp), "-r", str(ref), "--jsonl", str(tmp_path / "stream.jsonl")]
     cmd += ["--partition-size", "20", "--progress"]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=300)

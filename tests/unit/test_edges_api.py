@@ -11,9 +11,9 @@ import pytest
 
 import meteor
 from meteor import Meteor
-from meteor.analysis.parallel import score_corpus
 from meteor.module_registry import Module
 from meteor.params import ParamError, Params, parse_modules
+from meteor.runners.parallel import score_corpus
 
 
 @pytest.fixture(scope="module")

@@ -95,7 +95,7 @@ def test_other_presets_still_make_c0_controls_spaces(preset: str) -> None:
 
 
 def _waterfall(hyp: str, ref: str) -> dict[str, float]:
-    from meteor.analysis.explain import waterfall
+    from meteor.analysis.explain.parts import waterfall
 
     m = Meteor("meteor-1.5-paper2005")
     return {s.key: s.value for s in waterfall(m.score(hyp, ref).stats, m.params)}

@@ -499,7 +499,7 @@ def test_stopping_workers_never_leaves_the_pool_waiting_for_half_a_result() -> N
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    from meteor.analysis import parallel
+    from meteor.runners import parallel
 
     pool = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("fork"))
     fut = pool.submit(_sleep_then_return, 30.0)
@@ -570,7 +570,7 @@ def test_a_signal_handler_that_does_not_raise_lets_the_workers_finish(
     scored in full, equal to one process."""
     import concurrent.futures._base as base
 
-    from meteor.analysis.parallel import MIN_PARALLEL_SEGMENTS_FRESH, score_corpus
+    from meteor.runners.parallel import MIN_PARALLEL_SEGMENTS_FRESH, score_corpus
 
     # enough for a pool whether workers are forked or (threads left by earlier tests)
     # started by a fork server

@@ -132,7 +132,7 @@ def test_dask_address_of_a_real_scheduler_still_connects() -> None:
     """The probe lets a real scheduler through (its handshake), workers or not."""
     from distributed import LocalCluster
 
-    from meteor.analysis.cluster import connect
+    from meteor.runners.cluster import connect
 
     with LocalCluster(
         n_workers=1,
@@ -232,7 +232,7 @@ def _texts(tmp: Path, n: int, long_at: int | None = None) -> tuple[Path, Path]:
 
 
 def _stream_cmd(address: str, hyp: Path, ref: Path, out: Path, *extra: str) -> list[str]:
-    cmd = [sys.executable, "-m", "meteor.analysis.cluster", "--dask", address]
+    cmd = [sys.executable, "-m", "meteor", "stream", "--dask", address]
     return (
         cmd
         + ["-i", str(hyp), "-r", str(ref), "--jsonl", str(out)]

@@ -1,6 +1,6 @@
 """Issue 31 (output-writing items 1, 2, 12, 13, 16): one writer for every output.
 
-Every command (``score``, ``explain``, ``python -m meteor.analysis.cluster``) writes
+Every command (``score``, ``explain``, ``meteor stream``) writes
 through :func:`meteor.cli.files.atomic_output` after :func:`meteor.cli.files.check_outputs`:
 an output is never an input (stdin's file included, ``--align-out``'s per-system names
 included), is written through a temporary file renamed at the end (a symbolic link's
@@ -35,7 +35,7 @@ REFS = ["the cat sat on the mat", "the quick brown fox", "he jumps quickly"]
 #: A segment the candidate limit refuses at once: shows whether scoring ran first.
 EXPLOSIVE = "the " * 1_000
 
-cluster_main = importlib.import_module("meteor.analysis.cluster.__main__")
+cluster_main = importlib.import_module("meteor.cli.stream")
 
 
 def write(path: Path, lines: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""meteor.analysis.explain: what-if losses, near misses, sensitivity, walkthrough helpers.
+"""meteor.analysis.explain.parts: what-if losses, near misses, sensitivity, walkthrough helpers.
 
 Expected values are hand arithmetic on the seed documentation's worked example
 (``seed-doc`` preset: Fmean = 10PR/(R+9P), penalty 0.5·chunks/matches, punctuation dropped):
@@ -16,8 +16,9 @@ import pytest
 from pytest import approx
 
 from meteor import Meteor
-from meteor.analysis import compare, explain
-from meteor.analysis import steps as walk
+from meteor.analysis import compare
+from meteor.analysis.explain import parts as explain
+from meteor.analysis.explain import walkthrough as walk
 from meteor.chunking import chunk_matches
 from meteor.module_registry import Module
 from meteor.scoring import compute, stats_from_alignment

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor
-from meteor.analysis.corpus import bootstrap, paired_bootstrap
+from meteor.analysis.significance import bootstrap, paired_bootstrap
 from meteor.io.export import (
     CSV_COLUMNS,
     alignment_block,

@@ -16,7 +16,8 @@ import pytest
 from _texts import RU_NAKED_EYE, WMT21_SEG3
 
 from meteor import Meteor
-from meteor.analysis import compare, explain
+from meteor.analysis import compare
+from meteor.analysis.explain import parts as explain
 from meteor.chunking import chunk_matches
 from meteor.module_registry import Module
 from meteor.types import Alignment, Match, Span, Token

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from meteor import Meteor
-from meteor.analysis.explain import near_misses
+from meteor.analysis.explain.parts import near_misses
 from meteor.module_registry import Module
 from meteor.presets import PRESETS
 from meteor.stages import embedding as emb
@@ -43,7 +43,7 @@ def _corpus(n: int = 6) -> dict[str, object]:
 
 
 def test_corpus_scatters_keep_the_legend_off_the_x_axis_title() -> None:
-    from meteor.viz import corpus as cf
+    from meteor.viz import corpus_charts as cf
 
     res = _corpus()
     for fig in (cf.ab_scatter(res["A"], res["B"], names=("A", "B")), cf.score_vs_length(res)):
@@ -53,7 +53,7 @@ def test_corpus_scatters_keep_the_legend_off_the_x_axis_title() -> None:
 
 
 def test_corpus_hovers_number_segments_from_1_like_the_tables() -> None:
-    from meteor.viz import corpus as cf
+    from meteor.viz import corpus_charts as cf
 
     res = _corpus()
     for fig in (cf.ab_scatter(res["A"], res["B"], names=("A", "B")), cf.score_vs_length(res)):

@@ -47,6 +47,7 @@ LAYERS: dict[str, int] = {
     "meteor.batch": 6,
     # 7 beyond one score: analysis, files, drop-ins
     "meteor.analysis": 7,
+    "meteor.runners": 7,
     "meteor.io": 7,
     "meteor.compat": 7,
     # 8 front ends inside the package: figures, CLI, the package's face
@@ -54,9 +55,6 @@ LAYERS: dict[str, int] = {
     "meteor.cli": 8,
     "meteor": 8,
     "meteor.__main__": 8,
-    # the streaming command (python -m meteor.analysis.cluster) is a front end like the CLI:
-    # it writes its output with the CLI's one writer (meteor.cli.files.atomic_output)
-    "meteor.analysis.cluster.__main__": 8,
     # 9 the app
     "pages": 9,
 }

@@ -1,5 +1,5 @@
 """One reader (issue 32, item 6): the streaming reader (:mod:`meteor.io.stream`, used by
-``python -m meteor.analysis.cluster``) applies the corpus reader's rules and messages.
+``meteor stream``) applies the corpus reader's rules and messages.
 
 The same inputs go through :func:`meteor.io.read.load_corpus` and
 :func:`meteor.io.stream.iter_segments`/:func:`check_files`: same segments, same
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from meteor.analysis.cluster.inputs import check_files as cluster_check_files
 from meteor.io.lines import InputWarning
 from meteor.io.read import InputError, load_corpus
 from meteor.io.stream import check_files, iter_file, iter_segments
+from meteor.runners.cluster.inputs import check_files as cluster_check_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -195,7 +195,7 @@ def test_streaming_command_reads_with_the_one_reader(tmp_path: Path) -> None:
     (tmp_path / "s.jsonl").write_bytes(b'{"sys": "A\\nB", "hyp": "a", "ref": "b"}\n')
     (tmp_path / "q.csv").write_bytes(b'hyp,ref\n"one, two",three\n"x","y"\nz\n')
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    base = [sys.executable, "-m", "meteor.analysis.cluster", "--dask", "tcp://127.0.0.1:9"]
+    base = [sys.executable, "-m", "meteor", "stream", "--dask", "tcp://127.0.0.1:9"]
     expected = {
         "d.jsonl": "d.jsonl: line 1 gives the key 'hyp' more than once",
         "s.jsonl": "s.jsonl: line 1: the system name 'A\\nB' contains a line break",
@@ -235,7 +235,7 @@ def test_streaming_command_scores_as_meteor_score(tmp_path: Path) -> None:
                 text=True,
                 timeout=300,
             )
-            for cmd in (["meteor.analysis.cluster", "--dask", "local:1"], ["meteor", "score"])
+            for cmd in (["meteor", "stream", "--dask", "local:1"], ["meteor", "score"])
         ]
         streamed, scored = runs
         assert streamed.returncode == 0 == scored.returncode, streamed.stderr

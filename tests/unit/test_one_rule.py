@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from meteor import rules
-from meteor.analysis import explain
-from meteor.analysis import steps as walk
+from meteor.analysis.explain import parts as explain
+from meteor.analysis.explain import walkthrough as walk
 from meteor.cli.commands import _parse_weights
 from meteor.languages import navec, russian
 from meteor.module_registry import Module

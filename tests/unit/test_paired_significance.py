@@ -10,10 +10,10 @@ import pytest
 from sacrebleu.significance import _compute_p_value, estimate_ci
 
 from meteor import Meteor
-from meteor.analysis import corpus as corpus_mod
 from meteor.analysis import resampling
-from meteor.analysis.corpus import bootstrap, paired_bootstrap
+from meteor.analysis import significance as corpus_mod
 from meteor.analysis.resampling import ci_bounds
+from meteor.analysis.significance import bootstrap, paired_bootstrap
 from meteor.io.export import report
 from meteor.signatures import SettingsMismatchError, check_same_settings, settings_key
 from meteor.types import CorpusResult

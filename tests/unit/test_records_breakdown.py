@@ -13,7 +13,7 @@ import pickle
 import pytest
 
 from meteor import CorpusResult, Meteor, MeteorResult, stats
-from meteor.analysis.transport import Decoder, encode
+from meteor.runners.transport import Decoder, encode
 from meteor.scoring import Breakdown, compute
 
 NUMBERS = ("precision", "recall", "fmean", "frag", "penalty", "score")
@@ -21,7 +21,7 @@ NUMBERS = ("precision", "recall", "fmean", "frag", "penalty", "score")
 
 def _stream_summary() -> type:
     pytest.importorskip("distributed")
-    from meteor.analysis.cluster.stream import StreamSummary
+    from meteor.runners.cluster.stream import StreamSummary
 
     return StreamSummary
 

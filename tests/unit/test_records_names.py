@@ -13,7 +13,7 @@ import pytest
 
 import meteor.types
 from meteor import Meteor
-from meteor.analysis.transport import Decoder, encode
+from meteor.runners.transport import Decoder, encode
 from meteor.stages import base
 
 PAIR = ("the cats sat quickly on a mat", "a cat was sitting fast on the mat")

@@ -27,8 +27,8 @@ from meteor import Meteor, ParamError
 from meteor.aligners.base import MAX_CANDIDATES
 from meteor.aligners.beam import MAX_BEAM_WORK
 from meteor.analysis import resampling
-from meteor.analysis.corpus import bootstrap
 from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
+from meteor.analysis.significance import bootstrap
 from meteor.io import read as io
 from meteor.languages import paraphrase, paraphrase_index
 from meteor.metric import MAX_CHARS, MAX_TOKENS

@@ -18,8 +18,8 @@ import pytest
 
 import meteor
 from meteor import Meteor, Module, Params
+from meteor.analysis.explain.walkthrough import formula_lines
 from meteor.analysis.resampling import row_stats, stats_matrix
-from meteor.analysis.steps import formula_lines
 from meteor.errors import CandidateLimitError, ParamError, ResourceError
 from meteor.languages import get_language
 from meteor.module_registry import MODULE_ORDER, stage_modules

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from meteor import Meteor
-from meteor.analysis.explain import NearMiss, near_misses
-from meteor.analysis.why_unmatched import REASONS
+from meteor.analysis.explain.parts import NearMiss, near_misses
+from meteor.analysis.explain.why_unmatched import REASONS
 from meteor.types import Module
 
 #: the issue's example: Meteor 1.5 leaves handling/handled unmatched

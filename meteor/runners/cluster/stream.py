@@ -4,7 +4,7 @@
 :func:`score_stream_lines` has the workers write the JSONL lines too (much less
 work per segment for the client); :class:`StreamTotals` sums the statistics on the
 way, so the corpus score needs no records kept.  Inputs come from
-:func:`meteor.analysis.cluster.inputs.iter_segments`.
+:func:`meteor.runners.cluster.inputs.iter_segments`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import Any
 from distributed import Client
 
 from meteor import batch
-from meteor.analysis.cluster.client import (
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.runners.cluster.client import (
     DEFAULT_TIMEOUT,
     Partition,
     Progress,
@@ -25,9 +27,7 @@ from meteor.analysis.cluster.client import (
     prepare_workers,
     run_partitions,
 )
-from meteor.analysis.transport import Decoder
-from meteor.metric import Meteor
-from meteor.params import Params
+from meteor.runners.transport import Decoder
 from meteor.stats import Breakdown, BreakdownFields
 from meteor.types import MeteorResult, Stats
 

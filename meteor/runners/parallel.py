@@ -2,12 +2,12 @@
 
 Each worker process builds its own :class:`~meteor.Meteor` from the (picklable,
 frozen) params once and scores chunks of distinct segments; records come back in
-the compact form of :mod:`meteor.analysis.transport` and are put back in input
+the compact form of :mod:`meteor.runners.transport` and are put back in input
 order, so the result equals :meth:`meteor.Meteor.corpus_score` (without candidate
 lists).  Workers are forked when this process runs a single thread (they inherit
 the loaded resources) and started by a fork server otherwise; they ignore Ctrl-C,
 which the parent handles by stopping them, and die with their parent.  A Dask
-cluster is the other way to scale out (:mod:`meteor.analysis.cluster`).
+cluster is the other way to scale out (:mod:`meteor.runners.cluster`).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from meteor import batch
-from meteor.analysis.transport import Decoder, Encoded, encode
 from meteor.batch import by_reference, unique_pairs
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners.transport import Decoder, Encoded, encode
 from meteor.runtime import gc_paused
 from meteor.types import CorpusResult, MeteorResult
 
@@ -191,7 +191,7 @@ def _init_worker(params: Params, preset: str | None, os_parent: int | None = Non
 def _score_chunk(
     indices: Sequence[int], hyps: Sequence[str], refs: Sequence[str | Sequence[str]]
 ) -> list[Encoded]:
-    """Score segments in a worker; records travel compactly (:mod:`meteor.analysis.transport`).
+    """Score segments in a worker; records travel compactly (:mod:`meteor.runners.transport`).
 
     The chunk holds every pair of its references (:func:`by_reference`), so no later
     chunk needs what the scorer memoised for them: the memos are emptied after it, and
@@ -249,7 +249,7 @@ def score_corpus(
         chunk_size: segments per task (default: about eight tasks per worker,
             between 16 and 500 segments each).
         client: a :class:`distributed.Client`: score on that Dask cluster instead
-            (:func:`meteor.analysis.cluster.score_corpus_dask`; ``workers`` is not used).
+            (:func:`meteor.runners.cluster.score_corpus_dask`; ``workers`` is not used).
 
     Raises:
         TypeError, ValueError: bad inputs (:func:`meteor.batch.check_corpus`, an
@@ -265,7 +265,7 @@ def score_corpus(
     batch.check_count("workers", workers)
     batch.check_count("chunk_size", chunk_size, segments=True)
     if client is not None:
-        from meteor.analysis.cluster import score_corpus_dask
+        from meteor.runners.cluster import score_corpus_dask
 
         return score_corpus_dask(
             meteor, hyps, refs, client=client, progress=progress, partition_size=chunk_size

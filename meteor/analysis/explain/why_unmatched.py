@@ -1,6 +1,6 @@
 """Why an aligner left a proposed match out: the reason codes of the near-miss table.
 
-:func:`meteor.analysis.explain.near_misses` lists pairs of unmatched words some stage
+:func:`meteor.analysis.explain.parts.near_misses` lists pairs of unmatched words some stage
 would match; for a candidate the setting's own stages proposed (both its words left
 unmatched), :func:`why_not_chosen` names the rule that left it out:
 
@@ -28,7 +28,7 @@ from meteor.types import Match, MeteorResult, Module
 
 __all__ = ["REASONS", "why_not_chosen"]
 
-#: Every reason code of :attr:`meteor.analysis.explain.NearMiss.reason`.
+#: Every reason code of :attr:`meteor.analysis.explain.parts.NearMiss.reason`.
 REASONS = ("weight_zero", "beam_quirk", "not_chosen", "stage_off", "stemmer", "matcher")
 
 

@@ -16,7 +16,7 @@ under "why this score" comes from the same formula as the score itself:
 
 Comparing settings (sensitivity curves, match differences) is :mod:`meteor.analysis.compare`;
 the stage-by-stage walkthrough (stage steps, definite candidates, the formula with numbers)
-is :mod:`meteor.analysis.steps`.
+is :mod:`meteor.analysis.explain.walkthrough`.
 
 No Streamlit and no plotly here (``figures.py`` draws, ``pages/`` display).
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from meteor.analysis.why_unmatched import why_not_chosen
+from meteor.analysis.explain.why_unmatched import why_not_chosen
 from meteor.errors import ResourceError
 from meteor.metric import Meteor
 from meteor.params import DEFAULT_ALIGNER, ParamError, Params, stage_weight
@@ -309,7 +309,7 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
 class NearMiss:
     """Unmatched words that some stage would match.
 
-    ``reason`` is one of :data:`meteor.analysis.why_unmatched.REASONS`: for a match an
+    ``reason`` is one of :data:`meteor.analysis.explain.why_unmatched.REASONS`: for a match an
     enabled stage proposed and the aligner left out, why (``"weight_zero"``,
     ``"beam_quirk"``, ``"not_chosen"``); else ``"stage_off"`` (the stage is not
     enabled), ``"stemmer"`` (another stemmer of the language) or ``"matcher"`` (an

@@ -5,7 +5,7 @@ METEOR's corpus score is built from additive per-segment statistics (Meteor 1.5
 (hypothesis, references) pairs are cut into partitions, each worker scores its
 partitions with the same loop as one process (the corpus runner's core,
 :func:`meteor.batch.score_segments`) and sends the records back in the compact form of
-:mod:`meteor.analysis.transport`; the client puts them back in input order and sums
+:mod:`meteor.runners.transport`; the client puts them back in input order and sums
 their statistics (:func:`meteor.batch.combine`).  The corpus score, every per-segment record, the
 bootstrap intervals and the paired tests are therefore those of a run in one
 process (tested: ``==`` on the records, identical floats).
@@ -32,34 +32,34 @@ process (tested: ``==`` on the records, identical floats).
 * **Tables.**  :func:`score_frame` adds score columns to a pandas or
   ``dask.dataframe`` frame.
 
-The package, module by module: :mod:`~meteor.analysis.cluster.worker` (what runs
-on a worker), :mod:`~meteor.analysis.cluster.client` (connecting, the run loop,
-:func:`score_corpus_dask`), :mod:`~meteor.analysis.cluster.stream` (streaming and
-running totals), :mod:`~meteor.analysis.cluster.inputs` (lazy file reading),
-:mod:`~meteor.analysis.cluster.frame` (data frames) and ``__main__`` (the command
-``python -m meteor.analysis.cluster``).  This module is the public API: import
+The package, module by module: :mod:`~meteor.runners.cluster.worker` (what runs
+on a worker), :mod:`~meteor.runners.cluster.client` (connecting, the run loop,
+:func:`score_corpus_dask`), :mod:`~meteor.runners.cluster.stream` (streaming and
+running totals), :mod:`~meteor.runners.cluster.inputs` (lazy file reading),
+:mod:`~meteor.runners.cluster.frame` (data frames) and ``__main__`` (the command
+``meteor stream``).  This module is the public API: import
 from here.
 """
 
 from __future__ import annotations
 
-from meteor.analysis.cluster.client import (
+from meteor.errors import ClusterError
+from meteor.runners.cluster.client import (
     DEFAULT_TIMEOUT,
     connect,
     prepare_workers,
     score_corpus_dask,
 )
-from meteor.analysis.cluster.frame import score_frame
-from meteor.analysis.cluster.inputs import iter_segments
-from meteor.analysis.cluster.stream import (
+from meteor.runners.cluster.frame import score_frame
+from meteor.runners.cluster.inputs import iter_segments
+from meteor.runners.cluster.stream import (
     SegmentLine,
     StreamSummary,
     StreamTotals,
     score_stream,
     score_stream_lines,
 )
-from meteor.analysis.cluster.worker import MeteorWorkerPlugin
-from meteor.errors import ClusterError
+from meteor.runners.cluster.worker import MeteorWorkerPlugin
 
 __all__ = [
     "DEFAULT_TIMEOUT",

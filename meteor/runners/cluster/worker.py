@@ -4,7 +4,7 @@
 on every worker that joins later), under a machine-wide lock so that the first
 worker of a machine builds the paraphrase index and the others map the same
 file; :func:`score_partition` is the task every partition runs.  The client side
-is :mod:`meteor.analysis.cluster.client`.
+is :mod:`meteor.runners.cluster.client`.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any
 from distributed import WorkerPlugin, get_worker
 
 from meteor import batch
-from meteor.analysis.transport import encode
 from meteor.errors import ResourceError
 from meteor.io.export import segment_record
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners.transport import encode
 
 __all__ = [
     "SCORERS",
@@ -190,7 +190,7 @@ def score_partition(
 ) -> list[Any]:
     """Score one partition on a worker, results in the partition's order.
 
-    ``form``: ``"records"`` (compact records, :mod:`meteor.analysis.transport`),
+    ``form``: ``"records"`` (compact records, :mod:`meteor.runners.transport`),
     ``"candidates"`` (the same with candidate lists) or ``"lines"`` (per segment its
     JSONL line, score, corpus contribution and number of references).
     """

@@ -1,6 +1,6 @@
 """Segment records in a compact form, for sending them between processes.
 
-:func:`meteor.analysis.parallel.score_corpus` scores in worker processes and sends each
+:func:`meteor.runners.parallel.score_corpus` scores in worker processes and sends each
 segment's :class:`~meteor.types.MeteorResult` back to the caller.  Pickling the
 records as they are costs more than scoring some of them: a record of a
 25-word pair holds about 110 small frozen objects (tokens, spans, matches,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from meteor.analysis.corpus import CorpusIntervals
+from meteor.analysis.significance import CorpusIntervals
 from meteor.types import CorpusResult, MeteorResult
 from meteor.viz.style import escape
 

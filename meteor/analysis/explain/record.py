@@ -1,6 +1,6 @@
 """Why a score is what it is, as one record: :class:`Explanation` and :func:`explain`.
 
-The pieces live in :mod:`meteor.analysis.explain` (pure functions of a result and the
+The pieces live in :mod:`meteor.analysis.explain.parts` (pure functions of a result and the
 parameters); this module gathers them into one frozen record that the API
 (``meteor.explain(result)``), the CLI (``python -m meteor explain``, ``score --explain``)
 and the app's Inspect page ("why this score": one call, displayed as is) all give.
@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.explain import (
+from meteor.analysis.explain.parts import (
     ChunkBreak,
     NearMiss,
     WaterfallStep,
@@ -50,15 +50,15 @@ class Explanation:
     Attributes:
         score: the segment's METEOR score.
         waterfall: 1.0 → unmatched words (hypothesis, reference) → partial
-            credit → fragmentation → the score (:func:`meteor.analysis.explain.waterfall`).
+            credit → fragmentation → the score (:func:`meteor.analysis.explain.parts.waterfall`).
         word_costs: per unmatched word, the score if it alone were matched by the
             best enabled stage (``score_if_matched``) and the gain; largest gain first
-            (:func:`meteor.analysis.explain.unmatched_costs`).
+            (:func:`meteor.analysis.explain.parts.unmatched_costs`).
         chunk_breaks: per break between consecutive chunks, the words on either
             side and the score with one chunk fewer (``score_if_joined``)
-            (:func:`meteor.analysis.explain.chunk_break_costs`).
+            (:func:`meteor.analysis.explain.parts.chunk_break_costs`).
         near_misses: unmatched word pairs another stage, stemmer or alignment
-            choice would match, with the score if added (:func:`meteor.analysis.explain.near_misses`).
+            choice would match, with the score if added (:func:`meteor.analysis.explain.parts.near_misses`).
     """
 
     score: float

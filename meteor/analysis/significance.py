@@ -4,7 +4,7 @@
 statistics and applying the formula once (``MeteorStats.addStats``; the chunks of
 a perfect segment are not added).  That is :meth:`meteor.Meteor.combine`.  The
 *mean of segment scores* is a different number and is always reported beside it,
-labelled.  Scoring a corpus over several processes is :mod:`meteor.analysis.parallel`.
+labelled.  Scoring a corpus over several processes is :mod:`meteor.runners.parallel`.
 
 **Bootstrap** (:func:`bootstrap`).  Draw ``n_samples`` resamples of the segments
 with replacement (each the size of the corpus); for each, sum the resampled

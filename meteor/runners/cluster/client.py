@@ -2,7 +2,7 @@
 
 :func:`connect` gives a client of a running scheduler or of a new local cluster;
 :func:`prepare_workers` loads the resources on every worker
-(:mod:`meteor.analysis.cluster.worker`); :func:`run_partitions` keeps a bounded
+(:mod:`meteor.runners.cluster.worker`); :func:`run_partitions` keeps a bounded
 number of partitions in flight and yields their results in input order, turning
 every fault into a :class:`~meteor.errors.ClusterError`; :func:`score_corpus_dask`
 scores a whole corpus with them.
@@ -24,17 +24,17 @@ from distributed import Client, LocalCluster, wait
 from distributed.scheduler import KilledWorker
 
 from meteor import batch
-from meteor.analysis.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
-from meteor.analysis.cluster.worker import (
+from meteor.errors import ClusterError
+from meteor.metric import Meteor
+from meteor.params import Params
+from meteor.runners.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
+from meteor.runners.cluster.worker import (
     MeteorWorkerPlugin,
     score_partition,
     spec_key,
     worker_state,
 )
-from meteor.analysis.transport import Decoder
-from meteor.errors import ClusterError
-from meteor.metric import Meteor
-from meteor.params import Params
+from meteor.runners.transport import Decoder
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -265,7 +265,7 @@ def prepare_workers(
 
 #: Run by the scheduler and every worker: imports what tasks and the plugin need (a
 #: builtin is sent, so a process without this package can run it and say so).
-_IMPORT_CHECK = "__import__('importlib').import_module('meteor.analysis.cluster.worker').__name__"
+_IMPORT_CHECK = "__import__('importlib').import_module('meteor.runners.cluster.worker').__name__"
 
 
 def _check_imports(client: Client) -> None:
@@ -436,9 +436,9 @@ def score_corpus_dask(
     The distinct pairs are cut into partitions (identical pairs are scored once,
     as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
     back in input order; :func:`meteor.batch.combine` sums their statistics.
-    Equal (``==``) to :func:`meteor.analysis.parallel.score_corpus` and
-    :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.corpus.bootstrap` and
-    :func:`meteor.analysis.corpus.paired_bootstrap` give the same intervals and tests.
+    Equal (``==``) to :func:`meteor.runners.parallel.score_corpus` and
+    :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.significance.bootstrap` and
+    :func:`meteor.analysis.significance.paired_bootstrap` give the same intervals and tests.
 
     Args:
         meteor_or_params: a configured scorer (its preset name goes into the

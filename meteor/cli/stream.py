@@ -1,8 +1,8 @@
-"""``python -m meteor.analysis.cluster``: stream files of any size through a Dask cluster.
+"""``meteor stream``: stream files of any size through a Dask cluster.
 
-Reads the inputs lazily (:func:`~meteor.analysis.cluster.inputs.iter_segments`), has
+Reads the inputs lazily (:func:`~meteor.runners.cluster.inputs.iter_segments`), has
 the workers score and write the JSONL lines
-(:func:`~meteor.analysis.cluster.stream.score_stream_lines`), writes them to
+(:func:`~meteor.runners.cluster.stream.score_stream_lines`), writes them to
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
 prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
@@ -10,8 +10,10 @@ line, status 2 (every input is read once before any scoring, by the one reader o
 :mod:`meteor.io`: line counts, bad lines, segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
 complete (a temporary file renamed at the end).
 
-Tasks refer to the functions of the importable modules of this package (workers
-import them by name), never to this ``__main__`` module.
+The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.commands` is of the
+batch core): tasks refer to the functions of that package (workers import them by name),
+never to this module.  Until December 2026 this command was ``python -m
+meteor.analysis.cluster``.
 """
 
 from __future__ import annotations
@@ -23,9 +25,6 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
-from meteor.analysis.cluster.client import DEFAULT_TIMEOUT, connect
-from meteor.analysis.cluster.inputs import check_files, iter_segments
-from meteor.analysis.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
 from meteor.cli.files import (
     EXIT_SCORING,
     CliError,
@@ -40,6 +39,9 @@ from meteor.cli.files import (
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.io.lines import InputWarning, detect_format
 from meteor.metric import Meteor, jar_text
+from meteor.runners.cluster.client import DEFAULT_TIMEOUT, connect
+from meteor.runners.cluster.inputs import check_files, iter_segments
+from meteor.runners.cluster.stream import StreamSummary, StreamTotals, score_stream_lines
 from meteor.text.notices import bom_notice, has_bom
 
 
@@ -80,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m meteor.analysis.cluster",
+        prog="meteor stream",
         description="Score files of any size on a Dask cluster, streaming the per-segment "
         "JSONL out in input order as partitions complete.",
     )

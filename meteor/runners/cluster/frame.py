@@ -8,10 +8,10 @@ from typing import Any
 
 from distributed import Client
 
-from meteor.analysis.cluster.client import prepare_workers, score_corpus_dask
-from meteor.analysis.cluster.worker import SCORERS, collection_paused, load_scorer, spec_key
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners.cluster.client import prepare_workers, score_corpus_dask
+from meteor.runners.cluster.worker import SCORERS, collection_paused, load_scorer, spec_key
 from meteor.types import MeteorResult
 
 __all__ = ["FRAME_COLUMNS", "score_frame"]

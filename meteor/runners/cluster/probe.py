@@ -47,7 +47,7 @@ def probe_scheduler(address: str, deadline: float, timeout: float) -> None:
     ``python``, ``pickle-protocol``, ``compression``).  Anything else is named: nothing
     listening, no answer (after a plain HTTP request too), an HTTP server (e.g. the
     dashboard, port 8787), or other bytes.  Other schemes (``tls://``, …) are left to
-    the client (``meteor.analysis.cluster.client._client_within``).
+    the client (``meteor.runners.cluster.client._client_within``).
 
     Raises:
         ClusterError: the address and what answered there.
