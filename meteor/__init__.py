@@ -40,10 +40,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from meteor import presets
-from meteor.analysis.agreement import correlate
 from meteor.analysis.explain.record import Explanation, explain, explain_score
 from meteor.analysis.reconcile import reconcile
-from meteor.analysis.tune import tune
 from meteor.errors import (
     CandidateLimitError,
     ClusterError,
@@ -62,7 +60,25 @@ from meteor.stats import Stats
 from meteor.types import Alignment, Chunk, CorpusResult, Match, MeteorResult, Span, Token
 
 if TYPE_CHECKING:
+    from meteor.analysis.agreement import correlate
     from meteor.analysis.report import CorpusReport
+    from meteor.analysis.tune import tune
+
+#: Public names whose modules load scipy.stats (~0.6 s, ~60 MB): imported on first use
+#: (PEP 562), so ``import meteor`` and ``meteor score`` do not pay for them.
+_LAZY = {"correlate": "meteor.analysis.agreement", "tune": "meteor.analysis.tune"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'meteor' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = VERSION
 

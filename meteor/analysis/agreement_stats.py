@@ -45,9 +45,18 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import scipy.stats
+
+
+def _scipy_stats() -> Any:
+    """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
+    meteor`` and ``meteor score`` should not pay."""
+    import scipy.stats
+
+    return scipy.stats
+
 
 __all__ = [
     "MEASURES",
@@ -90,21 +99,21 @@ def kendall_b(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Kendall's τ-b (``scipy.stats.kendalltau``); NaN when either side is constant."""
     if len(x) < 2:
         return math.nan
-    return _quiet(lambda: scipy.stats.kendalltau(x, y, variant="b").statistic)
+    return _quiet(lambda: _scipy_stats().kendalltau(x, y, variant="b").statistic)
 
 
 def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Pearson's r (``scipy.stats.pearsonr``); NaN when either side is constant."""
     if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
         return math.nan
-    return _quiet(lambda: scipy.stats.pearsonr(x, y).statistic)
+    return _quiet(lambda: _scipy_stats().pearsonr(x, y).statistic)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Spearman's ρ (``scipy.stats.spearmanr``); NaN when either side is constant."""
     if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
         return math.nan
-    return _quiet(lambda: scipy.stats.spearmanr(x, y).statistic)
+    return _quiet(lambda: _scipy_stats().spearmanr(x, y).statistic)
 
 
 def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
@@ -145,7 +154,7 @@ def _ranks_within(values: Array, items: Array) -> Array:
     order = np.argsort(items, kind="stable")
     bounds = np.flatnonzero(np.diff(items[order])) + 1
     for group in np.split(order, bounds):
-        out[group] = scipy.stats.rankdata(values[group])
+        out[group] = _scipy_stats().rankdata(values[group])
     return out
 
 
@@ -400,4 +409,4 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
     if den <= 0.0:  # both metrics perfectly (anti)correlated: no sampling variance left
         return math.nan, math.nan
     t = (r12 - r13) * math.sqrt((n - 1) * (1.0 + r23)) / math.sqrt(den)
-    return t, float(2.0 * scipy.stats.t.sf(abs(t), n - 3))
+    return t, float(2.0 * _scipy_stats().t.sf(abs(t), n - 3))

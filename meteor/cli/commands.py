@@ -36,7 +36,6 @@ from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
 from meteor.cli import report as cli_report
-from meteor.cli import stream as cli_stream
 from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
@@ -116,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     if args_list and args_list[0] == "stream":
+        from meteor.cli import stream as cli_stream  # loads distributed: only for this command
+
         return cli_stream.main(args_list[1:])
     parser = _build_parser()
     try:

@@ -32,7 +32,6 @@ from meteor.cli.files import CliError, atomic_output
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
 from meteor.metric import Meteor
-from meteor.viz.report_html import to_html
 
 __all__ = ["FORMATS", "add_parser", "cmd_report"]
 
@@ -145,6 +144,8 @@ def _check(args: argparse.Namespace) -> None:
 
 def write_report(rep: CorpusReport, out: str, formats: list[str]) -> list[str]:
     """Write each format's file into ``out``; returns the paths written."""
+    from meteor.viz.report_html import to_html  # plotly: loaded only to write a report
+
     makers = {"html": to_html, "latex": to_latex, "md": to_markdown, "json": to_json}
     written = []
     for fmt in formats:
