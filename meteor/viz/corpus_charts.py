@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -61,6 +62,14 @@ LABELS_EN: dict[str, str] = {
     "b_axis": "{name} segment score (B)",
     "corpus_bar": "corpus score (summed statistics)",
     "mean_bar": "mean of segment scores",
+}
+
+
+#: A horizontal legend above the plot (below it, it covers the x-axis title) and the
+#: margins that leave it room: the layout of every chart of this module.
+_LEGEND_ABOVE: dict[str, Any] = {
+    "legend": dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
+    "margin": dict(t=50, b=40, l=50, r=10),
 }
 
 
@@ -200,9 +209,7 @@ def score_vs_length(
         yaxis_range=[-0.02, 1.02],
         height=360,
         clickmode="event+select",
-        # above the plot: below it, a horizontal legend covers the x-axis title
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
-        margin=dict(t=50, b=40, l=50, r=10),
+        **_LEGEND_ABOVE,
     )
     return fig
 
@@ -266,9 +273,7 @@ def ab_scatter(
         yaxis_range=[-0.02, 1.02],
         height=420,
         clickmode="event+select",
-        # above the plot: below it, a horizontal legend covers the x-axis title
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
-        margin=dict(t=50, b=40, l=50, r=10),
+        **_LEGEND_ABOVE,
     )
     return fig
 
@@ -303,8 +308,6 @@ def interval_bars(
         barmode="group",
         yaxis_title="METEOR",
         height=320,
-        # above the plot: below it, a horizontal legend covers the x-axis title
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
-        margin=dict(t=50, b=40, l=50, r=10),
+        **_LEGEND_ABOVE,
     )
     return fig

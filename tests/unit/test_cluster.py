@@ -41,6 +41,7 @@ from meteor.runners.cluster import (
     score_stream_lines,
 )
 from meteor.runners.parallel import score_corpus
+from tests._processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
@@ -354,16 +355,7 @@ def _dask_processes(tmp: Path) -> Iterator[dict[str, Any]]:
         assert address.startswith("tcp://127.0.0.1:")
         yield {"address": address, "start_worker": start_worker, "process": sched}
     finally:
-        for p in reversed(procs):
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        for log in logs:
-            log.close()
+        stop_processes(procs, logs)
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from tests._processes import stop_processes
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "meteor" / "data" / "demo"
 
@@ -184,16 +186,7 @@ def _dask(tmp: Path, scheduler_has_it: bool, worker_has_it: bool) -> Iterator[di
         )
         yield {"address": address, "worker": worker}
     finally:
-        for p in reversed(procs):
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        for log in logs:
-            log.close()
+        stop_processes(procs, logs)
 
 
 def test_workers_without_the_package_are_named(tmp_path: Path) -> None:
