@@ -29,6 +29,7 @@ from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
 from pages._i18n import integer, module_label, num, t
+from pages._report_downloads import figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
 from pages._widgets import plotly, shared_figure
@@ -145,6 +146,7 @@ def report_tabs(
                 st.error(t("rp_failed", msg=safe_name(str(exc))))
         if rep is not None:
             _ranking(rep, key)
+            figure_downloads(rep, key, figure_labels())  # SVG/PDF under the downloads
     with tabs["buckets"]:
         if rep is None:
             st.info(t("rp_build_first"))

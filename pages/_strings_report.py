@@ -201,4 +201,30 @@ STRINGS: dict[str, dict[str, str]] = {
     "rf_meteor": {"en": "METEOR", "ru": "METEOR"},
     "rf_recall": {"en": "recall", "ru": "полнота"},
     "rf_segments": {"en": "segments", "ru": "сегменты"},
+    # figures as SVG and PDF (pages/_report_downloads.py)
+    "rp_fig_head": {"en": "Figures as SVG and PDF", "ru": "Рисунки в SVG и PDF"},
+    "rp_fig_make": {
+        "en": "Draw the {n} figures as SVG and PDF",
+        "ru": "Нарисовать рисунки в SVG и PDF (рисунков: {n})",
+    },
+    "rp_fig_make_help": {
+        "en": "Drawn offline by this machine's Chromium; takes a few seconds. Done once per "
+        "report and interface language.",
+        "ru": "Рисует Chromium этой машины, без сети; занимает несколько секунд. Выполняется "
+        "один раз для отчёта и языка интерфейса.",
+    },
+    "rp_fig_drawing": {
+        "en": "Drawing the figures with Chromium…",
+        "ru": "Chromium рисует рисунки…",
+    },
+    "rp_fig_no_engine": {
+        "en": "SVG and PDF figures need Chromium on the machine that runs the app "
+        "(apt-get install chromium); the downloads above work without it.",
+        "ru": "Для рисунков в SVG и PDF нужен Chromium на машине, где работает приложение "
+        "(apt-get install chromium); файлы выше скачиваются и без него.",
+    },
+    "rp_fig_failed": {
+        "en": "The figures could not be drawn: {msg}",
+        "ru": "Не удалось нарисовать рисунки: {msg}",
+    },
 }

@@ -3,13 +3,13 @@
 Reads the inputs ``meteor score`` reads (``--hyp`` files, a TSV/JSONL with a
 ``system`` column included, ``--ref`` files), scores each system once and writes
 ``report.html`` (self-contained, opens offline), ``report.tex`` (booktabs tables),
-``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.report`).
+``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.report`);
+``--format svg,pdf`` adds each figure of the report as ``<figure>.svg`` / ``<figure>.pdf``
+(:func:`meteor.viz.report.report_figures`' ids), drawn offline by the system's Chromium
+(:mod:`meteor.viz.export`; without one: one line and status 2 before any scoring).
 Progress goes to stderr; each file is written with the CLI's one writer
-(:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input).
-
-Figures as SVG/PDF files are not written: that needs an offline image exporter
-(kaleido drives a Chrome of its own choosing and is not a dependency); each figure
-of the HTML report saves itself as SVG from its camera button, offline.
+(:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input); the
+images are all drawn before any file is written.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from meteor.analysis.report import CorpusReport, corpus_report
@@ -32,11 +33,13 @@ from meteor.cli.files import CliError, atomic_output
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
 from meteor.metric import Meteor
+from meteor.viz.export import IMAGE_FORMATS, check_engine, figure_images
 
 __all__ = ["FORMATS", "add_parser", "cmd_report"]
 
 #: ``--format`` name → the file written in ``--out``.
-FORMATS = {"html": "report.html", "latex": "report.tex", "md": "report.md", "json": "report.json"}
+FORMATS = {"html": "report.html", "latex": "report.tex", "md": "report.md", "json": "report.json",
+           "svg": "<figure>.svg", "pdf": "<figure>.pdf"}  # fmt: skip
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -45,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "report",
         help="a corpus report of N systems: ranking, clusters, buckets, where the points go",
         description="Score every system once and write the report (HTML, LaTeX, Markdown, "
-        "JSON) into a folder.",
+        "JSON; each figure as SVG or PDF) into a folder.",
     )
     rp.add_argument(
         "--hyp",
@@ -64,7 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     rp.add_argument(
         "--format",
         default="html,latex,md,json",
-        help="comma-separated: html, latex, md, json (default: all)",
+        help="comma-separated: html, latex, md, json, svg, pdf (default: html,latex,md,json; "
+        "svg and pdf write each figure, drawn by the system's Chromium)",
     )
     rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
     rp.add_argument("--preset-file", default=None, metavar="FILE",
@@ -142,17 +146,50 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
 
 
-def write_report(rep: CorpusReport, out: str, formats: list[str]) -> list[str]:
-    """Write each format's file into ``out``; returns the paths written."""
-    from meteor.viz.report_html import to_html  # plotly: loaded only to write a report
+def _figure_targets(rep: CorpusReport, out: str, formats: list[str]) -> list[tuple[str, str]]:
+    """``(label, path)`` of every figure file the formats ask for."""
+    from meteor.viz.report import report_figures  # plotly: loaded only to write a report
+
+    names = [name for name, _fig in report_figures(rep)]
+    return [(f"--out ({fmt})", os.path.join(out, f"{name}.{fmt}"))
+            for fmt in formats if fmt in IMAGE_FORMATS for name in names]  # fmt: skip
+
+
+def draw_figures(rep: CorpusReport, formats: list[str]) -> dict[tuple[str, str], bytes]:
+    """Every figure of the report in each image format asked for (none: ``{}``)."""
+    from meteor.viz.report import report_figures
+
+    images = [f for f in formats if f in IMAGE_FORMATS]
+    return figure_images(report_figures(rep), images) if images else {}
+
+
+def write_report(
+    rep: CorpusReport,
+    out: str,
+    formats: list[str],
+    drawn: Mapping[tuple[str, str], bytes] | None = None,
+) -> list[str]:
+    """Write each format's file into ``out`` (``svg``/``pdf``: a file per figure, all
+    drawn before anything is written: ``drawn``, else drawn here); returns the paths."""
+    from meteor.viz.report_html import to_html
 
     makers = {"html": to_html, "latex": to_latex, "md": to_markdown, "json": to_json}
+    if drawn is None:
+        drawn = draw_figures(rep, formats)
     written = []
     for fmt in formats:
+        if fmt in IMAGE_FORMATS:
+            continue
         path = os.path.join(out, FORMATS[fmt])
         text = makers[fmt](rep)
         with atomic_output(path, flag="--out") as fh:
             fh.write(text if text.endswith("\n") else text + "\n")
+        written.append(path)
+    for (name, fmt), data in drawn.items():
+        path = os.path.join(out, f"{name}.{fmt}")
+        with atomic_output(path, flag="--out") as fh:
+            fh.flush()
+            fh.buffer.write(data)  # the one writer's stream, in bytes: an image
         written.append(path)
     return written
 
@@ -161,6 +198,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Run ``report``: check, read, score, analyse, write; progress on stderr."""
     _check(args)
     formats = _formats(args.format)
+    if any(f in IMAGE_FORMATS for f in formats):
+        check_engine()  # no browser: one line, before any reading or scoring
     edges = _edges(args.length_edges)
     compare = None
     if args.compare is not None:
@@ -177,7 +216,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError("give --preset or --preset-file, not both")
     inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else []),
               *([args.preset_file] if args.preset_file else [])]  # fmt: skip
-    targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats]
+    targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats if f not in IMAGE_FORMATS]
     if out.exists():
         cli_io.check_outputs(targets, inputs)
     stdin_used = [False]
@@ -211,8 +250,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if edges is not None:
         options["length_edges"] = edges
     rep = corpus_report(corpus, meteor, workers=args.workers, progress=say, **options)
+    targets += _figure_targets(rep, str(out), formats)
+    if out.exists():
+        cli_io.check_outputs(targets, inputs)
+    if any(f in IMAGE_FORMATS for f in formats):
+        say("drawing the figures with Chromium")
+    drawn = draw_figures(rep, formats)  # before any file: an error leaves none
     out.mkdir(exist_ok=True)
     cli_io.check_outputs(targets, inputs)
-    for path in write_report(rep, str(out), formats):
+    for path in write_report(rep, str(out), formats, drawn):
         say(f"wrote {path}")
     return 0

@@ -232,9 +232,9 @@ def test_cli_report_end_to_end(tmp_path: Path, capsys) -> None:
 def test_cli_report_bad_input_one_line_and_nothing_written(tmp_path: Path, capsys) -> None:
     src = _tsv(tmp_path)
     out = tmp_path / "rep"
-    assert main(["report", "--hyp", str(src), "--out", str(out), "--format", "pdf"]) == 2
+    assert main(["report", "--hyp", str(src), "--out", str(out), "--format", "docx"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--format: unknown format pdf" in err
+    assert err.count("\n") == 1 and "--format: unknown format docx" in err
     assert main(["report", "--hyp", str(src), "--out", str(out), "--label", "genre",
                  "--bootstrap", "50"]) == 2  # fmt: skip
     assert "no input table has a column 'genre'" in capsys.readouterr().err

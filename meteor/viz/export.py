@@ -1,0 +1,152 @@
+"""Figures as SVG and PDF files, drawn offline by the system's Chromium through kaleido.
+
+:func:`figure_images` draws many figures in one browser session (the browser's start
+is most of the cost: about 3–5 s, then well under a second a figure);
+:func:`figure_bytes` draws one.  The engine is ``kaleido`` (pinned in
+requirements.txt) driving a Chromium that is already installed: ``BROWSER_PATH`` when
+set, else ``chromium`` (Debian's package), ``chromium-browser``, ``google-chrome`` or
+``google-chrome-stable`` on ``PATH``.  Nothing is downloaded, ever: kaleido's own
+Chrome download (``get_chrome``) is never called, MathJax (which kaleido loads from a
+CDN by default) is off and plotly.js is the copy inside the plotly package.  Without a
+browser, :func:`check_engine` raises :class:`~meteor.errors.ResourceError` with
+:data:`NO_ENGINE` (what to install, and which exports still work).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+from meteor.errors import ResourceError
+
+__all__ = [
+    "IMAGE_FORMATS",
+    "NO_ENGINE",
+    "check_engine",
+    "figure_bytes",
+    "figure_images",
+    "find_browser",
+]
+
+#: The image formats drawn here.
+IMAGE_FORMATS = ("svg", "pdf")
+
+#: The one line said when no browser can draw the figures.
+NO_ENGINE = (
+    "SVG and PDF figures need Chromium (apt-get install chromium, or BROWSER_PATH set to a "
+    "Chrome/Chromium program){found}; the HTML report (its figures save as SVG from the "
+    "browser), LaTeX, Markdown and JSON work without it"
+)
+_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+#: Seconds one figure may take once the browser runs (kaleido's own limit per image).
+FIGURE_TIMEOUT = 60.0
+#: Seconds the whole batch may take beyond that (the browser's start).
+START_TIMEOUT = 120.0
+#: The size a figure is drawn at when its layout gives none (plotly's defaults).
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 700, 500
+
+
+def _runnable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_browser() -> str | None:
+    """The Chrome/Chromium program to draw with: ``BROWSER_PATH`` if set (and only it),
+    else the first of :data:`_NAMES` on ``PATH``; ``None`` when there is none."""
+    chosen = os.environ.get("BROWSER_PATH")
+    if chosen is not None:
+        return chosen if _runnable(chosen) else None
+    for name in _NAMES:
+        path = shutil.which(name)
+        if path and _runnable(path):
+            return path
+    return None
+
+
+def check_engine() -> str:
+    """The browser's path; :class:`ResourceError` (:data:`NO_ENGINE`) when there is no
+    browser or kaleido is not installed."""
+    try:
+        import kaleido  # noqa: F401 - only whether it is there
+    except ImportError:
+        raise ResourceError(
+            NO_ENGINE.format(found="").replace(
+                "Chromium (", "kaleido (pip install -r requirements.txt) and Chromium (", 1
+            )
+        ) from None
+    path = find_browser()
+    if path is None:
+        chosen = os.environ.get("BROWSER_PATH")
+        found = f"; BROWSER_PATH={chosen!r} is not a program" if chosen is not None else ""
+        raise ResourceError(NO_ENGINE.format(found=found))
+    return path
+
+
+def _options(fig: go.Figure, fmt: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The figure as plotly JSON and kaleido's options (its own size, else plotly's)."""
+    spec = fig.to_plotly_json()
+    layout = spec.get("layout", {})
+    size = {"width": layout.get("width") or DEFAULT_WIDTH,
+            "height": layout.get("height") or DEFAULT_HEIGHT}  # fmt: skip
+    return spec, {"format": fmt, "scale": 1, **size}
+
+
+async def _draw(browser: str, jobs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[bytes]:
+    import kaleido
+
+    out: list[bytes] = []
+    # mathjax=False: kaleido's default loads MathJax from a CDN (network); plotly.js is
+    # the plotly package's own copy (kaleido's default when plotly is installed).
+    async with kaleido.Kaleido(
+        n=1, timeout=FIGURE_TIMEOUT, mathjax=False, path=browser, headless=True
+    ) as k:
+        for spec, opts in jobs:
+            out.append(bytes(await k.calc_fig(spec, opts=opts)))
+    return out
+
+
+def figure_images(
+    figures: Sequence[tuple[str, go.Figure]], formats: Sequence[str] = IMAGE_FORMATS
+) -> dict[tuple[str, str], bytes]:
+    """Every ``(name, figure)`` in every format, in one browser session:
+    ``{(name, format): bytes}``.  All or nothing: an error (no browser, a browser that
+    fails or times out) is one :class:`ResourceError` and no image is returned."""
+    bad = [f for f in formats if f not in IMAGE_FORMATS]
+    if bad:
+        raise ValueError(f"unknown image format {bad[0]!r}; choose from {', '.join(IMAGE_FORMATS)}")
+    browser = check_engine()
+    keys = [(name, fmt) for fmt in formats for name, _fig in figures]
+    by_name = dict(figures)
+    jobs = [_options(by_name[name], fmt) for name, fmt in keys]
+    if not jobs:
+        return {}
+    box: list[Any] = []
+
+    def run() -> None:  # its own thread and event loop: callers may be inside one
+        try:
+            box.append(asyncio.run(_draw(browser, jobs)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box.append(exc)
+
+    worker = threading.Thread(target=run, name="meteor-figure-export", daemon=True)
+    worker.start()
+    worker.join(START_TIMEOUT + FIGURE_TIMEOUT * len(jobs))
+    if not box:
+        raise ResourceError(f"Chromium at {browser} did not draw the figures in time")
+    result = box[0]
+    if isinstance(result, BaseException):
+        what = " ".join(str(result).split()) or type(result).__name__
+        raise ResourceError(f"Chromium at {browser} could not draw the figures: {what}")
+    return dict(zip(keys, result, strict=True))
+
+
+def figure_bytes(fig: go.Figure, fmt: str) -> bytes:
+    """One figure as ``svg`` or ``pdf`` bytes (a browser session of its own)."""
+    return figure_images([("figure", fig)], [fmt])[("figure", fmt)]

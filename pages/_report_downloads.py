@@ -1,0 +1,96 @@
+"""The corpus report's figures as SVG and PDF downloads on the Corpus page (issue 35).
+
+Not a page.  :func:`figure_downloads` sits under the report's other downloads: a button
+draws every figure of the report (:func:`meteor.viz.report.report_figures`, in the
+interface language) as SVG and PDF in one session of the machine's Chromium
+(:func:`meteor.viz.export.figure_images`; offline, a few seconds), kept for every
+session in :data:`pages._cache.APP_CACHE` per report and language; then each figure has
+an SVG and a PDF button.  Without Chromium (README's first command installs none) a
+one-line notice stands in place of the buttons.  User text (bucket label columns)
+reaches Markdown only through :func:`pages._corpus_common.safe_name`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from meteor.analysis.report import CorpusReport
+from meteor.errors import ResourceError
+from meteor.viz.export import check_engine, figure_images
+from meteor.viz.report import report_figures
+from meteor.viz.style import escape
+from pages._cache import APP_CACHE
+from pages._corpus_common import safe_name
+from pages._i18n import integer, t
+
+__all__ = ["IMAGE_TYPES", "figure_downloads", "figure_titles"]
+
+#: format → MIME type of the download
+IMAGE_TYPES = {"svg": "image/svg+xml", "pdf": "application/pdf"}
+
+
+def _bucket_title(name: str) -> str:
+    if name.startswith("label:"):
+        return t("rp_b_label", column=name.removeprefix("label:"))
+    return t(f"rp_b_{name}")
+
+
+def figure_titles(rep: CorpusReport) -> dict[str, str]:
+    """Each figure id of the report → its title in the interface language (plain text)."""
+    titles = {"ranking": t("rf_ranking"), "pvalues": t("rf_pvalues"),
+              "stages": t("rf_stages"), "frag": t("rf_frag")}  # fmt: skip
+    for k, table in enumerate(rep.buckets):
+        titles[f"bucket-{k}"] = _bucket_title(table.name)
+    return titles
+
+
+def _figures(rep: CorpusReport, labels: Mapping[str, str]) -> list[tuple[str, go.Figure]]:
+    """The report's figures, the bucket charts titled in the interface language."""
+    titles = figure_titles(rep)
+    figs = report_figures(rep, labels)
+    for name, fig in figs:
+        if name.startswith("bucket-"):
+            fig.update_layout(title={"text": escape(titles[name])})
+    return figs
+
+
+def figure_downloads(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -> None:
+    """The SVG and PDF buttons of every figure (drawn on request), or the notice."""
+    st.markdown(f"**{t('rp_fig_head')}**")
+    try:
+        check_engine()
+    except ResourceError:
+        st.info(t("rp_fig_no_engine"))
+        return
+    cache_key = ("report_figure_images", tuple(sorted(labels.items())), *key)
+    wanted = st.session_state.get("_rp_figs_wanted") == cache_key or cache_key in APP_CACHE
+    figs = _figures(rep, labels)
+    if not wanted:
+        if not st.button(t("rp_fig_make", n=integer(len(figs))), key="rp_img_make",
+                         help=t("rp_fig_make_help")):  # fmt: skip
+            return
+        st.session_state["_rp_figs_wanted"] = cache_key
+    try:
+        with st.spinner(t("rp_fig_drawing")):
+            drawn = APP_CACHE.get(cache_key, lambda: figure_images(figs))
+    except (ResourceError, ValueError) as exc:
+        st.session_state.pop("_rp_figs_wanted", None)
+        st.error(t("rp_fig_failed", msg=safe_name(str(exc))))
+        return
+    titles = figure_titles(rep)
+    for name, _fig in figs:
+        row = st.container(horizontal=True, vertical_alignment="center", key=f"rp_img_{name}")
+        row.caption(safe_name(titles.get(name, name)))
+        for fmt, mime in IMAGE_TYPES.items():
+            row.download_button(
+                fmt.upper(),
+                data=drawn[(name, fmt)],
+                file_name=f"meteor-{name}.{fmt}",
+                mime=mime,
+                key=f"rp_img_{name}_{fmt}",
+                on_click="ignore",
+            )
