@@ -14,13 +14,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 
 from meteor.analysis.agreement import load_judged
 from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_objective, tune
 from meteor.cli import files as cli_io
+from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
-from meteor.cli.output import ProgressBar
 from meteor.errors import InputError
 
 __all__ = ["add_parser", "cmd_tune", "format_text", "read_groups"]
@@ -35,9 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "for the best agreement with a human column, optionally cross-validate across groups, "
         "and write a preset file for --preset-file.",
     )
-    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
-                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
-    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+    judged_args.add_input_options(p)
     p.add_argument("--human-column", required=True, metavar="COL")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the human score is an error score (MQM error counts, HTER): flipped")  # fmt: skip
@@ -58,10 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
     p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the preset file")
-    p.add_argument("--workers", type=int, default=None, metavar="N")
-    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
-    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    judged_args.add_run_options(p)
     return p
 
 
@@ -154,8 +148,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out is not None:
         cli_io.check_outputs([("--out", args.out)], [*args.hyp, *(args.ref or [])])
     stdin_used = [False]
-    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
-    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files, ref_files = judged_args.read_tables(args, stdin_used)
     judged = load_judged(
         hyp_files,
         args.human_column,
@@ -177,9 +170,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     digest = hashlib.sha256()
     for _, data in hyp_files + ref_files:
         digest.update(hashlib.sha256(data).digest())
-    workers = cli_io.cap_workers(args.workers, sys.stderr)
-    bar = ProgressBar(sys.stderr, "tuning") if args.progress or sys.stderr.isatty() else None
-    try:
+    workers = judged_args.workers(args)
+    with judged_args.progress_bar(args, "tuning") as bar:
         result = tune(
             judged,
             preset=args.preset,
@@ -194,20 +186,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
             seed=args.seed,
             data_name="+".join(name for name, _ in hyp_files),
             data_sha256=digest.hexdigest(),
-            workers=workers if workers is not None else 1,
+            workers=workers,
             progress=bar,
         )
-    finally:
-        if bar is not None:
-            bar.close()
     if args.out is not None:
         doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
             fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
-    if args.format == "json":
-        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
-    else:
-        text = format_text(result) + (f"\npreset file: {args.out}" if args.out else "")
-    with atomic_output("-") as out:
-        out.write(text + "\n")
+    preset_line = f"\npreset file: {args.out}" if args.out else ""
+    judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0
