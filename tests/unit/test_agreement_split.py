@@ -18,17 +18,17 @@ from meteor.cli import tune as cli_tune
 from meteor.errors import InputError
 from meteor.io.read import Corpus
 
-TABLE = (
-    "system\tseg_id\thyp\tref\thuman\tcomet\n"
-    "A\t1\tthe cat sat on the mat\tthe cat sat on the mat\t90\t0.9\n"
-    "A\t2\ta dog\tthe dog barked loudly\t40\t0.4\n"
-    "A\t3\tit rains today\tit is raining today\t70\t0.6\n"
-    "B\t1\ta cat on a mat\tthe cat sat on the mat\t60\t0.5\n"
-    "B\t2\tthe dog barked\tthe dog barked loudly\t80\t0.8\n"
-    "B\t3\train\tit is raining today\t20\t0.1\n"
-    "C\t1\tcat\tthe cat sat on the mat\t10\t0.2\n"
-    "C\t2\tdog barked loudly\tthe dog barked loudly\t95\t0.7\n"
-    "C\t3\tit is raining\tit is raining today\t85\t0.9\n"
+REFS = ("the cat sat on the mat", "the dog barked loudly", "it is raining today")
+# Per system: (hypothesis, human, comet) of segments 1, 2, 3.
+ROWS = {
+    "A": (("the cat sat on the mat", 90, 0.9), ("a dog", 40, 0.4), ("it rains today", 70, 0.6)),
+    "B": (("a cat on a mat", 60, 0.5), ("the dog barked", 80, 0.8), ("rain", 20, 0.1)),
+    "C": (("cat", 10, 0.2), ("dog barked loudly", 95, 0.7), ("it is raining", 85, 0.9)),
+}
+TABLE = "system\tseg_id\thyp\tref\thuman\tcomet\n" + "".join(
+    f"{system}\t{seg}\t{hyp}\t{REFS[seg - 1]}\t{human}\t{comet}\n"
+    for system, rows in ROWS.items()
+    for seg, (hyp, human, comet) in enumerate(rows, start=1)
 )
 
 
