@@ -65,40 +65,24 @@ def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) ->
     Raises:
         InputError: a file without the column, or a row without a value.
     """
-    from meteor.io.lines import decode, detect_format
-    from meteor.io.tables import (
-        _ID_NAMES,
-        _SYSTEM_NAMES,
-        _by_system,
-        _id_text,
-        _jsonl_rows,
-        _pick,
-        _tsv_rows,
-    )
+    from meteor.io.lines import detect_format
+    from meteor.io.scores import keyed_rows, table_rows
 
     out: dict[str, str] = {}
     for name, data in files:
         kind = detect_format(name, fmt)
         if kind == "text":
             raise InputError(f"{name}: a plain-text file has no column {column!r} to group by")
-        text = decode(data, name)
-        if kind in ("tsv", "csv"):
-            header, rows = _tsv_rows(text, name, 10**9, kind)
-        else:
-            header, rows = _jsonl_rows(text, name, 10**9)
+        header, rows = table_rows(data, name, kind, 10**9)
         if column not in header:
             raise InputError(
                 f"{name}: no column {column!r} to group by; columns: {', '.join(header)}"
             )
-        sys_col = _pick(header, None, _SYSTEM_NAMES, "system", name)
-        id_col = _pick(header, None, _ID_NAMES, "segment id", name)
-        for system, sys_rows in _by_system(name, rows, sys_col, 10**9):
-            for k, (line, row) in enumerate(sys_rows, start=1):
-                seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
-                value = row.get(column)
-                if value is None or not str(value).strip():
-                    raise InputError(f"{name}: line {line} has no {column!r} to group by")
-                out[f"{system}\t{seg}"] = str(value)
+        for system, seg, line, row in keyed_rows(name, header, rows, 10**9, need_id=False):
+            value = row.get(column)
+            if value is None or not str(value).strip():
+                raise InputError(f"{name}: line {line} has no {column!r} to group by")
+            out[f"{system}\t{seg}"] = str(value)
     return out
 
 

@@ -146,3 +146,23 @@ def test_correlate_and_tune_share_their_input_and_run_options() -> None:
     t = _options(cli_tune.add_parser)
     for dest in ("hyp", "ref", "workers", "input_format", "progress", "format"):
         assert c[dest] == t[dest], dest
+
+
+def test_group_labels_and_scores_key_the_rows_alike() -> None:
+    from meteor.io.scores import keyed_rows, read_scores, table_rows
+
+    data = b"system,hyp,doc,human\nA,x,d1,1\nA,y,d2,2\nB,z,d3,3\n"  # no seg_id: numbered
+    labels = cli_tune.read_groups([("t.csv", data)], "doc", None)
+    scores = read_scores(data, "t.csv", ["human"])
+    assert [tuple(k.split("\t")) for k in labels] == list(scores["human"])
+    header, rows = table_rows(data, "t.csv", "csv", 100)
+    keyed = [(s, g, line) for s, g, line, _ in keyed_rows("t.csv", header, rows, 100)]
+    assert keyed == [("A", "1", 2), ("A", "2", 3), ("B", "1", 4)]
+    jsonl = b'{"system": "A", "seg_id": "7", "doc": "d"}\n{"system": "A", "doc": "e"}\n'
+    header, rows = table_rows(jsonl, "t.jsonl", "jsonl", 100)
+    with pytest.raises(InputError, match="line 2 has no segment id"):
+        list(keyed_rows("t.jsonl", header, rows, 100))
+    assert [g for _, g, _, _ in keyed_rows("t.jsonl", header, rows, 100, need_id=False)] == [
+        "7",
+        "2",
+    ]
