@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from meteor.analysis import tune as tn  # noqa: E402
 from meteor.analysis.agreement import _rows, load_judged  # noqa: E402
 from meteor.metric import Meteor  # noqa: E402
+from meteor.types import module_slot  # noqa: E402
 
 #: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
 DATA = str(
@@ -59,7 +60,7 @@ def main() -> None:
     def points(n: int) -> tn.Point:
         w = np.zeros((n, width))
         for m, _ in base.weights:
-            w[:, tn.module_slot(m)] = rng.random(n)
+            w[:, module_slot(m)] = rng.random(n)
         return tn.Point(rng.random(n), rng.random(n) * 3, rng.random(n), rng.random(n), w)
 
     for key, n in (

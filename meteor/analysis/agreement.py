@@ -28,11 +28,12 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
+from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
 from meteor.errors import InputError
 from meteor.params import Params
@@ -216,25 +217,6 @@ def score_metrics(
 # --------------------------------------------------------------------------- records
 
 
-def _num(x: float) -> float | None:
-    return x if math.isfinite(x) else None
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
-    flattened measure, items for a grouped one, pairs for DARR flattened, systems)."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
-                "n": self.n}  # fmt: skip
-
-
 @dataclass(frozen=True)
 class MetricAgreement:
     """One metric's agreement: ``segment`` by :data:`~meteor.analysis.agreement_stats.MEASURES`
@@ -379,6 +361,18 @@ def _system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(systems, human, n) / np.bincount(systems, minlength=n)
 
 
+class MeasureOptions(TypedDict, total=False):
+    """:func:`measure`'s settings, which :func:`correlate` passes on (see :func:`measure`
+    for their defaults)."""
+
+    darr_threshold: float
+    n_bootstrap: int
+    n_permutations: int
+    seed: int
+    level: float
+    test_measure: str | None
+
+
 def measure(
     judged: Judged,
     metrics: Sequence[MetricScores],
@@ -397,50 +391,22 @@ def measure(
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
     """
     pairs_only = judged.human is None
-    keys = ("darr_flat", "darr_item") if pairs_only else tuple(st.MEASURES)
-    if test_measure is None:
-        test_measure = keys[0] if pairs_only else "kendall_flat"
-    if test_measure not in keys:
-        raise InputError(f"unknown measure {test_measure!r}; choose from {', '.join(keys)}")
+    keys, test_measure = _measure_keys(pairs_only, test_measure)
     human, darr, items, systems = _rows(judged)
     n_sys = len(judged.corpus.systems)
-    given = None
-    if judged.pairs is not None:
-        rows = row_index(judged.corpus)
-        given = (
-            np.asarray([rows[(better, seg)] for seg, better, _ in judged.pairs], dtype=np.int64),
-            np.asarray([rows[(worse, seg)] for seg, _, worse in judged.pairs], dtype=np.int64),
-        )
-    data = st.SegmentData.build(human, items, darr, darr_threshold, given)
+    data = st.SegmentData.build(human, items, darr, darr_threshold, _given_pairs(judged))
     draws = st.item_draws(data.n_items, n_bootstrap, seed)
     sys_human = _system_human(human, systems, n_sys)
     out: list[MetricAgreement] = []
     for m in metrics:
-        seg_scores = np.asarray(m.segment, dtype=float)
-        segment: list[tuple[str, Estimate]] = []
-        for key in keys:
-            value = st.segment_measure(key, data, seg_scores)
-            samples = st.bootstrap_segment(key, data, seg_scores, draws)
-            low, high = st.percentile(samples, level)
-            segment.append((key, Estimate(value, low, high, st.item_count(key, data, seg_scores))))
+        segment = _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
         sys_scores = np.asarray(m.system, dtype=float)
-        system: list[tuple[str, Estimate]] = []
-        for key, fn in () if pairs_only else (("pearson", st.pearson), ("kendall", st.kendall_b)):
-            samples = st.bootstrap_system(fn, sys_human, sys_scores, n_bootstrap, seed)
-            low, high = st.percentile(samples, level)
-            system.append((key, Estimate(fn(sys_human, sys_scores), low, high, n_sys)))
-        out.append(MetricAgreement(m.name, m.kind, m.signature, tuple(segment), tuple(system)))
-    comparisons = []
-    for i, a in enumerate(metrics):
-        for b in metrics[i + 1 :]:
-            sa = np.asarray(a.segment, dtype=float)
-            sb = np.asarray(b.segment, dtype=float)
-            delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
-            w_seg = w_sys = None
-            if not pairs_only:
-                w_seg = _williams(human, sa, sb)
-                w_sys = _williams(sys_human, np.asarray(a.system), np.asarray(b.system))
-            comparisons.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
+        system = (
+            () if pairs_only else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
+        )
+        out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system))
+    human_sides = None if pairs_only else (human, sys_human)
+    comparisons = _comparisons(metrics, test_measure, data, n_permutations, seed, human_sides)
     return Agreement(
         judged.human_column,
         judged.higher_is_better,
@@ -462,6 +428,74 @@ def measure(
     )
 
 
+def _measure_keys(pairs_only: bool, test_measure: str | None) -> tuple[tuple[str, ...], str]:
+    """The segment-level measures to report and the one PERM-BOTH tests (its default
+    filled in: ``kendall_flat``, or ``darr_flat`` with pairs only).
+
+    Raises:
+        InputError: a test measure that is not among the measures reported.
+    """
+    keys = ("darr_flat", "darr_item") if pairs_only else tuple(st.MEASURES)
+    if test_measure is None:
+        test_measure = keys[0] if pairs_only else "kendall_flat"
+    if test_measure not in keys:
+        raise InputError(f"unknown measure {test_measure!r}; choose from {', '.join(keys)}")
+    return keys, test_measure
+
+
+def _given_pairs(judged: Judged) -> tuple[np.ndarray, np.ndarray] | None:
+    """The judged pairs as ``(better rows, worse rows)``; None: DARR pairs are built."""
+    if judged.pairs is None:
+        return None
+    rows = row_index(judged.corpus)
+    return (
+        np.asarray([rows[(better, seg)] for seg, better, _ in judged.pairs], dtype=np.int64),
+        np.asarray([rows[(worse, seg)] for seg, _, worse in judged.pairs], dtype=np.int64),
+    )
+
+
+def _segment_estimates(
+    keys: Sequence[str], data: st.SegmentData, scores: np.ndarray, draws: np.ndarray, level: float
+) -> tuple[tuple[str, Estimate], ...]:
+    """Every segment-level measure ``keys`` of one metric's scores, with its interval."""
+    return tuple((key, segment_estimate(key, data, scores, draws, level)) for key in keys)
+
+
+def _system_estimates(
+    human: np.ndarray, scores: np.ndarray, n_bootstrap: int, seed: int, level: float
+) -> tuple[tuple[str, Estimate], ...]:
+    """Pearson and Kendall of one metric's system scores with the systems' mean human
+    scores, each with its interval."""
+    return tuple(
+        (key, system_estimate(fn, human, scores, n_bootstrap, seed, level, len(human)))
+        for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b))
+    )
+
+
+def _comparisons(
+    metrics: Sequence[MetricScores],
+    test_measure: str,
+    data: st.SegmentData,
+    n_permutations: int,
+    seed: int,
+    human: tuple[np.ndarray, np.ndarray] | None,
+) -> list[Comparison]:
+    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` and, with
+    ``human`` (per row, per system; None: pairs only), Williams' test at both levels."""
+    out = []
+    for i, a in enumerate(metrics):
+        for b in metrics[i + 1 :]:
+            sa = np.asarray(a.segment, dtype=float)
+            sb = np.asarray(b.segment, dtype=float)
+            delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
+            w_seg = w_sys = None
+            if human is not None:
+                w_seg = _williams(human[0], sa, sb)
+                w_sys = _williams(human[1], np.asarray(a.system), np.asarray(b.system))
+            out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
+    return out
+
+
 def _williams(human: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Williams' test of Pearson r(human, a) vs r(human, b) (:func:`~.agreement_stats.williams`)."""
     return st.williams(st.pearson(human, a), st.pearson(human, b), st.pearson(a, b), len(human))
@@ -475,15 +509,10 @@ def correlate(
     baselines: Sequence[str] = (),
     columns: Sequence[str] | None = None,
     lang: str | None = None,
-    darr_threshold: float = 25.0,
-    n_bootstrap: int = 1000,
-    n_permutations: int = 1000,
-    seed: int = 12345,
-    level: float = 0.95,
-    test_measure: str | None = None,
     workers: int | None = 1,
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
+    **options: Unpack[MeasureOptions],
 ) -> Agreement:
     """Score ``judged`` with every metric asked for and measure each one's agreement.
 
@@ -494,21 +523,20 @@ def correlate(
         baselines: any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes).
         columns: metric columns of ``judged`` to compare (default: all).
         lang: the language for the presets (default: each preset's).
-        darr_threshold: DARR pairs need a larger difference than this (WMT: 25 on raw DA).
-        n_bootstrap, level, seed: the intervals (resamples, coverage, seed).
-        n_permutations: permutations of each pairwise test (``0``: none run).
-        test_measure: the segment-level measure tested (a key of ``MEASURES``).
         workers: processes for METEOR scoring (``None``: every CPU).
         progress: ``progress(fraction, message)`` while scoring.
         preset_files: preset files (``meteor tune --out``), labelled by their name.
+        options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
+            ``darr_threshold``: DARR pairs need a larger difference than this (WMT: 25
+            on raw DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
+            coverage, seed); ``n_permutations``: permutations of each pairwise test
+            (``0``: none run); ``test_measure``: the segment-level measure tested (a key
+            of ``MEASURES``).
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
-    if n_bootstrap < 1 or n_permutations < 0:
-        raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
-    if not 0 < level < 1:
-        raise InputError(f"level must be between 0 and 1, got {level}")
+    _check_options(options)
     metrics = score_metrics(
         judged,
         presets=presets,
@@ -522,13 +550,18 @@ def correlate(
     )
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
-    return measure(
-        judged,
-        metrics,
-        darr_threshold=darr_threshold,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
-        level=level,
-        test_measure=test_measure,
-    )
+    return measure(judged, metrics, **options)
+
+
+def _check_options(options: MeasureOptions) -> None:
+    """Refuse resamples, permutations or a coverage out of range before anything is scored
+    (:func:`measure`'s defaults are all in range).
+
+    Raises:
+        InputError: ``n_bootstrap < 1``, ``n_permutations < 0`` or ``level`` not in (0, 1).
+    """
+    if options.get("n_bootstrap", 1) < 1 or options.get("n_permutations", 0) < 0:
+        raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
+    level = options.get("level", 0.5)
+    if not 0 < level < 1:
+        raise InputError(f"level must be between 0 and 1, got {level}")

@@ -25,7 +25,8 @@ mean human scores.
 **Intervals** (:func:`percentile`): a percentile bootstrap.  Segment level resamples the
 *items* (each drawn item brings all its systems' rows, so items and pairs stay whole);
 system level resamples the systems.  Draws come from ``numpy.random.default_rng(seed)``
-and are shared by every metric.
+and are shared by every metric.  An :class:`Estimate` is a measure with its interval
+(:func:`segment_estimate`, :func:`system_estimate`).
 
 **Significance** (:func:`perm_both`): Deutsch et al. (2021)'s PERM-BOTH permutation
 test of ``r(A) − r(B)``: each metric is first standardised (z-scores over all rows, which
@@ -60,6 +61,7 @@ def _scipy_stats() -> Any:
 
 __all__ = [
     "MEASURES",
+    "Estimate",
     "SegmentData",
     "darr_pairs",
     "kendall_b",
@@ -67,8 +69,10 @@ __all__ = [
     "percentile",
     "per_item",
     "perm_both",
+    "segment_estimate",
     "segment_measure",
     "spearman",
+    "system_estimate",
     "williams",
     "within_item_pairs",
 ]
@@ -102,16 +106,21 @@ def kendall_b(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     return _quiet(lambda: _scipy_stats().kendalltau(x, y, variant="b").statistic)
 
 
+def _constant(x: Sequence[float] | Array, y: Sequence[float] | Array) -> bool:
+    """Fewer than two values, or either side constant: no correlation is defined."""
+    return len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0
+
+
 def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Pearson's r (``scipy.stats.pearsonr``); NaN when either side is constant."""
-    if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
+    if _constant(x, y):
         return math.nan
     return _quiet(lambda: _scipy_stats().pearsonr(x, y).statistic)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Spearman's ρ (``scipy.stats.spearmanr``); NaN when either side is constant."""
-    if len(x) < 2 or np.ptp(np.asarray(x)) == 0 or np.ptp(np.asarray(y)) == 0:
+    if _constant(x, y):
         return math.nan
     return _quiet(lambda: _scipy_stats().spearmanr(x, y).statistic)
 
@@ -410,3 +419,58 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
         return math.nan, math.nan
     t = (r12 - r13) * math.sqrt((n - 1) * (1.0 + r23)) / math.sqrt(den)
     return t, float(2.0 * _scipy_stats().t.sf(abs(t), n - 3))
+
+
+# --------------------------------------------------------------------------- estimates
+
+
+def _num(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
+    flattened measure, items for a grouped one, pairs for DARR flattened, systems)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
+                "n": self.n}  # fmt: skip
+
+
+def segment_estimate(
+    key: str,
+    data: SegmentData,
+    scores: Array,
+    draws: Array,
+    level: float,
+    value: float | None = None,
+) -> Estimate:
+    """One segment-level measure of ``scores`` with its bootstrap interval over the items
+    ``draws`` (``value``: the measure when the caller has it already)."""
+    if value is None:
+        value = segment_measure(key, data, scores)
+    samples = bootstrap_segment(key, data, scores, draws)
+    low, high = percentile(samples, level)
+    return Estimate(value, low, high, item_count(key, data, scores))
+
+
+def system_estimate(
+    fn: Callable[[Array, Array], float],
+    human: Array,
+    scores: Array,
+    n_bootstrap: int,
+    seed: int,
+    level: float,
+    n: int,
+) -> Estimate:
+    """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
+    over the ``n`` systems."""
+    samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
+    low, high = percentile(samples, level)
+    return Estimate(fn(human, scores), low, high, n)

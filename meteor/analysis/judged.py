@@ -212,29 +212,75 @@ def load_judged(
             two files, or a scores or pairs file of which nothing joins.
     """
     corpus = load_corpus(files, ref_files, fmt=fmt)
-    joins: list[Join] = []
-    pair_list: tuple[Pair, ...] | None = None
     pairs_source = ", ".join(n for n, _ in pairs) if pairs else None
     if human_column is None:
         if not pairs:
             raise InputError("give a human score column, or pairwise judgements")
         if darr_column or scores:
             raise InputError("a DARR column and a scores file need a human column")
-        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
-        cols_read: dict[str, dict[tuple[str, str], float]] = {c: {} for c in metric_columns}
-        for name, data in files if metric_columns else ():
-            for col, values in read_scores(data, name, metric_columns, fmt=fmt).items():
-                cols_read[col].update(values)
-        columns = {c: {s: [v[(s, seg)] for seg in corpus.ids_of(s)] for s, _ in corpus.systems}
-                   for c, v in cols_read.items()}  # fmt: skip
-        return Judged(corpus, None, "pairs", True, columns=columns, pairs=pair_list,
-                      pairs_source=pairs_source, joins=(pair_join,))  # fmt: skip
+        return _judged_by_pairs(corpus, files, pairs, metric_columns, fmt, pairs_source)
     cols = list(
         dict.fromkeys([human_column, *metric_columns, *([darr_column] if darr_column else [])])
     )
+    merged = _read_columns(scores or files, cols, fmt)
+    joins: list[Join] = []
+    if scores:
+        join, corpus = _join_scores(corpus, scores, merged[human_column])
+        joins.append(join)
+    pair_list: tuple[Pair, ...] | None = None
+    if pairs:  # after the scores: a pair of a left-out output is unused too
+        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+        joins.append(pair_join)
+    return Judged(
+        corpus,
+        _per_system(corpus, merged[human_column]),
+        human_column,
+        higher_is_better,
+        _per_system(corpus, merged[darr_column]) if darr_column else None,
+        darr_column,
+        {c: _per_system(corpus, merged[c]) for c in metric_columns},
+        pair_list,
+        pairs_source,
+        tuple(joins),
+    )
+
+
+def _per_system(corpus: Corpus, values: Mapping[tuple[str, str], float]) -> dict[str, list[float]]:
+    """Scores keyed by ``(system, seg_id)`` as per system, one per hypothesis (corpus order)."""
+    return {s: [values[(s, seg)] for seg in corpus.ids_of(s)] for s, _ in corpus.systems}
+
+
+def _judged_by_pairs(
+    corpus: Corpus,
+    files: Sequence[tuple[str, bytes | str]],
+    pairs: Sequence[tuple[str, bytes | str]],
+    metric_columns: Sequence[str],
+    fmt: str | None,
+    pairs_source: str | None,
+) -> Judged:
+    """A corpus judged by pairwise judgements only (no human column): the pairs joined,
+    and the metric columns read from the hypothesis tables."""
+    pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+    cols_read: dict[str, dict[tuple[str, str], float]] = {c: {} for c in metric_columns}
+    for name, data in files if metric_columns else ():
+        for col, values in read_scores(data, name, metric_columns, fmt=fmt).items():
+            cols_read[col].update(values)
+    columns = {c: _per_system(corpus, v) for c, v in cols_read.items()}
+    return Judged(corpus, None, "pairs", True, columns=columns, pairs=pair_list,
+                  pairs_source=pairs_source, joins=(pair_join,))  # fmt: skip
+
+
+def _read_columns(
+    files: Sequence[tuple[str, bytes | str]], cols: Sequence[str], fmt: str | None
+) -> dict[str, dict[tuple[str, str], float]]:
+    """The score columns ``cols`` of every file, keyed by ``(system, seg_id)``.
+
+    Raises:
+        InputError: as :func:`~meteor.io.scores.read_scores`, or a system given by two files.
+    """
     merged: dict[str, dict[tuple[str, str], float]] = {c: {} for c in cols}
     seen: dict[str, str] = {}
-    for name, data in scores or files:
+    for name, data in files:
         table = read_scores(data, name, cols, fmt=fmt)
         for col, values in table.items():
             for system, _ in values:
@@ -244,44 +290,35 @@ def load_judged(
                         "system in one file to correlate"
                     )
             merged[col].update(values)
-    if scores:
-        have = set(merged[human_column])
-        rows = row_index(corpus)
-        unscored = [k for k in rows if k not in have]
-        unused = [k for k in merged[human_column] if k not in rows]
-        join = Join(
-            "scores",
-            tuple(n for n, _ in scores),
-            len(rows) - len(unscored),
-            len(unscored),
-            tuple(_key(*k) for k in unscored[:5]),
-            len(unused),
-            tuple(_key(*k) for k in unused[:5]),
-        )
-        if join.joined == 0:
-            raise InputError(f"{join.message()}; check the system names and seg_ids")
-        joins.append(join)
-        if unscored:
-            corpus = _subset(corpus, set(rows) - set(unscored))
-    if pairs:  # after the scores: a pair of a left-out output is unused too
-        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
-        joins.append(pair_join)
+    return merged
 
-    def per_system(col: str) -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {}
-        for system, _ in corpus.systems:
-            out[system] = [merged[col][(system, seg)] for seg in corpus.ids_of(system)]
-        return out
 
-    return Judged(
-        corpus,
-        per_system(human_column),
-        human_column,
-        higher_is_better,
-        per_system(darr_column) if darr_column else None,
-        darr_column,
-        {c: per_system(c) for c in metric_columns},
-        pair_list,
-        pairs_source,
-        tuple(joins),
+def _join_scores(
+    corpus: Corpus,
+    scores: Sequence[tuple[str, bytes | str]],
+    human: Mapping[tuple[str, str], float],
+) -> tuple[Join, Corpus]:
+    """How a separate scores file's human column joined the corpus, and the corpus without
+    the outputs that have no score.
+
+    Raises:
+        InputError: nothing joined.
+    """
+    have = set(human)
+    rows = row_index(corpus)
+    unscored = [k for k in rows if k not in have]
+    unused = [k for k in human if k not in rows]
+    join = Join(
+        "scores",
+        tuple(n for n, _ in scores),
+        len(rows) - len(unscored),
+        len(unscored),
+        tuple(_key(*k) for k in unscored[:5]),
+        len(unused),
+        tuple(_key(*k) for k in unused[:5]),
     )
+    if join.joined == 0:
+        raise InputError(f"{join.message()}; check the system names and seg_ids")
+    if unscored:
+        corpus = _subset(corpus, set(rows) - set(unscored))
+    return join, corpus

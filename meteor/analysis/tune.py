@@ -42,18 +42,21 @@ import numpy as np
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, _rows
+from meteor.analysis.agreement_stats import _num
 from meteor.analysis.tune_points import (
     CHUNK,
     Point,
+    RowData,
     Rows,
     StatArrays,
+    align_statistics,
+    group_folds,
     objective_values,
     segment_scores,
     system_scores,
 )
 from meteor.errors import InputError
 from meteor.params import Params
-from meteor.types import Stats, module_slot
 
 __all__ = [
     "ALIGNMENT_FIELDS",
@@ -267,33 +270,6 @@ def search(
     return best, best_value, tried
 
 
-# --------------------------------------------------------------------------- folds
-
-
-def group_folds(groups: Sequence[str], k: int) -> list[Array]:
-    """``k`` folds of row indices made of whole groups (largest groups first, each to the
-    fold with the fewest rows; ties by name): no group is split between folds.
-
-    Raises:
-        InputError: fewer groups than folds, or ``k < 2``.
-    """
-    if k < 2:
-        raise InputError(f"cross-validation needs at least 2 folds, got {k}")
-    labels = np.asarray(groups, dtype=object)
-    names, inverse, counts = np.unique(labels.astype(str), return_inverse=True, return_counts=True)
-    if len(names) < k:
-        raise InputError(f"{k} folds need at least {k} groups; the data has {len(names)}")
-    order = sorted(range(len(names)), key=lambda g: (-counts[g], names[g]))
-    sizes = [0] * k
-    fold_of = np.empty(len(names), dtype=np.int64)
-    for g in order:
-        f = min(range(k), key=lambda x: (sizes[x], x))
-        fold_of[g] = f
-        sizes[f] += int(counts[g])
-    row_fold = fold_of[inverse]
-    return [np.flatnonzero(row_fold == f) for f in range(k)]
-
-
 # --------------------------------------------------------------------------- records
 
 
@@ -325,10 +301,6 @@ class FoldResult:
                 "chrf": self.chrf.to_dict() if self.chrf else None,
             },
         }  # fmt: skip
-
-
-def _num(x: float) -> float | None:
-    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
@@ -413,56 +385,18 @@ class TuneResult:
 # --------------------------------------------------------------------------- tune
 
 
-def align_statistics(
-    judged: Judged, params: Params, preset: str | None = None, *, workers: int | None = 1,
-    progress: Progress | None = None,
-) -> StatArrays:  # fmt: skip
-    """Align every row once under ``params`` (each reference on its own) → statistics."""
-    from meteor.metric import Meteor
-    from meteor.runners.parallel import score_corpus
-
-    m = Meteor(preset) if preset is not None and Meteor(preset).params == params else None
-    scorer = m if m is not None else Meteor(params=params)
-    corpus = judged.corpus
-    n_refs = max(1, corpus.n_refs)
-    per_ref: list[list[Stats | None]] = [[] for _ in range(n_refs)]
-    total = len(corpus.systems) * n_refs
-    done = 0
-    for name, hyps in corpus.systems:
-        refs = corpus.refs_of(name)
-        for r in range(n_refs):
-
-            def step(fraction: float, message: str, done: int = done, name: str = name) -> None:
-                if progress is not None:
-                    progress((done + fraction) / total, f"aligning {name}: {message}")
-
-            these = [rs[r] if r < len(rs) else rs[0] for rs in refs]
-            result = score_corpus(scorer, hyps, these, workers=workers, progress=step)
-            per_ref[r].extend(
-                s.stats if r < len(rs) else None
-                for s, rs in zip(result.segments, refs, strict=True)
-            )
-            done += 1
-    width = max(max(len(s.hyp_content_matches) for s in col if s is not None) for col in per_ref)
-    width = max(width, *(module_slot(m) + 1 for m in params.modules))
-    return StatArrays.build(per_ref, width)
-
-
 def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Estimate:
     data = rows.data
     value = float(objective_values(key, rows, scores[None, :])[0])
     if key.startswith("system_"):
         raise AssertionError("system-level estimates go through _sys_estimate")
-    samples = st.bootstrap_segment(key, data, scores, st.item_draws(data.n_items, draws, seed))
-    low, high = st.percentile(samples, 0.95)
-    return Estimate(value, low, high, st.item_count(key, data, scores))
+    return st.segment_estimate(key, data, scores, st.item_draws(data.n_items, draws, seed), 0.95,
+                            value)  # fmt: skip
 
 
 def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int) -> Estimate:
     fn = st.pearson if key == "system_pearson" else st.kendall_b
-    samples = st.bootstrap_system(fn, rows.sys_human, sys_scores, draws, seed)
-    low, high = st.percentile(samples, 0.95)
-    return Estimate(fn(rows.sys_human, sys_scores), low, high, rows.n_systems)
+    return st.system_estimate(fn, rows.sys_human, sys_scores, draws, seed, 0.95, rows.n_systems)
 
 
 def _chrf(judged: Judged) -> tuple[Array, Array]:
@@ -517,82 +451,121 @@ def tune(
     key = canonical_objective(objective)
     base, base_name = resolve_params(preset, params, lang)
     name = base_name or "custom"
-
-    def stage(lo: float, hi: float) -> Progress | None:
-        if progress is None:
-            return None
-        return lambda f, msg: progress(lo + (hi - lo) * f, msg)
-
     t0 = time.perf_counter()
-    stats = align_statistics(judged, base, base_name, workers=workers, progress=stage(0, 0.5))
+    stats = align_statistics(
+        judged, base, base_name, workers=workers, progress=_stage(progress, 0, 0.5)
+    )
     align_seconds = time.perf_counter() - t0
     human, darr, items, systems = _rows(judged)
-    n_sys = len(judged.corpus.systems)
-    width = stats.hc.shape[2]
-    space = _Space(base, stats, width, base.perfect_rule, weights)
-    all_rows = Rows.build(human, darr, items, systems, n_sys, darr_threshold)
-    fold_rows: list[Array] = []
-    if folds:
-        if groups is None:
-            raise InputError("cross-validation needs groups: a document column or 'system'")
-        if isinstance(groups, str):
-            if groups != "system":
-                raise InputError(f"groups must be per-row labels or 'system', got {groups!r}")
-            labels: Sequence[str] = [judged.corpus.systems[s][0] for s in systems]
-        else:
-            labels = list(groups)
-        if len(labels) != len(human):
-            raise InputError(f"{len(labels)} group labels for {len(human)} rows")
-        fold_rows = group_folds(labels, folds)
+    space = _Space(base, stats, stats.hc.shape[2], base.perfect_rule, weights)
+    data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
+    all_rows = data.rows()
+    labels: Sequence[str] = _fold_labels(judged, groups, systems) if folds else ()
+    fold_rows = group_folds(labels, folds) if folds else []
     n_stages = 1 + len(fold_rows)
     t1 = time.perf_counter()
     best, value, tried = search(space, all_rows, key, rounds=rounds,
-                                progress=stage(0.5, 0.5 + 0.5 / n_stages))  # fmt: skip
+                                progress=_stage(progress, 0.5, 0.5 + 0.5 / n_stages))  # fmt: skip
     seconds = time.perf_counter() - t1
     base_value = float(_evaluate(space, all_rows, None, key, [base])[0])
     results: list[FoldResult] = []
     if fold_rows:
-        chrf_seg, _ = _chrf(judged) if not key.startswith("system_") else (None, None)
-        label_arr = np.asarray(labels, dtype=object)
-        for f, held in enumerate(fold_rows):
-            train = np.setdiff1d(np.arange(len(human)), held)
-            tr_rows = Rows.build(human[train], darr[train], items[train], systems[train], n_sys,
-                                 darr_threshold)  # fmt: skip
-            lo = 0.5 + 0.5 * (f + 1) / n_stages
-            fold_best, fold_value, n = search(
-                space, tr_rows, key, idx=train, rounds=rounds,
-                progress=stage(lo, lo + 0.5 / n_stages),
-            )  # fmt: skip
-            tried += n
-            ho = Rows.build(human[held], darr[held], items[held], systems[held], n_sys,
-                            darr_threshold)  # fmt: skip
-            sub = stats.take(held)
-            pts = Point.of([fold_best, base], width)
-            if key.startswith("system_"):
-                sys_s = system_scores(sub, pts, ho.systems, ho.n_systems, base.perfect_rule)
-                tuned_e = _sys_estimate(key, ho, sys_s[0], n_bootstrap, seed)
-                base_e = _sys_estimate(key, ho, sys_s[1], n_bootstrap, seed)
-                chrf_e = None
-            else:
-                seg = segment_scores(sub, pts, base.perfect_rule)
-                tuned_e = _estimate(key, ho, seg[0], n_bootstrap, seed)
-                base_e = _estimate(key, ho, seg[1], n_bootstrap, seed)
-                assert chrf_seg is not None
-                chrf_e = _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)
-            results.append(
-                FoldResult(
-                    f + 1,
-                    len(held),
-                    tuple(sorted(set(map(str, label_arr[held])))),
-                    fold_value,
-                    fold_best,
-                    tuned_e,
-                    base_e,
-                    chrf_e,
-                )  # fmt: skip
-            )
+        results, n = _cross_validate(judged, space, data, key, fold_rows, labels, rounds=rounds,
+                                     n_bootstrap=n_bootstrap, seed=seed, progress=progress)  # fmt: skip
+        tried += n
     return TuneResult(
         key, name, base, best, value, base_value, tried, seconds, align_seconds,
         len(human), data_name, data_sha256, judged.human_column, judged.higher_is_better,
         None if not folds else ("system" if groups == "system" else group_name or "label"), tuple(results),
     )  # fmt: skip
+
+
+def _stage(progress: Progress | None, lo: float, hi: float) -> Progress | None:
+    """``progress`` for one stage of the run: its fractions mapped onto ``[lo, hi]``."""
+    if progress is None:
+        return None
+    return lambda f, msg: progress(lo + (hi - lo) * f, msg)
+
+
+def _fold_labels(judged: Judged, groups: Sequence[str] | str | None, systems: Array) -> list[str]:
+    """Per row, the group label the folds keep whole: the system's name for ``"system"``.
+
+    Raises:
+        InputError: no groups, a string other than ``"system"``, or not one label per row.
+    """
+    if groups is None:
+        raise InputError("cross-validation needs groups: a document column or 'system'")
+    if isinstance(groups, str):
+        if groups != "system":
+            raise InputError(f"groups must be per-row labels or 'system', got {groups!r}")
+        labels = [judged.corpus.systems[s][0] for s in systems]
+    else:
+        labels = list(groups)
+    if len(labels) != len(systems):
+        raise InputError(f"{len(labels)} group labels for {len(systems)} rows")
+    return labels
+
+
+def _cross_validate(
+    judged: Judged,
+    space: _Space,
+    data: RowData,
+    key: str,
+    fold_rows: Sequence[Array],
+    labels: Sequence[str],
+    *,
+    rounds: int,
+    n_bootstrap: int,
+    seed: int,
+    progress: Progress | None,
+) -> tuple[list[FoldResult], int]:
+    """Tune on all folds but one and measure on that one, for each fold in turn (the search
+    after the one on all rows: stages 2 … k + 1 of the progress).  Returns the folds'
+    results and the parameter points tried."""
+    chrf_seg, _ = _chrf(judged) if not key.startswith("system_") else (None, None)
+    label_arr = np.asarray(labels, dtype=object)
+    n_stages = 1 + len(fold_rows)
+    results: list[FoldResult] = []
+    tried = 0
+    for f, held in enumerate(fold_rows):
+        train = np.setdiff1d(np.arange(len(data.human)), held)
+        lo = 0.5 + 0.5 * (f + 1) / n_stages
+        fold_best, fold_value, n = search(
+            space, data.rows(train), key, idx=train, rounds=rounds,
+            progress=_stage(progress, lo, lo + 0.5 / n_stages),
+        )  # fmt: skip
+        tried += n
+        tuned_e, base_e, chrf_e = _held_out(
+            space, data.rows(held), key, held, fold_best, chrf_seg, n_bootstrap, seed
+        )
+        groups = tuple(sorted(set(map(str, label_arr[held]))))
+        results.append(
+            FoldResult(f + 1, len(held), groups, fold_value, fold_best, tuned_e, base_e, chrf_e)
+        )
+    return results, tried
+
+
+def _held_out(
+    space: _Space,
+    ho: Rows,
+    key: str,
+    held: Array,
+    tuned: Params,
+    chrf_seg: Array | None,
+    n_bootstrap: int,
+    seed: int,
+) -> tuple[Estimate, Estimate, Estimate | None]:
+    """The held-out agreement on the rows ``held`` of the ``tuned`` setting, the base
+    setting and (segment-level objectives) chrF, each with its bootstrap interval."""
+    sub = space.stats.take(held)
+    pts = Point.of([tuned, space.base], space.width)
+    if key.startswith("system_"):
+        sys_s = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
+        tuned_e = _sys_estimate(key, ho, sys_s[0], n_bootstrap, seed)
+        base_e = _sys_estimate(key, ho, sys_s[1], n_bootstrap, seed)
+        return tuned_e, base_e, None
+    seg = segment_scores(sub, pts, space.perfect_rule)
+    tuned_e = _estimate(key, ho, seg[0], n_bootstrap, seed)
+    base_e = _estimate(key, ho, seg[1], n_bootstrap, seed)
+    assert chrf_seg is not None
+    return tuned_e, base_e, _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)

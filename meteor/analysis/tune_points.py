@@ -1,11 +1,13 @@
 """Tune's parameter points scored on the sufficient statistics (issue 34): the statistics
-as arrays (:class:`StatArrays`), a point (:class:`Point`), its segment and system scores
+as arrays (:class:`StatArrays`, aligned once by :func:`align_statistics`), a point (:class:`Point`), its segment and system scores
 (Meteor 1.5's formula, :func:`meteor.scoring.compute`, for many segments at once) and the
-objectives measured on them.  The search over points is :mod:`meteor.analysis.tune`."""
+objectives measured on them, on the rows (:class:`Rows`, :class:`RowData`) and folds of
+whole groups (:func:`group_folds`) they are measured on.  The search over points is
+:mod:`meteor.analysis.tune`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -13,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import _system_human
+from meteor.analysis.agreement import Judged, _system_human
+from meteor.errors import InputError
 from meteor.params import Params
 from meteor.types import Stats, module_slot
 
@@ -27,6 +30,7 @@ def _scipy_stats() -> Any:
 
 
 Array = np.ndarray
+Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- statistics
@@ -301,6 +305,41 @@ def system_scores(
     return out
 
 
+def align_statistics(
+    judged: Judged, params: Params, preset: str | None = None, *, workers: int | None = 1,
+    progress: Progress | None = None,
+) -> StatArrays:  # fmt: skip
+    """Align every row once under ``params`` (each reference on its own) → statistics."""
+    from meteor.metric import Meteor
+    from meteor.runners.parallel import score_corpus
+
+    m = Meteor(preset) if preset is not None and Meteor(preset).params == params else None
+    scorer = m if m is not None else Meteor(params=params)
+    corpus = judged.corpus
+    n_refs = max(1, corpus.n_refs)
+    per_ref: list[list[Stats | None]] = [[] for _ in range(n_refs)]
+    total = len(corpus.systems) * n_refs
+    done = 0
+    for name, hyps in corpus.systems:
+        refs = corpus.refs_of(name)
+        for r in range(n_refs):
+
+            def step(fraction: float, message: str, done: int = done, name: str = name) -> None:
+                if progress is not None:
+                    progress((done + fraction) / total, f"aligning {name}: {message}")
+
+            these = [rs[r] if r < len(rs) else rs[0] for rs in refs]
+            result = score_corpus(scorer, hyps, these, workers=workers, progress=step)
+            per_ref[r].extend(
+                s.stats if r < len(rs) else None
+                for s, rs in zip(result.segments, refs, strict=True)
+            )
+            done += 1
+    width = max(max(len(s.hyp_content_matches) for s in col if s is not None) for col in per_ref)
+    width = max(width, *(module_slot(m) + 1 for m in params.modules))
+    return StatArrays.build(per_ref, width)
+
+
 # --------------------------------------------------------------------------- objectives
 
 
@@ -413,3 +452,51 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
         weight = np.bincount(item, minlength=n).astype(float)
         return np.array([st.aggregate(key, np.bincount(item, s, n), weight) for s in sign])
     return np.array([st.segment_measure(key, data, s) for s in seg])
+
+
+@dataclass(frozen=True)
+class RowData:
+    """The human side of every row (system-major, corpus order), from which the objectives'
+    :class:`Rows` of all rows or of some rows are built."""
+
+    human: Array
+    darr: Array
+    items: Array
+    systems: Array
+    n_systems: int
+    darr_threshold: float
+
+    def rows(self, idx: Array | None = None) -> Rows:
+        """The rows ``idx`` (default: all) prepared for the objectives."""
+        if idx is None:
+            return Rows.build(self.human, self.darr, self.items, self.systems, self.n_systems,
+                              self.darr_threshold)  # fmt: skip
+        return Rows.build(self.human[idx], self.darr[idx], self.items[idx], self.systems[idx],
+                          self.n_systems, self.darr_threshold)  # fmt: skip
+
+
+# --------------------------------------------------------------------------- folds
+
+
+def group_folds(groups: Sequence[str], k: int) -> list[Array]:
+    """``k`` folds of row indices made of whole groups (largest groups first, each to the
+    fold with the fewest rows; ties by name): no group is split between folds.
+
+    Raises:
+        InputError: fewer groups than folds, or ``k < 2``.
+    """
+    if k < 2:
+        raise InputError(f"cross-validation needs at least 2 folds, got {k}")
+    labels = np.asarray(groups, dtype=object)
+    names, inverse, counts = np.unique(labels.astype(str), return_inverse=True, return_counts=True)
+    if len(names) < k:
+        raise InputError(f"{k} folds need at least {k} groups; the data has {len(names)}")
+    order = sorted(range(len(names)), key=lambda g: (-counts[g], names[g]))
+    sizes = [0] * k
+    fold_of = np.empty(len(names), dtype=np.int64)
+    for g in order:
+        f = min(range(k), key=lambda x: (sizes[x], x))
+        fold_of[g] = f
+        sizes[f] += int(counts[g])
+    row_fold = fold_of[inverse]
+    return [np.flatnonzero(row_fold == f) for f in range(k)]

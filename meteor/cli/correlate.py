@@ -11,14 +11,13 @@ and prints a text table or one JSON object (:meth:`Agreement.to_dict`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
 from meteor.analysis.agreement_stats import MEASURES
 from meteor.cli import files as cli_io
-from meteor.cli.files import CliError, atomic_output
-from meteor.cli.output import ProgressBar
+from meteor.cli import judged_args
+from meteor.cli.files import CliError
 
 __all__ = ["add_parser", "cmd_correlate", "format_text"]
 
@@ -31,9 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         description="Segment- and system-level correlation of each metric with a human score "
         "column, with bootstrap intervals and PERM-BOTH significance of each difference.",
     )
-    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
-                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
-    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+    judged_args.add_input_options(p)
     p.add_argument("--human-column", metavar="COL",
                    help="the human score column (of --hyp, or of --scores); optional with --pairs")  # fmt: skip
     p.add_argument("--scores", action="append", metavar="FILE",
@@ -63,10 +60,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
                    "--pairs alone)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
-    p.add_argument("--workers", type=int, default=None, metavar="N")
-    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
-    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    judged_args.add_run_options(p)
     return p
 
 
@@ -146,8 +140,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     stdin_used = [False]
     if args.human_column is None and not args.pairs:
         raise CliError("give --human-column, or pairwise judgements with --pairs")
-    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
-    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files, ref_files = judged_args.read_tables(args, stdin_used)
     score_files = [cli_io.read_input(f, "scores", stdin_used) for f in (args.scores or [])]
     pair_files = [cli_io.read_input(f, "pairs", stdin_used) for f in (args.pairs or [])]
     judged = load_judged(
@@ -163,9 +156,8 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     )
     for join in judged.joins:  # every unjoined row is reported, never dropped silently
         print(f"meteor: {join.message()}", file=sys.stderr)
-    workers = cli_io.cap_workers(args.workers, sys.stderr)
-    bar = ProgressBar(sys.stderr, "scoring") if args.progress or sys.stderr.isatty() else None
-    try:
+    workers = judged_args.workers(args)
+    with judged_args.progress_bar(args, "scoring") as bar:
         agreement = correlate(
             judged,
             presets=args.preset or (() if args.preset_file else ("meteor-1.5",)),
@@ -176,16 +168,8 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             n_permutations=args.permutations,
             seed=args.seed,
             test_measure=args.test_measure,
-            workers=workers if workers is not None else 1,
+            workers=workers,
             progress=bar,
         )
-    finally:
-        if bar is not None:
-            bar.close()
-    if args.format == "json":
-        text = json.dumps(agreement.to_dict(), ensure_ascii=False, allow_nan=False)
-    else:
-        text = format_text(agreement)
-    with atomic_output("-") as out:
-        out.write(text + "\n")
+    judged_args.write_record(args, agreement.to_dict, lambda: format_text(agreement))
     return 0

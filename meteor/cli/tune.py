@@ -14,13 +14,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 
 from meteor.analysis.agreement import load_judged
 from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_objective, tune
 from meteor.cli import files as cli_io
+from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
-from meteor.cli.output import ProgressBar
 from meteor.errors import InputError
 
 __all__ = ["add_parser", "cmd_tune", "format_text", "read_groups"]
@@ -35,9 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "for the best agreement with a human column, optionally cross-validate across groups, "
         "and write a preset file for --preset-file.",
     )
-    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
-                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
-    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+    judged_args.add_input_options(p)
     p.add_argument("--human-column", required=True, metavar="COL")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the human score is an error score (MQM error counts, HTER): flipped")  # fmt: skip
@@ -58,10 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
     p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the preset file")
-    p.add_argument("--workers", type=int, default=None, metavar="N")
-    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
-    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    judged_args.add_run_options(p)
     return p
 
 
@@ -71,40 +65,24 @@ def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) ->
     Raises:
         InputError: a file without the column, or a row without a value.
     """
-    from meteor.io.lines import decode, detect_format
-    from meteor.io.tables import (
-        _ID_NAMES,
-        _SYSTEM_NAMES,
-        _by_system,
-        _id_text,
-        _jsonl_rows,
-        _pick,
-        _tsv_rows,
-    )
+    from meteor.io.lines import detect_format
+    from meteor.io.scores import keyed_rows, table_rows
 
     out: dict[str, str] = {}
     for name, data in files:
         kind = detect_format(name, fmt)
         if kind == "text":
             raise InputError(f"{name}: a plain-text file has no column {column!r} to group by")
-        text = decode(data, name)
-        if kind in ("tsv", "csv"):
-            header, rows = _tsv_rows(text, name, 10**9, kind)
-        else:
-            header, rows = _jsonl_rows(text, name, 10**9)
+        header, rows = table_rows(data, name, kind, 10**9)
         if column not in header:
             raise InputError(
                 f"{name}: no column {column!r} to group by; columns: {', '.join(header)}"
             )
-        sys_col = _pick(header, None, _SYSTEM_NAMES, "system", name)
-        id_col = _pick(header, None, _ID_NAMES, "segment id", name)
-        for system, sys_rows in _by_system(name, rows, sys_col, 10**9):
-            for k, (line, row) in enumerate(sys_rows, start=1):
-                seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
-                value = row.get(column)
-                if value is None or not str(value).strip():
-                    raise InputError(f"{name}: line {line} has no {column!r} to group by")
-                out[f"{system}\t{seg}"] = str(value)
+        for system, seg, line, row in keyed_rows(name, header, rows, 10**9, need_id=False):
+            value = row.get(column)
+            if value is None or not str(value).strip():
+                raise InputError(f"{name}: line {line} has no {column!r} to group by")
+            out[f"{system}\t{seg}"] = str(value)
     return out
 
 
@@ -154,8 +132,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out is not None:
         cli_io.check_outputs([("--out", args.out)], [*args.hyp, *(args.ref or [])])
     stdin_used = [False]
-    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
-    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files, ref_files = judged_args.read_tables(args, stdin_used)
     judged = load_judged(
         hyp_files,
         args.human_column,
@@ -177,9 +154,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     digest = hashlib.sha256()
     for _, data in hyp_files + ref_files:
         digest.update(hashlib.sha256(data).digest())
-    workers = cli_io.cap_workers(args.workers, sys.stderr)
-    bar = ProgressBar(sys.stderr, "tuning") if args.progress or sys.stderr.isatty() else None
-    try:
+    workers = judged_args.workers(args)
+    with judged_args.progress_bar(args, "tuning") as bar:
         result = tune(
             judged,
             preset=args.preset,
@@ -194,20 +170,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
             seed=args.seed,
             data_name="+".join(name for name, _ in hyp_files),
             data_sha256=digest.hexdigest(),
-            workers=workers if workers is not None else 1,
+            workers=workers,
             progress=bar,
         )
-    finally:
-        if bar is not None:
-            bar.close()
     if args.out is not None:
         doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
             fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
-    if args.format == "json":
-        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
-    else:
-        text = format_text(result) + (f"\npreset file: {args.out}" if args.out else "")
-    with atomic_output("-") as out:
-        out.write(text + "\n")
+    preset_line = f"\npreset file: {args.out}" if args.out else ""
+    judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0

@@ -14,7 +14,7 @@ the column, how many and the first lines — none is dropped silently.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from meteor.errors import InputError
@@ -31,7 +31,15 @@ from meteor.io.tables import (
     _tsv_rows,
 )
 
-__all__ = ["Pair", "ScoreColumns", "numeric_columns", "read_pairs", "read_scores"]
+__all__ = [
+    "Pair",
+    "ScoreColumns",
+    "keyed_rows",
+    "numeric_columns",
+    "read_pairs",
+    "read_scores",
+    "table_rows",
+]
 
 #: ``{column: {(system, segment id): value}}``
 ScoreColumns = dict[str, dict[tuple[str, str], float]]
@@ -61,6 +69,44 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
+def table_rows(
+    data: bytes | str, name: str, kind: str, raw_limit: int
+) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    """The header and the ``(line, row)`` rows of a TSV, CSV or JSONL table (``kind``, as
+    :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows)."""
+    text = decode(data, name)
+    if kind in ("tsv", "csv"):
+        return _tsv_rows(text, name, raw_limit, kind)
+    return _jsonl_rows(text, name, raw_limit)
+
+
+def keyed_rows(
+    name: str,
+    header: Sequence[str],
+    rows: list[tuple[int, dict[str, Any]]],
+    limit: int,
+    system_field: str | None = None,
+    id_field: str | None = None,
+    *,
+    need_id: bool = True,
+) -> Iterator[tuple[str, str, int, dict[str, Any]]]:
+    """``(system, segment id, line, row)`` of every row, system by system as the corpus
+    reader keys them: the id column's value, or (no id column) the row's number within
+    its system.
+
+    Raises:
+        InputError: (``need_id``) a row without the id column's field, as the corpus reader.
+    """
+    sys_col = _pick(header, system_field, _SYSTEM_NAMES, "system", name)
+    id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
+    for system, sys_rows in _by_system(name, rows, sys_col, limit):
+        for k, (line, row) in enumerate(sys_rows, start=1):
+            seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
+            if need_id and id_col is not None and id_col not in row:
+                raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
+            yield system, seg, line, row
+
+
 def read_scores(
     data: bytes | str,
     name: str,
@@ -84,37 +130,26 @@ def read_scores(
             f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file with "
             f"the column(s) {', '.join(map(repr, columns))}"
         )
-    text = decode(data, name)
-    raw_limit = limit * 50 + 1
-    if kind in ("tsv", "csv"):
-        header, rows = _tsv_rows(text, name, raw_limit, kind)
-    else:
-        header, rows = _jsonl_rows(text, name, raw_limit)
+    header, rows = table_rows(data, name, kind, limit * 50 + 1)
     for col in columns:
         if col not in header:
             raise InputError(f"{name}: no column {col!r}; columns: {', '.join(header)}")
-    sys_col = _pick(header, system_field, _SYSTEM_NAMES, "system", name)
-    id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
     out: ScoreColumns = {col: {} for col in columns}
     bad: dict[str, list[str]] = {col: [] for col in columns}
     first_line: dict[tuple[str, str], int] = {}
-    for system, sys_rows in _by_system(name, rows, sys_col, limit):
-        for k, (line, row) in enumerate(sys_rows, start=1):
-            seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
-            if id_col is not None and id_col not in row:
-                raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
-            if first_line.setdefault((system, seg), line) != line:
-                raise InputError(
-                    f"{name}: system {system!r} segment id {seg!r} is on lines "
-                    f"{first_line[(system, seg)]} and {line}; give each row once"
-                )
-            for col in columns:
-                value = _number(row.get(col))
-                if value is None:
-                    shown = "missing" if col not in row else _shown(row[col])
-                    bad[col].append(f"line {line} ({shown})")
-                else:
-                    out[col][(system, seg)] = value
+    for system, seg, line, row in keyed_rows(name, header, rows, limit, system_field, id_field):
+        if first_line.setdefault((system, seg), line) != line:
+            raise InputError(
+                f"{name}: system {system!r} segment id {seg!r} is on lines "
+                f"{first_line[(system, seg)]} and {line}; give each row once"
+            )
+        for col in columns:
+            value = _number(row.get(col))
+            if value is None:
+                shown = "missing" if col not in row else _shown(row[col])
+                bad[col].append(f"line {line} ({shown})")
+            else:
+                out[col][(system, seg)] = value
     for col, where in bad.items():
         if where:
             more = f" and {len(where) - 5:,} more" if len(where) > 5 else ""
@@ -136,11 +171,7 @@ def numeric_columns(data: bytes | str, name: str, *, fmt: str | None = None) -> 
     kind = detect_format(name, fmt)
     if kind == "text":
         raise InputError(f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file")
-    text = decode(data, name)
-    if kind in ("tsv", "csv"):
-        header, rows = _tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, kind)
-    else:
-        header, rows = _jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)
+    header, rows = table_rows(data, name, kind, MAX_SEGMENTS * 50 + 1)
     skip = {c.lower() for c in (*_SYSTEM_NAMES, *_ID_NAMES, *_HYP_NAMES)}
     out: list[str] = []
     for col in header:

@@ -1,0 +1,81 @@
+"""What ``meteor correlate`` and ``meteor tune`` share: the judged tables they read
+(``--hyp``, ``--ref``), how they run (``--workers``, ``--input-format``, ``--progress``,
+``--format``) and how they print their one record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from meteor.cli import files as cli_io
+from meteor.cli.files import atomic_output
+from meteor.cli.output import ProgressBar
+
+__all__ = [
+    "add_input_options",
+    "add_run_options",
+    "progress_bar",
+    "read_tables",
+    "workers",
+    "write_record",
+]
+
+Files = list[tuple[str, bytes]]
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """``--hyp`` (the judged tables) and ``--ref`` (reference files)."""
+    p.add_argument("--hyp", action="append", required=True, metavar="FILE",
+                   help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
+    p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """``--workers``, ``--input-format``, ``--progress`` and ``--format``."""
+    p.add_argument("--workers", type=int, default=None, metavar="N")
+    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
+    p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+
+
+def read_tables(args: argparse.Namespace, stdin_used: list[bool]) -> tuple[Files, Files]:
+    """The ``--hyp`` and ``--ref`` files' names and bytes (at most one of them stdin)."""
+    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
+    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    return hyp_files, ref_files
+
+
+def workers(args: argparse.Namespace) -> int:
+    """``--workers`` capped at the CPUs this process may use (saying so on stderr); 1 when
+    not given."""
+    n = cli_io.cap_workers(args.workers, sys.stderr)
+    return n if n is not None else 1
+
+
+@contextmanager
+def progress_bar(args: argparse.Namespace, label: str) -> Iterator[ProgressBar | None]:
+    """A progress bar on stderr with ``--progress`` or on a tty (else None), closed after."""
+    bar = ProgressBar(sys.stderr, label) if args.progress or sys.stderr.isatty() else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def write_record(
+    args: argparse.Namespace, record: Callable[[], dict[str, Any]], text: Callable[[], str]
+) -> None:
+    """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
+    else ``text()``."""
+    if args.format == "json":
+        out_text = json.dumps(record(), ensure_ascii=False, allow_nan=False)
+    else:
+        out_text = text()
+    with atomic_output("-") as out:
+        out.write(out_text + "\n")
