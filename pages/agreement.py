@@ -129,7 +129,7 @@ def _show_tuned(result: Any, choices: view.TuneChoices) -> None:
     doc = view.preset_bytes(result)
     label = Meteor(preset_file=doc).signature()
     st.caption(t("agr_tune_signature"))
-    st.code(label, language=None)
+    st.code(label, language=None, wrap_lines=True)
     c1, c2 = st.columns(2)
     c1.download_button(
         t("agr_tune_download"), doc, file_name=f"tuned-{result.base_name}.json",
