@@ -16,6 +16,7 @@ import streamlit as st
 
 from meteor.analysis.agreement import BASELINES
 from meteor.analysis.agreement_grid import GRID_PARAMS
+from meteor.analysis.tune import TuneResult
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.presets import PRESETS, preset_names
@@ -108,7 +109,7 @@ def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes)
     _show_tuned(result, choices)
 
 
-def _show_tuned(result: Any, choices: view.TuneChoices) -> None:
+def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
     """The cross-validated result, the best setting, its signature, download and use."""
     st.markdown("**" + t("agr_tune_cv_title", objective=view.objective_label(result.objective))
                 + "**")  # fmt: skip

@@ -183,3 +183,26 @@ def test_russian_labels() -> None:
     assert at.selectbox(key="agr_tune_base").label == "Пресет для подбора"
     assert at.number_input(key="agr_tune_folds").label == "Блоков (k)"
     assert any(s.value == "Подбор параметров" for s in at.subheader)
+
+
+def test_a_rerun_does_not_tune_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pages._agreement_view as view
+
+    calls: list[object] = []
+    real = view.tune_run
+
+    def counted(*args: Any, **kw: Any) -> TuneResult:
+        calls.append(args[3])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(view, "tune_run", counted)
+    at = _tuned(_page(), folds=4)  # choices no other test uses: not in the shared cache
+    assert not at.error and len(calls) == 1
+    at.run()
+    at.button(key="agr_tune_run").click().run()
+    assert not at.exception and not at.error
+    assert len(calls) == 1  # the same run and choices: the kept result
+    at.number_input(key="agr_tune_folds").set_value(2).run()
+    at.button(key="agr_tune_run").click().run()
+    assert len(calls) == 2  # other choices: tuned again
+    assert sum("fold" in d.value.columns for d in at.dataframe) == 1
