@@ -9,6 +9,7 @@ only arranges and formats.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +30,13 @@ from meteor.analysis.agreement import (
 )
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
 from meteor.analysis.agreement_stats import MEASURES
+from meteor.analysis.tune import OBJECTIVES, TuneResult, group_folds, tune
 from meteor.io.scores import numeric_columns
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
 from pages._corpus_common import _LINK_KEYS
-from pages._i18n import num, t, ui
+from pages._i18n import integer, num, t, ui
 from pages._settings import preset_values
 
 #: The bundled demo (a subset of WMT21 ru-en DA; meteor/data/agreement/README.md).
@@ -139,6 +141,144 @@ def grid_of(
         ("agr_grid", run_id, metric, x, y, key),
         lambda: agreement_grid(run.judged, run.score(metric), x, y, measure=key),
     )
+
+
+# ---------------------------------------------------------------------------
+# tune
+# ---------------------------------------------------------------------------
+#: The choices of "Tune" (the cache key's part, with the run's key).
+@dataclass(frozen=True)
+class TuneChoices:
+    base: str
+    objective: str
+    weights: bool
+    group_by: str  # "system" or a column of the input
+    folds: int
+    rounds: int
+    resamples: int
+
+
+def group_columns(name: str, data: bytes) -> list[str]:
+    """The input's columns a fold may group by (a document or talk id, …): every column but
+    the system, segment-id, hypothesis and reference fields (the header read once)."""
+    from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
+    from meteor.io.rows import _HYP_NAMES, _REF_COLUMN, _jsonl_rows, _tsv_rows
+    from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES
+
+    def header() -> list[str]:
+        kind = detect_format(name, None)
+        if kind == "text":
+            return []
+        text = decode(data, name)
+        if kind in ("tsv", "csv"):
+            return list(_tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, kind)[0])
+        return list(_jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)[0])
+
+    skip = {c.lower() for c in (*_SYSTEM_NAMES, *_ID_NAMES, *_HYP_NAMES)}
+    cols = APP_CACHE.get(("agr_header", name, digest(data)), header)
+    return [c for c in cols if c.lower() not in skip and not _REF_COLUMN.match(c)]
+
+
+def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[str] | str:
+    """``"system"``, or the column's label of every row (system-major, corpus order; the
+    CLI's :func:`meteor.cli.tune.read_groups`)."""
+    if column == "system":
+        return "system"
+    from meteor.cli.tune import read_groups
+
+    labels = read_groups([(name, data)], column, None)
+    corpus = judged.corpus
+    return [labels[f"{s}\t{seg}"] for s, _ in corpus.systems for seg in corpus.ids_of(s)]
+
+
+def data_sha256(data: bytes) -> str:
+    """The data's digest as ``meteor tune --hyp FILE`` records it (SHA-256 of the files' SHA-256s)."""
+    h = hashlib.sha256()
+    h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def tune_run(
+    run: Run, name: str, data: bytes, c: TuneChoices, progress: Callable[[float, str], None]
+) -> TuneResult:
+    """``meteor.tune`` on the run's judged corpus with these choices (the folds checked first,
+    so too few groups is said before aligning)."""
+    groups = group_labels(name, data, c.group_by, run.judged)
+    if not isinstance(groups, str):
+        group_folds(groups, c.folds)
+    elif len(run.judged.corpus.systems) < c.folds:
+        group_folds([s for s, _ in run.judged.corpus.systems], c.folds)
+    return tune(
+        run.judged,
+        preset=c.base,
+        objective=c.objective,
+        weights=c.weights,
+        folds=c.folds,
+        groups=groups,
+        group_name=c.group_by,
+        n_bootstrap=c.resamples,
+        rounds=c.rounds,
+        data_name=name,
+        data_sha256=data_sha256(data),
+        workers=1,
+        progress=progress,
+    )
+
+
+def preset_bytes(result: TuneResult) -> bytes:
+    """The preset file, byte for byte as ``meteor tune --out`` writes it."""
+    doc = result.preset_document()
+    return (json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+
+
+def objective_label(key: str) -> str:
+    """An objective as the UI says it."""
+    return t(f"agr_obj_{key}") if key.startswith("system_") else measure_label(key)
+
+
+def fold_rows(result: TuneResult) -> list[dict[str, str]]:
+    """One row per held-out fold, then the mean: tuned, base and chrF with intervals."""
+    base = result.base_name
+    rows = []
+    for f in result.folds:
+        rows.append(
+            {
+                t("agr_tune_col_fold"): str(f.fold),
+                t("agr_tune_col_rows"): integer(f.n_rows),
+                t("agr_tune_col_groups"): integer(len(f.groups)),
+                t("agr_tune_col_tuned"): interval(f.tuned),
+                base: interval(f.base),
+                "chrF": interval(f.chrf) if f.chrf is not None else "—",
+            }
+        )
+    rows.append(
+        {
+            t("agr_tune_col_fold"): t("agr_tune_mean"),
+            t("agr_tune_col_rows"): integer(result.n_rows),
+            t("agr_tune_col_groups"): integer(sum(len(f.groups) for f in result.folds)),
+            t("agr_tune_col_tuned"): num(result.cv_mean("tuned")),
+            base: num(result.cv_mean("base")),
+            "chrF": num(result.cv_mean("chrf")) if result.folds[0].chrf is not None else "—",
+        }
+    )
+    return rows
+
+
+def param_rows(result: TuneResult) -> list[dict[str, str]]:
+    """The best setting's α β γ δ and stage weights beside the base preset's."""
+    p, b = result.params, result.base
+    rows = [
+        {t("agr_tune_col_param"): sym, t("agr_tune_col_tuned"): num(getattr(p, k), 4),
+         result.base_name: num(getattr(b, k), 4)}
+        for k, sym in agreement_figures.PARAM_SYMBOLS.items() if k in ("alpha", "beta", "gamma", "delta")
+    ]  # fmt: skip
+    base_w = dict(b.weights)
+    for m, w in p.weights:
+        rows.append(
+            {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
+             result.base_name: num(base_w.get(m, 0.0), 4)}
+        )  # fmt: skip
+    return rows
 
 
 # ---------------------------------------------------------------------------
@@ -247,9 +387,19 @@ __all__ = [
     "DEMO_FILE",
     "DEMO_HUMAN",
     "MEASURES",
+    "OBJECTIVES",
     "RESAMPLES",
     "STATISTICS",
     "Run",
+    "TuneChoices",
+    "data_sha256",
+    "fold_rows",
+    "group_columns",
+    "group_labels",
+    "objective_label",
+    "param_rows",
+    "preset_bytes",
+    "tune_run",
     "comparison_rows",
     "compute_run",
     "digest",

@@ -275,10 +275,12 @@ def _preset_file_upload() -> None:
         max_upload_size=PRESET_FILE_MB,
     )
     if up is None:
-        ss.pop(PRESET_FILE_DOC, None)
-        ss.pop(PRESET_FILE_NAME, None)
-        ss.pop(PRESET_FILE_LANG, None)
-        ss.pop("_preset_file_seen", None)
+        if ss.pop("_preset_file_seen", None) is not None or PRESET_FILE_DOC not in ss:
+            ss.pop(PRESET_FILE_DOC, None)  # the uploaded file removed
+            ss.pop(PRESET_FILE_NAME, None)
+            ss.pop(PRESET_FILE_LANG, None)
+        elif PRESET_FILE_NAME in ss:  # a preset document applied by a page (Tune)
+            st.sidebar.caption(t("preset_file_on", name=ss[PRESET_FILE_NAME]))
         return
     data = up.getvalue()
     seen = (up.name, len(data), hash(data))
@@ -290,20 +292,34 @@ def _preset_file_upload() -> None:
     ss.pop(PRESET_FILE_DOC, None)
     ss.pop(PRESET_FILE_NAME, None)
     try:
-        loaded = parse_preset_file(data, f"preset file {up.name}")
-        p = loaded.params
-        if p.lang not in ui_languages():
-            raise ParamError(f"preset file {up.name}: language {p.lang!r} has no preset here")
-        base = default_preset(p.lang)
-        values = preset_values(base, p)
-        unknown = [m for m in p.modules if m not in stage_options(base)]
-        if unknown:
-            raise ParamError(
-                f"preset file {up.name}: stage {unknown[0].value!r} is not offered for {p.lang}"
-            )
+        name = apply_preset_file(data, f"preset file {up.name}")
     except ParamError as exc:
         st.sidebar.error(t("preset_file_bad", msg=str(exc).replace("\n", " ")))
         return
+    st.sidebar.caption(t("preset_file_on", name=name))
+
+
+def apply_preset_file(data: bytes, where: str) -> str:
+    """Make a preset file's bytes the active setting (the sidebar's upload, or a page's
+    "Use this setting" with ``meteor.tune``'s preset document): its language, the language's
+    default preset and every parameter go into the widgets' state (call it before the sidebar
+    is drawn, e.g. from a callback), and :func:`current_setting` scores with the file, so the
+    signature names it.  Returns the preset's label.
+
+    Raises:
+        ParamError: not a preset file, or a language or stage the sidebar does not offer
+            (nothing is changed).
+    """
+    ss = st.session_state
+    loaded = parse_preset_file(data, where)
+    p = loaded.params
+    if p.lang not in ui_languages():
+        raise ParamError(f"{where}: language {p.lang!r} has no preset here")
+    base = default_preset(p.lang)
+    values = preset_values(base, p)
+    unknown = [m for m in p.modules if m not in stage_options(base)]
+    if unknown:
+        raise ParamError(f"{where}: stage {unknown[0].value!r} is not offered for {p.lang}")
     ss["lang"] = p.lang
     ss["preset"] = base
     for k, v in values.items():
@@ -311,7 +327,7 @@ def _preset_file_upload() -> None:
     ss[PRESET_FILE_DOC] = data.decode("utf-8-sig")
     ss[PRESET_FILE_NAME] = loaded.name
     ss[PRESET_FILE_LANG] = p.lang
-    st.sidebar.caption(t("preset_file_on", name=loaded.name))
+    return loaded.name
 
 
 def _language_and_preset() -> tuple[str, str]:

@@ -191,4 +191,90 @@ STRINGS: dict[str, dict[str, str]] = {
     "agr_fig_segment": {"en": "segment", "ru": "сегмент"},
     "agr_fig_current": {"en": "the metric's own setting", "ru": "собственная настройка"},
     "agr_fig_best": {"en": "best: {value}", "ru": "лучшая: {value}"},
+    "agr_tune_title": {"en": "Tune", "ru": "Подбор параметров"},
+    "agr_tune_intro": {
+        "en": "Search α, β, γ, δ (and each stage's weight) of a preset for the best agreement "
+        "with the human scores (meteor.tune: aligned once, searched on the statistics), and "
+        "check it on held-out folds of whole documents or systems.",
+        "ru": "Поиск α, β, γ, δ (и веса каждого этапа) пресета, лучше всего согласующихся с "
+        "оценками людей (meteor.tune: выравнивание один раз, поиск по статистикам), с "
+        "проверкой на отложенных блоках из целых документов или систем.",
+    },
+    "agr_tune_none": {
+        "en": "No METEOR preset in this run: add one to tune it.",
+        "ru": "В этом расчёте нет пресета METEOR: добавьте его, чтобы подобрать параметры.",
+    },
+    "agr_tune_base": {"en": "Preset to tune", "ru": "Пресет для подбора"},
+    "agr_tune_objective": {"en": "Objective", "ru": "Цель"},
+    "agr_obj_system_pearson": {"en": "Systems, Pearson r", "ru": "Системы, r Пирсона"},
+    "agr_obj_system_kendall": {"en": "Systems, Kendall τ-b", "ru": "Системы, τ-b Кендалла"},
+    "agr_tune_weights": {"en": "Stage weights too", "ru": "Также веса этапов"},
+    "agr_tune_weights_help": {
+        "en": "α, β, γ and δ are always searched; this adds each stage's weight.",
+        "ru": "α, β, γ и δ подбираются всегда; здесь добавляется вес каждого этапа.",
+    },
+    "agr_tune_group": {"en": "Folds of whole", "ru": "Блоки из целых"},
+    "agr_tune_group_system": {"en": "systems", "ru": "систем"},
+    "agr_tune_group_help": {
+        "en": "No group has rows on both sides of a fold: a document (talk) column, or the systems.",
+        "ru": "Ни одна группа не попадает по обе стороны блока: столбец документа (доклада) "
+        "или системы.",
+    },
+    "agr_tune_folds": {"en": "Folds (k)", "ru": "Блоков (k)"},
+    "agr_tune_rounds": {"en": "Refinement rounds", "ru": "Раундов уточнения"},
+    "agr_tune_rounds_help": {
+        "en": "After the 5⁴ grid over α β γ δ: rounds of coordinate descent on halving steps "
+        "(0: the grid only).",
+        "ru": "После сетки 5⁴ по α β γ δ: раунды покоординатного спуска с уменьшающимся вдвое "
+        "шагом (0 — только сетка).",
+    },
+    "agr_tune_run": {"en": "Tune", "ru": "Подобрать"},
+    "agr_tune_press": {
+        "en": "Press “Tune” to search (the result is kept for these choices).",
+        "ru": "Нажмите «Подобрать» (результат сохраняется для этих настроек).",
+    },
+    "agr_tune_failed": {"en": "Cannot tune: {msg}", "ru": "Подобрать нельзя: {msg}"},
+    "agr_tune_cv_title": {
+        "en": "Held out: {objective} on each fold",
+        "ru": "На отложенных блоках: {objective}",
+    },
+    "agr_tune_cv_caption": {
+        "en": "Each fold: tuned on the other folds, measured on this one, next to {base} and "
+        "chrF on the same rows, with 95 % bootstrap intervals ({n} resamples). {k} folds of "
+        "whole {group}.",
+        "ru": "Каждый блок: подбор на остальных блоках, измерение на этом, рядом с {base} и "
+        "chrF на тех же строках, 95-процентные бутстреп-интервалы ({n} повторов). {k} блоков "
+        "из целых групп «{group}».",
+    },
+    "agr_tune_col_fold": {"en": "fold", "ru": "блок"},
+    "agr_tune_col_rows": {"en": "rows", "ru": "строк"},
+    "agr_tune_col_groups": {"en": "groups", "ru": "групп"},
+    "agr_tune_col_tuned": {"en": "tuned", "ru": "подобранная"},
+    "agr_tune_col_param": {"en": "parameter", "ru": "параметр"},
+    "agr_tune_mean": {"en": "mean", "ru": "среднее"},
+    "agr_tune_summary": {
+        "en": "Tuned on all {rows} rows: {value} ({base}: {base_value}) — {points} parameter "
+        "points in {seconds} s on the statistics, aligned once in {align} s. The preset file "
+        "is tuned on all of these rows; the folds above say how it generalises.",
+        "ru": "На всех {rows} строках: {value} ({base}: {base_value}) — {points} точек за "
+        "{seconds} с по статистикам, выравнивание один раз за {align} с. Файл пресета "
+        "подобран на всех этих строках; как он обобщается, показывают блоки выше.",
+    },
+    "agr_tune_params_title": {"en": "The best setting", "ru": "Лучшая настройка"},
+    "agr_tune_signature": {
+        "en": "Scores with the preset file carry this signature:",
+        "ru": "Оценки с файлом пресета несут эту подпись:",
+    },
+    "agr_tune_download": {"en": "Download the preset file", "ru": "Скачать файл пресета"},
+    "agr_tune_use": {"en": "Use this setting", "ru": "Использовать эту настройку"},
+    "agr_tune_use_help": {
+        "en": "Makes the tuned preset file the sidebar's setting (Inspect and Compare use it; "
+        "the signature names it).",
+        "ru": "Делает подобранный файл пресета настройкой боковой панели (её используют "
+        "«Разбор пары» и «Сравнение настроек»; подпись называет его).",
+    },
+    "agr_tune_used": {
+        "en": "The sidebar now scores with {name}.",
+        "ru": "Боковая панель теперь считает с {name}.",
+    },
 }

@@ -4,7 +4,8 @@ A corpus with a human score per row (an upload, or the bundled WMT21 ru-en demo)
 preset's and baseline's correlations with intervals and the significance of their
 differences (``meteor.correlate``'s numbers), a scatter of a metric against the human
 scores (a point opens its pair on Inspect), and a heatmap of agreement over two
-parameters (re-scored from the kept statistics) with "Use this setting".
+parameters (re-scored from the kept statistics) with "Use this setting", and "Tune"
+(``meteor.tune``: cross-validated result, preset file, "Use this setting").
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import streamlit as st
 
 from meteor.analysis.agreement import BASELINES
 from meteor.analysis.agreement_grid import GRID_PARAMS
+from meteor.analysis.tune import TuneResult
+from meteor.errors import ParamError
+from meteor.metric import Meteor
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
@@ -23,6 +27,7 @@ from pages._corpus_common import safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._scoring import SHOWN_ERRORS
+from pages._settings import PRESET_FILE_NAME, apply_preset_file
 from pages._widgets import localized, plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -30,12 +35,117 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 SYMBOLS = agreement_figures.PARAM_SYMBOLS
 
 
-def tune_section(run: view.Run, run_id: tuple[Any, ...]) -> None:
-    """Tune (issue 34, "Tune"): drawn after the heatmap once ``meteor.tune`` exists.
+def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | None:
+    """The "Tune" controls: base preset, objective, weights, grouping, k and rounds."""
+    meteors = [m.name for m in run.scores if m.kind == "preset"]
+    if not meteors:
+        st.info(t("agr_tune_none"))
+        return None
+    c1, c2 = st.columns(2)
+    base = c1.selectbox(t("agr_tune_base"), meteors, key="agr_tune_base")
+    objective = c2.selectbox(
+        t("agr_tune_objective"), list(view.OBJECTIVES), key="agr_tune_objective",
+        format_func=view.objective_label,
+    )  # fmt: skip
+    weights = st.checkbox(
+        t("agr_tune_weights"), True, help=t("agr_tune_weights_help"), key="agr_tune_weights"
+    )
+    columns = [c for c in view.group_columns(name, data) if c != run.judged.human_column]
+    options = ["system", *columns]
+    default = next((c for c in ("doc_id", "doc", "talk_id", "talk") if c in columns), "system")
+    g1, g2, g3 = st.columns(3)
+    group_by = g1.selectbox(
+        t("agr_tune_group"), options, index=options.index(default), key="agr_tune_group",
+        format_func=lambda c: t("agr_tune_group_system") if c == "system" else c,
+        help=t("agr_tune_group_help"),
+    )  # fmt: skip
+    folds = g2.number_input(t("agr_tune_folds"), 2, 20, 5, 1, key="agr_tune_folds")
+    rounds = g3.number_input(t("agr_tune_rounds"), 0, 6, 6, 1, key="agr_tune_rounds",
+                             help=t("agr_tune_rounds_help"))  # fmt: skip
+    resamples = int(st.session_state.get("agr_resamples", 1000))
+    return view.TuneChoices(
+        base, objective, bool(weights), group_by, int(folds), int(rounds), resamples
+    )
 
-    Gets the measured run (its judged corpus and every metric's kept statistics) and its
-    cache key; draws nothing until then.
-    """
+
+def _start_tune(tune_id: tuple[Any, ...]) -> None:
+    st.session_state["agr_tune_id"] = tune_id
+
+
+def _use_tuned(data: bytes, where: str) -> None:
+    """Callback of "Use this setting" (Tune): the preset file becomes the sidebar's setting."""
+    try:
+        st.session_state["agr_tune_used"] = apply_preset_file(data, where)
+    except ParamError as exc:
+        st.session_state["agr_tune_used_error"] = str(exc).replace("\n", " ")
+
+
+def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes) -> None:
+    """Tune (issue 34, "Tune"): ``meteor.tune`` on the measured run's corpus with a progress
+    bar, once per run and choices; its cross-validated result, preset file and "Use this
+    setting"."""
+    st.subheader(t("agr_tune_title"))
+    st.caption(t("agr_tune_intro"))
+    choices = _tune_choices(run, name, data)
+    if choices is None:
+        return
+    tune_id = ("agr_tune", run_id, choices)
+    st.button(t("agr_tune_run"), key="agr_tune_run", on_click=_start_tune, args=(tune_id,))
+    if st.session_state.get("agr_tune_id") != tune_id:
+        st.info(t("agr_tune_press"))
+        return
+    bar = st.progress(0.0)
+
+    def show(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=safe_name(message))
+
+    try:
+        result = APP_CACHE.get(tune_id, lambda: view.tune_run(run, name, data, choices, show))
+    except SHOWN_ERRORS as exc:
+        bar.empty()
+        st.error(t("agr_tune_failed", msg=safe_name(str(exc).replace("\n", " "))))
+        return
+    bar.empty()
+    _show_tuned(result, choices)
+
+
+def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
+    """The cross-validated result, the best setting, its signature, download and use."""
+    st.markdown("**" + t("agr_tune_cv_title", objective=view.objective_label(result.objective))
+                + "**")  # fmt: skip
+    st.dataframe(view.fold_rows(result), hide_index=True, key="agr_tune_cv", width="stretch")
+    group = t("agr_tune_group_system") if choices.group_by == "system" else choices.group_by
+    st.caption(t("agr_tune_cv_caption", base=result.base_name, n=integer(choices.resamples),
+                 k=integer(len(result.folds)), group=safe_name(group)))  # fmt: skip
+    st.caption(
+        t(
+            "agr_tune_summary", rows=integer(result.n_rows), value=num(result.value),
+            base=result.base_name, base_value=num(result.base_value),
+            points=integer(result.n_points), seconds=num(result.seconds, 2),
+            align=num(result.align_seconds, 1),
+        )
+    )  # fmt: skip
+    st.markdown("**" + t("agr_tune_params_title") + "**")
+    st.dataframe(view.param_rows(result), hide_index=True, key="agr_tune_params")
+    doc = view.preset_bytes(result)
+    label = Meteor(preset_file=doc).signature()
+    st.caption(t("agr_tune_signature"))
+    st.code(label, language=None, wrap_lines=True)
+    c1, c2 = st.columns(2)
+    c1.download_button(
+        t("agr_tune_download"), doc, file_name=f"tuned-{result.base_name}.json",
+        mime="application/json", key="agr_tune_download", icon="⬇️",
+    )  # fmt: skip
+    c2.button(
+        t("agr_tune_use"), key="agr_tune_use", on_click=_use_tuned,
+        args=(doc, f"tuned-{result.base_name}.json"), help=t("agr_tune_use_help"),
+    )  # fmt: skip
+    err = st.session_state.pop("agr_tune_used_error", None)
+    if err:
+        st.error(t("agr_tune_failed", msg=safe_name(err)))
+    used = st.session_state.get("agr_tune_used")
+    if used and used == st.session_state.get(PRESET_FILE_NAME):
+        st.success(t("agr_tune_used", name=safe_name(used)))
 
 
 def choose_input() -> tuple[str, bytes, str] | None:
@@ -270,7 +380,7 @@ def main() -> None:
         show_heatmap(run, run_id)
     except SHOWN_ERRORS as exc:
         st.error(t("agr_failed", msg=safe_name(str(exc))))
-    tune_section(run, run_id)
+    tune_section(run, run_id, name, data)
 
 
 main()
