@@ -64,8 +64,10 @@ __all__ = [
     "Estimate",
     "SegmentData",
     "darr_pairs",
+    "item_pearson",
     "kendall_b",
     "pearson",
+    "ranks_within_rows",
     "percentile",
     "per_item",
     "perm_both",
@@ -158,16 +160,48 @@ def darr_pairs(darr: Array, items: Array, threshold: float) -> tuple[Array, Arra
 
 
 def _ranks_within(values: Array, items: Array) -> Array:
-    """Average ranks of ``values`` within each item."""
-    out = np.empty(len(values), dtype=float)
+    """Average ranks of ``values`` within each item (``scipy.stats.rankdata`` per item)."""
+    return ranks_within_rows(np.asarray(values, dtype=float)[None, :], items)[0]
+
+
+#: Most cells (points × items × rows² of the largest item) compared at once.
+_RANK_CELLS = 8_000_000
+
+
+def ranks_within_rows(values: Array, items: Array) -> Array:
+    """Average ranks within each item of every row of ``values`` (``(B, n)``), as
+    ``scipy.stats.rankdata(method="average")`` gives per item (tested), for many rows at once:
+    an item's rows are laid out in a padded ``(items, largest)`` table, and a value's rank is
+    the number below it plus half of the number equal to it, itself included, plus ½ —
+    exact half-integers, so equal to scipy's bit for bit.  Items of more than 64 rows (not
+    the systems of one segment) are ranked by scipy, one item at a time."""
+    values = np.asarray(values, dtype=float)
     order = np.argsort(items, kind="stable")
-    bounds = np.flatnonzero(np.diff(items[order])) + 1
-    for group in np.split(order, bounds):
-        out[group] = _scipy_stats().rankdata(values[group])
+    sorted_items = items[order]
+    starts = np.flatnonzero(np.r_[True, sorted_items[1:] != sorted_items[:-1]])
+    sizes = np.diff(np.r_[starts, len(order)])
+    out = np.empty_like(values)
+    if not len(order):
+        return out
+    width = int(sizes.max())
+    if width > 64:
+        for group in np.split(order, starts[1:]):
+            out[:, group] = _scipy_stats().rankdata(values[:, group], axis=1)
+        return out
+    slot = np.arange(len(order)) - np.repeat(starts, sizes)
+    table = np.full((len(starts), width), -1)
+    table[np.repeat(np.arange(len(starts)), sizes), slot] = order
+    real = table >= 0
+    step = max(1, _RANK_CELLS // (len(starts) * width * width))
+    for b in range(0, len(values), step):
+        v = np.where(real, values[b : b + step][:, np.maximum(table, 0)], np.nan)
+        below = (v[..., None, :] < v[..., :, None]).sum(axis=-1)
+        equal = (v[..., None, :] == v[..., :, None]).sum(axis=-1)
+        out[b : b + step, table[real]] = (below + 0.5 * equal + 0.5)[:, real]
     return out
 
 
-def _item_pearson(x: Array, y: Array, items: Array, n_items: int) -> Array:
+def item_pearson(x: Array, y: Array, items: Array, n_items: int) -> Array:
     """Pearson's r over the rows of each item (NaN: < 2 rows or a constant side)."""
     n = np.bincount(items, minlength=n_items).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -259,10 +293,10 @@ def per_item(key: str, data: SegmentData, metric: Array) -> tuple[Array, Array]:
             tau = np.where(den > 0, num / den, np.nan)
         return np.clip(tau, -1.0, 1.0), np.ones(n)
     if key == "pearson_item":
-        return _item_pearson(data.human, m, data.items, n), np.ones(n)
+        return item_pearson(data.human, m, data.items, n), np.ones(n)
     if key == "spearman_item":
         ranks = _ranks_within(m, data.items)
-        return _item_pearson(data.human_ranks, ranks, data.items, n), np.ones(n)
+        return item_pearson(data.human_ranks, ranks, data.items, n), np.ones(n)
     if key in ("darr_flat", "darr_item"):
         better, worse, item = data.darr
         concordant = (m[better] > m[worse]).astype(float)

@@ -443,6 +443,14 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
     if key == "spearman_flat":
         ranks = _scipy_stats().rankdata(seg, axis=1)
         return _pearson_rows(rows.human_ranks, ranks)
+    if key == "spearman_item":  # all points' ranks at once; Pearson per item by bincount
+        n = data.n_items
+        ones = np.ones(n)
+        ranks = st.ranks_within_rows(seg, data.items)
+        return np.array(
+            [st.aggregate(key, st.item_pearson(data.human_ranks, r, data.items, n), ones)
+             for r in ranks]
+        )  # fmt: skip
     if key in ("darr_flat", "darr_item"):
         better, worse, item = data.darr
         sign = np.where(seg[:, better] > seg[:, worse], 1.0, -1.0)

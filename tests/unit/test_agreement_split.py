@@ -8,6 +8,7 @@ import argparse
 
 import numpy as np
 import pytest
+import scipy.stats
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis import tune as tn
@@ -166,3 +167,21 @@ def test_group_labels_and_scores_key_the_rows_alike() -> None:
         "7",
         "2",
     ]
+
+
+@pytest.mark.parametrize("largest", [11, 70])
+def test_ranks_within_rows_are_scipy_average_ranks_bit_for_bit(largest: int) -> None:
+    """All points' ranks at once (the padded table; scipy per item beyond 64 rows) equal
+    ``scipy.stats.rankdata`` item by item, ties included."""
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(1, largest + 1, size=40)
+    sizes[0] = largest
+    items = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+    values = np.round(rng.random((5, len(items))), 1)  # many ties
+    got = st.ranks_within_rows(values, items)
+    for b in range(len(values)):
+        for item in range(len(sizes)):
+            rows = np.flatnonzero(items == item)
+            want = scipy.stats.rankdata(values[b, rows])
+            assert np.array_equal(got[b, rows], want), (b, item)
+    assert st.ranks_within_rows(np.empty((2, 0)), np.empty(0, dtype=int)).shape == (2, 0)
