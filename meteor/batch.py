@@ -16,6 +16,11 @@ here, once, and every way of running it drives this module: one process
 * **Combining** (:class:`Totals`, :func:`combine`): summed statistics (Meteor 1.5
   ``MeteorStats.addStats``) and the exact mean of segment scores, for a corpus
   result or for a streamed run that keeps no records.
+* **A worker process's part** (:func:`process_scorer`, :func:`collection_paused`): one
+  scorer per setting per process, its resources loaded once and frozen out of the
+  collector's sight; the collector off while a job scores, whatever threads the process
+  runs.  The processes of :mod:`meteor.runners.parallel`, the Dask workers of
+  :mod:`meteor.runners.cluster` and the app's worker (``pages/_offload.py``) use them.
 
 The scorer is anything shaped like :class:`Scorer` (a :class:`meteor.Meteor`); this
 module imports no scorer, so the metric can delegate to it.
@@ -23,9 +28,14 @@ module imports no scorer, so the metric can delegate to it.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import hashlib
 import math
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from typing import Any, Protocol
+import pickle
+import threading
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar, cast
 
 from meteor.errors import InputError
 from meteor.params import Params
@@ -37,16 +47,21 @@ from meteor.types import CorpusResult, MeteorResult, Stats
 __all__ = [
     "EMPTY_CORPUS",
     "PREFETCH_BLOCK",
+    "PROCESS_SCORERS_KEPT",
+    "SCORERS",
     "Scorer",
     "Totals",
     "by_reference",
     "check_corpus",
     "check_count",
+    "collection_paused",
     "combine",
     "corpus_score",
+    "process_scorer",
     "score_segments",
     "segment_texts",
     "single_use",
+    "spec_key",
     "unique_pairs",
 ]
 
@@ -207,6 +222,8 @@ def score_segments(
     candidates: bool = True,
     progress: Progress | None = None,
     numbers: Sequence[int] | None = None,
+    name_errors: bool = True,
+    forget: bool = True,
 ) -> list[MeteorResult]:
     """One record per segment, in order: the loop behind every corpus run.
 
@@ -224,15 +241,19 @@ def score_segments(
         progress: ``progress(fraction, message)`` callback.
         numbers: the segments' indices in the caller's corpus, for error
             messages (default ``0, 1, …``).
+        name_errors: an error names its segment (below); ``False`` for one pair
+            scored on its own (the app's), whose error is the scorer's, unchanged.
+        forget: forget single-use hypotheses once scored; ``False`` when the caller
+            uses them again (the app explains the pair it scored).
 
     Raises:
         TypeError, ValueError: as :meth:`meteor.Meteor.score`, the message prefixed with
-            ``segment N:`` (1-based).
+            ``segment N:`` (1-based) unless ``name_errors`` is false.
     """
     n = len(hyps)
     step = max(1, n // 200)
     first, where = unique_pairs(hyps, refs)
-    once = single_use(hyps, refs, _Memo(scorer))
+    once = single_use(hyps, refs, _Memo(scorer)) if forget else set()
     unique: list[MeteorResult] = []
     segments: list[MeteorResult] = []
     with gc_paused():
@@ -243,7 +264,7 @@ def score_segments(
                     scorer.prefetch(
                         segment_texts([hyps[i] for i in block], [refs[i] for i in block])
                     )
-                index = numbers[k] if numbers is not None else k
+                index = (numbers[k] if numbers is not None else k) if name_errors else None
                 unique.append(_numbered(scorer, hyps[k], refs[k], index, candidates))
                 if hyps[k] in once:
                     scorer._forget(hyps[k])
@@ -254,12 +275,14 @@ def score_segments(
 
 
 def _numbered(
-    scorer: Scorer, hyp: str, refs: str | Sequence[str], index: int, candidates: bool
+    scorer: Scorer, hyp: str, refs: str | Sequence[str], index: int | None, candidates: bool
 ) -> MeteorResult:
-    """The pair's record; an error names the segment (1-based) it came from."""
+    """The pair's record; an error names the segment (1-based) it came from, if ``index``."""
     try:  # score_segments has prefetched the block the pair is in
         return scorer._score(hyp, refs, candidates, prefetch=False)
     except (ValueError, TypeError) as exc:
+        if index is None:
+            raise
         message = f"segment {index + 1}: {exc}"
         try:
             named = type(exc)(message)
@@ -357,3 +380,83 @@ def corpus_score(
     return combine(
         scorer, score_segments(scorer, hyps, refs, candidates=candidates, progress=progress)
     )
+
+
+# -- a worker process's part --------------------------------------------------------
+
+
+class _Loads(Protocol):
+    def prepare(self) -> None: ...
+
+
+L = TypeVar("L", bound=_Loads)
+
+#: Settings whose scorer one process keeps (:func:`process_scorer`); beyond this many,
+#: the scorer built first is dropped.
+PROCESS_SCORERS_KEPT = 64
+#: This process's scorers, one per setting (:func:`process_scorer`), by key.
+SCORERS: dict[Hashable, Any] = {}
+_SCORERS_LOCK = threading.Lock()
+
+
+def spec_key(params: Params, preset: str | None) -> str:
+    """A name for a setting (params and preset name): a :func:`process_scorer` key, the
+    same in every process."""
+    digest = hashlib.sha256(pickle.dumps((params, preset), protocol=4)).hexdigest()
+    return f"meteor-{digest[:16]}"
+
+
+def process_scorer(key: Hashable, build: Callable[[], L], *, freeze: bool = True) -> L:
+    """This process's scorer for the setting ``key``: one per setting per process.
+
+    The first time, ``build()`` makes it, its resources are loaded (``prepare()``, a
+    no-op if ``build`` did it) and frozen out of the collector's sight
+    (:func:`gc.freeze`: they live as long as the process, and collections walking them
+    cost a quarter of a run); later calls return the same scorer.  At most
+    :data:`PROCESS_SCORERS_KEPT` settings are kept.  One scorer is built at a time (a Dask
+    worker runs several threads); an error of ``build`` keeps nothing and reaches the
+    caller.  ``freeze=False``: not frozen (a process whose other objects come and go, such
+    as the app's server scoring a pair while its worker is replaced).
+    """
+    m = SCORERS.get(key)
+    if m is not None:
+        return cast(L, m)
+    with _SCORERS_LOCK:
+        m = SCORERS.get(key)
+        if m is None:
+            m = build()
+            m.prepare()
+            if freeze:
+                gc.freeze()
+            while len(SCORERS) >= PROCESS_SCORERS_KEPT:
+                SCORERS.pop(next(iter(SCORERS)))
+            SCORERS[key] = m
+    return cast(L, m)
+
+
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = 0
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Cyclic garbage collection off while a worker process scores a job.
+
+    :func:`meteor.runtime.gc_paused` (which :func:`score_segments` uses) pauses only in a
+    process of one thread, as the switch is process-wide; a worker process (a Dask
+    worker's threads, the app's worker with its watch thread) wants the pause all the
+    same: scoring makes no cycles, and collections walking the loaded resources cost a
+    quarter of the time.  Counted, so jobs running at once in threads end it together.
+    Not for a process whose other threads run other work (the app's server).
+    """
+    global _GC_PAUSES
+    with _GC_LOCK:
+        _GC_PAUSES += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_PAUSES -= 1
+            if _GC_PAUSES == 0:
+                gc.enable()

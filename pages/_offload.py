@@ -17,7 +17,11 @@ pairs keep the cores first).  The worker sends back the same frozen records the
 server would have made (:func:`analyse_here` and :func:`meteor.explain` are the one
 code path for both) -- the analysis (:func:`score_pair`) and, when a page asks for
 it, the explanation (:func:`explain_pair`) -- with their size in bytes measured
-there, so the server only unpickles them (about 0.1 s for a 7,000-character pair).  ``METEOR_APP_WORKERS=0``
+there, so the server only unpickles them (about 0.1 s for a 7,000-character pair).
+It is a worker process as those of a corpus run are: a pair is scored by the one batch
+core (:func:`meteor.batch.score_segments`), with this process's scorer for the setting
+(:func:`meteor.batch.process_scorer`) and the collector paused per job
+(:func:`meteor.batch.collection_paused`).  ``METEOR_APP_WORKERS=0``
 scores every pair in the server process, as before; a worker that died (killed, out
 of memory) is replaced, and the pair is scored in the server process meanwhile.
 
@@ -27,7 +31,7 @@ tests/app/test_offload.py.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import gc
 import json
 import multiprocessing
@@ -35,12 +39,13 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from meteor import batch
 from meteor.analysis import compare
 from meteor.analysis.explain.record import Explanation, explain
 from meteor.errors import ParamError
@@ -60,6 +65,7 @@ __all__ = [
     "explain_pair",
     "is_long",
     "make_scorer",
+    "pair_record",
     "pair_words",
     "score_pair",
 ]
@@ -97,9 +103,19 @@ def make_scorer(preset: str, overrides: str) -> Meteor:
     return Meteor(preset, **over)
 
 
+def pair_record(m: Meteor, hyp: str, refs: tuple[str, ...]) -> MeteorResult:
+    """The pair's record (with candidates) from the batch core, as a corpus run makes it.
+
+    An error is the scorer's own (:meth:`meteor.Meteor.score`'s message, naming no
+    segment); the pair's texts stay in the memos (its explanation scores it again).
+    """
+    (r,) = batch.score_segments(m, [hyp], [list(refs)], name_errors=False, forget=False)
+    return r
+
+
 def analyse_here(m: Meteor, hyp: str, refs: tuple[str, ...]) -> Analysis:
     """Score the pair with ``m`` in this process: the record, breakdown and curves."""
-    r = m.score(hyp, list(refs))
+    r = pair_record(m, hyp, refs)
     return Analysis(
         result=r,
         params=m.params,
@@ -122,8 +138,6 @@ def is_long(hyp: str, refs: tuple[str, ...]) -> bool:
 # in the worker process
 # ---------------------------------------------------------------------------
 
-_WORKER_SCORERS: dict[tuple[str, str], Meteor] = {}
-
 
 def _worker_init(server_pid: int) -> None:
     """Lower the worker's CPU priority, and end it when the server process is gone.
@@ -133,6 +147,8 @@ def _worker_init(server_pid: int) -> None:
     the *thread* that started the worker ends (a session's thread).  So a daemon
     thread checks every second that the worker's parent is still the server.
     """
+    global _IN_WORKER
+    _IN_WORKER = True
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not permitted here: same priority, still off the server's GIL
@@ -146,36 +162,25 @@ def _worker_init(server_pid: int) -> None:
     threading.Thread(target=watch, name="meteor-offload-watch", daemon=True).start()
 
 
+#: True in the app's worker process; the server scores a pair itself only while its worker
+#: is being replaced, and never freezes its own objects (its sessions come and go).
+_IN_WORKER = False
+
+
 def _worker_scorer(preset: str, overrides: str) -> Meteor:
-    key = (preset, overrides)
-    m = _WORKER_SCORERS.get(key)
-    if m is None:
-        if len(_WORKER_SCORERS) >= 64:
-            _WORKER_SCORERS.clear()
-        m = _WORKER_SCORERS[key] = make_scorer(preset, overrides)
-    return m
-
-
-@contextlib.contextmanager
-def _job() -> Iterator[None]:
-    """One job of the worker, run with the cyclic garbage collector off.
-
-    A long pair makes millions of short-lived objects and no cycles; collections
-    would walk them all again and again (``meteor.metric.GC_PAUSE_WORD_PAIRS``).
-    :func:`meteor.runtime.gc_paused` does not pause here, as the watch thread is
-    running, but the worker's jobs run one at a time on its main thread and the
-    watch thread allocates nothing, so the switch is the job's alone.
-    """
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+    """This process's scorer for the setting, loaded once (:func:`meteor.batch.process_scorer`)."""
+    build = functools.partial(make_scorer, preset, overrides)
+    return batch.process_scorer(("app", preset, overrides), build, freeze=_IN_WORKER)
 
 
 def score_pair(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Sized[Analysis]:
-    """The pair's analysis with its size in bytes (run in the worker): the score card's."""
-    with _job():
+    """The pair's analysis with its size in bytes (run in the worker): the score card's.
+
+    A long pair makes millions of short-lived objects and no cycles: the collector is
+    off for the job (:func:`meteor.batch.collection_paused`; the worker's watch thread
+    keeps :func:`meteor.runtime.gc_paused` from pausing).
+    """
+    with batch.collection_paused():
         m = _worker_scorer(preset, overrides)
         a = analyse_here(m, hyp, refs)
         return Sized(a, deep_size(a, shared=(m.params,)))
@@ -191,9 +196,9 @@ def explain_pair(
     The worker's memos (tokens, sentence work) make the second scoring of the pair
     cheaper than the first.
     """
-    with _job():
+    with batch.collection_paused():
         m = _worker_scorer(preset, overrides)
-        why = explain(m.score(hyp, list(refs)), m)
+        why = explain(pair_record(m, hyp, refs), m)
         return Sized(why, deep_size(why, shared=(m.params,)))
 
 
@@ -201,10 +206,9 @@ def warm(preset: str) -> int:
     """Load a preset's resources and what explanations use (nltk) in the worker; its pid."""
     from meteor.resources import import_nltk
 
-    m = _worker_scorer(preset, "{}")
-    m.prepare()
+    _worker_scorer(preset, "{}")  # loaded, and frozen out of the collector's sight
     import_nltk()
-    gc.freeze()  # loaded resources never become garbage: collections skip them
+    gc.freeze()  # nltk's modules too: they never become garbage
     return os.getpid()
 
 

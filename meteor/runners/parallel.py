@@ -13,7 +13,7 @@ cluster is the other way to scale out (:mod:`meteor.runners.cluster`).
 from __future__ import annotations
 
 import contextlib
-import gc
+import functools
 import math
 import multiprocessing as mp
 import os
@@ -178,14 +178,18 @@ def _still_running(proc: Any) -> bool:
         return False
 
 
-def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
-    global _WORKER
-    _die_with_parent(os_parent)
+def _scorer(params: Params, preset: str | None) -> Meteor:
     m = Meteor(params=params)
     m.preset = preset  # keep the caller's signature (preset name) on every record
-    m.prepare()
-    gc.freeze()  # the loaded resources never become garbage: collections skip them
-    _WORKER = m
+    return m
+
+
+def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
+    """A worker's one scorer, loaded now (:func:`meteor.batch.process_scorer`)."""
+    global _WORKER
+    _die_with_parent(os_parent)
+    build = functools.partial(_scorer, params, preset)
+    _WORKER = batch.process_scorer(batch.spec_key(params, preset), build)
 
 
 def _score_chunk(
@@ -200,8 +204,9 @@ def _score_chunk(
     """
     assert _WORKER is not None
     try:
-        found = batch.score_segments(_WORKER, hyps, refs, candidates=False, numbers=indices)
-        return [encode(r) for r in found]
+        with batch.collection_paused():
+            found = batch.score_segments(_WORKER, hyps, refs, candidates=False, numbers=indices)
+            return [encode(r) for r in found]
     finally:
         _WORKER.clear_memos()
 

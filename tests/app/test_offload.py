@@ -107,11 +107,38 @@ def test_the_worker_freezes_its_resources_and_pauses_the_collector_per_job(
     pool.run(score_pair, "a b", ("a b",), "meteor-1.5", "{}")
     assert pool.run(gc.isenabled) is True  # on again between jobs
     assert gc.isenabled()
-    with _offload._job():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(ParamError), _offload._job():
-        raise ParamError("alpha")
+
+
+def test_the_apps_worker_drives_the_batch_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long pair is scored as a corpus run's pairs are (issue 32, item 6): by
+    meteor.batch.score_segments, with the process's scorer for the setting
+    (meteor.batch.process_scorer) and the collector off for the job."""
+    import gc
+
+    from meteor import batch
+
+    seen: list[tuple[Any, ...]] = []
+    loop, keep = batch.score_segments, batch.process_scorer
+
+    def scored(m: Any, hyps: Any, refs: Any, **kw: Any) -> Any:
+        seen.append(("score_segments", list(hyps), [list(r) for r in refs], gc.isenabled()))
+        return loop(m, hyps, refs, **kw)
+
+    def kept(key: Any, build: Any, **kw: Any) -> Any:
+        seen.append(("process_scorer", key))
+        return keep(key, build, **kw)
+
+    monkeypatch.setattr(batch, "score_segments", scored)
+    monkeypatch.setattr(batch, "process_scorer", kept)
+    hyp, refs = "the cat sat on the mat", ("a cat sat on the mat",)
+    a = score_pair(hyp, refs, "meteor-1.5", "{}").value
+    why = explain_pair(hyp, refs, "meteor-1.5", "{}").value
+    pair = ("score_segments", [hyp], [list(refs)], False)  # the collector off
+    key = ("process_scorer", ("app", "meteor-1.5", "{}"))
+    assert seen == [key, pair, key, pair]
+    m = Meteor("meteor-1.5")
+    assert a.result.to_dict(candidates=True) == m.score(hyp, list(refs)).to_dict(candidates=True)
+    assert repr(why) == repr(meteor.explain(m.score(hyp, list(refs)), m))
     assert gc.isenabled()
 
 

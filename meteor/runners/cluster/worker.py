@@ -1,4 +1,5 @@
-"""The worker side of cluster scoring: one scorer per process, loaded once.
+"""The worker side of cluster scoring: one scorer per process, loaded once
+(:func:`meteor.batch.process_scorer`, as in every worker process).
 
 :class:`MeteorWorkerPlugin` loads a preset's resources when a worker joins (and
 on every worker that joins later), under a machine-wide lock so that the first
@@ -10,12 +11,8 @@ is :mod:`meteor.runners.cluster.client`.
 from __future__ import annotations
 
 import contextlib
-import gc
-import hashlib
 import json
 import os
-import pickle
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,6 +21,7 @@ from typing import Any
 from distributed import WorkerPlugin, get_worker
 
 from meteor import batch
+from meteor.batch import SCORERS, collection_paused, spec_key
 from meteor.errors import ResourceError
 from meteor.io.export import segment_record
 from meteor.metric import Meteor
@@ -40,19 +38,10 @@ __all__ = [
     "worker_state",
 ]
 
-#: This process's scorers, by :func:`spec_key`.
-SCORERS: dict[str, Meteor] = {}
+# This process's scorers are meteor.batch's (SCORERS, by spec_key), as every worker
+# process's: one per setting, loaded once (meteor.batch.process_scorer).
 _FAILURES: dict[str, str] = {}
 _LOAD_SECONDS: dict[str, float] = {}
-_LOAD_LOCK = threading.Lock()
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = 0
-
-
-def spec_key(params: Params, preset: str | None) -> str:
-    """A name for a scorer configuration (the plugin name and the cache key)."""
-    digest = hashlib.sha256(pickle.dumps((params, preset), protocol=4)).hexdigest()
-    return f"meteor-{digest[:16]}"
 
 
 @contextlib.contextmanager
@@ -80,23 +69,20 @@ def _machine_lock() -> Iterator[None]:
 
 
 def load_scorer(key: str, params: Params, preset: str | None) -> Meteor:
-    """This process's scorer for ``key``, loading its resources the first time."""
-    m = SCORERS.get(key)
-    if m is not None:
+    """This process's scorer for ``key`` (:func:`meteor.batch.process_scorer`), its
+    resources loaded the first time under the machine's lock."""
+
+    def build() -> Meteor:
+        t0 = time.perf_counter()
+        with _machine_lock():
+            m = Meteor(params=params)
+            m.preset = preset  # the caller's preset name goes into every signature
+            m.prepare()
+        _LOAD_SECONDS[key] = time.perf_counter() - t0
+        _FAILURES.pop(key, None)
         return m
-    with _LOAD_LOCK:
-        m = SCORERS.get(key)
-        if m is None:
-            t0 = time.perf_counter()
-            with _machine_lock():
-                m = Meteor(params=params)
-                m.preset = preset  # the caller's preset name goes into every signature
-                m.prepare()
-            gc.freeze()  # loaded resources never become garbage: collections skip them
-            _LOAD_SECONDS[key] = time.perf_counter() - t0
-            SCORERS[key] = m
-            _FAILURES.pop(key, None)
-    return m
+
+    return batch.process_scorer(key, build)
 
 
 def _where() -> str:
@@ -156,27 +142,6 @@ def _mapped_indexes() -> list[str]:
     except OSError:
         return []
     return sorted(p for p in found if Path(p).name.startswith("paraphrase-"))
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """Cyclic GC off while a partition is scored (see :mod:`meteor.runtime`).
-
-    A Dask worker runs several threads, so :func:`meteor.runtime.gc_paused` stays
-    out of its way; here the pause is wanted: scoring makes no cycles, and
-    collections walking the loaded resources cost a quarter of the time.
-    """
-    global _GC_PAUSES
-    with _GC_LOCK:
-        _GC_PAUSES += 1
-        gc.disable()
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES -= 1
-            if _GC_PAUSES == 0:
-                gc.enable()
 
 
 def score_partition(
