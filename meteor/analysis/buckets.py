@@ -301,6 +301,14 @@ def _word_table(
     params: Params,
 ) -> BucketTable:
     rows: list[Bucket] = []
+    seen: dict[tuple[str, bool], str] = {}  # each word's bucket, looked up once
+
+    def bucket(text: str, function_word: bool) -> str:
+        lab = seen.get((text, function_word))
+        if lab is None:
+            lab = seen[(text, function_word)] = key(text, function_word)
+        return lab
+
     for system, result in results.items():
         ref_n: Counter[str] = Counter()
         ref_m: Counter[str] = Counter()
@@ -309,11 +317,11 @@ def _word_table(
         for seg in result.segments:
             al = seg.alignment
             for tok, hit in zip(al.ref, al.ref_matched(), strict=True):
-                lab = key(tok.text, tok.function_word)
+                lab = bucket(tok.text, tok.function_word)
                 ref_n[lab] += 1
                 ref_m[lab] += hit
             for tok, hit in zip(al.hyp, al.hyp_matched(), strict=True):
-                lab = key(tok.text, tok.function_word)
+                lab = bucket(tok.text, tok.function_word)
                 hyp_n[lab] += 1
                 hyp_m[lab] += hit
         for lab in labels:
