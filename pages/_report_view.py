@@ -12,15 +12,18 @@ Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
+from meteor.analysis.buckets import BucketTable, label_buckets, label_columns
 from meteor.analysis.losses import HeadToHead, head_to_head
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
-from meteor.analysis.significance import DEFAULT_SAMPLES
+from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
+from meteor.io.labels import read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
@@ -47,6 +50,10 @@ EXPORTS: tuple[tuple[str, str, str, str, Callable[[CorpusReport], str]], ...] = 
 )
 
 Ids = Mapping[str, Sequence[str]]
+Files = Sequence[tuple[str, bytes]]
+
+#: Most buckets a label column may make (more: a column of free text or scores).
+MAX_LABEL_BUCKETS = 50
 
 
 def figure_labels() -> dict[str, str]:
@@ -121,9 +128,11 @@ def report_tabs(
     setting: Setting,
     meteor: Meteor,
     results: Mapping[str, CorpusResult],
+    files: Files = (),
 ) -> None:
     """Fill the page's :data:`REPORT_TABS`: the report is built on request (a button),
-    then shown on every rerun while the session keeps it requested."""
+    then shown on every rerun while the session keeps it requested.  ``files``: the
+    uploaded (name, bytes), whose label columns the Buckets tab offers."""
     key = _report_key(corpus, setting)
     rep: CorpusReport | None = None
     with tabs["ranking"]:
@@ -149,7 +158,7 @@ def report_tabs(
         if rep is None:
             st.info(t("rp_build_first"))
         else:
-            _buckets(rep, key)
+            _buckets(rep, key, _Labels(files, results, meteor, _ids(corpus)))
     with tabs["where"]:
         if rep is None:
             st.info(t("rp_build_first"))
@@ -274,11 +283,62 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
         )
 
 
-def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
+class _Labels:
+    """What the Buckets tab needs to bucket by a label column of the uploads."""
+
+    def __init__(
+        self, files: Files, results: Mapping[str, CorpusResult], meteor: Meteor, ids: Ids
+    ) -> None:
+        self.files, self.results, self.meteor, self.ids = files, results, meteor, ids
+
+    def columns(self) -> list[str]:
+        try:
+            return label_columns(self.files)
+        except SHOWN_ERRORS:
+            return []  # the corpus was read from these files: not expected
+
+    def table(self, rep: CorpusReport, column: str, key: tuple[Any, ...]) -> BucketTable | None:
+        """:func:`label_buckets` as :func:`build_report` makes it (the report's settings,
+        systems in ranking order), kept per upload; ``None`` after saying why not."""
+        try:
+            by_id = read_labels(self.files, column)
+        except SHOWN_ERRORS as exc:
+            st.error(t("rp_b_label_failed", msg=safe_name(str(exc))))
+            return None
+        values = set(by_id.values())
+        if len(values) > MAX_LABEL_BUCKETS:
+            st.warning(
+                t("rp_b_label_many", column=safe_name(column), n=integer(len(values)),
+                  most=integer(MAX_LABEL_BUCKETS))
+            )  # fmt: skip
+            return None
+        ranked = {n: self.results[n] for n in rep.systems}
+        digest = hashlib.sha256(b"".join(d for _n, d in self.files)).hexdigest()
+
+        def make() -> BucketTable:
+            return label_buckets(
+                ranked, self.meteor.params, column, by_id, self.ids,
+                n_samples=DEFAULT_SAMPLES, seed=DEFAULT_SEED, level=rep.ranking.level,
+            )  # fmt: skip
+
+        return APP_CACHE.get(("report_label", *key, column, digest), make)  # type: ignore[no-any-return]
+
+
+def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None = None) -> None:
     names = [b.name for b in rep.buckets]
-    name = st.selectbox(t("rp_bucketing"), names, format_func=_bucket_title, key="rp_bucketing")
-    k = names.index(name) if name in names else 0
-    table = rep.buckets[k]
+    extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
+    extra = [x for x in extra if x not in names]
+    name = st.selectbox(
+        t("rp_bucketing"), names + extra, format_func=_bucket_title, key="rp_bucketing"
+    )
+    if name in extra and labels_of is not None:
+        got = labels_of.table(rep, name.removeprefix("label:"), key)
+        if got is None:
+            return
+        table = got
+    else:
+        table = rep.buckets[names.index(name) if name in names else 0]
+    fig_key = (*key, "bucket", table.name, hash(table.rows))  # a label column: its upload's
     title = _bucket_title(table.name)
     labels = figure_labels()
 
@@ -287,9 +347,29 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
         fig.update_layout(title={"text": title})  # the library's title is English
         return fig
 
-    plotly(shared_figure((*key, "bucket", table.name), build), key="rp_fig_bucket")
+    plotly(shared_figure(fig_key, build), key="rp_fig_bucket")
     seg = table.unit == "segments"
     st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
+    rows, config = _bucket_rows(table)
+    f4 = "%.4f"
+    st.dataframe(
+        rows,
+        column_config={
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
+            "precision": st.column_config.NumberColumn("P", format=f4),
+            "recall": st.column_config.NumberColumn("R", format=f4),
+            **config,
+        },
+        hide_index=True,
+        width="stretch",
+        key="rp_bucket_table",
+    )
+
+
+def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The bucket table's rows and the columns particular to its unit (segments, words)."""
+    seg = table.unit == "segments"
     f4 = "%.4f"
     rows: list[dict[str, Any]]
     if seg:
@@ -332,19 +412,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
             "fmean": st.column_config.NumberColumn("F", format=f4),
         }
-    st.dataframe(
-        rows,
-        column_config={
-            "system": st.column_config.TextColumn(t("rp_col_system")),
-            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
-            "precision": st.column_config.NumberColumn("P", format=f4),
-            "recall": st.column_config.NumberColumn("R", format=f4),
-            **config,
-        },
-        hide_index=True,
-        width="stretch",
-        key="rp_bucket_table",
-    )
+    return rows, config
 
 
 def _where(
