@@ -36,6 +36,7 @@ from meteor.analysis.resampling import (
     _check_samples,
     _check_settings,
     _resampled_matrices,
+    integer_product,
     row_stats,
     scores_of_sums,
 )
@@ -133,7 +134,7 @@ def _randomisation_p(
     while done < trials:
         size = min(batch, trials - done)
         # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
-        moved = (rng.random((size, n)) < 0.5).astype(np.float64) @ delta
+        moved = integer_product((rng.random((size, n)) < 0.5).astype(np.float64), delta)
         sa = scores_of_sums(sum_a + moved, params)
         sb = scores_of_sums(sum_b - moved, params)
         hits += int(np.sum(np.abs(sb - sa) >= observed - 1e-12))

@@ -160,3 +160,19 @@ def test_ranking_pairs_are_the_public_tests_numbers_also_on_common_ids() -> None
     for row in rk.systems:
         ci = significance.bootstrap(results[row.name], m.params, n_samples=120, seed=5)
         assert (row.corpus, row.mean_segment) == (ci.corpus, ci.mean_segment)
+
+
+def test_integer_product_is_exact_in_single_thread_blocks() -> None:
+    """The resamples' sums are products of whole numbers: computed in blocks of rows of at
+    most SINGLE_THREAD_WORK multiply-adds (one OpenBLAS thread: a busy machine's threads
+    wait for each other), equal to ``a @ b`` exactly."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 4, size=(300, 2000)).astype(np.float64)
+    b = rng.integers(-40, 90, size=(2000, 31)).astype(np.float64)
+    rows = resampling.SINGLE_THREAD_WORK // (2000 * 31)
+    assert 1 <= rows < len(a)  # several blocks
+    got = resampling.integer_product(a, b)
+    assert np.array_equal(got, a @ b)
+    assert np.array_equal(got, (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float64))
+    one = resampling.integer_product(a[:1], b[:, :1])
+    assert one.shape == (1, 1) and one[0, 0] == a[0] @ b[:, 0]
