@@ -32,12 +32,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.significance import DEFAULT_SEED, bootstrap
+from meteor.analysis.resampling import _check_samples, _check_settings, row_stats, stats_matrix
+from meteor.analysis.significance import DEFAULT_SEED, _bootstrap_matrix, _scores_of
 from meteor.io.lines import decode, detect_format
 from meteor.io.tables import _jsonl_rows, _tsv_rows, columns
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.types import CorpusResult, MeteorResult, Stats
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "FREQUENCY_EDGES",
@@ -165,26 +166,28 @@ def _segment_table(
 ) -> BucketTable:
     rows: list[Bucket] = []
     for system, result in results.items():
-        groups: dict[str, list[MeteorResult]] = {lab: [] for lab in labels}
+        groups: dict[str, list[int]] = {lab: [] for lab in labels}
         for k, seg in enumerate(result.segments):
             lab = key(k, seg)
             if lab is not None:
-                groups.setdefault(lab, []).append(seg)
+                groups.setdefault(lab, []).append(k)
+        mat = stats_matrix(result.segments)  # once per system, a bucket's rows sliced off
+        scores = _scores_of(result.segments)
         for lab in labels:
-            segs = groups[lab]
-            if not segs:
+            where = groups[lab]
+            if not where:
                 rows.append(Bucket(system, lab, 0, math.nan, math.nan, math.nan))
                 continue
-            total = Stats()
-            for s in segs:
-                total = total + s.stats.corpus_contribution()
-            b = compute(total, params)
+            b = compute(row_stats(mat[where].sum(axis=0)), params)  # the summed statistics
             low = high = None
             if n_samples:
-                ci = bootstrap(segs, params, n_samples=n_samples, seed=seed, level=level)
+                segs = [result.segments[k] for k in where]
+                _check_samples(n_samples, level, len(segs))
+                _check_settings([("the corpus", segs)], params, "a bootstrap")
+                ci, _ = _bootstrap_matrix(mat[where], scores[where], params, n_samples, seed, level)
                 low, high = ci.corpus.low, ci.corpus.high
             rows.append(
-                Bucket(system, lab, len(segs), b.precision, b.recall, b.fmean, b.score, low,
+                Bucket(system, lab, len(where), b.precision, b.recall, b.fmean, b.score, low,
                        high, b.frag)
             )  # fmt: skip
     return BucketTable(name, title, "segments", tuple(labels), tuple(rows))
