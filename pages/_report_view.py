@@ -20,6 +20,7 @@ import streamlit as st
 
 from meteor.analysis.buckets import BucketTable, label_buckets, label_columns
 from meteor.analysis.losses import HeadToHead, head_to_head
+from meteor.analysis.ranking import Ranking
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
@@ -168,6 +169,42 @@ def report_tabs(
 
 def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     rk = rep.ranking
+    _system_table(rk)
+    st.caption(t("rp_mean_note"))
+    st.caption(t("rp_clusters"))
+    if rk.paired_on_common_ids:
+        st.caption(t("rp_common_ids"))
+    if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
+        st.caption(t("rp_nan_note"))
+    labels = figure_labels()
+    plotly(
+        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
+        key="rp_fig_ranking",
+    )
+    _pairs(rep, key, labels)
+    st.code(rep.signature, language=None, wrap_lines=True)
+    st.subheader(t("rp_downloads"))
+    st.caption(t("rp_dl_caption"))
+    row = st.container(horizontal=True, key="rp_downloads")
+    for fmt, label, file_name, mime, _writer in EXPORTS:
+        # the HTML report carries plotly.js (megabytes): built only when clicked
+        data: str | Callable[[], str] = (
+            (lambda fmt=fmt: report_exports(rep, key, fmt))
+            if fmt == "html"
+            else report_exports(rep, key, fmt)
+        )
+        row.download_button(
+            t(label),
+            data=data,
+            file_name=file_name,
+            mime=mime,
+            key=f"rp_dl_{fmt}",
+            on_click="ignore",
+        )
+
+
+def _system_table(rk: Ranking) -> None:
+    """The N-system table: rank, cluster, corpus METEOR with interval, mean, P, R, frag."""
     st.dataframe(
         [
             {
@@ -202,17 +239,11 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
         width="stretch",
         key="rp_ranking",
     )
-    st.caption(t("rp_mean_note"))
-    st.caption(t("rp_clusters"))
-    if rk.paired_on_common_ids:
-        st.caption(t("rp_common_ids"))
-    if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
-        st.caption(t("rp_nan_note"))
-    labels = figure_labels()
-    plotly(
-        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
-        key="rp_fig_ranking",
-    )
+
+
+def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -> None:
+    """Every pairwise test: how many, the p-value figure and the table."""
+    rk = rep.ranking
     if not rk.pairs:
         st.info(t("rp_need_two"))
     else:
@@ -261,25 +292,6 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             hide_index=True,
             width="stretch",
             key="rp_pairs",
-        )
-    st.code(rep.signature, language=None, wrap_lines=True)
-    st.subheader(t("rp_downloads"))
-    st.caption(t("rp_dl_caption"))
-    row = st.container(horizontal=True, key="rp_downloads")
-    for fmt, label, file_name, mime, _writer in EXPORTS:
-        # the HTML report carries plotly.js (megabytes): built only when clicked
-        data: str | Callable[[], str] = (
-            (lambda fmt=fmt: report_exports(rep, key, fmt))
-            if fmt == "html"
-            else report_exports(rep, key, fmt)
-        )
-        row.download_button(
-            t(label),
-            data=data,
-            file_name=file_name,
-            mime=mime,
-            key=f"rp_dl_{fmt}",
-            on_click="ignore",
         )
 
 
@@ -421,6 +433,16 @@ def _where(
     corpus: Corpus,
     results: Mapping[str, CorpusResult],
 ) -> None:
+    systems = list(rep.systems)
+    _one_system(rep, key, systems)
+    if len(systems) < 2:
+        return
+    _two_systems(rep, key, corpus, results, systems)
+
+
+def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:
+    """The stage and fragmentation figures, then the chosen system's most-missed reference
+    words, unmatched hypothesis words and stage shares."""
     labels = figure_labels()
     plotly(
         shared_figure((*key, "stages"), lambda: report_figures.stage_figure(rep, labels)),
@@ -430,7 +452,6 @@ def _where(
         shared_figure((*key, "frag"), lambda: report_figures.frag_figure(rep, labels)),
         key="rp_fig_frag",
     )
-    systems = list(rep.systems)
     system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
     loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
     st.caption(
@@ -471,8 +492,17 @@ def _where(
         width="stretch",
         key="rp_stage_table",
     )
-    if len(systems) < 2:
-        return
+
+
+def _two_systems(
+    rep: CorpusReport,
+    key: tuple[Any, ...],
+    corpus: Corpus,
+    results: Mapping[str, CorpusResult],
+    systems: Sequence[str],
+) -> None:
+    """Two chosen systems head to head: where each wins most (rows opening Inspect) and
+    the words only one of them matched."""
     st.subheader(t("rp_two"))
     s1, s2 = st.columns(2)
     a = s1.selectbox(t("rp_sys_a"), systems, index=0, key="rp_sys_a") or systems[0]
@@ -496,6 +526,30 @@ def _where(
         k = position[name].get(seg_id)
         return None if k is None else inspect_link(results[name].segments[k])
 
+    _wins_tables(a, b, versus, link)
+    st.caption(t("rp_link_caption"))
+    w1, w2 = st.columns(2)
+    for col, who, only, wkey in (
+        (w1, a, versus.words_only_a, "rp_only_a"),
+        (w2, b, versus.words_only_b, "rp_only_b"),
+    ):
+        col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
+        col.dataframe(
+            [{"word": w, "count": c} for w, c in only],
+            column_config={
+                "word": st.column_config.TextColumn(t("rp_col_word")),
+                "count": st.column_config.NumberColumn(t("rp_col_count_words")),
+            },
+            hide_index=True,
+            width="stretch",
+            key=wkey,
+        )
+
+
+def _wins_tables(
+    a: str, b: str, versus: HeadToHead, link: Callable[[str, str], str | None]
+) -> None:
+    """The segments where A wins most, then where B does (``link``: Inspect's address)."""
     for who, wins, tkey in ((a, versus.a_wins, "rp_wins_a"), (b, versus.b_wins, "rp_wins_b")):
         st.markdown(f"**{t('rp_wins', name=safe_name(who))}**")
         st.dataframe(
@@ -531,21 +585,4 @@ def _where(
             hide_index=True,
             width="stretch",
             key=tkey,
-        )
-    st.caption(t("rp_link_caption"))
-    w1, w2 = st.columns(2)
-    for col, who, only, wkey in (
-        (w1, a, versus.words_only_a, "rp_only_a"),
-        (w2, b, versus.words_only_b, "rp_only_b"),
-    ):
-        col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
-        col.dataframe(
-            [{"word": w, "count": c} for w, c in only],
-            column_config={
-                "word": st.column_config.TextColumn(t("rp_col_word")),
-                "count": st.column_config.NumberColumn(t("rp_col_count_words")),
-            },
-            hide_index=True,
-            width="stretch",
-            key=wkey,
         )
