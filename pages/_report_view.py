@@ -12,15 +12,19 @@ Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
+from meteor.analysis.buckets import BucketTable, label_buckets, label_columns
 from meteor.analysis.losses import HeadToHead, head_to_head
+from meteor.analysis.ranking import Ranking
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
-from meteor.analysis.significance import DEFAULT_SAMPLES
+from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
+from meteor.io.labels import read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
@@ -48,6 +52,10 @@ EXPORTS: tuple[tuple[str, str, str, str, Callable[[CorpusReport], str]], ...] = 
 )
 
 Ids = Mapping[str, Sequence[str]]
+Files = Sequence[tuple[str, bytes]]
+
+#: Most buckets a label column may make (more: a column of free text or scores).
+MAX_LABEL_BUCKETS = 50
 
 
 def figure_labels() -> dict[str, str]:
@@ -122,9 +130,11 @@ def report_tabs(
     setting: Setting,
     meteor: Meteor,
     results: Mapping[str, CorpusResult],
+    files: Files = (),
 ) -> None:
     """Fill the page's :data:`REPORT_TABS`: the report is built on request (a button),
-    then shown on every rerun while the session keeps it requested."""
+    then shown on every rerun while the session keeps it requested.  ``files``: the
+    uploaded (name, bytes), whose label columns the Buckets tab offers."""
     key = _report_key(corpus, setting)
     rep: CorpusReport | None = None
     with tabs["ranking"]:
@@ -151,7 +161,7 @@ def report_tabs(
         if rep is None:
             st.info(t("rp_build_first"))
         else:
-            _buckets(rep, key)
+            _buckets(rep, key, _Labels(files, results, meteor, _ids(corpus)))
     with tabs["where"]:
         if rep is None:
             st.info(t("rp_build_first"))
@@ -161,6 +171,42 @@ def report_tabs(
 
 def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     rk = rep.ranking
+    _system_table(rk)
+    st.caption(t("rp_mean_note"))
+    st.caption(t("rp_clusters"))
+    if rk.paired_on_common_ids:
+        st.caption(t("rp_common_ids"))
+    if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
+        st.caption(t("rp_nan_note"))
+    labels = figure_labels()
+    plotly(
+        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
+        key="rp_fig_ranking",
+    )
+    _pairs(rep, key, labels)
+    st.code(rep.signature, language=None, wrap_lines=True)
+    st.subheader(t("rp_downloads"))
+    st.caption(t("rp_dl_caption"))
+    row = st.container(horizontal=True, key="rp_downloads")
+    for fmt, label, file_name, mime, _writer in EXPORTS:
+        # the HTML report carries plotly.js (megabytes): built only when clicked
+        data: str | Callable[[], str] = (
+            (lambda fmt=fmt: report_exports(rep, key, fmt))
+            if fmt == "html"
+            else report_exports(rep, key, fmt)
+        )
+        row.download_button(
+            t(label),
+            data=data,
+            file_name=file_name,
+            mime=mime,
+            key=f"rp_dl_{fmt}",
+            on_click="ignore",
+        )
+
+
+def _system_table(rk: Ranking) -> None:
+    """The N-system table: rank, cluster, corpus METEOR with interval, mean, P, R, frag."""
     st.dataframe(
         [
             {
@@ -195,17 +241,11 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
         width="stretch",
         key="rp_ranking",
     )
-    st.caption(t("rp_mean_note"))
-    st.caption(t("rp_clusters"))
-    if rk.paired_on_common_ids:
-        st.caption(t("rp_common_ids"))
-    if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
-        st.caption(t("rp_nan_note"))
-    labels = figure_labels()
-    plotly(
-        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
-        key="rp_fig_ranking",
-    )
+
+
+def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -> None:
+    """Every pairwise test: how many, the p-value figure and the table."""
+    rk = rep.ranking
     if not rk.pairs:
         st.info(t("rp_need_two"))
     else:
@@ -255,32 +295,64 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             width="stretch",
             key="rp_pairs",
         )
-    st.code(rep.signature, language=None, wrap_lines=True)
-    st.subheader(t("rp_downloads"))
-    st.caption(t("rp_dl_caption"))
-    row = st.container(horizontal=True, key="rp_downloads")
-    for fmt, label, file_name, mime, _writer in EXPORTS:
-        # the HTML report carries plotly.js (megabytes): built only when clicked
-        data: str | Callable[[], str] = (
-            (lambda fmt=fmt: report_exports(rep, key, fmt))
-            if fmt == "html"
-            else report_exports(rep, key, fmt)
-        )
-        row.download_button(
-            t(label),
-            data=data,
-            file_name=file_name,
-            mime=mime,
-            key=f"rp_dl_{fmt}",
-            on_click="ignore",
-        )
 
 
-def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
+class _Labels:
+    """What the Buckets tab needs to bucket by a label column of the uploads."""
+
+    def __init__(
+        self, files: Files, results: Mapping[str, CorpusResult], meteor: Meteor, ids: Ids
+    ) -> None:
+        self.files, self.results, self.meteor, self.ids = files, results, meteor, ids
+
+    def columns(self) -> list[str]:
+        try:
+            return label_columns(self.files)
+        except SHOWN_ERRORS:
+            return []  # the corpus was read from these files: not expected
+
+    def table(self, rep: CorpusReport, column: str, key: tuple[Any, ...]) -> BucketTable | None:
+        """:func:`label_buckets` as :func:`build_report` makes it (the report's settings,
+        systems in ranking order), kept per upload; ``None`` after saying why not."""
+        try:
+            by_id = read_labels(self.files, column)
+        except SHOWN_ERRORS as exc:
+            st.error(t("rp_b_label_failed", msg=safe_name(str(exc))))
+            return None
+        values = set(by_id.values())
+        if len(values) > MAX_LABEL_BUCKETS:
+            st.warning(
+                t("rp_b_label_many", column=safe_name(column), n=integer(len(values)),
+                  most=integer(MAX_LABEL_BUCKETS))
+            )  # fmt: skip
+            return None
+        ranked = {n: self.results[n] for n in rep.systems}
+        digest = hashlib.sha256(b"".join(d for _n, d in self.files)).hexdigest()
+
+        def make() -> BucketTable:
+            return label_buckets(
+                ranked, self.meteor.params, column, by_id, self.ids,
+                n_samples=DEFAULT_SAMPLES, seed=DEFAULT_SEED, level=rep.ranking.level,
+            )  # fmt: skip
+
+        return APP_CACHE.get(("report_label", *key, column, digest), make)  # type: ignore[no-any-return]
+
+
+def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None = None) -> None:
     names = [b.name for b in rep.buckets]
-    name = st.selectbox(t("rp_bucketing"), names, format_func=_bucket_title, key="rp_bucketing")
-    k = names.index(name) if name in names else 0
-    table = rep.buckets[k]
+    extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
+    extra = [x for x in extra if x not in names]
+    name = st.selectbox(
+        t("rp_bucketing"), names + extra, format_func=_bucket_title, key="rp_bucketing"
+    )
+    if name in extra and labels_of is not None:
+        got = labels_of.table(rep, name.removeprefix("label:"), key)
+        if got is None:
+            return
+        table = got
+    else:
+        table = rep.buckets[names.index(name) if name in names else 0]
+    fig_key = (*key, "bucket", table.name, hash(table.rows))  # a label column: its upload's
     title = _bucket_title(table.name)
     labels = figure_labels()
 
@@ -289,9 +361,29 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
         fig.update_layout(title={"text": title})  # the library's title is English
         return fig
 
-    plotly(shared_figure((*key, "bucket", table.name), build), key="rp_fig_bucket")
+    plotly(shared_figure(fig_key, build), key="rp_fig_bucket")
     seg = table.unit == "segments"
     st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
+    rows, config = _bucket_rows(table)
+    f4 = "%.4f"
+    st.dataframe(
+        rows,
+        column_config={
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
+            "precision": st.column_config.NumberColumn("P", format=f4),
+            "recall": st.column_config.NumberColumn("R", format=f4),
+            **config,
+        },
+        hide_index=True,
+        width="stretch",
+        key="rp_bucket_table",
+    )
+
+
+def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The bucket table's rows and the columns particular to its unit (segments, words)."""
+    seg = table.unit == "segments"
     f4 = "%.4f"
     rows: list[dict[str, Any]]
     if seg:
@@ -334,19 +426,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
             "fmean": st.column_config.NumberColumn("F", format=f4),
         }
-    st.dataframe(
-        rows,
-        column_config={
-            "system": st.column_config.TextColumn(t("rp_col_system")),
-            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
-            "precision": st.column_config.NumberColumn("P", format=f4),
-            "recall": st.column_config.NumberColumn("R", format=f4),
-            **config,
-        },
-        hide_index=True,
-        width="stretch",
-        key="rp_bucket_table",
-    )
+    return rows, config
 
 
 def _where(
@@ -355,6 +435,16 @@ def _where(
     corpus: Corpus,
     results: Mapping[str, CorpusResult],
 ) -> None:
+    systems = list(rep.systems)
+    _one_system(rep, key, systems)
+    if len(systems) < 2:
+        return
+    _two_systems(rep, key, corpus, results, systems)
+
+
+def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:
+    """The stage and fragmentation figures, then the chosen system's most-missed reference
+    words, unmatched hypothesis words and stage shares."""
     labels = figure_labels()
     plotly(
         shared_figure((*key, "stages"), lambda: report_figures.stage_figure(rep, labels)),
@@ -364,7 +454,6 @@ def _where(
         shared_figure((*key, "frag"), lambda: report_figures.frag_figure(rep, labels)),
         key="rp_fig_frag",
     )
-    systems = list(rep.systems)
     system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
     loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
     st.caption(
@@ -405,8 +494,17 @@ def _where(
         width="stretch",
         key="rp_stage_table",
     )
-    if len(systems) < 2:
-        return
+
+
+def _two_systems(
+    rep: CorpusReport,
+    key: tuple[Any, ...],
+    corpus: Corpus,
+    results: Mapping[str, CorpusResult],
+    systems: Sequence[str],
+) -> None:
+    """Two chosen systems head to head: where each wins most (rows opening Inspect) and
+    the words only one of them matched."""
     st.subheader(t("rp_two"))
     s1, s2 = st.columns(2)
     a = s1.selectbox(t("rp_sys_a"), systems, index=0, key="rp_sys_a") or systems[0]
@@ -430,6 +528,30 @@ def _where(
         k = position[name].get(seg_id)
         return None if k is None else inspect_link(results[name].segments[k])
 
+    _wins_tables(a, b, versus, link)
+    st.caption(t("rp_link_caption"))
+    w1, w2 = st.columns(2)
+    for col, who, only, wkey in (
+        (w1, a, versus.words_only_a, "rp_only_a"),
+        (w2, b, versus.words_only_b, "rp_only_b"),
+    ):
+        col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
+        col.dataframe(
+            [{"word": w, "count": c} for w, c in only],
+            column_config={
+                "word": st.column_config.TextColumn(t("rp_col_word")),
+                "count": st.column_config.NumberColumn(t("rp_col_count_words")),
+            },
+            hide_index=True,
+            width="stretch",
+            key=wkey,
+        )
+
+
+def _wins_tables(
+    a: str, b: str, versus: HeadToHead, link: Callable[[str, str], str | None]
+) -> None:
+    """The segments where A wins most, then where B does (``link``: Inspect's address)."""
     for who, wins, tkey in ((a, versus.a_wins, "rp_wins_a"), (b, versus.b_wins, "rp_wins_b")):
         st.markdown(f"**{t('rp_wins', name=safe_name(who))}**")
         st.dataframe(
@@ -465,21 +587,4 @@ def _where(
             hide_index=True,
             width="stretch",
             key=tkey,
-        )
-    st.caption(t("rp_link_caption"))
-    w1, w2 = st.columns(2)
-    for col, who, only, wkey in (
-        (w1, a, versus.words_only_a, "rp_only_a"),
-        (w2, b, versus.words_only_b, "rp_only_b"),
-    ):
-        col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
-        col.dataframe(
-            [{"word": w, "count": c} for w, c in only],
-            column_config={
-                "word": st.column_config.TextColumn(t("rp_col_word")),
-                "count": st.column_config.NumberColumn(t("rp_col_count_words")),
-            },
-            hide_index=True,
-            width="stretch",
-            key=wkey,
         )

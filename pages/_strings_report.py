@@ -127,6 +127,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "Служебные и знаменательные слова",
     },
     "rp_b_label": {"en": "Label: {column}", "ru": "Метка: {column}"},
+    "rp_b_label_many": {
+        "en": "Column {column} has {n} different values; at most {most} buckets are shown "
+        "(a label column such as domain, document or annotator)",
+        "ru": "В столбце {column} {n} разных значений; показывается не больше {most} групп "
+        "(столбец меток: домен, документ, аннотатор)",
+    },
+    "rp_b_label_failed": {
+        "en": "Cannot bucket by this column: {msg}",
+        "ru": "Не удалось разбить по этому столбцу: {msg}",
+    },
     "rp_b_seg_caption": {
         "en": "Each segment in one bucket; a bucket's METEOR from its summed statistics, "
         "with its 95% interval; n: segments.",

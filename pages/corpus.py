@@ -292,6 +292,7 @@ source = st.radio(
     horizontal=True,
     key="corpus_source",
 )
+label_files: tuple[tuple[str, bytes], ...] = ()  # the uploads: their label columns
 if source == "demo":
     corpus = demo_corpus()
 else:
@@ -318,6 +319,7 @@ else:
     if loaded is None:
         st.stop()
     corpus = loaded
+    label_files = tuple((f.name, f.getvalue()) for f in (*hyp_files, *(ref_files or [])))
 
 st.caption(
     t(
@@ -643,7 +645,9 @@ with tabs["compare"]:
                             key=key,
                         )
 
-report_tabs(tabs, corpus, setting, meteor, results)  # ranking, buckets, where the points go
+report_tabs(
+    tabs, corpus, setting, meteor, results, label_files
+)  # ranking, buckets, where the points go
 
 # -- export ----------------------------------------------------------------------------
 with tabs["export"]:

@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.significance import DEFAULT_SEED, bootstrap
+from meteor.analysis.resampling import _check_samples, _check_settings, row_stats, stats_matrix
+from meteor.analysis.significance import DEFAULT_SEED, _bootstrap_matrix, _scores_of
+from meteor.io.lines import decode, detect_format
+from meteor.io.tables import _jsonl_rows, _tsv_rows, columns
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.types import CorpusResult, MeteorResult, Stats
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "FREQUENCY_EDGES",
@@ -45,6 +48,7 @@ __all__ = [
     "BucketTable",
     "frequency_counts",
     "label_buckets",
+    "label_columns",
     "length_buckets",
     "ratio_buckets",
     "word_class_buckets",
@@ -162,26 +166,28 @@ def _segment_table(
 ) -> BucketTable:
     rows: list[Bucket] = []
     for system, result in results.items():
-        groups: dict[str, list[MeteorResult]] = {lab: [] for lab in labels}
+        groups: dict[str, list[int]] = {lab: [] for lab in labels}
         for k, seg in enumerate(result.segments):
             lab = key(k, seg)
             if lab is not None:
-                groups.setdefault(lab, []).append(seg)
+                groups.setdefault(lab, []).append(k)
+        mat = stats_matrix(result.segments)  # once per system, a bucket's rows sliced off
+        scores = _scores_of(result.segments)
         for lab in labels:
-            segs = groups[lab]
-            if not segs:
+            where = groups[lab]
+            if not where:
                 rows.append(Bucket(system, lab, 0, math.nan, math.nan, math.nan))
                 continue
-            total = Stats()
-            for s in segs:
-                total = total + s.stats.corpus_contribution()
-            b = compute(total, params)
+            b = compute(row_stats(mat[where].sum(axis=0)), params)  # the summed statistics
             low = high = None
             if n_samples:
-                ci = bootstrap(segs, params, n_samples=n_samples, seed=seed, level=level)
+                segs = [result.segments[k] for k in where]
+                _check_samples(n_samples, level, len(segs))
+                _check_settings([("the corpus", segs)], params, "a bootstrap")
+                ci, _ = _bootstrap_matrix(mat[where], scores[where], params, n_samples, seed, level)
                 low, high = ci.corpus.low, ci.corpus.high
             rows.append(
-                Bucket(system, lab, len(segs), b.precision, b.recall, b.fmean, b.score, low,
+                Bucket(system, lab, len(where), b.precision, b.recall, b.fmean, b.score, low,
                        high, b.frag)
             )  # fmt: skip
     return BucketTable(name, title, "segments", tuple(labels), tuple(rows))
@@ -275,6 +281,28 @@ def label_buckets(
     )
 
 
+def label_columns(files: Iterable[tuple[str, bytes | str]]) -> list[str]:
+    """The columns of the input tables a segment can be bucketed by (:func:`label_buckets`
+    with :func:`meteor.io.labels.read_labels`): every TSV/CSV/JSONL column that is not the
+    hypothesis, a reference, the system or the segment id, in first-seen order."""
+    out: dict[str, None] = {}
+    for name, data in files:
+        kind = detect_format(name, None)
+        if kind == "text":
+            continue
+        text = decode(data, name)
+        header, _rows = (
+            _tsv_rows(text, name, 10_000_000, kind) if kind in ("tsv", "csv") else
+            _jsonl_rows(text, name, 10_000_000)
+        )  # fmt: skip
+        hyp, refs, system, seg_id = columns(name, header)
+        known = {hyp, system, seg_id, *refs}
+        for col in header:
+            if col not in known:
+                out.setdefault(col, None)
+    return list(out)
+
+
 def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:
     """Occurrences of each lower-cased word in the scored references, each segment once.
 
@@ -301,6 +329,14 @@ def _word_table(
     params: Params,
 ) -> BucketTable:
     rows: list[Bucket] = []
+    seen: dict[tuple[str, bool], str] = {}  # each word's bucket, looked up once
+
+    def bucket(text: str, function_word: bool) -> str:
+        lab = seen.get((text, function_word))
+        if lab is None:
+            lab = seen[(text, function_word)] = key(text, function_word)
+        return lab
+
     for system, result in results.items():
         ref_n: Counter[str] = Counter()
         ref_m: Counter[str] = Counter()
@@ -309,11 +345,11 @@ def _word_table(
         for seg in result.segments:
             al = seg.alignment
             for tok, hit in zip(al.ref, al.ref_matched(), strict=True):
-                lab = key(tok.text, tok.function_word)
+                lab = bucket(tok.text, tok.function_word)
                 ref_n[lab] += 1
                 ref_m[lab] += hit
             for tok, hit in zip(al.hyp, al.hyp_matched(), strict=True):
-                lab = key(tok.text, tok.function_word)
+                lab = bucket(tok.text, tok.function_word)
                 hyp_n[lab] += 1
                 hyp_m[lab] += hit
         for lab in labels:

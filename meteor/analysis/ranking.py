@@ -32,14 +32,23 @@ from typing import Any
 
 import numpy as np
 
-from meteor.analysis.resampling import row_stats
+from meteor.analysis.resampling import (
+    _check_samples,
+    _check_settings,
+    _resampled_matrices,
+    integer_product,
+    row_stats,
+    scores_of_sums,
+)
 from meteor.analysis.significance import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
-    bootstrap,
+    _bootstrap_matrix,
+    _paired_record,
+    _paired_segments,
+    _scores_of,
     common_segments,
-    paired_bootstrap,
     stats_matrix,
 )
 from meteor.params import Params
@@ -93,9 +102,23 @@ def approximate_randomisation(
         raise ValueError(
             f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
         )
+    _check_trials(trials)
+    return _randomisation_p(stats_matrix(a), stats_matrix(b), params, trials, seed)
+
+
+def _check_trials(trials: int) -> None:
     if trials < 1:
         raise ValueError(f"trials must be positive, got {trials}")
-    ma, mb = stats_matrix(a), stats_matrix(b)
+
+
+def _randomisation_p(
+    ma: np.ndarray, mb: np.ndarray, params: Params, trials: int, seed: int | None
+) -> float:
+    """:func:`approximate_randomisation` on the two systems' :func:`stats_matrix`.
+
+    The trials go in batches: a batch's swap masks times the rows' differences give
+    every trial's moved statistics (exact integers), :func:`scores_of_sums` both scores.
+    """
     sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
     observed = abs(
         compute(row_stats(sum_b), params).score - compute(row_stats(sum_a), params).score
@@ -103,14 +126,19 @@ def approximate_randomisation(
     delta = mb - ma
     if not delta.any():
         return 1.0  # the same statistics in every segment: every trial ties
+    n = len(ma)
     rng = np.random.default_rng(seed)
+    batch = max(1, min(64, 4_000_000 // max(n, 1)))
     hits = 0
-    for _ in range(trials):
-        swap = rng.random(len(a)) < 0.5
-        moved = swap.astype(np.float64) @ delta
-        sa = compute(row_stats(sum_a + moved), params).score
-        sb = compute(row_stats(sum_b - moved), params).score
-        hits += abs(sb - sa) >= observed - 1e-12
+    done = 0
+    while done < trials:
+        size = min(batch, trials - done)
+        # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
+        moved = integer_product((rng.random((size, n)) < 0.5).astype(np.float64), delta)
+        sa = scores_of_sums(sum_a + moved, params)
+        sb = scores_of_sums(sum_b - moved, params)
+        hits += int(np.sum(np.abs(sb - sa) >= observed - 1e-12))
+        done += size
     return (hits + 1) / (trials + 1)
 
 
@@ -245,50 +273,128 @@ def rank_systems(
         raise ValueError("a ranking needs at least one system")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    trials = n_samples if trials is None else trials
+    opts = _Options(n_samples, n_samples if trials is None else trials, seed, level, alpha)
     names = list(results)
     say = progress or (lambda _msg: None)
-    intervals: dict[str, CorpusIntervals] = {}
-    for name in names:
-        say(f"bootstrap {name}")
-        intervals[name] = bootstrap(
-            results[name], params, n_samples=n_samples, seed=seed, level=level
-        )
+    sampled = {name: _bootstrap_system(name, results[name], params, opts, say) for name in names}
     order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
     common_all = True
     tests: dict[tuple[str, str], PairTest] = {}
     for hi, lo in itertools.combinations(order, 2):
         say(f"compare {hi} / {lo}")
-        sa, sb = results[hi].segments, results[lo].segments
-        pair_ids = None
-        if ids is not None:
-            pair_ids = (ids[hi], ids[lo])
+        pair_ids = None if ids is None else (ids[hi], ids[lo])
+        if pair_ids is not None:
             pos_a, pos_b = common_segments(*pair_ids)
-            if len(pos_a) != len(sa) or len(pos_b) != len(sb):
+            if len(pos_a) != len(results[hi].segments) or len(pos_b) != len(results[lo].segments):
                 common_all = False
-            sa2 = tuple(sa[k] for k in pos_a)
-            sb2 = tuple(sb[k] for k in pos_b)
-        else:
-            sa2, sb2 = sa, sb
-        if not sa2:
-            continue  # nothing in common: no test (the record's comparisons says so)
-        pb = paired_bootstrap(
-            results[hi], results[lo], params, names=(hi, lo), n_samples=n_samples,
-            seed=seed, level=level, ids=pair_ids,
-        )  # fmt: skip
-        p_ar = approximate_randomisation(sa2, sb2, params, trials=trials, seed=seed)
-        p_bs = pb.corpus.p_value
-        tests[(hi, lo)] = PairTest(
-            hi,
-            lo,
-            pb.n_segments,
-            pb.corpus.difference,
-            pb.corpus.difference_interval.low,
-            pb.corpus.difference_interval.high,
-            p_bs,
-            p_ar,
-            bool(p_bs < alpha and p_ar < alpha),
-        )
+            if not pos_a:
+                continue  # nothing in common: no test (the record's comparisons says so)
+        elif not results[hi].segments:
+            continue
+        tests[(hi, lo)] = _pair_test((hi, lo), results, sampled, params, pair_ids, opts)
+    clusters = _clusters(order, tests)
+    rows = [
+        _system_row(name, rank, clusters[name], results[name], sampled[name].intervals)
+        for rank, name in enumerate(order, start=1)
+    ]
+    return Ranking(
+        tuple(rows),
+        tuple(tests.values()),
+        len(tests),
+        alpha,
+        opts.samples,
+        opts.trials,
+        seed,
+        level,
+        ids is not None and not common_all,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    samples: int
+    trials: int
+    seed: int | None
+    level: float
+    alpha: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Sampled:
+    """One system's statistics matrix, segment scores, intervals and resamples (all
+    its segments), kept so that a pair on the same segments reuses the resamples."""
+
+    mat: np.ndarray
+    scores: np.ndarray
+    intervals: CorpusIntervals
+    samples: tuple[np.ndarray, np.ndarray]
+
+
+def _bootstrap_system(
+    name: str, result: CorpusResult, params: Params, opts: _Options, say: Progress
+) -> _Sampled:
+    """:func:`~meteor.analysis.significance.bootstrap` of one system, keeping its parts."""
+    say(f"bootstrap {name}")
+    segs = result.segments
+    _check_samples(opts.samples, opts.level, len(segs))
+    if not segs:
+        raise ValueError("cannot bootstrap an empty corpus")
+    _check_settings([("the corpus", segs)], params, "a bootstrap")
+    mat, scores = stats_matrix(segs), _scores_of(segs)
+    intervals, samples = _bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
+    return _Sampled(mat, scores, intervals, samples)
+
+
+def _pair_test(
+    names: tuple[str, str],
+    results: Mapping[str, CorpusResult],
+    sampled: Mapping[str, _Sampled],
+    params: Params,
+    pair_ids: tuple[Sequence[str], Sequence[str]] | None,
+    opts: _Options,
+) -> PairTest:
+    """The paired bootstrap (:func:`~meteor.analysis.significance.paired_bootstrap`'s
+    numbers) and the randomisation test of ``names[1]`` against ``names[0]``.
+
+    The paired resamples use the same draws as each system's own bootstrap, so when
+    the pair covers all of both systems' records in order they are those resamples.
+    """
+    hi, lo = names
+    _, _, positions, n_a, n_b = _paired_segments(
+        results[hi], results[lo], params, names, opts.samples, opts.level, pair_ids
+    )
+    a, b = sampled[hi], sampled[lo]
+    if positions is None or (
+        positions[0] == tuple(range(n_a)) and positions[1] == tuple(range(n_b))
+    ):
+        mats, scores, samples = [a.mat, b.mat], [a.scores, b.scores], [a.samples, b.samples]
+    else:
+        rows_a, rows_b = list(positions[0]), list(positions[1])
+        mats = [a.mat[rows_a], b.mat[rows_b]]
+        scores = [a.scores[rows_a], b.scores[rows_b]]
+        samples = _resampled_matrices(mats, scores, params, opts.samples, opts.seed)
+    pb = _paired_record(
+        names, mats, scores, samples, params, (opts.samples, opts.seed, opts.level), (n_a, n_b)
+    )
+    _check_trials(opts.trials)
+    p_ar = _randomisation_p(mats[0], mats[1], params, opts.trials, opts.seed)
+    p_bs = pb.corpus.p_value
+    return PairTest(
+        hi,
+        lo,
+        pb.n_segments,
+        pb.corpus.difference,
+        pb.corpus.difference_interval.low,
+        pb.corpus.difference_interval.high,
+        p_bs,
+        p_ar,
+        bool(p_bs < opts.alpha and p_ar < opts.alpha),
+    )
+
+
+def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -> dict[str, int]:
+    """Each system's cluster (module docstring): a new one when the difference from the
+    current cluster's top system is significant (or was not tested)."""
     clusters: dict[str, int] = {}
     top = order[0]
     cluster = 1
@@ -299,31 +405,20 @@ def rank_systems(
                 cluster += 1
                 top = name
         clusters[name] = cluster
-    rows = []
-    for rank, name in enumerate(order, start=1):
-        r = results[name]
-        ci = intervals[name]
-        rows.append(
-            SystemRow(
-                name,
-                rank,
-                clusters[name],
-                len(r.segments),
-                ci.corpus,
-                ci.mean_segment,
-                r.precision,
-                r.recall,
-                r.frag,
-            )  # fmt: skip
-        )
-    return Ranking(
-        tuple(rows),
-        tuple(tests.values()),
-        len(tests),
-        alpha,
-        n_samples,
-        trials,
-        seed,
-        level,
-        ids is not None and not common_all,
+    return clusters
+
+
+def _system_row(
+    name: str, rank: int, cluster: int, r: CorpusResult, ci: CorpusIntervals
+) -> SystemRow:
+    return SystemRow(
+        name,
+        rank,
+        cluster,
+        len(r.segments),
+        ci.corpus,
+        ci.mean_segment,
+        r.precision,
+        r.recall,
+        r.frag,
     )

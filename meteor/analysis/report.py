@@ -139,34 +139,13 @@ def build_report(
     ranked = {n: results[n] for n in order}
     say("buckets")
     kw: dict[str, Any] = {"n_samples": n_samples, "seed": seed, "level": level}
-    tables = [
-        length_buckets(ranked, params, edges=length_edges, **kw),
-        ratio_buckets(ranked, params, edges=ratio_edges, **kw),
-    ]
-    for column, by_id in (labels or {}).items():
-        tables.append(label_buckets(ranked, params, column, by_id, ids, **kw))
-    tables.append(frequency_buckets(ranked, params, counts=word_counts))
-    tables.append(word_class_buckets(ranked, params))
+    tables = _bucket_tables(ranked, params, ids, labels, word_counts, length_edges, ratio_edges, kw)
     say("where the points go")
     modules = [m.value for m in params.modules]
     losses = tuple(system_losses(n, ranked[n], modules=modules) for n in order)
-    versus = None
-    if compare is not None:
-        for name in compare:
-            if name not in results:
-                raise ValueError(f"--compare: no system {name!r}; systems: {', '.join(results)}")
-        versus = head_to_head(compare[0], compare[1], results, ids)
-    elif len(order) >= 2:
-        versus = head_to_head(order[0], order[1], results, ids)
+    versus = _versus(results, ids, order, compare)
     all_ids = {x for name in results for x in ids[name]}
-    notes = []
-    if ranking.paired_on_common_ids:
-        notes.append(
-            "systems cover different segments: each pair was compared on the segment ids "
-            "both have (see common_segments of each comparison)"
-        )
-    if any(math.isnan(r.corpus.low) for r in ranking.systems):
-        notes.append("some intervals are undefined (too few segments)")
+    notes = _notes(ranking)
     return CorpusReport(
         params.signature(preset=preset) if preset else params.signature(),
         preset,
@@ -179,6 +158,57 @@ def build_report(
         versus,
         tuple(notes),
     )
+
+
+def _bucket_tables(
+    ranked: Mapping[str, CorpusResult],
+    params: Params,
+    ids: Mapping[str, Sequence[str]],
+    labels: Mapping[str, Mapping[str, str]] | None,
+    word_counts: Mapping[str, int] | None,
+    length_edges: Sequence[int],
+    ratio_edges: Sequence[float],
+    kw: Mapping[str, Any],
+) -> list[BucketTable]:
+    """Every bucketing, systems in ranking order; ``kw``: the intervals' options."""
+    tables = [
+        length_buckets(ranked, params, edges=length_edges, **kw),
+        ratio_buckets(ranked, params, edges=ratio_edges, **kw),
+    ]
+    for column, by_id in (labels or {}).items():
+        tables.append(label_buckets(ranked, params, column, by_id, ids, **kw))
+    tables.append(frequency_buckets(ranked, params, counts=word_counts))
+    tables.append(word_class_buckets(ranked, params))
+    return tables
+
+
+def _versus(
+    results: Mapping[str, CorpusResult],
+    ids: Mapping[str, Sequence[str]],
+    order: Sequence[str],
+    compare: tuple[str, str] | None,
+) -> HeadToHead | None:
+    """The two systems head to head: ``compare``, else the top two (none with one system)."""
+    if compare is not None:
+        for name in compare:
+            if name not in results:
+                raise ValueError(f"--compare: no system {name!r}; systems: {', '.join(results)}")
+        return head_to_head(compare[0], compare[1], results, ids)
+    if len(order) >= 2:
+        return head_to_head(order[0], order[1], results, ids)
+    return None
+
+
+def _notes(ranking: Ranking) -> list[str]:
+    notes = []
+    if ranking.paired_on_common_ids:
+        notes.append(
+            "systems cover different segments: each pair was compared on the segment ids "
+            "both have (see common_segments of each comparison)"
+        )
+    if any(math.isnan(r.corpus.low) for r in ranking.systems):
+        notes.append("some intervals are undefined (too few segments)")
+    return notes
 
 
 def corpus_report(

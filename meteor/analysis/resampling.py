@@ -21,7 +21,7 @@ import numpy as np
 
 from meteor.module_registry import module_order
 from meteor.params import Params
-from meteor.scoring import compute
+from meteor.scoring import _plan, _pow
 from meteor.signatures import check_same_settings
 from meteor.stats import Stats
 from meteor.types import CorpusResult, MeteorResult
@@ -33,6 +33,7 @@ __all__ = [
     "ci_bounds",
     "common_segments",
     "resample_indices",
+    "scores_of_sums",
     "stats_matrix",
 ]
 
@@ -46,15 +47,23 @@ _STATS_FIELDS = tuple(f.name for f in fields(Stats))
 def _stats_row(s: Stats) -> list[int]:
     """The fields in order, each per-module tuple as wide as :func:`module_order` (a
     registered stage's slot is there whether or not this segment used it)."""
-    row: list[int] = []
-    width = len(module_order())
-    for name in _STATS_FIELDS:
-        v = getattr(s, name)
-        if isinstance(v, tuple):
-            row.extend(v)
-            row.extend([0] * (width - len(v)))
-        else:
-            row.append(v)
+    return _stats_row_of(s, len(module_order()))
+
+
+def _stats_row_of(s: Stats, width: int) -> list[int]:
+    """:func:`_stats_row` with the width given (one look-up per matrix, not per row)."""
+    vecs = (
+        s.hyp_content_matches,
+        s.ref_content_matches,
+        s.hyp_function_matches,
+        s.ref_function_matches,
+    )
+    row = [s.hyp_len, s.ref_len, s.hyp_function_words, s.ref_function_words]
+    for v in vecs:
+        row += v
+        if len(v) < width:
+            row += [0] * (width - len(v))
+    row += (s.chunks, s.hyp_word_matches, s.ref_word_matches)
     return row
 
 
@@ -80,12 +89,82 @@ def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats]) -> np.ndarr
     The row is :meth:`Stats.corpus_contribution`, so summing rows reproduces
     :meth:`meteor.Meteor.combine` including Meteor 1.5's perfect-segment chunk rule.
     """
+    width = len(module_order())
     rows = [
-        _stats_row((s.stats if isinstance(s, MeteorResult) else s).corpus_contribution())
+        _stats_row_of((s.stats if isinstance(s, MeteorResult) else s).corpus_contribution(), width)
         for s in segments
     ]
-    width = len(_stats_row(Stats()))
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(_STATS_FIELDS) - 4 + 4 * width)
+
+
+#: Most multiply-adds per matrix product in :func:`integer_product`: OpenBLAS runs a
+#: product this small on one thread (its threshold is 65,536 × 4), and on a machine whose
+#: cores are busy its threads wait for each other (a 64 × 2,000 × 31 product took
+#: 20 ms on two threads beside other work, 1.6 ms on one).
+SINGLE_THREAD_WORK = 65_536 * 4
+
+
+def integer_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for matrices of whole numbers in float64 (counts or 0/1 masks times
+    statistics rows), in blocks of rows small enough for one BLAS thread.
+
+    Every partial sum is a whole number below 2**53, so the product is exact whatever
+    the order of the additions: the blocks change the speed, never a value.
+    """
+    rows = max(1, SINGLE_THREAD_WORK // max(1, a.shape[1] * b.shape[1]))
+    if len(a) <= rows:
+        return a @ b
+    out = np.empty((len(a), b.shape[1]), dtype=np.float64)
+    for k in range(0, len(a), rows):
+        out[k : k + rows] = a[k : k + rows] @ b
+    return out
+
+
+def scores_of_sums(sums: np.ndarray, params: Params) -> np.ndarray:
+    """``compute(row_stats(row), params).score`` for every row of ``sums``, as one array.
+
+    ``sums`` holds summed :func:`stats_matrix` rows (exact integers in float64).  The
+    formula is :func:`meteor.scoring.compute` step for step on columns: the same
+    IEEE operations in the same order (division by zero gives ±inf or NaN as Java's
+    does, a NaN score is 0, ``frag ** β`` is ``math.pow`` of each value), so each
+    score is the float ``compute`` returns, not merely close to it.
+    """
+    s = np.asarray(sums, dtype=np.float64)
+    if s.ndim != 2:
+        raise ValueError(f"sums must be a matrix, got shape {s.shape}")
+    w = (s.shape[1] - 7) // 4
+    hc, rc = s[:, 4 : 4 + w], s[:, 4 + w : 4 + 2 * w]
+    hf, rf = s[:, 4 + 2 * w : 4 + 3 * w], s[:, 4 + 3 * w : 4 + 4 * w]
+    chunks, hwm, rwm = s[:, 4 + 4 * w], s[:, 5 + 4 * w], s[:, 6 + 4 * w]
+    a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
+    plan, _, nltk_arithmetic = _plan(params)
+    slots = [(k, wt) for k, wt in plan if k < w]  # a stage registered later matched nothing
+    with np.errstate(all="ignore"):
+        hyp_len = d * (s[:, 0] - s[:, 2]) + (1.0 - d) * s[:, 2]
+        ref_len = d * (s[:, 1] - s[:, 3]) + (1.0 - d) * s[:, 3]
+        hm, rm = np.zeros(len(s)), np.zeros(len(s))
+        for k, wt in slots:  # MeteorScorer's order: content matches, then function words
+            hm += hc[:, k] * wt * d
+            rm += rc[:, k] * wt * d
+        for k, wt in slots:
+            hm += hf[:, k] * wt * (1.0 - d)
+            rm += rf[:, k] * wt * (1.0 - d)
+        precision, recall = hm / hyp_len, rm / ref_len
+        if nltk_arithmetic:
+            fmean = (precision * recall) / (a * precision + (1.0 - a) * recall)
+        else:
+            fmean = 1.0 / ((1.0 - a) / precision + a / recall)
+        frag = chunks / ((hwm + rwm) / 2)
+        if params.perfect_rule:
+            perfect = (
+                (hc.sum(axis=1) + hf.sum(axis=1) == s[:, 0])
+                & (rc.sum(axis=1) + rf.sum(axis=1) == s[:, 1])
+                & (chunks == 1)
+            )
+            frag = np.where(perfect, 0.0, frag)
+        powered = np.array([_pow(x, b) for x in frag.tolist()], dtype=np.float64)
+        score = fmean * (1.0 - g * powered)
+    return np.where(np.isnan(score) | (score < 0.0), 0.0, score).reshape(len(s))
 
 
 # ---------------------------------------------------------------------------
@@ -201,17 +280,32 @@ def _resampled(
     seed: int | None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per system: (resampled corpus scores, resampled mean segment scores)."""
-    n = len(systems[0])
     mats = [stats_matrix(segs) for segs in systems]
     seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
-    corpus = [np.empty(n_samples) for _ in systems]
-    means = [np.empty(n_samples) for _ in systems]
+    return _resampled_matrices(mats, seg_scores, params, n_samples, seed)
+
+
+def _resampled_matrices(
+    mats: Sequence[np.ndarray],
+    seg_scores: Sequence[np.ndarray],
+    params: Params,
+    n_samples: int,
+    seed: int | None,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_resampled` of systems given as :func:`stats_matrix` and segment scores.
+
+    Each batch of resamples is a matrix of draw counts; its product with a system's
+    statistics matrix is every resample's summed statistics (exact integers), and
+    :func:`scores_of_sums` scores them all at once.
+    """
+    n = len(mats[0])
+    corpus = [np.empty(n_samples) for _ in mats]
+    means = [np.empty(n_samples) for _ in mats]
     b = 0
     for counts in _count_batches(n, n_samples, seed):
-        for k in range(len(systems)):
-            sums = counts @ mats[k]
+        for k in range(len(mats)):
             means[k][b : b + len(counts)] = (counts @ seg_scores[k]) / n
-            for r in range(len(counts)):
-                corpus[k][b + r] = compute(row_stats(sums[r]), params).score
+            sums = integer_product(counts, mats[k])
+            corpus[k][b : b + len(counts)] = scores_of_sums(sums, params)
         b += len(counts)
     return list(zip(corpus, means, strict=True))

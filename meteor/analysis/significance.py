@@ -60,16 +60,16 @@ from meteor.analysis.resampling import (
     MIN_BOOTSTRAP_SAMPLES,
     _check_samples,
     _check_settings,
-    _resampled,
+    _resampled_matrices,
     _segments_of,
     ci_bounds,
     common_segments,
     resample_indices,
+    row_stats,
     stats_matrix,
 )
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.stats import Stats
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -274,18 +274,41 @@ def bootstrap(
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     _check_settings([("the corpus", segs)], params, "a bootstrap")
-    ((corpus, means),) = _resampled([segs], params, n_samples, seed)
-    total = Stats()
-    for s in segs:
-        total = total + s.stats.corpus_contribution()
-    observed = compute(total, params).score
-    observed_mean = math.fsum(s.score for s in segs) / len(segs)
-    return CorpusIntervals(
+    return _bootstrap_matrix(stats_matrix(segs), _scores_of(segs), params, n_samples, seed, level)[
+        0
+    ]
+
+
+def _scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
+    return np.array([s.score for s in segs], dtype=np.float64)
+
+
+def _observed(mat: np.ndarray, scores: np.ndarray, params: Params) -> tuple[float, float]:
+    """Corpus METEOR from the summed rows (exact integers, Meteor 1.5's sum) and the
+    mean of the segment scores."""
+    score = compute(row_stats(mat.sum(axis=0)), params).score
+    return score, math.fsum(scores.tolist()) / len(scores)
+
+
+def _bootstrap_matrix(
+    mat: np.ndarray,
+    scores: np.ndarray,
+    params: Params,
+    n_samples: int,
+    seed: int | None,
+    level: float,
+) -> tuple[CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
+    """:func:`bootstrap` of a corpus given as :func:`stats_matrix` and segment scores
+    (checked already), and its resampled (corpus scores, mean segment scores)."""
+    ((corpus, means),) = _resampled_matrices([mat], [scores], params, n_samples, seed)
+    observed, observed_mean = _observed(mat, scores, params)
+    intervals = CorpusIntervals(
         _interval(observed, corpus, level),
         _interval(observed_mean, means, level),
         n_samples,
         seed,
     )
+    return intervals, (corpus, means)
 
 
 def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:
@@ -352,13 +375,40 @@ def paired_bootstrap(
             segment in common, bad options; :class:`~meteor.signatures.SettingsMismatchError`
             when the systems (or ``params``) differ in settings.
     """
+    sa, sb, _, n_a, n_b = _paired_segments(a, b, params, names, n_samples, level, ids)
+    mats, scores = [stats_matrix(sa), stats_matrix(sb)], [_scores_of(sa), _scores_of(sb)]
+    samples = _resampled_matrices(mats, scores, params, n_samples, seed)
+    return _paired_record(
+        names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b)
+    )
+
+
+def _paired_segments(
+    a: CorpusResult | Sequence[MeteorResult],
+    b: CorpusResult | Sequence[MeteorResult],
+    params: Params,
+    names: tuple[str, str],
+    n_samples: int,
+    level: float,
+    ids: tuple[Sequence[str], Sequence[str]] | None,
+) -> tuple[
+    tuple[MeteorResult, ...],
+    tuple[MeteorResult, ...],
+    tuple[tuple[int, ...], tuple[int, ...]] | None,
+    int,
+    int,
+]:
+    """:func:`paired_bootstrap`'s checks: the paired segments of A and of B, their
+    positions in A's and B's records (``None`` without ids: all, in order), and how
+    many records A and B have."""
     sa, sb = _segments_of(a), _segments_of(b)
     n_a, n_b = len(sa), len(sb)
+    positions = None
     if ids is not None:
         ids_a, ids_b = ids
         if len(ids_a) != n_a or len(ids_b) != n_b:
             raise ValueError(f"ids: {len(ids_a)} and {len(ids_b)} ids for {n_a} and {n_b} segments")
-        pos_a, pos_b = common_segments(ids_a, ids_b)
+        pos_a, pos_b = positions = common_segments(ids_a, ids_b)
         if not pos_a and sa and sb:
             raise ValueError(
                 f"systems {names[0]} and {names[1]} have no segment id in common; "
@@ -380,13 +430,24 @@ def paired_bootstrap(
                 "a paired test needs the same references"
             )
     _check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
-    (ca, ma), (cb, mb) = _resampled([sa, sb], params, n_samples, seed)
-    obs = []
-    for segs in (sa, sb):
-        total = Stats()
-        for s in segs:
-            total = total + s.stats.corpus_contribution()
-        obs.append((compute(total, params).score, math.fsum(s.score for s in segs) / len(segs)))
+    return sa, sb, positions, n_a, n_b
+
+
+def _paired_record(
+    names: tuple[str, str],
+    mats: Sequence[np.ndarray],
+    scores: Sequence[np.ndarray],
+    samples: Sequence[tuple[np.ndarray, np.ndarray]],
+    params: Params,
+    options: tuple[int, int | None, float],
+    records: tuple[int, int],
+) -> PairedBootstrap:
+    """The :class:`PairedBootstrap` of A's and B's paired rows (``mats``, ``scores``)
+    and their resamples; ``options`` are (samples, seed, level), ``records`` how many
+    records A and B have."""
+    n_samples, seed, level = options
+    (ca, ma), (cb, mb) = samples
+    obs = [_observed(m, s, params) for m, s in zip(mats, scores, strict=True)]
     return PairedBootstrap(
         names[0],
         names[1],
@@ -394,9 +455,9 @@ def paired_bootstrap(
         _paired_stat(obs[0][1], obs[1][1], ma, mb, level),
         n_samples,
         seed,
-        len(sa),
-        n_a,
-        n_b,
+        len(mats[0]),
+        records[0],
+        records[1],
     )
 
 

@@ -71,6 +71,14 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "svg and pdf write each figure, drawn by the system's Chromium)",
     )
     rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
+    rp.add_argument(
+        "--lang",
+        "-l",
+        default=None,
+        metavar="CODE",
+        help="text language, ISO 639-1 (en, ru, cs, de, fr, …): picks meteor-1.5-<code> "
+        "(default: English)",
+    )
     rp.add_argument("--preset-file", default=None, metavar="FILE",
                     help="a preset file written by `meteor tune --out` (instead of --preset)")  # fmt: skip
     rp.add_argument(
@@ -239,7 +247,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             "meteor: note: the systems cover different segments; each pair is compared on "
             "the segment ids both have\n"
         )
-    meteor = Meteor(args.preset, preset_file=args.preset_file)
+    meteor = Meteor(args.preset, lang=args.lang, preset_file=args.preset_file)
 
     def say(msg: str) -> None:
         sys.stderr.write(f"meteor report: {msg}\n")

@@ -27,6 +27,7 @@ import meteor
 from meteor.analysis.losses import head_to_head
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.io.labels import read_labels
 from meteor.io.read import load_corpus
 
 PRESET = "meteor-1.5-paper2005"
@@ -230,3 +231,29 @@ def test_russian_labels(
     labels = [b.proto.label for b in at.get("download_button")]  # type: ignore[attr-defined]
     assert {"Таблицы LaTeX", "Весь анализ (JSON)", "Отчёт HTML"} <= set(labels)
     assert any("Попарных сравнений: 6" in c.value for c in at.caption)
+
+
+def test_buckets_by_a_label_column_of_the_upload(
+    app_test: Callable[..., AppTest], upload: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload's doc_id column is offered as a bucketing: one bucket per document,
+    every system, with meteor.report's numbers for labels={"doc_id": …}."""
+    corpus = load_corpus([("wmt21.tsv", upload)], [])
+    by_id = read_labels([("wmt21.tsv", upload)], "doc_id")
+    want = meteor.report(corpus, preset=PRESET, labels={"doc_id": by_id})
+    table = next(b for b in want.buckets if b.name == "label:doc_id")
+    docs = set(by_id.values())
+    assert 1 < len(docs) == len(table.labels)
+    at = _app(app_test, upload, monkeypatch)
+    assert "Label: doc_id" in at.selectbox(key="rp_bucketing").options
+    at.selectbox(key="rp_bucketing").set_value("label:doc_id").run()
+    assert not at.exception, at.exception
+    shown = _frame(at, "system", "bucket")
+    assert len(shown) == len(docs) * len(SYSTEMS) == len(table.rows)
+    assert set(shown["bucket"]) == docs
+    for k, b in enumerate(table.rows):
+        got = shown.iloc[k]
+        assert (got["system"], got["bucket"], int(got["count"])) == (b.system, b.label, b.count)
+        for col, value in (("meteor", b.meteor), ("low", b.low), ("high", b.high),
+                           ("precision", b.precision), ("recall", b.recall), ("frag", b.frag)):  # fmt: skip
+            assert _same(float(got[col]), float("nan") if value is None else value), (b, col)

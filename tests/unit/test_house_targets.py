@@ -82,22 +82,9 @@ def test_at_most_two_modules_over_600_lines() -> None:
     assert over <= ALLOWED_LONG_MODULES, sorted(over - ALLOWED_LONG_MODULES)
 
 
-#: Functions of the features that landed in Session 15 (agreement, tune, report) still over
-#: 80 lines: known debt of issue 32, each held at its length today so that none grows and
-#: no new one joins; remove an entry when its function is split.
-NOT_YET_SPLIT: dict[tuple[str, str], int] = {
-    ("meteor/analysis/ranking.py", "rank_systems"): 109,
-    ("meteor/analysis/report.py", "build_report"): 82,
-    ("pages/_report_view.py", "_ranking"): 115,
-    ("pages/_report_view.py", "_where"): 134,
-}
-
-
 def test_only_the_documented_ports_are_over_80_lines() -> None:
     extra = {
-        key: n
-        for key, n in long_functions().items()
-        if key not in DOCUMENTED_PORTS and n > NOT_YET_SPLIT.get(key, 80)
+        key: n for key, n in long_functions().items() if key not in DOCUMENTED_PORTS and n > 80
     }
     assert not extra, extra
 

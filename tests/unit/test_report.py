@@ -282,3 +282,29 @@ def test_report_on_wmt21_ru_en_eleven_systems() -> None:
     assert sum(b.count for b in doc.rows if b.system == rep.systems[0]) == 120
     assert not math.isnan(rep.losses[0].stage_matches[0][2])
     assert elapsed < 90
+
+
+#: 2 systems × 6 segments of WMT22 en→de (tests/data/README.md): ids 1 2 3 25 30 43, with
+#: the #PRS_ORG# placeholders and NBSPs of the test set.
+WMT22_SLICE = Path(__file__).resolve().parents[1] / "data" / "wmt22_en-de_slice.tsv"
+
+
+def test_cli_report_takes_the_language_wmt22_en_de(tmp_path: Path, capsys) -> None:
+    """``meteor report --lang de`` scores German with meteor-1.5-de (as ``meteor score -l de``);
+    without it there was no way to name the language but the preset."""
+    out = tmp_path / "rep"
+    code = main(["report", "--hyp", str(WMT22_SLICE), "--lang", "de", "--out", str(out),
+                 "--bootstrap", "40", "--format", "json,latex,md"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 0, err
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert "lang:de" in data["signature"] and data["preset"] == "meteor-1.5-de"
+    corpus = load_corpus([(WMT22_SLICE.name, WMT22_SLICE.read_bytes())], [])
+    m = meteor.Meteor("meteor-1.5-de")
+    scores = {s["system"]: s["corpus_meteor"]["value"] for s in data["ranking"]["systems"]}
+    assert set(scores) == {"JDExploreAcademy", "Lan-Bridge"}
+    for name, hyps in corpus.systems:
+        assert scores[name] == m.corpus_score(list(hyps), list(corpus.refs_of(name))).score
+    tex = (out / "report.tex").read_text(encoding="utf-8")
+    assert tex.count("\\begin{") == tex.count("\\end{")
+    assert re.search(r"(?<!\\)#", tex) is None  # '#PRS_ORG#' escaped wherever it shows

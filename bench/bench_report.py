@@ -1,0 +1,143 @@
+"""Bench (by hand, not a test): the corpus report of 10 systems × 2,000 segments (issue 35).
+
+    python bench/bench_report.py [--data DIR] [--systems 2,5,10] [--samples 1000]
+
+The data are WMT21 newstest ru→en (``wmt21_ru-en_da/all_outputs.tsv``: every output line of
+the 10 MT systems, 1,000 segments, reference A; ``ref_B.txt``: the second reference).  A
+system has 1,000 real segments, fewer than 2,000, so each system's rows are used twice:
+segments 1–1,000 are its outputs against reference A, segments 1,001–2,000 the **same
+outputs** against reference B (real text both times; the hypotheses repeat, the references
+do not).  ``--segments`` takes fewer.
+
+Each number of systems runs in a fresh process, so its peak RSS is its own.  ``meteor.report``
+runs with ``--samples`` bootstrap resamples (and as many randomisation trials); its progress
+lines split the time: scoring every system, the statistics (each system's bootstrap and
+every pairwise test), the buckets (with their intervals) and "where the points go".
+"Peak RSS after scoring" is the process's peak when the statistics start, with every record
+kept; "peak RSS" its peak at the end: what the statistics add beyond the records.
+Prints the load average: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
+DATA = str(
+    Path(
+        os.environ.get("METEOR_SHARED_DATA")
+        or Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
+    / "wmt21_ru-en_da"
+)
+HUMAN = "HUMAN-refB"  # reference B scored as a system: not an MT system
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load(data: str, n_systems: int, n_segments: int) -> tuple[dict[str, list[str]], list[str]]:
+    """The first ``n_systems`` MT systems' outputs and the references (module docstring)."""
+    folder = Path(data)
+    outputs: dict[str, dict[int, str]] = {}
+    ref_a: dict[int, str] = {}
+    with open(folder / "all_outputs.tsv", encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+            if row["system"] == HUMAN:
+                continue
+            k = int(row["seg_id"])
+            outputs.setdefault(row["system"], {})[k] = row["hyp"]
+            ref_a[k] = row["ref"]
+    ref_b = (folder / "ref_B.txt").read_text(encoding="utf-8").split("\n")
+    order = sorted(ref_a)
+    refs = [ref_a[k] for k in order] + [ref_b[k - 1] for k in order]
+    names = sorted(outputs)[:n_systems]
+    if len(names) < n_systems:
+        raise SystemExit(f"only {len(names)} MT systems in {folder}")
+    hyps = {n: [outputs[n][k] for k in order] * 2 for n in names}
+    return {n: h[:n_segments] for n, h in hyps.items()}, refs[:n_segments]
+
+
+def child(args: argparse.Namespace) -> None:
+    import meteor
+
+    hyps, refs = load(args.data, args.child, args.segments)
+    marks: list[tuple[str, float, float]] = []
+
+    def progress(line: str) -> None:
+        phase = line.split()[0] if line.split()[0] in ("score", "bootstrap", "compare") else line
+        phase = {"score": "scoring", "bootstrap": "statistics", "compare": "statistics"}.get(
+            phase, phase
+        )
+        if not marks or marks[-1][0] != phase:
+            marks.append((phase, time.perf_counter(), _peak_mb()))
+
+    t0 = time.perf_counter()
+    rep = meteor.report(hyps, refs, "meteor-1.5", n_samples=args.samples, progress=progress)
+    end = time.perf_counter()
+    spans: dict[str, float] = {}
+    for (phase, t, _), nxt in zip(marks, [m[1] for m in marks[1:]] + [end], strict=True):
+        spans[phase] = spans.get(phase, 0.0) + nxt - t
+    after_scoring = next((mb for phase, _, mb in marks if phase == "statistics"), _peak_mb())
+    out = {
+        "systems": len(hyps),
+        "segments": len(refs),
+        "samples": args.samples,
+        "comparisons": rep.ranking.comparisons,
+        "total_s": end - t0,
+        **{f"{k}_s": v for k, v in spans.items()},
+        "peak_rss_after_scoring_mb": after_scoring,
+        "peak_rss_mb": _peak_mb(),
+    }
+    print(json.dumps(out))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=DATA)
+    ap.add_argument("--systems", default="2,5,10", help="comma-separated numbers of systems")
+    ap.add_argument("--segments", type=int, default=2000)
+    ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args)
+        return
+    print(f"load average before: {os.getloadavg()}")
+    print(
+        f"{args.segments:,} segments per system (1,000 real outputs against reference A, "
+        "then the same outputs against reference B); "
+        f"{args.samples:,} bootstrap resamples and randomisation trials"
+    )
+    head = (
+        f"{'systems':>7} {'pairs':>5} {'total s':>8} {'scoring':>8} {'statistics':>10} "
+        f"{'buckets':>8} {'losses':>7} {'RSS after scoring MB':>21} {'peak RSS MB':>12}"
+    )
+    print(head)
+    for n in (int(x) for x in args.systems.split(",")):
+        cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
+               "--segments", str(args.segments), "--samples", str(args.samples)]  # fmt: skip
+        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        r = json.loads(done.stdout.strip().splitlines()[-1])
+        print(
+            f"{r['systems']:>7} {r['comparisons']:>5} {r['total_s']:>8.1f} "
+            f"{r.get('scoring_s', 0):>8.1f} {r.get('statistics_s', 0):>10.1f} "
+            f"{r.get('buckets_s', 0):>8.1f} {r.get('where the points go_s', 0):>7.1f} "
+            f"{r['peak_rss_after_scoring_mb']:>21.0f} {r['peak_rss_mb']:>12.0f}"
+        )
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
