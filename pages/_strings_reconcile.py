@@ -64,7 +64,8 @@ STRINGS: dict[str, dict[str, str]] = {
 
 
 #: The library's reasons in Russian: code → template (the English ones:
-#: ``meteor.analysis.reconcile_reasons.TEMPLATES``, the same fields).  ``{n:pl:a|b|c}``: the
+#: ``meteor.analysis.reconcile_reasons.TEMPLATES``, the same fields but the library's English
+#: error message).  ``{n:pl:a|b|c}``: the
 #: form for 1, for 2–4, for 5 and more.
 REASONS_RU: dict[str, str] = {
     "fw.meteor": "список Meteor 1.5 (function/english.words)",
@@ -138,7 +139,9 @@ REASONS_RU: dict[str, str] = {
     "best_ref": "лучший эталон теперь эталон {now} (был {was})",
     "agg_mean": "{name} усредняет оценки сегментов (как HF evaluate)",
     "agg_sum": "{name} суммирует статистику сегментов (как Meteor 1.5)",
-    "cannot_come_yet": "группа «{group}» пока не может идти ({error})",
+    # the library's message is English (ParamError): the English interface and the CLI quote it
+    "cannot_come_yet": "группа «{group}» пока не может идти: с настройками, переключёнными до "
+    "неё, такое сочетание не работает",
     "order_changed": "порядок изменён: {groups:; }",
     "switched_together": "переключены вместе: ни одна из групп не работает отдельно отсюда",
     "method_none": "нет: настройки совпадают",

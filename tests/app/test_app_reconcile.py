@@ -177,4 +177,23 @@ def test_every_reason_has_its_russian_template() -> None:
     def fields(s: str) -> set[str]:
         return {f for _, f, _, _ in string.Formatter().parse(s) if f}
 
-    assert {c: fields(ru[c]) for c in TEMPLATES} == {c: fields(e) for c, e in TEMPLATES.items()}
+    # the same fields, but the library's English error message (ParamError) is not quoted
+    en = {c: fields(e) for c, e in TEMPLATES.items()}
+    assert {c: fields(ru[c]) for c in TEMPLATES} == {**en, "cannot_come_yet": {"group"}}
+
+
+def test_russian_note_of_a_reordered_path_is_russian(app_test: Any) -> None:
+    """From paper-2005 (the stage-wise aligner) to meteor-1.5 the stages cannot come before
+    the aligner (no paraphrases stage by stage): the step's note says so in Russian, without
+    the library's English message."""
+    from _latin import latin_words_in
+
+    pair = ("the cat sat on the mat", "the cat is on the mat")
+    rec = meteor.reconcile(*pair, "paper-2005", "meteor-1.5")
+    k = next(k for k, s in enumerate(rec.steps, 1) if s.note_reason is not None)
+    at = open_compare(app_test, pair, ui="RU", preset="paper-2005", vs=["meteor-1.5"])
+    at.select_slider(key="rc_k").set_value(k).run()
+    assert not at.exception
+    note = at.text[1].value.split("\n")[0]
+    assert note.startswith("порядок изменён: группа «этапы (какие, порядок)» пока не может идти")
+    assert not latin_words_in([note]), note
