@@ -9,17 +9,22 @@ chosen step (the step's own :class:`~meteor.types.MeteorResult`, kept in the rec
 
 from __future__ import annotations
 
+from functools import cache
+
 import streamlit as st
 
 import meteor
 from meteor.analysis.reconcile import Reconciliation
+from meteor.analysis.reconcile_reasons import ALIGNERS, Formatter, Reason
+from meteor.module_registry import Module
 from meteor.viz import figures
-from pages._i18n import fig_labels, integer, num, signed, t
+from pages._i18n import STRINGS, fig_labels, integer, num, signed, t, ui
 from pages._offload import is_long
 from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
+from pages._strings_reconcile import REASONS_RU
 from pages._widgets import md_escape, plotly
 
-__all__ = ["group_labels", "reconcile_for", "show_reconcile"]
+__all__ = ["group_labels", "reason_text", "reconcile_for", "show_reconcile"]
 
 #: The groups a reconciliation may name (meteor.analysis.reconcile_groups), translated here.
 GROUP_KEYS = (
@@ -50,6 +55,35 @@ def reconcile_for(hyp: str, refs: tuple[str, ...], a: Setting, b: str) -> Reconc
 def group_labels() -> dict[str, str]:
     """Group key → its label in the interface language (for the figures and tables)."""
     return {k: t(f"rc_g_{k}") for k in GROUP_KEYS}
+
+
+class _Russian(Formatter):
+    """The library's reasons in Russian: decimal comma, minus sign, three plural forms."""
+
+    def plural(self, n: int, forms: list[str]) -> str:
+        if len(forms) < 3:
+            return forms[-1]
+        if n % 10 == 1 and n % 100 != 11:
+            return forms[0]
+        return forms[1] if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else forms[2]
+
+    def number(self, text: str) -> str:
+        return text.replace(".", ",").replace("-", "−")
+
+
+@cache
+def _russian() -> _Russian:
+    """The Russian templates: :data:`REASONS_RU`, and the interface's own names of the
+    stages, groups and aligners."""
+    names = {f"stage.{m.value}": STRINGS[m.value]["ru"] for m in Module}
+    names |= {f"group.{k}": STRINGS[f"rc_g_{k}"]["ru"] for k in GROUP_KEYS}
+    names |= {f"aligner.{a}": STRINGS[f"aligner_{a}"]["ru"] for a in ALIGNERS}
+    return _Russian({**names, **REASONS_RU})
+
+
+def reason_text(r: Reason) -> str:
+    """A reason of the library's record in the interface language."""
+    return _russian().render(r) if ui() == "ru" else r.text
 
 
 def _label(labels: dict[str, str], key: str) -> str:
@@ -98,10 +132,10 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         width="stretch",
         key="rc_shares_table",
     )
-    # the library's words are plain text (they quote the pair's words), shown as such
-    with st.container(key="rc_words"):  # the library's own words (English), as plain text
-        st.caption(t("rc_words_lang"))
-        st.text("\n".join([t("rc_method", method=rec.share_method), *rec.words]))
+    # the library's reasons, in the interface language, as plain text (they quote the pair)
+    with st.container(key="rc_words"):
+        method = t("rc_method", method=reason_text(rec.share_reason))
+        st.text("\n".join([method, *map(reason_text, rec.reasons)]))
 
     # -- the stepper: the alignment after each step -----------------------------------------
     options = list(range(len(rec.steps) + 1))
@@ -118,8 +152,9 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         step = rec.steps[k - 1]
         result, params = step.result, step.params
         st.caption(t("rc_after", k=k, before=num(step.score_before), score=num(step.score)))
-        with st.container(key="rc_step_words"):  # the library's words (English)
-            st.text("\n".join(line for line in (step.note, *step.words) if line))
+        with st.container(key="rc_step_words"):
+            note = () if step.note_reason is None else (step.note_reason,)
+            st.text("\n".join(map(reason_text, (*note, *step.reasons))))
     if result is not None and params is not None:
         plotly(
             figures.link_view(

@@ -1,13 +1,11 @@
 """UI strings of "Why do A and B differ?" on Compare (pages/_reconcile_view.py): key → {"en": …, "ru": …}.
 
 Plain data, merged into :data:`pages._i18n.STRINGS` (so ``t(key)`` finds them);
-kept apart so that the shared table stays readable."""
+kept apart so that the shared table stays readable.  :data:`REASONS_RU` writes the
+library's reasons (:mod:`meteor.analysis.reconcile_reasons`, English there) in Russian;
+stages, groups and aligners are named by the interface's own labels."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "rc_words_lang": {
-        "en": "In the library's words:",
-        "ru": "Пояснения библиотеки (на английском, как их пишет библиотека):",
-    },
     "rc_title": {"en": "Why do A and B differ?", "ru": "Почему A и B расходятся?"},
     "rc_intro": {
         "en": "The path switches one group of settings from A's value to B's at a time, in "
@@ -62,4 +60,99 @@ STRINGS: dict[str, dict[str, str]] = {
     "rc_g_parameters": {"en": "α β γ δ", "ru": "α β γ δ"},
     "rc_g_rules": {"en": "scoring rules", "ru": "правила подсчёта"},
     "rc_g_aggregation": {"en": "corpus aggregation", "ru": "агрегирование по корпусу"},
+}
+
+
+#: The library's reasons in Russian: code → template (the English ones:
+#: ``meteor.analysis.reconcile_reasons.TEMPLATES``, the same fields but the library's English
+#: error message).  ``{n:pl:a|b|c}``: the
+#: form for 1, for 2–4, for 5 and more.
+REASONS_RU: dict[str, str] = {
+    "fw.meteor": "список Meteor 1.5 (function/english.words)",
+    "fw.meteor-lang": "список Meteor 1.5 для языка текстов",
+    "fw.project": "список проекта",
+    "fw.other": "{name}",
+    "aligner.other": "{name}",
+    "tok.meteor": "токенизатор Meteor 1.5",
+    "tok.whitespace": "разбиение по пробелам",
+    "tok.nltk": "токенизатор NLTK",
+    "tok.razdel": "razdel",
+    "tok.other": "{name}",
+    "norm.meteor": "-norm Meteor (отделение пунктуации, нижний регистр)",
+    "norm.lower": "нижний регистр",
+    "norm.none": "регистр сохранён",
+    "norm.other": "{name}",
+    "tokenises": "{b} токенизирует: {after} ({a}: {before})",
+    "normalisation": "нормализация: {after} ({a}: {before})",
+    "punct_dropped": "пунктуация отбрасывается",
+    "punct_kept": "пунктуация сохраняется",
+    "java_keys_on": "слова сравниваются по хеш-коду строки Java, как в Meteor 1.5",
+    "java_keys_off": "слова сравниваются как строки (без хеш-кодов Java)",
+    "yo_fold": "ё приравнивается к е",
+    "yo_keep": "ё отличается от е",
+    "language": "язык {before} → {after}",
+    "function_words": "список служебных слов: {before} → {after}",
+    "stages": "этапы {before: → } заменяются на {after: → }",
+    "stages_nltk": "(выравниватель «{aligner}» выполняет три собственных этапа NLTK)",
+    "stemmer": "стеммер {before} → {after}",
+    "embedding_threshold": "порог эмбеддингов {before:.4g} → {after:.4g}",
+    "resources_nltk": "(выравниватель «{aligner}» использует собственные стеммер Porter и "
+    "WordNet из NLTK)",
+    "weight": "вес совпадений этапа «{stage}» в {b}: {after:.4g} ({a}: {before:.4g})",
+    "weight_here": "вес совпадений этапа «{stage}» в {b}: {after:.4g} ({a}: {before:.4g}); "
+    "здесь их {n}",
+    "aligner_greedy": "{name} выравнивает как NLTK: жадно, в порядке очереди",
+    "aligner_beam": "{name} выравнивает лучевым поиском Meteor 1.5 (ширина {width}): "
+    "наибольшее взвешенное покрытие, затем наименьшее число фрагментов",
+    "aligner_stagewise": "{name} выравнивает как в статье 2005 года: этап за этапом, "
+    "наибольшее сопоставление с наименьшим числом пересечений",
+    "aligner_other": "{name} выравнивает выравнивателем «{aligner}»",
+    "alpha": "α {before:.4g} → {after:.4g}",
+    "alpha_fmean": "α {before:.4g} → {after:.4g}: Fmean = P·R/(αP+(1−α)R) = {p:.4f}·{r:.4f}/"
+    "({after:.4g}·{p:.4f}+{rest:.4g}·{r:.4f}) = {fmean:.4f}",
+    "beta_gamma": "β {beta0:.4g} → {beta1:.4g}, γ {gamma0:.4g} → {gamma1:.4g}",
+    "beta_gamma_penalty": "β {beta0:.4g} → {beta1:.4g}, γ {gamma0:.4g} → {gamma1:.4g}: "
+    "штраф {gamma1:.4g}·frag^{beta1:.4g} = {penalty:.4f} за {chunks} "
+    "{chunks:pl:фрагмент|фрагмента|фрагментов}, совпадений {matches:g} (frag {frag:.4f})",
+    "delta": "δ {before:.4g} → {after:.4g}: значимые слова весят {after:.4g}, служебные {rest:.4g}",
+    "delta_pr": "δ {before:.4g} → {after:.4g}: значимые слова весят {after:.4g}, служебные "
+    "{rest:.4g} (P {p:.4f}, R {r:.4f})",
+    "perfect_rule_on": "правило идеального сегмента Meteor 1.5 (frag 0, когда все слова "
+    "совпали одним фрагментом) включено",
+    "perfect_rule_off": "правило идеального сегмента Meteor 1.5 (frag 0, когда все слова "
+    "совпали одним фрагментом) выключено",
+    "perfect_applies": "правило идеального сегмента Meteor 1.5: все слова совпали одним "
+    "фрагментом, поэтому frag = 0 и штрафа нет",
+    "perfect_not_full": "правило идеального сегмента Meteor 1.5 включено, но не применяется "
+    "(не один полный фрагмент)",
+    "no_perfect_frag": "без правила идеального сегмента: frag = 1 фрагмент / {matches} "
+    "{matches:pl:совпадение|совпадения|совпадений} = {frag:.4f}, штраф {penalty:.4f}",
+    "no_perfect": "без правила идеального сегмента (здесь оно и не применилось бы: не один "
+    "полный фрагмент)",
+    "arith_nltk": "теперь действует арифметика NLTK: Fmean = P·R/(αP+(1−α)R) в порядке "
+    "вычислений NLTK",
+    "arith_meteor": "теперь действует арифметика Meteor 1.5: Fmean = 1/((1−α)/P + α/R)",
+    "match": "{hyp}→{ref} ({stage})",
+    "adds": "добавляет {n} {n:pl:совпадение|совпадения|совпадений}: {matches}",
+    "loses": "теряет {n} {n:pl:совпадение|совпадения|совпадений}: {matches}",
+    "chunks": "фрагментов {before} → {after}",
+    "best_ref": "лучший эталон теперь эталон {now} (был {was})",
+    "agg_mean": "{name} усредняет оценки сегментов (как HF evaluate)",
+    "agg_sum": "{name} суммирует статистику сегментов (как Meteor 1.5)",
+    # the library's message is English (ParamError): the English interface and the CLI quote it
+    "cannot_come_yet": "группа «{group}» пока не может идти: с настройками, переключёнными до "
+    "неё, такое сочетание не работает",
+    "order_changed": "порядок изменён: {groups:; }",
+    "switched_together": "переключены вместе: ни одна из групп не работает отдельно отсюда",
+    "method_none": "нет: настройки совпадают",
+    "method_exact": "точно: все {subsets} {subsets:pl:подмножество|подмножества|подмножеств} "
+    "из {n} {n:pl:группы|групп|групп}",
+    "method_sampled": "выборка: {orders} случайных порядков (зерно {seed}); у каждой доли "
+    "указана стандартная ошибка (наибольшая {error:.2g})",
+    "interaction": "{g} × {h} {value:+.4f}",
+    "path_disagree": "путь и доли расходятся для групп: {groups}; факторы взаимодействуют",
+    "path_disagree_strongest": "путь и доли расходятся для групп: {groups}; факторы "
+    "взаимодействуют (сильнее всего: {pairs:; })",
+    "path_agree": "путь и доли совпадают: группы складываются независимо",
+    "invalid_count": "недопустимых сочетаний: {n}; каждое оценено по ближайшему допустимому",
 }

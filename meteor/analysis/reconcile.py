@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from meteor.analysis.compare import match_diff
 from meteor.analysis.reconcile_game import _Game, _meteor, _side, exact_shares, sampled_shares
@@ -47,18 +47,21 @@ from meteor.analysis.reconcile_groups import (
     match_words,
     rule_words,
 )
+from meteor.analysis.reconcile_reasons import Reason, reason
 from meteor.analysis.reconcile_records import Invalid, Reconciliation, Step
 from meteor.batch import check_corpus
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.params import Params
-from meteor.scoring import compute
+from meteor.scoring import Breakdown, compute
+from meteor.stats import Stats
 from meteor.types import MeteorResult
 
 __all__ = [
     "EXACT_BUDGET",
     "SAMPLED_ORDERS",
     "Invalid",
+    "Reason",
     "Reconciliation",
     "Step",
     "group_label",
@@ -78,14 +81,14 @@ _TOL = 1e-9
 # ---------------------------------------------------------------------------
 # the path
 # ---------------------------------------------------------------------------
-def _path(game: _Game) -> list[tuple[tuple[str, ...], str]]:
+def _path(game: _Game) -> list[tuple[tuple[str, ...], Reason | None]]:
     """The steps in pipeline order, each the first group(s) that run from where the path is.
 
-    Returns ``(groups, note)`` per step; the note says why the order moved.
+    Returns ``(groups, note)`` per step; the note says why the order moved (``None``: it did not).
     """
     done: frozenset[str] = frozenset()
     remaining = list(game.players)
-    steps: list[tuple[tuple[str, ...], str]] = []
+    steps: list[tuple[tuple[str, ...], Reason | None]] = []
     announced: set[str] = set()
     while remaining:
         chosen: tuple[str, ...] | None = None
@@ -103,29 +106,70 @@ def _path(game: _Game) -> list[tuple[tuple[str, ...], str]]:
             if g not in chosen and g not in announced
         ]
         announced.update(skipped)
-        note = ""
+        note: Reason | None = None
         if skipped:
             reasons = []
             for g in skipped:
                 try:
                     game.segments(done | {g})
                 except ParamError as exc:
-                    reasons.append(f"{g} cannot come yet ({exc})")
-            note = "order changed: " + "; ".join(reasons)
+                    reasons.append(reason("cannot_come_yet", group=_group(g), error=str(exc)))
+            note = reason("order_changed", groups=tuple(reasons))
         elif len(chosen) > 1:
-            note = "switched together: no one of them runs alone from here"
+            note = reason("switched_together")
         steps.append((chosen, note))
         done = done | set(chosen)
         remaining = [g for g in remaining if g not in chosen]
     return steps
 
 
+def _group_words(
+    game: _Game,
+    groups: tuple[str, ...],
+    sets: tuple[frozenset[str], frozenset[str]],
+    names: tuple[str, str],
+    stats: Stats,
+    bd_before: Breakdown | None,
+) -> list[Reason]:
+    """The rule each group of a step switches (``bd_before``: a pair's breakdown before the
+    step, ``None`` for a corpus step, whose statistics only α β γ δ and weights quote)."""
+    p0, p1 = game.params(sets[0]), game.params(sets[1])
+    bd1 = compute(stats, p1)
+    words: list[Reason] = []
+    for g in groups:
+        if g == AGGREGATION.key:
+            agg = game.aggregation[1]
+            words.append(reason("agg_mean" if agg == "mean" else "agg_sum", name=names[1]))
+            continue
+        quoted = bd_before is not None or g in ("parameters", "weights")
+        words += rule_words(
+            g, p0, p1, names, bd1 if quoted else None, stats if quoted else None, bd_before
+        )
+    return words
+
+
+class _Move(NamedTuple):
+    """One step of the path: the groups switched before it, after it, and why its order moved."""
+
+    before: frozenset[str]
+    after: frozenset[str]
+    groups: tuple[str, ...]
+    note: Reason | None
+
+
+def _moves(game: _Game) -> list[_Move]:
+    """The path's steps, each with the switched groups before and after it."""
+    moves = []
+    done: frozenset[str] = frozenset()
+    for groups, note in _path(game):
+        moves.append(_Move(done, done | set(groups), groups, note))
+        done = done | set(groups)
+    return moves
+
+
 def _pair_step(
     game: _Game,
-    before_s: frozenset[str],
-    after_s: frozenset[str],
-    groups: tuple[str, ...],
-    note: str,
+    move: _Move,
     names: tuple[str, str],
     hyp: str,
     refs: Sequence[str],
@@ -137,28 +181,23 @@ def _pair_step(
             got = cache[s] = _meteor(game.params(s)).score(hyp, list(refs))
         return got
 
+    before_s, after_s, groups = move.before, move.after, move.groups
     r0, r1 = result(before_s), result(after_s)
-    p0, p1 = game.params(before_s), game.params(after_s)
-    bd0, bd1 = compute(r0.stats, p0), compute(r1.stats, p1)
-    words: list[str] = []
-    for g in groups:
-        words += rule_words(g, p0, p1, names, bd1, r1.stats, bd0)
+    bd0 = compute(r0.stats, game.params(before_s))
+    words = _group_words(game, groups, (before_s, after_s), names, r1.stats, bd0)
     diff = match_diff(r0, r1)
     words += match_words(diff.only_b, diff.only_a)
     if r0.stats.chunks != r1.stats.chunks:
-        words.append(f"chunks {r0.stats.chunks} → {r1.stats.chunks}")
+        words.append(reason("chunks", before=r0.stats.chunks, after=r1.stats.chunks))
     if r0.best_ref_index != r1.best_ref_index:
-        words.append(
-            f"the best reference is now reference {r1.best_ref_index + 1} "
-            f"(was {r0.best_ref_index + 1})"
-        )
+        words.append(reason("best_ref", now=r1.best_ref_index + 1, was=r0.best_ref_index + 1))
     return Step(
         groups=groups,
         changes=_changes(game, groups),
         score_before=r0.score,
         score=r1.score,
-        words=tuple(words),
-        note=note,
+        reasons=tuple(words),
+        note_reason=move.note,
         matches_added=diff.only_b,
         matches_lost=diff.only_a,
         chunks=(r0.stats.chunks, r1.stats.chunks),
@@ -167,7 +206,7 @@ def _pair_step(
         penalty=(r0.penalty, r1.penalty),
         best_ref=(r0.best_ref_index, r1.best_ref_index),
         result=r1,
-        params=p1,
+        params=game.params(after_s),
     )
 
 
@@ -181,36 +220,11 @@ def _changes(game: _Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any]
     return tuple(out)
 
 
-def _corpus_step(
-    game: _Game,
-    before_s: frozenset[str],
-    after_s: frozenset[str],
-    groups: tuple[str, ...],
-    note: str,
-    names: tuple[str, str],
-    top: int,
-) -> Step:
-    p0, p1 = game.params(before_s), game.params(after_s)
-    s0, t0 = game.segments(before_s)
+def _corpus_step(game: _Game, move: _Move, names: tuple[str, str], top: int) -> Step:
+    before_s, after_s, groups = move.before, move.after, move.groups
+    s0, _ = game.segments(before_s)
     s1, t1 = game.segments(after_s)
-    words: list[str] = []
-    bd1 = compute(t1, p1)
-    for g in groups:
-        if g == AGGREGATION.key:
-            agg = game.aggregation[1]
-            words.append(
-                f"{names[1]} aggregates "
-                + (
-                    "by the mean of segment scores (as HF evaluate)"
-                    if agg == "mean"
-                    else "by summed statistics (Meteor 1.5)"
-                )
-            )
-            continue
-        with_stats = g in ("parameters", "weights")
-        words += rule_words(
-            g, p0, p1, names, bd1 if with_stats else None, t1 if with_stats else None
-        )
+    words = _group_words(game, groups, (before_s, after_s), names, t1, None)
     moved = sorted(range(len(s0)), key=lambda k: (-abs(s1[k] - s0[k]), k))[:top]
     moved = [k for k in moved if s1[k] != s0[k]]
     return Step(
@@ -218,8 +232,8 @@ def _corpus_step(
         changes=_changes(game, groups),
         score_before=game.value(before_s),
         score=game.value(after_s),
-        words=tuple(words),
-        note=note,
+        reasons=tuple(words),
+        note_reason=move.note,
         score_sum=game.direct(after_s, "sum"),
         score_mean=game.direct(after_s, "mean"),
         moved=tuple((k, s0[k], s1[k]) for k in moved),
@@ -266,12 +280,7 @@ def reconcile(
     players = differing_groups(pa, pb)
     game = _Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
     cache = {frozenset(): ra, frozenset(players): rb}
-    steps = []
-    done: frozenset[str] = frozenset()
-    for groups, note in _path(game):
-        after = done | set(groups)
-        steps.append(_pair_step(game, done, after, groups, note, names, hyp, ref_list, cache))
-        done = after
+    steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _moves(game)]
     return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra, rb)
 
 
@@ -310,14 +319,13 @@ def reconcile_corpus(
             game.segments(s)
         except ParamError as exc:
             raise ParamError(f"{names[0] if not s else names[1]}: {exc}") from None
-    steps = []
-    done: frozenset[str] = frozenset()
-    for groups, note in _path(game):
-        after = done | set(groups)
-        steps.append(_corpus_step(game, done, after, groups, note, names, top))
-        done = after
+    steps = [_corpus_step(game, m, names, top) for m in _moves(game)]
     score_a, score_b = game.value(frozenset()), game.value(frozenset(players))
     return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None, None)
+
+
+def _group(key: str) -> Reason:
+    return reason(f"group.{key}")
 
 
 def _names(name_a: str, name_b: str) -> tuple[str, str]:
@@ -344,10 +352,7 @@ def _finish(
     words = _path_words(steps, players, shares, errors, inter)
     invalid = _invalid(game)
     if invalid:
-        words.append(
-            f"{len(invalid)} combination(s) cannot run; each is valued by the nearest one "
-            "that can (see invalid)"
-        )
+        words.append(reason("invalid_count", n=len(invalid)))
     return Reconciliation(
         name_a=names[0],
         name_b=names[1],
@@ -360,11 +365,11 @@ def _finish(
         groups=players,
         steps=tuple(steps),
         shares=tuple((g, shares[g]) for g in players),
-        share_method=method,
+        share_reason=method,
         share_errors=tuple((g, errors[g]) for g in players if g in errors),
         invalid=invalid,
         interactions=tuple(inter),
-        words=tuple(words),
+        reasons=tuple(words),
         aggregation=game.aggregation,
         result_a=ra,
         result_b=rb,
@@ -373,24 +378,21 @@ def _finish(
 
 def _shares(
     game: _Game, orders: int | None, seed: int, segments: int
-) -> tuple[dict[str, float], dict[str, float], list[tuple[str, str, float]], str]:
+) -> tuple[dict[str, float], dict[str, float], list[tuple[str, str, float]], Reason]:
     """Each group's share, its standard error (sampled), the interactions, and the method."""
     n = len(game.players)
     errors: dict[str, float] = {}
     inter: list[tuple[str, str, float]] = []
     if not game.players:
         shares: dict[str, float] = {}
-        method = "none: the two settings agree"
+        method = reason("method_none")
     elif orders is None and (2**n) * segments <= EXACT_BUDGET:
         shares, inter = exact_shares(game)
-        method = f"exact: every one of the {2**n} subsets of the {n} groups"
+        method = reason("method_exact", subsets=2**n, n=n)
     else:
         k = orders or SAMPLED_ORDERS
         shares, errors = sampled_shares(game, k, seed)
-        method = (
-            f"sampled: {k} random orders (seed {seed}); each share ± its standard error "
-            f"(largest {max(errors.values()):.2g})"
-        )
+        method = reason("method_sampled", orders=k, seed=seed, error=max(errors.values()))
     return shares, errors, inter, method
 
 
@@ -400,9 +402,9 @@ def _path_words(
     shares: dict[str, float],
     errors: dict[str, float],
     inter: list[tuple[str, str, float]],
-) -> list[str]:
-    """Whether the path's one-group steps agree with the shares, in words."""
-    words: list[str] = []
+) -> list[Reason]:
+    """Whether the path's one-group steps agree with the shares."""
+    words: list[Reason] = []
     off = [
         g
         for s in steps
@@ -410,18 +412,16 @@ def _path_words(
         if len(s.groups) == 1 and abs(s.delta - shares[g]) > max(_TOL, 2 * errors.get(g, 0.0))
     ]
     if off:
-        words.append(
-            "the path and the shares disagree for "
-            + ", ".join(off)
-            + ": the factors interact"
-            + (
-                " (strongest: " + "; ".join(f"{g} × {h} {v:+.4f}" for g, h, v in inter[:3]) + ")"
-                if inter
-                else ""
-            )
+        groups = tuple(map(_group, off))
+        pairs = tuple(
+            reason("interaction", g=_group(g), h=_group(h), value=v) for g, h, v in inter[:3]
         )
+        if pairs:
+            words.append(reason("path_disagree_strongest", groups=groups, pairs=pairs))
+        else:
+            words.append(reason("path_disagree", groups=groups))
     elif players:
-        words.append("the path and the shares agree: the groups add up independently")
+        words.append(reason("path_agree"))
     return words
 
 

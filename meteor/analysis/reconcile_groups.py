@@ -9,7 +9,8 @@ references is the same rule for every setting of this library (the best scores,
 the first wins ties; Meteor 1.5 and NLTK alike), so it is never a group: a step
 says when the chosen reference changes.
 
-Every number in the words is computed from the results, never written in.
+Every number in the words is computed from the results, never written in; the words
+are :class:`~meteor.analysis.reconcile_reasons.Reason` records (a code and its values).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meteor.aligners import get_aligner
+from meteor.analysis.reconcile_reasons import ALIGNERS, FUNCTION_WORDS, Reason, reason
 from meteor.errors import ParamError
 from meteor.module_registry import Module
 from meteor.params import Params, stage_weight
@@ -144,21 +146,20 @@ def build_params(a: Params, b: Params, switched: frozenset[str] | set[str]) -> P
     return Params.from_dict(d)
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.4g}"
+_TOKENIZERS = ("meteor", "whitespace", "nltk", "razdel")
+_NORMS = ("meteor", "lower", "none")
 
 
-_TOKENIZERS = {
-    "meteor": "Meteor 1.5's tokeniser",
-    "whitespace": "str.split()",
-    "nltk": "nltk.word_tokenize",
-    "razdel": "razdel",
-}
-_NORMS = {
-    "meteor": "Meteor's -norm (punctuation split, lowercase)",
-    "lower": "lowercase",
-    "none": "case kept",
-}
+def _term(kind: str, name: str, known: tuple[str, ...]) -> Reason:
+    return reason(f"{kind}.{name}") if name in known else reason(f"{kind}.other", name=name)
+
+
+def _aligner(name: str) -> Reason:
+    return _term("aligner", name, ALIGNERS)
+
+
+def _stage(m: Module) -> Reason:
+    return reason(f"stage.{m.value}")
 
 
 def rule_words(
@@ -169,57 +170,39 @@ def rule_words(
     bd: Breakdown | None = None,
     stats: Stats | None = None,
     bd_before: Breakdown | None = None,
-) -> list[str]:
-    """Plain words naming the rule one step switches, with the numbers of ``bd``/``stats``
+) -> list[Reason]:
+    """The reasons naming the rule one step switches, with the numbers of ``bd``/``stats``
     (the breakdown and statistics after the step; ``None`` for a corpus step without them)."""
     name_a, name_b = names
-    words: list[str] = []
+    words: list[Reason] = []
     if key == "text":
-        if before.tokenizer != after.tokenizer:
-            words.append(
-                f"{name_b} tokenises with {_TOKENIZERS.get(after.tokenizer, after.tokenizer)} "
-                f"({name_a}: {_TOKENIZERS.get(before.tokenizer, before.tokenizer)})"
-            )
-        if before.norm != after.norm:
-            words.append(
-                f"normalisation {_NORMS.get(after.norm, after.norm)} "
-                f"({name_a}: {_NORMS.get(before.norm, before.norm)})"
-            )
-        if before.no_punct != after.no_punct:
-            words.append("punctuation " + ("dropped" if after.no_punct else "kept"))
-        if before.java_keys != after.java_keys:
-            words.append(
-                "words compared by Java's String.hashCode, as Meteor 1.5 does"
-                if after.java_keys
-                else "words compared as strings (no Java hash keys)"
-            )
-        if before.fold_yo != after.fold_yo:
-            words.append("ё folded to е" if after.fold_yo else "ё kept apart from е")
-        if before.lang != after.lang:
-            words.append(f"language {before.lang} → {after.lang}")
+        words += _text_words(before, after, names)
     elif key == "function_words":
-        words.append(f"function-word list {before.function_words} → {after.function_words}")
+        words.append(
+            reason(
+                "function_words",
+                before=_term("fw", before.function_words, FUNCTION_WORDS),
+                after=_term("fw", after.function_words, FUNCTION_WORDS),
+            )
+        )
     elif key == "stages":
         words.append(
-            "stages "
-            + " → ".join(m.value for m in before.modules)
-            + " become "
-            + " → ".join(m.value for m in after.modules)
+            reason(
+                "stages",
+                before=tuple(map(_stage, before.modules)),
+                after=tuple(map(_stage, after.modules)),
+            )
         )
         if not get_aligner(after.aligner).uses_stages:
-            words.append(f"(the {after.aligner} aligner runs NLTK's own three stages)")
+            words.append(reason("stages_nltk", aligner=_aligner(after.aligner)))
     elif key == "resources":
         if before.stemmer != after.stemmer:
-            words.append(f"stemmer {before.stemmer} → {after.stemmer}")
+            words.append(reason("stemmer", before=before.stemmer, after=after.stemmer))
         if before.embedding_threshold != after.embedding_threshold:
-            words.append(
-                f"embedding threshold {_fmt(before.embedding_threshold)} → "
-                f"{_fmt(after.embedding_threshold)}"
-            )
+            words.append(reason("embedding_threshold", before=before.embedding_threshold,
+                                after=after.embedding_threshold))  # fmt: skip
         if not get_aligner(after.aligner).uses_stages:
-            words.append(
-                f"(the {after.aligner} aligner uses NLTK's own Porter stemmer and WordNet)"
-            )
+            words.append(reason("resources_nltk", aligner=_aligner(after.aligner)))
     elif key == "weights":
         words += _weight_words(before, after, name_b, name_a, stats)
     elif key == "aligner":
@@ -227,129 +210,137 @@ def rule_words(
     elif key == "parameters":
         words += _parameter_words(before, after, bd, stats)
     elif key == "rules":
-        words += _rule_words(after, bd, stats)
+        words.append(_rule_words(after, bd, stats))
     if bd is not None and bd_before is not None:
         nb = _nltk_arithmetic(before)
         na = _nltk_arithmetic(after)
         if nb != na:
-            words.append(
-                "NLTK's own arithmetic now applies: Fmean = P·R/(αP+(1−α)R) in NLTK's order"
-                if na
-                else "Meteor 1.5's arithmetic now applies: Fmean = 1/((1−α)/P + α/R)"
+            words.append(reason("arith_nltk" if na else "arith_meteor"))
+    return words
+
+
+def _text_words(before: Params, after: Params, names: tuple[str, str]) -> list[Reason]:
+    name_a, name_b = names
+    words = []
+    if before.tokenizer != after.tokenizer:
+        words.append(
+            reason(
+                "tokenises",
+                a=name_a,
+                b=name_b,
+                before=_term("tok", before.tokenizer, _TOKENIZERS),
+                after=_term("tok", after.tokenizer, _TOKENIZERS),
             )
+        )
+    if before.norm != after.norm:
+        words.append(
+            reason(
+                "normalisation",
+                a=name_a,
+                before=_term("norm", before.norm, _NORMS),
+                after=_term("norm", after.norm, _NORMS),
+            )
+        )
+    if before.no_punct != after.no_punct:
+        words.append(reason("punct_dropped" if after.no_punct else "punct_kept"))
+    if before.java_keys != after.java_keys:
+        words.append(reason("java_keys_on" if after.java_keys else "java_keys_off"))
+    if before.fold_yo != after.fold_yo:
+        words.append(reason("yo_fold" if after.fold_yo else "yo_keep"))
+    if before.lang != after.lang:
+        words.append(reason("language", before=before.lang, after=after.lang))
     return words
 
 
 def _weight_words(
     before: Params, after: Params, name_b: str, name_a: str, stats: Stats | None
-) -> list[str]:
+) -> list[Reason]:
     words = []
     for m in after.modules:
         w0, w1 = stage_weight(m, before, after), after.weight(m)
         if w0 == w1:
             continue
-        text = f"{name_b} weighs {m.value} matches {_fmt(w1)} ({name_a}: {_fmt(w0)})"
-        if stats is not None:
-            from meteor.module_registry import module_slot
+        args: dict[str, Any] = {"b": name_b, "stage": _stage(m), "after": w1, "a": name_a,
+                                "before": w0}  # fmt: skip
+        if stats is None:
+            words.append(reason("weight", **args))
+            continue
+        from meteor.module_registry import module_slot
 
-            k = module_slot(m)
-            hc, rc, hf, rf = stats.per_module(k + 1)
-            n = hc[k] + hf[k]
-            text += f": {n} {m.value} match{'es' if n != 1 else ''} here"
-        words.append(text)
+        k = module_slot(m)
+        hc, rc, hf, rf = stats.per_module(k + 1)
+        words.append(reason("weight_here", n=hc[k] + hf[k], **args))
     return words
 
 
-def _aligner_words(p: Params, name: str) -> str:
+def _aligner_words(p: Params, name: str) -> Reason:
     al = p.aligner
     if al == "greedy":
-        return f"{name} aligns as NLTK does: greedily, first come first served"
+        return reason("aligner_greedy", name=name)
     if al == "beam":
-        return (
-            f"{name} aligns with Meteor 1.5's beam search (width {p.beam_size}): most "
-            "weighted coverage, then fewest chunks"
-        )
+        return reason("aligner_beam", name=name, width=p.beam_size)
     if al == "stagewise":
-        return (
-            f"{name} aligns as the 2005 paper: stage by stage, the largest mapping with "
-            "the fewest crossings"
-        )
-    return f"{name} aligns with the {al} aligner"
+        return reason("aligner_stagewise", name=name)
+    return reason("aligner_other", name=name, aligner=_aligner(al))
 
 
 def _parameter_words(
     before: Params, after: Params, bd: Breakdown | None, stats: Stats | None
-) -> list[str]:
+) -> list[Reason]:
     words = []
     if before.alpha != after.alpha:
-        text = f"α {_fmt(before.alpha)} → {_fmt(after.alpha)}"
-        if bd is not None:
-            a = after.alpha
-            text += (
-                f": Fmean = P·R/(αP+(1−α)R) = {bd.precision:.4f}·{bd.recall:.4f}/"
-                f"({_fmt(a)}·{bd.precision:.4f}+{_fmt(1 - a)}·{bd.recall:.4f}) = {bd.fmean:.4f}"
-            )
-        words.append(text)
+        a = after.alpha
+        if bd is None:
+            words.append(reason("alpha", before=before.alpha, after=a))
+        else:
+            words.append(reason("alpha_fmean", before=before.alpha, after=a, rest=1 - a,
+                                p=bd.precision, r=bd.recall, fmean=bd.fmean))  # fmt: skip
     if before.beta != after.beta or before.gamma != after.gamma:
-        text = f"β {_fmt(before.beta)} → {_fmt(after.beta)}, γ {_fmt(before.gamma)} → " + _fmt(
-            after.gamma
-        )
-        if bd is not None and stats is not None:
+        bg = {"beta0": before.beta, "beta1": after.beta, "gamma0": before.gamma,
+              "gamma1": after.gamma}  # fmt: skip
+        if bd is None or stats is None:
+            words.append(reason("beta_gamma", **bg))
+        else:
             m = (stats.hyp_word_matches + stats.ref_word_matches) / 2
-            text += (
-                f": the penalty {_fmt(after.gamma)}·frag^{_fmt(after.beta)} = {bd.penalty:.4f} "
-                f"for {stats.chunks} chunk{'s' if stats.chunks != 1 else ''} in {m:g} matches "
-                f"(frag {bd.frag:.4f})"
-            )
-        words.append(text)
+            words.append(reason("beta_gamma_penalty", penalty=bd.penalty, chunks=stats.chunks,
+                                matches=m, frag=bd.frag, **bg))  # fmt: skip
     if before.delta != after.delta:
         d = after.delta
-        text = (
-            f"δ {_fmt(before.delta)} → {_fmt(d)}: content words count {_fmt(d)}, "
-            f"function words {_fmt(1 - d)}"
-        )
-        if bd is not None:
-            text += f" (P {bd.precision:.4f}, R {bd.recall:.4f})"
-        words.append(text)
+        if bd is None:
+            words.append(reason("delta", before=before.delta, after=d, rest=1 - d))
+        else:
+            words.append(reason("delta_pr", before=before.delta, after=d, rest=1 - d,
+                                p=bd.precision, r=bd.recall))  # fmt: skip
     return words
 
 
-def _rule_words(after: Params, bd: Breakdown | None, stats: Stats | None) -> list[str]:
+def _rule_words(after: Params, bd: Breakdown | None, stats: Stats | None) -> Reason:
     if stats is None or bd is None:
-        return [
-            "Meteor 1.5's perfect-segment rule (frag 0 when every word matches in one chunk) "
-            + ("on" if after.perfect_rule else "off")
-        ]
+        return reason("perfect_rule_on" if after.perfect_rule else "perfect_rule_off")
     perfect = stats.is_perfect
     if after.perfect_rule:
-        if perfect:
-            return [
-                "Meteor 1.5's perfect-segment rule: every word matched in one chunk, so "
-                "frag = 0 and no penalty"
-            ]
-        return ["Meteor 1.5's perfect-segment rule is on but does not apply (not one full chunk)"]
+        return reason("perfect_applies" if perfect else "perfect_not_full")
     if perfect:
-        return [
-            f"no perfect-segment rule: frag = 1 chunk / {stats.hyp_word_matches} matches = "
-            f"{bd.frag:.4f}, penalty {bd.penalty:.4f}"
-        ]
-    return ["no perfect-segment rule (it would not apply here: not one full chunk)"]
+        return reason("no_perfect_frag", matches=stats.hyp_word_matches, frag=bd.frag,
+                      penalty=bd.penalty)  # fmt: skip
+    return reason("no_perfect")
 
 
-def plural(n: int, word: str) -> str:
-    """``"1 match"``, ``"2 matches"``."""
-    return f"{n} {word}{'' if n == 1 else ('es' if word.endswith('ch') else 's')}"
-
-
-def match_words(added: Sequence[Any], lost: Sequence[Any]) -> list[str]:
-    """Words for the matches one step adds and loses (each with its stage)."""
+def match_words(added: Sequence[Any], lost: Sequence[Any]) -> list[Reason]:
+    """The reasons for the matches one step adds and loses (each with its stage)."""
     words = []
     for verb, ms in (("adds", added), ("loses", lost)):
         if ms:
-            parts = [
-                f"{' '.join(m.hyp_words)}→{' '.join(m.ref_words)} ({m.module.value})" for m in ms
-            ]
-            words.append(f"{verb} {plural(len(ms), 'match')}: " + ", ".join(parts))
+            parts = tuple(
+                reason(
+                    "match",
+                    hyp=" ".join(m.hyp_words),
+                    ref=" ".join(m.ref_words),
+                    stage=_stage(m.module),
+                )  # fmt: skip
+                for m in ms
+            )
+            words.append(reason(verb, n=len(ms), matches=parts))
     return words
 
 

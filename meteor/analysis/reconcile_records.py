@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from meteor.analysis.reconcile_reasons import Reason
 from meteor.params import Params
 from meteor.presets import PRESETS
 from meteor.types import Match, MeteorResult
@@ -22,14 +23,17 @@ class Step:
     the alignment fields are ``None`` for a corpus, the corpus fields for a pair.
     For a pair, ``result`` and ``params`` are the record and the setting after the step
     (what the app's link view after each step draws; not in :meth:`to_dict`).
+    ``reasons`` and ``note_reason`` are the step's sentences as data
+    (:class:`~meteor.analysis.reconcile_reasons.Reason`); ``words`` and ``note`` render them
+    in English.
     """
 
     groups: tuple[str, ...]
     changes: tuple[tuple[str, Any, Any], ...]
     score_before: float
     score: float
-    words: tuple[str, ...]
-    note: str = ""
+    reasons: tuple[Reason, ...]
+    note_reason: Reason | None = None
     matches_added: tuple[Match, ...] = ()
     matches_lost: tuple[Match, ...] = ()
     chunks: tuple[int, int] | None = None
@@ -51,6 +55,16 @@ class Step:
     @property
     def delta(self) -> float:
         return self.score - self.score_before
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """What the step did, in English (:attr:`reasons` rendered)."""
+        return tuple(r.text for r in self.reasons)
+
+    @property
+    def note(self) -> str:
+        """Why the path's order moved here, in English (``""``: it did not)."""
+        return self.note_reason.text if self.note_reason is not None else ""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -110,11 +124,11 @@ class Reconciliation:
     groups: tuple[str, ...]
     steps: tuple[Step, ...]
     shares: tuple[tuple[str, float], ...]
-    share_method: str
+    share_reason: Reason
     share_errors: tuple[tuple[str, float], ...] = ()
     invalid: tuple[Invalid, ...] = ()
     interactions: tuple[tuple[str, str, float], ...] = ()
-    words: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
     aggregation: tuple[str, str] = ("sum", "sum")
     result_a: MeteorResult | None = field(default=None, compare=False, repr=False)
     result_b: MeteorResult | None = field(default=None, compare=False, repr=False)
@@ -122,6 +136,16 @@ class Reconciliation:
     @property
     def gap(self) -> float:
         return self.score_b - self.score_a
+
+    @property
+    def share_method(self) -> str:
+        """How the shares were computed, in English (:attr:`share_reason` rendered)."""
+        return self.share_reason.text
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The path against the shares, in English (:attr:`reasons` rendered)."""
+        return tuple(r.text for r in self.reasons)
 
     def share(self, key: str) -> float:
         """The share of group ``key`` (0.0 for a group in which A and B agree)."""

@@ -128,3 +128,72 @@ def test_inspect_near_miss_names_the_beam_quirk(app_test: Any) -> None:
     rows = dict(zip(near.iloc[:, 1], near["why not matched"], strict=True))
     assert rows["handling"].startswith("Meteor 1.5's beam counts a lone one-word")
     assert "proposed, not chosen by the aligner" not in set(near["why not matched"])
+
+
+def test_russian_view_writes_the_librarys_reasons_in_russian(app_test: Any) -> None:
+    """Under the Russian interface the reasons (the shares' method, the path against the
+    shares, each step's words) are Russian: rendered from the record's reason codes, one
+    line per reason, with no English word but the pair's own (its words are data) and no
+    note saying that what follows is English."""
+    import re
+
+    from _latin import latin_words_in
+
+    at = open_compare(app_test, DOC, ui="RU", vs=["paper-2005"])
+    rec = meteor.reconcile(*DOC, "meteor-1.5", "paper-2005")
+    assert rec.reasons and any(s.reasons for s in rec.steps)
+    data = set(re.findall(r"[A-Za-z]+", " ".join(DOC)))
+
+    def shown() -> list[str]:
+        return [x.value for x in at.text]
+
+    lines = shown()[0].split("\n")
+    assert len(lines) == 1 + len(rec.reasons), lines  # the method, then the reasons
+    assert lines[0].startswith("Доли: точно: все 128 подмножеств из 7 групп"), lines[0]
+    read = list(lines)
+    for k in range(1, len(rec.steps) + 1):
+        at.select_slider(key="rc_k").set_value(k).run()
+        assert not at.exception
+        step = rec.steps[k - 1]
+        words = shown()[1].split("\n") if step.reasons else []
+        assert len(words) == len(step.reasons) + (step.note_reason is not None), words
+        read += words
+    assert read and not latin_words_in(read, data=data), latin_words_in(read, data=data)
+    assert not any("на английском" in c.value for c in at.caption)
+    # the control: the same check finds the English words of the English record
+    assert latin_words_in([*rec.words, *rec.steps[0].words], data=data)
+
+
+def test_every_reason_has_its_russian_template() -> None:
+    """Each code of the library's reasons has a Russian template with the same fields."""
+    import string
+
+    from meteor.analysis.reconcile_reasons import TEMPLATES
+    from pages._reconcile_view import _russian
+
+    ru = _russian().templates
+    assert set(ru) == set(TEMPLATES)
+
+    def fields(s: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+
+    # the same fields, but the library's English error message (ParamError) is not quoted
+    en = {c: fields(e) for c, e in TEMPLATES.items()}
+    assert {c: fields(ru[c]) for c in TEMPLATES} == {**en, "cannot_come_yet": {"group"}}
+
+
+def test_russian_note_of_a_reordered_path_is_russian(app_test: Any) -> None:
+    """From paper-2005 (the stage-wise aligner) to meteor-1.5 the stages cannot come before
+    the aligner (no paraphrases stage by stage): the step's note says so in Russian, without
+    the library's English message."""
+    from _latin import latin_words_in
+
+    pair = ("the cat sat on the mat", "the cat is on the mat")
+    rec = meteor.reconcile(*pair, "paper-2005", "meteor-1.5")
+    k = next(k for k, s in enumerate(rec.steps, 1) if s.note_reason is not None)
+    at = open_compare(app_test, pair, ui="RU", preset="paper-2005", vs=["meteor-1.5"])
+    at.select_slider(key="rc_k").set_value(k).run()
+    assert not at.exception
+    note = at.text[1].value.split("\n")[0]
+    assert note.startswith("порядок изменён: группа «этапы (какие, порядок)» пока не может идти")
+    assert not latin_words_in([note]), note

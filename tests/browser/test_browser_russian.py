@@ -39,10 +39,7 @@ PAIR_RU = (
 #: Elements whose text is not interface text (see the module docstring).
 NOT_UI = (
     "code, .katex, .katex-display, [data-testid=stCode], [data-testid=stIconMaterial],"
-    " [data-testid=stSkipToContent],"
-    # the library's own explanations of a reconcile step are English, said so in Russian
-    # above them (pages/_reconcile_view.py): data, not interface
-    " .st-key-rc_words [data-testid=stText], .st-key-rc_step_words [data-testid=stText]"
+    " [data-testid=stSkipToContent]"
     " {display: none !important}"
 )
 VISIBLE_TEXT = """(css) => {
