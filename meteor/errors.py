@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "INPUT_CODES",
     "CacheSpaceError",
     "CandidateLimitError",
     "ClusterError",
@@ -34,8 +35,58 @@ __all__ = [
 ]
 
 
-class ParamError(ValueError):
-    """An invalid parameter; the message names the field and its range."""
+#: The machine-readable reasons (``exc.code``) an :class:`InputError` or :class:`ParamError`
+#: may carry, with the names of their ``exc.params``: a user interface writes the message
+#: in its own language from them (the app's Russian interface does); ``str(exc)`` stays
+#: the English message.  A code is set where the common upload problems are raised.
+INPUT_CODES: dict[str, tuple[str, ...]] = {
+    "too_large": ("name", "size", "limit"),
+    "nul_byte": ("name", "line", "utf16"),
+    "lone_surrogate": ("name", "line", "codepoint"),
+    "not_utf8": ("name", "line", "byte", "column"),
+    "too_many_segments": ("name", "count", "limit"),
+    "count_mismatch": (
+        "role",
+        "file",
+        "system",
+        "count",
+        "last_empty",
+        "other_role",
+        "other_file",
+        "other_system",
+        "other_count",
+        "other_last_empty",
+    ),  # fmt: skip
+    "no_segments": ("role", "file", "system"),
+    "system_count_mismatch": ("name", "system", "count", "other_system", "other_count"),
+    "system_refs_mismatch": ("system", "count", "refs"),
+    "preset_not_utf8": ("file", "byte", "position"),
+    "preset_not_json": ("file", "line", "column"),
+}
+
+
+def _rebuild(cls: type[_CodedError], message: str, code: str | None, params: dict[str, Any]) -> Any:
+    """Unpickle a :class:`_CodedError` exception (``params`` are keyword arguments)."""
+    return cls(message, code, **params)
+
+
+class _CodedError(ValueError):
+    """A message with an optional machine-readable reason: ``code`` (one of
+    :data:`INPUT_CODES`) and the values it names (``params``); ``str(exc)`` is the message."""
+
+    def __init__(self, message: str = "", code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable across worker processes
+        return (_rebuild, (type(self), str(self), self.code, self.params))
+
+
+class ParamError(_CodedError):
+    """An invalid parameter; the message names the field and its range.
+
+    A preset file that cannot be read carries a ``code`` (:data:`INPUT_CODES`)."""
 
 
 class ResourceError(RuntimeError):
@@ -73,8 +124,14 @@ class CandidateLimitError(ValueError):
         return (type(self), (self.found, self.limit, self.module, self.hint))
 
 
-class InputError(ValueError):
-    """Input that cannot be read as segments; the message says where and why."""
+class InputError(_CodedError):
+    """Input that cannot be read as segments; the message says where and why.
+
+    ``InputError(message, code=..., **params)``: the common problems (not UTF-8, a NUL
+    byte, counts that differ, an empty file, too many segments...) carry a ``code``
+    (:data:`INPUT_CODES`) and its ``params``, for an interface in another language;
+    ``code`` is ``None`` for the others.  ``str(exc)`` is always the English message.
+    """
 
 
 class SettingsMismatchError(ValueError):

@@ -390,9 +390,29 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
     import hashlib
     import json
 
+    file = where.removeprefix("preset file ")  # the file's name, for the error's params
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParamError(
+            f"{where}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position "
+            f"{exc.start + 1}); save it as UTF-8",
+            "preset_not_utf8",
+            file=file,
+            byte=data[exc.start],
+            position=exc.start + 1,
+        ) from None
+    try:
+        doc = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise ParamError(
+            f"{where}: not a JSON preset file ({exc})",
+            "preset_not_json",
+            file=file,
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
+    except ValueError as exc:
         raise ParamError(f"{where}: not a JSON preset file ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != PRESET_FILE_FORMAT:
         raise ParamError(

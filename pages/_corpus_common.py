@@ -34,6 +34,7 @@ from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures
 from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
+from pages._input_messages import input_message, safe_name
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting, preset_values
 from pages._widgets import headline, plotly
@@ -86,16 +87,6 @@ CORPUS_STRINGS = freeze(
 t = Translator(CORPUS_STRINGS)
 
 
-def safe_name(text: str) -> str:
-    """A file or system name (or a message quoting one) for Markdown: no link, image or HTML.
-
-    Labels, progress texts and messages render Markdown, and names come from uploads;
-    the characters that build links, images, HTML, code and maths are escaped.  ``_``,
-    ``-`` and ``.`` stay as they are (common in file names; at worst italics).
-    """
-    return "".join("\\" + ch if ch in "\\`*{}[]()#+!|<>~$&" else ch for ch in text)
-
-
 # ---------------------------------------------------------------------------
 # input
 # ---------------------------------------------------------------------------
@@ -124,7 +115,8 @@ def load_uploads(
             keep_bom,
         )
     except InputError as exc:
-        st.error(t("corpus_bad_input", msg=safe_name(str(exc))))  # file names are user text
+        # in the interface's language; file names are user text (escaped)
+        st.error(t("corpus_bad_input", msg=input_message(exc)))
         return None
     for message in notices:  # how the readers read the files (a skipped summary line…)
         st.warning(safe_name(message))

@@ -20,6 +20,7 @@ from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import ALIGNERS, Params, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, parse_preset_file, preset_names
 from pages._i18n import module_label, num, stage_order, t, ui
+from pages._input_messages import input_message
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 from pages._scoring import Setting as Setting
 from pages._scoring import warm_up
@@ -294,7 +295,7 @@ def _preset_file_upload() -> None:
     try:
         name = apply_preset_file(data, f"preset file {up.name}")
     except ParamError as exc:
-        st.sidebar.error(t("preset_file_bad", msg=str(exc).replace("\n", " ")))
+        st.sidebar.error(t("preset_file_bad", msg=input_message(exc)))
         return
     st.sidebar.caption(t("preset_file_on", name=name))
 

@@ -95,7 +95,11 @@ def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
         raise InputError(
             f"{name} is {size:,} bytes ({size / 1e6:,.1f} MB); at most {limit:,} bytes "
             f"({limit / 1e6:,.0f} MB) per file are accepted — split the file and score the "
-            "parts (statistics add up)"
+            "parts (statistics add up)",
+            "too_large",
+            name=name,
+            size=size,
+            limit=limit,
         )
 
 
@@ -116,14 +120,22 @@ def decode(data: bytes | str, name: str = "input", *, keep_bom: bool = False) ->
             line = _line_of_text(data, data.index("\x00"))
             raise InputError(
                 f"{name}: line {line} contains a NUL character; this looks like a binary file, "
-                "not text with one segment per line"
+                "not text with one segment per line",
+                "nul_byte",
+                name=name,
+                line=line,
+                utf16=False,
             )
         bad = SURROGATE.search(data)
         if bad is not None:
             line = _line_of_text(data, bad.start())
             raise InputError(
                 f"{name}: line {line} contains a lone surrogate (U+{ord(bad.group()):04X}), "
-                "which is not text; save the file as UTF-8"
+                "which is not text; save the file as UTF-8",
+                "lone_surrogate",
+                name=name,
+                line=line,
+                codepoint=f"U+{ord(bad.group()):04X}",
             )
         return data[1:] if data.startswith("\ufeff") and not keep_bom else data
     if not isinstance(data, bytes | bytearray | memoryview):
@@ -144,19 +156,27 @@ def decode(data: bytes | str, name: str = "input", *, keep_bom: bool = False) ->
 
 def _nul_error(name: str, line: int, start: bytes) -> InputError:
     """A NUL byte on ``line``; ``start``: the file's first bytes (a UTF-16 mark is named)."""
-    hint = (
-        " (it may be UTF-16; save it as UTF-8)" if start[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-    )
+    utf16 = start[:2] in (b"\xff\xfe", b"\xfe\xff")
+    hint = " (it may be UTF-16; save it as UTF-8)" if utf16 else ""
     return InputError(
         f"{name}: line {line} contains a NUL byte; this looks like a binary "
-        f"file, not UTF-8 text with one segment per line{hint}"
+        f"file, not UTF-8 text with one segment per line{hint}",
+        "nul_byte",
+        name=name,
+        line=line,
+        utf16=utf16,
     )
 
 
 def _utf8_error(name: str, line: int, byte: int, col: int) -> InputError:
     return InputError(
         f"{name}: line {line} is not valid UTF-8 (byte 0x{byte:02x} at "
-        f"column {col}); save the file as UTF-8"
+        f"column {col}); save the file as UTF-8",
+        "not_utf8",
+        name=name,
+        line=line,
+        byte=byte,
+        column=col,
     )
 
 
@@ -231,7 +251,11 @@ def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) ->
     if len(lines) > limit:
         raise InputError(
             f"{name} has {len(lines):,} segments; at most {limit:,} are accepted — "
-            "split the file and score the parts (statistics add up)"
+            "split the file and score the parts (statistics add up)",
+            "too_many_segments",
+            name=name,
+            count=len(lines),
+            limit=limit,
         )
     return lines
 

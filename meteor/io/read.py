@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from meteor.errors import InputError as InputError
 from meteor.io.lines import (
@@ -73,6 +74,7 @@ __all__ = [
     "check_size",
     "decode",
     "demo_corpus",
+    "describe_source",
     "detect_format",
     "load_corpus",
     "id_order",
@@ -126,7 +128,11 @@ class Corpus:
                     raise InputError(f"system {name!r}: coverage must be ascending segment indices")
             elif len(hyps) != n:
                 raise InputError(
-                    f"system {name!r} has {len(hyps)} segments but the references have {n}"
+                    f"system {name!r} has {len(hyps)} segments but the references have {n}",
+                    "system_refs_mismatch",
+                    system=name,
+                    count=len(hyps),
+                    refs=n,
                 )
 
     @property
@@ -286,37 +292,51 @@ def _load_positional(
 ) -> Corpus:
     """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
-    count_origin = ""
-    origin_note = ""
+    origin: tuple[str, str, str] = ("", "", "")
+    origin_empty = False
     n: int | None = None
 
-    def check(count: int, what: str, last: Sequence[str]) -> None:
+    def check(count: int, where: tuple[str, str, str], last: Sequence[str]) -> None:
         # A blank last line (one line break too many) is the usual cause: say so.
-        nonlocal n, count_origin, origin_note
-        note = " (the last one is empty)" if last and not any(x.strip() for x in last) else ""
+        nonlocal n, origin, origin_empty
+        empty = bool(last) and not any(x.strip() for x in last)
         if n is None:
-            n, count_origin, origin_note = count, what, note
+            n, origin, origin_empty = count, where, empty
         elif count != n:
+            note = " (the last one is empty)" if empty else ""
+            origin_note = " (the last one is empty)" if origin_empty else ""
             raise InputError(
-                f"{what} has {count:,} segments{note} but {count_origin} has {n:,}{origin_note}"
+                f"{describe_source(*where)} has {count:,} segments{note} but "
+                f"{describe_source(*origin)} has {n:,}{origin_note}",
+                "count_mismatch",
+                **_source_params("", where, count, empty),
+                **_source_params("other_", origin, n, origin_empty),
             )
 
     names = _system_names(hyp_tables)
-    sources = _ref_sources(hyp_tables, ref_tables)
     for table, table_names in zip(hyp_tables, names, strict=True):
         for name, (_, hyps) in zip(table_names, table.systems, strict=True):
-            check(len(hyps), _describe(table, name), hyps[-1:])
+            role = "system" if len(table.systems) > 1 else "hyp_file"
+            check(len(hyps), (role, table.name, name), hyps[-1:])
             systems.append((name, hyps))
         if table.refs is not None:
-            check(len(table.refs), f"the references in {table.name}", _last(table.refs))
-    for what, _, refs, from_hyp in sources:
-        if not from_hyp:
-            check(len(refs), what, _last(refs))
+            check(len(table.refs), ("refs_in", table.name, ""), _last(table.refs))
+    for table in ref_tables:
+        if table.refs is not None:
+            check(len(table.refs), ("ref_file", table.name, ""), _last(table.refs))
+        else:
+            for _, texts in table.systems:
+                check(len(texts), ("ref_file", table.name, ""), texts[-1:])
+    sources = _ref_sources(hyp_tables, ref_tables)
     assert n is not None
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
-            f"no segments: {count_origin} is empty (an empty line is an empty segment, "
-            "but an empty file holds none)"
+            f"no segments: {describe_source(*origin)} is empty (an empty line is an empty "
+            "segment, but an empty file holds none)",
+            "no_segments",
+            role=origin[0],
+            file=origin[1],
+            system=origin[2],
         )
     merged = tuple(tuple(r for _, _, rs, _ in sources for r in rs[k]) for k in range(n))
     ids = hyp_tables[0].ids if hyp_tables and hyp_tables[0].systems else None
@@ -402,6 +422,34 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
         () if full else tuple(coverage),
         True,
     )
+
+
+def describe_source(role: str, file: str, system: str = "") -> str:
+    """An input named for a message: ``role`` is ``hyp_file`` (``hypothesis file F``),
+    ``system`` (``system 'S' in F``), ``refs_in`` (``the references in F``) or
+    ``ref_file`` (``reference file F``); the ``role``/``file``/``system`` params of the
+    ``count_mismatch`` and ``no_segments`` codes (:data:`meteor.errors.INPUT_CODES`)."""
+    if role == "system":
+        return f"system {system!r} in {file}"
+    if role == "refs_in":
+        return f"the references in {file}"
+    if role == "ref_file":
+        return f"reference file {file}"
+    return f"hypothesis file {file}"
+
+
+def _source_params(
+    prefix: str, where: tuple[str, str, str], count: int, last_empty: bool
+) -> dict[str, Any]:
+    """The ``count_mismatch`` params of one side (``prefix`` ``""`` or ``other_``)."""
+    role, file, system = where
+    return {
+        f"{prefix}role": role,
+        f"{prefix}file": file,
+        f"{prefix}system": system,
+        f"{prefix}count": count,
+        f"{prefix}last_empty": last_empty,
+    }
 
 
 def _describe(table: SegmentTable, system: str) -> str:

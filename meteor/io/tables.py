@@ -253,11 +253,14 @@ def _by_system(
     group_list = list(groups.items())
     for sys_name, sys_rows in group_list:
         if len(sys_rows) > limit:
+            one = len(group_list) == 1  # the plain-text message: coded as such
             raise InputError(
                 f"{name}"
-                + (f": system {sys_name!r}" if len(group_list) > 1 else "")
+                + ("" if one else f": system {sys_name!r}")
                 + f" has {len(sys_rows):,} segments; at most {limit:,} are accepted — "
-                "split the file and score the parts (statistics add up)"
+                "split the file and score the parts (statistics add up)",
+                "too_many_segments" if one else None,
+                **(dict(name=name, count=len(sys_rows), limit=limit) if one else {}),
             )
     return group_list
 
@@ -337,7 +340,13 @@ def _positional_table(
         if len(sys_rows) != n:
             raise InputError(
                 f"{name}: system {sys_name!r} has {len(sys_rows)} segments but system "
-                f"{first_name!r} has {n}; give a seg_id column to pair the segments by id"
+                f"{first_name!r} has {n}; give a seg_id column to pair the segments by id",
+                "system_count_mismatch",
+                name=name,
+                system=sys_name,
+                count=len(sys_rows),
+                other_system=first_name,
+                other_count=n,
             )
     ids = tuple(str(k) for k in range(1, n + 1))
     refs: tuple[tuple[str, ...], ...] | None = None

@@ -1,0 +1,82 @@
+"""The library's input errors in the interface's languages: code → {"en": …, "ru": …}.
+
+Plain data for :mod:`pages._input_messages`.  An :class:`~meteor.errors.InputError` (or a
+preset file's :class:`~meteor.errors.ParamError`) carries a ``code`` (one of
+:data:`meteor.errors.INPUT_CODES`) and its ``params``; the template of the code is
+formatted with those params, written the interface's way (file names escaped, numbers
+with the language's separators, ``{where}``: the input named in the language).  English
+shows the library's own message (``{msg}``: ``str(exc)``), as the command line prints it.
+"""
+
+#: Per code: the message's template per interface language.
+TEMPLATES: dict[str, dict[str, str]] = {
+    "too_large": {
+        "en": "{msg}",
+        "ru": "{name}: {size} байт ({size_mb} МБ); принимается не больше {limit} байт "
+        "({limit_mb} МБ) на файл — разделите файл и оцените части (статистики складываются)",
+    },
+    "nul_byte": {
+        "en": "{msg}",
+        "ru": "{name}: в строке {line} есть нулевой байт; похоже, это двоичный файл, а не "
+        "текст UTF-8 с одним сегментом в строке{utf16_note}",
+    },
+    "lone_surrogate": {
+        "en": "{msg}",
+        "ru": "{name}: в строке {line} одиночный суррогат ({codepoint}), это не текст; "
+        "сохраните файл в UTF-8",
+    },
+    "not_utf8": {
+        "en": "{msg}",
+        "ru": "{name}: строка {line} не в кодировке UTF-8 (байт {byte} в позиции {column}); "
+        "сохраните файл в UTF-8",
+    },
+    "too_many_segments": {
+        "en": "{msg}",
+        "ru": "{name}: сегментов {count}, а принимается не больше {limit} — разделите файл и "
+        "оцените части (статистики складываются)",
+    },
+    "count_mismatch": {
+        "en": "{msg}",
+        "ru": "{where} сегментов {count}{last_note}, а {other_where} — {other_count}"
+        "{other_last_note}; число сегментов должно совпадать",
+    },
+    "no_segments": {
+        "en": "{msg}",
+        "ru": "{where} нет ни одного сегмента (пустая строка — это пустой сегмент, но в пустом "
+        "файле сегментов нет)",
+    },
+    "system_count_mismatch": {
+        "en": "{msg}",
+        "ru": "{name}: у системы «{system}» сегментов {count}, а у системы «{other_system}» — "
+        "{other_count}; добавьте столбец seg_id, чтобы сопоставить сегменты по id",
+    },
+    "system_refs_mismatch": {
+        "en": "{msg}",
+        "ru": "у системы «{system}» сегментов {count}, а эталонов — {refs}",
+    },
+    "preset_not_utf8": {
+        "en": "{msg}",
+        "ru": "{file}: это не текст UTF-8 (байт {byte} в позиции {position}); сохраните файл "
+        "в UTF-8",
+    },
+    "preset_not_json": {
+        "en": "{msg}",
+        "ru": "{file}: это не JSON (ошибка в строке {line}, позиция {column})",
+    },
+}
+
+#: Where an input is, by its role (``describe_source`` in :mod:`meteor.io.read`), Russian.
+WHERE_RU: dict[str, str] = {
+    "hyp_file": "в файле гипотез {file}",
+    "system": "у системы «{system}» в файле {file}",
+    "refs_in": "в эталонах из файла {file}",
+    "ref_file": "в файле эталонов {file}",
+}
+
+#: The notes some codes add, Russian.
+NOTES_RU: dict[str, str] = {
+    "last_empty": " (последний из них пустой)",
+    "utf16": " (возможно, это UTF-16; сохраните его в UTF-8)",
+    # an error without a known code: the library's English text, said to be that
+    "english": "подробности (текст библиотеки, по-английски): {msg}",
+}
