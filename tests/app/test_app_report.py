@@ -14,13 +14,12 @@ import io
 import json
 import math
 from collections.abc import Callable
-from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from _media import Storages
 from conftest import SHARED_DATA, require_shared
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 import meteor
@@ -50,28 +49,6 @@ def _upload() -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-class _Storages:
-    """Every media store AppTest makes (one per run): a download's bytes are there."""
-
-    made: list[MemoryMediaFileStorage] = []
-
-    @classmethod
-    def install(cls, monkeypatch: pytest.MonkeyPatch) -> None:
-        real = MemoryMediaFileStorage
-
-        def make(endpoint: str) -> MemoryMediaFileStorage:
-            store = real(endpoint)
-            cls.made.append(store)
-            return store
-
-        monkeypatch.setattr("streamlit.testing.v1.app_test.MemoryMediaFileStorage", make)
-
-    @classmethod
-    def content(cls, url: str) -> bytes:
-        name = PurePosixPath(urlparse(url).path).name
-        return bytes(cls.made[-1].get_file(name).content)
-
-
 @pytest.fixture(scope="module")
 def upload() -> bytes:
     require_shared(WMT21)
@@ -91,7 +68,7 @@ def _app(
 ) -> AppTest:
     """The Corpus page with the upload, its report built (``app_test`` keeps the page
     in app.py's frame, so the button's click is not lost to a rerun)."""
-    _Storages.install(monkeypatch)
+    Storages.install(monkeypatch)
     at = app_test(preset=PRESET, **({"ui": ui.upper()} if ui != "en" else {}))
     at.default_timeout = 300
     at.run()
@@ -113,7 +90,7 @@ def _download(at: AppTest, key: str) -> str:
         if b.proto.id.endswith(key)  # type: ignore[attr-defined]
     ]
     assert len(found) == 1, key
-    return _Storages.content(found[0].proto.url).decode("utf-8")  # type: ignore[attr-defined]
+    return Storages.content(found[0].proto.url).decode("utf-8")  # type: ignore[attr-defined]
 
 
 def _frames(at: AppTest, *columns: str) -> list[Any]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
-from urllib.parse import urlparse
+from pathlib import Path
 
 import pytest
 from _browser import CHROMIUM
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from _media import Storages
 from streamlit.testing.v1 import AppTest
 
 import meteor
@@ -39,30 +38,8 @@ def _upload() -> bytes:
     return ("\n".join(rows) + "\n").encode("utf-8")
 
 
-class _Storages:
-    """Every media store AppTest makes (one per run): a download's bytes are there."""
-
-    made: list[MemoryMediaFileStorage] = []
-
-    @classmethod
-    def install(cls, monkeypatch: pytest.MonkeyPatch) -> None:
-        real = MemoryMediaFileStorage
-
-        def make(endpoint: str) -> MemoryMediaFileStorage:
-            store = real(endpoint)
-            cls.made.append(store)
-            return store
-
-        monkeypatch.setattr("streamlit.testing.v1.app_test.MemoryMediaFileStorage", make)
-
-    @classmethod
-    def content(cls, url: str) -> bytes:
-        name = PurePosixPath(urlparse(url).path).name
-        return bytes(cls.made[-1].get_file(name).content)
-
-
 def _app(app_test: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    _Storages.install(monkeypatch)
+    Storages.install(monkeypatch)
     at = app_test(preset=PRESET)
     at.default_timeout = 300
     at.run()
@@ -79,7 +56,7 @@ def _app(app_test: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch) -> A
 
 def _figure_buttons(at: AppTest) -> dict[str, bytes]:
     return {
-        b.proto.id.rsplit("rp_img_", 1)[1]: _Storages.content(b.proto.url)  # type: ignore[attr-defined]
+        b.proto.id.rsplit("rp_img_", 1)[1]: Storages.content(b.proto.url)  # type: ignore[attr-defined]
         for b in at.get("download_button")
         if "rp_img_" in b.proto.id  # type: ignore[attr-defined]
     }

@@ -22,6 +22,7 @@ from typing import Any
 
 import distributed
 import pytest
+from _processes import stop_processes
 from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 from meteor import Meteor, corpus_score
@@ -41,7 +42,6 @@ from meteor.runners.cluster import (
     score_stream_lines,
 )
 from meteor.runners.parallel import score_corpus
-from tests._processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT = SHARED_DATA / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"

@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests._processes import stop_processes
+from _processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "meteor" / "data" / "demo"
