@@ -18,13 +18,13 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis.buckets import BucketTable, label_buckets, label_columns
+from meteor.analysis.buckets import BucketTable, label_buckets
 from meteor.analysis.losses import HeadToHead, head_to_head
 from meteor.analysis.ranking import Ranking
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
-from meteor.io.labels import read_labels
+from meteor.io.labels import label_columns, read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult

@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from meteor.analysis.resampling import _check_samples, _check_settings, row_stats, stats_matrix
 from meteor.analysis.significance import DEFAULT_SEED, _bootstrap_matrix, _scores_of
-from meteor.io.lines import decode, detect_format
-from meteor.io.tables import _jsonl_rows, _tsv_rows, columns
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult
@@ -48,7 +46,6 @@ __all__ = [
     "BucketTable",
     "frequency_counts",
     "label_buckets",
-    "label_columns",
     "length_buckets",
     "ratio_buckets",
     "word_class_buckets",
@@ -279,28 +276,6 @@ def label_buckets(
     return BucketTable(
         f"label:{column}", f"Label: {column}", "segments", tuple(labels), tuple(rows)
     )
-
-
-def label_columns(files: Iterable[tuple[str, bytes | str]]) -> list[str]:
-    """The columns of the input tables a segment can be bucketed by (:func:`label_buckets`
-    with :func:`meteor.io.labels.read_labels`): every TSV/CSV/JSONL column that is not the
-    hypothesis, a reference, the system or the segment id, in first-seen order."""
-    out: dict[str, None] = {}
-    for name, data in files:
-        kind = detect_format(name, None)
-        if kind == "text":
-            continue
-        text = decode(data, name)
-        header, _rows = (
-            _tsv_rows(text, name, 10_000_000, kind) if kind in ("tsv", "csv") else
-            _jsonl_rows(text, name, 10_000_000)
-        )  # fmt: skip
-        hyp, refs, system, seg_id = columns(name, header)
-        known = {hyp, system, seg_id, *refs}
-        for col in header:
-            if col not in known:
-                out.setdefault(col, None)
-    return list(out)
 
 
 def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:

@@ -9,13 +9,48 @@ within each system.  A segment id given two different labels is an error.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.lines import decode, detect_format
-from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES, _jsonl_rows, _pick, _tsv_rows
+from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES, _jsonl_rows, _pick, _tsv_rows, columns
 
-__all__ = ["read_labels", "read_word_counts"]
+__all__ = ["label_columns", "read_labels", "read_word_counts"]
+
+#: Rows a label table is read up to (the readers' own limits apply to the segments).
+_MAX_ROWS = 10_000_000
+
+
+def _tables(
+    files: Iterable[tuple[str, bytes | str]],
+) -> Iterator[tuple[str, list[str], list[tuple[int, dict[str, Any]]]]]:
+    """``(name, header, rows)`` of each TSV/CSV/JSONL input (plain text has no columns),
+    parsed as the segment readers parse them."""
+    for name, data in files:
+        kind = detect_format(name, None)
+        if kind == "text":
+            continue
+        text = decode(data, name)
+        header, rows = (
+            _tsv_rows(text, name, _MAX_ROWS, kind) if kind in ("tsv", "csv") else
+            _jsonl_rows(text, name, _MAX_ROWS)
+        )  # fmt: skip
+        yield name, list(header), list(rows)
+
+
+def label_columns(files: Iterable[tuple[str, bytes | str]]) -> list[str]:
+    """The columns a segment can be bucketed by (:func:`read_labels`,
+    :func:`meteor.analysis.buckets.label_buckets`): every TSV/CSV/JSONL column that is not
+    the hypothesis, a reference, the system or the segment id, in first-seen order."""
+    out: dict[str, None] = {}
+    for name, header, _rows in _tables(files):
+        hyp, refs, system, seg_id = columns(name, header)
+        known = {hyp, system, seg_id, *refs}
+        for col in header:
+            if col not in known:
+                out.setdefault(col, None)
+    return list(out)
 
 
 def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[str, str]:
@@ -26,15 +61,7 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
     """
     out: dict[str, str] = {}
     found = False
-    for name, data in files:
-        kind = detect_format(name, None)
-        if kind == "text":
-            continue
-        text = decode(data, name)
-        header, rows = (
-            _tsv_rows(text, name, 10_000_000, kind) if kind in ("tsv", "csv") else
-            _jsonl_rows(text, name, 10_000_000)
-        )  # fmt: skip
+    for name, header, rows in _tables(files):
         if column not in header:
             continue
         found = True
