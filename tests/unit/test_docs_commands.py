@@ -145,3 +145,14 @@ def test_command_runs(folder: Path, where: str, command: str) -> None:
         f"{where}: {command}\nexit {done.returncode}\n{done.stderr[-2000:]}"
     )
     assert done.stdout.strip() or "--out" in command or "--jsonl" in command, (where, command)
+
+
+def test_readme_python_example_runs(folder: Path) -> None:
+    """The README's Python block runs as it is, from a folder that sees the package."""
+    text = README.read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "exact" in done.stdout
