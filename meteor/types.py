@@ -396,7 +396,7 @@ class MeteorResult(BreakdownFields):
         return self.alignment.matches
 
     def to_dict(self, *, candidates: bool = False) -> dict[str, Any]:
-        """Stable JSON form (documented in README, "The record")."""
+        """Stable JSON form (documented in docs/api.md, "The record")."""
         d: dict[str, Any] = {
             "score": self.score,
             "precision": _num(self.precision),

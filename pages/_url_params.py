@@ -4,7 +4,7 @@ A shared link may carry anything.  Before any widget reads the URL, every parame
 the app knows is checked against what its widget accepts; a bad value is removed
 from the URL (the widget then keeps its default) and a notice names it.  A preset
 without ``lang`` implies its own language (``/?preset=ru`` opens Russian).  The
-parameters are listed in README.md ("URL parameters").
+parameters are listed in docs/app.md ("URL parameters").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Serve the app to a class: several Streamlit server processes behind one address.
 
     python tools/serve_class.py --processes 2 --port 8501                 # this machine only
-    python tools/serve_class.py --processes 2 --port 8501 --address 0.0.0.0   # the classroom
+    python tools/serve_class.py --processes 2 --port 8501 --address 0.0.0.0   # the classroom (warns)
 
 One ``streamlit run app.py`` process runs every session's script in threads that share
 one interpreter lock, so it uses about one core however many the machine has: on the
@@ -16,12 +16,23 @@ So the proxy gives each browser a cookie (``meteor_process``) with the first res
 sends every later request and websocket of that browser to that process; a browser (or
 websocket) without the cookie goes to the process with the fewest open sessions.  If a
 server process dies the launcher starts it again on the same port (its sessions
-reconnect and start afresh: the pair is in the URL).
+reconnect and start afresh: the pair is in the URL), after 2 s, then 4, 8 … up to 60 s while
+it keeps dying young.  A (re)started process gets requests only once it answers its health
+check and, on Linux, the listening socket on its port is its own (``/proc``): another local
+program that took the port of a dead process gets nothing.
+
+What a browser may send: origin-form targets only (``/path?query``; the upstream URL is built
+from the path and query, never from the raw target, so ``GET @host:port/x`` or an absolute URI
+is refused with 400 and nothing is fetched), request bodies up to :data:`MAX_BODY` (413 over
+it), a ``meteor_process`` cookie of ASCII digits naming a process (anything else is ignored).
+It listens on 127.0.0.1 unless ``--address`` says otherwise, with a warning for any address
+that is not loopback.  ``/_class/status`` answers the processes, their PIDs, ports and open
+sessions (JSON) to clients on this machine only (403 for others).
 
 Plain Python: tornado (installed with Streamlit) and the standard library; nothing to
-install.  ``/_class/status`` answers the processes, their ports and open sessions (JSON).
-Ctrl+C or SIGTERM stops the proxy and every server process it started.
-Tested end to end in tests/browser/test_class_serving.py.
+install.  Ctrl+C or SIGTERM stops the proxy and every server process it started.  Tested end
+to end in tests/browser/test_class_serving.py and tests/unit/test_serve_class_security.py.
+Beyond one machine, a real reverse proxy (HAProxy) with cookie stickiness: docs/serving.md.
 """
 
 from __future__ import annotations
@@ -29,7 +40,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ctypes
+import ipaddress
 import json
+import os
+import re
 import signal
 import socket
 import subprocess
@@ -41,15 +55,28 @@ from typing import Any
 
 from tornado import httpclient, httputil, web, websocket
 from tornado.httpserver import HTTPServer
-from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.ioloop import IOLoop
 from tornado.netutil import bind_sockets
 
 ROOT = Path(__file__).resolve().parents[1]
 COOKIE = "meteor_process"
 STATUS_PATH = "/_class/status"
 MAX_PROCESSES = 16
-#: What a request or websocket message may carry (Streamlit's own defaults are 200 MB).
-MAX_BYTES = 256 * 2**20
+#: What a browser's request body or websocket message may carry: the app reads uploads of at
+#: most 50 MB (``meteor.io.read.MAX_BYTES``), plus the multipart form around them.
+MAX_BODY = 64 * 2**20
+#: What a server process's answer (a download, a websocket message) may carry (Streamlit's own
+#: message limit is 200 MB).
+MAX_RESPONSE = 256 * 2**20
+#: The cookie naming a browser's process: ASCII digits, at most two (``MAX_PROCESSES`` is 16).
+COOKIE_VALUE = re.compile(r"[0-9]{1,2}")
+#: An origin-form request target: one ``/``, then no ``/`` (``//host`` is a network path).
+ORIGIN_FORM = re.compile(r"/(?!/)[^\s#]*")
+#: Seconds before a dead process is started again: doubled after each short life, at most this.
+FIRST_BACKOFF = 2.0
+MAX_BACKOFF = 60.0
+#: A process that lived this long before dying is started again after FIRST_BACKOFF.
+STABLE_LIFE = 60.0
 #: Headers that belong to one connection, never forwarded.
 HOP = {
     "connection",
@@ -78,6 +105,59 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         pass
 
 
+def upstream_target(uri: str) -> str | None:
+    """The path and query to send upstream, or None when ``uri`` is not origin-form
+    (``@host:port/x``, ``http://host/x``, ``//host/x``, ``*``): the proxy answers 400 and
+    fetches nothing (RFC 9112 3.2: a server's target is origin-form; the absolute form is
+    for proxies, which this is not)."""
+    if not ORIGIN_FORM.fullmatch(uri) or "\\" in uri:
+        return None
+    return uri
+
+
+def _listener_inodes(port: int) -> set[str]:
+    """Inodes of the sockets listening on 127.0.0.1:``port`` (Linux ``/proc/net/tcp``)."""
+    found = set()
+    want = f"0100007F:{port:04X}"
+    for table in ("/proc/net/tcp",):
+        with open(table, encoding="ascii") as fh:
+            next(fh)
+            for line in fh:
+                f = line.split()
+                if f[1] == want and f[3] == "0A":  # LISTEN
+                    found.add(f[9])
+    return found
+
+
+def owns_port(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on 127.0.0.1:``port``.
+
+    Linux only (``/proc``); elsewhere True: the check falls back to the process being alive."""
+    if not os.path.exists("/proc/net/tcp"):
+        return True
+    inodes = _listener_inodes(port)
+    if not inodes:
+        return False
+    fd_dir = f"/proc/{pid}/fd"
+    try:
+        links = {os.readlink(os.path.join(fd_dir, fd)) for fd in os.listdir(fd_dir)}
+    except OSError:
+        return False
+    return any(f"socket:[{inode}]" in links for inode in inodes)
+
+
+def port_is_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:``port`` now (as tornado binds: SO_REUSEADDR,
+    so closed connections in TIME_WAIT do not count)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 class Backend:
     """One ``streamlit run app.py`` on a port of 127.0.0.1."""
 
@@ -89,12 +169,30 @@ class Backend:
         self.proc: subprocess.Popen[bytes] | None = None
         self.sessions = 0  # open websockets through the proxy
         self.restarts = 0
+        #: answers its health check from a socket it owns: requests may go there
+        self.ready = False
+        self.started_at = 0.0
+        self.backoff = FIRST_BACKOFF
+        self.restart_at: float | None = None  # when a dead process is started again
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def verify(self) -> bool:
+        """Healthy, and the listener on its port is this process's own (not a newcomer's)."""
+        return (
+            self.proc is not None
+            and self.alive()
+            and self.healthy()
+            and owns_port(self.proc.pid, self.port)
+        )
+
     def start(self) -> None:
+        self.ready = False
+        if self.proc is not None and not port_is_free(self.port):
+            self.port = free_port()  # another program took the dead process's port
+        self.started_at = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
              "--server.address=127.0.0.1", f"--server.port={self.port}",
@@ -131,13 +229,20 @@ class Pool:
         self.backends = backends
         self._next = 0
 
-    def pick(self, cookie: str | None) -> tuple[Backend, bool]:
-        """The browser's process (by its cookie), else the least busy; and whether it is new."""
-        if cookie is not None and cookie.isdigit() and int(cookie) < len(self.backends):
-            b = self.backends[int(cookie)]
-            if b.alive():
-                return b, False
-        live = [b for b in self.backends if b.alive()] or self.backends
+    def pick(self, cookie: str | None) -> tuple[Backend | None, bool]:
+        """The browser's process (by its cookie), else the least busy; and whether it is new.
+
+        Only a process that is alive and verified (:meth:`Backend.verify`) gets requests; with
+        none, None (the proxy answers 502 "restarting")."""
+        if cookie is not None and COOKIE_VALUE.fullmatch(cookie):
+            k = int(cookie)
+            if k < len(self.backends):
+                b = self.backends[k]
+                if b.ready and b.alive():
+                    return b, False
+        live = [b for b in self.backends if b.ready and b.alive()]
+        if not live:
+            return None, True
         fewest = min(b.sessions for b in live)
         ties = [b for b in live if b.sessions == fewest]
         self._next += 1
@@ -167,32 +272,84 @@ def _forwarded(headers: httputil.HTTPHeaders, drop: set[str]) -> httputil.HTTPHe
     return out
 
 
+def is_loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+RESTARTING = "The app's server process is restarting; reload in a few seconds.\n"
+
+
 class StatusHandler(web.RequestHandler):
     def initialize(self, pool: Pool) -> None:
         self.pool = pool
 
     def get(self) -> None:
+        if not is_loopback(self.request.remote_ip or ""):
+            self.set_status(403)
+            self.write("The class status is shown on the serving machine only.\n")
+            return
         self.set_header("Content-Type", "application/json")
         self.write(json.dumps(self.pool.status()))
 
 
+@web.stream_request_body
 class HttpProxy(web.RequestHandler):
-    """Any HTTP request: to the browser's process, the answer back as it came."""
+    """Any HTTP request: to the browser's process, the answer back as it came.
+
+    The body is read as it arrives and refused with 413 past :data:`MAX_BODY` (by its
+    Content-Length before any byte is read, else as the bytes come)."""
 
     SUPPORTED_METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
 
     def initialize(self, pool: Pool, client: httpclient.AsyncHTTPClient) -> None:
         self.pool = pool
         self.client = client
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.refused = False
+
+    def prepare(self) -> None:
+        if upstream_target(self.request.uri or "") is None:
+            self._refuse(400, "Bad request target: this server takes paths only (/page?query).\n")
+            return
+        length = self.request.headers.get("Content-Length", "0")
+        if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
+            self._refuse(413, f"Request body over {MAX_BODY // 2**20} MB.\n")
+
+    def _refuse(self, code: int, text: str) -> None:
+        self.refused = True
+        self.set_status(code)
+        self.set_header("Connection", "close")
+        self.finish(text)
+
+    def data_received(self, chunk: bytes) -> None:
+        if self.refused:
+            return
+        self.size += len(chunk)
+        if self.size > MAX_BODY:
+            self.chunks.clear()
+            self._refuse(413, f"Request body over {MAX_BODY // 2**20} MB.\n")
+            return
+        self.chunks.append(chunk)
 
     async def _proxy(self) -> None:
+        if self.refused:
+            return
+        target = upstream_target(self.request.uri or "")
         b, new = self.pool.pick(self.get_cookie(COOKIE))
+        if target is None or b is None:
+            self.set_status(400 if target is None else 502)
+            self.write("Bad request target.\n" if target is None else RESTARTING)
+            return
         has_body = self.request.method in ("POST", "PUT", "PATCH")
         req = httpclient.HTTPRequest(
-            b.url + self.request.uri,
+            b.url + target,
             method=self.request.method,
             headers=_forwarded(self.request.headers, HOP),
-            body=self.request.body if has_body else None,
+            body=b"".join(self.chunks) if has_body else None,
             follow_redirects=False,
             decompress_response=False,
             allow_nonstandard_methods=True,
@@ -201,7 +358,7 @@ class HttpProxy(web.RequestHandler):
         resp = await self.client.fetch(req, raise_error=False)
         if resp.code == 599:  # the process did not answer (restarting)
             self.set_status(502)
-            self.write("The app's server process is restarting; reload in a few seconds.\n")
+            self.write(RESTARTING)
             return
         self.set_status(resp.code, resp.reason)
         self.clear_header("Content-Type")
@@ -233,13 +390,18 @@ class WsProxy(websocket.WebSocketHandler):
 
     async def get(self, *args: Any, **kwargs: Any) -> None:
         b, _ = self.pool.pick(self.get_cookie(COOKIE))
+        target = upstream_target(self.request.uri or "")
+        if b is None or target is None:
+            self.set_status(502 if target else 400)
+            self.finish()
+            return
         protos = [
             p.strip()
             for p in self.request.headers.get("Sec-WebSocket-Protocol", "").split(",")
             if p.strip()
         ]
         req = httpclient.HTTPRequest(
-            f"ws://127.0.0.1:{b.port}{self.request.uri}",
+            f"ws://127.0.0.1:{b.port}{target}",
             headers=_forwarded(
                 self.request.headers,
                 HOP
@@ -253,7 +415,7 @@ class WsProxy(websocket.WebSocketHandler):
         )
         try:
             self.upstream = await websocket.websocket_connect(
-                req, subprotocols=protos or None, max_message_size=MAX_BYTES
+                req, subprotocols=protos or None, max_message_size=MAX_RESPONSE
             )
         except Exception:  # noqa: BLE001 -- the process is down: the browser reconnects
             self.set_status(502)
@@ -308,7 +470,10 @@ class WsProxy(websocket.WebSocketHandler):
 
 def make_app(pool: Pool) -> web.Application:
     client = httpclient.AsyncHTTPClient(
-        force_instance=True, max_clients=200, max_body_size=MAX_BYTES, max_buffer_size=MAX_BYTES
+        force_instance=True,
+        max_clients=200,
+        max_body_size=MAX_RESPONSE,
+        max_buffer_size=MAX_RESPONSE,
     )
     return web.Application(
         [
@@ -316,7 +481,7 @@ def make_app(pool: Pool) -> web.Application:
             (r"/_stcore/stream", WsProxy, {"pool": pool}),
             (r".*", HttpProxy, {"pool": pool, "client": client}),
         ],
-        websocket_max_message_size=MAX_BYTES,
+        websocket_max_message_size=MAX_BODY,
     )
 
 
@@ -328,7 +493,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     ap.add_argument("--port", type=int, default=8501, help="the address's port (default 8501)")
     ap.add_argument(
-        "--address", default="127.0.0.1", help="where to listen (0.0.0.0: every interface)"
+        "--address",
+        default="127.0.0.1",
+        help="where to listen (default 127.0.0.1: this machine only; 0.0.0.0: every interface, "
+        "with a warning)",
     )
     ap.add_argument(
         "--start-timeout",
@@ -347,6 +515,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error(f"unknown option {bad[0]} (Streamlit's --server.* options are passed on)")
     args.extra = extra
     return args
+
+
+async def revive(backends: list[Backend], stopped: asyncio.Event) -> None:
+    """Start a process that died again on its port (a new port if another program took it),
+    after :data:`FIRST_BACKOFF` s, doubled after each life shorter than :data:`STABLE_LIFE` up
+    to :data:`MAX_BACKOFF`; it gets requests again once :meth:`Backend.verify` passes."""
+    while not stopped.is_set():
+        now = time.monotonic()
+        for b in backends:
+            if b.proc is not None and not b.alive() and b.restart_at is None:
+                b.ready = False
+                if now - b.started_at >= STABLE_LIFE:
+                    b.backoff = FIRST_BACKOFF
+                delay, b.backoff = b.backoff, min(MAX_BACKOFF, 2 * b.backoff)
+                b.restart_at = now + delay
+                print(f"serve_class: server process {b.index} ended; starting it again in "
+                      f"{delay:.0f} s", file=sys.stderr)  # fmt: skip
+            elif b.restart_at is not None and now >= b.restart_at:
+                b.restart_at = None
+                b.restarts += 1
+                b.start()
+            elif b.alive() and not b.ready:
+                b.ready = await asyncio.to_thread(b.verify)
+        try:
+            await asyncio.wait_for(stopped.wait(), 0.5)
+        except TimeoutError:
+            pass
 
 
 async def serve(args: argparse.Namespace, sockets: list[socket.socket]) -> int:
@@ -370,27 +565,19 @@ async def serve(args: argparse.Namespace, sockets: list[socket.socket]) -> int:
                     file=sys.stderr,
                 )
                 return 1
-            ok = await asyncio.gather(*(asyncio.to_thread(b.healthy) for b in waiting))
-            waiting = [b for b, up in zip(waiting, ok, strict=True) if not up]
+            ok = await asyncio.gather(*(asyncio.to_thread(b.verify) for b in waiting))
+            for b, up in zip(waiting, ok, strict=True):
+                b.ready = up
+            waiting = [b for b in waiting if not b.ready]
             try:
                 await asyncio.wait_for(stopped.wait(), 0.3)
                 return 0
             except TimeoutError:
                 pass
         pool = Pool(backends)
-        server = HTTPServer(make_app(pool), max_body_size=MAX_BYTES)
+        server = HTTPServer(make_app(pool), max_body_size=MAX_RESPONSE)  # MAX_BODY: HttpProxy
         server.add_sockets(sockets)
-
-        def revive() -> None:  # a process that died is started again on its port
-            for b in backends:
-                if not b.alive() and not stopped.is_set():
-                    print(f"serve_class: server process {b.index} ended; starting it again",
-                          file=sys.stderr)  # fmt: skip
-                    b.restarts += 1
-                    b.start()
-
-        watch = PeriodicCallback(revive, 2000)
-        watch.start()
+        watch = asyncio.create_task(revive(backends, stopped))
         ports = ", ".join(str(b.port) for b in backends)
         print(
             f"serve_class: {len(backends)} server processes (127.0.0.1:{ports}) "
@@ -398,7 +585,7 @@ async def serve(args: argparse.Namespace, sockets: list[socket.socket]) -> int:
             flush=True,
         )
         await stopped.wait()
-        watch.stop()
+        await watch
         server.stop()
         return 0
     finally:
@@ -408,6 +595,13 @@ async def serve(args: argparse.Namespace, sockets: list[socket.socket]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.address != "localhost" and not is_loopback(args.address):
+        print(
+            f"serve_class: warning: listening on {args.address}: every machine that reaches this "
+            "one can open the app and send it files; use it on a network you trust (a classroom), "
+            "or put a reverse proxy with TLS in front (docs/serving.md)",
+            file=sys.stderr,
+        )
     try:
         sockets = bind_sockets(args.port, args.address)
     except OSError as exc:

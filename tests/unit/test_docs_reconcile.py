@@ -1,4 +1,4 @@
-"""README's ``meteor reconcile`` examples are the command's real output (the clean-clone
+"""The ``meteor reconcile`` examples of docs/reconcile.md are the command's real output (the clean-clone
 walkthrough ran them literally): every line shown is printed, in order, and an example that
 leaves lines out says so ("steps that change nothing left out") in the paragraph above it."""
 
@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def examples() -> list[tuple[str, list[str], list[str]]]:
     """(the paragraph above, the command's words, the lines shown) of each example."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Why do two METEORs differ?", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "reconcile.md").read_text(encoding="utf-8")
     found = re.findall(r"((?:[^\n]+\n)+)\n```\n\$ (python -m meteor reconcile [^\n]+)\n(.*?)```",
                        section, re.S)  # fmt: skip
     return [
@@ -25,7 +24,7 @@ def examples() -> list[tuple[str, list[str], list[str]]]:
     ]
 
 
-def test_readme_reconcile_examples_are_the_real_output() -> None:
+def test_reconcile_examples_are_the_real_output() -> None:
     found = examples()
     assert len(found) == 2
     for above, words, shown in found:
