@@ -90,8 +90,11 @@ def check_engine() -> str:
 
 
 def _options(fig: go.Figure, fmt: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The figure as plotly JSON and kaleido's options (its own size, else plotly's)."""
-    spec = fig.to_plotly_json()
+    """The figure as plotly JSON (:func:`~meteor.viz.style.standalone`: the caller's
+    theme stays out of the file) and kaleido's options (its own size, else plotly's)."""
+    from meteor.viz.style import standalone  # plotly only once a figure is drawn
+
+    spec = standalone(fig).to_plotly_json()
     layout = spec.get("layout", {})
     size = {"width": layout.get("width") or DEFAULT_WIDTH,
             "height": layout.get("height") or DEFAULT_HEIGHT}  # fmt: skip

@@ -2,7 +2,8 @@
 
 plotly.js is embedded once, inline (``include_plotlyjs=True``), so the file needs
 no network; each figure's camera button saves it as SVG (drawn in the browser,
-offline).  Every user string (system names, file names, labels, words, segment
+offline), each in plotly's own template whatever the caller's
+(:func:`meteor.viz.style.standalone`).  Every user string (system names, file names, labels, words, segment
 texts) passes through :func:`html.escape`; nothing the user gave is written raw.
 """
 
@@ -14,6 +15,7 @@ import math
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import data_line
 from meteor.viz.report import report_figures
+from meteor.viz.style import standalone
 
 __all__ = ["to_html"]
 
@@ -123,7 +125,7 @@ def to_html(rep: CorpusReport) -> str:
             parts.append("<h2>Where the points go</h2>")
         elif fig_id == "bucket-0":
             parts.append("<h2>Buckets</h2>")
-        div = fig.to_html(
+        div = standalone(fig).to_html(  # the caller's theme (the app's) stays out
             full_html=False,
             include_plotlyjs=first,  # inline plotly.js once: the file opens offline
             div_id=f"fig-{fig_id}",

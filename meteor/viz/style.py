@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from meteor.module_registry import Module
 from meteor.module_registry import module_order as stage_slots
@@ -32,6 +33,7 @@ __all__ = [
     "SYSTEM_COLORS",
     "SYSTEM_PATTERNS",
     "SYSTEM_SYMBOLS",
+    "TEMPLATE",
     "UNMATCHED",
     "Fmt",
     "default_fmt",
@@ -41,6 +43,7 @@ __all__ = [
     "legend_key",
     "module_order",
     "rgba",
+    "standalone",
     "system_color",
     "system_pattern",
     "system_symbol",
@@ -156,6 +159,24 @@ LABELS_EN: dict[str, str] = {
     "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
     "Drag to zoom in for every word; double-click to zoom out.",
 }
+
+
+#: The look of every exported figure: plotly's own default template (what the CLI,
+#: which imports no Streamlit, draws with).  A figure of :mod:`meteor.viz` names no
+#: template, so it carries its caller's default: in the app Streamlit's, whose colours
+#: are placeholders (``#000001``…) its web page swaps for the theme's and which leaves
+#: out the axes' automatic margins.  :func:`standalone` puts this one back.
+TEMPLATE: go.layout.Template = pio.templates["plotly"]
+
+
+def standalone(fig: go.Figure) -> go.Figure:
+    """A copy of ``fig`` drawn with :data:`TEMPLATE` whatever the caller's default
+    template: what every file export draws (SVG/PDF, the HTML report, a figure's HTML),
+    so the app's files look like the CLI's (colours, whole tick labels and names, axis
+    titles clear of the ticks)."""
+    out = go.Figure(fig)
+    out.layout.template = TEMPLATE  # assigned, not merged: nothing of the old one stays
+    return out
 
 
 def default_fmt(x: float) -> str:
