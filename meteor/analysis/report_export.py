@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 
 __all__ = ["data_line", "json_safe", "latex_escape", "to_json", "to_latex", "to_markdown"]
@@ -200,10 +201,12 @@ def to_markdown(rep: CorpusReport) -> str:
         "|---|---|---:|---:|---|---:|---:|---|",
     ]
     for p in rk.pairs:
+        p_bs = _md(p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="--"))
+        p_ar = _md(p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="--"))
         out.append(
             f"| {_md(p.a)} | {_md(p.b)} | {p.common:,} | {p.difference:+.4f} | "
-            f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {_num(p.p_bootstrap)} | "
-            f"{_num(p.p_randomisation)} | {'yes' if p.significant else 'no'} |"
+            f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {p_bs} | {p_ar} | "
+            f"{'yes' if p.significant else 'no'} |"
         )
     for t in rep.buckets:
         seg = t.unit == "segments"

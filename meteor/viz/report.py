@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import plotly.graph_objects as go
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text
 from meteor.analysis.report import CorpusReport
 from meteor.viz.style import (
     MODULE_COLORS,
@@ -89,13 +90,16 @@ def pvalue_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) ->
     """The paired-bootstrap p-value of every pair, as a matrix in ranking order."""
     names = list(rep.systems)
     z: list[list[float | None]] = [[None] * len(names) for _ in names]
+    text = [[""] * len(names) for _ in names]
+    smallest = bootstrap_resolution(rep.ranking.samples)
     for p in rep.ranking.pairs:
         i, j = names.index(p.a), names.index(p.b)
         z[i][j] = z[j][i] = p.p_bootstrap
+        text[i][j] = text[j][i] = p_value_text(p.p_bootstrap, smallest, relation=True)
     esc = [escape(n) for n in names]
     fig = go.Figure(
-        go.Heatmap(z=z, x=esc, y=esc, zmin=0, zmax=1, colorscale="Viridis",
-                   hovertemplate="%{y} / %{x}: p = %{z:.3f}<extra></extra>")
+        go.Heatmap(z=z, x=esc, y=esc, zmin=0, zmax=1, colorscale="Viridis", text=text,
+                   hovertemplate="%{y} / %{x}: p %{text}<extra></extra>")
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=max(300, 24 * len(names) + 120), **frame(_t(labels, "pvalues")))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import data_line
 from meteor.viz.report import report_figures
@@ -60,11 +61,14 @@ def _pairs_table(rep: CorpusReport) -> str:
         "<table id='pairs-table'><tr><th>A</th><th>B</th><th>common segments</th><th>B − A</th>"
         "<th>95 % CI</th><th>p (bootstrap)</th><th>p (randomisation)</th><th>significant</th></tr>"
     ]
-    for p in rep.ranking.pairs:
+    rk = rep.ranking
+    for p in rk.pairs:
+        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="–")
+        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="–")
         rows.append(
             f"<tr><td class='l'>{_e(p.a)}</td><td class='l'>{_e(p.b)}</td><td>{p.common:,}</td>"
             f"<td>{p.difference:+.4f}</td><td>[{_n(p.difference_low)}, {_n(p.difference_high)}]"
-            f"</td><td>{_n(p.p_bootstrap)}</td><td>{_n(p.p_randomisation)}</td>"
+            f"</td><td>{_e(p_bs)}</td><td>{_e(p_ar)}</td>"
             f"<td>{'yes' if p.significant else 'no'}</td></tr>"
         )
     rows.append("</table>")
