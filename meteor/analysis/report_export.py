@@ -1,8 +1,11 @@
 """The corpus report as LaTeX tables, Markdown and JSON (text; the HTML is :mod:`meteor.viz.report_html`).
 
 * **LaTeX** (:func:`to_latex`): ``booktabs`` tables (ranking with clusters, each
-  segment bucketing, each word bucketing), the signature in a footnote of the
-  ranking table's caption; system names and labels escaped (``_ & % # $ { } ~ ^ \\``).
+  segment bucketing, each word bucketing; a bucketing of more than
+  :data:`LATEX_SYSTEMS_PER_TABLE` systems continues in further tables, so none is wider
+  than seven columns), the signature in a footnote of the ranking table's caption;
+  system names and labels escaped (``_ & % # $ { } ~ ^ \\``, and ``< > |``, which the
+  default OT1 font encoding prints as other glyphs: ``¡ ¿ —``).
 * **Markdown** (:func:`to_markdown`): the same tables, pipes and line breaks in
   user text escaped.
 * **JSON** (:func:`to_json`): :meth:`CorpusReport.to_dict`, with NaN and ±inf as ``null``.
@@ -18,7 +21,19 @@ from meteor.analysis.buckets import BucketTable
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 
-__all__ = ["data_line", "json_safe", "latex_escape", "to_json", "to_latex", "to_markdown"]
+__all__ = [
+    "LATEX_SYSTEMS_PER_TABLE",
+    "data_line",
+    "json_safe",
+    "latex_escape",
+    "to_json",
+    "to_latex",
+    "to_markdown",
+]
+
+#: Most systems one LaTeX bucket table holds: with the bucket and its count, seven
+#: columns, which fit a page's text width; more systems continue in further tables.
+LATEX_SYSTEMS_PER_TABLE = 5
 
 _LATEX = {
     "\\": r"\textbackslash{}",
@@ -31,6 +46,9 @@ _LATEX = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
     "–": "--",
     "≤": r"$\le$",
     "≥": r"$\ge$",
@@ -38,8 +56,8 @@ _LATEX = {
 
 
 def latex_escape(text: str) -> str:
-    """``text`` safe inside a LaTeX table cell (the ten special characters; line breaks
-    as spaces)."""
+    """``text`` safe inside a LaTeX table cell (the ten special characters, and ``< > |``
+    that OT1, LaTeX's default font encoding, draws as ``¡ ¿ —``; line breaks as spaces)."""
     text = " ".join(text.split())
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
@@ -116,7 +134,26 @@ def _latex_ranking(rep: CorpusReport) -> list[str]:
 
 
 def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
-    systems = rep.systems
+    """One table per :data:`LATEX_SYSTEMS_PER_TABLE` systems (ranking order)."""
+    every = rep.systems
+    step = LATEX_SYSTEMS_PER_TABLE
+    parts = [every[k : k + step] for k in range(0, len(every), step)]
+    lines: list[str] = []
+    for k, systems in enumerate(parts):
+        if lines:
+            lines.append("")
+        part = (
+            f" Systems {k * step + 1}--{k * step + len(systems)} of {len(every)} (ranking order)."
+            if len(parts) > 1
+            else ""
+        )
+        lines += _latex_bucket_table(rep, table, systems, part)
+    return lines
+
+
+def _latex_bucket_table(
+    rep: CorpusReport, table: BucketTable, systems: tuple[str, ...], part: str
+) -> list[str]:
     seg = table.unit == "segments"
     cols = "l" + "r" * (1 + len(systems))
     head = " & ".join(latex_escape(s) for s in systems)
@@ -130,7 +167,7 @@ def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
         r"\midrule",
     ]
     for lab in table.labels:
-        first = table.get(systems[0], lab)
+        first = table.get(rep.systems[0], lab)
         count = first.count if first is not None else 0
         cells = []
         for s in systems:
@@ -143,7 +180,7 @@ def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
         r"\caption{" + latex_escape(table.title) + f": {what} per bucket "
         + ("(summed statistics of the bucket's segments); n: segments of the top system."
            if seg else "(share of the bucket's reference words matched); n: reference words "
-           "of the top system.") + "}",
+           "of the top system.") + part + "}",
         r"\end{table}",
     ]  # fmt: skip
     return lines
