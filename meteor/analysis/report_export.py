@@ -6,8 +6,12 @@
   than seven columns), the signature in a footnote of the ranking table's caption;
   system names and labels escaped (``_ & % # $ { } ~ ^ \\``, and ``< > |``, which the
   default OT1 font encoding prints as other glyphs: ``¡ ¿ —``).
-* **Markdown** (:func:`to_markdown`): the same tables, pipes and line breaks in
-  user text escaped.
+* **Markdown** (:func:`to_markdown`): the same tables.  User text (system names,
+  words, file names, labels) is inert: ``& < >`` as HTML entities, every other
+  Markdown character (``\\ ` * _ { } [ ] ( ) # + - . ! | ~ $ : = ^ "``) behind a
+  backslash, line breaks as spaces, so no name becomes HTML, a link, an image or a
+  table cell; the signature is a code span whose fence is longer than any backtick run
+  in it.
 * **JSON** (:func:`to_json`): :meth:`CorpusReport.to_dict`, with NaN and ±inf as ``null``.
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from meteor.analysis.buckets import BucketTable
@@ -49,6 +54,7 @@ _LATEX = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    "`": r"\textasciigrave{}",
     "–": "--",
     "≤": r"$\le$",
     "≥": r"$\ge$",
@@ -57,7 +63,8 @@ _LATEX = {
 
 def latex_escape(text: str) -> str:
     """``text`` safe inside a LaTeX table cell (the ten special characters, and ``< > |``
-    that OT1, LaTeX's default font encoding, draws as ``¡ ¿ —``; line breaks as spaces)."""
+    that OT1, LaTeX's default font encoding, draws as ``¡ ¿ —``, and a backtick, which
+    would open a quotation mark; line breaks as spaces)."""
     text = " ".join(text.split())
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
@@ -200,8 +207,26 @@ def to_latex(rep: CorpusReport) -> str:
 
 
 # --------------------------------------------------------------------------- Markdown
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MD_SPECIAL = frozenset('\\`*_{}[]()#+-.!|~$:=^"')
+
+
 def _md(text: str) -> str:
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
+    """User text inert in Markdown (module docstring): one line, HTML's ``& < >`` as
+    entities, Markdown's characters behind a backslash."""
+    return "".join(
+        _MD_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_SPECIAL else ch)
+        for ch in " ".join(text.split())
+    )
+
+
+def _md_code(text: str) -> str:
+    """``text`` as one Markdown code span: the fence is one backtick longer than the
+    longest run in it, with a space inside when it starts or ends with a backtick."""
+    text = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def to_markdown(rep: CorpusReport) -> str:
@@ -210,7 +235,7 @@ def to_markdown(rep: CorpusReport) -> str:
     out = [
         "# METEOR corpus report",
         "",
-        f"Signature: `{rep.signature}`",
+        f"Signature: {_md_code(rep.signature)}",
         "",
         f"Data: {_md(data_line(rep))}.",
         "",
@@ -218,7 +243,7 @@ def to_markdown(rep: CorpusReport) -> str:
         "",
         "Corpus METEOR from summed statistics with its 95 % bootstrap interval; "
         "*mean seg.* is the mean of segment scores. "
-        f"Clusters: {rk.cluster_rule}.",
+        f"Clusters: {_md(rk.cluster_rule)}.",
         "",
         "| cluster | system | segments | METEOR | 95 % CI | mean seg. | P | R | frag |",
         "|---:|---|---:|---:|---|---:|---:|---:|---:|",
