@@ -220,6 +220,12 @@ def _md(text: str) -> str:
     )
 
 
+def _md_plain(text: str) -> str:
+    """The report's own text (a p-value's ``<``, the cluster rule) with HTML's ``& < >``
+    as entities: no ``<`` of ours starts a tag either."""
+    return "".join(_MD_ENTITIES.get(ch, ch) for ch in text)
+
+
 def _md_code(text: str) -> str:
     """``text`` as one Markdown code span: the fence is one backtick longer than the
     longest run in it, with a space inside when it starts or ends with a backtick."""
@@ -243,7 +249,7 @@ def to_markdown(rep: CorpusReport) -> str:
         "",
         "Corpus METEOR from summed statistics with its 95 % bootstrap interval; "
         "*mean seg.* is the mean of segment scores. "
-        f"Clusters: {_md(rk.cluster_rule)}.",
+        f"Clusters: {_md_plain(rk.cluster_rule)}.",
         "",
         "| cluster | system | segments | METEOR | 95 % CI | mean seg. | P | R | frag |",
         "|---:|---|---:|---:|---|---:|---:|---:|---:|",
@@ -263,8 +269,9 @@ def to_markdown(rep: CorpusReport) -> str:
         "|---|---|---:|---:|---|---:|---:|---|",
     ]
     for p in rk.pairs:
-        p_bs = _md(p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="--"))
-        p_ar = _md(p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="--"))
+        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="--")
+        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="--")
+        p_bs, p_ar = _md_plain(p_bs), _md_plain(p_ar)
         out.append(
             f"| {_md(p.a)} | {_md(p.b)} | {p.common:,} | {p.difference:+.4f} | "
             f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {p_bs} | {p_ar} | "
