@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+import plotly.io as pio
 import streamlit as st
 
 from meteor.types import MeteorResult
@@ -109,7 +110,9 @@ def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: st
     (in plotly's own template: :func:`meteor.viz.style.standalone`, not the app's theme)."""
     st.download_button(
         label,
-        data=lambda: standalone(fig_factory()).to_html(include_plotlyjs=True, full_html=True),
+        data=lambda: pio.to_html(
+            standalone(fig_factory()), include_plotlyjs=True, full_html=True, validate=False
+        ),
         file_name=name,
         mime="text/html",
         key=key,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 import math
 
+import plotly.io as pio
+
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import data_line
@@ -129,7 +131,9 @@ def to_html(rep: CorpusReport) -> str:
             parts.append("<h2>Where the points go</h2>")
         elif fig_id == "bucket-0":
             parts.append("<h2>Buckets</h2>")
-        div = standalone(fig).to_html(  # the caller's theme (the app's) stays out
+        div = pio.to_html(
+            standalone(fig),  # the caller's theme (the app's) stays out
+            validate=False,  # a figure already
             full_html=False,
             include_plotlyjs=first,  # inline plotly.js once: the file opens offline
             div_id=f"fig-{fig_id}",

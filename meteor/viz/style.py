@@ -11,8 +11,11 @@ app can pass its own language.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -169,14 +172,21 @@ LABELS_EN: dict[str, str] = {
 TEMPLATE: go.layout.Template = pio.templates["plotly"]
 
 
-def standalone(fig: go.Figure) -> go.Figure:
-    """A copy of ``fig`` drawn with :data:`TEMPLATE` whatever the caller's default
-    template: what every file export draws (SVG/PDF, the HTML report, a figure's HTML),
-    so the app's files look like the CLI's (colours, whole tick labels and names, axis
-    titles clear of the ticks)."""
-    out = go.Figure(fig)
-    out.layout.template = TEMPLATE  # assigned, not merged: nothing of the old one stays
-    return out
+@functools.cache
+def _template_json() -> dict[str, Any]:
+    return TEMPLATE.to_plotly_json()  # type: ignore[no-any-return]
+
+
+def standalone(fig: go.Figure) -> dict[str, Any]:
+    """``fig`` as plotly JSON drawn with :data:`TEMPLATE` whatever the caller's default
+    template: what every file export draws (SVG/PDF, the HTML report, a figure's HTML;
+    ``plotly.io.to_html(..., validate=False)`` takes it), so the app's files look like the
+    CLI's (colours, whole tick labels and names, axis titles clear of the ticks).  The
+    figure itself is left as it is."""
+    spec: dict[str, Any] = fig.to_plotly_json()
+    # replaced, not merged: nothing of the old template stays (a copy: callers may edit)
+    spec["layout"] = {**spec.get("layout", {}), "template": copy.deepcopy(_template_json())}
+    return spec
 
 
 def default_fmt(x: float) -> str:

@@ -11,6 +11,7 @@ tests/browser/test_report_export_theme_svg.py.)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -55,13 +56,12 @@ def test_a_figure_built_in_the_app_exports_in_plotlys_own_template(
 ) -> None:
     for name, fig in report_figures(rep):
         assert PLACEHOLDER.search(fig.to_json()), name  # what the app's theme gives
-        clean = standalone(fig).to_json()
-        assert not PLACEHOLDER.search(clean), name
-        out = standalone(fig)
-        assert out.layout.template == TEMPLATE
-        assert out.layout.template.layout.yaxis.automargin is True
-        assert out.data == fig.data  # the traces themselves unchanged
-    assert fig.layout.template != TEMPLATE  # the caller's figure is left as it was
+        spec = standalone(fig)
+        assert not PLACEHOLDER.search(json.dumps(spec)), name
+        assert spec["layout"]["template"] == TEMPLATE.to_plotly_json()
+        assert spec["layout"]["template"]["layout"]["yaxis"]["automargin"] is True
+        assert spec["data"] == fig.to_plotly_json()["data"]  # the traces unchanged
+        assert PLACEHOLDER.search(fig.to_json()), name  # the caller's figure as it was
 
 
 def test_the_html_report_built_in_the_app_has_no_placeholder_colour(
