@@ -55,14 +55,17 @@ class BrowserGuard:
         self._groups: list[int] = []
         self._pipe: IO[bytes] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        if hasattr(os, "killpg"):
-            self._proc = subprocess.Popen(
-                [sys.executable, "-c", _WATCHDOG],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # a signal to our process group spares it
-            )
+        if hasattr(os, "killpg") and sys.executable:
+            try:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-c", _WATCHDOG],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,  # a signal to our process group spares it
+                )
+            except OSError:  # no interpreter to run it: the timeouts' kill still holds
+                return
             self._pipe = self._proc.stdin
 
     def watch(self, group: int) -> None:
