@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from meteor.analysis.pvalue_text import p_value_text
 from meteor.module_registry import Module
 from meteor.viz import figures
 from pages import _strings_agreement, _strings_reconcile, _strings_report
@@ -349,6 +350,14 @@ def num(x: float | None, digits: int = 4) -> str:
     if s.startswith("-"):
         s = "−" + s[1:]
     return s.replace(".", ",") if ui() == "ru" else s
+
+
+def p_value(p: float | None, resolution: float, *, relation: bool = False) -> str:
+    """A resampling p-value (:func:`meteor.analysis.pvalue_text.p_value_text`: never 0,
+    ``< 0,002`` below the test's resolution) with the UI language's decimal mark."""
+    return p_value_text(
+        p, resolution, relation=relation, decimal="," if ui() == "ru" else ".", missing="—"
+    )
 
 
 def integer(n: int) -> str:

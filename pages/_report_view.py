@@ -20,6 +20,7 @@ import streamlit as st
 
 from meteor.analysis.buckets import BucketTable, label_buckets
 from meteor.analysis.losses import HeadToHead, head_to_head
+from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
 from meteor.analysis.ranking import Ranking
 from meteor.analysis.report import CorpusReport, build_report
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
@@ -32,7 +33,7 @@ from meteor.viz import report as report_figures
 from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
-from pages._i18n import integer, module_label, num, t
+from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
@@ -274,8 +275,8 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                     "diff": p.difference,
                     "low": p.difference_low,
                     "high": p.difference_high,
-                    "p_bs": p.p_bootstrap,
-                    "p_ar": p.p_randomisation,
+                    "p_bs": p_value(p.p_bootstrap, bootstrap_resolution(rk.samples)),
+                    "p_ar": p_value(p.p_randomisation, plus_one_resolution(rk.trials)),
                     "sig": t("rp_yes") if p.significant else t("rp_no"),
                 }
                 for p in rk.pairs
@@ -287,8 +288,8 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                 "diff": st.column_config.NumberColumn(t("rp_col_diff"), format="%+.4f"),
                 "low": st.column_config.NumberColumn(t("rp_col_low"), format="%+.4f"),
                 "high": st.column_config.NumberColumn(t("rp_col_high"), format="%+.4f"),
-                "p_bs": st.column_config.NumberColumn(t("rp_col_p_bs"), format="%.4f"),
-                "p_ar": st.column_config.NumberColumn(t("rp_col_p_ar"), format="%.4f"),
+                "p_bs": st.column_config.TextColumn(t("rp_col_p_bs")),  # "< 0.002", never 0
+                "p_ar": st.column_config.TextColumn(t("rp_col_p_ar")),
                 "sig": st.column_config.TextColumn(t("rp_col_sig")),
             },
             hide_index=True,

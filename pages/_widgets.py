@@ -10,9 +10,11 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+import plotly.io as pio
 import streamlit as st
 
 from meteor.types import MeteorResult
+from meteor.viz.style import standalone
 from pages._cache import APP_CACHE
 from pages._i18n import integer, num, t, ui
 
@@ -104,10 +106,13 @@ def plotly(fig: Any, key: str) -> None:
 
 
 def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: str) -> None:
-    """A download button that builds the figure's self-contained HTML only when clicked."""
+    """A download button that builds the figure's self-contained HTML only when clicked
+    (in plotly's own template: :func:`meteor.viz.style.standalone`, not the app's theme)."""
     st.download_button(
         label,
-        data=lambda: fig_factory().to_html(include_plotlyjs=True, full_html=True),
+        data=lambda: pio.to_html(
+            standalone(fig_factory()), include_plotlyjs=True, full_html=True, validate=False
+        ),
         file_name=name,
         mime="text/html",
         key=key,

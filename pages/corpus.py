@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
 from meteor.analysis.significance import PairedStat, segment_differences
 from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io.read import MAX_BYTES, demo_corpus
@@ -32,7 +33,7 @@ from pages._corpus_common import (
     show_segment,
 )
 from pages._frame import require_frame
-from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, signed
+from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_value, signed
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
@@ -377,9 +378,7 @@ st.code(results[names[0]].signature, language=None, wrap_lines=True)
 
 def _p_text(stat: PairedStat, samples: int) -> str:
     """``= 0.0712``, or ``< 0.002`` when no resample crossed 0 (p below 2/B)."""
-    if stat.p_value == 0.0:
-        return "< " + num(2 / samples)
-    return "= " + num(stat.p_value)
+    return p_value(stat.p_value, bootstrap_resolution(samples), relation=True)
 
 
 def _selected(key: str, what: str) -> list[Any]:
@@ -575,7 +574,7 @@ with tabs["compare"]:
                         low=signed(stat.difference_interval.low),
                         high=signed(stat.difference_interval.high),
                         p=_p_text(stat, pb.n_samples),
-                        p_sb=num(stat.p_value_sacrebleu),
+                        p_sb=p_value(stat.p_value_sacrebleu, plus_one_resolution(pb.n_samples)),
                         n=integer(pb.n_samples),
                         wins=percent(stat.b_wins),
                     )

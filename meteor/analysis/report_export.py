@@ -1,10 +1,17 @@
 """The corpus report as LaTeX tables, Markdown and JSON (text; the HTML is :mod:`meteor.viz.report_html`).
 
 * **LaTeX** (:func:`to_latex`): ``booktabs`` tables (ranking with clusters, each
-  segment bucketing, each word bucketing), the signature in a footnote of the
-  ranking table's caption; system names and labels escaped (``_ & % # $ { } ~ ^ \\``).
-* **Markdown** (:func:`to_markdown`): the same tables, pipes and line breaks in
-  user text escaped.
+  segment bucketing, each word bucketing; a bucketing of more than
+  :data:`LATEX_SYSTEMS_PER_TABLE` systems continues in further tables, so none is wider
+  than seven columns), the signature in a footnote of the ranking table's caption;
+  system names and labels escaped (``_ & % # $ { } ~ ^ \\``, and ``< > |``, which the
+  default OT1 font encoding prints as other glyphs: ``¡ ¿ —``).
+* **Markdown** (:func:`to_markdown`): the same tables.  User text (system names,
+  words, file names, labels) is inert: ``& < >`` as HTML entities, every other
+  Markdown character (``\\ ` * _ { } [ ] ( ) # + - . ! | ~ $ : = ^ "``) behind a
+  backslash, line breaks as spaces, so no name becomes HTML, a link, an image or a
+  table cell; the signature is a code span whose fence is longer than any backtick run
+  in it.
 * **JSON** (:func:`to_json`): :meth:`CorpusReport.to_dict`, with NaN and ±inf as ``null``.
 """
 
@@ -12,12 +19,26 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 
-__all__ = ["data_line", "json_safe", "latex_escape", "to_json", "to_latex", "to_markdown"]
+__all__ = [
+    "LATEX_SYSTEMS_PER_TABLE",
+    "data_line",
+    "json_safe",
+    "latex_escape",
+    "to_json",
+    "to_latex",
+    "to_markdown",
+]
+
+#: Most systems one LaTeX bucket table holds: with the bucket and its count, seven
+#: columns, which fit a page's text width; more systems continue in further tables.
+LATEX_SYSTEMS_PER_TABLE = 5
 
 _LATEX = {
     "\\": r"\textbackslash{}",
@@ -30,6 +51,10 @@ _LATEX = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "`": r"\textasciigrave{}",
     "–": "--",
     "≤": r"$\le$",
     "≥": r"$\ge$",
@@ -37,8 +62,9 @@ _LATEX = {
 
 
 def latex_escape(text: str) -> str:
-    """``text`` safe inside a LaTeX table cell (the ten special characters; line breaks
-    as spaces)."""
+    """``text`` safe inside a LaTeX table cell (the ten special characters, and ``< > |``
+    that OT1, LaTeX's default font encoding, draws as ``¡ ¿ —``, and a backtick, which
+    would open a quotation mark; line breaks as spaces)."""
     text = " ".join(text.split())
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
@@ -115,7 +141,26 @@ def _latex_ranking(rep: CorpusReport) -> list[str]:
 
 
 def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
-    systems = rep.systems
+    """One table per :data:`LATEX_SYSTEMS_PER_TABLE` systems (ranking order)."""
+    every = rep.systems
+    step = LATEX_SYSTEMS_PER_TABLE
+    parts = [every[k : k + step] for k in range(0, len(every), step)]
+    lines: list[str] = []
+    for k, systems in enumerate(parts):
+        if lines:
+            lines.append("")
+        part = (
+            f" Systems {k * step + 1}--{k * step + len(systems)} of {len(every)} (ranking order)."
+            if len(parts) > 1
+            else ""
+        )
+        lines += _latex_bucket_table(rep, table, systems, part)
+    return lines
+
+
+def _latex_bucket_table(
+    rep: CorpusReport, table: BucketTable, systems: tuple[str, ...], part: str
+) -> list[str]:
     seg = table.unit == "segments"
     cols = "l" + "r" * (1 + len(systems))
     head = " & ".join(latex_escape(s) for s in systems)
@@ -129,7 +174,7 @@ def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
         r"\midrule",
     ]
     for lab in table.labels:
-        first = table.get(systems[0], lab)
+        first = table.get(rep.systems[0], lab)
         count = first.count if first is not None else 0
         cells = []
         for s in systems:
@@ -142,7 +187,7 @@ def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
         r"\caption{" + latex_escape(table.title) + f": {what} per bucket "
         + ("(summed statistics of the bucket's segments); n: segments of the top system."
            if seg else "(share of the bucket's reference words matched); n: reference words "
-           "of the top system.") + "}",
+           "of the top system.") + part + "}",
         r"\end{table}",
     ]  # fmt: skip
     return lines
@@ -162,8 +207,32 @@ def to_latex(rep: CorpusReport) -> str:
 
 
 # --------------------------------------------------------------------------- Markdown
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MD_SPECIAL = frozenset('\\`*_{}[]()#+-.!|~$:=^"')
+
+
 def _md(text: str) -> str:
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
+    """User text inert in Markdown (module docstring): one line, HTML's ``& < >`` as
+    entities, Markdown's characters behind a backslash."""
+    return "".join(
+        _MD_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_SPECIAL else ch)
+        for ch in " ".join(text.split())
+    )
+
+
+def _md_plain(text: str) -> str:
+    """The report's own text (a p-value's ``<``, the cluster rule) with HTML's ``& < >``
+    as entities: no ``<`` of ours starts a tag either."""
+    return "".join(_MD_ENTITIES.get(ch, ch) for ch in text)
+
+
+def _md_code(text: str) -> str:
+    """``text`` as one Markdown code span: the fence is one backtick longer than the
+    longest run in it, with a space inside when it starts or ends with a backtick."""
+    text = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def to_markdown(rep: CorpusReport) -> str:
@@ -172,7 +241,7 @@ def to_markdown(rep: CorpusReport) -> str:
     out = [
         "# METEOR corpus report",
         "",
-        f"Signature: `{rep.signature}`",
+        f"Signature: {_md_code(rep.signature)}",
         "",
         f"Data: {_md(data_line(rep))}.",
         "",
@@ -180,7 +249,7 @@ def to_markdown(rep: CorpusReport) -> str:
         "",
         "Corpus METEOR from summed statistics with its 95 % bootstrap interval; "
         "*mean seg.* is the mean of segment scores. "
-        f"Clusters: {rk.cluster_rule}.",
+        f"Clusters: {_md_plain(rk.cluster_rule)}.",
         "",
         "| cluster | system | segments | METEOR | 95 % CI | mean seg. | P | R | frag |",
         "|---:|---|---:|---:|---|---:|---:|---:|---:|",
@@ -200,10 +269,13 @@ def to_markdown(rep: CorpusReport) -> str:
         "|---|---|---:|---:|---|---:|---:|---|",
     ]
     for p in rk.pairs:
+        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="--")
+        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="--")
+        p_bs, p_ar = _md_plain(p_bs), _md_plain(p_ar)
         out.append(
             f"| {_md(p.a)} | {_md(p.b)} | {p.common:,} | {p.difference:+.4f} | "
-            f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {_num(p.p_bootstrap)} | "
-            f"{_num(p.p_randomisation)} | {'yes' if p.significant else 'no'} |"
+            f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {p_bs} | {p_ar} | "
+            f"{'yes' if p.significant else 'no'} |"
         )
     for t in rep.buckets:
         seg = t.unit == "segments"

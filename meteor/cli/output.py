@@ -14,6 +14,7 @@ import math
 from contextlib import AbstractContextManager
 from typing import Any, TextIO
 
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.significance import CorpusIntervals, PairedBootstrap
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
@@ -91,8 +92,9 @@ def write_files(
 
 
 def _p_text(p: float, samples: int) -> str:
-    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0."""
-    return f"p < {2 / samples:.2g}" if p == 0.0 else f"p = {p:.4f}"
+    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0
+    (:func:`meteor.analysis.pvalue_text.p_value_text`)."""
+    return "p " + p_value_text(p, bootstrap_resolution(samples), relation=True)
 
 
 def open_out(path: str, flag: str | None = None) -> AbstractContextManager[TextIO]:
@@ -141,6 +143,7 @@ def print_text(
     for c in comparisons:
         d, m = c.corpus, c.mean_segment
         level = f"{d.difference_interval.level:.0%}"
+        sb = plus_one_resolution(c.n_samples)
         paired = (
             f"paired on {c.n_segments:,} common segments ({c.name_a} has {c.segments_a:,}, "
             f"{c.name_b} {c.segments_b:,}; both scored on those {c.n_segments:,})"
@@ -151,7 +154,7 @@ def print_text(
             f"{c.name_b} vs {c.name_a} (baseline), {paired}: corpus score difference "
             f"{d.difference:+.{w}f} [{level} CI {d.difference_interval.low:+.{w}f}, "
             f"{d.difference_interval.high:+.{w}f}], two-sided {_p_text(d.p_value, c.n_samples)}"
-            f" (sacreBLEU's p = {d.p_value_sacrebleu:.4f}, one tail); "
+            f" (sacreBLEU's p {p_value_text(d.p_value_sacrebleu, sb, relation=True)}, one tail); "
             f"mean segment score difference {m.difference:+.{w}f} "
             f"[{level} CI {m.difference_interval.low:+.{w}f}, {m.difference_interval.high:+.{w}f}]"
             f", two-sided {_p_text(m.p_value, c.n_samples)}\n"

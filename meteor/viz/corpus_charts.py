@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 
 from meteor.analysis.significance import CorpusIntervals
 from meteor.types import CorpusResult, MeteorResult
-from meteor.viz.style import escape
+from meteor.viz.style import SYSTEM_COLORS, escape, system_color, system_symbol
 
 __all__ = [
     "FIELDS",
@@ -29,9 +29,6 @@ __all__ = [
     "interval_bars",
     "score_vs_length",
 ]
-
-#: Colour per system, in order (colour-blind-safe Tableau order).
-SYSTEM_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
 #: Segment fields that can be plotted, with their axis titles.
 FIELDS: dict[str, str] = {
@@ -80,7 +77,8 @@ def _l(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
 
 
 def _color(k: int) -> str:
-    return SYSTEM_COLORS[k % len(SYSTEM_COLORS)]
+    """The ``k``-th system's colour (:data:`meteor.viz.style.SYSTEM_COLORS`: 26 apart)."""
+    return system_color(k)
 
 
 def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], list[int]]:
@@ -196,7 +194,7 @@ def score_vs_length(
                 y=[s.score for s in segs],
                 mode="markers",
                 name=escape(name),
-                marker=dict(color=_color(k), size=6, opacity=0.6),
+                marker=dict(color=_color(k), symbol=system_symbol(k), size=6, opacity=0.6),
                 customdata=[[k, i, i + 1] for i in range(len(segs))],
                 hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[2]}}"
                 f"<br>{_l(labels, 'length')} %{{x}}<br>{_l(labels, 'score')} %{{y:.4f}}"

@@ -7,7 +7,12 @@ requirements.txt) driving a Chromium that is already installed: ``BROWSER_PATH``
 set, else ``chromium`` (Debian's package), ``chromium-browser``, ``google-chrome`` or
 ``google-chrome-stable`` on ``PATH``.  Nothing is downloaded, ever: kaleido's own
 Chrome download (``get_chrome``) is never called, MathJax (which kaleido loads from a
-CDN by default) is off and plotly.js is the copy inside the plotly package.  Without a
+CDN by default) is off and plotly.js is the copy inside the plotly package.  A batch has
+:data:`START_TIMEOUT` s for the browser to start, :data:`FIGURE_TIMEOUT` s a figure and
+:data:`TOTAL_TIMEOUT` s in all; past a limit the browser's process group is killed, and
+it is killed too when our process ends first, whatever ends it
+(:class:`~meteor.viz.browser_guard.BrowserGuard`).  Every figure is drawn in plotly's own
+template, never the caller's (:func:`meteor.viz.style.standalone`).  Without a
 browser, :func:`check_engine` raises :class:`~meteor.errors.ResourceError` with
 :data:`NO_ENGINE` (what to install, and which exports still work).
 """
@@ -18,6 +23,7 @@ import asyncio
 import os
 import shutil
 import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +31,7 @@ if TYPE_CHECKING:
     import plotly.graph_objects as go
 
 from meteor.errors import ResourceError
+from meteor.viz.browser_guard import BrowserGuard
 
 __all__ = [
     "IMAGE_FORMATS",
@@ -45,10 +52,15 @@ NO_ENGINE = (
     "browser), LaTeX, Markdown and JSON work without it"
 )
 _NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+#: Seconds the browser may take to start (its page loaded, ready to draw).
+START_TIMEOUT = 60.0
 #: Seconds one figure may take once the browser runs (kaleido's own limit per image).
 FIGURE_TIMEOUT = 60.0
-#: Seconds the whole batch may take beyond that (the browser's start).
-START_TIMEOUT = 120.0
+#: Seconds a whole batch may take, the start included, however many figures.  Past
+#: any of these limits the browser's process group is killed and nothing is returned.
+TOTAL_TIMEOUT = 300.0
+#: Seconds between two looks at the drawing thread while waiting.
+_POLL = 0.05
 #: The size a figure is drawn at when its layout gives none (plotly's defaults).
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 700, 500
 
@@ -90,26 +102,68 @@ def check_engine() -> str:
 
 
 def _options(fig: go.Figure, fmt: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The figure as plotly JSON and kaleido's options (its own size, else plotly's)."""
-    spec = fig.to_plotly_json()
+    """The figure as plotly JSON (:func:`~meteor.viz.style.standalone`: the caller's
+    theme stays out of the file) and kaleido's options (its own size, else plotly's)."""
+    from meteor.viz.style import standalone  # plotly only once a figure is drawn
+
+    spec = standalone(fig)
     layout = spec.get("layout", {})
     size = {"width": layout.get("width") or DEFAULT_WIDTH,
             "height": layout.get("height") or DEFAULT_HEIGHT}  # fmt: skip
     return spec, {"format": fmt, "scale": 1, **size}
 
 
-async def _draw(browser: str, jobs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[bytes]:
+class _Session:
+    """What the drawing thread shares with the caller: kaleido's browser (its
+    ``subprocess`` is the wrapper whose pid is the browser's process group), whether it
+    has started, and the outcome (images or the exception)."""
+
+    def __init__(self) -> None:
+        self.browser: Any = None
+        self.started = threading.Event()
+        self.outcome: list[Any] = []
+
+    def group(self) -> int | None:
+        proc = getattr(self.browser, "subprocess", None)
+        return getattr(proc, "pid", None)
+
+
+async def _draw(
+    browser: str, jobs: list[tuple[dict[str, Any], dict[str, Any]]], session: _Session
+) -> list[bytes]:
     import kaleido
 
     out: list[bytes] = []
     # mathjax=False: kaleido's default loads MathJax from a CDN (network); plotly.js is
     # the plotly package's own copy (kaleido's default when plotly is installed).
-    async with kaleido.Kaleido(
-        n=1, timeout=FIGURE_TIMEOUT, mathjax=False, path=browser, headless=True
-    ) as k:
+    k = kaleido.Kaleido(n=1, timeout=FIGURE_TIMEOUT, mathjax=False, path=browser, headless=True)
+    session.browser = k
+    async with k:
+        session.started.set()
         for spec, opts in jobs:
             out.append(bytes(await k.calc_fig(spec, opts=opts)))
     return out
+
+
+def _wait(session: _Session, worker: threading.Thread, guard: BrowserGuard, n: int) -> bool:
+    """Wait for the drawing thread within the limits (:data:`START_TIMEOUT`, then
+    :data:`FIGURE_TIMEOUT` a figure, :data:`TOTAL_TIMEOUT` in all), handing the
+    browser's process group to ``guard`` as soon as it exists; whether it finished."""
+    t0 = time.monotonic()
+    deadline = t0 + min(START_TIMEOUT, TOTAL_TIMEOUT)
+    drawing = False
+    while worker.is_alive():
+        group = session.group()
+        if group is not None:
+            guard.watch(group)
+        if not drawing and session.started.is_set():
+            drawing = True
+            deadline = min(t0 + TOTAL_TIMEOUT, time.monotonic() + FIGURE_TIMEOUT * n)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        worker.join(min(_POLL, left))
+    return True
 
 
 def figure_images(
@@ -127,20 +181,30 @@ def figure_images(
     jobs = [_options(by_name[name], fmt) for name, fmt in keys]
     if not jobs:
         return {}
-    box: list[Any] = []
+    session = _Session()
 
     def run() -> None:  # its own thread and event loop: callers may be inside one
         try:
-            box.append(asyncio.run(_draw(browser, jobs)))
+            session.outcome.append(asyncio.run(_draw(browser, jobs, session)))
         except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            box.append(exc)
+            session.outcome.append(exc)
 
-    worker = threading.Thread(target=run, name="meteor-figure-export", daemon=True)
-    worker.start()
-    worker.join(START_TIMEOUT + FIGURE_TIMEOUT * len(jobs))
-    if not box:
-        raise ResourceError(f"Chromium at {browser} did not draw the figures in time")
-    result = box[0]
+    guard = BrowserGuard()  # the browser dies with us, whatever ends us
+    try:
+        worker = threading.Thread(target=run, name="meteor-figure-export", daemon=True)
+        worker.start()
+        finished = _wait(session, worker, guard, len(jobs))
+        if not finished:
+            guard.kill()
+            limit = "start" if not session.started.is_set() else "draw the figures"
+            raise ResourceError(
+                f"Chromium at {browser} did not {limit} in time (limits: {START_TIMEOUT:g} s "
+                f"to start, {FIGURE_TIMEOUT:g} s a figure, {TOTAL_TIMEOUT:g} s in all); "
+                "it was stopped"
+            )
+    finally:
+        guard.release()
+    result = session.outcome[0]
     if isinstance(result, BaseException):
         what = " ".join(str(result).split()) or type(result).__name__
         raise ResourceError(f"Chromium at {browser} could not draw the figures: {what}")

@@ -14,8 +14,18 @@ from collections.abc import Mapping
 import plotly.graph_objects as go
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text
 from meteor.analysis.report import CorpusReport
-from meteor.viz.style import MODULE_COLORS, OTHER_STAGE_COLOR, escape, frame
+from meteor.viz.style import (
+    MODULE_COLORS,
+    OTHER_STAGE_COLOR,
+    SYSTEM_COLORS,
+    escape,
+    frame,
+    system_color,
+    system_pattern,
+    system_symbol,
+)
 
 __all__ = [
     "bucket_figure",
@@ -35,7 +45,9 @@ _LABELS_EN = {
     "recall": "recall",
     "segments": "segments",
 }
-_CLUSTER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000")
+#: Okabe-Ito's seven for the first clusters, then the system colours none of them repeats.
+_CLUSTER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
+                   *(c for c in SYSTEM_COLORS if c != "#222a2a"))  # fmt: skip
 
 
 def _t(labels: Mapping[str, str] | None, key: str) -> str:
@@ -78,13 +90,16 @@ def pvalue_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) ->
     """The paired-bootstrap p-value of every pair, as a matrix in ranking order."""
     names = list(rep.systems)
     z: list[list[float | None]] = [[None] * len(names) for _ in names]
+    text = [[""] * len(names) for _ in names]
+    smallest = bootstrap_resolution(rep.ranking.samples)
     for p in rep.ranking.pairs:
         i, j = names.index(p.a), names.index(p.b)
         z[i][j] = z[j][i] = p.p_bootstrap
+        text[i][j] = text[j][i] = p_value_text(p.p_bootstrap, smallest, relation=True)
     esc = [escape(n) for n in names]
     fig = go.Figure(
-        go.Heatmap(z=z, x=esc, y=esc, zmin=0, zmax=1, colorscale="Viridis",
-                   hovertemplate="%{y} / %{x}: p = %{z:.3f}<extra></extra>")
+        go.Heatmap(z=z, x=esc, y=esc, zmin=0, zmax=1, colorscale="Viridis", text=text,
+                   hovertemplate="%{y} / %{x}: p %{text}<extra></extra>")
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=max(300, 24 * len(names) + 120), **frame(_t(labels, "pvalues")))
@@ -98,7 +113,7 @@ def bucket_figure(
     or recall (word buckets)."""
     seg = table.unit == "segments"
     fig = go.Figure()
-    for system in rep.systems:
+    for k, system in enumerate(rep.systems):
         bs = [table.get(system, lab) for lab in table.labels]
         y = [_nan0(b.meteor if seg else b.recall) if b else 0.0 for b in bs]
         err = None
@@ -116,6 +131,7 @@ def bucket_figure(
                 x=[escape(lab) for lab in table.labels],
                 y=y,
                 name=escape(system),
+                marker={"color": system_color(k), "pattern": {"shape": system_pattern(k)}},
                 error_y=err,
                 customdata=[b.count if b else 0 for b in bs],
                 hovertemplate="%{x}: %{y:.4f} (n = %{customdata})<extra>"
@@ -153,11 +169,13 @@ def stage_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> 
 def frag_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> go.Figure:
     """Each system's fragmentation distribution (segments per bin of 0.1)."""
     fig = go.Figure()
-    for loss in rep.losses:
+    for s, loss in enumerate(rep.losses):
         n = len(loss.frag_histogram)
         fig.add_trace(
             go.Scatter(x=[(k + 0.5) / n for k in range(n)], y=list(loss.frag_histogram),
-                       mode="lines+markers", name=escape(loss.system))
+                       mode="lines+markers", name=escape(loss.system),
+                       line={"color": system_color(s)},
+                       marker={"color": system_color(s), "symbol": system_symbol(s)})
         )  # fmt: skip
     fig.update_xaxes(title_text="chunks / matched words", range=[0, 1])
     fig.update_yaxes(title_text=_t(labels, "segments"))

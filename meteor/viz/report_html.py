@@ -2,7 +2,8 @@
 
 plotly.js is embedded once, inline (``include_plotlyjs=True``), so the file needs
 no network; each figure's camera button saves it as SVG (drawn in the browser,
-offline).  Every user string (system names, file names, labels, words, segment
+offline), each in plotly's own template whatever the caller's
+(:func:`meteor.viz.style.standalone`).  Every user string (system names, file names, labels, words, segment
 texts) passes through :func:`html.escape`; nothing the user gave is written raw.
 """
 
@@ -11,9 +12,13 @@ from __future__ import annotations
 import html
 import math
 
+import plotly.io as pio
+
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import data_line
 from meteor.viz.report import report_figures
+from meteor.viz.style import standalone
 
 __all__ = ["to_html"]
 
@@ -58,11 +63,14 @@ def _pairs_table(rep: CorpusReport) -> str:
         "<table id='pairs-table'><tr><th>A</th><th>B</th><th>common segments</th><th>B − A</th>"
         "<th>95 % CI</th><th>p (bootstrap)</th><th>p (randomisation)</th><th>significant</th></tr>"
     ]
-    for p in rep.ranking.pairs:
+    rk = rep.ranking
+    for p in rk.pairs:
+        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="–")
+        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="–")
         rows.append(
             f"<tr><td class='l'>{_e(p.a)}</td><td class='l'>{_e(p.b)}</td><td>{p.common:,}</td>"
             f"<td>{p.difference:+.4f}</td><td>[{_n(p.difference_low)}, {_n(p.difference_high)}]"
-            f"</td><td>{_n(p.p_bootstrap)}</td><td>{_n(p.p_randomisation)}</td>"
+            f"</td><td>{_e(p_bs)}</td><td>{_e(p_ar)}</td>"
             f"<td>{'yes' if p.significant else 'no'}</td></tr>"
         )
     rows.append("</table>")
@@ -123,7 +131,9 @@ def to_html(rep: CorpusReport) -> str:
             parts.append("<h2>Where the points go</h2>")
         elif fig_id == "bucket-0":
             parts.append("<h2>Buckets</h2>")
-        div = fig.to_html(
+        div = pio.to_html(
+            standalone(fig),  # the caller's theme (the app's) stays out
+            validate=False,  # a figure already
             full_html=False,
             include_plotlyjs=first,  # inline plotly.js once: the file opens offline
             div_id=f"fig-{fig_id}",

@@ -11,10 +11,14 @@ app can pass its own language.
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from meteor.module_registry import Module
 from meteor.module_registry import module_order as stage_slots
@@ -29,6 +33,10 @@ __all__ = [
     "OTHER_STAGE_COLOR",
     "OTHER_STAGE_DASH",
     "OTHER_STAGE_SYMBOL",
+    "SYSTEM_COLORS",
+    "SYSTEM_PATTERNS",
+    "SYSTEM_SYMBOLS",
+    "TEMPLATE",
     "UNMATCHED",
     "Fmt",
     "default_fmt",
@@ -38,6 +46,10 @@ __all__ = [
     "legend_key",
     "module_order",
     "rgba",
+    "standalone",
+    "system_color",
+    "system_pattern",
+    "system_symbol",
 ]
 
 Fmt = Callable[[float], str]
@@ -80,6 +92,42 @@ OTHER_STAGE_SYMBOL = "hexagon"
 UNMATCHED = "#D55E00"
 FUNCTION_WORD = "#7F7F7F"
 
+#: One colour per system, in order: D3's ten (plotly's and matplotlib's classic
+#: category10), then sixteen more taken farthest-first from plotly's qualitative
+#: palettes (none lighter than CIE L* 82, so each shows on white).  Every two of the 26
+#: differ by CIE76 ΔE ≥ 25 (tests/unit/test_report_palette.py): eleven WMT systems get
+#: eleven colours.  Past 26 systems the colours come round again with another marker
+#: (:func:`system_symbol`) and bar pattern (:func:`system_pattern`), so no two systems
+#: share both.
+SYSTEM_COLORS: tuple[str, ...] = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+    "#7f7f7f", "#bcbd22", "#17becf", "#511cfb", "#fe00fa", "#620042", "#fc0080",
+    "#6c7c32", "#222a2a", "#1616a7", "#ff9da6", "#b10da1", "#0d2a63", "#3283fe",
+    "#b68100", "#1c8356", "#86ce00", "#862a16", "#b00068",
+)  # fmt: skip
+#: Marker of a system's points by round of :data:`SYSTEM_COLORS` (the first: circles).
+SYSTEM_SYMBOLS: tuple[str, ...] = (
+    "circle", "square", "diamond", "triangle-up", "cross", "x", "star", "hexagon",
+)  # fmt: skip
+#: Bar pattern of a system by round of :data:`SYSTEM_COLORS` (the first: none).
+SYSTEM_PATTERNS: tuple[str, ...] = ("", "/", "\\", "x", ".", "+", "-", "|")
+
+
+def system_color(k: int) -> str:
+    """The colour of the ``k``-th system (0-based)."""
+    return SYSTEM_COLORS[k % len(SYSTEM_COLORS)]
+
+
+def system_symbol(k: int) -> str:
+    """The marker of the ``k``-th system: circles for the first 26, then one shape per round."""
+    return SYSTEM_SYMBOLS[(k // len(SYSTEM_COLORS)) % len(SYSTEM_SYMBOLS)]
+
+
+def system_pattern(k: int) -> str:
+    """The bar pattern of the ``k``-th system: none for the first 26, then one per round."""
+    return SYSTEM_PATTERNS[(k // len(SYSTEM_COLORS)) % len(SYSTEM_PATTERNS)]
+
+
 LABELS_EN: dict[str, str] = {
     "exact": "exact",
     "stem": "stem",
@@ -114,6 +162,31 @@ LABELS_EN: dict[str, str] = {
     "matrix_compact": "{n_hyp} × {n_ref} tokens: compact view, only matched cells are drawn. "
     "Drag to zoom in for every word; double-click to zoom out.",
 }
+
+
+#: The look of every exported figure: plotly's own default template (what the CLI,
+#: which imports no Streamlit, draws with).  A figure of :mod:`meteor.viz` names no
+#: template, so it carries its caller's default: in the app Streamlit's, whose colours
+#: are placeholders (``#000001``…) its web page swaps for the theme's and which leaves
+#: out the axes' automatic margins.  :func:`standalone` puts this one back.
+TEMPLATE: go.layout.Template = pio.templates["plotly"]
+
+
+@functools.cache
+def _template_json() -> dict[str, Any]:
+    return TEMPLATE.to_plotly_json()  # type: ignore[no-any-return]
+
+
+def standalone(fig: go.Figure) -> dict[str, Any]:
+    """``fig`` as plotly JSON drawn with :data:`TEMPLATE` whatever the caller's default
+    template: what every file export draws (SVG/PDF, the HTML report, a figure's HTML;
+    ``plotly.io.to_html(..., validate=False)`` takes it), so the app's files look like the
+    CLI's (colours, whole tick labels and names, axis titles clear of the ticks).  The
+    figure itself is left as it is."""
+    spec: dict[str, Any] = fig.to_plotly_json()
+    # replaced, not merged: nothing of the old template stays (a copy: callers may edit)
+    spec["layout"] = {**spec.get("layout", {}), "template": copy.deepcopy(_template_json())}
+    return spec
 
 
 def default_fmt(x: float) -> str:

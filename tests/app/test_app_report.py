@@ -24,6 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 import meteor
 from meteor.analysis.losses import head_to_head
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.analysis.report import CorpusReport
 from meteor.analysis.report_export import to_json, to_latex, to_markdown
 from meteor.io.labels import read_labels
@@ -135,7 +136,13 @@ def test_ranking_table_is_meteor_report_and_downloads_are_its_writers(
             assert _same(float(got[col]), want), (row.name, col)
     pairs = _frame(at, "p_bs", "p_ar")
     assert len(pairs) == expected.ranking.comparisons == 6
-    assert [float(p) for p in pairs["p_ar"]] == [p.p_randomisation for p in expected.ranking.pairs]
+    rk = expected.ranking
+    assert list(pairs["p_ar"]) == [
+        p_value_text(p.p_randomisation, plus_one_resolution(rk.trials)) for p in rk.pairs
+    ]
+    assert list(pairs["p_bs"]) == [
+        p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples)) for p in rk.pairs
+    ]
     captions = [c.value for c in at.caption]
     assert any("6 pairwise comparisons" in c for c in captions)
     assert any("mean of segment scores is a different number" in c for c in captions)

@@ -167,7 +167,7 @@ def test_latex_balanced_environments_and_escaped_system_names(scored) -> None:
     )
     body = re.sub(r"\\[a-zA-Z]+|\\[&%#$_{}]", "", tex)
     assert body.count("{") == body.count("}")  # braces balance once escapes are removed
-    assert r"\toprule" in tex and r"\footnotetext{meteor|" in tex
+    assert r"\toprule" in tex and r"\footnotetext{meteor\textbar{}" in tex
     assert "–" not in tex and "≥" not in tex  # ASCII ranges only
 
 

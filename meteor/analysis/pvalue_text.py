@@ -1,0 +1,69 @@
+"""How every human-readable output writes a resampling test's p-value: never ``0``.
+
+A test with B resamples cannot tell a p-value below its resolution, so none is
+written as ``0.0000``:
+
+* the paired bootstrap's two-sided p (:mod:`meteor.analysis.significance`: twice the
+  share of the B resamples on the far side of 0) is 0 when no resample crossed 0; it
+  is written ``< 2/B`` (``< 0.002`` for 1,000 resamples), the smallest positive value
+  that test gives, as ``meteor score`` has always written it.  The number itself
+  stays 0 in JSON and CSV (records are never rounded or floored);
+* approximate randomisation's p is already sacreBLEU's ``(k+1)/(B+1)``
+  (:func:`meteor.analysis.ranking.approximate_randomisation`) and never 0; its
+  smallest value is ``1/(B+1)``, as is that of sacreBLEU's bootstrap p written beside
+  ``meteor score``'s.
+
+A positive p is written with four decimals, or with two significant digits below
+0.0001 (``5e-05``), so a small p never reads ``0.0000`` either.  Every writer uses
+:func:`p_value_text`: ``meteor score``'s text, the report's Markdown and HTML, the
+app's tables and figures.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["bootstrap_resolution", "p_value_text", "plus_one_resolution"]
+
+
+def bootstrap_resolution(samples: int) -> float:
+    """The smallest positive two-sided paired-bootstrap p with ``samples`` resamples: 2/B."""
+    return 2 / samples
+
+
+def plus_one_resolution(resamples: int) -> float:
+    """The smallest ``(k+1)/(B+1)`` p (approximate randomisation, sacreBLEU's bootstrap
+    p) with B = ``resamples``: 1/(B+1)."""
+    return 1 / (resamples + 1)
+
+
+def _number(x: float) -> str:
+    return f"{x:.4f}" if x >= 1e-4 else f"{x:.2g}"
+
+
+def p_value_text(
+    p: float | None,
+    resolution: float,
+    *,
+    relation: bool = False,
+    decimal: str = ".",
+    missing: str = "n/a",
+) -> str:
+    """``p`` for people: ``0.0712``, or ``< 0.002`` when it is 0 (below ``resolution``,
+    the test's smallest positive p: :func:`bootstrap_resolution`,
+    :func:`plus_one_resolution`).
+
+    Args:
+        p: the p-value as computed (``None`` or NaN: ``missing``).
+        resolution: the smallest positive p the test can give.
+        relation: write ``= 0.0712`` / ``< 0.002`` (after a "p").
+        decimal: the decimal mark (``","`` in Russian).
+        missing: what stands for an undefined p.
+    """
+    if p is None or not math.isfinite(p):
+        return missing
+    if p <= 0.0:
+        text = f"< {resolution:.2g}"
+    else:
+        text = ("= " if relation else "") + _number(p)
+    return text.replace(".", decimal) if decimal != "." else text

@@ -1,0 +1,95 @@
+"""A resampling p-value is never written as 0 (:mod:`meteor.analysis.pvalue_text`).
+
+The paired bootstrap's two-sided p is 0 when no resample crossed 0: every
+human-readable output writes ``< 2/B`` (as ``meteor score`` does), and a tiny
+positive p keeps two significant digits; the JSON keeps the number as computed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+
+import pytest
+
+import meteor
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
+from meteor.analysis.report_export import to_json, to_markdown
+from meteor.viz.report import pvalue_figure
+from meteor.viz.report_html import to_html
+
+REFS = [
+    "the cat sat on the mat",
+    "a dog ran in the park this morning",
+    "we like green tea",
+    "the weather is nice today and the sun is shining over the old town and the river",
+    "he reads a long book about the history of the city in the evening",
+    "birds sing",
+    "she bought fresh bread and milk at the small shop near the station",
+    "it rained all night",
+]
+BAD = ["cat mat", "dog the park", "tea green", "weather nice sun town", "book city evening",
+       "sing", "bread milk shop", "night rain"]  # fmt: skip
+SAMPLES = 200
+
+
+@pytest.mark.parametrize(
+    ("p", "resolution", "kw", "want"),
+    [
+        (0.0, bootstrap_resolution(1000), {}, "< 0.002"),
+        (0.0, bootstrap_resolution(1000), {"relation": True}, "< 0.002"),
+        (0.0712, 0.002, {}, "0.0712"),
+        (0.0712, 0.002, {"relation": True}, "= 0.0712"),
+        (4e-5, 2e-5, {}, "4e-05"),
+        (1 / 100_001, plus_one_resolution(100_000), {}, "1e-05"),
+        (0.00012, 2e-5, {}, "0.0001"),
+        (0.0, 0.002, {"decimal": ","}, "< 0,002"),
+        (0.5, 0.002, {"decimal": ",", "relation": True}, "= 0,5000"),
+        (math.nan, 0.002, {}, "n/a"),
+        (None, 0.002, {"missing": "--"}, "--"),
+    ],
+)
+def test_p_value_text(p: float | None, resolution: float, kw: dict, want: str) -> None:
+    assert p_value_text(p, resolution, **kw) == want
+
+
+def test_no_positive_p_is_written_as_zero() -> None:
+    for k in range(1, 60):
+        p = 10.0**-k
+        text = p_value_text(p, p)
+        assert float(text) > 0, (p, text)
+
+
+@pytest.fixture(scope="module")
+def rep() -> meteor.CorpusReport:
+    rep = meteor.report({"good": REFS, "bad": BAD}, REFS, "meteor-1.5", n_samples=SAMPLES)
+    assert rep.ranking.pairs[0].p_bootstrap == 0.0  # no resample crossed 0
+    return rep
+
+
+def test_markdown_and_html_write_below_two_over_b_not_zero(rep: meteor.CorpusReport) -> None:
+    pair = rep.ranking.pairs[0]
+    p_ar = f"{pair.p_randomisation:.4f}"
+    md = to_markdown(rep)
+    row = next(line for line in md.splitlines() if line.startswith("| good | bad |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert html.unescape(cells[5]) == "< 0.01" and cells[6] == p_ar  # 2/200; (k+1)/(B+1)
+    page = to_html(rep)
+    table = page[page.index("<table id='pairs-table'>") :]
+    table = table[: table.index("</table>")]
+    assert "<td>&lt; 0.01</td>" in table and f"<td>{p_ar}</td>" in table
+    assert not re.search(r">0\.0000<", table)
+
+
+def test_the_json_keeps_the_p_value_as_computed(rep: meteor.CorpusReport) -> None:
+    pair = json.loads(to_json(rep))["ranking"]["pairs"][0]
+    assert pair["p_paired_bootstrap"] == 0.0
+    assert pair["p_approximate_randomisation"] == rep.ranking.pairs[0].p_randomisation
+
+
+def test_the_p_value_figure_hover_says_below(rep: meteor.CorpusReport) -> None:
+    fig = pvalue_figure(rep)
+    assert "< 0.01" in {t for row in fig.data[0].text for t in row}
+    assert "%{text}" in fig.data[0].hovertemplate
