@@ -129,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with cli_io.handle_signals(), cli_io.one_line_warnings():
             cli_io.check_stdout()
+            cli_io.check_inputs(args)  # every file read, by every command: before any work
             if args.command == "presets":
                 return _cmd_presets(args)
             if args.command == "explain":
@@ -290,7 +291,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
     if args.format in ("jsonl", "csv"):
         outputs.append((f"--format {args.format}", "-"))
-    inputs = [*(args.hyp or ["-"]), *(args.ref or [])]
+    inputs = [*cli_io.input_paths(args), *([] if args.hyp else ["-"])]  # no --hyp: stdin
     cli_io.check_outputs(outputs, inputs)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     corpus = _read_corpus(args, keep_bom=jar_text(meteor.params) and not args.strip_bom)

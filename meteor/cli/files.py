@@ -56,10 +56,14 @@ __all__ = [
     "atomic_output",
     "cap_workers",
     "check_bootstrap_work",
+    "check_input_file",
+    "check_inputs",
     "check_outputs",
     "check_seed",
     "check_stdout",
     "handle_signals",
+    "input_paths",
+    "mark_inputs",
     "one_line_warnings",
     "read_input",
     "refuse_repeated_options",
@@ -190,15 +194,121 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
+    """Declare the options of ``parser`` whose values name files the command reads: their
+    argparse ``dest`` and what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
+
+    Every such file is an input (:func:`input_paths`): no output may name it, by any name
+    (:func:`check_outputs`), and :func:`check_inputs` checks each before any work.
+    """
+    flags = {}
+    for action in parser._actions:
+        if action.dest in what:
+            longest = max(action.option_strings, key=len) if action.option_strings else action.dest
+            flags[action.dest] = longest
+    missing = set(what) - set(flags)
+    if missing:  # pragma: no cover - a programming error in a parser
+        raise ValueError(f"no option for {', '.join(sorted(missing))}")
+    declared = tuple((dest, flags[dest], kind) for dest, kind in what.items())
+    parser.set_defaults(_input_files=declared)
+
+
+def _declared_inputs(args: argparse.Namespace) -> Iterator[tuple[str, str, list[str]]]:
+    """``(flag, what, paths)`` of every input option declared by :func:`mark_inputs`."""
+    for dest, flag, what in getattr(args, "_input_files", ()):
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        paths = [value] if isinstance(value, str) else list(value)
+        yield flag, what, paths
+
+
+def input_paths(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads (``-``: stdin), from the options :func:`mark_inputs`
+    declared: what :func:`check_outputs` protects."""
+    return [p for _, _, paths in _declared_inputs(args) for p in paths]
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Check every file the command reads, before any work (every command):
+
+    * each is a regular file that exists (:func:`check_input_file`: a FIFO with no writer
+      would hang, a device never end);
+    * the same file (by device and inode: a link or another spelling of it too) is not
+      given twice to one option (``--hyp x.tsv --hyp x.tsv`` would score every system
+      twice, under two names);
+    * stdout is not redirected into one of them (``>> hyp.txt``).
+
+    Raises:
+        CliError: naming the option, the file and what is wrong.
+    """
+    ids: set[tuple[int, int]] = set()
+    names: dict[tuple[int, int], str] = {}
+    for flag, what, paths in _declared_inputs(args):
+        seen: dict[tuple[int, int], str] = {}
+        for path in paths:
+            if path == STDIO:
+                continue
+            st = check_input_file(path, what)
+            fid = (st.st_dev, st.st_ino)
+            if fid in seen:
+                same = "twice" if seen[fid] == path else f"and {seen[fid]!r}: the same file"
+                raise CliError(
+                    f"{flag} names {path!r} {same}; give each file once (read twice, its "
+                    "systems or rows would be counted twice)"
+                )
+            seen[fid] = path
+            ids.add(fid)
+            names.setdefault(fid, path)
+    out = _fd_id(1)
+    if out is not None and out in ids and out != _file_id(os.devnull):
+        raise CliError(
+            f"stdout is redirected to the input file {names[out]!r}; it would be overwritten "
+            "(send stdout to another file)"
+        )
+
+
+def check_input_file(path: str, what: str) -> os.stat_result:
+    """The ``stat`` of an input file (not ``-``) when it can be read by name: it exists
+    and is a regular file (a FIFO blocks until some writer comes, a device may never
+    end, a directory is no file).  ``what``: what it holds, for the message
+    (``hypothesis``, ``reference``, ``preset``…).
+
+    Raises:
+        CliError: the file is missing, cannot be looked at, or is not a regular file.
+    """
+    label = f"{what} file {path!r}"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise CliError(f"cannot read {label}: no such file") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {label}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name
+        raise CliError(f"cannot read {label}: not a valid file name") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CliError(f"cannot read {label}: it is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        hint = (
+            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
+            if what in ("hypothesis", "reference")
+            else "copy it to a regular file first"
+        )
+        raise CliError(
+            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; {hint}"
+        )
+    return st
+
+
 def read_input(
     path: str, what: str, stdin_used: list[bool], *, limit: int = MAX_BYTES
 ) -> tuple[str, bytes]:
     """``(display name, bytes)`` of an input; ``-`` is stdin (once).
 
-    Only regular files are read by name: a FIFO blocks until some writer comes,
-    a device may never end, and a virtual file (``/proc``, ``/sys``) reports size 0
-    while it has content; pipe such input in as stdin instead.  A file over
-    ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
+    Only regular files are read by name (:func:`check_input_file`): a FIFO blocks until
+    some writer comes, a device may never end, and a virtual file (``/proc``, ``/sys``)
+    reports size 0 while it has content; pipe such input in as stdin instead.  A file
+    over ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
     bytes and refused when there are more.
 
     Raises:
@@ -212,19 +322,7 @@ def read_input(
         _check_read(len(data), "<stdin>", limit)
         return "<stdin>", data
     label = f"{what} file {path!r}"
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise CliError(f"cannot read {label}: no such file") from None
-    except OSError as exc:
-        raise CliError(f"cannot read {label}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise CliError(f"cannot read {label}: it is a directory")
-    if not stat.S_ISREG(st.st_mode):
-        raise CliError(
-            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; "
-            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
-        )
+    st = check_input_file(path, what)
     check_size(st.st_size, label, limit)
     try:
         with open(path, "rb") as fh:

@@ -115,7 +115,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="the two systems head to head (default: the top two)",
     )
     rp.add_argument("--workers", type=int, default=None, help="score on N processes")
-    return rp  # fmt: skip
+    cli_io.mark_inputs(
+        rp, hyp="hypothesis", ref="reference", preset_file="preset", word_counts="word counts"
+    )
+    return rp
 
 
 def _formats(spec: str) -> list[str]:
@@ -222,8 +225,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"--out {args.out!r}: its parent folder does not exist")
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else []),
-              *([args.preset_file] if args.preset_file else [])]  # fmt: skip
+    inputs = cli_io.input_paths(args)
     targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats if f not in IMAGE_FORMATS]
     if out.exists():
         cli_io.check_outputs(targets, inputs)

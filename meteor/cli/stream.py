@@ -33,6 +33,8 @@ from meteor.cli.files import (
     check_outputs,
     check_stdout,
     handle_signals,
+    input_paths,
+    mark_inputs,
     one_line_warnings,
     writes_stdout,
 )
@@ -102,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--dask-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
     ap.add_argument("--progress", action="store_true", help="progress on stderr")
     ap.add_argument("--width", type=int, default=4, metavar="N")
+    mark_inputs(ap, hyp="hypothesis", ref="reference")
     return ap
 
 
@@ -115,7 +118,7 @@ def _run(args: argparse.Namespace) -> StreamSummary:
         if not p.is_file():
             raise InputError(f"cannot read {p}: no such file")
     if args.jsonl is not None:  # never an input, its folder writable: before any scoring
-        check_outputs([("--jsonl", args.jsonl)], [args.hyp, *args.ref])
+        check_outputs([("--jsonl", args.jsonl)], input_paths(args))
     keep_bom = jar_text(meteor.params) and not args.strip_bom  # as meteor score
     # every line read once up front: counts, bad lines, lengths (and the readers' warnings)
     total = check_files(hyp, args.ref, fmt=args.input_format, keep_bom=keep_bom)
