@@ -232,8 +232,8 @@ def input_paths(args: argparse.Namespace) -> list[str]:
 def check_inputs(args: argparse.Namespace) -> None:
     """Check every file the command reads, before any work (every command):
 
-    * each is a regular file that exists (:func:`check_input_file`: a FIFO with no writer
-      would hang, a device never end);
+    * each that exists is a regular file (:func:`check_input_file`: a FIFO with no writer
+      would hang, a device never end; a missing file is named by its reader);
     * the same file (by device and inode: a link or another spelling of it too) is not
       given twice to one option (``--hyp x.tsv --hyp x.tsv`` would score every system
       twice, under two names);
@@ -247,8 +247,8 @@ def check_inputs(args: argparse.Namespace) -> None:
     for flag, what, paths in _declared_inputs(args):
         seen: dict[tuple[int, int], str] = {}
         for path in paths:
-            if path == STDIO:
-                continue
+            if path == STDIO or not os.path.exists(path):
+                continue  # a missing file: said by its reader, in the command's order
             st = check_input_file(path, what)
             fid = (st.st_dev, st.st_ino)
             if fid in seen:
