@@ -51,15 +51,19 @@ __all__ = [
     "EXIT_SCORING",
     "EXIT_USAGE",
     "CliError",
+    "STDIO",
+    "Parser",
     "Terminated",
     "align_out_paths",
     "atomic_output",
     "cap_workers",
     "check_bootstrap_work",
+    "check_dask",
     "check_input_file",
     "check_inputs",
     "check_outputs",
     "check_seed",
+    "check_width",
     "check_stdout",
     "handle_signals",
     "input_paths",
@@ -89,6 +93,15 @@ MAX_SEED = 2**128 - 1
 
 class CliError(Exception):
     """A user error: printed as one ``meteor: error:`` line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2 (no
+    usage dump): the parser of every command (its subcommands' parsers are of its class)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"meteor: error: {' '.join(message.split())} (see --help)\n")
+        sys.exit(EXIT_USAGE)
 
 
 class Terminated(KeyboardInterrupt):  # noqa: N818 - it is an interruption, as its base
@@ -145,6 +158,59 @@ def cap_workers(requested: int | None, stderr: TextIO) -> int | None:
         )
         return cpus
     return requested
+
+
+#: Most decimals of a text summary (``--width``): a float has 17 significant digits.
+MAX_WIDTH = 17
+#: Longest ``--dask-timeout`` accepted, in seconds (a day; more is a typo, and ``inf``
+#: would wait for ever on a scheduler that never answers).
+MAX_DASK_TIMEOUT = 86_400.0
+
+
+def check_width(width: int) -> None:
+    """``--width``: decimals of the text summary, 0 to :data:`MAX_WIDTH`."""
+    if not 0 <= width <= MAX_WIDTH:
+        raise CliError(f"--width must be between 0 and {MAX_WIDTH}, got {width}")
+
+
+def check_dask(address: str | None, timeout: float, stderr: TextIO) -> str | None:
+    """``--dask`` and ``--dask-timeout`` (``score`` and ``meteor stream``), before any work.
+
+    Returns the address to connect to (None without ``--dask``): ``local:N`` with more
+    workers than this process's CPUs is capped at them, saying so on ``stderr``.
+
+    Raises:
+        CliError: an empty or malformed address (a port out of range, a scheme other
+            than ``tcp://``, :func:`meteor.runners.cluster.client.check_address`), or a
+            timeout that is not a number of seconds in (0, :data:`MAX_DASK_TIMEOUT`].
+    """
+    if address is None:
+        return None
+    if not address.strip():
+        raise CliError(
+            "--dask needs an address: tcp://HOST:PORT or local:N (leave --dask out to "
+            "score on this machine)"
+        )
+    if not 0 < timeout <= MAX_DASK_TIMEOUT:  # nan and inf too
+        raise CliError(
+            f"--dask-timeout must be a positive number of seconds, at most "
+            f"{MAX_DASK_TIMEOUT:,.0f} (a day), got {timeout}"
+        )
+    from meteor.errors import ClusterError
+    from meteor.runners.cluster.client import check_address  # loads distributed: --dask only
+
+    try:
+        address, n_local = check_address(address)
+    except ClusterError as exc:
+        raise CliError(f"--dask: {exc}") from None
+    cpus = default_workers()
+    if n_local is not None and n_local > cpus:
+        stderr.write(
+            f"meteor: note: --dask {address} asks for {n_local:,} worker processes, more than "
+            f"the {cpus} CPU(s) this process may use; using local:{cpus}\n"
+        )
+        return f"local:{cpus}"
+    return address
 
 
 def check_seed(seed: int) -> None:
