@@ -61,6 +61,7 @@ __all__ = [
     "check_dask",
     "check_input_file",
     "check_inputs",
+    "check_output_folder",
     "check_outputs",
     "check_seed",
     "check_width",
@@ -487,6 +488,32 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
             raise CliError(
                 f"{flag} {path!r} is the file read as stdin (an input); it would be overwritten"
             )
+
+
+def check_output_folder(flag: str, path: str) -> None:
+    """An output folder (``report --out``), before any work: it is a folder where files
+    can be created, or it does not exist and its parent is such a folder (it is made
+    when the outputs are written).
+
+    Raises:
+        CliError: an empty name, a path that is a file, a parent that does not exist, or
+            a folder (or parent) where no file can be created.
+    """
+    _check_name(flag, path)
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"cannot write {flag} {path!r}: it is a file; give a folder")
+    folder = p if p.exists() else (p.parent if str(p.parent) else Path("."))
+    if not folder.is_dir():
+        raise CliError(
+            f"cannot create {flag} {path!r}: its parent folder {str(folder)!r} does not exist"
+        )
+    if not _writable_folder(folder):
+        what = "folder" if folder is p else "parent folder"
+        raise CliError(
+            f"cannot {'write in' if folder is p else 'create'} {flag} {path!r}: its {what} "
+            f"{str(folder)!r} is not writable"
+        )
 
 
 def _check_name(flag: str, path: str) -> None:

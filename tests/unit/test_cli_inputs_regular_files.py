@@ -73,7 +73,9 @@ def test_a_fifo_input_is_refused_not_waited_on(
     code = main(command.format(**paths).split())
     out, err = capsys.readouterr()
     assert code == 2, err
-    assert err.startswith(f"meteor: error: cannot read {what} '{paths['fifo']}': it is a named pipe")
+    assert err.startswith(
+        f"meteor: error: cannot read {what} '{paths['fifo']}': it is a named pipe"
+    )
     assert err.count("\n") == 1 and out == ""
 
 
