@@ -396,7 +396,13 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
         for x, rs in zip(ids, refs, strict=True):
             per_id[position[x]].extend(rs)
     if not order:
-        raise InputError(f"no segments: {first_what} is empty")
+        prefix = "the references in "
+        empty = (
+            f"{first_what.removeprefix(prefix)} has no rows (only a header)"
+            if first_what.startswith(prefix)
+            else f"{first_what} is empty"
+        )
+        raise InputError(f"no segments: {empty}")
     # The systems: each on its own ids, in corpus order.
     names = _system_names(hyp_tables)
     systems: list[tuple[str, tuple[str, ...]]] = []
