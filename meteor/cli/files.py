@@ -3,9 +3,15 @@
 :mod:`meteor.cli.commands` parses the options and prints the results; this module holds
 what it needs at the edges, so that every check runs **before** any scoring:
 
+* :func:`mark_inputs` declares, per command, the options whose values name files it
+  reads (hypotheses, references, preset files, word counts, scores, pairs…);
+  :func:`input_paths` gives them all, so that every command checks its outputs against
+  every input, and :func:`check_inputs` checks each before any work (a regular file;
+  not given twice to one option; stdout not redirected into it);
 * :func:`read_input` reads one input file (``-`` is stdin), refusing what is not a
-  regular file (a FIFO would hang, ``/dev/urandom`` never ends) and virtual files
-  (``/proc/version`` reports size 0), with sizes given in bytes read and the limit;
+  regular file (:func:`check_input_file`: a FIFO would hang, ``/dev/urandom`` never
+  ends) and virtual files (``/proc/version`` reports size 0), with sizes given in bytes
+  read and the limit;
 * :func:`check_outputs` checks every output path (a name that can be a file name,
   its folder exists and is writable, it is not a folder, not an input -- by file, so
   a link to it or the file read as stdin too --, not given twice, stdout once) before
@@ -20,7 +26,11 @@ what it needs at the edges, so that every check runs **before** any scoring:
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
   Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
   by :func:`meteor.runners.parallel.score_corpus` when either reaches it;
-* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits.
+* :func:`check_output_folder`: an output folder (``report --out``) that is or can be made;
+* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`,
+  :func:`check_width`, :func:`check_dask` (``--dask``, ``--dask-timeout``: ``score`` and
+  ``meteor stream``): limits;
+* :class:`Parser`: usage errors as one line, for every command.
 
 Scoring that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
 """

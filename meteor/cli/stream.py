@@ -6,9 +6,12 @@ the workers score and write the JSONL lines
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
 prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
-line, status 2 (every input is read once before any scoring, by the one reader of
-:mod:`meteor.io`: line counts, bad lines, segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
-complete (a temporary file renamed at the end).
+line, status 2; every option is checked before any work with ``meteor score``'s checks
+(:mod:`meteor.cli.files`: ``--width``, ``--dask``, ``--dask-timeout``, the inputs, the
+output), then every input is read once before any scoring, by the one reader of
+:mod:`meteor.io` (line counts, bad lines, segment lengths, an empty corpus); stdin is
+not read (each file is read twice).  Ctrl-C exits with 130, SIGTERM with 143;
+``--jsonl`` appears only complete (a temporary file renamed at the end).
 
 The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.commands` is of the
 batch core): tasks refer to the functions of that package (workers import them by name),
