@@ -331,8 +331,8 @@ def check_inputs(args: argparse.Namespace) -> None:
             if fid in seen:
                 same = "twice" if seen[fid] == path else f"and {seen[fid]!r}: the same file"
                 raise CliError(
-                    f"{flag} names {path!r} {same}; give each file once (read twice, its "
-                    "systems or rows would be counted twice)"
+                    f"{flag} names {path!r} {same}; give each file once (read twice, "
+                    "its systems, rows or references would count twice)"
                 )
             seen[fid] = path
             ids.add(fid)
