@@ -284,10 +284,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
             raise CliError(f"--compare takes two different system names, A,B; got {args.compare!r}")
         compare = (parts[0], parts[1])
-    out = Path(args.out)
-    _check_out(args, formats)
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
+    out = Path(args.out)
+    _check_out(args, formats)  # the options first, then the folder
     inputs = cli_io.input_paths(args)
     targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats if f not in IMAGE_FORMATS]
     if out.exists():
