@@ -509,6 +509,8 @@ def check_output_folder(flag: str, path: str) -> None:
         CliError: an empty name, a path that is a file, a parent that does not exist, or
             a folder (or parent) where no file can be created.
     """
+    if not path:
+        raise CliError(f"{flag} needs a folder name")
     _check_name(flag, path)
     p = Path(path)
     if p.exists() and not p.is_dir():

@@ -95,3 +95,11 @@ def test_report_files_in_out_are_replaced_only_with_force(
     capsys.readouterr()
     assert main([*argv, "--format", "md", "--force"]) == 0
     assert (out / "report.md").read_text(encoding="utf-8").startswith("#")
+
+
+def test_an_empty_out_name_asks_for_a_folder(
+    capsys: pytest.CaptureFixture[str], table: str
+) -> None:
+    assert (
+        refused_before_scoring(capsys, ["--hyp", table, "--out", ""]) == "--out needs a folder name"
+    )
