@@ -17,7 +17,7 @@ from meteor.cli.commands import main
 TABLE = "system\tseg_id\thyp\tref\thuman\nA\t1\tthe cat\ta cat\t1\nB\t1\tthe dog\ta cat\t2\n"
 
 
-class Hung(Exception):
+class HungError(Exception):
     pass
 
 
@@ -26,7 +26,7 @@ def alarm() -> Iterator[None]:
     """Fail (instead of hanging for ever) when a command blocks for 20 s."""
 
     def ring(signum: int, frame: FrameType | None) -> None:
-        raise Hung("the command blocked")
+        raise HungError("the command blocked")
 
     previous = signal.signal(signal.SIGALRM, ring)
     signal.alarm(20)

@@ -75,7 +75,7 @@ def test_report_files_never_overwrite_the_word_counts_or_preset_file(
     counts = out / "report.md"
     counts.write_text("cat\t3\n", encoding="utf-8")
     argv = ["report", "--hyp", str(files["h"]), "--ref", str(files["r"]), "--out", str(out)]
-    err = refused(capsys, [*argv, "--word-counts", str(counts), "--format", "md"])
+    err = refused(capsys, [*argv, "--word-counts", str(counts), "--format", "md", "--force"])
     assert "is one of the input files" in err
     assert counts.read_text(encoding="utf-8") == "cat\t3\n"
 
