@@ -22,7 +22,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, common_segments
 from meteor.analysis.significance import (
@@ -57,16 +57,8 @@ __all__ = ["CliError", "main"]
 PROG = "meteor"
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors are one line and exit 2 (no usage dump)."""
-
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{PROG}: error: {message} (see --help)\n")
-        sys.exit(2)
-
-
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = cli_io.Parser(
         prog=PROG,
         description="METEOR scores that reproduce Meteor 1.5, the 2005 paper or NLTK, "
         "with the alignment behind every number.",
@@ -129,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with cli_io.handle_signals(), cli_io.one_line_warnings():
             cli_io.check_stdout()
+            cli_io.check_inputs(args)  # every file read, by every command: before any work
             if args.command == "presets":
                 return _cmd_presets(args)
             if args.command == "explain":
@@ -290,7 +283,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
     if args.format in ("jsonl", "csv"):
         outputs.append((f"--format {args.format}", "-"))
-    inputs = [*(args.hyp or ["-"]), *(args.ref or [])]
+    inputs = [*cli_io.input_paths(args), *([] if args.hyp else ["-"])]  # no --hyp: stdin
     cli_io.check_outputs(outputs, inputs)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     corpus = _read_corpus(args, keep_bom=jar_text(meteor.params) and not args.strip_bom)
@@ -463,8 +456,6 @@ def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
         return
     if args.workers is not None:
         raise CliError("--workers sets local processes; with --dask the cluster's workers score")
-    if not args.dask_timeout > 0:
-        raise CliError(f"--dask-timeout must be a positive number, got {args.dask_timeout}")
     from meteor.runners.cluster import ClusterError, connect
 
     try:

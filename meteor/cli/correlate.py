@@ -61,6 +61,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    "--pairs alone)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
     judged_args.add_run_options(p)
+    cli_io.mark_inputs(
+        p, hyp="hypothesis", ref="reference", scores="scores", pairs="pairs", preset_file="preset"
+    )
     return p
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 
 from meteor.analysis.explain.record import Explanation, explain
-from meteor.cli.files import atomic_output
+from meteor.cli.files import atomic_output, mark_inputs
 from meteor.metric import Meteor
 from meteor.params import ParamError
 
@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="a reference text (repeat for several; the best wins)",
     )
     ex.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    mark_inputs(ex, preset_file="preset")
     return ex
 
 

@@ -3,9 +3,15 @@
 :mod:`meteor.cli.commands` parses the options and prints the results; this module holds
 what it needs at the edges, so that every check runs **before** any scoring:
 
+* :func:`mark_inputs` declares, per command, the options whose values name files it
+  reads (hypotheses, references, preset files, word counts, scores, pairs…);
+  :func:`input_paths` gives them all, so that every command checks its outputs against
+  every input, and :func:`check_inputs` checks each before any work (a regular file;
+  not given twice to one option; stdout not redirected into it);
 * :func:`read_input` reads one input file (``-`` is stdin), refusing what is not a
-  regular file (a FIFO would hang, ``/dev/urandom`` never ends) and virtual files
-  (``/proc/version`` reports size 0), with sizes given in bytes read and the limit;
+  regular file (:func:`check_input_file`: a FIFO would hang, ``/dev/urandom`` never
+  ends) and virtual files (``/proc/version`` reports size 0), with sizes given in bytes
+  read and the limit;
 * :func:`check_outputs` checks every output path (a name that can be a file name,
   its folder exists and is writable, it is not a folder, not an input -- by file, so
   a link to it or the file read as stdin too --, not given twice, stdout once) before
@@ -20,7 +26,11 @@ what it needs at the edges, so that every check runs **before** any scoring:
 * :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
   Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
   by :func:`meteor.runners.parallel.score_corpus` when either reaches it;
-* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`: limits.
+* :func:`check_output_folder`: an output folder (``report --out``) that is or can be made;
+* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`,
+  :func:`check_width`, :func:`check_dask` (``--dask``, ``--dask-timeout``: ``score`` and
+  ``meteor stream``): limits;
+* :class:`Parser`: usage errors as one line, for every command.
 
 Scoring that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
 """
@@ -51,15 +61,24 @@ __all__ = [
     "EXIT_SCORING",
     "EXIT_USAGE",
     "CliError",
+    "STDIO",
+    "Parser",
     "Terminated",
     "align_out_paths",
     "atomic_output",
     "cap_workers",
     "check_bootstrap_work",
+    "check_dask",
+    "check_input_file",
+    "check_inputs",
+    "check_output_folder",
     "check_outputs",
     "check_seed",
+    "check_width",
     "check_stdout",
     "handle_signals",
+    "input_paths",
+    "mark_inputs",
     "one_line_warnings",
     "read_input",
     "refuse_repeated_options",
@@ -85,6 +104,15 @@ MAX_SEED = 2**128 - 1
 
 class CliError(Exception):
     """A user error: printed as one ``meteor: error:`` line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2 (no
+    usage dump): the parser of every command (its subcommands' parsers are of its class)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"meteor: error: {' '.join(message.split())} (see --help)\n")
+        sys.exit(EXIT_USAGE)
 
 
 class Terminated(KeyboardInterrupt):  # noqa: N818 - it is an interruption, as its base
@@ -143,6 +171,59 @@ def cap_workers(requested: int | None, stderr: TextIO) -> int | None:
     return requested
 
 
+#: Most decimals of a text summary (``--width``): a float has 17 significant digits.
+MAX_WIDTH = 17
+#: Longest ``--dask-timeout`` accepted, in seconds (a day; more is a typo, and ``inf``
+#: would wait for ever on a scheduler that never answers).
+MAX_DASK_TIMEOUT = 86_400.0
+
+
+def check_width(width: int) -> None:
+    """``--width``: decimals of the text summary, 0 to :data:`MAX_WIDTH`."""
+    if not 0 <= width <= MAX_WIDTH:
+        raise CliError(f"--width must be between 0 and {MAX_WIDTH}, got {width}")
+
+
+def check_dask(address: str | None, timeout: float, stderr: TextIO) -> str | None:
+    """``--dask`` and ``--dask-timeout`` (``score`` and ``meteor stream``), before any work.
+
+    Returns the address to connect to (None without ``--dask``): ``local:N`` with more
+    workers than this process's CPUs is capped at them, saying so on ``stderr``.
+
+    Raises:
+        CliError: an empty or malformed address (a port out of range, a scheme other
+            than ``tcp://``, :func:`meteor.runners.cluster.client.check_address`), or a
+            timeout that is not a number of seconds in (0, :data:`MAX_DASK_TIMEOUT`].
+    """
+    if address is None:
+        return None
+    if not address.strip():
+        raise CliError(
+            "--dask needs an address: tcp://HOST:PORT or local:N (leave --dask out to "
+            "score on this machine)"
+        )
+    if not 0 < timeout <= MAX_DASK_TIMEOUT:  # nan and inf too
+        raise CliError(
+            f"--dask-timeout must be a positive number of seconds, at most "
+            f"{MAX_DASK_TIMEOUT:,.0f} (a day), got {timeout}"
+        )
+    from meteor.errors import ClusterError
+    from meteor.runners.cluster.client import check_address  # loads distributed: --dask only
+
+    try:
+        address, n_local = check_address(address)
+    except ClusterError as exc:
+        raise CliError(f"--dask: {exc}") from None
+    cpus = default_workers()
+    if n_local is not None and n_local > cpus:
+        stderr.write(
+            f"meteor: note: --dask {address} asks for {n_local:,} worker processes, more than "
+            f"the {cpus} CPU(s) this process may use; using local:{cpus}\n"
+        )
+        return f"local:{cpus}"
+    return address
+
+
 def check_seed(seed: int) -> None:
     if not 0 <= seed <= MAX_SEED:
         raise CliError(f"--seed must be a whole number from 0 to 2**128 - 1, got {seed}")
@@ -190,15 +271,121 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
+    """Declare the options of ``parser`` whose values name files the command reads: their
+    argparse ``dest`` and what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
+
+    Every such file is an input (:func:`input_paths`): no output may name it, by any name
+    (:func:`check_outputs`), and :func:`check_inputs` checks each before any work.
+    """
+    flags = {}
+    for action in parser._actions:
+        if action.dest in what:
+            longest = max(action.option_strings, key=len) if action.option_strings else action.dest
+            flags[action.dest] = longest
+    missing = set(what) - set(flags)
+    if missing:  # pragma: no cover - a programming error in a parser
+        raise ValueError(f"no option for {', '.join(sorted(missing))}")
+    declared = tuple((dest, flags[dest], kind) for dest, kind in what.items())
+    parser.set_defaults(_input_files=declared)
+
+
+def _declared_inputs(args: argparse.Namespace) -> Iterator[tuple[str, str, list[str]]]:
+    """``(flag, what, paths)`` of every input option declared by :func:`mark_inputs`."""
+    for dest, flag, what in getattr(args, "_input_files", ()):
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        paths = [value] if isinstance(value, str) else list(value)
+        yield flag, what, paths
+
+
+def input_paths(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads (``-``: stdin), from the options :func:`mark_inputs`
+    declared: what :func:`check_outputs` protects."""
+    return [p for _, _, paths in _declared_inputs(args) for p in paths]
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Check every file the command reads, before any work (every command):
+
+    * each that exists is a regular file (:func:`check_input_file`: a FIFO with no writer
+      would hang, a device never end; a missing file is named by its reader);
+    * the same file (by device and inode: a link or another spelling of it too) is not
+      given twice to one option (``--hyp x.tsv --hyp x.tsv`` would score every system
+      twice, under two names);
+    * stdout is not redirected into one of them (``>> hyp.txt``).
+
+    Raises:
+        CliError: naming the option, the file and what is wrong.
+    """
+    ids: set[tuple[int, int]] = set()
+    names: dict[tuple[int, int], str] = {}
+    for flag, what, paths in _declared_inputs(args):
+        seen: dict[tuple[int, int], str] = {}
+        for path in paths:
+            if path == STDIO or not os.path.exists(path):
+                continue  # a missing file: said by its reader, in the command's order
+            st = check_input_file(path, what)
+            fid = (st.st_dev, st.st_ino)
+            if fid in seen:
+                same = "twice" if seen[fid] == path else f"and {seen[fid]!r}: the same file"
+                raise CliError(
+                    f"{flag} names {path!r} {same}; give each file once (read twice, "
+                    "its systems, rows or references would count twice)"
+                )
+            seen[fid] = path
+            ids.add(fid)
+            names.setdefault(fid, path)
+    out = _fd_id(1)
+    if out is not None and out in ids and out != _file_id(os.devnull):
+        raise CliError(
+            f"stdout is redirected to the input file {names[out]!r}; it would be overwritten "
+            "(send stdout to another file)"
+        )
+
+
+def check_input_file(path: str, what: str) -> os.stat_result:
+    """The ``stat`` of an input file (not ``-``) when it can be read by name: it exists
+    and is a regular file (a FIFO blocks until some writer comes, a device may never
+    end, a directory is no file).  ``what``: what it holds, for the message
+    (``hypothesis``, ``reference``, ``preset``…).
+
+    Raises:
+        CliError: the file is missing, cannot be looked at, or is not a regular file.
+    """
+    label = f"{what} file {path!r}"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise CliError(f"cannot read {label}: no such file") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {label}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name
+        raise CliError(f"cannot read {label}: not a valid file name") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CliError(f"cannot read {label}: it is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        hint = (
+            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
+            if what in ("hypothesis", "reference")
+            else "copy it to a regular file first"
+        )
+        raise CliError(
+            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; {hint}"
+        )
+    return st
+
+
 def read_input(
     path: str, what: str, stdin_used: list[bool], *, limit: int = MAX_BYTES
 ) -> tuple[str, bytes]:
     """``(display name, bytes)`` of an input; ``-`` is stdin (once).
 
-    Only regular files are read by name: a FIFO blocks until some writer comes,
-    a device may never end, and a virtual file (``/proc``, ``/sys``) reports size 0
-    while it has content; pipe such input in as stdin instead.  A file over
-    ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
+    Only regular files are read by name (:func:`check_input_file`): a FIFO blocks until
+    some writer comes, a device may never end, and a virtual file (``/proc``, ``/sys``)
+    reports size 0 while it has content; pipe such input in as stdin instead.  A file
+    over ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
     bytes and refused when there are more.
 
     Raises:
@@ -212,19 +399,7 @@ def read_input(
         _check_read(len(data), "<stdin>", limit)
         return "<stdin>", data
     label = f"{what} file {path!r}"
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise CliError(f"cannot read {label}: no such file") from None
-    except OSError as exc:
-        raise CliError(f"cannot read {label}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise CliError(f"cannot read {label}: it is a directory")
-    if not stat.S_ISREG(st.st_mode):
-        raise CliError(
-            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; "
-            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
-        )
+    st = check_input_file(path, what)
     check_size(st.st_size, label, limit)
     try:
         with open(path, "rb") as fh:
@@ -323,6 +498,34 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
             raise CliError(
                 f"{flag} {path!r} is the file read as stdin (an input); it would be overwritten"
             )
+
+
+def check_output_folder(flag: str, path: str) -> None:
+    """An output folder (``report --out``), before any work: it is a folder where files
+    can be created, or it does not exist and its parent is such a folder (it is made
+    when the outputs are written).
+
+    Raises:
+        CliError: an empty name, a path that is a file, a parent that does not exist, or
+            a folder (or parent) where no file can be created.
+    """
+    if not path:
+        raise CliError(f"{flag} needs a folder name")
+    _check_name(flag, path)
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"cannot write {flag} {path!r}: it is a file; give a folder")
+    folder = p if p.exists() else (p.parent if str(p.parent) else Path("."))
+    if not folder.is_dir():
+        raise CliError(
+            f"cannot create {flag} {path!r}: its parent folder {str(folder)!r} does not exist"
+        )
+    if not _writable_folder(folder):
+        what = "folder" if folder is p else "parent folder"
+        raise CliError(
+            f"cannot {'write in' if folder is p else 'create'} {flag} {path!r}: its {what} "
+            f"{str(folder)!r} is not writable"
+        )
 
 
 def _check_name(flag: str, path: str) -> None:

@@ -60,6 +60,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     )
     rc.add_argument("--seed", type=int, default=0, help="seed of the sampled orders")
     rc.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    cli_io.mark_inputs(
+        rc, file_a="preset", file_b="preset", hyp_file="hypothesis", ref_file="reference"
+    )
     return rc
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +37,15 @@ from meteor.metric import Meteor
 from meteor.viz.export import IMAGE_FORMATS, check_engine, figure_images
 
 __all__ = ["FORMATS", "add_parser", "cmd_report"]
+
+#: Most ``--length-edges`` (each adds a bucket per system, with its bootstrap).
+MAX_LENGTH_EDGES = 20
+#: Most ``--label`` columns, and most distinct values of one (each value is a bucket per
+#: system: a column of segment ids would make a report of megabytes).
+MAX_LABELS = 10
+MAX_LABEL_VALUES = 50
+#: What ``report`` may write in ``--out`` besides ``FORMATS``' files: each figure.
+_FIGURE_FILE = re.compile(r"(?:ranking|pvalues|bucket-\d+|stages|frag)\.(svg|pdf)")
 
 #: ``--format`` name → the file written in ``--out``.
 FORMATS = {"html": "report.html", "latex": "report.tex", "md": "report.md", "json": "report.json",
@@ -94,13 +104,14 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         action="append",
         default=[],
         metavar="COLUMN",
-        help="bucket segments by this column of the input table (repeatable)",
+        help=f"bucket segments by this column of the input table (repeatable, at most "
+        f"{MAX_LABELS}; a column of at most {MAX_LABEL_VALUES} distinct values)",
     )
     rp.add_argument(
         "--length-edges",
         default=None,
         metavar="A,B,...",
-        help="reference-length bucket edges (default 10,25,50)",
+        help=f"reference-length bucket edges (default 10,25,50; at most {MAX_LENGTH_EDGES})",
     )
     rp.add_argument(
         "--word-counts",
@@ -115,7 +126,16 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="the two systems head to head (default: the top two)",
     )
     rp.add_argument("--workers", type=int, default=None, help="score on N processes")
-    return rp  # fmt: skip
+    rp.add_argument(
+        "--force",
+        action="store_true",
+        help="replace report files already in --out (without it, a folder that holds any "
+        "is refused)",
+    )
+    cli_io.mark_inputs(
+        rp, hyp="hypothesis", ref="reference", preset_file="preset", word_counts="word counts"
+    )
+    return rp
 
 
 def _formats(spec: str) -> list[str]:
@@ -140,7 +160,55 @@ def _edges(spec: str | None) -> tuple[int, ...] | None:
         ) from None
     if not edges or any(e < 1 for e in edges) or list(edges) != sorted(set(edges)):
         raise CliError(f"--length-edges must be increasing positive numbers, got {spec!r}")
+    if len(edges) > MAX_LENGTH_EDGES:
+        raise CliError(
+            f"--length-edges gives {len(edges):,} edges; at most {MAX_LENGTH_EDGES} are "
+            "accepted (each adds a bucket per system to every output)"
+        )
     return edges
+
+
+def _check_labels(columns: list[str]) -> None:
+    if len(columns) > MAX_LABELS:
+        raise CliError(
+            f"--label is given {len(columns)} times; at most {MAX_LABELS} columns are accepted"
+        )
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise CliError(f"--label {twice[0]!r} is given twice; give each column once")
+
+
+def _check_label_values(labels: Mapping[str, Mapping[str, str]]) -> None:
+    for column, by_id in labels.items():
+        n = len(set(by_id.values()))
+        if n > MAX_LABEL_VALUES:
+            raise CliError(
+                f"--label {column!r}: the column has {n:,} distinct values; at most "
+                f"{MAX_LABEL_VALUES} are accepted (each value is a bucket per system): "
+                "bucket by a column such as domain or document, not one with an id per row"
+            )
+
+
+def _check_out(args: argparse.Namespace, formats: list[str]) -> None:
+    """``--out``: a folder that exists or can be created, and (without ``--force``) holds
+    none of the files the report writes."""
+    cli_io.check_output_folder("--out", args.out)
+    out = Path(args.out)
+    if args.force or not out.is_dir():
+        return
+    names = {FORMATS[f] for f in formats if f not in IMAGE_FORMATS}
+    images = {f for f in formats if f in IMAGE_FORMATS}
+    present = sorted(
+        entry
+        for entry in os.listdir(out)
+        if entry in names or ((m := _FIGURE_FILE.fullmatch(entry)) and m.group(1) in images)
+    )
+    if present:
+        more = f" and {len(present) - 3} more" if len(present) > 3 else ""
+        raise CliError(
+            f"--out {args.out!r} already holds {', '.join(present[:3])}{more}; give --force "
+            "to replace them, or another folder"
+        )
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -209,21 +277,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     if any(f in IMAGE_FORMATS for f in formats):
         check_engine()  # no browser: one line, before any reading or scoring
     edges = _edges(args.length_edges)
+    _check_labels(args.label)
     compare = None
     if args.compare is not None:
         parts = [x.strip() for x in args.compare.split(",")]
         if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
             raise CliError(f"--compare takes two different system names, A,B; got {args.compare!r}")
         compare = (parts[0], parts[1])
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise CliError(f"--out {args.out!r} is a file; give a folder")
-    if not out.exists() and not out.parent.is_dir():
-        raise CliError(f"--out {args.out!r}: its parent folder does not exist")
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    inputs = [*args.hyp, *(args.ref or []), *([args.word_counts] if args.word_counts else []),
-              *([args.preset_file] if args.preset_file else [])]  # fmt: skip
+    out = Path(args.out)
+    _check_out(args, formats)  # the options first, then the folder
+    inputs = cli_io.input_paths(args)
     targets = [(f"--out ({f})", str(out / FORMATS[f])) for f in formats if f not in IMAGE_FORMATS]
     if out.exists():
         cli_io.check_outputs(targets, inputs)
@@ -231,7 +296,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
     ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
     corpus = load_corpus(hyp_files, ref_files)
+    for name in compare or ():
+        if name not in corpus.system_names:
+            raise CliError(
+                f"--compare: no system {name!r}; the systems are "
+                f"{', '.join(map(repr, corpus.system_names))}"
+            )
     labels = {col: read_labels([*hyp_files, *ref_files], col) for col in args.label}
+    _check_label_values(labels)
     counts = None
     if args.word_counts:
         name, data = cli_io.read_input(args.word_counts, "word counts", stdin_used)

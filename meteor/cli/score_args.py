@@ -9,6 +9,7 @@ exit status 2).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from meteor.aligners import aligner_names
@@ -61,6 +62,7 @@ def add_score_parser(sub: Any) -> argparse.ArgumentParser:
     _output_options(sc)
     _statistics_options(sc)
     cli_io.refuse_repeated_options(sc)
+    cli_io.mark_inputs(sc, hyp="hypothesis", ref="reference", preset_file="preset")
     return sc
 
 
@@ -251,15 +253,10 @@ def check_score_args(args: argparse.Namespace) -> None:
         )
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
-    if args.width < 0 or args.width > 17:
-        raise CliError(f"--width must be between 0 and 17, got {args.width}")
+    cli_io.check_width(args.width)
     if args.max_bootstrap_work < 1:
         raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
     cli_io.check_seed(args.seed)
-    if args.dask is not None and not args.dask.strip():
-        raise CliError(
-            "--dask needs an address: tcp://HOST:PORT or local:N (leave --dask out to "
-            "score on this machine)"
-        )
+    args.dask = cli_io.check_dask(args.dask, args.dask_timeout, sys.stderr)
     if args.explain and not (args.jsonl or args.format == "jsonl"):
         raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")

@@ -6,9 +6,12 @@ the workers score and write the JSONL lines
 ``--jsonl`` in input order as partitions complete, and prints the corpus score, the
 mean of segment scores and the signature (the numbers ``python -m meteor score``
 prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
-line, status 2 (every input is read once before any scoring, by the one reader of
-:mod:`meteor.io`: line counts, bad lines, segment lengths); Ctrl-C exits with 130, SIGTERM with 143; ``--jsonl`` appears only
-complete (a temporary file renamed at the end).
+line, status 2; every option is checked before any work with ``meteor score``'s checks
+(:mod:`meteor.cli.files`: ``--width``, ``--dask``, ``--dask-timeout``, the inputs, the
+output), then every input is read once before any scoring, by the one reader of
+:mod:`meteor.io` (line counts, bad lines, segment lengths, an empty corpus); stdin is
+not read (each file is read twice).  Ctrl-C exits with 130, SIGTERM with 143;
+``--jsonl`` appears only complete (a temporary file renamed at the end).
 
 The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.commands` is of the
 batch core): tasks refer to the functions of that package (workers import them by name),
@@ -27,13 +30,23 @@ from pathlib import Path
 
 from meteor.cli.files import (
     EXIT_SCORING,
+    EXIT_USAGE,
+    STDIO,
     CliError,
+    Parser,
     Terminated,
     atomic_output,
+    check_dask,
+    check_input_file,
+    check_inputs,
     check_outputs,
     check_stdout,
+    check_width,
     handle_signals,
+    input_paths,
+    mark_inputs,
     one_line_warnings,
+    refuse_repeated_options,
     writes_stdout,
 )
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
@@ -47,16 +60,20 @@ from meteor.text.notices import bom_notice, has_bom
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (see the module docstring); returns the exit status."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # a usage error (one line already printed) or --help
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         check_stdout()
         with handle_signals(), one_line_warnings():
-            summary = _run(args)
+            meteor = _check(args)  # every option and input: before any work
+            summary = _run(args, meteor)
     except (
         CliError, ClusterError, InputError, ParamError, ResourceError, ValueError, OSError
     ) as exc:  # fmt: skip
         sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
-        return 2
+        return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
         terminated = isinstance(exc, Terminated)
         sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
@@ -80,8 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+#: Most segments in one partition (a partition is held in memory on its worker).
+MAX_PARTITION_SIZE = 100_000
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="meteor stream",
         description="Score files of any size on a Dask cluster, streaming the per-segment "
         "JSONL out in input order as partitions complete.",
@@ -97,25 +118,56 @@ def _parser() -> argparse.ArgumentParser:
         "presets keep it in segment 1's first word, as the jar does; the others drop it)",
     )
     ap.add_argument("--preset", "-p", metavar="NAME")
+    ap.add_argument(
+        "--preset-file",
+        metavar="FILE",
+        help="a preset file written by `meteor tune --out` (instead of --preset)",
+    )
     ap.add_argument("--jsonl", metavar="OUT", help="write one JSON record per segment")
-    ap.add_argument("--partition-size", type=int, default=500, metavar="N")
+    ap.add_argument(
+        "--partition-size",
+        type=int,
+        default=500,
+        metavar="N",
+        help=f"segments per task (default 500, at most {MAX_PARTITION_SIZE:,})",
+    )
     ap.add_argument("--dask-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
     ap.add_argument("--progress", action="store_true", help="progress on stderr")
     ap.add_argument("--width", type=int, default=4, metavar="N")
+    refuse_repeated_options(ap)
+    mark_inputs(ap, hyp="hypothesis", ref="reference", preset_file="preset")
     return ap
 
 
-def _run(args: argparse.Namespace) -> StreamSummary:
+def _check(args: argparse.Namespace) -> Meteor:
+    """Every option and input checked before any reading or scoring, as ``meteor score``
+    does (the same checks: :mod:`meteor.cli.files`); the scorer."""
+    check_inputs(args)
+    if STDIO in (args.hyp, *args.ref):
+        raise CliError(
+            "meteor stream cannot read stdin ('-'): it reads each file twice (every line "
+            "checked first, then scored); save the input to a file (meteor score reads stdin)"
+        )
+    check_width(args.width)
+    if not 1 <= args.partition_size <= MAX_PARTITION_SIZE:
+        raise CliError(
+            f"--partition-size must be from 1 to {MAX_PARTITION_SIZE:,}, got "
+            f"{args.partition_size:,}"
+        )
+    args.dask = check_dask(args.dask, args.dask_timeout, sys.stderr)
+    for path, what in [(args.hyp, "hypothesis"), *((r, "reference") for r in args.ref)]:
+        check_input_file(path, what)
+    if args.jsonl is not None:  # never an input, its folder writable
+        check_outputs([("--jsonl", args.jsonl)], input_paths(args))
+    if args.preset_file is not None and args.preset is not None:
+        raise CliError("give --preset or --preset-file, not both")
+    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
+    return Meteor(args.preset, **pf)
+
+
+def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
     """Score the files on the cluster, writing ``--jsonl`` on the way; the corpus numbers."""
-    if args.partition_size < 1:
-        raise ValueError(f"--partition-size must be at least 1, got {args.partition_size}")
-    meteor = Meteor(args.preset)
     hyp = Path(args.hyp)
-    for p in [hyp, *map(Path, args.ref)]:
-        if not p.is_file():
-            raise InputError(f"cannot read {p}: no such file")
-    if args.jsonl is not None:  # never an input, its folder writable: before any scoring
-        check_outputs([("--jsonl", args.jsonl)], [args.hyp, *args.ref])
     keep_bom = jar_text(meteor.params) and not args.strip_bom  # as meteor score
     # every line read once up front: counts, bad lines, lengths (and the readers' warnings)
     total = check_files(hyp, args.ref, fmt=args.input_format, keep_bom=keep_bom)

@@ -56,6 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
     p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the preset file")
     judged_args.add_run_options(p)
+    cli_io.mark_inputs(p, hyp="hypothesis", ref="reference")
     return p
 
 
@@ -130,7 +131,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise CliError(f"--bootstrap must be at least 1, got {args.bootstrap}")
     cli_io.check_seed(args.seed)
     if args.out is not None:
-        cli_io.check_outputs([("--out", args.out)], [*args.hyp, *(args.ref or [])])
+        cli_io.check_outputs([("--out", args.out)], cli_io.input_paths(args))
     stdin_used = [False]
     hyp_files, ref_files = judged_args.read_tables(args, stdin_used)
     judged = load_judged(

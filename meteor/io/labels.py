@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from meteor.errors import InputError
-from meteor.io.lines import decode, detect_format
+from meteor.io.lines import decode, detect_format, notice, split_lines
 from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES, _jsonl_rows, _pick, _tsv_rows, columns
 
 __all__ = ["label_columns", "read_labels", "read_word_counts"]
@@ -94,17 +94,41 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
 def read_word_counts(data: bytes | str, name: str) -> dict[str, int]:
     """A word-frequency table: one ``word<TAB>count`` (or ``word count``) per line.
 
+    Words are looked up lower-cased, so the counts of a word's case forms (``The``,
+    ``the``) are added, with one :class:`~meteor.io.lines.InputWarning` saying how many
+    words were merged so.
+
     Raises:
-        InputError: a line without a whole-number count (naming the line).
+        InputError: a line without a whole-number count (naming the line), the same word
+            on two lines (naming both: which count is meant?), or no word at all.
     """
     text = decode(data, name)
     out: dict[str, int] = {}
-    for k, line in enumerate(text.splitlines(), start=1):
+    first_line: dict[str, int] = {}
+    forms: dict[str, set[str]] = {}
+    for k, line in enumerate(split_lines(text, name), start=1):
         if not line.strip():
             continue
         parts = line.rsplit("\t", 1) if "\t" in line else line.rsplit(None, 1)
-        if len(parts) != 2 or not parts[1].strip().isdigit():
+        if len(parts) != 2 or not parts[1].strip().isascii() or not parts[1].strip().isdigit():
             raise InputError(f"{name}: line {k} is not 'word<TAB>count' with a whole-number count")
-        word = parts[0].strip().lower()
+        written = parts[0].strip()
+        if written in first_line:
+            raise InputError(
+                f"{name}: the word {written!r} is on lines {first_line[written]} and {k}; give "
+                "each word once"
+            )
+        first_line[written] = k
+        word = written.lower()
+        forms.setdefault(word, set()).add(written)
         out[word] = out.get(word, 0) + int(parts[1])
+    if not out:
+        raise InputError(f"{name}: no word counts (the file is empty); give word<TAB>count lines")
+    merged = [w for w, f in forms.items() if len(f) > 1]
+    if merged:
+        notice(
+            f"{name}: {len(merged):,} word(s) are written in several cases (such as "
+            f"{', '.join(map(repr, sorted(forms[merged[0]])))}); their counts are added, as "
+            "words are compared lower-cased"
+        )
     return out

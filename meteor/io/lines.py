@@ -191,39 +191,71 @@ def _decode_line(raw: bytes, name: str, line: int, start: bytes) -> str:
 
 
 def iter_lines(
-    chunks: Iterable[bytes], name: str = "input", *, keep_bom: bool = False
+    chunks: Iterable[bytes],
+    name: str = "input",
+    *,
+    keep_bom: bool = False,
+    max_line_bytes: int | None = None,
+    too_long: str = "",
 ) -> Iterator[tuple[int, str]]:
     """``(1-based line number, text)`` of UTF-8 bytes read lazily, chunk by chunk.
 
     The streaming form of :func:`decode` + :func:`split_lines`: the same line-break rule
     (``\\r\\n``, ``\\n`` or a lone ``\\r``; a final break starts no segment), the same
     byte-order-mark rule and the same messages for NUL bytes and bytes that are not
-    UTF-8; no size or segment limit.  Only one line (and one chunk) is held at a time.
+    UTF-8; no size or segment limit.  Only one line (and one chunk) is held at a time,
+    and each byte is looked at once: a line of any length is read in linear time.
+
+    ``max_line_bytes``: a line longer than this is refused as soon as that many bytes
+    of it are read (not read to its end); ``too_long`` ends that message (the limit's
+    reason).
 
     Raises:
-        InputError: a NUL byte or invalid UTF-8, naming the line.
+        InputError: a NUL byte or invalid UTF-8, naming the line; a line over
+            ``max_line_bytes``.
     """
-    pending = b""
+    parts: list[bytes] = []  # the current line's bytes so far (scanned: no line break)
+    held = 0
+    buf = b""  # not yet scanned: at most a chunk and a held-back CR (or the first bytes)
     start: bytes | None = None  # the file's first bytes, once known
     k = 0
     for final, chunk in itertools.chain(((False, c) for c in chunks), [(True, b"")]):
-        pending += chunk
+        buf += chunk
         if start is None:
-            if len(pending) < 3 and not final:
+            if len(buf) < 3 and not final:
                 continue  # the first bytes (a byte-order mark?) may be cut by the chunking
-            start = pending[:3]
+            start = buf[:3]
             if start == _BOM and not keep_bom:
-                pending = pending[3:]
+                buf = buf[3:]
         pos = 0
-        for m in _LINE_BREAK_BYTES.finditer(pending):
-            if m.group() == b"\r" and m.end() == len(pending) and not final:
+        for m in _LINE_BREAK_BYTES.finditer(buf):
+            if m.group() == b"\r" and m.end() == len(buf) and not final:
                 break  # maybe the first half of a CR LF: wait for the next chunk
             k += 1
-            yield k, _decode_line(pending[pos : m.start()], name, k, start)
+            piece = buf[pos : m.start()]
+            raw = b"".join([*parts, piece]) if parts else piece
+            parts, held = [], 0
+            if max_line_bytes is not None and len(raw) > max_line_bytes:
+                raise _line_too_long(name, k, max_line_bytes, too_long)
+            yield k, _decode_line(raw, name, k, start)
             pos = m.end()
-        pending = pending[pos:]
-    if pending:  # the last line, without a line break
-        yield k + 1, _decode_line(pending, name, k + 1, start or b"")
+        rest = buf[pos:]
+        buf = b""
+        if rest.endswith(b"\r") and not final:  # held back: maybe half of a CR LF
+            rest, buf = rest[:-1], b"\r"
+        if rest:
+            parts.append(rest)
+            held += len(rest)
+            if max_line_bytes is not None and held > max_line_bytes:
+                raise _line_too_long(name, k + 1, max_line_bytes, too_long)
+    if parts:  # the last line, without a line break
+        yield k + 1, _decode_line(b"".join(parts), name, k + 1, start or b"")
+
+
+def _line_too_long(name: str, line: int, limit: int, why: str) -> InputError:
+    return InputError(
+        f"{name}: line {line:,} is longer than {limit:,} bytes" + (f"; {why}" if why else "")
+    )
 
 
 def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) -> list[str]:

@@ -41,7 +41,7 @@ imports from one place.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,7 @@ from meteor.io.lines import (
     check_size,
     decode,
     detect_format,
+    notice,
     split_lines,
 )
 from meteor.io.tables import SegmentTable, id_order, read_table
@@ -254,16 +255,28 @@ def load_corpus(
 
 
 def _system_names(hyp_tables: Sequence[SegmentTable]) -> list[list[str]]:
-    """Display names per table and system, made unique (``hyp``, ``hyp-2``…)."""
+    """Display names per table and system, made unique (``hyp``, ``hyp-2``…).
+
+    A system whose name an earlier input already has is renamed ``name-2`` (``-3``…),
+    never to a name any input gives (``A`` of a second file is not shown as ``A-2`` when
+    some file has a system ``A-2``: its numbers would be shown under that system's
+    name); each renaming is said (:func:`~meteor.io.lines.notice`).
+    """
+    given = {name for table in hyp_tables for name, _ in table.systems}
     taken: dict[str, str] = {}
     out: list[list[str]] = []
     for table in hyp_tables:
         names = []
         for name, _ in table.systems:
+            shown = name
             if name in taken:
-                name = _unique(name, taken)
-            taken[name] = table.name
-            names.append(name)
+                shown = _unique(name, given.union(taken))
+                notice(
+                    f"{table.name}: system {name!r} is shown as {shown!r} ({taken[name]} has "
+                    f"a system {name!r} too)"
+                )
+            taken[shown] = table.name
+            names.append(shown)
         out.append(names)
     return out
 
@@ -383,7 +396,13 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
         for x, rs in zip(ids, refs, strict=True):
             per_id[position[x]].extend(rs)
     if not order:
-        raise InputError(f"no segments: {first_what} is empty")
+        prefix = "the references in "
+        empty = (
+            f"{first_what.removeprefix(prefix)} has no rows (only a header)"
+            if first_what.startswith(prefix)
+            else f"{first_what} is empty"
+        )
+        raise InputError(f"no segments: {empty}")
     # The systems: each on its own ids, in corpus order.
     names = _system_names(hyp_tables)
     systems: list[tuple[str, tuple[str, ...]]] = []
@@ -458,7 +477,7 @@ def _describe(table: SegmentTable, system: str) -> str:
     return f"hypothesis file {table.name}"
 
 
-def _unique(name: str, taken: dict[str, str]) -> str:
+def _unique(name: str, taken: Container[str]) -> str:
     k = 2
     while f"{name}-{k}" in taken:
         k += 1

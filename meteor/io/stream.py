@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
 from meteor.errors import InputError
-from meteor.io.lines import detect_format, iter_lines
+from meteor.io.lines import MAX_BYTES, detect_format, iter_lines
 from meteor.io.rows import csv_rows, header_row, jsonl_rows, tsv_quoted, tsv_row
 from meteor.io.tables import (
     check_system_name,
@@ -127,13 +127,14 @@ def iter_file(
         if role == "hyp":
             check_system_name(stem(name), name, None)
         with file.chunks() as chunks:
-            for k, text in iter_lines(chunks, name, keep_bom=keep_bom):
+            lines = iter_lines(chunks, name, keep_bom=keep_bom, **_line_limit(max_chars, kind))
+            for k, text in lines:
                 _check_length(name, k, text, max_chars)
                 yield (k, None, (text,)) if role == "ref" else (k, text, ())
         return
     if kind == "jsonl":
         with file.chunks() as chunks:
-            rows = jsonl_rows(iter_lines(chunks, name), name)
+            rows = jsonl_rows(iter_lines(chunks, name, **_line_limit(max_chars, kind)), name)
             yield from _segments(name, rows, [], role, kind, max_chars, fixed=False)
         return
     yield from _table_segments(file, kind, role, max_chars)
@@ -147,7 +148,8 @@ def _table_segments(
     delimiter, what = ("\t", "TSV") if kind == "tsv" else (",", "CSV")
     quoted = kind == "csv"
     with file.chunks() as chunks:  # the UTF-8 and NUL checks, and the quoting rule
-        plain = ((k, line.split("\t")) for k, line in iter_lines(chunks, name))
+        limit = _line_limit(max_chars, kind)
+        plain = ((k, line.split("\t")) for k, line in iter_lines(chunks, name, **limit))
         if kind == "csv":
             for _ in plain:
                 pass
@@ -166,7 +168,8 @@ def _table_segments(
                 yield csv_rows(text, name, delimiter, what)
         else:
             with file.chunks() as chunks:
-                yield ((k, line.split("\t")) for k, line in iter_lines(chunks, name))
+                lines = iter_lines(chunks, name, **_line_limit(max_chars, kind))
+                yield ((k, line.split("\t")) for k, line in lines)
 
     with cells() as rows_in:
         first = next(rows_in, None)
@@ -242,6 +245,27 @@ def _check_table(
         )
     if role == "both" and not ref_cols:
         raise InputError(_NO_REFERENCES)
+
+
+def _line_limit(max_chars: int | None, kind: str) -> dict[str, Any]:
+    """:func:`~meteor.io.lines.iter_lines`' bound on a line's bytes, so that a huge line is
+    refused without being read to its end: with ``max_chars``, a plain-text line (one
+    segment) of more than 4 bytes per character allowed (UTF-8's most), a table's row of
+    more than :data:`~meteor.io.lines.MAX_BYTES` (the most ``meteor score`` reads of a
+    whole file)."""
+    if max_chars is None:
+        return {}
+    if kind == "text":
+        why = (
+            f"at most {max_chars:,} characters per segment are accepted (as in meteor score) "
+            "— split the segment"
+        )
+        return {"max_line_bytes": 4 * max_chars, "too_long": why}
+    why = (
+        f"at most {MAX_BYTES:,} bytes per row (the most meteor score reads of a whole file) "
+        f"and {max_chars:,} characters per segment are accepted — split the segment"
+    )
+    return {"max_line_bytes": MAX_BYTES, "too_long": why}
 
 
 def _check_length(name: str, line: int, text: str, max_chars: int | None) -> None:
@@ -323,7 +347,8 @@ def check_files(
     the usual stray blank line at the end), and no text more than ``max_chars``.
 
     Raises:
-        InputError: naming the file (and the line) and what is wrong.
+        InputError: naming the file (and the line) and what is wrong, or no segments
+            (an empty hypothesis file, as :func:`~meteor.io.read.load_corpus` refuses it).
     """
     counts: list[tuple[str, int, str]] = []
     for name, segments in _readers(hyp, refs, fmt, keep_bom, max_chars):
@@ -333,6 +358,15 @@ def check_files(
         blank = last is not None and not any(x.strip() for x in last)
         counts.append((name, n, " (the last one is empty)" if blank else ""))
     hyp_name, n0, note0 = counts[0]
+    if n0 == 0:  # nothing to score: refused as the corpus reader refuses it
+        raise InputError(
+            f"no segments: hypothesis file {hyp_name} is empty (an empty line is an empty "
+            "segment, but an empty file holds none)",
+            "no_segments",
+            role="hyp_file",
+            file=hyp_name,
+            system="",
+        )
     for name, n, note in counts[1:]:
         if n != n0:
             raise InputError(

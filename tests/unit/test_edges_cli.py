@@ -88,11 +88,12 @@ def test_single_valued_options_given_twice_are_refused(
 
 
 def test_repeatable_options_still_repeat(
-    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], tmp_path: Path
 ) -> None:
+    hyp2, ref2 = write(tmp_path / "hyp2.txt", HYPS), write(tmp_path / "ref2.txt", REFS)
     code, out, err = run(
-        capsys, "score", "-p", PRESET, "-i", files["hyp"], "-i", files["hyp"], "-r", files["ref"],
-        "-r", files["ref"],
+        capsys, "score", "-p", PRESET, "-i", files["hyp"], "-i", hyp2, "-r", files["ref"],
+        "-r", ref2,
     )  # fmt: skip
     assert code == 0, err
 

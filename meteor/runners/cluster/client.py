@@ -42,6 +42,7 @@ __all__ = [
     "Partition",
     "Progress",
     "as_meteor",
+    "check_address",
     "connect",
     "prepare_workers",
     "run_partitions",
@@ -60,6 +61,61 @@ MIN_PARTITION = 25
 
 
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
+#: Most worker processes of ``local:N``.
+MAX_LOCAL_WORKERS = 256
+_HOST_PORT = re.compile(r"^(?P<host>\[[^\]]*\]|[^:/\[\]]*)(?::(?P<port>[^:/]*))?/?$")
+
+
+def check_address(address: str) -> tuple[str, int | None]:
+    """A Dask address :func:`connect` can use: ``(address stripped, N of local:N or None)``.
+
+    ``local`` or ``local:N`` (1 to :data:`MAX_LOCAL_WORKERS` processes; ``local`` is one
+    per CPU), or ``tcp://HOST[:PORT]`` (port 1 to 65535; 8786, the scheduler's, when
+    left out).  Other schemes are refused by name: ``inproc://`` reaches a scheduler in
+    the same Python process only, ``tls://`` and ``wss://`` need certificates this
+    package does not set up, ``ucx://`` and ``ws://`` are not used here.
+
+    Raises:
+        ClusterError: the address and what is wrong with it.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise ClusterError("the Dask address is empty; give tcp://HOST:PORT or local:N")
+    address = address.strip()
+    m = _LOCAL.match(address)
+    if m:
+        n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
+        if not 1 <= n <= MAX_LOCAL_WORKERS:
+            raise ClusterError(f"local:N needs 1 to {MAX_LOCAL_WORKERS} worker processes, got {n}")
+        return address, n
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        raise ClusterError(
+            f"the Dask address {address!r} is neither tcp://HOST:PORT (a running scheduler) "
+            "nor local:N (N local worker processes)"
+        )
+    if scheme.lower() != "tcp":
+        why = {
+            "inproc": "it reaches a scheduler inside the same Python process only",
+            "tls": "it needs TLS certificates, which this package does not set up",
+            "wss": "it needs TLS certificates, which this package does not set up",
+        }.get(scheme.lower(), "this package connects over tcp:// only")
+        raise ClusterError(
+            f"the Dask address {address!r} uses {scheme}://, which is not supported ({why}); "
+            "give tcp://HOST:PORT (a running `dask scheduler`) or local:N"
+        )
+    hp = _HOST_PORT.match(rest)
+    if hp is None or not hp.group("host").strip("[]"):
+        raise ClusterError(
+            f"the Dask address {address!r} has no host; give tcp://HOST:PORT, e.g. "
+            "tcp://127.0.0.1:8786"
+        )
+    port = hp.group("port")
+    if port is not None and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ClusterError(
+            f"the Dask address {address!r} has port {port!r}; a port is a number from 1 to "
+            "65535 (`dask scheduler` listens on 8786 by default)"
+        )
+    return address, None
 
 
 @contextlib.contextmanager
@@ -84,22 +140,11 @@ def connect(
             with connect(address, timeout=timeout) as client:
                 yield client
         return
-    if not isinstance(address, str) or not address.strip():
-        raise ClusterError("the Dask address is empty; give tcp://HOST:PORT or local:N")
-    address = address.strip()
-    m = _LOCAL.match(address)
-    if m:
-        n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
-        if not 1 <= n <= 256:
-            raise ClusterError(f"local:N needs 1 to 256 worker processes, got {n}")
-        with _local_cluster(n) as client:
+    address, n_local = check_address(address)
+    if n_local is not None:
+        with _local_cluster(n_local) as client:
             yield client
         return
-    if "://" not in address:
-        raise ClusterError(
-            f"the Dask address {address!r} is neither tcp://HOST:PORT (a running scheduler) "
-            "nor local:N (N local worker processes)"
-        )
     deadline = time.monotonic() + timeout
     probe_scheduler(address, deadline, timeout)
     client = _client_within(address, deadline, timeout)
