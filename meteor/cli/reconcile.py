@@ -8,12 +8,13 @@ One pair from the command line (``--hyp TEXT --ref TEXT``) or a corpus from file
 from __future__ import annotations
 
 import argparse
-import json
+import math
 
 from meteor.analysis.reconcile import Reconciliation, group_label, reconcile, reconcile_corpus
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.read import load_corpus
+from meteor.json_numbers import json_text
 from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_reconcile", "format_text"]
@@ -63,6 +64,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     return rc
 
 
+def _n(x: float) -> str:
+    """A step's P, R or penalty to four places; ``undefined`` where the formula leaves it
+    undefined (NaN: an empty side, or no match under NLTK's arithmetic)."""
+    return f"{x:.4f}" if math.isfinite(x) else "undefined"
+
+
 def format_text(r: Reconciliation) -> str:
     """The reconciliation as plain text lines."""
     what = f"corpus of {r.segments} segments" if r.corpus else "pair"
@@ -82,10 +89,10 @@ def format_text(r: Reconciliation) -> str:
         if s.note:
             lines.append(f"      note: {s.note}")
         if s.precision and s.recall and s.penalty and s.chunks:
+            p, rc, pen = s.precision, s.recall, s.penalty
             lines.append(
-                f"      P {s.precision[0]:.4f} -> {s.precision[1]:.4f}, R {s.recall[0]:.4f} -> "
-                f"{s.recall[1]:.4f}, chunks {s.chunks[0]} -> {s.chunks[1]}, penalty "
-                f"{s.penalty[0]:.4f} -> {s.penalty[1]:.4f}"
+                f"      P {_n(p[0])} -> {_n(p[1])}, R {_n(rc[0])} -> {_n(rc[1])}, "
+                f"chunks {s.chunks[0]} -> {s.chunks[1]}, penalty {_n(pen[0])} -> {_n(pen[1])}"
             )
         lines += [f"      {w}" for w in s.words]
         if s.score_sum is not None and s.score_mean is not None:
@@ -150,7 +157,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
     if args.format == "json":
-        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
+        text = json_text(result.to_dict())
     else:
         text = format_text(result)
     with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
