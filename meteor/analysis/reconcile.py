@@ -64,6 +64,7 @@ __all__ = [
     "Reason",
     "Reconciliation",
     "Step",
+    "check_sampling",
     "group_label",
     "reconcile",
     "reconcile_corpus",
@@ -262,13 +263,15 @@ def reconcile(
         a, b: a preset name, :class:`~meteor.params.Params` or :class:`~meteor.Meteor`.
         corpus: reconcile corpus scores (:func:`reconcile_corpus`).
         orders: sample this many random orders for the shares instead of every subset.
-        seed: the seed of the sampled orders.
+        seed: the seed of the sampled orders (a whole number ≥ 0).
         top: (corpus) how many segments each step lists as those it moved most.
 
     Raises:
         ParamError: an unknown preset or a setting that cannot run.
-        TypeError, ValueError: as :meth:`Meteor.score` for bad texts.
+        TypeError, ValueError: as :meth:`Meteor.score` for bad texts; ValueError for a
+            bad ``seed`` (before any scoring).
     """
+    check_sampling(seed)
     if corpus:
         return reconcile_corpus(hyp, refs, a, b, orders=orders, seed=seed, top=top)
     pa, name_a, ma = _side(a)
@@ -299,6 +302,7 @@ def reconcile_corpus(
     NLTK/HF, :func:`~meteor.analysis.reconcile_groups.aggregation_of`), the gap split over
     the groups plus ``aggregation``; each step gives both aggregations and the segments it
     moved most."""
+    check_sampling(seed)
     check_corpus(hyps, refs)  # the corpus runner's checks (meteor.batch)
     pa, name_a, ma = _side(a)
     pb, name_b, mb = _side(b)
@@ -322,6 +326,12 @@ def reconcile_corpus(
     steps = [_corpus_step(game, m, names, top) for m in _moves(game)]
     score_a, score_b = game.value(frozenset()), game.value(frozenset(players))
     return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None, None)
+
+
+def check_sampling(seed: int) -> None:
+    """Refuse a ``seed`` the sampled orders cannot take (one line naming it)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number of at least 0, got {seed!r}")
 
 
 def _group(key: str) -> Reason:

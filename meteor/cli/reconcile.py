@@ -115,6 +115,7 @@ def format_text(r: Reconciliation) -> str:
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
     """Run ``reconcile``; prints text or one JSON object (:meth:`Reconciliation.to_dict`)."""
+    cli_io.check_seed(args.seed)  # before any work
     texts = args.hyp_text is not None or args.ref_text
     files = args.hyp_file is not None or args.ref_file
     if texts and files:
