@@ -10,7 +10,13 @@ from __future__ import annotations
 import argparse
 import math
 
-from meteor.analysis.reconcile import Reconciliation, group_label, reconcile, reconcile_corpus
+from meteor.analysis.reconcile import (
+    MAX_ORDERS,
+    Reconciliation,
+    group_label,
+    reconcile,
+    reconcile_corpus,
+)
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.read import load_corpus
@@ -57,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         type=int,
         default=None,
         metavar="N",
-        help="sample N random orders for the shares instead of every subset",
+        help=f"sample N random orders for the shares instead of every subset (2 to {MAX_ORDERS:,})",
     )
     rc.add_argument("--seed", type=int, default=0, help="seed of the sampled orders")
     rc.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -115,13 +121,16 @@ def format_text(r: Reconciliation) -> str:
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
     """Run ``reconcile``; prints text or one JSON object (:meth:`Reconciliation.to_dict`)."""
-    cli_io.check_seed(args.seed)  # before any work
+    if args.orders is not None and not 2 <= args.orders <= MAX_ORDERS:  # before any work
+        raise CliError(
+            f"--orders must be at least 2 and at most {MAX_ORDERS:,} (every subset, the "
+            f"default without --orders, is exact), got {args.orders}"
+        )
+    cli_io.check_seed(args.seed)
     texts = args.hyp_text is not None or args.ref_text
     files = args.hyp_file is not None or args.ref_file
     if texts and files:
         raise CliError("give either --hyp/--ref texts (a pair) or -i/-r files (a corpus), not both")
-    if args.orders is not None and args.orders < 2:
-        raise CliError(f"--orders must be at least 2, got {args.orders}")
     sides: list[str | Meteor] = []
     for name, file, flag in ((args.setting_a, args.file_a, "--from"),
                              (args.setting_b, args.file_b, "--to")):  # fmt: skip
