@@ -13,11 +13,15 @@ pairs include ones that match every word in one chunk, where the perfect-segment
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
+import json
 import math
 import random
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +32,7 @@ from meteor.analysis.reconcile_groups import (
     build_params,
     differing_groups,
 )
+from meteor.cli.commands import main
 from meteor.errors import ParamError
 from meteor.params import Params
 from meteor.presets import get_preset
@@ -168,3 +173,19 @@ def test_summed_corpus_score_keeps_chunks_without_the_perfect_rule(preset: str) 
     if not perfect_rule:
         assert c.stats == plain
         assert c.score == compute(plain, get_preset(preset).params).score
+
+
+@pytest.mark.parametrize("preset", ["hf", "meteor-1.5"])
+def test_score_json_defines_the_corpus_sum_of_its_setting(preset: str, tmp_path: Path) -> None:
+    """The JSON report's definition of the corpus score names the perfect-segment rule only
+    for settings that have it."""
+    (tmp_path / "h.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    out = io.StringIO()
+    argv = ["score", "-i", str(tmp_path / "h.txt"), "-r", str(tmp_path / "r.txt"), "-p", preset]
+    with contextlib.redirect_stdout(out):
+        assert main([*argv, "-f", "json"]) == 0
+    definition = json.loads(out.getvalue())["corpus_score_definition"]
+    has_rule = get_preset(preset).params.perfect_rule
+    assert ("the chunks of a perfect segment are not added" in definition) == has_rule
+    assert ("no perfect-segment rule" in definition) == (not has_rule)
