@@ -301,7 +301,8 @@ class Totals:
     :func:`math.fsum` does), so it is the same however the segments arrive.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, params: Params) -> None:
+        self.params = params
         self.stats = Stats()
         self.n = 0
         self.nrefs = 1
@@ -326,15 +327,19 @@ class Totals:
         self._partials = partials
 
     def add_record(self, r: MeteorResult) -> None:
-        self.add(r.stats.corpus_contribution(), r.score, len(r.refs))
+        self.add(
+            r.stats.corpus_contribution(perfect_rule=self.params.perfect_rule),
+            r.score,
+            len(r.refs),
+        )
 
     def mean(self) -> float:
         """The mean of the segment scores (0.0 with none)."""
         return math.fsum(self._partials) / self.n if self.n else 0.0
 
-    def breakdown(self, params: Params) -> Breakdown:
+    def breakdown(self) -> Breakdown:
         """The formula on the summed statistics."""
-        return compute(self.stats, params)
+        return compute(self.stats, self.params)
 
 
 def combine(scorer: Scorer, segments: Iterable[MeteorResult]) -> CorpusResult:
@@ -355,13 +360,13 @@ def combine(scorer: Scorer, segments: Iterable[MeteorResult]) -> CorpusResult:
         ],
         "a corpus score",
     )
-    totals = Totals()
+    totals = Totals(scorer.params)
     for s in segs:
         totals.add_record(s)
     return CorpusResult(
         segments=segs,
         stats=totals.stats,
-        breakdown=totals.breakdown(scorer.params),
+        breakdown=totals.breakdown(),
         mean_segment_score=totals.mean(),
         signature=scorer.signature(totals.nrefs),
     )

@@ -250,7 +250,7 @@ def cache_sections(key: Any, sections: list[bytes], **extra: Any) -> bytes:
     :func:`read_cache_sections` gives the sections back."""
     body = b"".join(sections)
     head = {"key": key, "sizes": [len(b) for b in sections], "crc32": zlib.crc32(body), **extra}
-    return json.dumps(head, ensure_ascii=False).encode("utf-8") + b"\n" + body
+    return json.dumps(head, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n" + body
 
 
 def read_cache_sections(

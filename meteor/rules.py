@@ -14,7 +14,9 @@
   sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:
   frag = 0, MeteorScorer.computeMetrics) and by the corpus sum
   (:meth:`meteor.types.Stats.corpus_contribution`: its chunks are not added,
-  MeteorStats.addStats).  Each caller passes the counts its Java original reads.
+  MeteorStats.addStats), both only under settings that have the rule
+  (``Params.perfect_rule``: Meteor 1.5's).  Each caller passes the counts its Java
+  original reads.
 
 * :func:`java_hash`: Java's ``String.hashCode``, the key Meteor 1.5 compares words
   by (the matchers' ``java_keys``, :func:`meteor.stages.base._key_function`) and the key of

@@ -21,8 +21,8 @@ class Stats:
     Per-module tuples are indexed by :data:`MODULE_ORDER` (six entries); a stage
     registered at run time adds its slot after them (:func:`module_order`) when it
     matched something.  ``stats_a + stats_b``
-    sums every field; the corpus sum of Meteor 1.5 (which skips the chunks of a
-    perfect segment) is :meth:`corpus_contribution` summed.
+    sums every field; the corpus sum (which, under Meteor 1.5's perfect-segment
+    rule, skips the chunks of a perfect segment) is :meth:`corpus_contribution` summed.
     """
 
     hyp_len: int = 0
@@ -115,13 +115,16 @@ class Stats:
             self.hyp_word_matches, self.hyp_len, self.ref_word_matches, self.ref_len, self.chunks
         )
 
-    def corpus_contribution(self) -> Stats:
-        """What Meteor 1.5 adds to the corpus total for this segment.
+    def corpus_contribution(self, *, perfect_rule: bool) -> Stats:
+        """What this segment adds to the corpus total under a setting with or without
+        the perfect-segment rule (:attr:`meteor.params.Params.perfect_rule`).
 
-        Reproduces ``MeteorStats.addStats`` (MeteorStats.java:144-146): the chunks
-        of a perfect segment are not added, its matches are.
+        With the rule (Meteor 1.5's settings) it reproduces ``MeteorStats.addStats``
+        (MeteorStats.java:144-146): the chunks of a perfect segment are not added, its
+        matches are.  Without it (nltk, hf, the 2005 paper) the segment adds all of its
+        statistics, so the corpus frag counts every chunk, as the segment's own frag does.
         """
-        if self.is_perfect:
+        if perfect_rule and self.is_perfect:
             return Stats(
                 self.hyp_len,
                 self.ref_len,

@@ -15,11 +15,11 @@ its conversions to and from :class:`Match` are here (:func:`match_of`, :func:`ma
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from meteor.json_numbers import json_number
 from meteor.match_tuples import Candidate, _check_spans, _pack_raw, _Packed, _unpack_raw
 from meteor.module_registry import (
     MODULE_ORDER,
@@ -363,11 +363,6 @@ class Alignment(_Deferrable):
         return tuple(flags)
 
 
-def _num(x: float) -> float | None:
-    """JSON has no NaN: Meteor's NaN precision/recall become ``null``."""
-    return None if math.isnan(x) else x
-
-
 @dataclass(frozen=True, slots=True)
 class MeteorResult(BreakdownFields):
     """The full record of one segment scored against its best reference.
@@ -399,11 +394,11 @@ class MeteorResult(BreakdownFields):
         """Stable JSON form (documented in docs/api.md, "The record")."""
         d: dict[str, Any] = {
             "score": self.score,
-            "precision": _num(self.precision),
-            "recall": _num(self.recall),
-            "fmean": _num(self.fmean),
-            "frag": _num(self.frag),
-            "penalty": _num(self.penalty),
+            "precision": json_number(self.precision),
+            "recall": json_number(self.recall),
+            "fmean": json_number(self.fmean),
+            "frag": json_number(self.frag),
+            "penalty": json_number(self.penalty),
             "chunks": self.stats.chunks,
             "matches_hyp": self.stats.hyp_word_matches,
             "matches_ref": self.stats.ref_word_matches,
@@ -447,11 +442,11 @@ class CorpusResult(BreakdownFields):
         d: dict[str, Any] = {
             "score": self.score,
             "mean_segment_score": self.mean_segment_score,
-            "precision": _num(self.precision),
-            "recall": _num(self.recall),
-            "fmean": _num(self.fmean),
-            "frag": _num(self.frag),
-            "penalty": _num(self.penalty),
+            "precision": json_number(self.precision),
+            "recall": json_number(self.recall),
+            "fmean": json_number(self.fmean),
+            "frag": json_number(self.frag),
+            "penalty": json_number(self.penalty),
             "segments": len(self.segments),
             "stats": self.stats.to_dict(),
             "signature": self.signature,

@@ -60,6 +60,8 @@ def group_labels() -> dict[str, str]:
 class _Russian(Formatter):
     """The library's reasons in Russian: decimal comma, minus sign, three plural forms."""
 
+    undefined = "не определено"
+
     def plural(self, n: int, forms: list[str]) -> str:
         if len(forms) < 3:
             return forms[-1]

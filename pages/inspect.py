@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -12,6 +11,7 @@ import streamlit as st
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain.record import Explanation
 from meteor.io import export
+from meteor.json_numbers import json_text
 from meteor.params import Params
 from meteor.text.notices import token_notices
 from meteor.types import MeteorResult, Module
@@ -330,9 +330,7 @@ def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict
     with st.container(horizontal=True, key="downloads"):
         st.download_button(
             t("dl_json"),
-            data=lambda: json.dumps(
-                official.to_dict(candidates=True), ensure_ascii=False, indent=2
-            ),
+            data=lambda: json_text(official.to_dict(candidates=True), indent=2),
             file_name="meteor-alignment.json",
             mime="application/json",
             key="dl_json",

@@ -168,7 +168,7 @@ def _segment_table(
             lab = key(k, seg)
             if lab is not None:
                 groups.setdefault(lab, []).append(k)
-        mat = stats_matrix(result.segments)  # once per system, a bucket's rows sliced off
+        mat = stats_matrix(result.segments, params)  # once per system, a bucket's rows sliced off
         scores = _scores_of(result.segments)
         for lab in labels:
             where = groups[lab]

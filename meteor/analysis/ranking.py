@@ -79,7 +79,7 @@ def summed_score(segments: Sequence[MeteorResult], params: Params) -> tuple[floa
     and the formula's :class:`~meteor.scoring.Breakdown`."""
     total = Stats()
     for s in segments:
-        total = total + s.stats.corpus_contribution()
+        total = total + s.stats.corpus_contribution(perfect_rule=params.perfect_rule)
     b = compute(total, params)
     return b.score, b
 
@@ -103,7 +103,7 @@ def approximate_randomisation(
             f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
         )
     _check_trials(trials)
-    return _randomisation_p(stats_matrix(a), stats_matrix(b), params, trials, seed)
+    return _randomisation_p(stats_matrix(a, params), stats_matrix(b, params), params, trials, seed)
 
 
 def _check_trials(trials: int) -> None:
@@ -340,7 +340,7 @@ def _bootstrap_system(
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     _check_settings([("the corpus", segs)], params, "a bootstrap")
-    mat, scores = stats_matrix(segs), _scores_of(segs)
+    mat, scores = stats_matrix(segs, params), _scores_of(segs)
     intervals, samples = _bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
     return _Sampled(mat, scores, intervals, samples)
 

@@ -151,7 +151,7 @@ class _Game:
                             best, best_score = st, sc
                     assert best is not None
                     scores.append(best_score)
-                    total = total + best.corpus_contribution()
+                    total = total + best.corpus_contribution(perfect_rule=p.perfect_rule)
                 got = (tuple(scores), total)
             except (ParamError, ResourceError, ValueError) as exc:
                 got = str(exc)

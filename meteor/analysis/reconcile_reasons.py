@@ -16,6 +16,7 @@ by the spec, ``", "`` by default); ``{n:pl:match|matches}`` writes the word for 
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -156,8 +157,11 @@ TEMPLATES: dict[str, str] = {
 class Formatter(string.Formatter):
     """Renders a :class:`Reason` with a table of templates (English: :data:`TEMPLATES`).
 
-    A subclass for another language overrides :meth:`plural` (its plural forms) and
-    :meth:`number` (its decimal sign)."""
+    A subclass for another language overrides :meth:`plural` (its plural forms),
+    :meth:`number` (its decimal sign) and :attr:`undefined` (the word for a number the
+    formula leaves undefined: NaN, e.g. frag and the penalty with no match)."""
+
+    undefined = "undefined"
 
     def __init__(self, templates: Mapping[str, str] | None = None) -> None:
         self.templates = TEMPLATES if templates is None else templates
@@ -173,6 +177,8 @@ class Formatter(string.Formatter):
             return sep.join(self.format_field(v, "") for v in value)
         if format_spec.startswith("pl:"):
             return self.plural(int(value), format_spec[3:].split("|"))
+        if isinstance(value, float) and not math.isfinite(value):
+            return self.undefined
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return self.number(super().format_field(value, format_spec))
         return str(super().format_field(value, format_spec))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meteor.analysis.reconcile_reasons import Reason
+from meteor.json_numbers import json_ready
 from meteor.params import Params
 from meteor.presets import PRESETS
 from meteor.types import Match, MeteorResult
@@ -67,6 +68,7 @@ class Step:
         return self.note_reason.text if self.note_reason is not None else ""
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (an undefined number, e.g. the penalty with no match, ``None``)."""
         d: dict[str, Any] = {
             "group": self.group,
             "groups": list(self.groups),
@@ -90,7 +92,8 @@ class Step:
             d["score_sum"] = self.score_sum
             d["score_mean"] = self.score_mean
             d["moved"] = [{"segment": k + 1, "before": x, "after": y} for k, x, y in self.moved]
-        return d
+        out: dict[str, Any] = json_ready(d)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +155,9 @@ class Reconciliation:
         return dict(self.shares).get(key, 0.0)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict (``score_a``, ``score_b``, ``steps``, ``shares`` ...)."""
-        return {
+        """A JSON-ready dict (``score_a``, ``score_b``, ``steps``, ``shares`` ...; an undefined
+        number ``None``, :func:`~meteor.json_numbers.json_ready`)."""
+        d = {
             "from": self.name_a,
             "to": self.name_b,
             "corpus": self.corpus,
@@ -175,6 +179,8 @@ class Reconciliation:
             "signature_a": self.params_a.signature(preset=_preset_of(self.name_a)),
             "signature_b": self.params_b.signature(preset=_preset_of(self.name_b)),
         }
+        out: dict[str, Any] = json_ready(d)
+        return out
 
 
 def _preset_of(name: str) -> str | None:

@@ -83,15 +83,21 @@ def row_stats(row: Sequence[float]) -> Stats:
     return Stats(*out)
 
 
-def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats]) -> np.ndarray:
-    """One row per segment: what it adds to the corpus statistics (float64, exact ints).
+def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Params) -> np.ndarray:
+    """One row per segment: what it adds to the corpus statistics under ``params``
+    (float64, exact ints).
 
     The row is :meth:`Stats.corpus_contribution`, so summing rows reproduces
-    :meth:`meteor.Meteor.combine` including Meteor 1.5's perfect-segment chunk rule.
+    :meth:`meteor.Meteor.combine`, including Meteor 1.5's perfect-segment chunk rule
+    where ``params`` has it.
     """
     width = len(module_order())
+    rule = params.perfect_rule
     rows = [
-        _stats_row_of((s.stats if isinstance(s, MeteorResult) else s).corpus_contribution(), width)
+        _stats_row_of(
+            (s.stats if isinstance(s, MeteorResult) else s).corpus_contribution(perfect_rule=rule),
+            width,
+        )
         for s in segments
     ]
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(_STATS_FIELDS) - 4 + 4 * width)
@@ -280,7 +286,7 @@ def _resampled(
     seed: int | None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per system: (resampled corpus scores, resampled mean segment scores)."""
-    mats = [stats_matrix(segs) for segs in systems]
+    mats = [stats_matrix(segs, params) for segs in systems]
     seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
     return _resampled_matrices(mats, seg_scores, params, n_samples, seed)
 

@@ -274,9 +274,9 @@ def bootstrap(
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     _check_settings([("the corpus", segs)], params, "a bootstrap")
-    return _bootstrap_matrix(stats_matrix(segs), _scores_of(segs), params, n_samples, seed, level)[
-        0
-    ]
+    return _bootstrap_matrix(
+        stats_matrix(segs, params), _scores_of(segs), params, n_samples, seed, level
+    )[0]
 
 
 def _scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
@@ -376,7 +376,10 @@ def paired_bootstrap(
             when the systems (or ``params``) differ in settings.
     """
     sa, sb, _, n_a, n_b = _paired_segments(a, b, params, names, n_samples, level, ids)
-    mats, scores = [stats_matrix(sa), stats_matrix(sb)], [_scores_of(sa), _scores_of(sb)]
+    mats, scores = (
+        [stats_matrix(sa, params), stats_matrix(sb, params)],
+        [_scores_of(sa), _scores_of(sb)],
+    )
     samples = _resampled_matrices(mats, scores, params, n_samples, seed)
     return _paired_record(
         names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b)

@@ -261,8 +261,9 @@ def segment_scores(stats: StatArrays, pt: Point, perfect_rule: bool = True) -> A
 def system_scores(
     stats: StatArrays, pt: Point, systems: Array, n_systems: int, perfect_rule: bool = True
 ) -> Array:
-    """``(B, S)``: each system's corpus score (Meteor 1.5's sum of the statistics of each
-    segment's best reference, a perfect segment's chunks left out) under every point.
+    """``(B, S)``: each system's corpus score (the sum of the statistics of each segment's
+    best reference; with ``perfect_rule``, Meteor 1.5's, a perfect segment's chunks left
+    out, :meth:`meteor.stats.Stats.corpus_contribution`) under every point.
 
     With one reference the sums do not depend on the point: they are taken once and every
     point is scored on them together; with several, each point sums its own best references.
@@ -279,8 +280,9 @@ def system_scores(
         return x @ one_hot
 
     def corpus_terms(v: dict[str, Array]) -> _Terms:
-        perfect = (v["hw"] == v["hl"]) & (v["rw"] == v["rl"]) & (v["chunks"] == 1)
-        v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
+        if perfect_rule:
+            perfect = (v["hw"] == v["hl"]) & (v["rw"] == v["rl"]) & (v["chunks"] == 1)
+            v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
         s = {f: sums(f, v[f]) for f in fields}
         return _terms(s, perfect_rule)
 

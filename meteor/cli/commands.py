@@ -45,6 +45,7 @@ from meteor.errors import ResourceError
 from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
+from meteor.json_numbers import json_text
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
 from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
@@ -180,7 +181,7 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             }
             for p in PRESETS.values()
         ]
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        print(json_text(data, indent=2))
         return 0
     from meteor.languages import available, available_languages
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from meteor.analysis.explain.record import Explanation, explain
 from meteor.cli.files import atomic_output, mark_inputs
+from meteor.json_numbers import json_text
 from meteor.metric import Meteor
 from meteor.params import ParamError
 
@@ -72,7 +73,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     e = explain(result, m)
     if args.format == "json":
         data = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
-        text = json.dumps(data, ensure_ascii=False)
+        text = json_text(data)
     else:
         text = format_text(e)
     with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
@@ -93,4 +94,4 @@ def with_explanations(
         rec = json.loads(line)
         result = meteor.score(hyps[k], refs[k])
         rec["explain"] = explain(result, meteor).to_dict()
-        yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
+        yield json_text(rec) + "\n"

@@ -8,12 +8,19 @@ One pair from the command line (``--hyp TEXT --ref TEXT``) or a corpus from file
 from __future__ import annotations
 
 import argparse
-import json
+import math
 
-from meteor.analysis.reconcile import Reconciliation, group_label, reconcile, reconcile_corpus
+from meteor.analysis.reconcile import (
+    MAX_ORDERS,
+    Reconciliation,
+    group_label,
+    reconcile,
+    reconcile_corpus,
+)
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
 from meteor.io.read import load_corpus
+from meteor.json_numbers import json_text
 from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_reconcile", "format_text"]
@@ -56,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         type=int,
         default=None,
         metavar="N",
-        help="sample N random orders for the shares instead of every subset",
+        help=f"sample N random orders for the shares instead of every subset (2 to {MAX_ORDERS:,})",
     )
     rc.add_argument("--seed", type=int, default=0, help="seed of the sampled orders")
     rc.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -64,6 +71,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         rc, file_a="preset", file_b="preset", hyp_file="hypothesis", ref_file="reference"
     )
     return rc
+
+
+def _n(x: float) -> str:
+    """A step's P, R or penalty to four places; ``undefined`` where the formula leaves it
+    undefined (NaN: an empty side, or no match under NLTK's arithmetic)."""
+    return f"{x:.4f}" if math.isfinite(x) else "undefined"
 
 
 def format_text(r: Reconciliation) -> str:
@@ -85,10 +98,10 @@ def format_text(r: Reconciliation) -> str:
         if s.note:
             lines.append(f"      note: {s.note}")
         if s.precision and s.recall and s.penalty and s.chunks:
+            p, rc, pen = s.precision, s.recall, s.penalty
             lines.append(
-                f"      P {s.precision[0]:.4f} -> {s.precision[1]:.4f}, R {s.recall[0]:.4f} -> "
-                f"{s.recall[1]:.4f}, chunks {s.chunks[0]} -> {s.chunks[1]}, penalty "
-                f"{s.penalty[0]:.4f} -> {s.penalty[1]:.4f}"
+                f"      P {_n(p[0])} -> {_n(p[1])}, R {_n(rc[0])} -> {_n(rc[1])}, "
+                f"chunks {s.chunks[0]} -> {s.chunks[1]}, penalty {_n(pen[0])} -> {_n(pen[1])}"
             )
         lines += [f"      {w}" for w in s.words]
         if s.score_sum is not None and s.score_mean is not None:
@@ -111,12 +124,16 @@ def format_text(r: Reconciliation) -> str:
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
     """Run ``reconcile``; prints text or one JSON object (:meth:`Reconciliation.to_dict`)."""
+    if args.orders is not None and not 2 <= args.orders <= MAX_ORDERS:  # before any work
+        raise CliError(
+            f"--orders must be at least 2 and at most {MAX_ORDERS:,} (every subset, the "
+            f"default without --orders, is exact), got {args.orders}"
+        )
+    cli_io.check_seed(args.seed)
     texts = args.hyp_text is not None or args.ref_text
     files = args.hyp_file is not None or args.ref_file
     if texts and files:
         raise CliError("give either --hyp/--ref texts (a pair) or -i/-r files (a corpus), not both")
-    if args.orders is not None and args.orders < 2:
-        raise CliError(f"--orders must be at least 2, got {args.orders}")
     sides: list[str | Meteor] = []
     for name, file, flag in ((args.setting_a, args.file_a, "--from"),
                              (args.setting_b, args.file_b, "--to")):  # fmt: skip
@@ -153,7 +170,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
     if args.format == "json":
-        text = json.dumps(result.to_dict(), ensure_ascii=False, allow_nan=False)
+        text = json_text(result.to_dict())
     else:
         text = format_text(result)
     with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)

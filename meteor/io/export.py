@@ -358,6 +358,9 @@ def report(
         "corpus_score_definition": (
             "score from the summed sufficient statistics of all segments (Meteor 1.5 "
             "MeteorStats.addStats; the chunks of a perfect segment are not added)"
+            if params.perfect_rule
+            else "score from the summed sufficient statistics of all segments (every "
+            "segment's chunks added: these settings have no perfect-segment rule)"
         ),
         "mean_segment_score_definition": "arithmetic mean of the segment scores",
         "systems": systems,

@@ -446,7 +446,9 @@ def ensure_wordnet_copy(base: Path | None = None) -> Path:
                 "sha256": hashlib.sha256(data).hexdigest(),
             }
         stamp = {"version": _STAMP_VERSION, "source": str(src), "files": files}
-        _write_atomic(target / STAMP_NAME, json.dumps(stamp, indent=1).encode("utf-8"))
+        _write_atomic(
+            target / STAMP_NAME, json.dumps(stamp, indent=1, allow_nan=False).encode("utf-8")
+        )
     return root
 
 

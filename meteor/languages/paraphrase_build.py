@@ -491,9 +491,9 @@ def _write_index(
 
     # Reserve room for the header: the offsets it lists depend on its length.
     _, header["arrays"] = layout(0)
-    hlen = _pad(len(json.dumps(header, sort_keys=True)) + 256)
+    hlen = _pad(len(json.dumps(header, sort_keys=True, allow_nan=False)) + 256)
     _, header["arrays"] = layout(hlen)
-    blob = json.dumps(header, sort_keys=True).encode("utf-8")
+    blob = json.dumps(header, sort_keys=True, allow_nan=False).encode("utf-8")
     if len(blob) > hlen:  # pragma: no cover - 256 spare bytes cover any offset growth
         raise RuntimeError("paraphrase index header outgrew its reserved space")
     blob = blob.ljust(hlen)

@@ -147,7 +147,7 @@ def same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
             return False
         from meteor.resources import write_cache_file
 
-        write_cache_file(seen_path, json.dumps([this, *seen][:16]).encode("utf-8"))
+        write_cache_file(seen_path, json.dumps([this, *seen][:16], allow_nan=False).encode("utf-8"))
         return True
 
     return same

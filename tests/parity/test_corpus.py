@@ -73,7 +73,7 @@ def test_corpus_score_equals_score_of_summed_stats(meteor: Meteor) -> None:
     res = score_corpus(meteor, hyps, refs)
     total = Stats()
     for s in res.segments:
-        total = total + s.stats.corpus_contribution()
+        total = total + s.stats.corpus_contribution(perfect_rule=True)
     assert res.stats == total
     assert res.score == compute(total, meteor.params).score
     # Meteor 1.5's rule: the perfect first segment adds its matches but not its chunk
@@ -117,7 +117,9 @@ def test_corpus_score_from_the_jars_statistics(meteor: Meteor, shared_data: Path
     res = score_corpus(meteor, [d["hyp"] for d in records], [d["refs"] for d in records])
     total = Stats()
     for d in records:
-        total = total + _java_stats(d["stats"], meteor.params.modules).corpus_contribution()
+        total = total + _java_stats(d["stats"], meteor.params.modules).corpus_contribution(
+            perfect_rule=True
+        )
     assert res.score == pytest.approx(compute(total, meteor.params).score, abs=1e-15)
     assert res.score != pytest.approx(res.mean_segment_score, abs=1e-3)
 
@@ -306,7 +308,7 @@ def _naive_bootstrap(segs, params, n_samples, seed):  # type: ignore[no-untyped-
         total = Stats()
         score_sum = 0.0
         for i in idx:
-            total = total + segs[i].stats.corpus_contribution()
+            total = total + segs[i].stats.corpus_contribution(perfect_rule=params.perfect_rule)
             score_sum += segs[i].score
         corpus.append(compute(total, params).score)
         means.append(score_sum / n)
@@ -412,7 +414,7 @@ def test_resample_indices_are_the_bootstrap_draws() -> None:
 
 def test_stats_matrix_sums_to_corpus_stats(meteor: Meteor, demo) -> None:  # type: ignore[no-untyped-def]
     a, _ = demo
-    m = stats_matrix(a.segments)
+    m = stats_matrix(a.segments, meteor.params)
     assert m.shape[0] == 20
     assert resampling.row_stats(m.sum(axis=0)) == a.stats
 

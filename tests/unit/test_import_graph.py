@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     # 1 foundation: errors, small rules, the records (tokens, matches, chunks, results)
     "meteor.errors": 1,
     "meteor.rules": 1,
+    "meteor.json_numbers": 1,
     "meteor.runtime": 1,
     "meteor.memo": 1,
     "meteor.resources": 1,

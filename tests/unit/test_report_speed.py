@@ -82,7 +82,7 @@ def _bits(x: float) -> bytes:
 def test_scores_of_sums_is_compute_bit_for_bit(preset: str) -> None:
     m = meteor.Meteor(preset)
     segs = [s for h in HYPS.values() for s in m.corpus_score(h, REFS).segments]
-    mat = stats_matrix(segs)
+    mat = stats_matrix(segs, m.params)
     rng = np.random.default_rng(3)
     counts = np.stack([np.bincount(rng.integers(0, len(segs), 5), minlength=len(segs))
                        for _ in range(200)]).astype(np.float64)  # fmt: skip

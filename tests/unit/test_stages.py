@@ -342,7 +342,7 @@ def test_toy_stage_in_a_corpus_and_figures(toy: Module) -> None:
     assert corpus.stats.to_dict()["ref_content_matches"]["toy"] == 2  # runner, cat
     assert corpus.stats == sum((s.stats for s in corpus.segments), Stats())
     # the bootstrap's statistics matrix has the toy stage's columns
-    sums = stats_matrix(corpus.segments).sum(axis=0)
+    sums = stats_matrix(corpus.segments, scorer.params).sum(axis=0)
     assert compute(row_stats(sums), scorer.params).score == corpus.score
     r = corpus.segments[0]
     fig = figures.link_view(

@@ -25,6 +25,7 @@ from meteor.analysis.explain.parts import (
     unmatched_costs,
     waterfall,
 )
+from meteor.json_numbers import json_ready
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.types import MeteorResult
@@ -68,8 +69,9 @@ class Explanation:
     near_misses: tuple[NearMiss, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as plain JSON-ready data (enums as their values, tuples as lists)."""
-        out: dict[str, Any] = _plain(self)
+        """The record as plain JSON-ready data (enums as their values, tuples as lists,
+        numbers as :func:`~meteor.json_numbers.json_ready` writes them)."""
+        out: dict[str, Any] = json_ready(_plain(self))
         return out
 
 

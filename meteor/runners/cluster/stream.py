@@ -182,7 +182,7 @@ class StreamTotals:
 
     def __init__(self, meteor: Meteor) -> None:
         self.meteor = meteor
-        self._totals = batch.Totals()
+        self._totals = batch.Totals(meteor.params)
 
     @property
     def stats(self) -> Stats:
@@ -210,7 +210,7 @@ class StreamTotals:
         t = self._totals
         return StreamSummary(
             t.stats,
-            t.breakdown(self.meteor.params),
+            t.breakdown(),
             t.mean(),
             t.n,
             self.meteor.signature(t.nrefs),

@@ -173,7 +173,7 @@ def score_partition(
             (
                 json.dumps(segment_record(r, k + 1), ensure_ascii=False, allow_nan=False) + "\n",
                 r.score,
-                r.stats.corpus_contribution(),
+                r.stats.corpus_contribution(perfect_rule=params.perfect_rule),
                 len(r.refs),
             )
             for k, r in zip(numbers, found, strict=True)
