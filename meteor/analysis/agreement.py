@@ -25,6 +25,7 @@ again.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -191,9 +192,10 @@ def score_metrics(
                 judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
             )
         )
-    for path in dict.fromkeys(preset_files):  # tuned presets: their signature names them
-        build = partial(Meteor, preset_file=path)
-        label = str(build().preset).split("@")[0]
+    files = list(dict.fromkeys(preset_files))
+    builds = [partial(Meteor, preset_file=path) for path in files]
+    labels = _file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
+    for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
         out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
     for label, p in (params or {}).items():
         out.append(
@@ -212,6 +214,21 @@ def score_metrics(
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(f"two metrics share the name(s) {', '.join(dup)}; give each its own")
     return out
+
+
+def _file_labels(files: Sequence[str], names: Sequence[str], taken: Sequence[str]) -> list[str]:
+    """Each preset file's label: the ``name`` it holds, or, when two files (or a file and a
+    preset) share that name, ``name (file.json)`` — the whole path when the file names
+    are alike too — so that same-named files can be compared side by side."""
+    clash = {n for n in names if names.count(n) > 1 or n in taken}
+    labels = [
+        f"{n} ({os.path.basename(f)})" if n in clash else n
+        for n, f in zip(names, files, strict=True)
+    ]
+    return [
+        f"{n} ({f})" if labels.count(lab) > 1 else lab
+        for lab, n, f in zip(labels, names, files, strict=True)
+    ]
 
 
 # --------------------------------------------------------------------------- records
