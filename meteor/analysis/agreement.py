@@ -36,7 +36,8 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
-from meteor.errors import InputError
+from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
+from meteor.errors import InputError, shown
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import Stats
@@ -275,14 +276,36 @@ class Comparison:
     williams_segment: tuple[float, float] | None = None
     williams_system: tuple[float, float] | None = None
 
+    @property
+    def reason(self) -> str | None:
+        """Why Δ and its p-value are undefined (None when they are numbers)."""
+        if math.isfinite(self.delta) and math.isfinite(self.p_value):
+            return None
+        return f"{self.measure} is undefined for {self.a} or {self.b} on these rows"
+
     def to_dict(self) -> dict[str, Any]:
-        def w(x: tuple[float, float] | None) -> dict[str, float | None] | None:
-            return None if x is None else {"t": _num(x[0]), "p_value": _num(x[1])}
+        def w(x: tuple[float, float] | None) -> dict[str, Any] | None:
+            if x is None:
+                return None
+            return {"t": _num(x[0]), "p_value": _num(x[1]), "reason": williams_reason(x)}
 
         return {"a": self.a, "b": self.b, "measure": self.measure,
                 "delta": _num(self.delta), "p_value": _num(self.p_value),
+                "reason": self.reason,
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip
+
+
+#: Why a Williams test is n/a (:func:`~.agreement_stats.williams` gives NaN then).
+WILLIAMS_NA = (
+    "Williams' test needs 4 or more values and both Pearson correlations defined, "
+    "not both metrics perfectly correlated"
+)
+
+
+def williams_reason(result: tuple[float, float]) -> str | None:
+    """Why a Williams result ``(t, p)`` is undefined (None when it is a number)."""
+    return None if all(math.isfinite(v) for v in result) else WILLIAMS_NA
 
 
 @dataclass(frozen=True)
@@ -366,8 +389,10 @@ def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             darr.extend(float(x) for x in (judged.darr or judged.human)[name])
         items.extend(corpus.indices(name))
         systems.extend([k] * len(corpus.hyps(name)))
+    # the human scores standardised (scaled by a positive constant: no measure changes,
+    # none overflows); the DARR column keeps its units, which the threshold is in
     return (
-        sign * np.asarray(human),
+        st.standardised(sign * np.asarray(human)),
         sign * np.asarray(darr),
         np.asarray(items, dtype=np.int64),
         np.asarray(systems, dtype=np.int64),
@@ -407,6 +432,7 @@ def measure(
     on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
     """
+    check_darr_threshold(darr_threshold)
     pairs_only = judged.human is None
     keys, test_measure = _measure_keys(pairs_only, test_measure)
     human, darr, items, systems = _rows(judged)
@@ -553,7 +579,7 @@ def correlate(
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
-    _check_options(options)
+    _check_options(options, judged)
     metrics = score_metrics(
         judged,
         presets=presets,
@@ -570,15 +596,79 @@ def correlate(
     return measure(judged, metrics, **options)
 
 
-def _check_options(options: MeasureOptions) -> None:
-    """Refuse resamples, permutations or a coverage out of range before anything is scored
-    (:func:`measure`'s defaults are all in range).
+#: Most permutations of one PERM-BOTH test (``--permutations``); resamples are bounded by
+#: :data:`~meteor.analysis.resampling.MAX_BOOTSTRAP_SAMPLES` (``--bootstrap``), and both
+#: times the items (resamples) or rows (permutations) by ``MAX_BOOTSTRAP_DRAWS``.
+MAX_PERMUTATIONS = 100_000
+
+
+def check_darr_threshold(threshold: Any) -> float:
+    """The DARR threshold: a finite number ≥ 0 (pairs differ by *more* than it, so 0 keeps
+    every pair that is not a tie; a negative one would make ties into pairs, NaN none).
 
     Raises:
-        InputError: ``n_bootstrap < 1``, ``n_permutations < 0`` or ``level`` not in (0, 1).
+        InputError: naming ``darr_threshold``.
     """
-    if options.get("n_bootstrap", 1) < 1 or options.get("n_permutations", 0) < 0:
-        raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, int | float | np.number)
+        or not math.isfinite(float(threshold))
+        or threshold < 0
+    ):
+        raise InputError(
+            "darr_threshold must be a finite number ≥ 0 (DARR pairs differ by more than it), "
+            f"got {shown(threshold)}"
+        )
+    return float(threshold)
+
+
+def check_resamples(n_bootstrap: int, n_permutations: int = 0, n_items: int = 0,
+                    n_rows: int = 0) -> None:  # fmt: skip
+    """Refuse resamples or permutations beyond the caps before any work.
+
+    Raises:
+        InputError: ``n_bootstrap`` not in [1, MAX_BOOTSTRAP_SAMPLES], ``n_permutations``
+            not in [0, MAX_PERMUTATIONS], or either times the items (rows) over
+            ``MAX_BOOTSTRAP_DRAWS``.
+    """
+    if not 1 <= n_bootstrap <= MAX_BOOTSTRAP_SAMPLES:
+        raise InputError(
+            f"n_bootstrap (--bootstrap) must be between 1 and {MAX_BOOTSTRAP_SAMPLES:,}, "
+            f"got {n_bootstrap:,}"
+        )
+    if not 0 <= n_permutations <= MAX_PERMUTATIONS:
+        raise InputError(
+            f"n_permutations (--permutations) must be between 0 and {MAX_PERMUTATIONS:,}, "
+            f"got {n_permutations:,}"
+        )
+    if n_bootstrap * n_items > MAX_BOOTSTRAP_DRAWS:
+        raise InputError(
+            f"{n_bootstrap:,} resamples of {n_items:,} items is too much (resamples × items "
+            f"≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_items:,}"
+        )
+    if n_permutations * n_rows > MAX_BOOTSTRAP_DRAWS:
+        raise InputError(
+            f"{n_permutations:,} permutations of {n_rows:,} rows is too much (permutations × "
+            f"rows ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_rows:,}"
+        )
+
+
+def _check_options(options: MeasureOptions, judged: Judged | None = None) -> None:
+    """Refuse resamples, permutations, a DARR threshold or a coverage out of range before
+    anything is scored (:func:`measure`'s defaults are all in range).
+
+    Raises:
+        InputError: see :func:`check_resamples` and :func:`check_darr_threshold`;
+            ``level`` not in (0, 1).
+    """
+    n_items = n_rows = 0
+    if judged is not None:
+        _, _, items, _ = _rows(judged)
+        n_items, n_rows = len(np.unique(items)), len(items)
+    check_resamples(
+        options.get("n_bootstrap", 1), options.get("n_permutations", 0), n_items, n_rows
+    )
+    check_darr_threshold(options.get("darr_threshold", 0.0))
     level = options.get("level", 0.5)
     if not 0 < level < 1:
         raise InputError(f"level must be between 0 and 1, got {level}")
