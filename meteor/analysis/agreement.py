@@ -25,7 +25,6 @@ again.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -34,10 +33,15 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
+from meteor.analysis.agreement_limits import (
+    check_darr_threshold,
+    check_resamples,
+    file_labels,
+    williams_reason,
+)
 from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
-from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
-from meteor.errors import InputError, shown
+from meteor.errors import InputError
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import Stats
@@ -195,7 +199,7 @@ def score_metrics(
         )
     files = list(dict.fromkeys(preset_files))
     builds = [partial(Meteor, preset_file=path) for path in files]
-    labels = _file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
+    labels = file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
     for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
         out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
     for label, p in (params or {}).items():
@@ -215,21 +219,6 @@ def score_metrics(
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(f"two metrics share the name(s) {', '.join(dup)}; give each its own")
     return out
-
-
-def _file_labels(files: Sequence[str], names: Sequence[str], taken: Sequence[str]) -> list[str]:
-    """Each preset file's label: the ``name`` it holds, or, when two files (or a file and a
-    preset) share that name, ``name (file.json)`` — the whole path when the file names
-    are alike too — so that same-named files can be compared side by side."""
-    clash = {n for n in names if names.count(n) > 1 or n in taken}
-    labels = [
-        f"{n} ({os.path.basename(f)})" if n in clash else n
-        for n, f in zip(names, files, strict=True)
-    ]
-    return [
-        f"{n} ({f})" if labels.count(lab) > 1 else lab
-        for lab, n, f in zip(labels, names, files, strict=True)
-    ]
 
 
 # --------------------------------------------------------------------------- records
@@ -294,18 +283,6 @@ class Comparison:
                 "reason": self.reason,
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip
-
-
-#: Why a Williams test is n/a (:func:`~.agreement_stats.williams` gives NaN then).
-WILLIAMS_NA = (
-    "Williams' test needs 4 or more values and both Pearson correlations defined, "
-    "not both metrics perfectly correlated"
-)
-
-
-def williams_reason(result: tuple[float, float]) -> str | None:
-    """Why a Williams result ``(t, p)`` is undefined (None when it is a number)."""
-    return None if all(math.isfinite(v) for v in result) else WILLIAMS_NA
 
 
 @dataclass(frozen=True)
@@ -594,63 +571,6 @@ def correlate(
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
     return measure(judged, metrics, **options)
-
-
-#: Most permutations of one PERM-BOTH test (``--permutations``); resamples are bounded by
-#: :data:`~meteor.analysis.resampling.MAX_BOOTSTRAP_SAMPLES` (``--bootstrap``), and both
-#: times the items (resamples) or rows (permutations) by ``MAX_BOOTSTRAP_DRAWS``.
-MAX_PERMUTATIONS = 100_000
-
-
-def check_darr_threshold(threshold: Any) -> float:
-    """The DARR threshold: a finite number ≥ 0 (pairs differ by *more* than it, so 0 keeps
-    every pair that is not a tie; a negative one would make ties into pairs, NaN none).
-
-    Raises:
-        InputError: naming ``darr_threshold``.
-    """
-    if (
-        isinstance(threshold, bool)
-        or not isinstance(threshold, int | float | np.number)
-        or not math.isfinite(float(threshold))
-        or threshold < 0
-    ):
-        raise InputError(
-            "darr_threshold must be a finite number ≥ 0 (DARR pairs differ by more than it), "
-            f"got {shown(threshold)}"
-        )
-    return float(threshold)
-
-
-def check_resamples(n_bootstrap: int, n_permutations: int = 0, n_items: int = 0,
-                    n_rows: int = 0) -> None:  # fmt: skip
-    """Refuse resamples or permutations beyond the caps before any work.
-
-    Raises:
-        InputError: ``n_bootstrap`` not in [1, MAX_BOOTSTRAP_SAMPLES], ``n_permutations``
-            not in [0, MAX_PERMUTATIONS], or either times the items (rows) over
-            ``MAX_BOOTSTRAP_DRAWS``.
-    """
-    if not 1 <= n_bootstrap <= MAX_BOOTSTRAP_SAMPLES:
-        raise InputError(
-            f"n_bootstrap (--bootstrap) must be between 1 and {MAX_BOOTSTRAP_SAMPLES:,}, "
-            f"got {n_bootstrap:,}"
-        )
-    if not 0 <= n_permutations <= MAX_PERMUTATIONS:
-        raise InputError(
-            f"n_permutations (--permutations) must be between 0 and {MAX_PERMUTATIONS:,}, "
-            f"got {n_permutations:,}"
-        )
-    if n_bootstrap * n_items > MAX_BOOTSTRAP_DRAWS:
-        raise InputError(
-            f"{n_bootstrap:,} resamples of {n_items:,} items is too much (resamples × items "
-            f"≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_items:,}"
-        )
-    if n_permutations * n_rows > MAX_BOOTSTRAP_DRAWS:
-        raise InputError(
-            f"{n_permutations:,} permutations of {n_rows:,} rows is too much (permutations × "
-            f"rows ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_rows:,}"
-        )
 
 
 def _check_options(options: MeasureOptions, judged: Judged | None = None) -> None:

@@ -41,13 +41,8 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import (
-    Estimate,
-    Judged,
-    _rows,
-    check_darr_threshold,
-    check_resamples,
-)
+from meteor.analysis.agreement import Estimate, Judged, _rows
+from meteor.analysis.agreement_limits import check_darr_threshold, check_resamples
 from meteor.analysis.agreement_stats import _num
 from meteor.analysis.tune_points import (
     CHUNK,
@@ -56,6 +51,7 @@ from meteor.analysis.tune_points import (
     Rows,
     StatArrays,
     align_statistics,
+    check_tunable,
     group_folds,
     objective_values,
     segment_scores,
@@ -462,7 +458,7 @@ def tune(
     check_resamples(n_bootstrap, 0, len(np.unique(items)))
     data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
     all_rows = data.rows()
-    _check_tunable(key, all_rows, judged)  # before the alignment: nothing to tune on
+    check_tunable(key, all_rows, judged)  # before the alignment: nothing to tune on
     t0 = time.perf_counter()
     stats = align_statistics(
         judged, base, base_name, workers=workers, progress=_stage(progress, 0, 0.5)
@@ -492,40 +488,6 @@ def tune(
         len(human), data_name, data_sha256, judged.human_column, judged.higher_is_better,
         None if not folds else ("system" if groups == "system" else group_name or "label"), tuple(results),
     )  # fmt: skip
-
-
-def _check_tunable(key: str, rows: Rows, judged: Judged) -> None:
-    """Refuse data on which ``key`` is undefined for every setting: a "tuned" preset
-    would be the base preset with no value.
-
-    Raises:
-        InputError: saying why (too few rows, equal human scores, no DARR pairs).
-    """
-    data = rows.data
-    why: str | None = None
-    if key.startswith("system_"):
-        if rows.n_systems < 2:
-            why = f"{rows.n_systems} system: a system-level correlation needs 2 or more"
-        elif np.all(rows.sys_human == rows.sys_human[0]):
-            why = "the systems' mean human scores are all equal"
-    elif len(data.human) < 2:
-        why = f"{len(data.human)} row: a correlation needs 2 or more"
-    elif key.startswith("darr"):
-        if not len(data.darr[0]):
-            column = judged.darr_column or judged.human_column
-            why = (
-                f"no DARR pairs: no two outputs of one item differ in {column!r} by more than "
-                "the DARR threshold (give --darr-column with raw scores, or a lower "
-                "--darr-threshold)"
-            )
-    elif np.all(data.human == data.human[0]):
-        why = f"the human scores ({judged.human_column!r}) are all equal"
-    elif key.endswith("_item") and not np.any(
-        np.isfinite(st.per_item("kendall_item", data, data.human)[0])
-    ):
-        why = "no item has 2 or more outputs whose human scores differ"
-    if why is not None:
-        raise InputError(f"nothing to tune on: the objective {key} is undefined here: {why}")
 
 
 def _stage(progress: Progress | None, lo: float, hi: float) -> Progress | None:

@@ -13,14 +13,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from meteor.analysis.agreement import (
-    BASELINES,
+from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
+from meteor.analysis.agreement_limits import (
     MAX_PERMUTATIONS,
     WILLIAMS_NA,
-    Agreement,
     check_resamples,
-    correlate,
-    load_judged,
     williams_reason,
 )
 from meteor.analysis.agreement_stats import MEASURES, Estimate

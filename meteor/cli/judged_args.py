@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from meteor.analysis.agreement import check_darr_threshold
+from meteor.analysis.agreement_limits import check_darr_threshold
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
 from meteor.cli.output import ProgressBar

@@ -16,7 +16,8 @@ import hashlib
 import json
 import sys
 
-from meteor.analysis.agreement import check_resamples, load_judged
+from meteor.analysis.agreement import load_judged
+from meteor.analysis.agreement_limits import check_resamples
 from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES
 from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_objective, tune
 from meteor.cli import files as cli_io

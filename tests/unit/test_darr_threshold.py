@@ -9,11 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from meteor.analysis.agreement import check_darr_threshold, correlate, measure
+from meteor.analysis.agreement import correlate, measure
+from meteor.analysis.agreement_limits import check_darr_threshold
 from meteor.analysis.tune import tune
 from meteor.cli.commands import main
 from meteor.errors import InputError
-from tests.unit.test_agreement_scale import judged_with, column_metric
+from tests.unit.test_agreement_scale import column_metric, judged_with
 
 HUMAN = [float(x) for x in np.tile([10.0, 10.0, 50.0, 90.0, 90.0], 12)]
 

@@ -9,7 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from meteor.analysis.agreement import MAX_PERMUTATIONS, check_resamples, correlate
+from meteor.analysis.agreement import correlate
+from meteor.analysis.agreement_limits import MAX_PERMUTATIONS, check_resamples
 from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
 from meteor.analysis.tune import tune
 from meteor.cli.commands import main
