@@ -42,13 +42,13 @@ from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
-from meteor.errors import ResourceError
+from meteor.errors import ResourceError, shown
 from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
-from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
+from meteor.params import VERSION, ParamError, Params, parse_modules, parse_number, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult
@@ -285,10 +285,10 @@ def _parse_weights(
 
 
 def _weight(value: str, name: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        raise CliError(f"--weights: weight of {name} must be a number, got {value!r}") from None
+    weight = parse_number(value)  # the one parser of written numbers (no 1_0, ０.5, nan)
+    if weight is None:
+        raise CliError(f"--weights: weight of {name} must be a number, got {shown(value)}")
+    return weight
 
 
 def _build_meteor(args: argparse.Namespace) -> Meteor:
