@@ -115,6 +115,7 @@ def format_text(r: TuneResult) -> str:
         for f in r.folds:
             cells = [
                 f"{label} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
+                + (f" (n/a: {e.reason})" if e.reason else "")
                 for label, e in (("tuned", f.tuned), ("base", f.base), ("chrF", f.chrf))
                 if e is not None
             ]
