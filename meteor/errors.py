@@ -24,6 +24,7 @@ from typing import Any
 
 __all__ = [
     "INPUT_CODES",
+    "SHOWN_CHARS",
     "CacheSpaceError",
     "CandidateLimitError",
     "ClusterError",
@@ -32,6 +33,7 @@ __all__ = [
     "ResourceError",
     "SettingsMismatchError",
     "StagewiseSearchError",
+    "shown",
 ]
 
 
@@ -62,7 +64,21 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "system_refs_mismatch": ("system", "count", "refs"),
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
+    "preset_too_deep": ("file",),
 }
+
+#: Longest value a message quotes (:func:`shown`): a 400-digit number is cut, not printed.
+SHOWN_CHARS = 40
+
+
+def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters with an ellipsis (``…``)
+    when longer, so that a huge value (``10**400``, a 1 MB string) stays one short line."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int beyond Python's digit limit, a deep list
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: max(1, limit - 1)] + "…"
 
 
 def _rebuild(cls: type[_CodedError], message: str, code: str | None, params: dict[str, Any]) -> Any:

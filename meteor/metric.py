@@ -169,11 +169,31 @@ class Meteor:
                 if isinstance(preset_file, bytes)
                 else load_preset_file(preset_file)
             )
-            self.params, _ = resolve_params(None, loaded.params, lang, **overrides)
+            where = (
+                "preset file"
+                if isinstance(preset_file, bytes)
+                else f"preset file {os.fspath(preset_file)}"
+            )
+            if lang is not None and canonical_code(lang) != loaded.params.lang:
+                raise ParamError(
+                    f"{where} is for language {loaded.params.lang!r}, not "
+                    f"{canonical_code(lang)!r}: the file sets the language; leave the "
+                    "language out, or tune a preset file for that language"
+                )
+            self.params, _ = resolve_params(None, loaded.params, None, **overrides)
             changed = self.params != loaded.params
             self.preset: str | None = loaded.name + ("+custom" if changed else "")
+            try:
+                self._set_up()
+            except (ParamError, ResourceError) as exc:  # what in the file cannot run here
+                raise type(exc)(f"{where}: {exc}") from None
         else:
             self.params, self.preset = resolve_params(preset, params, lang, **overrides)
+            self._set_up()
+
+    def _set_up(self) -> None:
+        """The aligner, language, stages and caches of :attr:`params` (refused with a
+        message naming the field when they cannot run here)."""
         p = self.params
         # The aligner is chosen here: an unknown name or settings it cannot honour are
         # refused first (ParamError naming the field), before anything is loaded.

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
 from meteor.errors import ParamError as ParamError
+from meteor.errors import shown
 from meteor.languages import canonical_code
 from meteor.module_registry import Module, stage_modules
 from meteor.text import TOKENIZERS as TOKENIZERS
@@ -35,6 +37,7 @@ __all__ = [
     "Params",
     "TOKENIZERS",
     "TokenizerName",
+    "parse_number",
 ]
 
 VERSION = "0.1.0"
@@ -66,23 +69,45 @@ RANGES: dict[str, tuple[float, float]] = {
 _signer: Callable[..., str] | None = None
 
 
+#: A number written in text, the one way this library reads one (:func:`parse_number`):
+#: ASCII digits, an optional sign, point and exponent; no ``_``, no full-width digits.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_number(text: str) -> float | None:
+    """The number written in ``text`` (surrounding spaces allowed), or None.
+
+    The one parser of numbers given as text (human scores in a table, the CLI's number
+    options): plain ASCII decimals such as ``0.5``, ``-3``, ``1e-4``.  Python's
+    ``float()`` also reads ``"1_0"`` (10), full-width ``"０.5"``, ``"nan"`` and
+    ``"inf"``; none of those is a number here, as :class:`Params` refuses strings
+    outright (issue 13, item 19).  A decimal too large for a float (``1e400``) is None.
+    """
+    stripped = text.strip()
+    if not _DECIMAL.fullmatch(stripped):
+        return None
+    value = float(stripped)
+    return value if math.isfinite(value) else None
+
+
 def _check_number(name: str, value: Any, key: str | None = None) -> float:
     """A real number in the field's range.
 
     Only numbers are accepted (``int``, ``float`` and numpy scalars): a string is
     refused rather than parsed, since ``float()`` reads ``"1_0"`` as 10 and
     ``"nan"`` as NaN (issue 13, item 19); ``bool`` is refused too (``True`` is 1).
+    A value quoted in the message is cut (:func:`meteor.errors.shown`).
     """
     lo, hi = RANGES[key or name]
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         hint = " (a string: pass the number itself)" if isinstance(value, str | bytes) else ""
-        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}{hint}")
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {shown(value)}{hint}")
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {value!r}") from None
+        raise ParamError(f"{name} must be a number in [{lo}, {hi}], got {shown(value)}") from None
     if math.isnan(number) or not lo <= number <= hi:
-        raise ParamError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+        raise ParamError(f"{name} must be in [{lo}, {hi}], got {shown(value)}")
     return number
 
 
@@ -91,11 +116,15 @@ def _to_module(value: Any, field_name: str) -> Module:
         return value
     names = ", ".join(m.value for m in stage_modules())
     if not isinstance(value, str):
-        raise ParamError(f"{field_name}: a module is named by a string ({names}), got {value!r}")
+        raise ParamError(
+            f"{field_name}: a module is named by a string ({names}), got {shown(value)}"
+        )
     try:
         return Module(value.strip().lower())
     except ValueError:
-        raise ParamError(f"{field_name}: unknown module {value!r}; choose from {names}") from None
+        raise ParamError(
+            f"{field_name}: unknown module {shown(value)}; choose from {names}"
+        ) from None
 
 
 def _module_list(value: Any, field_name: str = "modules") -> tuple[Module, ...]:
@@ -103,12 +132,12 @@ def _module_list(value: Any, field_name: str = "modules") -> tuple[Module, ...]:
     if isinstance(value, str):
         raise ParamError(
             f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
-            f"not one string {value!r} (meteor.params.parse_modules({value!r}) splits it)"
+            f"not one string {shown(value)} (meteor.params.parse_modules({shown(value)}) splits it)"
         )
     if isinstance(value, Mapping) or not isinstance(value, Iterable):
         raise ParamError(
             f"{field_name} must be a sequence of module names such as ('exact', 'stem'), "
-            f"got {value!r}"
+            f"got {shown(value)}"
         )
     return tuple(_to_module(m, field_name) for m in value)
 
@@ -183,13 +212,13 @@ class Params:
     def __post_init__(self) -> None:
         s = object.__setattr__
         if not isinstance(self.lang, str) or not self.lang:
-            raise ParamError(f"lang must be a language code such as 'en', got {self.lang!r}")
+            raise ParamError(f"lang must be a language code such as 'en', got {shown(self.lang)}")
         s(self, "lang", canonical_code(self.lang))  # Meteor's names too: cz -> cs, se -> sv
         for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
             s(self, name, _check_number(name, getattr(self, name)))
         bs = _check_number("beam_size", self.beam_size)
         if bs != int(bs):
-            raise ParamError(f"beam_size must be a whole number, got {self.beam_size!r}")
+            raise ParamError(f"beam_size must be a whole number, got {shown(self.beam_size)}")
         s(self, "beam_size", int(bs))
         mods = _module_list(self.modules)
         if not mods:
@@ -204,14 +233,14 @@ class Params:
         elif isinstance(raw, str | bytes) or not isinstance(raw, Iterable):
             raise ParamError(
                 "weights must be a mapping such as {'exact': 1.0, 'stem': 0.6} or "
-                f"(module, weight) pairs, got {raw!r}"
+                f"(module, weight) pairs, got {shown(raw)}"
             )
         else:
             pairs = []
             for item in raw:
                 if not isinstance(item, tuple | list) or len(item) != 2:
                     raise ParamError(
-                        f"weights must be (module, weight) pairs or a mapping, got {item!r}"
+                        f"weights must be (module, weight) pairs or a mapping, got {shown(item)}"
                     )
                 pairs.append((_to_module(item[0], "weights"), item[1]))
         wmap: dict[Module, float] = {}
@@ -234,31 +263,31 @@ class Params:
         s(self, "_weight_map", {m: wmap[m] for m in mods})
         if not isinstance(self.aligner, str) or not self.aligner.strip():
             raise ParamError(
-                f"aligner must be an aligner's name such as 'beam', got {self.aligner!r}"
+                f"aligner must be an aligner's name such as 'beam', got {shown(self.aligner)}"
             )
         if self.norm not in NORM_MODES:
-            raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {self.norm!r}")
+            raise ParamError(f"norm must be one of {', '.join(NORM_MODES)}, got {shown(self.norm)}")
         if self.function_words not in FUNCTION_WORD_LISTS:
             raise ParamError(
                 f"function_words must be one of {', '.join(FUNCTION_WORD_LISTS)}, "
-                f"got {self.function_words!r}"
+                f"got {shown(self.function_words)}"
             )
         for flag in ("no_punct", "perfect_rule", "java_keys", "fold_yo"):
             if not isinstance(getattr(self, flag), bool):
-                raise ParamError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+                raise ParamError(f"{flag} must be true or false, got {shown(getattr(self, flag))}")
         if self.norm == "meteor" and self.tokenizer == "meteor":
             _check_normaliser(self.lang)
         if self.no_punct and self.norm != "meteor":
             raise ParamError("no_punct requires norm='meteor' (as Meteor 1.5's -noPunct)")
         if not isinstance(self.stemmer, str) or not self.stemmer.strip():
-            raise ParamError(f"stemmer must be a stemmer name, got {self.stemmer!r}")
+            raise ParamError(f"stemmer must be a stemmer name, got {shown(self.stemmer)}")
         if self.tokenizer not in TOKENIZERS:
             raise ParamError(
-                f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {self.tokenizer!r}"
+                f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {shown(self.tokenizer)}"
             )
         if self.tokenizer == "razdel" and self.lang != "ru":
             raise ParamError(
-                f"tokenizer 'razdel' is a Russian tokenizer; it needs lang='ru', not {self.lang!r}"
+                f"tokenizer 'razdel' is a Russian tokenizer; it needs lang='ru', not {shown(self.lang)}"
             )
 
     def weight(self, module: Module) -> float:
@@ -305,7 +334,7 @@ class Params:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Params:
         if not isinstance(d, Mapping):
-            raise ParamError(f"params must be a mapping of field names to values, got {d!r}")
+            raise ParamError(f"params must be a mapping of field names to values, got {shown(d)}")
         known = {f.name for f in fields(cls) if f.init}
         unknown = {str(k) for k in d} - known
         if unknown:

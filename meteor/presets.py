@@ -7,14 +7,18 @@ The Meteor 1.5 task tables come from ``Constants.java:139-330`` (summarised in
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from meteor.errors import shown
 from meteor.module_registry import Module
 from meteor.params import ParamError, Params
 
 __all__ = [
     "PRESETS",
     "Preset",
+    "check_preset_name",
     "get_preset",
     "load_preset_file",
     "parse_preset_file",
@@ -380,14 +384,50 @@ def preset_file_label(name: str, data: str, digest: str) -> str:
     return f"{_label_part(name)}@{digest[:12]},tuned-on:{_label_part(data)}"
 
 
+def check_preset_name(name: object, where: str = "preset file") -> str:
+    """A preset file's ``name``: a string with a visible character and no control
+    character (the rule :func:`parse_preset_file` applies and ``meteor tune --name`` is
+    checked with before tuning, so a tuned file is always one ``--preset-file`` reads).
+
+    Raises:
+        ParamError: naming the field ``name``.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ParamError(f"{where}: field 'name' must be a non-empty string, got {shown(name)}")
+    if any(_is_control(c) for c in name):
+        raise ParamError(
+            f"{where}: field 'name' must not hold control characters, got {shown(name)}"
+        )
+    return name
+
+
+def _is_control(c: str) -> bool:
+    """A C0 or C1 control character or DEL (ESC, BEL, CR ...)."""
+    return ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
+
+
+def _no_duplicates(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """``json.loads``'s ``object_pairs_hook``: an object whose key repeats is refused
+    (``json`` would keep the last value silently)."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ParamError(f"{where}: field {shown(key)} appears more than once")
+            out[key] = value
+        return out
+
+    return hook
+
+
 def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
     """A preset from the bytes of a preset file (see :func:`load_preset_file`).
 
     Raises:
-        ParamError: not JSON, not a preset file, or a field that is missing or wrong
-            (the message names the file and the field).
+        ParamError: not JSON, nested too deeply, a repeated field, not a preset file,
+            or a field that is missing or wrong (the message names the file and the field).
     """
-    import hashlib
     import json
 
     file = where.removeprefix("preset file ")  # the file's name, for the error's params
@@ -403,7 +443,7 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
             position=exc.start + 1,
         ) from None
     try:
-        doc = json.loads(text.removeprefix("\ufeff"))
+        doc = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicates(where))
     except json.JSONDecodeError as exc:
         raise ParamError(
             f"{where}: not a JSON preset file ({exc})",
@@ -412,8 +452,31 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
             line=exc.lineno,
             column=exc.colno,
         ) from None
+    except RecursionError:  # `[` × 200,000: json recurses once per level
+        raise ParamError(
+            f"{where}: arrays or objects nested too deeply to be a preset file (a preset "
+            "file is an object of settings, three levels deep)",
+            "preset_too_deep",
+            file=file,
+        ) from None
+    except ParamError:
+        raise
     except ValueError as exc:
         raise ParamError(f"{where}: not a JSON preset file ({exc})") from None
+    try:
+        return _preset_from_document(doc, data, where)
+    except RecursionError:  # a deep value inside a field, quoted in a message
+        raise ParamError(
+            f"{where}: arrays or objects nested too deeply to be a preset file",
+            "preset_too_deep",
+            file=file,
+        ) from None
+
+
+def _preset_from_document(doc: Any, data: bytes, where: str) -> Preset:
+    """The :class:`Preset` a parsed preset file describes (see :func:`parse_preset_file`)."""
+    import hashlib
+
     if not isinstance(doc, dict) or doc.get("format") != PRESET_FILE_FORMAT:
         raise ParamError(
             f"{where}: field 'format' must be {PRESET_FILE_FORMAT!r} (a file written by "
@@ -421,15 +484,21 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
         )
     unknown = sorted(set(map(str, doc)) - set(_FILE_FIELDS))
     if unknown:
-        raise ParamError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
-    if doc.get("version") != 1:
-        raise ParamError(f"{where}: field 'version' must be 1, got {doc.get('version')!r}")
-    name = doc.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ParamError(f"{where}: field 'name' must be a non-empty string, got {name!r}")
+        raise ParamError(f"{where}: unknown field(s) {', '.join(map(shown, unknown))}")
+    version = doc.get("version")
+    if type(version) is not int or version != 1:  # `true` == 1 in Python: refused too
+        raise ParamError(f"{where}: field 'version' must be 1, got {shown(version)}")
+    name = check_preset_name(doc.get("name"), where)
     description = doc.get("description", "")
     if not isinstance(description, str):
         raise ParamError(f"{where}: field 'description' must be a string")
+    if "base_preset" in doc:
+        base = doc["base_preset"]
+        if not isinstance(base, str) or (base not in PRESETS and base != "custom"):
+            raise ParamError(
+                f"{where}: field 'base_preset' must name a preset (or be 'custom'), "
+                f"got {shown(base)}"
+            )
     tuned_on = doc.get("tuned_on")
     if not isinstance(tuned_on, dict) or not isinstance(tuned_on.get("data"), str):
         raise ParamError(

@@ -32,7 +32,15 @@ _IGNORED = ("preset:", "nrefs:")
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.4g}"
+    """A number of the signature: Python's shortest repr, so that two settings never share
+    a signature (``4.4375`` is not ``4.438``), without a trailing ``.0`` (``1``, as the
+    presets' signatures have always shown it) and with ``-0.0`` as ``0`` (one setting,
+    one signature)."""
+    value = float(x)
+    if value == 0:
+        return "0"
+    text = repr(value)
+    return text.removesuffix(".0")
 
 
 def settings_signature(params: Params, *, preset: str | None = None, nrefs: int = 1) -> str:

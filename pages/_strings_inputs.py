@@ -63,6 +63,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "{msg}",
         "ru": "{file}: это не JSON (ошибка в строке {line}, позиция {column})",
     },
+    "preset_too_deep": {
+        "en": "{msg}",
+        "ru": "{file}: массивы или объекты вложены слишком глубоко для файла пресета (файл "
+        "пресета — объект настроек глубиной в три уровня)",
+    },
 }
 
 #: Where an input is, by its role (``describe_source`` in :mod:`meteor.io.read`), Russian.

@@ -33,6 +33,12 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
+from meteor.analysis.agreement_limits import (
+    check_darr_threshold,
+    check_resamples,
+    file_labels,
+    williams_reason,
+)
 from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
 from meteor.errors import InputError
@@ -191,9 +197,10 @@ def score_metrics(
                 judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
             )
         )
-    for path in dict.fromkeys(preset_files):  # tuned presets: their signature names them
-        build = partial(Meteor, preset_file=path)
-        label = str(build().preset).split("@")[0]
+    files = list(dict.fromkeys(preset_files))
+    builds = [partial(Meteor, preset_file=path) for path in files]
+    labels = file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
+    for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
         out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
     for label, p in (params or {}).items():
         out.append(
@@ -258,12 +265,22 @@ class Comparison:
     williams_segment: tuple[float, float] | None = None
     williams_system: tuple[float, float] | None = None
 
+    @property
+    def reason(self) -> str | None:
+        """Why Δ and its p-value are undefined (None when they are numbers)."""
+        if math.isfinite(self.delta) and math.isfinite(self.p_value):
+            return None
+        return f"{self.measure} is undefined for {self.a} or {self.b} on these rows"
+
     def to_dict(self) -> dict[str, Any]:
-        def w(x: tuple[float, float] | None) -> dict[str, float | None] | None:
-            return None if x is None else {"t": _num(x[0]), "p_value": _num(x[1])}
+        def w(x: tuple[float, float] | None) -> dict[str, Any] | None:
+            if x is None:
+                return None
+            return {"t": _num(x[0]), "p_value": _num(x[1]), "reason": williams_reason(x)}
 
         return {"a": self.a, "b": self.b, "measure": self.measure,
                 "delta": _num(self.delta), "p_value": _num(self.p_value),
+                "reason": self.reason,
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip
 
@@ -349,8 +366,10 @@ def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             darr.extend(float(x) for x in (judged.darr or judged.human)[name])
         items.extend(corpus.indices(name))
         systems.extend([k] * len(corpus.hyps(name)))
+    # the human scores standardised (scaled by a positive constant: no measure changes,
+    # none overflows); the DARR column keeps its units, which the threshold is in
     return (
-        sign * np.asarray(human),
+        st.standardised(sign * np.asarray(human)),
         sign * np.asarray(darr),
         np.asarray(items, dtype=np.int64),
         np.asarray(systems, dtype=np.int64),
@@ -390,6 +409,7 @@ def measure(
     on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
     """
+    check_darr_threshold(darr_threshold)
     pairs_only = judged.human is None
     keys, test_measure = _measure_keys(pairs_only, test_measure)
     human, darr, items, systems = _rows(judged)
@@ -536,7 +556,7 @@ def correlate(
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
-    _check_options(options)
+    _check_options(options, judged)
     metrics = score_metrics(
         judged,
         presets=presets,
@@ -553,15 +573,22 @@ def correlate(
     return measure(judged, metrics, **options)
 
 
-def _check_options(options: MeasureOptions) -> None:
-    """Refuse resamples, permutations or a coverage out of range before anything is scored
-    (:func:`measure`'s defaults are all in range).
+def _check_options(options: MeasureOptions, judged: Judged | None = None) -> None:
+    """Refuse resamples, permutations, a DARR threshold or a coverage out of range before
+    anything is scored (:func:`measure`'s defaults are all in range).
 
     Raises:
-        InputError: ``n_bootstrap < 1``, ``n_permutations < 0`` or ``level`` not in (0, 1).
+        InputError: see :func:`check_resamples` and :func:`check_darr_threshold`;
+            ``level`` not in (0, 1).
     """
-    if options.get("n_bootstrap", 1) < 1 or options.get("n_permutations", 0) < 0:
-        raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
+    n_items = n_rows = 0
+    if judged is not None:
+        _, _, items, _ = _rows(judged)
+        n_items, n_rows = len(np.unique(items)), len(items)
+    check_resamples(
+        options.get("n_bootstrap", 1), options.get("n_permutations", 0), n_items, n_rows
+    )
+    check_darr_threshold(options.get("darr_threshold", 0.0))
     level = options.get("level", 0.5)
     if not 0 < level < 1:
         raise InputError(f"level must be between 0 and 1, got {level}")

@@ -74,6 +74,7 @@ __all__ = [
     "segment_estimate",
     "segment_measure",
     "spearman",
+    "standardised",
     "system_estimate",
     "williams",
     "within_item_pairs",
@@ -101,6 +102,23 @@ def _quiet(fn: Callable[[], float]) -> float:
     return value if math.isfinite(value) else math.nan
 
 
+def standardised(x: Sequence[float] | Array) -> Array:
+    """``x`` divided by its largest magnitude (a positive constant: no correlation, rank or
+    sign changes), so that every measure reads values in [−1, 1] whatever their scale.
+
+    Pearson's sums of squares underflow on values near 1e-200 and overflow near 1e160
+    (and a mean of ±1e308 overflows): on the standardised values each measure is the
+    same for ``x`` and for ``c·x`` (``tests/unit/test_agreement_scale.py``).  Values that
+    are all zero, or not finite, are returned as they are.
+    """
+    a = np.asarray(x, dtype=float)
+    if not len(a):
+        return a
+    with np.errstate(invalid="ignore"):
+        top = float(np.max(np.abs(a)))
+    return a / top if math.isfinite(top) and top > 0 else a
+
+
 def kendall_b(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Kendall's τ-b (``scipy.stats.kendalltau``); NaN when either side is constant."""
     if len(x) < 2:
@@ -114,10 +132,12 @@ def _constant(x: Sequence[float] | Array, y: Sequence[float] | Array) -> bool:
 
 
 def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
-    """Pearson's r (``scipy.stats.pearsonr``); NaN when either side is constant."""
+    """Pearson's r (``scipy.stats.pearsonr`` on the :func:`standardised` values, so that
+    the scale of either side changes nothing); NaN when either side is constant."""
     if _constant(x, y):
         return math.nan
-    return _quiet(lambda: _scipy_stats().pearsonr(x, y).statistic)
+    sx, sy = standardised(x), standardised(y)
+    return _quiet(lambda: _scipy_stats().pearsonr(sx, sy).statistic)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
@@ -151,7 +171,8 @@ def darr_pairs(darr: Array, items: Array, threshold: float) -> tuple[Array, Arra
     """WMT's DARR pairs: ``(better, worse, item)`` rows of the same item whose DARR
     scores (higher = better) differ by more than ``threshold``."""
     i, j, item = within_item_pairs(items)
-    diff = darr[i] - darr[j]
+    with np.errstate(over="ignore"):  # ±1e308 apart: an infinite difference is "more than"
+        diff = darr[i] - darr[j]
     keep = np.abs(diff) > threshold
     i, j, item, diff = i[keep], j[keep], item[keep], diff[keep]
     better = np.where(diff > 0, i, j)
@@ -202,7 +223,9 @@ def ranks_within_rows(values: Array, items: Array) -> Array:
 
 
 def item_pearson(x: Array, y: Array, items: Array, n_items: int) -> Array:
-    """Pearson's r over the rows of each item (NaN: < 2 rows or a constant side)."""
+    """Pearson's r over the rows of each item (NaN: < 2 rows or a constant side), on the
+    :func:`standardised` values (the scale of either side changes nothing)."""
+    x, y = standardised(x), standardised(y)
     n = np.bincount(items, minlength=n_items).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         mx = np.bincount(items, x, n_items) / n
@@ -465,16 +488,55 @@ def _num(x: float) -> float | None:
 @dataclass(frozen=True)
 class Estimate:
     """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
-    flattened measure, items for a grouped one, pairs for DARR flattened, systems)."""
+    flattened measure, items for a grouped one, pairs for DARR flattened, systems).
+
+    ``reason``: why the value or the interval is undefined (shown as ``n/a``), e.g. "the
+    human scores are all equal"; None when all three are numbers."""
 
     value: float
     low: float
     high: float
     n: int
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
-                "n": self.n}  # fmt: skip
+                "n": self.n, "reason": self.reason}  # fmt: skip
+
+
+def _all_equal(x: Array) -> bool:
+    finite = np.asarray(x, dtype=float)
+    return len(finite) > 0 and bool(np.all(finite == finite[0]))
+
+
+def segment_reason(key: str, data: SegmentData, scores: Array) -> str:
+    """Why the segment-level measure ``key`` of ``scores`` is undefined on ``data``."""
+    m = np.asarray(scores, dtype=float)
+    if key.startswith("darr"):
+        return (
+            "no pairs: no two outputs of one item differ by more than the DARR threshold"
+            if not len(data.darr[0])
+            else "no pair counted"
+        )
+    if key in _FLAT:
+        if len(m) < 2:
+            return "fewer than 2 rows"
+        if _all_equal(data.human):
+            return "the human scores are all equal"
+        if _all_equal(m):
+            return "the metric gives every row the same score"
+        return "undefined on these rows"
+    if data.n_items and np.all(_item_range(data.human, data.items, data.n_items) == 0):
+        return "the human scores are equal within every item"
+    return "no item has 2 or more outputs whose human scores differ and whose metric scores differ"
+
+
+def _interval_reason(value: float, low: float, high: float, reason: str | None) -> str | None:
+    if math.isfinite(value) and math.isfinite(low) and math.isfinite(high):
+        return None
+    if not math.isfinite(value):
+        return reason
+    return "the bootstrap resamples give no defined value"
 
 
 def segment_estimate(
@@ -486,12 +548,27 @@ def segment_estimate(
     value: float | None = None,
 ) -> Estimate:
     """One segment-level measure of ``scores`` with its bootstrap interval over the items
-    ``draws`` (``value``: the measure when the caller has it already)."""
+    ``draws`` (``value``: the measure when the caller has it already); an undefined one
+    says why (:attr:`Estimate.reason`)."""
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
     low, high = percentile(samples, level)
-    return Estimate(value, low, high, item_count(key, data, scores))
+    why = None if math.isfinite(value) else segment_reason(key, data, scores)
+    return Estimate(
+        value, low, high, item_count(key, data, scores), _interval_reason(value, low, high, why)
+    )
+
+
+def system_reason(human: Array, scores: Array) -> str:
+    """Why a system-level correlation of ``scores`` with ``human`` is undefined."""
+    if len(human) < 2:
+        return "fewer than 2 systems"
+    if _all_equal(human):
+        return "the systems' mean human scores are all equal"
+    if _all_equal(scores):
+        return "the metric gives every system the same score"
+    return "undefined on these systems"
 
 
 def system_estimate(
@@ -504,7 +581,9 @@ def system_estimate(
     n: int,
 ) -> Estimate:
     """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
-    over the ``n`` systems."""
+    over the ``n`` systems; an undefined one says why (:attr:`Estimate.reason`)."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
     low, high = percentile(samples, level)
-    return Estimate(fn(human, scores), low, high, n)
+    value = fn(human, scores)
+    why = None if math.isfinite(value) else system_reason(human, scores)
+    return Estimate(value, low, high, n, _interval_reason(value, low, high, why))

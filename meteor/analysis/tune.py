@@ -42,6 +42,7 @@ import numpy as np
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, _rows
+from meteor.analysis.agreement_limits import check_darr_threshold, check_resamples
 from meteor.analysis.agreement_stats import _num
 from meteor.analysis.tune_points import (
     CHUNK,
@@ -50,6 +51,7 @@ from meteor.analysis.tune_points import (
     Rows,
     StatArrays,
     align_statistics,
+    check_tunable,
     group_folds,
     objective_values,
     segment_scores,
@@ -451,15 +453,18 @@ def tune(
     key = canonical_objective(objective)
     base, base_name = resolve_params(preset, params, lang)
     name = base_name or "custom"
+    darr_threshold = check_darr_threshold(darr_threshold)
+    human, darr, items, systems = _rows(judged)
+    check_resamples(n_bootstrap, 0, len(np.unique(items)))
+    data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
+    all_rows = data.rows()
+    check_tunable(key, all_rows, judged)  # before the alignment: nothing to tune on
     t0 = time.perf_counter()
     stats = align_statistics(
         judged, base, base_name, workers=workers, progress=_stage(progress, 0, 0.5)
     )
     align_seconds = time.perf_counter() - t0
-    human, darr, items, systems = _rows(judged)
     space = _Space(base, stats, stats.hc.shape[2], base.perfect_rule, weights)
-    data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
-    all_rows = data.rows()
     labels: Sequence[str] = _fold_labels(judged, groups, systems) if folds else ()
     fold_rows = group_folds(labels, folds) if folds else []
     n_stages = 1 + len(fold_rows)
@@ -467,6 +472,11 @@ def tune(
     best, value, tried = search(space, all_rows, key, rounds=rounds,
                                 progress=_stage(progress, 0.5, 0.5 + 0.5 / n_stages))  # fmt: skip
     seconds = time.perf_counter() - t1
+    if not math.isfinite(value):
+        raise InputError(
+            f"nothing to tune on: the objective {key} is undefined for every setting tried "
+            "(the metric scores do not vary where the human scores do)"
+        )
     base_value = float(_evaluate(space, all_rows, None, key, [base])[0])
     results: list[FoldResult] = []
     if fold_rows:

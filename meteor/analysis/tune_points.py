@@ -464,6 +464,40 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
     return np.array([st.segment_measure(key, data, s) for s in seg])
 
 
+def check_tunable(key: str, rows: Rows, judged: Judged) -> None:
+    """Refuse data on which ``key`` is undefined for every setting: a "tuned" preset
+    would be the base preset with no value.
+
+    Raises:
+        InputError: saying why (too few rows, equal human scores, no DARR pairs).
+    """
+    data = rows.data
+    why: str | None = None
+    if key.startswith("system_"):
+        if rows.n_systems < 2:
+            why = f"{rows.n_systems} system: a system-level correlation needs 2 or more"
+        elif np.all(rows.sys_human == rows.sys_human[0]):
+            why = "the systems' mean human scores are all equal"
+    elif len(data.human) < 2:
+        why = f"{len(data.human)} row: a correlation needs 2 or more"
+    elif key.startswith("darr"):
+        if not len(data.darr[0]):
+            column = judged.darr_column or judged.human_column
+            why = (
+                f"no DARR pairs: no two outputs of one item differ in {column!r} by more than "
+                "the DARR threshold (give --darr-column with raw scores, or a lower "
+                "--darr-threshold)"
+            )
+    elif np.all(data.human == data.human[0]):
+        why = f"the human scores ({judged.human_column!r}) are all equal"
+    elif key.endswith("_item") and not np.any(
+        np.isfinite(st.per_item("kendall_item", data, data.human)[0])
+    ):
+        why = "no item has 2 or more outputs whose human scores differ"
+    if why is not None:
+        raise InputError(f"nothing to tune on: the objective {key} is undefined here: {why}")
+
+
 @dataclass(frozen=True)
 class RowData:
     """The human side of every row (system-major, corpus order), from which the objectives'

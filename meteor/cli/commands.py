@@ -41,14 +41,15 @@ from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
-from meteor.errors import ResourceError
+from meteor.cli.terminal import safe_terminal
+from meteor.errors import ResourceError, shown
 from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.json_numbers import json_text
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
-from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
+from meteor.params import VERSION, ParamError, Params, parse_modules, parse_number, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult
@@ -91,7 +92,26 @@ def _build_parser() -> argparse.ArgumentParser:
 # entry point
 # ---------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (0 ok, 2 user error)."""
+    """Run the CLI; returns the exit status (0 ok, 2 user error).  Every message, and text
+    output on stdout, shows control characters escaped (:mod:`meteor.cli.terminal`)."""
+    with safe_terminal(stdout=_is_terminal(sys.stdout)):
+        return _main(argv)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream is not None and bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _text_stdout(args: argparse.Namespace) -> bool:
+    """Whether the command's stdout is text for people (escaped) rather than a document
+    in a machine format (JSON, JSONL, CSV, TSV: kept byte for byte unless on a terminal)."""
+    return getattr(args, "format", "text") not in ("json", "jsonl", "csv", "tsv")
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] not in (
         "score",
@@ -120,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        with cli_io.handle_signals(), cli_io.one_line_warnings():
+        with cli_io.handle_signals(), cli_io.one_line_warnings(), safe_terminal(_text_stdout(args)):
             cli_io.check_stdout()
             cli_io.check_inputs(args)  # every file read, by every command: before any work
             if args.command == "presets":
@@ -259,10 +279,10 @@ def _parse_weights(
 
 
 def _weight(value: str, name: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        raise CliError(f"--weights: weight of {name} must be a number, got {value!r}") from None
+    weight = parse_number(value)  # the one parser of written numbers (no 1_0, ０.5, nan)
+    if weight is None:
+        raise CliError(f"--weights: weight of {name} must be a number, got {shown(value)}")
+    return weight
 
 
 def _build_meteor(args: argparse.Namespace) -> Meteor:

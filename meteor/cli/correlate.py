@@ -14,7 +14,14 @@ import argparse
 import sys
 
 from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
-from meteor.analysis.agreement_stats import MEASURES
+from meteor.analysis.agreement_limits import (
+    MAX_PERMUTATIONS,
+    WILLIAMS_NA,
+    check_resamples,
+    williams_reason,
+)
+from meteor.analysis.agreement_stats import MEASURES, Estimate
+from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError
@@ -49,13 +56,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="a sacreBLEU baseline (repeat)")  # fmt: skip
     p.add_argument("--metric-column", action="append", metavar="COL",
                    help="a metric score column of the file, e.g. comet (repeat)")  # fmt: skip
-    p.add_argument("--darr-column", metavar="COL",
-                   help="the column DARR pairs are built from (default: the human column; "
-                   "WMT: raw DA)")  # fmt: skip
-    p.add_argument("--darr-threshold", type=float, default=25.0,
-                   help="DARR pairs differ by more than this (default 25, WMT's on raw DA)")  # fmt: skip
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
-    p.add_argument("--permutations", type=int, default=1000, metavar="N")
+    judged_args.add_darr_options(
+        p, "the column DARR pairs are built from (default: the human column; WMT: raw DA)"
+    )
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help=f"bootstrap resamples, 1 to {MAX_BOOTSTRAP_SAMPLES:,} (default 1000)")  # fmt: skip
+    p.add_argument("--permutations", type=int, default=1000, metavar="N",
+                   help=f"permutations of each test, 0 to {MAX_PERMUTATIONS:,} (default 1000)")  # fmt: skip
     p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
                    help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
                    "--pairs alone)")  # fmt: skip
@@ -69,6 +76,16 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
 
 def _f(x: float | None, digits: int = 3) -> str:
     return "n/a" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def _signed(x: float) -> str:
+    return "n/a" if x != x else f"{x:+.4f}"
+
+
+def _why(cells: tuple[tuple[str | None, Estimate], ...]) -> str:
+    """`` (n/a: why)`` after a row with an undefined value or interval; else nothing."""
+    why = [f"{label}: {e.reason}" if label else e.reason for label, e in cells if e.reason]
+    return f"  (n/a: {'; '.join(why)})" if why else ""
 
 
 def format_text(a: Agreement) -> str:
@@ -102,12 +119,18 @@ def format_text(a: Agreement) -> str:
             flat, item = m.seg(f"{stat}_flat"), m.seg(f"{stat}_item")
             cells = [f"{_f(e.value)} [{_f(e.low)}, {_f(e.high)}]" for e in (flat, item)]
             label = tau_label if stat == "darr" else stat
-            lines.append(f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}")
+            lines.append(
+                f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}"
+                + _why((("flattened", flat), ("grouped", item)))
+            )
     if any(m.system for m in a.metrics):
         lines += ["", f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
     for m in a.metrics:
         for key, e in m.system:
-            lines.append(f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
+            lines.append(
+                f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
+                + _why(((None, e),))
+            )
     if a.comparisons:
         name, conv = MEASURES[a.test_measure]
         lines += [
@@ -116,8 +139,9 @@ def format_text(a: Agreement) -> str:
         ]
         for c in a.comparisons:
             lines.append(
-                f"  {c.a} − {c.b}: {c.delta:+.4f}  p = {_f(c.p_value, 4)}"
+                f"  {c.a} − {c.b}: {_signed(c.delta)}  p = {_f(c.p_value, 4)}"
                 + ("  (significant at 0.05)" if c.p_value == c.p_value and c.p_value < 0.05 else "")
+                + (f"  (n/a: {c.reason})" if c.reason else "")
             )
         if any(c.williams_segment is not None for c in a.comparisons):
             lines += ["", "differences in Pearson, Williams' test (t on n − 3 df, two-sided):"]
@@ -127,7 +151,13 @@ def format_text(a: Agreement) -> str:
                     if w is not None:
                         sig = "  (significant at 0.05)" if w[1] == w[1] and w[1] < 0.05 else ""
                         cells.append(f"{level} t = {_f(w[0], 2)} p = {_f(w[1], 4)}{sig}")
-                lines.append(f"  {c.a} − {c.b}: " + "; ".join(cells))
+                na = any(w is not None and williams_reason(w) for w in (c.williams_segment,
+                                                                       c.williams_system))  # fmt: skip
+                lines.append(
+                    f"  {c.a} − {c.b}: "
+                    + "; ".join(cells)
+                    + (f"  (n/a: {WILLIAMS_NA})" if na else "")
+                )
     for m in a.metrics:
         lines.append(f"{m.name}: {m.signature}")
     return "\n".join(lines)
@@ -135,10 +165,7 @@ def format_text(a: Agreement) -> str:
 
 def cmd_correlate(args: argparse.Namespace) -> int:
     """Run ``correlate``."""
-    if args.bootstrap < 1:
-        raise CliError(f"--bootstrap must be at least 1, got {args.bootstrap}")
-    if args.permutations < 0:
-        raise CliError(f"--permutations must be 0 or more, got {args.permutations}")
+    check_resamples(args.bootstrap, args.permutations)  # the caps, before any file is read
     cli_io.check_seed(args.seed)
     stdin_used = [False]
     if args.human_column is None and not args.pairs:

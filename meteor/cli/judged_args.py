@@ -15,8 +15,11 @@ from typing import Any
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
 from meteor.cli.output import ProgressBar
+from meteor.errors import shown
+from meteor.params import parse_number
 
 __all__ = [
+    "add_darr_options",
     "add_input_options",
     "add_run_options",
     "progress_bar",
@@ -33,6 +36,24 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hyp", action="append", required=True, metavar="FILE",
                    help="TSV/CSV/JSONL with system, seg_id, hyp, ref and the human column")  # fmt: skip
     p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
+
+
+def darr_threshold(text: str) -> float:
+    """``--darr-threshold``: a plain decimal (:func:`meteor.params.parse_number`, the one
+    parser of written numbers, finite), ≥ 0 as
+    :func:`meteor.analysis.agreement_limits.check_darr_threshold` requires."""
+    value = parse_number(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number ≥ 0 such as 25, got {shown(text)}")
+    return value
+
+
+def add_darr_options(p: argparse.ArgumentParser, column_help: str | None = None) -> None:
+    """``--darr-column`` and ``--darr-threshold`` (a finite number ≥ 0)."""
+    p.add_argument("--darr-column", metavar="COL", help=column_help)
+    p.add_argument("--darr-threshold", type=darr_threshold, default=25.0, metavar="T",
+                   help="DARR pairs differ by more than T, a number ≥ 0 (default 25, WMT's "
+                   "on raw DA)")  # fmt: skip
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:

@@ -14,13 +14,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 
 from meteor.analysis.agreement import load_judged
+from meteor.analysis.agreement_limits import check_resamples
+from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES
 from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_objective, tune
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
 from meteor.errors import InputError
+from meteor.presets import check_preset_name
 
 __all__ = ["add_parser", "cmd_tune", "format_text", "read_groups"]
 
@@ -49,12 +53,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="k-fold cross-validation (needs --group-by)")  # fmt: skip
     p.add_argument("--group-by", metavar="COL",
                    help="folds of whole groups: a column such as doc_id, or 'system'")  # fmt: skip
-    p.add_argument("--darr-column", metavar="COL")
-    p.add_argument("--darr-threshold", type=float, default=25.0)
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
+    judged_args.add_darr_options(p)
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help=f"bootstrap resamples of the held-out intervals, 1 to "
+                   f"{MAX_BOOTSTRAP_SAMPLES:,} (default 1000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
-    p.add_argument("--out", "-o", default=None, metavar="FILE", help="write the preset file")
+    p.add_argument("--out", "-o", default=None, metavar="FILE",
+                   help="write the preset file ('-': stdout, which then holds only the "
+                   "preset file; the summary goes to stderr)")  # fmt: skip
     judged_args.add_run_options(p)
     cli_io.mark_inputs(p, hyp="hypothesis", ref="reference")
     return p
@@ -109,6 +116,7 @@ def format_text(r: TuneResult) -> str:
         for f in r.folds:
             cells = [
                 f"{label} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
+                + (f" (n/a: {e.reason})" if e.reason else "")
                 for label, e in (("tuned", f.tuned), ("base", f.base), ("chrF", f.chrf))
                 if e is not None
             ]
@@ -127,9 +135,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise CliError("--folds needs --group-by (a document column such as doc_id, or system)")
     if args.group_by and not args.folds:
         raise CliError("--group-by needs --folds K (K ≥ 2)")
-    if args.bootstrap < 1:
-        raise CliError(f"--bootstrap must be at least 1, got {args.bootstrap}")
+    check_resamples(args.bootstrap)  # the cap, before any file is read
     cli_io.check_seed(args.seed)
+    if args.name is not None:  # the rule --preset-file reads the name with, before tuning
+        check_preset_name(args.name, "--name")
+    if args.out == "-" and args.format == "json":
+        raise CliError(
+            "--out - writes the preset file to stdout, and --format json would add the "
+            "result as a second JSON document: write the preset file to a file, or use "
+            "--format text (the summary then goes to stderr)"
+        )
     if args.out is not None:
         cli_io.check_outputs([("--out", args.out)], cli_io.input_paths(args))
     stdin_used = [False]
@@ -178,6 +193,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
             fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    if args.out == "-":  # stdout holds the preset file alone: the summary goes to stderr
+        sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
+        return 0
     preset_line = f"\npreset file: {args.out}" if args.out else ""
     judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from meteor.errors import InputError
+from meteor.errors import InputError, shown
 from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
 from meteor.io.tables import (
     _HYP_NAMES,
@@ -30,6 +30,7 @@ from meteor.io.tables import (
     _pick,
     _tsv_rows,
 )
+from meteor.params import parse_number
 
 __all__ = [
     "Pair",
@@ -46,27 +47,34 @@ ScoreColumns = dict[str, dict[tuple[str, str], float]]
 
 
 def _number(value: Any) -> float | None:
-    """The cell as a finite float, or None."""
+    """The cell as a finite float, or None.
+
+    Text is read by :func:`meteor.params.parse_number`, the library's one parser of
+    written numbers: ``1_0``, full-width ``０.5``, ``nan`` and ``inf`` are not numbers
+    (Python's ``float()`` would take them)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        x = float(value)
-    elif isinstance(value, str):
         try:
-            x = float(value.strip())
-        except ValueError:
+            x = float(value)
+        except OverflowError:  # a JSON integer of 400 digits
             return None
-    else:
-        return None
-    return x if math.isfinite(x) else None
+        return x if math.isfinite(x) else None
+    if isinstance(value, str):
+        return parse_number(value)
+    return None
+
+
+#: Longest cell a message quotes (then cut with ``…``).
+SHOWN_CELL = 24
 
 
 def _shown(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, str):
-        return "empty" if not value.strip() else repr(value[:20])
-    return repr(value)
+    if isinstance(value, str) and not value.strip():
+        return "empty"
+    return shown(value, SHOWN_CELL)
 
 
 def table_rows(

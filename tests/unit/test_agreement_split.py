@@ -40,8 +40,8 @@ def _judged() -> Judged:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"n_bootstrap": 0}, "n_bootstrap must be at least 1"),
-        ({"n_permutations": -1}, "n_permutations at least 0"),
+        ({"n_bootstrap": 0}, r"n_bootstrap \(--bootstrap\) must be between 1 and"),
+        ({"n_permutations": -1}, r"n_permutations \(--permutations\) must be between 0 and"),
         ({"level": 1.0}, "level must be between 0 and 1, got 1.0"),
     ],
 )
