@@ -482,7 +482,6 @@ def compare_settings(
     """Paired bootstrap of B's overall F1 against A's on the same segments (module docstring)."""
     if a.matrix.shape[0] != b.matrix.shape[0]:
         raise ValueError("the two settings must be counted on the same segments")
-    n = a.matrix.shape[0]
     both = np.hstack([a.matrix, b.matrix])
     boot = _resampled_sums(both, n_samples, seed)
     w = a.matrix.shape[1]
@@ -494,7 +493,7 @@ def compare_settings(
     ok = ~np.isnan(d)
     dd = d[ok]
     nb = max(len(dd), 1)
-    p = min(1.0, 2 * min(int(np.sum(dd <= 0)), int(np.sum(dd >= 0))) / nb) if n else math.nan
+    p = min(1.0, 2 * min(int(np.sum(dd <= 0)), int(np.sum(dd >= 0))) / nb) if len(dd) else math.nan
     return PairedStat(
         _interval(va, fa, level),
         _interval(vb, fb, level),
