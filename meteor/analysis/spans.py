@@ -36,17 +36,18 @@ Definitions (the CLI's ``--help`` and docs/spans.md state the same):
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
-from meteor.analysis.significance import Interval, PairedStat, ci_bounds, resample_indices
-from meteor.io.spans import Annotation, SpanSet
+from meteor.analysis.significance import Interval, PairedStat, ci_bounds
+from meteor.io.spans import SEVERITY_RANK, Annotation, ErrorSpan, SpanSet
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.types import Alignment, MeteorResult
+from meteor.types import Alignment, MeteorResult, candidate_of
 
 __all__ = [
     "CELLS",
@@ -142,28 +143,52 @@ def _stages(alignment: Alignment) -> list[str | None]:
     return out
 
 
+def _marked(
+    alignment: Alignment, annotation: Annotation | None, raters: RaterRule
+) -> dict[int, tuple[bool, str, tuple[str, ...], int]]:
+    """The tokens some error span (rank ≥ 1) overlaps: index → (error under the rater
+    rule, worst severity, categories, raters).  Each span finds its tokens by bisection
+    on the tokens' character offsets."""
+    if raters not in RATER_RULES:
+        raise ValueError(f"raters must be one of {', '.join(RATER_RULES)}, got {raters!r}")
+    if annotation is None or not annotation.spans:
+        return {}
+    hyp = alignment.hyp
+    starts = [t.start for t in hyp]
+    ends = [t.end for t in hyp]
+    over: dict[int, list[ErrorSpan]] = {}
+    for sp in annotation.spans:
+        if SEVERITY_RANK[sp.severity.lower()] < 1:
+            continue
+        # tokens with start < sp.end and sp.start < end (ends ascend with starts)
+        for i in range(bisect_right(ends, sp.start), bisect_left(starts, sp.end)):
+            over.setdefault(i, []).append(sp)
+    need = len(annotation.raters) / 2
+    out: dict[int, tuple[bool, str, tuple[str, ...], int]] = {}
+    for i, spans in over.items():
+        who = len({x.rater for x in spans})
+        ranks = [SEVERITY_RANK[x.severity.lower()] for x in spans]
+        worst = (
+            "BAD"
+            if all(x.severity == "BAD" for x in spans)
+            else _RANK_NAME.get(max(ranks), "Minor")
+        )
+        error = raters == "union" or who > need
+        out[i] = (error, worst, tuple(sorted({x.category for x in spans})), who)
+    return out
+
+
 def label_tokens(
     result: MeteorResult | Alignment, annotation: Annotation | None, raters: RaterRule = "union"
 ) -> tuple[TokenLabel, ...]:
     """Each hypothesis token with METEOR's stage and the raters' errors over it (module
     docstring); ``annotation`` ``None``: no error anywhere."""
-    if raters not in RATER_RULES:
-        raise ValueError(f"raters must be one of {', '.join(RATER_RULES)}, got {raters!r}")
     alignment = result.alignment if isinstance(result, MeteorResult) else result
     stages = _stages(alignment)
-    spans = [s for s in annotation.spans if s.rank >= 1] if annotation is not None else []
-    need = len(annotation.raters) / 2 if annotation is not None else 0.0
+    marked = _marked(alignment, annotation, raters)
     out: list[TokenLabel] = []
     for i, tok in enumerate(alignment.hyp):
-        over = [s for s in spans if tok.start < s.end and s.start < tok.end]
-        who = {s.rater for s in over}
-        error = bool(over) and (raters == "union" or len(who) > need)
-        rank = max((s.rank for s in over), default=0)
-        worst = None
-        if over:
-            worst = _RANK_NAME.get(rank, "Minor")
-            if all(s.severity == "BAD" for s in over):
-                worst = "BAD"
+        error, worst, cats, who = marked.get(i, (False, "", (), 0))
         out.append(
             TokenLabel(
                 i,
@@ -172,8 +197,8 @@ def label_tokens(
                 tok.end,
                 stages[i],
                 worst if error else None,
-                tuple(sorted({s.category for s in over})) if error else (),
-                len(who),
+                cats if error else (),
+                who,
                 error,
             )
         )
@@ -301,28 +326,31 @@ def count_spans(
     count (default: ``all`` and every severity and category met, in a fixed order)."""
     if len(results) != len(annotations):
         raise ValueError(f"{len(results)} records for {len(annotations)} annotations")
-    labels = [label_tokens(r, a, raters) for r, a in zip(results, annotations, strict=True)]
     if classes is None:
         classes = span_classes(annotations)
     col = {c: k for k, c in enumerate(classes)}
-    mat = np.zeros((len(labels), 1 + 2 * len(classes)), dtype=np.float64)
+    mat = np.zeros((len(results), 1 + 2 * len(classes)), dtype=np.float64)
     n_tokens = 0
-    for i, ls in enumerate(labels):
+    for i, (r, a) in enumerate(zip(results, annotations, strict=True)):
+        alignment = r.alignment if isinstance(r, MeteorResult) else r
+        raw = alignment.pending()
+        covered: set[int] = set()
+        for c in raw if raw is not None else map(candidate_of, alignment.matches):
+            covered.update(range(c[1], c[2]))
+        marked = _marked(alignment, a, raters)
         row = mat[i]
-        n_tokens += len(ls)
-        for t in ls:
-            if not t.error:
-                if t.flagged:
-                    row[0] += 1
-                continue
-            keys = ["all", f"severity:{t.severity}", *(f"category:{c}" for c in t.categories)]
-            for key in keys:
+        n_tok = len(alignment.hyp)
+        n_tokens += n_tok
+        errors = [j for j, m in marked.items() if m[0]]
+        row[0] = n_tok - len(covered) - sum(1 for j in errors if j not in covered)
+        for j in errors:
+            _, worst, cats, _ = marked[j]
+            flagged = j not in covered
+            for key in ("all", f"severity:{worst}", *(f"category:{c}" for c in cats)):
                 k = col.get(key)
-                if k is None:
-                    continue
-                row[1 + 2 * k] += 1
-                if t.flagged:
-                    row[2 + 2 * k] += 1
+                if k is not None:
+                    row[1 + 2 * k] += 1
+                    row[2 + 2 * k] += flagged
     omissions = sum(len(a.omissions) for a in annotations)
     return SpanCounts(tuple(classes), mat, n_tokens, omissions)
 
@@ -379,14 +407,28 @@ def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
 
 
 def _resampled_sums(matrix: np.ndarray, n_samples: int, seed: int | None) -> np.ndarray:
-    """Summed rows of every bootstrap resample of the segments, shape (samples, columns)."""
-    n = matrix.shape[0]
+    """Summed rows of every bootstrap resample of the segments, shape (samples, columns).
+
+    Resample ``b`` draws the segments of row ``b`` of :func:`resample_indices` (the ``b``-th
+    ``rng.integers(0, n, size=n)`` of ``numpy.random.default_rng(seed)``), drawn here in
+    batches rather than all at once (10,000 segments × 1,000 resamples would be 80 MB).
+    """
+    n, width = matrix.shape
     if n_samples == 0 or n == 0:
-        return np.zeros((0, matrix.shape[1]))
-    idx = resample_indices(n, n_samples, seed)
-    out = np.empty((n_samples, matrix.shape[1]))
-    for b in range(n_samples):
-        out[b] = np.bincount(idx[b], minlength=n) @ matrix
+        return np.zeros((0, width))
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    out = np.empty((n_samples, width))
+    # mostly zeros (a segment has few categories): scipy's sparse product, 10× the dense one
+    by_column = csr_matrix(matrix.T)
+    batch = max(1, min(64, 4_000_000 // n))
+    for b0 in range(0, n_samples, batch):
+        rows = min(batch, n_samples - b0)
+        counts = np.empty((n, rows))
+        for r in range(rows):
+            counts[:, r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        out[b0 : b0 + rows] = (by_column @ counts).T  # whole numbers < 2**53: exact
     return out
 
 
@@ -478,22 +520,28 @@ def compare_settings(
     n_samples: int = 1000,
     seed: int | None = 12345,
     level: float = 0.95,
+    resampled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> PairedStat:
-    """Paired bootstrap of B's overall F1 against A's on the same segments (module docstring)."""
+    """Paired bootstrap of B's overall F1 against A's on the same segments (module docstring).
+
+    ``resampled``: both settings' resampled sums, when already drawn with the same seed."""
     if a.matrix.shape[0] != b.matrix.shape[0]:
         raise ValueError("the two settings must be counted on the same segments")
-    both = np.hstack([a.matrix, b.matrix])
-    boot = _resampled_sums(both, n_samples, seed)
-    w = a.matrix.shape[1]
-    fa = _prf(boot[:, :w], 0)[2]
-    fb = _prf(boot[:, w:], 0)[2]
+    if resampled is None:
+        w = a.matrix.shape[1]
+        both = _resampled_sums(np.hstack([a.matrix, b.matrix]), n_samples, seed)
+        resampled = (both[:, :w], both[:, w:])
+    fa = _prf(resampled[0], 0)[2]
+    fb = _prf(resampled[1], 0)[2]
     va = float(_prf(a.sums(), 0)[2])
     vb = float(_prf(b.sums(), 0)[2])
     d = fb - fa
-    ok = ~np.isnan(d)
-    dd = d[ok]
-    nb = max(len(dd), 1)
-    p = min(1.0, 2 * min(int(np.sum(dd <= 0)), int(np.sum(dd >= 0))) / nb) if len(dd) else math.nan
+    dd = d[~np.isnan(d)]
+    p = (
+        min(1.0, 2 * min(int(np.sum(dd <= 0)), int(np.sum(dd >= 0))) / len(dd))
+        if len(dd)
+        else math.nan
+    )
     return PairedStat(
         _interval(va, fa, level),
         _interval(vb, fb, level),
@@ -570,6 +618,8 @@ def span_report(
     from meteor.runners.parallel import score_corpus
 
     anns = spans.annotations
+    if not settings:
+        raise ValueError("no setting to score: give at least one preset or preset file")
     if len(refs) != len(anns):
         raise ValueError(f"{len(refs)} reference lists for {len(anns)} annotations")
     hyps = [a.hyp for a in anns]
@@ -586,16 +636,21 @@ def span_report(
         )
         counts = count_spans(result.segments, anns, raters, classes)
         counted.append((label, result.signature, counts))
+    # one draw of the resamples for every setting: the tables and the paired tests agree
+    boot = _resampled_sums(np.hstack([c.matrix for _, _, c in counted]), n_samples, seed)
+    w = counted[0][2].matrix.shape[1]
+    parts = [boot[:, k * w : (k + 1) * w] for k in range(len(counted))]
     tables = tuple(
-        setting_table(lbl, sig, c, n_samples=n_samples, seed=seed, level=level)
-        for lbl, sig, c in counted
+        setting_table(lbl, sig, c, level=level, resampled=parts[k])
+        for k, (lbl, sig, c) in enumerate(counted)
     )
     comps = tuple(
         (
             counted[0][0],
             lbl,
-            compare_settings(counted[0][2], c, n_samples=n_samples, seed=seed, level=level),
+            compare_settings(counted[0][2], c, level=level, resampled=(parts[0], parts[k])),
         )
-        for lbl, _, c in counted[1:]
+        for k, (lbl, _, c) in enumerate(counted)
+        if k
     )
     return SpanReport(raters, len(anns), tables, comps, n_samples, seed, spans.summary())

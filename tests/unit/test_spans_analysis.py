@@ -168,3 +168,19 @@ def test_paired_comparison_of_a_setting_with_itself_and_with_another() -> None:
     assert diff.difference == pytest.approx(tb.overall.f1.value - ta.overall.f1.value)
     assert diff.a.value == ta.overall.f1.value and 0 <= diff.p_value <= 1
     assert not math.isnan(diff.difference_interval.low)
+
+
+def test_resamples_are_meteors_bootstrap_draws() -> None:
+    import numpy as np
+
+    from meteor.analysis.significance import ci_bounds, resample_indices
+    from meteor.analysis.spans import SpanCounts
+
+    rng = np.random.default_rng(1)
+    mat = rng.integers(0, 6, size=(9, 3)).astype(np.float64)  # flagged_ok, errors, flagged errors
+    mat[:, 2] = np.minimum(mat[:, 1], mat[:, 2])
+    table = setting_table("x", "", SpanCounts(("all",), mat, 99, 0), n_samples=130, seed=99)
+    sums = np.stack([mat[row].sum(axis=0) for row in resample_indices(9, 130, 99)])
+    f1 = 2 * sums[:, 2] / (sums[:, 1] + sums[:, 2] + sums[:, 0])
+    assert (table.overall.f1.low, table.overall.f1.high) == pytest.approx(ci_bounds(f1))
+    assert table.overall.f1.mean == pytest.approx(f1.mean())
