@@ -120,7 +120,8 @@ def main() -> None:
 def breakdown(segs: Path, mqm: Path, n_samples: int) -> None:
     """Where the span table's extra time goes, on one setting (in this process)."""
     sys.path.insert(0, str(ROOT))
-    from meteor.analysis.spans import count_spans, setting_table
+    from meteor.analysis.spans import count_spans
+    from meteor.analysis.spans_table import setting_table
     from meteor.io.read import load_corpus
     from meteor.io.spans import read_spans
     from meteor.metric import Meteor

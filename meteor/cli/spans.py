@@ -7,7 +7,7 @@ Reads the segments table ``meteor score`` reads and human error annotations of i
 hypotheses (:func:`meteor.io.spans.read_spans`: MQM TSV, QE tags, JSONL spans), scores
 the annotated hypotheses with each setting and prints, per setting, token-level
 precision, recall and F1 of "METEOR left it unmatched" against "people marked it an
-error" (:func:`meteor.analysis.spans.span_report`), overall, by severity and by category,
+error" (:func:`meteor.analysis.spans_table.span_report`), overall, by severity and by category,
 with bootstrap intervals and a paired test of each setting's F1 against the first's.
 """
 
@@ -17,7 +17,8 @@ import argparse
 import math
 import sys
 
-from meteor.analysis.spans import RATER_RULES, SpanReport, span_report
+from meteor.analysis.spans import RATER_RULES
+from meteor.analysis.spans_table import SpanReport, span_report
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError

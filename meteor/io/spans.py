@@ -58,10 +58,12 @@ __all__ = [
     "ErrorSpan",
     "Omission",
     "SpanSet",
+    "annotation_from_strings",
     "detect_span_format",
     "hypotheses_of",
     "read_spans",
     "severity_name",
+    "span_strings",
 ]
 
 SpanFormat = Literal["mqm", "qe", "jsonl"]
@@ -483,3 +485,53 @@ def read_spans(
         for n, t in texts:
             (_read_mqm if kind == "mqm" else _read_jsonl)(b, n, t)
     return b.build(kind, names)
+
+
+def span_strings(annotation: Annotation) -> list[str]:
+    """The annotation's spans and omissions as short strings, ``start,end,severity,rater,
+    category`` (an omission: ``-,-,severity,rater,category``), the form a link carries
+    (the app's Inspect URL, ``?spans=…``); :func:`annotation_from_strings` reads them back."""
+    out = [f"{s.start},{s.end},{s.severity},{s.rater},{s.category}" for s in annotation.spans]
+    out += [f"-,-,{o.severity},{o.rater},{o.category}" for o in annotation.omissions]
+    return out
+
+
+def annotation_from_strings(
+    hyp: str, values: Sequence[str], *, system: str = "", seg_id: str = ""
+) -> Annotation:
+    """An :class:`Annotation` of ``hyp`` from :func:`span_strings`' strings.
+
+    Raises:
+        InputError: a string that is not ``start,end,severity,rater,category``, offsets
+            outside the hypothesis or empty, an unknown severity (one line, naming it).
+    """
+    spans: list[ErrorSpan] = []
+    omissions: list[Omission] = []
+    raters: set[str] = set()
+    for k, v in enumerate(values, start=1):
+        parts = v.split(",", 4)
+        if len(parts) != 5:
+            raise InputError(f"span {k} ({v[:40]!r}) is not start,end,severity,rater,category")
+        a, b, severity, rater, category = parts
+        if severity.strip().lower() == "bad":
+            severity = "BAD"
+        else:
+            try:
+                severity = severity_name(severity, "spans", k)
+            except InputError:
+                raise InputError(f"span {k}: unknown severity {severity!r}") from None
+        raters.add(rater)
+        if a == b == "-":
+            omissions.append(Omission(severity, category, rater))
+            continue
+        if not (a.isdigit() and b.isdigit()):
+            raise InputError(f"span {k}: start and end must be character offsets, got {a!r}, {b!r}")
+        start, end = int(a), int(b)
+        if not start < end <= len(hyp):
+            raise InputError(
+                f"span {k}: [{start}, {end}) is empty or past the end of the hypothesis "
+                f"({len(hyp)} characters)"
+            )
+        spans.append(ErrorSpan(start, end, severity, category, rater))
+    spans.sort(key=lambda s: (s.start, s.end, s.rater))
+    return Annotation(system, seg_id, hyp, tuple(sorted(raters)), tuple(spans), tuple(omissions))

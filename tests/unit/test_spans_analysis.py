@@ -9,14 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from meteor.analysis.spans import (
-    compare_settings,
-    count_spans,
-    label_tokens,
-    segment_spans,
-    setting_table,
-    span_report,
-)
+from meteor.analysis.spans import count_spans, label_tokens, segment_spans
+from meteor.analysis.spans_table import compare_settings, setting_table, span_report
 from meteor.io.read import load_corpus
 from meteor.io.spans import Annotation, ErrorSpan, hypotheses_of, read_spans
 from meteor.metric import Meteor
