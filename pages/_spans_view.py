@@ -18,12 +18,20 @@ from meteor.analysis.spans import CELLS, SegmentSpans, segment_spans
 from meteor.errors import InputError
 from meteor.io.spans import Annotation, annotation_from_strings
 from meteor.params import Params
-from meteor.types import Alignment, MeteorResult
+from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
 from pages._i18n import Translator, freeze, integer, module_label, num, signed
 from pages._widgets import md_escape
 
-__all__ = ["PARAM", "cells_of", "inspect_annotation", "link_figure", "show_cells", "span_labels"]
+__all__ = [
+    "PARAM",
+    "cells_of",
+    "corpus_section",
+    "inspect_annotation",
+    "link_figure",
+    "show_cells",
+    "span_labels",
+]
 
 #: The URL parameter that carries a pair's human error spans (one value per span).
 PARAM = "spans"
@@ -139,3 +147,122 @@ def link_figure(alignment: Alignment, seg: SegmentSpans, **options: Any) -> Any:
     """The link view with the human spans on its hypothesis row (``options``: link_view's)."""
     labels = span_labels(options.pop("labels", {}) or {})
     return span_link_view(alignment, seg.tokens, labels=labels, **options)
+
+
+# --------------------------------------------------------------------------- Corpus
+
+CORPUS_STRINGS = freeze(
+    {
+        "spans_corpus_title": {
+            "en": "Human error spans: where METEOR and people disagree",
+            "ru": "Ошибки, отмеченные людьми: где METEOR и люди расходятся",
+        },
+        "spans_upload": {
+            "en": "Human error annotations of these hypotheses (MQM TSV, QE .tags and .mt, "
+            "or JSONL spans)",
+            "ru": "Ошибки в этих гипотезах, отмеченные людьми (MQM в TSV, пословные метки "
+            "или JSONL)",
+        },
+        "spans_error": {
+            "en": "The annotations could not be read: {detail}",
+            "ru": "Разметку не удалось прочитать: {detail}",
+        },
+        "spans_table_caption": {
+            "en": "This setting, {n} annotated segments: precision {p}, recall {r}, F1 {f} "
+            "(unmatched words against words people marked as errors, Minor or worse).",
+            "ru": "Эта настройка, размеченных сегментов: {n}; точность {p}, полнота {r}, "
+            "F1 {f} (слова без пары против слов, отмеченных людьми как ошибки).",
+        },
+        "spans_sorted": {
+            "en": "Segments sorted by disagreement: blind spots (unmatched, no error) plus "
+            "unseen errors (matched, error). Open one in Inspect to see its spans.",
+            "ru": "Сегменты по степени расхождения: слепые пятна (без пары, не ошибка) плюс "
+            "невидимые ошибки (сопоставлено, но ошибка). Откройте сегмент в разборе.",
+        },
+        "spans_col_system": {"en": "system", "ru": "система"},
+        "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
+        "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
+        "spans_col_blind": {"en": "blind spots", "ru": "слепые пятна"},
+        "spans_col_unseen": {"en": "unseen errors", "ru": "невидимые ошибки"},
+        "spans_col_seen": {"en": "seen errors", "ru": "замеченные ошибки"},
+        "spans_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "spans_col_open": {"en": "Inspect", "ru": "Разбор"},
+        "spans_open": {"en": "open", "ru": "открыть"},
+    }
+)
+ct = Translator(STRINGS, CORPUS_STRINGS)
+
+
+def corpus_section(
+    corpus: Any, results: dict[str, CorpusResult], params: Params, link: Any
+) -> None:
+    """Corpus: an upload of annotations; then this setting's span numbers and the segments
+    sorted by disagreement, each one click from Inspect (``link(result)``: its URL)."""
+    from urllib.parse import urlencode
+
+    from meteor.analysis.spans import count_spans
+    from meteor.analysis.spans_table import setting_table
+    from meteor.io.spans import read_spans, span_strings
+
+    st.subheader(ct("spans_corpus_title"))
+    files = st.file_uploader(
+        ct("spans_upload"), accept_multiple_files=True, key="corpus_spans_files"
+    )
+    if not files:
+        return
+    try:
+        spans = read_spans([(f.name, f.getvalue()) for f in files], corpus)
+    except InputError as exc:
+        st.error(md_escape(ct("spans_error", detail=str(exc))))
+        return
+    st.caption(md_escape(spans.summary()))
+    for line in spans.notices:
+        st.warning(md_escape(line))
+    by_key = spans.by_key()
+    records, anns, rows = [], [], []
+    for name, res in results.items():
+        for seg_id, r in zip(corpus.ids_of(name), res.segments, strict=True):
+            ann = by_key.get((name, seg_id))
+            if ann is None:
+                continue
+            seg = segment_spans(r, ann, params)
+            records.append(r)
+            anns.append(ann)
+            rows.append(
+                {
+                    ct("spans_col_system"): name,
+                    ct("spans_col_seg"): seg_id,
+                    ct("spans_col_disagree"): seg.disagreement,
+                    ct("spans_col_blind"): seg.counts["unmatched_ok"],
+                    ct("spans_col_unseen"): seg.counts["matched_error"],
+                    ct("spans_col_seen"): seg.counts["unmatched_error"],
+                    ct("spans_col_hyp"): r.hyp,
+                    "open": link(r) + "&" + urlencode([(PARAM, v) for v in span_strings(ann)]),
+                }
+            )
+    if not rows:
+        return
+    table = setting_table("", "", count_spans(records, anns), n_samples=0)
+    o = table.overall
+    st.caption(
+        ct(
+            "spans_table_caption",
+            n=integer(len(rows)),
+            p=num(o.precision.value),
+            r=num(o.recall.value),
+            f=num(o.f1.value),
+        )
+    )
+    st.caption(ct("spans_sorted"))
+    rows.sort(key=lambda row: -row[ct("spans_col_disagree")])
+    st.dataframe(
+        rows,
+        column_config={
+            "open": st.column_config.LinkColumn(
+                ct("spans_col_open"), display_text=ct("spans_open"), width="small"
+            )
+        },
+        hide_index=True,
+        width="stretch",
+        key="corpus_span_rows",
+    )

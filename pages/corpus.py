@@ -17,6 +17,7 @@ from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.metric import jar_text
 from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures
+from pages import _spans_view as spans_view
 from pages._corpus_common import (
     CORPUS_STRINGS,
     SORT_KEYS,
@@ -25,6 +26,7 @@ from pages._corpus_common import (
     filter_sort,
     get_intervals,
     get_paired,
+    inspect_link,
     load_uploads,
     percent,
     safe_name,
@@ -505,6 +507,8 @@ with tabs["segments"]:
             seg_id=corpus.ids_of(system)[number - 1],
             key="corpus_detail",
         )
+    # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
+    spans_view.corpus_section(corpus, results, meteor.params, inspect_link)
 
 # -- distributions -----------------------------------------------------------------------
 with tabs["dist"]:
