@@ -25,6 +25,7 @@ from pages._widgets import md_escape
 
 __all__ = [
     "PARAM",
+    "agreement_section",
     "cells_of",
     "corpus_section",
     "inspect_annotation",
@@ -266,3 +267,96 @@ def corpus_section(
         width="stretch",
         key="corpus_span_rows",
     )
+
+
+# --------------------------------------------------------------------------- Agreement
+
+AGREEMENT_STRINGS = freeze(
+    {
+        "spans_agr_title": {
+            "en": "Human error spans: which setting leaves the errors unmatched",
+            "ru": "Ошибки, отмеченные людьми: какая настройка оставляет их без пары",
+        },
+        "spans_agr_caption": {
+            "en": "Per setting, token-level precision, recall and F1 of 'METEOR left it "
+            "unmatched' against 'people marked it an error' (Minor or worse, union of raters), "
+            "with 95% bootstrap intervals over segments; Δ F1 and p: paired bootstrap against "
+            "the first setting.",
+            "ru": "Для каждой настройки: точность, полнота и F1 на уровне слов — «METEOR "
+            "оставил слово без пары» против «люди отметили ошибку» (незначительная и выше, "
+            "объединение оценщиков), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
+            "парный бутстреп против первой настройки.",
+        },
+        "spans_col_setting": {"en": "setting", "ru": "настройка"},
+        "spans_col_errors": {"en": "error words", "ru": "слов с ошибкой"},
+        "spans_col_flagged": {"en": "unmatched", "ru": "без пары"},
+        "spans_col_both": {"en": "both", "ru": "оба"},
+        "spans_col_p": {"en": "precision", "ru": "точность"},
+        "spans_col_r": {"en": "recall", "ru": "полнота"},
+        "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
+    }
+)
+at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
+
+
+def _ci(i: Any) -> str:
+    return f"{num(i.value, 3)} [{num(i.low, 3)}, {num(i.high, 3)}]"
+
+
+def agreement_section(
+    corpus: Any, presets: Any, lang: str, key: tuple[Any, ...], cache: Any
+) -> None:
+    """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
+    then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
+    import hashlib
+
+    from meteor.analysis.spans_table import span_report
+    from meteor.io.spans import read_spans
+    from meteor.metric import Meteor
+
+    st.subheader(at_("spans_agr_title"))
+    files = st.file_uploader(at_("spans_upload"), accept_multiple_files=True, key="agr_spans")
+    if not files or not presets:
+        return
+    data = [(f.name, f.getvalue()) for f in files]
+    try:
+        spans = read_spans(data, corpus)
+    except InputError as exc:
+        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        return
+    st.caption(md_escape(spans.summary()))
+    for line in spans.notices:
+        st.warning(md_escape(line))
+    refs = {
+        (n, i): r
+        for n, _ in corpus.systems
+        for i, r in zip(corpus.ids_of(n), corpus.refs_of(n), strict=True)
+    }
+    digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
+    report = cache.get(
+        ("spans_report", key, digest),
+        lambda: span_report(
+            spans,
+            [refs[a.system, a.seg_id] for a in spans.annotations],
+            [(p, Meteor(p, lang=lang)) for p in presets],
+        ),
+    )
+    st.caption(at_("spans_agr_caption"))
+    diffs = {b: c for _, b, c in report.comparisons}
+    rows = []
+    for s in report.settings:
+        o = s.overall
+        c = diffs.get(s.preset)
+        rows.append(
+            {
+                at_("spans_col_setting"): s.preset,
+                at_("spans_col_errors"): integer(o.error_tokens),
+                at_("spans_col_flagged"): integer(o.flagged),
+                at_("spans_col_both"): integer(o.flagged_errors),
+                at_("spans_col_p"): _ci(o.precision),
+                at_("spans_col_r"): _ci(o.recall),
+                "F1": _ci(o.f1),
+                at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
+            }
+        )
+    st.dataframe(rows, hide_index=True, width="stretch", key="agr_span_table")

@@ -10,7 +10,8 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from meteor.analysis.spans import segment_spans
+from meteor.analysis.spans import count_spans, segment_spans
+from meteor.analysis.spans_table import setting_table
 from meteor.io.read import load_corpus
 from meteor.io.spans import annotation_from_strings, read_spans
 from meteor.metric import Meteor
@@ -123,6 +124,43 @@ def test_corpus_sorts_segments_by_disagreement_one_click_from_inspect(app_test: 
 def test_every_span_string_has_russian() -> None:
     from pages import _spans_view
 
-    for table in (_spans_view.STRINGS, _spans_view.CORPUS_STRINGS):
+    for table in (_spans_view.STRINGS, _spans_view.CORPUS_STRINGS, _spans_view.AGREEMENT_STRINGS):
         for key, entry in table.items():
-            assert entry.get("ru") and entry["ru"] != entry["en"] or key == "spans_col_open", key
+            assert entry.get("ru") and (entry["ru"] != entry["en"] or key == "spans_col_dF1"), key
+
+
+def test_agreement_shows_the_per_setting_span_table(app_test: Any) -> None:
+    at = app_test(lang="de", preset="meteor-1.5-de")
+    at.run()
+    at.switch_page("pages/agreement.py").run()
+    at.radio(key="agr_source").set_value("upload").run()
+    lines = (DATA / "en-de.segments.tsv").read_text(encoding="utf-8").splitlines()
+    judged = [x for x in lines[1:] if x.split("\t")[5]]  # those with a human score
+    segs = "\n".join([lines[0], *judged]).encode()
+    at.file_uploader(key="agr_file").set_value(
+        [("segments.tsv", segs, "text/tab-separated-values")]
+    )
+    at.run()
+    at.multiselect(key="agr_presets_de").set_value(["meteor-1.5-de"])
+    at.multiselect(key="agr_baselines").set_value([])
+    at.select_slider(key="agr_resamples").set_value(100).run()
+    at.button(key="agr_run").click().run()
+    at.file_uploader(key="agr_spans").set_value(
+        [("mqm.tsv", (DATA / "en-de.mqm.tsv").read_bytes(), "text/tab-separated-values")]
+    ).run()
+    assert not at.exception, [e.value for e in at.exception]
+    df = next(d.value for d in at.dataframe if "F1" in d.value.columns)
+    corpus = load_corpus([("segments.tsv", segs)])
+    spans = read_spans([("mqm.tsv", (DATA / "en-de.mqm.tsv").read_bytes())], corpus)
+    m = Meteor("meteor-1.5-de")
+    refs = {(n, i): r for n, _ in corpus.systems for i, r in zip(corpus.ids_of(n), corpus.refs_of(n), strict=True)}  # fmt: skip
+    recs = [m.score(a.hyp, refs[a.system, a.seg_id][0]) for a in spans.annotations]
+    counts = count_spans(recs, spans.annotations)
+    o = setting_table("", "", counts, n_samples=0).overall
+    assert list(df.iloc[0, :4]) == [
+        "meteor-1.5-de",
+        str(o.error_tokens),
+        str(o.flagged),
+        str(o.flagged_errors),
+    ]
+    assert df["F1"].iloc[0].startswith(f"{o.f1.value:.3f}")
