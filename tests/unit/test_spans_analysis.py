@@ -178,3 +178,18 @@ def test_resamples_are_meteors_bootstrap_draws() -> None:
     f1 = 2 * sums[:, 2] / (sums[:, 1] + sums[:, 2] + sums[:, 0])
     assert (table.overall.f1.low, table.overall.f1.high) == pytest.approx(ci_bounds(f1))
     assert table.overall.f1.mean == pytest.approx(f1.mean())
+
+
+@pytest.mark.parametrize("preset", ["meteor-1.5-ru", "seed-ru"])
+def test_russian_spans_by_character_offsets(preset: str) -> None:
+    hyp = "Быстрая «коричневая» лиса прыгнула на грустную собаку."
+    ref = "Стремительная рыжая лисичка скакнула на унылую собачку."
+    start = hyp.index("грустную")
+    ann = Annotation("s", "1", hyp, ("a",), (ErrorSpan(start, start + 8, "Major", "X", "a"),), ())
+    r = Meteor(preset).score(hyp, ref)
+    labels = label_tokens(r, ann)
+    (err,) = [t for t in labels if t.error]
+    assert hyp[err.start : err.end] == "грустную" and err.severity == "Major"
+    assert sum(t.flagged for t in labels) == len(r.alignment.hyp) - sum(
+        len(m.hyp) for m in r.alignment.matches
+    )
