@@ -46,7 +46,7 @@ import numpy as np
 from meteor.io.spans import SEVERITY_RANK, Annotation, ErrorSpan
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.types import Alignment, MeteorResult, candidate_of
+from meteor.types import Alignment, MeteorResult, candidate_of, chunk_starts
 
 __all__ = [
     "CELLS",
@@ -289,6 +289,9 @@ class SpanCounts:
     matrix: np.ndarray
     tokens: int
     omissions: int
+    #: chunk breaks against span boundaries, summed (:func:`break_counts`): positions
+    #: between two matched tokens, chunk breaks, span boundaries, breaks at a boundary
+    breaks: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def sums(self) -> np.ndarray:
         return self.matrix.sum(axis=0)
@@ -323,13 +326,17 @@ def count_spans(
     col = {c: k for k, c in enumerate(classes)}
     mat = np.zeros((len(results), 1 + 2 * len(classes)), dtype=np.float64)
     n_tokens = 0
+    breaks = [0, 0, 0, 0]
     for i, (r, a) in enumerate(zip(results, annotations, strict=True)):
         alignment = r.alignment if isinstance(r, MeteorResult) else r
         raw = alignment.pending()
+        cands = raw if raw is not None else tuple(map(candidate_of, alignment.matches))
         covered: set[int] = set()
-        for c in raw if raw is not None else map(candidate_of, alignment.matches):
+        for c in cands:
             covered.update(range(c[1], c[2]))
         marked = _marked(alignment, a, raters)
+        for q, x in enumerate(_breaks(cands, len(alignment.hyp), marked)):
+            breaks[q] += x
         row = mat[i]
         n_tok = len(alignment.hyp)
         n_tokens += n_tok
@@ -344,4 +351,37 @@ def count_spans(
                     row[1 + 2 * k] += 1
                     row[2 + 2 * k] += flagged
     omissions = sum(len(a.omissions) for a in annotations)
-    return SpanCounts(tuple(classes), mat, n_tokens, omissions)
+    b0, b1, b2, b3 = breaks
+    return SpanCounts(tuple(classes), mat, n_tokens, omissions, (b0, b1, b2, b3))
+
+
+def _breaks(
+    cands: Sequence[tuple[Any, ...]],
+    n: int,
+    marked: dict[int, tuple[bool, str, tuple[str, ...], int]],
+) -> tuple[int, int, int, int]:
+    """Chunk breaks against span boundaries in one hypothesis, over the positions between
+    two consecutive tokens that are both matched (only there can a chunk break): (such
+    positions, chunk breaks, span boundaries — one token an error token and the other
+    not —, positions that are both).  Chunks: :func:`meteor.types.chunk_starts` on the
+    matches in reference order."""
+    chunk: dict[int, int] = {}
+    starts = set(chunk_starts(cands))
+    cid = -1
+    for k, c in enumerate(cands):
+        cid += k in starts
+        for i in range(c[1], c[2]):
+            chunk[i] = cid
+    positions = brk = bnd = both = 0
+    for i in range(n - 1):
+        if i not in chunk or i + 1 not in chunk:
+            continue
+        positions += 1
+        is_break = chunk[i] != chunk[i + 1]
+        e1 = marked.get(i, (False,))[0]
+        e2 = marked.get(i + 1, (False,))[0]
+        is_bound = e1 != e2
+        brk += is_break
+        bnd += is_bound
+        both += is_break and is_bound
+    return positions, brk, bnd, both

@@ -121,10 +121,28 @@ class SettingSpans:
     segments: int
     tokens: int
     omissions: int
+    breaks: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @property
     def overall(self) -> ClassRow:
         return self.rows[0]
+
+    def breaks_dict(self) -> dict[str, Any]:
+        """METEOR's chunk breaks against the span boundaries (:func:`meteor.analysis.spans.
+        count_spans`): over the positions between two matched hypothesis tokens."""
+        positions, brk, bnd, both = self.breaks
+        return {
+            "positions": positions,
+            "chunk_breaks": brk,
+            "span_boundaries": bnd,
+            "both": both,
+            "precision": both / brk if brk else None,
+            "recall": both / bnd if bnd else None,
+            "definition": "positions between two consecutive matched hypothesis tokens; a "
+            "chunk break: the two are in different chunks; a span boundary: one is an error "
+            "token and the other not; precision = both / chunk breaks, recall = both / span "
+            "boundaries",
+        }
 
     def to_dict(self) -> dict[str, Any]:
         o = self.overall
@@ -145,6 +163,7 @@ class SettingSpans:
                 "f1": _interval_dict(o.f1),
             },
             "omissions": self.omissions,
+            "chunk_breaks": self.breaks_dict(),
             "by_severity": [
                 r.to_dict() | {"name": r.name.split(":", 1)[1]}
                 for r in self.rows
@@ -188,7 +207,13 @@ def setting_table(
             )
         )
     return SettingSpans(
-        preset, signature, tuple(rows), counts.matrix.shape[0], counts.tokens, counts.omissions
+        preset,
+        signature,
+        tuple(rows),
+        counts.matrix.shape[0],
+        counts.tokens,
+        counts.omissions,
+        counts.breaks,
     )
 
 

@@ -45,6 +45,9 @@ definitions:
   by severity / by category
                 the same on the tokens that are errors of that class (a token's worst
                 severity; each category marking it) or no error at all.
+  chunk breaks  over the positions between two consecutive matched tokens: a chunk
+                break (the two in different chunks) against a span boundary (one an
+                error token, the other not); precision and recall of breaks.
   intervals     percentile bootstrap over segments (--bootstrap resamples, --seed);
                 each setting's F1 against the first setting's: paired bootstrap,
                 two-sided p = min(1, 2 min(#d<=0, #d>=0) / resamples).
@@ -89,7 +92,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     return p
 
 
-def _f(x: float) -> str:
+def _f(x: float | None) -> str:
     return "n/a" if x is None or math.isnan(x) else f"{x:.3f}"
 
 
@@ -122,6 +125,13 @@ def format_text(r: SpanReport) -> str:
             )
         if s.omissions:
             lines.append(f"  ({s.omissions:,} errors with no span, omissions: in no token count)")
+        br = s.breaks_dict()
+        lines.append(
+            f"  chunk breaks vs span boundaries, over {br['positions']:,} positions between two "
+            f"matched tokens: {br['chunk_breaks']:,} breaks, {br['span_boundaries']:,} "
+            f"boundaries, {br['both']:,} both (precision {_f(br['precision'])}, recall "
+            f"{_f(br['recall'])})"
+        )
     if r.comparisons:
         lines += ["", "F1 differences (paired bootstrap, two-sided):"]
         for a, b, c in r.comparisons:

@@ -42,6 +42,16 @@ def independent_counts(lp: str, preset: str) -> tuple[Counter[str], list[float]]
         d = m.score(s["hyp"], s["ref"]).to_dict()
         scores.append(d["score"])
         covered = {i for al in d["alignment"] for i in range(*al["hyp_span"])}
+        chunk_of = {i: k for k, ch in enumerate(d["chunk_spans"]) for i in range(*ch["hyp_span"])}
+        es = errors.get((s["system"], s["seg_id"]), [])
+        is_err = [any(ts < e[1] and e[0] < te for e in es) for ts, te in d["hyp_offsets"]]
+        for i in range(len(is_err) - 1):
+            if i in chunk_of and i + 1 in chunk_of:
+                brk, bnd = chunk_of[i] != chunk_of[i + 1], is_err[i] != is_err[i + 1]
+                c["positions"] += 1
+                c["breaks"] += brk
+                c["bounds"] += bnd
+                c["both"] += brk and bnd
         for i, (ts, te) in enumerate(d["hyp_offsets"]):
             over = [
                 e for e in errors.get((s["system"], s["seg_id"]), []) if ts < e[1] and e[0] < te
@@ -85,6 +95,8 @@ def test_every_count_matches_the_definitions(lp: str, preset: str) -> None:
         assert row.flagged == expected[f"tp:{key}"] + expected["flagged_ok"]
         if row.error_tokens:
             assert row.recall.value == pytest.approx(expected[f"tp:{key}"] / row.error_tokens)
+    assert table.breaks == tuple(expected[k] for k in ("positions", "breaks", "bounds", "both"))
+    assert expected["breaks"] > 0 and expected["bounds"] > 0
     assert expected["err:all"] > 10 and 0 < o.flagged_errors < o.flagged
     assert o.f1.low <= o.f1.value <= o.f1.high
     d = table.to_dict()
