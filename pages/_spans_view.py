@@ -16,6 +16,7 @@ import streamlit as st
 
 from meteor.analysis.spans import CELLS, SegmentSpans, segment_spans
 from meteor.errors import InputError
+from meteor.io.read import MAX_BYTES
 from meteor.io.spans import Annotation, annotation_from_strings
 from meteor.params import Params
 from meteor.types import Alignment, CorpusResult, MeteorResult
@@ -207,7 +208,10 @@ def corpus_section(
 
     st.subheader(ct("spans_corpus_title"))
     files = st.file_uploader(
-        ct("spans_upload"), accept_multiple_files=True, key="corpus_spans_files"
+        ct("spans_upload"),
+        accept_multiple_files=True,
+        key="corpus_spans_files",
+        max_upload_size=MAX_BYTES // 1_000_000,  # the readers' own limit, as the corpus files'
     )
     if not files:
         return
@@ -315,7 +319,12 @@ def agreement_section(
     from meteor.metric import Meteor
 
     st.subheader(at_("spans_agr_title"))
-    files = st.file_uploader(at_("spans_upload"), accept_multiple_files=True, key="agr_spans")
+    files = st.file_uploader(
+        at_("spans_upload"),
+        accept_multiple_files=True,
+        key="agr_spans",
+        max_upload_size=MAX_BYTES // 1_000_000,
+    )
     if not files or not presets:
         return
     data = [(f.name, f.getvalue()) for f in files]

@@ -295,10 +295,10 @@ source = st.radio(
     key="corpus_source",
 )
 label_files: tuple[tuple[str, bytes], ...] = ()  # the uploads: their label columns
+st.html(_uploader_css())  # every drop zone of the page (the demo has the annotations' one)
 if source == "demo":
     corpus = demo_corpus()
 else:
-    st.html(_uploader_css())
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
