@@ -22,6 +22,7 @@ from meteor.params import Params
 from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
 from pages._i18n import Translator, freeze, integer, module_label, num, signed
+from pages._scoring import SHOWN_ERRORS
 from pages._widgets import md_escape
 
 __all__ = [
@@ -342,14 +343,18 @@ def agreement_section(
         for i, r in zip(corpus.ids_of(n), corpus.refs_of(n), strict=True)
     }
     digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
-    report = cache.get(
-        ("spans_report", key, digest),
-        lambda: span_report(
-            spans,
-            [refs[a.system, a.seg_id] for a in spans.annotations],
-            [(p, Meteor(p, lang=lang)) for p in presets],
-        ),
-    )
+    try:
+        report = cache.get(
+            ("spans_report", key, digest),
+            lambda: span_report(
+                spans,
+                [refs[a.system, a.seg_id] for a in spans.annotations],
+                [(p, Meteor(p, lang=lang)) for p in presets],
+            ),
+        )
+    except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
+        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        return
     st.caption(at_("spans_agr_caption"))
     diffs = {b: c for _, b, c in report.comparisons}
     rows = []

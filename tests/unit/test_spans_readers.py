@@ -233,3 +233,22 @@ def test_shared_span_files(lp: str, name: str, annotated: int, unjoined: int) ->
     # each published file holds one row whose <v> mark is never closed: skipped, said
     assert s.skipped == (1 if lp == "en-de" else 0)
     assert all("never closed" in n for n in s.notices)
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ([("a.tsv", b"")], "a.tsv: the MQM file is empty"),
+        ([("a.tsv", b"system\tseg\x00_id\n")], "a.tsv: line 1 contains a NUL"),
+        ([("a.jsonl", b"")], "none of the 0 annotation rows"),
+        ([("a.jsonl", b"[1, 2]\n")], "a.jsonl: line 1"),
+        ([("a.tags", b"OK\n"), ("b.tags", b"OK\n")], "give one .tags file"),
+        ([], "no annotation file given"),
+    ],
+)
+def test_empty_binary_and_odd_files_give_one_line(
+    files: list[tuple[str, bytes]], message: str
+) -> None:
+    with pytest.raises(InputError) as exc:
+        read_spans(files, HYPS)
+    assert message in str(exc.value) and "\n" not in str(exc.value)
