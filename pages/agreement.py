@@ -22,6 +22,7 @@ from meteor.metric import Meteor
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
+from pages import _spans_view as spans_view
 from pages._cache import APP_CACHE
 from pages._corpus_common import safe_name
 from pages._frame import require_frame
@@ -375,6 +376,8 @@ def main() -> None:
         return
     bar.empty()
     show_table(run)
+    # human error spans of the same hypotheses, when uploaded: the per-setting span table
+    spans_view.agreement_section(run.judged.corpus, presets, lang, run_id, APP_CACHE)
     show_scatter(run)
     try:
         show_heatmap(run, run_id)

@@ -18,6 +18,7 @@ from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.metric import jar_text
 from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures
+from pages import _spans_view as spans_view
 from pages._corpus_common import (
     CORPUS_STRINGS,
     SORT_KEYS,
@@ -26,6 +27,7 @@ from pages._corpus_common import (
     filter_sort,
     get_intervals,
     get_paired,
+    inspect_link,
     load_uploads,
     percent,
     safe_name,
@@ -294,10 +296,10 @@ source = st.radio(
     key="corpus_source",
 )
 label_files: tuple[tuple[str, bytes], ...] = ()  # the uploads: their label columns
+st.html(_uploader_css())  # every drop zone of the page (the demo has the annotations' one)
 if source == "demo":
     corpus = demo_corpus()
 else:
-    st.html(_uploader_css())
     c1, c2 = st.columns(2)
     hyp_files = c1.file_uploader(
         t("corpus_hyp_files"),
@@ -504,6 +506,8 @@ with tabs["segments"]:
             seg_id=corpus.ids_of(system)[number - 1],
             key="corpus_detail",
         )
+    # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
+    spans_view.corpus_section(corpus, results, meteor.params, inspect_link)
 
 # -- distributions -----------------------------------------------------------------------
 with tabs["dist"]:

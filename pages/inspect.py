@@ -16,6 +16,7 @@ from meteor.params import Params
 from meteor.text.notices import token_notices
 from meteor.types import MeteorResult, Module
 from meteor.viz import figures
+from pages import _spans_view as spans_view
 from pages._frame import require_frame
 from pages._i18n import (
     Translator,
@@ -394,6 +395,10 @@ def pair_section() -> None:
         a = analysis_for(hyp, refs, setting)
     r = a.result
     score_card(r)
+    human = spans_view.inspect_annotation(hyp)  # the human error spans the URL carries
+    cells = spans_view.cells_of(r, a.params, human) if human is not None else None
+    if cells is not None:
+        spans_view.show_cells(cells)
     show_token_notices(r, a.params)
     #: why this score: the library's Explanation record (one call, cached; errors shown)
     why = explanation_for(hyp, refs, setting)
@@ -408,8 +413,13 @@ def pair_section() -> None:
         "matrix": partial(figures.matrix_view, r.alignment, color_by=color_by, labels=labels),
         "waterfall": partial(figures.waterfall_figure, why.waterfall, labels=labels, fmt=num),
     }
+    if cells is not None:  # the link view with the human spans on its hypothesis row
+        figs["links"] = partial(
+            spans_view.link_figure, r.alignment, cells, weights=dict(a.params.weights),
+            labels=labels, fmt=num,
+        )  # fmt: skip
     #: what the figures shown depend on besides the UI language: the pair and the setting
-    fig_key = (hyp, refs, setting.preset, setting.overrides)
+    fig_key = (hyp, refs, setting.preset, setting.overrides, human)
     view = chosen_view()
     # The figures are drawn last, in their places: the score card, the tables and the near
     # misses reach the browser first, before it spends its time drawing the charts.

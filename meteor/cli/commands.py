@@ -36,6 +36,7 @@ from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli import reconcile as cli_reconcile
 from meteor.cli import report as cli_report
+from meteor.cli import spans as cli_spans
 from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
@@ -67,7 +68,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = parser.add_subparsers(
-        dest="command", metavar="{score,presets,explain,reconcile,correlate,report,tune,stream}"
+        dest="command",
+        metavar="{score,presets,explain,reconcile,correlate,report,tune,spans,stream}",
     )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
@@ -78,6 +80,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
     cli_io.refuse_repeated_options(cli_report.add_parser(sub))
     cli_io.refuse_repeated_options(cli_tune.add_parser(sub))
+    cli_io.refuse_repeated_options(cli_spans.add_parser(sub))
     # its own parser (meteor.cli.stream): listed here, dispatched before parsing
     sub.add_parser(
         "stream",
@@ -121,6 +124,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         "correlate",
         "report",
         "tune",
+        "spans",
         "stream",
         "-h",
         "--help",
@@ -155,6 +159,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 return cli_report.cmd_report(args)
             if args.command == "tune":
                 return cli_tune.cmd_tune(args)
+            if args.command == "spans":
+                return cli_spans.cmd_spans(args)
             return _cmd_score(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))

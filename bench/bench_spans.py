@@ -1,0 +1,157 @@
+"""The span table's cost against scoring alone (issue 41: within the time of scoring + 20 %).
+
+    python bench/bench_spans.py [--n 10000] [--repeats 3] [--bootstrap 1000] [--workers 1]
+
+Data: the shared WMT21 TED en→de MQM spans (``../shared/data/wmt21_ted_mqm_spans/en-de``: 6,766
+annotated segments), repeated up to ``--n`` annotated segments (each copy's systems renamed
+``NAME#k``, its MQM rows likewise), written to a temporary folder.  Three settings:
+``meteor-1.5-de`` and the two preset files of docs/spans/ (``de-exact``, ``de-nopunct``).
+
+Each measurement runs cold in its own process, interleaved, ``--repeats`` times:
+
+* **scoring**: load the segments table and ``score_corpus`` all its hypotheses in one call per
+  setting (the cheapest way to score them: no output, no per-system calls);
+* **span table**: ``python -m meteor spans --format json`` on the same files: reading the
+  segments and the MQM file, scoring, labelling every token, the tables by severity and
+  category, ``--bootstrap`` resamples and the paired tests, JSON written.
+
+The medians of wall and CPU time (user + system, from ``wait4``; the steadier of the two on a
+shared machine) are printed with their ratio (target ≤ 1.20), and, in this process, where the
+extra time goes (reading the spans, counting, bootstrap) on one setting's records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("METEOR_SHARED_DATA", ROOT.parent / "shared" / "data"))
+SRC = SHARED / "wmt21_ted_mqm_spans" / "en-de"
+SETTINGS = ["-p", "meteor-1.5-de", "--preset-file", str(ROOT / "docs/spans/de-exact.json"),
+            "--preset-file", str(ROOT / "docs/spans/de-nopunct.json")]  # fmt: skip
+
+SCORE_ONLY = """
+import sys, time
+t = time.perf_counter()
+from meteor.io.read import load_corpus
+from meteor.metric import Meteor
+from meteor.runners.parallel import score_corpus
+corpus = load_corpus([("segments.tsv", open(sys.argv[1], "rb").read())])
+workers = int(sys.argv[2])
+hyps = [h for _, hs in corpus.systems for h in hs]
+refs = [r for name, _ in corpus.systems for r in corpus.refs_of(name)]
+for m in (Meteor("meteor-1.5-de"), Meteor(preset_file=sys.argv[3]), Meteor(preset_file=sys.argv[4])):
+    score_corpus(m, hyps, refs, workers=workers)
+print(time.perf_counter() - t)
+"""
+
+
+def make_data(n: int, folder: Path) -> tuple[Path, Path, int]:
+    """The en-de segments and MQM rows repeated to ``n`` annotated segments."""
+    seg_lines = (SRC / "segments.tsv").read_text(encoding="utf-8").splitlines()
+    mqm_lines = (SRC / "mqm_ted_ende.tsv").read_text(encoding="utf-8").splitlines()
+    head, rows = seg_lines[0], seg_lines[1:]
+    out_segs, out_mqm, k = [head], [mqm_lines[0]], 0
+    while len(out_segs) - 1 < n:
+        take = rows[: n - (len(out_segs) - 1)]
+        keys = {tuple(r.split("\t")[0:3:2]) for r in take}
+        suffix = f"#{k}" if k else ""
+        out_segs += [r.split("\t", 1)[0] + suffix + "\t" + r.split("\t", 1)[1] for r in take]
+        for r in mqm_lines[1:]:
+            cells = r.split("\t")
+            if (cells[0], cells[3]) in keys:
+                cells[0] += suffix
+                out_mqm.append("\t".join(cells))
+        k += 1
+    segs, mqm = folder / "segments.tsv", folder / "mqm.tsv"
+    segs.write_text("\n".join(out_segs) + "\n", encoding="utf-8")
+    mqm.write_text("\n".join(out_mqm) + "\n", encoding="utf-8")
+    return segs, mqm, len(out_segs) - 1
+
+
+def run(cmd: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + system, from ``wait4``) seconds of one cold process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{cmd[:4]} failed with status {proc.returncode}")
+    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--bootstrap", type=int, default=1000)
+    ap.add_argument("--workers", type=int, default=1)
+    a = ap.parse_args()
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        segs, mqm, n = make_data(a.n, Path(tmp))
+        score_cmd = [py, "-c", SCORE_ONLY, str(segs), str(a.workers),
+                     SETTINGS[3], SETTINGS[5]]  # fmt: skip
+        spans_cmd = [py, "-m", "meteor", "spans", "--hyp", str(segs), "--spans", str(mqm),
+                     *SETTINGS, "--bootstrap", str(a.bootstrap), "--workers", str(a.workers),
+                     "--format", "json"]  # fmt: skip
+        t_score, t_spans = [], []
+        for _ in range(a.repeats):
+            t_score.append(run(score_cmd))
+            t_spans.append(run(spans_cmd))
+        print(f"{n:,} annotated segments, 3 settings, {a.bootstrap} resamples, workers {a.workers}")
+        for k, what in enumerate(("wall", "CPU")):
+            s = statistics.median(t[k] for t in t_score)
+            p = statistics.median(t[k] for t in t_spans)
+            print(
+                f"{what:>4}, median of {a.repeats}: scoring alone {s:6.2f} s, span table {p:6.2f} s, "
+                f"ratio {p / s:.3f} (target <= 1.20)"
+            )
+        breakdown(segs, mqm, a.bootstrap)
+
+
+def breakdown(segs: Path, mqm: Path, n_samples: int) -> None:
+    """Where the span table's extra time goes, on one setting (in this process)."""
+    sys.path.insert(0, str(ROOT))
+    from meteor.analysis.spans import count_spans
+    from meteor.analysis.spans_table import setting_table
+    from meteor.io.read import load_corpus
+    from meteor.io.spans import read_spans
+    from meteor.metric import Meteor
+
+    corpus = load_corpus([("segments.tsv", segs.read_bytes())])
+    t = time.perf_counter()
+    spans = read_spans([("mqm.tsv", mqm.read_bytes())], corpus)
+    t_read = time.perf_counter() - t
+    refs = {
+        (name, i): r
+        for name, _ in corpus.systems
+        for i, r in zip(corpus.ids_of(name), corpus.refs_of(name), strict=True)
+    }
+    m = Meteor("meteor-1.5-de")
+    t = time.perf_counter()
+    recs = m.corpus_score(
+        [x.hyp for x in spans.annotations], [refs[x.system, x.seg_id] for x in spans.annotations]
+    ).segments
+    t_score = time.perf_counter() - t
+    t = time.perf_counter()
+    counts = count_spans(recs, spans.annotations)
+    t_count = time.perf_counter() - t
+    t = time.perf_counter()
+    setting_table("meteor-1.5-de", "", counts, n_samples=n_samples)
+    t_boot = time.perf_counter() - t
+    print(
+        f"one setting in-process: scoring {t_score:.2f} s; reading the spans {t_read:.2f} s, "
+        f"labelling and counting {t_count:.2f} s, table with {n_samples} resamples {t_boot:.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

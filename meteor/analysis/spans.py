@@ -1,0 +1,387 @@
+"""Is METEOR right about where a translation is wrong? Human error spans beside the alignment.
+
+Definitions (the CLI's ``--help`` and docs/spans.md state the same):
+
+* A hypothesis token is an **error token** when its character interval ``[start, end)``
+  (the offsets the alignment record carries, :class:`meteor.types.Token`) overlaps a
+  human error span of severity Minor or worse (:data:`meteor.io.spans.SEVERITY_RANK`
+  ≥ 1): ``token.start < span.end and span.start < token.end``.  Raters: ``union`` (any
+  rater's span) or ``majority`` (the spans of more than half of the raters who annotated
+  the segment overlap it).  Errors with no span (omissions) mark no token; they are
+  counted apart.
+* A token is **flagged** when METEOR's alignment covers it in no match (an unmatched
+  hypothesis word).
+* The four cells: ``unmatched_error`` (METEOR saw it), ``unmatched_ok`` (METEOR's blind
+  spot: a paraphrase or synonym it did not match), ``matched_error`` (an error METEOR
+  cannot see: :attr:`TokenLabel.stage` names the stage that matched it) and
+  ``matched_ok``.
+* Per corpus (:mod:`meteor.analysis.spans_table`; this module counts, per segment,
+  :func:`count_spans`): precision = flagged error tokens / flagged tokens, recall = flagged error
+  tokens / error tokens, F1 = 2PR / (P + R), all summed over the segments.  By severity
+  (a token's worst severity) and by category (a token counts in each category that marks
+  it): the same measures on the tokens that are errors of that class or no error at all
+  (tokens marked only with other classes are left out), so precision stays "of the
+  flagged tokens that are this kind of error or none, the share that is this kind".
+* Intervals: percentile bootstrap over segments (the resamples of
+  :func:`meteor.analysis.significance.resample_indices`, the same draws as METEOR's own
+  bootstrap with that seed; bounds by :func:`~meteor.analysis.significance.ci_bounds`).
+  Two settings: paired bootstrap on the same resamples, two-sided p-value
+  ``min(1, 2·min(#{Δ ≤ 0}, #{Δ ≥ 0}) / B)`` of the F1 difference
+  (:class:`~meteor.analysis.significance.PairedStat`, as for scores).
+* Cost of a cell (:func:`segment_spans`): how much higher the segment's score would be
+  if the cell's unmatched tokens were not in the hypothesis (the statistics with those
+  tokens taken out of the hypothesis length, :func:`meteor.scoring.compute`); matched
+  cells cost nothing.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from meteor.io.spans import SEVERITY_RANK, Annotation, ErrorSpan
+from meteor.params import Params
+from meteor.scoring import compute
+from meteor.types import Alignment, MeteorResult, candidate_of, chunk_starts
+
+__all__ = [
+    "CELLS",
+    "RATER_RULES",
+    "SegmentSpans",
+    "SpanCounts",
+    "TokenLabel",
+    "count_spans",
+    "label_tokens",
+    "segment_spans",
+    "span_classes",
+]
+
+RaterRule = Literal["union", "majority"]
+RATER_RULES: tuple[RaterRule, ...] = ("union", "majority")
+#: The four cells, in display order.
+CELLS = ("unmatched_error", "unmatched_ok", "matched_error", "matched_ok")
+_SEVERITY_ORDER = ("Critical", "Major", "Minor", "BAD")
+_RANK_NAME = {3: "Critical", 2: "Major", 1: "Minor"}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLabel:
+    """One hypothesis token, what METEOR did with it and what the raters said.
+
+    Attributes:
+        index: the token's position in the hypothesis.
+        text: the token as the aligner compared it.
+        start, end: its characters in the hypothesis.
+        stage: the module that matched it (``exact``, ``stem``…), ``None`` if unmatched.
+        severity: its worst human severity of rank ≥ 1 (``Minor``, ``Major``,
+            ``Critical``, ``BAD``), ``None`` for no error.
+        categories: the categories of the error spans over it (sorted).
+        raters: how many raters marked it with an error.
+        error: an error token under the rater rule.
+    """
+
+    index: int
+    text: str
+    start: int
+    end: int
+    stage: str | None
+    severity: str | None
+    categories: tuple[str, ...]
+    raters: int
+    error: bool
+
+    @property
+    def flagged(self) -> bool:
+        return self.stage is None
+
+    @property
+    def cell(self) -> str:
+        return ("unmatched_" if self.stage is None else "matched_") + (
+            "error" if self.error else "ok"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "stage": self.stage,
+            "severity": self.severity,
+            "categories": list(self.categories),
+            "raters": self.raters,
+            "error": self.error,
+            "cell": self.cell,
+        }
+
+
+def _stages(alignment: Alignment) -> list[str | None]:
+    """Per hypothesis token, the module of the match that covers it (``None``: none)."""
+    out: list[str | None] = [None] * len(alignment.hyp)
+    raw = alignment.pending()
+    spans: Iterable[tuple[Any, int, int]] = (
+        ((c[0], c[1], c[2]) for c in raw)
+        if raw is not None
+        else ((m.module, m.hyp.start, m.hyp.end) for m in alignment.matches)
+    )
+    for module, hs, he in spans:
+        name = getattr(module, "value", str(module))
+        for i in range(hs, he):
+            out[i] = name
+    return out
+
+
+def _marked(
+    alignment: Alignment, annotation: Annotation | None, raters: RaterRule
+) -> dict[int, tuple[bool, str, tuple[str, ...], int]]:
+    """The tokens some error span (rank ≥ 1) overlaps: index → (error under the rater
+    rule, worst severity, categories, raters).  Each span finds its tokens by bisection
+    on the tokens' character offsets."""
+    if raters not in RATER_RULES:
+        raise ValueError(f"raters must be one of {', '.join(RATER_RULES)}, got {raters!r}")
+    if annotation is None or not annotation.spans:
+        return {}
+    hyp = alignment.hyp
+    starts = [t.start for t in hyp]
+    ends = [t.end for t in hyp]
+    over: dict[int, list[ErrorSpan]] = {}
+    for sp in annotation.spans:
+        if SEVERITY_RANK[sp.severity.lower()] < 1:
+            continue
+        # tokens with start < sp.end and sp.start < end (ends ascend with starts)
+        for i in range(bisect_right(ends, sp.start), bisect_left(starts, sp.end)):
+            over.setdefault(i, []).append(sp)
+    need = len(annotation.raters) / 2
+    out: dict[int, tuple[bool, str, tuple[str, ...], int]] = {}
+    for i, spans in over.items():
+        who = len({x.rater for x in spans})
+        ranks = [SEVERITY_RANK[x.severity.lower()] for x in spans]
+        worst = (
+            "BAD"
+            if all(x.severity == "BAD" for x in spans)
+            else _RANK_NAME.get(max(ranks), "Minor")
+        )
+        error = raters == "union" or who > need
+        out[i] = (error, worst, tuple(sorted({x.category for x in spans})), who)
+    return out
+
+
+def label_tokens(
+    result: MeteorResult | Alignment, annotation: Annotation | None, raters: RaterRule = "union"
+) -> tuple[TokenLabel, ...]:
+    """Each hypothesis token with METEOR's stage and the raters' errors over it (module
+    docstring); ``annotation`` ``None``: no error anywhere."""
+    alignment = result.alignment if isinstance(result, MeteorResult) else result
+    stages = _stages(alignment)
+    marked = _marked(alignment, annotation, raters)
+    out: list[TokenLabel] = []
+    for i, tok in enumerate(alignment.hyp):
+        error, worst, cats, who = marked.get(i, (False, "", (), 0))
+        out.append(
+            TokenLabel(
+                i,
+                tok.text,
+                tok.start,
+                tok.end,
+                stages[i],
+                worst if error else None,
+                cats if error else (),
+                who,
+                error,
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentSpans:
+    """One segment: its labelled tokens, the four cells and what each cost.
+
+    Attributes:
+        tokens: :func:`label_tokens`.
+        counts: tokens per cell (:data:`CELLS`).
+        cost: per cell, score points lost to its unmatched tokens (module docstring).
+        omissions: errors with no span (not in any cell).
+        raters: the rater rule used.
+    """
+
+    system: str
+    seg_id: str
+    score: float
+    tokens: tuple[TokenLabel, ...]
+    counts: dict[str, int]
+    cost: dict[str, float]
+    omissions: int
+    raters: RaterRule
+
+    @property
+    def disagreement(self) -> int:
+        """Blind spots plus unseen errors: the tokens where METEOR and people disagree."""
+        return self.counts["unmatched_ok"] + self.counts["matched_error"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "seg_id": self.seg_id,
+            "score": self.score,
+            "raters": self.raters,
+            "cells": {c: {"tokens": self.counts[c], "cost": self.cost[c]} for c in CELLS},
+            "omissions": self.omissions,
+            "tokens": [t.to_dict() for t in self.tokens],
+        }
+
+
+def segment_spans(
+    result: MeteorResult,
+    annotation: Annotation | None,
+    params: Params,
+    raters: RaterRule = "union",
+) -> SegmentSpans:
+    """:func:`label_tokens` with the four cells and each cell's cost (module docstring).
+
+    ``params``: the settings that scored ``result`` (``Meteor.params``)."""
+    tokens = label_tokens(result, annotation, raters)
+    counts = {c: 0 for c in CELLS}
+    for t in tokens:
+        counts[t.cell] += 1
+    hyp = result.alignment.hyp
+    cost: dict[str, float] = {}
+    for c in CELLS:
+        gone = [t.index for t in tokens if t.cell == c and t.flagged]
+        if not gone:
+            cost[c] = 0.0
+            continue
+        funcs = sum(1 for i in gone if hyp[i].function_word)
+        s = result.stats
+        fewer = replace(
+            s, hyp_len=s.hyp_len - len(gone), hyp_function_words=s.hyp_function_words - funcs
+        )
+        cost[c] = compute(fewer, params).score - result.score
+    return SegmentSpans(
+        annotation.system if annotation else "",
+        annotation.seg_id if annotation else "",
+        result.score,
+        tokens,
+        counts,
+        cost,
+        len(annotation.omissions) if annotation else 0,
+        raters,
+    )
+
+
+# --------------------------------------------------------------------------- per corpus
+
+
+@dataclass(frozen=True, slots=True)
+class SpanCounts:
+    """Per segment counts of one setting, the matrix the table and its bootstrap read.
+
+    ``matrix[i]``: segment i's ``flagged_ok`` (flagged tokens with no error), then per
+    class (:attr:`classes`) its error tokens and its flagged error tokens.  Class 0 is
+    ``all``; then ``severity:<name>`` and ``category:<name>``.
+    """
+
+    classes: tuple[str, ...]
+    matrix: np.ndarray
+    tokens: int
+    omissions: int
+    #: chunk breaks against span boundaries, summed (:func:`break_counts`): positions
+    #: between two matched tokens, chunk breaks, span boundaries, breaks at a boundary
+    breaks: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def sums(self) -> np.ndarray:
+        return self.matrix.sum(axis=0)
+
+
+def span_classes(annotations: Iterable[Annotation]) -> tuple[str, ...]:
+    """``all``, then every severity and every category of an error span (rank ≥ 1) of the
+    annotations, in a fixed order: the rows of a span table, the same for every setting."""
+    spans = [s for a in annotations for s in a.spans if s.rank >= 1]
+    sev = {_RANK_NAME.get(s.rank, "Minor") if s.severity != "BAD" else "BAD" for s in spans}
+    cats = sorted({s.category for s in spans})
+    return (
+        "all",
+        *(f"severity:{s}" for s in _SEVERITY_ORDER if s in sev),
+        *(f"category:{c}" for c in cats),
+    )
+
+
+def count_spans(
+    results: Sequence[MeteorResult | Alignment],
+    annotations: Sequence[Annotation],
+    raters: RaterRule = "union",
+    classes: Sequence[str] | None = None,
+) -> SpanCounts:
+    """Count every segment's tokens by class (:class:`SpanCounts`); ``results[i]`` is
+    the record of the hypothesis ``annotations[i]`` annotates.  ``classes``: those to
+    count (default: ``all`` and every severity and category met, in a fixed order)."""
+    if len(results) != len(annotations):
+        raise ValueError(f"{len(results)} records for {len(annotations)} annotations")
+    if classes is None:
+        classes = span_classes(annotations)
+    col = {c: k for k, c in enumerate(classes)}
+    mat = np.zeros((len(results), 1 + 2 * len(classes)), dtype=np.float64)
+    n_tokens = 0
+    breaks = [0, 0, 0, 0]
+    for i, (r, a) in enumerate(zip(results, annotations, strict=True)):
+        alignment = r.alignment if isinstance(r, MeteorResult) else r
+        raw = alignment.pending()
+        cands = raw if raw is not None else tuple(map(candidate_of, alignment.matches))
+        covered: set[int] = set()
+        for c in cands:
+            covered.update(range(c[1], c[2]))
+        marked = _marked(alignment, a, raters)
+        for q, x in enumerate(_breaks(cands, len(alignment.hyp), marked)):
+            breaks[q] += x
+        row = mat[i]
+        n_tok = len(alignment.hyp)
+        n_tokens += n_tok
+        errors = [j for j, m in marked.items() if m[0]]
+        row[0] = n_tok - len(covered) - sum(1 for j in errors if j not in covered)
+        for j in errors:
+            _, worst, cats, _ = marked[j]
+            flagged = j not in covered
+            for key in ("all", f"severity:{worst}", *(f"category:{c}" for c in cats)):
+                k = col.get(key)
+                if k is not None:
+                    row[1 + 2 * k] += 1
+                    row[2 + 2 * k] += flagged
+    omissions = sum(len(a.omissions) for a in annotations)
+    b0, b1, b2, b3 = breaks
+    return SpanCounts(tuple(classes), mat, n_tokens, omissions, (b0, b1, b2, b3))
+
+
+def _breaks(
+    cands: Sequence[tuple[Any, ...]],
+    n: int,
+    marked: dict[int, tuple[bool, str, tuple[str, ...], int]],
+) -> tuple[int, int, int, int]:
+    """Chunk breaks against span boundaries in one hypothesis, over the positions between
+    two consecutive tokens that are both matched (only there can a chunk break): (such
+    positions, chunk breaks, span boundaries — one token an error token and the other
+    not —, positions that are both).  Chunks: :func:`meteor.types.chunk_starts` on the
+    matches in reference order."""
+    chunk: dict[int, int] = {}
+    starts = set(chunk_starts(cands))
+    cid = -1
+    for k, c in enumerate(cands):
+        cid += k in starts
+        for i in range(c[1], c[2]):
+            chunk[i] = cid
+    positions = brk = bnd = both = 0
+    for i in range(n - 1):
+        if i not in chunk or i + 1 not in chunk:
+            continue
+        positions += 1
+        is_break = chunk[i] != chunk[i + 1]
+        e1 = marked.get(i, (False,))[0]
+        e2 = marked.get(i + 1, (False,))[0]
+        is_bound = e1 != e2
+        brk += is_break
+        bnd += is_bound
+        both += is_break and is_bound
+    return positions, brk, bnd, both

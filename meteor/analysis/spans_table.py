@@ -1,0 +1,360 @@
+"""Per corpus and per setting: the span table (issue 41, item 3).
+
+From the per-segment counts of :func:`meteor.analysis.spans.count_spans`: token-level
+precision, recall and F1 of "METEOR left it unmatched" against "people marked it an error",
+overall, by severity and by category (the definitions: :mod:`meteor.analysis.spans`), with
+percentile bootstrap intervals over segments (the draws of
+:func:`meteor.analysis.significance.resample_indices`) and a paired test of two settings'
+F1 on the same resamples (:class:`~meteor.analysis.significance.PairedStat`).
+:func:`span_report` scores the annotated hypotheses with every setting and builds it all.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from meteor.analysis.significance import Interval, PairedStat, ci_bounds
+from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
+from meteor.io.spans import SpanSet
+
+__all__ = [
+    "ClassRow",
+    "SettingSpans",
+    "SpanReport",
+    "compare_settings",
+    "setting_table",
+    "span_report",
+]
+
+Progress = Callable[[float, str], None]
+
+
+def _prf(sums: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 of class ``k`` from summed rows (last axis: columns)."""
+    fp = sums[..., 0]
+    err = sums[..., 1 + 2 * k]
+    tp = sums[..., 2 + 2 * k]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+        r = np.where(err > 0, tp / err, np.nan)
+        f = np.where(err + tp + fp > 0, 2 * tp / (err + tp + fp), np.nan)
+    return p, r, f
+
+
+@dataclass(frozen=True, slots=True)
+class ClassRow:
+    """Precision, recall and F1 of one class (``all``, a severity, a category)."""
+
+    name: str
+    error_tokens: int
+    flagged: int
+    flagged_errors: int
+    precision: Interval
+    recall: Interval
+    f1: Interval
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "error_tokens": self.error_tokens,
+            "flagged": self.flagged,
+            "flagged_errors": self.flagged_errors,
+            "precision": _interval_dict(self.precision),
+            "recall": _interval_dict(self.recall),
+            "f1": _interval_dict(self.f1),
+        }
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+def _interval_dict(i: Interval) -> dict[str, Any]:
+    return {k: (_num(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
+
+
+def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
+    ok = samples[~np.isnan(samples)]
+    low, high = ci_bounds(ok, level) if len(ok) else (math.nan, math.nan)
+    mean = float(np.mean(ok)) if len(ok) else math.nan
+    return Interval(float(value), mean, low, high, level)
+
+
+def _resampled_sums(matrix: np.ndarray, n_samples: int, seed: int | None) -> np.ndarray:
+    """Summed rows of every bootstrap resample of the segments, shape (samples, columns).
+
+    Resample ``b`` draws the segments of row ``b`` of :func:`resample_indices` (the ``b``-th
+    ``rng.integers(0, n, size=n)`` of ``numpy.random.default_rng(seed)``), drawn here in
+    batches rather than all at once (10,000 segments × 1,000 resamples would be 80 MB).
+    """
+    n, width = matrix.shape
+    if n_samples == 0 or n == 0:
+        return np.zeros((0, width))
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    out = np.empty((n_samples, width))
+    # mostly zeros (a segment has few categories): scipy's sparse product, 10× the dense one
+    by_column = csr_matrix(matrix.T)
+    batch = max(1, min(64, 4_000_000 // n))
+    for b0 in range(0, n_samples, batch):
+        rows = min(batch, n_samples - b0)
+        counts = np.empty((n, rows))
+        for r in range(rows):
+            counts[:, r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        out[b0 : b0 + rows] = (by_column @ counts).T  # whole numbers < 2**53: exact
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SettingSpans:
+    """The span table of one setting (a preset or a preset file)."""
+
+    preset: str
+    signature: str
+    rows: tuple[ClassRow, ...]
+    segments: int
+    tokens: int
+    omissions: int
+    breaks: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def overall(self) -> ClassRow:
+        return self.rows[0]
+
+    def breaks_dict(self) -> dict[str, Any]:
+        """METEOR's chunk breaks against the span boundaries (:func:`meteor.analysis.spans.
+        count_spans`): over the positions between two matched hypothesis tokens."""
+        positions, brk, bnd, both = self.breaks
+        return {
+            "positions": positions,
+            "chunk_breaks": brk,
+            "span_boundaries": bnd,
+            "both": both,
+            "precision": both / brk if brk else None,
+            "recall": both / bnd if bnd else None,
+            "definition": "positions between two consecutive matched hypothesis tokens; a "
+            "chunk break: the two are in different chunks; a span boundary: one is an error "
+            "token and the other not; precision = both / chunk breaks, recall = both / span "
+            "boundaries",
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        o = self.overall
+        return {
+            "preset": self.preset,
+            "signature": self.signature,
+            "segments": self.segments,
+            "tokens": self.tokens,
+            "error_tokens": o.error_tokens,
+            "flagged": o.flagged,
+            "flagged_errors": o.flagged_errors,
+            "precision": _num(o.precision.value),
+            "recall": _num(o.recall.value),
+            "f1": _num(o.f1.value),
+            "intervals": {
+                "precision": _interval_dict(o.precision),
+                "recall": _interval_dict(o.recall),
+                "f1": _interval_dict(o.f1),
+            },
+            "omissions": self.omissions,
+            "chunk_breaks": self.breaks_dict(),
+            "by_severity": [
+                r.to_dict() | {"name": r.name.split(":", 1)[1]}
+                for r in self.rows
+                if r.name.startswith("severity:")
+            ],
+            "by_category": [
+                r.to_dict() | {"name": r.name.split(":", 1)[1]}
+                for r in self.rows
+                if r.name.startswith("category:")
+            ],
+        }
+
+
+def setting_table(
+    preset: str,
+    signature: str,
+    counts: SpanCounts,
+    *,
+    n_samples: int = 1000,
+    seed: int | None = 12345,
+    level: float = 0.95,
+    resampled: np.ndarray | None = None,
+) -> SettingSpans:
+    """Precision, recall and F1 per class with bootstrap intervals (module docstring)."""
+    sums = counts.sums()
+    boot = resampled if resampled is not None else _resampled_sums(counts.matrix, n_samples, seed)
+    rows = []
+    for k, name in enumerate(counts.classes):
+        p, r, f = _prf(sums, k)
+        bp, br, bf = _prf(boot, k)
+        tp = int(sums[2 + 2 * k])
+        rows.append(
+            ClassRow(
+                name,
+                int(sums[1 + 2 * k]),
+                tp + int(sums[0]),
+                tp,
+                _interval(float(p), bp, level),
+                _interval(float(r), br, level),
+                _interval(float(f), bf, level),
+            )
+        )
+    return SettingSpans(
+        preset,
+        signature,
+        tuple(rows),
+        counts.matrix.shape[0],
+        counts.tokens,
+        counts.omissions,
+        counts.breaks,
+    )
+
+
+def compare_settings(
+    a: SpanCounts,
+    b: SpanCounts,
+    *,
+    n_samples: int = 1000,
+    seed: int | None = 12345,
+    level: float = 0.95,
+    resampled: tuple[np.ndarray, np.ndarray] | None = None,
+) -> PairedStat:
+    """Paired bootstrap of B's overall F1 against A's on the same segments (module docstring).
+
+    ``resampled``: both settings' resampled sums, when already drawn with the same seed."""
+    if a.matrix.shape[0] != b.matrix.shape[0]:
+        raise ValueError("the two settings must be counted on the same segments")
+    if resampled is None:
+        w = a.matrix.shape[1]
+        both = _resampled_sums(np.hstack([a.matrix, b.matrix]), n_samples, seed)
+        resampled = (both[:, :w], both[:, w:])
+    fa = _prf(resampled[0], 0)[2]
+    fb = _prf(resampled[1], 0)[2]
+    va = float(_prf(a.sums(), 0)[2])
+    vb = float(_prf(b.sums(), 0)[2])
+    d = fb - fa
+    dd = d[~np.isnan(d)]
+    p = (
+        min(1.0, 2 * min(int(np.sum(dd <= 0)), int(np.sum(dd >= 0))) / len(dd))
+        if len(dd)
+        else math.nan
+    )
+    return PairedStat(
+        _interval(va, fa, level),
+        _interval(vb, fb, level),
+        vb - va,
+        _interval(vb - va, d, level),
+        p,
+        float(np.mean(dd > 0)) if len(dd) else math.nan,
+        float(np.mean(dd < 0)) if len(dd) else math.nan,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SpanReport:
+    """Every setting's span table on one annotated corpus, and each compared with the first."""
+
+    raters: RaterRule
+    segments: int
+    settings: tuple[SettingSpans, ...]
+    comparisons: tuple[tuple[str, str, PairedStat], ...]
+    n_samples: int
+    seed: int | None
+    annotations: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "raters": self.raters,
+            "segments": self.segments,
+            "annotations": self.annotations,
+            "definitions": {
+                "error_token": "its character interval overlaps a human error span of "
+                f"severity Minor or worse ({self.raters} of raters)",
+                "flagged": "METEOR's alignment covers it in no match",
+                "precision": "flagged error tokens / flagged tokens",
+                "recall": "flagged error tokens / error tokens",
+                "by_class": "tokens that are errors of the class or no error at all",
+                "intervals": f"percentile bootstrap over segments, {self.n_samples} "
+                f"resamples, seed {self.seed}",
+                "comparison": "paired bootstrap of the F1 difference (setting - first "
+                "setting), two-sided p = min(1, 2 min(#d<=0, #d>=0) / samples)",
+            },
+            "settings": [s.to_dict() for s in self.settings],
+            "comparisons": [
+                {
+                    "baseline": a,
+                    "setting": b,
+                    "f1_difference": _num(c.difference),
+                    "interval": _interval_dict(c.difference_interval),
+                    "p_value": _num(c.p_value),
+                }
+                for a, b, c in self.comparisons
+            ],
+        }
+
+
+def span_report(
+    spans: SpanSet,
+    refs: Sequence[Sequence[str]],
+    settings: Sequence[tuple[str, Any]],
+    *,
+    raters: RaterRule = "union",
+    n_samples: int = 1000,
+    seed: int | None = 12345,
+    level: float = 0.95,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> SpanReport:
+    """Score the annotated hypotheses with each setting and build every span table.
+
+    Args:
+        spans: the annotations (:func:`meteor.io.spans.read_spans`).
+        refs: the references of each annotation's segment (same order).
+        settings: ``(label, Meteor)`` per setting.
+    """
+    from meteor.runners.parallel import score_corpus
+
+    anns = spans.annotations
+    if not settings:
+        raise ValueError("no setting to score: give at least one preset or preset file")
+    if len(refs) != len(anns):
+        raise ValueError(f"{len(refs)} reference lists for {len(anns)} annotations")
+    hyps = [a.hyp for a in anns]
+    counted: list[tuple[str, str, SpanCounts]] = []
+    classes = span_classes(anns)
+    for k, (label, meteor) in enumerate(settings):
+
+        def step(fraction: float, message: str, k: int = k, label: str = label) -> None:
+            if progress is not None:
+                progress((k + fraction) / len(settings), f"{label}: {message}")
+
+        result = score_corpus(
+            meteor, hyps, [tuple(r) for r in refs], workers=workers, progress=step
+        )
+        counts = count_spans(result.segments, anns, raters, classes)
+        counted.append((label, result.signature, counts))
+    # one draw of the resamples for every setting: the tables and the paired tests agree
+    boot = _resampled_sums(np.hstack([c.matrix for _, _, c in counted]), n_samples, seed)
+    w = counted[0][2].matrix.shape[1]
+    parts = [boot[:, k * w : (k + 1) * w] for k in range(len(counted))]
+    tables = tuple(
+        setting_table(lbl, sig, c, level=level, resampled=parts[k])
+        for k, (lbl, sig, c) in enumerate(counted)
+    )
+    comps = tuple(
+        (
+            counted[0][0],
+            lbl,
+            compare_settings(counted[0][2], c, level=level, resampled=(parts[0], parts[k])),
+        )
+        for k, (lbl, _, c) in enumerate(counted)
+        if k
+    )
+    return SpanReport(raters, len(anns), tables, comps, n_samples, seed, spans.summary())

@@ -1,0 +1,119 @@
+"""Human error spans on the link view's hypothesis row (:func:`span_link_view`).
+
+The link view (:func:`meteor.viz.links.link_view`) marks the tokens METEOR left
+unmatched; this adds, behind each hypothesis token a human error span overlaps
+(:func:`meteor.analysis.spans.label_tokens`), a square whose strength is the severity
+(Minor faint, Major stronger, Critical strongest), the categories, the raters and the
+token's cell on hover, and one legend entry per severity shown.  Works in both layouts:
+the squares sit where the figure's own hypothesis tokens are.  User text (words,
+categories) is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from meteor.analysis.spans import TokenLabel
+from meteor.types import Alignment
+from meteor.viz.links import link_view
+from meteor.viz.style import escape, label, rgba
+
+__all__ = ["SEVERITY_OPACITY", "SPAN_COLOR", "SPAN_LABELS_EN", "add_spans", "span_link_view"]
+
+#: The colour of a human error mark (a purple apart from the stage colours and the
+#: unmatched orange-red), and its opacity per severity: the mark's strength.
+SPAN_COLOR = "#7B2CBF"
+SEVERITY_OPACITY = {"Minor": 0.25, "BAD": 0.25, "Major": 0.5, "Critical": 0.8}
+_ORDER = ("Critical", "Major", "Minor", "BAD")
+
+#: The strings of the marks (a page passes its language's ``labels``; keys missing there
+#: fall back to these).
+SPAN_LABELS_EN = {
+    "span_error": "human error",
+    "span_Minor": "human error: Minor",
+    "span_Major": "human error: Major",
+    "span_Critical": "human error: Critical",
+    "span_BAD": "human error: BAD (QE tag)",
+    "span_raters": "raters",
+    "cell_unmatched_error": "METEOR saw it (unmatched)",
+    "cell_matched_error": "an error METEOR cannot see (matched by {stage})",
+}
+
+
+def _label(labels: Mapping[str, str] | None, key: str) -> str:
+    if labels and key in labels:
+        return labels[key]
+    return SPAN_LABELS_EN.get(key, label(labels, key))
+
+
+def _hover(t: TokenLabel, labels: Mapping[str, str] | None) -> str:
+    sev = _label(labels, f"span_{t.severity}")
+    cell = (
+        _label(labels, "cell_unmatched_error")
+        if t.flagged
+        else _label(labels, "cell_matched_error").replace("{stage}", label(labels, t.stage or ""))
+    )
+    return (
+        f"hyp[{t.index + 1}] <b>{escape(t.text)}</b><br>{escape(sev)}"
+        + "".join(f"<br>{escape(c)}" for c in t.categories)
+        + f"<br>{escape(_label(labels, 'span_raters'))}: {t.raters}<br>{escape(cell)}"
+    )
+
+
+def add_spans(
+    fig: go.Figure, tokens: Sequence[TokenLabel], labels: Mapping[str, str] | None = None
+) -> go.Figure:
+    """A copy of a link view with the human error marks behind its hypothesis tokens.
+
+    ``fig``: :func:`meteor.viz.links.link_view` of the alignment ``tokens`` label.
+    """
+    out = go.Figure(fig)
+    hyp_trace = next(t for t in out.data if (t.meta or {}).get("role") == "tokens_hyp")
+    xs, ys = list(hyp_trace.x), list(hyp_trace.y)
+    if len(xs) != len(tokens):
+        raise ValueError(f"{len(tokens)} token labels for {len(xs)} hypothesis tokens")
+    added = 0
+    for sev in _ORDER:
+        marked = [t for t in tokens if t.error and t.severity == sev]
+        if not marked:
+            continue
+        out.add_trace(
+            go.Scatter(
+                x=[xs[t.index] for t in marked],
+                y=[ys[t.index] for t in marked],
+                mode="markers",
+                marker={
+                    "symbol": "square",
+                    "size": 26,
+                    "color": rgba(SPAN_COLOR, SEVERITY_OPACITY[sev]),
+                    "line": {"width": 0},
+                },
+                customdata=[["hyp", t.index] for t in marked],
+                hovertext=[_hover(t, labels) for t in marked],
+                hovertemplate="%{hovertext}<extra></extra>",
+                name=_label(labels, f"span_{sev}"),
+                legendgroup="human_errors",
+                meta={"role": f"spans_{sev}", "severity": sev},
+            )
+        )
+        added += 1
+    if added:  # behind everything else: the tokens and links stay on top
+        n = len(out.data)
+        order: list[Any] = list(out.data[n - added :]) + list(out.data[: n - added])
+        out.data = tuple(order)
+    out.update_layout(meta={**(out.layout.meta or {}), "human_spans": added > 0})
+    return out
+
+
+def span_link_view(
+    alignment: Alignment,
+    tokens: Sequence[TokenLabel],
+    *,
+    labels: Mapping[str, str] | None = None,
+    **link_view_options: Any,
+) -> go.Figure:
+    """:func:`meteor.viz.links.link_view` with the human error spans (:func:`add_spans`)."""
+    return add_spans(link_view(alignment, labels=labels, **link_view_options), tokens, labels)

@@ -1,0 +1,376 @@
+"""Human error spans beside the alignment, in the app (issue 41).
+
+Inspect: when the page's URL carries the pair's human error spans (``?spans=…``, one value
+per span in :func:`meteor.io.spans.span_strings`' form; a Corpus row's Inspect link adds
+them when the corpus has annotations), the spans are drawn on the link view's hypothesis
+row (:func:`meteor.viz.spans.span_link_view`) and the four cells are listed under the
+score (:func:`meteor.analysis.spans.segment_spans`).  Bad span values give one warning
+and the page goes on without them.  Every string here is English and Russian.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from meteor.analysis.spans import CELLS, SegmentSpans, segment_spans
+from meteor.errors import InputError
+from meteor.io.read import MAX_BYTES
+from meteor.io.spans import Annotation, annotation_from_strings
+from meteor.params import Params
+from meteor.types import Alignment, CorpusResult, MeteorResult
+from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
+from pages._i18n import Translator, freeze, integer, module_label, num, signed
+from pages._scoring import SHOWN_ERRORS
+from pages._widgets import md_escape
+
+__all__ = [
+    "PARAM",
+    "agreement_section",
+    "cells_of",
+    "corpus_section",
+    "inspect_annotation",
+    "link_figure",
+    "show_cells",
+    "span_labels",
+]
+
+#: The URL parameter that carries a pair's human error spans (one value per span).
+PARAM = "spans"
+
+STRINGS = freeze(
+    {
+        "spans_title": {"en": "Human error spans", "ru": "Ошибки, отмеченные людьми"},
+        "spans_caption": {
+            "en": "Each hypothesis token beside the human error spans over it (severity Minor "
+            "or worse, {raters} of the raters). Cost: how much higher the score would be "
+            "without that cell's unmatched words.",
+            "ru": "Каждое слово гипотезы рядом с ошибками, отмеченными людьми (серьёзность "
+            "«незначительная» и выше, {raters}). Цена — на сколько выросла бы оценка без слов "
+            "этой клетки, оставшихся без пары.",
+        },
+        "spans_union": {"en": "union", "ru": "объединение оценщиков"},
+        "spans_bad": {
+            "en": "The link's human error spans were not used: {detail}",
+            "ru": "Ошибки из ссылки не показаны: {detail}",
+        },
+        "spans_col_cell": {"en": "cell", "ru": "клетка"},
+        "spans_col_tokens": {"en": "tokens", "ru": "слов"},
+        "spans_col_words": {"en": "words", "ru": "слова"},
+        "spans_col_cost": {"en": "cost", "ru": "цена"},
+        "cell_unmatched_error": {
+            "en": "unmatched & error: METEOR saw it",
+            "ru": "без пары и ошибка: METEOR её заметил",
+        },
+        "cell_unmatched_ok": {
+            "en": "unmatched & no error: METEOR's blind spot",
+            "ru": "без пары, но не ошибка: слепое пятно METEOR",
+        },
+        "cell_matched_error": {
+            "en": "matched & error: an error METEOR cannot see",
+            "ru": "сопоставлено, но ошибка: METEOR её не видит",
+        },
+        "cell_matched_ok": {"en": "matched & no error", "ru": "сопоставлено и не ошибка"},
+        "spans_omissions": {
+            "en": "{n} errors with no span (omissions): in no cell.",
+            "ru": "Ошибок без фрагмента (пропусков): {n}; ни в одной клетке.",
+        },
+        # the figure's marks (meteor.viz.spans.SPAN_LABELS_EN keys)
+        "span_error": {"en": "human error", "ru": "ошибка (люди)"},
+        "span_Minor": {"en": "human error: Minor", "ru": "ошибка: незначительная"},
+        "span_Major": {"en": "human error: Major", "ru": "ошибка: серьёзная"},
+        "span_Critical": {"en": "human error: Critical", "ru": "ошибка: критическая"},
+        "span_BAD": {"en": "human error: BAD (QE tag)", "ru": "ошибка: BAD (метка QE)"},
+        "span_raters": {"en": "raters", "ru": "оценщиков"},
+        "fig_cell_unmatched_error": {
+            "en": "METEOR saw it (unmatched)",
+            "ru": "METEOR её заметил (без пары)",
+        },
+        "fig_cell_matched_error": {
+            "en": "an error METEOR cannot see (matched by {stage})",
+            "ru": "ошибка, которую METEOR не видит (этап «{stage}»)",
+        },
+    }
+)
+t = Translator(STRINGS)
+
+
+def span_labels(labels: dict[str, str]) -> dict[str, str]:
+    """The link view's labels plus the human error marks', in the UI language."""
+    out = dict(labels)
+    for key in SPAN_LABELS_EN:
+        out[key] = t(f"fig_{key}" if key.startswith("cell_") else key, stage="{stage}")
+    return out
+
+
+def inspect_annotation(hyp: str) -> Annotation | None:
+    """The pair's human error spans from the URL (``None`` when it carries none, or bad
+    ones: then one warning says why)."""
+    values = st.query_params.get_all(PARAM)
+    if not values:
+        return None
+    try:
+        return annotation_from_strings(hyp, values)
+    except InputError as exc:
+        st.warning(md_escape(t("spans_bad", detail=str(exc))))
+        return None
+
+
+def cells_of(r: MeteorResult, params: Params, ann: Annotation) -> SegmentSpans:
+    """The library's record of the pair's tokens, cells and costs."""
+    return segment_spans(r, ann, params)
+
+
+def show_cells(seg: SegmentSpans) -> None:
+    """The four cells under the score: tokens, their words (stage of matched errors), cost."""
+    st.subheader(t("spans_title"))
+    st.caption(t("spans_caption", raters=t("spans_union")))
+    rows: list[dict[str, Any]] = []
+    for cell in CELLS:
+        toks = [x for x in seg.tokens if x.cell == cell]
+        words = [
+            x.text + (f" ({module_label(x.stage)})" if cell == "matched_error" and x.stage else "")
+            for x in toks
+        ]
+        rows.append(
+            {
+                t("spans_col_cell"): t(f"cell_{cell}"),
+                t("spans_col_tokens"): integer(len(toks)),
+                t("spans_col_words"): " · ".join(words),
+                t("spans_col_cost"): signed(seg.cost[cell]) if seg.cost[cell] else num(0.0),
+            }
+        )
+    st.dataframe(rows, hide_index=True, width="stretch", key="span_cells")
+    if seg.omissions:
+        st.caption(t("spans_omissions", n=integer(seg.omissions)))
+
+
+def link_figure(alignment: Alignment, seg: SegmentSpans, **options: Any) -> Any:
+    """The link view with the human spans on its hypothesis row (``options``: link_view's)."""
+    labels = span_labels(options.pop("labels", {}) or {})
+    return span_link_view(alignment, seg.tokens, labels=labels, **options)
+
+
+# --------------------------------------------------------------------------- Corpus
+
+CORPUS_STRINGS = freeze(
+    {
+        "spans_corpus_title": {
+            "en": "Human error spans: where METEOR and people disagree",
+            "ru": "Ошибки, отмеченные людьми: где METEOR и люди расходятся",
+        },
+        "spans_upload": {
+            "en": "Human error annotations of these hypotheses (MQM TSV, QE .tags and .mt, "
+            "or JSONL spans)",
+            "ru": "Ошибки в этих гипотезах, отмеченные людьми (MQM в TSV, пословные метки "
+            "или JSONL)",
+        },
+        "spans_error": {
+            "en": "The annotations could not be read: {detail}",
+            "ru": "Разметку не удалось прочитать: {detail}",
+        },
+        "spans_table_caption": {
+            "en": "This setting, {n} annotated segments: precision {p}, recall {r}, F1 {f} "
+            "(unmatched words against words people marked as errors, Minor or worse).",
+            "ru": "Эта настройка, размеченных сегментов: {n}; точность {p}, полнота {r}, "
+            "F1 {f} (слова без пары против слов, отмеченных людьми как ошибки).",
+        },
+        "spans_sorted": {
+            "en": "Segments sorted by disagreement: blind spots (unmatched, no error) plus "
+            "unseen errors (matched, error). Open one in Inspect to see its spans.",
+            "ru": "Сегменты по степени расхождения: слепые пятна (без пары, не ошибка) плюс "
+            "невидимые ошибки (сопоставлено, но ошибка). Откройте сегмент в разборе.",
+        },
+        "spans_col_system": {"en": "system", "ru": "система"},
+        "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
+        "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
+        "spans_col_blind": {"en": "blind spots", "ru": "слепые пятна"},
+        "spans_col_unseen": {"en": "unseen errors", "ru": "невидимые ошибки"},
+        "spans_col_seen": {"en": "seen errors", "ru": "замеченные ошибки"},
+        "spans_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
+        "spans_col_open": {"en": "Inspect", "ru": "Разбор"},
+        "spans_open": {"en": "open", "ru": "открыть"},
+    }
+)
+ct = Translator(STRINGS, CORPUS_STRINGS)
+
+
+def corpus_section(
+    corpus: Any, results: dict[str, CorpusResult], params: Params, link: Any
+) -> None:
+    """Corpus: an upload of annotations; then this setting's span numbers and the segments
+    sorted by disagreement, each one click from Inspect (``link(result)``: its URL)."""
+    from urllib.parse import urlencode
+
+    from meteor.analysis.spans import count_spans
+    from meteor.analysis.spans_table import setting_table
+    from meteor.io.spans import read_spans, span_strings
+
+    st.subheader(ct("spans_corpus_title"))
+    files = st.file_uploader(
+        ct("spans_upload"),
+        accept_multiple_files=True,
+        key="corpus_spans_files",
+        max_upload_size=MAX_BYTES // 1_000_000,  # the readers' own limit, as the corpus files'
+    )
+    if not files:
+        return
+    try:
+        spans = read_spans([(f.name, f.getvalue()) for f in files], corpus)
+    except InputError as exc:
+        st.error(md_escape(ct("spans_error", detail=str(exc))))
+        return
+    st.caption(md_escape(spans.summary()))
+    for line in spans.notices:
+        st.warning(md_escape(line))
+    by_key = spans.by_key()
+    records, anns, rows = [], [], []
+    for name, res in results.items():
+        for seg_id, r in zip(corpus.ids_of(name), res.segments, strict=True):
+            ann = by_key.get((name, seg_id))
+            if ann is None:
+                continue
+            seg = segment_spans(r, ann, params)
+            records.append(r)
+            anns.append(ann)
+            rows.append(
+                {
+                    ct("spans_col_system"): name,
+                    ct("spans_col_seg"): seg_id,
+                    ct("spans_col_disagree"): seg.disagreement,
+                    ct("spans_col_blind"): seg.counts["unmatched_ok"],
+                    ct("spans_col_unseen"): seg.counts["matched_error"],
+                    ct("spans_col_seen"): seg.counts["unmatched_error"],
+                    ct("spans_col_hyp"): r.hyp,
+                    "open": link(r) + "&" + urlencode([(PARAM, v) for v in span_strings(ann)]),
+                }
+            )
+    if not rows:
+        return
+    table = setting_table("", "", count_spans(records, anns), n_samples=0)
+    o = table.overall
+    st.caption(
+        ct(
+            "spans_table_caption",
+            n=integer(len(rows)),
+            p=num(o.precision.value),
+            r=num(o.recall.value),
+            f=num(o.f1.value),
+        )
+    )
+    st.caption(ct("spans_sorted"))
+    rows.sort(key=lambda row: -row[ct("spans_col_disagree")])
+    st.dataframe(
+        rows,
+        column_config={
+            "open": st.column_config.LinkColumn(
+                ct("spans_col_open"), display_text=ct("spans_open"), width="small"
+            )
+        },
+        hide_index=True,
+        width="stretch",
+        key="corpus_span_rows",
+    )
+
+
+# --------------------------------------------------------------------------- Agreement
+
+AGREEMENT_STRINGS = freeze(
+    {
+        "spans_agr_title": {
+            "en": "Human error spans: which setting leaves the errors unmatched",
+            "ru": "Ошибки, отмеченные людьми: какая настройка оставляет их без пары",
+        },
+        "spans_agr_caption": {
+            "en": "Per setting, token-level precision, recall and F1 of 'METEOR left it "
+            "unmatched' against 'people marked it an error' (Minor or worse, union of raters), "
+            "with 95% bootstrap intervals over segments; Δ F1 and p: paired bootstrap against "
+            "the first setting.",
+            "ru": "Для каждой настройки: точность, полнота и F1 на уровне слов — «METEOR "
+            "оставил слово без пары» против «люди отметили ошибку» (незначительная и выше, "
+            "объединение оценщиков), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
+            "парный бутстреп против первой настройки.",
+        },
+        "spans_col_setting": {"en": "setting", "ru": "настройка"},
+        "spans_col_errors": {"en": "error words", "ru": "слов с ошибкой"},
+        "spans_col_flagged": {"en": "unmatched", "ru": "без пары"},
+        "spans_col_both": {"en": "both", "ru": "оба"},
+        "spans_col_p": {"en": "precision", "ru": "точность"},
+        "spans_col_r": {"en": "recall", "ru": "полнота"},
+        "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
+    }
+)
+at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
+
+
+def _ci(i: Any) -> str:
+    return f"{num(i.value, 3)} [{num(i.low, 3)}, {num(i.high, 3)}]"
+
+
+def agreement_section(
+    corpus: Any, presets: Any, lang: str, key: tuple[Any, ...], cache: Any
+) -> None:
+    """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
+    then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
+    import hashlib
+
+    from meteor.analysis.spans_table import span_report
+    from meteor.io.spans import read_spans
+    from meteor.metric import Meteor
+
+    st.subheader(at_("spans_agr_title"))
+    files = st.file_uploader(
+        at_("spans_upload"),
+        accept_multiple_files=True,
+        key="agr_spans",
+        max_upload_size=MAX_BYTES // 1_000_000,
+    )
+    if not files or not presets:
+        return
+    data = [(f.name, f.getvalue()) for f in files]
+    try:
+        spans = read_spans(data, corpus)
+    except InputError as exc:
+        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        return
+    st.caption(md_escape(spans.summary()))
+    for line in spans.notices:
+        st.warning(md_escape(line))
+    refs = {
+        (n, i): r
+        for n, _ in corpus.systems
+        for i, r in zip(corpus.ids_of(n), corpus.refs_of(n), strict=True)
+    }
+    digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
+    try:
+        report = cache.get(
+            ("spans_report", key, digest),
+            lambda: span_report(
+                spans,
+                [refs[a.system, a.seg_id] for a in spans.annotations],
+                [(p, Meteor(p, lang=lang)) for p in presets],
+            ),
+        )
+    except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
+        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        return
+    st.caption(at_("spans_agr_caption"))
+    diffs = {b: c for _, b, c in report.comparisons}
+    rows = []
+    for s in report.settings:
+        o = s.overall
+        c = diffs.get(s.preset)
+        rows.append(
+            {
+                at_("spans_col_setting"): s.preset,
+                at_("spans_col_errors"): integer(o.error_tokens),
+                at_("spans_col_flagged"): integer(o.flagged),
+                at_("spans_col_both"): integer(o.flagged_errors),
+                at_("spans_col_p"): _ci(o.precision),
+                at_("spans_col_r"): _ci(o.recall),
+                "F1": _ci(o.f1),
+                at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
+            }
+        )
+    st.dataframe(rows, hide_index=True, width="stretch", key="agr_span_table")
