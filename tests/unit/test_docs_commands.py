@@ -120,10 +120,16 @@ def test_commands_not_run_say_what_they_need() -> None:
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh folder that sees the clone's package (and its data) as ``meteor/``, with ``python``
-    on PATH the interpreter running the tests."""
+    """A fresh folder that sees the clone's package (and its data) as ``meteor/`` (``docs/`` and
+    ``tests/`` too, for the files the pages name), with ``python`` on PATH the interpreter running
+    the tests."""
     here = tmp_path_factory.mktemp("commands")
-    (here / "meteor").symlink_to(ROOT / "meteor", target_is_directory=True)
+    for name in (
+        "meteor",
+        "docs",
+        "tests",
+    ):  # the package and its data; docs' preset files; tests/data
+        (here / name).symlink_to(ROOT / name, target_is_directory=True)
     bin_dir = here / ".bin"
     bin_dir.mkdir()
     shim = bin_dir / "python"
