@@ -124,11 +124,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ``tests/`` too, for the files the pages name), with ``python`` on PATH the interpreter running
     the tests."""
     here = tmp_path_factory.mktemp("commands")
-    for name in (
-        "meteor",
-        "docs",
-        "tests",
-    ):  # the package and its data; docs' preset files; tests/data
+    # the package and its data; the preset files docs/ names; tests/data
+    for name in ("meteor", "docs", "tests"):
         (here / name).symlink_to(ROOT / name, target_is_directory=True)
     bin_dir = here / ".bin"
     bin_dir.mkdir()
