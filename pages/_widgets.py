@@ -7,6 +7,7 @@ formatted (:mod:`pages._i18n`) and shown.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -62,14 +63,28 @@ def score_card(result: MeteorResult, *, compact: bool = False) -> None:
 
 
 def md_escape(text: str) -> str:
-    """User text for ``st.markdown``: every Markdown/HTML special character escaped."""
+    """User text for ``st.markdown``: every Markdown/HTML special character escaped, and
+    GitHub's autolinks broken (``http://``, ``www.``, ``a@b.c`` stay text, never a link)."""
     out = []
-    for ch in text:
-        if ch in "\\`*_{}[]()#+-.!|<>~$&":
+    for k, ch in enumerate(text):
+        if ch in "\\`*_{}[]()#+-.!|<>~$&@" or (ch == ":" and text.startswith("//", k + 1)):
             out.append("\\" + ch)
         else:
             out.append(ch)
     return "".join(out)
+
+
+def code_span(text: str) -> str:
+    """User text as one Markdown code span: shown verbatim, never a link, image or HTML.
+
+    The fence is one backtick longer than the longest run of backticks in ``text``
+    (CommonMark), padded with spaces when ``text`` starts or ends with one; line breaks
+    become spaces (a code span is one line).
+    """
+    flat = " ".join(text.splitlines()) or " "
+    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
 
 
 def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
