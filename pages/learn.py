@@ -211,7 +211,33 @@ PAGE_STRINGS = freeze(
         "formula_content": {"en": "content", "ru": "значимые"},
         "formula_function": {"en": "function", "ru": "служебные"},
         "formula_chunks": {"en": "chunks", "ru": "фрагменты"},
-        "formula_perfect": {"en": "perfect match: frag", "ru": "полное совпадение: frag"},
+        "formula_single_chunk": {"en": "single-chunk rule", "ru": "правило одного фрагмента"},
+        "formula_single_chunk_off": {
+            "en": "no single-chunk rule here",
+            "ru": "правила одного фрагмента здесь нет",
+        },
+        "frag_single_chunk": {
+            "en": "frag = 0 by Meteor 1.5's **single-chunk rule** (its “perfect segment”): every "
+            "word of both texts is matched, by any stage, and the matches form one chunk, so "
+            "there is nothing to penalise; without the rule frag would be {c}/(({h} + {r})/2). "
+            "The words need not be identical: this is not a perfect match unless every match "
+            "is exact (stage weights below 1 still lower P and R).",
+            "ru": "фрагм = 0 по **правилу одного фрагмента** Meteor 1.5 (его «идеальный "
+            "сегмент»): все слова обоих текстов сопоставлены (любым этапом) и совпадения "
+            "образуют один фрагмент, так что штрафовать не за что; без этого правила фрагм была бы "
+            "{c}/(({h} + {r})/2). Слова не обязаны совпадать буквально: это не полное "
+            "совпадение, если не все совпадения точные (веса этапов меньше 1 всё равно "
+            "снижают P и R).",
+        },
+        "frag_single_chunk_off": {
+            "en": "Every word of both texts is matched, in one chunk, but this setting has no "
+            "single-chunk rule (Meteor 1.5 has one; NLTK and the 2005 paper do not): frag stays "
+            "chunks / mean matches, so even identical texts lose a little to the penalty.",
+            "ru": "Все слова обоих текстов сопоставлены и образуют один фрагмент, но в этих "
+            "настройках нет правила одного фрагмента (оно есть в Meteor 1.5, но не в NLTK и не "
+            "в статье 2005 г.): фрагм остаётся равной числу фрагментов, делённому на среднее "
+            "число совпадений, так что штраф немного снижает оценку даже у одинаковых текстов.",
+        },
         "doc_title": {
             "en": "The documentation's two examples",
             "ru": "Два примера из документации",
@@ -452,6 +478,16 @@ else:
     ):
         st.latex(roomy(line.symbolic))
         st.latex(roomy(line.numeric))
+        rule = walk.frag_rule(r.stats, p)
+        if line.key == "frag" and rule != "ratio":  # which rule gives frag, in words
+            st.caption(
+                t(
+                    f"frag_{rule}",
+                    c=integer(r.stats.chunks),
+                    h=integer(r.stats.hyp_word_matches),
+                    r=integer(r.stats.ref_word_matches),
+                )
+            )
     score_card(r, compact=True)
 
 # -- the doc page's examples, scored live under seed-doc ----------------------------

@@ -24,6 +24,7 @@ __all__ = [
     "StageStep",
     "definite_candidates",
     "formula_lines",
+    "frag_rule",
     "stage_steps",
 ]
 
@@ -131,7 +132,8 @@ FORMULA_WORDS: Mapping[str, str] = MappingProxyType(
         "content": "content",
         "function": "function",
         "chunks": "chunks",
-        "perfect": "perfect match: frag",
+        "single_chunk": "single-chunk rule",
+        "single_chunk_off": "no single-chunk rule here",
     }
 )
 
@@ -236,12 +238,33 @@ def _match_lines(
     return lines
 
 
+def frag_rule(stats: Stats, params: Params) -> str:
+    """Which rule gives this segment's fragmentation.
+
+    ``"single_chunk"``: Meteor 1.5's rule (``params.perfect_rule``, MeteorScorer.java's
+    ``frag = 0`` case) applies: every word of both sides is matched -- by any stage, so
+    the texts need not be identical -- and the matches form one chunk, so frag is 0.
+    ``"single_chunk_off"``: the segment is such a single chunk but the setting has no such
+    rule (NLTK, the 2005 paper): frag stays chunks / mean matches.  ``"ratio"``: otherwise.
+    """
+    if not stats.is_perfect:
+        return "ratio"
+    return "single_chunk" if params.perfect_rule else "single_chunk_off"
+
+
 def _ratio_lines(
     stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str], w: Mapping[str, str]
 ) -> list[FormulaLine]:
     """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
     a, b, g = params.alpha, params.beta, params.gamma
-    perfect = params.perfect_rule and stats.is_perfect
+    rule = frag_rule(stats, params)
+    ratio = f"\\frac{{{stats.chunks}}}{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
+    if rule == "single_chunk":  # the rule sets frag to 0: the ratio is not its value
+        frag_numeric = f"\\text{{frag}} = 0\\quad({_text(w['single_chunk'])})"
+    else:
+        frag_numeric = f"\\text{{frag}} = {ratio} = {n(bd.frag)}" + (
+            f"\\quad({_text(w['single_chunk_off'])})" if rule == "single_chunk_off" else ""
+        )
     return [
         FormulaLine(
             "precision",
@@ -264,9 +287,7 @@ def _ratio_lines(
             "frag",
             f"\\text{{frag}} = \\frac{{{_text(w['chunks'])}}}"
             "{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
-            f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
-            f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
-            f" = {n(bd.frag)}" + (f"\\quad({_text(w['perfect'])} = 0)" if perfect else ""),
+            frag_numeric,
         ),
         FormulaLine(
             "penalty",
