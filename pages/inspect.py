@@ -99,6 +99,12 @@ PAGE_STRINGS = freeze(
         "tok_offsets": {"en": "characters", "ru": "символы"},
         "tok_function": {"en": "function word", "ru": "служебное"},
         "tok_match": {"en": "matched by", "ru": "этап"},
+        "tokens_numbered": {
+            "en": "Tokens are numbered from 1 on each side, and characters from 1 in the text "
+            "(first–last, inclusive), as on every page of the app.",
+            "ru": "Токены нумеруются с 1 в каждом тексте, символы — с 1 в исходном тексте "
+            "(первый–последний включительно), как на всех страницах приложения.",
+        },
         "why_title": {"en": "Why this score", "ru": "Откуда эта оценка"},
         "why_caption": {
             "en": "From 1.0 (a perfect match) down to the score. The unmatched-word loss is "
@@ -114,9 +120,9 @@ PAGE_STRINGS = freeze(
         },
         "costs_caption": {
             "en": "Each word counted as matched on its own side by the {module} stage, "
-            "joining an existing chunk.",
+            "joining an existing chunk. Positions and chunks are numbered from 1.",
             "ru": "Слово считается сопоставленным на своей стороне этапом «{module}» "
-            "и продолжающим существующий фрагмент.",
+            "и продолжающим существующий фрагмент. Позиции и фрагменты нумеруются с 1.",
         },
         "breaks_title": {
             "en": "Chunk breaks: the score if joined",
@@ -249,7 +255,7 @@ def show_tokens(r: MeteorResult) -> None:
             t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
             t("tok_text"): row.text,
             t("tok_source"): row.source,
-            t("tok_offsets"): f"{row.start}–{row.end}",
+            t("tok_offsets"): f"{row.start + 1}–{row.end}" if row.end > row.start else "—",
             t("tok_function"): t("yes") if row.function_word else "",
             t("tok_match"): module_label(row.module) if row.module else "—",
         }
@@ -262,6 +268,7 @@ def show_tokens(r: MeteorResult) -> None:
         height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
         key="tokens",
     )
+    st.caption(t("tokens_numbered"))
 
 
 def _why_table(title: str, empty: str, caption: str, rows: list[dict[str, Any]], key: str) -> None:

@@ -181,6 +181,11 @@ PAGE_STRINGS = freeze(
             "налево, и каждое занимает самое правое свободное подходящее слово эталона; "
             "ничего не оптимизируется. (Кандидаты ниже — от этапов этой библиотеки.)",
         },
+        "col_index": {"en": "#", "ru": "№"},
+        "numbered_from_1": {
+            "en": "Words are numbered from 1 on each side, as on every page of the app.",
+            "ru": "Слова нумеруются с 1 в каждом тексте, как на всех страницах приложения.",
+        },
         "col_chosen": {"en": "chosen", "ru": "выбрано"},
         "col_definite": {"en": "definite", "ru": "определённое"},
         "col_token": {"en": "token", "ru": "токен"},
@@ -362,7 +367,7 @@ if step == "tokens":
         [
             {
                 t("col_side"): side_label(row.side),
-                "#": row.index,
+                t("col_index"): row.index + 1,  # numbered from 1, as on every page
                 t("col_token"): row.text,
                 t("function_word"): t("yes") if row.function_word else "",
             }
@@ -372,6 +377,7 @@ if step == "tokens":
         width="stretch",
         key="learn_tokens",
     )
+    st.caption(t("numbered_from_1"))
 elif step.startswith("stage:"):
     k = options.index(step) - 1
     s = steps[k]
@@ -410,6 +416,7 @@ elif step.startswith("stage:"):
             width="stretch",
             key="learn_cands",
         )
+        st.caption(t("numbered_from_1"))
     else:
         st.caption(t("no_candidates"))
 elif step == "align":
@@ -450,6 +457,7 @@ elif step == "align":
         width="stretch",
         key="learn_align",
     )
+    st.caption(t("numbered_from_1"))
 elif step == "chunks":
     st.markdown(t("chunks_text", c=integer(r.stats.chunks), m=integer(r.stats.hyp_word_matches)))
     plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="learn_fig")

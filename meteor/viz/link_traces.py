@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from meteor.analysis.explain.parts import span_label
 from meteor.module_registry import Module
 from meteor.types import Chunk, Match, Token
 from meteor.viz.style import (
@@ -204,7 +205,7 @@ def _link_hover(
     """Hover text of a link: stage, words, spans, the stage's reason and weight."""
     text = (
         f"<b>{escape(name)}</b><br>{_words(m.hyp_words)} → {_words(m.ref_words)}"
-        f"<br>hyp {m.hyp.start}–{m.hyp.end - 1} / ref {m.ref.start}–{m.ref.end - 1}"
+        f"<br>hyp {span_label(m.hyp)} / ref {span_label(m.ref)}"
     )
     if m.detail:
         text += f"<br>{escape(m.detail)}"
