@@ -70,7 +70,7 @@ PAGE_STRINGS = freeze(
             "для эталона {shown}, оценённого отдельно.",
         },
         "tab_links": {"en": "Link view", "ru": "Связи"},
-        "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица (X-Ray)"},
+        "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица"},
         "tab_tokens": {"en": "Tokens", "ru": "Токены"},
         "view": {"en": "View", "ru": "Вид"},
         "links_caption": {
@@ -91,7 +91,7 @@ PAGE_STRINGS = freeze(
         },
         "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
         "color_module": {"en": "stage", "ru": "этап"},
-        "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне (X-Ray)"},
+        "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне"},
         "tok_side": {"en": "side", "ru": "сторона"},
         "tok_index": {"en": "#", "ru": "№"},
         "tok_text": {"en": "token", "ru": "токен"},
@@ -112,7 +112,7 @@ PAGE_STRINGS = freeze(
             "weights below 1 cost; fragmentation is Fmean × penalty.",
             "ru": "От 1,0 (идеальное совпадение) до итоговой оценки. Потери от слов без пары "
             "честно делятся между сторонами (значение Шепли); «неполный вес» — цена весов "
-            "этапов меньше 1; фрагментация — Fmean × штраф.",
+            "этапов меньше 1; фрагментация — F-мера × штраф.",
         },
         "costs_title": {
             "en": "Unmatched words: the score if matched",
@@ -168,10 +168,10 @@ PAGE_STRINGS = freeze(
         "dl_links": {"en": "Link view (HTML)", "ru": "Связи (HTML)"},
         "dl_matrix": {"en": "Matrix (HTML)", "ru": "Матрица (HTML)"},
         "dl_waterfall": {"en": "Waterfall (HTML)", "ru": "Каскад (HTML)"},
-        "dl_alignout": {"en": "align.out (X-Ray)", "ru": "align.out (X-Ray)"},
+        "dl_alignout": {"en": "align.out (X-Ray)", "ru": "align.out (выравнивания)"},
         "dl_alignout_help": {
             "en": "Meteor 1.5's -writeAlignments format, readable by Meteor X-Ray.",
-            "ru": "Формат -writeAlignments из Meteor 1.5, читается Meteor X-Ray.",
+            "ru": "Формат -writeAlignments из Meteor 1.5; его читает программа просмотра Meteor X-Ray.",
         },
         "share": {
             "en": "The address bar holds the whole state (pair, language, preset, parameters): "

@@ -9,6 +9,7 @@ import streamlit as st
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain import walkthrough as walk
 from meteor.params import Params
+from meteor.presets import DEFAULT_PRESET
 from meteor.types import Match
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -22,7 +23,7 @@ from pages._i18n import (
     side_label,
     ui,
 )
-from pages._pair import EXAMPLES, load_pair, require_pair
+from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
 from pages._widgets import md_escape, plotly, score_card
@@ -203,7 +204,8 @@ PAGE_STRINGS = freeze(
             "en": "Each formula first in symbols, then with this pair's numbers (from the "
             "engine's breakdown). α = {a}, β = {b}, γ = {g}, δ = {d}.",
             "ru": "Каждая формула сначала в символах, затем с числами этой пары (из разбора "
-            "движка). α = {a}, β = {b}, γ = {g}, δ = {d}.",
+            "движка). α = {a}, β = {b}, γ = {g}, δ = {d}. Индексы «гип» и «эт» — гипотеза и "
+            "эталон, F_ср — F-мера (взвешенное среднее P и R), фрагм — фрагментация.",
         },
         # a candidate's detail (meteor.stages: stem, lemma, synonym, embedding) in Russian
         "detail_stem": {"en": "same stem “{w}”", "ru": "общая основа «{w}»"},
@@ -212,6 +214,11 @@ PAGE_STRINGS = freeze(
         "detail_cosine": {"en": "navec cosine {c}", "ru": "косинус navec {c}"},
         "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
         # the words inside the formulas (meteor.analysis.explain.walkthrough.FORMULA_WORDS)
+        "formula_hyp": {"en": "hyp", "ru": "гип"},
+        "formula_ref": {"en": "ref", "ru": "эт"},
+        "formula_mean": {"en": "mean", "ru": "ср"},
+        "formula_frag": {"en": "frag", "ru": "фрагм"},
+        "formula_pen": {"en": "Pen", "ru": "Штраф"},
         "formula_stage": {"en": "stage", "ru": "этап"},
         "formula_content": {"en": "content", "ru": "значимые"},
         "formula_function": {"en": "function", "ru": "служебные"},
@@ -245,15 +252,16 @@ PAGE_STRINGS = freeze(
         },
         "doc_title": {
             "en": "The documentation's two examples",
-            "ru": "Два примера из документации",
+            "ru": "Два примера на русском",
         },
         "doc_text": {
             "en": "The METEOR doc page computes two examples by hand with Fmean = 10PR/(R+9P) "
             "and a linear penalty 0.5·chunks/matches. The `seed-doc` preset reproduces them:",
-            "ru": "Страница документации METEOR считает два примера вручную с Fmean = "
-            "10PR/(R+9P) и линейным штрафом 0,5·фрагменты/совпадения. Пресет `seed-doc` "
-            "воспроизводит их:",
+            "ru": "Те же два случая, что разобраны вручную в документации METEOR, на русских "
+            "предложениях: две группы слов поменялись местами, и каждое слово стоит отдельно. "
+            "Оценки считает движок с русским пресетом:",
         },
+        "ru_example_chunks": {"en": "{c} chunk(s)", "ru": "фрагментов: {c}"},
         "doc_states": {"en": "the doc page states {v}", "ru": "в документации: {v}"},
         "doc_load": {"en": "Walk through", "ru": "Разобрать"},
         "doc_example": {"en": "{name}", "ru": "пример {k}"},
@@ -498,20 +506,39 @@ else:
             )
     score_card(r, compact=True)
 
-# -- the doc page's examples, scored live under seed-doc ----------------------------
+# -- two worked examples, scored live ---------------------------------------------
 st.divider()
 st.subheader(t("doc_title"))
 st.markdown(t("doc_text"))
-doc = preset_setting("seed-doc")
-for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
-    d = analysis_for(ex.hyp, (ex.ref,), doc)
-    c1, c2, c3 = st.columns([3, 1, 1])
-    c1.text(f"{ex.hyp}\n{ex.ref}")
-    name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
-    c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
-    c3.button(
-        t("doc_load"),
-        key=f"doc_{ex.key}",
-        on_click=load_pair,
-        args=(ex.hyp, ex.ref, "en", "seed-doc"),
-    )
+if ui() == "ru":  # the same two cases on Russian sentences, under the Russian preset
+    ru_preset = DEFAULT_PRESET["ru"]
+    ru = preset_setting(ru_preset)
+    for k, (hyp_ru, ref_ru) in enumerate(EXAMPLES_RU, start=1):
+        d = analysis_for(hyp_ru, (ref_ru,), ru)
+        c1, c2, c3 = st.columns([3, 1, 1])
+        c1.text(f"{hyp_ru}\n{ref_ru}")
+        c2.metric(
+            f"{ru_preset} · {t('doc_example', name='', k=k)}",
+            num(d.result.score, 3),
+            help=t("ru_example_chunks", c=integer(d.result.stats.chunks)),
+        )
+        c3.button(
+            t("doc_load"),
+            key=f"doc_ru_{k}",
+            on_click=load_pair,
+            args=(hyp_ru, ref_ru, "ru", ru_preset),
+        )
+else:
+    doc = preset_setting("seed-doc")
+    for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
+        d = analysis_for(ex.hyp, (ex.ref,), doc)
+        c1, c2, c3 = st.columns([3, 1, 1])
+        c1.text(f"{ex.hyp}\n{ex.ref}")
+        name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
+        c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
+        c3.button(
+            t("doc_load"),
+            key=f"doc_{ex.key}",
+            on_click=load_pair,
+            args=(ex.hyp, ex.ref, "en", "seed-doc"),
+        )

@@ -32,10 +32,10 @@ def test_span_label_counts_from_one() -> None:
 def test_link_view_hover_counts_from_one() -> None:
     r = Meteor("meteor-1.5").score(*PAIR)
     fig = figures.link_view(r.alignment)
-    hovers = [h for tr in fig.data if tr.hovertext for h in tr.hovertext if "hyp " in str(h)]
+    hovers = [h for tr in fig.data if tr.hovertext for h in tr.hovertext if "hypothesis " in str(h)]
     first = next(h for h in hovers if "<b>" in h and "the → the" in h)
-    assert "hyp 1 / ref 1" in first, first
-    assert not any("hyp 0" in h or "ref 0" in h for h in hovers)
+    assert "hypothesis 1 / reference 1" in first, first
+    assert not any("hypothesis 0" in h or "reference 0" in h for h in hovers)
 
 
 def test_learn_numbers_words_from_one(app_test: Any) -> None:
