@@ -189,7 +189,12 @@ _SHARED: Table = freeze(
         "frag": {"en": "Fragmentation", "ru": "Фрагментация"},
         "penalty": {"en": "Penalty", "ru": "Штраф"},
         "chunks": {"en": "Chunks", "ru": "Фрагменты"},
-        "matches": {"en": "Matches hyp / ref", "ru": "Совпад. гип. / эт."},
+        "matches": {"en": "Matches", "ru": "Совпадения"},
+        "matches_help": {
+            "en": "Matched words: hypothesis / reference",
+            "ru": "Сопоставленные слова: гипотеза / эталон",
+        },
+        "matches_hyp_ref": {"en": "Matches hyp / ref", "ru": "Совпадения гип. / эт."},
         "signature": {"en": "Signature", "ru": "Подпись"},
         "nan_note": {
             "en": "“—” marks a quantity Meteor 1.5 leaves undefined (NaN), e.g. with no match.",

@@ -43,7 +43,7 @@ WIDE_VALUE_CHARS = 6
 def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
     """Metrics per row of the score card: 8, or 4 when ``compact`` (about 200 px each at
     1366 px), when a value is longer than :data:`WIDE_VALUE_CHARS` characters, or when the
-    labels are Russian (their longest, "Совпад. гип. / эт.", is 103 px in a 99-px column)."""
+    labels are Russian (longer than the English ones)."""
     if compact or ui() != "en" or max(map(len, values), default=0) > WIDE_VALUE_CHARS:
         return 4
     return 8
@@ -51,12 +51,13 @@ def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
 
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
     """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
-    items = [(t(k), v) for k, v in headline(result).items()]
+    items = list(headline(result).items())
     per_row = metrics_per_row([v for _, v in items], compact=compact)
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)
-        for col, (label, value) in zip(cols, items[start : start + per_row], strict=False):
-            col.metric(label, value)
+        for col, (key, value) in zip(cols, items[start : start + per_row], strict=False):
+            # a short label, the rest in its help: "Matches hyp / ref" was cut in 99 px
+            col.metric(t(key), value, help=t(f"{key}_help") if key == "matches" else None)
     st.code(result.signature, language=None, wrap_lines=True)
     if any(math.isnan(x) for x in (result.precision, result.recall, result.fmean, result.frag)):
         st.caption(t("nan_note"))

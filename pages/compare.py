@@ -193,7 +193,8 @@ labels = fig_labels()
 st.subheader(t("table_title"))
 heads = {name: headline(an.result) for name, an in runs}
 rows = [
-    {t("col_metric"): t(key)} | {name: head[key] for name, head in heads.items()}
+    {t("col_metric"): t("matches_hyp_ref" if key == "matches" else key)}
+    | {name: head[key] for name, head in heads.items()}
     for key in next(iter(heads.values()))
 ]
 st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")

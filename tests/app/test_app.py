@@ -47,11 +47,11 @@ def metrics(at: Any) -> dict[str, str]:
 
 def card(r: Any, ru: bool = False) -> dict[str, str]:
     labels = (
-        ["METEOR", "Точность P", "Полнота R", "Fmean", "Фрагментация", "Штраф", "Фрагменты",
-         "Совпад. гип. / эт."]
+        ["METEOR", "Точность P", "Полнота R", "F-мера", "Фрагментация", "Штраф", "Фрагменты",
+         "Совпадения"]
         if ru
         else ["METEOR", "Precision P", "Recall R", "Fmean", "Fragmentation", "Penalty", "Chunks",
-              "Matches hyp / ref"]
+              "Matches"]
     )  # fmt: skip
     values = [fmt(r.score, ru=ru), fmt(r.precision, ru=ru), fmt(r.recall, ru=ru),
               fmt(r.fmean, ru=ru), fmt(r.frag, ru=ru), fmt(r.penalty, ru=ru), str(r.stats.chunks),
