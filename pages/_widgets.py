@@ -17,6 +17,9 @@ from meteor.types import MeteorResult
 from pages._cache import APP_CACHE
 from pages._i18n import integer, num, t, ui
 
+#: Streamlit's dataframe: pixels per row (header included) and of the border.
+ROW_PX, BORDER_PX = 35, 3
+
 
 def headline(result: MeteorResult) -> dict[str, str]:
     """The record's score, P, R, Fmean, frag, penalty, chunks and matches, formatted,

@@ -27,15 +27,22 @@ from pages._i18n import (
     signed,
     stage_order,
 )
+from pages._near_misses import NEAR_STRINGS, show_near_misses
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
 from pages._settings import current_setting
-from pages._widgets import download_html, md_escape, plotly, score_card, shared_figure
+from pages._widgets import (
+    BORDER_PX,
+    ROW_PX,
+    download_html,
+    md_escape,
+    plotly,
+    score_card,
+    shared_figure,
+)
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
-#: Streamlit's dataframe: pixels per row (header included) and of the border.
-ROW_PX, BORDER_PX = 35, 3
 #: The pair's views, one shown at a time (URL ``view``; the first is the default).
 VIEWS = ("links", "matrix", "tokens")
 
@@ -138,30 +145,9 @@ PAGE_STRINGS = freeze(
             "en": "One chunk or none: nothing to join.",
             "ru": "Один фрагмент или ни одного — объединять нечего.",
         },
-        "near_title": {"en": "Near misses", "ru": "Почти совпадения"},
-        "near_caption": {
-            "en": "Unmatched words that another stage, stemmer or the aligner's other choice "
-            "would have matched, and the score with that match added (chunks recounted).",
-            "ru": "Слова без пары, которые сопоставил бы другой этап, другой стеммер или иной "
-            "выбор выравнивателя, и оценка с этим совпадением (фрагменты пересчитаны).",
-        },
-        "no_near": {
-            "en": "No near misses: no other stage would match the unmatched words.",
-            "ru": "Других совпадений нет: ни один этап не сопоставил бы оставшиеся слова.",
-        },
-        "reason_not_chosen": {
-            "en": "proposed, not chosen by the aligner",
-            "ru": "предложено, но не выбрано выравнивателем",
-        },
-        "reason_stage_off": {"en": "stage not enabled", "ru": "этап выключен"},
-        "reason_stemmer": {"en": "other stemmer ({stemmer})", "ru": "другой стеммер ({stemmer})"},
         "col_word": {"en": "word", "ru": "слово"},
         "col_pos": {"en": "position", "ru": "позиция"},
-        "col_if": {"en": "score if matched", "ru": "оценка"},
-        "col_gain": {"en": "gain", "ru": "прирост"},
         "col_between": {"en": "between chunks", "ru": "между фрагментами"},
-        "col_why": {"en": "why not matched", "ru": "почему нет"},
-        "col_presets": {"en": "presets with this stage", "ru": "пресеты с этим этапом"},
         "col_if_joined": {"en": "score if joined", "ru": "оценка"},
         "downloads": {"en": "Downloads", "ru": "Скачать"},
         "dl_json": {"en": "Alignment record (JSON)", "ru": "Запись выравнивания (JSON)"},
@@ -182,7 +168,7 @@ PAGE_STRINGS = freeze(
     }
 )
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(PAGE_STRINGS)
+t = Translator(PAGE_STRINGS, NEAR_STRINGS)
 
 st.title(t("inspect_title"))
 setting = current_setting()
@@ -310,24 +296,6 @@ def show_chunk_breaks(why: Explanation) -> None:
         for b in why.chunk_breaks
     ]
     _why_table(t("breaks_title"), t("no_breaks"), t("breaks_caption"), rows, "breaks")
-
-
-def show_near_misses(why: Explanation) -> None:
-    """Matches another stage, stemmer or alignment choice would make: ``near_misses``."""
-    rows = [
-        {
-            t("col_stage"): module_label(n.match.module),
-            t("col_hyp"): " ".join(n.match.hyp_words),
-            t("col_ref"): " ".join(n.match.ref_words),
-            t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
-            t("col_detail"): n.match.detail,
-            t("col_if"): num(n.score_if_added),
-            t("col_gain"): signed(n.gain),
-            t("col_presets"): ", ".join(n.presets),
-        }
-        for n in why.near_misses
-    ]
-    _why_table(t("near_title"), t("no_near"), t("near_caption"), rows, "near")
 
 
 def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict[str, Any]) -> None:

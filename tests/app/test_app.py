@@ -112,7 +112,7 @@ def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
     (b,) = why.chunk_breaks
     assert list(breaks.iloc[:, 3]) == [fmt(b.score_if_joined)]
     near = table(at, "why not matched")
-    assert list(near.iloc[:, 5]) == [fmt(n.score_if_added) for n in why.near_misses]
+    assert list(near.iloc[:, 4]) == [fmt(n.score_if_added) for n in why.near_misses]
     wf = chart(at, 2 if len(at.get("plotly_chart")) > 2 else 1)["data"][0]
     assert wf["type"] == "waterfall"
     assert wf["y"][:-1] == pytest.approx([s.value for s in why.waterfall[:-1]])

@@ -54,7 +54,8 @@ def _tables(path: Path) -> dict[str, set[str]]:
 
 #: page file → the tables its ``t`` reads besides the shared one
 PAGE_TABLES = {
-    "inspect.py": ("inspect.py",),
+    "inspect.py": ("inspect.py", "_near_misses.py"),
+    "_near_misses.py": ("_near_misses.py",),
     "compare.py": ("compare.py",),
     "learn.py": ("learn.py",),
     "corpus.py": ("corpus.py", "_corpus_common.py"),
