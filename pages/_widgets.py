@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from meteor.presets import PRESETS
 from meteor.types import MeteorResult
 from pages._cache import APP_CACHE
 from pages._i18n import integer, num, t, ui
@@ -89,6 +90,13 @@ def code_span(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
     pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) else ""
     return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def setting_md(label: str) -> str:
+    """A setting's label (a scorer's preset name) for Markdown: a registered preset's name
+    as it is (``meteor-1.5``, ``nltk+custom``); anything else -- a preset file's label,
+    which carries the file's own ``name`` and ``tuned_on.data`` -- as a code span."""
+    return label if label.removesuffix("+custom") in PRESETS else code_span(label)
 
 
 def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:

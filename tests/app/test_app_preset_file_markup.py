@@ -57,10 +57,13 @@ def live_links(md: str) -> list[str]:
 
 
 def _markdown_texts(at: AppTest) -> Iterable[str]:
+    """Every text the page renders as Markdown: elements and the labels of metrics."""
     for kind in ("markdown", "caption", "info", "warning", "error", "success", "title",
                  "header", "subheader"):  # fmt: skip
         for el in getattr(at, kind):
             yield str(el.value)
+    for metric in at.metric:
+        yield str(metric.label)
 
 
 def _doc() -> bytes:
@@ -100,3 +103,24 @@ def test_a_hostile_preset_file_name_is_shown_as_text_in_the_sidebar() -> None:
     assert [c.value for c in at.sidebar.caption if "example.invalid" in c.value] == shown
     for md in _markdown_texts(at):
         assert not live_links(md), md
+
+
+def test_a_hostile_preset_file_name_is_text_on_every_page() -> None:
+    """Compare and its reconcile view name the setting in metric labels (Markdown)."""
+    from streamlit.runtime import pages_manager
+
+    pages_manager.PagesManager.uses_pages_directory = False  # stay in app.py's frame
+    at = AppTest.from_file("../../app.py", default_timeout=300)
+    at.run()
+    at.sidebar.file_uploader(key="preset_file_upload").set_value(
+        [("hostile.json", _doc(), "application/json")]
+    )
+    at.run()
+    for page in ("pages/compare.py", "pages/learn.py", "pages/inspect.py"):
+        at.switch_page(page).run()
+        assert not at.exception, page
+        labels = [str(m.label) for m in at.metric]
+        if page == "pages/compare.py":
+            assert any("example.invalid" in x for x in labels), labels  # the file is named
+        for md in _markdown_texts(at):
+            assert not live_links(md), (page, md)
