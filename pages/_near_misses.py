@@ -13,6 +13,7 @@ import streamlit as st
 
 from meteor.analysis.explain.record import Explanation
 from pages._i18n import Translator, freeze, module_label, num, signed
+from pages._match_details import detail_text
 from pages._widgets import BORDER_PX, ROW_PX, md_escape
 
 __all__ = ["NEAR_STRINGS", "NEAR_WIDTHS", "cell_lines", "near_row_height", "show_near_misses"]
@@ -130,7 +131,7 @@ def show_near_misses(why: Explanation) -> None:
                     stage=module_label(n.match.module),
                     hyp=md_escape(" ".join(n.match.hyp_words)),
                     ref=md_escape(" ".join(n.match.ref_words)),
-                    detail=md_escape(n.match.detail or "—"),
+                    detail=md_escape(detail_text(n.match) or "—"),
                     presets=md_escape(", ".join(n.presets)) or "—",
                 )
                 for n in why.near_misses

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from meteor.analysis.explain import parts as explain
@@ -23,6 +21,7 @@ from pages._i18n import (
     side_label,
     ui,
 )
+from pages._match_details import DETAIL_STRINGS, detail_text
 from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
@@ -207,12 +206,6 @@ PAGE_STRINGS = freeze(
             "движка). α = {a}, β = {b}, γ = {g}, δ = {d}. Индексы «гип» и «эт» — гипотеза и "
             "эталон, F_ср — F-мера (взвешенное среднее P и R), фрагм — фрагментация.",
         },
-        # a candidate's detail (meteor.stages: stem, lemma, synonym, embedding) in Russian
-        "detail_stem": {"en": "same stem “{w}”", "ru": "общая основа «{w}»"},
-        "detail_lemma": {"en": "same lemma “{w}”", "ru": "общая лемма «{w}»"},
-        "detail_synset": {"en": "{src} synset {off}", "ru": "синсет {off} ({src})"},
-        "detail_cosine": {"en": "navec cosine {c}", "ru": "косинус navec {c}"},
-        "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
         # the words inside the formulas (meteor.analysis.explain.walkthrough.FORMULA_WORDS)
         "formula_hyp": {"en": "hyp", "ru": "гип"},
         "formula_ref": {"en": "ref", "ru": "эт"},
@@ -268,7 +261,7 @@ PAGE_STRINGS = freeze(
     }
 )
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(PAGE_STRINGS)
+t = Translator(PAGE_STRINGS, DETAIL_STRINGS)
 
 st.title(t("learn_title"))
 st.caption(t("learn_intro"))
@@ -311,31 +304,6 @@ def tokenisation(params: Params) -> str:
     else:
         split = t("split_other", name=md_escape(tok))
     return f"{split}, {t('case_kept' if params.norm == 'none' else 'case_lower')}"
-
-
-#: The library's candidate details (meteor.stages) → (pattern, key of the UI string).
-_DETAILS = (
-    (re.compile(r"same stem “(?P<w>.*)”\Z"), "detail_stem"),
-    (re.compile(r"same lemma “(?P<w>.*)”\Z"), "detail_lemma"),
-    (re.compile(r"(?P<src>.+) synset (?P<off>\d+)\Z"), "detail_synset"),
-)
-_COSINE = re.compile(r"navec cosine \S+(?: \(looked up as (?P<h>.*) / (?P<r>.*)\))?\Z")
-
-
-def detail_text(m: Match) -> str:
-    """A candidate's detail in the UI language, its numbers written the UI's way (the
-    library writes English; a detail of an unknown form is shown as it is)."""
-    if ui() == "en":
-        return m.detail
-    for pattern, key in _DETAILS:
-        if hit := pattern.match(m.detail):
-            return t(key, **hit.groupdict())
-    if (hit := _COSINE.match(m.detail)) and m.similarity is not None:
-        text = t("detail_cosine", c=num(m.similarity, 2))
-        if hit["h"] is not None:
-            text += t("detail_lookup", h=hit["h"], r=hit["r"])
-        return text
-    return m.detail
 
 
 def roomy(tex: str) -> str:

@@ -67,3 +67,14 @@ def test_widths_fit_the_page_and_rows_grow_for_wrapped_reasons() -> None:
     assert cell_lines(long, NEAR_WIDTHS["why"]) == 2
     assert near_row_height([{"why": "stage not enabled"}], NEAR_WIDTHS) is None
     assert near_row_height([{"why": long}], NEAR_WIDTHS) == 70  # wraps above 64 px
+
+
+def test_russian_near_miss_details_are_russian(app_test: Any) -> None:
+    """Under ui=RU the stage's detail under the table is Russian, as on the Learn page."""
+    at = _inspect(app_test, CATS, preset="meteor-1.5", ui="RU")
+    details = "\n".join(e.value for e in at.markdown if "пресеты с этим этапом" in e.value)
+    assert "общая основа «sleep»" in details and "синсет" in details, details
+    assert "same stem" not in details and "synset 0" not in details
+    at = _inspect(app_test, ("he runs fast", "he ran quickly"), preset="nltk", ui="RU")
+    details = "\n".join(e.value for e in at.markdown if "пресеты с этим этапом" in e.value)
+    assert "таблица перефразирований" in details and "paraphrase table" not in details

@@ -57,7 +57,8 @@ PAGE_TABLES = {
     "inspect.py": ("inspect.py", "_near_misses.py"),
     "_near_misses.py": ("_near_misses.py",),
     "compare.py": ("compare.py",),
-    "learn.py": ("learn.py",),
+    "learn.py": ("learn.py", "_match_details.py"),
+    "_match_details.py": ("_match_details.py",),
     "corpus.py": ("corpus.py", "_corpus_common.py"),
     "_corpus_common.py": ("_corpus_common.py",),
 }
