@@ -73,16 +73,35 @@ def file_columns(name: str, data: bytes) -> list[str]:
 
 
 def judged_of(
-    name: str, data: bytes, human: str, columns: Sequence[str], higher_is_better: bool
+    name: str,
+    data: bytes,
+    human: str,
+    columns: Sequence[str],
+    higher_is_better: bool,
+    darr_column: str | None = None,
 ) -> Judged:
-    """The judged corpus (read once per content and choices; InputError as the readers')."""
-    key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better)
+    """The judged corpus (read once per content and choices; InputError as the readers').
+
+    ``darr_column``: the column DARR pairs are built from (None or ``human``: the human
+    scores themselves, the library's default)."""
+    darr = None if darr_column in (None, human) else darr_column
+    key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better, darr)
     return APP_CACHE.get(
         key,
         lambda: load_judged(
-            [(name, data)], human, metric_columns=list(columns), higher_is_better=higher_is_better
+            [(name, data)],
+            human,
+            metric_columns=list(columns),
+            higher_is_better=higher_is_better,
+            darr_column=darr,
         ),
     )
+
+
+def default_darr_column(numeric: Sequence[str], human: str) -> str:
+    """The DARR column offered first: a raw-score column (WMT's DARR pairs come from raw DA,
+    at a threshold of 25) when the file has one (``human_raw``, ``raw``), else the human column."""
+    return next((c for c in numeric if "raw" in c.casefold()), human)
 
 
 @dataclass(frozen=True)
@@ -114,6 +133,7 @@ def compute_run(
     columns: Sequence[str],
     resamples: int,
     progress: Callable[[float, str], None],
+    darr_threshold: float = 25.0,
 ) -> Run:
     """Score every metric, then measure: ``meteor.correlate`` in two steps (same numbers),
     keeping the scores for the scatter and the grid."""
@@ -127,7 +147,12 @@ def compute_run(
     )
     progress(0.8, t("agr_measuring"))
     agreement = measure(
-        judged, scores, n_bootstrap=resamples, n_permutations=resamples, test_measure=TEST_MEASURE
+        judged,
+        scores,
+        n_bootstrap=resamples,
+        n_permutations=resamples,
+        test_measure=TEST_MEASURE,
+        darr_threshold=darr_threshold,
     )
     progress(1.0, t("agr_measuring"))
     return Run(judged, tuple(scores), agreement)
@@ -139,7 +164,14 @@ def grid_of(
     """The metric's grid over ``x × y`` (once per run, metric, parameters and measure)."""
     return APP_CACHE.get(
         ("agr_grid", run_id, metric, x, y, key),
-        lambda: agreement_grid(run.judged, run.score(metric), x, y, measure=key),
+        lambda: agreement_grid(
+            run.judged,
+            run.score(metric),
+            x,
+            y,
+            measure=key,
+            darr_threshold=run.agreement.darr_threshold,
+        ),
     )
 
 
@@ -222,6 +254,7 @@ def tune_run(
         data_sha256=data_sha256(data),
         workers=1,
         progress=progress,
+        darr_threshold=run.agreement.darr_threshold,
     )
 
 
@@ -402,6 +435,7 @@ __all__ = [
     "tune_run",
     "comparison_rows",
     "compute_run",
+    "default_darr_column",
     "digest",
     "fig_labels",
     "file_columns",

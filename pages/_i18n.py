@@ -86,11 +86,11 @@ _SHARED: Table = freeze(
         },
         "alpha_help": {
             "en": "α: weight of recall against precision, Fmean = PR / (αP + (1−α)R)",
-            "ru": "α: вес полноты относительно точности, Fmean = PR / (αP + (1−α)R)",
+            "ru": "α: вес полноты относительно точности, F-мера = PR / (αP + (1−α)R)",
         },
         "beta_help": {
             "en": "β: exponent of the fragmentation penalty γ·frag^β",
-            "ru": "β: показатель степени штрафа γ·frag^β",
+            "ru": "β: показатель степени штрафа γ·фрагм^β (фрагм — фрагментация)",
         },
         "gamma_help": {
             "en": "γ: largest possible fragmentation penalty",
@@ -186,11 +186,16 @@ _SHARED: Table = freeze(
         "score": {"en": "METEOR", "ru": "METEOR"},
         "precision": {"en": "Precision P", "ru": "Точность P"},
         "recall": {"en": "Recall R", "ru": "Полнота R"},
-        "fmean": {"en": "Fmean", "ru": "Fmean"},
+        "fmean": {"en": "Fmean", "ru": "F-мера"},
         "frag": {"en": "Fragmentation", "ru": "Фрагментация"},
         "penalty": {"en": "Penalty", "ru": "Штраф"},
         "chunks": {"en": "Chunks", "ru": "Фрагменты"},
-        "matches": {"en": "Matches hyp / ref", "ru": "Совпад. гип. / эт."},
+        "matches": {"en": "Matches", "ru": "Совпадения"},
+        "matches_help": {
+            "en": "Matched words: hypothesis / reference",
+            "ru": "Сопоставленные слова: гипотеза / эталон",
+        },
+        "matches_hyp_ref": {"en": "Matches hyp / ref", "ru": "Совпадения гип. / эт."},
         "signature": {"en": "Signature", "ru": "Подпись"},
         "nan_note": {
             "en": "“—” marks a quantity Meteor 1.5 leaves undefined (NaN), e.g. with no match.",
@@ -245,7 +250,7 @@ _SHARED: Table = freeze(
             "ru": "фрагментация (фрагменты / среднее число совпадений)",
         },
         "cf_field_penalty": {"en": "fragmentation penalty", "ru": "штраф за фрагментацию"},
-        "cf_field_fmean": {"en": "Fmean", "ru": "Fmean"},
+        "cf_field_fmean": {"en": "Fmean", "ru": "F-мера"},
         "cf_segments": {"en": "segments", "ru": "сегментов"},
         "cf_segment": {"en": "segment", "ru": "сегмент"},
         "cf_length": {"en": "length", "ru": "длина"},

@@ -22,10 +22,17 @@ def safe_name(text: str) -> str:
     """A file or system name (or a message quoting one) for Markdown: no link, image or HTML.
 
     Labels, progress texts and messages render Markdown, and names come from uploads;
-    the characters that build links, images, HTML, code and maths are escaped.  ``_``,
-    ``-`` and ``.`` stay as they are (common in file names; at worst italics).
+    the characters that build links, images, HTML, code and maths are escaped, and so are
+    the characters GitHub's autolinks start at (``http://``, ``www.``, ``a@b.c``).  ``_``,
+    ``-`` and ``.`` stay as they are otherwise (common in file names; at worst italics).
     """
-    return "".join("\\" + ch if ch in "\\`*{}[]()#+!|<>~$&" else ch for ch in text)
+    out = []
+    for k, ch in enumerate(text):
+        autolink = (ch == ":" and text.startswith("//", k + 1)) or (
+            ch == "." and text[max(k - 3, 0) : k].lower() == "www"
+        )
+        out.append("\\" + ch if ch in "\\`*{}[]()#+!|<>~$&@" or autolink else ch)
+    return "".join(out)
 
 
 def _ru_values(params: dict[str, Any]) -> dict[str, str]:

@@ -33,6 +33,13 @@ class Example:
         return (self.note_ru if ui() == "ru" and self.note_ru else self.note_en) or self.key
 
 
+#: The documentation's two cases (two chunks swapped; every word alone) on Russian sentences:
+#: the Learn page's worked examples under the Russian interface (scored by the engine).
+EXAMPLES_RU: tuple[tuple[str, str], ...] = (
+    ("Под звёздным небом мы танцевали с радостью", "Мы танцевали с радостью под звёздным небом"),
+    ("Танцевали мы с под радостью небом звёздным", "Мы танцевали с радостью под звёздным небом"),
+)
+
 EXAMPLES: tuple[Example, ...] = (
     Example(
         "starry",

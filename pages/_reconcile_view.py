@@ -22,7 +22,7 @@ from pages._i18n import STRINGS, fig_labels, integer, num, signed, t, ui
 from pages._offload import is_long
 from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
 from pages._strings_reconcile import REASONS_RU
-from pages._widgets import md_escape, plotly
+from pages._widgets import md_escape, plotly, setting_md
 
 __all__ = ["group_labels", "reason_text", "reconcile_for", "show_reconcile"]
 
@@ -109,8 +109,8 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         return
     labels = group_labels()
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric(t("rc_score_a", name=a_name), num(rec.score_a))
-    c2.metric(t("rc_score_b", name=b), num(rec.score_b))
+    c1.metric(t("rc_score_a", name=setting_md(a_name)), num(rec.score_a))
+    c2.metric(t("rc_score_b", name=setting_md(b)), num(rec.score_b))
     c3.metric(t("rc_gap"), signed(rec.gap))
     c4.metric(t("rc_steps"), integer(len(rec.steps)))
     if not rec.steps:

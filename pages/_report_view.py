@@ -116,6 +116,11 @@ def _build(
         bar.empty()
 
 
+def _request_report(key: tuple[Any, ...]) -> None:
+    """The "Build the report" button's callback: this corpus and setting's report is wanted."""
+    st.session_state["_rp_wanted"] = key
+
+
 def report_exports(rep: CorpusReport, key: tuple[Any, ...], fmt: str) -> str:
     """One export of the record (the library's writer), kept with the record's key."""
     writer = next(w for k, _l, _f, _m, w in EXPORTS if k == fmt)
@@ -141,14 +146,18 @@ def report_tabs(
     with tabs["ranking"]:
         st.caption(t("rp_intro"))
         n = len(results)
+        # the request is recorded by the button's callback, before the run that builds: so
+        # the button is drawn only while there is no report for this corpus and setting (a
+        # changed upload or setting is a new key, and the button comes back)
         wanted = st.session_state.get("_rp_wanted") == key or key in APP_CACHE
-        if not wanted and st.button(
-            t("rp_build", systems=integer(n), pairs=integer(n * (n - 1) // 2)),
-            key="rp_build",
-            help=t("rp_build_help", samples=integer(DEFAULT_SAMPLES)),
-        ):
-            st.session_state["_rp_wanted"] = key
-            wanted = True
+        if not wanted:
+            st.button(
+                t("rp_build", systems=integer(n), pairs=integer(n * (n - 1) // 2)),
+                key="rp_build",
+                help=t("rp_build_help", samples=integer(DEFAULT_SAMPLES)),
+                on_click=_request_report,
+                args=(key,),
+            )
         if wanted:
             try:
                 rep = _build(corpus, meteor, results, key)

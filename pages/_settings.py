@@ -24,6 +24,7 @@ from pages._input_messages import input_message
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 from pages._scoring import Setting as Setting
 from pages._scoring import warm_up
+from pages._widgets import code_span
 
 PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "stemmer")
 
@@ -281,13 +282,13 @@ def _preset_file_upload() -> None:
             ss.pop(PRESET_FILE_NAME, None)
             ss.pop(PRESET_FILE_LANG, None)
         elif PRESET_FILE_NAME in ss:  # a preset document applied by a page (Tune)
-            st.sidebar.caption(t("preset_file_on", name=ss[PRESET_FILE_NAME]))
+            st.sidebar.caption(t("preset_file_on", name=code_span(ss[PRESET_FILE_NAME])))
         return
     data = up.getvalue()
     seen = (up.name, len(data), hash(data))
     if ss.get("_preset_file_seen") == seen:
         if PRESET_FILE_NAME in ss:
-            st.sidebar.caption(t("preset_file_on", name=ss[PRESET_FILE_NAME]))
+            st.sidebar.caption(t("preset_file_on", name=code_span(ss[PRESET_FILE_NAME])))
         return
     ss["_preset_file_seen"] = seen
     ss.pop(PRESET_FILE_DOC, None)
@@ -297,7 +298,7 @@ def _preset_file_upload() -> None:
     except ParamError as exc:
         st.sidebar.error(t("preset_file_bad", msg=input_message(exc)))
         return
-    st.sidebar.caption(t("preset_file_on", name=name))
+    st.sidebar.caption(t("preset_file_on", name=code_span(name)))
 
 
 def apply_preset_file(data: bytes, where: str) -> str:

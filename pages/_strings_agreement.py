@@ -110,15 +110,54 @@ STRINGS: dict[str, dict[str, str]] = {
     "agr_kind_params": {"en": "METEOR setting", "ru": "настройка METEOR"},
     "agr_kind_baseline": {"en": "baseline", "ru": "базовая метрика"},
     "agr_kind_column": {"en": "file column", "ru": "столбец файла"},
+    "agr_darr_col": {"en": "DARR pairs from column", "ru": "Пары DARR по столбцу"},
+    "agr_darr_col_help": {
+        "en": "DARR compares the metric on pairs of translations of one source segment whose "
+        "scores in this column differ by more than the threshold. WMT builds them from raw DA "
+        "scores (0–100) with a threshold of 25; on z-scores (about −3 to 3) a threshold of 25 "
+        "finds no pair.",
+        "ru": "DARR сравнивает метрику на парах переводов одного исходного сегмента, оценки "
+        "которых в этом столбце различаются больше чем на порог. WMT строит их по исходным "
+        "оценкам DA (0–100) с порогом 25; на z-оценках (примерно от −3 до 3) порог 25 не "
+        "даёт ни одной пары.",
+    },
+    "agr_darr_threshold": {"en": "DARR threshold", "ru": "Порог DARR"},
+    "agr_darr_threshold_help": {
+        "en": "A pair counts when its two scores differ by more than this (WMT: 25 on raw DA).",
+        "ru": "Пара учитывается, если две оценки различаются больше чем на это число (WMT: 25 "
+        "на исходных оценках DA).",
+    },
+    "agr_darr_pairs": {
+        "en": "DARR: {pairs} pairs of translations of one source whose scores in column {column} "
+        "differ by more than {threshold}.",
+        "ru": "DARR: {pairs} пар переводов одного сегмента, оценки которых в столбце {column} "
+        "различаются больше чем на {threshold}.",
+    },
+    "agr_darr_none": {
+        "en": "DARR shows “—”: no two translations of one source have scores in column {column} "
+        "that differ by more than {threshold}, so there is no pair to compare{scale}. Choose "
+        "a raw-score column or a smaller threshold above.",
+        "ru": "В столбце DARR «—»: ни у одной пары переводов одного сегмента оценки в столбце "
+        "{column} не различаются больше чем на {threshold}, сравнивать нечего{scale}. Выберите "
+        "выше столбец исходных оценок или порог поменьше.",
+    },
+    "agr_darr_scale": {
+        "en": " (its scores range from {lo} to {hi})",
+        "ru": " (его оценки лежат от {lo} до {hi})",
+    },
+    "agr_darr_given": {
+        "en": "DARR: {pairs} pairs judged in the file (no column nor threshold is used).",
+        "ru": "DARR: {pairs} пар, оценённых в файле (столбец и порог не используются).",
+    },
     "agr_table_caption": {
         "en": "value [95 % interval]. Flattened: one correlation over all rows; grouped by "
         "item: per source segment over its systems, averaged (mt-metrics-eval's two "
-        "conventions). DARR: pairs of outputs of one source whose human scores differ by "
-        "more than 25.",
+        "conventions). DARR: pairs of outputs of one source whose scores in the DARR column "
+        "differ by more than the threshold (below).",
         "ru": "значение [95-процентный интервал]. Без группировки: одна корреляция по всем "
         "строкам; по исходным сегментам: для каждого сегмента по его системам, затем "
         "среднее (два соглашения mt-metrics-eval). DARR: пары переводов одного сегмента, "
-        "оценки людей которых различаются больше чем на 25.",
+        "оценки которых в столбце DARR различаются больше чем на порог (см. ниже).",
     },
     "agr_sig_title": {
         "en": "Which differences are significant",

@@ -7,16 +7,21 @@ formatted (:mod:`pages._i18n`) and shown.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import plotly.io as pio
 import streamlit as st
 
+from meteor.presets import PRESETS
 from meteor.types import MeteorResult
 from meteor.viz.style import standalone
 from pages._cache import APP_CACHE
 from pages._i18n import integer, num, t, ui
+
+#: Streamlit's dataframe: pixels per row (header included) and of the border.
+ROW_PX, BORDER_PX = 35, 3
 
 
 def headline(result: MeteorResult) -> dict[str, str]:
@@ -44,7 +49,7 @@ WIDE_VALUE_CHARS = 6
 def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
     """Metrics per row of the score card: 8, or 4 when ``compact`` (about 200 px each at
     1366 px), when a value is longer than :data:`WIDE_VALUE_CHARS` characters, or when the
-    labels are Russian (their longest, "Совпад. гип. / эт.", is 103 px in a 99-px column)."""
+    labels are Russian (longer than the English ones)."""
     if compact or ui() != "en" or max(map(len, values), default=0) > WIDE_VALUE_CHARS:
         return 4
     return 8
@@ -52,26 +57,48 @@ def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
 
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
     """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
-    items = [(t(k), v) for k, v in headline(result).items()]
+    items = list(headline(result).items())
     per_row = metrics_per_row([v for _, v in items], compact=compact)
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)
-        for col, (label, value) in zip(cols, items[start : start + per_row], strict=False):
-            col.metric(label, value)
+        for col, (key, value) in zip(cols, items[start : start + per_row], strict=False):
+            # a short label, the rest in its help: "Matches hyp / ref" was cut in 99 px
+            col.metric(t(key), value, help=t(f"{key}_help") if key == "matches" else None)
     st.code(result.signature, language=None, wrap_lines=True)
     if any(math.isnan(x) for x in (result.precision, result.recall, result.fmean, result.frag)):
         st.caption(t("nan_note"))
 
 
 def md_escape(text: str) -> str:
-    """User text for ``st.markdown``: every Markdown/HTML special character escaped."""
+    """User text for ``st.markdown``: every Markdown/HTML special character escaped, and
+    GitHub's autolinks broken (``http://``, ``www.``, ``a@b.c`` stay text, never a link)."""
     out = []
-    for ch in text:
-        if ch in "\\`*_{}[]()#+-.!|<>~$&":
+    for k, ch in enumerate(text):
+        if ch in "\\`*_{}[]()#+-.!|<>~$&@" or (ch == ":" and text.startswith("//", k + 1)):
             out.append("\\" + ch)
         else:
             out.append(ch)
     return "".join(out)
+
+
+def code_span(text: str) -> str:
+    """User text as one Markdown code span: shown verbatim, never a link, image or HTML.
+
+    The fence is one backtick longer than the longest run of backticks in ``text``
+    (CommonMark), padded with spaces when ``text`` starts or ends with one; line breaks
+    become spaces (a code span is one line).
+    """
+    flat = " ".join(text.splitlines()) or " "
+    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def setting_md(label: str) -> str:
+    """A setting's label (a scorer's preset name) for Markdown: a registered preset's name
+    as it is (``meteor-1.5``, ``nltk+custom``); anything else -- a preset file's label,
+    which carries the file's own ``name`` and ``tuned_on.data`` -- as a code span."""
+    return label if label.removesuffix("+custom") in PRESETS else code_span(label)
 
 
 def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:

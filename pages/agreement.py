@@ -29,7 +29,7 @@ from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import localized, plotly
+from pages._widgets import code_span, localized, plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -146,7 +146,7 @@ def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
         st.error(t("agr_tune_failed", msg=safe_name(err)))
     used = st.session_state.get("agr_tune_used")
     if used and used == st.session_state.get(PRESET_FILE_NAME):
-        st.success(t("agr_tune_used", name=safe_name(used)))
+        st.success(t("agr_tune_used", name=code_span(used)))
 
 
 def choose_input() -> tuple[str, bytes, str] | None:
@@ -198,10 +198,27 @@ def show_table(run: view.Run) -> None:
         width="stretch",
     )
     st.caption(t("agr_table_caption"))
+    st.caption(darr_note(run))
     if a.comparisons:
         st.subheader(t("agr_sig_title"))
         st.dataframe(view.comparison_rows(a), hide_index=True, key="agr_sig", width="stretch")
         st.caption(t("agr_sig_caption", n=integer(a.n_permutations)))
+
+
+def darr_note(run: view.Run) -> str:
+    """Where the DARR pairs come from (column, threshold) and how many there are; with none,
+    why the DARR column shows "—" (the column's range against the threshold)."""
+    a = run.agreement
+    if a.pairs_source:
+        return t("agr_darr_given", pairs=integer(a.n_darr_pairs))
+    column, threshold = safe_name(a.darr_column), num(a.darr_threshold, 2)
+    if a.n_darr_pairs:
+        return t("agr_darr_pairs", pairs=integer(a.n_darr_pairs), column=column,
+                 threshold=threshold)  # fmt: skip
+    values = [float(x) for xs in (run.judged.darr or run.judged.human or {}).values() for x in xs]
+    finite = [x for x in values if x == x]
+    scale = t("agr_darr_scale", lo=num(min(finite), 2), hi=num(max(finite), 2)) if finite else ""
+    return t("agr_darr_none", column=column, threshold=threshold, scale=scale)
 
 
 def show_scatter(run: view.Run) -> None:
@@ -330,10 +347,27 @@ def main() -> None:
         t("agr_human_col"), numeric, index=numeric.index(default_human), key="agr_human"
     )
     higher = c2.checkbox(t("agr_higher"), True, help=t("agr_higher_help"), key="agr_higher")
+    d1, d2 = st.columns([3, 1])
+    darr_default = view.default_darr_column(numeric, human)
+    darr_column = d1.selectbox(
+        t("agr_darr_col"), numeric, index=numeric.index(darr_default), key="agr_darr_col",
+        help=t("agr_darr_col_help"),
+    )  # fmt: skip
+    threshold = float(
+        d2.number_input(
+            t("agr_darr_threshold"),
+            min_value=0.0,
+            max_value=1e6,
+            value=25.0,
+            step=1.0,
+            key="agr_darr_threshold",
+            help=t("agr_darr_threshold_help"),
+        )  # fmt: skip
+    )
     others = [c for c in numeric if c != human]
     columns = st.multiselect(t("agr_metric_cols"), others, default=[], key="agr_columns")
     try:
-        judged = view.judged_of(name, data, human, columns, higher)
+        judged = view.judged_of(name, data, human, columns, higher, darr_column)
     except SHOWN_ERRORS as exc:
         st.error(t("agr_bad_input", msg=safe_name(str(exc))))
         return
@@ -354,7 +388,7 @@ def main() -> None:
     if not (presets or baselines or columns):
         st.info(t("agr_need_metric"))
         return
-    judged_key = (name, view.digest(data), human, tuple(columns), higher)
+    judged_key = (name, view.digest(data), human, tuple(columns), higher, darr_column, threshold)
     run_id = view.run_key(judged_key, presets, baselines, columns, int(resamples))
     st.button(t("agr_run"), type="primary", key="agr_run", on_click=_start, args=(run_id,))
     if st.session_state.get("agr_run_id") != run_id:
@@ -368,7 +402,9 @@ def main() -> None:
     try:
         run = APP_CACHE.get(
             run_id,
-            lambda: view.compute_run(judged, presets, baselines, columns, int(resamples), show),
+            lambda: view.compute_run(
+                judged, presets, baselines, columns, int(resamples), show, threshold
+            ),
         )
     except SHOWN_ERRORS as exc:
         bar.empty()

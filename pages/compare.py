@@ -23,7 +23,7 @@ from pages._settings import (
     preset_description,
     preset_setting,
 )
-from pages._widgets import headline, md_escape, plotly
+from pages._widgets import headline, md_escape, plotly, setting_md
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -178,6 +178,8 @@ if not others:  # the language's only preset: A alone, with its sensitivity curv
     st.info(t("only_preset", lang=language_name(lang)))
 
 label_a = t("setting_a", name=setting_label(a_setting))
+#: each setting's name as Markdown (labels render it; a preset file's label is user text)
+label_a_md = t("setting_a", name=setting_md(setting_label(a_setting)))
 attempts = [(label_a, attempt(hyp, refs, a_setting))] + [
     (n, attempt(hyp, refs, preset_setting(n))) for n in others
 ]
@@ -193,7 +195,8 @@ labels = fig_labels()
 st.subheader(t("table_title"))
 heads = {name: headline(an.result) for name, an in runs}
 rows = [
-    {t("col_metric"): t(key)} | {name: head[key] for name, head in heads.items()}
+    {t("col_metric"): t("matches_hyp_ref" if key == "matches" else key)}
+    | {name: head[key] for name, head in heads.items()}
     for key in next(iter(heads.values()))
 ]
 st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
@@ -202,7 +205,8 @@ for name, an in runs:
     with st.container(border=True):
         # score and signature in a header row; the link view below takes the row's width
         c1, c2 = st.columns([1, 3])
-        c1.metric(f"METEOR · {name}", num(an.result.score))
+        c1.metric(f"METEOR · {label_a_md if name == label_a else setting_md(name)}",
+                  num(an.result.score))  # fmt: skip
         c2.caption(t("stages_of", order=stage_order(an.params.modules)))
         c2.code(an.result.signature, language=None, wrap_lines=True)
         plotly(

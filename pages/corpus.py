@@ -46,6 +46,9 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
+#: Beyond this many systems the summary is one table row per system, not two cards each.
+MAX_SCORE_CARDS = 3
+
 PAGE_STRINGS = freeze(
     {
         "corpus_title": {"en": "Score a corpus", "ru": "Оценка корпуса"},
@@ -112,6 +115,22 @@ PAGE_STRINGS = freeze(
         "corpus_mean_help": {
             "en": "The average of the segment scores — what many scripts report instead.",
             "ru": "Среднее оценок сегментов — то, что вместо неё сообщают многие скрипты.",
+        },
+        "corpus_col_system": {"en": "system", "ru": "система"},
+        "corpus_col_score": {
+            "en": "corpus METEOR (summed statistics)",
+            "ru": "METEOR корпуса (сумма статистик)",
+        },
+        "corpus_col_mean": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
+        "corpus_col_ci": {"en": "95% CI", "ru": "95% ДИ"},
+        "corpus_ci_range": {"en": "[{low}, {high}]", "ru": "[{low}; {high}]"},
+        "corpus_summary_caption": {
+            "en": "One row per system. 95% CI: bootstrap, {n} samples. The corpus score sums "
+            "the segments' statistics, then applies the formula once (Meteor 1.5); the mean "
+            "of segment scores is what many scripts report instead.",
+            "ru": "По строке на систему. 95% ДИ: бутстреп, выборок: {n}. Оценка корпуса "
+            "суммирует статистики сегментов и применяет формулу один раз (Meteor 1.5); среднее "
+            "оценок сегментов — то, что вместо неё сообщают многие скрипты.",
         },
         "corpus_ci": {
             "en": "95% CI [{low}, {high}] (bootstrap, {n} samples)",
@@ -352,27 +371,66 @@ intervals = get_intervals(corpus, setting, meteor, results)
 names = list(results)
 
 # -- summary ------------------------------------------------------------------------
-for name, res in results.items():
-    ci = intervals[name]
-    c1, c2 = st.columns(2)
-    label = safe_name(name)  # a file or system name: labels render Markdown
-    c1.metric(t("corpus_score_label", system=label), num(res.score), help=t("corpus_score_help"))
-    c1.caption(
-        t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high), n=integer(ci.n_samples))
+if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took six screens
+    st.dataframe(
+        [
+            {
+                "system": name,
+                "score": num(res.score),
+                "score_ci": t(
+                    "corpus_ci_range",
+                    low=num(intervals[name].corpus.low),
+                    high=num(intervals[name].corpus.high),
+                ),
+                "mean": num(res.mean_segment_score),
+                "mean_ci": t(
+                    "corpus_ci_range",
+                    low=num(intervals[name].mean_segment.low),
+                    high=num(intervals[name].mean_segment.high),
+                ),
+            }
+            for name, res in results.items()
+        ],
+        column_config={
+            "system": st.column_config.TextColumn(t("corpus_col_system")),
+            "score": st.column_config.TextColumn(
+                t("corpus_col_score"), help=t("corpus_score_help")
+            ),
+            "score_ci": st.column_config.TextColumn(t("corpus_col_ci")),
+            "mean": st.column_config.TextColumn(t("corpus_col_mean"), help=t("corpus_mean_help")),
+            "mean_ci": st.column_config.TextColumn(t("corpus_col_ci")),
+        },
+        hide_index=True,
+        width="stretch",
+        height=(len(names) + 1) * 35 + 3,  # every system, no scrolling
+        key="corpus_summary",
     )
-    c2.metric(
-        t("corpus_mean_label", system=label),
-        num(res.mean_segment_score),
-        help=t("corpus_mean_help"),
-    )
-    c2.caption(
-        t(
-            "corpus_ci",
-            low=num(ci.mean_segment.low),
-            high=num(ci.mean_segment.high),
-            n=integer(ci.n_samples),
+    st.caption(t("corpus_summary_caption", n=integer(intervals[names[0]].n_samples)))
+else:
+    for name, res in results.items():
+        ci = intervals[name]
+        c1, c2 = st.columns(2)
+        label = safe_name(name)  # a file or system name: labels render Markdown
+        c1.metric(
+            t("corpus_score_label", system=label), num(res.score), help=t("corpus_score_help")
         )
-    )
+        c1.caption(
+            t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high),
+              n=integer(ci.n_samples))
+        )  # fmt: skip
+        c2.metric(
+            t("corpus_mean_label", system=label),
+            num(res.mean_segment_score),
+            help=t("corpus_mean_help"),
+        )
+        c2.caption(
+            t(
+                "corpus_ci",
+                low=num(ci.mean_segment.low),
+                high=num(ci.mean_segment.high),
+                n=integer(ci.n_samples),
+            )
+        )
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)

@@ -28,15 +28,22 @@ from pages._i18n import (
     signed,
     stage_order,
 )
+from pages._near_misses import NEAR_STRINGS, show_near_misses
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
 from pages._settings import current_setting
-from pages._widgets import download_html, md_escape, plotly, score_card, shared_figure
+from pages._widgets import (
+    BORDER_PX,
+    ROW_PX,
+    download_html,
+    md_escape,
+    plotly,
+    score_card,
+    shared_figure,
+)
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
-#: Streamlit's dataframe: pixels per row (header included) and of the border.
-ROW_PX, BORDER_PX = 35, 3
 #: The pair's views, one shown at a time (URL ``view``; the first is the default).
 VIEWS = ("links", "matrix", "tokens")
 
@@ -71,7 +78,7 @@ PAGE_STRINGS = freeze(
             "для эталона {shown}, оценённого отдельно.",
         },
         "tab_links": {"en": "Link view", "ru": "Связи"},
-        "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица (X-Ray)"},
+        "tab_matrix": {"en": "Matrix (X-Ray)", "ru": "Матрица"},
         "tab_tokens": {"en": "Tokens", "ru": "Токены"},
         "view": {"en": "View", "ru": "Вид"},
         "links_caption": {
@@ -92,7 +99,7 @@ PAGE_STRINGS = freeze(
         },
         "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
         "color_module": {"en": "stage", "ru": "этап"},
-        "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне (X-Ray)"},
+        "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне"},
         "tok_side": {"en": "side", "ru": "сторона"},
         "tok_index": {"en": "#", "ru": "№"},
         "tok_text": {"en": "token", "ru": "токен"},
@@ -100,6 +107,12 @@ PAGE_STRINGS = freeze(
         "tok_offsets": {"en": "characters", "ru": "символы"},
         "tok_function": {"en": "function word", "ru": "служебное"},
         "tok_match": {"en": "matched by", "ru": "этап"},
+        "tokens_numbered": {
+            "en": "Tokens are numbered from 1 on each side, and characters from 1 in the text "
+            "(first–last, inclusive), as on every page of the app.",
+            "ru": "Токены нумеруются с 1 в каждом тексте, символы — с 1 в исходном тексте "
+            "(первый–последний включительно), как на всех страницах приложения.",
+        },
         "why_title": {"en": "Why this score", "ru": "Откуда эта оценка"},
         "why_caption": {
             "en": "From 1.0 (a perfect match) down to the score. The unmatched-word loss is "
@@ -107,7 +120,7 @@ PAGE_STRINGS = freeze(
             "weights below 1 cost; fragmentation is Fmean × penalty.",
             "ru": "От 1,0 (идеальное совпадение) до итоговой оценки. Потери от слов без пары "
             "честно делятся между сторонами (значение Шепли); «неполный вес» — цена весов "
-            "этапов меньше 1; фрагментация — Fmean × штраф.",
+            "этапов меньше 1; фрагментация — F-мера × штраф.",
         },
         "costs_title": {
             "en": "Unmatched words: the score if matched",
@@ -115,9 +128,9 @@ PAGE_STRINGS = freeze(
         },
         "costs_caption": {
             "en": "Each word counted as matched on its own side by the {module} stage, "
-            "joining an existing chunk.",
+            "joining an existing chunk. Positions and chunks are numbered from 1.",
             "ru": "Слово считается сопоставленным на своей стороне этапом «{module}» "
-            "и продолжающим существующий фрагмент.",
+            "и продолжающим существующий фрагмент. Позиции и фрагменты нумеруются с 1.",
         },
         "breaks_title": {
             "en": "Chunk breaks: the score if joined",
@@ -133,40 +146,19 @@ PAGE_STRINGS = freeze(
             "en": "One chunk or none: nothing to join.",
             "ru": "Один фрагмент или ни одного — объединять нечего.",
         },
-        "near_title": {"en": "Near misses", "ru": "Почти совпадения"},
-        "near_caption": {
-            "en": "Unmatched words that another stage, stemmer or the aligner's other choice "
-            "would have matched, and the score with that match added (chunks recounted).",
-            "ru": "Слова без пары, которые сопоставил бы другой этап, другой стеммер или иной "
-            "выбор выравнивателя, и оценка с этим совпадением (фрагменты пересчитаны).",
-        },
-        "no_near": {
-            "en": "No near misses: no other stage would match the unmatched words.",
-            "ru": "Других совпадений нет: ни один этап не сопоставил бы оставшиеся слова.",
-        },
-        "reason_not_chosen": {
-            "en": "proposed, not chosen by the aligner",
-            "ru": "предложено, но не выбрано выравнивателем",
-        },
-        "reason_stage_off": {"en": "stage not enabled", "ru": "этап выключен"},
-        "reason_stemmer": {"en": "other stemmer ({stemmer})", "ru": "другой стеммер ({stemmer})"},
         "col_word": {"en": "word", "ru": "слово"},
         "col_pos": {"en": "position", "ru": "позиция"},
-        "col_if": {"en": "score if matched", "ru": "оценка"},
-        "col_gain": {"en": "gain", "ru": "прирост"},
         "col_between": {"en": "between chunks", "ru": "между фрагментами"},
-        "col_why": {"en": "why not matched", "ru": "почему нет"},
-        "col_presets": {"en": "presets with this stage", "ru": "пресеты с этим этапом"},
         "col_if_joined": {"en": "score if joined", "ru": "оценка"},
         "downloads": {"en": "Downloads", "ru": "Скачать"},
         "dl_json": {"en": "Alignment record (JSON)", "ru": "Запись выравнивания (JSON)"},
         "dl_links": {"en": "Link view (HTML)", "ru": "Связи (HTML)"},
         "dl_matrix": {"en": "Matrix (HTML)", "ru": "Матрица (HTML)"},
         "dl_waterfall": {"en": "Waterfall (HTML)", "ru": "Каскад (HTML)"},
-        "dl_alignout": {"en": "align.out (X-Ray)", "ru": "align.out (X-Ray)"},
+        "dl_alignout": {"en": "align.out (X-Ray)", "ru": "align.out (выравнивания)"},
         "dl_alignout_help": {
             "en": "Meteor 1.5's -writeAlignments format, readable by Meteor X-Ray.",
-            "ru": "Формат -writeAlignments из Meteor 1.5, читается Meteor X-Ray.",
+            "ru": "Формат -writeAlignments из Meteor 1.5; его читает программа просмотра Meteor X-Ray.",
         },
         "share": {
             "en": "The address bar holds the whole state (pair, language, preset, parameters): "
@@ -177,7 +169,7 @@ PAGE_STRINGS = freeze(
     }
 )
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(PAGE_STRINGS)
+t = Translator(PAGE_STRINGS, NEAR_STRINGS)
 
 st.title(t("inspect_title"))
 setting = current_setting()
@@ -250,7 +242,7 @@ def show_tokens(r: MeteorResult) -> None:
             t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
             t("tok_text"): row.text,
             t("tok_source"): row.source,
-            t("tok_offsets"): f"{row.start}–{row.end}",
+            t("tok_offsets"): f"{row.start + 1}–{row.end}" if row.end > row.start else "—",
             t("tok_function"): t("yes") if row.function_word else "",
             t("tok_match"): module_label(row.module) if row.module else "—",
         }
@@ -263,6 +255,7 @@ def show_tokens(r: MeteorResult) -> None:
         height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
         key="tokens",
     )
+    st.caption(t("tokens_numbered"))
 
 
 def _why_table(title: str, empty: str, caption: str, rows: list[dict[str, Any]], key: str) -> None:
@@ -304,24 +297,6 @@ def show_chunk_breaks(why: Explanation) -> None:
         for b in why.chunk_breaks
     ]
     _why_table(t("breaks_title"), t("no_breaks"), t("breaks_caption"), rows, "breaks")
-
-
-def show_near_misses(why: Explanation) -> None:
-    """Matches another stage, stemmer or alignment choice would make: ``near_misses``."""
-    rows = [
-        {
-            t("col_stage"): module_label(n.match.module),
-            t("col_hyp"): " ".join(n.match.hyp_words),
-            t("col_ref"): " ".join(n.match.ref_words),
-            t("col_why"): t(f"reason_{n.reason}", stemmer=n.stemmer),
-            t("col_detail"): n.match.detail,
-            t("col_if"): num(n.score_if_added),
-            t("col_gain"): signed(n.gain),
-            t("col_presets"): ", ".join(n.presets),
-        }
-        for n in why.near_misses
-    ]
-    _why_table(t("near_title"), t("no_near"), t("near_caption"), rows, "near")
 
 
 def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict[str, Any]) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain import walkthrough as walk
 from meteor.params import Params
+from meteor.presets import DEFAULT_PRESET
 from meteor.types import Match
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -22,7 +21,8 @@ from pages._i18n import (
     side_label,
     ui,
 )
-from pages._pair import EXAMPLES, load_pair, require_pair
+from pages._match_details import DETAIL_STRINGS, detail_text
+from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
 from pages._widgets import md_escape, plotly, score_card
@@ -181,6 +181,11 @@ PAGE_STRINGS = freeze(
             "налево, и каждое занимает самое правое свободное подходящее слово эталона; "
             "ничего не оптимизируется. (Кандидаты ниже — от этапов этой библиотеки.)",
         },
+        "col_index": {"en": "#", "ru": "№"},
+        "numbered_from_1": {
+            "en": "Words are numbered from 1 on each side, as on every page of the app.",
+            "ru": "Слова нумеруются с 1 в каждом тексте, как на всех страницах приложения.",
+        },
         "col_chosen": {"en": "chosen", "ru": "выбрано"},
         "col_definite": {"en": "definite", "ru": "определённое"},
         "col_token": {"en": "token", "ru": "токен"},
@@ -198,38 +203,65 @@ PAGE_STRINGS = freeze(
             "en": "Each formula first in symbols, then with this pair's numbers (from the "
             "engine's breakdown). α = {a}, β = {b}, γ = {g}, δ = {d}.",
             "ru": "Каждая формула сначала в символах, затем с числами этой пары (из разбора "
-            "движка). α = {a}, β = {b}, γ = {g}, δ = {d}.",
+            "движка). α = {a}, β = {b}, γ = {g}, δ = {d}. Индексы «гип» и «эт» — гипотеза и "
+            "эталон, F_ср — F-мера (взвешенное среднее P и R), фрагм — фрагментация.",
         },
-        # a candidate's detail (meteor.stages: stem, lemma, synonym, embedding) in Russian
-        "detail_stem": {"en": "same stem “{w}”", "ru": "общая основа «{w}»"},
-        "detail_lemma": {"en": "same lemma “{w}”", "ru": "общая лемма «{w}»"},
-        "detail_synset": {"en": "{src} synset {off}", "ru": "синсет {off} ({src})"},
-        "detail_cosine": {"en": "navec cosine {c}", "ru": "косинус navec {c}"},
-        "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
         # the words inside the formulas (meteor.analysis.explain.walkthrough.FORMULA_WORDS)
+        "formula_hyp": {"en": "hyp", "ru": "гип"},
+        "formula_ref": {"en": "ref", "ru": "эт"},
+        "formula_mean": {"en": "mean", "ru": "ср"},
+        "formula_frag": {"en": "frag", "ru": "фрагм"},
+        "formula_pen": {"en": "Pen", "ru": "Штраф"},
         "formula_stage": {"en": "stage", "ru": "этап"},
         "formula_content": {"en": "content", "ru": "значимые"},
         "formula_function": {"en": "function", "ru": "служебные"},
         "formula_chunks": {"en": "chunks", "ru": "фрагменты"},
-        "formula_perfect": {"en": "perfect match: frag", "ru": "полное совпадение: frag"},
+        "formula_single_chunk": {"en": "single-chunk rule", "ru": "правило одного фрагмента"},
+        "formula_single_chunk_off": {
+            "en": "no single-chunk rule here",
+            "ru": "правила одного фрагмента здесь нет",
+        },
+        "frag_single_chunk": {
+            "en": "frag = 0 by Meteor 1.5's **single-chunk rule** (its “perfect segment”): every "
+            "word of both texts is matched, by any stage, and the matches form one chunk, so "
+            "there is nothing to penalise; without the rule frag would be {c}/(({h} + {r})/2). "
+            "The words need not be identical: this is not a perfect match unless every match "
+            "is exact (stage weights below 1 still lower P and R).",
+            "ru": "фрагм = 0 по **правилу одного фрагмента** Meteor 1.5 (его «идеальный "
+            "сегмент»): все слова обоих текстов сопоставлены (любым этапом) и совпадения "
+            "образуют один фрагмент, так что штрафовать не за что; без этого правила фрагм была бы "
+            "{c}/(({h} + {r})/2). Слова не обязаны совпадать буквально: это не полное "
+            "совпадение, если не все совпадения точные (веса этапов меньше 1 всё равно "
+            "снижают P и R).",
+        },
+        "frag_single_chunk_off": {
+            "en": "Every word of both texts is matched, in one chunk, but this setting has no "
+            "single-chunk rule (Meteor 1.5 has one; NLTK and the 2005 paper do not): frag stays "
+            "chunks / mean matches, so even identical texts lose a little to the penalty.",
+            "ru": "Все слова обоих текстов сопоставлены и образуют один фрагмент, но в этих "
+            "настройках нет правила одного фрагмента (оно есть в Meteor 1.5, но не в NLTK и не "
+            "в статье 2005 г.): фрагм остаётся равной числу фрагментов, делённому на среднее "
+            "число совпадений, так что штраф немного снижает оценку даже у одинаковых текстов.",
+        },
         "doc_title": {
             "en": "The documentation's two examples",
-            "ru": "Два примера из документации",
+            "ru": "Два примера на русском",
         },
         "doc_text": {
             "en": "The METEOR doc page computes two examples by hand with Fmean = 10PR/(R+9P) "
             "and a linear penalty 0.5·chunks/matches. The `seed-doc` preset reproduces them:",
-            "ru": "Страница документации METEOR считает два примера вручную с Fmean = "
-            "10PR/(R+9P) и линейным штрафом 0,5·фрагменты/совпадения. Пресет `seed-doc` "
-            "воспроизводит их:",
+            "ru": "Те же два случая, что разобраны вручную в документации METEOR, на русских "
+            "предложениях: две группы слов поменялись местами, и каждое слово стоит отдельно. "
+            "Оценки считает движок с русским пресетом:",
         },
+        "ru_example_chunks": {"en": "{c} chunk(s)", "ru": "фрагментов: {c}"},
         "doc_states": {"en": "the doc page states {v}", "ru": "в документации: {v}"},
         "doc_load": {"en": "Walk through", "ru": "Разобрать"},
         "doc_example": {"en": "{name}", "ru": "пример {k}"},
     }
 )
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(PAGE_STRINGS)
+t = Translator(PAGE_STRINGS, DETAIL_STRINGS)
 
 st.title(t("learn_title"))
 st.caption(t("learn_intro"))
@@ -274,31 +306,6 @@ def tokenisation(params: Params) -> str:
     return f"{split}, {t('case_kept' if params.norm == 'none' else 'case_lower')}"
 
 
-#: The library's candidate details (meteor.stages) → (pattern, key of the UI string).
-_DETAILS = (
-    (re.compile(r"same stem “(?P<w>.*)”\Z"), "detail_stem"),
-    (re.compile(r"same lemma “(?P<w>.*)”\Z"), "detail_lemma"),
-    (re.compile(r"(?P<src>.+) synset (?P<off>\d+)\Z"), "detail_synset"),
-)
-_COSINE = re.compile(r"navec cosine \S+(?: \(looked up as (?P<h>.*) / (?P<r>.*)\))?\Z")
-
-
-def detail_text(m: Match) -> str:
-    """A candidate's detail in the UI language, its numbers written the UI's way (the
-    library writes English; a detail of an unknown form is shown as it is)."""
-    if ui() == "en":
-        return m.detail
-    for pattern, key in _DETAILS:
-        if hit := pattern.match(m.detail):
-            return t(key, **hit.groupdict())
-    if (hit := _COSINE.match(m.detail)) and m.similarity is not None:
-        text = t("detail_cosine", c=num(m.similarity, 2))
-        if hit["h"] is not None:
-            text += t("detail_lookup", h=hit["h"], r=hit["r"])
-        return text
-    return m.detail
-
-
 def roomy(tex: str) -> str:
     """``tex`` between two invisible struts (2 em up, 1.4 em down).
 
@@ -336,7 +343,7 @@ if step == "tokens":
         [
             {
                 t("col_side"): side_label(row.side),
-                "#": row.index,
+                t("col_index"): row.index + 1,  # numbered from 1, as on every page
                 t("col_token"): row.text,
                 t("function_word"): t("yes") if row.function_word else "",
             }
@@ -346,6 +353,7 @@ if step == "tokens":
         width="stretch",
         key="learn_tokens",
     )
+    st.caption(t("numbered_from_1"))
 elif step.startswith("stage:"):
     k = options.index(step) - 1
     s = steps[k]
@@ -384,6 +392,7 @@ elif step.startswith("stage:"):
             width="stretch",
             key="learn_cands",
         )
+        st.caption(t("numbered_from_1"))
     else:
         st.caption(t("no_candidates"))
 elif step == "align":
@@ -424,6 +433,7 @@ elif step == "align":
         width="stretch",
         key="learn_align",
     )
+    st.caption(t("numbered_from_1"))
 elif step == "chunks":
     st.markdown(t("chunks_text", c=integer(r.stats.chunks), m=integer(r.stats.hyp_word_matches)))
     plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="learn_fig")
@@ -452,22 +462,51 @@ else:
     ):
         st.latex(roomy(line.symbolic))
         st.latex(roomy(line.numeric))
+        rule = walk.frag_rule(r.stats, p)
+        if line.key == "frag" and rule != "ratio":  # which rule gives frag, in words
+            st.caption(
+                t(
+                    f"frag_{rule}",
+                    c=integer(r.stats.chunks),
+                    h=integer(r.stats.hyp_word_matches),
+                    r=integer(r.stats.ref_word_matches),
+                )
+            )
     score_card(r, compact=True)
 
-# -- the doc page's examples, scored live under seed-doc ----------------------------
+# -- two worked examples, scored live ---------------------------------------------
 st.divider()
 st.subheader(t("doc_title"))
 st.markdown(t("doc_text"))
-doc = preset_setting("seed-doc")
-for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
-    d = analysis_for(ex.hyp, (ex.ref,), doc)
-    c1, c2, c3 = st.columns([3, 1, 1])
-    c1.text(f"{ex.hyp}\n{ex.ref}")
-    name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
-    c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
-    c3.button(
-        t("doc_load"),
-        key=f"doc_{ex.key}",
-        on_click=load_pair,
-        args=(ex.hyp, ex.ref, "en", "seed-doc"),
-    )
+if ui() == "ru":  # the same two cases on Russian sentences, under the Russian preset
+    ru_preset = DEFAULT_PRESET["ru"]
+    ru = preset_setting(ru_preset)
+    for k, (hyp_ru, ref_ru) in enumerate(EXAMPLES_RU, start=1):
+        d = analysis_for(hyp_ru, (ref_ru,), ru)
+        c1, c2, c3 = st.columns([3, 1, 1])
+        c1.text(f"{hyp_ru}\n{ref_ru}")
+        c2.metric(
+            f"{ru_preset} · {t('doc_example', name='', k=k)}",
+            num(d.result.score, 3),
+            help=t("ru_example_chunks", c=integer(d.result.stats.chunks)),
+        )
+        c3.button(
+            t("doc_load"),
+            key=f"doc_ru_{k}",
+            on_click=load_pair,
+            args=(hyp_ru, ref_ru, "ru", ru_preset),
+        )
+else:
+    doc = preset_setting("seed-doc")
+    for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
+        d = analysis_for(ex.hyp, (ex.ref,), doc)
+        c1, c2, c3 = st.columns([3, 1, 1])
+        c1.text(f"{ex.hyp}\n{ex.ref}")
+        name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
+        c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
+        c3.button(
+            t("doc_load"),
+            key=f"doc_{ex.key}",
+            on_click=load_pair,
+            args=(ex.hyp, ex.ref, "en", "seed-doc"),
+        )

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from meteor.analysis.explain.parts import span_label
 from meteor.module_registry import Module
 from meteor.types import Chunk, Match, Token
 from meteor.viz.style import (
@@ -204,7 +205,8 @@ def _link_hover(
     """Hover text of a link: stage, words, spans, the stage's reason and weight."""
     text = (
         f"<b>{escape(name)}</b><br>{_words(m.hyp_words)} → {_words(m.ref_words)}"
-        f"<br>hyp {m.hyp.start}–{m.hyp.end - 1} / ref {m.ref.start}–{m.ref.end - 1}"
+        f"<br>{escape(label(labels, 'hypothesis'))} {span_label(m.hyp)}"
+        f" / {escape(label(labels, 'reference'))} {span_label(m.ref)}"
     )
     if m.detail:
         text += f"<br>{escape(m.detail)}"
@@ -370,6 +372,7 @@ def token_trace(
 ) -> go.Scatter:
     """One side's tokens: stage colour if matched, a red cross if not, hollow if a function word."""
     colors, symbols, text_colors, hover = [], [], [], []
+    side_name = escape(label(labels, "hypothesis" if side == "hyp" else "reference"))
     for i, t in enumerate(tokens):
         m = cover.get(i)
         fw = t.function_word
@@ -388,7 +391,9 @@ def token_trace(
             symbols.append("circle-open" if fw else "circle")
             text_colors.append(FUNCTION_WORD if fw else "#111111")
             status = f"{label(labels, 'matched_by')} {label(labels, m.module.value)}"
-        h = f"{side}[{i + 1}] <b>{escape(t.text)}</b>" + (f"<br>{escape(status)}" if status else "")
+        h = f"{side_name} {i + 1} <b>{escape(t.text)}</b>" + (
+            f"<br>{escape(status)}" if status else ""
+        )
         if fw:
             h += f"<br>{escape(label(labels, 'function_word'))}"
         hover.append(h)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from meteor.viz.style import MODULE_COLORS, UNMATCHED, Fmt, default_fmt, escape, frame, label
 
-__all__ = ["WaterfallStep", "waterfall_figure"]
+__all__ = ["LABEL_LINE", "WaterfallStep", "waterfall_figure", "wrap_label"]
 
 
 class WaterfallStep(Protocol):
@@ -51,14 +51,42 @@ def waterfall_figure(
             meta={"role": "waterfall", "keys": [s.key for s in steps]},
         )
     )
+    ticks = [wrap_label(escape(x)) for x in xs]
+    lines = max((t.count("<br>") + 1 for t in ticks), default=1)
     fig.update_layout(
         height=360,
-        **frame(title),
+        **frame(title, bottom=16 * lines + 14),
         yaxis={"range": [0, 1.12]},
+        # horizontal labels broken into short lines, with room below them: rotated labels
+        # ran off the figure's bottom edge ("perfect m", "unmatche") where no theme grows
+        # the margin (the HTML download)
+        xaxis={
+            "tickmode": "array",
+            "tickvals": [escape(x) for x in xs],
+            "ticktext": ticks,
+            "tickangle": 0,
+            "automargin": True,
+        },
         showlegend=False,
         plot_bgcolor="white",
     )
     return fig
+
+
+#: Characters per line of a waterfall's tick label: six labels share the plot's width.
+LABEL_LINE = 16
+
+
+def wrap_label(text: str, width: int = LABEL_LINE) -> str:
+    """``text`` broken at spaces into lines of at most ``width`` characters (a longer word
+    keeps its own line), joined with ``<br>`` for a plotly tick label."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
 
 
 def _signed(x: float, fmt: Fmt) -> str:

@@ -47,11 +47,11 @@ def metrics(at: Any) -> dict[str, str]:
 
 def card(r: Any, ru: bool = False) -> dict[str, str]:
     labels = (
-        ["METEOR", "Точность P", "Полнота R", "Fmean", "Фрагментация", "Штраф", "Фрагменты",
-         "Совпад. гип. / эт."]
+        ["METEOR", "Точность P", "Полнота R", "F-мера", "Фрагментация", "Штраф", "Фрагменты",
+         "Совпадения"]
         if ru
         else ["METEOR", "Precision P", "Recall R", "Fmean", "Fragmentation", "Penalty", "Chunks",
-              "Matches hyp / ref"]
+              "Matches"]
     )  # fmt: skip
     values = [fmt(r.score, ru=ru), fmt(r.precision, ru=ru), fmt(r.recall, ru=ru),
               fmt(r.fmean, ru=ru), fmt(r.frag, ru=ru), fmt(r.penalty, ru=ru), str(r.stats.chunks),
@@ -112,7 +112,7 @@ def test_inspect_why_this_score_tables_match_library(app_test: Any) -> None:
     (b,) = why.chunk_breaks
     assert list(breaks.iloc[:, 3]) == [fmt(b.score_if_joined)]
     near = table(at, "why not matched")
-    assert list(near.iloc[:, 5]) == [fmt(n.score_if_added) for n in why.near_misses]
+    assert list(near.iloc[:, 4]) == [fmt(n.score_if_added) for n in why.near_misses]
     wf = chart(at, 2 if len(at.get("plotly_chart")) > 2 else 1)["data"][0]
     assert wf["type"] == "waterfall"
     assert wf["y"][:-1] == pytest.approx([s.value for s in why.waterfall[:-1]])

@@ -54,9 +54,11 @@ def _tables(path: Path) -> dict[str, set[str]]:
 
 #: page file → the tables its ``t`` reads besides the shared one
 PAGE_TABLES = {
-    "inspect.py": ("inspect.py",),
+    "inspect.py": ("inspect.py", "_near_misses.py"),
+    "_near_misses.py": ("_near_misses.py",),
     "compare.py": ("compare.py",),
-    "learn.py": ("learn.py",),
+    "learn.py": ("learn.py", "_match_details.py"),
+    "_match_details.py": ("_match_details.py",),
     "corpus.py": ("corpus.py", "_corpus_common.py"),
     "_corpus_common.py": ("_corpus_common.py",),
 }

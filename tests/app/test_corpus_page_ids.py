@@ -49,11 +49,13 @@ def test_seg_da_is_accepted_and_each_system_scored_on_its_ids(da_app: AppTest, e
     assert any("1,000 segments · 11 system(s)" in c for c in captions)
     coverage = next(c for c in captions if "paired by their ids" in c)
     assert "AFRL 858 of 1,000" in coverage and "Facebook-AI 900 of 1,000" in coverage
-    metrics = {m.label: m.value for m in at.metric}
+    # 11 systems: the summary is one table row per system (not 22 score cards)
+    (summary,) = [df.value.set_index("system") for df in at.dataframe if "score_ci" in df.value]
+    assert len(summary) == 11
     for name in ("AFRL", "Facebook-AI"):
         res = expected[name]
-        assert metrics[f"{name}: corpus METEOR (summed statistics)"] == f"{res.score:.4f}"  # type: ignore[attr-defined]
-        assert metrics[f"{name}: mean of segment scores"] == f"{res.mean_segment_score:.4f}"  # type: ignore[attr-defined]
+        assert summary.loc[name, "score"] == f"{res.score:.4f}"  # type: ignore[attr-defined]
+        assert summary.loc[name, "mean"] == f"{res.mean_segment_score:.4f}"  # type: ignore[attr-defined]
     # the segment table of AFRL lists its own 858 ids
     table = at.dataframe(key="corpus_table").value
     assert len(table) == 858

@@ -96,8 +96,10 @@ def _trim(stats: Stats, *, hyp: bool = False, ref: bool = False) -> Stats:
 
 
 def span_label(span: Span) -> str:
-    """Token positions for display: ``"4"`` for one token, ``"4–5"`` for a phrase (inclusive)."""
-    return str(span.start) if len(span) == 1 else f"{span.start}–{span.end - 1}"
+    """Token positions for people, numbered from 1 as every table and hover of the app:
+    ``"5"`` for one token (index 4), ``"5–6"`` for a phrase (inclusive)."""
+    first, last = span.start + 1, span.end
+    return str(first) if len(span) == 1 else f"{first}–{last}"
 
 
 # -- tokens ------------------------------------------------------------------------

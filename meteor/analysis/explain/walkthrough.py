@@ -24,6 +24,7 @@ __all__ = [
     "StageStep",
     "definite_candidates",
     "formula_lines",
+    "frag_rule",
     "stage_steps",
 ]
 
@@ -123,15 +124,21 @@ def _tex(fmt: Fmt, x: float) -> str:
     return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
 
 
-#: The words the formulas write in ``\\text{}`` (subscripts and notes), English by default;
-#: :func:`formula_lines` takes a translation of any of them.
+#: The words the formulas write in ``\\text{}`` (symbols, subscripts and notes), English by
+#: default; :func:`formula_lines` takes a translation of any of them.
 FORMULA_WORDS: Mapping[str, str] = MappingProxyType(
     {
+        "hyp": "hyp",
+        "ref": "ref",
+        "mean": "mean",
+        "frag": "frag",
+        "pen": "Pen",
         "stage": "stage",
         "content": "content",
         "function": "function",
         "chunks": "chunks",
-        "perfect": "perfect match: frag",
+        "single_chunk": "single-chunk rule",
+        "single_chunk_off": "no single-chunk rule here",
     }
 )
 
@@ -171,22 +178,22 @@ def formula_lines(
     w = {**FORMULA_WORDS, **(words or {})}
     name = stage_name or (lambda m: m.value)
     return (
-        *_length_lines(stats, bd, params, n),
+        *_length_lines(stats, bd, params, n, w),
         *_match_lines(stats, bd, params, n, w, name),
         *_ratio_lines(stats, bd, params, n, w),
     )
 
 
 def _length_lines(
-    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str]
+    stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str], w: Mapping[str, str]
 ) -> list[FormulaLine]:
     """``len_hyp``, ``len_ref``: the lengths weighted by δ (content) and 1 − δ (function words)."""
     d = params.delta
     return [
         FormulaLine(
             f"len_{side}",
-            f"L_{{\\text{{{side}}}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
-            f"L_{{\\text{{{side}}}}} = {n(d)}\\cdot({length} - {fw})"
+            f"L_{{{_text(w[side])}}} = \\delta\\,(n - f) + (1-\\delta)\\,f",
+            f"L_{{{_text(w[side])}}} = {n(d)}\\cdot({length} - {fw})"
             f" + {n(1 - d)}\\cdot {fw} = {n(weighted)}",
         )
         for side, length, fw, weighted in (
@@ -222,13 +229,13 @@ def _match_lines(
             for m in mods
             if cont[idx[m]] or func[idx[m]]
         ] or ["0"]
-        rows = [f"M_{{\\text{{{side}}}}} &= {terms[0]}"]
+        rows = [f"M_{{{_text(w[side])}}} &= {terms[0]}"]
         rows += [f"&\\quad + {term}" for term in terms[1:]]
         rows.append(f"&= {n(weighted)}")
         lines.append(
             FormulaLine(
                 f"m_{side}",
-                f"M_{{\\text{{{side}}}}} = \\sum_{{{stage}}} w\\,"
+                f"M_{{{_text(w[side])}}} = \\sum_{{{stage}}} w\\,"
                 f"(\\delta\\,m_{{{content}}} + (1-\\delta)\\,m_{{{function}}})",
                 "\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}",
             )
@@ -236,46 +243,66 @@ def _match_lines(
     return lines
 
 
+def frag_rule(stats: Stats, params: Params) -> str:
+    """Which rule gives this segment's fragmentation.
+
+    ``"single_chunk"``: Meteor 1.5's rule (``params.perfect_rule``, MeteorScorer.java's
+    ``frag = 0`` case) applies: every word of both sides is matched -- by any stage, so
+    the texts need not be identical -- and the matches form one chunk, so frag is 0.
+    ``"single_chunk_off"``: the segment is such a single chunk but the setting has no such
+    rule (NLTK, the 2005 paper): frag stays chunks / mean matches.  ``"ratio"``: otherwise.
+    """
+    if not stats.is_perfect:
+        return "ratio"
+    return "single_chunk" if params.perfect_rule else "single_chunk_off"
+
+
 def _ratio_lines(
     stats: Stats, bd: Breakdown, params: Params, n: Callable[[float], str], w: Mapping[str, str]
 ) -> list[FormulaLine]:
     """``precision``, ``recall``, ``fmean``, ``frag``, ``penalty``, ``score``."""
     a, b, g = params.alpha, params.beta, params.gamma
-    perfect = params.perfect_rule and stats.is_perfect
+    rule = frag_rule(stats, params)
+    hyp, ref, frag, pen = _text(w["hyp"]), _text(w["ref"]), _text(w["frag"]), _text(w["pen"])
+    fmean = f"F_{{{_text(w['mean'])}}}"
+    ratio = f"\\frac{{{stats.chunks}}}{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
+    if rule == "single_chunk":  # the rule sets frag to 0: the ratio is not its value
+        frag_numeric = f"{frag} = 0\\quad({_text(w['single_chunk'])})"
+    else:
+        frag_numeric = f"{frag} = {ratio} = {n(bd.frag)}" + (
+            f"\\quad({_text(w['single_chunk_off'])})" if rule == "single_chunk_off" else ""
+        )
     return [
         FormulaLine(
             "precision",
-            "P = M_{\\text{hyp}} / L_{\\text{hyp}}",
+            f"P = M_{{{hyp}}} / L_{{{hyp}}}",
             f"P = {n(bd.hyp_weighted_matches)} / {n(bd.hyp_weighted_len)} = {n(bd.precision)}",
         ),
         FormulaLine(
             "recall",
-            "R = M_{\\text{ref}} / L_{\\text{ref}}",
+            f"R = M_{{{ref}}} / L_{{{ref}}}",
             f"R = {n(bd.ref_weighted_matches)} / {n(bd.ref_weighted_len)} = {n(bd.recall)}",
         ),
         FormulaLine(
             "fmean",
-            "F_{\\text{mean}} = \\frac{P\\,R}{\\alpha P + (1-\\alpha) R}",
-            f"F_{{\\text{{mean}}}} = \\frac{{{n(bd.precision)}\\cdot {n(bd.recall)}}}"
+            f"{fmean} = \\frac{{P\\,R}}{{\\alpha P + (1-\\alpha) R}}",
+            f"{fmean} = \\frac{{{n(bd.precision)}\\cdot {n(bd.recall)}}}"
             f"{{{n(a)}\\cdot {n(bd.precision)} + {n(1 - a)}\\cdot {n(bd.recall)}}}"
             f" = {n(bd.fmean)}",
         ),
         FormulaLine(
             "frag",
-            f"\\text{{frag}} = \\frac{{{_text(w['chunks'])}}}"
-            "{(m_{\\text{hyp}} + m_{\\text{ref}})/2}",
-            f"\\text{{frag}} = \\frac{{{stats.chunks}}}"
-            f"{{({stats.hyp_word_matches} + {stats.ref_word_matches})/2}}"
-            f" = {n(bd.frag)}" + (f"\\quad({_text(w['perfect'])} = 0)" if perfect else ""),
+            f"{frag} = \\frac{{{_text(w['chunks'])}}}{{(m_{{{hyp}}} + m_{{{ref}}})/2}}",
+            frag_numeric,
         ),
         FormulaLine(
             "penalty",
-            "\\text{Pen} = \\gamma \\cdot \\text{frag}^{\\beta}",
-            f"\\text{{Pen}} = {n(g)}\\cdot {n(bd.frag)}^{{{n(b)}}} = {n(bd.penalty)}",
+            f"{pen} = \\gamma \\cdot {frag}^{{\\beta}}",
+            f"{pen} = {n(g)}\\cdot {n(bd.frag)}^{{{n(b)}}} = {n(bd.penalty)}",
         ),
         FormulaLine(
             "score",
-            "\\text{METEOR} = F_{\\text{mean}} \\cdot (1 - \\text{Pen})",
+            f"\\text{{METEOR}} = {fmean} \\cdot (1 - {pen})",
             f"\\text{{METEOR}} = {n(bd.fmean)}\\cdot(1 - {n(bd.penalty)}) = {n(bd.score)}",
         ),
     ]
