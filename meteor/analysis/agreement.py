@@ -36,6 +36,7 @@ from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
 from meteor.errors import InputError
+from meteor.io.system_scores import SystemScores
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import Stats
@@ -47,6 +48,8 @@ __all__ = [
     "Estimate",
     "Join",
     "Judged",
+    "SystemLevel",
+    "SystemScores",
     "MetricAgreement",
     "MetricScores",
     "correlate",
@@ -79,6 +82,8 @@ class MetricScores:
         system: per system, the corpus score.
         stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
         params: METEOR only: the settings.
+        system_rule: how ``system`` was computed (:func:`system_rule`).
+        systems: the systems' names, in the order of ``system``.
     """
 
     name: str
@@ -88,6 +93,24 @@ class MetricScores:
     system: tuple[float, ...]
     stats: tuple[Stats, ...] | None = None
     params: Params | None = None
+    system_rule: str = ""
+    systems: tuple[str, ...] = ()
+
+
+#: How a metric's system score is computed, by rule.
+SUMMED = "summed statistics (Meteor 1.5's system score)"
+MEAN = "mean of segment scores (as NLTK / HF evaluate, which define no corpus statistics)"
+CORPUS = "sacreBLEU corpus_score"
+COLUMN_MEAN = "mean of the column's segment scores"
+
+
+def system_rule(params: Params, *, by_definition: bool = True) -> str:
+    """How a METEOR setting defines its system score: Meteor 1.5 (``-l en -norm``, its
+    tasks, any stage-wise setting) sums the segments' statistics; the NLTK family (greedy
+    aligner: ``nltk``, ``hf``) defines only a sentence score, and HF evaluate's corpus
+    number is the mean of the sentence scores.  ``by_definition=False``: summed for every
+    setting (:func:`correlate` without official system scores, as before)."""
+    return MEAN if by_definition and params.aligner == "greedy" else SUMMED
 
 
 def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
@@ -108,10 +131,12 @@ def _meteor_scores(
     build: Callable[[], Any],
     workers: int | None,
     progress: Progress | None,
+    by_definition: bool = False,
 ) -> MetricScores:
     from meteor.runners.parallel import score_corpus
 
     m = build()
+    rule = system_rule(m.params, by_definition=by_definition)
     corpus = judged.corpus
     segs: list[float] = []
     stats: list[Stats] = []
@@ -127,9 +152,12 @@ def _meteor_scores(
         result = score_corpus(m, hyps, corpus.refs_of(name), workers=workers, progress=step)
         segs.extend(s.score for s in result.segments)
         stats.extend(s.stats for s in result.segments)
-        system.append(result.score)
+        system.append(result.score if rule == SUMMED else result.mean_segment_score)
         signature = result.signature
-    return MetricScores(label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params)
+    names = tuple(n for n, _ in corpus.systems)
+    return MetricScores(
+        label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params, rule, names
+    )
 
 
 def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
@@ -155,7 +183,10 @@ def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> Me
         if progress is not None:
             progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
     signature = corpus_metric.get_signature().format()
-    return MetricScores(name, "baseline", signature, tuple(segs), tuple(system))
+    names = tuple(n for n, _ in corpus.systems)
+    return MetricScores(
+        name, "baseline", signature, tuple(segs), tuple(system), system_rule=CORPUS, systems=names
+    )
 
 
 def _column_scores(judged: Judged, name: str) -> MetricScores:
@@ -166,7 +197,11 @@ def _column_scores(judged: Judged, name: str) -> MetricScores:
         v = [float(x) for x in values[sys_name]]
         segs.extend(v)
         system.append(math.fsum(v) / len(v) if v else math.nan)
-    return MetricScores(name, "column", f"column:{name}", tuple(segs), tuple(system))
+    names = tuple(n for n, _ in judged.corpus.systems)
+    return MetricScores(
+        name, "column", f"column:{name}", tuple(segs), tuple(system),
+        system_rule=COLUMN_MEAN, systems=names,
+    )  # fmt: skip
 
 
 def score_metrics(
@@ -180,24 +215,41 @@ def score_metrics(
     workers: int | None = 1,
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
+    by_definition: bool = False,
 ) -> list[MetricScores]:
-    """Every metric's segment and system scores (``columns``: default every column given)."""
+    """Every metric's segment and system scores (``columns``: default every column given;
+    ``by_definition``: each METEOR setting's system score as it defines it,
+    :func:`system_rule`; else summed statistics)."""
     from meteor.metric import Meteor
 
     out: list[MetricScores] = []
     for preset in dict.fromkeys(presets):
         out.append(
             _meteor_scores(
-                judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
-            )
+                judged,
+                preset,
+                "preset",
+                partial(Meteor, preset, lang=lang),
+                workers,
+                progress,
+                by_definition,
+            )  # fmt: skip
         )
     for path in dict.fromkeys(preset_files):  # tuned presets: their signature names them
         build = partial(Meteor, preset_file=path)
         label = str(build().preset).split("@")[0]
-        out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
+        out.append(_meteor_scores(judged, label, "preset", build, workers, progress, by_definition))
     for label, p in (params or {}).items():
         out.append(
-            _meteor_scores(judged, label, "params", partial(Meteor, params=p), workers, progress)
+            _meteor_scores(
+                judged,
+                label,
+                "params",
+                partial(Meteor, params=p),
+                workers,
+                progress,
+                by_definition,
+            )  # fmt: skip
         )
     for name in dict.fromkeys(baselines):
         out.append(_baseline_scores(judged, name, progress))
@@ -227,6 +279,7 @@ class MetricAgreement:
     signature: str
     segment: tuple[tuple[str, Estimate], ...]
     system: tuple[tuple[str, Estimate], ...]
+    system_rule: str = ""
 
     def seg(self, key: str) -> Estimate:
         return dict(self.segment)[key]
@@ -241,6 +294,7 @@ class MetricAgreement:
             "signature": self.signature,
             "segment": {k: e.to_dict() for k, e in self.segment},
             "system": {k: e.to_dict() for k, e in self.system},
+            "system_score": self.system_rule,
         }
 
 
@@ -269,6 +323,57 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class SystemLevel:
+    """Which system scores the system level correlates.
+
+    Attributes:
+        official: the official human system scores' file (None: the mean of each system's
+            judged rows' human scores — this tool's earlier convention, not WMT's).
+        column: the official scores' column.
+        all_rows: the metric's system score from every output of the input (WMT's
+            convention), or only from the judged rows (False).
+        systems: the systems correlated.
+        no_official: systems of the input without an official score (left out).
+        not_in_input: systems with an official score but no output in the input.
+    """
+
+    official: str | None = None
+    column: str | None = None
+    all_rows: bool = False
+    systems: tuple[str, ...] = ()
+    no_official: tuple[str, ...] = ()
+    not_in_input: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """One line: what the system level correlates."""
+        if self.official is None:
+            return ("system level: human = mean of each system's judged segment scores, metric "
+                    "= over the judged rows only (not WMT's convention: give --system-scores "
+                    "for the official system scores)")  # fmt: skip
+        text = (f"system level: human = official system scores ({self.official}, column "
+                f"{self.column}), metric = over "
+                f"{'every output of the input' if self.all_rows else 'the judged rows'}; "
+                f"{len(self.systems)} systems")  # fmt: skip
+        if self.no_official:
+            text += f"; without an official score, left out: {', '.join(self.no_official)}"
+        if self.not_in_input:
+            text += f"; official score but no output, unused: {', '.join(self.not_in_input)}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "human": "official" if self.official else "mean_of_judged_segments",
+            "official_file": self.official,
+            "official_column": self.column,
+            "metric_rows": "all" if self.all_rows else "judged",
+            "systems": list(self.systems),
+            "no_official_score": list(self.no_official),
+            "not_in_input": list(self.not_in_input),
+            "description": self.describe(),
+        }
+
+
+@dataclass(frozen=True)
 class Agreement:
     """What :func:`correlate` measured, with the settings that reproduce it."""
 
@@ -289,6 +394,7 @@ class Agreement:
     comparisons: tuple[Comparison, ...]
     pairs_source: str | None = None
     joins: tuple[Join, ...] = ()
+    system_level: SystemLevel = SystemLevel()
 
     def metric(self, name: str) -> MetricAgreement:
         for m in self.metrics:
@@ -307,6 +413,7 @@ class Agreement:
                 "pairs": self.n_darr_pairs,
             },  # fmt: skip
             "joins": [j.to_dict() for j in self.joins],
+            "system_level": self.system_level.to_dict(),
             "rows": self.n_rows,
             "items": self.n_items,
             "systems": self.n_systems,
@@ -383,49 +490,116 @@ def measure(
     seed: int = 12345,
     level: float = 0.95,
     test_measure: str | None = None,
+    official: SystemScores | None = None,
+    all_rows: Sequence[MetricScores] | None = None,
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
     With pairwise judgements only (``judged.human`` None) the measures are the τ-like
     on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
+
+    ``official``: official human system scores (WMT's system level): the system level
+    correlates them with ``all_rows``' system scores (the same metrics scored on every
+    output of the input; default ``metrics``), over the systems both have.  Without it
+    the human system score is the mean of the system's judged rows (the earlier
+    convention, named in :class:`SystemLevel`).  A ``judged.system_only`` corpus has
+    only the system level.
     """
-    pairs_only = judged.human is None
+    if judged.system_only and official is None:
+        raise InputError("no segment judgements: give official system scores (--system-scores)")
+    seg_only = judged.system_only
+    pairs_only = judged.human is None and not seg_only
     keys, test_measure = _measure_keys(pairs_only, test_measure)
     human, darr, items, systems = _rows(judged)
     n_sys = len(judged.corpus.systems)
-    data = st.SegmentData.build(human, items, darr, darr_threshold, _given_pairs(judged))
-    draws = st.item_draws(data.n_items, n_bootstrap, seed)
-    sys_human = _system_human(human, systems, n_sys)
+    data = None if seg_only else st.SegmentData.build(
+        human, items, darr, darr_threshold, _given_pairs(judged)
+    )  # fmt: skip
+    draws = None if data is None else st.item_draws(data.n_items, n_bootstrap, seed)
+    sys_level, sys_human, sys_metric = _system_level(
+        judged, metrics, official, all_rows, human, systems
+    )
     out: list[MetricAgreement] = []
-    for m in metrics:
-        segment = _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
-        sys_scores = np.asarray(m.system, dtype=float)
-        system = (
-            () if pairs_only else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
+    for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):
+        segment = (
+            ()
+            if data is None or draws is None
+            else _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
         )
-        out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system))
-    human_sides = None if pairs_only else (human, sys_human)
-    comparisons = _comparisons(metrics, test_measure, data, n_permutations, seed, human_sides)
+        system = (
+            ()
+            if sys_human is None
+            else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
+        )
+        rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
+        out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
+    comparisons = _comparisons(
+        metrics, test_measure, data, n_permutations, seed, human, sys_human, sys_metric
+    )
     return Agreement(
         judged.human_column,
         judged.higher_is_better,
         judged.darr_column or judged.human_column,
         darr_threshold,
         len(human),
-        data.n_items,
+        data.n_items if data is not None else len(judged.corpus.refs),
         n_sys,
-        len(data.darr[0]),
+        len(data.darr[0]) if data is not None else 0,
         n_bootstrap,
         n_permutations,
         seed,
         level,
-        test_measure,
+        "" if seg_only else test_measure,
         tuple(out),
         tuple(comparisons),
         judged.pairs_source,
         judged.joins,
+        sys_level,
     )
+
+
+def _system_level(
+    judged: Judged,
+    metrics: Sequence[MetricScores],
+    official: SystemScores | None,
+    all_rows: Sequence[MetricScores] | None,
+    human: np.ndarray,
+    systems: np.ndarray,
+) -> tuple[SystemLevel, np.ndarray | None, list[np.ndarray]]:
+    """What the system level correlates: the record, the human system scores (None: no
+    system level) and per metric its system scores, in the same system order."""
+    names = tuple(n for n, _ in judged.corpus.systems)
+    if official is None:
+        sys_metric = [np.asarray(m.system, dtype=float) for m in metrics]
+        if judged.human is None:
+            return SystemLevel(systems=names), None, sys_metric
+        sys_human = _system_human(human, systems, len(names))
+        return SystemLevel(systems=names), sys_human, sys_metric
+    scored = list(all_rows if all_rows is not None else metrics)
+    corpus_names = scored[0].systems if scored and scored[0].systems else names
+    given = official.as_dict()
+    used = tuple(n for n in corpus_names if n in given)
+    level = SystemLevel(
+        official.source,
+        official.column,
+        all_rows is not None or judged.all_corpus is None,
+        used,
+        tuple(n for n in corpus_names if n not in given),
+        tuple(n for n in given if n not in corpus_names),
+    )
+    if len(used) < 2:
+        raise InputError(
+            f"{official.source}: {len(used)} system(s) match the input's systems "
+            f"({', '.join(corpus_names)}); the system level needs at least 2"
+        )
+    sign = 1.0 if judged.higher_is_better else -1.0
+    sys_human = sign * np.asarray([given[n] for n in used], dtype=float)
+    sys_metric = []
+    for m in scored:
+        by_name = dict(zip(m.systems or corpus_names, m.system, strict=True))
+        sys_metric.append(np.asarray([by_name[n] for n in used], dtype=float))
+    return level, sys_human, sys_metric
 
 
 def _measure_keys(pairs_only: bool, test_measure: str | None) -> tuple[tuple[str, ...], str]:
@@ -475,23 +649,30 @@ def _system_estimates(
 def _comparisons(
     metrics: Sequence[MetricScores],
     test_measure: str,
-    data: st.SegmentData,
+    data: st.SegmentData | None,
     n_permutations: int,
     seed: int,
-    human: tuple[np.ndarray, np.ndarray] | None,
+    human: np.ndarray,
+    sys_human: np.ndarray | None,
+    sys_metric: Sequence[np.ndarray],
 ) -> list[Comparison]:
-    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` and, with
-    ``human`` (per row, per system; None: pairs only), Williams' test at both levels."""
+    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``data``
+    None: no segment level, NaN), Williams' test at segment level (with a human score per
+    row) and at system level (``sys_human``: None, no system level)."""
     out = []
     for i, a in enumerate(metrics):
-        for b in metrics[i + 1 :]:
+        for j in range(i + 1, len(metrics)):
+            b = metrics[j]
             sa = np.asarray(a.segment, dtype=float)
             sb = np.asarray(b.segment, dtype=float)
-            delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
+            delta = p = math.nan
+            if data is not None:
+                delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
             w_seg = w_sys = None
-            if human is not None:
-                w_seg = _williams(human[0], sa, sb)
-                w_sys = _williams(human[1], np.asarray(a.system), np.asarray(b.system))
+            if data is not None and not np.all(np.isnan(human)):
+                w_seg = _williams(human, sa, sb)
+            if sys_human is not None:
+                w_sys = _williams(sys_human, sys_metric[i], sys_metric[j])
             out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
     return out
 
@@ -512,6 +693,7 @@ def correlate(
     workers: int | None = 1,
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
+    system_scores: SystemScores | None = None,
     **options: Unpack[MeasureOptions],
 ) -> Agreement:
     """Score ``judged`` with every metric asked for and measure each one's agreement.
@@ -532,25 +714,54 @@ def correlate(
             coverage, seed); ``n_permutations``: permutations of each pairwise test
             (``0``: none run); ``test_measure``: the segment-level measure tested (a key
             of ``MEASURES``).
+        system_scores: official human system scores (:func:`meteor.io.system_scores.
+            read_system_scores`; WMT's ``sys`` file): the system level correlates them with
+            each metric's system score over *every* output of the input (also those a
+            scores file left unjudged), computed as the metric defines it
+            (:func:`system_rule`).  Without it: the mean of each system's judged human
+            scores against the metric over the judged rows (named as such).
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
     _check_options(options)
-    metrics = score_metrics(
-        judged,
-        presets=presets,
-        params=params,
-        baselines=baselines,
-        columns=columns,
-        lang=lang,
-        workers=workers,
-        progress=progress,
-        preset_files=preset_files,
-    )
+    if judged.system_only and system_scores is None:
+        raise InputError("no segment judgements: give official system scores (--system-scores)")
+    chosen: dict[str, Any] = {
+        "presets": presets, "params": params, "baselines": baselines, "lang": lang,
+        "workers": workers, "progress": progress, "preset_files": preset_files,
+    }  # fmt: skip
+    all_rows: list[MetricScores] | None = None
+    if system_scores is not None and judged.all_corpus is not None:
+        everything = Judged(judged.all_corpus, None, system_only=True)
+        all_rows = score_metrics(everything, columns=(), by_definition=True, **chosen)
+        picked = _rows_of(judged.all_corpus, judged.corpus)
+        cols = score_metrics(judged, columns=columns) if columns is None or columns else []
+        metrics = [_restrict(m, picked) for m in all_rows] + cols
+        all_rows += cols
+    else:
+        metrics = score_metrics(
+            judged, columns=columns, by_definition=system_scores is not None, **chosen
+        )
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
-    return measure(judged, metrics, **options)
+    return measure(judged, metrics, official=system_scores, all_rows=all_rows, **options)
+
+
+def _rows_of(full: Any, part: Any) -> list[int]:
+    """Per row of the corpus ``part`` (a subset of ``full``), its row in ``full``."""
+    rows = row_index(full)
+    return [rows[key] for key in row_index(part)]
+
+
+def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:
+    """``m``'s segment scores (and statistics) of the given rows only; its system scores
+    (over every row) are kept."""
+    return MetricScores(
+        m.name, m.kind, m.signature, tuple(m.segment[i] for i in rows), m.system,
+        None if m.stats is None else tuple(m.stats[i] for i in rows), m.params,
+        m.system_rule, m.systems,
+    )  # fmt: skip
 
 
 def _check_options(options: MeasureOptions) -> None:

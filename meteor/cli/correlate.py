@@ -18,6 +18,7 @@ from meteor.analysis.agreement_stats import MEASURES
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError
+from meteor.io.system_scores import read_system_scores
 
 __all__ = ["add_parser", "cmd_correlate", "format_text"]
 
@@ -39,6 +40,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--pairs", action="append", metavar="FILE",
                    help="pairwise judgements: seg_id, better_system, worse_system (or a WMT DARR "
                    "file: SID BETTER WORSE); they replace the DARR pairs (repeat)")  # fmt: skip
+    p.add_argument("--system-scores", metavar="FILE",
+                   help="official human system scores (a 'system' column and score columns, "
+                   "e.g. WMT's sys file): the system level correlates them with each metric's "
+                   "score over every output of --hyp; --human-column becomes optional")  # fmt: skip
+    p.add_argument("--system-column", metavar="COL",
+                   help="the --system-scores column (default: its first numeric column)")  # fmt: skip
     p.add_argument("--lower-is-better", action="store_true",
                    help="the human score is an error score (MQM errors, HTER): flipped")  # fmt: skip
     p.add_argument("--preset", "-p", action="append", metavar="NAME",
@@ -101,11 +108,15 @@ def format_text(a: Agreement) -> str:
             label = tau_label if stat == "darr" else stat
             lines.append(f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}")
     if any(m.system for m in a.metrics):
-        lines += ["", f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
+        lines += ["", a.system_level.describe()]
+        lines += [f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
     for m in a.metrics:
         for key, e in m.system:
             lines.append(f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
-    if a.comparisons:
+    if any(m.system for m in a.metrics):
+        for m in a.metrics:
+            lines.append(f"  {m.name}: system score = {m.system_rule}")
+    if a.comparisons and a.test_measure:
         name, conv = MEASURES[a.test_measure]
         lines += [
             "",
@@ -116,15 +127,15 @@ def format_text(a: Agreement) -> str:
                 f"  {c.a} − {c.b}: {c.delta:+.4f}  p = {_f(c.p_value, 4)}"
                 + ("  (significant at 0.05)" if c.p_value == c.p_value and c.p_value < 0.05 else "")
             )
-        if any(c.williams_segment is not None for c in a.comparisons):
-            lines += ["", "differences in Pearson, Williams' test (t on n − 3 df, two-sided):"]
-            for c in a.comparisons:
-                cells = []
-                for level, w in (("segment", c.williams_segment), ("system", c.williams_system)):
-                    if w is not None:
-                        sig = "  (significant at 0.05)" if w[1] == w[1] and w[1] < 0.05 else ""
-                        cells.append(f"{level} t = {_f(w[0], 2)} p = {_f(w[1], 4)}{sig}")
-                lines.append(f"  {c.a} − {c.b}: " + "; ".join(cells))
+    if any(c.williams_segment is not None or c.williams_system is not None for c in a.comparisons):
+        lines += ["", "differences in Pearson, Williams' test (t on n − 3 df, two-sided):"]
+        for c in a.comparisons:
+            cells = []
+            for level, w in (("segment", c.williams_segment), ("system", c.williams_system)):
+                if w is not None:
+                    sig = "  (significant at 0.05)" if w[1] == w[1] and w[1] < 0.05 else ""
+                    cells.append(f"{level} t = {_f(w[0], 2)} p = {_f(w[1], 4)}{sig}")
+            lines.append(f"  {c.a} − {c.b}: " + "; ".join(cells))
     for m in a.metrics:
         lines.append(f"{m.name}: {m.signature}")
     return "\n".join(lines)
@@ -138,8 +149,17 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         raise CliError(f"--permutations must be 0 or more, got {args.permutations}")
     cli_io.check_seed(args.seed)
     stdin_used = [False]
-    if args.human_column is None and not args.pairs:
-        raise CliError("give --human-column, or pairwise judgements with --pairs")
+    if args.human_column is None and not args.pairs and not args.system_scores:
+        raise CliError(
+            "give --human-column, or pairwise judgements with --pairs (or official system "
+            "scores with --system-scores)"
+        )
+    if args.system_column and not args.system_scores:
+        raise CliError("--system-column needs --system-scores")
+    official = None
+    if args.system_scores:
+        name, data = cli_io.read_input(args.system_scores, "system scores", stdin_used)
+        official = read_system_scores(data, name, args.system_column)
     hyp_files, ref_files = judged_args.read_tables(args, stdin_used)
     score_files = [cli_io.read_input(f, "scores", stdin_used) for f in (args.scores or [])]
     pair_files = [cli_io.read_input(f, "pairs", stdin_used) for f in (args.pairs or [])]
@@ -153,6 +173,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         fmt=args.input_format,
         scores=score_files,
         pairs=pair_files,
+        system_only=args.human_column is None and not args.pairs,
     )
     for join in judged.joins:  # every unjoined row is reported, never dropped silently
         print(f"meteor: {join.message()}", file=sys.stderr)
@@ -170,6 +191,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             test_measure=args.test_measure,
             workers=workers,
             progress=bar,
+            system_scores=official,
         )
     judged_args.write_record(args, agreement.to_dict, lambda: format_text(agreement))
     return 0
