@@ -34,7 +34,7 @@ import numpy as np
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
-from meteor.analysis.judged import Join, Judged, load_judged, row_index
+from meteor.analysis.judged import RAW_DA_COLUMNS, Join, Judged, load_judged, row_index
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
 from meteor.params import Params
@@ -395,6 +395,7 @@ class Agreement:
     pairs_source: str | None = None
     joins: tuple[Join, ...] = ()
     system_level: SystemLevel = SystemLevel()
+    darr_notice: str = ""
 
     def metric(self, name: str) -> MetricAgreement:
         for m in self.metrics:
@@ -411,6 +412,9 @@ class Agreement:
                 "threshold": None if self.pairs_source else self.darr_threshold,
                 "pairs_file": self.pairs_source,
                 "pairs": self.n_darr_pairs,
+                "rule": None if self.pairs_source else "difference >= threshold (mt-metrics-eval)",
+                "by_item": "pair-weighted (= all pairs pooled, WMT's DARR)",
+                "notice": self.darr_notice or None,
             },  # fmt: skip
             "joins": [j.to_dict() for j in self.joins],
             "system_level": self.system_level.to_dict(),
@@ -556,6 +560,20 @@ def measure(
         judged.pairs_source,
         judged.joins,
         sys_level,
+        _darr_notice(judged),
+    )
+
+
+def _darr_notice(judged: Judged) -> str:
+    """One line when DARR pairs come from a column that is not raw DA (WMT's DARR is
+    built from raw DA), naming the column it would need; empty otherwise."""
+    if judged.human is None or judged.pairs is not None or judged.darr is not None:
+        return ""
+    if judged.human_column.lower() in RAW_DA_COLUMNS:
+        return ""
+    return (
+        f"DARR pairs are built from {judged.human_column!r}, not raw DA: WMT's DARR needs a "
+        f"raw DA column ({' or '.join(RAW_DA_COLUMNS)}, or name one with --darr-column)"
     )
 
 

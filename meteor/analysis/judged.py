@@ -16,9 +16,9 @@ from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.read import Corpus, load_corpus, some_ids
-from meteor.io.scores import Pair, read_pairs, read_scores
+from meteor.io.scores import Pair, numeric_columns, read_pairs, read_scores
 
-__all__ = ["Join", "Judged", "load_judged", "row_index"]
+__all__ = ["RAW_DA_COLUMNS", "Join", "Judged", "load_judged", "raw_da_column", "row_index"]
 
 
 @dataclass(frozen=True)
@@ -212,6 +212,8 @@ def load_judged(
         pairs: pairwise judgement files (:func:`meteor.io.scores.read_pairs`): their
             pairs replace the DARR pairs; pairs naming an output the corpus lacks are
             counted in ``Judged.joins``.  With pairs, ``human_column`` may be None.
+        darr_column: the column DARR pairs are built from; default the raw DA column
+            the files have (:func:`raw_da_column`), else the human column.
         system_only: with no ``human_column`` and no ``pairs``: a corpus without
             segment judgements (``Judged.system_only``), for official system scores.
 
@@ -233,6 +235,8 @@ def load_judged(
         if darr_column or scores:
             raise InputError("a DARR column and a scores file need a human column")
         return _judged_by_pairs(corpus, files, pairs, metric_columns, fmt, pairs_source)
+    if darr_column is None and not pairs:
+        darr_column = raw_da_column(scores or files, human_column, fmt)
     cols = list(
         dict.fromkeys([human_column, *metric_columns, *([darr_column] if darr_column else [])])
     )
@@ -261,6 +265,23 @@ def load_judged(
         tuple(joins),
         all_corpus,
     )
+
+
+#: Raw DA columns WMT's DARR pairs are built from, looked for when none is named.
+RAW_DA_COLUMNS = ("human_raw", "raw")
+
+
+def raw_da_column(
+    files: Sequence[tuple[str, bytes | str]], human_column: str, fmt: str | None = None
+) -> str | None:
+    """The raw DA column every file has (``human_raw``, else ``raw``), which WMT's DARR
+    pairs come from (mt-metrics-eval: raw DA differing by ≥ 25); None when the files have
+    none, or when it is the human column itself."""
+    have = [set(numeric_columns(data, name, fmt=fmt)) for name, data in files]
+    for col in RAW_DA_COLUMNS:
+        if col != human_column and have and all(col in h for h in have):
+            return col
+    return None
 
 
 def _per_system(corpus: Corpus, values: Mapping[tuple[str, str], float]) -> dict[str, list[float]]:

@@ -57,10 +57,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--metric-column", action="append", metavar="COL",
                    help="a metric score column of the file, e.g. comet (repeat)")  # fmt: skip
     p.add_argument("--darr-column", metavar="COL",
-                   help="the column DARR pairs are built from (default: the human column; "
-                   "WMT: raw DA)")  # fmt: skip
+                   help="the column DARR pairs are built from (default: a raw DA column "
+                   "human_raw or raw when the file has one, else the human column)")  # fmt: skip
     p.add_argument("--darr-threshold", type=float, default=25.0,
-                   help="DARR pairs differ by more than this (default 25, WMT's on raw DA)")  # fmt: skip
+                   help="DARR pairs differ by this or more (default 25, WMT's on raw DA)")  # fmt: skip
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N")
     p.add_argument("--permutations", type=int, default=1000, metavar="N")
     p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
@@ -81,8 +81,8 @@ def format_text(a: Agreement) -> str:
     if a.pairs_source:
         pairs = f"judged pairs from {a.pairs_source} ({a.n_darr_pairs:,} pairs)"
     else:
-        pairs = (f"DARR pairs: {a.darr_column} differs by > {a.darr_threshold:g} "
-                 f"({a.n_darr_pairs:,} pairs)")  # fmt: skip
+        pairs = (f"DARR pairs (mt-metrics-eval's rule): {a.darr_column} differs by ≥ "
+                 f"{a.darr_threshold:g} ({a.n_darr_pairs:,} pairs)")  # fmt: skip
     human = (
         "human: pairwise judgements only"
         if a.human_column == "pairs" and not any(m.system for m in a.metrics)
@@ -90,6 +90,7 @@ def format_text(a: Agreement) -> str:
     )
     lines = [
         *(j.message() for j in a.joins),
+        *([a.darr_notice] if a.darr_notice else []),
         f"{human}; {a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; {pairs}",
         f"value [{pct} bootstrap interval: {a.n_bootstrap:,} resamples of items (segment level) "
         f"or systems (system level), seed {a.seed}]",
@@ -193,5 +194,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             progress=bar,
             system_scores=official,
         )
+    if agreement.darr_notice:
+        print(f"meteor: {agreement.darr_notice}", file=sys.stderr)
     judged_args.write_record(args, agreement.to_dict, lambda: format_text(agreement))
     return 0

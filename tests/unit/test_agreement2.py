@@ -142,9 +142,10 @@ def test_pairs_tau_like_flattened_and_grouped_on_a_hand_case() -> None:
     a = correlate(judged, **KW)  # type: ignore[arg-type]
     comet = a.metric("comet")
     assert [k for k, _ in comet.segment] == ["darr_flat", "darr_item"] and comet.system == ()
-    # flattened: (4 concordant − 1 discordant) / 5; grouped: items 1, 2, 3 → (1 + 1 − 1) / 3
+    # flattened: (4 concordant − 1 discordant) / 5; by item, pair-weighted (WMT's DARR):
+    # items 1, 2, 3 with τ 1, 1, −1 and 3, 1, 1 pairs → (3 + 1 − 1) / 5, the pooled value
     assert comet.seg("darr_flat").value == pytest.approx(3 / 5)
-    assert comet.seg("darr_item").value == pytest.approx(1 / 3)
+    assert comet.seg("darr_item").value == pytest.approx(3 / 5)
     assert comet.seg("darr_flat").n == 5 and comet.seg("darr_item").n == 3
     e = comet.seg("darr_flat")
     assert e.low <= e.value <= e.high
