@@ -97,6 +97,20 @@ class MetricScores:
     systems: tuple[str, ...] = ()
 
 
+#: The exact name of each segment-level measure in the JSON record and the text output.
+MEASURE_NAMES: dict[str, str] = {
+    "kendall_flat": "kendall_tau_b_flattened",
+    "kendall_item": "kendall_tau_b_by_item",
+    "pearson_flat": "pearson_flattened",
+    "pearson_item": "pearson_by_item",
+    "spearman_flat": "spearman_flattened",
+    "spearman_item": "spearman_by_item",
+    "darr_flat": "tau_like_flattened",
+    "darr_item": "tau_like_by_item_pair_weighted",
+}
+#: The exact name of each system-level measure.
+SYSTEM_MEASURE_NAMES: dict[str, str] = {"pearson": "pearson", "kendall": "kendall_tau_b"}
+
 #: How a metric's system score is computed, by rule.
 SUMMED = "summed statistics (Meteor 1.5's system score)"
 MEAN = "mean of segment scores (as NLTK / HF evaluate, which define no corpus statistics)"
@@ -292,8 +306,8 @@ class MetricAgreement:
             "name": self.name,
             "kind": self.kind,
             "signature": self.signature,
-            "segment": {k: e.to_dict() for k, e in self.segment},
-            "system": {k: e.to_dict() for k, e in self.system},
+            "segment": {MEASURE_NAMES[k]: e.to_dict() for k, e in self.segment},
+            "system": {SYSTEM_MEASURE_NAMES[k]: e.to_dict() for k, e in self.system},
             "system_score": self.system_rule,
         }
 
@@ -316,7 +330,7 @@ class Comparison:
         def w(x: tuple[float, float] | None) -> dict[str, float | None] | None:
             return None if x is None else {"t": _num(x[0]), "p_value": _num(x[1])}
 
-        return {"a": self.a, "b": self.b, "measure": self.measure,
+        return {"a": self.a, "b": self.b, "measure": MEASURE_NAMES.get(self.measure),
                 "delta": _num(self.delta), "p_value": _num(self.p_value),
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip
@@ -396,6 +410,13 @@ class Agreement:
     joins: tuple[Join, ...] = ()
     system_level: SystemLevel = SystemLevel()
     darr_notice: str = ""
+    sided: str = "two"
+
+    def sides(self) -> str:
+        """How the tests' p-values are sided, in words (the default, two-sided, named)."""
+        if self.sided == "one":
+            return "one-sided in the direction observed (mt-metrics-eval's reading)"
+        return "two-sided (the default; --sided one: mt-metrics-eval's one-sided)"
 
     def metric(self, name: str) -> MetricAgreement:
         for m in self.metrics:
@@ -429,9 +450,11 @@ class Agreement:
                 "system_level": "systems",
             },  # fmt: skip
             "significance": {
-                "method": "PERM-BOTH (Deutsch et al. 2021), z-scored metrics, two-sided",
-                "pearson": "Williams (1959) t, n - 3 df, two-sided (Graham & Baldwin 2014)",
-                "measure": self.test_measure,
+                "method": f"PERM-BOTH (Deutsch et al. 2021), z-scored metrics, {self.sides()}, "
+                "p = (k + 1) / (N + 1)",
+                "pearson": f"Williams (1959) t, n - 3 df, {self.sides()} (Graham & Baldwin 2014)",
+                "sided": self.sided,
+                "measure": MEASURE_NAMES.get(self.test_measure),
                 "permutations": self.n_permutations,
             },  # fmt: skip
             "metrics": [m.to_dict() for m in self.metrics],
@@ -482,6 +505,7 @@ class MeasureOptions(TypedDict, total=False):
     seed: int
     level: float
     test_measure: str | None
+    sided: str
 
 
 def measure(
@@ -496,6 +520,7 @@ def measure(
     test_measure: str | None = None,
     official: SystemScores | None = None,
     all_rows: Sequence[MetricScores] | None = None,
+    sided: str = "two",
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
@@ -539,7 +564,7 @@ def measure(
         rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
         out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
     comparisons = _comparisons(
-        metrics, test_measure, data, n_permutations, seed, human, sys_human, sys_metric
+        metrics, test_measure, data, n_permutations, seed, human, sys_human, sys_metric, sided
     )
     return Agreement(
         judged.human_column,
@@ -561,6 +586,7 @@ def measure(
         judged.joins,
         sys_level,
         _darr_notice(judged),
+        sided,
     )
 
 
@@ -673,6 +699,7 @@ def _comparisons(
     human: np.ndarray,
     sys_human: np.ndarray | None,
     sys_metric: Sequence[np.ndarray],
+    sided: str = "two",
 ) -> list[Comparison]:
     """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``data``
     None: no segment level, NaN), Williams' test at segment level (with a human score per
@@ -685,19 +712,23 @@ def _comparisons(
             sb = np.asarray(b.segment, dtype=float)
             delta = p = math.nan
             if data is not None:
-                delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
+                delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed, sided)
             w_seg = w_sys = None
             if data is not None and not np.all(np.isnan(human)):
-                w_seg = _williams(human, sa, sb)
+                w_seg = _williams(human, sa, sb, sided)
             if sys_human is not None:
-                w_sys = _williams(sys_human, sys_metric[i], sys_metric[j])
+                w_sys = _williams(sys_human, sys_metric[i], sys_metric[j], sided)
             out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
     return out
 
 
-def _williams(human: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Williams' test of Pearson r(human, a) vs r(human, b) (:func:`~.agreement_stats.williams`)."""
-    return st.williams(st.pearson(human, a), st.pearson(human, b), st.pearson(a, b), len(human))
+def _williams(
+    human: np.ndarray, a: np.ndarray, b: np.ndarray, sided: str = "two"
+) -> tuple[float, float]:
+    """Williams' test of Pearson r(human, a) vs r(human, b) (:func:`~.agreement_stats.williams`);
+    ``sided="one"``: half the two-sided p, in the direction observed (WMT's reading)."""
+    t, p = st.williams(st.pearson(human, a), st.pearson(human, b), st.pearson(a, b), len(human))
+    return (t, p / 2.0) if sided == "one" else (t, p)
 
 
 def correlate(
@@ -727,11 +758,12 @@ def correlate(
         progress: ``progress(fraction, message)`` while scoring.
         preset_files: preset files (``meteor tune --out``), labelled by their name.
         options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
-            ``darr_threshold``: DARR pairs need a larger difference than this (WMT: 25
-            on raw DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
+            ``darr_threshold``: DARR pairs differ by this or more (WMT: 25 on raw
+            DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
             coverage, seed); ``n_permutations``: permutations of each pairwise test
             (``0``: none run); ``test_measure``: the segment-level measure tested (a key
-            of ``MEASURES``).
+            of ``MEASURES``); ``sided``: ``two`` (default) or ``one`` (mt-metrics-eval's
+            reading, in the direction observed) for PERM-BOTH and Williams' test.
         system_scores: official human system scores (:func:`meteor.io.system_scores.
             read_system_scores`; WMT's ``sys`` file): the system level correlates them with
             each metric's system score over *every* output of the input (also those a
@@ -789,6 +821,8 @@ def _check_options(options: MeasureOptions) -> None:
     Raises:
         InputError: ``n_bootstrap < 1``, ``n_permutations < 0`` or ``level`` not in (0, 1).
     """
+    if options.get("sided", "two") not in ("one", "two"):
+        raise InputError(f"sided must be 'one' or 'two', got {options.get('sided')!r}")
     if options.get("n_bootstrap", 1) < 1 or options.get("n_permutations", 0) < 0:
         raise InputError("n_bootstrap must be at least 1 and n_permutations at least 0")
     level = options.get("level", 0.5)

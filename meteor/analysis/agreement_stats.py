@@ -402,9 +402,20 @@ def _zscore(x: Array) -> Array:
 
 
 def perm_both(
-    key: str, data: SegmentData, a: Array, b: Array, n_permutations: int, seed: int
+    key: str,
+    data: SegmentData,
+    a: Array,
+    b: Array,
+    n_permutations: int,
+    seed: int,
+    sided: str = "two",
 ) -> tuple[float, float]:
-    """``(Δ = r(A) − r(B), two-sided p)`` by PERM-BOTH (see the module's docstring)."""
+    """``(Δ = r(A) − r(B), p)`` by PERM-BOTH (see the module's docstring).
+
+    ``sided="two"``: p = (#{|Δ_perm| ≥ |Δ|} + 1)/(N + 1); ``"one"`` (mt-metrics-eval's
+    reading, in the direction observed: H1 is that the metric with the higher value is
+    better): p = (#{sign(Δ)·Δ_perm ≥ |Δ|} + 1)/(N + 1).
+    """
     za = _zscore(np.asarray(a, dtype=float))
     zb = _zscore(np.asarray(b, dtype=float))
     delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
@@ -417,7 +428,8 @@ def perm_both(
         pa = np.where(swap, zb, za)
         pb = np.where(swap, za, zb)
         d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
-        if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
+        seen = abs(d) if sided == "two" else math.copysign(1.0, delta) * d
+        if math.isfinite(d) and seen >= abs(delta) - 1e-12:
             hits += 1
     return delta, (hits + 1) / (n_permutations + 1)
 

@@ -13,7 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
+from meteor.analysis.agreement import (
+    BASELINES,
+    MEASURE_NAMES,
+    SYSTEM_MEASURE_NAMES,
+    Agreement,
+    correlate,
+    load_judged,
+)
 from meteor.analysis.agreement_stats import MEASURES
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
@@ -66,12 +73,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
                    help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
                    "--pairs alone)")  # fmt: skip
+    p.add_argument("--sided", choices=("one", "two"), default="two",
+                   help="PERM-BOTH and Williams' p-values: two-sided (default) or one-sided in "
+                   "the direction observed (mt-metrics-eval's reading)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
     judged_args.add_run_options(p)
     return p
 
 
-def _f(x: float | None, digits: int = 3) -> str:
+def _f(x: float | None, digits: int = 4) -> str:
     return "n/a" if x is None or x != x else f"{x:.{digits}f}"
 
 
@@ -96,9 +106,8 @@ def format_text(a: Agreement) -> str:
         f"or systems (system level), seed {a.seed}]",
         "",
     ]
-    head = f"{'metric':<14} {'measure':<12} {'flattened':<24} {'grouped by item':<24}"
+    head = f"{'metric':<14} {'measure':<22} {'flattened':<26} {'by item':<26}"
     lines.append(head)
-    tau_label = "pairs τ-like" if a.pairs_source else "DARR τ-like"
     for m in a.metrics:
         keys = dict(m.segment)
         for stat in ("kendall", "pearson", "spearman", "darr"):
@@ -106,22 +115,26 @@ def format_text(a: Agreement) -> str:
                 continue
             flat, item = m.seg(f"{stat}_flat"), m.seg(f"{stat}_item")
             cells = [f"{_f(e.value)} [{_f(e.low)}, {_f(e.high)}]" for e in (flat, item)]
-            label = tau_label if stat == "darr" else stat
-            lines.append(f"{m.name:<14} {label:<12} {cells[0]:<24} {cells[1]:<24}")
+            label = MEASURE_NAMES[f"{stat}_flat"].removesuffix("_flattened")
+            if stat == "darr":
+                label = f"{label} ({'pairs' if a.pairs_source else 'DARR'})"
+                cells[1] += " pair-weighted"
+            lines.append(f"{m.name:<14} {label:<22} {cells[0]:<26} {cells[1]:<26}")
     if any(m.system for m in a.metrics):
         lines += ["", a.system_level.describe()]
-        lines += [f"{'metric':<14} {'system-level':<12} {'value [interval]':<24}"]
+        lines += [f"{'metric':<14} {'system-level':<14} {'value [interval]':<24}"]
     for m in a.metrics:
         for key, e in m.system:
-            lines.append(f"{m.name:<14} {key:<12} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
+            name = SYSTEM_MEASURE_NAMES[key]
+            lines.append(f"{m.name:<14} {name:<14} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]")
     if any(m.system for m in a.metrics):
         for m in a.metrics:
             lines.append(f"  {m.name}: system score = {m.system_rule}")
     if a.comparisons and a.test_measure:
-        name, conv = MEASURES[a.test_measure]
         lines += [
             "",
-            f"differences in {name} ({conv}), PERM-BOTH, {a.n_permutations:,} permutations:",
+            f"differences in {MEASURE_NAMES[a.test_measure]}, PERM-BOTH, "
+            f"{a.n_permutations:,} permutations, {a.sides()}, p = (k + 1)/(N + 1):",
         ]
         for c in a.comparisons:
             lines.append(
@@ -129,7 +142,7 @@ def format_text(a: Agreement) -> str:
                 + ("  (significant at 0.05)" if c.p_value == c.p_value and c.p_value < 0.05 else "")
             )
     if any(c.williams_segment is not None or c.williams_system is not None for c in a.comparisons):
-        lines += ["", "differences in Pearson, Williams' test (t on n − 3 df, two-sided):"]
+        lines += ["", f"differences in pearson, Williams' test (t on n − 3 df, {a.sides()}):"]
         for c in a.comparisons:
             cells = []
             for level, w in (("segment", c.williams_segment), ("system", c.williams_system)):
@@ -190,6 +203,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             n_permutations=args.permutations,
             seed=args.seed,
             test_measure=args.test_measure,
+            sided=args.sided,
             workers=workers,
             progress=bar,
             system_scores=official,

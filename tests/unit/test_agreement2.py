@@ -204,8 +204,8 @@ def test_cli_correlate_pairs_only_text(tmp_path: Path, capsys: pytest.CaptureFix
             "--baseline", "chrf", "--preset", "nltk", "--bootstrap", "20", "--permutations", "20"]  # fmt: skip
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "pairs τ-like" in text and "judged pairs from" in text and "system-level" not in text
-    assert "Kendall" not in text and "DARR τ-like (flattened), PERM-BOTH" in text
+    assert "tau_like (pairs)" in text and "judged pairs from" in text and "system-level" not in text
+    assert "kendall" not in text and "tau_like_flattened, PERM-BOTH" in text
     assert main(["correlate", "--hyp", str(out)]) == 2
     err = capsys.readouterr().err
     assert "give --human-column, or pairwise judgements with --pairs" in err
