@@ -196,11 +196,20 @@ def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> Me
         system.append(corpus_metric.corpus_score(list(hyps), streams).score)
         if progress is not None:
             progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
-    signature = corpus_metric.get_signature().format()
+    signature = _baseline_signature(sentence, corpus_metric)
     names = tuple(n for n, _ in corpus.systems)
     return MetricScores(
         name, "baseline", signature, tuple(segs), tuple(system), system_rule=CORPUS, systems=names
     )
+
+
+def _baseline_signature(sentence: Any, corpus_metric: Any) -> str:
+    """What a baseline computed: the segment scores' sacreBLEU signature (BLEU: the
+    ``sentence_bleu`` one, effective order ``eff:yes``), and the system scores'
+    (``corpus_score``) after ``; system: `` when it differs."""
+    seg = sentence.get_signature().format()
+    system = corpus_metric.get_signature().format()
+    return seg if seg == system else f"{seg}; system: {system}"
 
 
 def _column_scores(judged: Judged, name: str) -> MetricScores:
