@@ -19,6 +19,7 @@ __all__ = [
     "load_preset_file",
     "parse_preset_file",
     "preset_names",
+    "settings_digest",
     "DEFAULT_PRESET",
 ]
 
@@ -39,6 +40,9 @@ class Preset:
     description: str
     reproduces: str
     needs_paraphrase: bool = False
+    #: a preset file's tuned objective and its value, only when its settings match its
+    #: digest (:func:`parse_preset_file`); None otherwise.
+    tuned: tuple[str, float] | None = None
 
 
 def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float, ...]) -> Params:
@@ -366,7 +370,33 @@ def get_preset(name: str) -> Preset:
 
 #: What a preset file (``meteor tune --out tuned.json``) says it is.
 PRESET_FILE_FORMAT = "meteor-preset"
-_FILE_FIELDS = ("format", "version", "name", "description", "params", "base_preset", "tuned_on")
+_FILE_FIELDS = (
+    "format",
+    "version",
+    "name",
+    "description",
+    "params",
+    "base_preset",
+    "tuned_on",
+    "settings_sha256",
+)
+
+
+def settings_digest(params: object, tuned_on: object) -> str:
+    """The digest a preset file carries of its own settings (field ``settings_sha256``):
+    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``.
+    An edit by hand of α, a weight or the tuned value no longer matches it."""
+    import hashlib
+    import json
+
+    text = json.dumps(
+        {"params": params, "tuned_on": tuned_on},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _label_part(text: str) -> str:
@@ -380,12 +410,21 @@ def preset_file_label(name: str, data: str, digest: str) -> str:
     return f"{_label_part(name)}@{digest[:12]},tuned-on:{_label_part(data)}"
 
 
-def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
+def parse_preset_file(
+    data: bytes, where: str = "preset file", *, allow_edited: bool = False
+) -> Preset:
     """A preset from the bytes of a preset file (see :func:`load_preset_file`).
 
+    The file's ``settings_sha256`` (:func:`settings_digest`) must match its settings: a
+    file edited by hand loads only with ``allow_edited`` (and a warning), is named
+    ``…+edited`` and never carries its tuned objective value over (``Preset.tuned`` None).
+    A file without the field (written before digests) loads with a notice, unverified,
+    also without its tuned value.
+
     Raises:
-        ParamError: not JSON, not a preset file, or a field that is missing or wrong
-            (the message names the file and the field).
+        ParamError: not JSON, not a preset file, a field that is missing or wrong (the
+            message names the file and the field), or settings that do not match the
+            digest without ``allow_edited``.
     """
     import hashlib
     import json
@@ -446,10 +485,58 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
         raise ParamError(f"{where}: field 'params': {exc}") from None
     digest = hashlib.sha256(data).hexdigest()
     label = preset_file_label(name, tuned_on["data"], digest)
-    return Preset(label, params, description, f"preset file tuned on {tuned_on['data']}")
+    tuned = _check_digest(doc, where, allow_edited)
+    if tuned is False:
+        label += "+edited"
+    return Preset(
+        label,
+        params,
+        description,
+        f"preset file tuned on {tuned_on['data']}",
+        tuned=None if isinstance(tuned, bool) else tuned,
+    )
 
 
-def load_preset_file(path: str | os.PathLike[str]) -> Preset:
+def _check_digest(
+    doc: dict[str, object], where: str, allow_edited: bool
+) -> tuple[str, float] | None | bool:
+    """The tuned ``(objective, value)`` of a file whose settings match its digest; None for
+    an old file without a digest (a notice) or no tuned value; False for an edited file
+    (loaded only with ``allow_edited``, with a warning).
+
+    Raises:
+        ParamError: an edited file without ``allow_edited``.
+    """
+    from meteor.io.lines import notice
+
+    given = doc.get("settings_sha256")
+    if given is None:
+        notice(
+            f"{where}: no settings digest (written before digests): loaded unverified, "
+            "without its tuned objective value"
+        )
+        return None
+    if given != settings_digest(doc.get("params"), doc.get("tuned_on")):
+        if not allow_edited:
+            raise ParamError(
+                f"{where}: its settings do not match its digest (edited by hand?); load it "
+                "with --allow-edited-preset (API: allow_edited=True) to use it without its "
+                "tuned objective value"
+            )
+        notice(
+            f"{where}: edited by hand (its settings do not match its digest): loaded as "
+            "asked; its tuned objective value is dropped"
+        )
+        return False
+    tuned_on = doc["tuned_on"]
+    assert isinstance(tuned_on, dict)
+    objective, value = tuned_on.get("objective"), tuned_on.get("value")
+    if isinstance(objective, str) and isinstance(value, int | float):
+        return objective, float(value)
+    return None
+
+
+def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False) -> Preset:
     """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`.
 
     The preset's name — what the signature's ``preset:`` field shows — is the file's own
@@ -465,4 +552,4 @@ def load_preset_file(path: str | os.PathLike[str]) -> Preset:
         raise ParamError(f"preset file {os.fspath(path)}: {exc.strerror or exc}") from None
     if len(data) > 1 << 20:
         raise ParamError(f"preset file {os.fspath(path)}: larger than 1 MiB, not a preset file")
-    return parse_preset_file(data, f"preset file {os.fspath(path)}")
+    return parse_preset_file(data, f"preset file {os.fspath(path)}", allow_edited=allow_edited)

@@ -239,6 +239,7 @@ def score_metrics(
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
     by_definition: bool = False,
+    allow_edited_presets: bool = False,
 ) -> list[MetricScores]:
     """Every metric's segment and system scores (``columns``: default every column given;
     ``by_definition``: each METEOR setting's system score as it defines it,
@@ -259,7 +260,7 @@ def score_metrics(
             )  # fmt: skip
         )
     for path in dict.fromkeys(preset_files):  # tuned presets: their signature names them
-        build = partial(Meteor, preset_file=path)
+        build = partial(Meteor, preset_file=path, allow_edited=allow_edited_presets)
         label = str(build().preset).split("@")[0]
         out.append(_meteor_scores(judged, label, "preset", build, workers, progress, by_definition))
     for label, p in (params or {}).items():
@@ -752,6 +753,7 @@ def correlate(
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
     system_scores: SystemScores | None = None,
+    allow_edited_presets: bool = False,
     **options: Unpack[MeasureOptions],
 ) -> Agreement:
     """Score ``judged`` with every metric asked for and measure each one's agreement.
@@ -766,6 +768,8 @@ def correlate(
         workers: processes for METEOR scoring (``None``: every CPU).
         progress: ``progress(fraction, message)`` while scoring.
         preset_files: preset files (``meteor tune --out``), labelled by their name.
+        allow_edited_presets: load preset files edited by hand (their settings do not match
+            their digest), with a warning (:func:`meteor.presets.parse_preset_file`).
         options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
             ``darr_threshold``: DARR pairs differ by this or more (WMT: 25 on raw
             DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
@@ -789,6 +793,7 @@ def correlate(
     chosen: dict[str, Any] = {
         "presets": presets, "params": params, "baselines": baselines, "lang": lang,
         "workers": workers, "progress": progress, "preset_files": preset_files,
+        "allow_edited_presets": allow_edited_presets,
     }  # fmt: skip
     all_rows: list[MetricScores] | None = None
     if system_scores is not None and judged.all_corpus is not None:

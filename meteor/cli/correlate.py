@@ -59,6 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help="a METEOR preset (repeat; default: meteor-1.5)")  # fmt: skip
     p.add_argument("--preset-file", action="append", metavar="FILE",
                    help="a preset file written by `meteor tune --out` (repeat)")  # fmt: skip
+    p.add_argument("--allow-edited-preset", action="store_true",
+                   help="load --preset-file files edited by hand, with a warning and without "
+                   "their tuned objective value")  # fmt: skip
     p.add_argument("--baseline", action="append", choices=tuple(BASELINES),
                    help="a sacreBLEU baseline (repeat)")  # fmt: skip
     p.add_argument("--metric-column", action="append", metavar="COL",
@@ -197,6 +200,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
             judged,
             presets=args.preset or (() if args.preset_file else ("meteor-1.5",)),
             preset_files=args.preset_file or (),
+            allow_edited_presets=args.allow_edited_preset,
             baselines=args.baseline or (),
             darr_threshold=args.darr_threshold,
             n_bootstrap=args.bootstrap,
