@@ -97,3 +97,25 @@ def test_an_old_file_without_a_digest_loads_with_a_notice(tuned: tuple[Path, Pat
     with pytest.warns(Warning, match="no settings digest"):
         preset = parse_preset_file(json.dumps(doc).encode(), "preset file old.json")
     assert preset.tuned is None and "+edited" not in preset.name
+
+
+@pytest.mark.parametrize("command", ["explain", "reconcile", "correlate"])
+def test_every_command_that_reads_a_preset_file_takes_the_flag(
+    command: str, tuned: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, out = tuned
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc["params"]["beta"] = doc["params"]["beta"] + 0.5
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc), encoding="utf-8")
+    argv = {
+        "explain": ["explain", "--preset-file", str(edited), "--hyp", "a cat", "--ref", "the cat"],
+        "reconcile": ["reconcile", "--from", "nltk", "--to-file", str(edited), "--hyp", "a cat",
+                      "--ref", "the cat"],
+        "correlate": ["correlate", "--hyp", str(data), "--human-column", "human_score",
+                      "--preset-file", str(edited), "--bootstrap", "5", "--permutations", "0"],
+    }[command]  # fmt: skip
+    assert main(argv) == 2
+    assert "--allow-edited-preset" in capsys.readouterr().err
+    assert main([*argv, "--allow-edited-preset"]) == 0
+    assert "edited by hand" in capsys.readouterr().err
