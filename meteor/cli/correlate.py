@@ -104,13 +104,16 @@ def format_text(a: Agreement) -> str:
     lines = [
         *(j.message() for j in a.joins),
         *([a.darr_notice] if a.darr_notice else []),
-        f"{human}; {a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; {pairs}",
+        f"{human}; {a.n_rows:,} rows, {a.n_items:,} items, {a.n_systems} systems; {pairs}"
+        if any(m.segment for m in a.metrics)
+        else f"human: official system scores only (no segment judgements); {a.n_rows:,} rows, "
+        f"{a.n_systems} systems",
         f"value [{pct} bootstrap interval: {a.n_bootstrap:,} resamples of items (segment level) "
         f"or systems (system level), seed {a.seed}]",
         "",
     ]
-    head = f"{'metric':<14} {'measure':<22} {'flattened':<26} {'by item':<26}"
-    lines.append(head)
+    if any(m.segment for m in a.metrics):
+        lines.append(f"{'metric':<14} {'measure':<22} {'flattened':<26} {'by item':<26}")
     for m in a.metrics:
         keys = dict(m.segment)
         for stat in ("kendall", "pearson", "spearman", "darr"):

@@ -118,6 +118,7 @@ def test_cli_system_level_only_without_a_human_column(
     assert main([*argv, "--system-column", "human_raw"]) == 0
     text = capsys.readouterr().out
     assert "official system scores" in text and "column human_raw" in text
+    assert text.startswith("human: official system scores only") and "DARR" not in text
     assert "Williams" in text and "system t =" in text
     assert main([*argv, "--system-column", "nope"]) == 2
     err = capsys.readouterr().err
