@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Literal
 
 from meteor.module_registry import Module
 from meteor.params import ParamError, Params
@@ -413,18 +414,12 @@ def preset_file_label(name: str, data: str, digest: str) -> str:
 def parse_preset_file(
     data: bytes, where: str = "preset file", *, allow_edited: bool = False
 ) -> Preset:
-    """A preset from the bytes of a preset file (see :func:`load_preset_file`).
-
-    The file's ``settings_sha256`` (:func:`settings_digest`) must match its settings: a
-    file edited by hand loads only with ``allow_edited`` (and a warning), is named
-    ``…+edited`` and never carries its tuned objective value over (``Preset.tuned`` None).
-    A file without the field (written before digests) loads with a notice, unverified,
-    also without its tuned value.
+    """A preset from the bytes of a preset file (see :func:`load_preset_file`; the digest
+    rules: :func:`_check_digest`).
 
     Raises:
-        ParamError: not JSON, not a preset file, a field that is missing or wrong (the
-            message names the file and the field), or settings that do not match the
-            digest without ``allow_edited``.
+        ParamError: not JSON, not a preset file, a field that is missing or wrong (named),
+            or settings that do not match the digest without ``allow_edited``.
     """
     import hashlib
     import json
@@ -486,34 +481,31 @@ def parse_preset_file(
     digest = hashlib.sha256(data).hexdigest()
     label = preset_file_label(name, tuned_on["data"], digest)
     tuned = _check_digest(doc, where, allow_edited)
-    if tuned is False:
-        label += "+edited"
-    return Preset(
-        label,
-        params,
-        description,
-        f"preset file tuned on {tuned_on['data']}",
-        tuned=None if isinstance(tuned, bool) else tuned,
-    )
+    label += "+edited" if tuned is False else ""
+    reproduces = f"preset file tuned on {tuned_on['data']}"
+    return Preset(label, params, description, reproduces, tuned=None if tuned is False else tuned)
 
 
 def _check_digest(
     doc: dict[str, object], where: str, allow_edited: bool
-) -> tuple[str, float] | None | bool:
-    """The tuned ``(objective, value)`` of a file whose settings match its digest; None for
-    an old file without a digest (a notice) or no tuned value; False for an edited file
-    (loaded only with ``allow_edited``, with a warning).
+) -> tuple[str, float] | None | Literal[False]:
+    """The file's ``settings_sha256`` (:func:`settings_digest`) against its settings: the
+    tuned ``(objective, value)`` of a file that matches; False for a file edited by hand
+    (loaded only with ``allow_edited``, with a warning, named ``…+edited``, never with its
+    tuned value); None for a file written before digests (a notice: loaded unverified,
+    without its tuned value) or without a tuned value.
 
     Raises:
         ParamError: an edited file without ``allow_edited``.
     """
-    from meteor.io.lines import notice
+    import warnings
 
     given = doc.get("settings_sha256")
     if given is None:
-        notice(
+        warnings.warn(
             f"{where}: no settings digest (written before digests): loaded unverified, "
-            "without its tuned objective value"
+            "without its tuned objective value",
+            stacklevel=4,
         )
         return None
     if given != settings_digest(doc.get("params"), doc.get("tuned_on")):
@@ -523,9 +515,10 @@ def _check_digest(
                 "with --allow-edited-preset (API: allow_edited=True) to use it without its "
                 "tuned objective value"
             )
-        notice(
+        warnings.warn(
             f"{where}: edited by hand (its settings do not match its digest): loaded as "
-            "asked; its tuned objective value is dropped"
+            "asked; its tuned objective value is dropped",
+            stacklevel=4,
         )
         return False
     tuned_on = doc["tuned_on"]

@@ -33,8 +33,15 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
-from meteor.analysis.judged import RAW_DA_COLUMNS, Join, Judged, load_judged, row_index
+from meteor.analysis import system_level as sl
+from meteor.analysis.agreement_records import (
+    Agreement,
+    Comparison,
+    MetricAgreement,
+)
+from meteor.analysis.agreement_stats import Estimate, segment_estimate, system_estimate
+from meteor.analysis.judged import Join, Judged, darr_notice, load_judged, row_index
+from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
 from meteor.params import Params
@@ -82,7 +89,7 @@ class MetricScores:
         system: per system, the corpus score.
         stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
         params: METEOR only: the settings.
-        system_rule: how ``system`` was computed (:func:`system_rule`).
+        system_rule: how ``system`` was computed (:mod:`meteor.analysis.system_level`).
         systems: the systems' names, in the order of ``system``.
     """
 
@@ -95,36 +102,6 @@ class MetricScores:
     params: Params | None = None
     system_rule: str = ""
     systems: tuple[str, ...] = ()
-
-
-#: The exact name of each segment-level measure in the JSON record and the text output.
-MEASURE_NAMES: dict[str, str] = {
-    "kendall_flat": "kendall_tau_b_flattened",
-    "kendall_item": "kendall_tau_b_by_item",
-    "pearson_flat": "pearson_flattened",
-    "pearson_item": "pearson_by_item",
-    "spearman_flat": "spearman_flattened",
-    "spearman_item": "spearman_by_item",
-    "darr_flat": "tau_like_flattened",
-    "darr_item": "tau_like_by_item_pair_weighted",
-}
-#: The exact name of each system-level measure.
-SYSTEM_MEASURE_NAMES: dict[str, str] = {"pearson": "pearson", "kendall": "kendall_tau_b"}
-
-#: How a metric's system score is computed, by rule.
-SUMMED = "summed statistics (Meteor 1.5's system score)"
-MEAN = "mean of segment scores (as NLTK / HF evaluate, which define no corpus statistics)"
-CORPUS = "sacreBLEU corpus_score"
-COLUMN_MEAN = "mean of the column's segment scores"
-
-
-def system_rule(params: Params, *, by_definition: bool = True) -> str:
-    """How a METEOR setting defines its system score: Meteor 1.5 (``-l en -norm``, its
-    tasks, any stage-wise setting) sums the segments' statistics; the NLTK family (greedy
-    aligner: ``nltk``, ``hf``) defines only a sentence score, and HF evaluate's corpus
-    number is the mean of the sentence scores.  ``by_definition=False``: summed for every
-    setting (:func:`correlate` without official system scores, as before)."""
-    return MEAN if by_definition and params.aligner == "greedy" else SUMMED
 
 
 def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
@@ -150,7 +127,7 @@ def _meteor_scores(
     from meteor.runners.parallel import score_corpus
 
     m = build()
-    rule = system_rule(m.params, by_definition=by_definition)
+    rule = sl.system_rule(m.params, by_definition=by_definition)
     corpus = judged.corpus
     segs: list[float] = []
     stats: list[Stats] = []
@@ -166,7 +143,7 @@ def _meteor_scores(
         result = score_corpus(m, hyps, corpus.refs_of(name), workers=workers, progress=step)
         segs.extend(s.score for s in result.segments)
         stats.extend(s.stats for s in result.segments)
-        system.append(result.score if rule == SUMMED else result.mean_segment_score)
+        system.append(result.score if rule == sl.SUMMED else result.mean_segment_score)
         signature = result.signature
     names = tuple(n for n, _ in corpus.systems)
     return MetricScores(
@@ -196,20 +173,14 @@ def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> Me
         system.append(corpus_metric.corpus_score(list(hyps), streams).score)
         if progress is not None:
             progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
-    signature = _baseline_signature(sentence, corpus_metric)
+    # what was computed: sentence_bleu's signature (eff:yes), then corpus_score's if it differs
+    seg_sig, sys_sig = sentence.get_signature().format(), corpus_metric.get_signature().format()
+    signature = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
     names = tuple(n for n, _ in corpus.systems)
     return MetricScores(
-        name, "baseline", signature, tuple(segs), tuple(system), system_rule=CORPUS, systems=names
-    )
-
-
-def _baseline_signature(sentence: Any, corpus_metric: Any) -> str:
-    """What a baseline computed: the segment scores' sacreBLEU signature (BLEU: the
-    ``sentence_bleu`` one, effective order ``eff:yes``), and the system scores'
-    (``corpus_score``) after ``; system: `` when it differs."""
-    seg = sentence.get_signature().format()
-    system = corpus_metric.get_signature().format()
-    return seg if seg == system else f"{seg}; system: {system}"
+        name, "baseline", signature, tuple(segs), tuple(system),
+        system_rule=sl.CORPUS, systems=names,
+    )  # fmt: skip
 
 
 def _column_scores(judged: Judged, name: str) -> MetricScores:
@@ -223,7 +194,7 @@ def _column_scores(judged: Judged, name: str) -> MetricScores:
     names = tuple(n for n, _ in judged.corpus.systems)
     return MetricScores(
         name, "column", f"column:{name}", tuple(segs), tuple(system),
-        system_rule=COLUMN_MEAN, systems=names,
+        system_rule=sl.COLUMN_MEAN, systems=names,
     )  # fmt: skip
 
 
@@ -243,7 +214,7 @@ def score_metrics(
 ) -> list[MetricScores]:
     """Every metric's segment and system scores (``columns``: default every column given;
     ``by_definition``: each METEOR setting's system score as it defines it,
-    :func:`system_rule`; else summed statistics)."""
+    :mod:`meteor.analysis.system_level`; else summed statistics)."""
     from meteor.metric import Meteor
 
     out: list[MetricScores] = []
@@ -291,185 +262,6 @@ def score_metrics(
 
 
 # --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class MetricAgreement:
-    """One metric's agreement: ``segment`` by :data:`~meteor.analysis.agreement_stats.MEASURES`
-    key, ``system`` by ``pearson``/``kendall``."""
-
-    name: str
-    kind: str
-    signature: str
-    segment: tuple[tuple[str, Estimate], ...]
-    system: tuple[tuple[str, Estimate], ...]
-    system_rule: str = ""
-
-    def seg(self, key: str) -> Estimate:
-        return dict(self.segment)[key]
-
-    def sys(self, key: str) -> Estimate:
-        return dict(self.system)[key]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "signature": self.signature,
-            "segment": {MEASURE_NAMES[k]: e.to_dict() for k, e in self.segment},
-            "system": {SYSTEM_MEASURE_NAMES[k]: e.to_dict() for k, e in self.system},
-            "system_score": self.system_rule,
-        }
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """``a`` vs ``b`` on one segment-level measure: Δ = a − b and its PERM-BOTH p-value;
-    beside it Williams' test of their Pearson correlations, ``(t, two-sided p)``, at
-    segment level (flattened, over the rows) and system level (None: no human scores)."""
-
-    a: str
-    b: str
-    measure: str
-    delta: float
-    p_value: float
-    williams_segment: tuple[float, float] | None = None
-    williams_system: tuple[float, float] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        def w(x: tuple[float, float] | None) -> dict[str, float | None] | None:
-            return None if x is None else {"t": _num(x[0]), "p_value": _num(x[1])}
-
-        return {"a": self.a, "b": self.b, "measure": MEASURE_NAMES.get(self.measure),
-                "delta": _num(self.delta), "p_value": _num(self.p_value),
-                "williams_pearson": {"segment_flat": w(self.williams_segment),
-                                     "system": w(self.williams_system)}}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class SystemLevel:
-    """Which system scores the system level correlates.
-
-    Attributes:
-        official: the official human system scores' file (None: the mean of each system's
-            judged rows' human scores — this tool's earlier convention, not WMT's).
-        column: the official scores' column.
-        all_rows: the metric's system score from every output of the input (WMT's
-            convention), or only from the judged rows (False).
-        systems: the systems correlated.
-        no_official: systems of the input without an official score (left out).
-        not_in_input: systems with an official score but no output in the input.
-    """
-
-    official: str | None = None
-    column: str | None = None
-    all_rows: bool = False
-    systems: tuple[str, ...] = ()
-    no_official: tuple[str, ...] = ()
-    not_in_input: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """One line: what the system level correlates."""
-        if self.official is None:
-            return ("system level: human = mean of each system's judged segment scores, metric "
-                    "= over the judged rows only (not WMT's convention: give --system-scores "
-                    "for the official system scores)")  # fmt: skip
-        text = (f"system level: human = official system scores ({self.official}, column "
-                f"{self.column}), metric = over "
-                f"{'every output of the input' if self.all_rows else 'the judged rows'}; "
-                f"{len(self.systems)} systems")  # fmt: skip
-        if self.no_official:
-            text += f"; without an official score, left out: {', '.join(self.no_official)}"
-        if self.not_in_input:
-            text += f"; official score but no output, unused: {', '.join(self.not_in_input)}"
-        return text
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "human": "official" if self.official else "mean_of_judged_segments",
-            "official_file": self.official,
-            "official_column": self.column,
-            "metric_rows": "all" if self.all_rows else "judged",
-            "systems": list(self.systems),
-            "no_official_score": list(self.no_official),
-            "not_in_input": list(self.not_in_input),
-            "description": self.describe(),
-        }
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """What :func:`correlate` measured, with the settings that reproduce it."""
-
-    human_column: str
-    higher_is_better: bool
-    darr_column: str
-    darr_threshold: float
-    n_rows: int
-    n_items: int
-    n_systems: int
-    n_darr_pairs: int
-    n_bootstrap: int
-    n_permutations: int
-    seed: int
-    level: float
-    test_measure: str
-    metrics: tuple[MetricAgreement, ...]
-    comparisons: tuple[Comparison, ...]
-    pairs_source: str | None = None
-    joins: tuple[Join, ...] = ()
-    system_level: SystemLevel = SystemLevel()
-    darr_notice: str = ""
-    sided: str = "two"
-
-    def sides(self) -> str:
-        """How the tests' p-values are sided, in words (the default, two-sided, named)."""
-        if self.sided == "one":
-            return "one-sided in the direction observed (mt-metrics-eval's reading)"
-        return "two-sided (the default; --sided one: mt-metrics-eval's one-sided)"
-
-    def metric(self, name: str) -> MetricAgreement:
-        for m in self.metrics:
-            if m.name == name:
-                return m
-        raise KeyError(f"no metric {name!r}; metrics: {', '.join(m.name for m in self.metrics)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "human_column": self.human_column,
-            "higher_is_better": self.higher_is_better,
-            "darr": {
-                "column": None if self.pairs_source else self.darr_column,
-                "threshold": None if self.pairs_source else self.darr_threshold,
-                "pairs_file": self.pairs_source,
-                "pairs": self.n_darr_pairs,
-                "rule": None if self.pairs_source else "difference >= threshold (mt-metrics-eval)",
-                "by_item": "pair-weighted (= all pairs pooled, WMT's DARR)",
-                "notice": self.darr_notice or None,
-            },  # fmt: skip
-            "joins": [j.to_dict() for j in self.joins],
-            "system_level": self.system_level.to_dict(),
-            "rows": self.n_rows,
-            "items": self.n_items,
-            "systems": self.n_systems,
-            "bootstrap": {
-                "resamples": self.n_bootstrap,
-                "seed": self.seed,
-                "level": self.level,
-                "segment_level": "items",
-                "system_level": "systems",
-            },  # fmt: skip
-            "significance": {
-                "method": f"PERM-BOTH (Deutsch et al. 2021), z-scored metrics, {self.sides()}, "
-                "p = (k + 1) / (N + 1)",
-                "pearson": f"Williams (1959) t, n - 3 df, {self.sides()} (Graham & Baldwin 2014)",
-                "sided": self.sided,
-                "measure": MEASURE_NAMES.get(self.test_measure),
-                "permutations": self.n_permutations,
-            },  # fmt: skip
-            "metrics": [m.to_dict() for m in self.metrics],
-            "comparisons": [c.to_dict() for c in self.comparisons],
-        }
 
 
 # --------------------------------------------------------------------------- correlate
@@ -538,12 +330,9 @@ def measure(
     on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
 
-    ``official``: official human system scores (WMT's system level): the system level
-    correlates them with ``all_rows``' system scores (the same metrics scored on every
-    output of the input; default ``metrics``), over the systems both have.  Without it
-    the human system score is the mean of the system's judged rows (the earlier
-    convention, named in :class:`SystemLevel`).  A ``judged.system_only`` corpus has
-    only the system level.
+    ``official`` (:mod:`meteor.analysis.system_level`): official human system scores
+    against ``all_rows``' system scores (the metrics over every output; default
+    ``metrics``).  A ``judged.system_only`` corpus has only the system level.
     """
     if judged.system_only and official is None:
         raise InputError("no segment judgements: give official system scores (--system-scores)")
@@ -595,21 +384,8 @@ def measure(
         judged.pairs_source,
         judged.joins,
         sys_level,
-        _darr_notice(judged),
+        darr_notice(judged),
         sided,
-    )
-
-
-def _darr_notice(judged: Judged) -> str:
-    """One line when DARR pairs come from a column that is not raw DA (WMT's DARR is
-    built from raw DA), naming the column it would need; empty otherwise."""
-    if judged.human is None or judged.pairs is not None or judged.darr is not None:
-        return ""
-    if judged.human_column.lower() in RAW_DA_COLUMNS:
-        return ""
-    return (
-        f"DARR pairs are built from {judged.human_column!r}, not raw DA: WMT's DARR needs a "
-        f"raw DA column ({' or '.join(RAW_DA_COLUMNS)}, or name one with --darr-column)"
     )
 
 
@@ -631,29 +407,12 @@ def _system_level(
         sys_human = _system_human(human, systems, len(names))
         return SystemLevel(systems=names), sys_human, sys_metric
     scored = list(all_rows if all_rows is not None else metrics)
-    corpus_names = scored[0].systems if scored and scored[0].systems else names
-    given = official.as_dict()
-    used = tuple(n for n in corpus_names if n in given)
-    level = SystemLevel(
-        official.source,
-        official.column,
-        all_rows is not None or judged.all_corpus is None,
-        used,
-        tuple(n for n in corpus_names if n not in given),
-        tuple(n for n in given if n not in corpus_names),
+    return sl.official_level(
+        official,
+        [(m.systems or names, m.system) for m in scored],
+        higher_is_better=judged.higher_is_better,
+        all_rows=all_rows is not None or judged.all_corpus is None,
     )
-    if len(used) < 2:
-        raise InputError(
-            f"{official.source}: {len(used)} system(s) match the input's systems "
-            f"({', '.join(corpus_names)}); the system level needs at least 2"
-        )
-    sign = 1.0 if judged.higher_is_better else -1.0
-    sys_human = sign * np.asarray([given[n] for n in used], dtype=float)
-    sys_metric = []
-    for m in scored:
-        by_name = dict(zip(m.systems or corpus_names, m.system, strict=True))
-        sys_metric.append(np.asarray([by_name[n] for n in used], dtype=float))
-    return level, sys_human, sys_metric
 
 
 def _measure_keys(pairs_only: bool, test_measure: str | None) -> tuple[tuple[str, ...], str]:
@@ -777,12 +536,10 @@ def correlate(
             (``0``: none run); ``test_measure``: the segment-level measure tested (a key
             of ``MEASURES``); ``sided``: ``two`` (default) or ``one`` (mt-metrics-eval's
             reading, in the direction observed) for PERM-BOTH and Williams' test.
-        system_scores: official human system scores (:func:`meteor.io.system_scores.
-            read_system_scores`; WMT's ``sys`` file): the system level correlates them with
-            each metric's system score over *every* output of the input (also those a
-            scores file left unjudged), computed as the metric defines it
-            (:func:`system_rule`).  Without it: the mean of each system's judged human
-            scores against the metric over the judged rows (named as such).
+        system_scores: official human system scores (WMT's ``sys`` file,
+            :func:`meteor.io.system_scores.read_system_scores`) against each metric's
+            system score over *every* output (judged or not), as the metric defines it
+            (:mod:`meteor.analysis.system_level`); without: the earlier convention, named.
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
@@ -799,7 +556,8 @@ def correlate(
     if system_scores is not None and judged.all_corpus is not None:
         everything = Judged(judged.all_corpus, None, system_only=True)
         all_rows = score_metrics(everything, columns=(), by_definition=True, **chosen)
-        picked = _rows_of(judged.all_corpus, judged.corpus)
+        full_rows = row_index(judged.all_corpus)
+        picked = [full_rows[key] for key in row_index(judged.corpus)]
         cols = score_metrics(judged, columns=columns) if columns is None or columns else []
         metrics = [_restrict(m, picked) for m in all_rows] + cols
         all_rows += cols
@@ -810,12 +568,6 @@ def correlate(
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
     return measure(judged, metrics, official=system_scores, all_rows=all_rows, **options)
-
-
-def _rows_of(full: Any, part: Any) -> list[int]:
-    """Per row of the corpus ``part`` (a subset of ``full``), its row in ``full``."""
-    rows = row_index(full)
-    return [rows[key] for key in row_index(part)]
 
 
 def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:

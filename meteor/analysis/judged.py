@@ -18,7 +18,15 @@ from meteor.errors import InputError
 from meteor.io.read import Corpus, load_corpus, some_ids
 from meteor.io.scores import Pair, numeric_columns, read_pairs, read_scores
 
-__all__ = ["RAW_DA_COLUMNS", "Join", "Judged", "load_judged", "raw_da_column", "row_index"]
+__all__ = [
+    "RAW_DA_COLUMNS",
+    "Join",
+    "Judged",
+    "darr_notice",
+    "load_judged",
+    "raw_da_column",
+    "row_index",
+]
 
 
 @dataclass(frozen=True)
@@ -282,6 +290,19 @@ def raw_da_column(
         if col != human_column and have and all(col in h for h in have):
             return col
     return None
+
+
+def darr_notice(judged: Judged) -> str:
+    """One line when DARR pairs come from a column that is not raw DA (WMT's DARR is built
+    from raw DA), naming the column it would need; empty otherwise."""
+    if judged.human is None or judged.pairs is not None or judged.darr is not None:
+        return ""
+    if judged.human_column.lower() in RAW_DA_COLUMNS:
+        return ""
+    return (
+        f"DARR pairs are built from {judged.human_column!r}, not raw DA: WMT's DARR needs a "
+        f"raw DA column ({' or '.join(RAW_DA_COLUMNS)}, or name one with --darr-column)"
+    )
 
 
 def _per_system(corpus: Corpus, values: Mapping[tuple[str, str], float]) -> dict[str, list[float]]:

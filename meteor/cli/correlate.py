@@ -13,14 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from meteor.analysis.agreement import (
-    BASELINES,
-    MEASURE_NAMES,
-    SYSTEM_MEASURE_NAMES,
-    Agreement,
-    correlate,
-    load_judged,
-)
+from meteor.analysis.agreement import BASELINES, Agreement, correlate, load_judged
+from meteor.analysis.agreement_records import MEASURE_NAMES, SYSTEM_MEASURE_NAMES
 from meteor.analysis.agreement_stats import MEASURES
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args

@@ -17,7 +17,8 @@ import scipy.stats
 from sacrebleu.metrics import CHRF
 
 import meteor
-from meteor.analysis.agreement import MEAN, SUMMED, correlate, load_judged
+from meteor.analysis.agreement import correlate, load_judged
+from meteor.analysis.system_level import MEAN, SUMMED
 from meteor.errors import InputError
 from meteor.io.read import load_corpus
 from meteor.io.system_scores import read_system_scores
