@@ -48,6 +48,6 @@ def test_cli_system_scores_equal_scipy_on_every_output(capsys: pytest.CaptureFix
         assert by_name[name]["pearson"]["value"] == pytest.approx(
             scipy.stats.pearsonr(human, scores).statistic, abs=1e-12
         ), name
-        assert by_name[name]["kendall"]["value"] == pytest.approx(
+        assert by_name[name]["kendall_tau_b"]["value"] == pytest.approx(
             scipy.stats.kendalltau(human, scores).statistic, abs=1e-12
         ), name
