@@ -113,12 +113,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "agr_table_caption": {
         "en": "value [95 % interval]. Flattened: one correlation over all rows; grouped by "
         "item: per source segment over its systems, averaged (mt-metrics-eval's two "
-        "conventions). DARR: pairs of outputs of one source whose human scores differ by "
-        "more than 25.",
+        "conventions). DARR (mt-metrics-eval's rule): pairs of outputs of one source whose raw "
+        "DA (human_raw or raw when the file has it, else the human score) differs by 25 or "
+        "more; by item it is weighted by pairs, the same as all pairs pooled.",
         "ru": "значение [95-процентный интервал]. Без группировки: одна корреляция по всем "
         "строкам; по исходным сегментам: для каждого сегмента по его системам, затем "
-        "среднее (два соглашения mt-metrics-eval). DARR: пары переводов одного сегмента, "
-        "оценки людей которых различаются больше чем на 25.",
+        "среднее (два соглашения mt-metrics-eval). DARR (правило mt-metrics-eval): пары "
+        "переводов одного сегмента, сырые оценки DA которых (human_raw или raw, если они есть в "
+        "файле, иначе оценка людей) различаются на 25 или больше; по сегментам — с весом по "
+        "числу пар, то есть то же, что все пары вместе.",
     },
     "agr_sig_title": {
         "en": "Which differences are significant",
