@@ -156,6 +156,7 @@ class Meteor:
         params: Params | None = None,
         lang: str | None = None,
         preset_file: str | os.PathLike[str] | bytes | None = None,
+        allow_edited: bool = False,
         **overrides: Any,
     ) -> None:
         check_environment()  # a bad METEOR_* value: one message, before anything loads
@@ -165,9 +166,9 @@ class Meteor:
             from meteor.presets import load_preset_file, parse_preset_file
 
             loaded = (  # bytes: the file's content (an upload)
-                parse_preset_file(preset_file)
+                parse_preset_file(preset_file, allow_edited=allow_edited)
                 if isinstance(preset_file, bytes)
-                else load_preset_file(preset_file)
+                else load_preset_file(preset_file, allow_edited=allow_edited)
             )
             where = (
                 "preset file"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from meteor.errors import shown
 from meteor.module_registry import Module
@@ -23,6 +23,7 @@ __all__ = [
     "load_preset_file",
     "parse_preset_file",
     "preset_names",
+    "settings_digest",
     "DEFAULT_PRESET",
 ]
 
@@ -43,6 +44,9 @@ class Preset:
     description: str
     reproduces: str
     needs_paraphrase: bool = False
+    #: a preset file's tuned objective and its value, only when its settings match its
+    #: digest (:func:`parse_preset_file`); None otherwise.
+    tuned: tuple[str, float] | None = None
 
 
 def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float, ...]) -> Params:
@@ -370,7 +374,33 @@ def get_preset(name: str) -> Preset:
 
 #: What a preset file (``meteor tune --out tuned.json``) says it is.
 PRESET_FILE_FORMAT = "meteor-preset"
-_FILE_FIELDS = ("format", "version", "name", "description", "params", "base_preset", "tuned_on")
+_FILE_FIELDS = (
+    "format",
+    "version",
+    "name",
+    "description",
+    "params",
+    "base_preset",
+    "tuned_on",
+    "settings_sha256",
+)
+
+
+def settings_digest(params: object, tuned_on: object) -> str:
+    """The digest a preset file carries of its own settings (field ``settings_sha256``):
+    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``.
+    An edit by hand of α, a weight or the tuned value no longer matches it."""
+    import hashlib
+    import json
+
+    text = json.dumps(
+        {"params": params, "tuned_on": tuned_on},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _label_part(text: str) -> str:
@@ -421,12 +451,16 @@ def _no_duplicates(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, An
     return hook
 
 
-def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
-    """A preset from the bytes of a preset file (see :func:`load_preset_file`).
+def parse_preset_file(
+    data: bytes, where: str = "preset file", *, allow_edited: bool = False
+) -> Preset:
+    """A preset from the bytes of a preset file (see :func:`load_preset_file`; the digest
+    rules: :func:`_check_digest`).
 
     Raises:
-        ParamError: not JSON, nested too deeply, a repeated field, not a preset file,
-            or a field that is missing or wrong (the message names the file and the field).
+        ParamError: not JSON, nested too deeply, a repeated field, not a preset file, a field
+            that is missing or wrong (the message names the file and the field), or settings
+            that do not match the digest without ``allow_edited``.
     """
     import json
 
@@ -464,7 +498,7 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
     except ValueError as exc:
         raise ParamError(f"{where}: not a JSON preset file ({exc})") from None
     try:
-        return _preset_from_document(doc, data, where)
+        return _preset_from_document(doc, data, where, allow_edited)
     except RecursionError:  # a deep value inside a field, quoted in a message
         raise ParamError(
             f"{where}: arrays or objects nested too deeply to be a preset file",
@@ -473,7 +507,7 @@ def parse_preset_file(data: bytes, where: str = "preset file") -> Preset:
         ) from None
 
 
-def _preset_from_document(doc: Any, data: bytes, where: str) -> Preset:
+def _preset_from_document(doc: Any, data: bytes, where: str, allow_edited: bool) -> Preset:
     """The :class:`Preset` a parsed preset file describes (see :func:`parse_preset_file`)."""
     import hashlib
 
@@ -515,10 +549,56 @@ def _preset_from_document(doc: Any, data: bytes, where: str) -> Preset:
         raise ParamError(f"{where}: field 'params': {exc}") from None
     digest = hashlib.sha256(data).hexdigest()
     label = preset_file_label(name, tuned_on["data"], digest)
-    return Preset(label, params, description, f"preset file tuned on {tuned_on['data']}")
+    tuned = _check_digest(doc, where, allow_edited)
+    label += "+edited" if tuned is False else ""
+    reproduces = f"preset file tuned on {tuned_on['data']}"
+    return Preset(label, params, description, reproduces, tuned=None if tuned is False else tuned)
 
 
-def load_preset_file(path: str | os.PathLike[str]) -> Preset:
+def _check_digest(
+    doc: dict[str, object], where: str, allow_edited: bool
+) -> tuple[str, float] | None | Literal[False]:
+    """The file's ``settings_sha256`` (:func:`settings_digest`) against its settings: the
+    tuned ``(objective, value)`` of a file that matches; False for a file edited by hand
+    (loaded only with ``allow_edited``, with a warning, named ``…+edited``, never with its
+    tuned value); None for a file written before digests (a notice: loaded unverified,
+    without its tuned value) or without a tuned value.
+
+    Raises:
+        ParamError: an edited file without ``allow_edited``.
+    """
+    import warnings
+
+    given = doc.get("settings_sha256")
+    if given is None:
+        warnings.warn(
+            f"{where}: no settings digest (written before digests): loaded unverified, "
+            "without its tuned objective value",
+            stacklevel=4,
+        )
+        return None
+    if given != settings_digest(doc.get("params"), doc.get("tuned_on")):
+        if not allow_edited:
+            raise ParamError(
+                f"{where}: its settings do not match its digest (edited by hand?); load it "
+                "with --allow-edited-preset (API: allow_edited=True) to use it without its "
+                "tuned objective value"
+            )
+        warnings.warn(
+            f"{where}: edited by hand (its settings do not match its digest): loaded as "
+            "asked; its tuned objective value is dropped",
+            stacklevel=4,
+        )
+        return False
+    tuned_on = doc["tuned_on"]
+    assert isinstance(tuned_on, dict)
+    objective, value = tuned_on.get("objective"), tuned_on.get("value")
+    if isinstance(objective, str) and isinstance(value, int | float):
+        return objective, float(value)
+    return None
+
+
+def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False) -> Preset:
     """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`.
 
     The preset's name — what the signature's ``preset:`` field shows — is the file's own
@@ -534,4 +614,4 @@ def load_preset_file(path: str | os.PathLike[str]) -> Preset:
         raise ParamError(f"preset file {os.fspath(path)}: {exc.strerror or exc}") from None
     if len(data) > 1 << 20:
         raise ParamError(f"preset file {os.fspath(path)}: larger than 1 MiB, not a preset file")
-    return parse_preset_file(data, f"preset file {os.fspath(path)}")
+    return parse_preset_file(data, f"preset file {os.fspath(path)}", allow_edited=allow_edited)

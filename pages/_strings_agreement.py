@@ -152,12 +152,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "agr_table_caption": {
         "en": "value [95 % interval]. Flattened: one correlation over all rows; grouped by "
         "item: per source segment over its systems, averaged (mt-metrics-eval's two "
-        "conventions). DARR: pairs of outputs of one source whose scores in the DARR column "
-        "differ by more than the threshold (below).",
+        "conventions). DARR (mt-metrics-eval's rule): pairs of outputs of one source whose scores "
+        "in the DARR column (chosen below; a raw DA column is offered first) differ by the "
+        "threshold or more; by item it is weighted by pairs, the same as all pairs pooled.",
         "ru": "значение [95-процентный интервал]. Без группировки: одна корреляция по всем "
         "строкам; по исходным сегментам: для каждого сегмента по его системам, затем "
-        "среднее (два соглашения mt-metrics-eval). DARR: пары переводов одного сегмента, "
-        "оценки которых в столбце DARR различаются больше чем на порог (см. ниже).",
+        "среднее (два соглашения mt-metrics-eval). DARR (правило mt-metrics-eval): пары "
+        "переводов одного сегмента, оценки которых в столбце DARR (выбирается ниже; столбец "
+        "сырых оценок DA предлагается первым) различаются на порог или больше; по сегментам — "
+        "с весом по числу пар, то есть то же, что все пары вместе.",
     },
     "agr_sig_title": {
         "en": "Which differences are significant",

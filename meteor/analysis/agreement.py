@@ -33,15 +33,22 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
+from meteor.analysis import system_level as sl
 from meteor.analysis.agreement_limits import (
     check_darr_threshold,
     check_resamples,
     file_labels,
-    williams_reason,
 )
-from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
-from meteor.analysis.judged import Join, Judged, load_judged, row_index
+from meteor.analysis.agreement_records import (
+    Agreement,
+    Comparison,
+    MetricAgreement,
+)
+from meteor.analysis.agreement_stats import Estimate, segment_estimate, system_estimate
+from meteor.analysis.judged import Join, Judged, darr_notice, load_judged, row_index
+from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
+from meteor.io.system_scores import SystemScores
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import Stats
@@ -53,6 +60,8 @@ __all__ = [
     "Estimate",
     "Join",
     "Judged",
+    "SystemLevel",
+    "SystemScores",
     "MetricAgreement",
     "MetricScores",
     "correlate",
@@ -85,6 +94,8 @@ class MetricScores:
         system: per system, the corpus score.
         stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
         params: METEOR only: the settings.
+        system_rule: how ``system`` was computed (:mod:`meteor.analysis.system_level`).
+        systems: the systems' names, in the order of ``system``.
     """
 
     name: str
@@ -94,6 +105,8 @@ class MetricScores:
     system: tuple[float, ...]
     stats: tuple[Stats, ...] | None = None
     params: Params | None = None
+    system_rule: str = ""
+    systems: tuple[str, ...] = ()
 
 
 def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
@@ -114,10 +127,12 @@ def _meteor_scores(
     build: Callable[[], Any],
     workers: int | None,
     progress: Progress | None,
+    by_definition: bool = False,
 ) -> MetricScores:
     from meteor.runners.parallel import score_corpus
 
     m = build()
+    rule = sl.system_rule(m.params, by_definition=by_definition)
     corpus = judged.corpus
     segs: list[float] = []
     stats: list[Stats] = []
@@ -133,9 +148,12 @@ def _meteor_scores(
         result = score_corpus(m, hyps, corpus.refs_of(name), workers=workers, progress=step)
         segs.extend(s.score for s in result.segments)
         stats.extend(s.stats for s in result.segments)
-        system.append(result.score)
+        system.append(result.score if rule == sl.SUMMED else result.mean_segment_score)
         signature = result.signature
-    return MetricScores(label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params)
+    names = tuple(n for n, _ in corpus.systems)
+    return MetricScores(
+        label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params, rule, names
+    )
 
 
 def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
@@ -160,8 +178,14 @@ def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> Me
         system.append(corpus_metric.corpus_score(list(hyps), streams).score)
         if progress is not None:
             progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
-    signature = corpus_metric.get_signature().format()
-    return MetricScores(name, "baseline", signature, tuple(segs), tuple(system))
+    # what was computed: sentence_bleu's signature (eff:yes), then corpus_score's if it differs
+    seg_sig, sys_sig = sentence.get_signature().format(), corpus_metric.get_signature().format()
+    signature = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
+    names = tuple(n for n, _ in corpus.systems)
+    return MetricScores(
+        name, "baseline", signature, tuple(segs), tuple(system),
+        system_rule=sl.CORPUS, systems=names,
+    )  # fmt: skip
 
 
 def _column_scores(judged: Judged, name: str) -> MetricScores:
@@ -172,7 +196,11 @@ def _column_scores(judged: Judged, name: str) -> MetricScores:
         v = [float(x) for x in values[sys_name]]
         segs.extend(v)
         system.append(math.fsum(v) / len(v) if v else math.nan)
-    return MetricScores(name, "column", f"column:{name}", tuple(segs), tuple(system))
+    names = tuple(n for n, _ in judged.corpus.systems)
+    return MetricScores(
+        name, "column", f"column:{name}", tuple(segs), tuple(system),
+        system_rule=sl.COLUMN_MEAN, systems=names,
+    )  # fmt: skip
 
 
 def score_metrics(
@@ -186,25 +214,45 @@ def score_metrics(
     workers: int | None = 1,
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
+    by_definition: bool = False,
+    allow_edited_presets: bool = False,
 ) -> list[MetricScores]:
-    """Every metric's segment and system scores (``columns``: default every column given)."""
+    """Every metric's segment and system scores (``columns``: default every column given;
+    ``by_definition``: each METEOR setting's system score as it defines it,
+    :mod:`meteor.analysis.system_level`; else summed statistics)."""
     from meteor.metric import Meteor
 
     out: list[MetricScores] = []
     for preset in dict.fromkeys(presets):
         out.append(
             _meteor_scores(
-                judged, preset, "preset", partial(Meteor, preset, lang=lang), workers, progress
-            )
+                judged,
+                preset,
+                "preset",
+                partial(Meteor, preset, lang=lang),
+                workers,
+                progress,
+                by_definition,
+            )  # fmt: skip
         )
     files = list(dict.fromkeys(preset_files))
-    builds = [partial(Meteor, preset_file=path) for path in files]
+    builds = [
+        partial(Meteor, preset_file=path, allow_edited=allow_edited_presets) for path in files
+    ]
     labels = file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
     for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
-        out.append(_meteor_scores(judged, label, "preset", build, workers, progress))
+        out.append(_meteor_scores(judged, label, "preset", build, workers, progress, by_definition))
     for label, p in (params or {}).items():
         out.append(
-            _meteor_scores(judged, label, "params", partial(Meteor, params=p), workers, progress)
+            _meteor_scores(
+                judged,
+                label,
+                "params",
+                partial(Meteor, params=p),
+                workers,
+                progress,
+                by_definition,
+            )  # fmt: skip
         )
     for name in dict.fromkeys(baselines):
         out.append(_baseline_scores(judged, name, progress))
@@ -222,127 +270,6 @@ def score_metrics(
 
 
 # --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class MetricAgreement:
-    """One metric's agreement: ``segment`` by :data:`~meteor.analysis.agreement_stats.MEASURES`
-    key, ``system`` by ``pearson``/``kendall``."""
-
-    name: str
-    kind: str
-    signature: str
-    segment: tuple[tuple[str, Estimate], ...]
-    system: tuple[tuple[str, Estimate], ...]
-
-    def seg(self, key: str) -> Estimate:
-        return dict(self.segment)[key]
-
-    def sys(self, key: str) -> Estimate:
-        return dict(self.system)[key]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "signature": self.signature,
-            "segment": {k: e.to_dict() for k, e in self.segment},
-            "system": {k: e.to_dict() for k, e in self.system},
-        }
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """``a`` vs ``b`` on one segment-level measure: Δ = a − b and its PERM-BOTH p-value;
-    beside it Williams' test of their Pearson correlations, ``(t, two-sided p)``, at
-    segment level (flattened, over the rows) and system level (None: no human scores)."""
-
-    a: str
-    b: str
-    measure: str
-    delta: float
-    p_value: float
-    williams_segment: tuple[float, float] | None = None
-    williams_system: tuple[float, float] | None = None
-
-    @property
-    def reason(self) -> str | None:
-        """Why Δ and its p-value are undefined (None when they are numbers)."""
-        if math.isfinite(self.delta) and math.isfinite(self.p_value):
-            return None
-        return f"{self.measure} is undefined for {self.a} or {self.b} on these rows"
-
-    def to_dict(self) -> dict[str, Any]:
-        def w(x: tuple[float, float] | None) -> dict[str, Any] | None:
-            if x is None:
-                return None
-            return {"t": _num(x[0]), "p_value": _num(x[1]), "reason": williams_reason(x)}
-
-        return {"a": self.a, "b": self.b, "measure": self.measure,
-                "delta": _num(self.delta), "p_value": _num(self.p_value),
-                "reason": self.reason,
-                "williams_pearson": {"segment_flat": w(self.williams_segment),
-                                     "system": w(self.williams_system)}}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """What :func:`correlate` measured, with the settings that reproduce it."""
-
-    human_column: str
-    higher_is_better: bool
-    darr_column: str
-    darr_threshold: float
-    n_rows: int
-    n_items: int
-    n_systems: int
-    n_darr_pairs: int
-    n_bootstrap: int
-    n_permutations: int
-    seed: int
-    level: float
-    test_measure: str
-    metrics: tuple[MetricAgreement, ...]
-    comparisons: tuple[Comparison, ...]
-    pairs_source: str | None = None
-    joins: tuple[Join, ...] = ()
-
-    def metric(self, name: str) -> MetricAgreement:
-        for m in self.metrics:
-            if m.name == name:
-                return m
-        raise KeyError(f"no metric {name!r}; metrics: {', '.join(m.name for m in self.metrics)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "human_column": self.human_column,
-            "higher_is_better": self.higher_is_better,
-            "darr": {
-                "column": None if self.pairs_source else self.darr_column,
-                "threshold": None if self.pairs_source else self.darr_threshold,
-                "pairs_file": self.pairs_source,
-                "pairs": self.n_darr_pairs,
-            },  # fmt: skip
-            "joins": [j.to_dict() for j in self.joins],
-            "rows": self.n_rows,
-            "items": self.n_items,
-            "systems": self.n_systems,
-            "bootstrap": {
-                "resamples": self.n_bootstrap,
-                "seed": self.seed,
-                "level": self.level,
-                "segment_level": "items",
-                "system_level": "systems",
-            },  # fmt: skip
-            "significance": {
-                "method": "PERM-BOTH (Deutsch et al. 2021), z-scored metrics, two-sided",
-                "pearson": "Williams (1959) t, n - 3 df, two-sided (Graham & Baldwin 2014)",
-                "measure": self.test_measure,
-                "permutations": self.n_permutations,
-            },  # fmt: skip
-            "metrics": [m.to_dict() for m in self.metrics],
-            "comparisons": [c.to_dict() for c in self.comparisons],
-        }
 
 
 # --------------------------------------------------------------------------- correlate
@@ -390,6 +317,7 @@ class MeasureOptions(TypedDict, total=False):
     seed: int
     level: float
     test_measure: str | None
+    sided: str
 
 
 def measure(
@@ -402,49 +330,99 @@ def measure(
     seed: int = 12345,
     level: float = 0.95,
     test_measure: str | None = None,
+    official: SystemScores | None = None,
+    all_rows: Sequence[MetricScores] | None = None,
+    sided: str = "two",
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
     With pairwise judgements only (``judged.human`` None) the measures are the τ-like
     on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
     ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
+
+    ``official`` (:mod:`meteor.analysis.system_level`): official human system scores
+    against ``all_rows``' system scores (the metrics over every output; default
+    ``metrics``).  A ``judged.system_only`` corpus has only the system level.
     """
     check_darr_threshold(darr_threshold)
-    pairs_only = judged.human is None
+    if judged.system_only and official is None:
+        raise InputError("no segment judgements: give official system scores (--system-scores)")
+    seg_only = judged.system_only
+    pairs_only = judged.human is None and not seg_only
     keys, test_measure = _measure_keys(pairs_only, test_measure)
     human, darr, items, systems = _rows(judged)
     n_sys = len(judged.corpus.systems)
-    data = st.SegmentData.build(human, items, darr, darr_threshold, _given_pairs(judged))
-    draws = st.item_draws(data.n_items, n_bootstrap, seed)
-    sys_human = _system_human(human, systems, n_sys)
+    data = None if seg_only else st.SegmentData.build(
+        human, items, darr, darr_threshold, _given_pairs(judged)
+    )  # fmt: skip
+    draws = None if data is None else st.item_draws(data.n_items, n_bootstrap, seed)
+    sys_level, sys_human, sys_metric = _system_level(
+        judged, metrics, official, all_rows, human, systems
+    )
     out: list[MetricAgreement] = []
-    for m in metrics:
-        segment = _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
-        sys_scores = np.asarray(m.system, dtype=float)
-        system = (
-            () if pairs_only else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
+    for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):
+        segment = (
+            ()
+            if data is None or draws is None
+            else _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
         )
-        out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system))
-    human_sides = None if pairs_only else (human, sys_human)
-    comparisons = _comparisons(metrics, test_measure, data, n_permutations, seed, human_sides)
+        system = (
+            ()
+            if sys_human is None
+            else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
+        )
+        rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
+        out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
+    comparisons = _comparisons(
+        metrics, test_measure, data, n_permutations, seed, human, sys_human, sys_metric, sided
+    )
     return Agreement(
         judged.human_column,
         judged.higher_is_better,
         judged.darr_column or judged.human_column,
         darr_threshold,
         len(human),
-        data.n_items,
+        data.n_items if data is not None else len(judged.corpus.refs),
         n_sys,
-        len(data.darr[0]),
+        len(data.darr[0]) if data is not None else 0,
         n_bootstrap,
         n_permutations,
         seed,
         level,
-        test_measure,
+        "" if seg_only else test_measure,
         tuple(out),
         tuple(comparisons),
         judged.pairs_source,
         judged.joins,
+        sys_level,
+        darr_notice(judged),
+        sided,
+    )
+
+
+def _system_level(
+    judged: Judged,
+    metrics: Sequence[MetricScores],
+    official: SystemScores | None,
+    all_rows: Sequence[MetricScores] | None,
+    human: np.ndarray,
+    systems: np.ndarray,
+) -> tuple[SystemLevel, np.ndarray | None, list[np.ndarray]]:
+    """What the system level correlates: the record, the human system scores (None: no
+    system level) and per metric its system scores, in the same system order."""
+    names = tuple(n for n, _ in judged.corpus.systems)
+    if official is None:
+        sys_metric = [np.asarray(m.system, dtype=float) for m in metrics]
+        if judged.human is None:
+            return SystemLevel(systems=names), None, sys_metric
+        sys_human = _system_human(human, systems, len(names))
+        return SystemLevel(systems=names), sys_human, sys_metric
+    scored = list(all_rows if all_rows is not None else metrics)
+    return sl.official_level(
+        official,
+        [(m.systems or names, m.system) for m in scored],
+        higher_is_better=judged.higher_is_better,
+        all_rows=all_rows is not None or judged.all_corpus is None,
     )
 
 
@@ -495,30 +473,42 @@ def _system_estimates(
 def _comparisons(
     metrics: Sequence[MetricScores],
     test_measure: str,
-    data: st.SegmentData,
+    data: st.SegmentData | None,
     n_permutations: int,
     seed: int,
-    human: tuple[np.ndarray, np.ndarray] | None,
+    human: np.ndarray,
+    sys_human: np.ndarray | None,
+    sys_metric: Sequence[np.ndarray],
+    sided: str = "two",
 ) -> list[Comparison]:
-    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` and, with
-    ``human`` (per row, per system; None: pairs only), Williams' test at both levels."""
+    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``data``
+    None: no segment level, NaN), Williams' test at segment level (with a human score per
+    row) and at system level (``sys_human``: None, no system level)."""
     out = []
     for i, a in enumerate(metrics):
-        for b in metrics[i + 1 :]:
+        for j in range(i + 1, len(metrics)):
+            b = metrics[j]
             sa = np.asarray(a.segment, dtype=float)
             sb = np.asarray(b.segment, dtype=float)
-            delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed)
+            delta = p = math.nan
+            if data is not None:
+                delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed, sided)
             w_seg = w_sys = None
-            if human is not None:
-                w_seg = _williams(human[0], sa, sb)
-                w_sys = _williams(human[1], np.asarray(a.system), np.asarray(b.system))
+            if data is not None and not np.all(np.isnan(human)):
+                w_seg = _williams(human, sa, sb, sided)
+            if sys_human is not None:
+                w_sys = _williams(sys_human, sys_metric[i], sys_metric[j], sided)
             out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
     return out
 
 
-def _williams(human: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Williams' test of Pearson r(human, a) vs r(human, b) (:func:`~.agreement_stats.williams`)."""
-    return st.williams(st.pearson(human, a), st.pearson(human, b), st.pearson(a, b), len(human))
+def _williams(
+    human: np.ndarray, a: np.ndarray, b: np.ndarray, sided: str = "two"
+) -> tuple[float, float]:
+    """Williams' test of Pearson r(human, a) vs r(human, b) (:func:`~.agreement_stats.williams`);
+    ``sided="one"``: half the two-sided p, in the direction observed (WMT's reading)."""
+    t, p = st.williams(st.pearson(human, a), st.pearson(human, b), st.pearson(a, b), len(human))
+    return (t, p / 2.0) if sided == "one" else (t, p)
 
 
 def correlate(
@@ -532,6 +522,8 @@ def correlate(
     workers: int | None = 1,
     progress: Progress | None = None,
     preset_files: Sequence[str] = (),
+    system_scores: SystemScores | None = None,
+    allow_edited_presets: bool = False,
     **options: Unpack[MeasureOptions],
 ) -> Agreement:
     """Score ``judged`` with every metric asked for and measure each one's agreement.
@@ -546,31 +538,57 @@ def correlate(
         workers: processes for METEOR scoring (``None``: every CPU).
         progress: ``progress(fraction, message)`` while scoring.
         preset_files: preset files (``meteor tune --out``), labelled by their name.
+        allow_edited_presets: load preset files edited by hand (their settings do not match
+            their digest), with a warning (:func:`meteor.presets.parse_preset_file`).
         options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
-            ``darr_threshold``: DARR pairs need a larger difference than this (WMT: 25
-            on raw DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
+            ``darr_threshold``: DARR pairs differ by this or more (WMT: 25 on raw
+            DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
             coverage, seed); ``n_permutations``: permutations of each pairwise test
             (``0``: none run); ``test_measure``: the segment-level measure tested (a key
-            of ``MEASURES``).
+            of ``MEASURES``); ``sided``: ``two`` (default) or ``one`` (mt-metrics-eval's
+            reading, in the direction observed) for PERM-BOTH and Williams' test.
+        system_scores: official human system scores (WMT's ``sys`` file,
+            :func:`meteor.io.system_scores.read_system_scores`) against each metric's
+            system score over *every* output (judged or not), as the metric defines it
+            (:mod:`meteor.analysis.system_level`); without: the earlier convention, named.
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
     _check_options(options, judged)
-    metrics = score_metrics(
-        judged,
-        presets=presets,
-        params=params,
-        baselines=baselines,
-        columns=columns,
-        lang=lang,
-        workers=workers,
-        progress=progress,
-        preset_files=preset_files,
-    )
+    if judged.system_only and system_scores is None:
+        raise InputError("no segment judgements: give official system scores (--system-scores)")
+    chosen: dict[str, Any] = {
+        "presets": presets, "params": params, "baselines": baselines, "lang": lang,
+        "workers": workers, "progress": progress, "preset_files": preset_files,
+        "allow_edited_presets": allow_edited_presets,
+    }  # fmt: skip
+    all_rows: list[MetricScores] | None = None
+    if system_scores is not None and judged.all_corpus is not None:
+        everything = Judged(judged.all_corpus, None, system_only=True)
+        all_rows = score_metrics(everything, columns=(), by_definition=True, **chosen)
+        full_rows = row_index(judged.all_corpus)
+        picked = [full_rows[key] for key in row_index(judged.corpus)]
+        cols = score_metrics(judged, columns=columns) if columns is None or columns else []
+        metrics = [_restrict(m, picked) for m in all_rows] + cols
+        all_rows += cols
+    else:
+        metrics = score_metrics(
+            judged, columns=columns, by_definition=system_scores is not None, **chosen
+        )
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
-    return measure(judged, metrics, **options)
+    return measure(judged, metrics, official=system_scores, all_rows=all_rows, **options)
+
+
+def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:
+    """``m``'s segment scores (and statistics) of the given rows only; its system scores
+    (over every row) are kept."""
+    return MetricScores(
+        m.name, m.kind, m.signature, tuple(m.segment[i] for i in rows), m.system,
+        None if m.stats is None else tuple(m.stats[i] for i in rows), m.params,
+        m.system_rule, m.systems,
+    )  # fmt: skip
 
 
 def _check_options(options: MeasureOptions, judged: Judged | None = None) -> None:
@@ -581,6 +599,8 @@ def _check_options(options: MeasureOptions, judged: Judged | None = None) -> Non
         InputError: see :func:`check_resamples` and :func:`check_darr_threshold`;
             ``level`` not in (0, 1).
     """
+    if options.get("sided", "two") not in ("one", "two"):
+        raise InputError(f"sided must be 'one' or 'two', got {options.get('sided')!r}")
     n_items = n_rows = 0
     if judged is not None:
         _, _, items, _ = _rows(judged)

@@ -12,12 +12,13 @@ metric score of row ``r``, ``items[r]`` the index of its source segment ("item")
   metric gives every system the same score has none and is left out; ``n`` counts the
   items averaged).  Computed here in bulk (:func:`per_item`), checked against scipy
   in ``tests/unit/test_agreement.py``.
-* *DARR* (WMT's τ-like on relative-ranking pairs): two systems' outputs of the same item
-  form a pair when their DARR scores (by default the human column; WMT uses raw DA)
-  differ by more than the threshold (WMT: 25 points); a pair is concordant when the
-  metric prefers the human-better output, discordant otherwise (a metric tie counts as
-  discordant, as in WMT20/21); τ = (C − D) / (C + D).  Flattened: over every pair;
-  grouped: averaged over the items with ≥ 1 pair.
+* *DARR* (WMT's τ-like on relative-ranking pairs, by mt-metrics-eval's rules): two
+  systems' outputs of the same item form a pair when their DARR scores (raw DA when the
+  file has it) differ by the threshold *or more* (WMT: 25 points); a pair is concordant
+  when the metric prefers the human-better output, discordant otherwise (a metric tie
+  counts as discordant, as in WMT20/21); τ = (C − D) / (C + D).  Flattened: over every
+  pair; grouped by item: the items' τ averaged with each item weighted by its pairs —
+  which is the same number, all pairs pooled, as WMT's DARR.
 
 **System level**: Pearson and Kendall τ-b of the systems' corpus scores against their
 mean human scores.
@@ -91,7 +92,7 @@ MEASURES: dict[str, tuple[str, str]] = {
     "spearman_flat": ("Spearman", "flattened"),
     "spearman_item": ("Spearman", "grouped by item"),
     "darr_flat": ("DARR τ-like", "flattened"),
-    "darr_item": ("DARR τ-like", "grouped by item"),
+    "darr_item": ("DARR τ-like", "by item, pair-weighted (= all pairs pooled, WMT's DARR)"),
 }
 
 
@@ -169,11 +170,12 @@ def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
 
 def darr_pairs(darr: Array, items: Array, threshold: float) -> tuple[Array, Array, Array]:
     """WMT's DARR pairs: ``(better, worse, item)`` rows of the same item whose DARR
-    scores (higher = better) differ by more than ``threshold``."""
+    scores (higher = better) differ by ``threshold`` or more (mt-metrics-eval's rule;
+    a difference of 0 is never a pair)."""
     i, j, item = within_item_pairs(items)
-    with np.errstate(over="ignore"):  # ±1e308 apart: an infinite difference is "more than"
+    with np.errstate(over="ignore"):  # ±1e308 apart: an infinite difference is a pair
         diff = darr[i] - darr[j]
-    keep = np.abs(diff) > threshold
+    keep = (np.abs(diff) >= threshold) & (diff != 0)
     i, j, item, diff = i[keep], j[keep], item[keep], diff[keep]
     better = np.where(diff > 0, i, j)
     worse = np.where(diff > 0, j, i)
@@ -331,14 +333,9 @@ def per_item(key: str, data: SegmentData, metric: Array) -> tuple[Array, Array]:
 def aggregate(key: str, value: Array, weight: Array, counts: Array | None = None) -> float:
     """A per-item measure's aggregate, each item counted ``counts`` times (a resample)."""
     c = np.ones(len(value)) if counts is None else counts
-    if key == "darr_flat":
+    if key in ("darr_flat", "darr_item"):  # by item: each item's τ weighted by its pairs
         total = float(np.sum(c * weight))
         return float(np.sum(c * value)) / total if total > 0 else math.nan
-    if key == "darr_item":
-        ok = weight > 0
-        if not np.any(c[ok] > 0):
-            return math.nan
-        return float(np.sum(c[ok] * value[ok] / weight[ok]) / np.sum(c[ok]))
     ok = np.isfinite(value) & (c > 0)
     if not np.any(ok):
         return math.nan
@@ -428,9 +425,20 @@ def _zscore(x: Array) -> Array:
 
 
 def perm_both(
-    key: str, data: SegmentData, a: Array, b: Array, n_permutations: int, seed: int
+    key: str,
+    data: SegmentData,
+    a: Array,
+    b: Array,
+    n_permutations: int,
+    seed: int,
+    sided: str = "two",
 ) -> tuple[float, float]:
-    """``(Δ = r(A) − r(B), two-sided p)`` by PERM-BOTH (see the module's docstring)."""
+    """``(Δ = r(A) − r(B), p)`` by PERM-BOTH (see the module's docstring).
+
+    ``sided="two"``: p = (#{|Δ_perm| ≥ |Δ|} + 1)/(N + 1); ``"one"`` (mt-metrics-eval's
+    reading, in the direction observed: H1 is that the metric with the higher value is
+    better): p = (#{sign(Δ)·Δ_perm ≥ |Δ|} + 1)/(N + 1).
+    """
     za = _zscore(np.asarray(a, dtype=float))
     zb = _zscore(np.asarray(b, dtype=float))
     delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
@@ -443,7 +451,8 @@ def perm_both(
         pa = np.where(swap, zb, za)
         pb = np.where(swap, za, zb)
         d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
-        if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
+        seen = abs(d) if sided == "two" else math.copysign(1.0, delta) * d
+        if math.isfinite(d) and seen >= abs(delta) - 1e-12:
             hits += 1
     return delta, (hits + 1) / (n_permutations + 1)
 

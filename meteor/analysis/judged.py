@@ -16,9 +16,17 @@ from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.read import Corpus, load_corpus, some_ids
-from meteor.io.scores import Pair, read_pairs, read_scores
+from meteor.io.scores import Pair, numeric_columns, read_pairs, read_scores
 
-__all__ = ["Join", "Judged", "load_judged", "row_index"]
+__all__ = [
+    "RAW_DA_COLUMNS",
+    "Join",
+    "Judged",
+    "darr_notice",
+    "load_judged",
+    "raw_da_column",
+    "row_index",
+]
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,11 @@ class Judged:
             an output pair of the corpus; they replace the DARR pairs.
         pairs_source: the pairs' file name(s).
         joins: how separate scores or pairs files joined (:class:`Join`).
+        all_corpus: every output of the input before a scores file left the unscored
+            ones out (None: ``corpus`` is every output); the metric's system scores
+            against official human system scores use all of them.
+        system_only: no segment-level judgements at all (neither ``human`` nor
+            ``pairs``): only official system scores can be correlated.
     """
 
     corpus: Corpus
@@ -98,9 +111,11 @@ class Judged:
     pairs: tuple[Pair, ...] | None = None
     pairs_source: str | None = None
     joins: tuple[Join, ...] = ()
+    all_corpus: Corpus | None = None
+    system_only: bool = False
 
     def __post_init__(self) -> None:
-        if self.human is None and not self.pairs:
+        if self.human is None and not self.pairs and not self.system_only:
             raise InputError("no human judgements: give a human score column or pairs")
         if self.pairs is not None:
             rows = row_index(self.corpus)
@@ -192,6 +207,7 @@ def load_judged(
     fmt: str | None = None,
     scores: Sequence[tuple[str, bytes | str]] = (),
     pairs: Sequence[tuple[str, bytes | str]] = (),
+    system_only: bool = False,
 ) -> Judged:
     """Read hypothesis tables that carry ``human_column`` (and metric columns) per row.
 
@@ -204,6 +220,10 @@ def load_judged(
         pairs: pairwise judgement files (:func:`meteor.io.scores.read_pairs`): their
             pairs replace the DARR pairs; pairs naming an output the corpus lacks are
             counted in ``Judged.joins``.  With pairs, ``human_column`` may be None.
+        darr_column: the column DARR pairs are built from; default the raw DA column
+            the files have (:func:`raw_da_column`), else the human column.
+        system_only: with no ``human_column`` and no ``pairs``: a corpus without
+            segment judgements (``Judged.system_only``), for official system scores.
 
     Raises:
         InputError: as :func:`meteor.io.read.load_corpus`,
@@ -213,20 +233,29 @@ def load_judged(
     """
     corpus = load_corpus(files, ref_files, fmt=fmt)
     pairs_source = ", ".join(n for n, _ in pairs) if pairs else None
+    if human_column is None and not pairs and system_only:
+        if darr_column or scores:
+            raise InputError("a DARR column and a scores file need a human column")
+        return _judged_by_pairs(corpus, files, (), metric_columns, fmt, None)
     if human_column is None:
         if not pairs:
             raise InputError("give a human score column, or pairwise judgements")
         if darr_column or scores:
             raise InputError("a DARR column and a scores file need a human column")
         return _judged_by_pairs(corpus, files, pairs, metric_columns, fmt, pairs_source)
+    if darr_column is None and not pairs:
+        darr_column = raw_da_column(scores or files, human_column, fmt)
     cols = list(
         dict.fromkeys([human_column, *metric_columns, *([darr_column] if darr_column else [])])
     )
     merged = _read_columns(scores or files, cols, fmt)
     joins: list[Join] = []
+    all_corpus = None
     if scores:
+        full = corpus
         join, corpus = _join_scores(corpus, scores, merged[human_column])
         joins.append(join)
+        all_corpus = None if corpus is full else full
     pair_list: tuple[Pair, ...] | None = None
     if pairs:  # after the scores: a pair of a left-out output is unused too
         pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
@@ -242,6 +271,37 @@ def load_judged(
         pair_list,
         pairs_source,
         tuple(joins),
+        all_corpus,
+    )
+
+
+#: Raw DA columns WMT's DARR pairs are built from, looked for when none is named.
+RAW_DA_COLUMNS = ("human_raw", "raw")
+
+
+def raw_da_column(
+    files: Sequence[tuple[str, bytes | str]], human_column: str, fmt: str | None = None
+) -> str | None:
+    """The raw DA column every file has (``human_raw``, else ``raw``), which WMT's DARR
+    pairs come from (mt-metrics-eval: raw DA differing by ≥ 25); None when the files have
+    none, or when it is the human column itself."""
+    have = [set(numeric_columns(data, name, fmt=fmt)) for name, data in files]
+    for col in RAW_DA_COLUMNS:
+        if col != human_column and have and all(col in h for h in have):
+            return col
+    return None
+
+
+def darr_notice(judged: Judged) -> str:
+    """One line when DARR pairs come from a column that is not raw DA (WMT's DARR is built
+    from raw DA), naming the column it would need; empty otherwise."""
+    if judged.human is None or judged.pairs is not None or judged.darr is not None:
+        return ""
+    if judged.human_column.lower() in RAW_DA_COLUMNS:
+        return ""
+    return (
+        f"DARR pairs are built from {judged.human_column!r}, not raw DA: WMT's DARR needs a "
+        f"raw DA column ({' or '.join(RAW_DA_COLUMNS)}, or name one with --darr-column)"
     )
 
 
@@ -259,15 +319,22 @@ def _judged_by_pairs(
     pairs_source: str | None,
 ) -> Judged:
     """A corpus judged by pairwise judgements only (no human column): the pairs joined,
-    and the metric columns read from the hypothesis tables."""
-    pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+    and the metric columns read from the hypothesis tables.  No pairs: a corpus without
+    segment judgements (``Judged.system_only``)."""
+    if not pairs:
+        pair_list: tuple[Pair, ...] | None = None
+        joins: tuple[Join, ...] = ()
+    else:
+        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
+        joins = (pair_join,)
     cols_read: dict[str, dict[tuple[str, str], float]] = {c: {} for c in metric_columns}
     for name, data in files if metric_columns else ():
         for col, values in read_scores(data, name, metric_columns, fmt=fmt).items():
             cols_read[col].update(values)
     columns = {c: _per_system(corpus, v) for c, v in cols_read.items()}
-    return Judged(corpus, None, "pairs", True, columns=columns, pairs=pair_list,
-                  pairs_source=pairs_source, joins=(pair_join,))  # fmt: skip
+    return Judged(corpus, None, "pairs" if pairs else "none", True, columns=columns,
+                  pairs=pair_list, pairs_source=pairs_source, joins=joins,
+                  system_only=not pairs)  # fmt: skip
 
 
 def _read_columns(

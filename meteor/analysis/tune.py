@@ -59,6 +59,7 @@ from meteor.analysis.tune_points import (
 )
 from meteor.errors import InputError
 from meteor.params import Params
+from meteor.presets import settings_digest
 
 __all__ = [
     "ALIGNMENT_FIELDS",
@@ -325,6 +326,7 @@ class TuneResult:
     higher_is_better: bool
     group_by: str | None
     folds: tuple[FoldResult, ...] = field(default=())
+    data_files: tuple[tuple[str, str], ...] = ()
 
     def cv_mean(self, which: str) -> float:
         vals = [getattr(f, which).value for f in self.folds if getattr(f, which) is not None]
@@ -358,7 +360,7 @@ class TuneResult:
     def preset_document(self, name: str | None = None) -> dict[str, Any]:
         """The preset file's content (JSON; :func:`meteor.presets.load_preset_file`)."""
         cv = self.to_dict()["cross_validation"]
-        return {
+        doc = {
             "format": "meteor-preset",
             "version": 1,
             "name": name or f"tuned-{self.base_name}",
@@ -380,8 +382,11 @@ class TuneResult:
                 "base_value": _num(self.base_value),
                 "cross_validation": None if cv is None else {"group_by": cv["group_by"],
                                                              "mean": cv["mean"]},
+                "files": [{"name": n, "sha256": h} for n, h in self.data_files],
             },
         }  # fmt: skip
+        doc["settings_sha256"] = settings_digest(doc["params"], doc["tuned_on"])
+        return doc
 
 
 # --------------------------------------------------------------------------- tune
@@ -427,6 +432,7 @@ def tune(
     data_sha256: str = "",
     workers: int | None = 1,
     progress: Progress | None = None,
+    data_files: Sequence[tuple[str, str]] = (),
 ) -> TuneResult:
     """Tune α, β, γ, δ (and, with ``weights``, each stage's weight) of a base setting.
 
@@ -441,7 +447,9 @@ def tune(
         group_name: what the labels are (e.g. the column's name), for the record.
         n_bootstrap, seed: the held-out intervals (resamples of items; of systems for
             a system-level objective).
-        data_name, data_sha256: what the data was (they go into the preset file).
+        data_name, data_sha256: what the data was (they go into the preset file);
+            ``data_sha256`` is the plain SHA-256 of the data file (what ``sha256sum``
+            prints), ``data_files`` each file's name and plain SHA-256.
         workers: processes for the one alignment.
         progress: ``progress(fraction, message)``.
 
@@ -487,6 +495,7 @@ def tune(
         key, name, base, best, value, base_value, tried, seconds, align_seconds,
         len(human), data_name, data_sha256, judged.human_column, judged.higher_is_better,
         None if not folds else ("system" if groups == "system" else group_name or "label"), tuple(results),
+        tuple(data_files),
     )  # fmt: skip
 
 

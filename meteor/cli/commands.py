@@ -294,7 +294,9 @@ def _weight(value: str, name: str) -> float:
 def _build_meteor(args: argparse.Namespace) -> Meteor:
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
+    pf: dict[str, Any] = {}
+    if args.preset_file is not None:
+        pf = {"preset_file": args.preset_file, "allow_edited": args.allow_edited_preset}
     base = Meteor(args.preset, lang=args.lang, **pf)
     over = _overrides(args, base.params)
     if not over:

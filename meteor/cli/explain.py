@@ -27,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     ex.add_argument("--preset", "-p", default=None, help="preset name (default: meteor-1.5)")
     ex.add_argument("--preset-file", default=None, metavar="FILE",
                     help="a preset file written by `meteor tune --out`")  # fmt: skip
+    ex.add_argument("--allow-edited-preset", action="store_true",
+                    help="load a --preset-file edited by hand, with a warning and without its "
+                    "tuned objective value")  # fmt: skip
     ex.add_argument("--hyp", required=True, metavar="TEXT", help="the hypothesis text")
     ex.add_argument(
         "--ref",
@@ -68,7 +71,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """Run ``explain``; prints text or one JSON object (:meth:`Explanation.to_dict`)."""
     if args.preset_file is not None and args.preset is not None:
         raise ParamError("give --preset or --preset-file, not both")
-    m = Meteor(args.preset, preset_file=args.preset_file)
+    m = Meteor(args.preset, preset_file=args.preset_file, allow_edited=args.allow_edited_preset)
     result = m.score(args.hyp, args.ref)
     e = explain(result, m)
     if args.format == "json":

@@ -52,7 +52,7 @@ def add_darr_options(p: argparse.ArgumentParser, column_help: str | None = None)
     """``--darr-column`` and ``--darr-threshold`` (a finite number ≥ 0)."""
     p.add_argument("--darr-column", metavar="COL", help=column_help)
     p.add_argument("--darr-threshold", type=darr_threshold, default=25.0, metavar="T",
-                   help="DARR pairs differ by more than T, a number ≥ 0 (default 25, WMT's "
+                   help="DARR pairs differ by T or more (ties never), a number ≥ 0 (default 25, WMT's "
                    "on raw DA)")  # fmt: skip
 
 

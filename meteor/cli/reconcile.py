@@ -42,6 +42,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                     help="setting A from a preset file (`meteor tune --out`), instead of --from")  # fmt: skip
     rc.add_argument("--to-file", dest="file_b", metavar="B.json",
                     help="setting B from a preset file, instead of --to")  # fmt: skip
+    rc.add_argument("--allow-edited-preset", action="store_true",
+                    help="load preset files edited by hand, with a warning and without their "
+                    "tuned objective value")  # fmt: skip
     rc.add_argument("--hyp", dest="hyp_text", metavar="TEXT", help="the hypothesis text")
     rc.add_argument(
         "--ref",
@@ -139,7 +142,11 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
                              (args.setting_b, args.file_b, "--to")):  # fmt: skip
         if (name is None) == (file is None):
             raise CliError(f"give {flag} PRESET or {flag}-file PRESET.json (one of them)")
-        sides.append(name if file is None else Meteor(preset_file=file))
+        sides.append(
+            name
+            if file is None
+            else Meteor(preset_file=file, allow_edited=args.allow_edited_preset)
+        )
     setting_a, setting_b = sides
     if files:
         if args.hyp_file is None or not args.ref_file:

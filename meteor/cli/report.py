@@ -91,6 +91,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     )
     rp.add_argument("--preset-file", default=None, metavar="FILE",
                     help="a preset file written by `meteor tune --out` (instead of --preset)")  # fmt: skip
+    rp.add_argument("--allow-edited-preset", action="store_true",
+                    help="load a --preset-file edited by hand, with a warning and without its "
+                    "tuned objective value")  # fmt: skip
     rp.add_argument(
         "--bootstrap",
         type=int,
@@ -319,7 +322,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             "meteor: note: the systems cover different segments; each pair is compared on "
             "the segment ids both have\n"
         )
-    meteor = Meteor(args.preset, lang=args.lang, preset_file=args.preset_file)
+    meteor = Meteor(args.preset, lang=args.lang, preset_file=args.preset_file,
+                    allow_edited=args.allow_edited_preset)  # fmt: skip
 
     def say(msg: str) -> None:
         sys.stderr.write(f"meteor report: {msg}\n")

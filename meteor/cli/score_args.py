@@ -127,6 +127,12 @@ def _config_options(sc: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a preset file written by `meteor tune --out` (instead of --preset)",
     )
+    cfg.add_argument(
+        "--allow-edited-preset",
+        action="store_true",
+        help="load a --preset-file edited by hand (its settings do not match its digest), "
+        "with a warning and without its tuned objective value",
+    )
     from meteor.languages import available_languages
 
     cfg.add_argument(

@@ -167,9 +167,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
             for name, _ in judged.corpus.systems
             for seg in judged.corpus.ids_of(name)
         ]
-    digest = hashlib.sha256()
-    for _, data in hyp_files + ref_files:
-        digest.update(hashlib.sha256(data).digest())
+    files = [(name, hashlib.sha256(data).hexdigest()) for name, data in hyp_files + ref_files]
     workers = judged_args.workers(args)
     with judged_args.progress_bar(args, "tuning") as bar:
         result = tune(
@@ -185,7 +183,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             n_bootstrap=args.bootstrap,
             seed=args.seed,
             data_name="+".join(name for name, _ in hyp_files),
-            data_sha256=digest.hexdigest(),
+            data_sha256=files[0][1] if len(files) == 1 else "",  # several: each in files
+            data_files=files,
             workers=workers,
             progress=bar,
         )

@@ -142,9 +142,10 @@ def test_pairs_tau_like_flattened_and_grouped_on_a_hand_case() -> None:
     a = correlate(judged, **KW)  # type: ignore[arg-type]
     comet = a.metric("comet")
     assert [k for k, _ in comet.segment] == ["darr_flat", "darr_item"] and comet.system == ()
-    # flattened: (4 concordant − 1 discordant) / 5; grouped: items 1, 2, 3 → (1 + 1 − 1) / 3
+    # flattened: (4 concordant − 1 discordant) / 5; by item, pair-weighted (WMT's DARR):
+    # items 1, 2, 3 with τ 1, 1, −1 and 3, 1, 1 pairs → (3 + 1 − 1) / 5, the pooled value
     assert comet.seg("darr_flat").value == pytest.approx(3 / 5)
-    assert comet.seg("darr_item").value == pytest.approx(1 / 3)
+    assert comet.seg("darr_item").value == pytest.approx(3 / 5)
     assert comet.seg("darr_flat").n == 5 and comet.seg("darr_item").n == 3
     e = comet.seg("darr_flat")
     assert e.low <= e.value <= e.high
@@ -203,8 +204,8 @@ def test_cli_correlate_pairs_only_text(tmp_path: Path, capsys: pytest.CaptureFix
             "--baseline", "chrf", "--preset", "nltk", "--bootstrap", "20", "--permutations", "20"]  # fmt: skip
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "pairs τ-like" in text and "judged pairs from" in text and "system-level" not in text
-    assert "Kendall" not in text and "DARR τ-like (flattened), PERM-BOTH" in text
+    assert "tau_like (pairs)" in text and "judged pairs from" in text and "system-level" not in text
+    assert "kendall" not in text and "tau_like_flattened, PERM-BOTH" in text
     assert main(["correlate", "--hyp", str(out)]) == 2
     err = capsys.readouterr().err
     assert "give --human-column, or pairwise judgements with --pairs" in err

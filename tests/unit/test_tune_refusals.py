@@ -43,7 +43,11 @@ def _tune(tmp_path: Path, data: Path, *extra: str) -> tuple[int, str, str, Path]
 @pytest.mark.parametrize(
     ("extra", "rows", "why"),
     [
-        (("--human-column", "z", "--objective", "darr"), ROWS, "no DARR pairs"),
+        (
+            ("--human-column", "z", "--darr-column", "z", "--objective", "darr"),
+            ROWS,
+            "no DARR pairs",
+        ),
         (
             ("--human-column", "raw"),
             [(*r[:4], 50, r[5]) for r in ROWS],
