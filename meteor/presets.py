@@ -607,8 +607,17 @@ def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False
     Raises:
         ParamError: the file cannot be read, or a field is missing or wrong (named).
     """
+    import stat
+
     try:
-        with open(path, "rb") as fh:
+        # opened without blocking, then checked: a FIFO with no writer would hang a plain open
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ParamError(
+                    f"preset file {os.fspath(path)}: not a regular file (a named pipe, device "
+                    "or folder); copy it to a regular file first"
+                )
             data = fh.read((1 << 20) + 1)
     except OSError as exc:
         raise ParamError(f"preset file {os.fspath(path)}: {exc.strerror or exc}") from None
