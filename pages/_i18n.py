@@ -117,9 +117,9 @@ _SHARED: Table = freeze(
         },
         "url_ignored": {
             "en": "The link's parameter(s) {params} cannot be used and were ignored: the "
-            "default is used instead. The URL parameters are listed in the README.",
+            "default is used instead. The URL parameters are listed in docs/app.md.",
             "ru": "Параметры ссылки {params} недопустимы и пропущены: вместо них взяты значения "
-            "по умолчанию. Параметры адреса перечислены в README.",
+            "по умолчанию. Параметры адреса перечислены в docs/app.md.",
         },
         "lang_hint": {
             "en": "The texts are scored as {lang}: the interface language does not change it. "
