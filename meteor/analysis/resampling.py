@@ -21,7 +21,7 @@ import numpy as np
 
 from meteor.module_registry import module_order
 from meteor.params import Params
-from meteor.scoring import _plan, _pow
+from meteor.scoring import formula, formula_plan, perfect_rows
 from meteor.signatures import check_same_settings
 from meteor.stats import Stats
 from meteor.types import CorpusResult, MeteorResult
@@ -124,47 +124,34 @@ def scores_of_sums(sums: np.ndarray, params: Params) -> np.ndarray:
     """``compute(row_stats(row), params).score`` for every row of ``sums``, as one array.
 
     ``sums`` holds summed :func:`stats_matrix` rows (exact integers in float64).  The
-    formula is :func:`meteor.scoring.compute` step for step on columns: the same
-    IEEE operations in the same order (division by zero gives ±inf or NaN as Java's
-    does, a NaN score is 0, ``frag ** β`` is ``math.pow`` of each value), so each
-    score is the float ``compute`` returns, not merely close to it.
+    formula is :func:`meteor.scoring.formula` on the columns, so each score is the float
+    ``compute`` returns, not merely close to it.
     """
     s = np.asarray(sums, dtype=np.float64)
     if s.ndim != 2:
         raise ValueError(f"sums must be a matrix, got shape {s.shape}")
     w = (s.shape[1] - 7) // 4
-    hc, rc = s[:, 4 : 4 + w], s[:, 4 + w : 4 + 2 * w]
-    hf, rf = s[:, 4 + 2 * w : 4 + 3 * w], s[:, 4 + 3 * w : 4 + 4 * w]
-    chunks, hwm, rwm = s[:, 4 + 4 * w], s[:, 5 + 4 * w], s[:, 6 + 4 * w]
-    a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
-    plan, _, nltk_arithmetic = _plan(params)
+    cols = s.T  # one row per statistic: column k of each per-module block is cols[start + k]
+    hc, rc, hf, rf = (cols[4 + j * w : 4 + (j + 1) * w] for j in range(4))
+    chunks, hwm, rwm = cols[4 + 4 * w], cols[5 + 4 * w], cols[6 + 4 * w]
+    plan, nltk_arithmetic = formula_plan(params)
     slots = [(k, wt) for k, wt in plan if k < w]  # a stage registered later matched nothing
-    with np.errstate(all="ignore"):
-        hyp_len = d * (s[:, 0] - s[:, 2]) + (1.0 - d) * s[:, 2]
-        ref_len = d * (s[:, 1] - s[:, 3]) + (1.0 - d) * s[:, 3]
-        hm, rm = np.zeros(len(s)), np.zeros(len(s))
-        for k, wt in slots:  # MeteorScorer's order: content matches, then function words
-            hm += hc[:, k] * wt * d
-            rm += rc[:, k] * wt * d
-        for k, wt in slots:
-            hm += hf[:, k] * wt * (1.0 - d)
-            rm += rf[:, k] * wt * (1.0 - d)
-        precision, recall = hm / hyp_len, rm / ref_len
-        if nltk_arithmetic:
-            fmean = (precision * recall) / (a * precision + (1.0 - a) * recall)
-        else:
-            fmean = 1.0 / ((1.0 - a) / precision + a / recall)
-        frag = chunks / ((hwm + rwm) / 2)
-        if params.perfect_rule:
-            perfect = (
-                (hc.sum(axis=1) + hf.sum(axis=1) == s[:, 0])
-                & (rc.sum(axis=1) + rf.sum(axis=1) == s[:, 1])
-                & (chunks == 1)
-            )
-            frag = np.where(perfect, 0.0, frag)
-        powered = np.array([_pow(x, b) for x in frag.tolist()], dtype=np.float64)
-        score = fmean * (1.0 - g * powered)
-    return np.where(np.isnan(score) | (score < 0.0), 0.0, score).reshape(len(s))
+    perfect = (
+        perfect_rows(hc.sum(axis=0) + hf.sum(axis=0), cols[0], rc.sum(axis=0) + rf.sum(axis=0),
+                     cols[1], chunks)
+        if params.perfect_rule
+        else False
+    )  # fmt: skip
+    score = formula(
+        (cols[0], cols[1], cols[2], cols[3]),
+        (hc, rc, hf, rf),
+        (chunks, hwm, rwm),
+        slots,
+        (params.alpha, params.beta, params.gamma, params.delta),
+        nltk_arithmetic=nltk_arithmetic,
+        perfect=perfect,
+    )[-1]
+    return np.asarray(score, dtype=np.float64).reshape(len(s))
 
 
 # ---------------------------------------------------------------------------

@@ -186,7 +186,7 @@ def evaluate_points(
     keep = np.argsort(-np.where(np.isfinite(out), out, -np.inf), kind="stable")
     keep = np.sort(keep[: screen_size(len(pt))])
     exact = np.full(len(pt), -np.inf)
-    best = Point(*(getattr(pt, f)[keep] for f in pt.__dataclass_fields__))  # type: ignore[arg-type]
+    best = pt.take(keep)
     for start in range(0, len(keep), CHUNK):
         part = best.slice(start, start + CHUNK)
         seg = segment_scores(stats, part, perfect_rule)

@@ -108,12 +108,7 @@ def java_pow(frag: float, beta: float) -> float:
 
 def jar_score(stats: Stats, params: Params) -> float:
     """``MeteorScorer.computeMetrics``'s score with Java's ``Math.pow`` (:func:`java_pow`)."""
-    bd = compute(stats, params)
-    if math.isnan(bd.frag) or math.isinf(bd.frag) or params.beta == 0.0:
-        return bd.score
-    penalty = params.gamma * java_pow(bd.frag, params.beta)
-    score = bd.fmean * (1.0 - penalty)
-    return 0.0 if math.isnan(score) else max(score, 0.0)
+    return compute(stats, params, power=java_pow).score
 
 
 class _StdioScorer(_Scorer):
