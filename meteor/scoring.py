@@ -142,7 +142,7 @@ def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
     return got
 
 
-def _nltk_arithmetic(params: Params) -> bool:
+def uses_nltk_arithmetic(params: Params) -> bool:
     """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule).
 
     Then P and R are nltk's ``matches / length`` exactly, and Fmean is computed
@@ -162,7 +162,7 @@ def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
     """What :func:`compute` reads of ``params`` besides α β γ δ, once per settings: each
     module's statistics slot and weight, the width of the statistics, nltk's arithmetic."""
     slots = tuple((module_slot(m), params.weight(m)) for m in params.modules)
-    return slots, max(k for k, _ in slots) + 1, _nltk_arithmetic(params)
+    return slots, max(k for k, _ in slots) + 1, uses_nltk_arithmetic(params)
 
 
 def compute(
@@ -229,7 +229,7 @@ def formula(
     arithmetic (x/0 = ±inf, 0/0 = NaN) and C's ``pow`` (:func:`_pow`, :func:`pow_each`), so values
     agree with the Java tool to the last bit where possible, and arrays give exactly
     the floats of one value at a time.  Where ``nltk_arithmetic`` (nltk's settings,
-    :func:`_nltk_arithmetic`; a bool or, per point, a bool array) Fmean is nltk's
+    :func:`uses_nltk_arithmetic`; a bool or, per point, a bool array) Fmean is nltk's
     ``P·R / (αP + (1−α)R)``.
 
     Args:

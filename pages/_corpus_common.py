@@ -351,7 +351,7 @@ def common_results(
 # ---------------------------------------------------------------------------
 #: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
 #: the parameters, the stage list (in its order) and the stage weights.
-_LINK_KEYS = (
+LINK_KEYS = (
     "alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer", "modules",
     *(f"w_{m.value}" for m in Module),
 )  # fmt: skip
@@ -374,7 +374,7 @@ def inspect_link(result: MeteorResult) -> str:
     if preset:
         query["preset"] = preset
         base = preset_values(preset)
-        for k in _LINK_KEYS:
+        for k in LINK_KEYS:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
     return "/?" + urlencode(query, doseq=True)
@@ -386,7 +386,7 @@ def cached_rows(
     """:func:`table_rows`, kept per (corpus, setting, system): sorting, filtering and
     clicking rerun the page, and a large corpus has 100,000 rows to rebuild."""
     ss = st.session_state
-    links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in _LINK_KEYS))
+    links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in LINK_KEYS))
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:

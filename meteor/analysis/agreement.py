@@ -33,7 +33,12 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement_stats import Estimate, _num, segment_estimate, system_estimate
+from meteor.analysis.agreement_stats import (
+    Estimate,
+    finite_or_none,
+    segment_estimate,
+    system_estimate,
+)
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
 from meteor.errors import InputError
 from meteor.params import Params
@@ -132,7 +137,7 @@ def _meteor_scores(
     return MetricScores(label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params)
 
 
-def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
+def baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
     import sacrebleu.metrics as sm
 
     if name not in BASELINES:
@@ -200,7 +205,7 @@ def score_metrics(
             _meteor_scores(judged, label, "params", partial(Meteor, params=p), workers, progress)
         )
     for name in dict.fromkeys(baselines):
-        out.append(_baseline_scores(judged, name, progress))
+        out.append(baseline_scores(judged, name, progress))
     for name in judged.columns if columns is None else columns:
         if name not in judged.columns:
             raise InputError(
@@ -260,10 +265,12 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         def w(x: tuple[float, float] | None) -> dict[str, float | None] | None:
-            return None if x is None else {"t": _num(x[0]), "p_value": _num(x[1])}
+            return (
+                None if x is None else {"t": finite_or_none(x[0]), "p_value": finite_or_none(x[1])}
+            )
 
         return {"a": self.a, "b": self.b, "measure": self.measure,
-                "delta": _num(self.delta), "p_value": _num(self.p_value),
+                "delta": finite_or_none(self.delta), "p_value": finite_or_none(self.p_value),
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip
 
@@ -331,7 +338,7 @@ class Agreement:
 # --------------------------------------------------------------------------- correlate
 
 
-def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def judged_rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row: human, darr, item index, system index (system-major, corpus order)."""
     corpus = judged.corpus
     sign = 1.0 if judged.higher_is_better else -1.0
@@ -357,7 +364,7 @@ def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     )
 
 
-def _system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
+def system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(systems, human, n) / np.bincount(systems, minlength=n)
 
 
@@ -392,11 +399,11 @@ def measure(
     """
     pairs_only = judged.human is None
     keys, test_measure = _measure_keys(pairs_only, test_measure)
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     n_sys = len(judged.corpus.systems)
     data = st.SegmentData.build(human, items, darr, darr_threshold, _given_pairs(judged))
     draws = st.item_draws(data.n_items, n_bootstrap, seed)
-    sys_human = _system_human(human, systems, n_sys)
+    sys_human = system_human(human, systems, n_sys)
     out: list[MetricAgreement] = []
     for m in metrics:
         segment = _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)

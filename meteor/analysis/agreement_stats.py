@@ -458,7 +458,7 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------- estimates
 
 
-def _num(x: float) -> float | None:
+def finite_or_none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
@@ -473,7 +473,7 @@ class Estimate:
     n: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
+        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low), "high": finite_or_none(self.high),
                 "n": self.n}  # fmt: skip
 
 

@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis.resampling import (
-    _check_samples,
-    _check_settings,
-    _resampled_matrices,
+    check_samples,
+    check_settings,
     integer_product,
+    resampled_matrices,
     row_stats,
     scores_of_sums,
 )
@@ -44,11 +44,11 @@ from meteor.analysis.significance import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
-    _bootstrap_matrix,
-    _paired_record,
-    _paired_segments,
-    _scores_of,
+    bootstrap_matrix,
     common_segments,
+    paired_record,
+    paired_segments,
+    scores_of,
     stats_matrix,
 )
 from meteor.params import Params
@@ -336,12 +336,12 @@ def _bootstrap_system(
     """:func:`~meteor.analysis.significance.bootstrap` of one system, keeping its parts."""
     say(f"bootstrap {name}")
     segs = result.segments
-    _check_samples(opts.samples, opts.level, len(segs))
+    check_samples(opts.samples, opts.level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
-    _check_settings([("the corpus", segs)], params, "a bootstrap")
-    mat, scores = stats_matrix(segs), _scores_of(segs)
-    intervals, samples = _bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
+    check_settings([("the corpus", segs)], params, "a bootstrap")
+    mat, scores = stats_matrix(segs), scores_of(segs)
+    intervals, samples = bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
     return _Sampled(mat, scores, intervals, samples)
 
 
@@ -360,7 +360,7 @@ def _pair_test(
     the pair covers all of both systems' records in order they are those resamples.
     """
     hi, lo = names
-    _, _, positions, n_a, n_b = _paired_segments(
+    _, _, positions, n_a, n_b = paired_segments(
         results[hi], results[lo], params, names, opts.samples, opts.level, pair_ids
     )
     a, b = sampled[hi], sampled[lo]
@@ -372,8 +372,8 @@ def _pair_test(
         rows_a, rows_b = list(positions[0]), list(positions[1])
         mats = [a.mat[rows_a], b.mat[rows_b]]
         scores = [a.scores[rows_a], b.scores[rows_b]]
-        samples = _resampled_matrices(mats, scores, params, opts.samples, opts.seed)
-    pb = _paired_record(
+        samples = resampled_matrices(mats, scores, params, opts.samples, opts.seed)
+    pb = paired_record(
         names, mats, scores, samples, params, (opts.samples, opts.seed, opts.level), (n_a, n_b)
     )
     _check_trials(opts.trials)

@@ -37,7 +37,13 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from meteor.analysis.compare import match_diff
-from meteor.analysis.reconcile_game import _Game, _meteor, _side, exact_shares, sampled_shares
+from meteor.analysis.reconcile_game import (
+    Game,
+    exact_shares,
+    sampled_shares,
+    scorer_of,
+    settings_of,
+)
 from meteor.analysis.reconcile_groups import (
     AGGREGATION,
     aggregation_of,
@@ -81,7 +87,7 @@ _TOL = 1e-9
 # ---------------------------------------------------------------------------
 # the path
 # ---------------------------------------------------------------------------
-def _path(game: _Game) -> list[tuple[tuple[str, ...], Reason | None]]:
+def _path(game: Game) -> list[tuple[tuple[str, ...], Reason | None]]:
     """The steps in pipeline order, each the first group(s) that run from where the path is.
 
     Returns ``(groups, note)`` per step; the note says why the order moved (``None``: it did not).
@@ -124,7 +130,7 @@ def _path(game: _Game) -> list[tuple[tuple[str, ...], Reason | None]]:
 
 
 def _group_words(
-    game: _Game,
+    game: Game,
     groups: tuple[str, ...],
     sets: tuple[frozenset[str], frozenset[str]],
     names: tuple[str, str],
@@ -157,7 +163,7 @@ class _Move(NamedTuple):
     note: Reason | None
 
 
-def _moves(game: _Game) -> list[_Move]:
+def _moves(game: Game) -> list[_Move]:
     """The path's steps, each with the switched groups before and after it."""
     moves = []
     done: frozenset[str] = frozenset()
@@ -168,7 +174,7 @@ def _moves(game: _Game) -> list[_Move]:
 
 
 def _pair_step(
-    game: _Game,
+    game: Game,
     move: _Move,
     names: tuple[str, str],
     hyp: str,
@@ -178,7 +184,7 @@ def _pair_step(
     def result(s: frozenset[str]) -> MeteorResult:
         got = cache.get(s)
         if got is None:
-            got = cache[s] = _meteor(game.params(s)).score(hyp, list(refs))
+            got = cache[s] = scorer_of(game.params(s)).score(hyp, list(refs))
         return got
 
     before_s, after_s, groups = move.before, move.after, move.groups
@@ -210,7 +216,7 @@ def _pair_step(
     )
 
 
-def _changes(game: _Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any], ...]:
+def _changes(game: Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any], ...]:
     out: list[tuple[str, Any, Any]] = []
     for g in groups:
         if g == AGGREGATION.key:
@@ -220,7 +226,7 @@ def _changes(game: _Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any]
     return tuple(out)
 
 
-def _corpus_step(game: _Game, move: _Move, names: tuple[str, str], top: int) -> Step:
+def _corpus_step(game: Game, move: _Move, names: tuple[str, str], top: int) -> Step:
     before_s, after_s, groups = move.before, move.after, move.groups
     s0, _ = game.segments(before_s)
     s1, t1 = game.segments(after_s)
@@ -271,14 +277,14 @@ def reconcile(
     """
     if corpus:
         return reconcile_corpus(hyp, refs, a, b, orders=orders, seed=seed, top=top)
-    pa, name_a, ma = _side(a)
-    pb, name_b, mb = _side(b)
+    pa, name_a, ma = settings_of(a)
+    pb, name_b, mb = settings_of(b)
     names = _names(name_a, name_b)
-    ra = (ma or _meteor(pa)).score(hyp, refs)
-    rb = (mb or _meteor(pb)).score(hyp, refs)
+    ra = (ma or scorer_of(pa)).score(hyp, refs)
+    rb = (mb or scorer_of(pb)).score(hyp, refs)
     ref_list = list(ra.refs)
     players = differing_groups(pa, pb)
-    game = _Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
+    game = Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
     cache = {frozenset(): ra, frozenset(players): rb}
     steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _moves(game)]
     return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra, rb)
@@ -300,8 +306,8 @@ def reconcile_corpus(
     the groups plus ``aggregation``; each step gives both aggregations and the segments it
     moved most."""
     check_corpus(hyps, refs)  # the corpus runner's checks (meteor.batch)
-    pa, name_a, ma = _side(a)
-    pb, name_b, mb = _side(b)
+    pa, name_a, ma = settings_of(a)
+    pb, name_b, mb = settings_of(b)
     names = _names(name_a, name_b)
     ref_lists = [[r] if isinstance(r, str) else list(r) for r in refs]
     for k, (h, rs) in enumerate(zip(hyps, ref_lists, strict=True)):
@@ -313,7 +319,7 @@ def reconcile_corpus(
     players = differing_groups(pa, pb)
     if aggregation[0] != aggregation[1]:
         players = (*players, AGGREGATION.key)
-    game = _Game(pa, pb, list(hyps), ref_lists, players, aggregation, corpus=True)
+    game = Game(pa, pb, list(hyps), ref_lists, players, aggregation, corpus=True)
     for s in (frozenset(), frozenset(players)):
         try:
             game.segments(s)
@@ -333,7 +339,7 @@ def _names(name_a: str, name_b: str) -> tuple[str, str]:
 
 
 def _finish(
-    game: _Game,
+    game: Game,
     names: tuple[str, str],
     score_a: float,
     score_b: float,
@@ -377,7 +383,7 @@ def _finish(
 
 
 def _shares(
-    game: _Game, orders: int | None, seed: int, segments: int
+    game: Game, orders: int | None, seed: int, segments: int
 ) -> tuple[dict[str, float], dict[str, float], list[tuple[str, str, float]], Reason]:
     """Each group's share, its standard error (sampled), the interactions, and the method."""
     n = len(game.players)
@@ -425,7 +431,7 @@ def _path_words(
     return words
 
 
-def _invalid(game: _Game) -> tuple[Invalid, ...]:
+def _invalid(game: Game) -> tuple[Invalid, ...]:
     """The combinations that cannot run, each with the nearest one that can."""
     players = game.players
     return tuple(

@@ -207,7 +207,7 @@ MAX_BOOTSTRAP_SAMPLES = 100_000
 MAX_BOOTSTRAP_DRAWS = 200_000_000
 
 
-def _check_samples(n_samples: int, level: float, n_segments: int = 0) -> None:
+def check_samples(n_samples: int, level: float, n_segments: int = 0) -> None:
     if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
         raise ValueError(f"n_samples must be a positive whole number, got {n_samples!r}")
     if n_samples > MAX_BOOTSTRAP_SAMPLES:
@@ -225,11 +225,11 @@ def _check_samples(n_samples: int, level: float, n_segments: int = 0) -> None:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
 
 
-def _segments_of(x: CorpusResult | Sequence[MeteorResult]) -> tuple[MeteorResult, ...]:
+def segments_of(x: CorpusResult | Sequence[MeteorResult]) -> tuple[MeteorResult, ...]:
     return x.segments if isinstance(x, CorpusResult) else tuple(x)
 
 
-def _check_settings(
+def check_settings(
     systems: Sequence[tuple[str, Sequence[MeteorResult]]], params: Params, what: str
 ) -> None:
     """Every record of every system, and ``params``, must have the same settings."""
@@ -269,10 +269,10 @@ def _resampled(
     """Per system: (resampled corpus scores, resampled mean segment scores)."""
     mats = [stats_matrix(segs) for segs in systems]
     seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
-    return _resampled_matrices(mats, seg_scores, params, n_samples, seed)
+    return resampled_matrices(mats, seg_scores, params, n_samples, seed)
 
 
-def _resampled_matrices(
+def resampled_matrices(
     mats: Sequence[np.ndarray],
     seg_scores: Sequence[np.ndarray],
     params: Params,

@@ -58,14 +58,14 @@ from meteor.analysis.resampling import (
     MAX_BOOTSTRAP_DRAWS,
     MAX_BOOTSTRAP_SAMPLES,
     MIN_BOOTSTRAP_SAMPLES,
-    _check_samples,
-    _check_settings,
-    _resampled_matrices,
-    _segments_of,
+    check_samples,
+    check_settings,
     ci_bounds,
     common_segments,
     resample_indices,
+    resampled_matrices,
     row_stats,
+    segments_of,
     stats_matrix,
 )
 from meteor.params import Params
@@ -269,17 +269,15 @@ def bootstrap(
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
     """
-    segs = _segments_of(result)
-    _check_samples(n_samples, level, len(segs))
+    segs = segments_of(result)
+    check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
-    _check_settings([("the corpus", segs)], params, "a bootstrap")
-    return _bootstrap_matrix(stats_matrix(segs), _scores_of(segs), params, n_samples, seed, level)[
-        0
-    ]
+    check_settings([("the corpus", segs)], params, "a bootstrap")
+    return bootstrap_matrix(stats_matrix(segs), scores_of(segs), params, n_samples, seed, level)[0]
 
 
-def _scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
+def scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
     return np.array([s.score for s in segs], dtype=np.float64)
 
 
@@ -290,7 +288,7 @@ def _observed(mat: np.ndarray, scores: np.ndarray, params: Params) -> tuple[floa
     return score, math.fsum(scores.tolist()) / len(scores)
 
 
-def _bootstrap_matrix(
+def bootstrap_matrix(
     mat: np.ndarray,
     scores: np.ndarray,
     params: Params,
@@ -300,7 +298,7 @@ def _bootstrap_matrix(
 ) -> tuple[CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
     """:func:`bootstrap` of a corpus given as :func:`stats_matrix` and segment scores
     (checked already), and its resampled (corpus scores, mean segment scores)."""
-    ((corpus, means),) = _resampled_matrices([mat], [scores], params, n_samples, seed)
+    ((corpus, means),) = resampled_matrices([mat], [scores], params, n_samples, seed)
     observed, observed_mean = _observed(mat, scores, params)
     intervals = CorpusIntervals(
         _interval(observed, corpus, level),
@@ -375,15 +373,13 @@ def paired_bootstrap(
             segment in common, bad options; :class:`~meteor.signatures.SettingsMismatchError`
             when the systems (or ``params``) differ in settings.
     """
-    sa, sb, _, n_a, n_b = _paired_segments(a, b, params, names, n_samples, level, ids)
-    mats, scores = [stats_matrix(sa), stats_matrix(sb)], [_scores_of(sa), _scores_of(sb)]
-    samples = _resampled_matrices(mats, scores, params, n_samples, seed)
-    return _paired_record(
-        names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b)
-    )
+    sa, sb, _, n_a, n_b = paired_segments(a, b, params, names, n_samples, level, ids)
+    mats, scores = [stats_matrix(sa), stats_matrix(sb)], [scores_of(sa), scores_of(sb)]
+    samples = resampled_matrices(mats, scores, params, n_samples, seed)
+    return paired_record(names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b))
 
 
-def _paired_segments(
+def paired_segments(
     a: CorpusResult | Sequence[MeteorResult],
     b: CorpusResult | Sequence[MeteorResult],
     params: Params,
@@ -401,7 +397,7 @@ def _paired_segments(
     """:func:`paired_bootstrap`'s checks: the paired segments of A and of B, their
     positions in A's and B's records (``None`` without ids: all, in order), and how
     many records A and B have."""
-    sa, sb = _segments_of(a), _segments_of(b)
+    sa, sb = segments_of(a), segments_of(b)
     n_a, n_b = len(sa), len(sb)
     positions = None
     if ids is not None:
@@ -418,7 +414,7 @@ def _paired_segments(
         labels = [ids_a[k] for k in pos_a]
     else:
         labels = [str(k + 1) for k in range(len(sa))]
-    _check_samples(n_samples, level, len(sa))
+    check_samples(n_samples, level, len(sa))
     if len(sa) != len(sb):
         raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
     if not sa:
@@ -429,11 +425,11 @@ def _paired_segments(
                 f"segment {label} has different references for {names[0]} and {names[1]}; "
                 "a paired test needs the same references"
             )
-    _check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
+    check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
     return sa, sb, positions, n_a, n_b
 
 
-def _paired_record(
+def paired_record(
     names: tuple[str, str],
     mats: Sequence[np.ndarray],
     scores: Sequence[np.ndarray],
@@ -498,7 +494,7 @@ def segment_differences(
 
     With ``ids`` (A's and B's segment ids), the segments both have, paired by id.
     """
-    sa, sb = _segments_of(a), _segments_of(b)
+    sa, sb = segments_of(a), segments_of(b)
     if ids is not None:
         pos_a, pos_b = common_segments(*ids)
         diffs = [

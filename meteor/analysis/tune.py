@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import Estimate, Judged, _rows
-from meteor.analysis.agreement_stats import _num
+from meteor.analysis.agreement import Estimate, Judged, judged_rows
+from meteor.analysis.agreement_stats import finite_or_none
 from meteor.analysis.tune_points import (
     CHUNK,
     Point,
@@ -292,7 +292,7 @@ class FoldResult:
             "fold": self.fold,
             "rows": self.n_rows,
             "groups": list(self.groups),
-            "train_value": _num(self.train_value),
+            "train_value": finite_or_none(self.train_value),
             "params": {k: v for k, v in self.params.to_dict().items()
                        if k in ("alpha", "beta", "gamma", "delta", "weights")},
             "held_out": {
@@ -333,8 +333,8 @@ class TuneResult:
         return {
             "objective": self.objective,
             "base": self.base_name,
-            "value": _num(self.value),
-            "base_value": _num(self.base_value),
+            "value": finite_or_none(self.value),
+            "base_value": finite_or_none(self.base_value),
             "params": self.params.to_dict(),
             "signature": self.params.signature(),
             "points": self.n_points,
@@ -348,8 +348,8 @@ class TuneResult:
             "cross_validation": None if not self.folds else {
                 "group_by": self.group_by,
                 "folds": [f.to_dict() for f in self.folds],
-                "mean": {"tuned": _num(self.cv_mean("tuned")), "base": _num(self.cv_mean("base")),
-                         "chrf": _num(self.cv_mean("chrf"))},
+                "mean": {"tuned": finite_or_none(self.cv_mean("tuned")), "base": finite_or_none(self.cv_mean("base")),
+                         "chrf": finite_or_none(self.cv_mean("chrf"))},
             },
         }  # fmt: skip
 
@@ -374,8 +374,8 @@ class TuneResult:
                 "human_column": self.human_column,
                 "higher_is_better": self.higher_is_better,
                 "objective": self.objective,
-                "value": _num(self.value),
-                "base_value": _num(self.base_value),
+                "value": finite_or_none(self.value),
+                "base_value": finite_or_none(self.base_value),
                 "cross_validation": None if cv is None else {"group_by": cv["group_by"],
                                                              "mean": cv["mean"]},
             },
@@ -400,9 +400,9 @@ def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int
 
 
 def _chrf(judged: Judged) -> tuple[Array, Array]:
-    from meteor.analysis.agreement import _baseline_scores
+    from meteor.analysis.agreement import baseline_scores
 
-    m = _baseline_scores(judged, "chrf", None)
+    m = baseline_scores(judged, "chrf", None)
     return np.asarray(m.segment, dtype=float), np.asarray(m.system, dtype=float)
 
 
@@ -456,7 +456,7 @@ def tune(
         judged, base, base_name, workers=workers, progress=_stage(progress, 0, 0.5)
     )
     align_seconds = time.perf_counter() - t0
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     space = _Space(base, stats, stats.hc.shape[2], base.perfect_rule, weights)
     data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
     all_rows = data.rows()

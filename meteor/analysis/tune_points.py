@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import Judged, _system_human
+from meteor.analysis.agreement import Judged, system_human
 from meteor.errors import InputError
 from meteor.params import Params
 from meteor.scoring import formula, formula_plan, perfect_rows
@@ -361,7 +361,7 @@ class Rows:
         data = st.SegmentData.build(human, local_items.astype(np.int64), darr, threshold)
         present, local_sys = np.unique(systems, return_inverse=True)
         k = len(present)
-        return cls(data, local_sys.astype(np.int64), k, _system_human(human, local_sys, k), human)
+        return cls(data, local_sys.astype(np.int64), k, system_human(human, local_sys, k), human)
 
     @cached_property
     def human_ranks(self) -> Array:

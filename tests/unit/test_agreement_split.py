@@ -17,6 +17,7 @@ from meteor.analysis.judged import Judged, load_judged
 from meteor.cli import correlate as cli_correlate
 from meteor.cli import tune as cli_tune
 from meteor.errors import InputError
+from meteor.io.labels import read_groups
 from meteor.io.read import Corpus
 
 REFS = ("the cat sat on the mat", "the dog barked loudly", "it is raining today")
@@ -153,7 +154,7 @@ def test_group_labels_and_scores_key_the_rows_alike() -> None:
     from meteor.io.scores import keyed_rows, read_scores, table_rows
 
     data = b"system,hyp,doc,human\nA,x,d1,1\nA,y,d2,2\nB,z,d3,3\n"  # no seg_id: numbered
-    labels = cli_tune.read_groups([("t.csv", data)], "doc", None)
+    labels = read_groups([("t.csv", data)], "doc", None)
     scores = read_scores(data, "t.csv", ["human"])
     assert [tuple(k.split("\t")) for k in labels] == list(scores["human"])
     header, rows = table_rows(data, "t.csv", "csv", 100)
