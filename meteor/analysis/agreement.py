@@ -40,6 +40,7 @@ from meteor.analysis.agreement_stats import (
     system_estimate,
 )
 from meteor.analysis.judged import Join, Judged, load_judged, row_index
+from meteor.analysis.resampling import resample_indices
 from meteor.errors import InputError
 from meteor.params import Params
 from meteor.scoring import compute
@@ -402,7 +403,7 @@ def measure(
     human, darr, items, systems = judged_rows(judged)
     n_sys = len(judged.corpus.systems)
     data = st.SegmentData.build(human, items, darr, darr_threshold, _given_pairs(judged))
-    draws = st.item_draws(data.n_items, n_bootstrap, seed)
+    draws = resample_indices(data.n_items, n_bootstrap, seed)
     sys_human = system_human(human, systems, n_sys)
     out: list[MetricAgreement] = []
     for m in metrics:

@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from meteor.analysis.resampling import ci_bounds, resample_indices, swap_masks
+
 
 def _scipy_stats() -> Any:
     """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
@@ -68,7 +70,6 @@ __all__ = [
     "kendall_b",
     "pearson",
     "ranks_within_rows",
-    "percentile",
     "per_item",
     "perm_both",
     "segment_estimate",
@@ -349,12 +350,6 @@ def item_count(key: str, data: SegmentData, metric: Array) -> int:
     return int(np.count_nonzero(np.isfinite(value)))
 
 
-def item_draws(n_items: int, n_samples: int, seed: int) -> Array:
-    """``n_samples × n_items`` item indices drawn with replacement (seeded)."""
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, n_items, size=(n_samples, n_items))
-
-
 def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) -> Array:
     """A segment-level measure on each resample of items (rows of ``draws``)."""
     out = np.empty(len(draws))
@@ -376,27 +371,15 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
     return out
 
 
-def percentile(samples: Array, level: float) -> tuple[float, float]:
-    """The percentile interval ``[s[k], s[B − k − 1]]``, ``k = ⌊B·(1 − level)/2⌋``, of the
-    finite resampled values (the rule of :mod:`meteor.analysis.significance`)."""
-    s = np.sort(samples[np.isfinite(samples)])
-    if len(s) == 0:
-        return math.nan, math.nan
-    k = int(math.floor(len(s) * (1.0 - level) / 2.0))
-    return float(s[k]), float(s[len(s) - k - 1])
-
-
 def bootstrap_system(
     fn: Callable[[Array, Array], float], human: Array, metric: Array, n_samples: int, seed: int
 ) -> Array:
-    """A system-level correlation on each resample of the systems (seeded)."""
-    rng = np.random.default_rng(seed)
-    n = len(human)
-    out = np.empty(n_samples)
-    for b in range(n_samples):
-        idx = rng.integers(0, n, size=n)
-        out[b] = fn(human[idx], metric[idx])
-    return out
+    """A system-level correlation on each resample of the systems (seeded; the draws of
+    :func:`~meteor.analysis.resampling.resample_indices`)."""
+    return np.array(
+        [fn(human[idx], metric[idx]) for idx in resample_indices(len(human), n_samples, seed)],
+        dtype=np.float64,
+    ).reshape(n_samples)
 
 
 def _zscore(x: Array) -> Array:
@@ -413,15 +396,14 @@ def perm_both(
     delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
     if not math.isfinite(delta):
         return math.nan, math.nan
-    rng = np.random.default_rng(seed)
     hits = 0
-    for _ in range(n_permutations):
-        swap = rng.random(len(za)) < 0.5
-        pa = np.where(swap, zb, za)
-        pb = np.where(swap, za, zb)
-        d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
-        if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
-            hits += 1
+    for batch in swap_masks(len(za), n_permutations, seed):
+        for swap in batch:
+            pa = np.where(swap, zb, za)
+            pb = np.where(swap, za, zb)
+            d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
+            if math.isfinite(d) and abs(d) >= abs(delta) - 1e-12:
+                hits += 1
     return delta, (hits + 1) / (n_permutations + 1)
 
 
@@ -490,7 +472,7 @@ def segment_estimate(
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
-    low, high = percentile(samples, level)
+    low, high = ci_bounds(samples, level)
     return Estimate(value, low, high, item_count(key, data, scores))
 
 
@@ -506,5 +488,5 @@ def system_estimate(
     """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
     over the ``n`` systems."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
-    low, high = percentile(samples, level)
+    low, high = ci_bounds(samples, level)
     return Estimate(fn(human, scores), low, high, n)

@@ -39,6 +39,7 @@ from meteor.analysis.resampling import (
     resampled_matrices,
     row_stats,
     scores_of_sums,
+    swap_masks,
 )
 from meteor.analysis.significance import (
     DEFAULT_SEED,
@@ -126,19 +127,12 @@ def _randomisation_p(
     delta = mb - ma
     if not delta.any():
         return 1.0  # the same statistics in every segment: every trial ties
-    n = len(ma)
-    rng = np.random.default_rng(seed)
-    batch = max(1, min(64, 4_000_000 // max(n, 1)))
     hits = 0
-    done = 0
-    while done < trials:
-        size = min(batch, trials - done)
-        # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
-        moved = integer_product((rng.random((size, n)) < 0.5).astype(np.float64), delta)
+    for swaps in swap_masks(len(ma), trials, seed):
+        moved = integer_product(swaps.astype(np.float64), delta)
         sa = scores_of_sums(sum_a + moved, params)
         sb = scores_of_sums(sum_b - moved, params)
         hits += int(np.sum(np.abs(sb - sa) >= observed - 1e-12))
-        done += size
     return (hits + 1) / (trials + 1)
 
 

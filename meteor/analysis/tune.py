@@ -43,6 +43,7 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, judged_rows
 from meteor.analysis.agreement_stats import finite_or_none
+from meteor.analysis.resampling import resample_indices
 from meteor.analysis.tune_points import (
     CHUNK,
     Point,
@@ -390,7 +391,7 @@ def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Est
     value = float(objective_values(key, rows, scores[None, :])[0])
     if key.startswith("system_"):
         raise AssertionError("system-level estimates go through _sys_estimate")
-    return st.segment_estimate(key, data, scores, st.item_draws(data.n_items, draws, seed), 0.95,
+    return st.segment_estimate(key, data, scores, resample_indices(data.n_items, draws, seed), 0.95,
                             value)  # fmt: skip
 
 
