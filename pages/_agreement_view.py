@@ -87,14 +87,18 @@ def judged_of(
 
 @dataclass(frozen=True)
 class Run:
-    """One measured run: the judged corpus, every metric's scores and the agreement."""
+    """One measured run: the judged corpus and the agreement (which holds every metric's
+    scores)."""
 
     judged: Judged
-    scores: tuple[MetricScores, ...]
     agreement: Agreement
 
+    @property
+    def scores(self) -> tuple[MetricScores, ...]:
+        return self.agreement.scores
+
     def score(self, name: str) -> MetricScores:
-        return next(m for m in self.scores if m.name == name)
+        return self.agreement.scores_of(name)
 
 
 def run_key(
@@ -116,7 +120,7 @@ def compute_run(
     progress: Callable[[float, str], None],
 ) -> Run:
     """Score every metric, then measure: ``meteor.correlate`` in two steps (same numbers),
-    keeping the scores for the scatter and the grid."""
+    so the progress bar can say which step it is in."""
     scores = score_metrics(
         judged,
         presets=presets,
@@ -130,7 +134,7 @@ def compute_run(
         judged, scores, n_bootstrap=resamples, n_permutations=resamples, test_measure=TEST_MEASURE
     )
     progress(1.0, t("agr_measuring"))
-    return Run(judged, tuple(scores), agreement)
+    return Run(judged, agreement)
 
 
 def grid_of(

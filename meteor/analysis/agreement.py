@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypedDict, Unpack
 
@@ -297,6 +297,16 @@ class Agreement:
     comparisons: tuple[Comparison, ...]
     pairs_source: str | None = None
     joins: tuple[Join, ...] = ()
+    #: the scores measured (:class:`MetricScores`, in the order of ``metrics``): the scatter
+    #: and the grid read them instead of scoring again; not part of :meth:`to_dict`.
+    scores: tuple[MetricScores, ...] = field(default=(), compare=False, repr=False)
+
+    def scores_of(self, name: str) -> MetricScores:
+        """The scores of metric ``name``."""
+        for m in self.scores:
+            if m.name == name:
+                return m
+        raise KeyError(f"no scores of {name!r}; metrics: {', '.join(m.name for m in self.scores)}")
 
     def metric(self, name: str) -> MetricAgreement:
         for m in self.metrics:
@@ -433,6 +443,7 @@ def measure(
         tuple(comparisons),
         judged.pairs_source,
         judged.joins,
+        tuple(metrics),
     )
 
 

@@ -45,6 +45,7 @@ from meteor.analysis.significance import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
+    PairedBootstrap,
     bootstrap_matrix,
     common_segments,
     paired_record,
@@ -54,6 +55,7 @@ from meteor.analysis.significance import (
 )
 from meteor.params import Params
 from meteor.scoring import compute
+from meteor.stats import Breakdown
 from meteor.types import CorpusResult, MeteorResult, Stats
 
 __all__ = [
@@ -138,7 +140,8 @@ def _randomisation_p(
 
 @dataclass(frozen=True, slots=True)
 class SystemRow:
-    """One system of the ranking table.
+    """One system of the ranking table: the bootstrap intervals and the formula's breakdown
+    of its corpus score that the row summarises.
 
     ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
     ``mean_segment`` the mean of segment scores (a different number, labelled so).
@@ -148,11 +151,28 @@ class SystemRow:
     rank: int
     cluster: int
     segments: int
-    corpus: Interval
-    mean_segment: Interval
-    precision: float
-    recall: float
-    frag: float
+    intervals: CorpusIntervals
+    breakdown: Breakdown
+
+    @property
+    def corpus(self) -> Interval:
+        return self.intervals.corpus
+
+    @property
+    def mean_segment(self) -> Interval:
+        return self.intervals.mean_segment
+
+    @property
+    def precision(self) -> float:
+        return self.breakdown.precision
+
+    @property
+    def recall(self) -> float:
+        return self.breakdown.recall
+
+    @property
+    def frag(self) -> float:
+        return self.breakdown.frag
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -170,17 +190,40 @@ class SystemRow:
 
 @dataclass(frozen=True, slots=True)
 class PairTest:
-    """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments."""
+    """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments: the
+    paired bootstrap it summarises, the randomisation test's p-value and the verdict."""
 
-    a: str
-    b: str
-    common: int
-    difference: float
-    difference_low: float
-    difference_high: float
-    p_bootstrap: float
+    paired: PairedBootstrap
     p_randomisation: float
     significant: bool
+
+    @property
+    def a(self) -> str:
+        return self.paired.name_a
+
+    @property
+    def b(self) -> str:
+        return self.paired.name_b
+
+    @property
+    def common(self) -> int:
+        return self.paired.n_segments
+
+    @property
+    def difference(self) -> float:
+        return self.paired.corpus.difference
+
+    @property
+    def difference_low(self) -> float:
+        return self.paired.corpus.difference_interval.low
+
+    @property
+    def difference_high(self) -> float:
+        return self.paired.corpus.difference_interval.high
+
+    @property
+    def p_bootstrap(self) -> float:
+        return self.paired.corpus.p_value
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -373,17 +416,7 @@ def _pair_test(
     _check_trials(opts.trials)
     p_ar = _randomisation_p(mats[0], mats[1], params, opts.trials, opts.seed)
     p_bs = pb.corpus.p_value
-    return PairTest(
-        hi,
-        lo,
-        pb.n_segments,
-        pb.corpus.difference,
-        pb.corpus.difference_interval.low,
-        pb.corpus.difference_interval.high,
-        p_bs,
-        p_ar,
-        bool(p_bs < opts.alpha and p_ar < opts.alpha),
-    )
+    return PairTest(pb, p_ar, bool(p_bs < opts.alpha and p_ar < opts.alpha))
 
 
 def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -> dict[str, int]:
@@ -405,14 +438,4 @@ def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -
 def _system_row(
     name: str, rank: int, cluster: int, r: CorpusResult, ci: CorpusIntervals
 ) -> SystemRow:
-    return SystemRow(
-        name,
-        rank,
-        cluster,
-        len(r.segments),
-        ci.corpus,
-        ci.mean_segment,
-        r.precision,
-        r.recall,
-        r.frag,
-    )
+    return SystemRow(name, rank, cluster, len(r.segments), ci, r.breakdown)
