@@ -257,8 +257,38 @@ def formula(
     import numpy as np
 
     with np.errstate(all="ignore"):
-        return _formula(hl, rl, hfw, rfw, hc, rc, hf, rf, chunks, hwm, rwm, slots, a, b, g, d,
-                        nltk_arithmetic, perfect, power or pow_each, _ARRAYS)  # fmt: skip
+        same = _shared_points(d, slots)
+        if same is None:
+            matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, _ARRAYS)
+        else:  # points that share δ and the weights share L, M, P and R: computed once each
+            first, inverse = same
+            matched = tuple(
+                np.take(x, inverse, axis=0) if np.ndim(x) == 2 else x
+                for x in _matched(hl, rl, hfw, rfw, hc, rc, hf, rf,
+                                  [(k, w[first]) for k, w in slots], d[first], _ARRAYS)
+            )  # fmt: skip
+        return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect,
+                       power or pow_each, _ARRAYS)  # fmt: skip
+
+
+def _shared_points(d: Any, slots: Sequence[tuple[int, Num]]) -> tuple[Any, Any] | None:
+    """For ``B`` points (δ and weights of shape ``(B, 1)``) with repeats among their (δ,
+    weights): one index of each distinct point and every point's distinct one; else None.
+    (A tune chunk of the grid has 5 distinct δ in 32 points; coordinate descent varies α,
+    β or γ with δ and the weights fixed.)"""
+    import numpy as np
+
+    if not (isinstance(d, np.ndarray) and d.ndim == 2 and d.shape[1] == 1 and len(d) > 1):
+        return None
+    ws = [w for _, w in slots]
+    if not all(isinstance(w, np.ndarray) and w.shape == d.shape for w in ws):
+        return None
+    _, first, inverse = np.unique(
+        np.concatenate([d, *ws], axis=1), axis=0, return_index=True, return_inverse=True
+    )
+    if len(first) == len(d):
+        return None
+    return first, inverse.reshape(-1)
 
 
 def _formula(
@@ -268,7 +298,15 @@ def _formula(
     power: Callable[[Any, Any], Any], ops: _Floats,
 ) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:  # fmt: skip
     """:func:`formula`'s body, with the arithmetic of floats or of arrays (``ops``)."""
-    div = ops.div
+    matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, ops)
+    return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect, power, ops)
+
+
+def _matched(
+    hl: Num, rl: Num, hfw: Num, rfw: Num, hc: Any, rc: Any, hf: Any, rf: Any,
+    slots: Sequence[tuple[int, Num]], d: Num, ops: _Floats,
+) -> tuple[Num, Num, Num, Num, Num, Num]:  # fmt: skip
+    """The formula up to P and R: ``(L_hyp, L_ref, M_hyp, M_ref, P, R)``."""
     hyp_len = d * (hl - hfw) + (1.0 - d) * hfw
     ref_len = d * (rl - rfw) + (1.0 - d) * rfw
     hm: Num = 0.0
@@ -279,8 +317,17 @@ def _formula(
     for k, w in slots:
         hm += hf[k] * w * (1.0 - d)
         rm += rf[k] * w * (1.0 - d)
-    precision = div(hm, hyp_len)
-    recall = div(rm, ref_len)
+    return hyp_len, ref_len, hm, rm, ops.div(hm, hyp_len), ops.div(rm, ref_len)
+
+
+def _scored(
+    matched: tuple[Num, Num, Num, Num, Num, Num], chunks: Num, hwm: Num, rwm: Num,
+    a: Num, b: Num, g: Num, nltk_arithmetic: Num, perfect: Num,
+    power: Callable[[Any, Any], Any], ops: _Floats,
+) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:  # fmt: skip
+    """The formula from P and R on: Fmean, frag, the penalty and the score."""
+    div = ops.div
+    precision, recall = matched[4], matched[5]
     if nltk_arithmetic is True:
         # nltk's single_meteor_score: P·R / (αP + (1−α)R), to the last bit
         fmean = div(precision * recall, a * precision + (1.0 - a) * recall)
@@ -296,7 +343,7 @@ def _formula(
         frag = _where(perfect, 0.0, frag)
     penalty = g * power(frag, b)
     score = ops.floor(fmean * (1.0 - penalty))
-    return hyp_len, ref_len, hm, rm, precision, recall, fmean, frag, penalty, score
+    return (*matched, fmean, frag, penalty, score)
 
 
 class _Floats:
