@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from meteor.analysis.resampling import ci_bounds, resample_indices, swap_masks
+from meteor.analysis.resampling import Interval, resample_indices, swap_masks
 
 
 def _scipy_stats() -> Any:
@@ -446,17 +446,28 @@ def finite_or_none(x: float) -> float | None:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
-    flattened measure, items for a grouped one, pairs for DARR flattened, systems)."""
+    """A measure's bootstrap :class:`~meteor.analysis.resampling.Interval` and what it
+    counted (``n``: rows for a flattened measure, items for a grouped one, pairs for DARR
+    flattened, systems)."""
 
-    value: float
-    low: float
-    high: float
+    interval: Interval
     n: int
 
+    @property
+    def value(self) -> float:
+        return self.interval.value
+
+    @property
+    def low(self) -> float:
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        return self.interval.high
+
     def to_dict(self) -> dict[str, Any]:
-        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low), "high": finite_or_none(self.high),
-                "n": self.n}  # fmt: skip
+        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low),
+                "high": finite_or_none(self.high), "n": self.n}  # fmt: skip
 
 
 def segment_estimate(
@@ -472,8 +483,7 @@ def segment_estimate(
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
-    low, high = ci_bounds(samples, level)
-    return Estimate(value, low, high, item_count(key, data, scores))
+    return Estimate(Interval.of(value, samples, level), item_count(key, data, scores))
 
 
 def system_estimate(
@@ -488,5 +498,4 @@ def system_estimate(
     """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
     over the ``n`` systems."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
-    low, high = ci_bounds(samples, level)
-    return Estimate(fn(human, scores), low, high, n)
+    return Estimate(Interval.of(fn(human, scores), samples, level), n)

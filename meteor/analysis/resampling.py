@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from meteor.stats import Stats
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
+    "Interval",
     "MAX_BOOTSTRAP_DRAWS",
     "MAX_BOOTSTRAP_SAMPLES",
     "MIN_BOOTSTRAP_SAMPLES",
@@ -171,6 +172,50 @@ def resample_indices(n: int, n_samples: int, seed: int | None) -> np.ndarray:
         if n_samples
         else (np.zeros((0, n), dtype=np.int64))
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A statistic, its bootstrap mean and its confidence interval: the one interval record
+    (the report's intervals, and inside each agreement :class:`Estimate
+    <meteor.analysis.agreement_stats.Estimate>`).
+
+    Attributes:
+        value: the statistic on the actual corpus.
+        mean: mean over the bootstrap resamples.
+        low: lower bound of the interval.
+        high: upper bound of the interval.
+        level: confidence level (0.95).
+    """
+
+    value: float
+    mean: float
+    low: float
+    high: float
+    level: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval width (sacreBLEU prints ``score ± this``)."""
+        return (self.high - self.low) / 2
+
+    @classmethod
+    def of(cls, value: float, samples: np.ndarray, level: float) -> Interval:
+        """``value`` with the mean and the :func:`ci_bounds` interval of its finite
+        resamples (a correlation is NaN on a resample without variance)."""
+        low, high = ci_bounds(samples, level)
+        finite = np.asarray(samples, dtype=np.float64)
+        finite = finite[np.isfinite(finite)]
+        return cls(value, float(np.mean(finite)) if len(finite) else math.nan, low, high, level)
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "value": self.value,
+            "mean": self.mean,
+            "low": self.low,
+            "high": self.high,
+            "level": self.level,
+        }
 
 
 def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tuple[float, float]:

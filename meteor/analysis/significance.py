@@ -58,6 +58,7 @@ from meteor.analysis.resampling import (
     MAX_BOOTSTRAP_DRAWS,
     MAX_BOOTSTRAP_SAMPLES,
     MIN_BOOTSTRAP_SAMPLES,
+    Interval,
     check_samples,
     check_settings,
     ci_bounds,
@@ -101,39 +102,6 @@ DEFAULT_SEED = 12345
 # ---------------------------------------------------------------------------
 # bootstrap records
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A statistic, its bootstrap mean and its confidence interval.
-
-    Attributes:
-        value: the statistic on the actual corpus.
-        mean: mean over the bootstrap resamples.
-        low: lower bound of the interval.
-        high: upper bound of the interval.
-        level: confidence level (0.95).
-    """
-
-    value: float
-    mean: float
-    low: float
-    high: float
-    level: float
-
-    @property
-    def half_width(self) -> float:
-        """Half the interval width (sacreBLEU prints ``score ± this``)."""
-        return (self.high - self.low) / 2
-
-    def to_dict(self) -> dict[str, float]:
-        return {
-            "value": self.value,
-            "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
-            "level": self.level,
-        }
-
-
 @dataclass(frozen=True, slots=True)
 class CorpusIntervals:
     """Bootstrap intervals of one system's corpus score and mean segment score."""
@@ -244,11 +212,6 @@ class PairedBootstrap:
         }
 
 
-def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
-    low, high = ci_bounds(samples, level)
-    return Interval(value, float(np.mean(samples)), low, high, level)
-
-
 def bootstrap(
     result: CorpusResult | Sequence[MeteorResult],
     params: Params,
@@ -301,8 +264,8 @@ def bootstrap_matrix(
     ((corpus, means),) = resampled_matrices([mat], [scores], params, n_samples, seed)
     observed, observed_mean = _observed(mat, scores, params)
     intervals = CorpusIntervals(
-        _interval(observed, corpus, level),
-        _interval(observed_mean, means, level),
+        Interval.of(observed, corpus, level),
+        Interval.of(observed_mean, means, level),
         n_samples,
         seed,
     )
@@ -332,10 +295,10 @@ def _paired_stat(
 ) -> PairedStat:
     diff = b - a
     return PairedStat(
-        a=_interval(obs_a, a, level),
-        b=_interval(obs_b, b, level),
+        a=Interval.of(obs_a, a, level),
+        b=Interval.of(obs_b, b, level),
         difference=obs_b - obs_a,
-        difference_interval=_interval(obs_b - obs_a, diff, level),
+        difference_interval=Interval.of(obs_b - obs_a, diff, level),
         p_value=_p_two_sided(diff),
         b_wins=float(np.mean(b > a)),
         a_wins=float(np.mean(a > b)),
