@@ -3,7 +3,7 @@
 Loading uploads, scoring with a progress bar, the bootstrap and the paired test
 (all cached in the session, keyed by the corpus content and the setting), table
 rows with their Inspect links, and the segment drill-down.  Every number comes
-from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.export``); this module only
+from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.record_files``); this module only
 arranges and formats.
 """
 
@@ -25,9 +25,9 @@ from meteor.analysis.significance import (
     common_segments,
     paired_bootstrap,
 )
-from meteor.io.export import segment_row
 from meteor.io.lines import InputWarning, detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
+from meteor.io.record_files import segment_row
 from meteor.metric import Meteor
 from meteor.runners.parallel import score_corpus
 from meteor.text.notices import bom_notice, has_bom
@@ -396,7 +396,7 @@ def cached_rows(
 
 
 def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:
-    """One row per segment (:func:`meteor.io.export.segment_row`) with its Inspect link."""
+    """One row per segment (:func:`meteor.io.record_files.segment_row`) with its Inspect link."""
     rows = []
     for k, seg in enumerate(result.segments):
         row = segment_row(seg, k + 1, system=system, seg_id=ids[k])

@@ -27,7 +27,7 @@ first, then the smaller), flagged in ``invalid``.
 Speed: the groups no aligner reads (stage weights, α β γ δ, scoring rules) re-score
 the same statistics (:func:`meteor.scoring.compute`, the formula of every score); the
 statistics of each alignment setting and each reference are computed once per
-process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_game`).
+process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_shapley`).
 """
 
 from __future__ import annotations
@@ -36,14 +36,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from meteor.analysis.compare import match_diff
-from meteor.analysis.reconcile_game import (
-    Game,
-    exact_shares,
-    sampled_shares,
-    scorer_of,
-    settings_of,
-)
+from meteor.analysis.compare_settings import match_diff
 from meteor.analysis.reconcile_groups import (
     AGGREGATION,
     aggregation_of,
@@ -55,6 +48,13 @@ from meteor.analysis.reconcile_groups import (
 )
 from meteor.analysis.reconcile_reasons import Reason, reason
 from meteor.analysis.reconcile_records import Invalid, Reconciliation, Step
+from meteor.analysis.reconcile_shapley import (
+    Game,
+    exact_shares,
+    sampled_shares,
+    scorer_of,
+    settings_of,
+)
 from meteor.batch import check_corpus
 from meteor.errors import ParamError
 from meteor.metric import Meteor

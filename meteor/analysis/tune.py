@@ -44,7 +44,7 @@ from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, judged_rows
 from meteor.analysis.agreement_stats import finite_or_none
 from meteor.analysis.resampling import resample_indices
-from meteor.analysis.tune_points import (
+from meteor.analysis.tune_scoring import (
     CHUNK,
     Point,
     RowData,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import html
 import math
 
-from meteor.analysis.report import CorpusReport
-from meteor.analysis.report_export import data_line
-from meteor.viz.report import report_figures
+from meteor.analysis.corpus_report import CorpusReport
+from meteor.analysis.report_text import data_line
+from meteor.viz.report_figures import report_figures
 
 __all__ = ["to_html"]
 

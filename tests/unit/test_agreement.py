@@ -202,7 +202,7 @@ def test_cli_correlate_json_and_a_bad_value_is_one_line(
 ) -> None:
     from pathlib import Path
 
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     good = Path(str(tmp_path)) / "judged.tsv"
     good.write_text(TABLE, encoding="utf-8")

@@ -1,6 +1,6 @@
 """The METEOR formula has one home (:func:`meteor.scoring.formula`): the scalar
 :func:`~meteor.scoring.compute`, the bootstrap's :func:`~meteor.analysis.resampling.scores_of_sums`
-and tune's many-point :func:`~meteor.analysis.tune_points.segment_scores` give the same
+and tune's many-point :func:`~meteor.analysis.tune_scoring.segment_scores` give the same
 floats, bit for bit, so a tuned setting's reported agreement is the one ``correlate``
 measures for it."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from meteor.analysis import tune_points as tp
+from meteor.analysis import tune_scoring as tp
 from meteor.analysis.resampling import scores_of_sums, stats_matrix
 from meteor.module_registry import module_slot
 from meteor.presets import get_preset

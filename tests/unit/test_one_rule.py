@@ -7,7 +7,7 @@ import pytest
 from meteor import rules
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain import walkthrough as walk
-from meteor.cli.commands import _parse_weights
+from meteor.cli.command_line import _parse_weights
 from meteor.languages import navec, russian
 from meteor.module_registry import Module
 from meteor.params import stage_weight

@@ -16,9 +16,9 @@ import pytest
 
 import meteor
 from meteor.analysis.reconcile import reconcile, reconcile_corpus
-from meteor.analysis.reconcile_game import Game
 from meteor.analysis.reconcile_groups import differing_groups
-from meteor.cli.commands import main
+from meteor.analysis.reconcile_shapley import Game
+from meteor.cli.command_line import main
 from meteor.params import ParamError
 
 CAT_HYP = "The cat was sat on the mat"  # nlg-eval issue 105

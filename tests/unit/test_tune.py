@@ -14,7 +14,7 @@ from meteor import Meteor, ParamError, Params
 from meteor.analysis import agreement_stats as st
 from meteor.analysis import tune as tn
 from meteor.analysis.agreement import Judged, judged_rows
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io.read import Corpus
 from meteor.presets import load_preset_file
 from meteor.types import Module, Stats

@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from meteor.analysis.buckets import BucketTable
-from meteor.analysis.report import CorpusReport
+from meteor.analysis.corpus_report import CorpusReport
 
 __all__ = ["data_line", "json_safe", "latex_escape", "to_json", "to_latex", "to_markdown"]
 

@@ -42,9 +42,9 @@ from meteor.cli.files import CliError
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.errors import ResourceError
-from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
+from meteor.io.record_files import report
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
 from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
