@@ -42,7 +42,7 @@ PRESETS = ["meteor-1.5", "meteor-1.5-ru", "ru", "nltk", "paper-2005", "meteor-1.
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_tune_points_score_as_compute_does(name: str) -> None:
+def test_tune_scores_points_as_compute_does(name: str) -> None:
     base = get_preset(name).params
     stats = _random_stats(300, 1)
     width = max(6, *(module_slot(m) + 1 for m in base.modules))
