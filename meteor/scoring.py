@@ -252,23 +252,24 @@ def formula(
     chunks, hwm, rwm = chunk_counts
     a, b, g, d = alpha_beta_gamma_delta
     if isinstance(hl, (int, float)) and isinstance(a, (int, float)):
-        return _formula(hl, rl, hfw, rfw, hc, rc, hf, rf, chunks, hwm, rwm, slots, a, b, g, d,
-                        nltk_arithmetic, perfect, power or _pow, _FLOATS)  # fmt: skip
+        matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, _div)
+        return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect,
+                       power or _pow, _div, _floor)  # fmt: skip
     import numpy as np
 
     with np.errstate(all="ignore"):
         same = _shared_points(d, slots)
         if same is None:
-            matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, _ARRAYS)
+            matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, np.divide)
         else:  # points that share δ and the weights share L, M, P and R: computed once each
             first, inverse = same
             matched = tuple(
                 np.take(x, inverse, axis=0) if np.ndim(x) == 2 else x
                 for x in _matched(hl, rl, hfw, rfw, hc, rc, hf, rf,
-                                  [(k, w[first]) for k, w in slots], d[first], _ARRAYS)
+                                  [(k, w[first]) for k, w in slots], d[first], np.divide)
             )  # fmt: skip
         return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect,
-                       power or pow_each, _ARRAYS)  # fmt: skip
+                       power or pow_each, np.divide, _floor_each)  # fmt: skip
 
 
 def _shared_points(d: Any, slots: Sequence[tuple[int, Num]]) -> tuple[Any, Any] | None:
@@ -291,22 +292,12 @@ def _shared_points(d: Any, slots: Sequence[tuple[int, Num]]) -> tuple[Any, Any] 
     return first, inverse.reshape(-1)
 
 
-def _formula(
-    hl: Num, rl: Num, hfw: Num, rfw: Num, hc: Any, rc: Any, hf: Any, rf: Any,
-    chunks: Num, hwm: Num, rwm: Num, slots: Sequence[tuple[int, Num]],
-    a: Num, b: Num, g: Num, d: Num, nltk_arithmetic: Num, perfect: Num,
-    power: Callable[[Any, Any], Any], ops: _Floats,
-) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:  # fmt: skip
-    """:func:`formula`'s body, with the arithmetic of floats or of arrays (``ops``)."""
-    matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, ops)
-    return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect, power, ops)
-
-
 def _matched(
     hl: Num, rl: Num, hfw: Num, rfw: Num, hc: Any, rc: Any, hf: Any, rf: Any,
-    slots: Sequence[tuple[int, Num]], d: Num, ops: _Floats,
+    slots: Sequence[tuple[int, Num]], d: Num, div: Callable[[Any, Any], Any],
 ) -> tuple[Num, Num, Num, Num, Num, Num]:  # fmt: skip
-    """The formula up to P and R: ``(L_hyp, L_ref, M_hyp, M_ref, P, R)``."""
+    """The formula up to P and R: ``(L_hyp, L_ref, M_hyp, M_ref, P, R)``; ``div`` is Java's
+    division of floats (:func:`_div`) or of arrays (``numpy.divide``, IEEE as Java)."""
     hyp_len = d * (hl - hfw) + (1.0 - d) * hfw
     ref_len = d * (rl - rfw) + (1.0 - d) * rfw
     hm: Num = 0.0
@@ -317,16 +308,15 @@ def _matched(
     for k, w in slots:
         hm += hf[k] * w * (1.0 - d)
         rm += rf[k] * w * (1.0 - d)
-    return hyp_len, ref_len, hm, rm, ops.div(hm, hyp_len), ops.div(rm, ref_len)
+    return hyp_len, ref_len, hm, rm, div(hm, hyp_len), div(rm, ref_len)
 
 
 def _scored(
     matched: tuple[Num, Num, Num, Num, Num, Num], chunks: Num, hwm: Num, rwm: Num,
     a: Num, b: Num, g: Num, nltk_arithmetic: Num, perfect: Num,
-    power: Callable[[Any, Any], Any], ops: _Floats,
+    power: Callable[[Any, Any], Any], div: Callable[[Any, Any], Any], floor: Callable[[Any], Any],
 ) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:  # fmt: skip
     """The formula from P and R on: Fmean, frag, the penalty and the score."""
-    div = ops.div
     precision, recall = matched[4], matched[5]
     if nltk_arithmetic is True:
         # nltk's single_meteor_score: P·R / (αP + (1−α)R), to the last bit
@@ -342,45 +332,21 @@ def _scored(
     elif perfect is not False:
         frag = _where(perfect, 0.0, frag)
     penalty = g * power(frag, b)
-    score = ops.floor(fmean * (1.0 - penalty))
+    score = floor(fmean * (1.0 - penalty))
     return (*matched, fmean, frag, penalty, score)
 
 
-class _Floats:
-    """Java's double arithmetic on Python floats."""
-
-    @staticmethod
-    def div(a: float, b: float) -> float:
-        return _div(a, b)
-
-    @staticmethod
-    def floor(score: float) -> float:
-        """A NaN score is 0, as is a negative one (Meteor 1.5)."""
-        return 0.0 if math.isnan(score) else max(score, 0.0)
+def _floor(score: float) -> float:
+    """A NaN score is 0, as is a negative one (Meteor 1.5)."""
+    return 0.0 if math.isnan(score) else max(score, 0.0)
 
 
-_FLOATS = _Floats()
+def _floor_each(score: Any) -> Any:
+    """:func:`_floor` of every value, in place: ``fmax`` turns NaN and negative values to 0
+    (a score is never -0.0: Fmean ≥ 0 and the penalty ≤ γ ≤ 1)."""
+    import numpy as np
 
-
-class _Arrays(_Floats):
-    """The same on numpy arrays (under ``errstate(all="ignore")``: IEEE, as Java)."""
-
-    @staticmethod
-    def div(a: Any, b: Any) -> Any:
-        import numpy as np
-
-        return np.divide(a, b)
-
-    @staticmethod
-    def floor(score: Any) -> Any:
-        """``floor`` of every value, in place: ``fmax`` turns NaN and negative values to 0
-        (a score is never -0.0: Fmean ≥ 0 and the penalty ≤ γ ≤ 1)."""
-        import numpy as np
-
-        return np.fmax(score, 0.0, out=score if isinstance(score, np.ndarray) else None)
-
-
-_ARRAYS = _Arrays()
+    return np.fmax(score, 0.0, out=score if isinstance(score, np.ndarray) else None)
 
 
 def _where(cond: Any, x: Any, y: Any) -> Any:
@@ -390,8 +356,8 @@ def _where(cond: Any, x: Any, y: Any) -> Any:
 
 
 def pow_each(frag: Any, beta: Any) -> Any:
-    """C's ``pow(frag, β)`` (``math.pow``, what :func:`compute` uses) of every value (arrays that broadcast), exactly as :func:`_pow`:
-    numpy's own ``power`` differs from it in the last bit on about 5 % of values (measured
+    """C's ``pow(frag, β)`` (``math.pow``, as :func:`_pow` for :func:`compute`) of every
+    value (arrays that broadcast), exactly: numpy's own ``power`` differs from it in the last bit on about 5 % of values (measured
     with AVX-512, numpy 2.4), so each distinct (frag, β) pair is computed by ``math.pow``
     once (a corpus's segments share few fragmentation values: 455 in 3,000 WMT segments).
     ``math.pow`` is :func:`_pow` on frag ≥ 0 or NaN and β ≥ 0 (the values they take)."""
