@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _appserver import (  # noqa: E402
+from appserver import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     HYP_BOX,

@@ -47,7 +47,7 @@ import psutil  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from meteor import Meteor  # noqa: E402
-from meteor.io.export import segments_jsonl  # noqa: E402
+from meteor.io.record_files import segments_jsonl  # noqa: E402
 from meteor.runners.cluster import (  # noqa: E402
     StreamTotals,
     prepare_workers,

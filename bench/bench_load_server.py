@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs  # noqa: E402
+from appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs  # noqa: E402
 
 
 def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:

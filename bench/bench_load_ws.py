@@ -7,7 +7,7 @@
 
 For each N a fresh ``streamlit run app.py`` is started on 127.0.0.1 and warmed by one
 session; then N sessions open Inspect at once, each a real websocket speaking
-Streamlit's protocol as the browser does (bench/_wsclient.py: ``rerun_script``
+Streamlit's protocol as the browser does (bench/wsclient.py: ``rerun_script``
 messages with the widgets' values and their fragment, the page's ``ForwardMsg``
 deltas read back) -- the server does a browser session's whole work, and the
 clients cost it no CPU (bench_load.py drives real Chromium instead; on one machine
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _appserver import (  # noqa: E402
+from appserver import (  # noqa: E402
     HYP_BOX,
     REF_BOX,
     RssSampler,
@@ -52,8 +52,8 @@ from _appserver import (  # noqa: E402
     run_load_phases,
     sampled_fields,
 )
-from _wsclient import WsSession  # noqa: E402
 from bench_load import plan  # noqa: E402
+from wsclient import WsSession  # noqa: E402
 
 
 async def edit(

@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from meteor.analysis import tune as tn  # noqa: E402
-from meteor.analysis.agreement import _rows, load_judged  # noqa: E402
+from meteor.analysis.agreement import judged_rows, load_judged  # noqa: E402
 from meteor.metric import Meteor  # noqa: E402
 from meteor.types import module_slot  # noqa: E402
 
@@ -156,7 +156,7 @@ def jar_main(args: argparse.Namespace) -> None:
     # the jar's best point on our statistics (aligned again: the timing above is tune's own)
     base = Meteor("meteor-1.5").params
     stats = tn.align_statistics(judged, base, "meteor-1.5", workers=1)
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     rws = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
     a, b, g, d, *w = jar_best[1:]
     mods = [m for m, _ in base.weights]  # exact stem synonym paraphrase, the Trainer's order
@@ -202,7 +202,7 @@ def main() -> None:
     stats = tn.align_statistics(judged, base, "meteor-1.5", workers=args.workers)
     rescore = time.perf_counter() - t0
     print(f"{stats.n_rows:,} rows; aligning (= re-scoring the corpus once): {rescore:.1f} s")
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     rows = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
     width = stats.hc.shape[2]
     rng = np.random.default_rng(0)

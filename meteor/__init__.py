@@ -24,7 +24,7 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 * :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
   settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
 * :func:`report`: the corpus report of N systems (ranking, clusters, buckets, where the
-  points go) as one frozen record (:class:`meteor.analysis.report.CorpusReport`);
+  points go) as one frozen record (:class:`meteor.analysis.corpus_report.CorpusReport`);
 * :func:`tune` → :class:`~meteor.analysis.tune.TuneResult`: α, β, γ, δ and the weights
   searched on the statistics for that agreement, cross-validated, as a preset file
   (:func:`meteor.presets.load_preset_file`, ``Meteor(preset_file=...)``);
@@ -61,7 +61,7 @@ from meteor.types import Alignment, Chunk, CorpusResult, Match, MeteorResult, Sp
 
 if TYPE_CHECKING:
     from meteor.analysis.agreement import correlate
-    from meteor.analysis.report import CorpusReport
+    from meteor.analysis.corpus_report import CorpusReport
     from meteor.analysis.tune import tune
 
 #: Public names whose modules load scipy.stats (~0.6 s, ~60 MB): imported on first use
@@ -215,12 +215,12 @@ def report(
     ``corpus`` is a :class:`meteor.io.read.Corpus` (as :func:`meteor.io.read.load_corpus`
     reads files, segments paired by id), or a mapping ``system name → hypotheses`` with
     ``refs`` (one reference, or a sequence of references, per segment).  ``options``:
-    :func:`meteor.analysis.report.build_report`'s (``n_samples``, ``seed``, ``labels``,
+    :func:`meteor.analysis.corpus_report.build_report`'s (``n_samples``, ``seed``, ``labels``,
     ``word_counts``, ``length_edges``, ``compare`` …).  Returns a
-    :class:`meteor.analysis.report.CorpusReport`; its exports are
-    :mod:`meteor.analysis.report_export` and :mod:`meteor.viz.report_html`.
+    :class:`meteor.analysis.corpus_report.CorpusReport`; its exports are
+    :mod:`meteor.analysis.report_text` and :mod:`meteor.viz.report_html`.
     """
-    from meteor.analysis.report import corpus_report
+    from meteor.analysis.corpus_report import corpus_report
     from meteor.io.read import Corpus
 
     if not isinstance(corpus, Corpus):

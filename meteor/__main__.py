@@ -1,11 +1,11 @@
-"""``python -m meteor``: see :mod:`meteor.cli.commands`."""
+"""``python -m meteor``: see :mod:`meteor.cli.command_line`."""
 
 import atexit
 import gc
 import os
 import sys
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.runtime import gc_paused
 
 # A command-line run loads resources, scores and exits: cyclic garbage collection

@@ -2,8 +2,8 @@
 
 A match is a plain tuple until a caller keeps it as a :class:`~meteor.types.Match`
 record (:mod:`meteor.types` converts both ways).  Here the tuple's type, the packed
-form a deferred alignment keeps (:func:`_pack_raw`) and the check that no token is
-aligned twice (:func:`_check_spans`); :mod:`meteor.types` re-exports them.
+form a deferred alignment keeps (:func:`pack_raw`) and the check that no token is
+aligned twice (:func:`check_spans`); :mod:`meteor.types` re-exports them.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ __all__ = ["Candidate"]
 Candidate = tuple[Module, int, int, int, int, str, float | None]
 
 
-#: A deferred alignment's matches, packed (:func:`_pack_raw`): their positions as 32-bit
+#: A deferred alignment's matches, packed (:func:`pack_raw`): their positions as 32-bit
 #: integers (hyp start, hyp end, ref start, ref end each), their modules, their details
 #: (``()`` when all are ``""``) and similarities (``()`` when all are ``None``).
-_Packed = tuple[bytes, tuple[Any, ...], tuple[str, ...], tuple["float | None", ...]]
+Packed = tuple[bytes, tuple[Any, ...], tuple[str, ...], tuple["float | None", ...]]
 
 _POSITIONS = itemgetter(1, 2, 3, 4)
 _MODULE, _DETAIL, _SIMILARITY = itemgetter(0), itemgetter(5), itemgetter(6)
@@ -45,7 +45,7 @@ def _positions(n: int) -> struct.Struct:
     return st
 
 
-def _pack_raw(matches: Sequence[Candidate]) -> _Packed:
+def pack_raw(matches: Sequence[Candidate]) -> Packed:
     """``matches`` in a fraction of the memory of their tuples (24 bytes a match, one
     string per distinct detail, instead of a 112-byte tuple): a corpus run keeps one
     deferred alignment per segment."""
@@ -67,8 +67,8 @@ def _pack_raw(matches: Sequence[Candidate]) -> _Packed:
     )
 
 
-def _unpack_raw(packed: _Packed) -> tuple[Candidate, ...]:
-    """The matches :func:`_pack_raw` packed, equal to the tuples it was given."""
+def unpack_raw(packed: Packed) -> tuple[Candidate, ...]:
+    """The matches :func:`pack_raw` packed, equal to the tuples it was given."""
     data, modules, details, sims = packed
     n = len(modules)
     ints = _positions(n).unpack(data)
@@ -86,7 +86,7 @@ def _unpack_raw(packed: _Packed) -> tuple[Candidate, ...]:
     )
 
 
-def _check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
+def check_spans(n_h: int, n_r: int, spans: list[tuple[int, int, int, int]]) -> None:
     """Raise when a token is aligned twice or a span runs past its side (``(hyp_start,
     hyp_end, ref_start, ref_end)`` each); token sets as bit masks, one test per match."""
     used_h = used_r = 0

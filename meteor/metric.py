@@ -88,7 +88,7 @@ FUNCTION_WORD_MEMO = 4096
 # meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
 # variable CANDIDATE_LIMIT_ENV replaces.
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
-_TOKEN_BYTES, _CHAR_BYTES = 130, 2
+TOKEN_BYTES, CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
 #: stages have filled it (about 650 bytes per word on WMT21 ru-en with all of Meteor
 #: 1.5's stages, 310 without its phrase table).
@@ -343,7 +343,7 @@ class Meteor:
                 "accepted -- split it into several segments"
             )
         # each tokeniser has marked the function words: one Token per token
-        self._tok_cache.put(text, toks, _TOKEN_BYTES * len(toks) + _CHAR_BYTES * len(text))
+        self._tok_cache.put(text, toks, TOKEN_BYTES * len(toks) + CHAR_BYTES * len(text))
         return toks
 
     def _sentence(self, words: Sequence[str]) -> Sentence:

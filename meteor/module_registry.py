@@ -59,8 +59,8 @@ MODULE_ORDER: tuple[Module, ...] = (
     Module.LEMMA,
     Module.EMBEDDING,
 )
-_N = len(MODULE_ORDER)
-_ZEROS: tuple[int, ...] = (0,) * _N
+N_BUILTIN = len(MODULE_ORDER)
+ZEROS: tuple[int, ...] = (0,) * N_BUILTIN
 _BUILTIN_SLOT: dict[Module, int] = {m: k for k, m in enumerate(MODULE_ORDER)}
 
 
@@ -116,5 +116,5 @@ def module_slot(module: Module) -> int:
     """Index of ``module`` in :func:`module_order` (the built-in six: :data:`MODULE_ORDER`)."""
     k = _BUILTIN_SLOT.get(module)
     if k is None:
-        k = _N + _EXTRA_SLOTS.index(module)
+        k = N_BUILTIN + _EXTRA_SLOTS.index(module)
     return k

@@ -90,7 +90,7 @@ def parse_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _check_number(name: str, value: Any, key: str | None = None) -> float:
+def check_number(name: str, value: Any, key: str | None = None) -> float:
     """A real number in the field's range.
 
     Only numbers are accepted (``int``, ``float`` and numpy scalars): a string is
@@ -215,8 +215,8 @@ class Params:
             raise ParamError(f"lang must be a language code such as 'en', got {shown(self.lang)}")
         s(self, "lang", canonical_code(self.lang))  # Meteor's names too: cz -> cs, se -> sv
         for name in ("alpha", "beta", "gamma", "delta", "embedding_threshold"):
-            s(self, name, _check_number(name, getattr(self, name)))
-        bs = _check_number("beam_size", self.beam_size)
+            s(self, name, check_number(name, getattr(self, name)))
+        bs = check_number("beam_size", self.beam_size)
         if bs != int(bs):
             raise ParamError(f"beam_size must be a whole number, got {shown(self.beam_size)}")
         s(self, "beam_size", int(bs))
@@ -245,7 +245,7 @@ class Params:
                 pairs.append((_to_module(item[0], "weights"), item[1]))
         wmap: dict[Module, float] = {}
         for mod, w in pairs:
-            wmap[mod] = _check_number(f"weights[{mod.value}]", w, "weight")
+            wmap[mod] = check_number(f"weights[{mod.value}]", w, "weight")
         # Weights given for modules not in use were silently dropped; the CLI refuses them.
         # (The default weights name all four modules: they are no one's mistake.)
         if raw is not type(self).__dataclass_fields__["weights"].default:

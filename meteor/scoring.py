@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from meteor.aligners import get_aligner
@@ -21,7 +21,16 @@ from meteor.rules import is_perfect_segment
 from meteor.stats import Breakdown, Stats
 from meteor.types import Match, chunk_starts
 
-__all__ = ["Breakdown", "compute", "stats_from_alignment", "stats_from_raw"]
+__all__ = [
+    "Breakdown",
+    "compute",
+    "formula",
+    "formula_plan",
+    "pow_each",
+    "perfect_rows",
+    "stats_from_alignment",
+    "stats_from_raw",
+]
 
 _NAN = float("nan")
 _MODULE_INDEX = {m: k for k, m in enumerate(MODULE_ORDER)}
@@ -35,13 +44,6 @@ def _div(a: float, b: float) -> float:
             return _NAN
         return math.copysign(_INF, a) * math.copysign(1.0, b)
     return a / b
-
-
-def _mul(a: float, b: float) -> float:
-    """Java double multiplication (0·inf is NaN rather than an error)."""
-    if (math.isinf(a) and b == 0.0) or (math.isinf(b) and a == 0.0):
-        return _NAN
-    return a * b
 
 
 def _pow(a: float, b: float) -> float:
@@ -140,7 +142,7 @@ def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
     return got
 
 
-def _nltk_arithmetic(params: Params) -> bool:
+def uses_nltk_arithmetic(params: Params) -> bool:
     """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule).
 
     Then P and R are nltk's ``matches / length`` exactly, and Fmean is computed
@@ -160,48 +162,227 @@ def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
     """What :func:`compute` reads of ``params`` besides α β γ δ, once per settings: each
     module's statistics slot and weight, the width of the statistics, nltk's arithmetic."""
     slots = tuple((module_slot(m), params.weight(m)) for m in params.modules)
-    return slots, max(k for k, _ in slots) + 1, _nltk_arithmetic(params)
+    return slots, max(k for k, _ in slots) + 1, uses_nltk_arithmetic(params)
 
 
-def compute(stats: Stats, params: Params) -> Breakdown:
-    """The METEOR formula on sufficient statistics.
+def compute(
+    stats: Stats, params: Params, *, power: Callable[[float, float], float] | None = None
+) -> Breakdown:
+    """The METEOR formula on one segment's (or a corpus's summed) sufficient statistics:
+    :func:`formula` on the values of ``stats`` (its docstring has the formula).
+
+    ``power``: ``frag^β`` (default C's ``pow``, :func:`_pow`); the jar's HotSpot
+    ``Math.pow`` is :func:`meteor.compat.pycocoevalcap.java_pow`."""
+    slots, width, nltk_arithmetic = _plan(params)
+    perfect = params.perfect_rule and is_perfect_segment(
+        sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches),
+        stats.hyp_len,
+        sum(stats.ref_content_matches) + sum(stats.ref_function_matches),
+        stats.ref_len,
+        stats.chunks,
+    )
+    return Breakdown(
+        *formula(
+            (stats.hyp_len, stats.ref_len, stats.hyp_function_words, stats.ref_function_words),
+            stats.per_module(width),
+            (stats.chunks, stats.hyp_word_matches, stats.ref_word_matches),
+            slots,
+            (params.alpha, params.beta, params.gamma, params.delta),
+            nltk_arithmetic=nltk_arithmetic,
+            perfect=perfect,
+            power=power,
+        )
+    )
+
+
+def formula_plan(params: Params) -> tuple[tuple[tuple[int, float], ...], bool]:
+    """What :func:`formula` reads of ``params`` besides α β γ δ: each module's statistics
+    slot with its weight, and whether Fmean is computed in nltk's order."""
+    slots, _, nltk_arithmetic = _plan(params)
+    return slots, nltk_arithmetic
+
+
+#: A float (one segment or corpus) or a numpy array of them (many rows, many points).
+Num = Any
+
+
+def formula(
+    lengths: tuple[Num, Num, Num, Num],
+    per_slot: Sequence[Any],
+    chunk_counts: tuple[Num, Num, Num],
+    slots: Sequence[tuple[int, Num]],
+    alpha_beta_gamma_delta: tuple[Num, Num, Num, Num],
+    *,
+    nltk_arithmetic: Num = False,
+    perfect: Num = False,
+    power: Callable[[Any, Any], Any] | None = None,
+) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:
+    """The METEOR formula (``MeteorScorer.computeMetrics``, MeteorScorer.java:361-420;
+    ``meteor-1.5.md`` section 11) on sufficient statistics: the one home of P, R, Fmean,
+    the penalty and the score, for one segment (floats) or many at once (numpy arrays).
 
     ``L = δ·(len − f) + (1−δ)·f``, ``M = Σ_module w·(δ·content + (1−δ)·function)``,
     ``P = M_hyp/L_hyp``, ``R = M_ref/L_ref``, ``Fmean = 1/((1−α)/P + α/R)``,
-    ``frag = chunks / mean(matched words)`` (0 for a perfect single chunk when
-    ``params.perfect_rule``), ``penalty = γ·frag^β``, ``score = max(0, Fmean·(1−penalty))``
-    and NaN → 0.  The summation order follows MeteorScorer.java so values agree
-    with the Java tool to the last bit where possible; under nltk's settings
-    (:func:`_nltk_arithmetic`) Fmean is nltk's ``P·R / (αP + (1−α)R)``.
+    ``frag = chunks / mean(matched words)`` (0 where ``perfect``: a perfect segment
+    under the perfect rule), ``penalty = γ·frag^β``, ``score = max(0, Fmean·(1−penalty))``
+    and NaN → 0.  The summation order follows MeteorScorer.java, with Java's IEEE
+    arithmetic (x/0 = ±inf, 0/0 = NaN) and C's ``pow`` (:func:`_pow`, :func:`pow_each`), so values
+    agree with the Java tool to the last bit where possible, and arrays give exactly
+    the floats of one value at a time.  Where ``nltk_arithmetic`` (nltk's settings,
+    :func:`uses_nltk_arithmetic`; a bool or, per point, a bool array) Fmean is nltk's
+    ``P·R / (αP + (1−α)R)``.
+
+    Args:
+        lengths: hypothesis and reference lengths, then their function-word counts.
+        per_slot: hypothesis content, reference content, hypothesis function and
+            reference function matches, each indexed by statistics slot (``x[k]``).
+        chunk_counts: chunks, matched hypothesis words, matched reference words.
+        slots: ``(slot, weight)`` of each module in the settings' order.
+        alpha_beta_gamma_delta: the four parameters (floats, or arrays that broadcast
+            against the statistics, e.g. one row per parameter point).
+        power: ``frag^β`` instead of C's ``pow`` value by value (the jar's own
+            ``Math.pow``: :func:`meteor.compat.pycocoevalcap.java_pow`).
+
+    Returns:
+        ``(L_hyp, L_ref, M_hyp, M_ref, P, R, Fmean, frag, penalty, score)``
+        (:class:`~meteor.stats.Breakdown`'s fields in order).
     """
-    a, b, g, d = params.alpha, params.beta, params.gamma, params.delta
-    hyp_len = d * (stats.hyp_len - stats.hyp_function_words) + (1.0 - d) * stats.hyp_function_words
-    ref_len = d * (stats.ref_len - stats.ref_function_words) + (1.0 - d) * stats.ref_function_words
-    slots, width, nltk_arithmetic = _plan(params)
-    hc, rc, hf, rf = stats.per_module(width)
-    hm = rm = 0.0  # each sum in MeteorScorer's order: content matches, then function words
-    for k, w in slots:
-        hm += hc[k] * w * d
+    hl, rl, hfw, rfw = lengths
+    hc, rc, hf, rf = per_slot
+    chunks, hwm, rwm = chunk_counts
+    a, b, g, d = alpha_beta_gamma_delta
+    if isinstance(hl, (int, float)) and isinstance(a, (int, float)):
+        matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, _div)
+        return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect,
+                       power or _pow, _div, _floor)  # fmt: skip
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        same = _shared_points(d, slots)
+        if same is None:
+            matched = _matched(hl, rl, hfw, rfw, hc, rc, hf, rf, slots, d, np.divide)
+        else:  # points that share δ and the weights share L, M, P and R: computed once each
+            first, inverse = same
+            matched = tuple(
+                np.take(x, inverse, axis=0) if np.ndim(x) == 2 else x
+                for x in _matched(hl, rl, hfw, rfw, hc, rc, hf, rf,
+                                  [(k, w[first]) for k, w in slots], d[first], np.divide)
+            )  # fmt: skip
+        return _scored(matched, chunks, hwm, rwm, a, b, g, nltk_arithmetic, perfect,
+                       power or pow_each, np.divide, _floor_each)  # fmt: skip
+
+
+def _shared_points(d: Any, slots: Sequence[tuple[int, Num]]) -> tuple[Any, Any] | None:
+    """For ``B`` points (δ and weights of shape ``(B, 1)``) with repeats among their (δ,
+    weights): one index of each distinct point and every point's distinct one; else None.
+    (A tune chunk of the grid has 5 distinct δ in 32 points; coordinate descent varies α,
+    β or γ with δ and the weights fixed.)"""
+    import numpy as np
+
+    if not (isinstance(d, np.ndarray) and d.ndim == 2 and d.shape[1] == 1 and len(d) > 1):
+        return None
+    ws = [w for _, w in slots]
+    if not all(isinstance(w, np.ndarray) and w.shape == d.shape for w in ws):
+        return None
+    _, first, inverse = np.unique(
+        np.concatenate([d, *ws], axis=1), axis=0, return_index=True, return_inverse=True
+    )
+    if len(first) == len(d):
+        return None
+    return first, inverse.reshape(-1)
+
+
+def _matched(
+    hl: Num, rl: Num, hfw: Num, rfw: Num, hc: Any, rc: Any, hf: Any, rf: Any,
+    slots: Sequence[tuple[int, Num]], d: Num, div: Callable[[Any, Any], Any],
+) -> tuple[Num, Num, Num, Num, Num, Num]:  # fmt: skip
+    """The formula up to P and R: ``(L_hyp, L_ref, M_hyp, M_ref, P, R)``; ``div`` is Java's
+    division of floats (:func:`_div`) or of arrays (``numpy.divide``, IEEE as Java)."""
+    hyp_len = d * (hl - hfw) + (1.0 - d) * hfw
+    ref_len = d * (rl - rfw) + (1.0 - d) * rfw
+    hm: Num = 0.0
+    rm: Num = 0.0
+    for k, w in slots:  # each sum in MeteorScorer's order: content matches, then function words
+        hm += hc[k] * w * d  # arrays: in place from the second term on (0.0 + x is x)
         rm += rc[k] * w * d
     for k, w in slots:
         hm += hf[k] * w * (1.0 - d)
         rm += rf[k] * w * (1.0 - d)
-    precision = _div(hm, hyp_len)
-    recall = _div(rm, ref_len)
-    if nltk_arithmetic:
+    return hyp_len, ref_len, hm, rm, div(hm, hyp_len), div(rm, ref_len)
+
+
+def _scored(
+    matched: tuple[Num, Num, Num, Num, Num, Num], chunks: Num, hwm: Num, rwm: Num,
+    a: Num, b: Num, g: Num, nltk_arithmetic: Num, perfect: Num,
+    power: Callable[[Any, Any], Any], div: Callable[[Any, Any], Any], floor: Callable[[Any], Any],
+) -> tuple[Num, Num, Num, Num, Num, Num, Num, Num, Num, Num]:  # fmt: skip
+    """The formula from P and R on: Fmean, frag, the penalty and the score."""
+    precision, recall = matched[4], matched[5]
+    if nltk_arithmetic is True:
         # nltk's single_meteor_score: P·R / (αP + (1−α)R), to the last bit
-        fmean = _div(_mul(precision, recall), a * precision + (1.0 - a) * recall)
+        fmean = div(precision * recall, a * precision + (1.0 - a) * recall)
     else:
-        fmean = _div(1.0, _div(1.0 - a, precision) + _div(a, recall))
-    total_h = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
-    total_r = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
-    if params.perfect_rule and is_perfect_segment(
-        total_h, stats.hyp_len, total_r, stats.ref_len, stats.chunks
-    ):
+        fmean = div(1.0, div(1.0 - a, precision) + div(a, recall))
+        if nltk_arithmetic is not False and nltk_arithmetic.any():  # nltk's order per point
+            nltk = div(precision * recall, a * precision + (1.0 - a) * recall)
+            fmean = _where(nltk_arithmetic, nltk, fmean)
+    frag = div(chunks * 1.0, (hwm + rwm) / 2)
+    if perfect is True:
         frag = 0.0
-    else:
-        frag = _div(float(stats.chunks), (stats.hyp_word_matches + stats.ref_word_matches) / 2)
-    penalty = _mul(g, _pow(frag, b))
-    score = _mul(fmean, 1.0 - penalty)
-    score = 0.0 if math.isnan(score) else max(score, 0.0)
-    return Breakdown(hyp_len, ref_len, hm, rm, precision, recall, fmean, frag, penalty, score)
+    elif perfect is not False:
+        frag = _where(perfect, 0.0, frag)
+    penalty = g * power(frag, b)
+    score = floor(fmean * (1.0 - penalty))
+    return (*matched, fmean, frag, penalty, score)
+
+
+def _floor(score: float) -> float:
+    """A NaN score is 0, as is a negative one (Meteor 1.5)."""
+    return 0.0 if math.isnan(score) else max(score, 0.0)
+
+
+def _floor_each(score: Any) -> Any:
+    """:func:`_floor` of every value, in place: ``fmax`` turns NaN and negative values to 0
+    (a score is never -0.0: Fmean ≥ 0 and the penalty ≤ γ ≤ 1)."""
+    import numpy as np
+
+    return np.fmax(score, 0.0, out=score if isinstance(score, np.ndarray) else None)
+
+
+def _where(cond: Any, x: Any, y: Any) -> Any:
+    import numpy as np
+
+    return np.where(cond, x, y)
+
+
+def pow_each(frag: Any, beta: Any) -> Any:
+    """C's ``pow(frag, β)`` (``math.pow``, as :func:`_pow` for :func:`compute`) of every
+    value (arrays that broadcast), exactly: numpy's own ``power`` differs from it in the last bit on about 5 % of values (measured
+    with AVX-512, numpy 2.4), so each distinct (frag, β) pair is computed by ``math.pow``
+    once (a corpus's segments share few fragmentation values: 455 in 3,000 WMT segments).
+    ``math.pow`` is :func:`_pow` on frag ≥ 0 or NaN and β ≥ 0 (the values they take)."""
+    import numpy as np
+
+    f = np.asarray(frag, dtype=np.float64)
+    e = np.asarray(beta, dtype=np.float64)
+    uf, fi = np.unique(f, return_inverse=True)
+    ue, ei = np.unique(e, return_inverse=True)
+    table = _pow_ufunc()(uf[None, :], ue[:, None]).astype(np.float64)  # [β, frag]
+    if e.ndim == 2 and e.shape[1] == 1 and f.ndim == 1:  # a β per point, a frag per row
+        return np.take(table[ei[:, 0]], fi, axis=1)
+    return table[ei.reshape(e.shape), fi.reshape(f.shape)]
+
+
+@functools.cache
+def _pow_ufunc() -> Any:
+    """``math.pow`` as a numpy ufunc (its loop in C: about 60 ns a value)."""
+    import numpy as np
+
+    return np.frompyfunc(math.pow, 2, 1)
+
+
+def perfect_rows(
+    hyp_matched: Any, hyp_len: Any, ref_matched: Any, ref_len: Any, chunks: Any
+) -> Any:
+    """:func:`meteor.rules.is_perfect_segment` of arrays, value by value."""
+    return (hyp_matched == hyp_len) & (ref_matched == ref_len) & (chunks == 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.module_registry import _N, _ZEROS, Module, module_order, module_slot
+from meteor.module_registry import N_BUILTIN, ZEROS, Module, module_order, module_slot
 from meteor.rules import is_perfect_segment
 
 __all__ = ["Breakdown", "BreakdownFields", "Stats"]
@@ -29,10 +29,10 @@ class Stats:
     ref_len: int = 0
     hyp_function_words: int = 0
     ref_function_words: int = 0
-    hyp_content_matches: tuple[int, ...] = _ZEROS
-    ref_content_matches: tuple[int, ...] = _ZEROS
-    hyp_function_matches: tuple[int, ...] = _ZEROS
-    ref_function_matches: tuple[int, ...] = _ZEROS
+    hyp_content_matches: tuple[int, ...] = ZEROS
+    ref_content_matches: tuple[int, ...] = ZEROS
+    hyp_function_matches: tuple[int, ...] = ZEROS
+    ref_function_matches: tuple[int, ...] = ZEROS
     chunks: int = 0
     hyp_word_matches: int = 0
     ref_word_matches: int = 0
@@ -44,18 +44,18 @@ class Stats:
             self.hyp_function_matches,
             self.ref_function_matches,
         )
-        if len(vecs[0]) == len(vecs[1]) == len(vecs[2]) == len(vecs[3]) == _N:
+        if len(vecs[0]) == len(vecs[1]) == len(vecs[2]) == len(vecs[3]) == N_BUILTIN:
             return  # the built-in stages only: the common case, nothing to do
         most = len(module_order())
         for name, vec in zip(_VECTORS, vecs, strict=True):
-            if not _N <= len(vec) <= most:
+            if not N_BUILTIN <= len(vec) <= most:
                 raise ValueError(
-                    f"Stats.{name} must have {_N} entries (one per built-in module), or up "
+                    f"Stats.{name} must have {N_BUILTIN} entries (one per built-in module), or up "
                     f"to {most} with the registered stages, got {len(vec)}"
                 )
         # One form per value: the registered stages' slots up to the last non-zero one.
         width = max(
-            [_N] + [k + 1 for vec in vecs for k in range(_N, len(vec)) if vec[k]],
+            [N_BUILTIN] + [k + 1 for vec in vecs for k in range(N_BUILTIN, len(vec)) if vec[k]],
         )
         for name, vec in zip(_VECTORS, vecs, strict=True):
             object.__setattr__(self, name, _width(vec, width))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from meteor.json_numbers import json_number
-from meteor.match_tuples import Candidate, _check_spans, _pack_raw, _Packed, _unpack_raw
+from meteor.match_tuples import Candidate, Packed, check_spans, pack_raw, unpack_raw
 from meteor.module_registry import (
     MODULE_ORDER,
     STAGE_NAME,
@@ -274,7 +274,7 @@ class Alignment(_Deferrable):
     chunks: tuple[Chunk, ...]
 
     def __post_init__(self) -> None:
-        _check_spans(
+        check_spans(
             len(self.hyp),
             len(self.ref),
             [(m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in self.matches],
@@ -292,13 +292,13 @@ class Alignment(_Deferrable):
         ``chunks`` builds both (once).  Corpus runs keep one alignment per segment and
         mostly read only its statistics: building the records only when asked for saves
         a tenth of the scoring time and half of a record's memory (docs/performance.md);
-        until then the tuples are kept packed (:func:`_pack_raw`, a fifth of their memory).
+        until then the tuples are kept packed (:func:`pack_raw`, a fifth of their memory).
         """
-        _check_spans(len(hyp), len(ref), [c[1:5] for c in matches])
+        check_spans(len(hyp), len(ref), [c[1:5] for c in matches])
         obj = object.__new__(cls)
         _ALIGN_HYP(obj, hyp)
         _ALIGN_REF(obj, ref)
-        _ALIGN_DEFERRED(obj, _pack_raw(matches))
+        _ALIGN_DEFERRED(obj, pack_raw(matches))
         return obj
 
     def __getattr__(self, name: str) -> Any:
@@ -318,7 +318,7 @@ class Alignment(_Deferrable):
         """A deferred alignment's matches as tuples while its records are not built yet
         (:meth:`deferred`); ``None`` once they are, or for an alignment made whole."""
         try:
-            return _unpack_raw(_ALIGN_DEFERRED_GET(self, Alignment))
+            return unpack_raw(_ALIGN_DEFERRED_GET(self, Alignment))
         except AttributeError:
             return None
 
@@ -522,6 +522,4 @@ _ALIGN_HYP, _ALIGN_REF = _setter(Alignment, "hyp"), _setter(Alignment, "ref")
 _ALIGN_MATCHES, _ALIGN_CHUNKS = _setter(Alignment, "matches"), _setter(Alignment, "chunks")
 _ALIGN_DEFERRED = _setter(_Deferrable, "_deferred")
 _ALIGN_DEFERRED_DEL = cast(Callable[[Any], None], _Deferrable.__dict__["_deferred"].__delete__)
-_ALIGN_DEFERRED_GET = cast(
-    Callable[[Any, type], _Packed], _Deferrable.__dict__["_deferred"].__get__
-)
+_ALIGN_DEFERRED_GET = cast(Callable[[Any, type], Packed], _Deferrable.__dict__["_deferred"].__get__)

@@ -35,7 +35,7 @@ from meteor.io.scores import numeric_columns
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
-from pages._corpus_common import _LINK_KEYS
+from pages._corpus_common import LINK_KEYS
 from pages._i18n import integer, num, t, ui
 from pages._settings import preset_values
 
@@ -106,14 +106,18 @@ def default_darr_column(numeric: Sequence[str], human: str) -> str:
 
 @dataclass(frozen=True)
 class Run:
-    """One measured run: the judged corpus, every metric's scores and the agreement."""
+    """One measured run: the judged corpus and the agreement (which holds every metric's
+    scores)."""
 
     judged: Judged
-    scores: tuple[MetricScores, ...]
     agreement: Agreement
 
+    @property
+    def scores(self) -> tuple[MetricScores, ...]:
+        return self.agreement.scores
+
     def score(self, name: str) -> MetricScores:
-        return next(m for m in self.scores if m.name == name)
+        return self.agreement.scores_of(name)
 
 
 def run_key(
@@ -136,7 +140,7 @@ def compute_run(
     darr_threshold: float = 25.0,
 ) -> Run:
     """Score every metric, then measure: ``meteor.correlate`` in two steps (same numbers),
-    keeping the scores for the scatter and the grid."""
+    so the progress bar can say which step it is in."""
     scores = score_metrics(
         judged,
         presets=presets,
@@ -155,7 +159,7 @@ def compute_run(
         darr_threshold=darr_threshold,
     )
     progress(1.0, t("agr_measuring"))
-    return Run(judged, tuple(scores), agreement)
+    return Run(judged, agreement)
 
 
 def grid_of(
@@ -194,8 +198,8 @@ def group_columns(name: str, data: bytes) -> list[str]:
     """The input's columns a fold may group by (a document or talk id, …): every column but
     the system, segment-id, hypothesis and reference fields (the header read once)."""
     from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
-    from meteor.io.rows import _HYP_NAMES, _REF_COLUMN, _jsonl_rows, _tsv_rows
-    from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES
+    from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
+    from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 
     def header() -> list[str]:
         kind = detect_format(name, None)
@@ -203,20 +207,20 @@ def group_columns(name: str, data: bytes) -> list[str]:
             return []
         text = decode(data, name)
         if kind in ("tsv", "csv"):
-            return list(_tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, kind)[0])
-        return list(_jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)[0])
+            return list(tsv_table(text, name, MAX_SEGMENTS * 50 + 1, kind)[0])
+        return list(jsonl_table(text, name, MAX_SEGMENTS * 50 + 1)[0])
 
-    skip = {c.lower() for c in (*_SYSTEM_NAMES, *_ID_NAMES, *_HYP_NAMES)}
+    skip = {c.lower() for c in (*SYSTEM_NAMES, *ID_NAMES, *HYP_NAMES)}
     cols = APP_CACHE.get(("agr_header", name, digest(data)), header)
-    return [c for c in cols if c.lower() not in skip and not _REF_COLUMN.match(c)]
+    return [c for c in cols if c.lower() not in skip and not REF_COLUMN.match(c)]
 
 
 def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[str] | str:
     """``"system"``, or the column's label of every row (system-major, corpus order; the
-    CLI's :func:`meteor.cli.tune.read_groups`)."""
+    CLI's, :func:`meteor.io.labels.read_groups`)."""
     if column == "system":
         return "system"
-    from meteor.cli.tune import read_groups
+    from meteor.io.labels import read_groups
 
     labels = read_groups([(name, data)], column, None)
     corpus = judged.corpus
@@ -395,7 +399,7 @@ def inspect_url(hyp: str, refs: Sequence[str], preset: str | None) -> str:
         if side in PRESETS:
             query["preset"] = side
             base = preset_values(side)
-            for k in _LINK_KEYS:
+            for k in LINK_KEYS:
                 if k in ss and k in base and ss[k] != base[k]:
                     query[k] = ss[k]
     return "/?" + urlencode(query, doseq=True)

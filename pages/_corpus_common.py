@@ -3,7 +3,7 @@
 Loading uploads, scoring with a progress bar, the bootstrap and the paired test
 (all cached in the session, keyed by the corpus content and the setting), table
 rows with their Inspect links, and the segment drill-down.  Every number comes
-from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.export``); this module only
+from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.record_files``); this module only
 arranges and formats.
 """
 
@@ -25,9 +25,9 @@ from meteor.analysis.significance import (
     common_segments,
     paired_bootstrap,
 )
-from meteor.io.export import segment_row
 from meteor.io.lines import InputWarning, detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
+from meteor.io.record_files import segment_row
 from meteor.metric import Meteor
 from meteor.runners.parallel import score_corpus
 from meteor.text.notices import bom_notice, has_bom
@@ -351,7 +351,7 @@ def common_results(
 # ---------------------------------------------------------------------------
 #: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
 #: the parameters, the stage list (in its order) and the stage weights.
-_LINK_KEYS = (
+LINK_KEYS = (
     "alpha", "beta", "gamma", "delta", "aligner", "beam", "stemmer", "modules",
     *(f"w_{m.value}" for m in Module),
 )  # fmt: skip
@@ -374,7 +374,7 @@ def inspect_link(result: MeteorResult) -> str:
     if preset:
         query["preset"] = preset
         base = preset_values(preset)
-        for k in _LINK_KEYS:
+        for k in LINK_KEYS:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
     return "/?" + urlencode(query, doseq=True)
@@ -386,7 +386,7 @@ def cached_rows(
     """:func:`table_rows`, kept per (corpus, setting, system): sorting, filtering and
     clicking rerun the page, and a large corpus has 100,000 rows to rebuild."""
     ss = st.session_state
-    links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in _LINK_KEYS))
+    links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in LINK_KEYS))
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:
@@ -396,7 +396,7 @@ def cached_rows(
 
 
 def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:
-    """One row per segment (:func:`meteor.io.export.segment_row`) with its Inspect link."""
+    """One row per segment (:func:`meteor.io.record_files.segment_row`) with its Inspect link."""
     rows = []
     for k, seg in enumerate(result.segments):
         row = segment_row(seg, k + 1, system=system, seg_id=ids[k])

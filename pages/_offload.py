@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from meteor import batch
-from meteor.analysis import compare
+from meteor.analysis import compare_settings
 from meteor.analysis.explain.record import Explanation, explain
 from meteor.errors import ParamError
 from meteor.metric import Meteor
@@ -89,7 +89,7 @@ class Analysis:
     result: MeteorResult
     params: Params
     breakdown: Breakdown
-    curves: tuple[compare.Curve, ...]
+    curves: tuple[compare_settings.Curve, ...]
 
 
 def make_scorer(preset: str, overrides: str) -> Meteor:
@@ -120,7 +120,7 @@ def analyse_here(m: Meteor, hyp: str, refs: tuple[str, ...]) -> Analysis:
         result=r,
         params=m.params,
         breakdown=m.breakdown(r),
-        curves=compare.sensitivity(r.stats, m.params),
+        curves=compare_settings.sensitivity(r.stats, m.params),
     )
 
 

@@ -1,9 +1,9 @@
 """The corpus report's figures as SVG and PDF downloads on the Corpus page (issue 35).
 
 Not a page.  :func:`figure_downloads` sits under the report's other downloads: a button
-draws every figure of the report (:func:`meteor.viz.report.report_figures`, in the
+draws every figure of the report (:func:`meteor.viz.report_figures.report_figures`, in the
 interface language) as SVG and PDF in one session of the machine's Chromium
-(:func:`meteor.viz.export.figure_images`; offline, a few seconds), kept for every
+(:func:`meteor.viz.figure_files.figure_images`; offline, a few seconds), kept for every
 session in :data:`pages._cache.APP_CACHE` per report and language; then each figure has
 an SVG and a PDF button.  Without Chromium (README's first command installs none) a
 one-line notice stands in place of the buttons.  User text (bucket label columns)
@@ -18,10 +18,10 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from meteor.analysis.report import CorpusReport
+from meteor.analysis.corpus_report import CorpusReport
 from meteor.errors import ResourceError
-from meteor.viz.export import check_engine, figure_images
-from meteor.viz.report import report_figures
+from meteor.viz.figure_files import check_engine, figure_images
+from meteor.viz.report_figures import report_figures
 from meteor.viz.style import escape
 from pages._cache import APP_CACHE
 from pages._corpus_common import safe_name

@@ -1,11 +1,11 @@
 """The corpus report on the Corpus page (issue 35): ranking, buckets, where the points go.
 
 Not a page (app.py never registers it).  One library call builds the record
-(:func:`meteor.analysis.report.build_report` on the systems the page has already
+(:func:`meteor.analysis.corpus_report.build_report` on the systems the page has already
 scored), kept once for every session in :data:`pages._cache.APP_CACHE` per upload and
 setting, with a progress bar; this module only arranges the record's fields.  The
-figures are :mod:`meteor.viz.report`'s, the downloads the library's writers
-(:mod:`meteor.analysis.report_export`, :mod:`meteor.viz.report_html`).  User text (system
+figures are :mod:`meteor.viz.report_figures`'s, the downloads the library's writers
+(:mod:`meteor.analysis.report_text`, :mod:`meteor.viz.report_html`).  User text (system
 names, words, labels) goes into dataframes, figures (escaped by the library) or
 Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
 """
@@ -19,17 +19,17 @@ from typing import Any
 import streamlit as st
 
 from meteor.analysis.buckets import BucketTable, label_buckets
-from meteor.analysis.losses import HeadToHead, head_to_head
+from meteor.analysis.corpus_report import CorpusReport, build_report
+from meteor.analysis.points_lost import HeadToHead, head_to_head
 from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
 from meteor.analysis.ranking import Ranking
-from meteor.analysis.report import CorpusReport, build_report
-from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.analysis.report_text import to_json, to_latex, to_markdown
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.labels import label_columns, read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
-from meteor.viz import report as report_figures
+from meteor.viz import report_figures as report_figures
 from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
@@ -46,10 +46,10 @@ REPORT_TABS = ("ranking", "buckets", "where")
 
 #: The exports offered: (key, label key, file name, MIME type, writer).
 EXPORTS: tuple[tuple[str, str, str, str, Callable[[CorpusReport], str]], ...] = (
-    ("latex", "rp_dl_latex", "meteor-report.tex", "application/x-tex", to_latex),
-    ("md", "rp_dl_md", "meteor-report.md", "text/markdown", to_markdown),
-    ("json", "rp_dl_json", "meteor-report.json", "application/json", to_json),
-    ("html", "rp_dl_html", "meteor-report.html", "text/html", to_html),
+    ("latex", "rp_dl_latex", "meteor-report_figures.tex", "application/x-tex", to_latex),
+    ("md", "rp_dl_md", "meteor-report_figures.md", "text/markdown", to_markdown),
+    ("json", "rp_dl_json", "meteor-report_figures.json", "application/json", to_json),
+    ("html", "rp_dl_html", "meteor-report_figures.html", "text/html", to_html),
 )
 
 Ids = Mapping[str, Sequence[str]]
@@ -60,7 +60,7 @@ MAX_LABEL_BUCKETS = 50
 
 
 def figure_labels() -> dict[str, str]:
-    """:mod:`meteor.viz.report`'s label keys in the interface language."""
+    """:mod:`meteor.viz.report_figures`'s label keys in the interface language."""
     return {k: t(f"rf_{k}") for k in report_figures._LABELS_EN}
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from meteor.analysis import compare
+from meteor.analysis import compare_settings
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import figures
 from pages._frame import require_frame
@@ -126,7 +126,7 @@ def setting_label(setting: Setting) -> str:
 
 def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
     """Setting A against one other setting: matches only one side has, stage changes."""
-    diff = compare.match_diff(a.result, an.result)
+    diff = compare_settings.match_diff(a.result, an.result)
     if not diff.same_tokens:
         where.caption(t("tokens_differ"))
     changed = [(x, y) for x, y in diff.both if x.module is not y.module]
@@ -235,7 +235,7 @@ if pairs:  # A scored: why A and one other setting differ (issue 33)
 
 
 # -- sensitivity ------------------------------------------------------------------------------
-def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare.Curve, ...]]:
+def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare_settings.Curve, ...]]:
     """Every setting's curves over one x-range per parameter: β's curve runs up to
     max(3, 2β) of the setting's own β, so each setting's used to end elsewhere in the
     same panel; the highest end is used for all (the statistics are re-scored, exact)."""
@@ -246,7 +246,7 @@ def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare.Cu
     return {
         name: an.curves
         if all(max(c.xs) == highs[c.param] for c in an.curves)
-        else compare.sensitivity(an.result.stats, an.params, highs=highs)
+        else compare_settings.sensitivity(an.result.stats, an.params, highs=highs)
         for name, an in runs
     }
 

@@ -13,8 +13,8 @@ import streamlit as st
 
 from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
 from meteor.analysis.significance import PairedStat, segment_differences
-from meteor.io.export import report, segments_csv, segments_jsonl, write_alignments
 from meteor.io.read import MAX_BYTES, demo_corpus
+from meteor.io.record_files import report, segments_csv, segments_jsonl, write_alignments
 from meteor.metric import jar_text
 from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures

@@ -10,7 +10,7 @@ import streamlit as st
 
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain.record import Explanation
-from meteor.io import export
+from meteor.io import record_files
 from meteor.json_numbers import json_text
 from meteor.params import Params
 from meteor.text.notices import token_notices
@@ -316,7 +316,7 @@ def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict
             download_html(t(f"dl_{name}"), figs[name], f"meteor-{name}.html", f"dl_{name}")
         st.download_button(
             t("dl_alignout"),
-            data=lambda: export.write_alignments([official], modules),
+            data=lambda: record_files.write_alignments([official], modules),
             file_name="meteor-align.out",
             mime="text/plain",
             key="dl_alignout",

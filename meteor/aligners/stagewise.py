@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from meteor.aligners.base import Aligner
-from meteor.aligners.stagewise_block import _Budget
-from meteor.aligners.stagewise_search import _solve_stage
+from meteor.aligners.stagewise_block import Budget
+from meteor.aligners.stagewise_search import solve_stage
 from meteor.errors import ParamError
 from meteor.errors import StagewiseSearchError as StagewiseSearchError
 from meteor.module_registry import Module
@@ -144,7 +144,7 @@ def stagewise_choice(
     used_r = 0
     fixed: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, int]] = []  # (ref, hyp, index)
-    budget = _Budget(max_nodes)
+    budget = Budget(max_nodes)
     offset = 0
     for number, stage in enumerate(stages, 1):
         by_pair: dict[tuple[int, int], int] = {}
@@ -164,7 +164,7 @@ def stagewise_choice(
         if not by_pair:
             continue
         where = f"stage {number} of {len(stages)}"
-        picked = _solve_stage(list(by_pair), fixed, budget, where)
+        picked = solve_stage(list(by_pair), fixed, budget, where)
         for pair in picked:
             chosen.append((pair[1], pair[0], by_pair[pair]))
             used_h |= 1 << pair[0]

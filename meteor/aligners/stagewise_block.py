@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from meteor.errors import StagewiseSearchError
 
-_INF = float("inf")
+INF = float("inf")
 
 
-def _bits(mask: int) -> list[int]:
+def set_bits(mask: int) -> list[int]:
     """Positions of the set bits of ``mask``, ascending."""
     out = []
     while mask:
@@ -23,7 +23,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class _Budget:
+class Budget:
     """The state budget of one :func:`stagewise_choice` call, shared by all its stages and blocks.
 
     ``where`` describes the block being solved, for the error message.
@@ -63,7 +63,7 @@ class _Budget:
 
 
 @dataclass(slots=True)
-class _Result:
+class Result:
     pairs: list[tuple[int, int]]
     cost: float
     exact: bool
@@ -77,7 +77,7 @@ class _BudgetError(Exception):
     """Internal: the quick branch and bound ran out of nodes."""
 
 
-class _Block:
+class Block:
     """One block, oriented: left side ``a`` (bit masks), swept side ``b`` (in order).
 
     In the reference sweep ``a`` is the hypothesis and ``b`` the reference; the
@@ -113,7 +113,7 @@ class _Block:
         fixed_cost: Callable[[int, int], int] | None,
         a_term: dict[int, int],
         b_term: dict[int, int],
-        budget: _Budget,
+        budget: Budget,
     ) -> None:
         self.k = len(match_b)
         self.budget = budget
@@ -124,7 +124,7 @@ class _Block:
         m = len(order)
         self.order = order
         self.cmask = [cm[b] for b in order]
-        self.cands = [_bits(x) for x in self.cmask]
+        self.cands = [set_bits(x) for x in self.cmask]
         self.bmask = cm
         comp_of = {b: c for c, members in enumerate(comp_members) for b in members}
         self.comp = [comp_of[b] for b in order]
@@ -219,7 +219,7 @@ class _Block:
             bounds.append(b)
             total += b
         if total < needed:
-            return _INF
+            return INF
         lb = 0
         rest: list[int] = []
         forced_total = 0
@@ -243,7 +243,7 @@ class _Block:
 
     # ------------------------------------------------------------------ B&B
 
-    def branch_and_bound(self, node_limit: int) -> _Result:
+    def branch_and_bound(self, node_limit: int) -> Result:
         """Depth-first branch and bound in tie-break order (reference sweep only).
 
         Children: usable ``a`` nodes left to right, then "unmapped", so the first
@@ -260,9 +260,9 @@ class _Block:
             ``exact`` when the search finished; otherwise the incumbent (if any)
             as an upper bound for :meth:`dynamic_programme`.
         """
-        best = _Result([], _INF, False)
+        best = Result([], INF, False)
         if self.k == 0:
-            return _Result([], 0, True)
+            return Result([], 0, True)
         root_lb = self.lower_bound(0, 0, 0, self.all_a)
         memo: dict[tuple[int, tuple[int, int, int]], int] = {}
         assigned: dict[int, int] = {}  # a -> b
@@ -337,7 +337,7 @@ class _Block:
     # ------------------------------------------------------------------ DP
 
     def dynamic_programme(
-        self, bound: float = _INF, beam: int | None = None
+        self, bound: float = INF, beam: int | None = None
     ) -> tuple[list[tuple[int, int]], float]:
         """Exact dynamic programme over the sweep, states merged by :meth:`_key`.
 
@@ -495,7 +495,7 @@ class _Block:
                 del cur[beam:]
         if not cur:
             if beam is not None:
-                return [], _INF
+                return [], INF
             raise AssertionError("stagewise DP lost every state")  # pragma: no cover
         best = min(cur, key=lambda st: (st[0], st[1]))
         pairs: list[tuple[int, int]] = []

@@ -59,11 +59,11 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from meteor.aligners.stagewise_block import (
-    _INF,
-    _bits,
-    _Block,
-    _Budget,
-    _Result,
+    INF,
+    Block,
+    Budget,
+    Result,
+    set_bits,
 )
 
 _BEAM = 48  # states per layer of the heuristic pass that bounds the exact one
@@ -119,10 +119,10 @@ def _fixed_crossings(
     return out
 
 
-def _solve_stage(
+def solve_stage(
     pairs: Sequence[tuple[int, int]],
     fixed: Sequence[tuple[int, int]],
-    budget: _Budget,
+    budget: Budget,
     where: str,
 ) -> list[tuple[int, int]]:
     """Maximum matching of ``pairs`` with the fewest crossings (stage + fixed), tie-broken.
@@ -213,7 +213,7 @@ def _max_matching(
             b = queue.pop()
             opts = cm[b] & ~seen
             seen |= opts
-            for a in _bits(opts):
+            for a in set_bits(opts):
                 came_from[a] = b
                 if a not in match_a:
                     end = a
@@ -276,7 +276,7 @@ def _essential_right(
         b = frontier.pop()
         opts = cm[b] & ~seen
         seen |= opts
-        for a in _bits(opts):
+        for a in set_bits(opts):
             b2 = match_a.get(a)
             if b2 is not None and b2 not in reached:
                 reached.add(b2)
@@ -300,14 +300,14 @@ def _twin_masks(order: Sequence[int], cm: dict[int, int]) -> dict[int, int]:
             if x != c:
                 split.append(c & ~m)
         classes = split
-    return {a: c for c in classes for a in _bits(c)}
+    return {a: c for c in classes for a in set_bits(c)}
 
 
 def _solve_block(
     comps: list[tuple[int, list[int]]],
     cm: dict[int, int],
     cross_fixed: dict[tuple[int, int], int] | None,
-    budget: _Budget,
+    budget: Budget,
     where: str,
 ) -> list[tuple[int, int]]:
     """Solve one block: a short branch and bound, then the dynamic programme.
@@ -326,7 +326,7 @@ def _solve_block(
     ess_h = _essential_left(refs, cm, match_h, match_r)
     ess_r = _essential_right(refs, cm, match_h, match_r)
     twins_h = _twin_masks(refs, cm)
-    hyps = _bits(sum(hm for hm, _ in comps))
+    hyps = set_bits(sum(hm for hm, _ in comps))
     # Tie-break as an additive secondary cost: the lexicographic order of
     # (h(r_0), h(r_1), ...) over the block's references, "unmapped" counting as
     # len(hyps), is the order of the sum over pairs of
@@ -340,7 +340,7 @@ def _solve_block(
         f"linked by {sum(cm[j].bit_count() for j in refs):,} candidate matches"
     )
 
-    ref_sweep = _Block(
+    ref_sweep = Block(
         refs, cm, comp_refs, match_r, ess_h, ess_r, twins_h,
         (lambda i, j: cross_fixed[(i, j)]) if cross_fixed else None,
         h_term, r_term, budget,
@@ -348,7 +348,7 @@ def _solve_block(
     if len(refs) <= _DFS_MAX_DEPTH:
         quick = ref_sweep.branch_and_bound(_DFS_NODES_PER_WORD * len(refs) + _DFS_NODES_BASE)
     else:  # keep clear of the recursion limit; the programme is iterative
-        quick = _Result([], _INF, False)
+        quick = Result([], INF, False)
     if quick.exact:
         return quick.pairs
     by_mask: dict[int, int] = {}
@@ -362,10 +362,10 @@ def _solve_block(
     # hypothesis sweep: the same code on the transposed block
     hm: dict[int, int] = {}
     for j in refs:
-        for i in _bits(cm[j]):
+        for i in set_bits(cm[j]):
             hm[i] = hm.get(i, 0) | (1 << j)
-    comp_hyps = [_bits(mask) for mask, _ in comps]
-    hyp_sweep = _Block(
+    comp_hyps = [set_bits(mask) for mask, _ in comps]
+    hyp_sweep = Block(
         hyps, hm, comp_hyps, match_h,
         sum(1 << j for j in ess_r), {i for i in hyps if ess_h >> i & 1}, _twin_masks(hyps, hm),
         (lambda j, i: cross_fixed[(i, j)]) if cross_fixed else None,

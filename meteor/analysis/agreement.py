@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypedDict, Unpack
 
@@ -43,9 +42,11 @@ from meteor.analysis.agreement_records import (
     Agreement,
     Comparison,
     MetricAgreement,
+    MetricScores,
 )
 from meteor.analysis.agreement_stats import Estimate, segment_estimate, system_estimate
 from meteor.analysis.judged import Join, Judged, darr_notice, load_judged, row_index
+from meteor.analysis.resampling import resample_indices
 from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
@@ -80,33 +81,6 @@ Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- scoring
-
-
-@dataclass(frozen=True)
-class MetricScores:
-    """One metric's scores on a judged corpus's rows (system-major, corpus order).
-
-    Attributes:
-        name: the label (a preset name, a Params label, ``chrf``, a column name).
-        kind: ``preset``, ``params``, ``baseline`` or ``column``.
-        signature: the metric's signature (METEOR's, sacreBLEU's; ``column:NAME``).
-        segment: per row, the segment score.
-        system: per system, the corpus score.
-        stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
-        params: METEOR only: the settings.
-        system_rule: how ``system`` was computed (:mod:`meteor.analysis.system_level`).
-        systems: the systems' names, in the order of ``system``.
-    """
-
-    name: str
-    kind: str
-    signature: str
-    segment: tuple[float, ...]
-    system: tuple[float, ...]
-    stats: tuple[Stats, ...] | None = None
-    params: Params | None = None
-    system_rule: str = ""
-    systems: tuple[str, ...] = ()
 
 
 def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
@@ -156,7 +130,7 @@ def _meteor_scores(
     )
 
 
-def _baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
+def baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
     import sacrebleu.metrics as sm
 
     if name not in BASELINES:
@@ -255,7 +229,7 @@ def score_metrics(
             )  # fmt: skip
         )
     for name in dict.fromkeys(baselines):
-        out.append(_baseline_scores(judged, name, progress))
+        out.append(baseline_scores(judged, name, progress))
     for name in judged.columns if columns is None else columns:
         if name not in judged.columns:
             raise InputError(
@@ -275,7 +249,7 @@ def score_metrics(
 # --------------------------------------------------------------------------- correlate
 
 
-def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def judged_rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row: human, darr, item index, system index (system-major, corpus order)."""
     corpus = judged.corpus
     sign = 1.0 if judged.higher_is_better else -1.0
@@ -303,7 +277,7 @@ def _rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     )
 
 
-def _system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
+def system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(systems, human, n) / np.bincount(systems, minlength=n)
 
 
@@ -350,12 +324,12 @@ def measure(
     seg_only = judged.system_only
     pairs_only = judged.human is None and not seg_only
     keys, test_measure = _measure_keys(pairs_only, test_measure)
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     n_sys = len(judged.corpus.systems)
     data = None if seg_only else st.SegmentData.build(
         human, items, darr, darr_threshold, _given_pairs(judged)
     )  # fmt: skip
-    draws = None if data is None else st.item_draws(data.n_items, n_bootstrap, seed)
+    draws = None if data is None else resample_indices(data.n_items, n_bootstrap, seed)
     sys_level, sys_human, sys_metric = _system_level(
         judged, metrics, official, all_rows, human, systems
     )
@@ -397,6 +371,7 @@ def measure(
         sys_level,
         darr_notice(judged),
         sided,
+        tuple(metrics),
     )
 
 
@@ -415,7 +390,7 @@ def _system_level(
         sys_metric = [np.asarray(m.system, dtype=float) for m in metrics]
         if judged.human is None:
             return SystemLevel(systems=names), None, sys_metric
-        sys_human = _system_human(human, systems, len(names))
+        sys_human = system_human(human, systems, len(names))
         return SystemLevel(systems=names), sys_human, sys_metric
     scored = list(all_rows if all_rows is not None else metrics)
     return sl.official_level(
@@ -603,7 +578,7 @@ def _check_options(options: MeasureOptions, judged: Judged | None = None) -> Non
         raise InputError(f"sided must be 'one' or 'two', got {options.get('sided')!r}")
     n_items = n_rows = 0
     if judged is not None:
-        _, _, items, _ = _rows(judged)
+        _, _, items, _ = judged_rows(judged)
         n_items, n_rows = len(np.unique(items)), len(items)
     check_resamples(
         options.get("n_bootstrap", 1), options.get("n_permutations", 0), n_items, n_rows

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import Judged, MetricScores, _rows, rescore
+from meteor.analysis.agreement import Judged, MetricScores, judged_rows, rescore
 from meteor.errors import InputError
 
 __all__ = ["GRID_PARAMS", "GRID_VALUES", "AgreementGrid", "agreement_grid"]
@@ -113,7 +113,7 @@ def agreement_grid(
     ys = tuple(float(v) for v in (GRID_VALUES[y_param] if y_values is None else y_values))
     if not xs or not ys:
         raise InputError("the grid needs at least one value per parameter")
-    human, darr, items, _ = _rows(judged)
+    human, darr, items, _ = judged_rows(judged)
     data = st.SegmentData.build(human, items, darr, darr_threshold)
     rows: list[tuple[float, ...]] = []
     for i, y in enumerate(ys):

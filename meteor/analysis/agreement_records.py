@@ -5,13 +5,15 @@ JSON-serialisable, every measure under its exact name (:data:`MEASURE_NAMES`).""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from meteor.analysis.agreement_limits import williams_reason
 from meteor.analysis.agreement_stats import Estimate
 from meteor.analysis.judged import Join
 from meteor.analysis.system_level import SystemLevel
+from meteor.params import Params
+from meteor.stats import Stats
 
 __all__ = [
     "MEASURE_NAMES",
@@ -40,6 +42,33 @@ MEASURE_NAMES: dict[str, str] = {
 }
 #: The exact name of each system-level measure.
 SYSTEM_MEASURE_NAMES: dict[str, str] = {"pearson": "pearson", "kendall": "kendall_tau_b"}
+
+
+@dataclass(frozen=True)
+class MetricScores:
+    """One metric's scores on a judged corpus's rows (system-major, corpus order).
+
+    Attributes:
+        name: the label (a preset name, a Params label, ``chrf``, a column name).
+        kind: ``preset``, ``params``, ``baseline`` or ``column``.
+        signature: the metric's signature (METEOR's, sacreBLEU's; ``column:NAME``).
+        segment: per row, the segment score.
+        system: per system, the corpus score.
+        stats: METEOR only: per row, the sufficient statistics (for :func:`rescore`).
+        params: METEOR only: the settings.
+        system_rule: how ``system`` was computed (:mod:`meteor.analysis.system_level`).
+        systems: the systems' names, in the order of ``system``.
+    """
+
+    name: str
+    kind: str
+    signature: str
+    segment: tuple[float, ...]
+    system: tuple[float, ...]
+    stats: tuple[Stats, ...] | None = None
+    params: Params | None = None
+    system_rule: str = ""
+    systems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,6 +158,16 @@ class Agreement:
     system_level: SystemLevel = SystemLevel()
     darr_notice: str = ""
     sided: str = "two"
+    #: the scores measured (:class:`MetricScores`, in the order of ``metrics``): the scatter
+    #: and the grid read them instead of scoring again; not part of :meth:`to_dict`.
+    scores: tuple[MetricScores, ...] = field(default=(), compare=False, repr=False)
+
+    def scores_of(self, name: str) -> MetricScores:
+        """The scores of metric ``name``."""
+        for m in self.scores:
+            if m.name == name:
+                return m
+        raise KeyError(f"no scores of {name!r}; metrics: {', '.join(m.name for m in self.scores)}")
 
     def sides(self) -> str:
         """How the tests' p-values are sided, in words (the default, two-sided, named)."""

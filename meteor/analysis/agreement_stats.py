@@ -51,6 +51,8 @@ from typing import Any
 
 import numpy as np
 
+from meteor.analysis.resampling import Interval, resample_indices, swap_masks
+
 
 def _scipy_stats() -> Any:
     """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
@@ -69,7 +71,6 @@ __all__ = [
     "kendall_b",
     "pearson",
     "ranks_within_rows",
-    "percentile",
     "per_item",
     "perm_both",
     "segment_estimate",
@@ -369,12 +370,6 @@ def item_count(key: str, data: SegmentData, metric: Array) -> int:
     return int(np.count_nonzero(np.isfinite(value)))
 
 
-def item_draws(n_items: int, n_samples: int, seed: int) -> Array:
-    """``n_samples × n_items`` item indices drawn with replacement (seeded)."""
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, n_items, size=(n_samples, n_items))
-
-
 def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) -> Array:
     """A segment-level measure on each resample of items (rows of ``draws``)."""
     out = np.empty(len(draws))
@@ -396,27 +391,15 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
     return out
 
 
-def percentile(samples: Array, level: float) -> tuple[float, float]:
-    """The percentile interval ``[s[k], s[B − k − 1]]``, ``k = ⌊B·(1 − level)/2⌋``, of the
-    finite resampled values (the rule of :mod:`meteor.analysis.significance`)."""
-    s = np.sort(samples[np.isfinite(samples)])
-    if len(s) == 0:
-        return math.nan, math.nan
-    k = int(math.floor(len(s) * (1.0 - level) / 2.0))
-    return float(s[k]), float(s[len(s) - k - 1])
-
-
 def bootstrap_system(
     fn: Callable[[Array, Array], float], human: Array, metric: Array, n_samples: int, seed: int
 ) -> Array:
-    """A system-level correlation on each resample of the systems (seeded)."""
-    rng = np.random.default_rng(seed)
-    n = len(human)
-    out = np.empty(n_samples)
-    for b in range(n_samples):
-        idx = rng.integers(0, n, size=n)
-        out[b] = fn(human[idx], metric[idx])
-    return out
+    """A system-level correlation on each resample of the systems (seeded; the draws of
+    :func:`~meteor.analysis.resampling.resample_indices`)."""
+    return np.array(
+        [fn(human[idx], metric[idx]) for idx in resample_indices(len(human), n_samples, seed)],
+        dtype=np.float64,
+    ).reshape(n_samples)
 
 
 def _zscore(x: Array) -> Array:
@@ -444,16 +427,15 @@ def perm_both(
     delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
     if not math.isfinite(delta):
         return math.nan, math.nan
-    rng = np.random.default_rng(seed)
     hits = 0
-    for _ in range(n_permutations):
-        swap = rng.random(len(za)) < 0.5
-        pa = np.where(swap, zb, za)
-        pb = np.where(swap, za, zb)
-        d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
-        seen = abs(d) if sided == "two" else math.copysign(1.0, delta) * d
-        if math.isfinite(d) and seen >= abs(delta) - 1e-12:
-            hits += 1
+    for batch in swap_masks(len(za), n_permutations, seed):
+        for swap in batch:
+            pa = np.where(swap, zb, za)
+            pb = np.where(swap, za, zb)
+            d = segment_measure(key, data, pa) - segment_measure(key, data, pb)
+            seen = abs(d) if sided == "two" else math.copysign(1.0, delta) * d
+            if math.isfinite(d) and seen >= abs(delta) - 1e-12:
+                hits += 1
     return delta, (hits + 1) / (n_permutations + 1)
 
 
@@ -490,27 +472,38 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------- estimates
 
 
-def _num(x: float) -> float | None:
+def finite_or_none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A measure's value, its bootstrap interval and what it counted (``n``: rows for a
-    flattened measure, items for a grouped one, pairs for DARR flattened, systems).
+    """A measure's bootstrap :class:`~meteor.analysis.resampling.Interval` and what it
+    counted (``n``: rows for a flattened measure, items for a grouped one, pairs for DARR
+    flattened, systems).
 
     ``reason``: why the value or the interval is undefined (shown as ``n/a``), e.g. "the
     human scores are all equal"; None when all three are numbers."""
 
-    value: float
-    low: float
-    high: float
+    interval: Interval
     n: int
     reason: str | None = None
 
+    @property
+    def value(self) -> float:
+        return self.interval.value
+
+    @property
+    def low(self) -> float:
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        return self.interval.high
+
     def to_dict(self) -> dict[str, Any]:
-        return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
-                "n": self.n, "reason": self.reason}  # fmt: skip
+        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low),
+                "high": finite_or_none(self.high), "n": self.n, "reason": self.reason}  # fmt: skip
 
 
 def _all_equal(x: Array) -> bool:
@@ -562,10 +555,12 @@ def segment_estimate(
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
-    low, high = percentile(samples, level)
+    interval = Interval.of(value, samples, level)
     why = None if math.isfinite(value) else segment_reason(key, data, scores)
     return Estimate(
-        value, low, high, item_count(key, data, scores), _interval_reason(value, low, high, why)
+        interval,
+        item_count(key, data, scores),
+        _interval_reason(value, interval.low, interval.high, why),
     )
 
 
@@ -592,7 +587,7 @@ def system_estimate(
     """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
     over the ``n`` systems; an undefined one says why (:attr:`Estimate.reason`)."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
-    low, high = percentile(samples, level)
     value = fn(human, scores)
+    interval = Interval.of(value, samples, level)
     why = None if math.isfinite(value) else system_reason(human, scores)
-    return Estimate(value, low, high, n, _interval_reason(value, low, high, why))
+    return Estimate(interval, n, _interval_reason(value, interval.low, interval.high, why))

@@ -33,26 +33,29 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis.resampling import (
-    _check_samples,
-    _check_settings,
-    _resampled_matrices,
+    check_samples,
+    check_settings,
     integer_product,
+    resampled_matrices,
     row_stats,
     scores_of_sums,
+    swap_masks,
 )
 from meteor.analysis.significance import (
     DEFAULT_SEED,
     CorpusIntervals,
     Interval,
-    _bootstrap_matrix,
-    _paired_record,
-    _paired_segments,
-    _scores_of,
+    PairedBootstrap,
+    bootstrap_matrix,
     common_segments,
+    paired_record,
+    paired_segments,
+    scores_of,
     stats_matrix,
 )
 from meteor.params import Params
 from meteor.scoring import compute
+from meteor.stats import Breakdown
 from meteor.types import CorpusResult, MeteorResult, Stats
 
 __all__ = [
@@ -126,25 +129,19 @@ def _randomisation_p(
     delta = mb - ma
     if not delta.any():
         return 1.0  # the same statistics in every segment: every trial ties
-    n = len(ma)
-    rng = np.random.default_rng(seed)
-    batch = max(1, min(64, 4_000_000 // max(n, 1)))
     hits = 0
-    done = 0
-    while done < trials:
-        size = min(batch, trials - done)
-        # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
-        moved = integer_product((rng.random((size, n)) < 0.5).astype(np.float64), delta)
+    for swaps in swap_masks(len(ma), trials, seed):
+        moved = integer_product(swaps.astype(np.float64), delta)
         sa = scores_of_sums(sum_a + moved, params)
         sb = scores_of_sums(sum_b - moved, params)
         hits += int(np.sum(np.abs(sb - sa) >= observed - 1e-12))
-        done += size
     return (hits + 1) / (trials + 1)
 
 
 @dataclass(frozen=True, slots=True)
 class SystemRow:
-    """One system of the ranking table.
+    """One system of the ranking table: the bootstrap intervals and the formula's breakdown
+    of its corpus score that the row summarises.
 
     ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
     ``mean_segment`` the mean of segment scores (a different number, labelled so).
@@ -154,11 +151,28 @@ class SystemRow:
     rank: int
     cluster: int
     segments: int
-    corpus: Interval
-    mean_segment: Interval
-    precision: float
-    recall: float
-    frag: float
+    intervals: CorpusIntervals
+    breakdown: Breakdown
+
+    @property
+    def corpus(self) -> Interval:
+        return self.intervals.corpus
+
+    @property
+    def mean_segment(self) -> Interval:
+        return self.intervals.mean_segment
+
+    @property
+    def precision(self) -> float:
+        return self.breakdown.precision
+
+    @property
+    def recall(self) -> float:
+        return self.breakdown.recall
+
+    @property
+    def frag(self) -> float:
+        return self.breakdown.frag
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -176,17 +190,40 @@ class SystemRow:
 
 @dataclass(frozen=True, slots=True)
 class PairTest:
-    """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments."""
+    """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments: the
+    paired bootstrap it summarises, the randomisation test's p-value and the verdict."""
 
-    a: str
-    b: str
-    common: int
-    difference: float
-    difference_low: float
-    difference_high: float
-    p_bootstrap: float
+    paired: PairedBootstrap
     p_randomisation: float
     significant: bool
+
+    @property
+    def a(self) -> str:
+        return self.paired.name_a
+
+    @property
+    def b(self) -> str:
+        return self.paired.name_b
+
+    @property
+    def common(self) -> int:
+        return self.paired.n_segments
+
+    @property
+    def difference(self) -> float:
+        return self.paired.corpus.difference
+
+    @property
+    def difference_low(self) -> float:
+        return self.paired.corpus.difference_interval.low
+
+    @property
+    def difference_high(self) -> float:
+        return self.paired.corpus.difference_interval.high
+
+    @property
+    def p_bootstrap(self) -> float:
+        return self.paired.corpus.p_value
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -336,12 +373,12 @@ def _bootstrap_system(
     """:func:`~meteor.analysis.significance.bootstrap` of one system, keeping its parts."""
     say(f"bootstrap {name}")
     segs = result.segments
-    _check_samples(opts.samples, opts.level, len(segs))
+    check_samples(opts.samples, opts.level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
-    _check_settings([("the corpus", segs)], params, "a bootstrap")
-    mat, scores = stats_matrix(segs, params), _scores_of(segs)
-    intervals, samples = _bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
+    check_settings([("the corpus", segs)], params, "a bootstrap")
+    mat, scores = stats_matrix(segs, params), scores_of(segs)
+    intervals, samples = bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
     return _Sampled(mat, scores, intervals, samples)
 
 
@@ -360,7 +397,7 @@ def _pair_test(
     the pair covers all of both systems' records in order they are those resamples.
     """
     hi, lo = names
-    _, _, positions, n_a, n_b = _paired_segments(
+    _, _, positions, n_a, n_b = paired_segments(
         results[hi], results[lo], params, names, opts.samples, opts.level, pair_ids
     )
     a, b = sampled[hi], sampled[lo]
@@ -372,24 +409,14 @@ def _pair_test(
         rows_a, rows_b = list(positions[0]), list(positions[1])
         mats = [a.mat[rows_a], b.mat[rows_b]]
         scores = [a.scores[rows_a], b.scores[rows_b]]
-        samples = _resampled_matrices(mats, scores, params, opts.samples, opts.seed)
-    pb = _paired_record(
+        samples = resampled_matrices(mats, scores, params, opts.samples, opts.seed)
+    pb = paired_record(
         names, mats, scores, samples, params, (opts.samples, opts.seed, opts.level), (n_a, n_b)
     )
     _check_trials(opts.trials)
     p_ar = _randomisation_p(mats[0], mats[1], params, opts.trials, opts.seed)
     p_bs = pb.corpus.p_value
-    return PairTest(
-        hi,
-        lo,
-        pb.n_segments,
-        pb.corpus.difference,
-        pb.corpus.difference_interval.low,
-        pb.corpus.difference_interval.high,
-        p_bs,
-        p_ar,
-        bool(p_bs < opts.alpha and p_ar < opts.alpha),
-    )
+    return PairTest(pb, p_ar, bool(p_bs < opts.alpha and p_ar < opts.alpha))
 
 
 def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -> dict[str, int]:
@@ -411,14 +438,4 @@ def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -
 def _system_row(
     name: str, rank: int, cluster: int, r: CorpusResult, ci: CorpusIntervals
 ) -> SystemRow:
-    return SystemRow(
-        name,
-        rank,
-        cluster,
-        len(r.segments),
-        ci.corpus,
-        ci.mean_segment,
-        r.precision,
-        r.recall,
-        r.frag,
-    )
+    return SystemRow(name, rank, cluster, len(r.segments), ci, r.breakdown)

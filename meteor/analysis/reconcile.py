@@ -27,7 +27,7 @@ first, then the smaller), flagged in ``invalid``.
 Speed: the groups no aligner reads (stage weights, α β γ δ, scoring rules) re-score
 the same statistics (:func:`meteor.scoring.compute`, the formula of every score); the
 statistics of each alignment setting and each reference are computed once per
-process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_game`).
+process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_shapley`).
 """
 
 from __future__ import annotations
@@ -36,8 +36,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from meteor.analysis.compare import match_diff
-from meteor.analysis.reconcile_game import _Game, _meteor, _side, exact_shares, sampled_shares
+from meteor.analysis.compare_settings import match_diff
 from meteor.analysis.reconcile_groups import (
     AGGREGATION,
     aggregation_of,
@@ -49,6 +48,13 @@ from meteor.analysis.reconcile_groups import (
 )
 from meteor.analysis.reconcile_reasons import Reason, reason
 from meteor.analysis.reconcile_records import Invalid, Reconciliation, Step
+from meteor.analysis.reconcile_shapley import (
+    Game,
+    exact_shares,
+    sampled_shares,
+    scorer_of,
+    settings_of,
+)
 from meteor.batch import check_corpus
 from meteor.errors import ParamError
 from meteor.metric import Meteor
@@ -88,7 +94,7 @@ _TOL = 1e-9
 # ---------------------------------------------------------------------------
 # the path
 # ---------------------------------------------------------------------------
-def _path(game: _Game) -> list[tuple[tuple[str, ...], Reason | None]]:
+def _path(game: Game) -> list[tuple[tuple[str, ...], Reason | None]]:
     """The steps in pipeline order, each the first group(s) that run from where the path is.
 
     Returns ``(groups, note)`` per step; the note says why the order moved (``None``: it did not).
@@ -131,7 +137,7 @@ def _path(game: _Game) -> list[tuple[tuple[str, ...], Reason | None]]:
 
 
 def _group_words(
-    game: _Game,
+    game: Game,
     groups: tuple[str, ...],
     sets: tuple[frozenset[str], frozenset[str]],
     names: tuple[str, str],
@@ -164,7 +170,7 @@ class _Move(NamedTuple):
     note: Reason | None
 
 
-def _moves(game: _Game) -> list[_Move]:
+def _moves(game: Game) -> list[_Move]:
     """The path's steps, each with the switched groups before and after it."""
     moves = []
     done: frozenset[str] = frozenset()
@@ -175,7 +181,7 @@ def _moves(game: _Game) -> list[_Move]:
 
 
 def _pair_step(
-    game: _Game,
+    game: Game,
     move: _Move,
     names: tuple[str, str],
     hyp: str,
@@ -185,7 +191,7 @@ def _pair_step(
     def result(s: frozenset[str]) -> MeteorResult:
         got = cache.get(s)
         if got is None:
-            got = cache[s] = _meteor(game.params(s)).score(hyp, list(refs))
+            got = cache[s] = scorer_of(game.params(s)).score(hyp, list(refs))
         return got
 
     before_s, after_s, groups = move.before, move.after, move.groups
@@ -217,7 +223,7 @@ def _pair_step(
     )
 
 
-def _changes(game: _Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any], ...]:
+def _changes(game: Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any], ...]:
     out: list[tuple[str, Any, Any]] = []
     for g in groups:
         if g == AGGREGATION.key:
@@ -227,7 +233,7 @@ def _changes(game: _Game, groups: tuple[str, ...]) -> tuple[tuple[str, Any, Any]
     return tuple(out)
 
 
-def _corpus_step(game: _Game, move: _Move, names: tuple[str, str], top: int) -> Step:
+def _corpus_step(game: Game, move: _Move, names: tuple[str, str], top: int) -> Step:
     before_s, after_s, groups = move.before, move.after, move.groups
     s0, _ = game.segments(before_s)
     s1, t1 = game.segments(after_s)
@@ -281,14 +287,14 @@ def reconcile(
     check_sampling(orders, seed)
     if corpus:
         return reconcile_corpus(hyp, refs, a, b, orders=orders, seed=seed, top=top)
-    pa, name_a, ma = _side(a)
-    pb, name_b, mb = _side(b)
+    pa, name_a, ma = settings_of(a)
+    pb, name_b, mb = settings_of(b)
     names = _names(name_a, name_b)
-    ra = (ma or _meteor(pa)).score(hyp, refs)
-    rb = (mb or _meteor(pb)).score(hyp, refs)
+    ra = (ma or scorer_of(pa)).score(hyp, refs)
+    rb = (mb or scorer_of(pb)).score(hyp, refs)
     ref_list = list(ra.refs)
     players = differing_groups(pa, pb)
-    game = _Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
+    game = Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
     cache = {frozenset(): ra, frozenset(players): rb}
     steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _moves(game)]
     return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra, rb)
@@ -311,8 +317,8 @@ def reconcile_corpus(
     moved most."""
     check_sampling(orders, seed)
     check_corpus(hyps, refs)  # the corpus runner's checks (meteor.batch)
-    pa, name_a, ma = _side(a)
-    pb, name_b, mb = _side(b)
+    pa, name_a, ma = settings_of(a)
+    pb, name_b, mb = settings_of(b)
     names = _names(name_a, name_b)
     ref_lists = [[r] if isinstance(r, str) else list(r) for r in refs]
     for k, (h, rs) in enumerate(zip(hyps, ref_lists, strict=True)):
@@ -324,7 +330,7 @@ def reconcile_corpus(
     players = differing_groups(pa, pb)
     if aggregation[0] != aggregation[1]:
         players = (*players, AGGREGATION.key)
-    game = _Game(pa, pb, list(hyps), ref_lists, players, aggregation, corpus=True)
+    game = Game(pa, pb, list(hyps), ref_lists, players, aggregation, corpus=True)
     for s in (frozenset(), frozenset(players)):
         try:
             game.segments(s)
@@ -354,7 +360,7 @@ def _names(name_a: str, name_b: str) -> tuple[str, str]:
 
 
 def _finish(
-    game: _Game,
+    game: Game,
     names: tuple[str, str],
     score_a: float,
     score_b: float,
@@ -398,7 +404,7 @@ def _finish(
 
 
 def _shares(
-    game: _Game, orders: int | None, seed: int, segments: int
+    game: Game, orders: int | None, seed: int, segments: int
 ) -> tuple[dict[str, float], dict[str, float], list[tuple[str, str, float]], Reason]:
     """Each group's share, its standard error (sampled), the interactions, and the method."""
     n = len(game.players)
@@ -446,7 +452,7 @@ def _path_words(
     return words
 
 
-def _invalid(game: _Game) -> tuple[Invalid, ...]:
+def _invalid(game: Game) -> tuple[Invalid, ...]:
     """The combinations that cannot run, each with the nearest one that can."""
     players = game.players
     return tuple(

@@ -24,7 +24,7 @@ from meteor.analysis.reconcile_reasons import ALIGNERS, FUNCTION_WORDS, Reason, 
 from meteor.errors import ParamError
 from meteor.module_registry import Module
 from meteor.params import Params, stage_weight
-from meteor.scoring import Breakdown, _nltk_arithmetic
+from meteor.scoring import Breakdown, uses_nltk_arithmetic
 from meteor.stats import Stats
 
 __all__ = [
@@ -212,8 +212,8 @@ def rule_words(
     elif key == "rules":
         words.append(_rule_words(after, bd, stats))
     if bd is not None and bd_before is not None:
-        nb = _nltk_arithmetic(before)
-        na = _nltk_arithmetic(after)
+        nb = uses_nltk_arithmetic(before)
+        na = uses_nltk_arithmetic(after)
         if nb != na:
             words.append(reason("arith_nltk" if na else "arith_meteor"))
     return words

@@ -58,14 +58,15 @@ from meteor.analysis.resampling import (
     MAX_BOOTSTRAP_DRAWS,
     MAX_BOOTSTRAP_SAMPLES,
     MIN_BOOTSTRAP_SAMPLES,
-    _check_samples,
-    _check_settings,
-    _resampled_matrices,
-    _segments_of,
+    Interval,
+    check_samples,
+    check_settings,
     ci_bounds,
     common_segments,
     resample_indices,
+    resampled_matrices,
     row_stats,
+    segments_of,
     stats_matrix,
 )
 from meteor.params import Params
@@ -101,39 +102,6 @@ DEFAULT_SEED = 12345
 # ---------------------------------------------------------------------------
 # bootstrap records
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A statistic, its bootstrap mean and its confidence interval.
-
-    Attributes:
-        value: the statistic on the actual corpus.
-        mean: mean over the bootstrap resamples.
-        low: lower bound of the interval.
-        high: upper bound of the interval.
-        level: confidence level (0.95).
-    """
-
-    value: float
-    mean: float
-    low: float
-    high: float
-    level: float
-
-    @property
-    def half_width(self) -> float:
-        """Half the interval width (sacreBLEU prints ``score ± this``)."""
-        return (self.high - self.low) / 2
-
-    def to_dict(self) -> dict[str, float]:
-        return {
-            "value": self.value,
-            "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
-            "level": self.level,
-        }
-
-
 @dataclass(frozen=True, slots=True)
 class CorpusIntervals:
     """Bootstrap intervals of one system's corpus score and mean segment score."""
@@ -244,11 +212,6 @@ class PairedBootstrap:
         }
 
 
-def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
-    low, high = ci_bounds(samples, level)
-    return Interval(value, float(np.mean(samples)), low, high, level)
-
-
 def bootstrap(
     result: CorpusResult | Sequence[MeteorResult],
     params: Params,
@@ -269,17 +232,17 @@ def bootstrap(
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
     """
-    segs = _segments_of(result)
-    _check_samples(n_samples, level, len(segs))
+    segs = segments_of(result)
+    check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
-    _check_settings([("the corpus", segs)], params, "a bootstrap")
-    return _bootstrap_matrix(
-        stats_matrix(segs, params), _scores_of(segs), params, n_samples, seed, level
+    check_settings([("the corpus", segs)], params, "a bootstrap")
+    return bootstrap_matrix(
+        stats_matrix(segs, params), scores_of(segs), params, n_samples, seed, level
     )[0]
 
 
-def _scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
+def scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
     return np.array([s.score for s in segs], dtype=np.float64)
 
 
@@ -290,7 +253,7 @@ def _observed(mat: np.ndarray, scores: np.ndarray, params: Params) -> tuple[floa
     return score, math.fsum(scores.tolist()) / len(scores)
 
 
-def _bootstrap_matrix(
+def bootstrap_matrix(
     mat: np.ndarray,
     scores: np.ndarray,
     params: Params,
@@ -300,11 +263,11 @@ def _bootstrap_matrix(
 ) -> tuple[CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
     """:func:`bootstrap` of a corpus given as :func:`stats_matrix` and segment scores
     (checked already), and its resampled (corpus scores, mean segment scores)."""
-    ((corpus, means),) = _resampled_matrices([mat], [scores], params, n_samples, seed)
+    ((corpus, means),) = resampled_matrices([mat], [scores], params, n_samples, seed)
     observed, observed_mean = _observed(mat, scores, params)
     intervals = CorpusIntervals(
-        _interval(observed, corpus, level),
-        _interval(observed_mean, means, level),
+        Interval.of(observed, corpus, level),
+        Interval.of(observed_mean, means, level),
         n_samples,
         seed,
     )
@@ -334,10 +297,10 @@ def _paired_stat(
 ) -> PairedStat:
     diff = b - a
     return PairedStat(
-        a=_interval(obs_a, a, level),
-        b=_interval(obs_b, b, level),
+        a=Interval.of(obs_a, a, level),
+        b=Interval.of(obs_b, b, level),
         difference=obs_b - obs_a,
-        difference_interval=_interval(obs_b - obs_a, diff, level),
+        difference_interval=Interval.of(obs_b - obs_a, diff, level),
         p_value=_p_two_sided(diff),
         b_wins=float(np.mean(b > a)),
         a_wins=float(np.mean(a > b)),
@@ -375,18 +338,14 @@ def paired_bootstrap(
             segment in common, bad options; :class:`~meteor.signatures.SettingsMismatchError`
             when the systems (or ``params``) differ in settings.
     """
-    sa, sb, _, n_a, n_b = _paired_segments(a, b, params, names, n_samples, level, ids)
-    mats, scores = (
-        [stats_matrix(sa, params), stats_matrix(sb, params)],
-        [_scores_of(sa), _scores_of(sb)],
-    )
-    samples = _resampled_matrices(mats, scores, params, n_samples, seed)
-    return _paired_record(
-        names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b)
-    )
+    sa, sb, _, n_a, n_b = paired_segments(a, b, params, names, n_samples, level, ids)
+    mats = [stats_matrix(sa, params), stats_matrix(sb, params)]
+    scores = [scores_of(sa), scores_of(sb)]
+    samples = resampled_matrices(mats, scores, params, n_samples, seed)
+    return paired_record(names, mats, scores, samples, params, (n_samples, seed, level), (n_a, n_b))
 
 
-def _paired_segments(
+def paired_segments(
     a: CorpusResult | Sequence[MeteorResult],
     b: CorpusResult | Sequence[MeteorResult],
     params: Params,
@@ -404,7 +363,7 @@ def _paired_segments(
     """:func:`paired_bootstrap`'s checks: the paired segments of A and of B, their
     positions in A's and B's records (``None`` without ids: all, in order), and how
     many records A and B have."""
-    sa, sb = _segments_of(a), _segments_of(b)
+    sa, sb = segments_of(a), segments_of(b)
     n_a, n_b = len(sa), len(sb)
     positions = None
     if ids is not None:
@@ -421,7 +380,7 @@ def _paired_segments(
         labels = [ids_a[k] for k in pos_a]
     else:
         labels = [str(k + 1) for k in range(len(sa))]
-    _check_samples(n_samples, level, len(sa))
+    check_samples(n_samples, level, len(sa))
     if len(sa) != len(sb):
         raise ValueError(f"system {names[0]} has {len(sa)} segments but {names[1]} has {len(sb)}")
     if not sa:
@@ -432,11 +391,11 @@ def _paired_segments(
                 f"segment {label} has different references for {names[0]} and {names[1]}; "
                 "a paired test needs the same references"
             )
-    _check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
+    check_settings([(names[0], sa), (names[1], sb)], params, "a paired test")
     return sa, sb, positions, n_a, n_b
 
 
-def _paired_record(
+def paired_record(
     names: tuple[str, str],
     mats: Sequence[np.ndarray],
     scores: Sequence[np.ndarray],
@@ -501,7 +460,7 @@ def segment_differences(
 
     With ``ids`` (A's and B's segment ids), the segments both have, paired by id.
     """
-    sa, sb = _segments_of(a), _segments_of(b)
+    sa, sb = segments_of(a), segments_of(b)
     if ids is not None:
         pos_a, pos_b = common_segments(*ids)
         diffs = [

@@ -41,10 +41,11 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import Estimate, Judged, _rows
+from meteor.analysis.agreement import Estimate, Judged, judged_rows
 from meteor.analysis.agreement_limits import check_darr_threshold, check_resamples
-from meteor.analysis.agreement_stats import _num
-from meteor.analysis.tune_points import (
+from meteor.analysis.agreement_stats import finite_or_none
+from meteor.analysis.resampling import resample_indices
+from meteor.analysis.tune_scoring import (
     CHUNK,
     Point,
     RowData,
@@ -189,7 +190,7 @@ def evaluate_points(
     keep = np.argsort(-np.where(np.isfinite(out), out, -np.inf), kind="stable")
     keep = np.sort(keep[: screen_size(len(pt))])
     exact = np.full(len(pt), -np.inf)
-    best = Point(*(getattr(pt, f)[keep] for f in pt.__dataclass_fields__))  # type: ignore[arg-type]
+    best = pt.take(keep)
     for start in range(0, len(keep), CHUNK):
         part = best.slice(start, start + CHUNK)
         seg = segment_scores(stats, part, perfect_rule)
@@ -295,7 +296,7 @@ class FoldResult:
             "fold": self.fold,
             "rows": self.n_rows,
             "groups": list(self.groups),
-            "train_value": _num(self.train_value),
+            "train_value": finite_or_none(self.train_value),
             "params": {k: v for k, v in self.params.to_dict().items()
                        if k in ("alpha", "beta", "gamma", "delta", "weights")},
             "held_out": {
@@ -337,8 +338,8 @@ class TuneResult:
         return {
             "objective": self.objective,
             "base": self.base_name,
-            "value": _num(self.value),
-            "base_value": _num(self.base_value),
+            "value": finite_or_none(self.value),
+            "base_value": finite_or_none(self.base_value),
             "params": self.params.to_dict(),
             "signature": self.params.signature(),
             "points": self.n_points,
@@ -352,8 +353,8 @@ class TuneResult:
             "cross_validation": None if not self.folds else {
                 "group_by": self.group_by,
                 "folds": [f.to_dict() for f in self.folds],
-                "mean": {"tuned": _num(self.cv_mean("tuned")), "base": _num(self.cv_mean("base")),
-                         "chrf": _num(self.cv_mean("chrf"))},
+                "mean": {"tuned": finite_or_none(self.cv_mean("tuned")), "base": finite_or_none(self.cv_mean("base")),
+                         "chrf": finite_or_none(self.cv_mean("chrf"))},
             },
         }  # fmt: skip
 
@@ -378,8 +379,8 @@ class TuneResult:
                 "human_column": self.human_column,
                 "higher_is_better": self.higher_is_better,
                 "objective": self.objective,
-                "value": _num(self.value),
-                "base_value": _num(self.base_value),
+                "value": finite_or_none(self.value),
+                "base_value": finite_or_none(self.base_value),
                 "cross_validation": None if cv is None else {"group_by": cv["group_by"],
                                                              "mean": cv["mean"]},
                 "files": [{"name": n, "sha256": h} for n, h in self.data_files],
@@ -397,7 +398,7 @@ def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Est
     value = float(objective_values(key, rows, scores[None, :])[0])
     if key.startswith("system_"):
         raise AssertionError("system-level estimates go through _sys_estimate")
-    return st.segment_estimate(key, data, scores, st.item_draws(data.n_items, draws, seed), 0.95,
+    return st.segment_estimate(key, data, scores, resample_indices(data.n_items, draws, seed), 0.95,
                             value)  # fmt: skip
 
 
@@ -407,9 +408,9 @@ def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int
 
 
 def _chrf(judged: Judged) -> tuple[Array, Array]:
-    from meteor.analysis.agreement import _baseline_scores
+    from meteor.analysis.agreement import baseline_scores
 
-    m = _baseline_scores(judged, "chrf", None)
+    m = baseline_scores(judged, "chrf", None)
     return np.asarray(m.segment, dtype=float), np.asarray(m.system, dtype=float)
 
 
@@ -462,7 +463,7 @@ def tune(
     base, base_name = resolve_params(preset, params, lang)
     name = base_name or "custom"
     darr_threshold = check_darr_threshold(darr_threshold)
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     check_resamples(n_bootstrap, 0, len(np.unique(items)))
     data = RowData(human, darr, items, systems, len(judged.corpus.systems), darr_threshold)
     all_rows = data.rows()

@@ -1,5 +1,5 @@
 """``python -m meteor``: the command line (score, explain, presets, ...)."""
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 __all__ = ["main"]

@@ -165,7 +165,7 @@ class _KeptRecords:
         """One JSON record per kept segment, as ``--jsonl`` writes them."""
         import json
 
-        from meteor.io.export import segment_record
+        from meteor.io.record_files import segment_record
 
         for name in self.names:
             for k, rec in self.per_system[name]:
@@ -179,7 +179,7 @@ class _KeptRecords:
         import csv
         import io
 
-        from meteor.io.export import CSV_COLUMNS, segment_row
+        from meteor.io.record_files import CSV_COLUMNS, segment_row
 
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
@@ -195,7 +195,7 @@ class _KeptRecords:
 
     def write(self, args: argparse.Namespace, modules: Sequence[Any]) -> list[str]:
         """Write the files and stdout records asked for; where they went."""
-        from meteor.io.export import alignment_block
+        from meteor.io.record_files import alignment_block
 
         written: list[str] = []
         if args.jsonl:

@@ -1,6 +1,6 @@
 """The command line's edges: inputs, outputs, signals, limits (issue 13, items 4-12).
 
-:mod:`meteor.cli.commands` parses the options and prints the results; this module holds
+:mod:`meteor.cli.command_line` parses the options and prints the results; this module holds
 what it needs at the edges, so that every check runs **before** any scoring:
 
 * :func:`mark_inputs` declares, per command, the options whose values name files it

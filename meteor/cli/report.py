@@ -3,10 +3,10 @@
 Reads the inputs ``meteor score`` reads (``--hyp`` files, a TSV/JSONL with a
 ``system`` column included, ``--ref`` files), scores each system once and writes
 ``report.html`` (self-contained, opens offline), ``report.tex`` (booktabs tables),
-``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.report`);
+``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.corpus_report`);
 ``--format svg,pdf`` adds each figure of the report as ``<figure>.svg`` / ``<figure>.pdf``
-(:func:`meteor.viz.report.report_figures`' ids), drawn offline by the system's Chromium
-(:mod:`meteor.viz.export`; without one: one line and status 2 before any scoring).
+(:func:`meteor.viz.report_figures.report_figures`' ids), drawn offline by the system's Chromium
+(:mod:`meteor.viz.figure_files`; without one: one line and status 2 before any scoring).
 Progress goes to stderr; each file is written with the CLI's one writer
 (:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input); the
 images are all drawn before any file is written.
@@ -21,8 +21,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from meteor.analysis.report import CorpusReport, corpus_report
-from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.analysis.corpus_report import CorpusReport, corpus_report
+from meteor.analysis.report_text import to_json, to_latex, to_markdown
 from meteor.analysis.significance import (
     DEFAULT_SEED,
     MAX_BOOTSTRAP_DRAWS,
@@ -34,7 +34,7 @@ from meteor.cli.files import CliError, atomic_output
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
 from meteor.metric import Meteor
-from meteor.viz.export import IMAGE_FORMATS, check_engine, figure_images
+from meteor.viz.figure_files import IMAGE_FORMATS, check_engine, figure_images
 
 __all__ = ["FORMATS", "add_parser", "cmd_report"]
 
@@ -227,7 +227,7 @@ def _check(args: argparse.Namespace) -> None:
 
 def _figure_targets(rep: CorpusReport, out: str, formats: list[str]) -> list[tuple[str, str]]:
     """``(label, path)`` of every figure file the formats ask for."""
-    from meteor.viz.report import report_figures  # plotly: loaded only to write a report
+    from meteor.viz.report_figures import report_figures  # plotly: loaded only to write a report
 
     names = [name for name, _fig in report_figures(rep)]
     return [(f"--out ({fmt})", os.path.join(out, f"{name}.{fmt}"))
@@ -236,7 +236,7 @@ def _figure_targets(rep: CorpusReport, out: str, formats: list[str]) -> list[tup
 
 def draw_figures(rep: CorpusReport, formats: list[str]) -> dict[tuple[str, str], bytes]:
     """Every figure of the report in each image format asked for (none: ``{}``)."""
-    from meteor.viz.report import report_figures
+    from meteor.viz.report_figures import report_figures
 
     images = [f for f in formats if f in IMAGE_FORMATS]
     return figure_images(report_figures(rep), images) if images else {}

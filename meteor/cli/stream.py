@@ -13,7 +13,7 @@ output), then every input is read once before any scoring, by the one reader of
 not read (each file is read twice).  Ctrl-C exits with 130, SIGTERM with 143;
 ``--jsonl`` appears only complete (a temporary file renamed at the end).
 
-The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.commands` is of the
+The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.command_line` is of the
 batch core): tasks refer to the functions of that package (workers import them by name),
 never to this module.  Until December 2026 this command was ``python -m
 meteor.analysis.cluster``.

@@ -23,10 +23,10 @@ from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_obje
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
-from meteor.errors import InputError
+from meteor.io.labels import read_groups
 from meteor.presets import check_preset_name
 
-__all__ = ["add_parser", "cmd_tune", "format_text", "read_groups"]
+__all__ = ["add_parser", "cmd_tune", "format_text"]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -65,33 +65,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     judged_args.add_run_options(p)
     cli_io.mark_inputs(p, hyp="hypothesis", ref="reference")
     return p
-
-
-def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) -> dict[str, str]:
-    """``{(system, seg_id) key: label}`` of a text column, as ``system\\tseg_id`` keys.
-
-    Raises:
-        InputError: a file without the column, or a row without a value.
-    """
-    from meteor.io.lines import detect_format
-    from meteor.io.scores import keyed_rows, table_rows
-
-    out: dict[str, str] = {}
-    for name, data in files:
-        kind = detect_format(name, fmt)
-        if kind == "text":
-            raise InputError(f"{name}: a plain-text file has no column {column!r} to group by")
-        header, rows = table_rows(data, name, kind, 10**9)
-        if column not in header:
-            raise InputError(
-                f"{name}: no column {column!r} to group by; columns: {', '.join(header)}"
-            )
-        for system, seg, line, row in keyed_rows(name, header, rows, 10**9, need_id=False):
-            value = row.get(column)
-            if value is None or not str(value).strip():
-                raise InputError(f"{name}: line {line} has no {column!r} to group by")
-            out[f"{system}\t{seg}"] = str(value)
-    return out
 
 
 def _f(x: float | None) -> str:

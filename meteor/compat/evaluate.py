@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from meteor.metric import Meteor
-from meteor.params import _check_number
+from meteor.params import check_number
 
 __all__ = ["MODULE_PATH", "compute", "segment_scores"]
 
@@ -77,7 +77,7 @@ def segment_scores(
     # Checked before the cache: float() read "0.5" and True (== 1.0, a cached key) as numbers.
     scorer = _scorer(
         *(
-            _check_number(n, v)
+            check_number(n, v)
             for n, v in zip(("alpha", "beta", "gamma"), (alpha, beta, gamma), strict=True)
         )
     )

@@ -42,7 +42,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
 from meteor.memo import ByteBoundedMemo
-from meteor.metric import _CHAR_BYTES, _TOKEN_BYTES, MAX_TOKENS
+from meteor.metric import CHAR_BYTES, MAX_TOKENS, TOKEN_BYTES
 from meteor.metric import Meteor as _Scorer
 from meteor.params import Params
 from meteor.scoring import compute
@@ -108,12 +108,7 @@ def java_pow(frag: float, beta: float) -> float:
 
 def jar_score(stats: Stats, params: Params) -> float:
     """``MeteorScorer.computeMetrics``'s score with Java's ``Math.pow`` (:func:`java_pow`)."""
-    bd = compute(stats, params)
-    if math.isnan(bd.frag) or math.isinf(bd.frag) or params.beta == 0.0:
-        return bd.score
-    penalty = params.gamma * java_pow(bd.frag, params.beta)
-    score = bd.fmean * (1.0 - penalty)
-    return 0.0 if math.isnan(score) else max(score, 0.0)
+    return compute(stats, params, power=java_pow).score
 
 
 class _StdioScorer(_Scorer):
@@ -135,7 +130,7 @@ class _StdioScorer(_Scorer):
             toks = normalize.tokenize(text, "en", "meteor", function_word=self._function_word)
             if len(toks) > MAX_TOKENS:
                 raise ValueError(f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,}")
-            self._tok_cache.put(text, toks, _TOKEN_BYTES * len(toks) + _CHAR_BYTES * len(text))
+            self._tok_cache.put(text, toks, TOKEN_BYTES * len(toks) + CHAR_BYTES * len(text))
         return toks
 
 

@@ -14,9 +14,10 @@ from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.lines import decode, detect_format, notice, split_lines
-from meteor.io.tables import _ID_NAMES, _SYSTEM_NAMES, _jsonl_rows, _pick, _tsv_rows, columns
+from meteor.io.scores import keyed_rows, table_rows
+from meteor.io.tables import ID_NAMES, SYSTEM_NAMES, columns, jsonl_table, pick_column, tsv_table
 
-__all__ = ["label_columns", "read_labels", "read_word_counts"]
+__all__ = ["label_columns", "read_groups", "read_labels", "read_word_counts"]
 
 #: Rows a label table is read up to (the readers' own limits apply to the segments).
 _MAX_ROWS = 10_000_000
@@ -33,8 +34,8 @@ def _tables(
             continue
         text = decode(data, name)
         header, rows = (
-            _tsv_rows(text, name, _MAX_ROWS, kind) if kind in ("tsv", "csv") else
-            _jsonl_rows(text, name, _MAX_ROWS)
+            tsv_table(text, name, _MAX_ROWS, kind) if kind in ("tsv", "csv") else
+            jsonl_table(text, name, _MAX_ROWS)
         )  # fmt: skip
         yield name, list(header), list(rows)
 
@@ -65,8 +66,8 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
         if column not in header:
             continue
         found = True
-        id_col = _pick(header, None, _ID_NAMES, "segment id", name)
-        sys_col = _pick(header, None, _SYSTEM_NAMES, "system", name)
+        id_col = pick_column(header, None, ID_NAMES, "segment id", name)
+        sys_col = pick_column(header, None, SYSTEM_NAMES, "system", name)
         per_system: dict[str, int] = {}
         for line, row in rows:
             if id_col is not None:
@@ -88,6 +89,31 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
             f"no input table has a column {column!r} to bucket by (label columns are read "
             "from TSV, CSV or JSONL inputs)"
         )
+    return out
+
+
+def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) -> dict[str, str]:
+    """``{(system, seg_id) key: label}`` of a text column, as ``system\\tseg_id`` keys: the
+    groups of ``meteor tune --group-by`` and of the agreement page's cross-validation.
+
+    Raises:
+        InputError: a file without the column, or a row without a value.
+    """
+    out: dict[str, str] = {}
+    for name, data in files:
+        kind = detect_format(name, fmt)
+        if kind == "text":
+            raise InputError(f"{name}: a plain-text file has no column {column!r} to group by")
+        header, rows = table_rows(data, name, kind, 10**9)
+        if column not in header:
+            raise InputError(
+                f"{name}: no column {column!r} to group by; columns: {', '.join(header)}"
+            )
+        for system, seg, line, row in keyed_rows(name, header, rows, 10**9, need_id=False):
+            value = row.get(column)
+            if value is None or not str(value).strip():
+                raise InputError(f"{name}: line {line} has no {column!r} to group by")
+            out[f"{system}\t{seg}"] = str(value)
     return out
 
 

@@ -23,14 +23,14 @@ from meteor.io.lines import MAX_BYTES, notice, split_lines
 __all__ = ["csv_rows", "header_row", "jsonl_rows", "tsv_quoted", "tsv_row"]
 
 #: Reference columns: ``ref``, ``ref2``, ``ref_2``, ``ref-2``, ``reference``, ``refs``.
-_REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
+REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
 #: Hypothesis columns (and JSONL fields).
-_HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
+HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
 
-_Row = tuple[int, dict[str, Any]]  # (line number, fields)
+Row = tuple[int, dict[str, Any]]  # (line number, fields)
 
 
-def _tsv_rows(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[_Row]]:
+def tsv_table(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[Row]]:
     """Header and rows of a TSV (or CSV) file: plain tab-separated, or csv-quoted."""
     cells = (
         _csv_cells(text, name, limit, ",", "CSV")
@@ -193,16 +193,16 @@ def _text_field(key: str, hyp_field: str | None, ref_fields: Sequence[str] | Non
     """``key`` names a hypothesis or reference field (the defaults or those given)."""
     if key == hyp_field or (ref_fields is not None and key in ref_fields):
         return True
-    return key.lower() in _HYP_NAMES or _REF_COLUMN.match(key) is not None
+    return key.lower() in HYP_NAMES or REF_COLUMN.match(key) is not None
 
 
-def _jsonl_rows(
+def jsonl_table(
     text: str,
     name: str,
     limit: int,
     hyp_field: str | None = None,
     ref_fields: Sequence[str] | None = None,
-) -> tuple[list[str], list[_Row]]:
+) -> tuple[list[str], list[Row]]:
     lines = enumerate(split_lines(text, name, limit=limit), start=1)
     rows = list(jsonl_rows(lines, name, hyp_field, ref_fields))
     header = list(dict.fromkeys(key for _, obj in rows for key in obj))
@@ -214,7 +214,7 @@ def jsonl_rows(
     name: str,
     hyp_field: str | None = None,
     ref_fields: Sequence[str] | None = None,
-) -> Iterator[_Row]:
+) -> Iterator[Row]:
     """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily.
 
     Only the Meteor 1.5 harness's ``{"type": "corpus"}`` summary (no hyp/ref field) is

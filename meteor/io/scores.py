@@ -20,15 +20,15 @@ from typing import Any
 from meteor.errors import InputError, shown
 from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
 from meteor.io.tables import (
-    _HYP_NAMES,
-    _ID_NAMES,
-    _REF_COLUMN,
-    _SYSTEM_NAMES,
-    _by_system,
-    _id_text,
-    _jsonl_rows,
-    _pick,
-    _tsv_rows,
+    HYP_NAMES,
+    ID_NAMES,
+    REF_COLUMN,
+    SYSTEM_NAMES,
+    by_system,
+    id_text,
+    jsonl_table,
+    pick_column,
+    tsv_table,
 )
 from meteor.params import parse_number
 
@@ -84,8 +84,8 @@ def table_rows(
     :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows)."""
     text = decode(data, name)
     if kind in ("tsv", "csv"):
-        return _tsv_rows(text, name, raw_limit, kind)
-    return _jsonl_rows(text, name, raw_limit)
+        return tsv_table(text, name, raw_limit, kind)
+    return jsonl_table(text, name, raw_limit)
 
 
 def keyed_rows(
@@ -105,11 +105,11 @@ def keyed_rows(
     Raises:
         InputError: (``need_id``) a row without the id column's field, as the corpus reader.
     """
-    sys_col = _pick(header, system_field, _SYSTEM_NAMES, "system", name)
-    id_col = _pick(header, id_field, _ID_NAMES, "segment id", name)
-    for system, sys_rows in _by_system(name, rows, sys_col, limit):
+    sys_col = pick_column(header, system_field, SYSTEM_NAMES, "system", name)
+    id_col = pick_column(header, id_field, ID_NAMES, "segment id", name)
+    for system, sys_rows in by_system(name, rows, sys_col, limit):
         for k, (line, row) in enumerate(sys_rows, start=1):
-            seg = _id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
+            seg = id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
             if need_id and id_col is not None and id_col not in row:
                 raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
             yield system, seg, line, row
@@ -180,10 +180,10 @@ def numeric_columns(data: bytes | str, name: str, *, fmt: str | None = None) -> 
     if kind == "text":
         raise InputError(f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file")
     header, rows = table_rows(data, name, kind, MAX_SEGMENTS * 50 + 1)
-    skip = {c.lower() for c in (*_SYSTEM_NAMES, *_ID_NAMES, *_HYP_NAMES)}
+    skip = {c.lower() for c in (*SYSTEM_NAMES, *ID_NAMES, *HYP_NAMES)}
     out: list[str] = []
     for col in header:
-        if col.lower() in skip or _REF_COLUMN.match(col):
+        if col.lower() in skip or REF_COLUMN.match(col):
             continue
         first = next((r[col] for _, r in rows if col in r and str(r[col]).strip()), None)
         if first is not None and _number(first) is not None:
@@ -224,10 +224,10 @@ def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[
     text = decode(data, name)
     first = text.split("\n", 1)[0]
     if kind == "jsonl":
-        header, rows = _jsonl_rows(text, name, MAX_SEGMENTS * 50 + 1)
+        header, rows = jsonl_table(text, name, MAX_SEGMENTS * 50 + 1)
     elif "\t" in first or "," in first:
         sep = "tsv" if "\t" in first else "csv"
-        header, rows = _tsv_rows(text, name, MAX_SEGMENTS * 50 + 1, sep)
+        header, rows = tsv_table(text, name, MAX_SEGMENTS * 50 + 1, sep)
     else:  # WMT's DARR files: whitespace-separated
         lines = [ln.split() for ln in text.splitlines()]
         header = lines[0] if lines else []

@@ -36,19 +36,19 @@ from meteor.io.lines import (
     split_lines,
 )
 from meteor.io.rows import (
-    _HYP_NAMES,
-    _REF_COLUMN,
-    _jsonl_rows,
-    _Row,
-    _tsv_rows,
+    HYP_NAMES,
+    REF_COLUMN,
+    Row,
+    jsonl_table,
+    tsv_table,
 )
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
 
 #: Most systems in one long-form table.
 _MAX_SYSTEMS = 50
-_ID_NAMES = ("seg_id", "id", "segment", "line_no")
-_SYSTEM_NAMES = ("system", "sys")
+ID_NAMES = ("seg_id", "id", "segment", "line_no")
+SYSTEM_NAMES = ("system", "sys")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +130,9 @@ def read_table(
     # the segments per system below.
     raw_limit = limit * _MAX_SYSTEMS + 1
     if kind in ("tsv", "csv"):
-        header, rows = _tsv_rows(text, name, raw_limit, kind)
+        header, rows = tsv_table(text, name, raw_limit, kind)
     else:
-        header, rows = _jsonl_rows(text, name, raw_limit, hyp_field, ref_fields)
+        header, rows = jsonl_table(text, name, raw_limit, hyp_field, ref_fields)
     return _table_from_rows(
         name, header, rows, hyp_field, ref_fields, system_field, id_field, kind, limit
     )
@@ -146,7 +146,7 @@ def stem(name: str) -> str:
     return stem or "system"
 
 
-def _pick(
+def pick_column(
     header: Sequence[str], explicit: str | None, names: Sequence[str], what: str, name: str
 ) -> str | None:
     if explicit is not None:
@@ -178,7 +178,7 @@ def _as_text(value: Any, name: str, line: int, column: str) -> str:
 def _table_from_rows(
     name: str,
     header: list[str],
-    rows: list[_Row],
+    rows: list[Row],
     hyp_field: str | None,
     ref_fields: Sequence[str] | None,
     system_field: str | None,
@@ -192,7 +192,7 @@ def _table_from_rows(
     )
     if hyp_col is None and not ref_cols:
         raise no_text_column(name, header)
-    group_list = _by_system(name, rows, sys_col, limit)
+    group_list = by_system(name, rows, sys_col, limit)
     refs_of = ref_reader(name, ref_cols, kind) if ref_cols else None
     systems: list[tuple[str, tuple[str, ...]]] = []
     if hyp_col is not None:
@@ -212,10 +212,10 @@ def columns(
 ) -> tuple[str | None, list[str], str | None, str | None]:
     """The columns of a header: hypothesis, references, system and segment id (or None)."""
     return (
-        _pick(header, hyp_field, _HYP_NAMES, "hypothesis", name),
+        pick_column(header, hyp_field, HYP_NAMES, "hypothesis", name),
         _ref_columns(name, header, ref_fields),
-        _pick(header, system_field, _SYSTEM_NAMES, "system", name),
-        _pick(header, id_field, _ID_NAMES, "segment id", name),
+        pick_column(header, system_field, SYSTEM_NAMES, "system", name),
+        pick_column(header, id_field, ID_NAMES, "segment id", name),
     )
 
 
@@ -230,18 +230,18 @@ def no_text_column(name: str, header: Sequence[str]) -> InputError:
 def _ref_columns(name: str, header: Sequence[str], ref_fields: Sequence[str] | None) -> list[str]:
     """The reference columns: those named, or every ``ref``-like column of the header."""
     if ref_fields is None:
-        return [h for h in header if _REF_COLUMN.match(h)]
+        return [h for h in header if REF_COLUMN.match(h)]
     for r in ref_fields:
         if r not in header:
             raise InputError(f"{name}: no reference column {r!r}; columns: {', '.join(header)}")
     return list(ref_fields)
 
 
-def _by_system(
-    name: str, rows: list[_Row], sys_col: str | None, limit: int
-) -> list[tuple[str, list[_Row]]]:
+def by_system(
+    name: str, rows: list[Row], sys_col: str | None, limit: int
+) -> list[tuple[str, list[Row]]]:
     """Rows grouped by system (long form), in first-seen order; at most ``limit`` each."""
-    groups: dict[str, list[_Row]] = {}
+    groups: dict[str, list[Row]] = {}
     default_system = stem(name)
     for line, row in rows:
         system = system_of(name, line, row, sys_col)
@@ -315,7 +315,7 @@ def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
     return refs_of
 
 
-def _hypotheses(name: str, sys_rows: Sequence[_Row], hyp_col: str) -> tuple[str, ...]:
+def _hypotheses(name: str, sys_rows: Sequence[Row], hyp_col: str) -> tuple[str, ...]:
     """The hypothesis of every row of one system."""
     return tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows)
 
@@ -329,7 +329,7 @@ def hyp_of(name: str, line: int, row: dict[str, Any], hyp_col: str) -> str:
 
 def _positional_table(
     name: str,
-    group_list: list[tuple[str, list[_Row]]],
+    group_list: list[tuple[str, list[Row]]],
     systems: list[tuple[str, tuple[str, ...]]],
     refs_of: _RefReader | None,
 ) -> SegmentTable:
@@ -365,7 +365,7 @@ def _positional_table(
     return SegmentTable(name, tuple(systems), refs, ids)
 
 
-def _id_text(value: Any, name: str, line: int, column: str) -> str:
+def id_text(value: Any, name: str, line: int, column: str) -> str:
     """A segment id cell as text: a non-empty string or a whole number."""
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise InputError(
@@ -392,7 +392,7 @@ def id_order(ids: Iterable[str]) -> tuple[str, ...]:
 
 def _keyed_table(
     name: str,
-    group_list: list[tuple[str, list[_Row]]],
+    group_list: list[tuple[str, list[Row]]],
     systems: list[tuple[str, tuple[str, ...]]],
     id_col: str,
     refs_of: _RefReader | None,
@@ -409,7 +409,7 @@ def _keyed_table(
         for line, row in sys_rows:
             if id_col not in row:
                 raise InputError(f"{name}: line {line} has no segment id (field {id_col!r})")
-            seg = _id_text(row[id_col], name, line, id_col)
+            seg = id_text(row[id_col], name, line, id_col)
             lines_of.setdefault(seg, []).append(line)
             ids.append(seg)
             if refs_of is not None:

@@ -87,9 +87,9 @@ import numpy.typing as npt
 
 from meteor.languages import paraphrase_build
 from meteor.languages.paraphrase_build import (
-    _HASH_MULT,
     ARRAYS,
     FORMAT_VERSION,
+    HASH_MULT,
     Progress,
     hash_columns,
 )
@@ -328,7 +328,7 @@ class ParaphraseTable:
                 np.ascontiguousarray(ids, dtype=np.int64),
                 width,
                 self._seed,
-                _HASH_MULT,
+                HASH_MULT,
                 int(self._bucket_shift),
                 self._bucket_off,
                 self._hash_keys,

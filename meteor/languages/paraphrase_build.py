@@ -95,17 +95,17 @@ READ_CHUNK = 1 << 21
 _ALIGN = 64
 _MASK64 = (1 << 64) - 1
 #: Multiplier of the rolling phrase hash (odd, from the golden ratio).
-_HASH_MULT = 0x9E3779B97F4A7C15
+HASH_MULT = 0x9E3779B97F4A7C15
 _FIRST_SEED = 0x6D657465_6F723135  # "meteor15"
 #: ``java.util.StringTokenizer``'s default delimiters, minus the two line ends.
 _JAVA_SPACE = str.maketrans({"\t": " ", "\f": " "})
 #: Phrases handled per numpy batch while tokenising.
 _BATCH = 200_000
 #: First line word of the child's progress reports on stdout.
-_PROGRESS_TAG = "progress"
+PROGRESS_TAG = "progress"
 #: The child's last line when the index's device is full / its memory ran out.
-_NO_SPACE_TAG = "no-space"
-_NO_MEMORY_TAG = "no-memory"
+NO_SPACE_TAG = "no-space"
+NO_MEMORY_TAG = "no-memory"
 _NO_SPACE_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
 Progress = Callable[[float, str], None]
@@ -129,7 +129,7 @@ def hash_columns(ids: npt.NDArray[np.int64], seed: int) -> tuple[_U64, npt.NDArr
     valid = np.empty((n, width), dtype=np.bool_)
     h = np.full(n, seed, dtype=np.uint64)
     ok = np.ones(n, dtype=np.bool_)
-    mult = np.uint64(_HASH_MULT)
+    mult = np.uint64(HASH_MULT)
     shift = np.uint64(31)
     for c in range(width):
         col = ids[:, c]
@@ -145,7 +145,7 @@ def _hash_phrases(tokens: npt.NDArray[Any], lengths: npt.NDArray[np.int64], seed
     """The key :func:`hash_columns` gives each whole phrase (``tokens`` = word id + 1)."""
     n, width = tokens.shape
     h = np.full(n, seed, dtype=np.uint64)
-    mult = np.uint64(_HASH_MULT)
+    mult = np.uint64(HASH_MULT)
     shift = np.uint64(31)
     for c in range(width):
         live = lengths > c
@@ -410,7 +410,7 @@ def _hash_index(
         hash_keys = full[hash_order]
         if n_p < 2 or not (hash_keys[1:] == hash_keys[:-1]).any():
             break
-        seed = (seed * _HASH_MULT + 1) & _MASK64
+        seed = (seed * HASH_MULT + 1) & _MASK64
     else:  # pragma: no cover - two phrases with the same words cannot be built
         raise RuntimeError(f"{source}: no hash seed separates the phrases")
     bits = max(1, (n_p - 1).bit_length())
@@ -578,17 +578,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def report(frac: float, msg: str) -> None:
-        print(f"{_PROGRESS_TAG} {frac:.4f} {msg}", flush=True)
+        print(f"{PROGRESS_TAG} {frac:.4f} {msg}", flush=True)
 
     try:
         build_index(args.source, args.dest, progress=report, lang=args.lang)
     except MemoryError:
-        print(_NO_MEMORY_TAG, flush=True)
+        print(NO_MEMORY_TAG, flush=True)
         return 3
     except OSError as exc:
         if exc.errno not in _NO_SPACE_ERRNOS:
             raise
-        print(_NO_SPACE_TAG, flush=True)
+        print(NO_SPACE_TAG, flush=True)
         return 3
     return 0
 

@@ -34,12 +34,12 @@ import numpy as np
 
 from meteor.languages import paraphrase_build
 from meteor.languages.paraphrase_build import (
-    _NO_MEMORY_TAG,
-    _NO_SPACE_TAG,
-    _PROGRESS_TAG,
     DIGEST,
     FORMAT_VERSION,
     MAGIC,
+    NO_MEMORY_TAG,
+    NO_SPACE_TAG,
+    PROGRESS_TAG,
     READ_CHUNK,
     Progress,
 )
@@ -316,9 +316,9 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
             with out:
                 for line in out:
                     kind, _, rest = line.rstrip("\n").partition(" ")
-                    if kind in (_NO_SPACE_TAG, _NO_MEMORY_TAG):
+                    if kind in (NO_SPACE_TAG, NO_MEMORY_TAG):
                         ended = kind
-                    elif kind == _PROGRESS_TAG and progress is not None:
+                    elif kind == PROGRESS_TAG and progress is not None:
                         frac, _, msg = rest.partition(" ")
                         with contextlib.suppress(ValueError):
                             progress(float(frac), msg)
@@ -328,9 +328,9 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
             _remove_temps_of(dest, proc.pid)  # SIGKILL left its ~100 MB file behind
             raise
         if proc.wait() != 0:
-            if ended == _NO_SPACE_TAG:
+            if ended == NO_SPACE_TAG:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dest.parent))
-            if ended == _NO_MEMORY_TAG:
+            if ended == NO_MEMORY_TAG:
                 raise MemoryError("while building the paraphrase index")
             err.seek(0)
             tail = err.read()[-4000:]

@@ -61,7 +61,7 @@ from meteor.languages.russian_thesaurus import (
     WikiRuWordnet as WikiRuWordnet,
 )
 from meteor.languages.russian_thesaurus import (
-    _thesaurus_key,
+    thesaurus_key,
 )
 from meteor.module_registry import Module
 from meteor.resources import PYCOCO_HINT, jar_lines
@@ -235,7 +235,7 @@ class _SynonymLookup:
         self.synsets = functools.lru_cache(maxsize=SYNSET_CACHE_SIZE)(self._synsets)
 
     def keys(self, word: str) -> frozenset[str]:
-        return frozenset(_thesaurus_key(lemma) for lemma in _MORPHOLOGY.normal_forms(word))
+        return frozenset(thesaurus_key(lemma) for lemma in _MORPHOLOGY.normal_forms(word))
 
     def _synsets(self, word: str) -> frozenset[int]:
         found: set[int] = set()
@@ -412,7 +412,7 @@ class Russian(Language):
         found: set[str] = set()
         for sid in self.synsets(word):
             found |= self.thesaurus.members(sid)
-        return frozenset(lemma for lemma in found if _thesaurus_key(lemma) not in own)
+        return frozenset(lemma for lemma in found if thesaurus_key(lemma) not in own)
 
     def synonym_source(self) -> str:
         """E.g. ``"wiki-ru-wordnet 1.0.3 (Russian Wiktionary, CC BY-SA)"``."""

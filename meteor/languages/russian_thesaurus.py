@@ -38,7 +38,7 @@ __all__ = ["RuWordNetDb", "SqliteThesaurus", "Thesaurus", "WikiRuWordnet"]
 WIKI_RU_WORDNET_HINT = "pip install wiki-ru-wordnet==1.0.3"
 
 
-def _thesaurus_key(lemma: str) -> str:
+def thesaurus_key(lemma: str) -> str:
     """Lookup key on both sides of a thesaurus: lowercase, ``ё`` folded (``dependencies.md`` s. 4)."""
     return fold_yo(lemma.strip().lower())
 
@@ -207,7 +207,7 @@ class SqliteThesaurus:
 
     def synsets(self, lemma: str) -> frozenset[int]:
         """Synset identifiers of ``lemma`` (case and ``ё`` folded); empty when unknown."""
-        return frozenset(self._load().get(_thesaurus_key(lemma), ()))
+        return frozenset(self._load().get(thesaurus_key(lemma), ()))
 
     def members(self, synset: int) -> frozenset[str]:
         """Lemmas of one synset, lowercased; empty for an unknown identifier."""

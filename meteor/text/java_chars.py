@@ -30,23 +30,23 @@ _ALPHA_RANGES: Final = (
     (0xA67E, 0xA697),
     (0x1D00, 0x1D7F),
 )
-_ALPHA = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _ALPHA_RANGES)
-_ALNUM = "0-9" + _ALPHA
-_ALPHA_SET: Final = frozenset(chr(c) for lo, hi in _ALPHA_RANGES for c in range(lo, hi + 1))
-_DIGIT_SET: Final = frozenset("0123456789")
-_ALNUM_SET: Final = _ALPHA_SET | _DIGIT_SET
+ALPHA = "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in _ALPHA_RANGES)
+ALNUM = "0-9" + ALPHA
+ALPHA_SET: Final = frozenset(chr(c) for lo, hi in _ALPHA_RANGES for c in range(lo, hi + 1))
+DIGIT_SET: Final = frozenset("0123456789")
+ALNUM_SET: Final = ALPHA_SET | DIGIT_SET
 
 #: ``java.util.regex`` ``\s`` (no UNICODE_CHARACTER_CLASS flag).
-_JAVA_SPACE = " \t\n\x0b\f\r"
+JAVA_SPACE = " \t\n\x0b\f\r"
 #: ``r_white`` (Normalizer.java) without U+0020: the other spaces it collapses.
-_WIDE_SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
+WIDE_SPACES = "\u00a0\u2000-\u200a\u202f\u205f\u3000"
 
 #: One ``StringTokenizer`` token (default delimiters " \t\n\r\f").
-_WORD = re.compile(r"[^ \t\n\r\f]+")
+WORD = re.compile(r"[^ \t\n\r\f]+")
 #: Token delimiters and ``r_white`` spaces; a run of anything else.
-_SEPARATORS = re.compile(f"[ \\t\\n\\r\\f{_WIDE_SPACES}]+")
-_CHUNK = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]+")
+SEPARATORS = re.compile(f"[ \\t\\n\\r\\f{WIDE_SPACES}]+")
+CHUNK = re.compile(f"[^ \\t\\n\\r\\f{WIDE_SPACES}]+")
 #: C0 controls other than TAB (what the reference harness replaces; see sanitize).
-_C0 = re.compile(r"[\x00-\x08\x0a-\x1f]")
+C0 = re.compile(r"[\x00-\x08\x0a-\x1f]")
 #: Where Java's ``BufferedReader.readLine`` ends a line: ``\r`` and ``\n`` (see jar_line).
-_READLINE_BREAK = re.compile(r"[\r\n]")
+READLINE_BREAK = re.compile(r"[\r\n]")

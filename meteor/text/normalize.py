@@ -67,18 +67,18 @@ from meteor.runtime import compiled
 from meteor.text import records
 from meteor.text.dot_runs import MULTI_DOT, escape_dot_runs, unescape_dot_runs
 from meteor.text.java_chars import (
-    _ALNUM,
-    _ALNUM_SET,
-    _ALPHA,
-    _ALPHA_SET,
-    _C0,
-    _DIGIT_SET,
-    _JAVA_SPACE,
-    _READLINE_BREAK,
-    _WIDE_SPACES,
-    _WORD,
+    ALNUM,
+    ALNUM_SET,
+    ALPHA,
+    ALPHA_SET,
+    C0,
+    DIGIT_SET,
+    JAVA_SPACE,
+    READLINE_BREAK,
+    WIDE_SPACES,
+    WORD,
 )
-from meteor.text.offsets import _valid_spans, _verbatim_spans
+from meteor.text.offsets import valid_spans, verbatim_spans
 from meteor.text.tracked_line import (
     Line,
     Step,
@@ -124,17 +124,17 @@ NATIVE_NORMALIZE = _native_normalize()
 # -- the substitutions ----------------------------------------------------------
 
 
-_DOT_ALNUM: Final = _ALNUM_SET | {"."}
-_ALPHA_DIGIT: Final = _ALPHA_SET | _DIGIT_SET
+_DOT_ALNUM: Final = ALNUM_SET | {"."}
+_ALPHA_DIGIT: Final = ALPHA_SET | DIGIT_SET
 
 # Step 1 (r_sep_other): space around everything but alnum, \s and . ' ` , - ‘ ’
-_SEP_OTHER = rule(f"[^{_ALNUM}{_JAVA_SPACE}.'`,\\-\u2018\u2019]", "", keep=True)
+_SEP_OTHER = rule(f"[^{ALNUM}{JAVA_SPACE}.'`,\\-\u2018\u2019]", "", keep=True)
 # Step 2 (r_multi_dot, r_multi_dot2, the literal replacements around them): meteor.text.dot_runs
 # Step 3 (r_comma, r_comma2, r_comma3): split commas unless digits on both sides
 _COMMAS = (
-    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="both"),
-    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="post"),
-    context(",", " , ", _DIGIT_SET, _DIGIT_SET, negate="pre"),
+    context(",", " , ", DIGIT_SET, DIGIT_SET, negate="both"),
+    context(",", " , ", DIGIT_SET, DIGIT_SET, negate="post"),
+    context(",", " , ", DIGIT_SET, DIGIT_SET, negate="pre"),
 )
 # Step 4 (r_quote_norm, r_quote_norm2)
 _QUOTE = rule("[`\u2018\u2019]", "'")
@@ -143,28 +143,28 @@ _QUOTE2 = rule("[\u201c\u201d]|''", ' " ')
 _DASH = literal("\u2013", "-")
 _DASH2 = literal("--", "-")
 # Step 6 (r_rm_dash): a dash between [alnum .] and [alnum] becomes a space
-_RM_DASH = context("-", " ", _DOT_ALNUM, _ALNUM_SET)
+_RM_DASH = context("-", " ", _DOT_ALNUM, ALNUM_SET)
 # Step 7 (r_cont_en*, r_cont_fr*, s_cont_other*)
 _APOS_EN = (
-    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
-    context("'", " ' ", _ALPHA_DIGIT, _ALPHA_SET, negate="pre"),
-    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
-    context("'", " '", _ALPHA_SET, _ALPHA_SET),
-    context("'", " '", _DIGIT_SET, frozenset("s")),  # 1990's
+    context("'", " ' ", ALPHA_SET, ALPHA_SET, negate="both"),
+    context("'", " ' ", _ALPHA_DIGIT, ALPHA_SET, negate="pre"),
+    context("'", " ' ", ALPHA_SET, ALPHA_SET, negate="post"),
+    context("'", " '", ALPHA_SET, ALPHA_SET),
+    context("'", " '", DIGIT_SET, frozenset("s")),  # 1990's
 )
 _APOS_FR = (
-    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="both"),
-    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="pre"),
-    context("'", " ' ", _ALPHA_SET, _ALPHA_SET, negate="post"),
-    context("'", "' ", _ALPHA_SET, _ALPHA_SET),
+    context("'", " ' ", ALPHA_SET, ALPHA_SET, negate="both"),
+    context("'", " ' ", ALPHA_SET, ALPHA_SET, negate="pre"),
+    context("'", " ' ", ALPHA_SET, ALPHA_SET, negate="post"),
+    context("'", "' ", ALPHA_SET, ALPHA_SET),
 )
 _APOS_OTHER = (literal("'", " ' "),)
 # Step 8 (r_nbp1): a letter anywhere in the prefix
-_HAS_ALPHA = re.compile(f"[{_ALPHA}]")
+_HAS_ALPHA = re.compile(f"[{ALPHA}]")
 # Step 9 (r_punct_strip), step 10 (r_white; a lone U+0020 is left alone: same result)
-_PUNCT_STRIP = re.compile(f"[^{_ALNUM}]")
-_WHITE = rule(f"[ {_WIDE_SPACES}]{{2,}}|[{_WIDE_SPACES}]", " ")
-_WIDE_SPACE = re.compile(f"[{_WIDE_SPACES}]")
+_PUNCT_STRIP = re.compile(f"[^{ALNUM}]")
+_WHITE = rule(f"[ {WIDE_SPACES}]{{2,}}|[{WIDE_SPACES}]", " ")
+_WIDE_SPACE = re.compile(f"[{WIDE_SPACES}]")
 
 
 def _collapse_spaces(line: Line) -> None:
@@ -200,7 +200,7 @@ def _parse_prefixes(lines: tuple[str, ...]) -> dict[str, int]:
     """
     table: dict[str, int] = {}
     for line in lines:
-        fields = _WORD.findall(line)
+        fields = WORD.findall(line)
         if not fields or fields[0].startswith("#"):
             continue
         numeric = len(fields) > 1 and fields[1] == "#NUMERIC_ONLY#"
@@ -262,7 +262,7 @@ def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
     s = line.s
     ost, oen = line.st, line.en
     if ost is None or oen is None:
-        words = _WORD.findall(s)
+        words = WORD.findall(s)
         n = len(words)
         # in order, so words[i + 1] is still the word as it came
         for i in [k for k, w in enumerate(words) if len(w) > 1 and w[-1] == "."]:
@@ -274,7 +274,7 @@ def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
                 words[i] = w[:-1] + " ."
         line.s = " ".join(words) + " "
         return
-    spans = [m.span() for m in _WORD.finditer(s)]
+    spans = [m.span() for m in WORD.finditer(s)]
     parts: list[str] = []
     nst: list[int] = []
     nen: list[int] = []
@@ -397,7 +397,7 @@ def jar_line(text: str) -> str:
     (``tests/unit/test_edges_bytes.py`` has the jar's numbers).  The length never
     changes, so offsets into the result are offsets into ``text``.
     """
-    return _READLINE_BREAK.sub(" ", text) if "\r" in text or "\n" in text else text
+    return READLINE_BREAK.sub(" ", text) if "\r" in text or "\n" in text else text
 
 
 def sanitize(text: str) -> tuple[str, bool]:
@@ -420,7 +420,7 @@ def sanitize(text: str) -> tuple[str, bool]:
     Returns:
         ``(clean, changed)``.
     """
-    clean = _C0.sub(" ", text)
+    clean = C0.sub(" ", text)
     return clean, clean != text
 
 
@@ -486,26 +486,26 @@ def tokenize(
     fw = function_word or _never
     if mode == "none":
         return tuple(
-            Token(w, m.start(), m.end(), fw(w)) for m in _WORD.finditer(text) for w in (m.group(),)
+            Token(w, m.start(), m.end(), fw(w)) for m in WORD.finditer(text) for w in (m.group(),)
         )
     if mode == "lower":
         return tuple(
             Token(w, m.start(), m.end(), fw(w))
-            for m in _WORD.finditer(text)
+            for m in WORD.finditer(text)
             for w in (java_lower(m.group()),)
         )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
     # one string per distinct word: a corpus run keeps every segment's tokens
-    words = list(map(intern, _WORD.findall(normalize_text(text, lang, no_punct=no_punct))))
-    if records.NATIVE_TOKENS is not None:  # _verbatim_spans and the records, in C
+    words = list(map(intern, WORD.findall(normalize_text(text, lang, no_punct=no_punct))))
+    if records.NATIVE_TOKENS is not None:  # verbatim_spans and the records, in C
         low = java_lower(text)
         toks = records.verbatim_tokens(low, words, function_word) if len(low) == len(text) else None
         if toks is not None:
             return toks
         spans = None
     else:
-        spans = _verbatim_spans(text, words)
+        spans = verbatim_spans(text, words)
     if spans is None:
         tracked = _tracked_tokens(text, lang, no_punct)
         return records.build(
@@ -532,5 +532,5 @@ def _tracked_tokens(text: str, lang: str, no_punct: bool) -> list[tuple[str, int
     _run(line, lang, no_punct)
     s, st, en = line.s, line.st or [], line.en or []
     # spans grow left to right along a line, so a token's hull is first start, last end
-    out = [(m.group(), st[m.start()], en[m.end() - 1]) for m in _WORD.finditer(s)]
-    return _valid_spans(out, n)
+    out = [(m.group(), st[m.start()], en[m.end() - 1]) for m in WORD.finditer(s)]
+    return valid_spans(out, n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from meteor.text.java_chars import _ALNUM_SET as _JAR_ALNUM
+from meteor.text.java_chars import ALNUM_SET as _JAR_ALNUM
 
 __all__ = ["BOM", "STRIP_BOM_OPTION", "bom_notice", "has_bom", "token_notices"]
 

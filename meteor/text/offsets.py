@@ -1,21 +1,21 @@
 """Where each token of the normaliser came from: offsets without running it again.
 
-:func:`_verbatim_spans` finds the offsets when the tokens are the text's characters,
+:func:`verbatim_spans` finds the offsets when the tokens are the text's characters,
 lowercased, minus spaces (four segments in five), :func:`_edited_spans` when the
 normaliser only replaced characters one for one or turned a hyphen into a space;
 otherwise :func:`meteor.text.normalize.tokenize` runs the normaliser again with
-provenance.  :func:`_valid_spans` is the last safety net of every tokenizer's offsets.
+provenance.  :func:`valid_spans` is the last safety net of every tokenizer's offsets.
 """
 
 from __future__ import annotations
 
 import re
 
-from meteor.text.java_chars import _CHUNK, _SEPARATORS, _WIDE_SPACES
+from meteor.text.java_chars import CHUNK, SEPARATORS, WIDE_SPACES
 from meteor.text.tracked_line import java_lower
 
 
-def _verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] | None:
+def verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] | None:
     """Offsets (starts, ends) when the tokens are the text's characters, lowercased,
     minus spaces.
 
@@ -26,13 +26,13 @@ def _verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] 
     low = java_lower(text)
     if len(low) != len(text):
         return None
-    kept = _SEPARATORS.sub("", low)
+    kept = SEPARATORS.sub("", low)
     joined = "".join(words)
     if kept != joined:
         return _edited_spans(low, kept, joined, words)
     starts: list[int] = []
     ends: list[int] = []
-    chunks = _CHUNK.finditer(low)
+    chunks = CHUNK.finditer(low)
     pos = end = 0
     for w in words:
         if pos == end:
@@ -47,13 +47,13 @@ def _verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] 
 
 #: One-for-one substitutions of the normaliser (steps 4 and 5: quotes, the en dash).
 _ONE_FOR_ONE = {"`": "'", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-"}
-_KEPT_CHAR = re.compile(f"[^ \\t\\n\\r\\f{_WIDE_SPACES}]")
+_KEPT_CHAR = re.compile(f"[^ \\t\\n\\r\\f{WIDE_SPACES}]")
 
 
 def _edited_spans(
     low: str, kept: str, joined: str, words: list[str]
 ) -> tuple[list[int], list[int]] | None:
-    """:func:`_verbatim_spans` when the normaliser replaced characters one for one
+    """:func:`verbatim_spans` when the normaliser replaced characters one for one
     (:data:`_ONE_FOR_ONE`) or turned a hyphen into a space (step 6).
 
     ``kept`` (the text's characters minus spaces) is walked against ``joined`` (the
@@ -90,7 +90,7 @@ def _edited_spans(
     return starts, ends
 
 
-def _valid_spans(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
+def valid_spans(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
     """Make spans non-empty, ordered and disjoint within ``[0, n]``.
 
     Tracked spans already are (every token keeps source characters of its own);

@@ -1,7 +1,7 @@
 """Token records from words and offsets, in C when ``meteor_native`` is installed.
 
 :func:`build` is ``tuple(map(Token, words, starts, ends, map(fw, words)))``;
-:func:`verbatim_tokens` is :func:`meteor.text.offsets._verbatim_spans` (the tokens'
+:func:`verbatim_tokens` is :func:`meteor.text.offsets.verbatim_spans` (the tokens'
 characters paired with the lowercased text's, up to the normaliser's one-for-one
 substitutions and dropped hyphens) followed by :func:`build`, ``None`` where that finds
 no offsets; :func:`split_tokens` is the whitespace tokeniser of
@@ -56,7 +56,7 @@ def build(
 def verbatim_tokens(
     low: str, words: list[str], fw: FunctionWord = None
 ) -> tuple[Token, ...] | None:
-    """The tokens with the offsets :func:`meteor.text.offsets._verbatim_spans` finds
+    """The tokens with the offsets :func:`meteor.text.offsets.verbatim_spans` finds
     (``low``: the lowercased text, as long as the text), in C; ``None`` where it finds none
     or when the C part is not in use."""
     if NATIVE_TOKENS is None:

@@ -119,10 +119,10 @@ def _word_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.offsets._valid_spans`)."""
-    from meteor.text.offsets import _valid_spans
+    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.offsets.valid_spans`)."""
+    from meteor.text.offsets import valid_spans
 
-    return _valid_spans(toks, n)
+    return valid_spans(toks, n)
 
 
 def tokens(

@@ -14,10 +14,10 @@ import math
 
 import plotly.io as pio
 
+from meteor.analysis.corpus_report import CorpusReport
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
-from meteor.analysis.report import CorpusReport
-from meteor.analysis.report_export import data_line
-from meteor.viz.report import report_figures
+from meteor.analysis.report_text import data_line
+from meteor.viz.report_figures import report_figures
 from meteor.viz.style import standalone
 
 __all__ = ["to_html"]

@@ -18,7 +18,7 @@ __all__ = ["COINCIDE_TOL", "Curve", "coinciding_curves", "sensitivity_figure"]
 
 
 class Curve(Protocol):
-    """A sensitivity curve (as :class:`meteor.analysis.compare.Curve`)."""
+    """A sensitivity curve (as :class:`meteor.analysis.compare_settings.Curve`)."""
 
     @property
     def param(self) -> str: ...
@@ -86,7 +86,7 @@ def sensitivity_figure(
     lists the settings it coincides with (``same_as``).
 
     Args:
-        curves: setting name → its curves (from :func:`meteor.analysis.compare.sensitivity`).
+        curves: setting name → its curves (from :func:`meteor.analysis.compare_settings.sensitivity`).
     """
 
     names = list(curves)

@@ -11,12 +11,8 @@ where that shows.  The behaviour itself is tested end to end by
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
-from streamlit.commands import navigation
 from streamlit.runtime import pages_manager
-from streamlit.runtime.scriptrunner import script_runner
 
 from pages import _frame
 
@@ -25,11 +21,6 @@ def test_streamlit_still_has_the_private_flag_the_frame_writes() -> None:
     cls = pages_manager.PagesManager
     assert _frame.PagesManager is cls
     assert _frame.LEGACY_FLAG in vars(cls), "Streamlit moved PagesManager.uses_pages_directory"
-    flag = f"PagesManager.{_frame.LEGACY_FLAG}"
-    # the script runner chooses the legacy discovery by it ...
-    assert flag in inspect.getsource(script_runner.ScriptRunner), "no longer read there"
-    # ... and st.navigation switches it off exactly as the frame does
-    assert f"{flag} = False" in inspect.getsource(navigation.navigation), "no longer set there"
 
 
 def test_leaving_legacy_mode_clears_the_flag_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,10 +23,10 @@ from conftest import SHARED_DATA, require_shared
 from streamlit.testing.v1 import AppTest
 
 import meteor
-from meteor.analysis.losses import head_to_head
+from meteor.analysis.corpus_report import CorpusReport
+from meteor.analysis.points_lost import head_to_head
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
-from meteor.analysis.report import CorpusReport
-from meteor.analysis.report_export import to_json, to_latex, to_markdown
+from meteor.analysis.report_text import to_json, to_latex, to_markdown
 from meteor.io.labels import read_labels
 from meteor.io.read import load_corpus
 

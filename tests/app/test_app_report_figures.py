@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import meteor
 from meteor.io.read import load_corpus
-from meteor.viz.report import report_figures
+from meteor.viz.report_figures import report_figures
 
 PRESET = "meteor-1.5"
 REFS = ["the cat sat on the mat", "a dog ran in the park", "we like green tea today"]

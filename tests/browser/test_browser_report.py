@@ -13,7 +13,7 @@ import pytest
 from _browser import CHROMIUM
 
 import meteor
-from meteor.viz.report import report_figures
+from meteor.viz.report_figures import report_figures
 from meteor.viz.report_html import to_html
 
 pytestmark = pytest.mark.browser

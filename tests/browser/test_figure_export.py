@@ -1,6 +1,6 @@
 """Each figure of the corpus report as SVG and PDF, drawn by Debian's Chromium (issue 35).
 
-:mod:`meteor.viz.export` drives the system's Chromium through kaleido: each SVG parses
+:mod:`meteor.viz.figure_files` drives the system's Chromium through kaleido: each SVG parses
 as XML and shows every system's name as text, each PDF is one complete page, the page
 kaleido draws on loads nothing from the network, and ``meteor report --format svg,pdf``
 writes a complete file per figure.  Every run has a time limit (no test can hang).
@@ -19,8 +19,8 @@ import pytest
 from _browser import CHROMIUM
 
 import meteor
-from meteor.viz.export import figure_bytes, figure_images
-from meteor.viz.report import report_figures
+from meteor.viz.figure_files import figure_bytes, figure_images
+from meteor.viz.report_figures import report_figures
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """The report's SVG figures drawn inside the app look like the CLI's (Chromium).
 
 With Streamlit's plotly theme as the default template (what importing Streamlit does),
-:func:`meteor.viz.export.figure_images` draws every figure with its colours (the
+:func:`meteor.viz.figure_files.figure_images` draws every figure with its colours (the
 bucket and fragmentation figures: one palette colour a system, legend included, no
 placeholder ``rgb(0, 0, 1…)``), every system name and tick label whole inside the
 drawing, and the axis titles clear of the ticks (:mod:`tests._svg`).
@@ -18,8 +18,8 @@ from _browser import CHROMIUM
 from _svg import cut_labels, labels, legend_fills, placeholder_fills, titles_over_ticks
 
 import meteor
-from meteor.viz.export import figure_images
-from meteor.viz.report import report_figures
+from meteor.viz.figure_files import figure_images
+from meteor.viz.report_figures import report_figures
 from meteor.viz.style import SYSTEM_COLORS
 
 pytestmark = pytest.mark.browser

@@ -19,7 +19,7 @@ from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 from meteor import Meteor
 from meteor.analysis.resampling import common_segments
 from meteor.analysis.significance import paired_bootstrap, segment_differences
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io.read import Corpus, InputError, id_order, load_corpus, read_table
 from meteor.runners.parallel import score_corpus
 

@@ -16,7 +16,7 @@ from meteor.io.read import load_corpus
 
 
 def test_cli_system_scores_equal_scipy_on_every_output(capsys: pytest.CaptureFixture[str]) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     folder = shared_path("wmt21_ru-en_da")
     argv = ["correlate", "--hyp", str(folder / "all_outputs.tsv"),

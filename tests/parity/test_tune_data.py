@@ -9,7 +9,7 @@ from conftest import shared_path
 from meteor import Meteor
 from meteor.analysis import tune as tn
 from meteor.analysis.agreement import load_judged
-from meteor.cli.tune import read_groups
+from meteor.io.labels import read_groups
 
 
 def test_tune_on_ted_mqm_subsample() -> None:

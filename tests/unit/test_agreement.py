@@ -14,6 +14,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, correlate, load_judged
+from meteor.analysis.resampling import ci_bounds, resample_indices
 from meteor.errors import InputError
 from meteor.io.read import load_corpus
 from meteor.io.scores import read_scores
@@ -88,12 +89,12 @@ def test_bootstrap_contains_the_estimate_and_is_seeded() -> None:
         if key.startswith("darr"):
             continue
         value = st.segment_measure(key, data, metric)
-        a = st.bootstrap_segment(key, data, metric, st.item_draws(40, 200, 7))
-        b = st.bootstrap_segment(key, data, metric, st.item_draws(40, 200, 7))
+        a = st.bootstrap_segment(key, data, metric, resample_indices(40, 200, 7))
+        b = st.bootstrap_segment(key, data, metric, resample_indices(40, 200, 7))
         assert np.array_equal(a, b)
-        low, high = st.percentile(a, 0.95)
+        low, high = ci_bounds(a, 0.95)
         assert low <= value <= high
-    c = st.bootstrap_segment("kendall_flat", data, metric, st.item_draws(40, 200, 8))
+    c = st.bootstrap_segment("kendall_flat", data, metric, resample_indices(40, 200, 8))
     assert not np.array_equal(a, c)
 
 
@@ -201,7 +202,7 @@ def test_cli_correlate_json_and_a_bad_value_is_one_line(
 ) -> None:
     from pathlib import Path
 
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     good = Path(str(tmp_path)) / "judged.tsv"
     good.write_text(TABLE, encoding="utf-8")

@@ -16,7 +16,7 @@ import scipy.stats
 
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, MetricScores, measure
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io.read import Corpus
 
 RNG = np.random.default_rng(7)

@@ -14,9 +14,11 @@ from meteor.analysis import agreement_stats as st
 from meteor.analysis import tune as tn
 from meteor.analysis.agreement import correlate, measure, score_metrics
 from meteor.analysis.judged import Judged, load_judged
+from meteor.analysis.resampling import ci_bounds, resample_indices
 from meteor.cli import correlate as cli_correlate
 from meteor.cli import tune as cli_tune
 from meteor.errors import InputError
+from meteor.io.labels import read_groups
 from meteor.io.read import Corpus
 
 REFS = ("the cat sat on the mat", "the dog barked loudly", "it is raining today")
@@ -74,11 +76,11 @@ def test_the_estimates_are_a_measure_and_its_percentile_interval() -> None:
     human = np.asarray([90, 40, 70, 60, 80, 20, 10, 95, 85], dtype=float)
     items = np.asarray([0, 1, 2] * 3)
     data = st.SegmentData.build(human, items, human, 25.0)
-    draws = st.item_draws(data.n_items, 60, 3)
+    draws = resample_indices(data.n_items, 60, 3)
     e = st.segment_estimate("kendall_item", data, comet, draws, 0.8)
     assert a.metric("comet").seg("kendall_item") == e
     samples = st.bootstrap_segment("kendall_item", data, comet, draws)
-    assert (e.low, e.high) == st.percentile(samples, 0.8)
+    assert (e.low, e.high) == ci_bounds(samples, 0.8)
     assert st.segment_estimate("kendall_item", data, comet, draws, 0.8, value=0.25).value == 0.25
     sys_h = np.asarray([200 / 3, 160 / 3, 190 / 3])
     sys_m = np.asarray([1.9 / 3, 1.4 / 3, 1.8 / 3])
@@ -153,7 +155,7 @@ def test_group_labels_and_scores_key_the_rows_alike() -> None:
     from meteor.io.scores import keyed_rows, read_scores, table_rows
 
     data = b"system,hyp,doc,human\nA,x,d1,1\nA,y,d2,2\nB,z,d3,3\n"  # no seg_id: numbered
-    labels = cli_tune.read_groups([("t.csv", data)], "doc", None)
+    labels = read_groups([("t.csv", data)], "doc", None)
     scores = read_scores(data, "t.csv", ["human"])
     assert [tuple(k.split("\t")) for k in labels] == list(scores["human"])
     header, rows = table_rows(data, "t.csv", "csv", 100)

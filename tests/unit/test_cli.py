@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor
-from meteor.cli.commands import main
-from meteor.io.export import write_alignments
+from meteor.cli.command_line import main
+from meteor.io.record_files import write_alignments
 
 PRESET = "meteor-1.5-paper2005"
 HYPS = ["the cat sat on the mat", "a quick brown fox", "", "he jumped quickly"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import meteor
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 HYP = "A fast brown fox leapt over a lazy dog"
 REF = "The quick brown fox jumps over the lazy dog"

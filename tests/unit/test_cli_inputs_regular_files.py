@@ -12,7 +12,7 @@ from types import FrameType
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 TABLE = "system\tseg_id\thyp\tref\thuman\nA\t1\tthe cat\ta cat\t1\nB\t1\tthe dog\ta cat\t2\n"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 DATA = Path(__file__).parent.parent / "data" / "spans"
 DOCS = Path(__file__).parent.parent.parent / "docs" / "spans"

@@ -27,8 +27,8 @@ from conftest import SHARED_DATA, read_jsonl_gz, require_shared
 
 from meteor import Meteor, corpus_score
 from meteor.analysis.significance import bootstrap, paired_bootstrap
-from meteor.io.export import segments_jsonl
 from meteor.io.read import load_corpus
+from meteor.io.record_files import segments_jsonl
 from meteor.languages.paraphrase_index import index_path
 from meteor.runners.cluster import (
     ClusterError,

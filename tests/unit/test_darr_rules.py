@@ -59,7 +59,7 @@ def test_the_raw_column_is_used_when_the_file_has_one() -> None:
 def test_without_a_raw_column_a_notice_names_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     no_raw = "\n".join(
         "\t".join(c for k, c in enumerate(line.split("\t")) if k != 5)

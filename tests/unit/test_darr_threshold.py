@@ -12,7 +12,7 @@ import pytest
 from meteor.analysis.agreement import correlate, measure
 from meteor.analysis.agreement_limits import check_darr_threshold
 from meteor.analysis.tune import tune
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import InputError
 from tests.unit.test_agreement_scale import column_metric, judged_with
 

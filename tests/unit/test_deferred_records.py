@@ -70,7 +70,7 @@ def test_a_deferred_alignment_builds_its_records_once() -> None:
         object.__getattribute__(al, "matches")  # not built yet
     packed = object.__getattribute__(al, "_deferred")  # kept packed until read
     assert isinstance(packed[0], bytes) and len(packed[0]) == 16 * len(eager.matches)
-    assert types._unpack_raw(packed) == al.pending()
+    assert types.unpack_raw(packed) == al.pending()
     assert al.pending() == tuple(candidate_of(m) for m in eager.matches)
     assert eager.pending() is None
     matches = al.chunks and al.matches  # reading either builds both
@@ -171,6 +171,6 @@ def test_statistics_from_plain_matches_equal_those_from_records(
 def test_packed_matches_are_the_tuples_given(raw: list[Any]) -> None:
     """A deferred alignment's packed matches unpack to equal tuples: modules (custom
     ones too), positions up to 2^31 - 1, details and similarities in their places."""
-    got = types._unpack_raw(types._pack_raw(raw))
+    got = types.unpack_raw(types.pack_raw(raw))
     assert got == tuple(raw)
     assert [type(c[6]) for c in got] == [type(c[6]) for c in raw]

@@ -122,7 +122,7 @@ def test_two_empty_sides_charge_no_word() -> None:
 def test_explain_cli_charges_an_empty_hypothesis_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     assert main(["explain", "--hyp", "", "--ref", "x", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -142,7 +142,7 @@ JAR_BOM = [(BOM + LINES, LINES, 0.559714437336918), (LINES, BOM + LINES, 0.47893
 def _segments(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, hyp: bytes, ref: bytes, *opts: str
 ) -> tuple[list[float], str]:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     (tmp_path / "h.txt").write_bytes(hyp)
     (tmp_path / "r.txt").write_bytes(ref)

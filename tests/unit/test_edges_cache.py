@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from meteor import metric, resources
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.languages import paraphrase, paraphrase_build
 from meteor.languages.paraphrase import ParaphraseTable
 

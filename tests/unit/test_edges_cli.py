@@ -24,7 +24,7 @@ import pytest
 from meteor import Meteor, batch
 from meteor.aligners import stagewise
 from meteor.cli import files as cli_io
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 PRESET = "meteor-1.5-paper2005"
 ROOT = Path(__file__).resolve().parents[2]
@@ -526,7 +526,7 @@ def test_stopping_workers_never_leaves_the_pool_waiting_for_half_a_result() -> N
 # for it with a timeout instead.
 _SIGNAL_MID_WAIT = """
 import concurrent.futures._base as base, signal, sys
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 calls = [0]
 def enter(self):
     calls[0] += 1

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import ParamError
 from meteor.io.read import InputError, InputWarning, load_corpus, read_table
 from meteor.runtime import PURE_PYTHON_ENV, check_environment, pure_python

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from meteor.cli import files as cli_io
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import ClusterError
 
 PRESET = "meteor-1.5-paper2005"

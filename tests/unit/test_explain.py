@@ -16,7 +16,7 @@ import pytest
 from pytest import approx
 
 from meteor import Meteor
-from meteor.analysis import compare
+from meteor.analysis import compare_settings
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain import walkthrough as walk
 from meteor.chunking import chunk_matches
@@ -236,7 +236,7 @@ def test_near_misses_russian_synonym_stage(scored):  # type: ignore[no-untyped-d
 
 def test_sensitivity_curves(scored):  # type: ignore[no-untyped-def]
     m, r = _get(scored, "meteor-1.5", *FOX)
-    curves = {c.param: c for c in compare.sensitivity(r.stats, m.params, points=21)}
+    curves = {c.param: c for c in compare_settings.sensitivity(r.stats, m.params, points=21)}
     assert set(curves) == {"alpha", "beta", "gamma", "delta"}
     for c in curves.values():
         assert len(c.xs) == len(c.ys) == 21
@@ -259,20 +259,20 @@ def test_sensitivity_curves(scored):  # type: ignore[no-untyped-def]
 def test_match_diff() -> None:
     a = Meteor("meteor-1.5").score(*FOX)
     b = Meteor("meteor-1.5-universal").score(*FOX)  # exact + paraphrase only
-    d = compare.match_diff(a, b)
+    d = compare_settings.match_diff(a, b)
     assert d.same_tokens
     only_a = {(x.hyp_words, x.ref_words) for x in d.only_a}
     assert (("fast",), ("quick",)) in only_a or any(x.hyp_words == ("fast",) for x, _ in d.both)
     assert len(d.only_a) + len(d.both) == len(a.matches)
     assert len(d.only_b) + len(d.both) == len(b.matches)
-    same = compare.match_diff(a, a)
+    same = compare_settings.match_diff(a, a)
     assert not same.only_a and not same.only_b and len(same.both) == len(a.matches)
 
 
 def test_match_diff_pairs_by_words_when_tokens_differ() -> None:
     a = Meteor("meteor-1.5").score(*STARRY)
     b = Meteor("nltk").score(*STARRY)  # nltk keeps "night," and "glee." as tokens
-    d = compare.match_diff(a, b)
+    d = compare_settings.match_diff(a, b)
     assert not d.same_tokens
     only_a = sorted((m.hyp_words, m.ref_words) for m in d.only_a)
     # "we", "danced", ... are matched by both (at other positions): not listed

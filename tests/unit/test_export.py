@@ -13,7 +13,7 @@ import pytest
 
 from meteor import Meteor
 from meteor.analysis.significance import bootstrap, paired_bootstrap
-from meteor.io.export import (
+from meteor.io.record_files import (
     CSV_COLUMNS,
     alignment_block,
     java_double,

@@ -1,5 +1,5 @@
 """SVG/PDF figures without a browser: one line naming what to install, status 2, before
-any scoring, nothing written, no download (issue 35; :mod:`meteor.viz.export`).
+any scoring, nothing written, no download (issue 35; :mod:`meteor.viz.figure_files`).
 
 Each run is a subprocess with a time limit, its environment stripped of the browser
 (``BROWSER_PATH`` pointing nowhere, or a ``PATH`` without chromium).
@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import pytest
 
 from meteor.errors import ResourceError
-from meteor.viz import export
+from meteor.viz import figure_files
 
 ROOT = Path(__file__).resolve().parents[2]
 TSV = "system\tseg_id\thyp\tref\nA\t1\tthe cat sat\tthe cat sat\nB\t1\ta cat\tthe cat sat\n"
@@ -103,7 +103,7 @@ def test_check_engine_never_downloads(monkeypatch: pytest.MonkeyPatch, tmp_path:
         monkeypatch.setattr(mod, name, no_download)
     monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "none"))
     with pytest.raises(ResourceError, match="apt-get install chromium"):
-        export.figure_images([("x", go.Figure())])
+        figure_files.figure_images([("x", go.Figure())])
     monkeypatch.delenv("BROWSER_PATH")
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert export.find_browser() is None
+    assert figure_files.find_browser() is None

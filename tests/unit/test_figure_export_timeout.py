@@ -1,8 +1,8 @@
-"""A browser that hangs never holds an export, nor outlives it (:mod:`meteor.viz.export`).
+"""A browser that hangs never holds an export, nor outlives it (:mod:`meteor.viz.figure_files`).
 
 The "browser" is a script that writes its pid and sleeps (``BROWSER_PATH`` points at
 it; kaleido runs it through its wrapper as it would Chromium).  The export gives up
-after :data:`~meteor.viz.export.START_TIMEOUT` with one clear error and the browser's
+after :data:`~meteor.viz.figure_files.START_TIMEOUT` with one clear error and the browser's
 process is gone; when the exporting process is ended by SIGTERM (or SIGKILL) while
 waiting, the browser is gone too (:class:`meteor.viz.browser_guard.BrowserGuard`).
 """
@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import pytest
 
 from meteor.errors import ResourceError
-from meteor.viz import export
+from meteor.viz import figure_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,11 +58,11 @@ def test_a_hung_browser_is_given_up_and_killed(
 ) -> None:
     fake, pid_file = _fake_browser(tmp_path)
     monkeypatch.setenv("BROWSER_PATH", str(fake))
-    monkeypatch.setattr(export, "START_TIMEOUT", 3.0)
+    monkeypatch.setattr(figure_files, "START_TIMEOUT", 3.0)
     fig = go.Figure(go.Bar(x=["a"], y=[1]))
     t0 = time.monotonic()
     with pytest.raises(ResourceError, match="did not start in time") as err:
-        export.figure_images([("f", fig), ("g", fig)], ["svg"])
+        figure_files.figure_images([("f", fig), ("g", fig)], ["svg"])
     took = time.monotonic() - t0
     assert took < 3.0 + 5.0, took
     assert "limits: 3 s to start" in str(err.value) and "\n" not in str(err.value)
@@ -71,14 +71,14 @@ def test_a_hung_browser_is_given_up_and_killed(
 
 
 def test_the_total_wait_is_bounded_whatever_the_number_of_figures() -> None:
-    assert export.TOTAL_TIMEOUT <= 300
-    assert export.START_TIMEOUT <= export.TOTAL_TIMEOUT
+    assert figure_files.TOTAL_TIMEOUT <= 300
+    assert figure_files.START_TIMEOUT <= figure_files.TOTAL_TIMEOUT
 
 
 _CHILD = """
 import sys
 import plotly.graph_objects as go
-from meteor.viz.export import figure_images
+from meteor.viz.figure_files import figure_images
 figure_images([("f", go.Figure(go.Bar(x=["a"], y=[1])))], ["svg"])
 """
 

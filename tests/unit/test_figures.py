@@ -16,7 +16,7 @@ import pytest
 from _texts import RU_NAKED_EYE, WMT21_SEG3
 
 from meteor import Meteor
-from meteor.analysis import compare
+from meteor.analysis import compare_settings
 from meteor.analysis.explain import parts as explain
 from meteor.chunking import chunk_matches
 from meteor.module_registry import Module
@@ -353,7 +353,7 @@ def test_waterfall_figure() -> None:
 def test_sensitivity_figure() -> None:
     m = Meteor("meteor-1.5")
     r = m.score("A fast brown fox", "The quick brown fox")
-    curves = compare.sensitivity(r.stats, m.params, points=11)
+    curves = compare_settings.sensitivity(r.stats, m.params, points=11)
     fig = figures.sensitivity_figure({"A": curves, "B <x>": curves})
     lines = [t for t in fig.data if t.meta["role"] == "curve"]
     dots = [t for t in fig.data if t.meta["role"] == "current"]
@@ -375,7 +375,7 @@ def test_sensitivity_settings_differ_beyond_colour_and_say_when_they_coincide() 
     curves = {}
     for name in names:
         m = Meteor(name)
-        curves[name] = compare.sensitivity(m.score(hyp, ref).stats, m.params, points=21)
+        curves[name] = compare_settings.sensitivity(m.score(hyp, ref).stats, m.params, points=21)
     same = figures.coinciding_curves(curves)
     assert same == [
         (["nltk", "paper-2005", "meteor-1.5-paper2005"], ["alpha", "beta", "gamma", "delta"])

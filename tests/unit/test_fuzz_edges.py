@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io import read as mio
 from meteor.params import ParamError, Params
 

@@ -45,7 +45,7 @@ def test_the_refused_cells_are_named_and_a_long_one_is_cut_with_an_ellipsis() ->
 
 
 def test_the_cli_number_options_use_the_same_parser(capsys: pytest.CaptureFixture[str]) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     for value in ("1_0", "０.5"):
         assert main(["correlate", "--hyp", "x.tsv", "--human-column", "h",

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import meteor
 from meteor.analysis.reconcile_reasons import reason, render
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.json_numbers import json_number, json_ready, json_text
 from meteor.presets import PRESETS, get_preset
 

@@ -183,7 +183,7 @@ def test_lower_keeps_punctuation_attached() -> None:
 def test_cli_lists_presets_by_language_and_accepts_meteor_names(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     assert main(["presets"]) == 0
     out = capsys.readouterr().out

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor
-from meteor.cli.commands import main
-from meteor.io.export import FORMULA_TRIGGERS, csv_cell, segments_csv
+from meteor.cli.command_line import main
 from meteor.io.read import load_corpus, split_lines
+from meteor.io.record_files import FORMULA_TRIGGERS, csv_cell, segments_csv
 
 PRESET = "meteor-1.5-paper2005"
 

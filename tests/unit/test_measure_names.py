@@ -30,7 +30,7 @@ TABLE = (
 
 
 def test_json_names_every_measure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     path = tmp_path / "t.tsv"
     path.write_text(TABLE, encoding="utf-8")

@@ -106,7 +106,7 @@ def test_the_words_are_checked_after_the_hash(native: Any, table: Any) -> None:
 
 def test_bad_arguments_raise(native: Any, table: Any) -> None:
     ids = _ids(table, ["the", "union"])
-    args = (table._width, table._seed, paraphrase._HASH_MULT, int(table._bucket_shift))
+    args = (table._width, table._seed, paraphrase.HASH_MULT, int(table._bucket_shift))
     arrays = (table._bucket_off, table._hash_keys, table._hash_ids, table._tokens)
     out = np.full((ids.size, table._width), -1, dtype=np.int64)
     with pytest.raises(ValueError, match="bad shapes"):
@@ -114,7 +114,7 @@ def test_bad_arguments_raise(native: Any, table: Any) -> None:
     with pytest.raises(TypeError):
         native.phrase_ids(ids.astype(np.int32), *args, *arrays, out)
     with pytest.raises(ValueError, match="do not fit"):  # a shift that points past the buckets
-        native.phrase_ids(ids, table._width, table._seed, paraphrase._HASH_MULT, 1, *arrays, out)
+        native.phrase_ids(ids, table._width, table._seed, paraphrase.HASH_MULT, 1, *arrays, out)
     with pytest.raises((TypeError, ValueError, BufferError)):
         native.phrase_ids(ids, *args, *arrays, np.full_like(out, -1).copy().view(np.int64)[::2])
 

@@ -2,7 +2,7 @@
 
 ``meteor.text.records`` hands ``normalize.tokenize`` and the nltk tokens to
 ``meteor_native._tokens`` when it is installed: the offsets ``verbatim_tokens`` finds must be
-``offsets._verbatim_spans``'s (``None`` where it has none) and every record must equal
+``offsets.verbatim_spans``'s (``None`` where it has none) and every record must equal
 ``Token(...)``'s.  Without the extension these tests are skipped on a user's machine and
 fail in CI.
 """
@@ -45,7 +45,7 @@ def native() -> Any:
 
 
 def _python(text: str, words: list[str]) -> list[Token] | None:
-    spans = offsets._verbatim_spans(text, words)
+    spans = offsets.verbatim_spans(text, words)
     if spans is None:
         return None
     return [Token(w, a, b, w.startswith("a")) for w, a, b in zip(words, *spans, strict=True)]
@@ -72,7 +72,7 @@ def _check(text: str, words: list[str]) -> bool:
 def test_offsets_equal_the_python_code_for_normalised_tokens(
     native: Any, text: str, lang: str, no_punct: bool
 ) -> None:
-    words = java_chars._WORD.findall(normalize.normalize_text(text, lang, no_punct=no_punct))
+    words = java_chars.WORD.findall(normalize.normalize_text(text, lang, no_punct=no_punct))
     _check(text, words)
 
 
@@ -112,7 +112,7 @@ def test_offsets_on_the_golden_segments(native: Any) -> None:
         for d in read_jsonl_gz(path):
             for text in [d["hyp"], *d["refs"]]:
                 clean = normalize.sanitize(text)[0]
-                words = java_chars._WORD.findall(normalize.normalize_text(clean, lang))
+                words = java_chars.WORD.findall(normalize.normalize_text(clean, lang))
                 found += _check(clean, words)
                 n += 1
     assert n > 100 and found > 0.9 * n  # most texts need no second normaliser run
@@ -127,7 +127,7 @@ def test_worked_examples(native: Any) -> None:
         ("said", "said"),
     ]  # fmt: skip
     for text in ["a--b", "x - - y", "U.S. plans", "it''s"]:  # ambiguous, dropped dots, '' -> "
-        words = java_chars._WORD.findall(normalize.normalize_text(text))
+        words = java_chars.WORD.findall(normalize.normalize_text(text))
         _check(text, words)
 
 

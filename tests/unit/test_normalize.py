@@ -273,7 +273,7 @@ def _check_offsets(text: str, toks: tuple[Token, ...], *, no_punct: bool = False
     """
 
     def dropped(c: str) -> bool:
-        return c in _SPACES or c == "-" or (no_punct and c not in java_chars._ALNUM_SET)
+        return c in _SPACES or c == "-" or (no_punct and c not in java_chars.ALNUM_SET)
 
     prev = 0
     verbatim = 0
@@ -305,9 +305,9 @@ def test_offsets_on_real_data(rel: str, lang: str, mode: NormMode) -> None:
 def test_span_safety_net() -> None:
     """Broken spans (never produced so far) are clamped into valid, ordered, disjoint ones."""
     broken = [("a", 3, 3), ("b", 1, 2), ("c", 5, 9)]
-    assert offsets._valid_spans(broken, 6) == [("a", 3, 4), ("b", 4, 5), ("c", 5, 6)]
+    assert offsets.valid_spans(broken, 6) == [("a", 3, 4), ("b", 4, 5), ("c", 5, 6)]
     good = [("a", 0, 1), ("b", 2, 4)]
-    assert offsets._valid_spans(good, 4) is good
+    assert offsets.valid_spans(good, 4) is good
 
 
 _PIECES = [
@@ -364,8 +364,8 @@ def test_offsets_without_provenance_equal_the_tracked_ones(
     """Where the tokens are the text's characters in order (spaces aside, a few replaced
     one for one, hyphens dropped), offsets are read off the text directly
     (``_verbatim_spans``); they must be the ones the normaliser run with provenance gives."""
-    words = java_chars._WORD.findall(normalize_text(text, lang, no_punct=no_punct))
-    spans = offsets._verbatim_spans(text, words)
+    words = java_chars.WORD.findall(normalize_text(text, lang, no_punct=no_punct))
+    spans = offsets.verbatim_spans(text, words)
     if spans is not None:
         tracked = normalize._tracked_tokens(text, lang, no_punct)
         assert list(zip(words, *spans, strict=True)) == tracked
@@ -373,16 +373,16 @@ def test_offsets_without_provenance_equal_the_tracked_ones(
 
 def test_quotes_dashes_and_hyphens_need_no_provenance() -> None:
     text = "A “non-profit” group’s plan – they said"
-    words = java_chars._WORD.findall(normalize_text(text))
-    spans = offsets._verbatim_spans(text, words)
+    words = java_chars.WORD.findall(normalize_text(text))
+    spans = offsets.verbatim_spans(text, words)
     assert spans is not None
     assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
     for text in ["U.S. plans", "it''s", "don''t"]:  # dropped dots, two quotes made one
-        words = java_chars._WORD.findall(normalize_text(text))
-        assert offsets._verbatim_spans(text, words) is None, text
+        words = java_chars.WORD.findall(normalize_text(text))
+        assert offsets.verbatim_spans(text, words) is None, text
     for text in ["a--b", "x - - y", "a-", "-a"]:
-        words = java_chars._WORD.findall(normalize_text(text))
-        spans = offsets._verbatim_spans(text, words)
+        words = java_chars.WORD.findall(normalize_text(text))
+        spans = offsets.verbatim_spans(text, words)
         assert spans is not None
         assert list(zip(words, *spans, strict=True)) == normalize._tracked_tokens(text, "en", False)
 

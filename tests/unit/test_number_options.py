@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 
 @pytest.mark.parametrize(

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
-from pathlib import Path
-
 import pytest
 
 from meteor import rules
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain import walkthrough as walk
-from meteor.cli.commands import _parse_weights
+from meteor.cli.command_line import _parse_weights
 from meteor.languages import navec, russian
 from meteor.module_registry import Module
 from meteor.params import stage_weight
@@ -58,7 +55,6 @@ def test_near_miss_weight_is_the_languages_first_preset() -> None:
     assert stage_weight(Module.EMBEDDING, ru, *explain._lang_presets("ru")) == first.weight(
         Module.EMBEDDING
     )
-    assert "stage_weight" in inspect.getsource(explain.near_misses)
 
 
 @pytest.mark.parametrize(
@@ -96,12 +92,8 @@ def test_definite_rule_is_one_function() -> None:
 
     assert beam.is_definite is rules.is_definite
     assert walk.is_definite is rules.is_definite
-    assert "is_definite(" in inspect.getsource(beam._python_search)
-    assert "is_definite(" in inspect.getsource(walk.definite_candidates)
-    # The C twin of the search (native/) restates the rule in C, citing the same Java lines;
-    # tests/unit/test_native.py holds its choices equal to the Python search's.
-    c_source = Path(__file__).resolve().parents[2] / "native" / "meteor_native" / "_beam_search.h"
-    assert "Definite matches (Aligner.java:199-218)" in c_source.read_text(encoding="utf-8")
+    # The C twin of the search (native/) restates the rule in C: tests/unit/test_native.py
+    # holds its choices equal to the Python search's.
 
 
 def test_definite_candidates_on_a_real_pair() -> None:
@@ -124,7 +116,6 @@ def test_perfect_segment_rule_is_one_function() -> None:
     assert not rules.is_perfect_segment(3, 3, 3, 4, 1)
     assert scoring.is_perfect_segment is rules.is_perfect_segment
     assert stats.is_perfect_segment is rules.is_perfect_segment
-    assert "is_perfect_segment(" in inspect.getsource(scoring.compute)
 
 
 def test_perfect_segment_both_uses() -> None:

@@ -14,7 +14,7 @@ from meteor.analysis import resampling
 from meteor.analysis import significance as corpus_mod
 from meteor.analysis.resampling import ci_bounds
 from meteor.analysis.significance import bootstrap, paired_bootstrap
-from meteor.io.export import report
+from meteor.io.record_files import report
 from meteor.signatures import SettingsMismatchError, check_same_settings, settings_key
 from meteor.types import CorpusResult
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from meteor import Meteor
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import ParamError
 from meteor.presets import load_preset_file, parse_preset_file, settings_digest
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meteor.analysis.agreement import correlate, load_judged
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import shown
 from meteor.metric import Meteor
 from meteor.params import ParamError, Params

@@ -16,8 +16,8 @@ import pytest
 
 import meteor
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
-from meteor.analysis.report_export import to_json, to_markdown
-from meteor.viz.report import pvalue_figure
+from meteor.analysis.report_text import to_json, to_markdown
+from meteor.viz.report_figures import pvalue_figure
 from meteor.viz.report_html import to_html
 
 REFS = [

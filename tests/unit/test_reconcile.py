@@ -16,9 +16,9 @@ import pytest
 
 import meteor
 from meteor.analysis.reconcile import reconcile, reconcile_corpus
-from meteor.analysis.reconcile_game import _Game
 from meteor.analysis.reconcile_groups import differing_groups
-from meteor.cli.commands import main
+from meteor.analysis.reconcile_shapley import Game
+from meteor.cli.command_line import main
 from meteor.params import ParamError
 
 CAT_HYP = "The cat was sat on the mat"  # nlg-eval issue 105
@@ -95,7 +95,7 @@ def test_every_subset_value_is_what_meteor_score_gives() -> None:
     """The shortcut (formula-only groups re-score the same statistics) changes no number."""
     pa, pb = meteor.get_preset("hf").params, meteor.get_preset("meteor-1.5").params
     players = differing_groups(pa, pb)
-    game = _Game(pa, pb, [DOC_HYP], [DOC_REFS], players, ("sum", "sum"), corpus=False)
+    game = Game(pa, pb, [DOC_HYP], [DOC_REFS], players, ("sum", "sum"), corpus=False)
     checked = 0
     for r in range(len(players) + 1):
         for t in itertools.combinations(players, r):

@@ -8,7 +8,7 @@ import pytest
 
 import meteor
 from meteor.analysis.reconcile import MAX_ORDERS
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 PAIR = ["--hyp", "the cat sat", "--ref", "a cat sat"]
 

@@ -1,7 +1,7 @@
 """``meteor.reconcile``'s shares are the Shapley values of the real scores.
 
 Each share is recomputed here by brute force, with nothing of the valuation behind
-:func:`meteor.reconcile` (:mod:`meteor.analysis.reconcile_game`): every combination of
+:func:`meteor.reconcile` (:mod:`meteor.analysis.reconcile_shapley`): every combination of
 switched groups is scored by :func:`meteor.score` / :func:`meteor.corpus_score` under
 its own settings (A's settings with those groups' fields taken from B,
 :func:`~meteor.analysis.reconcile_groups.build_params`), and each group's share is its
@@ -32,7 +32,7 @@ from meteor.analysis.reconcile_groups import (
     build_params,
     differing_groups,
 )
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import ParamError
 from meteor.params import Params
 from meteor.presets import get_preset

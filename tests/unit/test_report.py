@@ -12,10 +12,10 @@ from conftest import shared_path
 
 import meteor
 from meteor.analysis.buckets import frequency_buckets, length_buckets, word_class_buckets
+from meteor.analysis.corpus_report import build_report
 from meteor.analysis.ranking import approximate_randomisation, rank_systems
-from meteor.analysis.report import build_report
-from meteor.analysis.report_export import latex_escape, to_json, to_latex, to_markdown
-from meteor.cli.commands import main
+from meteor.analysis.report_text import latex_escape, to_json, to_latex, to_markdown
+from meteor.cli.command_line import main
 from meteor.io.labels import read_labels
 from meteor.io.read import load_corpus
 
@@ -143,7 +143,7 @@ def test_systems_on_different_segments_are_paired_on_common_ids(scored) -> None:
 SPECIAL = "sys_1 & 50% #2 $x {y} ~z ^w \\v"
 
 
-def _report(scored, names=("good", SPECIAL)) -> meteor.analysis.report.CorpusReport:  # type: ignore[name-defined]
+def _report(scored, names=("good", SPECIAL)) -> meteor.analysis.corpus_report.CorpusReport:  # type: ignore[name-defined]
     results = {names[0]: scored["good"], names[1]: scored["bad"]}
     return build_report(results, meteor.Meteor(PRESET).params, ids=_ids(results), n_samples=50)
 

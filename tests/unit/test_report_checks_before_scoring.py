@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 ROWS = ["system\tseg_id\thyp\tref\tdoc"]
 for _k in range(1, 61):

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import meteor
-from meteor.analysis.report_export import latex_escape, to_latex, to_markdown
+from meteor.analysis.report_text import latex_escape, to_latex, to_markdown
 from meteor.io.read import load_corpus
 from meteor.viz.report_html import to_html
 
@@ -164,8 +164,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 def test_svg_figures_are_text_only(rep: meteor.CorpusReport) -> None:
-    from meteor.viz.export import figure_images
-    from meteor.viz.report import report_figures
+    from meteor.viz.figure_files import figure_images
+    from meteor.viz.report_figures import report_figures
 
     svgs = figure_images(report_figures(rep), ["svg"])
     for (name, _fmt), svg in svgs.items():

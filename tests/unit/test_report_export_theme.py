@@ -3,7 +3,7 @@
 Streamlit sets ``plotly.io.templates.default = "streamlit"`` when it is imported: a
 template whose colours are placeholders (``#000001``…) only its web page swaps for the
 theme's, and without the axes' automatic margins.  A figure built in the app carries
-it; every file export (:func:`meteor.viz.export.figure_images`, the HTML report, a
+it; every file export (:func:`meteor.viz.figure_files.figure_images`, the HTML report, a
 figure's HTML download) draws :func:`meteor.viz.style.standalone`'s copy in plotly's
 own template instead, the one the CLI draws with.  (The drawn SVGs:
 tests/browser/test_report_export_theme_svg.py.)
@@ -19,7 +19,7 @@ import plotly.io as pio
 import pytest
 
 import meteor
-from meteor.viz.report import report_figures
+from meteor.viz.report_figures import report_figures
 from meteor.viz.report_html import to_html
 from meteor.viz.style import TEMPLATE, standalone
 

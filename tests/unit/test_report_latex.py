@@ -15,7 +15,7 @@ import re
 import pytest
 
 import meteor
-from meteor.analysis.report_export import LATEX_SYSTEMS_PER_TABLE, latex_escape, to_latex
+from meteor.analysis.report_text import LATEX_SYSTEMS_PER_TABLE, latex_escape, to_latex
 
 REFS = ["the cat sat on the mat", "a dog ran in the park", "we like green tea today"]
 WORDS = ["cat", "dog", "tea", "mat", "park", "green", "sat", "ran", "like", "the", "we", "a"]

@@ -15,7 +15,7 @@ import pytest
 
 import meteor
 from meteor.viz.corpus_charts import distribution, score_vs_length
-from meteor.viz.report import bucket_figure, frag_figure
+from meteor.viz.report_figures import bucket_figure, frag_figure
 from meteor.viz.style import SYSTEM_COLORS, system_color, system_pattern, system_symbol
 
 REFS = ["the cat sat on the mat", "a dog ran in the park", "we like green tea today"]

@@ -13,7 +13,7 @@ from meteor.analysis.agreement import correlate
 from meteor.analysis.agreement_limits import MAX_PERMUTATIONS, check_resamples
 from meteor.analysis.resampling import MAX_BOOTSTRAP_DRAWS, MAX_BOOTSTRAP_SAMPLES
 from meteor.analysis.tune import tune
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import InputError
 from tests.unit.test_agreement_scale import judged_with
 

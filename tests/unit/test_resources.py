@@ -61,7 +61,7 @@ def test_cli_without_pycocoevalcap_is_one_line(tmp_path: Path) -> None:
         ["pycocoevalcap"],
         f"""
         import sys
-        from meteor.cli.commands import main
+        from meteor.cli.command_line import main
         sys.exit(main(["score", "--hyp", {str(tmp_path / "h.txt")!r},
                        "--ref", {str(tmp_path / "r.txt")!r}, "--workers", "1"]))
         """,

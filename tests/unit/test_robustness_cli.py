@@ -19,7 +19,7 @@ import pytest
 
 from meteor import batch
 from meteor.cli import files as cli_files
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io.read import MAX_BYTES, MAX_SEGMENTS
 
 PRESET = "meteor-1.5"

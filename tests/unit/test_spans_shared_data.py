@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import shared_path
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 HEAVY = ("scipy", "plotly", "distributed", "dask", "sacrebleu", "pandas", "streamlit")
 
 
-@pytest.mark.parametrize("module", ["meteor", "meteor.cli.commands"])
+@pytest.mark.parametrize("module", ["meteor", "meteor.cli.command_line"])
 def test_importing_loads_no_heavy_package(module: str) -> None:
     code = f"import sys, {module}\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run(

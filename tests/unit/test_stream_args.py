@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.presets import PRESET_FILE_FORMAT, PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]

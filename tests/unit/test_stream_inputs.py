@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.errors import InputError
 from meteor.io.lines import iter_lines
 from meteor.io.stream import check_files

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.io.read import InputWarning, load_corpus
 
 FA = b"system\thyp\tref\nA\tthe cat sat\tthe cat sat\n"

@@ -101,7 +101,7 @@ def test_without_official_scores_the_earlier_convention_is_named() -> None:
 def test_cli_system_level_only_without_a_human_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     argv = ["correlate", "--hyp", str(DATA / "outputs.tsv"), "--system-scores",
             str(DATA / "sys.tsv"), "--preset", "nltk", "--baseline", "chrf",

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.cli.terminal import TerminalStream, terminal_text
 from meteor.io.progress import ProgressBar
 

@@ -13,8 +13,8 @@ import pytest
 from meteor import Meteor, ParamError, Params
 from meteor.analysis import agreement_stats as st
 from meteor.analysis import tune as tn
-from meteor.analysis.agreement import Judged, _rows
-from meteor.cli.commands import main
+from meteor.analysis.agreement import Judged, judged_rows
+from meteor.cli.command_line import main
 from meteor.io.read import Corpus
 from meteor.presets import load_preset_file
 from meteor.types import Module, Stats
@@ -98,7 +98,7 @@ def test_tuned_scores_equal_scoring_from_scratch(n_refs: int) -> None:
     tuned = result.params
     assert tuned != BASE  # the search moved
     stats = tn.align_statistics(judged, BASE)
-    human, darr, items, systems = _rows(judged)
+    human, darr, items, systems = judged_rows(judged)
     pts = tn.Point.of([tuned], stats.hc.shape[2])
     seg = tn.segment_scores(stats, pts)[0]
     sysv = tn.system_scores(stats, pts, systems, 3)[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.commands import main
+from meteor.cli.command_line import main
 from meteor.presets import parse_preset_file
 
 ROWS = [

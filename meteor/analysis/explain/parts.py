@@ -14,7 +14,7 @@ under "why this score" comes from the same formula as the score itself:
   did not choose, a disabled stage or another stemmer would have matched;
 * :func:`token_table` and :func:`span_label` describe the tokens and spans.
 
-Comparing settings (sensitivity curves, match differences) is :mod:`meteor.analysis.compare`;
+Comparing settings (sensitivity curves, match differences) is :mod:`meteor.analysis.compare_settings`;
 the stage-by-stage walkthrough (stage steps, definite candidates, the formula with numbers)
 is :mod:`meteor.analysis.explain.walkthrough`.
 

@@ -95,7 +95,7 @@ def score_stream(
     At most ``max_in_flight`` partitions (default: four per worker) are read and
     not yet handed back, so memory stays bounded whatever the input's size; each
     record is yielded as soon as its partition and all before it are done (write
-    them out as they come, e.g. with :func:`meteor.io.export.segments_jsonl`, and sum
+    them out as they come, e.g. with :func:`meteor.io.record_files.segments_jsonl`, and sum
     them with :class:`StreamTotals`).  Records carry no candidate lists.  When
     only the JSONL output and the corpus numbers are wanted,
     :func:`score_stream_lines` costs the client far less per segment.
@@ -120,7 +120,7 @@ class SegmentLine:
     """A segment scored on a worker, for output: its JSONL line and its corpus share.
 
     Attributes:
-        line: the JSON object and ``\\n``, exactly as :func:`meteor.io.export.segments_jsonl`
+        line: the JSON object and ``\\n``, exactly as :func:`meteor.io.record_files.segments_jsonl`
             writes the segment's record (1-based ``segment`` number, no system).
         score: the segment's score.
         contribution: what it adds to the corpus statistics

@@ -23,7 +23,7 @@ from distributed import WorkerPlugin, get_worker
 from meteor import batch
 from meteor.batch import SCORERS, collection_paused, spec_key
 from meteor.errors import ResourceError
-from meteor.io.export import segment_record
+from meteor.io.record_files import segment_record
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners.transport import encode

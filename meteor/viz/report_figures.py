@@ -14,8 +14,8 @@ from collections.abc import Mapping
 import plotly.graph_objects as go
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.corpus_report import CorpusReport
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text
-from meteor.analysis.report import CorpusReport
 from meteor.viz.style import (
     MODULE_COLORS,
     OTHER_STAGE_COLOR,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from meteor import Meteor
-from meteor.analysis import compare
+from meteor.analysis import compare_settings
 from meteor.params import Params
 from meteor.viz import figures
 from meteor.viz.link_traces import CHUNK_FILL, MAX_CHUNK_TRACES
@@ -72,7 +72,7 @@ def test_the_xray_matrix_names_its_axes(labels: Any, x: str, y: str, compact: bo
 def _curves(beta: float) -> Any:
     m = Meteor("meteor-1.5")
     r = m.score(*SCRAMBLED)
-    return compare.sensitivity(r.stats, Params(beta=beta))
+    return compare_settings.sensitivity(r.stats, Params(beta=beta))
 
 
 def test_sensitivity_panels_share_one_x_range_across_settings() -> None:
@@ -146,8 +146,8 @@ def test_sensitivity_takes_a_shared_upper_end() -> None:
 
     r = Meteor("meteor-1.5").score(*SCRAMBLED)
     r_params = Params()
-    own = compare.sensitivity(r.stats, r_params)
-    shared = compare.sensitivity(r.stats, r_params, highs={"beta": 6.0})
+    own = compare_settings.sensitivity(r.stats, r_params)
+    shared = compare_settings.sensitivity(r.stats, r_params, highs={"beta": 6.0})
     by = {c.param: c for c in shared}
     assert max(by["beta"].xs) == 6.0
     assert max(next(c for c in own if c.param == "beta").xs) == 3.0

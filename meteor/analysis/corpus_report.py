@@ -8,13 +8,13 @@
   and the clusters;
 * the buckets (:mod:`meteor.analysis.buckets`): reference length, length ratio,
   any label column, word frequency, function vs content words;
-* where the points go (:mod:`meteor.analysis.losses`) per system, and for two
+* where the points go (:mod:`meteor.analysis.points_lost`) per system, and for two
   systems (the top two, or ``compare``) head to head.
 
 Systems that cover different segments are paired on the segment ids both have
 (the record says so: ``Ranking.paired_on_common_ids``).  :meth:`CorpusReport.to_dict`
 is the whole analysis as JSON-ready data; the exports are
-:mod:`meteor.analysis.report_export` (LaTeX, Markdown, JSON) and
+:mod:`meteor.analysis.report_text` (LaTeX, Markdown, JSON) and
 :mod:`meteor.viz.report_html` (the self-contained HTML report).
 """
 
@@ -35,7 +35,7 @@ from meteor.analysis.buckets import (
     ratio_buckets,
     word_class_buckets,
 )
-from meteor.analysis.losses import HeadToHead, SystemLoss, head_to_head, system_losses
+from meteor.analysis.points_lost import HeadToHead, SystemLoss, head_to_head, system_losses
 from meteor.analysis.ranking import Ranking, rank_systems
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.read import Corpus

@@ -32,7 +32,7 @@ _MAX_STATS = 500_000
 # ---------------------------------------------------------------------------
 # scorers and statistics, cached
 # ---------------------------------------------------------------------------
-def _meteor(params: Params) -> Meteor:
+def scorer_of(params: Params) -> Meteor:
     """The scorer of ``params`` (kept per Params); ParamError/ResourceError when it cannot run."""
     got = _METEORS.get(params)
     if got is None:
@@ -54,7 +54,7 @@ def _built(a: Params, b: Params, switched: frozenset[str]) -> Params | str:
     the reason as a string when the combination cannot run."""
     try:
         got = build_params(a, b, set(switched))
-        _meteor(got)
+        scorer_of(got)
     except (ParamError, ResourceError) as exc:
         return str(exc)
     return got
@@ -71,14 +71,14 @@ def _ref_stats(params: Params, hyp: str, ref: str) -> Stats:
     key = (_alignment_key(params), hyp, ref)
     got = _STATS.get(key)
     if got is None:
-        got = _meteor(params).score(hyp, [ref], candidates=False).stats
+        got = scorer_of(params).score(hyp, [ref], candidates=False).stats
         if len(_STATS) >= _MAX_STATS:
             _STATS.clear()
         _STATS[key] = got
     return got
 
 
-def _side(x: Any) -> tuple[Params, str, Meteor | None]:
+def settings_of(x: Any) -> tuple[Params, str, Meteor | None]:
     if isinstance(x, str):
         m = Meteor(x)
         return m.params, x, m
@@ -94,7 +94,7 @@ def _side(x: Any) -> tuple[Params, str, Meteor | None]:
 # ---------------------------------------------------------------------------
 # the valuation of subsets of switched groups
 # ---------------------------------------------------------------------------
-class _Game:
+class Game:
     """v(S): the score with the groups in S switched to B (S may hold ``aggregation``)."""
 
     def __init__(
@@ -211,7 +211,7 @@ class _Game:
 # ---------------------------------------------------------------------------
 # shares
 # ---------------------------------------------------------------------------
-def exact_shares(game: _Game) -> tuple[dict[str, float], list[tuple[str, str, float]]]:
+def exact_shares(game: Game) -> tuple[dict[str, float], list[tuple[str, str, float]]]:
     """Shapley values over every subset, and the pairwise Shapley interaction indices."""
     players = game.players
     n = len(players)
@@ -250,9 +250,7 @@ def exact_shares(game: _Game) -> tuple[dict[str, float], list[tuple[str, str, fl
     return shares, inter
 
 
-def sampled_shares(
-    game: _Game, orders: int, seed: int
-) -> tuple[dict[str, float], dict[str, float]]:
+def sampled_shares(game: Game, orders: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
     """Shapley values from ``orders`` random orders, and each one's standard error."""
     rng = random.Random(seed)
     players = list(game.players)

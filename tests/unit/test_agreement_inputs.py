@@ -104,7 +104,7 @@ def test_scores_file_nothing_joins_or_a_repeated_row_is_one_line_error() -> None
 def test_cli_correlate_scores_reports_unjoined_on_stderr(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     out = tmp_path / "out.tsv"
     out.write_text(OUTPUTS, encoding="utf-8")
@@ -194,7 +194,7 @@ def test_wmt_darr_file_and_unjoined_pairs_reported() -> None:
 
 
 def test_cli_correlate_pairs_only_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     out = tmp_path / "out.tsv"
     out.write_text(_inline(), encoding="utf-8")
@@ -289,7 +289,7 @@ def _preset_file(tmp_path: Path, alpha: float = 0.5) -> Path:
 def test_cli_reconcile_from_and_to_preset_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     tuned = _preset_file(tmp_path)
     pair = ["--hyp", "the cat sat on a mat", "--ref", "a cat sat on the mat", "-f", "json"]
@@ -311,7 +311,7 @@ def test_cli_reconcile_from_and_to_preset_files(
 def test_cli_report_preset_file_names_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     tuned = _preset_file(tmp_path, 0.6)
     out = tmp_path / "out.tsv"

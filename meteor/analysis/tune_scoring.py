@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis import agreement_stats as st
-from meteor.analysis.agreement import Judged, _system_human
+from meteor.analysis.agreement import Judged, system_human
 from meteor.errors import InputError
 from meteor.params import Params
+from meteor.scoring import formula, formula_plan, perfect_rows
 from meteor.types import Stats, module_slot
 
 
@@ -116,13 +117,18 @@ class StatArrays:
 @dataclass(frozen=True)
 class Point:
     """Parameter points, ``B`` of them: α, β, γ, δ of shape ``(B,)``, weights ``(B, W)``
-    by statistics slot (a slot of a module not in use has weight 0)."""
+    by statistics slot (a slot of a module not in use has weight 0); ``nltk``: per point,
+    whether Fmean is computed in nltk's order (:func:`meteor.scoring.formula`; default
+    none); ``order``: the slots in the settings' module order, as the formula sums them
+    (default: slot order)."""
 
     alpha: Array
     beta: Array
     gamma: Array
     delta: Array
     weights: Array
+    nltk: Array | None = None
+    order: tuple[int, ...] | None = None
 
     @classmethod
     def of(cls, params: Sequence[Params], width: int) -> Point:
@@ -136,14 +142,23 @@ class Point:
             np.array([p.gamma for p in params]),
             np.array([p.delta for p in params]),
             w,
+            np.array([formula_plan(p)[1] for p in params], dtype=bool),
+            tuple(module_slot(m) for m in params[0].modules) if params else None,
         )
 
     def __len__(self) -> int:
         return len(self.alpha)
 
+    def take(self, idx: Array | slice) -> Point:
+        """Points ``idx`` (indices, a mask or a slice)."""
+        return Point(
+            self.alpha[idx], self.beta[idx], self.gamma[idx], self.delta[idx],
+            self.weights[idx], None if self.nltk is None else self.nltk[idx], self.order,
+        )  # fmt: skip
+
     def slice(self, start: int, stop: int) -> Point:
         """Points ``start … stop − 1``."""
-        return Point(*(getattr(self, f)[start:stop] for f in self.__dataclass_fields__))  # type: ignore[arg-type]
+        return self.take(slice(start, stop))
 
 
 #: Points scored together (arrays of ``CHUNK × rows`` stay in the CPU cache).
@@ -152,85 +167,70 @@ CHUNK = 32
 
 @dataclass(frozen=True)
 class _Terms:
-    """The parameter-free parts of the formula, per row (``(m,)``, or ``(B, m)`` per point):
-    ``hyp_len = δ·ch + hf`` (``ch = len − 2f``), ``M_hyp = δ·Σ w·dh + Σ w·fh`` per slot
-    (``dh = content − function matches``, ``fh`` = function matches), the same for the
-    reference, and ``frag`` (0 for a perfect segment under the perfect rule)."""
+    """The statistics as :func:`meteor.scoring.formula` reads them, per row (``(m,)``, or
+    ``(B, m)`` per point): lengths, function words, per-slot matches (``(W, …)`` by slot),
+    chunks, matched words, and which rows are perfect segments under the perfect rule."""
 
-    ch: Array
+    hl: Array
+    rl: Array
     hf: Array
-    cr: Array
     rf: Array
-    dh: Array  # (W, ...) by slot
-    fh: Array
-    dr: Array
-    fr: Array
-    frag: Array
+    hc: Array  # (W, ...) by slot
+    rc: Array
+    hfm: Array
+    rfm: Array
+    chunks: Array
+    hw: Array
+    rw: Array
+    perfect: Array | bool
+
+    def point(self, k: int) -> _Terms:
+        """The terms of point ``k`` (terms of shape ``(…, B, m)``)."""
+        pick = {f: getattr(self, f)[..., k, :] for f in _STAT_FIELDS}
+        perfect = self.perfect if self.perfect is False else self.perfect[..., k, :]  # type: ignore[index]
+        return _Terms(**pick, perfect=perfect)
+
+
+_STAT_FIELDS = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
 
 
 def _terms(v: Mapping[str, Array], perfect_rule: bool) -> _Terms:
     """From the statistics by :class:`StatArrays` field name (``hl``, ``rl``, … ``rw``)."""
-    hl, rl, hf, rf = v["hl"], v["rl"], v["hf"], v["rf"]
-    hc, rc, hfm, rfm = v["hc"], v["rc"], v["hfm"], v["rfm"]
-    chunks, hw, rw = v["chunks"], v["hw"], v["rw"]
 
     def slots(x: Array) -> Array:
         return np.ascontiguousarray(np.moveaxis(x, -1, 0))
 
-    with np.errstate(all="ignore"):
-        frag = chunks / ((hw + rw) / 2)
+    perfect: Array | bool = False
     if perfect_rule:
-        perfect = (
-            (hc.sum(-1) + hfm.sum(-1) == hl) & (rc.sum(-1) + rfm.sum(-1) == rl) & (chunks == 1)
-        )
-        frag = np.where(perfect, 0.0, frag)
+        perfect = perfect_rows(
+            v["hc"].sum(-1) + v["hfm"].sum(-1), v["hl"], v["rc"].sum(-1) + v["rfm"].sum(-1),
+            v["rl"], v["chunks"],
+        )  # fmt: skip
     return _Terms(
-        hl - 2.0 * hf, hf, rl - 2.0 * rf, rf,
-        slots(hc - hfm), slots(hfm), slots(rc - rfm), slots(rfm), frag,
+        v["hl"], v["rl"], v["hf"], v["rf"],
+        slots(v["hc"]), slots(v["rc"]), slots(v["hfm"]), slots(v["rfm"]),
+        v["chunks"], v["hw"], v["rw"], perfect,
     )  # fmt: skip
 
 
 def _kernel(t: _Terms, pt: Point) -> Array:
-    """:func:`meteor.scoring.compute` for ``B`` points on the rows of ``t``: ``(B, m)``.
-
-    One pass per elementary operation over ``B × m`` arrays, in place (the chunks of
-    :data:`CHUNK` points keep them in cache); a weight slot no point uses is skipped.
-    IEEE arithmetic as Java's (x/0 = ±inf, 0/0 = NaN; a NaN or negative score → 0).
-    """
-    m = t.ch.shape[-1]
-    shape = (len(pt), m)
-    used = [k for k in range(pt.weights.shape[1]) if np.any(pt.weights[:, k] != 0)]
-    a, b, g, d = (x[:, None] for x in (pt.alpha, pt.beta, pt.gamma, pt.delta))
+    """The score of ``B`` points on the rows of ``t``: ``(B, m)``, by
+    :func:`meteor.scoring.formula` (the floats :func:`meteor.scoring.compute` gives each
+    one); a weight slot no point uses is left out of the sums (it would add +0.0)."""
     w = pt.weights
-    p, r, tmp = np.zeros(shape), np.zeros(shape), np.empty(shape)
-
-    def matches(dx: Array, fx: Array, out: Array) -> None:  # δ·Σ w·d + Σ w·f
-        for k in used:
-            np.multiply(w[:, k : k + 1], dx[k], out=tmp)
-            out += tmp
-        out *= d
-        for k in used:
-            np.multiply(w[:, k : k + 1], fx[k], out=tmp)
-            out += tmp
-
-    with np.errstate(all="ignore"):
-        matches(t.dh, t.fh, p)
-        np.multiply(d, t.ch, out=tmp)
-        tmp += t.hf
-        p /= tmp  # precision
-        matches(t.dr, t.fr, r)
-        np.multiply(d, t.cr, out=tmp)
-        tmp += t.rf
-        r /= tmp  # recall
-        np.divide(1.0 - a, p, out=p)
-        np.divide(a, r, out=r)
-        p += r
-        np.divide(1.0, p, out=p)  # Fmean = 1/((1−α)/P + α/R)
-        np.power(t.frag, b, out=r)  # frag^β (x^0 = 1 for every x, as Java's Math.pow)
-        r *= g
-        np.subtract(1.0, r, out=r)
-        p *= r
-    return np.fmax(p, 0.0, out=p)  # NaN → 0, negative → 0, +inf stays
+    order = pt.order if pt.order is not None else range(w.shape[1])
+    slots = [(k, w[:, k : k + 1]) for k in order if k < w.shape[1] and np.any(w[:, k] != 0)]
+    nltk = pt.nltk[:, None] if pt.nltk is not None and pt.nltk.any() else False
+    score = formula(
+        (t.hl, t.rl, t.hf, t.rf),
+        (t.hc, t.rc, t.hfm, t.rfm),
+        (t.chunks, t.hw, t.rw),
+        slots,
+        (pt.alpha[:, None], pt.beta[:, None], pt.gamma[:, None], pt.delta[:, None]),
+        nltk_arithmetic=nltk,
+        perfect=t.perfect,
+    )[-1]
+    return np.broadcast_to(score, (len(pt), t.hl.shape[-1]))
 
 
 def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Array]:
@@ -280,8 +280,8 @@ def system_scores(
         return x @ one_hot
 
     def corpus_terms(v: dict[str, Array]) -> _Terms:
-        if perfect_rule:
-            perfect = (v["hw"] == v["hl"]) & (v["rw"] == v["rl"]) & (v["chunks"] == 1)
+        if perfect_rule:  # Stats.corpus_contribution(perfect_rule=True)
+            perfect = perfect_rows(v["hw"], v["hl"], v["rw"], v["rl"], v["chunks"])
             v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
         s = {f: sums(f, v[f]) for f in fields}
         return _terms(s, perfect_rule)
@@ -302,8 +302,7 @@ def system_scores(
     t = corpus_terms({f: pick(getattr(stats, f)) for f in fields})  # (B, S) per point
     out = np.empty((len(pt), n_systems))
     for k in range(len(pt)):
-        one = _Terms(*(getattr(t, f)[..., k, :] for f in t.__dataclass_fields__))  # type: ignore[arg-type]
-        out[k] = _kernel(one, pt.slice(k, k + 1))[0]
+        out[k] = _kernel(t.point(k), pt.slice(k, k + 1))[0]
     return out
 
 
@@ -364,7 +363,7 @@ class Rows:
         data = st.SegmentData.build(human, local_items.astype(np.int64), darr, threshold)
         present, local_sys = np.unique(systems, return_inverse=True)
         k = len(present)
-        return cls(data, local_sys.astype(np.int64), k, _system_human(human, local_sys, k), human)
+        return cls(data, local_sys.astype(np.int64), k, system_human(human, local_sys, k), human)
 
     @cached_property
     def human_ranks(self) -> Array:

@@ -180,7 +180,7 @@ def test_cli_with_no_room_anywhere_prints_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Before: ``internal error (RuntimeError: ...)``, status 1."""
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     hook(fresh, temp_root)
     h = tmp_path / "h.txt"
@@ -332,7 +332,7 @@ def test_cli_out_of_memory_is_one_line(
     import errno
     import mmap
 
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     def no_memory(*args: object, **kwargs: object) -> object:
         raise OSError(errno.ENOMEM, os.strerror(errno.ENOMEM))
@@ -387,7 +387,7 @@ def test_too_few_bootstrap_resamples_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Before: ``-b 1`` printed a "95% CI" that was one resample's score twice."""
-    from meteor.cli.commands import main
+    from meteor.cli.command_line import main
 
     h = tmp_path / "h.txt"
     h.write_text("a quick brown fox\nthe cat\n")

@@ -23,8 +23,8 @@ import re
 from typing import Any
 
 from meteor.analysis.buckets import BucketTable
+from meteor.analysis.corpus_report import CorpusReport
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
-from meteor.analysis.report import CorpusReport
 
 __all__ = [
     "LATEX_SYSTEMS_PER_TABLE",

@@ -44,9 +44,9 @@ from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
 from meteor.errors import ResourceError, shown
-from meteor.io.export import report
 from meteor.io.lines import detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
+from meteor.io.record_files import report
 from meteor.json_numbers import json_text
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
