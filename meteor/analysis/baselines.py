@@ -244,6 +244,8 @@ def _score(
         refs.extend(sys_refs)
         streams = [[r[i] if i < len(r) else r[0] for r in sys_refs] for i in range(corpus.n_refs)]
         systems.append((sys_hyps, streams))
+    if not hyps:
+        raise InputError("no segments to score with the baselines")
     # tasks: each system's corpus score first (the largest tasks), then chunks of segments
     tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
     places: list[tuple[str, str, int]] = []  # (baseline, "system" | "segment", position)
