@@ -113,14 +113,14 @@ def format_text(r: SpanReport) -> str:
             f"{_f(i.value)} [{_f(i.low)}, {_f(i.high)}]" for i in (o.precision, o.recall, o.f1)
         ]
         lines.append(
-            f"{s.preset[:28]:<28} {o.error_tokens:>7,} {o.flagged:>8,} {o.flagged_errors:>7,}  "
+            f"{s.preset:<28} {o.error_tokens:>7,} {o.flagged:>8,} {o.flagged_errors:>7,}  "
             + " ".join(f"{c:<22}" for c in cells)
         )
     for s in r.settings:
         lines += ["", f"{s.preset}: recall and precision by class (errors of the class or none)"]
         for row in s.rows[1:]:
             lines.append(
-                f"  {row.name[:44]:<44} {row.error_tokens:>6,} errors  recall "
+                f"  {row.name:<44} {row.error_tokens:>6,} errors  recall "
                 f"{_f(row.recall.value)}  precision {_f(row.precision.value)}"
             )
         if s.omissions:
