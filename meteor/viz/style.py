@@ -137,6 +137,8 @@ LABELS_EN: dict[str, str] = {
     "embedding": "embedding",
     "hypothesis": "hypothesis",
     "reference": "reference",
+    "hyp_short": "hyp",
+    "ref_short": "ref",
     "chunk": "chunk",
     "chunks": "chunks",
     "unmatched": "unmatched",
