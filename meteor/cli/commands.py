@@ -39,6 +39,7 @@ from meteor.cli import report as cli_report
 from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
+from meteor.cli.numbers import real_number
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.errors import ResourceError
@@ -158,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    first = " ".join(message.split())  # one line, whatever the message held
+    first = " ".join(cli_io.visible(message).split())  # one line, whatever it held
     sys.stderr.write(f"{PROG}: error: {first}\n")
     return 2
 
@@ -259,9 +260,12 @@ def _parse_weights(
 
 def _weight(value: str, name: str) -> float:
     try:
-        return float(value)
-    except ValueError:
-        raise CliError(f"--weights: weight of {name} must be a number, got {value!r}") from None
+        return real_number(value)
+    except argparse.ArgumentTypeError:
+        raise CliError(
+            f"--weights: weight of {name} must be a number, got {value!r} (written with the "
+            "digits 0-9, such as 0.6, and less than 1.8e308)"
+        ) from None
 
 
 def _build_meteor(args: argparse.Namespace) -> Meteor:

@@ -178,6 +178,6 @@ def cmd_tune(args: argparse.Namespace) -> int:
         doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
             fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
-    preset_line = f"\npreset file: {args.out}" if args.out else ""
+    preset_line = f"\npreset file: {cli_io.visible(args.out)}" if args.out else ""
     judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0

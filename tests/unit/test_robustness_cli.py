@@ -78,7 +78,7 @@ def file_with(tmp_path: Path, name: str, data: bytes) -> str:
         (["--alpha", "2"], r"alpha must be in [0.0, 1.0], got 2.0"),
         (["--beta", "nan"], "beta must be in"),
         (["--gamma=-inf"], "gamma must be in"),
-        (["--delta", "1e400"], "delta must be in"),
+        (["--delta", "1e400"], "argument --delta: got '1e400', a number too large to use"),
         (["--modules", "exact telepathy"], "unknown module 'telepathy'"),
         (["--weights", "exact=heavy"], "weight of exact must be a number, got 'heavy'"),
         (["--weights", "1 2 3 4 5"], "5 positional weight(s) for 4 module(s)"),
