@@ -130,3 +130,19 @@ def test_an_output_fifo_with_a_reader_gets_the_records(pair: list[str], tmp_path
     assert main(["score", *pair, "--jsonl", str(fifo)]) == 0
     reader.join(30)
     assert got and json.loads(got[0].splitlines()[0])["score"] > 0
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("local:٢", "is neither tcp://HOST:PORT"),
+        ("local:２", "is neither tcp://HOST:PORT"),
+        ("local:" + "9" * 400, "got a number of 400 digits"),
+    ],
+)
+def test_dask_local_workers_are_plain_digits(
+    capsys: pytest.CaptureFixture[str], pair: list[str], address: str, said: str
+) -> None:
+    assert main(["stream", "--dask", address, *pair]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "--dask" in err and said in err and len(err) < 300, err
