@@ -236,6 +236,10 @@ def _parse_weights(
         for item in items:
             key, _, value = item.partition("=")
             (mod,) = parse_modules([key])
+            if mod in given:
+                raise CliError(
+                    f"--weights gives {mod.value} twice ({spec!r}); give each module's weight once"
+                )
             given[mod] = _weight(value, key)
     elif any("=" in x for x in items):
         raise CliError(

@@ -146,3 +146,12 @@ def test_dask_local_workers_are_plain_digits(
     assert main(["stream", "--dask", address, *pair]) == 2
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "--dask" in err and said in err and len(err) < 300, err
+
+
+@pytest.mark.parametrize("spec", ["exact=1,exact=0.5", "stem=0.5 exact=1 stem=0.2"])
+def test_weights_name_each_module_once(
+    capsys: pytest.CaptureFixture[str], pair: list[str], spec: str
+) -> None:
+    assert main(["score", *pair, "-m", "exact stem", "-w", spec]) == 2  # the last one won
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "--weights gives" in err and "twice" in err
