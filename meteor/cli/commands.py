@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    first = " ".join(cli_io.visible(message).split())  # one line, whatever it held
+    first = cli_io.one_line(message)  # one line, whatever it held
     sys.stderr.write(f"{PROG}: error: {first}\n")
     return 2
 

@@ -121,7 +121,7 @@ class Parser(argparse.ArgumentParser):
         self.register("type", float, real_number)
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"meteor: error: {' '.join(message.split())} (see --help)\n")
+        sys.stderr.write(f"meteor: error: {one_line(message)} (see --help)\n")
         sys.exit(EXIT_USAGE)
 
 
@@ -135,6 +135,23 @@ def visible(text: str) -> str:
         else c
         for c in text
     )
+
+
+#: Longest run of non-space characters an error line shows whole (a preset name, a path,
+#: a column name of 100,000 characters is cut, with its length).
+MAX_SHOWN_WORD = 300
+
+
+def one_line(message: str) -> str:
+    """``message`` as the one line the CLI prints: control characters escaped
+    (:func:`visible`), white space collapsed, and any run of more than
+    :data:`MAX_SHOWN_WORD` non-space characters cut to its start and its length."""
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group()
+        return f"{word[:100]}…[{len(word):,} characters]"
+
+    return re.sub(rf"\S{{{MAX_SHOWN_WORD + 1},}}", cut, " ".join(visible(message).split()))
 
 
 class Terminated(KeyboardInterrupt):  # noqa: N818 - it is an interruption, as its base
@@ -798,7 +815,7 @@ def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
         line: str | None = None,
     ) -> None:
         out = stream if stream is not None else sys.stderr
-        out.write(f"meteor: warning: {' '.join(visible(str(message)).split())}\n")
+        out.write(f"meteor: warning: {one_line(str(message))}\n")
 
     with warnings.catch_warnings():
         warnings.showwarning = show

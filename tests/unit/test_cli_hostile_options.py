@@ -155,3 +155,27 @@ def test_weights_name_each_module_once(
     assert main(["score", *pair, "-m", "exact stem", "-w", spec]) == 2  # the last one won
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "--weights gives" in err and "twice" in err
+
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "-p", LONG],
+        ["score", "--lang", LONG],
+        ["score", "-m", LONG],
+        ["score", "-w", "exact=" + LONG],
+        ["reconcile", "--from", LONG, "--to", "hf", "--hyp", "a", "--ref", "a"],
+        ["stream", "--dask", LONG],
+    ],
+)
+def test_a_huge_value_is_echoed_short(
+    capsys: pytest.CaptureFixture[str], pair: list[str], argv: list[str]
+) -> None:
+    full = [*argv, *pair] if argv[0] in ("score", "stream") else argv
+    assert main(full) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and len(err) < 2_000, len(err)
+    assert re.search(r"x…\[100,0\d\d characters\]", err), err[:300]  # quotes count too
