@@ -353,9 +353,7 @@ def _read_corpus(args: argparse.Namespace, *, keep_bom: bool = False) -> Corpus:
         corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format, keep_bom=keep_bom)
     except InputError as exc:
         if not ref_files and "no references" in str(exc):
-            raise CliError(
-                "no references: give --ref FILE (or a TSV/JSONL with a 'ref' column)"
-            ) from None
+            raise CliError(str(exc).replace("a reference file,", "--ref FILE,", 1)) from None
         raise
     for name, data in (*hyp_files, *ref_files):
         if keep_bom and has_bom(data) and detect_format(name, args.input_format) == "text":

@@ -179,3 +179,27 @@ def test_a_huge_value_is_echoed_short(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and len(err) < 2_000, len(err)
     assert re.search(r"x…\[100,0\d\d characters\]", err), err[:300]  # quotes count too
+
+
+@pytest.mark.parametrize("command", ["score", "correlate", "report"])
+def test_a_table_on_stdin_gets_a_hint_to_name_its_format(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    judged: str,
+    tmp_path: Path,
+    command: str,
+) -> None:
+    import io
+    import sys
+
+    table = Path(judged).read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(table)))
+    argv = {
+        "score": ["score", "-i", "-"],
+        "correlate": ["correlate", "--hyp", "-", "--human-column", "human"],
+        "report": ["report", "--hyp", "-", "--format", "json", "--out", str(tmp_path / "r")],
+    }[command]
+    assert main(argv) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "no references" in err, err
+    assert "<stdin> was read as plain text" in err and "--input-format" in err, err
