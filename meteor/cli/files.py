@@ -550,6 +550,8 @@ def check_output_folder(flag: str, path: str) -> None:
     """
     if not path:
         raise CliError(f"{flag} needs a folder name")
+    if path == "-":  # stdout elsewhere: a report is several files
+        raise CliError(f"{flag} needs a folder name; '-' (stdout) cannot hold the report's files")
     _check_name(flag, path)
     p = Path(path)
     if p.exists() and not p.is_dir():

@@ -203,3 +203,13 @@ def test_a_table_on_stdin_gets_a_hint_to_name_its_format(
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "no references" in err, err
     assert "<stdin> was read as plain text" in err and "--input-format" in err, err
+
+
+def test_report_out_dash_is_not_a_folder_named_dash(
+    capsys: pytest.CaptureFixture[str], judged: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--hyp", judged, "--format", "json", "--out", "-"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "'-' (stdout) cannot hold" in err, err
+    assert not (tmp_path / "-").exists()
