@@ -536,6 +536,11 @@ def correlate(
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
+    if not isinstance(judged, Judged):
+        raise TypeError(
+            "correlate takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
+            f"{type(judged).__name__}"
+        )
     _check_options(options)
     metrics = score_metrics(
         judged,
