@@ -451,7 +451,8 @@ def read_input(
             "virtual file (such as /proc/version), not a text file; copy it to a file first"
         )
     _check_read(len(data), label, limit)
-    return Path(path).name or path, data
+    name = Path(path).name or path  # a label (system, data): bytes that are not UTF-8 as �
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), data
 
 
 def _flag(what: str) -> str:

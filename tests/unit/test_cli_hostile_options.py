@@ -213,3 +213,23 @@ def test_report_out_dash_is_not_a_folder_named_dash(
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "'-' (stdout) cannot hold" in err, err
     assert not (tmp_path / "-").exists()
+
+
+def test_a_file_name_that_is_not_utf8_labels_outputs_as_text(
+    capsys: pytest.CaptureFixture[str], judged: str, tmp_path: Path
+) -> None:
+    """A file name with a byte that is not UTF-8 (``$'\\xff.tsv'``, read by Python as a
+    lone surrogate) made ``tune --out`` and ``report`` fail after all the work with
+    "'utf-8' codec can't encode character '\\udcff' …"; the label shows U+FFFD."""
+    odd = os.path.join(os.fsencode(tmp_path), b"\xff.tsv")
+    with open(odd, "wb") as fh:
+        fh.write(Path(judged).read_bytes())
+    name = os.fsdecode(odd)
+    out = tmp_path / "t.json"
+    argv = ["tune", "--hyp", name, "--human-column", "human", "--bootstrap", "40"]
+    assert main([*argv, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert json.loads(out.read_text(encoding="utf-8"))["tuned_on"]["data"] == "\ufffd.tsv"
+    rep = tmp_path / "rep"
+    argv = ["report", "--hyp", name, "--format", "json,md", "--bootstrap", "40", "--out", str(rep)]
+    assert main(argv) == 0, capsys.readouterr().err
+    json.loads((rep / "report.json").read_text(encoding="utf-8"))
