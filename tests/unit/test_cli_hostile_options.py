@@ -233,3 +233,14 @@ def test_a_file_name_that_is_not_utf8_labels_outputs_as_text(
     argv = ["report", "--hyp", name, "--format", "json,md", "--bootstrap", "40", "--out", str(rep)]
     assert main(argv) == 0, capsys.readouterr().err
     json.loads((rep / "report.json").read_text(encoding="utf-8"))
+
+
+def test_tune_name_not_utf8_is_refused_before_tuning(
+    capsys: pytest.CaptureFixture[str], judged: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "t.json"
+    argv = ["tune", "--hyp", judged, "--human-column", "human", "--out", str(out)]
+    assert main([*argv, "--name", os.fsdecode(b"tuned-\xff")]) == 2
+    got, err = capsys.readouterr()
+    assert got == "" and err.count("\n") == 1 and "--name" in err and "not UTF-8" in err, err
+    assert "codec" not in err and not out.exists()
