@@ -106,6 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--help",
         "--version",
     ):
+        if not args_list[0].startswith("-"):  # a misspelt command, not score's file
+            return _fail(
+                f"unknown command {args_list[0]!r}; choose one of score, presets, explain, "
+                "reconcile, correlate, report, tune, stream (or give score's options: "
+                "meteor --hyp FILE …)"
+            )
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     if args_list and args_list[0] == "stream":
         from meteor.cli import stream as cli_stream  # loads distributed: only for this command

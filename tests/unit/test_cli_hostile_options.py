@@ -244,3 +244,18 @@ def test_tune_name_not_utf8_is_refused_before_tuning(
     got, err = capsys.readouterr()
     assert got == "" and err.count("\n") == 1 and "--name" in err and "not UTF-8" in err, err
     assert "codec" not in err and not out.exists()
+
+
+@pytest.mark.parametrize("word", ["scroe", "h.txt", "\x1b[31m"])
+def test_an_unknown_command_is_named(capsys: pytest.CaptureFixture[str], word: str) -> None:
+    assert main([word, "--hyp", "x"]) == 2  # was "unrecognized arguments: scroe" (as score)
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "unknown command" in err, err
+    assert not RAW_CONTROL.search(err)
+
+
+def test_options_alone_still_mean_score(
+    capsys: pytest.CaptureFixture[str], pair: list[str]
+) -> None:
+    assert main(pair) == 0
+    assert "METEOR corpus score" in capsys.readouterr().out
