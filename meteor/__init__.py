@@ -36,7 +36,7 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meteor import presets
@@ -224,6 +224,11 @@ def report(
     from meteor.io.read import Corpus
 
     if not isinstance(corpus, Corpus):
+        if not isinstance(corpus, Mapping):
+            raise TypeError(
+                "report takes a Corpus (meteor.io.read.load_corpus) or a mapping {system name: "
+                f"hypotheses}}, got {type(corpus).__name__}"
+            )
         if refs is None:
             raise InputError("report: give refs with a mapping of system hypotheses")
         ref_rows = tuple((r,) if isinstance(r, str) else tuple(r) for r in refs)

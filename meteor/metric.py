@@ -121,6 +121,13 @@ def resolve_params(
     """Combine a preset (or explicit params) with overrides; return (params, preset name)."""
     if params is not None and preset is not None:
         raise ParamError("give either preset or params, not both")
+    if isinstance(preset, Params):
+        raise ParamError("preset is a preset's name such as 'hf'; pass a Params as params=")
+    if params is not None and not isinstance(params, Params):
+        raise ParamError(
+            f"params must be a meteor.Params (e.g. meteor.get_preset('hf').params), got "
+            f"{type(params).__name__}; a preset's name goes in preset="
+        )
     name: str | None = None
     if lang is not None:
         lang = canonical_code(lang)  # Meteor 1.5's names too (cz, se, german)

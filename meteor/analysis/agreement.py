@@ -530,6 +530,11 @@ def correlate(
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
+    if not isinstance(judged, Judged):
+        raise TypeError(
+            "correlate takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
+            f"{type(judged).__name__}"
+        )
     _check_options(options, judged)
     if judged.system_only and system_scores is None:
         raise InputError("no segment judgements: give official system scores (--system-scores)")

@@ -459,6 +459,11 @@ def tune(
     """
     from meteor.metric import resolve_params
 
+    if not isinstance(judged, Judged):
+        raise TypeError(
+            "tune takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
+            f"{type(judged).__name__}"
+        )
     key = canonical_objective(objective)
     base, base_name = resolve_params(preset, params, lang)
     name = base_name or "custom"

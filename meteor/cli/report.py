@@ -31,6 +31,7 @@ from meteor.analysis.significance import (
 )
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.numbers import whole_number
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
 from meteor.metric import Meteor
@@ -156,11 +157,9 @@ def _edges(spec: str | None) -> tuple[int, ...] | None:
     if spec is None:
         return None
     try:
-        edges = tuple(int(x) for x in spec.replace(",", " ").split())
-    except ValueError:
-        raise CliError(
-            f"--length-edges must be whole numbers like 10,25,50, got {spec!r}"
-        ) from None
+        edges = tuple(whole_number(x) for x in spec.replace(",", " ").split())
+    except argparse.ArgumentTypeError as exc:
+        raise CliError(f"--length-edges must be whole numbers like 10,25,50: {exc}") from None
     if not edges or any(e < 1 for e in edges) or list(edges) != sorted(set(edges)):
         raise CliError(f"--length-edges must be increasing positive numbers, got {spec!r}")
     if len(edges) > MAX_LENGTH_EDGES:
@@ -326,7 +325,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                     allow_edited=args.allow_edited_preset)  # fmt: skip
 
     def say(msg: str) -> None:
-        sys.stderr.write(f"meteor report: {msg}\n")
+        sys.stderr.write(f"meteor report: {cli_io.visible(msg)}\n")
         sys.stderr.flush()
 
     options: dict[str, object] = {"n_samples": args.bootstrap, "seed": args.seed,

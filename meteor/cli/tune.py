@@ -104,6 +104,12 @@ def format_text(r: TuneResult) -> str:
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run ``tune``."""
     canonical_objective(args.objective)
+    try:  # a byte that is not UTF-8 (read as a lone surrogate) would fail at the end
+        (args.name or "").encode("utf-8")
+    except UnicodeEncodeError:
+        raise CliError(
+            f"--name {args.name!r} is not UTF-8 text; the preset file is UTF-8"
+        ) from None
     if args.folds and not args.group_by:
         raise CliError("--folds needs --group-by (a document column such as doc_id, or system)")
     if args.group_by and not args.folds:
@@ -168,6 +174,6 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out == "-":  # stdout holds the preset file alone: the summary goes to stderr
         sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
         return 0
-    preset_line = f"\npreset file: {args.out}" if args.out else ""
+    preset_line = f"\npreset file: {cli_io.visible(args.out)}" if args.out else ""
     judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0
