@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis.resampling import Interval, resample_indices, swap_masks
+from meteor.json_numbers import json_number
 
 
 def _scipy_stats() -> Any:
@@ -472,10 +473,6 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------- estimates
 
 
-def finite_or_none(x: float) -> float | None:
-    return x if math.isfinite(x) else None
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A measure's bootstrap :class:`~meteor.analysis.resampling.Interval` and what it
@@ -502,8 +499,8 @@ class Estimate:
         return self.interval.high
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low),
-                "high": finite_or_none(self.high), "n": self.n, "reason": self.reason}  # fmt: skip
+        return {"value": json_number(self.value), "low": json_number(self.low),
+                "high": json_number(self.high), "n": self.n, "reason": self.reason}  # fmt: skip
 
 
 def _all_equal(x: Array) -> bool:

@@ -21,6 +21,7 @@ import numpy as np
 from meteor.analysis.significance import Interval, PairedStat, ci_bounds
 from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
 from meteor.io.spans import SpanSet
+from meteor.json_numbers import json_number
 
 __all__ = [
     "ClassRow",
@@ -70,12 +71,8 @@ class ClassRow:
         }
 
 
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
 def _interval_dict(i: Interval) -> dict[str, Any]:
-    return {k: (_num(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
+    return {k: (json_number(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
 
 
 def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
@@ -154,9 +151,9 @@ class SettingSpans:
             "error_tokens": o.error_tokens,
             "flagged": o.flagged,
             "flagged_errors": o.flagged_errors,
-            "precision": _num(o.precision.value),
-            "recall": _num(o.recall.value),
-            "f1": _num(o.f1.value),
+            "precision": json_number(o.precision.value),
+            "recall": json_number(o.recall.value),
+            "f1": json_number(o.f1.value),
             "intervals": {
                 "precision": _interval_dict(o.precision),
                 "recall": _interval_dict(o.recall),
@@ -291,9 +288,9 @@ class SpanReport:
                 {
                     "baseline": a,
                     "setting": b,
-                    "f1_difference": _num(c.difference),
+                    "f1_difference": json_number(c.difference),
                     "interval": _interval_dict(c.difference_interval),
-                    "p_value": _num(c.p_value),
+                    "p_value": json_number(c.p_value),
                 }
                 for a, b, c in self.comparisons
             ],

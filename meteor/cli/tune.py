@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 
 from meteor.analysis.agreement import load_judged
@@ -162,9 +161,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             progress=bar,
         )
     if args.out is not None:
-        doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+            fh.write(result.preset_text(args.name))
     if args.out == "-":  # stdout holds the preset file alone: the summary goes to stderr
         sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
         return 0
