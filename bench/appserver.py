@@ -29,7 +29,9 @@ from typing import Any
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
+#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
+SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
+DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from meteor.errors import shown
-from meteor.module_registry import Module
+from meteor.module_registry import MODULE_ORDER
 from meteor.params import ParamError, Params
 
 __all__ = [
@@ -27,14 +27,7 @@ __all__ = [
     "DEFAULT_PRESET",
 ]
 
-EX, ST, SY, PA, LE, EM = (
-    Module.EXACT,
-    Module.STEM,
-    Module.SYNONYM,
-    Module.PARAPHRASE,
-    Module.LEMMA,
-    Module.EMBEDDING,
-)
+EX, ST, SY, PA, LE, EM = MODULE_ORDER
 
 
 @dataclass(frozen=True, slots=True)
