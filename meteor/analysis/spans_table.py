@@ -12,7 +12,7 @@ F1 on the same resamples (:class:`~meteor.analysis.significance.PairedStat`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from meteor.analysis.significance import Interval, PairedStat, ci_bounds
 from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
 from meteor.io.spans import SpanSet
 from meteor.json_numbers import json_number
+from meteor.runtime import Progress
 
 __all__ = [
     "ClassRow",
@@ -31,8 +32,6 @@ __all__ = [
     "setting_table",
     "span_report",
 ]
-
-Progress = Callable[[float, str], None]
 
 
 def _prf(sums: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

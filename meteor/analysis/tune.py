@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,7 @@ from meteor.errors import InputError
 from meteor.json_numbers import json_number, json_text
 from meteor.params import Params
 from meteor.presets import settings_digest
+from meteor.runtime import Progress
 
 __all__ = [
     "ALIGNMENT_FIELDS",
@@ -80,7 +81,6 @@ __all__ = [
 ]
 
 Array = np.ndarray
-Progress = Callable[[float, str], None]
 
 #: The fields a parameter point changes: they leave every alignment as it is.
 STATS_ONLY: tuple[str, ...] = ("alpha", "beta", "gamma", "delta", "weights")

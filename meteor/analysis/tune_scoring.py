@@ -7,7 +7,7 @@ whole groups (:func:`group_folds`) they are measured on.  The search over points
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -18,6 +18,7 @@ from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, system_human
 from meteor.errors import InputError
 from meteor.params import Params
+from meteor.runtime import Progress
 from meteor.scoring import formula, formula_plan, perfect_rows
 from meteor.types import Stats, module_slot
 
@@ -31,7 +32,6 @@ def _scipy_stats() -> Any:
 
 
 Array = np.ndarray
-Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- statistics
