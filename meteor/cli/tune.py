@@ -22,6 +22,7 @@ from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_obje
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.output import na_number as _f
 from meteor.io.labels import read_groups
 from meteor.presets import check_preset_name
 
@@ -64,10 +65,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     judged_args.add_run_options(p)
     cli_io.mark_inputs(p, hyp="hypothesis", ref="reference")
     return p
-
-
-def _f(x: float | None) -> str:
-    return "n/a" if x is None or x != x else f"{x:.4f}"
 
 
 def format_text(r: TuneResult) -> str:
