@@ -30,7 +30,7 @@ from meteor.languages import Language, ResourceError, canonical_code, get_langua
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
-from meteor.runtime import candidate_limit_env, check_environment, gc_paused
+from meteor.runtime import Progress, candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
 from meteor.signatures import settings_signature
 from meteor.stages.base import (
@@ -64,7 +64,6 @@ __all__ = [
     "unique_pairs",
 ]
 
-Progress = Callable[[float, str], None]
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
 MAX_CHARS = 200_000

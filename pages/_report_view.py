@@ -34,7 +34,7 @@ from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
 from pages._i18n import integer, module_label, num, p_value, t
-from pages._report_downloads import figure_downloads
+from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
 from pages._widgets import plotly, shared_figure
@@ -62,12 +62,6 @@ MAX_LABEL_BUCKETS = 50
 def figure_labels() -> dict[str, str]:
     """:mod:`meteor.viz.report_figures`'s label keys in the interface language."""
     return {k: t(f"rf_{k}") for k in report_figures._LABELS_EN}
-
-
-def _bucket_title(name: str) -> str:
-    if name.startswith("label:"):
-        return t("rp_b_label", column=name.removeprefix("label:"))
-    return t(f"rp_b_{name}")
 
 
 def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
@@ -353,7 +347,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
     extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
     extra = [x for x in extra if x not in names]
     name = st.selectbox(
-        t("rp_bucketing"), names + extra, format_func=_bucket_title, key="rp_bucketing"
+        t("rp_bucketing"), names + extra, format_func=bucket_title, key="rp_bucketing"
     )
     if name in extra and labels_of is not None:
         got = labels_of.table(rep, name.removeprefix("label:"), key)
@@ -363,7 +357,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
     else:
         table = rep.buckets[names.index(name) if name in names else 0]
     fig_key = (*key, "bucket", table.name, hash(table.rows))  # a label column: its upload's
-    title = _bucket_title(table.name)
+    title = bucket_title(table.name)
     labels = figure_labels()
 
     def build() -> Any:

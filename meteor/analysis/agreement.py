@@ -51,6 +51,7 @@ from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
 from meteor.params import Params
+from meteor.runtime import Progress
 from meteor.scoring import compute
 from meteor.types import Stats
 
@@ -77,7 +78,6 @@ BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
     "chrf++": ("CHRF", {"word_order": 2}),
     "bleu": ("BLEU", {}),
 }
-Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- scoring

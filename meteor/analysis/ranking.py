@@ -55,7 +55,7 @@ from meteor.analysis.significance import (
 )
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.stats import Breakdown
+from meteor.stats import Breakdown, BreakdownFields
 from meteor.types import CorpusResult, MeteorResult, Stats
 
 __all__ = [
@@ -139,9 +139,9 @@ def _randomisation_p(
 
 
 @dataclass(frozen=True, slots=True)
-class SystemRow:
+class SystemRow(BreakdownFields):
     """One system of the ranking table: the bootstrap intervals and the formula's breakdown
-    of its corpus score that the row summarises.
+    of its corpus score that the row summarises (``precision`` … ``score`` read from it).
 
     ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
     ``mean_segment`` the mean of segment scores (a different number, labelled so).
@@ -161,18 +161,6 @@ class SystemRow:
     @property
     def mean_segment(self) -> Interval:
         return self.intervals.mean_segment
-
-    @property
-    def precision(self) -> float:
-        return self.breakdown.precision
-
-    @property
-    def recall(self) -> float:
-        return self.breakdown.recall
-
-    @property
-    def frag(self) -> float:
-        return self.breakdown.frag
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -17,19 +17,17 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Any
 
 from meteor.analysis.buckets import BucketTable
 from meteor.analysis.corpus_report import CorpusReport
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
+from meteor.json_numbers import json_text
 
 __all__ = [
     "LATEX_SYSTEMS_PER_TABLE",
     "data_line",
-    "json_safe",
     "latex_escape",
     "to_json",
     "to_latex",
@@ -69,20 +67,9 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def json_safe(x: Any) -> Any:
-    """``x`` with every non-finite float as ``None`` (JSON has no NaN)."""
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {k: json_safe(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [json_safe(v) for v in x]
-    return x
-
-
 def to_json(rep: CorpusReport) -> str:
     """The whole analysis as one JSON document."""
-    return json.dumps(json_safe(rep.to_dict()), ensure_ascii=False, indent=2, allow_nan=False)
+    return json_text(rep.to_dict(), indent=2)
 
 
 def _num(x: float | None, digits: int = 4) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import sys
 from collections.abc import Iterator, Sequence
@@ -485,7 +484,7 @@ def _print_summary(
             comparisons=comparisons,
             sources=corpus.sources,
         )
-        out.write(json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+        out.write(json_text(rep, indent=2) + "\n")
     elif args.format == "tsv":
         print_tsv(out, results, intervals, comparisons)
     else:

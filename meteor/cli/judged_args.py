@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Callable, Iterator
@@ -18,6 +17,7 @@ from meteor.cli.files import atomic_output
 from meteor.cli.numbers import real_number
 from meteor.cli.output import ProgressBar
 from meteor.errors import shown
+from meteor.json_numbers import json_text
 
 __all__ = [
     "add_darr_options",
@@ -101,7 +101,7 @@ def write_record(
     """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
     else ``text()``."""
     if args.format == "json":
-        out_text = json.dumps(record(), ensure_ascii=False, allow_nan=False)
+        out_text = json_text(record())
     else:
         out_text = text()
     with atomic_output("-") as out:

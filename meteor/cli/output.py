@@ -103,6 +103,11 @@ def open_out(path: str, flag: str | None = None) -> AbstractContextManager[TextI
     return atomic_output(path, flag=flag)
 
 
+def na_number(x: float | None, digits: int = 4) -> str:
+    """``x`` to ``digits`` places; ``n/a`` where it is undefined (None or NaN)."""
+    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
+
+
 def _fmt(x: float, width: int) -> str:
     return "nan" if math.isnan(x) else f"{x:.{width}f}"
 

@@ -14,7 +14,6 @@ with bootstrap intervals and a paired test of each setting's F1 against the firs
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from meteor.analysis.spans import RATER_RULES
@@ -22,6 +21,7 @@ from meteor.analysis.spans_table import SpanReport, span_report
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError
+from meteor.cli.output import na_number
 from meteor.io.read import load_corpus
 from meteor.io.spans import SPAN_FORMATS, read_spans
 from meteor.metric import Meteor
@@ -93,7 +93,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
 
 
 def _f(x: float | None) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x:.3f}"
+    return na_number(x, 3)
 
 
 def format_text(r: SpanReport) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 
 from meteor.analysis.agreement import load_judged
@@ -23,6 +22,7 @@ from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_obje
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.output import na_number as _f
 from meteor.io.labels import read_groups
 from meteor.presets import check_preset_name
 
@@ -65,10 +65,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     judged_args.add_run_options(p)
     cli_io.mark_inputs(p, hyp="hypothesis", ref="reference")
     return p
-
-
-def _f(x: float | None) -> str:
-    return "n/a" if x is None or x != x else f"{x:.4f}"
 
 
 def format_text(r: TuneResult) -> str:
@@ -168,9 +164,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             progress=bar,
         )
     if args.out is not None:
-        doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+            fh.write(result.preset_text(args.name))
     if args.out == "-":  # stdout holds the preset file alone: the summary goes to stderr
         sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
         return 0

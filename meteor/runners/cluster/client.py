@@ -35,6 +35,7 @@ from meteor.runners.cluster.worker import (
     worker_state,
 )
 from meteor.runners.transport import Decoder
+from meteor.runtime import Progress
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -49,7 +50,6 @@ __all__ = [
     "score_corpus_dask",
 ]
 
-Progress = Callable[[float, str], None]
 
 #: Seconds to wait for the scheduler, for the first worker, for a worker to load the
 #: resources, and for any worker to come back when all have gone during a run.
