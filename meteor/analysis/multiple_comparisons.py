@@ -26,15 +26,11 @@ __all__ = ["CORRECTIONS", "adjust_p_values", "correction_name"]
 #: The corrections offered, the default first.
 CORRECTIONS = ("holm", "bonferroni", "none")
 
-_NAMES = {
-    "holm": "Holm (step-down)",
-    "bonferroni": "Bonferroni",
-    "none": "no correction",
-}
+_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "none"}
 
 
 def correction_name(method: str) -> str:
-    """The correction as written in every output: ``Holm (step-down)``, ``Bonferroni``, …"""
+    """The correction as written in every output: ``Holm``, ``Bonferroni``, ``none``."""
     check_correction(method)
     return _NAMES[method]
 

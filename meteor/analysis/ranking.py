@@ -332,7 +332,7 @@ class PairTest:
             "difference_interval": [self.difference_low, self.difference_high],
             "p_paired_bootstrap": self.p_bootstrap,
             "p_approximate_randomisation": self.p_randomisation,
-            "test": named_test(self.test),
+            "decided_by": named_test(self.test),
             "p_adjusted": self.p_adjusted,
             "significant": self.significant,
         }
@@ -357,19 +357,25 @@ class Ranking:
     cluster_rule: str = CLUSTER_RULE
 
     @property
+    def adjusted_label(self) -> str:
+        """The adjusted p's column title: ``adjusted p (Holm, randomisation)``."""
+        short = "randomisation" if self.test == "ar" else "bootstrap"
+        return f"adjusted p ({correction_name(self.correction)}, {short})"
+
+    @property
     def decision(self) -> str:
         """The significance rule in one sentence, as every output prints it."""
-        check_test(self.test)
-        other = "paired bootstrap" if self.test == "ar" else "approximate randomisation"
-        count = f"{self.trials:,} trials" if self.test == "ar" else f"{self.samples:,} resamples"
+        ar = f"approximate randomisation ({self.trials:,} trials)"
+        bs = f"paired bootstrap ({self.samples:,} resamples)"
+        deciding, other = (ar, bs) if self.test == "ar" else (bs, ar)
         corr = (
-            "no multiple-comparison correction"
+            "with no multiple-comparison correction"
             if self.correction == "none"
-            else f"{correction_name(self.correction)} correction over {self.comparisons} comparisons"
+            else f"after the {correction_name(self.correction)} correction over "
+            f"{self.comparisons} comparisons"
         )
         return (
-            f"significant: {named_test(self.test)} ({count}) p < {self.alpha:g} "
-            f"after {corr}; the {other} p is shown beside it"
+            f"significant: {deciding} p < {self.alpha:g} {corr}; the {other} p is shown beside it"
         )
 
     def pair(self, a: str, b: str) -> PairTest:
@@ -390,8 +396,9 @@ class Ranking:
             "pairs": [p.to_dict() for p in self.pairs],
             "comparisons": self.comparisons,
             "alpha": self.alpha,
-            "test": named_test(self.test),
-            "multiple_comparison_correction": correction_name(self.correction),
+            "test": self.test,
+            "test_name": named_test(self.test),
+            "multiple_comparison_correction": self.correction,
             "decision": self.decision,
             "bootstrap_samples": self.samples,
             "randomisation_trials": self.trials,
