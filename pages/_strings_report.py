@@ -86,9 +86,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "системы текущего кластера значимо, иначе входит в него.",
     },
     "rp_borderline_open": {
-        "en": "{system} opens a new cluster on an adjusted p of {p} against {top}, within "
+        "en": "{system} opens a new cluster after {top} on an adjusted p of {p}, within "
         "0.01 of alpha {alpha}: another seed or number of trials can move this boundary.",
-        "ru": "{system} открывает новый кластер при скорректированном p {p} против {top}, "
+        "ru": "{system} открывает новый кластер после {top} при скорректированном p {p}, "
         "в пределах 0,01 от alpha {alpha}: другой seed или число испытаний может сдвинуть "
         "эту границу.",
     },

@@ -424,11 +424,15 @@ class ClusterDecision:
 
     def note(self, alpha: float) -> str:
         """The sentence the report prints for a borderline decision."""
-        verb = "opens a new cluster" if self.new_cluster else "stays in its cluster"
+        verb = (
+            f"opens a new cluster after {self.top}"
+            if self.new_cluster
+            else f"stays in the cluster of {self.top}"
+        )
         return (
-            f"{self.system} {verb} on an adjusted p of {self.p_adjusted:.4f} against "
-            f"{self.top}, within {BORDERLINE:g} of alpha {alpha:g}: another seed or number "
-            "of trials can move this cluster boundary"
+            f"{self.system} {verb} on an adjusted p of {self.p_adjusted:.4f}, within "
+            f"{BORDERLINE:g} of alpha {alpha:g}: another seed or number of trials can move "
+            "this cluster boundary"
         )
 
     def to_dict(self) -> dict[str, Any]:
