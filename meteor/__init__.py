@@ -208,9 +208,17 @@ def report(
     params: Params | None = None,
     lang: str | None = None,
     workers: int | None = None,
+    test: str = "ar",
+    correction: str = "holm",
+    n_trials: int = 10_000,
     **options: Any,
 ) -> CorpusReport:
     """The corpus report of N systems: one call, one frozen record with ``to_dict()``.
+
+    ``test``: the paired test that decides significance, ``"ar"`` (approximate
+    randomisation, the default) or ``"bootstrap"`` (paired bootstrap); the other's p is
+    shown beside it.  ``correction``: ``"holm"`` (default), ``"bonferroni"`` or ``"none"``
+    over the pairwise tests.  ``n_trials``: randomisation trials (10,000, sacreBLEU's).
 
     ``corpus`` is a :class:`meteor.io.read.Corpus` (as :func:`meteor.io.read.load_corpus`
     reads files, segments paired by id), or a mapping ``system name → hypotheses`` with
@@ -237,4 +245,6 @@ def report(
     elif refs is not None:
         raise InputError("report: a Corpus carries its references; do not give refs too")
     m = Meteor(preset, params=params, lang=lang)
-    return corpus_report(corpus, m, workers=workers, **options)
+    return corpus_report(
+        corpus, m, workers=workers, test=test, correction=correction, n_trials=n_trials, **options
+    )

@@ -92,8 +92,8 @@ def write_files(
 
 
 def _p_text(p: float, samples: int) -> str:
-    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0
-    (:func:`meteor.analysis.pvalue_text.p_value_text`)."""
+    """``p = 0.0712`` (:func:`meteor.analysis.pvalue_text.p_value_text`; the bootstrap p
+    is never 0, its smallest ``2/(B+1)``)."""
     return "p " + p_value_text(p, bootstrap_resolution(samples), relation=True)
 
 
