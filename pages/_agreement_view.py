@@ -81,9 +81,9 @@ def judged_of(
 ) -> Judged:
     """The judged corpus (read once per content and choices; InputError as the readers').
 
-    ``darr_column``: the column DARR pairs are built from (None or ``human``: the human
-    scores themselves, the library's default)."""
-    darr = None if darr_column in (None, human) else darr_column
+    ``darr_column``: the column DARR pairs are built from, as chosen (None: the library's
+    default, a raw DA column when the file has one, else the human scores)."""
+    darr = darr_column
     key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better, darr)
     return APP_CACHE.get(
         key,
