@@ -280,11 +280,6 @@ class PairTest:
     significant: bool
 
     @property
-    def p_test(self) -> float:
-        """The deciding test's p-value before the correction."""
-        return self.p_randomisation if self.test == "ar" else self.p_bootstrap
-
-    @property
     def a(self) -> str:
         return self.paired.name_a
 
