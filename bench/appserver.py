@@ -29,7 +29,9 @@ from typing import Any
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
+#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
+SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
+DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -255,6 +257,51 @@ def run_load_phases(
         args.json.write_text(json.dumps(rows, indent=1))
     print()
     return rows
+
+
+async def guarded(job: Awaitable[None], out: dict[str, Any]) -> None:
+    """A session that fails (a browser timeout on a busy machine) is counted and its
+    message kept, not fatal to the phase."""
+    try:
+        await job
+    except Exception as exc:  # noqa: BLE001
+        out["errors"] = out.get("errors", 0) + 1
+        out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+async def run_sessions(
+    typical: list[Awaitable[None]],
+    long: Awaitable[None] | None,
+    stop: asyncio.Event,
+    timeout: float,
+) -> tuple[float, bool]:
+    """The typical sessions (then ``stop`` is set) beside the long one, for at most
+    ``timeout`` seconds: (wall seconds, whether the phase was cut at the timeout).  What
+    was measured until then stays in the sessions' records."""
+
+    async def typical_all() -> None:
+        await asyncio.gather(*typical)
+        stop.set()
+
+    t0 = time.perf_counter()
+    jobs = [asyncio.ensure_future(typical_all())]
+    if long is not None:
+        jobs.append(asyncio.ensure_future(long))
+    _, late = await asyncio.wait(jobs, timeout=timeout)
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    return time.perf_counter() - t0, bool(late)
+
+
+def session_counts(typ: list[dict[str, Any]], lng: dict[str, Any]) -> dict[str, Any]:
+    """What went wrong in a phase's sessions: timeouts, skipped edits, failed sessions."""
+    return {
+        "typical_timeouts": sum(s["timeouts"] for s in typ),
+        "typical_skipped": sum(s["skipped"] for s in typ),
+        "session_errors": sum(s.get("errors", 0) for s in [*typ, lng]),
+        "first_error": next((s["error"] for s in [*typ, lng] if "error" in s), None),
+    }
 
 
 def sampled_fields(sampler: RssSampler) -> dict[str, Any]:

@@ -42,12 +42,15 @@ from appserver import (  # noqa: E402
     REF_BOX,
     RssSampler,
     app_server,
+    guarded,
     load_bench_args,
     loadavg,
     long_pair,
     pct,
     run_load_phases,
+    run_sessions,
     sampled_fields,
+    session_counts,
     wmt_pairs,
 )
 
@@ -132,15 +135,6 @@ async def long_session(
                 break
 
 
-async def guarded(job: Any, out: dict[str, Any]) -> None:
-    """A session that fails (a browser timeout on a busy machine) is counted, not fatal."""
-    try:
-        await job
-    except Exception as exc:  # noqa: BLE001
-        out["errors"] = out.get("errors", 0) + 1
-        out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
-
-
 def plan(n_typical: int, rounds: int) -> list[list[tuple[str, str, str, str]]]:
     """Each typical session's edits, with the score the library gives after each."""
     pairs = wmt_pairs(max_tokens=60)
@@ -193,23 +187,13 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
                         )
                         for i in range(n_typical)
                     ]
-
-                    async def typical_all() -> None:
-                        await asyncio.gather(*tasks)
-                        stop.set()
-
-                    t0 = time.perf_counter()
-                    jobs = [typical_all()]
-                    if with_long:
-                        jobs.append(
-                            guarded(long_session(pages[-1], url, stop, lng, args.timeout * 3), lng)
-                        )
-                    running = [asyncio.ensure_future(j) for j in jobs]
-                    _, late = await asyncio.wait(running, timeout=args.phase_timeout)
-                    for task in late:  # bounded: report what was measured so far
-                        task.cancel()
-                    await asyncio.gather(*late, return_exceptions=True)
-                    wall = time.perf_counter() - t0
+                    ends = args.timeout * 3
+                    long = (
+                        guarded(long_session(pages[-1], url, stop, lng, ends), lng)
+                        if with_long
+                        else None
+                    )
+                    wall, cut = await run_sessions(tasks, long, stop, args.phase_timeout)
             finally:
                 await browser.close()
     lat = [x for s in typ for x in s["lat"]]
@@ -222,10 +206,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "typical_p50_s": pct(lat, 0.50),
         "typical_p95_s": pct(lat, 0.95),
         "typical_max_s": max(lat, default=float("nan")),
-        "typical_timeouts": sum(s["timeouts"] for s in typ),
-        "typical_skipped": sum(s["skipped"] for s in typ),
-        "session_errors": sum(s.get("errors", 0) for s in [*typ, lng]),
-        "first_error": next((s["error"] for s in [*typ, lng] if "error" in s), None),
+        **session_counts(typ, lng),
         "long_edits": len(lng["lat"]),
         "long_p50_s": pct(lng["lat"], 0.50),
         "long_max_s": max(lng["lat"], default=float("nan")),
@@ -236,7 +217,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "server_up_s": server["up"],
         **sampled_fields(sampler),
         "wall_s": wall,
-        "phase_cut_at_timeout": bool(late),
+        "phase_cut_at_timeout": cut,
         "loadavg_before": la_before,
         "loadavg_after": loadavg(),
     }

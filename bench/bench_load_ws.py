@@ -45,12 +45,15 @@ from appserver import (  # noqa: E402
     REF_BOX,
     RssSampler,
     app_server,
+    guarded,
     load_bench_args,
     loadavg,
     long_pair,
     pct,
     run_load_phases,
+    run_sessions,
     sampled_fields,
+    session_counts,
 )
 from bench_load import plan  # noqa: E402
 from wsclient import WsSession  # noqa: E402
@@ -120,15 +123,6 @@ async def long_session(
         await s.close()
 
 
-async def guarded(job: Any, out: dict[str, Any]) -> None:
-    """A session that fails is counted and its message kept, not fatal to the phase."""
-    try:
-        await job
-    except Exception as exc:  # noqa: BLE001
-        out["errors"] = out.get("errors", 0) + 1
-        out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
-
-
 async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
@@ -147,24 +141,12 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
             lng: dict[str, Any] = {"done": [], "timeouts": 0}
             stop = asyncio.Event()
 
-            async def typical_all() -> None:
-                await asyncio.gather(
-                    *(
-                        guarded(typical_session(url, plans[i], typ[i], args), typ[i])
-                        for i in range(n_typical)
-                    )
-                )
-                stop.set()
-
-            t0 = time.perf_counter()
-            jobs = [asyncio.ensure_future(typical_all())]
-            if with_long:
-                jobs.append(asyncio.ensure_future(guarded(long_session(url, stop, lng, args), lng)))
-            _, late = await asyncio.wait(jobs, timeout=args.phase_timeout)
-            for task in late:
-                task.cancel()
-            await asyncio.gather(*late, return_exceptions=True)
-            wall = time.perf_counter() - t0
+            tasks = [
+                guarded(typical_session(url, plans[i], typ[i], args), typ[i])
+                for i in range(n_typical)
+            ]
+            long = guarded(long_session(url, stop, lng, args), lng) if with_long else None
+            wall, cut = await run_sessions(tasks, long, stop, args.phase_timeout)
     shown = [x for s in typ for x in s["shown"]]
     done = [x for s in typ for x in s["done"]]
     first = [s["first_load"] for s in typ if "first_load" in s]
@@ -179,10 +161,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "done_p50_s": pct(done, 0.50),
         "done_p95_s": pct(done, 0.95),
         "done_max_s": max(done, default=float("nan")),
-        "typical_timeouts": sum(s["timeouts"] for s in typ),
-        "typical_skipped": sum(s["skipped"] for s in typ),
-        "session_errors": sum(s.get("errors", 0) for s in [*typ, lng]),
-        "first_error": next((s["error"] for s in [*typ, lng] if "error" in s), None),
+        **session_counts(typ, lng),
         "long_edits": len(lng["done"]),
         "long_p50_s": pct(lng["done"], 0.50),
         "long_max_s": max(lng["done"], default=float("nan")),
@@ -192,7 +171,7 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "warm_first_load_s": warm_load,
         **sampled_fields(sampler),
         "wall_s": wall,
-        "phase_cut_at_timeout": bool(late),
+        "phase_cut_at_timeout": cut,
         "loadavg_before": la_before,
         "loadavg_after": loadavg(),
     }

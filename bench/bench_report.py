@@ -1,6 +1,6 @@
 """Bench (by hand, not a test): the corpus report of 10 systems × 2,000 segments (issue 35).
 
-    python bench/bench_report.py [--data DIR] [--systems 2,5,10] [--samples 1000]
+    python bench/bench_report.py [--data DIR] [--systems 2,5,10] [--samples 1000] [--trials N]
 
 The data are WMT21 newstest ru→en (``wmt21_ru-en_da/all_outputs.tsv``: every output line of
 the 10 MT systems, 1,000 segments, reference A; ``ref_B.txt``: the second reference).  A
@@ -10,7 +10,8 @@ outputs** against reference B (real text both times; the hypotheses repeat, the 
 do not).  ``--segments`` takes fewer.
 
 Each number of systems runs in a fresh process, so its peak RSS is its own.  ``meteor.report``
-runs with ``--samples`` bootstrap resamples (and as many randomisation trials); its progress
+runs with ``--samples`` bootstrap resamples and ``--trials`` randomisation trials (default: the
+report's own default, 10,000); its progress
 lines split the time: scoring every system, the statistics (each system's bootstrap and
 every pairwise test), the buckets (with their intervals) and "where the points go".
 "Peak RSS after scoring" is the process's peak when the statistics start, with every record
@@ -84,7 +85,10 @@ def child(args: argparse.Namespace) -> None:
             marks.append((phase, time.perf_counter(), _peak_mb()))
 
     t0 = time.perf_counter()
-    rep = meteor.report(hyps, refs, "meteor-1.5", n_samples=args.samples, progress=progress)
+    trials = {"n_trials": args.trials} if args.trials else {}
+    rep = meteor.report(
+        hyps, refs, "meteor-1.5", n_samples=args.samples, progress=progress, **trials
+    )
     end = time.perf_counter()
     spans: dict[str, float] = {}
     for (phase, t, _), nxt in zip(marks, [m[1] for m in marks[1:]] + [end], strict=True):
@@ -94,6 +98,7 @@ def child(args: argparse.Namespace) -> None:
         "systems": len(hyps),
         "segments": len(refs),
         "samples": args.samples,
+        "trials": rep.ranking.trials,
         "comparisons": rep.ranking.comparisons,
         "total_s": end - t0,
         **{f"{k}_s": v for k, v in spans.items()},
@@ -109,6 +114,7 @@ def main() -> None:
     ap.add_argument("--systems", default="2,5,10", help="comma-separated numbers of systems")
     ap.add_argument("--segments", type=int, default=2000)
     ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--trials", type=int, default=0, help="randomisation trials (0: the default)")
     ap.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -118,7 +124,8 @@ def main() -> None:
     print(
         f"{args.segments:,} segments per system (1,000 real outputs against reference A, "
         "then the same outputs against reference B); "
-        f"{args.samples:,} bootstrap resamples and randomisation trials"
+        f"{args.samples:,} bootstrap resamples, "
+        f"{f'{args.trials:,}' if args.trials else 'the default number of'} randomisation trials"
     )
     head = (
         f"{'systems':>7} {'pairs':>5} {'total s':>8} {'scoring':>8} {'statistics':>10} "
@@ -127,7 +134,8 @@ def main() -> None:
     print(head)
     for n in (int(x) for x in args.systems.split(",")):
         cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
-               "--segments", str(args.segments), "--samples", str(args.samples)]  # fmt: skip
+               "--segments", str(args.segments), "--samples", str(args.samples),
+               "--trials", str(args.trials)]  # fmt: skip
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         r = json.loads(done.stdout.strip().splitlines()[-1])
         print(

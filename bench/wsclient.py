@@ -38,7 +38,6 @@ class WsSession:
         self.values: dict[str, str] = {}  # widget id -> the value this client set
         self.metrics: dict[str, str] = {}  # label -> text shown
         self.finished = 0  # script_finished messages received
-        self.received_bytes = 0
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self.error: str | None = None
@@ -63,7 +62,6 @@ class WsSession:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
-                self.received_bytes += len(raw)
                 msg = ForwardMsg()
                 msg.ParseFromString(raw)
                 self._apply(msg)
@@ -107,7 +105,6 @@ class WsSession:
         """What a browser sends when a text area's new value is committed (Ctrl+Enter)."""
         wid, fragment = self.widgets[label]
         self.values[wid] = text
-        self.finished_before = self.finished
         await self._send_rerun(list(self.values.items()), fragment)
 
     async def wait(self, cond: Any, timeout: float) -> None:

@@ -36,7 +36,7 @@ The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meteor import presets
@@ -208,9 +208,17 @@ def report(
     params: Params | None = None,
     lang: str | None = None,
     workers: int | None = None,
+    test: str = "ar",
+    correction: str = "holm",
+    n_trials: int = 10_000,
     **options: Any,
 ) -> CorpusReport:
     """The corpus report of N systems: one call, one frozen record with ``to_dict()``.
+
+    ``test``: the paired test that decides significance, ``"ar"`` (approximate
+    randomisation, the default) or ``"bootstrap"`` (paired bootstrap); the other's p is
+    shown beside it.  ``correction``: ``"holm"`` (default), ``"bonferroni"`` or ``"none"``
+    over the pairwise tests.  ``n_trials``: randomisation trials (10,000, sacreBLEU's).
 
     ``corpus`` is a :class:`meteor.io.read.Corpus` (as :func:`meteor.io.read.load_corpus`
     reads files, segments paired by id), or a mapping ``system name → hypotheses`` with
@@ -224,6 +232,11 @@ def report(
     from meteor.io.read import Corpus
 
     if not isinstance(corpus, Corpus):
+        if not isinstance(corpus, Mapping):
+            raise TypeError(
+                "report takes a Corpus (meteor.io.read.load_corpus) or a mapping {system name: "
+                f"hypotheses}}, got {type(corpus).__name__}"
+            )
         if refs is None:
             raise InputError("report: give refs with a mapping of system hypotheses")
         ref_rows = tuple((r,) if isinstance(r, str) else tuple(r) for r in refs)
@@ -232,4 +245,6 @@ def report(
     elif refs is not None:
         raise InputError("report: a Corpus carries its references; do not give refs too")
     m = Meteor(preset, params=params, lang=lang)
-    return corpus_report(corpus, m, workers=workers, **options)
+    return corpus_report(
+        corpus, m, workers=workers, test=test, correction=correction, n_trials=n_trials, **options
+    )

@@ -39,7 +39,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from meteor.errors import InputError
 from meteor.params import Params
-from meteor.runtime import gc_paused
+from meteor.runtime import Progress, gc_paused
 from meteor.scoring import Breakdown, compute
 from meteor.signatures import check_same_settings
 from meteor.types import CorpusResult, MeteorResult, Stats
@@ -65,7 +65,6 @@ __all__ = [
     "unique_pairs",
 ]
 
-Progress = Callable[[float, str], None]
 
 #: A corpus of no segments (:class:`meteor.errors.InputError`), refused by every runner.
 EMPTY_CORPUS = "no segments: hyps and refs are empty; a corpus needs at least one segment"

@@ -72,13 +72,14 @@ SHOWN_CHARS = 40
 
 
 def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
-    """``repr(value)`` for a message, cut to ``limit`` characters with an ellipsis (``…``)
-    when longer, so that a huge value (``10**400``, a 1 MB string) stays one short line."""
+    """``repr(value)`` for a message, cut to ``limit`` characters with an ellipsis and the
+    whole length (``'xxx…[100,002 characters]'``) when longer, so that a huge value
+    (``10**400``, a 1 MB string) stays one short line."""
     try:
         text = repr(value)
     except (ValueError, RecursionError):  # an int beyond Python's digit limit, a deep list
         text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: max(1, limit - 1)] + "…"
+    return text if len(text) <= limit else f"{text[: max(1, limit - 1)]}…[{len(text):,} characters]"
 
 
 def _rebuild(cls: type[_CodedError], message: str, code: str | None, params: dict[str, Any]) -> Any:

@@ -30,7 +30,7 @@ from meteor.languages import Language, ResourceError, canonical_code, get_langua
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
 from meteor.presets import DEFAULT_PRESET, get_preset
-from meteor.runtime import candidate_limit_env, check_environment, gc_paused
+from meteor.runtime import Progress, candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
 from meteor.signatures import settings_signature
 from meteor.stages.base import (
@@ -64,7 +64,6 @@ __all__ = [
     "unique_pairs",
 ]
 
-Progress = Callable[[float, str], None]
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
 MAX_CHARS = 200_000
@@ -121,6 +120,13 @@ def resolve_params(
     """Combine a preset (or explicit params) with overrides; return (params, preset name)."""
     if params is not None and preset is not None:
         raise ParamError("give either preset or params, not both")
+    if isinstance(preset, Params):
+        raise ParamError("preset is a preset's name such as 'hf'; pass a Params as params=")
+    if params is not None and not isinstance(params, Params):
+        raise ParamError(
+            f"params must be a meteor.Params (e.g. meteor.get_preset('hf').params), got "
+            f"{type(params).__name__}; a preset's name goes in preset="
+        )
     name: str | None = None
     if lang is not None:
         lang = canonical_code(lang)  # Meteor 1.5's names too (cz, se, german)

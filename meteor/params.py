@@ -71,7 +71,7 @@ _signer: Callable[..., str] | None = None
 
 #: A number written in text, the one way this library reads one (:func:`parse_number`):
 #: ASCII digits, an optional sign, point and exponent; no ``_``, no full-width digits.
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def parse_number(text: str) -> float | None:
@@ -84,7 +84,7 @@ def parse_number(text: str) -> float | None:
     outright (issue 13, item 19).  A decimal too large for a float (``1e400``) is None.
     """
     stripped = text.strip()
-    if not _DECIMAL.fullmatch(stripped):
+    if not DECIMAL.fullmatch(stripped):
         return None
     value = float(stripped)
     return value if math.isfinite(value) else None

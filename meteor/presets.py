@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from meteor.errors import shown
-from meteor.module_registry import Module
+from meteor.module_registry import MODULE_ORDER
 from meteor.params import ParamError, Params
 
 __all__ = [
@@ -27,14 +27,7 @@ __all__ = [
     "DEFAULT_PRESET",
 ]
 
-EX, ST, SY, PA, LE, EM = (
-    Module.EXACT,
-    Module.STEM,
-    Module.SYNONYM,
-    Module.PARAPHRASE,
-    Module.LEMMA,
-    Module.EMBEDDING,
-)
+EX, ST, SY, PA, LE, EM = MODULE_ORDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +55,9 @@ def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float,
     )
 
 
-#: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
-_NLTK = Params(
+#: The 2005 paper's formula (α 0.9, β 3, γ 0.5, δ 0.5; exact, stem, synonym at weight 1)
+#: on Meteor 1.5's normaliser and aligner; the presets below change only what they name.
+_PAPER = Params(
     lang="en",
     alpha=0.9,
     beta=3.0,
@@ -71,13 +65,13 @@ _NLTK = Params(
     delta=0.5,
     modules=(EX, ST, SY),
     weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-    aligner="greedy",
-    norm="lower",
-    stemmer="porter",
-    perfect_rule=False,
-    java_keys=False,
-    tokenizer="whitespace",
 )
+#: Porter stems, no perfect-segment rule, no Java map order: the paper and NLTK, not the jar.
+_NOT_JAR = {"stemmer": "porter", "perfect_rule": False, "java_keys": False}
+#: The paper's stage-by-stage aligner (``paper-2005``; ``seed-doc`` changes β).
+_STAGEWISE = _PAPER.replace(aligner="stagewise", **_NOT_JAR)
+#: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
+_NLTK = _PAPER.replace(aligner="greedy", norm="lower", tokenizer="whitespace", **_NOT_JAR)
 
 _LIST: list[Preset] = [
     Preset(
@@ -132,48 +126,20 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "meteor-1.5-paper2005",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-        ),
+        _PAPER,
         "The 2005 formula (α 0.9, β 3, γ 0.5, all stages weight 1) on Meteor 1.5's aligner.",
         "meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 0.5' -m 'exact stem synonym' -w '1.0 1.0 1.0'",
     ),
     Preset(
         "meteor-1.5-paper2005-naive",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=1.0,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 0.6)),
-        ),
+        _PAPER.replace(delta=1.0, weights=((EX, 1.0), (ST, 1.0), (SY, 0.6))),
         "The often-quoted 2005 settings as the jar really runs them: δ = 1 drops function "
         "words and -p silently gives synonyms the ADQ weight 0.6.",
         "meteor-1.5.jar -l en -norm -p '0.9 3.0 0.5 1.0' -m 'exact stem synonym'",
     ),
     Preset(
         "paper-2005",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=3.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-            aligner="stagewise",
-            stemmer="porter",
-            perfect_rule=False,
-            java_keys=False,
-        ),
+        _STAGEWISE,
         "Banerjee & Lavie (2005): stage by stage exact → Porter → WordNet, largest mapping "
         "with fewest crossings, Fmean = 10PR/(R+9P), penalty 0.5·(chunks/matches)³.",
         "the algorithm of the 2005 paper (no reference implementation survives)",
@@ -194,20 +160,7 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "seed-doc",
-        Params(
-            lang="en",
-            alpha=0.9,
-            beta=1.0,
-            gamma=0.5,
-            delta=0.5,
-            modules=(EX, ST, SY),
-            weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-            aligner="stagewise",
-            no_punct=True,
-            stemmer="porter",
-            perfect_rule=False,
-            java_keys=False,
-        ),
+        _STAGEWISE.replace(beta=1.0, no_punct=True),
         "The seed documentation page: Fmean = 10PR/(R+9P), linear penalty 0.5·chunks/matches, "
         "punctuation dropped.",
         "the worked examples of the METEOR doc page (0.750 and 0.5)",
@@ -246,12 +199,8 @@ RU_EMBEDDING_WEIGHT = 0.75
 
 def _seed_ru(embedding: bool) -> Params:
     mods = (EX, LE, SY, EM) if embedding else (EX, LE, SY)
-    return Params(
+    return _PAPER.replace(
         lang="ru",
-        alpha=0.9,
-        beta=3.0,
-        gamma=0.5,
-        delta=0.5,
         modules=mods,
         weights=tuple((m, 1.0) for m in mods),
         aligner="stagewise",

@@ -28,6 +28,7 @@ import warnings
 import zipfile
 import zlib
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ __all__ = [
     "cache_full",
     "cache_sections",
     "configured_cache_dir",
+    "file_lock",
     "import_nltk",
     "int32_bytes",
     "int32_list",
@@ -295,6 +297,30 @@ def int32_list(section: bytes) -> list[int]:
     ints = array("i")
     ints.frombytes(section)
     return ints.tolist()
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive :func:`fcntl.flock` on the file ``path`` (made if missing, its
+    folder too), waiting for another process that holds it; without ``fcntl``, or when
+    the lock file cannot be made (a read-only folder: the work then fails and says why),
+    no lock.  One process at a time builds a cache or sets up a worker."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def write_cache_file(path: Path, data: bytes) -> None:

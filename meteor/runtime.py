@@ -27,12 +27,13 @@ import gc
 import importlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 from meteor.errors import ParamError
 
 __all__ = [
+    "Progress",
     "CANDIDATE_LIMIT_ENV",
     "PURE_PYTHON_ENV",
     "candidate_limit_env",
@@ -42,6 +43,9 @@ __all__ = [
     "pure_python",
     "use_native",
 ]
+
+#: The callback a long run reports to: ``progress(fraction done in [0, 1], message)``.
+Progress = Callable[[float, str], None]
 
 #: Set to ``1``/``true``/``yes``/``on`` to run the Python code even where compiled code
 #: is installed (``./native`` and the English Snowball stemmer); ``0``/``false``/``no``/

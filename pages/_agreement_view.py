@@ -9,7 +9,6 @@ only arranges and formats.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,9 +81,9 @@ def judged_of(
 ) -> Judged:
     """The judged corpus (read once per content and choices; InputError as the readers').
 
-    ``darr_column``: the column DARR pairs are built from (None or ``human``: the human
-    scores themselves, the library's default)."""
-    darr = None if darr_column in (None, human) else darr_column
+    ``darr_column``: the column DARR pairs are built from, as chosen (None: the library's
+    default, a raw DA column when the file has one, else the human scores)."""
+    darr = darr_column
     key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better, darr)
     return APP_CACHE.get(
         key,
@@ -262,12 +261,6 @@ def tune_run(
     )
 
 
-def preset_bytes(result: TuneResult) -> bytes:
-    """The preset file, byte for byte as ``meteor tune --out`` writes it."""
-    doc = result.preset_document()
-    return (json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
-
-
 def objective_label(key: str) -> str:
     """An objective as the UI says it."""
     return t(f"agr_obj_{key}") if key.startswith("system_") else measure_label(key)
@@ -435,7 +428,6 @@ __all__ = [
     "group_labels",
     "objective_label",
     "param_rows",
-    "preset_bytes",
     "tune_run",
     "comparison_rows",
     "compute_run",

@@ -214,6 +214,8 @@ _SHARED: Table = freeze(
         # figure labels (keys of meteor.viz.figures.LABELS_EN)
         "hypothesis": {"en": "hypothesis", "ru": "гипотеза"},
         "reference": {"en": "reference", "ru": "эталон"},
+        "hyp_short": {"en": "hyp", "ru": "гип"},
+        "ref_short": {"en": "ref", "ru": "эт"},
         "chunk": {"en": "chunk", "ru": "фрагмент"},
         "unmatched": {"en": "unmatched", "ru": "без пары"},
         "function_word": {"en": "function word", "ru": "служебное слово"},

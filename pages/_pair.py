@@ -214,23 +214,17 @@ def _pair_boxes() -> tuple[str, str]:
     # when a widget with a default has its key written; .streamlit/config.toml turns
     # it off: here it is by design.)
     c1, c2 = st.columns(2)
-    hyp = c1.text_area(
-        t("hyp"),
-        EXAMPLES[0].hyp,
-        height=90,
-        key="hyp",
-        bind="query-params",
-        persist_state="session",
-        help=t("hyp_help"),
-    )
-    ref = c2.text_area(
-        t("ref"),
-        EXAMPLES[0].ref,
-        height=90,
-        key="ref",
-        bind="query-params",
-        persist_state="session",
-        help=t("ref_help"),
+    hyp, ref = (
+        col.text_area(
+            t(key),
+            default,
+            height=90,
+            key=key,
+            bind="query-params",
+            persist_state="session",
+            help=t(f"{key}_help"),
+        )
+        for col, key, default in ((c1, "hyp", EXAMPLES[0].hyp), (c2, "ref", EXAMPLES[0].ref))
     )
     return hyp, ref
 

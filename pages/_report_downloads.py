@@ -27,13 +27,14 @@ from pages._cache import APP_CACHE
 from pages._corpus_common import safe_name
 from pages._i18n import integer, t
 
-__all__ = ["IMAGE_TYPES", "figure_downloads", "figure_titles"]
+__all__ = ["IMAGE_TYPES", "bucket_title", "figure_downloads", "figure_titles"]
 
 #: format → MIME type of the download
 IMAGE_TYPES = {"svg": "image/svg+xml", "pdf": "application/pdf"}
 
 
-def _bucket_title(name: str) -> str:
+def bucket_title(name: str) -> str:
+    """A bucketing's name in the interface language (``label:COLUMN``: by that column)."""
     if name.startswith("label:"):
         return t("rp_b_label", column=name.removeprefix("label:"))
     return t(f"rp_b_{name}")
@@ -44,7 +45,7 @@ def figure_titles(rep: CorpusReport) -> dict[str, str]:
     titles = {"ranking": t("rf_ranking"), "pvalues": t("rf_pvalues"),
               "stages": t("rf_stages"), "frag": t("rf_frag")}  # fmt: skip
     for k, table in enumerate(rep.buckets):
-        titles[f"bucket-{k}"] = _bucket_title(table.name)
+        titles[f"bucket-{k}"] = bucket_title(table.name)
     return titles
 
 

@@ -22,7 +22,7 @@ from meteor.analysis.buckets import BucketTable, label_buckets
 from meteor.analysis.corpus_report import CorpusReport, build_report
 from meteor.analysis.points_lost import HeadToHead, head_to_head
 from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
-from meteor.analysis.ranking import Ranking
+from meteor.analysis.ranking import CORRECTIONS, TESTS, Ranking
 from meteor.analysis.report_text import to_json, to_latex, to_markdown
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.labels import label_columns, read_labels
@@ -34,7 +34,7 @@ from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
 from pages._i18n import integer, module_label, num, p_value, t
-from pages._report_downloads import figure_downloads
+from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
 from pages._widgets import plotly, shared_figure
@@ -64,28 +64,43 @@ def figure_labels() -> dict[str, str]:
     return {k: t(f"rf_{k}") for k in report_figures._LABELS_EN}
 
 
-def _bucket_title(name: str) -> str:
-    if name.startswith("label:"):
-        return t("rp_b_label", column=name.removeprefix("label:"))
-    return t(f"rp_b_{name}")
-
-
 def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
     return {name: tuple(corpus.ids_of(name)) for name in corpus.system_names}
 
 
 def _total_steps(n: int) -> int:
     """Progress lines build_report says: a bootstrap per system, a comparison per pair,
-    then the buckets and the losses."""
-    return n + n * (n - 1) // 2 + 2
+    the randomisation tests of all pairs, then the buckets and the losses."""
+    pairs = n * (n - 1) // 2
+    return n + pairs + (1 if pairs else 0) + 2
 
 
-def _report_key(corpus: Corpus, setting: Setting) -> tuple[Any, ...]:
-    return ("corpus_report", corpus_key(corpus), setting)
+def _report_key(
+    corpus: Corpus, setting: Setting, test: str = "ar", correction: str = "holm"
+) -> tuple[Any, ...]:
+    return ("corpus_report", corpus_key(corpus), setting, test, correction)
+
+
+def _test_settings() -> tuple[str, str]:
+    """The report settings: the deciding test and the correction (two selects)."""
+    row = st.container(horizontal=True, key="rp_settings")
+    test = row.selectbox(
+        t("rp_test"), TESTS, format_func=lambda x: t(f"rp_test_{x}"), key="rp_test",
+        help=t("rp_test_help"),
+    )  # fmt: skip
+    correction = row.selectbox(
+        t("rp_correction"), CORRECTIONS, format_func=lambda x: t(f"rp_correction_{x}"),
+        key="rp_correction", help=t("rp_correction_help"),
+    )  # fmt: skip
+    return str(test), str(correction)
 
 
 def _build(
-    corpus: Corpus, meteor: Meteor, results: Mapping[str, CorpusResult], key: tuple[Any, ...]
+    corpus: Corpus,
+    meteor: Meteor,
+    results: Mapping[str, CorpusResult],
+    key: tuple[Any, ...],
+    tests: tuple[str, str] = ("ar", "holm"),
 ) -> CorpusReport:
     """The record, built once per key for every session (progress bar while it runs)."""
     kept = APP_CACHE.get(key)
@@ -107,6 +122,8 @@ def _build(
             segments=corpus.n_segments,
             preset=meteor.preset,
             sources=corpus.sources,
+            test=tests[0],
+            correction=tests[1],
             progress=say,
         )
 
@@ -141,10 +158,11 @@ def report_tabs(
     """Fill the page's :data:`REPORT_TABS`: the report is built on request (a button),
     then shown on every rerun while the session keeps it requested.  ``files``: the
     uploaded (name, bytes), whose label columns the Buckets tab offers."""
-    key = _report_key(corpus, setting)
     rep: CorpusReport | None = None
     with tabs["ranking"]:
         st.caption(t("rp_intro"))
+        tests = _test_settings()
+        key = _report_key(corpus, setting, *tests)
         n = len(results)
         # the request is recorded by the button's callback, before the run that builds: so
         # the button is drawn only while there is no report for this corpus and setting (a
@@ -160,7 +178,7 @@ def report_tabs(
             )
         if wanted:
             try:
-                rep = _build(corpus, meteor, results, key)
+                rep = _build(corpus, meteor, results, key, tests)
             except SHOWN_ERRORS as exc:
                 st.session_state.pop("_rp_wanted", None)
                 st.error(t("rp_failed", msg=safe_name(str(exc))))
@@ -184,6 +202,14 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     _system_table(rk)
     st.caption(t("rp_mean_note"))
     st.caption(t("rp_clusters"))
+    for d in rk.borderline:
+        st.warning(
+            t(
+                "rp_borderline_open" if d.new_cluster else "rp_borderline_stay",
+                system=safe_name(d.system), top=safe_name(d.top),
+                p=p_value(d.p_adjusted, 0.0), alpha=num(rk.alpha, 2),
+            )
+        )  # fmt: skip
     if rk.paired_on_common_ids:
         st.caption(t("rp_common_ids"))
     if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
@@ -259,13 +285,17 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
     if not rk.pairs:
         st.info(t("rp_need_two"))
     else:
+        adjusted_resolution = (
+            plus_one_resolution(rk.trials) if rk.test == "ar" else bootstrap_resolution(rk.samples)
+        )
         st.subheader(t("rp_pairs_head"))
         st.caption(
             t(
                 "rp_comparisons",
                 n=integer(rk.comparisons),
                 alpha=num(rk.alpha, 2),
-                bonf=num(rk.alpha / rk.comparisons, 5),
+                test=t(f"rp_test_{rk.test}"),
+                correction=t(f"rp_correction_{rk.correction}"),
                 samples=integer(rk.samples),
                 trials=integer(rk.trials),
                 seed=str(rk.seed),
@@ -286,6 +316,7 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                     "high": p.difference_high,
                     "p_bs": p_value(p.p_bootstrap, bootstrap_resolution(rk.samples)),
                     "p_ar": p_value(p.p_randomisation, plus_one_resolution(rk.trials)),
+                    "p_adj": p_value(p.p_adjusted, adjusted_resolution),
                     "sig": t("rp_yes") if p.significant else t("rp_no"),
                 }
                 for p in rk.pairs
@@ -297,8 +328,15 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                 "diff": st.column_config.NumberColumn(t("rp_col_diff"), format="%+.4f"),
                 "low": st.column_config.NumberColumn(t("rp_col_low"), format="%+.4f"),
                 "high": st.column_config.NumberColumn(t("rp_col_high"), format="%+.4f"),
-                "p_bs": st.column_config.TextColumn(t("rp_col_p_bs")),  # "< 0.002", never 0
+                "p_bs": st.column_config.TextColumn(t("rp_col_p_bs")),  # never 0
                 "p_ar": st.column_config.TextColumn(t("rp_col_p_ar")),
+                "p_adj": st.column_config.TextColumn(
+                    t(
+                        "rp_col_p_adj",
+                        correction=t(f"rp_correction_{rk.correction}"),
+                        test=t(f"rp_test_{rk.test}"),
+                    )
+                ),
                 "sig": st.column_config.TextColumn(t("rp_col_sig")),
             },
             hide_index=True,
@@ -353,7 +391,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
     extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
     extra = [x for x in extra if x not in names]
     name = st.selectbox(
-        t("rp_bucketing"), names + extra, format_func=_bucket_title, key="rp_bucketing"
+        t("rp_bucketing"), names + extra, format_func=bucket_title, key="rp_bucketing"
     )
     if name in extra and labels_of is not None:
         got = labels_of.table(rep, name.removeprefix("label:"), key)
@@ -363,7 +401,7 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
     else:
         table = rep.buckets[names.index(name) if name in names else 0]
     fig_key = (*key, "bucket", table.name, hash(table.rows))  # a label column: its upload's
-    title = _bucket_title(table.name)
+    title = bucket_title(table.name)
     labels = figure_labels()
 
     def build() -> Any:

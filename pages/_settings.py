@@ -26,8 +26,6 @@ from pages._scoring import Setting as Setting
 from pages._scoring import warm_up
 from pages._widgets import code_span
 
-PARAM_KEYS = ("alpha", "beta", "gamma", "delta", "modules", "aligner", "beam", "stemmer")
-
 #: Largest preset file accepted in the sidebar (MB): a preset file is a few hundred bytes.
 PRESET_FILE_MB = 1
 

@@ -113,32 +113,32 @@ STRINGS: dict[str, dict[str, str]] = {
     "agr_darr_col": {"en": "DARR pairs from column", "ru": "Пары DARR по столбцу"},
     "agr_darr_col_help": {
         "en": "DARR compares the metric on pairs of translations of one source segment whose "
-        "scores in this column differ by more than the threshold. WMT builds them from raw DA "
+        "scores in this column differ by the threshold or more. WMT builds them from raw DA "
         "scores (0–100) with a threshold of 25; on z-scores (about −3 to 3) a threshold of 25 "
         "finds no pair.",
         "ru": "DARR сравнивает метрику на парах переводов одного исходного сегмента, оценки "
-        "которых в этом столбце различаются больше чем на порог. WMT строит их по исходным "
+        "которых в этом столбце различаются на порог или больше. WMT строит их по исходным "
         "оценкам DA (0–100) с порогом 25; на z-оценках (примерно от −3 до 3) порог 25 не "
         "даёт ни одной пары.",
     },
     "agr_darr_threshold": {"en": "DARR threshold", "ru": "Порог DARR"},
     "agr_darr_threshold_help": {
-        "en": "A pair counts when its two scores differ by more than this (WMT: 25 on raw DA).",
-        "ru": "Пара учитывается, если две оценки различаются больше чем на это число (WMT: 25 "
+        "en": "A pair counts when its two scores differ by this or more (WMT: 25 on raw DA).",
+        "ru": "Пара учитывается, если две оценки различаются на это число или больше (WMT: 25 "
         "на исходных оценках DA).",
     },
     "agr_darr_pairs": {
         "en": "DARR: {pairs} pairs of translations of one source whose scores in column {column} "
-        "differ by more than {threshold}.",
+        "differ by {threshold} or more.",
         "ru": "DARR: {pairs} пар переводов одного сегмента, оценки которых в столбце {column} "
-        "различаются больше чем на {threshold}.",
+        "различаются на {threshold} или больше.",
     },
     "agr_darr_none": {
         "en": "DARR shows “—”: no two translations of one source have scores in column {column} "
-        "that differ by more than {threshold}, so there is no pair to compare{scale}. Choose "
+        "that differ by {threshold} or more, so there is no pair to compare{scale}. Choose "
         "a raw-score column or a smaller threshold above.",
         "ru": "В столбце DARR «—»: ни у одной пары переводов одного сегмента оценки в столбце "
-        "{column} не различаются больше чем на {threshold}, сравнивать нечего{scale}. Выберите "
+        "{column} не различаются на {threshold} или больше, сравнивать нечего{scale}. Выберите "
         "выше столбец исходных оценок или порог поменьше.",
     },
     "agr_darr_scale": {

@@ -66,20 +66,64 @@ STRINGS: dict[str, dict[str, str]] = {
     "rp_yes": {"en": "yes", "ru": "да"},
     "rp_no": {"en": "no", "ru": "нет"},
     "rp_comparisons": {
-        "en": "{n} pairwise comparisons (alpha {alpha}; a difference is significant when "
-        "both p-values are below it; no correction for multiple comparisons — "
-        "Bonferroni's threshold would be {bonf}); {samples} bootstrap samples, {trials} "
-        "randomisation trials, seed {seed}.",
-        "ru": "Попарных сравнений: {n} (alpha {alpha}; разность значима, когда оба "
-        "p-значения ниже; поправки на множественные сравнения нет — порог Бонферрони был "
-        "бы {bonf}); бутстреп-выборок: {samples}, испытаний рандомизации: {trials}, "
-        "seed {seed}.",
+        "en": "{n} pairwise comparisons; a difference is significant when the {test} p, "
+        "adjusted by the correction “{correction}” over the {n} comparisons, is below "
+        "alpha {alpha}; the other test's p is shown beside it. {samples} bootstrap "
+        "samples, {trials} randomisation trials, seed {seed}.",
+        "ru": "Попарных сравнений: {n}; разность значима, когда p-значение теста "
+        "«{test}» с поправкой «{correction}» на {n} сравнений ниже alpha {alpha}; "
+        "p-значение другого теста показано рядом. Бутстреп-выборок: {samples}, "
+        "испытаний рандомизации: {trials}, seed {seed}.",
     },
     "rp_clusters": {
-        "en": "Clusters: systems sorted by corpus METEOR; a system opens a new cluster "
-        "when its difference from the top system of the current cluster is significant.",
-        "ru": "Кластеры: системы упорядочены по METEOR корпуса; система открывает новый "
-        "кластер, если её отличие от лучшей системы текущего кластера значимо.",
+        "en": "Clusters (greedy top-anchored, this tool's rule: neither WMT's "
+        "human-evaluation clustering nor a sacreBLEU feature): systems sorted by corpus "
+        "METEOR; a system opens a new cluster when its difference from the top system of "
+        "the current cluster is significant, else it joins that cluster.",
+        "ru": "Кластеры (жадные, от лучшей системы кластера; правило этого инструмента, "
+        "не кластеризация ручной оценки WMT и не функция sacreBLEU): системы упорядочены "
+        "по METEOR корпуса; система открывает новый кластер, если её отличие от лучшей "
+        "системы текущего кластера значимо, иначе входит в него.",
+    },
+    "rp_borderline_open": {
+        "en": "{system} opens a new cluster after {top} on an adjusted p of {p}, within "
+        "0.01 of alpha {alpha}: another seed or number of trials can move this boundary.",
+        "ru": "{system} открывает новый кластер после {top} при скорректированном p {p}, "
+        "в пределах 0,01 от alpha {alpha}: другой seed или число испытаний может сдвинуть "
+        "эту границу.",
+    },
+    "rp_borderline_stay": {
+        "en": "{system} stays in the cluster of {top} on an adjusted p of {p}, within "
+        "0.01 of alpha {alpha}: another seed or number of trials can move this boundary.",
+        "ru": "{system} остаётся в кластере {top} при скорректированном p {p}, в пределах "
+        "0,01 от alpha {alpha}: другой seed или число испытаний может сдвинуть эту "
+        "границу.",
+    },
+    "rp_test": {"en": "Test that decides significance", "ru": "Тест, решающий о значимости"},
+    "rp_test_help": {
+        "en": "Approximate randomisation (10,000 trials, sacreBLEU's default) or the paired "
+        "bootstrap; the other test's p-value is shown beside it.",
+        "ru": "Приближённая рандомизация (10 000 испытаний, как в sacreBLEU) или парный "
+        "бутстреп; p-значение другого теста показано рядом.",
+    },
+    "rp_test_ar": {"en": "approximate randomisation", "ru": "приближённая рандомизация"},
+    "rp_test_bootstrap": {"en": "paired bootstrap", "ru": "парный бутстреп"},
+    "rp_correction": {
+        "en": "Multiple-comparison correction",
+        "ru": "Поправка на множественные сравнения",
+    },
+    "rp_correction_help": {
+        "en": "Holm (step-down, the default) or Bonferroni adjust every pair's p-value for "
+        "the number of comparisons; none leaves them as they are.",
+        "ru": "Холм (пошаговая, по умолчанию) или Бонферрони корректируют p-значение "
+        "каждой пары на число сравнений; «нет» оставляет их как есть.",
+    },
+    "rp_correction_holm": {"en": "Holm", "ru": "Холм"},
+    "rp_correction_bonferroni": {"en": "Bonferroni", "ru": "Бонферрони"},
+    "rp_correction_none": {"en": "none", "ru": "нет"},
+    "rp_col_p_adj": {
+        "en": "adjusted p ({correction}, {test})",
+        "ru": "скорр. p ({correction}, {test})",
     },
     "rp_mean_note": {
         "en": "Corpus METEOR sums the segments' statistics (Meteor 1.5's system score); the "

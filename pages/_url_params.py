@@ -20,8 +20,6 @@ from meteor.module_registry import Module
 from meteor.params import ALIGNERS
 from meteor.presets import PRESETS, preset_names
 
-#: Session-state key of the notices of the first run (shown until the next run).
-NOTICES_KEY = "_url_notices"
 _CHECKED_KEY = "_url_checked"
 
 

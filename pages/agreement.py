@@ -128,7 +128,7 @@ def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
     )  # fmt: skip
     st.markdown("**" + t("agr_tune_params_title") + "**")
     st.dataframe(view.param_rows(result), hide_index=True, key="agr_tune_params")
-    doc = view.preset_bytes(result)
+    doc = result.preset_text().encode("utf-8")
     label = Meteor(preset_file=doc).signature()
     st.caption(t("agr_tune_signature"))
     st.code(label, language=None, wrap_lines=True)

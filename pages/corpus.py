@@ -15,6 +15,7 @@ from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolutio
 from meteor.analysis.significance import PairedStat, segment_differences
 from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.io.record_files import report, segments_csv, segments_jsonl, write_alignments
+from meteor.json_numbers import json_text
 from meteor.metric import jar_text
 from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures
@@ -750,7 +751,7 @@ with tabs["export"]:
             comparisons=comparisons,
             sources=corpus.sources,
         )
-        return json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False)
+        return json_text(rep, indent=2)
 
     row.download_button(
         t("corpus_dl_report"),

@@ -54,6 +54,7 @@ from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
 from meteor.params import Params
+from meteor.runtime import Progress
 from meteor.scoring import compute
 from meteor.types import Stats
 
@@ -73,8 +74,6 @@ __all__ = [
     "rescore",
     "score_metrics",
 ]
-
-Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -496,6 +495,11 @@ def correlate(
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
     """
+    if not isinstance(judged, Judged):
+        raise TypeError(
+            "correlate takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
+            f"{type(judged).__name__}"
+        )
     _check_options(options, judged)
     if judged.system_only and system_scores is None:
         raise InputError("no segment judgements: give official system scores (--system-scores)")

@@ -23,6 +23,7 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, MetricScores, judged_rows, rescore
 from meteor.errors import InputError
+from meteor.json_numbers import json_ready
 
 __all__ = ["GRID_PARAMS", "GRID_VALUES", "AgreementGrid", "agreement_grid"]
 
@@ -76,7 +77,7 @@ class AgreementGrid:
             "measure": self.measure,
             "x": {"param": self.x_param, "values": list(self.x_values)},
             "y": {"param": self.y_param, "values": list(self.y_values)},
-            "values": [[v if math.isfinite(v) else None for v in row] for row in self.values],
+            "values": json_ready(self.values),
             "base": list(self.base),
         }
 

@@ -12,6 +12,7 @@ from meteor.analysis.agreement_limits import williams_reason
 from meteor.analysis.agreement_stats import Estimate
 from meteor.analysis.judged import Join
 from meteor.analysis.system_level import SystemLevel
+from meteor.json_numbers import json_number
 from meteor.params import Params
 from meteor.stats import Stats
 
@@ -22,11 +23,6 @@ __all__ = [
     "Comparison",
     "MetricAgreement",
 ]
-
-
-def _num(x: float) -> float | None:
-    """A JSON number: None for NaN or ±inf."""
-    return x if math.isfinite(x) else None
 
 
 #: The exact name of each segment-level measure in the JSON record and the text output.
@@ -125,10 +121,14 @@ class Comparison:
         def w(x: tuple[float, float] | None) -> dict[str, Any] | None:
             if x is None:
                 return None
-            return {"t": _num(x[0]), "p_value": _num(x[1]), "reason": williams_reason(x)}
+            return {
+                "t": json_number(x[0]),
+                "p_value": json_number(x[1]),
+                "reason": williams_reason(x),
+            }
 
         return {"a": self.a, "b": self.b, "measure": MEASURE_NAMES.get(self.measure),
-                "delta": _num(self.delta), "p_value": _num(self.p_value),
+                "delta": json_number(self.delta), "p_value": json_number(self.p_value),
                 "reason": self.reason,
                 "williams_pearson": {"segment_flat": w(self.williams_segment),
                                      "system": w(self.williams_system)}}  # fmt: skip

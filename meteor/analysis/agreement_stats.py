@@ -52,9 +52,10 @@ from typing import Any
 import numpy as np
 
 from meteor.analysis.resampling import Interval, resample_indices, swap_masks
+from meteor.json_numbers import json_number
 
 
-def _scipy_stats() -> Any:
+def scipy_stats() -> Any:
     """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
     meteor`` and ``meteor score`` should not pay."""
     import scipy.stats
@@ -63,6 +64,7 @@ def _scipy_stats() -> Any:
 
 
 __all__ = [
+    "scipy_stats",
     "MEASURES",
     "Estimate",
     "SegmentData",
@@ -125,7 +127,7 @@ def kendall_b(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Kendall's τ-b (``scipy.stats.kendalltau``); NaN when either side is constant."""
     if len(x) < 2:
         return math.nan
-    return _quiet(lambda: _scipy_stats().kendalltau(x, y, variant="b").statistic)
+    return _quiet(lambda: scipy_stats().kendalltau(x, y, variant="b").statistic)
 
 
 def _constant(x: Sequence[float] | Array, y: Sequence[float] | Array) -> bool:
@@ -139,14 +141,14 @@ def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     if _constant(x, y):
         return math.nan
     sx, sy = standardised(x), standardised(y)
-    return _quiet(lambda: _scipy_stats().pearsonr(sx, sy).statistic)
+    return _quiet(lambda: scipy_stats().pearsonr(sx, sy).statistic)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
     """Spearman's ρ (``scipy.stats.spearmanr``); NaN when either side is constant."""
     if _constant(x, y):
         return math.nan
-    return _quiet(lambda: _scipy_stats().spearmanr(x, y).statistic)
+    return _quiet(lambda: scipy_stats().spearmanr(x, y).statistic)
 
 
 def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
@@ -210,7 +212,7 @@ def ranks_within_rows(values: Array, items: Array) -> Array:
     width = int(sizes.max())
     if width > 64:
         for group in np.split(order, starts[1:]):
-            out[:, group] = _scipy_stats().rankdata(values[:, group], axis=1)
+            out[:, group] = scipy_stats().rankdata(values[:, group], axis=1)
         return out
     slot = np.arange(len(order)) - np.repeat(starts, sizes)
     table = np.full((len(starts), width), -1)
@@ -466,14 +468,10 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
     if den <= 0.0:  # both metrics perfectly (anti)correlated: no sampling variance left
         return math.nan, math.nan
     t = (r12 - r13) * math.sqrt((n - 1) * (1.0 + r23)) / math.sqrt(den)
-    return t, float(2.0 * _scipy_stats().t.sf(abs(t), n - 3))
+    return t, float(2.0 * scipy_stats().t.sf(abs(t), n - 3))
 
 
 # --------------------------------------------------------------------------- estimates
-
-
-def finite_or_none(x: float) -> float | None:
-    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
@@ -502,8 +500,8 @@ class Estimate:
         return self.interval.high
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": finite_or_none(self.value), "low": finite_or_none(self.low),
-                "high": finite_or_none(self.high), "n": self.n, "reason": self.reason}  # fmt: skip
+        return {"value": json_number(self.value), "low": json_number(self.low),
+                "high": json_number(self.high), "n": self.n, "reason": self.reason}  # fmt: skip
 
 
 def _all_equal(x: Array) -> bool:

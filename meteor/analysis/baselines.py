@@ -37,6 +37,7 @@ from meteor.analysis.agreement_records import MetricScores
 from meteor.analysis.judged import Judged
 from meteor.errors import InputError
 from meteor.resources import cache_dir, cache_sections, read_cache_sections, write_cache_file
+from meteor.runtime import Progress
 
 __all__ = ["BASELINES", "CACHE_FOLDER", "baseline_scores", "score_baselines"]
 
@@ -52,9 +53,6 @@ CACHE_FOLDER = "baselines"
 CHUNK = 400
 #: Below this many segments the baselines are scored in this process.
 MIN_PARALLEL_ROWS = 500
-
-Progress = Callable[[float, str], None]
-
 
 # ------------------------------------------------------------------ sacreBLEU, per process
 

@@ -141,11 +141,21 @@ def _edge_labels(edges: Sequence[float], fmt: Callable[[float], str], ints: bool
     return out
 
 
+def _is_edge(e: float) -> bool:
+    """A finite number ≥ 0 (an int too large for a float, ``10**400``, is not)."""
+    try:
+        return math.isfinite(e) and e >= 0
+    except (OverflowError, TypeError):
+        return False
+
+
 def _check_edges(edges: Sequence[float], what: str) -> None:
     if not edges:
         raise ValueError(f"{what}: give at least one bucket edge")
-    if any(not math.isfinite(e) or e < 0 for e in edges):
-        raise ValueError(f"{what}: bucket edges must be non-negative numbers, got {list(edges)}")
+    if not all(_is_edge(e) for e in edges):
+        raise ValueError(
+            f"{what}: bucket edges must be non-negative numbers, got {str(list(edges))[:200]}"
+        )
     if any(b <= a for a, b in zip(edges, edges[1:], strict=False)):
         raise ValueError(f"{what}: bucket edges must increase, got {list(edges)}")
 

@@ -4,8 +4,10 @@
 
 * the ranking (:mod:`meteor.analysis.ranking`): corpus METEOR from summed statistics
   with its bootstrap interval, the mean of segment scores (labelled), every pairwise
-  test (paired bootstrap and approximate randomisation), the number of comparisons
-  and the clusters;
+  test (approximate randomisation, 10,000 trials, and the paired bootstrap; one of them,
+  ``test``, decides, after the ``correction`` for multiple comparisons), the number of
+  comparisons and the clusters (greedy top-anchored; a note for each cluster decision
+  whose p is within 0.01 of ``alpha``);
 * the buckets (:mod:`meteor.analysis.buckets`): reference length, length ratio,
   any label column, word frequency, function vs content words;
 * where the points go (:mod:`meteor.analysis.points_lost`) per system, and for two
@@ -36,7 +38,7 @@ from meteor.analysis.buckets import (
     word_class_buckets,
 )
 from meteor.analysis.points_lost import HeadToHead, SystemLoss, head_to_head, system_losses
-from meteor.analysis.ranking import Ranking, rank_systems
+from meteor.analysis.ranking import DEFAULT_TRIALS, Ranking, check_ranking_options, rank_systems
 from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
@@ -110,6 +112,9 @@ def build_report(
     length_edges: Sequence[int] = LENGTH_EDGES,
     ratio_edges: Sequence[float] = RATIO_EDGES,
     n_samples: int = DEFAULT_SAMPLES,
+    n_trials: int = DEFAULT_TRIALS,
+    test: str = "ar",
+    correction: str = "holm",
     seed: int | None = DEFAULT_SEED,
     level: float = 0.95,
     alpha: float = 0.05,
@@ -124,6 +129,13 @@ def build_report(
         labels: label column name → (segment id → label): one bucketing each.
         word_counts: word → count for the frequency buckets (default: the references).
         compare: the two systems head to head (default: the top two of the ranking).
+        n_samples: bootstrap resamples (intervals, paired bootstrap); ``n_trials``:
+            approximate-randomisation trials (10,000, sacreBLEU's default).
+        test: the test that decides significance: ``"ar"`` (approximate randomisation,
+            the default) or ``"bootstrap"`` (paired bootstrap); the other is shown beside it.
+        correction: ``"holm"`` (default), ``"bonferroni"`` or ``"none"``: the
+            multiple-comparison correction over the pairwise tests.
+        alpha: the significance level.
     """
     if not results:
         raise ValueError("a report needs at least one system")
@@ -132,8 +144,8 @@ def build_report(
         if len(ids[name]) != len(results[name].segments):
             raise ValueError(f"system {name!r}: {len(ids[name])} ids for its records")
     ranking = rank_systems(
-        results, params, ids=ids, n_samples=n_samples, seed=seed, level=level, alpha=alpha,
-        progress=progress,
+        results, params, ids=ids, n_samples=n_samples, trials=n_trials, seed=seed, level=level,
+        alpha=alpha, test=test, correction=correction, progress=progress,
     )  # fmt: skip
     order = [r.name for r in ranking.systems]
     ranked = {n: results[n] for n in order}
@@ -208,6 +220,7 @@ def _notes(ranking: Ranking) -> list[str]:
         )
     if any(math.isnan(r.corpus.low) for r in ranking.systems):
         notes.append("some intervals are undefined (too few segments)")
+    notes += [d.note(ranking.alpha) for d in ranking.borderline]
     return notes
 
 
@@ -228,6 +241,12 @@ def corpus_report(
         progress: called with a short line per step.
         **options: :func:`build_report`'s keyword options.
     """
+    check_ranking_options(
+        test=options.get("test", "ar"),
+        correction=options.get("correction", "holm"),
+        trials=options.get("n_trials", DEFAULT_TRIALS),
+        alpha=options.get("alpha", 0.05),
+    )
     m = metric if isinstance(metric, Meteor) else Meteor(metric)
     say = progress or (lambda _msg: None)
     results: dict[str, CorpusResult] = {}

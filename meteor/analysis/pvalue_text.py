@@ -3,11 +3,11 @@
 A test with B resamples cannot tell a p-value below its resolution, so none is
 written as ``0.0000``:
 
-* the paired bootstrap's two-sided p (:mod:`meteor.analysis.significance`: twice the
-  share of the B resamples on the far side of 0) is 0 when no resample crossed 0; it
-  is written ``< 2/B`` (``< 0.002`` for 1,000 resamples), the smallest positive value
-  that test gives, as ``meteor score`` has always written it.  The number itself
-  stays 0 in JSON and CSV (records are never rounded or floored);
+* the paired bootstrap's two-sided p (:mod:`meteor.analysis.significance`:
+  ``min(1, 2·(k + 1)/(B + 1))``, k the resamples on the far side of 0) is never 0 as
+  computed: its smallest value is ``2/(B + 1)`` (0.0020 for 1,000 resamples), and JSON,
+  CSV and text show the same number.  A 0 (from an older record) would be written
+  ``< 2/(B + 1)``;
 * approximate randomisation's p is already sacreBLEU's ``(k+1)/(B+1)``
   (:func:`meteor.analysis.ranking.approximate_randomisation`) and never 0; its
   smallest value is ``1/(B+1)``, as is that of sacreBLEU's bootstrap p written beside
@@ -27,8 +27,8 @@ __all__ = ["bootstrap_resolution", "p_value_text", "plus_one_resolution"]
 
 
 def bootstrap_resolution(samples: int) -> float:
-    """The smallest positive two-sided paired-bootstrap p with ``samples`` resamples: 2/B."""
-    return 2 / samples
+    """The smallest two-sided paired-bootstrap p with ``samples`` resamples: 2/(B+1)."""
+    return 2 / (samples + 1)
 
 
 def plus_one_resolution(resamples: int) -> float:

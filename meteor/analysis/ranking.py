@@ -3,35 +3,54 @@
 **Tests.**  Every pair of systems is compared twice on the segments both have
 (paired by segment id, :func:`meteor.analysis.significance.common_segments`):
 
-* the **paired bootstrap** of :func:`meteor.analysis.significance.paired_bootstrap` (its
-  two-sided p-value, the one that agrees with its interval), and
 * **approximate randomisation** on the sufficient statistics (:func:`approximate_randomisation`,
-  sacreBLEU's ``_paired_ar_test`` for BLEU/chrF): in each trial every segment's two
-  statistics rows are swapped between the systems with probability ½, both corpus
-  scores are recomputed from the summed rows, and
-  ``p = (#{t : |s_B,t − s_A,t| ≥ |s_B − s_A|} + 1) / (T + 1)``.
+  sacreBLEU's ``_paired_ar_test`` for BLEU/chrF, 10,000 trials by default as there): in each
+  trial every segment's two statistics rows are swapped between the systems with
+  probability ½, both corpus scores are recomputed from the summed rows, and
+  ``p = (#{t : |s_B,t − s_A,t| ≥ |s_B − s_A|} + 1) / (T + 1)``; and
+* the **paired bootstrap** of :func:`meteor.analysis.significance.paired_bootstrap` (its
+  two-sided p-value ``min(1, 2·(k + 1)/(B + 1))``, never 0).
 
-A difference is **significant** when both p-values are below ``alpha`` (0.05).  With
-``N`` systems ``N·(N − 1)/2`` comparisons are made; no correction for multiple
-comparisons is applied, and the record says how many were made (Bonferroni's
-threshold ``alpha / comparisons`` is stated beside it).
+**Significance.**  One named test decides (``test="ar"``, the default, or
+``"bootstrap"``); the other's p-value is shown beside it.  The deciding test's p-values of
+all ``N·(N − 1)/2`` comparisons are adjusted for multiple comparisons
+(:mod:`meteor.analysis.multiple_comparisons`: ``correction="holm"``, the default,
+``"bonferroni"`` or ``"none"``), and a difference is **significant** when its adjusted p
+is below ``alpha`` (0.05).  :attr:`Ranking.decision` says all this in one sentence, which
+every output prints.
 
-**Clusters** (the WMT / sacreBLEU style).  Systems are sorted by corpus score, best
-first.  The first system opens cluster 1; each next system joins the current
-cluster unless its difference from the cluster's *top* system is significant,
-in which case it opens the next cluster.  So no system in a cluster is
-significantly worse than that cluster's top system.
+**Clusters** — *greedy top-anchored clusters* (:data:`CLUSTER_RULE`).  Systems are
+sorted by corpus score, best first.  The first system opens cluster 1; each next system
+joins the current cluster unless its difference from the cluster's *first* (top-scoring)
+system is significant (or was not tested: no segment in common), in which case it opens
+the next cluster.  So no system in a cluster is significantly worse than that cluster's
+top system; two members of one cluster may still differ significantly from each other,
+and a system is compared with one system only (its cluster's top), never with the
+previous cluster.  This is the project's own rule: it is not WMT's human-evaluation
+clustering (the findings papers, e.g. Akhbardeh et al. 2021, §3, group systems by
+Wilcoxon rank-sum tests on human scores so that a cluster's systems significantly beat
+every system of lower clusters), and sacreBLEU has no clustering (it tests each system
+against one baseline).  Each decision rests on one adjusted p; when one is within
+:data:`BORDERLINE` (0.01) of ``alpha`` the record lists it (:attr:`Ranking.borderline`),
+since another seed or number of trials can move that boundary.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from meteor.analysis.multiple_comparisons import (
+    CORRECTIONS,
+    adjust_p_values,
+    check_correction,
+    correction_name,
+)
 from meteor.analysis.resampling import (
     check_samples,
     check_settings,
@@ -55,24 +74,57 @@ from meteor.analysis.significance import (
 )
 from meteor.params import Params
 from meteor.scoring import compute
-from meteor.stats import Breakdown
+from meteor.stats import Breakdown, BreakdownFields
 from meteor.types import CorpusResult, MeteorResult, Stats
 
 __all__ = [
+    "BORDERLINE",
     "CLUSTER_RULE",
+    "CORRECTIONS",
+    "ClusterDecision",
+    "DEFAULT_TRIALS",
+    "MAX_TRIALS",
+    "TESTS",
     "PairTest",
     "Ranking",
     "SystemRow",
     "approximate_randomisation",
+    "check_ranking_options",
+    "named_test",
+    "randomisation_p_values",
     "rank_systems",
     "summed_score",
 ]
 
 CLUSTER_RULE = (
-    "systems sorted by corpus METEOR; a system opens a new cluster when its difference "
-    "from the top system of the current cluster is significant (p < alpha in both the "
-    "paired bootstrap and approximate randomisation), else it joins that cluster"
+    "greedy top-anchored clusters (this project's rule, neither WMT's human-evaluation "
+    "clustering nor a sacreBLEU feature): systems sorted by corpus METEOR, best first; "
+    "each next system joins the current cluster unless its difference from that "
+    "cluster's top system is significant, in which case it opens a new cluster"
 )
+
+#: The tests that can decide significance: approximate randomisation, paired bootstrap.
+TESTS = ("ar", "bootstrap")
+_TEST_NAMES = {"ar": "approximate randomisation", "bootstrap": "paired bootstrap"}
+#: Randomisation trials by default (sacreBLEU's ``--paired-ar-n``).
+DEFAULT_TRIALS = 10_000
+#: Most randomisation trials accepted (10,000 trials of 45 pairs of 2,000 segments take
+#: about as long as 1,000 did pair by pair: :func:`randomisation_p_values`).
+MAX_TRIALS = 1_000_000
+#: A cluster decision whose adjusted p is this close to ``alpha`` is listed as borderline.
+BORDERLINE = 0.01
+
+
+def named_test(test: str) -> str:
+    """``approximate randomisation`` or ``paired bootstrap``."""
+    check_test(test)
+    return _TEST_NAMES[test]
+
+
+def check_test(test: str) -> None:
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+
 
 Progress = Callable[[str], None]
 
@@ -92,7 +144,7 @@ def approximate_randomisation(
     b: Sequence[MeteorResult],
     params: Params,
     *,
-    trials: int = 1000,
+    trials: int = DEFAULT_TRIALS,
     seed: int | None = DEFAULT_SEED,
 ) -> float:
     """Approximate-randomisation p-value of corpus METEOR ``b − a`` (module docstring).
@@ -109,39 +161,77 @@ def approximate_randomisation(
     return _randomisation_p(stats_matrix(a, params), stats_matrix(b, params), params, trials, seed)
 
 
+def check_ranking_options(*, test: str, correction: str, trials: int, alpha: float) -> None:
+    """:func:`rank_systems`'s test options, each refused with a message naming it (so a
+    report can check them before scoring anything)."""
+    check_test(test)
+    check_correction(correction)
+    _check_trials(trials)
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+
+
 def _check_trials(trials: int) -> None:
-    if trials < 1:
-        raise ValueError(f"trials must be positive, got {trials}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"n_trials must be a positive whole number, got {trials!r}")
+    if trials > MAX_TRIALS:
+        raise ValueError(f"n_trials is {trials:,}; at most {MAX_TRIALS:,} are accepted")
 
 
 def _randomisation_p(
     ma: np.ndarray, mb: np.ndarray, params: Params, trials: int, seed: int | None
 ) -> float:
-    """:func:`approximate_randomisation` on the two systems' :func:`stats_matrix`.
+    """:func:`approximate_randomisation` on the two systems' :func:`stats_matrix`."""
+    return randomisation_p_values([ma, mb], [(0, 1)], params, trials, seed)[0]
 
-    The trials go in batches: a batch's swap masks times the rows' differences give
-    every trial's moved statistics (exact integers), :func:`scores_of_sums` both scores.
+
+def randomisation_p_values(
+    mats: Sequence[np.ndarray],
+    pairs: Sequence[tuple[int, int]],
+    params: Params,
+    trials: int,
+    seed: int | None,
+) -> list[float]:
+    """:func:`approximate_randomisation` of every pair ``(a, b)`` of systems given as
+    :func:`stats_matrix` rows of the same segments (``mats[a]``, ``mats[b]``).
+
+    Every pair draws the same swaps (``swap_masks(n, trials, seed)``), so a batch's masks
+    ``S`` are multiplied once by each system's rows, and a pair's moved statistics are
+    ``S·m_b − S·m_a``: the same exact integers as ``S·(m_b − m_a)``, so every p-value is
+    the one the pair alone gives, for one product per system instead of one per pair.
+    Each batch scores every pair's trials in one :func:`scores_of_sums` call.
     """
-    sum_a, sum_b = ma.sum(axis=0), mb.sum(axis=0)
-    observed = abs(
-        compute(row_stats(sum_b), params).score - compute(row_stats(sum_a), params).score
-    )
-    delta = mb - ma
-    if not delta.any():
-        return 1.0  # the same statistics in every segment: every trial ties
-    hits = 0
-    for swaps in swap_masks(len(ma), trials, seed):
-        moved = integer_product(swaps.astype(np.float64), delta)
-        sa = scores_of_sums(sum_a + moved, params)
-        sb = scores_of_sums(sum_b - moved, params)
-        hits += int(np.sum(np.abs(sb - sa) >= observed - 1e-12))
-    return (hits + 1) / (trials + 1)
+    sums = [m.sum(axis=0) for m in mats]
+    observed = [
+        abs(compute(row_stats(sums[j]), params).score - compute(row_stats(sums[i]), params).score)
+        for i, j in pairs
+    ]
+    # the same statistics in every segment: every trial ties, p = 1
+    live = [k for k, (i, j) in enumerate(pairs) if not np.array_equal(mats[i], mats[j])]
+    hits = dict.fromkeys(live, 0)
+    used = sorted({x for k in live for x in pairs[k]})
+    if live:
+        for swaps in swap_masks(len(mats[0]), trials, seed):
+            masks = swaps.astype(np.float64)
+            moved_of = {x: integer_product(masks, mats[x]) for x in used}
+            size = len(masks)
+            grid_a = np.concatenate(
+                [sums[pairs[k][0]] + (moved_of[pairs[k][1]] - moved_of[pairs[k][0]]) for k in live]
+            )
+            grid_b = np.concatenate(
+                [sums[pairs[k][1]] - (moved_of[pairs[k][1]] - moved_of[pairs[k][0]]) for k in live]
+            )
+            both = scores_of_sums(np.concatenate([grid_a, grid_b]), params)
+            gap = np.abs(both[len(grid_a) :] - both[: len(grid_a)]).reshape(len(live), size)
+            for row, k in enumerate(live):
+                hits[k] += int(np.sum(gap[row] >= observed[k] - 1e-12))
+    return [(hits[k] + 1) / (trials + 1) if k in hits else 1.0 for k in range(len(pairs))]
 
 
 @dataclass(frozen=True, slots=True)
-class SystemRow:
+class SystemRow(BreakdownFields):
     """One system of the ranking table: the bootstrap intervals and the formula's breakdown
-    of its corpus score that the row summarises.
+    of its corpus score that the row summarises (``precision`` … ``score`` read from it).
 
     ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
     ``mean_segment`` the mean of segment scores (a different number, labelled so).
@@ -162,18 +252,6 @@ class SystemRow:
     def mean_segment(self) -> Interval:
         return self.intervals.mean_segment
 
-    @property
-    def precision(self) -> float:
-        return self.breakdown.precision
-
-    @property
-    def recall(self) -> float:
-        return self.breakdown.recall
-
-    @property
-    def frag(self) -> float:
-        return self.breakdown.frag
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "system": self.name,
@@ -191,10 +269,14 @@ class SystemRow:
 @dataclass(frozen=True, slots=True)
 class PairTest:
     """System ``b`` against ``a`` (``a`` ranked higher) on their ``common`` segments: the
-    paired bootstrap it summarises, the randomisation test's p-value and the verdict."""
+    paired bootstrap it summarises, the randomisation test's p-value, the deciding
+    ``test`` (``"ar"`` or ``"bootstrap"``), its p-value adjusted for multiple comparisons
+    (:attr:`Ranking.correction`) and the verdict (``p_adjusted < alpha``)."""
 
     paired: PairedBootstrap
     p_randomisation: float
+    test: str
+    p_adjusted: float
     significant: bool
 
     @property
@@ -234,6 +316,8 @@ class PairTest:
             "difference_interval": [self.difference_low, self.difference_high],
             "p_paired_bootstrap": self.p_bootstrap,
             "p_approximate_randomisation": self.p_randomisation,
+            "decided_by": named_test(self.test),
+            "p_adjusted": self.p_adjusted,
             "significant": self.significant,
         }
 
@@ -251,7 +335,32 @@ class Ranking:
     seed: int | None
     level: float
     paired_on_common_ids: bool
+    test: str
+    correction: str
+    borderline: tuple[ClusterDecision, ...]
     cluster_rule: str = CLUSTER_RULE
+
+    @property
+    def adjusted_label(self) -> str:
+        """The adjusted p's column title: ``adjusted p (Holm, randomisation)``."""
+        short = "randomisation" if self.test == "ar" else "bootstrap"
+        return f"adjusted p ({correction_name(self.correction)}, {short})"
+
+    @property
+    def decision(self) -> str:
+        """The significance rule in one sentence, as every output prints it."""
+        ar = f"approximate randomisation ({self.trials:,} trials)"
+        bs = f"paired bootstrap ({self.samples:,} resamples)"
+        deciding, other = (ar, bs) if self.test == "ar" else (bs, ar)
+        corr = (
+            "with no multiple-comparison correction"
+            if self.correction == "none"
+            else f"after the {correction_name(self.correction)} correction over "
+            f"{self.comparisons} comparisons"
+        )
+        return (
+            f"significant: {deciding} p < {self.alpha:g} {corr}; the {other} p is shown beside it"
+        )
 
     def pair(self, a: str, b: str) -> PairTest:
         for p in self.pairs:
@@ -271,8 +380,10 @@ class Ranking:
             "pairs": [p.to_dict() for p in self.pairs],
             "comparisons": self.comparisons,
             "alpha": self.alpha,
-            "bonferroni_threshold": self.alpha / self.comparisons if self.comparisons else None,
-            "multiple_comparison_correction": "none",
+            "test": self.test,
+            "test_name": named_test(self.test),
+            "multiple_comparison_correction": self.correction,
+            "decision": self.decision,
             "bootstrap_samples": self.samples,
             "randomisation_trials": self.trials,
             "seed": self.seed,
@@ -280,6 +391,39 @@ class Ranking:
             "paired_on_common_segment_ids": self.paired_on_common_ids,
             "clusters": [list(c) for c in self.clusters()],
             "cluster_rule": self.cluster_rule,
+            "borderline_cluster_decisions": [d.to_dict() for d in self.borderline],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterDecision:
+    """One step of the clustering: ``system`` against its cluster's ``top`` system, the
+    deciding test's adjusted p, and whether ``system`` opened a new cluster."""
+
+    top: str
+    system: str
+    p_adjusted: float
+    new_cluster: bool
+
+    def note(self, alpha: float) -> str:
+        """The sentence the report prints for a borderline decision."""
+        verb = (
+            f"opens a new cluster after {self.top}"
+            if self.new_cluster
+            else f"stays in the cluster of {self.top}"
+        )
+        return (
+            f"{self.system} {verb} on an adjusted p of {self.p_adjusted:.4f}, within "
+            f"{BORDERLINE:g} of alpha {alpha:g}: another seed or number of trials can move "
+            "this cluster boundary"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "top": self.top,
+            "system": self.system,
+            "p_adjusted": self.p_adjusted,
+            "new_cluster": self.new_cluster,
         }
 
 
@@ -289,10 +433,12 @@ def rank_systems(
     *,
     ids: Mapping[str, Sequence[str]] | None = None,
     n_samples: int = 1000,
-    trials: int | None = None,
+    trials: int = DEFAULT_TRIALS,
     seed: int | None = DEFAULT_SEED,
     level: float = 0.95,
     alpha: float = 0.05,
+    test: str = "ar",
+    correction: str = "holm",
     progress: Progress | None = None,
 ) -> Ranking:
     """Rank the systems, test every pair (bootstrap and randomisation), cluster them.
@@ -302,21 +448,23 @@ def rank_systems(
         params: the settings they were scored with.
         ids: each system's segment ids (pairs are then tested on the ids both have);
             without it every system must have the same segments in the same order.
-        n_samples: bootstrap resamples; ``trials``: randomisation trials (default the same).
+        n_samples: bootstrap resamples; ``trials``: randomisation trials (10,000).
         seed: seed of every resampling; ``level``: interval level; ``alpha``: test level.
+        test: the test that decides significance, ``"ar"`` (approximate randomisation)
+            or ``"bootstrap"`` (paired bootstrap); the other is shown beside it.
+        correction: ``"holm"``, ``"bonferroni"`` or ``"none"`` over the pairwise tests.
         progress: called with a short line per step.
     """
     if not results:
         raise ValueError("a ranking needs at least one system")
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    opts = _Options(n_samples, n_samples if trials is None else trials, seed, level, alpha)
+    check_ranking_options(test=test, correction=correction, trials=trials, alpha=alpha)
+    opts = _Options(n_samples, trials, seed, level, alpha)
     names = list(results)
     say = progress or (lambda _msg: None)
     sampled = {name: _bootstrap_system(name, results[name], params, opts, say) for name in names}
     order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
     common_all = True
-    tests: dict[tuple[str, str], PairTest] = {}
+    paired: dict[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]] = {}
     for hi, lo in itertools.combinations(order, 2):
         say(f"compare {hi} / {lo}")
         pair_ids = None if ids is None else (ids[hi], ids[lo])
@@ -328,12 +476,28 @@ def rank_systems(
                 continue  # nothing in common: no test (the record's comparisons says so)
         elif not results[hi].segments:
             continue
-        tests[(hi, lo)] = _pair_test((hi, lo), results, sampled, params, pair_ids, opts)
-    clusters = _clusters(order, tests)
+        paired[(hi, lo)] = _paired_bootstrap((hi, lo), results, sampled, params, pair_ids, opts)
+    p_ar = _randomisation(paired, sampled, params, opts, say)
+    p_bs = {key: pb.corpus.p_value for key, (pb, _) in paired.items()}
+    deciding = p_ar if test == "ar" else p_bs
+    keys = list(paired)
+    adjusted = dict(
+        zip(keys, adjust_p_values([deciding[k] for k in keys], correction), strict=True)
+    )
+    tests = {
+        key: PairTest(pb, p_ar[key], test, adjusted[key], bool(adjusted[key] < alpha))
+        for key, (pb, _) in paired.items()
+    }
+    clusters, decisions = _clusters(order, tests)
     rows = [
         _system_row(name, rank, clusters[name], results[name], sampled[name].intervals)
         for rank, name in enumerate(order, start=1)
     ]
+    borderline = tuple(
+        d
+        for d in decisions
+        if math.isfinite(d.p_adjusted) and abs(d.p_adjusted - alpha) <= BORDERLINE
+    )
     return Ranking(
         tuple(rows),
         tuple(tests.values()),
@@ -344,6 +508,9 @@ def rank_systems(
         seed,
         level,
         ids is not None and not common_all,
+        test,
+        correction,
+        borderline,
     )
 
 
@@ -382,16 +549,17 @@ def _bootstrap_system(
     return _Sampled(mat, scores, intervals, samples)
 
 
-def _pair_test(
+def _paired_bootstrap(
     names: tuple[str, str],
     results: Mapping[str, CorpusResult],
     sampled: Mapping[str, _Sampled],
     params: Params,
     pair_ids: tuple[Sequence[str], Sequence[str]] | None,
     opts: _Options,
-) -> PairTest:
+) -> tuple[PairedBootstrap, list[np.ndarray] | None]:
     """The paired bootstrap (:func:`~meteor.analysis.significance.paired_bootstrap`'s
-    numbers) and the randomisation test of ``names[1]`` against ``names[0]``.
+    numbers) of ``names[1]`` against ``names[0]``, and the pair's statistics rows when
+    it covers only some of the systems' records (``None``: all, in order).
 
     The paired resamples use the same draws as each system's own bootstrap, so when
     the pair covers all of both systems' records in order they are those resamples.
@@ -401,38 +569,70 @@ def _pair_test(
         results[hi], results[lo], params, names, opts.samples, opts.level, pair_ids
     )
     a, b = sampled[hi], sampled[lo]
+    subset: list[np.ndarray] | None = None
     if positions is None or (
         positions[0] == tuple(range(n_a)) and positions[1] == tuple(range(n_b))
     ):
         mats, scores, samples = [a.mat, b.mat], [a.scores, b.scores], [a.samples, b.samples]
     else:
         rows_a, rows_b = list(positions[0]), list(positions[1])
-        mats = [a.mat[rows_a], b.mat[rows_b]]
+        mats = subset = [a.mat[rows_a], b.mat[rows_b]]
         scores = [a.scores[rows_a], b.scores[rows_b]]
         samples = resampled_matrices(mats, scores, params, opts.samples, opts.seed)
     pb = paired_record(
         names, mats, scores, samples, params, (opts.samples, opts.seed, opts.level), (n_a, n_b)
     )
-    _check_trials(opts.trials)
-    p_ar = _randomisation_p(mats[0], mats[1], params, opts.trials, opts.seed)
-    p_bs = pb.corpus.p_value
-    return PairTest(pb, p_ar, bool(p_bs < opts.alpha and p_ar < opts.alpha))
+    return pb, subset
 
 
-def _clusters(order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]) -> dict[str, int]:
+def _randomisation(
+    paired: Mapping[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]],
+    sampled: Mapping[str, _Sampled],
+    params: Params,
+    opts: _Options,
+    say: Progress,
+) -> dict[tuple[str, str], float]:
+    """Every pair's randomisation p: the pairs on all of both systems' records together
+    (:func:`randomisation_p_values`, grouped by segment count), the others one by one."""
+    if paired:
+        say(f"compare all pairs: approximate randomisation ({opts.trials:,} trials)")
+    out: dict[tuple[str, str], float] = {}
+    groups: dict[int, list[tuple[str, str]]] = {}
+    for key, (_, subset) in paired.items():
+        if subset is None:
+            groups.setdefault(len(sampled[key[0]].mat), []).append(key)
+        else:
+            out[key] = _randomisation_p(subset[0], subset[1], params, opts.trials, opts.seed)
+    for keys in groups.values():
+        names = sorted({x for key in keys for x in key})
+        mats = [sampled[x].mat for x in names]
+        pairs = [(names.index(hi), names.index(lo)) for hi, lo in keys]
+        ps = randomisation_p_values(mats, pairs, params, opts.trials, opts.seed)
+        out.update(zip(keys, ps, strict=True))
+    return out
+
+
+def _clusters(
+    order: Sequence[str], tests: Mapping[tuple[str, str], PairTest]
+) -> tuple[dict[str, int], list[ClusterDecision]]:
     """Each system's cluster (module docstring): a new one when the difference from the
-    current cluster's top system is significant (or was not tested)."""
+    current cluster's top system is significant (or was not tested); and each decision."""
     clusters: dict[str, int] = {}
+    decisions: list[ClusterDecision] = []
     top = order[0]
     cluster = 1
     for name in order:
         if name != top:
             t = tests.get((top, name))
-            if t is None or t.significant:
+            opens = t is None or t.significant
+            decisions.append(
+                ClusterDecision(top, name, math.nan if t is None else t.p_adjusted, opens)
+            )
+            if opens:
                 cluster += 1
                 top = name
         clusters[name] = cluster
-    return clusters
+    return clusters, decisions
 
 
 def _system_row(

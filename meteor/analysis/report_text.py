@@ -17,20 +17,20 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Any
 
 from meteor.analysis.buckets import BucketTable
 from meteor.analysis.corpus_report import CorpusReport
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
+from meteor.analysis.ranking import named_test
+from meteor.json_numbers import json_text
 
 __all__ = [
     "LATEX_SYSTEMS_PER_TABLE",
     "data_line",
-    "json_safe",
     "latex_escape",
+    "pair_p_texts",
     "to_json",
     "to_latex",
     "to_markdown",
@@ -69,20 +69,9 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def json_safe(x: Any) -> Any:
-    """``x`` with every non-finite float as ``None`` (JSON has no NaN)."""
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {k: json_safe(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [json_safe(v) for v in x]
-    return x
-
-
 def to_json(rep: CorpusReport) -> str:
     """The whole analysis as one JSON document."""
-    return json.dumps(json_safe(rep.to_dict()), ensure_ascii=False, indent=2, allow_nan=False)
+    return json_text(rep.to_dict(), indent=2)
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -100,8 +89,24 @@ def data_line(rep: CorpusReport) -> str:
     return (
         f"{len(rep.system_segments)} systems, {rep.segments:,} segments ({src}); "
         f"{rep.ranking.comparisons} pairwise comparisons, {rep.ranking.samples:,} bootstrap "
-        f"samples, {rep.ranking.trials:,} randomisation trials, seed {rep.ranking.seed}"
+        f"samples, {rep.ranking.trials:,} randomisation trials, seed {rep.ranking.seed}; "
+        f"test {named_test(rep.ranking.test)}, correction {rep.ranking.correction}"
     )
+
+
+def pair_p_texts(rep: CorpusReport, missing: str) -> list[tuple[str, str, str]]:
+    """Each pair's (bootstrap p, randomisation p, adjusted p) as every writer prints them."""
+    rk = rep.ranking
+    bs, ar = bootstrap_resolution(rk.samples), plus_one_resolution(rk.trials)
+    adj = ar if rk.test == "ar" else bs
+    return [
+        (
+            p_value_text(p.p_bootstrap, bs, missing=missing),
+            p_value_text(p.p_randomisation, ar, missing=missing),
+            p_value_text(p.p_adjusted, adj, missing=missing),
+        )
+        for p in rk.pairs
+    ]
 
 
 # --------------------------------------------------------------------------- LaTeX
@@ -129,11 +134,13 @@ def _latex_ranking(rep: CorpusReport) -> list[str]:
         r"\bottomrule",
         r"\end{tabular}",
         r"\caption{Corpus METEOR (summed statistics) with its 95\% bootstrap interval; "
-        r"``Mean seg.'' is the mean of segment scores. Systems in one cluster are not "
-        f"significantly different from the cluster's top system ({rk.comparisons} "
-        r"comparisons, paired bootstrap and approximate randomisation, $p<"
-        f"{rk.alpha:g}$)."
-        r"\protect\footnotemark}",
+        r"``Mean seg.'' is the mean of segment scores. Clusters: "
+        + latex_escape(rk.cluster_rule)
+        + ". "
+        + latex_escape(rk.decision[0].upper() + rk.decision[1:])
+        + "."
+        + "".join(" " + latex_escape(d.note(rk.alpha)) + "." for d in rk.borderline)
+        + r"\protect\footnotemark}",
         r"\end{table}",
         r"\footnotetext{" + latex_escape(rep.signature) + "; " + latex_escape(data_line(rep)) + "}",
     ]
@@ -263,19 +270,20 @@ def to_markdown(rep: CorpusReport) -> str:
     out += [
         "",
         f"## Pairwise tests ({rk.comparisons} comparisons, alpha {rk.alpha:g}, "
-        "no multiple-comparison correction)",
+        f"test {named_test(rk.test)}, correction {rk.correction})",
         "",
-        "| A | B | common | B − A | 95 % CI | p (bootstrap) | p (randomisation) | significant |",
-        "|---|---|---:|---:|---|---:|---:|---|",
+        f"{_md_plain(rk.decision[0].upper() + rk.decision[1:])}.",
+        "",
+        "| A | B | common | B − A | 95 % CI | p (bootstrap) | p (randomisation) | "
+        f"{rk.adjusted_label} | significant |",
+        "|---|---|---:|---:|---|---:|---:|---:|---|",
     ]
-    for p in rk.pairs:
-        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="--")
-        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="--")
-        p_bs, p_ar = _md_plain(p_bs), _md_plain(p_ar)
+    for p, texts in zip(rk.pairs, pair_p_texts(rep, "--"), strict=True):
+        p_bs, p_ar, p_adj = (_md_plain(x) for x in texts)
         out.append(
             f"| {_md(p.a)} | {_md(p.b)} | {p.common:,} | {p.difference:+.4f} | "
             f"[{_num(p.difference_low)}, {_num(p.difference_high)}] | {p_bs} | {p_ar} | "
-            f"{'yes' if p.significant else 'no'} |"
+            f"{p_adj} | {'yes' if p.significant else 'no'} |"
         )
     for t in rep.buckets:
         seg = t.unit == "segments"

@@ -46,14 +46,10 @@ __all__ = [
 _STATS_FIELDS = tuple(f.name for f in fields(Stats))
 
 
-def _stats_row(s: Stats) -> list[int]:
-    """The fields in order, each per-module tuple as wide as :func:`module_order` (a
-    registered stage's slot is there whether or not this segment used it)."""
-    return _stats_row_of(s, len(module_order()))
-
-
 def _stats_row_of(s: Stats, width: int) -> list[int]:
-    """:func:`_stats_row` with the width given (one look-up per matrix, not per row)."""
+    """The fields in order, each per-module tuple ``width`` wide (the caller passes the
+    length of :func:`module_order`, looked up once per matrix: a registered stage's slot
+    is there whether or not this segment used it)."""
     vecs = (
         s.hyp_content_matches,
         s.ref_content_matches,

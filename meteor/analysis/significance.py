@@ -23,11 +23,14 @@ says how many.  The resampled differences ``δ_b = s_B,b − s_A,b`` give
 
 * the **interval** of ``B − A``: the percentile interval ``[δ(k), δ(B−k−1)]`` of the
   sorted ``δ`` (the rule above), and
-* the **two-sided p-value** ``p = min(1, 2·min(#{b: δ_b ≤ 0}, #{b: δ_b ≥ 0}) / B)``:
-  twice the share of resamples on the far side of 0.  It is the p-value of that
-  interval: ``p ≤ 1 − L`` exactly when the level-``L`` interval excludes 0 (0 outside
-  ``[δ(k), δ(B−k−1)]``), so a "95 % CI that contains 0" never stands beside
-  "p < 0.05".  ``p = 0`` means no resample crossed 0 (p below ``2/B``).
+* the **two-sided p-value** ``p = min(1, 2·(k + 1)/(B + 1))`` with
+  ``k = min(#{b: δ_b ≤ 0}, #{b: δ_b ≥ 0})``: the resamples on the far side of 0, counted
+  as sacreBLEU and Davison & Hinkley count a resampling p (``(k + 1)/(B + 1)``: the
+  observed difference counts as one of the resamples), doubled for two sides.  It is
+  never 0: its smallest value is ``2/(B + 1)``.  It agrees with the interval: ``p < 1 − L``
+  only when the level-``L`` interval excludes 0 (``k < floor(B·(1 − L)/2)``), so a "95 %
+  CI that contains 0" never stands beside "p < 0.05"; the interval may exclude 0 with
+  ``p`` just above ``1 − L`` when exactly ``floor(B·(1 − L)/2)`` resamples crossed 0.
 
 **sacreBLEU's p-value** is reported beside it as ``p_value_sacrebleu``, computed as
 sacreBLEU's ``_paired_bs_test`` does (Moses' ``bootstrap-hypothesis-difference-
@@ -130,8 +133,8 @@ class PairedStat:
         b: system B's interval.
         difference: observed ``b − a``.
         difference_interval: percentile interval of the resampled ``b − a``.
-        p_value: two-sided bootstrap p-value of the difference, the one that agrees
-            with ``difference_interval`` (module docstring).
+        p_value: two-sided bootstrap p-value of the difference, ``(k+1)/(B+1)``-style
+            (never 0), the one that agrees with ``difference_interval`` (module docstring).
         b_wins: share of resamples where B scored higher than A (Koehn's win ratio).
         a_wins: share of resamples where A scored higher than B.
         p_value_sacrebleu: sacreBLEU's paired-bootstrap p-value (about one-sided).
@@ -201,8 +204,8 @@ class PairedBootstrap:
             "segments_system": self.segments_b,
             "test": "paired bootstrap (Koehn 2004), two-sided",
             "p_value_definition": (
-                "min(1, 2 * min(#{b: dB_b <= 0}, #{b: dB_b >= 0}) / samples) with "
-                "dB_b = sB_b - sA_b: two-sided, p <= 1 - level exactly when "
+                "min(1, 2 * (min(#{b: dB_b <= 0}, #{b: dB_b >= 0}) + 1) / (samples + 1)) "
+                "with dB_b = sB_b - sA_b: two-sided, never 0; p < 1 - level only when "
                 "difference_interval excludes 0"
             ),
             "p_value_sacrebleu_definition": (
@@ -285,11 +288,12 @@ def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:
 
 
 def _p_two_sided(diff: np.ndarray) -> float:
-    """Twice the share of resampled differences on the far side of 0 (at most 1)."""
+    """``min(1, 2·(k + 1)/(B + 1))``, ``k`` the resampled differences on the far side
+    of 0 (module docstring): never 0."""
     if len(diff) == 0:
         return math.nan
     tail = min(int(np.sum(diff <= 0)), int(np.sum(diff >= 0)))
-    return min(1.0, 2 * tail / len(diff))
+    return min(1.0, 2 * (tail + 1) / (len(diff) + 1))
 
 
 def _paired_stat(

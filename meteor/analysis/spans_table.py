@@ -12,7 +12,7 @@ F1 on the same resamples (:class:`~meteor.analysis.significance.PairedStat`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,8 @@ import numpy as np
 from meteor.analysis.significance import Interval, PairedStat, ci_bounds
 from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
 from meteor.io.spans import SpanSet
+from meteor.json_numbers import json_number
+from meteor.runtime import Progress
 
 __all__ = [
     "ClassRow",
@@ -30,8 +32,6 @@ __all__ = [
     "setting_table",
     "span_report",
 ]
-
-Progress = Callable[[float, str], None]
 
 
 def _prf(sums: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -70,12 +70,8 @@ class ClassRow:
         }
 
 
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
 def _interval_dict(i: Interval) -> dict[str, Any]:
-    return {k: (_num(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
+    return {k: (json_number(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
 
 
 def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
@@ -154,9 +150,9 @@ class SettingSpans:
             "error_tokens": o.error_tokens,
             "flagged": o.flagged,
             "flagged_errors": o.flagged_errors,
-            "precision": _num(o.precision.value),
-            "recall": _num(o.recall.value),
-            "f1": _num(o.f1.value),
+            "precision": json_number(o.precision.value),
+            "recall": json_number(o.recall.value),
+            "f1": json_number(o.f1.value),
             "intervals": {
                 "precision": _interval_dict(o.precision),
                 "recall": _interval_dict(o.recall),
@@ -291,9 +287,9 @@ class SpanReport:
                 {
                     "baseline": a,
                     "setting": b,
-                    "f1_difference": _num(c.difference),
+                    "f1_difference": json_number(c.difference),
                     "interval": _interval_dict(c.difference_interval),
-                    "p_value": _num(c.p_value),
+                    "p_value": json_number(c.p_value),
                 }
                 for a, b, c in self.comparisons
             ],

@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,6 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, judged_rows
 from meteor.analysis.agreement_limits import check_darr_threshold, check_resamples
-from meteor.analysis.agreement_stats import finite_or_none
 from meteor.analysis.resampling import resample_indices
 from meteor.analysis.tune_scoring import (
     CHUNK,
@@ -59,8 +58,10 @@ from meteor.analysis.tune_scoring import (
     system_scores,
 )
 from meteor.errors import InputError
+from meteor.json_numbers import json_number, json_text
 from meteor.params import Params
 from meteor.presets import settings_digest
+from meteor.runtime import Progress
 
 __all__ = [
     "ALIGNMENT_FIELDS",
@@ -80,7 +81,6 @@ __all__ = [
 ]
 
 Array = np.ndarray
-Progress = Callable[[float, str], None]
 
 #: The fields a parameter point changes: they leave every alignment as it is.
 STATS_ONLY: tuple[str, ...] = ("alpha", "beta", "gamma", "delta", "weights")
@@ -296,7 +296,7 @@ class FoldResult:
             "fold": self.fold,
             "rows": self.n_rows,
             "groups": list(self.groups),
-            "train_value": finite_or_none(self.train_value),
+            "train_value": json_number(self.train_value),
             "params": {k: v for k, v in self.params.to_dict().items()
                        if k in ("alpha", "beta", "gamma", "delta", "weights")},
             "held_out": {
@@ -338,8 +338,8 @@ class TuneResult:
         return {
             "objective": self.objective,
             "base": self.base_name,
-            "value": finite_or_none(self.value),
-            "base_value": finite_or_none(self.base_value),
+            "value": json_number(self.value),
+            "base_value": json_number(self.base_value),
             "params": self.params.to_dict(),
             "signature": self.params.signature(),
             "points": self.n_points,
@@ -353,10 +353,14 @@ class TuneResult:
             "cross_validation": None if not self.folds else {
                 "group_by": self.group_by,
                 "folds": [f.to_dict() for f in self.folds],
-                "mean": {"tuned": finite_or_none(self.cv_mean("tuned")), "base": finite_or_none(self.cv_mean("base")),
-                         "chrf": finite_or_none(self.cv_mean("chrf"))},
+                "mean": {"tuned": json_number(self.cv_mean("tuned")), "base": json_number(self.cv_mean("base")),
+                         "chrf": json_number(self.cv_mean("chrf"))},
             },
         }  # fmt: skip
+
+    def preset_text(self, name: str | None = None) -> str:
+        """The preset file as ``meteor tune --out`` writes it (and the app offers it)."""
+        return json_text(self.preset_document(name), indent=2) + "\n"
 
     def preset_document(self, name: str | None = None) -> dict[str, Any]:
         """The preset file's content (JSON; :func:`meteor.presets.load_preset_file`)."""
@@ -379,8 +383,8 @@ class TuneResult:
                 "human_column": self.human_column,
                 "higher_is_better": self.higher_is_better,
                 "objective": self.objective,
-                "value": finite_or_none(self.value),
-                "base_value": finite_or_none(self.base_value),
+                "value": json_number(self.value),
+                "base_value": json_number(self.base_value),
                 "cross_validation": None if cv is None else {"group_by": cv["group_by"],
                                                              "mean": cv["mean"]},
                 "files": [{"name": n, "sha256": h} for n, h in self.data_files],
@@ -459,6 +463,11 @@ def tune(
     """
     from meteor.metric import resolve_params
 
+    if not isinstance(judged, Judged):
+        raise TypeError(
+            "tune takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
+            f"{type(judged).__name__}"
+        )
     key = canonical_objective(objective)
     base, base_name = resolve_params(preset, params, lang)
     name = base_name or "custom"

@@ -7,10 +7,9 @@ whole groups (:func:`group_folds`) they are measured on.  The search over points
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
@@ -18,20 +17,11 @@ from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, system_human
 from meteor.errors import InputError
 from meteor.params import Params
+from meteor.runtime import Progress
 from meteor.scoring import formula, formula_plan, perfect_rows
 from meteor.types import Stats, module_slot
 
-
-def _scipy_stats() -> Any:
-    """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
-    meteor`` and ``meteor score`` should not pay."""
-    import scipy.stats
-
-    return scipy.stats
-
-
 Array = np.ndarray
-Progress = Callable[[float, str], None]
 
 
 # --------------------------------------------------------------------------- statistics
@@ -368,7 +358,7 @@ class Rows:
     @cached_property
     def human_ranks(self) -> Array:
         """The human scores' average ranks over all rows (flattened Spearman)."""
-        return np.asarray(_scipy_stats().rankdata(self.flat_human), dtype=float)
+        return np.asarray(st.scipy_stats().rankdata(self.flat_human), dtype=float)
 
 
 def _pearson_rows(x: Array, y: Array) -> Array:
@@ -442,7 +432,7 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, total / np.maximum(count, 1), np.nan)
     if key == "spearman_flat":
-        ranks = _scipy_stats().rankdata(seg, axis=1)
+        ranks = st.scipy_stats().rankdata(seg, axis=1)
         return _pearson_rows(rows.human_ranks, ranks)
     if key == "spearman_item":  # all points' ranks at once; Pearson per item by bincount
         n = data.n_items

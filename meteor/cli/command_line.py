@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -40,6 +40,7 @@ from meteor.cli import spans as cli_spans
 from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
+from meteor.cli.numbers import real_number
 from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
@@ -50,7 +51,7 @@ from meteor.io.record_files import report
 from meteor.json_numbers import json_text
 from meteor.metric import Meteor, jar_text
 from meteor.module_registry import Module
-from meteor.params import VERSION, ParamError, Params, parse_modules, parse_number, stage_weight
+from meteor.params import VERSION, ParamError, Params, parse_modules, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS
 from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult
@@ -130,6 +131,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
         "--help",
         "--version",
     ):
+        if not args_list[0].startswith("-"):  # a misspelt command, not score's file
+            return _fail(
+                f"unknown command {args_list[0]!r}; choose one of score, presets, explain, "
+                "reconcile, correlate, report, tune, stream (or give score's options: "
+                "meteor --hyp FILE …)"
+            )
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     if args_list and args_list[0] == "stream":
         from meteor.cli import stream as cli_stream  # loads distributed: only for this command
@@ -185,7 +192,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    first = " ".join(message.split())  # one line, whatever the message held
+    first = cli_io.one_line(message)  # one line, whatever it held
     sys.stderr.write(f"{PROG}: error: {first}\n")
     return 2
 
@@ -262,6 +269,10 @@ def _parse_weights(
         for item in items:
             key, _, value = item.partition("=")
             (mod,) = parse_modules([key])
+            if mod in given:
+                raise CliError(
+                    f"--weights gives {mod.value} twice ({spec!r}); give each module's weight once"
+                )
             given[mod] = _weight(value, key)
     elif any("=" in x for x in items):
         raise CliError(
@@ -285,9 +296,15 @@ def _parse_weights(
 
 
 def _weight(value: str, name: str) -> float:
-    weight = parse_number(value)  # the one parser of written numbers (no 1_0, ０.5, nan)
-    if weight is None:
-        raise CliError(f"--weights: weight of {name} must be a number, got {shown(value)}")
+    try:
+        weight = real_number(value)  # the library's rule of a written number
+    except argparse.ArgumentTypeError:
+        weight = math.nan
+    if not math.isfinite(weight):
+        raise CliError(
+            f"--weights: weight of {name} must be a number, got {shown(value)} (written with the "
+            "digits 0-9, such as 0.6, and less than 1.8e308)"
+        )
     return weight
 
 
@@ -374,9 +391,7 @@ def _read_corpus(args: argparse.Namespace, *, keep_bom: bool = False) -> Corpus:
         corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format, keep_bom=keep_bom)
     except InputError as exc:
         if not ref_files and "no references" in str(exc):
-            raise CliError(
-                "no references: give --ref FILE (or a TSV/JSONL with a 'ref' column)"
-            ) from None
+            raise CliError(str(exc).replace("a reference file,", "--ref FILE,", 1)) from None
         raise
     for name, data in (*hyp_files, *ref_files):
         if keep_bom and has_bom(data) and detect_format(name, args.input_format) == "text":
@@ -469,7 +484,7 @@ def _print_summary(
             comparisons=comparisons,
             sources=corpus.sources,
         )
-        out.write(json.dumps(rep, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+        out.write(json_text(rep, indent=2) + "\n")
     elif args.format == "tsv":
         print_tsv(out, results, intervals, comparisons)
     else:

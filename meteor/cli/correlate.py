@@ -26,6 +26,7 @@ from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError
+from meteor.cli.output import na_number as _f
 from meteor.io.system_scores import read_system_scores
 
 __all__ = ["add_parser", "cmd_correlate", "format_text"]
@@ -88,10 +89,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         p, hyp="hypothesis", ref="reference", scores="scores", pairs="pairs", preset_file="preset"
     )
     return p
-
-
-def _f(x: float | None, digits: int = 4) -> str:
-    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
 
 
 def _signed(x: float) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output
+from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output, one_line
 from meteor.metric import Meteor, Progress
 from meteor.runners.parallel import score_corpus
 from meteor.types import CorpusResult, MeteorResult
@@ -231,7 +231,7 @@ def _name_failures(failed: dict[str, ScoredSystem], kept: _KeptRecords) -> None:
             if shown < MAX_FAILURES_SHOWN:
                 where = f"system {name!r}, " if kept.many else ""
                 label = _segment_label(f.index, kept.ids_of[name])
-                sys.stderr.write(f"meteor: error: {where}{label}: {f.message}\n")
+                sys.stderr.write(f"meteor: error: {one_line(f'{where}{label}: {f.message}')}\n")
             shown += 1
     if shown > MAX_FAILURES_SHOWN:
         sys.stderr.write(f"meteor: error: … and {shown - MAX_FAILURES_SHOWN:,} more\n")

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -46,12 +47,14 @@ import signal
 import stat
 import sys
 import tempfile
+import unicodedata
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
+from meteor.cli.numbers import real_number, whole_number
 from meteor.io.read import MAX_BYTES, check_size
 from meteor.runners.parallel import default_workers
 
@@ -108,11 +111,47 @@ class CliError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2 (no
-    usage dump): the parser of every command (its subcommands' parsers are of its class)."""
+    usage dump): the parser of every command (its subcommands' parsers are of its class).
+    Its ``int`` and ``float`` option types read plain ASCII numbers only
+    (:mod:`meteor.cli.numbers`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("type", int, whole_number)
+        self.register("type", float, real_number)
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"meteor: error: {' '.join(message.split())} (see --help)\n")
+        sys.stderr.write(f"meteor: error: {one_line(message)} (see --help)\n")
         sys.exit(EXIT_USAGE)
+
+
+def visible(text: str) -> str:
+    """``text`` safe to print on a terminal: each control character that is not white space
+    (ESC, BEL, NUL, DEL, C1 — from a file name, a text or a preset name) written as its
+    escape (``\\x1b``), so no colour, title or bell reaches the terminal raw."""
+    return "".join(
+        c.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(c) == "Cc" and not c.isspace()
+        else c
+        for c in text
+    )
+
+
+#: Longest run of non-space characters an error line shows whole (a preset name, a path,
+#: a column name of 100,000 characters is cut, with its length).
+MAX_SHOWN_WORD = 300
+
+
+def one_line(message: str) -> str:
+    """``message`` as the one line the CLI prints: control characters escaped
+    (:func:`visible`), white space collapsed, and any run of more than
+    :data:`MAX_SHOWN_WORD` non-space characters cut to its start and its length."""
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group()
+        return f"{word[:100]}…[{len(word):,} characters]"
+
+    return re.sub(rf"\S{{{MAX_SHOWN_WORD + 1},}}", cut, " ".join(visible(message).split()))
 
 
 class Terminated(KeyboardInterrupt):  # noqa: N818 - it is an interruption, as its base
@@ -412,7 +451,8 @@ def read_input(
             "virtual file (such as /proc/version), not a text file; copy it to a file first"
         )
     _check_read(len(data), label, limit)
-    return Path(path).name or path, data
+    name = Path(path).name or path  # a label (system, data): bytes that are not UTF-8 as �
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), data
 
 
 def _flag(what: str) -> str:
@@ -511,6 +551,8 @@ def check_output_folder(flag: str, path: str) -> None:
     """
     if not path:
         raise CliError(f"{flag} needs a folder name")
+    if path == "-":  # stdout elsewhere: a report is several files
+        raise CliError(f"{flag} needs a folder name; '-' (stdout) cannot hold the report's files")
     _check_name(flag, path)
     p = Path(path)
     if p.exists() and not p.is_dir():
@@ -655,7 +697,7 @@ def atomic_output(
     target = _target(path)
     try:
         if os.path.exists(target) and not os.path.isfile(target):
-            with open(target, "w", encoding="utf-8", newline="\n") as fh:
+            with os.fdopen(_open_special(target, label), "w", encoding="utf-8", newline="\n") as fh:
                 yield fh
             return
     except OSError as exc:
@@ -685,6 +727,24 @@ def atomic_output(
         if isinstance(exc, OSError):
             raise _write_error(label, exc) from None
         raise
+
+
+def _open_special(target: str, label: str) -> int:
+    """Open an output that is not a regular file (``/dev/null``, a pipe) for writing.  A
+    named pipe (FIFO) that no process reads would block for ever: it is refused."""
+    if not stat.S_ISFIFO(os.stat(target).st_mode):
+        return os.open(target, os.O_WRONLY)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
+        raise CliError(
+            f"cannot write {label}: it is a named pipe (FIFO) that no process reads; start "
+            "its reader first, or write to a regular file"
+        ) from None
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _write_error(label: str, exc: OSError) -> BaseException:
@@ -758,7 +818,7 @@ def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
         line: str | None = None,
     ) -> None:
         out = stream if stream is not None else sys.stderr
-        out.write(f"meteor: warning: {' '.join(str(message).split())}\n")
+        out.write(f"meteor: warning: {one_line(str(message))}\n")
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,9 +14,10 @@ from typing import Any
 
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
+from meteor.cli.numbers import real_number
 from meteor.cli.output import ProgressBar
 from meteor.errors import shown
-from meteor.params import parse_number
+from meteor.json_numbers import json_text
 
 __all__ = [
     "add_darr_options",
@@ -39,12 +40,17 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
 
 
 def darr_threshold(text: str) -> float:
-    """``--darr-threshold``: a plain decimal (:func:`meteor.params.parse_number`, the one
-    parser of written numbers, finite), ≥ 0 as
+    """``--darr-threshold``: a written number (:func:`meteor.cli.numbers.real_number`, the
+    library's rule), finite and ≥ 0 as
     :func:`meteor.analysis.agreement_limits.check_darr_threshold` requires."""
-    value = parse_number(text)
-    if value is None or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number ≥ 0 such as 25, got {shown(text)}")
+    try:
+        value = real_number(text)
+    except argparse.ArgumentTypeError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a number ≥ 0 such as 25 (written with the digits 0-9), got {shown(text)}"
+        )
     return value
 
 
@@ -95,7 +101,7 @@ def write_record(
     """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
     else ``text()``."""
     if args.format == "json":
-        out_text = json.dumps(record(), ensure_ascii=False, allow_nan=False)
+        out_text = json_text(record())
     else:
         out_text = text()
     with atomic_output("-") as out:

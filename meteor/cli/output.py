@@ -92,8 +92,8 @@ def write_files(
 
 
 def _p_text(p: float, samples: int) -> str:
-    """``p = 0.0712``, or ``p < 0.002`` when no resample crossed 0
-    (:func:`meteor.analysis.pvalue_text.p_value_text`)."""
+    """``p = 0.0712`` (:func:`meteor.analysis.pvalue_text.p_value_text`; the bootstrap p
+    is never 0, its smallest ``2/(B+1)``)."""
     return "p " + p_value_text(p, bootstrap_resolution(samples), relation=True)
 
 
@@ -101,6 +101,11 @@ def open_out(path: str, flag: str | None = None) -> AbstractContextManager[TextI
     """A temporary file renamed into place when complete; ``-`` is stdout
     (:func:`meteor.cli.files.atomic_output`, the writer of every output)."""
     return atomic_output(path, flag=flag)
+
+
+def na_number(x: float | None, digits: int = 4) -> str:
+    """``x`` to ``digits`` places; ``n/a`` where it is undefined (None or NaN)."""
+    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
 
 
 def _fmt(x: float, width: int) -> str:

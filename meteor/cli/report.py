@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from meteor.analysis.corpus_report import CorpusReport, corpus_report
+from meteor.analysis.ranking import CORRECTIONS, DEFAULT_TRIALS, MAX_TRIALS, TESTS
 from meteor.analysis.report_text import to_json, to_latex, to_markdown
 from meteor.analysis.significance import (
     DEFAULT_SEED,
@@ -31,6 +32,7 @@ from meteor.analysis.significance import (
 )
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.numbers import whole_number
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
 from meteor.metric import Meteor
@@ -99,7 +101,28 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         type=int,
         default=1000,
         metavar="N",
-        help="bootstrap resamples and randomisation trials (default 1000)",
+        help="bootstrap resamples: intervals and the paired bootstrap (default 1000)",
+    )
+    rp.add_argument(
+        "--trials",
+        type=int,
+        default=DEFAULT_TRIALS,
+        metavar="N",
+        help=f"approximate-randomisation trials (default {DEFAULT_TRIALS:,}, sacreBLEU's; "
+        f"at most {MAX_TRIALS:,})",
+    )
+    rp.add_argument(
+        "--test",
+        choices=TESTS,
+        default="ar",
+        help="the paired test that decides significance: ar (approximate randomisation, "
+        "default) or bootstrap (paired bootstrap); the other's p is shown beside it",
+    )
+    rp.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="multiple-comparison correction over the pairwise tests (default holm)",
     )
     rp.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     rp.add_argument(
@@ -156,11 +179,9 @@ def _edges(spec: str | None) -> tuple[int, ...] | None:
     if spec is None:
         return None
     try:
-        edges = tuple(int(x) for x in spec.replace(",", " ").split())
-    except ValueError:
-        raise CliError(
-            f"--length-edges must be whole numbers like 10,25,50, got {spec!r}"
-        ) from None
+        edges = tuple(whole_number(x) for x in spec.replace(",", " ").split())
+    except argparse.ArgumentTypeError as exc:
+        raise CliError(f"--length-edges must be whole numbers like 10,25,50: {exc}") from None
     if not edges or any(e < 1 for e in edges) or list(edges) != sorted(set(edges)):
         raise CliError(f"--length-edges must be increasing positive numbers, got {spec!r}")
     if len(edges) > MAX_LENGTH_EDGES:
@@ -220,6 +241,8 @@ def _check(args: argparse.Namespace) -> None:
             f"--bootstrap must be between {MIN_BOOTSTRAP_SAMPLES} and "
             f"{MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap}"
         )
+    if not 1 <= args.trials <= MAX_TRIALS:
+        raise CliError(f"--trials must be between 1 and {MAX_TRIALS:,}, got {args.trials}")
     cli_io.check_seed(args.seed)
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
@@ -326,11 +349,13 @@ def cmd_report(args: argparse.Namespace) -> int:
                     allow_edited=args.allow_edited_preset)  # fmt: skip
 
     def say(msg: str) -> None:
-        sys.stderr.write(f"meteor report: {msg}\n")
+        sys.stderr.write(f"meteor report: {cli_io.visible(msg)}\n")
         sys.stderr.flush()
 
-    options: dict[str, object] = {"n_samples": args.bootstrap, "seed": args.seed,
-                                  "labels": labels, "word_counts": counts, "compare": compare}  # fmt: skip
+    options: dict[str, object] = {"n_samples": args.bootstrap, "n_trials": args.trials,
+                                  "test": args.test, "correction": args.correction,
+                                  "seed": args.seed, "labels": labels, "word_counts": counts,
+                                  "compare": compare}  # fmt: skip
     if edges is not None:
         options["length_edges"] = edges
     rep = corpus_report(corpus, meteor, workers=args.workers, progress=say, **options)

@@ -17,12 +17,10 @@ from meteor.analysis.resampling import MAX_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_SAMP
 from meteor.analysis.significance import DEFAULT_SEED
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError
-from meteor.errors import shown
 from meteor.io.read import FORMATS
-from meteor.params import parse_number
 from meteor.presets import DEFAULT_PRESET
 
-__all__ = ["SCORE_EPILOG", "add_score_parser", "check_score_args", "number_arg"]
+__all__ = ["SCORE_EPILOG", "add_score_parser", "check_score_args"]
 
 SCORE_EPILOG = """\
 examples:
@@ -46,15 +44,6 @@ exit status:
   2  usage error: a bad option, parameter, input or output path (found before scoring)
   130 / 143  interrupted by Ctrl-C / SIGTERM (workers stopped, no partial output file)
 """
-
-
-def number_arg(text: str) -> float:
-    """An option's number (``--alpha 0.85``), read by :func:`meteor.params.parse_number`, the
-    one parser of written numbers: ``1_0``, full-width ``０.5``, ``nan``, ``inf`` refused."""
-    value = parse_number(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"must be a plain number such as 0.85, got {shown(text)}")
-    return value
 
 
 def add_score_parser(sub: Any) -> argparse.ArgumentParser:
@@ -142,12 +131,10 @@ def _config_options(sc: argparse.ArgumentParser) -> None:
         help=f"text language, ISO 639-1 ({', '.join(available_languages())}); Meteor 1.5's "
         "names are accepted too (cz, se, german ...)",
     )
-    cfg.add_argument("--alpha", type=number_arg, help="α: recall weight in Fmean, in [0, 1]")
-    cfg.add_argument("--beta", type=number_arg, help="β: fragmentation penalty exponent")
-    cfg.add_argument("--gamma", type=number_arg, help="γ: maximum fragmentation penalty, in [0, 1]")
-    cfg.add_argument(
-        "--delta", type=number_arg, help="δ: content vs function word weight, in [0, 1]"
-    )
+    cfg.add_argument("--alpha", type=float, help="α: recall weight in Fmean, in [0, 1]")
+    cfg.add_argument("--beta", type=float, help="β: fragmentation penalty exponent")
+    cfg.add_argument("--gamma", type=float, help="γ: maximum fragmentation penalty, in [0, 1]")
+    cfg.add_argument("--delta", type=float, help="δ: content vs function word weight, in [0, 1]")
     cfg.add_argument(
         "--modules",
         "-m",

@@ -14,7 +14,6 @@ with bootstrap intervals and a paired test of each setting's F1 against the firs
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from meteor.analysis.spans import RATER_RULES
@@ -22,6 +21,7 @@ from meteor.analysis.spans_table import SpanReport, span_report
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError
+from meteor.cli.output import na_number
 from meteor.io.read import load_corpus
 from meteor.io.spans import SPAN_FORMATS, read_spans
 from meteor.metric import Meteor
@@ -93,7 +93,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
 
 
 def _f(x: float | None) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x:.3f}"
+    return na_number(x, 3)
 
 
 def format_text(r: SpanReport) -> str:
@@ -113,14 +113,14 @@ def format_text(r: SpanReport) -> str:
             f"{_f(i.value)} [{_f(i.low)}, {_f(i.high)}]" for i in (o.precision, o.recall, o.f1)
         ]
         lines.append(
-            f"{s.preset[:28]:<28} {o.error_tokens:>7,} {o.flagged:>8,} {o.flagged_errors:>7,}  "
+            f"{s.preset:<28} {o.error_tokens:>7,} {o.flagged:>8,} {o.flagged_errors:>7,}  "
             + " ".join(f"{c:<22}" for c in cells)
         )
     for s in r.settings:
         lines += ["", f"{s.preset}: recall and precision by class (errors of the class or none)"]
         for row in s.rows[1:]:
             lines.append(
-                f"  {row.name[:44]:<44} {row.error_tokens:>6,} errors  recall "
+                f"  {row.name:<44} {row.error_tokens:>6,} errors  recall "
                 f"{_f(row.recall.value)}  precision {_f(row.precision.value)}"
             )
         if s.omissions:

@@ -45,6 +45,7 @@ from meteor.cli.files import (
     handle_signals,
     input_paths,
     mark_inputs,
+    one_line,
     one_line_warnings,
     refuse_repeated_options,
     writes_stdout,
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (
         CliError, ClusterError, InputError, ParamError, ResourceError, ValueError, OSError
     ) as exc:  # fmt: skip
-        sys.stderr.write(f"meteor: error: {' '.join(str(exc).split())}\n")
+        sys.stderr.write(f"meteor: error: {one_line(str(exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
         terminated = isinstance(exc, Terminated)
@@ -81,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: still one line, never a traceback
         sys.stderr.write(
             f"meteor: error: internal error ({type(exc).__name__}: "
-            f"{' '.join(str(exc).split())}); please report it\n"
+            f"{one_line(str(exc))}); please report it\n"
         )
         return EXIT_SCORING
     r, w = summary, args.width

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 
 from meteor.analysis.agreement import load_judged
@@ -23,6 +22,7 @@ from meteor.analysis.tune import ALIASES, OBJECTIVES, TuneResult, canonical_obje
 from meteor.cli import files as cli_io
 from meteor.cli import judged_args
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.output import na_number as _f
 from meteor.io.labels import read_groups
 from meteor.presets import check_preset_name
 
@@ -67,10 +67,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     return p
 
 
-def _f(x: float | None) -> str:
-    return "n/a" if x is None or x != x else f"{x:.4f}"
-
-
 def format_text(r: TuneResult) -> str:
     """The result as plain text."""
     p = r.params
@@ -104,6 +100,12 @@ def format_text(r: TuneResult) -> str:
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run ``tune``."""
     canonical_objective(args.objective)
+    try:  # a byte that is not UTF-8 (read as a lone surrogate) would fail at the end
+        (args.name or "").encode("utf-8")
+    except UnicodeEncodeError:
+        raise CliError(
+            f"--name {args.name!r} is not UTF-8 text; the preset file is UTF-8"
+        ) from None
     if args.folds and not args.group_by:
         raise CliError("--folds needs --group-by (a document column such as doc_id, or system)")
     if args.group_by and not args.folds:
@@ -162,12 +164,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
             progress=bar,
         )
     if args.out is not None:
-        doc = result.preset_document(args.name)
         with atomic_output(args.out, flag="--out") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+            fh.write(result.preset_text(args.name))
     if args.out == "-":  # stdout holds the preset file alone: the summary goes to stderr
         sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
         return 0
-    preset_line = f"\npreset file: {args.out}" if args.out else ""
+    preset_line = f"\npreset file: {cli_io.visible(args.out)}" if args.out else ""
     judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from meteor.errors import InputError as InputError
@@ -240,7 +240,16 @@ def load_corpus(
             "no hypotheses: give a hypothesis file (text, or a TSV/JSONL with a 'hyp' column)"
         )
     if not any(t.refs is not None for t in hyp_tables) and not ref_tables:
-        raise InputError("no references: give a reference file, or a TSV/JSONL with a 'ref' column")
+        unnamed = [n for n, _ in hyp_files if fmt is None and not PurePath(n).suffix]
+        hint = (
+            f"; {unnamed[0]} was read as plain text (one segment per line): its name says no "
+            "table format, so name it (fmt='tsv', 'csv' or 'jsonl'; --input-format)"
+            if unnamed
+            else ""
+        )
+        raise InputError(
+            f"no references: give a reference file, or a TSV/JSONL with a 'ref' column{hint}"
+        )
     if any(t.keyed for t in hyp_tables + ref_tables):
         corpus = _load_keyed(hyp_tables, ref_tables)
     else:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Any
 
+from meteor.json_numbers import json_number
 from meteor.module_registry import Module
 from meteor.params import VERSION, Params
 from meteor.signatures import check_same_settings
@@ -203,10 +204,6 @@ CSV_COLUMNS: tuple[str, ...] = (
 )
 
 
-def _nan_to_none(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
 def segment_row(
     result: MeteorResult, segment: int, *, system: str = "", seg_id: str | None = None
 ) -> dict[str, Any]:
@@ -216,11 +213,11 @@ def segment_row(
         "segment": segment,
         "seg_id": seg_id if seg_id is not None else str(segment),
         "score": result.score,
-        "precision": _nan_to_none(result.precision),
-        "recall": _nan_to_none(result.recall),
-        "fmean": _nan_to_none(result.fmean),
-        "frag": _nan_to_none(result.frag),
-        "penalty": _nan_to_none(result.penalty),
+        "precision": json_number(result.precision),
+        "recall": json_number(result.recall),
+        "fmean": json_number(result.fmean),
+        "frag": json_number(result.frag),
+        "penalty": json_number(result.penalty),
         "chunks": result.stats.chunks,
         "matches_hyp": result.stats.hyp_word_matches,
         "matches_ref": result.stats.ref_word_matches,

@@ -211,10 +211,6 @@ class NavecEmbeddings:
         r = np.stack([self.unit(v) for v in ref_ids])
         return np.round(h @ r.T, SIMILARITY_DECIMALS)
 
-    def cosine(self, a: int, b: int) -> float:
-        """Cosine of two vocabulary ids (rounded to :data:`SIMILARITY_DECIMALS`)."""
-        return self.cosines([a], [b])[0][0]
-
     def __repr__(self) -> str:
         return f"NavecEmbeddings({str(self._path or NAVEC_MODEL_FILE)!r})"
 

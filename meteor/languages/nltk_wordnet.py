@@ -48,7 +48,6 @@ import tempfile
 import threading
 import warnings
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +59,7 @@ from meteor.resources import (
     WN_HINT,
     cache_dir,
     cache_full,
+    file_lock,
     is_no_space,
     wordnet_dir,
     write_cache_file,
@@ -370,24 +370,6 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-@contextlib.contextmanager
-def _process_lock(root: Path) -> Iterator[None]:
-    """An advisory inter-process lock (``fcntl.flock``) beside the data root, where available."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - non-POSIX
-        yield
-        return
-    lock_path = root.parent / (root.name + ".lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
 def ensure_wordnet_copy(base: Path | None = None) -> Path:
     """Build (or check) the LF copy of WordNet 3.0 under ``<base>/nltk_data``.
 
@@ -412,7 +394,7 @@ def ensure_wordnet_copy(base: Path | None = None) -> Path:
     if _stamp_ok(src, target):
         return root
     root.parent.mkdir(parents=True, exist_ok=True)
-    with _process_lock(root):
+    with file_lock(root.parent / (root.name + ".lock")):
         if _stamp_ok(src, target):  # another process finished it meanwhile
             return root
         for folder in (root, root / "corpora", target):

@@ -301,11 +301,6 @@ class ParaphraseTable:
             f"{h['n_phrases']:,} phrases, {h['n_vocab']:,} words)"
         )
 
-    @property
-    def n_records(self) -> int:
-        """Number of records (``A -> B`` pairs) of the table."""
-        return int(self.header["n_records"])
-
     def _word_ids(self, words: Sequence[str]) -> list[int]:
         """``ParaphraseTransducer.translate`` (:137-142): table word id, ``-1`` if unknown."""
         get = self._vocab.get

@@ -3,7 +3,7 @@
 :func:`index_path` names the file; :func:`read_index` verifies it end to end and
 maps it; :func:`same_table` says whether a table of another time has the bytes the
 index was built from; :func:`open_or_build` opens it or builds it (under
-:func:`build_lock`, in a child process: :func:`build_in_child`, which runs
+:func:`meteor.resources.file_lock`, in a child process: :func:`build_in_child`, which runs
 :mod:`meteor.languages.paraphrase_build` as a script).  The reader of the mapped
 arrays is :class:`meteor.languages.paraphrase.ParaphraseTable`.
 
@@ -26,7 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,7 +49,6 @@ __all__ = [
     "InvalidIndexError",
     "StaleIndexError",
     "build_in_child",
-    "build_lock",
     "check_source",
     "index_path",
     "open_or_build",
@@ -92,29 +91,6 @@ def index_path(lang: str = "en", cache: Path | None = None) -> Path:
 
 #: Index bytes per byte of the gzip table (English: 110.6 MB from 61.8 MB).
 INDEX_PER_GZ_BYTE = 1.8
-
-
-@contextlib.contextmanager
-def build_lock(index: Path) -> Iterator[None]:
-    """Hold an exclusive :func:`fcntl.flock` on ``<index>.lock`` (waiting for another
-    process's build to end); without ``fcntl``, or when the lock file cannot be made
-    (a read-only folder: the build then fails and says why), no lock."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - non-POSIX
-        yield
-        return
-    try:
-        index.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(index.with_name(index.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
@@ -206,7 +182,7 @@ def open_or_build(
         if table is not None:
             return table
         try:
-            with build_lock(path):
+            with resources.file_lock(path.with_name(path.name + ".lock")):
                 table = opened()  # built by another process while this one waited
                 if table is None:
                     build_in_child(source, path, lang, progress)

@@ -32,7 +32,7 @@ from meteor.batch import by_reference, unique_pairs
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners.transport import Decoder, Encoded, encode
-from meteor.runtime import gc_paused
+from meteor.runtime import Progress, gc_paused
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -50,7 +50,6 @@ MIN_PARALLEL_SEGMENTS = 500
 #: multi-threaded app): each imports the package and loads resources (~2 s).
 MIN_PARALLEL_SEGMENTS_FRESH = 2000
 
-Progress = Callable[[float, str], None]
 R = TypeVar("R")
 
 

@@ -33,6 +33,7 @@ from meteor.languages import Language
 from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import fold_yo, java_hash
+from meteor.runtime import Progress
 from meteor.types import Candidate as Candidate
 
 __all__ = [
@@ -46,9 +47,6 @@ __all__ = [
     "StageBase",
     "java_hash",
 ]
-
-#: ``progress(fraction, message)``, as :data:`meteor.metric.Progress`.
-Progress = Callable[[float, str], None]
 
 
 class Sentence:

@@ -10,7 +10,6 @@ unchanged) with the metric's own setting and the best cell marked.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import plotly.graph_objects as go
@@ -97,7 +96,7 @@ def heatmap(
     """The grid as a heatmap: ``z[i][j]`` is ``grid.values[i][j]`` (NaN: no value)."""
     xs = list(grid.x_values)
     ys = list(grid.y_values)
-    z = [[v if math.isfinite(v) else None for v in row] for row in grid.values]
+    z = grid.to_dict()["values"]  # NaN as None: a gap
     title = _label(labels, "measure", measure=measure_name or grid.measure)
     sx = PARAM_SYMBOLS.get(grid.x_param, grid.x_param)
     sy = PARAM_SYMBOLS.get(grid.y_param, grid.y_param)

@@ -95,6 +95,31 @@ def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], 
     return xs, idx
 
 
+def _histogram(
+    values: tuple[list[float], list[int]],
+    field: str,
+    name: str,
+    k: int,
+    n: int,
+    bins: int,
+    hover: str,
+    **kw: Any,
+) -> go.Histogram:
+    """The ``k``-th of ``n`` systems' histogram of ``field`` (:func:`_values`): bins fixed
+    on [0, 1] but for fragmentation; each bar's segments in ``customdata``."""
+    xs, idx = values
+    return go.Histogram(
+        x=xs,
+        name=escape(name),
+        marker_color=_color(k),
+        opacity=0.6 if n > 1 else 0.9,
+        xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if field != "frag" else None,
+        customdata=[[k, i] for i in idx],
+        hovertemplate=hover,
+        **kw,
+    )
+
+
 def distribution(
     systems: Mapping[str, CorpusResult],
     field: str = "score",
@@ -108,22 +133,12 @@ def distribution(
     compare bar by bar); fragmentation uses Plotly's automatic bins.
     """
     fig = go.Figure()
-    fixed = field != "frag"
     for k, (name, res) in enumerate(systems.items()):
-        xs, idx = _values(res.segments, field)
-        fig.add_trace(
-            go.Histogram(
-                x=xs,
-                name=escape(name),
-                marker_color=_color(k),
-                opacity=0.6 if len(systems) > 1 else 0.9,
-                xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if fixed else None,
-                nbinsx=None if fixed else bins,
-                customdata=[[k, i] for i in idx],
-                hovertemplate=f"%{{fullData.name}}<br>{_l(labels, 'field_' + field)} %{{x}}<br>"
-                f"%{{y}} {_l(labels, 'segments')}<extra></extra>",
-            )
-        )
+        values = _values(res.segments, field)  # an unknown field: ValueError
+        hover = f"%{{fullData.name}}<br>{_l(labels, 'field_' + field)} %{{x}}<br>"
+        hover += f"%{{y}} {_l(labels, 'segments')}<extra></extra>"
+        auto = bins if field == "frag" else None
+        fig.add_trace(_histogram(values, field, name, k, len(systems), bins, hover, nbinsx=auto))
     fig.update_layout(
         barmode="overlay",
         xaxis_title=_l(labels, "field_" + field),
@@ -146,27 +161,11 @@ def distributions(
     fig = make_subplots(rows=2, cols=2, subplot_titles=[_l(labels, "field_" + p) for p in panels])
     for p, field in enumerate(panels):
         row, col = p // 2 + 1, p % 2 + 1
+        hover = f"%{{fullData.name}}<br>%{{x}}<br>%{{y}} {_l(labels, 'segments')}<extra></extra>"
         for k, (name, res) in enumerate(systems.items()):
-            xs, idx = _values(res.segments, field)
-            fig.add_trace(
-                go.Histogram(
-                    x=xs,
-                    name=escape(name),
-                    legendgroup=str(k),
-                    showlegend=p == 0,
-                    marker_color=_color(k),
-                    opacity=0.6 if len(systems) > 1 else 0.9,
-                    xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins)
-                    if field != "frag"
-                    else None,
-                    customdata=[[k, i] for i in idx],
-                    hovertemplate="%{fullData.name}<br>%{x}<br>%{y} "
-                    + _l(labels, "segments")
-                    + "<extra></extra>",
-                ),
-                row=row,
-                col=col,
-            )
+            values = _values(res.segments, field)
+            trace = _histogram(values, field, name, k, len(systems), bins, hover)
+            fig.add_trace(trace.update(legendgroup=str(k), showlegend=p == 0), row=row, col=col)
     fig.update_layout(
         barmode="overlay",
         height=560,

@@ -123,7 +123,8 @@ class _Cells:
     def empty(self, i: int, j: int) -> str:
         """Hover text of cell ``(i, j)``: both tokens, numbered from 1 (as every table)."""
         hyp, ref = self.alignment.hyp, self.alignment.ref
-        return f"hyp[{i + 1}] {escape(hyp[i].text)} / ref[{j + 1}] {escape(ref[j].text)}"
+        h, r = (escape(label(self.labels, k)) for k in ("hyp_short", "ref_short"))
+        return f"{h}[{i + 1}] {escape(hyp[i].text)} / {r}[{j + 1}] {escape(ref[j].text)}"
 
     def matched(self, i: int, j: int, m: Match) -> tuple[float, str]:
         """Value and hover text of cell ``(i, j)`` matched by ``m``."""

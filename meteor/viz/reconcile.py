@@ -19,7 +19,16 @@ from typing import Protocol
 
 import plotly.graph_objects as go
 
-from meteor.viz.style import MODULE_COLORS, UNMATCHED, Fmt, default_fmt, escape, frame, label
+from meteor.viz.style import (
+    MODULE_COLORS,
+    UNMATCHED,
+    Fmt,
+    default_fmt,
+    escape,
+    frame,
+    label,
+    signed,
+)
 
 __all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure", "shares_figure"]
 
@@ -74,7 +83,7 @@ def reconcile_figure(
     deltas = [s.score - s.score_before for s in steps]
     ys = [record.score_a, *deltas, 0.0]
     measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
-    text = [fmt(record.score_a), *(_signed(d, fmt) for d in deltas), fmt(record.score_b)]
+    text = [fmt(record.score_a), *(signed(d, fmt) for d in deltas), fmt(record.score_b)]
     hover = [f"{escape(x)}: {t}" for x, t in zip(xs, text, strict=True)]
     for k, s in enumerate(steps, start=1):
         hover[k] += f" → {fmt(s.score)}"
@@ -124,9 +133,9 @@ def shares_figure(
             x=vals,
             y=names,
             orientation="h",
-            text=[_signed(v, fmt) for v in vals],
+            text=[signed(v, fmt) for v in vals],
             textposition="auto",
-            hovertext=[f"{n}: {_signed(v, fmt)}" for n, v in zip(names, vals, strict=True)],
+            hovertext=[f"{n}: {signed(v, fmt)}" for n, v in zip(names, vals, strict=True)],
             hoverinfo="text",
             marker={"color": [MODULE_COLORS["exact"] if v >= 0 else UNMATCHED for v in vals]},
             meta={"role": "reconcile_shares", "keys": keys},
@@ -140,9 +149,3 @@ def shares_figure(
         plot_bgcolor="white",
     )
     return fig
-
-
-def _signed(x: float, fmt: Fmt) -> str:
-    if x == 0:
-        return fmt(0.0)
-    return ("−" if x < 0 else "+") + fmt(abs(x))

@@ -15,8 +15,8 @@ import math
 import plotly.io as pio
 
 from meteor.analysis.corpus_report import CorpusReport
-from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
-from meteor.analysis.report_text import data_line
+from meteor.analysis.ranking import named_test
+from meteor.analysis.report_text import data_line, pair_p_texts
 from meteor.viz.report_figures import report_figures
 from meteor.viz.style import standalone
 
@@ -61,16 +61,15 @@ def _ranking_table(rep: CorpusReport) -> str:
 def _pairs_table(rep: CorpusReport) -> str:
     rows = [
         "<table id='pairs-table'><tr><th>A</th><th>B</th><th>common segments</th><th>B − A</th>"
-        "<th>95 % CI</th><th>p (bootstrap)</th><th>p (randomisation)</th><th>significant</th></tr>"
+        "<th>95 % CI</th><th>p (bootstrap)</th><th>p (randomisation)</th>"
+        f"<th>{_e(rep.ranking.adjusted_label)}</th><th>significant</th></tr>"
     ]
     rk = rep.ranking
-    for p in rk.pairs:
-        p_bs = p_value_text(p.p_bootstrap, bootstrap_resolution(rk.samples), missing="–")
-        p_ar = p_value_text(p.p_randomisation, plus_one_resolution(rk.trials), missing="–")
+    for p, (p_bs, p_ar, p_adj) in zip(rk.pairs, pair_p_texts(rep, "–"), strict=True):
         rows.append(
             f"<tr><td class='l'>{_e(p.a)}</td><td class='l'>{_e(p.b)}</td><td>{p.common:,}</td>"
             f"<td>{p.difference:+.4f}</td><td>[{_n(p.difference_low)}, {_n(p.difference_high)}]"
-            f"</td><td>{_e(p_bs)}</td><td>{_e(p_ar)}</td>"
+            f"</td><td>{_e(p_bs)}</td><td>{_e(p_ar)}</td><td>{_e(p_adj)}</td>"
             f"<td>{'yes' if p.significant else 'no'}</td></tr>"
         )
     rows.append("</table>")
@@ -122,7 +121,9 @@ def to_html(rep: CorpusReport) -> str:
         f"Clusters: {_e(rep.ranking.cluster_rule)}.</p>",
         _ranking_table(rep),
         f"<h2>Pairwise tests ({rep.ranking.comparisons} comparisons, alpha "
-        f"{rep.ranking.alpha:g}, no correction)</h2>",
+        f"{rep.ranking.alpha:g}, test {_e(named_test(rep.ranking.test))}, correction "
+        f"{_e(rep.ranking.correction)})</h2>",
+        f"<p id='decision'>{_e(rep.ranking.decision[0].upper() + rep.ranking.decision[1:])}.</p>",
         _pairs_table(rep),
     ]
     first = True

@@ -46,6 +46,7 @@ __all__ = [
     "legend_key",
     "module_order",
     "rgba",
+    "signed",
     "standalone",
     "system_color",
     "system_pattern",
@@ -137,6 +138,8 @@ LABELS_EN: dict[str, str] = {
     "embedding": "embedding",
     "hypothesis": "hypothesis",
     "reference": "reference",
+    "hyp_short": "hyp",
+    "ref_short": "ref",
     "chunk": "chunk",
     "chunks": "chunks",
     "unmatched": "unmatched",
@@ -197,6 +200,14 @@ def default_fmt(x: float) -> str:
 def escape(text: str) -> str:
     """Make user text inert in plotly text: ``&``, ``<`` and ``>`` become entities."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def signed(x: float, fmt: Fmt) -> str:
+    """A gain or loss with its sign (``+0.0123``, ``−0.0123`` with a true minus sign; zero
+    unsigned)."""
+    if x == 0:
+        return fmt(0.0)
+    return ("−" if x < 0 else "+") + fmt(abs(x))
 
 
 def label(labels: Mapping[str, str] | None, key: str) -> str:

@@ -7,7 +7,16 @@ from typing import Protocol
 
 import plotly.graph_objects as go
 
-from meteor.viz.style import MODULE_COLORS, UNMATCHED, Fmt, default_fmt, escape, frame, label
+from meteor.viz.style import (
+    MODULE_COLORS,
+    UNMATCHED,
+    Fmt,
+    default_fmt,
+    escape,
+    frame,
+    label,
+    signed,
+)
 
 __all__ = ["LABEL_LINE", "WaterfallStep", "waterfall_figure", "wrap_label"]
 
@@ -33,7 +42,7 @@ def waterfall_figure(
     measure = ["absolute"] + ["relative"] * (len(steps) - 2) + ["total"]
     ys = [s.value for s in steps[:-1]] + [0.0]
     text = [fmt(steps[0].value)]
-    text += [_signed(s.value, fmt) for s in steps[1:-1]]
+    text += [signed(s.value, fmt) for s in steps[1:-1]]
     text.append(fmt(steps[-1].value))
     fig = go.Figure(
         go.Waterfall(
@@ -87,9 +96,3 @@ def wrap_label(text: str, width: int = LABEL_LINE) -> str:
         else:
             lines.append(word)
     return "<br>".join(lines)
-
-
-def _signed(x: float, fmt: Fmt) -> str:
-    if x == 0:
-        return fmt(0.0)
-    return ("−" if x < 0 else "+") + fmt(abs(x))

@@ -1,7 +1,7 @@
 """The Agreement page's DARR statistic: the user chooses the column the pairs are built
 from and the threshold (passed to ``meteor.correlate``'s ``darr_column`` / ``darr_threshold``),
 a caption names the column and the number of pairs, and an empty DARR ("— [—, —]") says
-why (no pair differs by more than the threshold; the column's range)."""
+why (no pair differs by the threshold or more; the column's range)."""
 
 from __future__ import annotations
 
@@ -59,12 +59,12 @@ def test_demo_builds_darr_pairs_from_the_raw_column_and_says_so() -> None:
     assert _darr_cells(at) == [f"{e.value:.4f} [{e.low:.4f}, {e.high:.4f}]".replace("-", "−")]
     caption = _captions(at)
     assert f"DARR: {want.n_darr_pairs:,} pairs" in caption and "column human_raw" in caption
-    assert "more than 25.00" in caption
+    assert "25.00 or more" in caption
 
 
 def test_z_scores_at_25_give_no_pair_and_the_page_says_why() -> None:
     at = _run("human_score", 25.0)
-    assert _expected(None, 25.0).n_darr_pairs == 0
+    assert _expected("human_score", 25.0).n_darr_pairs == 0
     assert _darr_cells(at) == ["— [—, —]"]
     caption = _captions(at)
     assert "no two translations of one source" in caption and "human_score" in caption
@@ -74,9 +74,9 @@ def test_z_scores_at_25_give_no_pair_and_the_page_says_why() -> None:
 
 def test_the_chosen_threshold_reaches_the_library() -> None:
     at = _run("human_score", 0.5)
-    want = _expected(None, 0.5)
+    want = _expected("human_score", 0.5)
     assert want.n_darr_pairs > 0
     e = want.metric("meteor-1.5").seg("darr_flat")
     assert _darr_cells(at) == [f"{e.value:.4f} [{e.low:.4f}, {e.high:.4f}]".replace("-", "−")]
     assert f"DARR: {want.n_darr_pairs:,} pairs" in _captions(at)
-    assert "more than 0.50" in _captions(at)
+    assert "0.50 or more" in _captions(at)

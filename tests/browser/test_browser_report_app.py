@@ -107,7 +107,8 @@ def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path
                              timeout=120_000)  # fmt: skip
         files = pg.locator('.st-key-corpus_hyp_files [data-testid="stFileUploaderDropzoneInput"]')
         files.set_input_files(str(_tsv(tmp_path / "four_systems.tsv")))
-        pg.wait_for_selector('[data-testid="stMetric"]', timeout=180_000)
+        # four systems: the corpus scores are one table (cards only up to three), then the tabs
+        pg.get_by_role("tab", name="Ranking").wait_for(timeout=180_000)
         settle(pg)
         _tab(pg, "Ranking")
         pg.get_by_role("button", name="Build the report (4 systems, 6 comparisons)").click()

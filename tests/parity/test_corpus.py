@@ -349,7 +349,7 @@ def test_paired_bootstrap_matches_naive_implementation(meteor: Meteor, demo) -> 
     assert pb.corpus.p_value_sacrebleu == pytest.approx((count + 1) / (n_samples + 1))
     signed_diffs = [y - x for x, y in zip(ca, cb, strict=True)]
     tail = min(sum(d <= 0 for d in signed_diffs), sum(d >= 0 for d in signed_diffs))
-    assert pb.corpus.p_value == min(1.0, 2 * tail / n_samples)  # two-sided
+    assert pb.corpus.p_value == min(1.0, 2 * (tail + 1) / (n_samples + 1))  # two-sided
     assert pb.p_value == pb.corpus.p_value
     assert pb.corpus.difference == observed
     assert (pb.corpus.a.low, pb.corpus.a.high) == _naive_ci(ca)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from meteor.cli.command_line import main
-from meteor.presets import PRESET_FILE_FORMAT, PRESETS
+from meteor.presets import PRESET_FILE_FORMAT, PRESETS, settings_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +32,7 @@ def preset_file(path: Path) -> Path:
         "tuned_on": {"data": "toy"},
         "params": PRESETS["meteor-1.5"].params.to_dict(),
     }
+    doc["settings_sha256"] = settings_digest(doc["params"], doc["tuned_on"])
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
 

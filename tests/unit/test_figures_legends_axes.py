@@ -110,10 +110,10 @@ def test_the_app_translates_the_new_axis_title() -> None:
 def test_link_view_hovers_number_tokens_from_1() -> None:
     r = Meteor("meteor-1.5").score(*SCRAMBLED)
     fig = figures.link_view(r.alignment)
-    for side in ("hyp", "ref"):
+    for side, name in (("hyp", "hypothesis"), ("ref", "reference")):
         (tokens,) = [t for t in fig.data if (t.meta or {}).get("role") == f"tokens_{side}"]
-        assert [h.split(" ", 1)[0] for h in tokens.hovertext or tokens.text] == [
-            f"{side}[{k}]" for k in range(1, len(tokens.x) + 1)
+        assert [" ".join(h.split(" ", 2)[:2]) for h in tokens.hovertext or tokens.text] == [
+            f"{name} {k}" for k in range(1, len(tokens.x) + 1)
         ]
 
 

@@ -40,7 +40,7 @@ def test_the_refused_cells_are_named_and_a_long_one_is_cut_with_an_ellipsis() ->
         read_scores(_table("1_0", "０.5", "1" + "0" * 400), "t.tsv", ["human"])
     message = str(exc.value)
     assert "line 2 ('1_0')" in message and "line 3 ('０.5')" in message
-    assert "line 4 ('1" + "0" * 21 + "…)" in message
+    assert "line 4 ('1" + "0" * 21 + "…[403 characters])" in message
     assert "0" * 40 not in message
 
 

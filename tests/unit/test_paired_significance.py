@@ -96,16 +96,16 @@ def test_paired_bootstrap_agrees_with_sacrebleu_on_the_same_resamples(
     # the two-sided p is read off the same resampled differences as the interval
     delta = cb - ca
     tail = min(int(np.sum(delta <= 0)), int(np.sum(delta >= 0)))
-    assert pb.corpus.p_value == min(1.0, 2 * tail / n_samples)
+    assert pb.corpus.p_value == min(1.0, 2 * (tail + 1) / (n_samples + 1))
     assert (pb.corpus.difference_interval.low, pb.corpus.difference_interval.high) == ci_bounds(
         delta
     )
 
 
 def test_p_value_and_interval_never_disagree(meteor: Meteor) -> None:
-    """p <= 0.05 exactly when the 95 % interval of B - A excludes 0, over many resample
+    """p < 0.05 only when the 95 % interval of B - A excludes 0, over many resample
     sets, for the corpus score and the mean segment score (the issue's case was a 95 %
-    interval containing 0 beside p = 0.036)."""
+    interval containing 0 beside p = 0.036); p = 2(k+1)/(B+1) is never 0."""
     rng = np.random.default_rng(0)
     checked = 0
     for _ in range(400):
@@ -115,16 +115,20 @@ def test_p_value_and_interval_never_disagree(meteor: Meteor) -> None:
         b = a + shift + rng.normal(0, 0.02, size=n)
         stat = corpus_mod._paired_stat(0.4, 0.4 + shift, a, b, 0.95)
         outside = not (stat.difference_interval.low <= 0.0 <= stat.difference_interval.high)
-        assert (stat.p_value <= 0.05) == outside, (n, shift, stat)
+        assert stat.p_value > 0
+        if stat.p_value < 0.05:
+            assert outside, (n, shift, stat)
         checked += outside
     assert 50 < checked < 350  # both outcomes were exercised
-    # at the edge: B = 1000 resamples, k = 25; 25 differences at or below 0 is significant
-    for below in (24, 25, 26, 27):
+    # at the edge: B = 1000 resamples, k = 25: the interval excludes 0 up to 25 differences
+    # at or below 0, p < 0.05 up to 24 (2·25/1001 = 0.04995; 2·26/1001 = 0.0519)
+    for below in (0, 24, 25, 26, 27):
         delta = np.concatenate([np.full(below, -0.01), np.full(1000 - below, 0.01)])
         stat = corpus_mod._paired_stat(0.4, 0.41, np.zeros(1000), delta, 0.95)
         outside = stat.difference_interval.low > 0.0
-        assert stat.p_value == 2 * below / 1000
-        assert outside == (below <= 25) == (stat.p_value <= 0.05)
+        assert stat.p_value == 2 * (below + 1) / 1001
+        assert outside == (below <= 25)
+        assert (stat.p_value < 0.05) == (below <= 24)
 
 
 def test_sacrebleu_p_is_about_one_tailed(meteor: Meteor) -> None:

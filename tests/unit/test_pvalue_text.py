@@ -1,13 +1,13 @@
 """A resampling p-value is never written as 0 (:mod:`meteor.analysis.pvalue_text`).
 
-The paired bootstrap's two-sided p is 0 when no resample crossed 0: every
-human-readable output writes ``< 2/B`` (as ``meteor score`` does), and a tiny
-positive p keeps two significant digits; the JSON keeps the number as computed.
+The paired bootstrap's two-sided p is ``2(k+1)/(B+1)``: never 0 as computed, so the JSON
+and every human-readable output show the same positive number (``2/(B+1)`` when no
+resample crossed 0); a 0 from elsewhere is written ``< resolution``, and a tiny positive
+p keeps two significant digits.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
@@ -65,31 +65,34 @@ def test_no_positive_p_is_written_as_zero() -> None:
 @pytest.fixture(scope="module")
 def rep() -> meteor.CorpusReport:
     rep = meteor.report({"good": REFS, "bad": BAD}, REFS, "meteor-1.5", n_samples=SAMPLES)
-    assert rep.ranking.pairs[0].p_bootstrap == 0.0  # no resample crossed 0
     return rep
 
 
-def test_markdown_and_html_write_below_two_over_b_not_zero(rep: meteor.CorpusReport) -> None:
+def test_markdown_and_html_write_the_computed_p_never_zero(rep: meteor.CorpusReport) -> None:
     pair = rep.ranking.pairs[0]
+    assert pair.p_bootstrap == 2 / (SAMPLES + 1)  # no resample crossed 0: 2(0+1)/(B+1)
     p_ar = f"{pair.p_randomisation:.4f}"
     md = to_markdown(rep)
     row = next(line for line in md.splitlines() if line.startswith("| good | bad |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert html.unescape(cells[5]) == "< 0.01" and cells[6] == p_ar  # 2/200; (k+1)/(B+1)
+    assert cells[5] == "0.0100" and cells[6] == p_ar  # 2/201; (k+1)/(B+1)
     page = to_html(rep)
     table = page[page.index("<table id='pairs-table'>") :]
     table = table[: table.index("</table>")]
-    assert "<td>&lt; 0.01</td>" in table and f"<td>{p_ar}</td>" in table
-    assert not re.search(r">0\.0000<", table)
+    assert "<td>0.0100</td>" in table and f"<td>{p_ar}</td>" in table
+    assert not re.search(r">0\.0000<", table) and "&lt;" not in table
 
 
-def test_the_json_keeps_the_p_value_as_computed(rep: meteor.CorpusReport) -> None:
+def test_no_p_value_in_the_json_is_zero(rep: meteor.CorpusReport) -> None:
+    """Before: ``p_paired_bootstrap`` was 0.0 for two clearly different systems."""
     pair = json.loads(to_json(rep))["ranking"]["pairs"][0]
-    assert pair["p_paired_bootstrap"] == 0.0
+    assert pair["p_paired_bootstrap"] == 2 / (SAMPLES + 1)
     assert pair["p_approximate_randomisation"] == rep.ranking.pairs[0].p_randomisation
+    assert pair["p_adjusted"] == rep.ranking.pairs[0].p_adjusted > 0
+    assert all(v > 0 for k, v in pair.items() if k.startswith("p_"))
 
 
-def test_the_p_value_figure_hover_says_below(rep: meteor.CorpusReport) -> None:
+def test_the_p_value_figure_hover_says_the_computed_p(rep: meteor.CorpusReport) -> None:
     fig = pvalue_figure(rep)
-    assert "< 0.01" in {t for row in fig.data[0].text for t in row}
+    assert "= 0.0100" in {t for row in fig.data[0].text for t in row}
     assert "%{text}" in fig.data[0].hovertemplate

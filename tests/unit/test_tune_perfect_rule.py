@@ -15,7 +15,7 @@ import pytest
 
 from meteor import Meteor, Params
 from meteor.analysis import tune as tn
-from meteor.analysis.agreement import Judged, _rows
+from meteor.analysis.agreement import Judged, judged_rows
 from meteor.io.read import Corpus
 from meteor.scoring import compute
 from meteor.types import Module, Stats
@@ -42,7 +42,7 @@ def test_tuned_system_scores_are_the_corpus_scores(perfect_rule: bool) -> None:
     corpus = Corpus(tuple((k, tuple(v)) for k, v in HYPS.items()), tuple(REFS), ("1", "2", "3"))
     judged = Judged(corpus, {"A": [90.0, 70.0, 60.0], "B": [60.0, 50.0, 40.0]}, "human")
     stats = tn.align_statistics(judged, base)
-    _, _, _, systems = _rows(judged)
+    _, _, _, systems = judged_rows(judged)
     other = dataclasses.replace(base, alpha=0.5, beta=1.5, gamma=0.4)
     pts = tn.Point.of([base, other], stats.hc.shape[2])
     got = tn.system_scores(stats, pts, systems, 2, perfect_rule)

@@ -399,9 +399,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     for m in result.candidates:
         add(m, why_not_chosen(m, result, params), params.stemmer, params.weight(m.module))
     lang = meteor.lang
-    off = [
-        m for m in MODULE_ORDER if m in lang.modules and m not in params.modules and _has_matcher(m)
-    ]
+    off = [m for m in MODULE_ORDER if m in lang.modules and m not in params.modules]
     configs: list[tuple[tuple[Module, ...], str, str]] = []
     if off:
         configs.append((tuple(off), params.stemmer, "stage_off"))
@@ -430,17 +428,6 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
             for m in stages[0]:
                 add(m, reason, stemmer, w)
     return tuple(sorted(found.values(), key=lambda n: (-n.gain, n.match.ref.start)))
-
-
-def _has_matcher(module: Module) -> bool:
-    return module in (
-        Module.EXACT,
-        Module.STEM,
-        Module.SYNONYM,
-        Module.PARAPHRASE,
-        Module.LEMMA,
-        Module.EMBEDDING,
-    )
 
 
 def _embedding_threshold(params: Params) -> float:

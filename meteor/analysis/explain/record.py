@@ -108,6 +108,16 @@ def explain(result: MeteorResult, scorer: Meteor | Params | None = None) -> Expl
     :class:`Params`) that made the result; left out, it is the preset named in the
     result's signature (:func:`scorer_of`), which works for any unchanged preset.
     """
+    if not isinstance(result, MeteorResult):
+        raise TypeError(
+            f"explain takes a MeteorResult (explain(meteor.score(hyp, ref))), got "
+            f"{type(result).__name__}"
+        )
+    if scorer is not None and not isinstance(scorer, (Meteor, Params)):
+        raise TypeError(
+            f"the scorer must be the Meteor or the Params that made the result, got "
+            f"{type(scorer).__name__} (a preset's name: explain(result, Meteor({scorer!r:.40})))"
+        )
     if scorer is None:
         meteor = scorer_of(result)
     elif isinstance(scorer, Meteor):

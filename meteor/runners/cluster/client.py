@@ -35,6 +35,7 @@ from meteor.runners.cluster.worker import (
     worker_state,
 )
 from meteor.runners.transport import Decoder
+from meteor.runtime import Progress
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
@@ -49,7 +50,6 @@ __all__ = [
     "score_corpus_dask",
 ]
 
-Progress = Callable[[float, str], None]
 
 #: Seconds to wait for the scheduler, for the first worker, for a worker to load the
 #: resources, and for any worker to come back when all have gone during a run.
@@ -60,7 +60,7 @@ MAX_PARTITION = 1000
 MIN_PARTITION = 25
 
 
-_LOCAL = re.compile(r"^local(?::(\d+))?$")
+_LOCAL = re.compile(r"^local(?::([0-9]+))?$")  # ASCII digits: `\d` takes ٢ and ２ too
 #: Most worker processes of ``local:N``.
 MAX_LOCAL_WORKERS = 256
 _HOST_PORT = re.compile(r"^(?P<host>\[[^\]]*\]|[^:/\[\]]*)(?::(?P<port>[^:/]*))?/?$")
@@ -85,7 +85,10 @@ def check_address(address: str) -> tuple[str, int | None]:
     if m:
         n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
         if not 1 <= n <= MAX_LOCAL_WORKERS:
-            raise ClusterError(f"local:N needs 1 to {MAX_LOCAL_WORKERS} worker processes, got {n}")
+            got = f"{n}" if n < 10**9 else f"a number of {len(str(n)):,} digits"
+            raise ClusterError(
+                f"local:N needs 1 to {MAX_LOCAL_WORKERS} worker processes, got {got}"
+            )
         return address, n
     scheme, sep, rest = address.partition("://")
     if not sep:

@@ -10,17 +10,16 @@ is :mod:`meteor.runners.cluster.client`.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from distributed import WorkerPlugin, get_worker
 
-from meteor import batch
+from meteor import batch, resources
 from meteor.batch import SCORERS, collection_paused, spec_key
 from meteor.errors import ResourceError
 from meteor.io.record_files import segment_record
@@ -44,37 +43,15 @@ _FAILURES: dict[str, str] = {}
 _LOAD_SECONDS: dict[str, float] = {}
 
 
-@contextlib.contextmanager
-def _machine_lock() -> Iterator[None]:
-    """One process of this machine at a time loads (and, the first time, builds) resources.
-
-    The paraphrase index is built once per machine into the per-user cache
-    (:func:`meteor.resources.cache_dir`); workers that start together wait here for
-    the first one instead of building it each.
-    """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - non-POSIX
-        yield
-        return
-    from meteor import resources
-
-    fd = os.open(resources.cache_dir() / "worker-setup.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
 def load_scorer(key: str, params: Params, preset: str | None) -> Meteor:
     """This process's scorer for ``key`` (:func:`meteor.batch.process_scorer`), its
-    resources loaded the first time under the machine's lock."""
+    resources loaded the first time under the machine's lock: the paraphrase index is
+    built once per machine into the per-user cache, and workers that start together wait
+    for the first one instead of building it each."""
 
     def build() -> Meteor:
         t0 = time.perf_counter()
-        with _machine_lock():
+        with resources.file_lock(resources.cache_dir() / "worker-setup.lock"):
             m = Meteor(params=params)
             m.preset = preset  # the caller's preset name goes into every signature
             m.prepare()
