@@ -9,7 +9,9 @@ states every measure, interval and test).  The result, :class:`Agreement`, is fr
 and JSON-serialisable (:meth:`Agreement.to_dict`).
 
 * Segment scores: METEOR's segment score; sacreBLEU's ``sentence_score`` (BLEU with
-  ``effective_order=True``, as sacreBLEU recommends for sentences); a column as given.
+  ``effective_order=True``, as sacreBLEU recommends for sentences), scored over
+  ``workers`` and kept in the cache folder (:mod:`meteor.analysis.baselines`); a column
+  as given.
 * System scores: METEOR from the summed statistics of the system's segments
   (:meth:`meteor.Meteor.combine`); sacreBLEU's ``corpus_score``; a column's mean.
   Human: the mean of the system's human scores.
@@ -45,6 +47,7 @@ from meteor.analysis.agreement_records import (
     MetricScores,
 )
 from meteor.analysis.agreement_stats import Estimate, segment_estimate, system_estimate
+from meteor.analysis.baselines import BASELINES, score_baselines
 from meteor.analysis.judged import Join, Judged, darr_notice, load_judged, row_index
 from meteor.analysis.resampling import resample_indices
 from meteor.analysis.system_level import SystemLevel
@@ -71,13 +74,6 @@ __all__ = [
     "rescore",
     "score_metrics",
 ]
-
-#: sacreBLEU baselines: name → (class name, keyword arguments).
-BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
-    "chrf": ("CHRF", {}),
-    "chrf++": ("CHRF", {"word_order": 2}),
-    "bleu": ("BLEU", {}),
-}
 
 
 # --------------------------------------------------------------------------- scoring
@@ -128,38 +124,6 @@ def _meteor_scores(
     return MetricScores(
         label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params, rule, names
     )
-
-
-def baseline_scores(judged: Judged, name: str, progress: Progress | None) -> MetricScores:
-    import sacrebleu.metrics as sm
-
-    if name not in BASELINES:
-        raise InputError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
-    cls_name, kwargs = BASELINES[name]
-    cls = getattr(sm, cls_name)
-    sentence = cls(**kwargs, **({"effective_order": True} if cls_name == "BLEU" else {}))
-    corpus_metric = cls(**kwargs)
-    corpus = judged.corpus
-    segs: list[float] = []
-    system: list[float] = []
-    n_refs = corpus.n_refs
-    for k, (sys_name, hyps) in enumerate(corpus.systems):
-        refs = corpus.refs_of(sys_name)
-        segs.extend(
-            sentence.sentence_score(h, list(r)).score for h, r in zip(hyps, refs, strict=True)
-        )
-        streams = [[r[i] if i < len(r) else r[0] for r in refs] for i in range(n_refs)]
-        system.append(corpus_metric.corpus_score(list(hyps), streams).score)
-        if progress is not None:
-            progress((k + 1) / len(corpus.systems), f"{name}: {sys_name}")
-    # what was computed: sentence_bleu's signature (eff:yes), then corpus_score's if it differs
-    seg_sig, sys_sig = sentence.get_signature().format(), corpus_metric.get_signature().format()
-    signature = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
-    names = tuple(n for n, _ in corpus.systems)
-    return MetricScores(
-        name, "baseline", signature, tuple(segs), tuple(system),
-        system_rule=sl.CORPUS, systems=names,
-    )  # fmt: skip
 
 
 def _column_scores(judged: Judged, name: str) -> MetricScores:
@@ -228,8 +192,9 @@ def score_metrics(
                 by_definition,
             )  # fmt: skip
         )
-    for name in dict.fromkeys(baselines):
-        out.append(baseline_scores(judged, name, progress))
+    out.extend(
+        score_baselines(judged, list(dict.fromkeys(baselines)), workers=workers, progress=progress)
+    )
     for name in judged.columns if columns is None else columns:
         if name not in judged.columns:
             raise InputError(
@@ -510,7 +475,7 @@ def correlate(
         baselines: any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes).
         columns: metric columns of ``judged`` to compare (default: all).
         lang: the language for the presets (default: each preset's).
-        workers: processes for METEOR scoring (``None``: every CPU).
+        workers: processes for METEOR and the baselines (``None``: every CPU).
         progress: ``progress(fraction, message)`` while scoring.
         preset_files: preset files (``meteor tune --out``), labelled by their name.
         allow_edited_presets: load preset files edited by hand (their settings do not match

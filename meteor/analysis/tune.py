@@ -412,7 +412,7 @@ def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int
 
 
 def _chrf(judged: Judged) -> tuple[Array, Array]:
-    from meteor.analysis.agreement import baseline_scores
+    from meteor.analysis.baselines import baseline_scores
 
     m = baseline_scores(judged, "chrf", None)
     return np.asarray(m.segment, dtype=float), np.asarray(m.system, dtype=float)

@@ -23,9 +23,9 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from meteor import batch
 from meteor.batch import by_reference, unique_pairs
@@ -39,6 +39,7 @@ __all__ = [
     "MIN_PARALLEL_SEGMENTS",
     "MIN_PARALLEL_SEGMENTS_FRESH",
     "default_workers",
+    "run_in_workers",
     "score_corpus",
 ]
 
@@ -48,6 +49,8 @@ MIN_PARALLEL_SEGMENTS = 500
 #: The same when workers must start afresh (``forkserver``/``spawn``, e.g. inside a
 #: multi-threaded app): each imports the package and loads resources (~2 s).
 MIN_PARALLEL_SEGMENTS_FRESH = 2000
+
+R = TypeVar("R")
 
 
 def default_workers() -> int:
@@ -182,10 +185,9 @@ def _scorer(params: Params, preset: str | None) -> Meteor:
     return m
 
 
-def _init_worker(params: Params, preset: str | None, os_parent: int | None = None) -> None:
+def _init_worker(params: Params, preset: str | None) -> None:
     """A worker's one scorer, loaded now (:func:`meteor.batch.process_scorer`)."""
     global _WORKER
-    _die_with_parent(os_parent)
     build = functools.partial(_scorer, params, preset)
     _WORKER = batch.process_scorer(batch.spec_key(params, preset), build)
 
@@ -323,44 +325,93 @@ def _score_parallel(
         meteor.prepare(_loading(progress) if progress else None)
     if progress:
         progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
+    chunks = [order[s : s + size] for s in range(0, n, size)]
+
+    def task_args(at: list[int]) -> tuple[Any, ...]:
+        idx = [first[pos] for pos in at]
+        return idx, [hyps[k] for k in idx], [refs[k] for k in idx]
+
+    def finished(k: int, encoded: list[Encoded]) -> None:
+        nonlocal done
+        at = chunks[k]
+        for pos, e in zip(at, encoded, strict=True):
+            results[pos] = decoder.decode(e)
+        done += len(at)
+        if progress:
+            # distinct pairs scored, scaled to the segment count the caller knows
+            shown = round(done / n * n_all)
+            progress(done / n, f"scored {shown:,} of {n_all:,} segments")
+
+    decoder = Decoder()
+    run_in_workers(
+        _score_chunk,
+        [task_args(at) for at in chunks],
+        workers=n_workers,
+        on_result=finished,
+        initializer=_init_worker,
+        initargs=(meteor.params, meteor.preset),
+        ctx=ctx,
+    )
+    assert all(r is not None for r in results)
+    return results  # type: ignore[return-value]
+
+
+def _start_worker(
+    os_parent: int | None, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    """A worker's start: it dies with its parent (:func:`_die_with_parent`), then
+    ``initializer(*initargs)`` runs."""
+    _die_with_parent(os_parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def run_in_workers(
+    task: Callable[..., R],
+    tasks: Sequence[tuple[Any, ...]],
+    *,
+    workers: int,
+    on_result: Callable[[int, R], None],
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+    ctx: Any = None,
+) -> None:
+    """Run ``task(*args)`` for every ``args`` of ``tasks`` in ``workers`` processes: the
+    project's one worker pool (METEOR's :func:`score_corpus` and the sacreBLEU baselines of
+    :mod:`meteor.analysis.baselines` use it).
+
+    ``on_result(k, value)`` is called in this process as task ``k`` finishes (in the order
+    they finish).  ``task`` and ``initializer`` must be module-level functions (a fork
+    server's workers import them).  Workers are forked when this process runs one thread,
+    else started by a fork server (:func:`_mp_context`, or ``ctx``); they ignore Ctrl-C
+    and die with this process; Ctrl-C and SIGTERM stop them at once
+    (:class:`_signals_at_safe_points`, :func:`_stop_workers`).
+
+    Raises:
+        BrokenProcessPool, OSError: no worker process could run (the caller may work in
+            this process instead); any error a task raised.
+    """
+    ctx = ctx if ctx is not None else _mp_context()
+    os_parent = os.getpid() if ctx.get_start_method() == "fork" else None
     with _signals_at_safe_points() as stop:
         pool = ProcessPoolExecutor(
-            max_workers=n_workers,
+            max_workers=workers,
             mp_context=ctx,
-            initializer=_init_worker,
-            initargs=(
-                meteor.params,
-                meteor.preset,
-                os.getpid() if ctx.get_start_method() == "fork" else None,
-            ),
+            initializer=_start_worker,
+            initargs=(os_parent, initializer, initargs),
         )
-        decoder = Decoder()
         try:
-            pending: dict[Future[list[Encoded]], list[int]] = {}
-            for s in range(0, n, size):
-                at = order[s : s + size]
-                idx = [first[pos] for pos in at]
-                fut = pool.submit(_score_chunk, idx, [hyps[k] for k in idx], [refs[k] for k in idx])
-                pending[fut] = at
+            pending = {pool.submit(task, *args): k for k, args in enumerate(tasks)}
             while pending:
                 stop.check()
                 finished, _ = wait(pending, timeout=_SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    at = pending.pop(fut)
-                    for pos, e in zip(at, fut.result(), strict=True):
-                        results[pos] = decoder.decode(e)
-                    done += len(at)
-                if progress and finished:
-                    # distinct pairs scored, scaled to the segment count the caller knows
-                    shown = round(done / n * n_all)
-                    progress(done / n, f"scored {shown:,} of {n_all:,} segments")
-        except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed segment
+                    on_result(pending.pop(fut), fut.result())
+        except BaseException:  # Ctrl-C, SIGTERM (meteor.cli.files), a failed task
             _stop_workers(pool)
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-    assert all(r is not None for r in results)
-    return results  # type: ignore[return-value]
 
 
 def _loading(progress: Progress) -> Progress:

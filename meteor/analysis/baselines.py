@@ -1,0 +1,307 @@
+"""The sacreBLEU baselines of ``correlate`` and ``tune``: chrF, chrF++ and BLEU, scored
+over worker processes and kept in the cache folder.
+
+Every number is sacreBLEU's own, through its public calls: a segment's score is
+``sentence_score`` (BLEU with ``effective_order=True``, as ``sacrebleu.sentence_bleu``),
+a system's is ``corpus_score`` over its segments (one stream per reference; a segment
+with fewer references repeats its first, which changes neither chrF nor BLEU's
+best-match counts).  The work is cut into tasks (chunks of segments, one corpus score
+per system) run by the project's one worker pool
+(:func:`meteor.runners.parallel.run_in_workers`); results are put back in corpus order,
+so the numbers do not depend on ``workers``.
+
+The scores are kept in the cache folder (:func:`meteor.resources.cache_dir`,
+``baselines/``), one file per (digest of the corpus's systems, hypotheses and
+references, baseline signature), in the cache folder's one layout
+(:func:`meteor.resources.cache_sections`): a second run on the same texts reads them
+back instead of scoring again.  The baseline signature is sacreBLEU's signature of the
+two configured metrics (version, tokeniser, orders, smoothing, ``eff``), so another
+sacreBLEU or setting never reads old scores.  Purely a cache: a damaged or missing file
+is scored again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from array import array
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from meteor.analysis import system_level as sl
+from meteor.analysis.agreement_records import MetricScores
+from meteor.analysis.judged import Judged
+from meteor.errors import InputError
+from meteor.resources import cache_dir, cache_sections, read_cache_sections, write_cache_file
+from meteor.runtime import Progress
+
+__all__ = ["BASELINES", "CACHE_FOLDER", "baseline_scores", "score_baselines"]
+
+#: sacreBLEU baselines: name → (class name, keyword arguments).
+BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
+    "chrf": ("CHRF", {}),
+    "chrf++": ("CHRF", {"word_order": 2}),
+    "bleu": ("BLEU", {}),
+}
+#: The cache folder's sub-folder holding the baselines' scores.
+CACHE_FOLDER = "baselines"
+#: Segments per task (a task costs about 0.1-0.4 s of chrF on WMT sentences).
+CHUNK = 400
+#: Below this many segments the baselines are scored in this process.
+MIN_PARALLEL_ROWS = 500
+
+# ------------------------------------------------------------------ sacreBLEU, per process
+
+
+def _metrics(name: str) -> tuple[Any, Any]:
+    """(segment metric, system metric) of baseline ``name``: sacreBLEU's class with its
+    arguments; the segment BLEU with ``effective_order=True`` (``sentence_bleu``)."""
+    import sacrebleu.metrics as sm
+
+    cls_name, kwargs = BASELINES[name]
+    cls = getattr(sm, cls_name)
+    sentence = cls(**kwargs, **({"effective_order": True} if cls_name == "BLEU" else {}))
+    return sentence, cls(**kwargs)
+
+
+_PROCESS_METRICS: dict[str, tuple[Any, Any]] = {}
+
+
+def _process_metrics(name: str) -> tuple[Any, Any]:
+    """:func:`_metrics` made once per process (a worker scores many chunks)."""
+    got = _PROCESS_METRICS.get(name)
+    if got is None:
+        got = _PROCESS_METRICS[name] = _metrics(name)
+    return got
+
+
+def _segment_task(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[float]:
+    """sacreBLEU's ``sentence_score`` of each segment (a worker's task)."""
+    sentence, _ = _process_metrics(name)
+    return [sentence.sentence_score(h, list(r)).score for h, r in zip(hyps, refs, strict=True)]
+
+
+def _system_task(
+    name: str, hyps: Sequence[str], streams: Sequence[Sequence[str]]
+) -> tuple[float, str]:
+    """sacreBLEU's ``corpus_score`` of one system and the signature it signs (a worker's task)."""
+    _, corpus = _process_metrics(name)
+    score = corpus.corpus_score(list(hyps), [list(s) for s in streams]).score
+    return score, corpus.get_signature().format()
+
+
+def _configured_signature(name: str) -> str:
+    """sacreBLEU's signatures of the two configured metrics of ``name`` (the cache key's
+    baseline signature): signed after one trivial computation, as sacreBLEU requires."""
+    sentence, corpus = _metrics(name)
+    sentence.sentence_score("a", ["a"])
+    corpus.corpus_score(["a"], [["a"]])
+    return f"{sentence.get_signature().format()}; system: {corpus.get_signature().format()}"
+
+
+# ------------------------------------------------------------------ the cache
+
+
+def corpus_digest(judged: Judged) -> str:
+    """SHA-256 of what the baselines read: the systems in order, their hypotheses and
+    each segment's references."""
+    corpus = judged.corpus
+    h = hashlib.sha256()
+    for name, hyps in corpus.systems:
+        part = [name, list(hyps), [list(r) for r in corpus.refs_of(name)]]
+        h.update(json.dumps(part, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """One baseline's numbers: segment scores (corpus order), system scores, signature."""
+
+    segment: tuple[float, ...]
+    system: tuple[float, ...]
+    signature: str
+
+
+def _cache_path(key: dict[str, Any]) -> Path:
+    name = hashlib.sha256(json.dumps(key, sort_keys=True).encode("utf-8")).hexdigest()[:32]
+    safe = key["metric"].replace("+", "p")
+    return cache_dir() / CACHE_FOLDER / f"{safe}-{name}.bin"
+
+
+def _read(key: dict[str, Any], n_rows: int, n_systems: int) -> _Scored | None:
+    got = read_cache_sections(_cache_path(key), key, 2)
+    if got is None:
+        return None
+    head, (seg, sys_) = got
+    if len(seg) != 8 * n_rows or len(sys_) != 8 * n_systems:
+        return None
+    signature = head.get("signature")
+    if not isinstance(signature, str):
+        return None
+    return _Scored(_floats(seg), _floats(sys_), signature)
+
+
+def _write(key: dict[str, Any], scored: _Scored) -> None:
+    sections = [array("d", scored.segment).tobytes(), array("d", scored.system).tobytes()]
+    data = cache_sections(key, sections, signature=scored.signature)
+    write_cache_file(_cache_path(key), data)
+
+
+def _floats(section: bytes) -> tuple[float, ...]:
+    values = array("d")
+    values.frombytes(section)
+    return tuple(values)
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def score_baselines(
+    judged: Judged,
+    names: Sequence[str],
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> list[MetricScores]:
+    """The scores of each baseline of ``names`` (in that order): from the cache folder, or
+    scored by sacreBLEU over ``workers`` processes (``None``: every CPU) and kept there.
+
+    Raises:
+        InputError: a name not in :data:`BASELINES`.
+    """
+    from meteor.batch import check_count
+
+    check_count("workers", workers)
+    for name in names:
+        if name not in BASELINES:
+            raise InputError(f"unknown baseline {name!r}; choose from {', '.join(BASELINES)}")
+    corpus = judged.corpus
+    sys_names = tuple(n for n, _ in corpus.systems)
+    n_rows = sum(len(h) for _, h in corpus.systems)
+    digest = corpus_digest(judged) if names else ""
+    found: dict[str, _Scored] = {}
+    keys: dict[str, dict[str, Any]] = {}
+    for name in dict.fromkeys(names):
+        keys[name] = {
+            "digest": digest,
+            "metric": name,
+            "signature": _configured_signature(name),
+            "rows": n_rows,
+        }
+        got = _read(keys[name], n_rows, len(sys_names))
+        if got is not None:
+            found[name] = got
+            if progress is not None:
+                progress(1.0, f"{name}: read from the cache")
+    missing = [n for n in keys if n not in found]
+    if missing:
+        for name, scored in _score(judged, missing, workers, progress).items():
+            found[name] = scored
+            _write(keys[name], scored)
+    return [
+        MetricScores(
+            name,
+            "baseline",
+            found[name].signature,
+            found[name].segment,
+            found[name].system,
+            system_rule=sl.CORPUS,
+            systems=sys_names,
+        )  # fmt: skip
+        for name in names
+    ]
+
+
+def baseline_scores(
+    judged: Judged, name: str, progress: Progress | None = None, *, workers: int | None = 1
+) -> MetricScores:
+    """One baseline's scores (:func:`score_baselines`)."""
+    return score_baselines(judged, [name], workers=workers, progress=progress)[0]
+
+
+def _score(
+    judged: Judged, names: Sequence[str], workers: int | None, progress: Progress | None
+) -> dict[str, _Scored]:
+    """Score ``names`` with sacreBLEU: the tasks in this process or in ``workers`` processes."""
+    import warnings
+
+    from meteor.runners.parallel import default_workers, run_in_workers
+
+    corpus = judged.corpus
+    hyps: list[str] = []
+    refs: list[tuple[str, ...]] = []
+    systems: list[tuple[Sequence[str], list[list[str]]]] = []
+    for sys_name, sys_hyps in corpus.systems:
+        sys_refs = [tuple(r) for r in corpus.refs_of(sys_name)]
+        hyps.extend(sys_hyps)
+        refs.extend(sys_refs)
+        streams = [[r[i] if i < len(r) else r[0] for r in sys_refs] for i in range(corpus.n_refs)]
+        systems.append((sys_hyps, streams))
+    if not hyps:
+        raise InputError("no segments to score with the baselines")
+    # tasks: each system's corpus score first (the largest tasks), then chunks of segments
+    tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+    places: list[tuple[str, str, int]] = []  # (baseline, "system" | "segment", position)
+    for name in names:
+        for k, (system_hyps, streams) in enumerate(systems):
+            tasks.append((_system_task, (name, system_hyps, streams)))
+            places.append((name, "system", k))
+    for name in names:
+        for s in range(0, len(hyps), CHUNK):
+            tasks.append((_segment_task, (name, hyps[s : s + CHUNK], refs[s : s + CHUNK])))
+            places.append((name, "segment", s))
+    segs = {name: [math.nan] * len(hyps) for name in names}
+    system = {name: [math.nan] * len(systems) for name in names}
+    signature: dict[str, str] = {}
+    done = 0
+
+    def finished(k: int, value: Any) -> None:
+        nonlocal done
+        name, kind, at = places[k]
+        if kind == "system":
+            system[name][at], sig = value
+            if at == len(systems) - 1:  # the last system's signature, as one loop signs
+                signature[name] = sig
+        else:
+            segs[name][at : at + len(value)] = value
+        done += 1
+        if progress is not None:
+            progress(done / len(tasks), f"{', '.join(names)}: {done} of {len(tasks)} parts")
+
+    n_workers = min(workers or default_workers(), len(tasks))
+    if n_workers > 1 and len(hyps) >= MIN_PARALLEL_ROWS:
+        try:
+            run_in_workers(
+                _call, [(fn, args) for fn, args in tasks], workers=n_workers, on_result=finished
+            )
+        except (BrokenProcessPool, OSError) as exc:
+            warnings.warn(
+                f"parallel scoring failed ({exc}); scoring in one process",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            done = 0
+            n_workers = 1
+    if n_workers <= 1:
+        for k, (fn, args) in enumerate(tasks):
+            finished(k, fn(*args))
+    out: dict[str, _Scored] = {}
+    for name in names:
+        # the segment signature as sentence_score signs it after the corpus's last segment
+        sentence, _ = _metrics(name)
+        sentence.sentence_score(hyps[-1], list(refs[-1]))
+        seg_sig = sentence.get_signature().format()
+        sys_sig = signature[name]
+        sig = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
+        out[name] = _Scored(tuple(segs[name]), tuple(system[name]), sig)
+    return out
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """Run one task in a worker: ``fn(*args)``."""
+    return fn(*args)
