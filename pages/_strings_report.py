@@ -244,8 +244,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "METEOR корпуса с 95% интервалом (цвет — кластер)",
     },
     "rf_pvalues": {
-        "en": "Pairwise p-values that decide significance: {test}, {correction}",
-        "ru": "Попарные p-значения, решающие о значимости: {test}, {correction}",
+        "en": "Deciding p-values: {test}, {correction}",
+        "ru": "Решающие p-значения: {test}, {correction}",
     },
     "rf_test_ar": {"en": "approximate randomisation", "ru": "приближённая рандомизация"},
     "rf_test_bootstrap": {"en": "paired bootstrap", "ru": "парный бутстреп"},

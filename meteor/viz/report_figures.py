@@ -38,7 +38,7 @@ __all__ = [
 
 _LABELS_EN = {
     "ranking": "Corpus METEOR with 95 % interval (colour: cluster)",
-    "pvalues": "Pairwise p-values that decide significance: {test}, {correction}",
+    "pvalues": "Deciding p-values: {test}, {correction}",
     "test_ar": "approximate randomisation",
     "test_bootstrap": "paired bootstrap",
     "correction_holm": "Holm correction",
