@@ -15,6 +15,7 @@ from meteor.analysis.multiple_comparisons import adjust_p_values
 from meteor.analysis.report_text import to_json
 from meteor.io.read import load_corpus
 from meteor.viz.report_figures import pvalue_figure, report_figures
+from meteor.viz.report_html import to_html
 
 DEMO = Path(meteor.__file__).parent / "data" / "agreement" / "wmt21_ru-en_da_demo.tsv"
 SAMPLES, TRIALS = 200, 2000
@@ -82,6 +83,7 @@ def test_the_figure_shows_the_deciding_adjusted_p(
             assert f"adjusted {other_adj:.4f}" in lines[1]
     if correction == "none":
         assert all(p["p_adjusted"] == p[raw_key] for p in pairs)
+    assert f"Deciding p-values: {title}" in to_html(rep)  # the HTML report draws the same
 
 
 def test_the_bootstrap_and_randomisation_figures_differ(demo) -> None:
