@@ -244,9 +244,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "METEOR корпуса с 95% интервалом (цвет — кластер)",
     },
     "rf_pvalues": {
-        "en": "Pairwise p-values (paired bootstrap)",
-        "ru": "Попарные p-значения (парный бутстреп)",
+        "en": "Deciding p-values: {test}, {correction}",
+        "ru": "Решающие p-значения: {test}, {correction}",
     },
+    "rf_test_ar": {"en": "approximate randomisation", "ru": "приближённая рандомизация"},
+    "rf_test_bootstrap": {"en": "paired bootstrap", "ru": "парный бутстреп"},
+    "rf_correction_holm": {"en": "Holm correction", "ru": "поправка Холма"},
+    "rf_correction_bonferroni": {"en": "Bonferroni correction", "ru": "поправка Бонферрони"},
+    "rf_correction_none": {"en": "no correction", "ru": "без поправки"},
+    "rf_adjusted": {"en": "adjusted", "ru": "скорректированное"},
+    "rf_decides": {"en": "decides", "ru": "решает"},
     "rf_stages": {
         "en": "Share of matched reference words by stage",
         "ru": "Доля сопоставленных слов эталона по этапам",

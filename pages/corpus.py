@@ -235,13 +235,15 @@ PAGE_STRINGS = freeze(
         "corpus_p_help": {
             "en": "Paired bootstrap test (Koehn 2004), two-sided: both systems are resampled "
             "with the same segments; the interval is the 2.5th–97.5th percentile of the "
-            "resampled B − A, and p is twice the share of resamples on the other side of 0 — "
-            "so p < 0.05 exactly when the 95% interval excludes 0. sacreBLEU's p (centred "
+            "resampled B − A, and p = min(1, 2(k+1)/(B+1)), k the resamples on the other "
+            "side of 0 and B the resamples: never 0, and p < 0.05 only when the 95% interval "
+            "excludes 0. sacreBLEU's p (centred "
             "|B − A|, +1 smoothing) counts one tail and is about half of it.",
             "ru": "Парный бутстреп-тест (Koehn 2004), двусторонний: обе системы берутся по "
             "одним и тем же сегментам; интервал — 2,5–97,5-й процентили B − A по выборкам, "
-            "p — удвоенная доля выборок по другую сторону от 0, поэтому p < 0,05 ровно тогда, "
-            "когда 95% интервал не содержит 0. p sacreBLEU (центрированная |B − A|, +1) "
+            "p = min(1, 2(k+1)/(B+1)), где k — число выборок по другую сторону от 0, B — "
+            "число выборок: p никогда не равно 0, и p < 0,05 только когда 95% интервал не "
+            "содержит 0. p sacreBLEU (центрированная |B − A|, +1) "
             "считает один хвост и примерно вдвое меньше.",
         },
         "corpus_scatter_caption": {

@@ -307,6 +307,11 @@ class PairTest:
     def p_bootstrap(self) -> float:
         return self.paired.corpus.p_value
 
+    def p_raw(self, test: str) -> float:
+        """The unadjusted p of ``test`` (``"ar"`` or ``"bootstrap"``)."""
+        check_test(test)
+        return self.p_randomisation if test == "ar" else self.p_bootstrap
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "a": self.a,
@@ -361,6 +366,12 @@ class Ranking:
         return (
             f"significant: {deciding} p < {self.alpha:g} {corr}; the {other} p is shown beside it"
         )
+
+    def adjusted_p_values(self, test: str) -> tuple[float, ...]:
+        """``test``'s p-values of :attr:`pairs` (in their order) after :attr:`correction`
+        over all of them: the deciding test's are the pairs' ``p_adjusted``; the other
+        test's, adjusted the same way, are what the p-value figure shows beside them."""
+        return adjust_p_values([p.p_raw(test) for p in self.pairs], self.correction)
 
     def pair(self, a: str, b: str) -> PairTest:
         for p in self.pairs:

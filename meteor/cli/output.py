@@ -168,9 +168,11 @@ def print_text(
         c = comparisons[0]
         out.write(
             f"(paired bootstrap test, Koehn 2004: {c.n_samples} resamples of the common "
-            f"segments, seed {c.seed}; percentile interval of B - A; two-sided p = twice the "
-            "share of resamples on the other side of 0, so p < 0.05 exactly when the 95% CI "
-            "excludes 0)\n"
+            f"segments, seed {c.seed}; percentile interval of B - A; two-sided "
+            "p = min(1, 2(k+1)/(B+1)), k the resamples on the far side of 0, B the resamples: "
+            "never 0, so p < 0.05 only when the 95% CI excludes 0; sacreBLEU's p = "
+            "(k'+1)/(B+1), k' the resamples whose centred difference exceeds the observed one: "
+            "in effect one tail)\n"
         )
     if intervals and not comparisons:
         ci = next(iter(intervals.values()))

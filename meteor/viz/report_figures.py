@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from meteor.analysis.buckets import BucketTable
 from meteor.analysis.corpus_report import CorpusReport
-from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text
+from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
 from meteor.viz.style import (
     MODULE_COLORS,
     OTHER_STAGE_COLOR,
@@ -38,7 +38,14 @@ __all__ = [
 
 _LABELS_EN = {
     "ranking": "Corpus METEOR with 95 % interval (colour: cluster)",
-    "pvalues": "Pairwise p-values (paired bootstrap)",
+    "pvalues": "Deciding p-values: {test}, {correction}",
+    "test_ar": "approximate randomisation",
+    "test_bootstrap": "paired bootstrap",
+    "correction_holm": "Holm correction",
+    "correction_bonferroni": "Bonferroni correction",
+    "correction_none": "no correction",
+    "adjusted": "adjusted",
+    "decides": "decides",
     "stages": "Share of matched reference words by stage",
     "frag": "Fragmentation of the segments",
     "meteor": "METEOR",
@@ -87,22 +94,43 @@ def ranking_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -
 
 
 def pvalue_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> go.Figure:
-    """The paired-bootstrap p-value of every pair, as a matrix in ranking order."""
+    """The p-value that decides each pair's significance, as a matrix in ranking order:
+    the deciding test's p adjusted for multiple comparisons (:attr:`Ranking.test`,
+    :attr:`Ranking.correction`, both named in the title), significant below alpha.
+    The hover gives both tests' raw and adjusted p (the other test's adjusted with the
+    same correction: :meth:`Ranking.adjusted_p_values`)."""
+    rk = rep.ranking
     names = list(rep.systems)
     z: list[list[float | None]] = [[None] * len(names) for _ in names]
     text = [[""] * len(names) for _ in names]
-    smallest = bootstrap_resolution(rep.ranking.samples)
-    for p in rep.ranking.pairs:
+    resolution = {
+        "ar": plus_one_resolution(rk.trials),
+        "bootstrap": bootstrap_resolution(rk.samples),
+    }
+    order = (rk.test, *(x for x in resolution if x != rk.test))  # the deciding test first
+    adjusted = {test: rk.adjusted_p_values(test) for test in order}
+    for k, p in enumerate(rk.pairs):
         i, j = names.index(p.a), names.index(p.b)
-        z[i][j] = z[j][i] = p.p_bootstrap
-        text[i][j] = text[j][i] = p_value_text(p.p_bootstrap, smallest, relation=True)
+        z[i][j] = z[j][i] = p.p_adjusted
+        lines = []
+        for test in order:
+            res = resolution[test]
+            line = (
+                f"{_t(labels, 'test_' + test)}: p {p_value_text(p.p_raw(test), res, relation=True)}"
+                f", {_t(labels, 'adjusted')} {p_value_text(adjusted[test][k], res)}"
+            )
+            lines.append(line + (f" ({_t(labels, 'decides')})" if test == rk.test else ""))
+        text[i][j] = text[j][i] = "<br>".join(lines)
     esc = [escape(n) for n in names]
+    title = _t(labels, "pvalues").format(
+        test=_t(labels, f"test_{rk.test}"), correction=_t(labels, f"correction_{rk.correction}")
+    )
     fig = go.Figure(
         go.Heatmap(z=z, x=esc, y=esc, zmin=0, zmax=1, colorscale="Viridis", text=text,
-                   hovertemplate="%{y} / %{x}: p %{text}<extra></extra>")
+                   hovertemplate="%{y} / %{x}<br>%{text}<extra></extra>")
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=max(300, 24 * len(names) + 120), **frame(_t(labels, "pvalues")))
+    fig.update_layout(height=max(300, 24 * len(names) + 120), **frame(title))
     return fig
 
 
