@@ -346,6 +346,14 @@ def corpus_section(
                 ct("spans_col_open"), display_text=ct("spans_open"), width="small"
             )
         },
+        # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
+        # (tests/browser/test_browser_spans_corpus.py)
+        column_order=[
+            ct("spans_col_system"),
+            ct("spans_col_seg"),
+            "open",
+            *(ct(f"spans_col_{c}") for c in ("disagree", "blind", "unseen", "seen", "hyp")),
+        ],
         hide_index=True,
         width="stretch",
         key="corpus_span_rows",
