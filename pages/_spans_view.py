@@ -202,6 +202,18 @@ CORPUS_STRINGS = freeze(
             "ru": "Сегменты по степени расхождения: слепые пятна (без пары, не ошибка) плюс "
             "невидимые ошибки (сопоставлено, но ошибка). Откройте сегмент в разборе.",
         },
+        "spans_read": {
+            "en": "{n} annotated segments from {rows} rows ({fmt})",
+            "ru": "Размеченных сегментов: {n}, из строк: {rows} ({fmt})",
+        },
+        "spans_unjoined": {
+            "en": "{n} rows name a segment the table does not have",
+            "ru": "строк с сегментом, которого нет в таблице: {n}",
+        },
+        "spans_skipped": {
+            "en": "{n} rows skipped (their text is not the hypothesis)",
+            "ru": "пропущено строк (их текст — не гипотеза): {n}",
+        },
         "spans_col_system": {"en": "system", "ru": "система"},
         "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
         "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
@@ -256,6 +268,18 @@ class CorpusSpans:
         return self.spans.get(system, seg_id) if self.spans is not None else None
 
 
+def read_summary(spans: SpanSet) -> str:
+    """:meth:`meteor.io.spans.SpanSet.summary` in the UI language: what was read and what
+    was left out."""
+    parts = [ct("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
+                fmt=spans.format)]  # fmt: skip
+    if spans.unjoined:
+        parts.append(ct("spans_unjoined", n=integer(spans.unjoined)))
+    if spans.skipped:
+        parts.append(ct("spans_skipped", n=integer(spans.skipped)))
+    return "; ".join(parts)
+
+
 def corpus_annotations(corpus: Any) -> CorpusSpans:
     """The annotations uploaded on the Corpus page (read before the segment table is drawn,
     so that its Inspect links carry each segment's spans; the upload box is further down,
@@ -298,7 +322,7 @@ def corpus_section(
     if spans is None:
         return
     raters = rater_choice("corpus_spans_raters")
-    st.caption(md_escape(spans.summary()))
+    st.caption(md_escape(read_summary(spans)))
     for line in spans.notices:
         st.warning(md_escape(line))
     by_key = spans.by_key()
@@ -421,7 +445,7 @@ def agreement_section(
     except InputError as exc:
         st.error(md_escape(at_("spans_error", detail=str(exc))))
         return
-    st.caption(md_escape(spans.summary()))
+    st.caption(md_escape(read_summary(spans)))
     for line in spans.notices:
         st.warning(md_escape(line))
     refs = {

@@ -16,6 +16,7 @@ from meteor.analysis.spans_table import setting_table
 from meteor.io.read import load_corpus
 from meteor.io.spans import read_spans, span_strings
 from meteor.metric import Meteor
+from pages._widgets import md_escape
 
 SEGMENTS = "\n".join(
     [
@@ -110,6 +111,8 @@ def test_the_rater_rule_gives_the_librarys_numbers(app_test: Any, raters: str) -
     assert f"recall {o.recall.value:.4f}" in caption
     assert f"F1 {o.f1.value:.4f}" in caption
     assert f"{raters} of raters" in caption
+    # the library's line, in English (as Markdown source: the parentheses escaped)
+    assert md_escape(spans.summary()) in [c.value for c in at.caption]
     # the rule matters on this file: the library's numbers differ between the two
     other = "majority" if raters == "union" else "union"
     o2 = setting_table("", "", count_spans(recs, spans.annotations, other), n_samples=0).overall

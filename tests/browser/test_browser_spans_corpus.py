@@ -57,11 +57,13 @@ def settle(pg: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("ui", "caption", "rule", "sorted_caption", "columns"),
+    ("ui", "read", "caption", "rule", "sorted_caption", "columns"),
     [
-        ("EN", "annotated segments: precision", "union of raters",
+        ("EN", "40 annotated segments from 42 rows (mqm)",
+         "annotated segments: precision", "union of raters",
          "Segments sorted by disagreement", ["Inspect", "disagreement", "hypothesis"]),
-        ("RU", "размеченных сегментов: 40; точность", "объединение оценщиков",
+        ("RU", "Размеченных сегментов: 40, из строк: 42 (mqm)",
+         "размеченных сегментов: 40; точность", "объединение оценщиков",
          "Сегменты по степени расхождения", ["Разбор", "расхождение", "гипотеза"]),
     ],
 )  # fmt: skip
@@ -69,6 +71,7 @@ def test_corpus_spans_piece_at_1366(
     server: dict[str, Any],
     browser: Any,
     ui: str,
+    read: str,
     caption: str,
     rule: str,
     sorted_caption: str,
@@ -95,6 +98,7 @@ def test_corpus_spans_piece_at_1366(
         text = pg.inner_text('[data-testid="stMain"]')
         line = next((x for x in text.splitlines() if caption in x), "")
         assert line and "F1" in line and rule in line, text[-1500:]
+        assert read in text.splitlines()  # what was read, in the interface's language
         box = table.bounding_box()
         assert box and box["height"] > 100 and box["x"] + box["width"] <= 1366
         # the columns drawn without scrolling the table sideways: the Inspect link among them
