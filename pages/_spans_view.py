@@ -10,14 +10,15 @@ and the page goes on without them.  Every string here is English and Russian.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from meteor.analysis.spans import CELLS, SegmentSpans, segment_spans
+from meteor.analysis.spans import CELLS, RATER_RULES, RaterRule, SegmentSpans, segment_spans
 from meteor.errors import InputError
 from meteor.io.read import MAX_BYTES
-from meteor.io.spans import Annotation, annotation_from_strings
+from meteor.io.spans import Annotation, SpanSet, annotation_from_strings
 from meteor.params import Params
 from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
@@ -27,13 +28,16 @@ from pages._widgets import md_escape
 
 __all__ = [
     "PARAM",
+    "CorpusSpans",
     "agreement_section",
     "cells_of",
+    "corpus_annotations",
     "corpus_section",
     "inspect_annotation",
     "link_figure",
     "show_cells",
     "span_labels",
+    "with_spans",
 ]
 
 #: The URL parameter that carries a pair's human error spans (one value per span).
@@ -51,6 +55,21 @@ STRINGS = freeze(
             "этой клетки, оставшихся без пары.",
         },
         "spans_union": {"en": "union", "ru": "объединение оценщиков"},
+        "spans_raters": {"en": "Raters", "ru": "Оценщики"},
+        "spans_raters_help": {
+            "en": "union: a word is an error when any rater marked it; majority: when more "
+            "than half of the segment's raters marked it",
+            "ru": "объединение: слово — ошибка, если его отметил хотя бы один оценщик; "
+            "большинство: если его отметили больше половины оценщиков сегмента",
+        },
+        "spans_rule_union": {
+            "en": "union of raters",
+            "ru": "объединение оценщиков",
+        },
+        "spans_rule_majority": {
+            "en": "majority of raters",
+            "ru": "большинство оценщиков",
+        },
         "spans_bad": {
             "en": "The link's human error spans were not used: {detail}",
             "ru": "Ошибки из ссылки не показаны: {detail}",
@@ -172,15 +191,28 @@ CORPUS_STRINGS = freeze(
         },
         "spans_table_caption": {
             "en": "This setting, {n} annotated segments: precision {p}, recall {r}, F1 {f} "
-            "(unmatched words against words people marked as errors, Minor or worse).",
+            "(unmatched words against words people marked as errors, Minor or worse, "
+            "{raters}).",
             "ru": "Эта настройка, размеченных сегментов: {n}; точность {p}, полнота {r}, "
-            "F1 {f} (слова без пары против слов, отмеченных людьми как ошибки).",
+            "F1 {f} (слова без пары против слов, отмеченных людьми как ошибки; {raters}).",
         },
         "spans_sorted": {
             "en": "Segments sorted by disagreement: blind spots (unmatched, no error) plus "
             "unseen errors (matched, error). Open one in Inspect to see its spans.",
             "ru": "Сегменты по степени расхождения: слепые пятна (без пары, не ошибка) плюс "
             "невидимые ошибки (сопоставлено, но ошибка). Откройте сегмент в разборе.",
+        },
+        "spans_read": {
+            "en": "{n} annotated segments from {rows} rows ({fmt})",
+            "ru": "Размеченных сегментов: {n}, из строк: {rows} ({fmt})",
+        },
+        "spans_unjoined": {
+            "en": "{n} rows name a segment the table does not have",
+            "ru": "строк с сегментом, которого нет в таблице: {n}",
+        },
+        "spans_skipped": {
+            "en": "{n} rows skipped (their text is not the hypothesis)",
+            "ru": "пропущено строк (их текст — не гипотеза): {n}",
         },
         "spans_col_system": {"en": "system", "ru": "система"},
         "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
@@ -196,42 +228,111 @@ CORPUS_STRINGS = freeze(
 ct = Translator(STRINGS, CORPUS_STRINGS)
 
 
-def corpus_section(
-    corpus: Any, results: dict[str, CorpusResult], params: Params, link: Any
-) -> None:
-    """Corpus: an upload of annotations; then this setting's span numbers and the segments
-    sorted by disagreement, each one click from Inspect (``link(result)``: its URL)."""
+def rater_choice(key: str) -> RaterRule:
+    """The rater rule (union or majority), a choice beside the annotations' upload."""
+    rule = st.radio(
+        t("spans_raters"),
+        RATER_RULES,
+        format_func=lambda r: t(f"spans_rule_{r}"),
+        horizontal=True,
+        key=key,
+        help=t("spans_raters_help"),
+    )
+    return rule if rule in RATER_RULES else "union"
+
+
+def with_spans(url: str, ann: Annotation | None) -> str:
+    """An Inspect link (``url``) carrying the pair's human error spans, when it has any."""
     from urllib.parse import urlencode
 
+    from meteor.io.spans import span_strings
+
+    values = span_strings(ann) if ann is not None else []
+    return url + "&" + urlencode([(PARAM, v) for v in values]) if values else url
+
+
+#: The Corpus page's annotations upload (widget key).
+CORPUS_FILES = "corpus_spans_files"
+
+
+@dataclass(frozen=True)
+class CorpusSpans:
+    """The Corpus page's uploaded annotations, read once a run: ``spans`` (None when there
+    is no upload) or ``error`` (the reader's one line)."""
+
+    spans: SpanSet | None = None
+    error: str = ""
+
+    def annotation(self, system: str, seg_id: str) -> Annotation | None:
+        """The annotation of one segment (None: not annotated, or no upload)."""
+        return self.spans.get(system, seg_id) if self.spans is not None else None
+
+
+def read_summary(spans: SpanSet) -> str:
+    """:meth:`meteor.io.spans.SpanSet.summary` in the UI language: what was read and what
+    was left out."""
+    parts = [ct("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
+                fmt=spans.format)]  # fmt: skip
+    if spans.unjoined:
+        parts.append(ct("spans_unjoined", n=integer(spans.unjoined)))
+    if spans.skipped:
+        parts.append(ct("spans_skipped", n=integer(spans.skipped)))
+    return "; ".join(parts)
+
+
+def corpus_annotations(corpus: Any) -> CorpusSpans:
+    """The annotations uploaded on the Corpus page (read before the segment table is drawn,
+    so that its Inspect links carry each segment's spans; the upload box is further down,
+    in :func:`corpus_section`)."""
+    from meteor.io.spans import read_spans
+
+    files = st.session_state.get(CORPUS_FILES) or []
+    if not files:
+        return CorpusSpans()
+    try:
+        return CorpusSpans(read_spans([(f.name, f.getvalue()) for f in files], corpus))
+    except InputError as exc:
+        return CorpusSpans(error=str(exc))
+
+
+def corpus_section(
+    results: dict[str, CorpusResult],
+    ids_of: Any,
+    params: Params,
+    link: Any,
+    uploaded: CorpusSpans,
+) -> None:
+    """Corpus: an upload of annotations (read by :func:`corpus_annotations`) and the rater
+    rule; then this setting's span numbers and the segments sorted by disagreement, each
+    one click from Inspect (``link(result)``: its URL; ``ids_of(system)``: the seg ids)."""
     from meteor.analysis.spans import count_spans
     from meteor.analysis.spans_table import setting_table
-    from meteor.io.spans import read_spans, span_strings
 
     st.subheader(ct("spans_corpus_title"))
-    files = st.file_uploader(
+    st.file_uploader(
         ct("spans_upload"),
         accept_multiple_files=True,
-        key="corpus_spans_files",
+        key=CORPUS_FILES,
         max_upload_size=MAX_BYTES // 1_000_000,  # the readers' own limit, as the corpus files'
     )
-    if not files:
+    if uploaded.error:
+        st.error(md_escape(ct("spans_error", detail=uploaded.error)))
         return
-    try:
-        spans = read_spans([(f.name, f.getvalue()) for f in files], corpus)
-    except InputError as exc:
-        st.error(md_escape(ct("spans_error", detail=str(exc))))
+    spans = uploaded.spans
+    if spans is None:
         return
-    st.caption(md_escape(spans.summary()))
+    raters = rater_choice("corpus_spans_raters")
+    st.caption(md_escape(read_summary(spans)))
     for line in spans.notices:
         st.warning(md_escape(line))
     by_key = spans.by_key()
     records, anns, rows = [], [], []
     for name, res in results.items():
-        for seg_id, r in zip(corpus.ids_of(name), res.segments, strict=True):
+        for seg_id, r in zip(ids_of(name), res.segments, strict=True):
             ann = by_key.get((name, seg_id))
             if ann is None:
                 continue
-            seg = segment_spans(r, ann, params)
+            seg = segment_spans(r, ann, params, raters)
             records.append(r)
             anns.append(ann)
             rows.append(
@@ -243,16 +344,17 @@ def corpus_section(
                     ct("spans_col_unseen"): seg.counts["matched_error"],
                     ct("spans_col_seen"): seg.counts["unmatched_error"],
                     ct("spans_col_hyp"): r.hyp,
-                    "open": link(r) + "&" + urlencode([(PARAM, v) for v in span_strings(ann)]),
+                    "open": with_spans(link(r), ann),
                 }
             )
     if not rows:
         return
-    table = setting_table("", "", count_spans(records, anns), n_samples=0)
+    table = setting_table("", "", count_spans(records, anns, raters), n_samples=0)
     o = table.overall
     st.caption(
         ct(
             "spans_table_caption",
+            raters=ct(f"spans_rule_{raters}"),
             n=integer(len(rows)),
             p=num(o.precision.value),
             r=num(o.recall.value),
@@ -268,6 +370,14 @@ def corpus_section(
                 ct("spans_col_open"), display_text=ct("spans_open"), width="small"
             )
         },
+        # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
+        # (tests/browser/test_browser_spans_corpus.py)
+        column_order=[
+            ct("spans_col_system"),
+            ct("spans_col_seg"),
+            "open",
+            *(ct(f"spans_col_{c}") for c in ("disagree", "blind", "unseen", "seen", "hyp")),
+        ],
         hide_index=True,
         width="stretch",
         key="corpus_span_rows",
@@ -284,12 +394,12 @@ AGREEMENT_STRINGS = freeze(
         },
         "spans_agr_caption": {
             "en": "Per setting, token-level precision, recall and F1 of 'METEOR left it "
-            "unmatched' against 'people marked it an error' (Minor or worse, union of raters), "
+            "unmatched' against 'people marked it an error' (Minor or worse, {raters}), "
             "with 95% bootstrap intervals over segments; Δ F1 and p: paired bootstrap against "
             "the first setting.",
             "ru": "Для каждой настройки: точность, полнота и F1 на уровне слов — «METEOR "
             "оставил слово без пары» против «люди отметили ошибку» (незначительная и выше, "
-            "объединение оценщиков), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
+            "{raters}), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
             "парный бутстреп против первой настройки.",
         },
         "spans_col_setting": {"en": "setting", "ru": "настройка"},
@@ -328,13 +438,14 @@ def agreement_section(
     )
     if not files or not presets:
         return
+    raters = rater_choice("agr_spans_raters")
     data = [(f.name, f.getvalue()) for f in files]
     try:
         spans = read_spans(data, corpus)
     except InputError as exc:
         st.error(md_escape(at_("spans_error", detail=str(exc))))
         return
-    st.caption(md_escape(spans.summary()))
+    st.caption(md_escape(read_summary(spans)))
     for line in spans.notices:
         st.warning(md_escape(line))
     refs = {
@@ -345,17 +456,18 @@ def agreement_section(
     digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
     try:
         report = cache.get(
-            ("spans_report", key, digest),
+            ("spans_report", key, digest, raters),
             lambda: span_report(
                 spans,
                 [refs[a.system, a.seg_id] for a in spans.annotations],
                 [(p, Meteor(p, lang=lang)) for p in presets],
+                raters=raters,
             ),
         )
     except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
         st.error(md_escape(at_("spans_error", detail=str(exc))))
         return
-    st.caption(at_("spans_agr_caption"))
+    st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
     diffs = {b: c for _, b, c in report.comparisons}
     rows = []
     for s in report.settings:

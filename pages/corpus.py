@@ -465,6 +465,9 @@ with tabs["segments"]:
         st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
+    # human error spans of the hypotheses, when uploaded (the box is under the table):
+    # every Inspect link of an annotated segment carries its spans (issue 41)
+    annotations = spans_view.corpus_annotations(corpus)
     f1, f2, f3, f4 = st.columns([2, 1.5, 2, 2])  # "По убыванию" whole at 1366 px
     sort_by = f1.selectbox(
         t("corpus_sort"),
@@ -498,7 +501,9 @@ with tabs["segments"]:
                 "best_ref": r["best_ref_index"] + 1,
                 "hyp": r["hyp"],
                 "ref": r["ref"],
-                "inspect": r["inspect"],
+                "inspect": spans_view.with_spans(
+                    r["inspect"], annotations.annotation(system, r["seg_id"])
+                ),
             }
             for r in rows
         ],
@@ -568,7 +573,7 @@ with tabs["segments"]:
             key="corpus_detail",
         )
     # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
-    spans_view.corpus_section(corpus, results, meteor.params, inspect_link)
+    spans_view.corpus_section(results, corpus.ids_of, meteor.params, inspect_link, annotations)
 
 # -- distributions -----------------------------------------------------------------------
 with tabs["dist"]:
