@@ -62,7 +62,7 @@ def test_tune_scores_points_as_compute_does(name: str) -> None:
 def test_summed_statistics_score_as_compute_does(name: str) -> None:
     params = get_preset(name).params
     stats = _random_stats(200, 3)
-    mat = stats_matrix(stats)
+    mat = stats_matrix(stats, params)
     rng = np.random.default_rng(4)
     sums = np.stack([mat[rng.integers(0, len(mat), size=len(mat))].sum(axis=0) for _ in range(30)])
     sums = np.vstack([mat, sums])  # single segments too: NaN, perfect and empty rows
