@@ -2,7 +2,7 @@
 (eight columns needed 1,143 px of 904, "score if matched", "gain" and "presets" past the
 edge) and the reason ("why not matched") whole, wrapped in its cell, in English and
 Russian.  The stage's detail and the presets are listed under the table.  Screenshots go
-to ``$METEOR_SHOTS``."""
+to ``$METEOR_SHOTS`` (default ``tests/artifacts/``)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ pytest.importorskip("playwright.sync_api")
 if not Path(CHROMIUM).exists():
     pytest.skip("Chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
 
-SHOTS = Path(os.environ.get("METEOR_SHOTS", "/tmp/meteor-shots"))
+SHOTS = Path(os.environ.get("METEOR_SHOTS") or Path(__file__).resolve().parents[1] / "artifacts")
 #: Two near misses the beam left out (the longest reason), and NLTK's own matcher's.
 CASES = [("meteor-1.5", ("the cats are sleeping", "the cat sleeps")),
          ("nltk", ("he runs fast", "he ran quickly"))]  # fmt: skip

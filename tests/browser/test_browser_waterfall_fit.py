@@ -1,7 +1,7 @@
 """The "why this score" waterfall and the score card fit at 1,366 px (Chromium measures):
 every x label of the waterfall is drawn whole, horizontal (lines broken with ``<br>``, not
 rotated) and inside the figure, no two overlapping; and no score-card label is cut with an
-ellipsis ("Matches hyp / …").  Screenshots go to ``$METEOR_SHOTS``."""
+ellipsis ("Matches hyp / …").  Screenshots go to ``$METEOR_SHOTS`` (default ``tests/artifacts/``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ pytest.importorskip("playwright.sync_api")
 if not Path(CHROMIUM).exists():
     pytest.skip("Chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
 
-SHOTS = Path(os.environ.get("METEOR_SHOTS", "/tmp/meteor-shots"))
+SHOTS = Path(os.environ.get("METEOR_SHOTS") or Path(__file__).resolve().parents[1] / "artifacts")
 FOX = (
     "The fast brown fox leaps over the lazy dogs",
     "The quick brown fox jumped over the lazy dog",
