@@ -16,6 +16,7 @@ from typing import Any
 from meteor.errors import InputError
 from meteor.io.lines import MAX_SEGMENTS, detect_format
 from meteor.io.scores import numeric_columns, table_rows
+from meteor.params import parse_number
 
 __all__ = ["SystemScores", "read_system_scores"]
 
@@ -40,12 +41,15 @@ class SystemScores:
 
 
 def _finite(value: Any) -> float | None:
+    """A score cell's number: text by the library's one rule (:func:`meteor.params.parse_number`:
+    no ``1_0``, full-width digits, nan or inf), a JSON number if finite; else None."""
     if isinstance(value, bool) or value is None:
         return None
-    try:
-        x = float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError):
+    if isinstance(value, str):
+        return parse_number(value)
+    if not isinstance(value, (int, float)):
         return None
+    x = float(value)
     return x if math.isfinite(x) else None
 
 

@@ -124,3 +124,14 @@ def test_cli_system_level_only_without_a_human_column(
     assert main([*argv, "--system-column", "nope"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no column 'nope'" in err
+
+
+def test_score_cells_are_read_by_the_librarys_number_rule() -> None:
+    """``1_0`` and full-width ``０.5`` are not numbers here, as in every other score table."""
+    from meteor.errors import InputError
+    from meteor.io.system_scores import read_system_scores
+
+    for bad in ("1_0", "０.5", "nan"):
+        data = f"system\tz\nA\t0.5\nB\t{bad}\n".encode()
+        with pytest.raises(InputError, match="not a number"):
+            read_system_scores(data, "sys.tsv", "z")
