@@ -116,3 +116,15 @@ def wait_link_view(pg: Any, n: int = 0, side: str = "hyp") -> None:
         arg=[n, f"tokens_{side}"],
         timeout=60_000,
     )
+
+
+def settle(pg: Any, timeout: float = 90_000, title: bool = True) -> None:
+    """Wait until the page's script has run: its title is drawn (``title``) and no run is
+    going on, twice 0.8 s apart (Streamlit's transient "Running… Stop" indicator is not read)."""
+    if title:
+        pg.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
+    for _ in range(2):
+        pg.wait_for_timeout(800)
+        pg.wait_for_function(
+            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
+        )

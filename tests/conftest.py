@@ -325,3 +325,14 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[dict[str, Any]]:
+    """``streamlit run app.py`` on a free port, one per test module (``_browser.streamlit_server``);
+    a module that needs another environment defines its own ``server``."""
+    from _browser import streamlit_server
+
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    with streamlit_server(env) as srv:
+        yield srv

@@ -58,13 +58,6 @@ def fmt(x: float, digits: int = 4, ru: bool = False) -> str:
     return s.replace(".", ",") if ru else s
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
 @pytest.fixture
 def fresh_server() -> Iterator[dict[str, Any]]:
     """A server of its own whose first request is the test's, configured by the project's

@@ -9,13 +9,11 @@ Run with ``python -m pytest -m browser tests/browser/test_browser_agreement.py``
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import CHROMIUM, ROOT, streamlit_server
+from _browser import CHROMIUM, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -24,13 +22,6 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
 
 
 def test_demo_table_and_scatter_render(server: dict[str, Any], browser: Any) -> None:

@@ -11,13 +11,11 @@ Run with ``python -m pytest -m browser tests/browser/test_browser_agreement_tune
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import CHROMIUM, ROOT, streamlit_server
+from _browser import CHROMIUM, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -27,13 +25,6 @@ if not Path(CHROMIUM).exists():
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 WIDTH = 1366
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
 
 
 def _set_number(pg: Any, label: str, value: int) -> None:

@@ -11,14 +11,12 @@ go to ``tests/artifacts/compare4_*.png``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM
 from _texts import RU_NAKED_EYE, WMT21_SEG3
 from test_browser import shot
 from test_browser_figures import BOXES_JS, overlaps
@@ -38,13 +36,6 @@ MIN_VIEW_WIDTH = 800
 VIEW_BOXES_JS = BOXES_JS.replace("() => {", "(gd) => {", 1).replace(
     "document.querySelectorAll('.scatterlayer", "gd.querySelectorAll('.scatterlayer", 1
 )
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
 
 
 def link_views(pg: Any) -> list[Any]:

@@ -13,14 +13,12 @@ Run with ``python -m pytest -m browser tests/browser/test_browser_learn.py``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, ROOT, streamlit_server
+from _browser import CHROMIUM, ROOT
 
 from meteor import Meteor
 
@@ -55,13 +53,6 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-
             sw: box.scrollWidth, cw: box.clientWidth, sh: box.scrollHeight, ch: box.clientHeight,
             glyphs: g, window: window.innerWidth};
   })"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
 
 
 def test_the_pair_uses_every_stage() -> None:

@@ -7,13 +7,12 @@ to ``$METEOR_SHOTS`` (default ``tests/artifacts/``)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 from meteor import Meteor
 from meteor.analysis.explain.record import explain
@@ -50,22 +49,6 @@ LINES_JS = """([text, width]) => { const c = document.createElement('canvas').ge
     if (line && c.measureText(next).width > width) { lines += 1; line = w; } else { line = next; } }
   return lines; }"""
 HEADER_PX, CELL_PAD_PX, TEXT_LINE_PX = 35, 17, 18
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000
-        )
 
 
 @pytest.mark.parametrize("ui", ["en", "ru"])

@@ -5,13 +5,11 @@ at them, on the sidebar, Inspect or Compare."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 from meteor.presets import PRESETS
 
@@ -26,22 +24,6 @@ DATA = "[d](http://example.invalid/d) www.example.invalid a@example.invalid"
 #: Images and links whose target comes from the file's text.
 HOSTILE_JS = """() => [...document.querySelectorAll('img, a')].map(e => e.src || e.href || '')
   .filter(u => /example\\.invalid|^https?:\\/\\/x\\/?$|mailto:/.test(u))"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000
-        )
 
 
 def test_hostile_preset_file_renders_no_image_nor_link(

@@ -8,13 +8,11 @@ figures, and the system name with markup is shown as text, never as HTML.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 pytestmark = pytest.mark.browser
 
@@ -71,21 +69,6 @@ STATE_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=180_000
-        )
-
-
 def _tsv(path: Path) -> Path:
     lines = ["system\tseg_id\thyp\tref"]
     for name, hyps in HYPS.items():
@@ -96,7 +79,7 @@ def _tsv(path: Path) -> Path:
 
 def _tab(pg: Any, label: str) -> None:
     pg.get_by_role("tab", name=label).click()
-    settle(pg)
+    settle(pg, 180_000, title=False)
 
 
 def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path: Path) -> None:
@@ -109,7 +92,7 @@ def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path
         files.set_input_files(str(_tsv(tmp_path / "four_systems.tsv")))
         # four systems: the corpus scores are one table (cards only up to three), then the tabs
         pg.get_by_role("tab", name="Ranking").wait_for(timeout=180_000)
-        settle(pg)
+        settle(pg, 180_000, title=False)
         _tab(pg, "Ranking")
         pg.get_by_role("button", name="Build the report (4 systems, 6 comparisons)").click()
         pg.wait_for_function(
@@ -118,7 +101,7 @@ def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path
                  .length >= 2""",
             timeout=180_000,
         )
-        settle(pg)
+        settle(pg, 180_000, title=False)
         ranking = pg.evaluate(STATE_JS)
         _tab(pg, "Buckets")
         pg.wait_for_timeout(1000)

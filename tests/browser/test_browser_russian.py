@@ -13,14 +13,13 @@ and Streamlit's visually hidden "Skip to main content" link (a 1-px box until fo
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 from _latin import latin_words_in
 
 from meteor.io.read import demo_corpus
@@ -47,29 +46,11 @@ VISIBLE_TEXT = """(css) => {
   const text = document.body.innerText; s.remove(); return text; }"""
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     pg = browser.new_page(viewport={"width": 1400, "height": 2400})
     yield pg
     pg.close()
-
-
-def settle(pg: Any) -> None:
-    """Wait until the page's script has run: its title is drawn and no run is going on
-    (Streamlit's transient "Running… Stop" indicator is not read)."""
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000
-        )
 
 
 def seen_words(pg: Any, where: str, data: set[str]) -> dict[str, str]:

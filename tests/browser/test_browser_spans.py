@@ -4,14 +4,12 @@ their legend, and the four cells are listed under the score."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server, wait_link_view
+from _browser import CHROMIUM, wait_link_view
 
 pytestmark = pytest.mark.browser
 
@@ -22,13 +20,6 @@ if not Path(CHROMIUM).exists():
 HYP = "A fast brown fox leapt over a lazy dog"
 REF = "The quick brown fox jumps over the lazy dog"
 SPANS = ["2,6,Major,r1,Accuracy/Mistranslation", "17,22,Minor,r1,Style/Awkward"]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,11 @@ and nothing is wider than the window."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 pytestmark = pytest.mark.browser
 
@@ -39,21 +38,6 @@ OVERFLOW_JS = """() => {
     if (c.scrollWidth > c.clientWidth + 1) out.push([c.innerText.slice(0, 60), c.scrollWidth, c.clientWidth]);
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000
-        )
 
 
 @pytest.mark.parametrize(
@@ -85,14 +69,14 @@ def test_corpus_spans_piece_at_1366(
         hyp.set_input_files(str(DATA / "en-de.segments.tsv"))
         spans = pg.locator('.st-key-corpus_spans_files [data-testid="stFileUploaderDropzoneInput"]')
         spans.wait_for(state="attached", timeout=180_000)
-        settle(pg)
+        settle(pg, 120_000, title=False)
         spans.set_input_files(str(DATA / "en-de.mqm.tsv"))
         # the segments by disagreement: the last table of the Segments tab (a dataframe
         # without selection has no key class)
         pg.get_by_text(sorted_caption).wait_for(timeout=180_000)
         table = pg.locator('[data-testid="stDataFrame"]:visible').last
         table.wait_for(state="visible", timeout=60_000)
-        settle(pg)
+        settle(pg, 120_000, title=False)
         table.scroll_into_view_if_needed()
         pg.wait_for_timeout(800)
         text = pg.inner_text('[data-testid="stMain"]')

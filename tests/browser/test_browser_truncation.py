@@ -11,14 +11,12 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 from meteor import Meteor
 from meteor.analysis.explain import parts as explain
@@ -51,22 +49,6 @@ VISIBLE_COLUMNS_JS = """(n) => [...document.querySelectorAll('[data-testid="stDa
 #: [scrollHeight, clientHeight] of the n-th dataframe's scroller.
 SCROLLER_JS = """(n) => { const s = document.querySelectorAll('[data-testid="stDataFrame"]')[n]
   .querySelector('.dvn-scroller'); return [s.scrollHeight, s.clientHeight]; }"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000
-        )
 
 
 def visible_dataframe(pg: Any) -> int:

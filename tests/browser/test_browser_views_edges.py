@@ -7,7 +7,6 @@ Chromium measures each element: ``scrollWidth > clientWidth`` is what an ellipsi
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 pytestmark = pytest.mark.browser
 
@@ -50,27 +49,11 @@ def _long_pair() -> tuple[str, str]:
     return tuple(" ".join(rng.choice(words) for _ in range(1800))[:9000] for _ in range(2))  # type: ignore[return-value]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     pg = browser.new_page(viewport={"width": WIDTH, "height": 1000})
     yield pg
     pg.close()
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=120_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000
-        )
 
 
 @pytest.mark.parametrize("ui", ["en", "ru"])
@@ -81,7 +64,7 @@ def test_every_metric_of_the_score_card_is_whole(
     hyp, ref = _long_pair() if pair == "long" else STARRY
     page.goto(f"{server['url']}/?{urlencode({'ui': ui, 'hyp': hyp, 'ref': ref})}")
     page.wait_for_selector('[data-testid="stMetricValue"]', timeout=120_000)
-    settle(page)
+    settle(page, 120_000)
     metrics = page.evaluate(METRICS_JS)
     assert len(metrics) == 8
     if pair == "long":
@@ -95,10 +78,10 @@ def test_the_corpus_sort_order_toggle_is_whole(
     server: dict[str, Any], page: Any, ui: str, demo: str, desc: str
 ) -> None:
     page.goto(f"{server['url']}/corpus?ui={ui}")
-    settle(page)
+    settle(page, 120_000)
     page.locator('[data-testid="stRadio"] label', has_text=demo).first.click()
     page.wait_for_selector('[data-testid="stDataFrame"]', timeout=120_000)
-    settle(page)
+    settle(page, 120_000)
     toggle = page.locator('[data-testid="stCheckbox"]', has_text=desc)
     assert toggle.count() == 1
     assert page.evaluate(CUT_JS, '[data-testid="stCheckbox"], [data-testid="stWidgetLabel"]') == []
@@ -112,7 +95,7 @@ def test_the_matrix_shows_its_axis_titles(
     query = urlencode({"ui": ui, "view": "matrix", "hyp": STARRY[0], "ref": STARRY[1]})
     page.goto(f"{server['url']}/?{query}")
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
-    settle(page)
+    settle(page, 120_000)
     titles = page.evaluate(AXIS_TITLES_JS)
     assert [x, y] in [sorted(t, key=[x, y].index) for t in titles if set(t) == {x, y}], titles
 
@@ -122,7 +105,7 @@ def test_the_sensitivity_curves_show_their_y_axis_title(
     server: dict[str, Any], page: Any, ui: str, title: str
 ) -> None:
     page.goto(f"{server['url']}/compare?ui={ui}")
-    settle(page)
+    settle(page, 120_000)
     page.wait_for_function(
         """(title) => [...document.querySelectorAll('.js-plotly-plot .ytitle')]
              .some(t => t.textContent.trim() === title)""",

@@ -6,13 +6,12 @@ ellipsis ("Matches hyp / …").  Screenshots go to ``$METEOR_SHOTS`` (default ``
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from _browser import CHROMIUM, streamlit_server
+from _browser import CHROMIUM, settle
 
 pytestmark = pytest.mark.browser
 
@@ -45,22 +44,6 @@ CUT_METRIC_LABELS_JS = """() => [...document.querySelectorAll('[data-testid="stM
     const r = document.createRange(); r.selectNodeContents(box);
     return [l.innerText, r.getBoundingClientRect().width, box.getBoundingClientRect().width]; })
   .filter(([, text, box]) => text > box + 0.01)"""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[dict[str, Any]]:
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with streamlit_server(env) as srv:
-        yield srv
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=90_000)
-    for _ in range(2):
-        pg.wait_for_timeout(800)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000
-        )
 
 
 def waterfall_index(pg: Any) -> int:
