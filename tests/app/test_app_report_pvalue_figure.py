@@ -10,23 +10,17 @@ import json
 from collections.abc import Callable
 
 import pytest
+from _report_corpus import BAD as SHARED_BAD
+from _report_corpus import REFS as SHARED_REFS
 from streamlit.testing.v1 import AppTest
 
 import meteor
 from meteor.io.read import load_corpus
 
-REFS = [
-    "the cat sat on the mat",
-    "a dog ran in the park this morning",
-    "we like green tea",
-    "the weather is nice today and the sun is shining over the old town and the river",
-    "he reads a long book about the history of the city in the evening",
-    "birds sing",
-]
+REFS = SHARED_REFS[:6]
 MID = ["the cat sat on mat", "a dog ran in a park", "we like tea", "the weather is nice today",
        "he reads a book about the city", "birds sing"]  # fmt: skip
-BAD = ["cat mat", "dog the park", "tea green", "weather nice sun town", "book city evening",
-       "sing"]  # fmt: skip
+BAD = SHARED_BAD[:6]
 
 
 def _upload(systems: tuple[str, ...]) -> bytes:

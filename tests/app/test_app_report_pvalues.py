@@ -11,21 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from _report_corpus import BAD, REFS
 from streamlit.testing.v1 import AppTest
 
 PRESET = "meteor-1.5"
-REFS = [
-    "the cat sat on the mat",
-    "a dog ran in the park this morning",
-    "we like green tea",
-    "the weather is nice today and the sun is shining over the old town and the river",
-    "he reads a long book about the history of the city in the evening",
-    "birds sing",
-    "she bought fresh bread and milk at the small shop near the station",
-    "it rained all night",
-]
-BAD = ["cat mat", "dog the park", "tea green", "weather nice sun town", "book city evening",
-       "sing", "bread milk shop", "night rain"]  # fmt: skip
 
 
 def _upload() -> bytes:

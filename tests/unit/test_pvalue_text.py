@@ -13,6 +13,7 @@ import math
 import re
 
 import pytest
+from _report_corpus import BAD, REFS
 
 import meteor
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
@@ -20,18 +21,6 @@ from meteor.analysis.report_text import to_json, to_markdown
 from meteor.viz.report_figures import pvalue_figure
 from meteor.viz.report_html import to_html
 
-REFS = [
-    "the cat sat on the mat",
-    "a dog ran in the park this morning",
-    "we like green tea",
-    "the weather is nice today and the sun is shining over the old town and the river",
-    "he reads a long book about the history of the city in the evening",
-    "birds sing",
-    "she bought fresh bread and milk at the small shop near the station",
-    "it rained all night",
-]
-BAD = ["cat mat", "dog the park", "tea green", "weather nice sun town", "book city evening",
-       "sing", "bread milk shop", "night rain"]  # fmt: skip
 SAMPLES = 200
 
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _report_corpus import BAD, REFS
 from conftest import shared_path
 
 import meteor
@@ -20,16 +21,6 @@ from meteor.io.labels import read_labels
 from meteor.io.read import load_corpus
 
 PRESET = "meteor-1.5"
-REFS = [
-    "the cat sat on the mat",
-    "a dog ran in the park this morning",
-    "we like green tea",
-    "the weather is nice today and the sun is shining over the old town and the river",
-    "he reads a long book about the history of the city in the evening",
-    "birds sing",
-    "she bought fresh bread and milk at the small shop near the station",
-    "it rained all night",
-]
 GOOD = [
     "the cat sat on the mat",
     "a dog ran in the park this morning",
@@ -39,16 +30,6 @@ GOOD = [
     "birds sing",
     "she bought fresh bread and milk in the small shop by the station",
     "it rained all night",
-]
-BAD = [
-    "cat mat",
-    "dog the park",
-    "tea green",
-    "weather nice sun town",
-    "book city evening",
-    "sing",
-    "bread milk shop",
-    "night rain",
 ]
 
 
