@@ -1,0 +1,200 @@
+/* The integer counts behind Kendall's tau-b (scipy.stats.kendalltau, variant "b") for many
+ * samples of one pair of variables at once: the bootstrap resamples of items and the
+ * PERM-BOTH permutations of meteor.analysis.agreement_stats.
+ *
+ * For each sample the five counts scipy's kendalltau computes (scipy 1.17,
+ * stats/_stats_py.py): tot = N(N-1)/2 pairs, xtie and ytie (pairs tied in x, in y), ntie
+ * (pairs tied in both) and dis (discordant pairs: x_i < x_j and y_i > y_j).  A row of
+ * weight w stands for w copies of itself (a row drawn w times); copies of one row are tied in
+ * both.  meteor.analysis.agreement_stats turns the counts into tau-b with scipy's own
+ * formula; the pure-Python path calls scipy.stats.kendalltau on every sample, and
+ * tests/unit/test_native_kendall.py holds the two equal.
+ *
+ * Rows come grouped by x: gx is a dense rank of x, non-decreasing; gy a dense rank of y
+ * below k (any order within an x group).  Discordant pairs by a Fenwick tree over gy of the
+ * weights of the rows of earlier (smaller) x groups: each row of a group is queried before
+ * the group is added.  Pairs tied in both by a stamp per y value (the x group it was last
+ * seen in) and the weight seen there.  O(n log k) a sample; the GIL is released.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int64_t *tree;  /* Fenwick tree over 1..k */
+    int64_t *stamp; /* per y: the x group it was last seen in (-1: none) */
+    int64_t *seen;  /* per y: the weight seen in that group */
+    int64_t *wy;    /* per y: the whole weight */
+} Work;
+
+static void counts(Py_ssize_t n, const int64_t *gx, const int64_t *gy, const int64_t *w,
+                   int64_t k, Work *s, int64_t out[5]) {
+    int64_t total = 0, xtie = 0, ytie = 0, ntie = 0, dis = 0, added = 0;
+    memset(s->tree, 0, (size_t)(k + 1) * sizeof(int64_t));
+    memset(s->wy, 0, (size_t)k * sizeof(int64_t));
+    for (int64_t v = 0; v < k; v++) s->stamp[v] = -1;
+    Py_ssize_t start = 0;
+    while (start < n) {
+        Py_ssize_t end = start;
+        int64_t group = gx[start], wx = 0;
+        while (end < n && gx[end] == group) end++;
+        for (Py_ssize_t j = start; j < end; j++) {
+            int64_t c = w ? w[j] : 1;
+            if (c == 0) continue;
+            int64_t below = 0; /* weight of earlier groups with y <= gy[j] */
+            for (int64_t i = gy[j] + 1; i > 0; i -= i & -i) below += s->tree[i];
+            dis += c * (added - below);
+            int64_t y = gy[j];
+            if (s->stamp[y] != group) {
+                s->stamp[y] = group;
+                s->seen[y] = 0;
+            }
+            ntie += c * s->seen[y] + c * (c - 1) / 2;
+            s->seen[y] += c;
+            s->wy[y] += c;
+            wx += c;
+        }
+        for (Py_ssize_t j = start; j < end; j++) {
+            int64_t c = w ? w[j] : 1;
+            if (c == 0) continue;
+            for (int64_t i = gy[j] + 1; i <= k; i += i & -i) s->tree[i] += c;
+        }
+        added += wx;
+        total += wx;
+        xtie += wx * (wx - 1) / 2;
+        start = end;
+    }
+    for (int64_t v = 0; v < k; v++) ytie += s->wy[v] * (s->wy[v] - 1) / 2;
+    out[0] = total * (total - 1) / 2;
+    out[1] = xtie;
+    out[2] = ytie;
+    out[3] = ntie;
+    out[4] = dis;
+}
+
+static int get_buffer(PyObject *obj, Py_buffer *view, const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != 8 || view->format == NULL ||
+        (strcmp(view->format, "q") != 0 && strcmp(view->format, "l") != 0 &&
+         strcmp(view->format, "<q") != 0 && strcmp(view->format, "<l") != 0)) {
+        PyErr_Format(PyExc_TypeError, "%s: a contiguous buffer of 64-bit integers", name);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* tau_counts(gx, gy, k, samples, items, n_items, draws) -> bytes of samples x 5 int64.
+ *
+ * gx: n rows' x groups (non-decreasing).  gy: n values shared by every sample, or
+ * samples x n (a sample's own y ranks, row-major), each below k.  draws: None (every row
+ * once), or samples x d item indices (a resample of items: a row's weight is how often its
+ * item, items[row] below n_items, was drawn). */
+static PyObject *tau_counts(PyObject *self, PyObject *args) {
+    PyObject *gx_o, *gy_o, *items_o, *draws_o;
+    long long k_ll, n_items_ll;
+    Py_ssize_t samples;
+    if (!PyArg_ParseTuple(args, "OOLnOLO", &gx_o, &gy_o, &k_ll, &samples, &items_o,
+                          &n_items_ll, &draws_o))
+        return NULL;
+    int64_t k = (int64_t)k_ll, n_items = (int64_t)n_items_ll;
+    if (k < 1 || samples < 0 || n_items < 0) {
+        PyErr_SetString(PyExc_ValueError, "k >= 1, samples >= 0 and n_items >= 0");
+        return NULL;
+    }
+    Py_buffer gx = {0}, gy = {0}, items = {0}, draws = {0};
+    int have_items = 0, have_draws = 0;
+    PyObject *result = NULL;
+    int64_t *weights = NULL;
+    Work s = {0};
+    if (get_buffer(gx_o, &gx, "gx") < 0) return NULL;
+    if (get_buffer(gy_o, &gy, "gy") < 0) goto done;
+    Py_ssize_t n = gx.len / 8;
+    Py_ssize_t gy_len = gy.len / 8;
+    int shared_y = gy_len == n;
+    if (!shared_y && gy_len != n * samples) {
+        PyErr_SetString(PyExc_ValueError, "gy: n values, or samples x n");
+        goto done;
+    }
+    Py_ssize_t d = 0;
+    if (draws_o != Py_None) {
+        if (get_buffer(items_o, &items, "items") < 0) goto done;
+        have_items = 1;
+        if (get_buffer(draws_o, &draws, "draws") < 0) goto done;
+        have_draws = 1;
+        if (items.len / 8 != n || (samples > 0 && (draws.len / 8) % samples != 0)) {
+            PyErr_SetString(PyExc_ValueError, "items: n values; draws: samples x d");
+            goto done;
+        }
+        d = samples > 0 ? draws.len / 8 / samples : 0;
+    }
+    const int64_t *X = gx.buf, *Y = gy.buf;
+    const int64_t *I = have_items ? items.buf : NULL, *D = have_draws ? draws.buf : NULL;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if ((j > 0 && X[j] < X[j - 1]) || (I && (I[j] < 0 || I[j] >= n_items))) {
+            PyErr_SetString(PyExc_ValueError, "gx must not decrease; items below n_items");
+            goto done;
+        }
+    }
+    for (Py_ssize_t j = 0; j < gy_len; j++) {
+        if (Y[j] < 0 || Y[j] >= k) {
+            PyErr_SetString(PyExc_ValueError, "gy values below k");
+            goto done;
+        }
+    }
+    for (Py_ssize_t j = 0; D && j < d * samples; j++) {
+        if (D[j] < 0 || D[j] >= n_items) {
+            PyErr_SetString(PyExc_ValueError, "draws below n_items");
+            goto done;
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 5 * 8));
+    s.tree = malloc((size_t)(k + 1) * sizeof(int64_t));
+    s.stamp = malloc((size_t)k * sizeof(int64_t));
+    s.seen = malloc((size_t)k * sizeof(int64_t));
+    s.wy = malloc((size_t)k * sizeof(int64_t));
+    int64_t *per_item = D ? calloc((size_t)(n_items ? n_items : 1), sizeof(int64_t)) : NULL;
+    weights = D ? malloc((size_t)(n ? n : 1) * sizeof(int64_t)) : NULL;
+    if (result == NULL || !s.tree || !s.stamp || !s.seen || !s.wy || (D && (!per_item || !weights))) {
+        free(per_item);
+        Py_CLEAR(result);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t b = 0; b < samples; b++) {
+        if (D) {
+            memset(per_item, 0, (size_t)(n_items ? n_items : 1) * sizeof(int64_t));
+            for (Py_ssize_t t = 0; t < d; t++) per_item[D[b * d + t]]++;
+            for (Py_ssize_t j = 0; j < n; j++) weights[j] = per_item[I[j]];
+        }
+        counts(n, X, shared_y ? Y : Y + b * n, weights, k, &s, out + b * 5);
+    }
+    Py_END_ALLOW_THREADS
+    free(per_item);
+done:
+    free(weights);
+    free(s.tree);
+    free(s.stamp);
+    free(s.seen);
+    free(s.wy);
+    if (have_draws) PyBuffer_Release(&draws);
+    if (have_items) PyBuffer_Release(&items);
+    if (gy.obj) PyBuffer_Release(&gy);
+    PyBuffer_Release(&gx);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"tau_counts", tau_counts, METH_VARARGS,
+     "tau_counts(gx, gy, k, samples, items, n_items, draws) -> bytes: per sample the int64 "
+     "counts (tot, xtie, ytie, ntie, dis) of scipy.stats.kendalltau."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kendall", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__kendall(void) { return PyModule_Create(&module); }

@@ -1,0 +1,107 @@
+"""The bootstrap and PERM-BOTH samples of Kendall's τ-b and Spearman's ρ (flattened) equal
+scipy's on every sample, bit for bit: ``meteor_native._kendall`` (scipy's integer counts in
+C) and the resample ranks of ``spearman_resample`` against ``scipy.stats`` per sample."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from meteor.analysis import agreement_stats as st
+from meteor.analysis.resampling import resample_indices
+from meteor.runtime import compiled
+
+needs_c = pytest.mark.skipif(
+    compiled("_kendall") is None, reason="meteor_native._kendall not built"
+)
+
+
+def _data(
+    rng: np.random.Generator, n: int, levels: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows with many ties (``levels`` distinct values a side) in items of 1–6 rows."""
+    items = np.sort(rng.integers(0, max(1, n // 3), n))
+    _, items = np.unique(items, return_inverse=True)
+    x = np.round(rng.normal(size=n) * levels) / levels
+    y = rng.integers(0, levels, n).astype(float) * 0.25
+    return x, y, items.astype(np.int64)
+
+
+def _rows(data: st.SegmentData, drawn: np.ndarray) -> np.ndarray:
+    """The rows of one resample of items, in the order bootstrap_segment lays them out."""
+    return np.concatenate([np.flatnonzero(data.items == i) for i in drawn] or [np.zeros(0, int)])
+
+
+CASES = [
+    (n, levels, seed) for n in (2, 3, 7, 40, 257) for levels in (1, 2, 5, 1000) for seed in (0, 1)
+]
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_bootstrap_kendall_equals_scipy_per_resample(n: int, levels: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x, y, items = _data(rng, n, levels)
+    data = st.SegmentData.build(x, items)
+    draws = resample_indices(data.n_items, 30, seed)
+    fast = st.bootstrap_segment("kendall_flat", data, y, draws)
+    slow = np.array([st.kendall_b(x[r], y[r]) for r in (_rows(data, d) for d in draws)])
+    assert np.array_equal(fast, slow, equal_nan=True)
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_permuted_kendall_equals_scipy_per_sample(n: int, levels: int, seed: int) -> None:
+    rng = np.random.default_rng(seed + 10)
+    x, y, _ = _data(rng, n, levels)
+    ys = np.stack([rng.permutation(y) for _ in range(20)] + [np.full(n, 0.5), y])
+    fast = st.kendall_b_samples(x, *st.order_codes(ys))
+    assert fast is not None
+    slow = np.array([st.kendall_b(x, row) for row in ys])
+    assert np.array_equal(fast, slow, equal_nan=True)
+
+
+@needs_c
+def test_kendall_counts_special_values() -> None:
+    x = np.array([-np.inf, -0.0, 0.0, 1.0, np.inf, np.inf, 2.0])
+    ys = np.array([[np.inf, 3.0, 3.0, -np.inf, 0.0, -0.0, 1e308], [1, 2, 3, 4, 5, 6, 7.0]])
+    fast = st.kendall_b_samples(x, *st.order_codes(ys))
+    assert fast is not None
+    assert np.array_equal(fast, [st.kendall_b(x, row) for row in ys])
+    assert st.kendall_b_samples(np.full(7, np.nan), *st.order_codes(ys)) is None  # scipy decides
+
+
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_bootstrap_spearman_equals_scipy_per_resample(n: int, levels: int, seed: int) -> None:
+    rng = np.random.default_rng(seed + 20)
+    x, y, items = _data(rng, n, levels)
+    data = st.SegmentData.build(x, items)
+    draws = resample_indices(data.n_items, 30, seed)
+    fast = st.bootstrap_segment("spearman_flat", data, y, draws)
+    slow = np.array([st.spearman(x[r], y[r]) for r in (_rows(data, d) for d in draws)])
+    assert np.array_equal(fast, slow, equal_nan=True)
+
+
+@pytest.mark.parametrize("sided", ["two", "one"])
+def test_perm_both_the_same_with_and_without_the_c_part(
+    sided: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(5)
+    x, a, items = _data(rng, 120, 7)
+    b = np.round(a + rng.normal(size=120) * 0.3, 1)
+    data = st.SegmentData.build(x, items)
+    with_c = st.perm_both("kendall_flat", data, a, b, 200, 3, sided)
+    monkeypatch.setattr(st, "compiled", lambda part: None)
+    assert st.kendall_b_samples(x, *st.order_codes(a)) is None
+    assert st.perm_both("kendall_flat", data, a, b, 200, 3, sided) == with_c
+
+
+@needs_c
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 30])
+def test_system_bootstrap_kendall_equals_scipy_per_resample(n: int) -> None:
+    rng = np.random.default_rng(n)
+    human = np.round(rng.normal(size=n), 1)
+    metric = np.round(rng.random(n), 2)
+    fast = st.bootstrap_system(st.kendall_b, human, metric, 200, 7)
+    slow = [st.kendall_b(human[i], metric[i]) for i in resample_indices(n, 200, 7)]
+    assert np.array_equal(fast, slow, equal_nan=True)
