@@ -54,6 +54,7 @@ from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
 from meteor.params import Params
+from meteor.runners.parallel import default_workers, run_tasks, score_corpus
 from meteor.runtime import Progress
 from meteor.scoring import compute
 from meteor.types import Stats
@@ -99,8 +100,6 @@ def _meteor_scores(
     progress: Progress | None,
     by_definition: bool = False,
 ) -> MetricScores:
-    from meteor.runners.parallel import score_corpus
-
     m = build()
     rule = sl.system_rule(m.params, by_definition=by_definition)
     corpus = judged.corpus
@@ -272,6 +271,7 @@ def measure(
     official: SystemScores | None = None,
     all_rows: Sequence[MetricScores] | None = None,
     sided: str = "two",
+    workers: int | None = 1,
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
@@ -298,13 +298,22 @@ def measure(
     sys_level, sys_human, sys_metric = _system_level(
         judged, metrics, official, all_rows, human, systems
     )
+    # the bootstrap of each metric and the permutation test of each pair: independent
+    # tasks, in ``workers`` processes (``meteor.runners.parallel.run_tasks``)
+    columns = [np.asarray(m.segment, dtype=float) for m in metrics]
+    tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+    if data is not None and draws is not None:
+        tasks += [(_segment_estimates, (keys, data, c, draws, level)) for c in columns]
+        tasks += [
+            (st.perm_both, (test_measure, data, a, b, n_permutations, seed, sided))
+            for i, a in enumerate(columns)
+            for b in columns[i + 1 :]
+        ]
+    done = run_tasks(tasks, workers or default_workers(), what="statistics")
+    segments, tests = done[: len(metrics)], done[len(metrics) :]
     out: list[MetricAgreement] = []
     for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):
-        segment = (
-            ()
-            if data is None or draws is None
-            else _segment_estimates(keys, data, np.asarray(m.segment, dtype=float), draws, level)
-        )
+        segment = segments[k] if segments else ()
         system = (
             ()
             if sys_human is None
@@ -313,7 +322,7 @@ def measure(
         rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
         out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
     comparisons = _comparisons(
-        metrics, test_measure, data, n_permutations, seed, human, sys_human, sys_metric, sided
+        metrics, test_measure, data, tests, human, sys_human, sys_metric, sided
     )
     return Agreement(
         judged.human_column,
@@ -414,25 +423,24 @@ def _comparisons(
     metrics: Sequence[MetricScores],
     test_measure: str,
     data: st.SegmentData | None,
-    n_permutations: int,
-    seed: int,
+    tests: Sequence[tuple[float, float]],
     human: np.ndarray,
     sys_human: np.ndarray | None,
     sys_metric: Sequence[np.ndarray],
     sided: str = "two",
 ) -> list[Comparison]:
-    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``data``
-    None: no segment level, NaN), Williams' test at segment level (with a human score per
-    row) and at system level (``sys_human``: None, no system level)."""
+    """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``tests``:
+    its ``(Δ, p)`` per pair, computed already; none without a segment level: NaN),
+    Williams' test at segment level (with a human score per row) and at system level
+    (``sys_human``: None, no system level)."""
     out = []
+    pairs = iter(tests)
     for i, a in enumerate(metrics):
         for j in range(i + 1, len(metrics)):
             b = metrics[j]
             sa = np.asarray(a.segment, dtype=float)
             sb = np.asarray(b.segment, dtype=float)
-            delta = p = math.nan
-            if data is not None:
-                delta, p = st.perm_both(test_measure, data, sa, sb, n_permutations, seed, sided)
+            delta, p = next(pairs, (math.nan, math.nan))
             w_seg = w_sys = None
             if data is not None and not np.all(np.isnan(human)):
                 w_seg = _williams(human, sa, sb, sided)
@@ -523,7 +531,9 @@ def correlate(
         )
     if not metrics:
         raise InputError("no metric to correlate: give a preset, Params, a baseline or a column")
-    return measure(judged, metrics, official=system_scores, all_rows=all_rows, **options)
+    return measure(
+        judged, metrics, official=system_scores, all_rows=all_rows, workers=workers, **options
+    )
 
 
 def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:

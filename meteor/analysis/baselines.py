@@ -27,7 +27,6 @@ import json
 import math
 from array import array
 from collections.abc import Callable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -228,9 +227,8 @@ def _score(
     judged: Judged, names: Sequence[str], workers: int | None, progress: Progress | None
 ) -> dict[str, _Scored]:
     """Score ``names`` with sacreBLEU: the tasks in this process or in ``workers`` processes."""
-    import warnings
 
-    from meteor.runners.parallel import default_workers, run_in_workers
+    from meteor.runners.parallel import default_workers, run_tasks
 
     corpus = judged.corpus
     hyps: list[str] = []
@@ -258,10 +256,9 @@ def _score(
     segs = {name: [math.nan] * len(hyps) for name in names}
     system = {name: [math.nan] * len(systems) for name in names}
     signature: dict[str, str] = {}
-    done = 0
+    done: set[int] = set()
 
     def finished(k: int, value: Any) -> None:
-        nonlocal done
         name, kind, at = places[k]
         if kind == "system":
             system[name][at], sig = value
@@ -269,27 +266,14 @@ def _score(
                 signature[name] = sig
         else:
             segs[name][at : at + len(value)] = value
-        done += 1
+        done.add(k)
         if progress is not None:
-            progress(done / len(tasks), f"{', '.join(names)}: {done} of {len(tasks)} parts")
+            progress(
+                len(done) / len(tasks), f"{', '.join(names)}: {len(done)} of {len(tasks)} parts"
+            )
 
-    n_workers = min(workers or default_workers(), len(tasks))
-    if n_workers > 1 and len(hyps) >= MIN_PARALLEL_ROWS:
-        try:
-            run_in_workers(
-                _call, [(fn, args) for fn, args in tasks], workers=n_workers, on_result=finished
-            )
-        except (BrokenProcessPool, OSError) as exc:
-            warnings.warn(
-                f"parallel scoring failed ({exc}); scoring in one process",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            done = 0
-            n_workers = 1
-    if n_workers <= 1:
-        for k, (fn, args) in enumerate(tasks):
-            finished(k, fn(*args))
+    n_workers = (workers or default_workers()) if len(hyps) >= MIN_PARALLEL_ROWS else 1
+    run_tasks(tasks, n_workers, finished, what="scoring")
     out: dict[str, _Scored] = {}
     for name in names:
         # the segment signature as sentence_score signs it after the corpus's last segment
@@ -300,8 +284,3 @@ def _score(
         sig = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
         out[name] = _Scored(tuple(segs[name]), tuple(system[name]), sig)
     return out
-
-
-def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """Run one task in a worker: ``fn(*args)``."""
-    return fn(*args)

@@ -40,6 +40,7 @@ __all__ = [
     "MIN_PARALLEL_SEGMENTS_FRESH",
     "default_workers",
     "run_in_workers",
+    "run_tasks",
     "score_corpus",
 ]
 
@@ -364,6 +365,46 @@ def _start_worker(
     _die_with_parent(os_parent)
     if initializer is not None:
         initializer(*initargs)
+
+
+def run_tasks(
+    tasks: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]],
+    workers: int,
+    on_result: Callable[[int, Any], None] | None = None,
+    what: str = "work",
+) -> list[Any]:
+    """Every task ``fn(*args)`` and its results in task order: in ``min(workers, tasks)``
+    processes (:func:`run_in_workers`; ``fn`` a module-level function) when that is more
+    than one, else in this process — also, with a :class:`RuntimeWarning`, when no worker
+    process can run.  ``on_result(k, value)`` as task ``k`` finishes (for progress; called
+    again for every task when the work falls back to this process).  The sacreBLEU baselines
+    and the statistics of :func:`meteor.analysis.agreement.measure` use it."""
+    results: list[Any] = [None] * len(tasks)
+
+    def finished(k: int, value: Any) -> None:
+        results[k] = value
+        if on_result is not None:
+            on_result(k, value)
+
+    n_workers = min(workers, len(tasks))
+    if n_workers > 1:
+        try:
+            run_in_workers(_call, list(tasks), workers=n_workers, on_result=finished)
+            return results
+        except (BrokenProcessPool, OSError) as exc:
+            warnings.warn(
+                f"parallel {what} failed ({exc}); {what} in one process",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    for k, (fn, args) in enumerate(tasks):
+        finished(k, fn(*args))
+    return results
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """One task of :func:`run_tasks` in a worker: ``fn(*args)``."""
+    return fn(*args)
 
 
 def run_in_workers(
