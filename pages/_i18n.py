@@ -198,9 +198,10 @@ _SHARED: Table = freeze(
         "matches_hyp_ref": {"en": "Matches hyp / ref", "ru": "Совпадения гип. / эт."},
         "signature": {"en": "Signature", "ru": "Подпись"},
         "nan_note": {
-            "en": "“—” marks a quantity Meteor 1.5 leaves undefined (NaN), e.g. with no match.",
-            "ru": "«—» — величина, которую Meteor 1.5 оставляет неопределённой (NaN), "
-            "например, когда совпадений нет.",
+            "en": "“—” marks a quantity this setting's formula leaves undefined (NaN), e.g. "
+            "with no match.",
+            "ru": "«—» — величина, которую формула этой настройки оставляет неопределённой "
+            "(NaN), например, когда совпадений нет.",
         },
         # table columns several pages share
         "col_side": {"en": "side", "ru": "сторона"},

@@ -374,3 +374,20 @@ def test_a_typed_pair_survives_a_switch_of_the_language_of_the_texts(app_test: A
     assert_clean(at, "typed")
     assert at.text_area(key="hyp").value == "мой собственный текст"
     assert at.text_area(key="ref").value == EXAMPLES[0].ref
+
+
+@pytest.mark.parametrize("ui", UI)
+@pytest.mark.parametrize("preset", ["nltk", "meteor-1.5"])
+def test_the_undefined_note_names_the_setting_not_meteor_15(
+    app_test: Any, preset: str, ui: str
+) -> None:
+    """A pair with no match: Fmean, frag and penalty show "—", and the note under them says
+    the setting's formula leaves them undefined (it said "Meteor 1.5" under nltk too)."""
+    at = app_test(ui=ui, lang="en", preset=preset, hyp="alpha beta", ref="gamma delta")
+    at.run()
+    assert_clean(at, preset)
+    assert "—" in metrics(at).values()
+    notes = [c.value for c in at.caption if c.value.startswith(("“—”", "«—»"))]
+    assert len(notes) == 1, [c.value for c in at.caption]
+    assert "Meteor 1.5" not in notes[0]
+    assert ("this setting's formula" if ui == "EN" else "формула этой настройки") in notes[0]
