@@ -323,7 +323,7 @@ def _build_meteor(args: argparse.Namespace) -> Meteor:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     """``score``: check, read, score each system, bootstrap, write the files, print."""
-    check_score_args(args)
+    notes = check_score_args(args)
     meteor = _build_meteor(args)
     outputs = [(f, p) for f, p in (("--jsonl", args.jsonl), ("--csv", args.csv),
                ("--align-out", args.align_out)) if p is not None]  # fmt: skip
@@ -331,7 +331,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
         outputs.append((f"--format {args.format}", "-"))
     inputs = [*cli_io.input_paths(args), *([] if args.hyp else ["-"])]  # no --hyp: stdin
     cli_io.check_outputs(outputs, inputs)
-    workers = cli_io.cap_workers(args.workers, sys.stderr)
     corpus = _read_corpus(args, keep_bom=jar_text(meteor.params) and not args.strip_bom)
     _check_align_out_paths(args, corpus, outputs, inputs)
     if args.bootstrap * corpus.n_segments > MAX_BOOTSTRAP_DRAWS:  # say so before scoring
@@ -343,6 +342,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     cli_io.check_bootstrap_work(
         args.bootstrap, corpus.n_segments, len(corpus.systems), args.max_bootstrap_work
     )
+    for note in notes:  # every input is checked: the notes, then the run
+        print(f"meteor: note: {note}", file=sys.stderr)
+    workers = cli_io.cap_workers(args.workers, sys.stderr)
     _note_coverage(corpus)
     show_progress = args.progress or sys.stderr.isatty()
     if show_progress:  # loading, and the paraphrase index's first build (~15 s), shown

@@ -20,7 +20,11 @@ from meteor.cli.files import CliError
 from meteor.io.read import FORMATS
 from meteor.presets import DEFAULT_PRESET
 
-__all__ = ["SCORE_EPILOG", "add_score_parser", "check_score_args"]
+__all__ = ["DEFAULT_DASK_TIMEOUT", "SCORE_EPILOG", "add_score_parser", "check_score_args"]
+
+#: ``--dask-timeout``'s default: :data:`meteor.runners.cluster.client.DEFAULT_TIMEOUT`,
+#: not imported here because that module imports Dask (tests/unit/test_cli_partners.py).
+DEFAULT_DASK_TIMEOUT = 60.0
 
 SCORE_EPILOG = """\
 examples:
@@ -200,12 +204,12 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
         "test of each against the first); 0 = off. 1000 is usual.",
     )
     st.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
+        "--seed", type=int, default=None, help=f"bootstrap seed (default {DEFAULT_SEED})"
     )
     st.add_argument(
         "--max-bootstrap-work",
         type=int,
-        default=cli_io.DEFAULT_MAX_BOOTSTRAP_WORK,
+        default=None,
         metavar="N",
         help="most segment draws of all bootstraps together: resamples × segments × "
         f"(systems + 2 × paired tests) (default {cli_io.DEFAULT_MAX_BOOTSTRAP_WORK:,})",
@@ -226,9 +230,9 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
     st.add_argument(
         "--dask-timeout",
         type=float,
-        default=60.0,
+        default=None,
         metavar="SECONDS",
-        help="how long to wait for the scheduler and its workers (default: 60)",
+        help=f"how long to wait for the scheduler and its workers (default: {DEFAULT_DASK_TIMEOUT:g})",
     )
     st.add_argument(
         "--progress",
@@ -238,8 +242,9 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
     )
 
 
-def check_score_args(args: argparse.Namespace) -> None:
-    """Refuse out-of-range option values (before any input is read).
+def check_score_args(args: argparse.Namespace) -> list[str]:
+    """Refuse out-of-range option values (before any input is read); the notes to print
+    once every input is checked (an option given without the one it works with).
 
     Raises:
         CliError: naming the option, its range and the value given.
@@ -257,6 +262,20 @@ def check_score_args(args: argparse.Namespace) -> None:
             f"--bootstrap must be at most {MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap:,} "
             "(1000 is usual)"
         )
+    # an option whose partner is missing does nothing: the caller says so before scoring
+    notes = [
+        f"{name} has no effect without {partner}"
+        for name, value, partner, on in (
+            ("--seed", args.seed, "--bootstrap N", args.bootstrap),
+            ("--max-bootstrap-work", args.max_bootstrap_work, "--bootstrap N", args.bootstrap),
+            ("--dask-timeout", args.dask_timeout, "--dask ADDRESS", args.dask),
+        )
+        if value is not None and not on
+    ]
+    args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    if args.max_bootstrap_work is None:
+        args.max_bootstrap_work = cli_io.DEFAULT_MAX_BOOTSTRAP_WORK
+    args.dask_timeout = DEFAULT_DASK_TIMEOUT if args.dask_timeout is None else args.dask_timeout
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     cli_io.check_width(args.width)
@@ -266,3 +285,4 @@ def check_score_args(args: argparse.Namespace) -> None:
     args.dask = cli_io.check_dask(args.dask, args.dask_timeout, sys.stderr)
     if args.explain and not (args.jsonl or args.format == "jsonl"):
         raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")
+    return notes

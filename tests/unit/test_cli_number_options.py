@@ -143,7 +143,20 @@ def test_plain_numbers_still_parse() -> None:
 
 
 def test_plain_values_still_score(capsys: pytest.CaptureFixture[str], pair: list[str]) -> None:
-    argv = ["score", *pair, "--alpha", "0.5", "--beta", "1e0", "--width", "3", "--seed", "7"]
+    argv = [
+        "score",
+        *pair,
+        "--alpha",
+        "0.5",
+        "--beta",
+        "1e0",
+        "--width",
+        "3",
+        "-b",
+        "100",
+        "--seed",
+        "7",
+    ]
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert "a:0.5|b:1|" in out and err == ""
