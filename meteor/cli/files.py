@@ -113,9 +113,11 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2 (no
     usage dump): the parser of every command (its subcommands' parsers are of its class).
     Its ``int`` and ``float`` option types read plain ASCII numbers only
-    (:mod:`meteor.cli.numbers`)."""
+    (:mod:`meteor.cli.numbers`).  An option is written whole: no abbreviations (``--pre``
+    for ``--preset``), so a later option cannot change what a script's short form means."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self.register("type", int, whole_number)
         self.register("type", float, real_number)

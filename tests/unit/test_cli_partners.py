@@ -1,4 +1,4 @@
-"""``meteor score``: an option that only works with another (``--seed`` and
+"""``meteor score``: options are written whole, and an option that only works with another (``--seed`` and
 ``--max-bootstrap-work`` with ``--bootstrap``, ``--dask-timeout`` with ``--dask``) given
 without it says on stderr that it has no effect (it was silently ignored), and the run goes on."""
 
@@ -51,3 +51,14 @@ def test_with_its_partner_no_note(pair: list[str], capsys: pytest.CaptureFixture
 
 def test_the_dask_timeout_default_is_the_clusters() -> None:
     assert DEFAULT_DASK_TIMEOUT == DEFAULT_TIMEOUT
+
+
+@pytest.mark.parametrize("abbreviated", ["--pres", "--boot", "--work"])
+def test_options_are_written_whole(
+    pair: list[str], abbreviated: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse took ``--pres`` for ``--preset``: a new option starting alike would have
+    changed what a script meant."""
+    assert main(["score", *pair, abbreviated, "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("meteor: error: unrecognized arguments: ") and abbreviated in err
