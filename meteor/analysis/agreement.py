@@ -18,10 +18,8 @@ and JSON-serialisable (:meth:`Agreement.to_dict`).
 * Several references: sacreBLEU gets one stream per reference; a segment with fewer
   references repeats its first (which changes neither chrF nor BLEU's best-match counts).
 
-For tuning (not built yet), :class:`MetricScores` keeps METEOR's per-row sufficient
-statistics (:class:`~meteor.types.Stats`): parameters that leave the alignment alone
-(α, β, γ, δ, the stage weights) re-score from them with :func:`rescore` without aligning
-again.
+:class:`MetricScores` keeps METEOR's per-row sufficient statistics: parameters that leave
+the alignment alone (α, β, γ, δ, the stage weights) re-score from them (:func:`rescore`).
 """
 
 from __future__ import annotations
