@@ -158,38 +158,20 @@ def score_metrics(
     :mod:`meteor.analysis.system_level`; else summed statistics)."""
     from meteor.metric import Meteor
 
-    out: list[MetricScores] = []
-    for preset in dict.fromkeys(presets):
-        out.append(
-            _meteor_scores(
-                judged,
-                preset,
-                "preset",
-                partial(Meteor, preset, lang=lang),
-                workers,
-                progress,
-                by_definition,
-            )  # fmt: skip
-        )
     files = list(dict.fromkeys(preset_files))
     builds = [
         partial(Meteor, preset_file=path, allow_edited=allow_edited_presets) for path in files
     ]
     labels = file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
-    for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
-        out.append(_meteor_scores(judged, label, "preset", build, workers, progress, by_definition))
-    for label, p in (params or {}).items():
-        out.append(
-            _meteor_scores(
-                judged,
-                label,
-                "params",
-                partial(Meteor, params=p),
-                workers,
-                progress,
-                by_definition,
-            )  # fmt: skip
-        )
+    meteors = [
+        *((p, "preset", partial(Meteor, p, lang=lang)) for p in dict.fromkeys(presets)),
+        *((label, "preset", b) for label, b in zip(labels, builds, strict=True)),  # by the file
+        *((label, "params", partial(Meteor, params=p)) for label, p in (params or {}).items()),
+    ]
+    out = [
+        _meteor_scores(judged, label, kind, build, workers, progress, by_definition)
+        for label, kind, build in meteors
+    ]
     out.extend(
         score_baselines(judged, list(dict.fromkeys(baselines)), workers=workers, progress=progress)
     )
@@ -204,9 +186,6 @@ def score_metrics(
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(f"two metrics share the name(s) {', '.join(dup)}; give each its own")
     return out
-
-
-# --------------------------------------------------------------------------- records
 
 
 # --------------------------------------------------------------------------- correlate

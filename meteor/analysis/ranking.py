@@ -56,7 +56,7 @@ from meteor.analysis.significance import (
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.stats import Breakdown, BreakdownFields
-from meteor.types import CorpusResult, MeteorResult, Stats
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "BORDERLINE",
@@ -74,7 +74,6 @@ __all__ = [
     "named_test",
     "randomisation_p_values",
     "rank_systems",
-    "summed_score",
 ]
 
 CLUSTER_RULE = (
@@ -110,16 +109,6 @@ def check_test(test: str) -> None:
 Progress = Callable[[str], None]
 
 
-def summed_score(segments: Sequence[MeteorResult], params: Params) -> tuple[float, Any]:
-    """Corpus METEOR of ``segments`` from their summed statistics (Meteor 1.5's rule),
-    and the formula's :class:`~meteor.scoring.Breakdown`."""
-    total = Stats()
-    for s in segments:
-        total = total + s.stats.corpus_contribution(perfect_rule=params.perfect_rule)
-    b = compute(total, params)
-    return b.score, b
-
-
 def approximate_randomisation(
     a: Sequence[MeteorResult],
     b: Sequence[MeteorResult],
@@ -139,7 +128,8 @@ def approximate_randomisation(
             f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
         )
     _check_trials(trials)
-    return _randomisation_p(stats_matrix(a, params), stats_matrix(b, params), params, trials, seed)
+    mats = [stats_matrix(a, params), stats_matrix(b, params)]
+    return randomisation_p_values(mats, [(0, 1)], params, trials, seed)[0]
 
 
 def check_ranking_options(*, test: str, correction: str, trials: int, alpha: float) -> None:
@@ -157,13 +147,6 @@ def _check_trials(trials: int) -> None:
         raise ValueError(f"n_trials must be a positive whole number, got {trials!r}")
     if trials > MAX_TRIALS:
         raise ValueError(f"n_trials is {trials:,}; at most {MAX_TRIALS:,} are accepted")
-
-
-def _randomisation_p(
-    ma: np.ndarray, mb: np.ndarray, params: Params, trials: int, seed: int | None
-) -> float:
-    """:func:`approximate_randomisation` on the two systems' :func:`stats_matrix`."""
-    return randomisation_p_values([ma, mb], [(0, 1)], params, trials, seed)[0]
 
 
 def randomisation_p_values(
@@ -594,7 +577,7 @@ def _randomisation(
         if subset is None:
             groups.setdefault(len(sampled[key[0]].mat), []).append(key)
         else:
-            out[key] = _randomisation_p(subset[0], subset[1], params, opts.trials, opts.seed)
+            out[key] = randomisation_p_values(subset, [(0, 1)], params, opts.trials, opts.seed)[0]
     for keys in groups.values():
         names = sorted({x for key in keys for x in key})
         mats = [sampled[x].mat for x in names]
