@@ -328,9 +328,7 @@ def _read_mqm(b: _Builder, name: str, text: str) -> None:
         rater = row["rater"]
         b.add(key, rater)
         category = row["category"].strip()
-        if SEVERITY_RANK[severity.lower()] == 0:
-            b.spans[key].extend(ErrorSpan(s, e, severity, category, rater) for s, e in spans)
-        elif not spans:
+        if not spans and SEVERITY_RANK[severity.lower()] > 0:
             b.omissions[key].append(Omission(severity, category, rater))
         else:
             b.spans[key].extend(ErrorSpan(s, e, severity, category, rater) for s, e in spans)
