@@ -1,25 +1,13 @@
 """Which METEOR agrees with people? Correlation with human judgements (issue 34, "Measure").
 
-:func:`correlate` scores a judged corpus (:class:`Judged`: the systems' hypotheses, the
-references and a human score per system × segment) with every metric asked for —
-METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through
-sacreBLEU's own classes, any numeric column of the user's file (e.g. COMET) — and
+:func:`correlate` scores a judged corpus (:class:`Judged`) with every metric asked for --
+METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through sacreBLEU's
+own classes (:mod:`meteor.analysis.baselines`), any numeric column of the user's file -- and
 measures how each agrees with the human scores (:mod:`meteor.analysis.agreement_stats`
-states every measure, interval and test).  The result, :class:`Agreement`, is frozen
-and JSON-serialisable (:meth:`Agreement.to_dict`).
-
-* Segment scores: METEOR's segment score; sacreBLEU's ``sentence_score`` (BLEU with
-  ``effective_order=True``, as sacreBLEU recommends for sentences), scored over
-  ``workers`` and kept in the cache folder (:mod:`meteor.analysis.baselines`); a column
-  as given.
-* System scores: METEOR from the summed statistics of the system's segments
-  (:meth:`meteor.Meteor.combine`); sacreBLEU's ``corpus_score``; a column's mean.
-  Human: the mean of the system's human scores.
-* Several references: sacreBLEU gets one stream per reference; a segment with fewer
-  references repeats its first (which changes neither chrF nor BLEU's best-match counts).
-
-:class:`MetricScores` keeps METEOR's per-row sufficient statistics: parameters that leave
-the alignment alone (α, β, γ, δ, the stage weights) re-score from them (:func:`rescore`).
+states every measure; docs/agreement.md).  System scores: METEOR from the summed statistics
+(:meth:`meteor.Meteor.combine`), sacreBLEU's ``corpus_score``, a column's mean; human: the
+system's mean.  :class:`MetricScores` keeps METEOR's per-row sufficient statistics, from
+which parameters that leave the alignment alone re-score (:func:`rescore`).
 """
 
 from __future__ import annotations
