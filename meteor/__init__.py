@@ -7,31 +7,10 @@ Quick start::
                      "The quick brown fox jumps over the lazy dog")   # Meteor 1.5 default
     r.score, r.precision, r.recall, r.alignment.matches, r.signature
 
-Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``,
-its other tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper
-(``paper-2005``), NLTK (``nltk``), HF evaluate (``hf``) and the seed documents.
-
-The public surface (``meteor.__all__``, pinned by ``tests/unit/test_public_api.py``):
-
-* :func:`sentence_score` (alias :func:`score`): one hypothesis, one or more references;
-* :func:`corpus_score`: a corpus, optionally on ``workers`` processes or a Dask ``client``;
-* :class:`Meteor`: build once (loads the language), score many;
-* :func:`explain` → :class:`Explanation`: what each unmatched word and chunk
-  break cost, what-if scores, near misses, the waterfall (``explain_score``: the same,
-  its earlier name);
-* :func:`reconcile`: why two settings (presets, Params or Meteor) score the same text
-  differently: the path from A to B one group of settings at a time and each group's share;
-* :func:`correlate` → :class:`~meteor.analysis.agreement.Agreement`: how well presets,
-  settings and baselines agree with human scores (:mod:`meteor.analysis.agreement`);
-* :func:`report`: the corpus report of N systems (ranking, clusters, buckets, where the
-  points go) as one frozen record (:class:`meteor.analysis.corpus_report.CorpusReport`);
-* :func:`tune` → :class:`~meteor.analysis.tune.TuneResult`: α, β, γ, δ and the weights
-  searched on the statistics for that agreement, cross-validated, as a preset file
-  (:func:`meteor.presets.load_preset_file`, ``Meteor(preset_file=...)``);
-* :mod:`meteor.presets` with :data:`PRESETS`, :func:`get_preset`, :func:`preset_names`;
-* the records (:class:`MeteorResult`, :class:`CorpusResult`, :class:`Alignment`, ...),
-  :class:`Params`, :func:`get_language`;
-* every public exception (also in :mod:`meteor.errors`).
+Presets (:data:`meteor.presets.PRESETS`) reproduce Meteor 1.5 (``meteor-1.5``, its other
+tasks, ``meteor-1.5-paper2005``, ``meteor-1.5-ru``), the 2005 paper (``paper-2005``), NLTK
+(``nltk``), HF evaluate (``hf``) and the seed documents.  The public surface is
+``meteor.__all__`` (pinned by ``tests/unit/test_public_api.py``, described in docs/api.md).
 """
 
 from __future__ import annotations

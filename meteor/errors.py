@@ -1,21 +1,10 @@
-"""Every public exception of the library, in one module that imports nothing heavy.
+"""Every public exception of the library, in one module that imports only the standard library.
 
-Each class used to be defined next to the code that raises it; they live here so
-that low-level modules (tokenisers, matchers, resources) need not import upward
-(``ResourceError`` was in :mod:`meteor.languages`), and so that a caller can catch
-them all from one place: ``from meteor import CandidateLimitError`` or
-``from meteor.errors import ResourceError``.  The old import paths
-(``meteor.params.ParamError``, ``meteor.stages.base.CandidateLimitError``, ...) still
-work: those modules re-export the class from here.  Names, bases, messages and
-attributes are unchanged; this module imports only the standard library.
-
-Not here: :class:`meteor.languages.paraphrase.InvalidIndexError` and
-:class:`meteor.languages.paraphrase.CandidateOverflowError` stay in the table reader
-:mod:`meteor.languages.paraphrase`, the only module that raises them, because both
-are handled inside the library (a damaged index is rebuilt; an overflow becomes
-:class:`CandidateLimitError`); the index builder beside it
-(:mod:`meteor.languages.paraphrase_build`) runs as a standalone script and imports
-nothing from :mod:`meteor`.
+Low-level modules (tokenisers, matchers, resources) raise them without importing upward,
+and a caller catches them all from one place (``from meteor.errors import ResourceError``);
+the old import paths (``meteor.params.ParamError``, ``meteor.stages.base.CandidateLimitError``,
+...) re-export them.  Not here: the paraphrase table's ``InvalidIndexError`` and
+``CandidateOverflowError``, raised and handled inside :mod:`meteor.languages.paraphrase`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ JSON has no NaN and no infinity.  Meteor 1.5 prints NaN where a quantity is unde
 * :func:`json_ready`: a copy of dicts, lists and tuples with every float passed through
   :func:`json_number`;
 * :func:`json_text`: ``json.dumps`` of :func:`json_ready` with ``allow_nan=False``, so
-  that no writer can emit ``NaN`` or ``Infinity``.
+  that no writer can emit ``NaN`` or ``Infinity``;
+* :func:`unique_keys`: the ``object_pairs_hook`` of every JSON this package reads.
 
 Imports nothing of the package: safe to use from any layer.
 """
@@ -20,7 +21,7 @@ import json
 import math
 from typing import Any
 
-__all__ = ["json_number", "json_ready", "json_text"]
+__all__ = ["RepeatedKeyError", "json_number", "json_ready", "json_text", "unique_keys"]
 
 
 def json_number(x: float) -> float | None:
@@ -47,3 +48,24 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text (UTF-8 characters kept, ``null`` for an undefined number);
     ``ValueError`` rather than ``NaN`` should a number slip past :func:`json_ready`."""
     return json.dumps(json_ready(value), ensure_ascii=False, allow_nan=False, indent=indent)
+
+
+class RepeatedKeyError(Exception):
+    """A JSON object gives ``key`` twice (each reader says so in its own terms)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' ``object_pairs_hook``: refuse a key given twice (``json`` would keep
+    the last value silently)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKeyError(key)
+            seen.add(key)
+    return out

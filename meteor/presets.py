@@ -7,11 +7,11 @@ The Meteor 1.5 task tables come from ``Constants.java:139-330`` (summarised in
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from meteor.errors import shown
+from meteor.json_numbers import RepeatedKeyError, unique_keys
 from meteor.module_registry import MODULE_ORDER
 from meteor.params import ParamError, Params
 
@@ -385,21 +385,6 @@ def _is_control(c: str) -> bool:
     return ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
 
 
-def _no_duplicates(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
-    """``json.loads``'s ``object_pairs_hook``: an object whose key repeats is refused
-    (``json`` would keep the last value silently)."""
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise ParamError(f"{where}: field {shown(key)} appears more than once")
-            out[key] = value
-        return out
-
-    return hook
-
-
 def parse_preset_file(
     data: bytes, where: str = "preset file", *, allow_edited: bool = False
 ) -> Preset:
@@ -426,7 +411,9 @@ def parse_preset_file(
             position=exc.start + 1,
         ) from None
     try:
-        doc = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicates(where))
+        doc = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=unique_keys)
+    except RepeatedKeyError as exc:
+        raise ParamError(f"{where}: field {shown(exc.key)} appears more than once") from None
     except json.JSONDecodeError as exc:
         raise ParamError(
             f"{where}: not a JSON preset file ({exc})",

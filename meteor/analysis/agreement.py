@@ -1,27 +1,13 @@
 """Which METEOR agrees with people? Correlation with human judgements (issue 34, "Measure").
 
-:func:`correlate` scores a judged corpus (:class:`Judged`: the systems' hypotheses, the
-references and a human score per system × segment) with every metric asked for —
-METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through
-sacreBLEU's own classes, any numeric column of the user's file (e.g. COMET) — and
+:func:`correlate` scores a judged corpus (:class:`Judged`) with every metric asked for --
+METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through sacreBLEU's
+own classes (:mod:`meteor.analysis.baselines`), any numeric column of the user's file -- and
 measures how each agrees with the human scores (:mod:`meteor.analysis.agreement_stats`
-states every measure, interval and test).  The result, :class:`Agreement`, is frozen
-and JSON-serialisable (:meth:`Agreement.to_dict`).
-
-* Segment scores: METEOR's segment score; sacreBLEU's ``sentence_score`` (BLEU with
-  ``effective_order=True``, as sacreBLEU recommends for sentences), scored over
-  ``workers`` and kept in the cache folder (:mod:`meteor.analysis.baselines`); a column
-  as given.
-* System scores: METEOR from the summed statistics of the system's segments
-  (:meth:`meteor.Meteor.combine`); sacreBLEU's ``corpus_score``; a column's mean.
-  Human: the mean of the system's human scores.
-* Several references: sacreBLEU gets one stream per reference; a segment with fewer
-  references repeats its first (which changes neither chrF nor BLEU's best-match counts).
-
-For tuning (not built yet), :class:`MetricScores` keeps METEOR's per-row sufficient
-statistics (:class:`~meteor.types.Stats`): parameters that leave the alignment alone
-(α, β, γ, δ, the stage weights) re-score from them with :func:`rescore` without aligning
-again.
+states every measure; docs/agreement.md).  System scores: METEOR from the summed statistics
+(:meth:`meteor.Meteor.combine`), sacreBLEU's ``corpus_score``, a column's mean; human: the
+system's mean.  :class:`MetricScores` keeps METEOR's per-row sufficient statistics, from
+which parameters that leave the alignment alone re-score (:func:`rescore`).
 """
 
 from __future__ import annotations
@@ -159,38 +145,20 @@ def score_metrics(
     :mod:`meteor.analysis.system_level`; else summed statistics)."""
     from meteor.metric import Meteor
 
-    out: list[MetricScores] = []
-    for preset in dict.fromkeys(presets):
-        out.append(
-            _meteor_scores(
-                judged,
-                preset,
-                "preset",
-                partial(Meteor, preset, lang=lang),
-                workers,
-                progress,
-                by_definition,
-            )  # fmt: skip
-        )
     files = list(dict.fromkeys(preset_files))
     builds = [
         partial(Meteor, preset_file=path, allow_edited=allow_edited_presets) for path in files
     ]
     labels = file_labels(files, [str(b().preset).split("@")[0] for b in builds], presets)
-    for label, build in zip(labels, builds, strict=True):  # tuned presets: named by the file
-        out.append(_meteor_scores(judged, label, "preset", build, workers, progress, by_definition))
-    for label, p in (params or {}).items():
-        out.append(
-            _meteor_scores(
-                judged,
-                label,
-                "params",
-                partial(Meteor, params=p),
-                workers,
-                progress,
-                by_definition,
-            )  # fmt: skip
-        )
+    meteors = [
+        *((p, "preset", partial(Meteor, p, lang=lang)) for p in dict.fromkeys(presets)),
+        *((label, "preset", b) for label, b in zip(labels, builds, strict=True)),  # by the file
+        *((label, "params", partial(Meteor, params=p)) for label, p in (params or {}).items()),
+    ]
+    out = [
+        _meteor_scores(judged, label, kind, build, workers, progress, by_definition)
+        for label, kind, build in meteors
+    ]
     out.extend(
         score_baselines(judged, list(dict.fromkeys(baselines)), workers=workers, progress=progress)
     )
@@ -205,9 +173,6 @@ def score_metrics(
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(f"two metrics share the name(s) {', '.join(dup)}; give each its own")
     return out
-
-
-# --------------------------------------------------------------------------- records
 
 
 # --------------------------------------------------------------------------- correlate

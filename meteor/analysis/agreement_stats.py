@@ -1,44 +1,17 @@
 """The statistics behind :func:`meteor.analysis.agreement.correlate` (numbers only, no scoring).
 
 Rows are (system, segment) pairs: ``human[r]`` and ``metric[r]`` are the human and the
-metric score of row ``r``, ``items[r]`` the index of its source segment ("item").
-
-**Segment level**, each in mt-metrics-eval's two conventions:
-
-* *flattened* ("no grouping"): one correlation over every row
-  (``scipy.stats.kendalltau`` τ-b, ``pearsonr``, ``spearmanr``);
-* *grouped by item*: the correlation over the systems of each item, averaged over the
-  items with ≥ 2 systems whose correlation is defined (an item where the human or the
-  metric gives every system the same score has none and is left out; ``n`` counts the
-  items averaged).  Computed here in bulk (:func:`per_item`), checked against scipy
-  in ``tests/unit/test_agreement.py``.
-* *DARR* (WMT's τ-like on relative-ranking pairs, by mt-metrics-eval's rules): two
-  systems' outputs of the same item form a pair when their DARR scores (raw DA when the
-  file has it) differ by the threshold *or more* (WMT: 25 points); a pair is concordant
-  when the metric prefers the human-better output, discordant otherwise (a metric tie
-  counts as discordant, as in WMT20/21); τ = (C − D) / (C + D).  Flattened: over every
-  pair; grouped by item: the items' τ averaged with each item weighted by its pairs —
-  which is the same number, all pairs pooled, as WMT's DARR.
-
-**System level**: Pearson and Kendall τ-b of the systems' corpus scores against their
-mean human scores.
-
-**Intervals** (:func:`percentile`): a percentile bootstrap.  Segment level resamples the
-*items* (each drawn item brings all its systems' rows, so items and pairs stay whole);
-system level resamples the systems.  Draws come from ``numpy.random.default_rng(seed)``
-and are shared by every metric.  An :class:`Estimate` is a measure with its interval
-(:func:`segment_estimate`, :func:`system_estimate`).
-
-**Significance** (:func:`perm_both`): Deutsch et al. (2021)'s PERM-BOTH permutation
-test of ``r(A) − r(B)``: each metric is first standardised (z-scores over all rows, which
-changes none of its correlations), then in each permutation every row's two scores are
-swapped with probability ½; the two-sided p-value is
-``(#{|Δ_perm| ≥ |Δ|} + 1) / (N + 1)`` (1 for two identical metrics).
-
-**Williams' test** (:func:`williams`) of the difference of two dependent Pearson
-correlations that share the human variable (Williams 1959; Steiger 1980, eq. 7; as
-Graham & Baldwin 2014 recommend and the WMT metrics tasks use): no permutations, an
-analytic t on n − 3 degrees of freedom (scipy.stats has no implementation).
+metric score of row ``r``, ``items[r]`` the index of its source segment ("item").  The
+measures are those of docs/agreement.md: at segment level Kendall τ-b, Pearson and Spearman
+(``scipy.stats``) and WMT's DARR τ-like (a metric tie counts as discordant, WMT20/21), each
+flattened or grouped by item as mt-metrics-eval computes them (grouped in bulk here,
+:func:`per_item`, checked against scipy in ``tests/unit/test_agreement.py``); at system
+level Pearson and Kendall τ-b.  Intervals: :func:`percentile` bootstrap over items (segment
+level) or systems, with draws shared by every metric.  Significance: Deutsch et al.
+(2021)'s PERM-BOTH (:func:`perm_both`, the metrics z-scored first, which changes none of
+their correlations), and Williams' test of two dependent Pearson correlations sharing the
+human variable (:func:`williams`: Williams 1959; Steiger 1980, eq. 7; as Graham & Baldwin
+2014 recommend and the WMT metrics tasks use; scipy.stats has none).
 """
 
 from __future__ import annotations

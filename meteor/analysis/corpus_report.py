@@ -1,23 +1,10 @@
 """A corpus report a researcher can publish: one call, one frozen record.
 
-:func:`corpus_report` scores each system once, then builds from those records
-
-* the ranking (:mod:`meteor.analysis.ranking`): corpus METEOR from summed statistics
-  with its bootstrap interval, the mean of segment scores (labelled), every pairwise
-  test (approximate randomisation, 10,000 trials, and the paired bootstrap; one of them,
-  ``test``, decides, after the ``correction`` for multiple comparisons), the number of
-  comparisons and the clusters (greedy top-anchored; a note for each cluster decision
-  whose p is within 0.01 of ``alpha``);
-* the buckets (:mod:`meteor.analysis.buckets`): reference length, length ratio,
-  any label column, word frequency, function vs content words;
-* where the points go (:mod:`meteor.analysis.points_lost`) per system, and for two
-  systems (the top two, or ``compare``) head to head.
-
-Systems that cover different segments are paired on the segment ids both have
-(the record says so: ``Ranking.paired_on_common_ids``).  :meth:`CorpusReport.to_dict`
-is the whole analysis as JSON-ready data; the exports are
-:mod:`meteor.analysis.report_text` (LaTeX, Markdown, JSON) and
-:mod:`meteor.viz.report_html` (the self-contained HTML report).
+:func:`corpus_report` scores each system once, then builds from those records the ranking
+(:mod:`meteor.analysis.ranking`), the buckets (:mod:`meteor.analysis.buckets`) and where the
+points go (:mod:`meteor.analysis.points_lost`), as docs/report.md describes them; systems
+that cover different segments are paired on the segment ids both have.  The exports are
+:mod:`meteor.analysis.report_text` (LaTeX, Markdown, JSON) and :mod:`meteor.viz.report_html`.
 """
 
 from __future__ import annotations

@@ -233,12 +233,8 @@ def load_judged(
     """
     corpus = load_corpus(files, ref_files, fmt=fmt)
     pairs_source = ", ".join(n for n, _ in pairs) if pairs else None
-    if human_column is None and not pairs and system_only:
-        if darr_column or scores:
-            raise InputError("a DARR column and a scores file need a human column")
-        return _judged_by_pairs(corpus, files, (), metric_columns, fmt, None)
     if human_column is None:
-        if not pairs:
+        if not pairs and not system_only:
             raise InputError("give a human score column, or pairwise judgements")
         if darr_column or scores:
             raise InputError("a DARR column and a scores file need a human column")

@@ -1,22 +1,12 @@
 """How every human-readable output writes a resampling test's p-value: never ``0``.
 
-A test with B resamples cannot tell a p-value below its resolution, so none is
-written as ``0.0000``:
-
-* the paired bootstrap's two-sided p (:mod:`meteor.analysis.significance`:
-  ``min(1, 2·(k + 1)/(B + 1))``, k the resamples on the far side of 0) is never 0 as
-  computed: its smallest value is ``2/(B + 1)`` (0.0020 for 1,000 resamples), and JSON,
-  CSV and text show the same number.  A 0 (from an older record) would be written
-  ``< 2/(B + 1)``;
-* approximate randomisation's p is already sacreBLEU's ``(k+1)/(B+1)``
-  (:func:`meteor.analysis.ranking.approximate_randomisation`) and never 0; its
-  smallest value is ``1/(B+1)``, as is that of sacreBLEU's bootstrap p written beside
-  ``meteor score``'s.
-
-A positive p is written with four decimals, or with two significant digits below
-0.0001 (``5e-05``), so a small p never reads ``0.0000`` either.  Every writer uses
-:func:`p_value_text`: ``meteor score``'s text, the report's Markdown and HTML, the
-app's tables and figures.
+A test with B resamples cannot tell a p-value below its resolution: the paired bootstrap's
+two-sided p (``min(1, 2·(k + 1)/(B + 1))``, :mod:`meteor.analysis.significance`) is at least
+``2/(B + 1)``, approximate randomisation's and sacreBLEU's bootstrap p (``(k+1)/(B+1)``) at
+least ``1/(B+1)`` (docs/report.md).  A 0 (from an older record) is written ``< resolution``;
+a positive p with four decimals, or two significant digits below 0.0001 (``5e-05``).
+Every writer uses :func:`p_value_text`: ``meteor score``'s text, the report's Markdown and
+HTML, the app's tables and figures.
 """
 
 from __future__ import annotations

@@ -1,38 +1,19 @@
 """N systems ranked: corpus METEOR with intervals, every pairwise test, clusters.
 
-**Tests.**  Every pair of systems is compared twice on the segments both have
-(paired by segment id, :func:`meteor.analysis.significance.common_segments`):
+The tests, the correction and the clusters are those of docs/report.md ("Ranking"): every
+pair is tested on its common segments by approximate randomisation on the sufficient
+statistics (sacreBLEU's ``_paired_ar_test``, 10,000 trials by default as there:
+``p = (#{t : |Δ_t| ≥ |Δ|} + 1) / (T + 1)``) and by the paired bootstrap
+(:func:`meteor.analysis.significance.paired_bootstrap`); one named test decides, its
+p-values adjusted over all ``N·(N − 1)/2`` comparisons
+(:mod:`meteor.analysis.multiple_comparisons`).
 
-* **approximate randomisation** on the sufficient statistics (:func:`approximate_randomisation`,
-  sacreBLEU's ``_paired_ar_test`` for BLEU/chrF, 10,000 trials by default as there): in each
-  trial every segment's two statistics rows are swapped between the systems with
-  probability ½, both corpus scores are recomputed from the summed rows, and
-  ``p = (#{t : |s_B,t − s_A,t| ≥ |s_B − s_A|} + 1) / (T + 1)``; and
-* the **paired bootstrap** of :func:`meteor.analysis.significance.paired_bootstrap` (its
-  two-sided p-value ``min(1, 2·(k + 1)/(B + 1))``, never 0).
-
-**Significance.**  One named test decides (``test="ar"``, the default, or
-``"bootstrap"``); the other's p-value is shown beside it.  The deciding test's p-values of
-all ``N·(N − 1)/2`` comparisons are adjusted for multiple comparisons
-(:mod:`meteor.analysis.multiple_comparisons`: ``correction="holm"``, the default,
-``"bonferroni"`` or ``"none"``), and a difference is **significant** when its adjusted p
-is below ``alpha`` (0.05).  :attr:`Ranking.decision` says all this in one sentence, which
-every output prints.
-
-**Clusters** — *greedy top-anchored clusters* (:data:`CLUSTER_RULE`).  Systems are
-sorted by corpus score, best first.  The first system opens cluster 1; each next system
-joins the current cluster unless its difference from the cluster's *first* (top-scoring)
-system is significant (or was not tested: no segment in common), in which case it opens
-the next cluster.  So no system in a cluster is significantly worse than that cluster's
-top system; two members of one cluster may still differ significantly from each other,
-and a system is compared with one system only (its cluster's top), never with the
-previous cluster.  This is the project's own rule: it is not WMT's human-evaluation
-clustering (the findings papers, e.g. Akhbardeh et al. 2021, §3, group systems by
-Wilcoxon rank-sum tests on human scores so that a cluster's systems significantly beat
-every system of lower clusters), and sacreBLEU has no clustering (it tests each system
-against one baseline).  Each decision rests on one adjusted p; when one is within
-:data:`BORDERLINE` (0.01) of ``alpha`` the record lists it (:attr:`Ranking.borderline`),
-since another seed or number of trials can move that boundary.
+**Clusters** (:data:`CLUSTER_RULE`) are this project's own rule, neither WMT's
+human-evaluation clustering (Akhbardeh et al. 2021, §3: Wilcoxon rank-sum tests on human
+scores) nor sacreBLEU's (which tests each system against one baseline only): each system,
+best first, joins the current cluster unless its difference from that cluster's top system
+is significant or untested.  A decision within :data:`BORDERLINE` of ``alpha`` is listed
+(:attr:`Ranking.borderline`): another seed or number of trials can move it.
 """
 
 from __future__ import annotations
@@ -75,7 +56,7 @@ from meteor.analysis.significance import (
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.stats import Breakdown, BreakdownFields
-from meteor.types import CorpusResult, MeteorResult, Stats
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "BORDERLINE",
@@ -93,7 +74,6 @@ __all__ = [
     "named_test",
     "randomisation_p_values",
     "rank_systems",
-    "summed_score",
 ]
 
 CLUSTER_RULE = (
@@ -129,16 +109,6 @@ def check_test(test: str) -> None:
 Progress = Callable[[str], None]
 
 
-def summed_score(segments: Sequence[MeteorResult], params: Params) -> tuple[float, Any]:
-    """Corpus METEOR of ``segments`` from their summed statistics (Meteor 1.5's rule),
-    and the formula's :class:`~meteor.scoring.Breakdown`."""
-    total = Stats()
-    for s in segments:
-        total = total + s.stats.corpus_contribution(perfect_rule=params.perfect_rule)
-    b = compute(total, params)
-    return b.score, b
-
-
 def approximate_randomisation(
     a: Sequence[MeteorResult],
     b: Sequence[MeteorResult],
@@ -158,7 +128,8 @@ def approximate_randomisation(
             f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
         )
     _check_trials(trials)
-    return _randomisation_p(stats_matrix(a, params), stats_matrix(b, params), params, trials, seed)
+    mats = [stats_matrix(a, params), stats_matrix(b, params)]
+    return randomisation_p_values(mats, [(0, 1)], params, trials, seed)[0]
 
 
 def check_ranking_options(*, test: str, correction: str, trials: int, alpha: float) -> None:
@@ -176,13 +147,6 @@ def _check_trials(trials: int) -> None:
         raise ValueError(f"n_trials must be a positive whole number, got {trials!r}")
     if trials > MAX_TRIALS:
         raise ValueError(f"n_trials is {trials:,}; at most {MAX_TRIALS:,} are accepted")
-
-
-def _randomisation_p(
-    ma: np.ndarray, mb: np.ndarray, params: Params, trials: int, seed: int | None
-) -> float:
-    """:func:`approximate_randomisation` on the two systems' :func:`stats_matrix`."""
-    return randomisation_p_values([ma, mb], [(0, 1)], params, trials, seed)[0]
 
 
 def randomisation_p_values(
@@ -613,7 +577,7 @@ def _randomisation(
         if subset is None:
             groups.setdefault(len(sampled[key[0]].mat), []).append(key)
         else:
-            out[key] = _randomisation_p(subset[0], subset[1], params, opts.trials, opts.seed)
+            out[key] = randomisation_p_values(subset, [(0, 1)], params, opts.trials, opts.seed)[0]
     for keys in groups.values():
         names = sorted({x for key in keys for x in key})
         mats = [sampled[x].mat for x in names]

@@ -1,33 +1,19 @@
 """Why do two METEORs disagree?  Reconcile any two settings, step by step (issue 33).
 
-:func:`reconcile` scores one pair (or, with ``corpus=True``, a corpus) under setting A
-and setting B (preset names, :class:`~meteor.params.Params` or :class:`~meteor.Meteor`;
-each score exactly what :func:`meteor.score` / :func:`meteor.corpus_score` gives) and
-splits the gap over the groups of settings in which A and B differ
-(:data:`~meteor.analysis.reconcile_groups.GROUPS`, in pipeline order), two ways:
+:func:`reconcile` scores one pair (or, with ``corpus=True``, a corpus) under settings A and
+B (each exactly what :func:`meteor.score` / :func:`meteor.corpus_score` gives) and splits
+the gap over the groups of settings in which they differ
+(:data:`~meteor.analysis.reconcile_groups.GROUPS`, in pipeline order) two ways, as
+docs/reconcile.md states: the **path** (one group switched at a time, each step's alignment
+changes and rule named) and each group's **fair share** (Shapley values: every subset while
+``2^groups × segments`` ≤ :data:`EXACT_BUDGET`, else :data:`SAMPLED_ORDERS` seeded random
+orders with standard errors).  A combination that cannot run (a
+:class:`~meteor.errors.ParamError`) is skipped with its reason and valued by the nearest
+runnable subset (fewest groups apart, a superset first), flagged in ``invalid``.
 
-* the **path**: switch one group from A's value to B's at a time, in pipeline order,
-  the score after each step; the last step lands on B.  Each step says what changed in
-  the alignment (matches added or lost with their stage, chunks, P, R and the penalty
-  before and after) and names the rule, every number computed;
-* each group's **fair share** (Shapley values over the groups that differ): every
-  subset for a pair, and for a corpus where ``2^groups × segments`` ≤
-  :data:`EXACT_BUDGET`; beyond that, :data:`SAMPLED_ORDERS` random orders (seeded) with
-  each share's standard error stated.  The shares add up to the gap.
-
-Where the path and the shares disagree, the factors interact: the record names the
-pairs of groups with the largest Shapley interaction.
-
-A combination that cannot run (a :class:`~meteor.errors.ParamError`, e.g. the
-stage-wise aligner with the paraphrase stage, or a missing resource) is skipped with
-its reason: the path then takes the next group that runs (and says so), and a share
-values that subset by the **nearest runnable subset** (fewest groups apart; a superset
-first, then the smaller), flagged in ``invalid``.
-
-Speed: the groups no aligner reads (stage weights, α β γ δ, scoring rules) re-score
-the same statistics (:func:`meteor.scoring.compute`, the formula of every score); the
-statistics of each alignment setting and each reference are computed once per
-process and scorers are kept per Params (:mod:`meteor.analysis.reconcile_shapley`).
+Speed: the groups no aligner reads re-score the same statistics
+(:func:`meteor.scoring.compute`); alignments and scorers are kept per process
+(:mod:`meteor.analysis.reconcile_shapley`).
 """
 
 from __future__ import annotations

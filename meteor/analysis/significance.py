@@ -1,51 +1,23 @@
 """Corpus-level statistics: bootstrap confidence intervals, paired tests, segment differences.
 
-**Corpus score.**  Meteor 1.5 scores a corpus by summing the segments' sufficient
-statistics and applying the formula once (``MeteorStats.addStats``; the chunks of
-a perfect segment are not added).  That is :meth:`meteor.Meteor.combine`.  The
-*mean of segment scores* is a different number and is always reported beside it,
-labelled.  Scoring a corpus over several processes is :mod:`meteor.runners.parallel`.
+The corpus score is Meteor 1.5's: the segments' statistics summed, the formula applied once
+(``MeteorStats.addStats``, :meth:`meteor.Meteor.combine`); the mean of segment scores is
+reported beside it, labelled.  Every rule below is stated with its numbers in
+docs/corpus-ids.md ("The paired test").
 
-**Bootstrap** (:func:`bootstrap`).  Draw ``n_samples`` resamples of the segments
-with replacement (each the size of the corpus); for each, sum the resampled
-segments' statistics and recompute the corpus score with the same formula, and
-average the resampled segment scores.  Sample ``b`` uses the indices
-``numpy.random.default_rng(seed).integers(0, n, size=n)``, drawn in sample order
-from one generator, so a seed reproduces every interval.  The interval at level
-``L`` is read off the sorted resampled scores ``s`` as
-``[s[k], s[B - k - 1]]`` with ``k = floor(B·(1 − L)/2)`` — for ``B = 1000`` and
-95 %: ``[s[25], s[974]]``, the rule of sacreBLEU's ``estimate_ci``.
+* :func:`bootstrap`: resample ``b`` draws ``numpy.random.default_rng(seed).integers(0, n,
+  size=n)`` in sample order from one generator; the level-``L`` interval is ``[s[k],
+  s[B - k - 1]]`` of the sorted scores with ``k = floor(B·(1 − L)/2)``, sacreBLEU's
+  ``estimate_ci``.
+* :func:`paired_bootstrap` (Koehn 2004): both systems resampled with the same indices, on
+  the ids both have; two-sided ``p = min(1, 2·(k + 1)/(B + 1))``, ``k = min(#{δ_b ≤ 0},
+  #{δ_b ≥ 0})`` (a resampling p as sacreBLEU and Davison & Hinkley count it, doubled), so
+  ``p < 1 − L`` only when the interval excludes 0.  ``p_value_sacrebleu`` is sacreBLEU's
+  ``_paired_bs_test`` (Moses' ``bootstrap-hypothesis-difference-significance.pl`` via
+  MultEval), about one tail, with one deliberate deviation: 1, not 1/(B + 1), when both
+  systems score the same in every resample.  Koehn's win ratio is reported too.
 
-**Paired bootstrap** (:func:`paired_bootstrap`; Koehn 2004).  Both systems are
-resampled with the *same* indices (the same segments, the same references); with
-ids (``ids=``) the test runs on the segments both systems have, and the record
-says how many.  The resampled differences ``δ_b = s_B,b − s_A,b`` give
-
-* the **interval** of ``B − A``: the percentile interval ``[δ(k), δ(B−k−1)]`` of the
-  sorted ``δ`` (the rule above), and
-* the **two-sided p-value** ``p = min(1, 2·(k + 1)/(B + 1))`` with
-  ``k = min(#{b: δ_b ≤ 0}, #{b: δ_b ≥ 0})``: the resamples on the far side of 0, counted
-  as sacreBLEU and Davison & Hinkley count a resampling p (``(k + 1)/(B + 1)``: the
-  observed difference counts as one of the resamples), doubled for two sides.  It is
-  never 0: its smallest value is ``2/(B + 1)``.  It agrees with the interval: ``p < 1 − L``
-  only when the level-``L`` interval excludes 0 (``k < floor(B·(1 − L)/2)``), so a "95 %
-  CI that contains 0" never stands beside "p < 0.05"; the interval may exclude 0 with
-  ``p`` just above ``1 − L`` when exactly ``floor(B·(1 − L)/2)`` resamples crossed 0.
-
-**sacreBLEU's p-value** is reported beside it as ``p_value_sacrebleu``, computed as
-sacreBLEU's ``_paired_bs_test`` does (Moses' ``bootstrap-hypothesis-difference-
-significance.pl``, via Clark et al.'s MultEval): with ``d = |score_B − score_A|`` and
-``d_b = |δ_b|``, ``p = (#{b : d_b − mean(d_b) > d} + 1) / (B + 1)``.  When the systems
-clearly differ, ``d_b − mean(d_b) > d`` amounts to ``δ_b > 2d``, one tail of the
-resampled difference, so this p is about half the two-sided one (WMT21 ru-en AFRL vs
-Online-W: 0.036 beside a 95 % interval that contains 0).  One deliberate deviation:
-when the two systems score the same in every resample (the same output twice), it is
-1, where the formula would give 1/(B + 1).  Koehn's win ratio (the share of resamples
-in which B beats A) is reported as well.
-
-**Settings.**  Bootstrapping records made with other settings than ``params``, or
-comparing systems scored with different settings, raises
-:class:`meteor.signatures.SettingsMismatchError` showing both signatures.
+Records made with other settings raise :class:`meteor.signatures.SettingsMismatchError`.
 """
 
 from __future__ import annotations

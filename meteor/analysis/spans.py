@@ -1,37 +1,11 @@
 """Is METEOR right about where a translation is wrong? Human error spans beside the alignment.
 
-Definitions (the CLI's ``--help`` and docs/spans.md state the same):
-
-* A hypothesis token is an **error token** when its character interval ``[start, end)``
-  (the offsets the alignment record carries, :class:`meteor.types.Token`) overlaps a
-  human error span of severity Minor or worse (:data:`meteor.io.spans.SEVERITY_RANK`
-  ≥ 1): ``token.start < span.end and span.start < token.end``.  Raters: ``union`` (any
-  rater's span) or ``majority`` (the spans of more than half of the raters who annotated
-  the segment overlap it).  Errors with no span (omissions) mark no token; they are
-  counted apart.
-* A token is **flagged** when METEOR's alignment covers it in no match (an unmatched
-  hypothesis word).
-* The four cells: ``unmatched_error`` (METEOR saw it), ``unmatched_ok`` (METEOR's blind
-  spot: a paraphrase or synonym it did not match), ``matched_error`` (an error METEOR
-  cannot see: :attr:`TokenLabel.stage` names the stage that matched it) and
-  ``matched_ok``.
-* Per corpus (:mod:`meteor.analysis.spans_table`; this module counts, per segment,
-  :func:`count_spans`): precision = flagged error tokens / flagged tokens, recall = flagged error
-  tokens / error tokens, F1 = 2PR / (P + R), all summed over the segments.  By severity
-  (a token's worst severity) and by category (a token counts in each category that marks
-  it): the same measures on the tokens that are errors of that class or no error at all
-  (tokens marked only with other classes are left out), so precision stays "of the
-  flagged tokens that are this kind of error or none, the share that is this kind".
-* Intervals: percentile bootstrap over segments (the resamples of
-  :func:`meteor.analysis.significance.resample_indices`, the same draws as METEOR's own
-  bootstrap with that seed; bounds by :func:`~meteor.analysis.significance.ci_bounds`).
-  Two settings: paired bootstrap on the same resamples, two-sided p-value
-  ``min(1, 2·min(#{Δ ≤ 0}, #{Δ ≥ 0}) / B)`` of the F1 difference
-  (:class:`~meteor.analysis.significance.PairedStat`, as for scores).
-* Cost of a cell (:func:`segment_spans`): how much higher the segment's score would be
-  if the cell's unmatched tokens were not in the hypothesis (the statistics with those
-  tokens taken out of the hypothesis length, :func:`meteor.scoring.compute`); matched
-  cells cost nothing.
+The definitions (error token, flagged, the four cells, precision/recall/F1 by severity and
+category, the bootstrap intervals, a cell's cost) are those of docs/spans.md, which the CLI's
+``--help`` states too.  A token is an error token when ``token.start < span.end and
+span.start < token.end`` for a span of :data:`meteor.io.spans.SEVERITY_RANK` ≥ 1; this
+module counts per segment (:func:`count_spans`, :func:`segment_spans`), the corpus table is
+:mod:`meteor.analysis.spans_table`.
 """
 
 from __future__ import annotations

@@ -142,6 +142,14 @@ class SettingSpans:
 
     def to_dict(self) -> dict[str, Any]:
         o = self.overall
+
+        def by(kind: str) -> list[dict[str, Any]]:
+            return [
+                r.to_dict() | {"name": r.name.split(":", 1)[1]}
+                for r in self.rows
+                if r.name.startswith(f"{kind}:")
+            ]
+
         return {
             "preset": self.preset,
             "signature": self.signature,
@@ -160,16 +168,8 @@ class SettingSpans:
             },
             "omissions": self.omissions,
             "chunk_breaks": self.breaks_dict(),
-            "by_severity": [
-                r.to_dict() | {"name": r.name.split(":", 1)[1]}
-                for r in self.rows
-                if r.name.startswith("severity:")
-            ],
-            "by_category": [
-                r.to_dict() | {"name": r.name.split(":", 1)[1]}
-                for r in self.rows
-                if r.name.startswith("category:")
-            ],
+            "by_severity": by("severity"),
+            "by_category": by("category"),
         }
 
 

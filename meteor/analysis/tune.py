@@ -1,32 +1,16 @@
 """Which METEOR setting agrees best with people?  Tuning (issue 34, "Tune").
 
-:func:`tune` searches α, β, γ, δ and the stage weights of a METEOR setting for the best
-agreement with a human score column (any segment-level measure of
-:mod:`meteor.analysis.agreement_stats`, or system-level Pearson/Kendall), as Meteor 1.5's
-``Trainer`` does, but faster:
-
-* **Aligning once.**  None of α, β, γ, δ or the weights changes an alignment
-  (:data:`STATS_ONLY`): Meteor 1.5's beam search ranks partial alignments with fixed
-  search weights (exact 1, others 0.5, :func:`meteor.aligners.beam.search_weight`), and
-  the greedy and stagewise aligners read no weight.  So the corpus is aligned once
-  under the base setting and every parameter point is scored from the per-segment
-  sufficient statistics (:class:`StatArrays`), vectorised with numpy over all segments
-  and many points at once (:func:`segment_scores`, :func:`system_scores`).  Every other
-  field (stages and their order, aligner, beam width, normalisation, function words …)
-  changes the alignment or the statistics: a different base setting means aligning again
-  (tune once per base setting).  With several references the best reference of each
-  segment depends on the parameters: each reference is aligned once and the best is
-  picked per point, as :meth:`meteor.Meteor.score` does (the first wins ties).
-* **Search** (:func:`search`): a grid over α, β, γ, δ, then coordinate descent over
-  α, β, γ, δ and each weight on shrinking steps until no step helps.
-* **Honest generalisation** (``tune(folds=k, groups=...)``): k-fold cross-validation with folds
-  made of whole groups (a document/talk column, or the systems): no group has rows on
-  both sides.  Each fold is tuned on the other folds and measured on its own rows, next
-  to the base setting and chrF on the same rows, each with its bootstrap interval.
-
-The result (:class:`TuneResult`) is JSON-serialisable and writes a preset file
-(:meth:`TuneResult.preset_document`) that :func:`meteor.presets.load_preset_file`,
-``Meteor(preset_file=...)`` and every command's ``--preset-file`` read.
+:func:`tune` searches α, β, γ, δ and the stage weights of a base setting for the best
+agreement with a human score column, as Meteor 1.5's ``Trainer`` does, but faster
+(docs/agreement.md, "Tune"): none of those parameters changes an alignment
+(:data:`STATS_ONLY`; Meteor 1.5's beam search ranks with fixed weights,
+:func:`meteor.aligners.beam.search_weight`), so the corpus is aligned once and every point is
+scored from the sufficient statistics, vectorised over segments and points
+(:mod:`meteor.analysis.tune_scoring`); with several references the best is picked per point,
+the first winning ties, as :meth:`meteor.Meteor.score` does.  The search (:func:`search`) is
+a grid over α, β, γ, δ, then coordinate descent on shrinking steps; ``folds=k`` adds
+k-fold cross-validation over whole groups.  :class:`TuneResult` writes a preset file
+(:meth:`TuneResult.preset_document`) that every ``--preset-file`` reads.
 """
 
 from __future__ import annotations

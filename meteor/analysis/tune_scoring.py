@@ -92,8 +92,7 @@ class StatArrays:
         def flat(x: Array) -> Array:
             return x.reshape((-1,) + x.shape[2:])
 
-        fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
-        return _terms({f: flat(getattr(self, f)) for f in fields}, perfect_rule)
+        return _terms({f: flat(getattr(self, f)) for f in _STAT_FIELDS}, perfect_rule)
 
     @cached_property
     def _terms_perfect(self) -> _Terms:

@@ -59,6 +59,8 @@ from meteor.types import CorpusResult
 __all__ = ["CliError", "main"]
 
 PROG = "meteor"
+#: The commands, in ``--help`` order; ``stream`` has its own parser (:mod:`meteor.cli.stream`).
+COMMANDS = tuple("score presets explain reconcile correlate report tune spans stream".split())
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -70,18 +72,14 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = parser.add_subparsers(
         dest="command",
-        metavar="{score,presets,explain,reconcile,correlate,report,tune,spans,stream}",
+        metavar="{" + ",".join(COMMANDS) + "}",
     )
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
     cli_io.refuse_repeated_options(pr)
-    cli_io.refuse_repeated_options(cli_explain.add_parser(sub))
-    cli_io.refuse_repeated_options(cli_reconcile.add_parser(sub))
-    cli_io.refuse_repeated_options(cli_correlate.add_parser(sub))
-    cli_io.refuse_repeated_options(cli_report.add_parser(sub))
-    cli_io.refuse_repeated_options(cli_tune.add_parser(sub))
-    cli_io.refuse_repeated_options(cli_spans.add_parser(sub))
+    for command in (cli_explain, cli_reconcile, cli_correlate, cli_report, cli_tune, cli_spans):
+        cli_io.refuse_repeated_options(command.add_parser(sub))
     # its own parser (meteor.cli.stream): listed here, dispatched before parsing
     sub.add_parser(
         "stream",
@@ -117,20 +115,7 @@ def _text_stdout(args: argparse.Namespace) -> bool:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] not in (
-        "score",
-        "presets",
-        "explain",
-        "reconcile",
-        "correlate",
-        "report",
-        "tune",
-        "spans",
-        "stream",
-        "-h",
-        "--help",
-        "--version",
-    ):
+    if args_list and args_list[0] not in (*COMMANDS, "-h", "--help", "--version"):
         if not args_list[0].startswith("-"):  # a misspelt command, not score's file
             return _fail(
                 f"unknown command {args_list[0]!r}; choose one of score, presets, explain, "
@@ -154,21 +139,16 @@ def _main(argv: Sequence[str] | None = None) -> int:
         with cli_io.handle_signals(), cli_io.one_line_warnings(), safe_terminal(_text_stdout(args)):
             cli_io.check_stdout()
             cli_io.check_inputs(args)  # every file read, by every command: before any work
-            if args.command == "presets":
-                return _cmd_presets(args)
-            if args.command == "explain":
-                return cli_explain.cmd_explain(args)
-            if args.command == "reconcile":
-                return cli_reconcile.cmd_reconcile(args)
-            if args.command == "correlate":
-                return cli_correlate.cmd_correlate(args)
-            if args.command == "report":
-                return cli_report.cmd_report(args)
-            if args.command == "tune":
-                return cli_tune.cmd_tune(args)
-            if args.command == "spans":
-                return cli_spans.cmd_spans(args)
-            return _cmd_score(args)
+            run = {
+                "presets": _cmd_presets,
+                "explain": cli_explain.cmd_explain,
+                "reconcile": cli_reconcile.cmd_reconcile,
+                "correlate": cli_correlate.cmd_correlate,
+                "report": cli_report.cmd_report,
+                "tune": cli_tune.cmd_tune,
+                "spans": cli_spans.cmd_spans,
+            }.get(args.command, _cmd_score)
+            return run(args)
     except (CliError, InputError, ParamError, ResourceError, ValueError, TypeError) as exc:
         return _fail(str(exc))
     except BrokenPipeError:
@@ -239,10 +219,6 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 # score
 # ---------------------------------------------------------------------------
-def _read(path: str, what: str, stdin_used: list[bool]) -> tuple[str, bytes]:
-    return cli_io.read_input(path, what, stdin_used)
-
-
 def _overrides(args: argparse.Namespace, base: Params) -> dict[str, Any]:
     over: dict[str, Any] = {}
     for name in ("alpha", "beta", "gamma", "delta", "aligner"):
@@ -387,8 +363,8 @@ def _read_corpus(args: argparse.Namespace, *, keep_bom: bool = False) -> Corpus:
     stdin_used = [False]
     if not args.hyp and sys.stdin.isatty():
         raise CliError("no --hyp given and stdin is a terminal; give --hyp FILE or pipe text in")
-    hyp_files = [_read(h, "hypothesis", stdin_used) for h in (args.hyp or ["-"])]
-    ref_files = [_read(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in (args.hyp or ["-"])]
+    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
     try:
         corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format, keep_bom=keep_bom)
     except InputError as exc:

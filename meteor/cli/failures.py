@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output, one_line
+from meteor.io.record_files import alignment_block, segments_csv, segments_jsonl
 from meteor.metric import Meteor, Progress
 from meteor.runners.parallel import score_corpus
 from meteor.types import CorpusResult, MeteorResult
@@ -161,42 +162,29 @@ class _KeptRecords:
     def many(self) -> bool:
         return len(self.names) > 1
 
+    def _records(self, name: str) -> tuple[list[MeteorResult], list[str], list[int]]:
+        """A system's kept records, their segment ids and their 1-based segment numbers."""
+        kept = self.per_system[name]
+        ids = self.ids_of[name]
+        return [rec for _, rec in kept], [ids[k] for k, _ in kept], [k + 1 for k, _ in kept]
+
     def jsonl_lines(self) -> Iterator[str]:
         """One JSON record per kept segment, as ``--jsonl`` writes them."""
-        import json
-
-        from meteor.io.record_files import segment_record
-
         for name in self.names:
-            for k, rec in self.per_system[name]:
-                d = segment_record(
-                    rec, k + 1, system=name if self.many else None, seg_id=self.ids_of[name][k]
-                )
-                yield json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n"
+            recs, ids, numbers = self._records(name)
+            system = name if self.many else None
+            yield from segments_jsonl(recs, system=system, ids=ids, numbers=numbers)
 
     def csv_text(self) -> str:
         """One CSV row per kept segment, with the header, as ``--csv`` writes them."""
-        import csv
-        import io
-
-        from meteor.io.record_files import CSV_COLUMNS, segment_row
-
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for name in self.names:
-            for k, rec in self.per_system[name]:
-                row = segment_row(rec, k + 1, system=name, seg_id=self.ids_of[name][k])
-                w.writerow(
-                    {c: "" if v is None else repr(v) if isinstance(v, float) else v
-                     for c, v in row.items()}
-                )  # fmt: skip
-        return buf.getvalue()
+        parts = []
+        for i, name in enumerate(self.names):
+            recs, ids, numbers = self._records(name)
+            parts.append(segments_csv(recs, system=name, ids=ids, header=i == 0, numbers=numbers))
+        return "".join(parts)
 
     def write(self, args: argparse.Namespace, modules: Sequence[Any]) -> list[str]:
         """Write the files and stdout records asked for; where they went."""
-        from meteor.io.record_files import alignment_block
-
         written: list[str] = []
         if args.jsonl:
             with atomic_output(args.jsonl, flag="--jsonl") as fh:

@@ -1,38 +1,12 @@
 """The command line's edges: inputs, outputs, signals, limits (issue 13, items 4-12).
 
-:mod:`meteor.cli.command_line` parses the options and prints the results; this module holds
-what it needs at the edges, so that every check runs **before** any scoring:
-
-* :func:`mark_inputs` declares, per command, the options whose values name files it
-  reads (hypotheses, references, preset files, word counts, scores, pairs…);
-  :func:`input_paths` gives them all, so that every command checks its outputs against
-  every input, and :func:`check_inputs` checks each before any work (a regular file;
-  not given twice to one option; stdout not redirected into it);
-* :func:`read_input` reads one input file (``-`` is stdin), refusing what is not a
-  regular file (:func:`check_input_file`: a FIFO would hang, ``/dev/urandom`` never
-  ends) and virtual files (``/proc/version`` reports size 0), with sizes given in bytes
-  read and the limit;
-* :func:`check_outputs` checks every output path (a name that can be a file name,
-  its folder exists and is writable, it is not a folder, not an input -- by file, so
-  a link to it or the file read as stdin too --, not given twice, stdout once) before
-  scoring; :func:`atomic_output`, the writer of every command's outputs (``score``,
-  ``explain``, ``meteor stream``), writes to a temporary file
-  beside the target (a link's target) and renames it only when the writing finished
-  (an interrupted run leaves no half-written file; a killed one's is removed by the
-  next run), keeping an existing file's mode; ``-`` and ``/dev/stdout`` are stdout;
-  :func:`check_stdout` refuses a closed stdout;
-* :func:`align_out_paths` gives each system its own ``--align-out`` file even when
-  their names differ only in characters a file name cannot hold;
-* :func:`handle_signals` turns SIGTERM into :class:`Terminated` (exit 143), as
-  Ctrl-C is a ``KeyboardInterrupt`` (exit 130); the worker processes are stopped
-  by :func:`meteor.runners.parallel.score_corpus` when either reaches it;
-* :func:`check_output_folder`: an output folder (``report --out``) that is or can be made;
-* :func:`cap_workers`, :func:`check_bootstrap_work`, :func:`check_seed`,
-  :func:`check_width`, :func:`check_dask` (``--dask``, ``--dask-timeout``: ``score`` and
-  ``meteor stream``): limits;
-* :class:`Parser`: usage errors as one line, for every command.
-
-Scoring that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
+Every check here runs **before** any scoring: inputs are declared per command
+(:func:`mark_inputs`) and checked (:func:`check_inputs`: a regular file, not given twice,
+not stdout's target); outputs are checked against every input by file identity
+(:func:`check_outputs`) and written by :func:`atomic_output` (a temporary file renamed when
+complete, so an interrupted run leaves no half-written file); SIGTERM unwinds like Ctrl-C
+(:func:`handle_signals`, exit 143); usage errors are one line (:class:`Parser`).  Scoring
+that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
 """
 
 from __future__ import annotations

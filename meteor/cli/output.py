@@ -1,17 +1,11 @@
-"""What ``python -m meteor score`` writes: the summary, the segment records, the files.
-
-:func:`print_text` and :func:`print_tsv` print the corpus scores, bootstrap
-intervals and paired tests; :func:`print_segments` prints one record per segment
-(``--format jsonl|csv``); :func:`write_files` writes ``--jsonl``, ``--csv`` and
-``--align-out`` (each file only once complete, :func:`meteor.cli.files.atomic_output`);
-:class:`ProgressBar` is the one-line progress bar on stderr.
+"""What ``python -m meteor score`` writes: the summary (text, TSV), the segment records, the
+files (each only once complete, :func:`meteor.cli.files.atomic_output`).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-from contextlib import AbstractContextManager
 from typing import Any, TextIO
 
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
@@ -27,7 +21,6 @@ from meteor.types import CorpusResult
 
 __all__ = [
     "ProgressBar",
-    "open_out",
     "print_segments",
     "print_text",
     "print_tsv",
@@ -65,29 +58,16 @@ def write_files(
     args: argparse.Namespace, meteor: Meteor, corpus: Corpus, results: dict[str, CorpusResult]
 ) -> None:
     """``--jsonl``, ``--csv`` and ``--align-out`` (one file per system with several)."""
-    many = len(results) > 1
     if args.jsonl:
-        with open_out(args.jsonl, "--jsonl") as fh:
-            for name, res in results.items():
-                lines = segments_jsonl(
-                    res.segments, system=name if many else None, ids=corpus.ids_of(name)
-                )
-                if args.explain:
-                    lines = cli_explain.with_explanations(
-                        lines, meteor, dict(corpus.systems)[name], corpus.refs_of(name)
-                    )
-                for line in lines:
-                    fh.write(line)
+        with atomic_output(args.jsonl, flag="--jsonl") as fh:
+            print_segments(fh, "jsonl", corpus, results, meteor if args.explain else None)
     if args.csv:
-        with open_out(args.csv, "--csv") as fh:
-            for k, (name, res) in enumerate(results.items()):
-                fh.write(
-                    segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
-                )
+        with atomic_output(args.csv, flag="--csv") as fh:
+            print_segments(fh, "csv", corpus, results)
     if args.align_out:
         paths = cli_io.align_out_paths(args.align_out, list(results))
         for name, res in results.items():
-            with open_out(paths[name], "--align-out") as fh:
+            with atomic_output(paths[name], flag="--align-out") as fh:
                 fh.write(write_alignments(res.segments, meteor.params.modules))
 
 
@@ -95,12 +75,6 @@ def _p_text(p: float, samples: int) -> str:
     """``p = 0.0712`` (:func:`meteor.analysis.pvalue_text.p_value_text`; the bootstrap p
     is never 0, its smallest ``2/(B+1)``)."""
     return "p " + p_value_text(p, bootstrap_resolution(samples), relation=True)
-
-
-def open_out(path: str, flag: str | None = None) -> AbstractContextManager[TextIO]:
-    """A temporary file renamed into place when complete; ``-`` is stdout
-    (:func:`meteor.cli.files.atomic_output`, the writer of every output)."""
-    return atomic_output(path, flag=flag)
 
 
 def na_number(x: float | None, digits: int = 4) -> str:
@@ -187,28 +161,16 @@ def print_tsv(
     comparisons: list[PairedBootstrap],
 ) -> None:
     """``--format tsv``: one row per system (intervals and paired test when computed)."""
-    cols = [
-        "system",
-        "corpus_score",
-        "mean_segment_score",
-        "precision",
-        "recall",
-        "fmean",
-        "frag",
-        "penalty",
-        "segments",
-    ]
+    cols = (
+        "system corpus_score mean_segment_score precision recall fmean frag penalty segments"
+    ).split()
     if intervals:
         cols += ["corpus_ci_low", "corpus_ci_high", "mean_ci_low", "mean_ci_high"]
     if comparisons:
-        cols += [
-            "paired_segments",
-            "difference",
-            "difference_ci_low",
-            "difference_ci_high",
-            "p_value_two_sided",
-            "p_value_sacrebleu",
-        ]
+        cols += (
+            "paired_segments difference difference_ci_low difference_ci_high p_value_two_sided "
+            "p_value_sacrebleu"
+        ).split()
     cols.append("signature")
     out.write("\t".join(cols) + "\n")
     by_name = {c.name_b: c for c in comparisons}

@@ -1,22 +1,13 @@
 """``meteor stream``: stream files of any size through a Dask cluster.
 
-Reads the inputs lazily (:func:`~meteor.runners.cluster.inputs.iter_segments`), has
-the workers score and write the JSONL lines
-(:func:`~meteor.runners.cluster.stream.score_stream_lines`), writes them to
-``--jsonl`` in input order as partitions complete, and prints the corpus score, the
-mean of segment scores and the signature (the numbers ``python -m meteor score``
-prints for the same input).  As ``meteor score``: errors are one ``meteor: error:``
-line, status 2; every option is checked before any work with ``meteor score``'s checks
-(:mod:`meteor.cli.files`: ``--width``, ``--dask``, ``--dask-timeout``, the inputs, the
-output), then every input is read once before any scoring, by the one reader of
-:mod:`meteor.io` (line counts, bad lines, segment lengths, an empty corpus); stdin is
-not read (each file is read twice).  Ctrl-C exits with 130, SIGTERM with 143;
-``--jsonl`` appears only complete (a temporary file renamed at the end).
-
-The front end of :mod:`meteor.runners.cluster` (as :mod:`meteor.cli.command_line` is of the
-batch core): tasks refer to the functions of that package (workers import them by name),
-never to this module.  Until December 2026 this command was ``python -m
-meteor.analysis.cluster``.
+Reads the inputs lazily (:func:`~meteor.runners.cluster.inputs.iter_segments`), has the
+workers score and write the JSONL lines
+(:func:`~meteor.runners.cluster.stream.score_stream_lines`), writes them to ``--jsonl`` in
+input order, and prints the numbers ``python -m meteor score`` prints for the same input.
+Every option and every input is checked before any scoring with ``meteor score``'s checks
+(:mod:`meteor.cli.files`, the one reader of :mod:`meteor.io`); stdin is not read (each
+file is read twice).  Tasks refer to the functions of :mod:`meteor.runners.cluster`
+(workers import them by name), never to this module.
 """
 
 from __future__ import annotations

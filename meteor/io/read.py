@@ -1,41 +1,19 @@
-"""Reading segment files: plain text, TSV and JSONL, one or several systems and references.
+"""Reading segment files: plain text, TSV, CSV and JSONL, one or several systems and references.
 
-Everything arrives as ``bytes`` (an upload, a file, stdin) and leaves as a
-:class:`Corpus`: the systems' hypotheses and, per segment, its references.  Bad
-input raises :class:`InputError` with one sentence that names the file, the line
-and what to do about it; nothing here prints or exits.
+Everything arrives as ``bytes`` (an upload, a file, stdin) and leaves as a :class:`Corpus`;
+bad input raises :class:`InputError` with one sentence naming the file, the line and what
+to do; nothing here prints or exits.  Formats are chosen by extension or ``fmt``: text (one
+segment per line, lines split by Java's ``BufferedReader.readLine`` rule, with which
+Meteor 1.5 reads its files: :func:`split_lines`, docs/corpus-ids.md), TSV unquoted as the
+WMT and compare-mt files are (csv quoting when the file carries it), CSV, and JSONL (a
+Meteor 1.5 harness's final ``{"type": "corpus"}`` line is skipped with an
+:class:`InputWarning`).  Columns: ``hyp``, ``ref``/``ref2``/``ref_3``…, optionally
+``system`` and ``seg_id`` (segments then pair by id: :func:`load_corpus`).
 
-Formats (chosen by extension, or by ``fmt``):
-
-* **text** (``.txt`` and anything else): one segment per line, UTF-8.  Lines end at
-  ``\\r\\n``, ``\\n`` or a lone ``\\r`` (:func:`split_lines`; the rule of Java's
-  ``BufferedReader.readLine``, with which Meteor 1.5 reads its files, and of Python's
-  universal newlines), nowhere else: form feed, vertical tab, NEL, U+2028 and U+2029
-  stay inside the segment (the normaliser treats them as spaces).  An empty line is an
-  empty segment; a final line break does not start another one.
-* **tsv** (``.tsv``): a header row, then one row per segment, tab-separated and
-  unquoted (``csv.QUOTE_NONE``, as the WMT and compare-mt files are), unless the file
-  carries csv quoting as pandas writes it (:func:`meteor.io.tables.read_table`).
-  **csv** (``.csv``): the same with commas and csv quoting.  Columns:
-  ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok`` and the like are
-  not references); optionally ``system`` (several systems in long form) and
-  ``seg_id`` (segments then pair by id, not by row: :func:`load_corpus`; without it,
-  each system's rows are its segments in order).
-* **jsonl** (``.jsonl``, ``.ndjson``): one JSON object per line with the same field
-  names; ``refs`` may hold a list of references; a key given twice is an error.  Only
-  a ``{"type": "corpus"}`` object with no hyp/ref field (the Meteor 1.5 harness's
-  final line) is skipped, with an :class:`InputWarning`; any other ``type`` is data.
-
-A file may carry hypotheses, references or both; :func:`load_corpus` puts
-several files together and checks that every count agrees.
-
-The module of each job: :mod:`meteor.io.lines` (bytes → text → lines: limits,
-decoding, the line-break rule), :mod:`meteor.io.tables` (one file → a
-:class:`~meteor.io.tables.SegmentTable`) and this module (several tables → one
-:class:`Corpus`, paired by id or by position); :mod:`meteor.io.stream` reads the same
-formats lazily, on the same row-level functions.  This module is the reading API:
-it also exports the names of the other two that callers need, so that a caller
-imports from one place.
+:mod:`meteor.io.lines` turns bytes into lines, :mod:`meteor.io.tables` one file into a
+:class:`~meteor.io.tables.SegmentTable`, this module several tables into one
+:class:`Corpus`; :mod:`meteor.io.stream` reads the same formats lazily.  This module is the
+reading API and re-exports what callers need from the other two.
 """
 
 from __future__ import annotations

@@ -258,8 +258,10 @@ def segments_csv(
     system: str = "",
     ids: Sequence[str] | None = None,
     header: bool = True,
+    numbers: Sequence[int] | None = None,
 ) -> str:
-    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN).
+    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN);
+    ``numbers``: the 1-based segment numbers when not 1, 2, 3…
 
     Text cells are made safe for spreadsheets with :func:`csv_cell` (a hypothesis
     ``=HYPERLINK(…)`` is written ``'=HYPERLINK(…)``).
@@ -269,7 +271,8 @@ def segments_csv(
     if header:
         w.writeheader()
     for k, r in enumerate(results):
-        row = segment_row(r, k + 1, system=system, seg_id=ids[k] if ids else None)
+        n = numbers[k] if numbers else k + 1
+        row = segment_row(r, n, system=system, seg_id=ids[k] if ids else None)
         w.writerow({c: csv_cell(v) for c, v in row.items()})
     return buf.getvalue()
 
@@ -291,10 +294,13 @@ def segments_jsonl(
     *,
     system: str | None = None,
     ids: Sequence[str] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> Iterator[str]:
-    """One JSON line per segment (each ending in ``\\n``), Cyrillic kept as is."""
+    """One JSON line per segment (each ending in ``\\n``), Cyrillic kept as is;
+    ``numbers`` as for :func:`segments_csv`."""
     for k, r in enumerate(results):
-        rec = segment_record(r, k + 1, system=system, seg_id=ids[k] if ids else None)
+        n = numbers[k] if numbers else k + 1
+        rec = segment_record(r, n, system=system, seg_id=ids[k] if ids else None)
         yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
 
 

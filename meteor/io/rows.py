@@ -19,6 +19,7 @@ from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.lines import MAX_BYTES, notice, split_lines
+from meteor.json_numbers import RepeatedKeyError, unique_keys
 
 __all__ = ["csv_rows", "header_row", "jsonl_rows", "tsv_quoted", "tsv_row"]
 
@@ -172,23 +173,6 @@ def csv_rows(
         ) from None
 
 
-class _RepeatedKeyError(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json.loads``' object hook: refuse a key given twice (``json`` keeps the last)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKeyError(key)
-            seen.add(key)
-    return out
-
-
 def _text_field(key: str, hyp_field: str | None, ref_fields: Sequence[str] | None) -> bool:
     """``key`` names a hypothesis or reference field (the defaults or those given)."""
     if key == hyp_field or (ref_fields is not None and key in ref_fields):
@@ -245,8 +229,8 @@ def _jsonl_object(line: str, name: str, k: int) -> dict[str, Any]:
             f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
         )
     try:
-        obj = json.loads(line, object_pairs_hook=_unique_keys)
-    except _RepeatedKeyError as exc:
+        obj = json.loads(line, object_pairs_hook=unique_keys)
+    except RepeatedKeyError as exc:
         raise InputError(
             f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
             "once (JSON readers keep only the last value)"

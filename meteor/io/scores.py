@@ -35,6 +35,7 @@ from meteor.params import parse_number
 __all__ = [
     "Pair",
     "ScoreColumns",
+    "cell_number",
     "keyed_rows",
     "numeric_columns",
     "read_pairs",
@@ -46,7 +47,7 @@ __all__ = [
 ScoreColumns = dict[str, dict[tuple[str, str], float]]
 
 
-def _number(value: Any) -> float | None:
+def cell_number(value: Any) -> float | None:
     """The cell as a finite float, or None.
 
     Text is read by :func:`meteor.params.parse_number`, the library's one parser of
@@ -152,7 +153,7 @@ def read_scores(
                 f"{first_line[(system, seg)]} and {line}; give each row once"
             )
         for col in columns:
-            value = _number(row.get(col))
+            value = cell_number(row.get(col))
             if value is None:
                 shown = "missing" if col not in row else _shown(row[col])
                 bad[col].append(f"line {line} ({shown})")
@@ -186,7 +187,7 @@ def numeric_columns(data: bytes | str, name: str, *, fmt: str | None = None) -> 
         if col.lower() in skip or REF_COLUMN.match(col):
             continue
         first = next((r[col] for _, r in rows if col in r and str(r[col]).strip()), None)
-        if first is not None and _number(first) is not None:
+        if first is not None and cell_number(first) is not None:
             out.append(col)
     return out
 

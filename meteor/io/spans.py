@@ -1,40 +1,13 @@
 """Human error annotations of the hypotheses, by character offsets (:func:`read_spans`).
 
-Three formats, detected from the file names (or given as ``fmt``):
-
-* **mqm** (``.tsv``): the MQM files as WMT publishes them (google/wmt-mqm-human-evaluation):
-  a header, then ``system doc doc_id seg_id rater source target category severity
-  [comment]`` per error, tab-separated and unquoted (``csv.QUOTE_NONE``).  The error is
-  marked inside ``target`` with ``<v>…</v>``; its character offsets in the target with
-  the marks removed are the span.  A row with no mark is an error with no span (an
-  omission); ``No-error`` and ``Neutral`` rows mark no error; severities are read in any
-  case (``Major``, ``major``, ``Critical``).  The target with its marks removed must
-  equal the hypothesis of that (system, seg_id): a row where it does not, or whose marks
-  do not pair up (nested, unclosed, unopened or empty ``<v></v>``; the published en-de and
-  zh-en files each hold one unclosed mark), is skipped with a notice naming the line
-  (:attr:`SpanSet.notices`).
-* **qe** (``.tags``, optionally with the ``.mt`` file): WMT QE word-level tags, one line
-  per hypothesis of the segments table (in its order), ``OK``/``BAD`` per whitespace
-  token of the hypothesis, with or without gap tags (``2n + 1`` tags: gap, word, gap,
-  …, gap).  A ``BAD`` word is an error span of severity ``BAD`` (ranked as Minor); a
-  ``BAD`` gap an omission.  A ``.mt`` line that differs from the hypothesis is skipped
-  with a notice.
-* **jsonl** (``.jsonl``): one span per line, ``{"system", "seg_id", "start", "end",
-  "severity", "category"}`` and optionally ``"rater"``: character offsets ``[start,
-  end)`` of the hypothesis (Python string positions), the shape xCOMET-style error
-  spans and GEMBA-MQM outputs convert to.
-
-Offsets are always those of the hypothesis as the segments table gives it: the raters'
-text is never tokenised (:mod:`meteor.analysis.spans` maps the spans onto METEOR's
-tokens by the character offsets the alignment record carries).  Annotation rows of a
-(system, seg_id) the segments table does not have (the ``ref`` and ``refB`` systems of
-the MQM files, segments left out of the table) are counted in :attr:`SpanSet.unjoined`.
-
-A file that cannot be read as a whole raises :class:`~meteor.errors.InputError` with one
-line naming the file and the line: wrong columns, a JSONL span with ``start >= end``,
-an unknown severity or tag, offsets past the
-end of the hypothesis, a tag count that fits neither the words nor the words and gaps,
-bytes that are not UTF-8, no row that names a segment of the table.
+The three formats (``mqm``: WMT's MQM ``.tsv`` with ``<v>…</v>`` marks, read unquoted as
+google/wmt-mqm-human-evaluation publishes them; ``qe``: WMT QE word-level ``.tags``; ``jsonl``:
+one span per line, the shape xCOMET-style spans and GEMBA-MQM outputs convert to) are those
+of docs/spans.md.  Offsets are always those of the hypothesis as the segments table gives
+it: the raters' text is never tokenised.  Rows that do not fit their hypothesis are skipped
+with a notice (:attr:`SpanSet.notices`); rows of a (system, seg_id) the table lacks are
+counted (:attr:`SpanSet.unjoined`); a file that cannot be read as a whole raises
+:class:`~meteor.errors.InputError` naming the file and the line.
 """
 
 from __future__ import annotations
@@ -355,9 +328,7 @@ def _read_mqm(b: _Builder, name: str, text: str) -> None:
         rater = row["rater"]
         b.add(key, rater)
         category = row["category"].strip()
-        if SEVERITY_RANK[severity.lower()] == 0:
-            b.spans[key].extend(ErrorSpan(s, e, severity, category, rater) for s, e in spans)
-        elif not spans:
+        if not spans and SEVERITY_RANK[severity.lower()] > 0:
             b.omissions[key].append(Omission(severity, category, rater))
         else:
             b.spans[key].extend(ErrorSpan(s, e, severity, category, rater) for s, e in spans)

@@ -9,14 +9,11 @@ system); the score column is named, or the first column whose cells are numbers.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.lines import MAX_SEGMENTS, detect_format
-from meteor.io.scores import numeric_columns, table_rows
-from meteor.params import parse_number
+from meteor.io.scores import cell_number, numeric_columns, table_rows
 
 __all__ = ["SystemScores", "read_system_scores"]
 
@@ -38,19 +35,6 @@ class SystemScores:
 
     def as_dict(self) -> dict[str, float]:
         return dict(self.scores)
-
-
-def _finite(value: Any) -> float | None:
-    """A score cell's number: text by the library's one rule (:func:`meteor.params.parse_number`:
-    no ``1_0``, full-width digits, nan or inf), a JSON number if finite; else None."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, str):
-        return parse_number(value)
-    if not isinstance(value, (int, float)):
-        return None
-    x = float(value)
-    return x if math.isfinite(x) else None
 
 
 def read_system_scores(
@@ -84,7 +68,7 @@ def read_system_scores(
         system = str(row.get(sys_col, "")).strip()
         if not system:
             raise InputError(f"{name}: line {line} has no system name")
-        value = _finite(row.get(column))
+        value = cell_number(row.get(column))
         if value is None:
             raise InputError(
                 f"{name}: line {line}: column {column!r} is not a number ({row.get(column)!r})"

@@ -1,22 +1,11 @@
-"""One file → :class:`SegmentTable`: plain text, TSV and JSONL (:func:`read_table`).
+"""One file → :class:`SegmentTable`: plain text, TSV, CSV and JSONL (:func:`read_table`).
 
-* **text**: one segment per line (:func:`meteor.io.lines.split_lines`).
-* **tsv**: a header row, then one row per segment, tab-separated and unquoted
-  (``csv.QUOTE_NONE``, as the WMT and compare-mt files are) unless the file carries
-  csv quoting as pandas' ``to_csv(sep="\t")`` writes it (``meteor.io.rows._tsv_cells``
-  states the rule).
-* **csv**: the same with commas, read with csv's quoting.
-* **jsonl**: one JSON object per line with the same field names; ``refs`` may hold
-  a list of references; a key given twice is an error; only the Meteor 1.5 harness's
-  ``{"type": "corpus"}`` summary (no hyp/ref field) is skipped, with a warning.
-
-A system name holding a tab, a line break or another control character is refused.
-
-Columns of a table: ``hyp``; references ``ref``, ``ref2``, ``ref_3``… (``ref_tok``
-and the like are not references); optionally ``system`` (several systems in long
-form) and ``seg_id`` (the table is then *keyed*: its segments pair by id, see
-:func:`meteor.io.read.load_corpus`).  Every bad row is an
-:class:`~meteor.errors.InputError` that names the file and the line.
+The formats and columns are those of :mod:`meteor.io.read`; TSV is read unquoted
+(``csv.QUOTE_NONE``, as the WMT and compare-mt files are) unless the file carries csv
+quoting as pandas' ``to_csv(sep="\\t")`` writes it (``meteor.io.rows._tsv_cells`` states
+the rule).  A table with a ``seg_id`` column is *keyed*: its segments pair by id.  A system
+name holding a control character, and every bad row, is an
+:class:`~meteor.errors.InputError` naming the file and the line.
 """
 
 from __future__ import annotations

@@ -232,18 +232,13 @@ def score_corpus(
     chunk_size: int | None = None,
     client: Any = None,
 ) -> CorpusResult:
-    """Score a corpus over several processes; results come back in input order.
+    """Score a corpus over several processes (module docstring); results in input order.
 
-    Each worker builds its own :class:`Meteor` from the (picklable, frozen) params
-    once and scores chunks of segments.  Small inputs (fewer than
-    :data:`MIN_PARALLEL_SEGMENTS`, or :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the
-    workers can't be forked from this process) or ``workers=1`` stay in this
-    process, and so does the work when no worker process can be started (with a
-    ``RuntimeWarning``).  Workers are forked when this process runs a single
-    thread (they inherit the loaded resources) and started by a fork server
-    otherwise (forking a multi-threaded process, such as a Streamlit server, is
-    unsafe).  The result equals :meth:`Meteor.corpus_score` except that segment
-    records carry no candidate lists.
+    Small inputs (fewer than :data:`MIN_PARALLEL_SEGMENTS`, or
+    :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the workers can't be forked from this process:
+    forking a multi-threaded process, such as a Streamlit server, is unsafe) or
+    ``workers=1`` stay in this process, and so does the work when no worker process can be
+    started (with a ``RuntimeWarning``).
 
     Args:
         meteor_or_params: a configured scorer (its preset name goes into the

@@ -1,28 +1,15 @@
 """Segment records in a compact form, for sending them between processes.
 
-:func:`meteor.runners.parallel.score_corpus` scores in worker processes and sends each
-segment's :class:`~meteor.types.MeteorResult` back to the caller.  Pickling the
-records as they are costs more than scoring some of them: a record of a
-25-word pair holds about 110 small frozen objects (tokens, spans, matches,
-chunks), each pickled by name and rebuilt by its constructor.  Here a record
-travels as nested tuples of plain values (:func:`encode`), and
-:class:`Decoder` rebuilds it in the caller with three savings:
-
-* the tokens of a text already seen in this run are reused (a reference shared by
-  every system of a corpus is rebuilt once; records are immutable, so sharing is
-  safe, as :meth:`meteor.Meteor.corpus_score` already shares repeated pairs);
-* equal spans are one object (``Span(3, 4)`` recurs in nearly every record:
-  :func:`~meteor.types.shared_span`, as the scorer's own records);
-* :class:`~meteor.types.Alignment`'s consistency check is not repeated: the
-  worker built the same record with the check;
-* a match travels as its candidate tuple (:func:`~meteor.types.candidate_of`) and is
-  rebuilt by the one converter, :func:`~meteor.types.matches_of`, its words read from
-  the tokens (as the scorer made it);
-* a deferred alignment (:meth:`~meteor.types.Alignment.deferred`, a corpus run's)
-  travels as its matches' tuples and stays deferred: neither process builds match
-  and chunk records nobody has read.
-
-The decoded record equals the one the worker built (``==``; tested).
+Pickling a :class:`~meteor.types.MeteorResult` as it is costs more than scoring some
+segments: a record of a 25-word pair holds about 110 small frozen objects, each pickled by
+name and rebuilt by its constructor.  Here a record travels as nested tuples of plain
+values (:func:`encode`), and :class:`Decoder` rebuilds it in the caller: the tokens of a
+text already seen are reused (records are immutable, as :meth:`meteor.Meteor.corpus_score`
+already shares repeated pairs), equal spans are one object
+(:func:`~meteor.types.shared_span`), :class:`~meteor.types.Alignment`'s consistency check
+is not repeated (the worker ran it), a match travels as its candidate tuple and is rebuilt
+by the one converter (:func:`~meteor.types.matches_of`), and a deferred alignment stays
+deferred.  The decoded record equals the one the worker built (``==``; tested).
 """
 
 from __future__ import annotations

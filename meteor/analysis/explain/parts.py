@@ -1,24 +1,10 @@
 """Why a segment got its score: what-if losses, near misses, formulas with numbers.
 
-Everything here re-scores *modified statistics* (or modified alignments) with the
-engine's own :func:`meteor.scoring.compute`, so every number the app shows
-under "why this score" comes from the same formula as the score itself:
-
-* :func:`waterfall` splits ``1 − score`` into the loss from unmatched
-  hypothesis words, unmatched reference words, partial credit (stage weights
-  below 1) and fragmentation;
-* :func:`unmatched_costs` and :func:`chunk_break_costs` give, for each
-  unmatched word and each break between chunks, the score if it were matched /
-  joined;
-* :func:`near_misses` lists pairs of unmatched words that a stage the aligner
-  did not choose, a disabled stage or another stemmer would have matched;
-* :func:`token_table` and :func:`span_label` describe the tokens and spans.
-
-Comparing settings (sensitivity curves, match differences) is :mod:`meteor.analysis.compare_settings`;
-the stage-by-stage walkthrough (stage steps, definite candidates, the formula with numbers)
-is :mod:`meteor.analysis.explain.walkthrough`.
-
-No Streamlit and no plotly here (``figures.py`` draws, ``pages/`` display).
+Everything here re-scores *modified statistics* (or modified alignments) with the engine's
+own :func:`meteor.scoring.compute`, so every number under "why this score" comes from the
+same formula as the score itself.  Comparing settings is
+:mod:`meteor.analysis.compare_settings`; the stage-by-stage walkthrough is
+:mod:`meteor.analysis.explain.walkthrough`.  No Streamlit and no plotly here.
 """
 
 from __future__ import annotations

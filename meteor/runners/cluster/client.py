@@ -505,7 +505,7 @@ def score_corpus_dask(
         TypeError, ValueError: bad inputs (:func:`meteor.batch.check_corpus`, an empty
             corpus is a :class:`~meteor.errors.InputError`), or a segment that cannot be
             scored (``segment N: …``, as in one process).
-        ClusterError: the cluster cannot do the run (module docstring).
+        ClusterError: the cluster cannot do the run (docs/cluster.md, "Faults").
     """
     meteor = as_meteor(meteor_or_params)
     batch.check_corpus(hyps, refs)  # the checks of every runner (meteor.batch)
