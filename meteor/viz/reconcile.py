@@ -29,6 +29,7 @@ from meteor.viz.style import (
     label,
     signed,
 )
+from meteor.viz.waterfall import waterfall_bars
 
 __all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure", "shares_figure"]
 
@@ -90,22 +91,8 @@ def reconcile_figure(
     # two steps may share a label (never here, but plotly would merge them): number them
     ticks = [escape(xs[0])] + [f"{k}. {escape(x)}" for k, x in enumerate(xs[1:-1], 1)]
     ticks.append(escape(xs[-1]))
-    fig = go.Figure(
-        go.Waterfall(
-            x=ticks,
-            y=ys,
-            measure=measure,
-            text=text,
-            textposition="outside",
-            hovertext=hover,
-            hoverinfo="text",
-            decreasing={"marker": {"color": UNMATCHED}},
-            increasing={"marker": {"color": MODULE_COLORS["exact"]}},
-            totals={"marker": {"color": MODULE_COLORS["stem"]}},
-            connector={"line": {"color": "#999999", "width": 1}},
-            meta={"role": "reconcile_path", "keys": ["A", *(s.group for s in steps), "B"]},
-        )
-    )
+    meta = {"role": "reconcile_path", "keys": ["A", *(s.group for s in steps), "B"]}
+    fig = go.Figure(waterfall_bars(ticks, ys, measure, text, hover, meta))
     top = max([record.score_a, record.score_b, *(s.score for s in steps), 0.0])
     fig.update_layout(
         height=380,
