@@ -1,15 +1,7 @@
-"""Why A and B differ (issue 33): the path as a waterfall, the fair shares as bars.
-
-Pure figure functions, record in → ``go.Figure`` out, of a
-:class:`meteor.analysis.reconcile_records.Reconciliation` (read through the small
-protocols below: no import upwards):
-
-* :func:`reconcile_figure`: A's score, each step of the path (the score it adds or
-  takes), B's score;
-* :func:`shares_figure`: each group's fair share of the gap (Shapley value).
-
-Group keys are looked up in ``labels`` (the app passes its language); every label
-passes through :func:`~meteor.viz.style.escape`.
+"""Why A and B differ (issue 33): the path as a waterfall (:func:`reconcile_figure`), the
+fair shares (Shapley values) as bars (:func:`shares_figure`), of a
+:class:`meteor.analysis.reconcile_records.Reconciliation` read through the protocols below
+(no import upwards).  Group keys are looked up in ``labels`` and escaped.
 """
 
 from __future__ import annotations
