@@ -27,10 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from common import ROOT, SHARED, loadavg
 
-ROOT = Path(__file__).resolve().parents[1]
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -210,10 +208,6 @@ def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[
     return " ".join(hyp), " ".join(ref)
 
 
-def loadavg() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
     """The load benchmarks' common options (bench_load.py, bench_load_ws.py), parsed."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
@@ -264,7 +258,7 @@ async def guarded(job: Awaitable[None], out: dict[str, Any]) -> None:
     message kept, not fatal to the phase."""
     try:
         await job
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         out["errors"] = out.get("errors", 0) + 1
         out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
 

@@ -38,26 +38,23 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import psutil
+from common import ROOT, SHARED
+from distributed import Client
 
-import psutil  # noqa: E402
-from distributed import Client  # noqa: E402
-
-from meteor import Meteor  # noqa: E402
-from meteor.io.record_files import segments_jsonl  # noqa: E402
-from meteor.runners.cluster import (  # noqa: E402
+from meteor import Meteor
+from meteor.io.record_files import segments_jsonl
+from meteor.runners.cluster import (
     StreamTotals,
     prepare_workers,
     score_corpus_dask,
     score_stream_lines,
 )
-from meteor.runners.parallel import score_corpus  # noqa: E402
-from meteor.runners.transport import Decoder, encode  # noqa: E402
+from meteor.runners.parallel import score_corpus
+from meteor.runners.transport import Decoder, encode
 
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
+DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
 
 

@@ -106,7 +106,7 @@ async def typical_session(
                 WAIT_VALUE_JS, arg=["METEOR", expected], timeout=timeout * 1000, polling=20
             )
             out["lat"].append(time.perf_counter() - t0)
-        except Exception:  # noqa: BLE001 -- a timeout is a result, counted
+        except Exception:
             out["timeouts"] += 1
         await asyncio.sleep(out["think"])
 
@@ -129,7 +129,7 @@ async def long_session(
                     WAIT_CHANGE_JS, arg=["METEOR", old], timeout=timeout * 1000, polling=50
                 )
                 out["lat"].append(time.perf_counter() - t0)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 out["timeouts"] += 1
             if stop.is_set():
                 break

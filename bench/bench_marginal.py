@@ -47,8 +47,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
+from common import ROOT, SHARED
+
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
     SHARED / "newstest2009_cs-en" / "meteor15.en_default_norm.jsonl.gz",
