@@ -24,7 +24,7 @@ from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
 from pages import _spans_view as spans_view
 from pages._cache import APP_CACHE
-from pages._corpus_common import safe_name
+from pages._corpus_common import inspect_url, safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._scoring import SHOWN_ERRORS
@@ -258,7 +258,7 @@ def show_scatter(run: view.Run) -> None:
     for ref in refs:
         st.text(ref)
     preset = name if scores.kind == "preset" else None
-    st.link_button(t("agr_open_inspect"), view.inspect_url(hyp, refs, preset), icon="🔍")
+    st.link_button(t("agr_open_inspect"), inspect_url(hyp, refs, preset), icon="🔍")
 
 
 def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
