@@ -451,12 +451,17 @@ def percent(share: float) -> str:
 # ---------------------------------------------------------------------------
 # drill-down
 # ---------------------------------------------------------------------------
-def show_segment(result: MeteorResult, *, system: str, number: int, seg_id: str, key: str) -> None:
-    """One segment: its numbers, the link view of its alignment, the Inspect link."""
+def show_segment(
+    corpus: Corpus, results: dict[str, CorpusResult], system: str, pos: int, key: str
+) -> None:
+    """Segment ``pos`` (0-based) of ``system``: its numbers, the link view of its alignment,
+    the Inspect link."""
+    result = results[system].segments[pos]
+    seg_id = corpus.ids_of(system)[pos]
     head = t(
         "corpus_segment_head",
         system=safe_name(system),
-        k=integer(number),
+        k=integer(pos + 1),
         seg_id=safe_name(seg_id),
     )
     st.markdown(f"**{head}**")

@@ -37,7 +37,7 @@ from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
-from pages._widgets import plotly, shared_figure
+from pages._widgets import download, plotly, shared_figure
 
 __all__ = ["REPORT_TABS", "figure_labels", "report_exports", "report_tabs"]
 
@@ -231,14 +231,7 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             if fmt == "html"
             else report_exports(rep, key, fmt)
         )
-        row.download_button(
-            t(label),
-            data=data,
-            file_name=file_name,
-            mime=mime,
-            key=f"rp_dl_{fmt}",
-            on_click="ignore",
-        )
+        download(row, t(label), data, file_name, mime, f"rp_dl_{fmt}")
 
 
 def _system_table(rk: Ranking) -> None:
@@ -370,9 +363,13 @@ class _Labels:
         values = set(by_id.values())
         if len(values) > MAX_LABEL_BUCKETS:
             st.warning(
-                t("rp_b_label_many", column=safe_name(column), n=integer(len(values)),
-                  most=integer(MAX_LABEL_BUCKETS))
-            )  # fmt: skip
+                t(
+                    "rp_b_label_many",
+                    column=safe_name(column),
+                    n=integer(len(values)),
+                    most=integer(MAX_LABEL_BUCKETS),
+                )
+            )
             return None
         ranked = {n: self.results[n] for n in rep.systems}
         digest = hashlib.sha256(b"".join(d for _n, d in self.files)).hexdigest()

@@ -132,16 +132,21 @@ def plotly(fig: Any, key: str) -> None:
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 
+def download(where: Any, label: str, data: Any, name: str, mime: str, key: str, **kw: Any) -> None:
+    """A download button in ``where`` (``st`` or a container); ``data`` may be a function,
+    called only when clicked, and a click does not rerun the page."""
+    where.download_button(
+        label, data=data, file_name=name, mime=mime, key=key, on_click="ignore", **kw
+    )
+
+
 def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: str) -> None:
     """A download button that builds the figure's self-contained HTML only when clicked
     (in plotly's own template: :func:`meteor.viz.style.standalone`, not the app's theme)."""
-    st.download_button(
-        label,
-        data=lambda: pio.to_html(
+
+    def html() -> str:
+        return pio.to_html(
             standalone(fig_factory()), include_plotlyjs=True, full_html=True, validate=False
-        ),
-        file_name=name,
-        mime="text/html",
-        key=key,
-        on_click="ignore",
-    )
+        )
+
+    download(st, label, html, name, "text/html", key)

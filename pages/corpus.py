@@ -40,7 +40,7 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import localized, plotly
+from pages._widgets import download, localized, plotly
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -412,28 +412,18 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
 else:
     for name, res in results.items():
         ci = intervals[name]
-        c1, c2 = st.columns(2)
         label = safe_name(name)  # a file or system name: labels render Markdown
-        c1.metric(
-            t("corpus_score_label", system=label), num(res.score), help=t("corpus_score_help")
-        )
-        c1.caption(
-            t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high),
-              n=integer(ci.n_samples))
-        )  # fmt: skip
-        c2.metric(
-            t("corpus_mean_label", system=label),
-            num(res.mean_segment_score),
-            help=t("corpus_mean_help"),
-        )
-        c2.caption(
-            t(
-                "corpus_ci",
-                low=num(ci.mean_segment.low),
-                high=num(ci.mean_segment.high),
-                n=integer(ci.n_samples),
+        for col, what, value, iv in zip(
+            st.columns(2),
+            ("score", "mean"),
+            (res.score, res.mean_segment_score),
+            (ci.corpus, ci.mean_segment),
+            strict=True,
+        ):
+            col.metric(
+                t(f"corpus_{what}_label", system=label), num(value), help=t(f"corpus_{what}_help")
             )
-        )
+            col.caption(t("corpus_ci", low=num(iv.low), high=num(iv.high), n=integer(ci.n_samples)))
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
@@ -565,13 +555,7 @@ with tabs["segments"]:
     elif goto is not None:
         number = int(goto)
     if number is not None:
-        show_segment(
-            res.segments[number - 1],
-            system=system,
-            number=number,
-            seg_id=corpus.ids_of(system)[number - 1],
-            key="corpus_detail",
-        )
+        show_segment(corpus, results, system, number - 1, key="corpus_detail")
     # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
     spans_view.corpus_section(results, corpus.ids_of, meteor.params, inspect_link, annotations)
 
@@ -591,13 +575,7 @@ with tabs["dist"]:
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
-            show_segment(
-                results[names[sys_k]].segments[seg_k],
-                system=names[sys_k],
-                number=seg_k + 1,
-                seg_id=corpus.ids_of(names[sys_k])[seg_k],
-                key="corpus_len_detail",
-            )
+            show_segment(corpus, results, names[sys_k], seg_k, key="corpus_len_detail")
 
 # -- compare two systems --------------------------------------------------------------------
 with tabs["compare"]:
@@ -706,13 +684,7 @@ with tabs["compare"]:
                     (right, name_b, pos_b[chosen], "corpus_pair_b"),
                 ):
                     with col:
-                        show_segment(
-                            results[name].segments[pos],
-                            system=name,
-                            number=pos + 1,
-                            seg_id=corpus.ids_of(name)[pos],
-                            key=key,
-                        )
+                        show_segment(corpus, results, name, pos, key=key)
 
 report_tabs(
     tabs, corpus, setting, meteor, results, label_files
@@ -723,28 +695,28 @@ with tabs["export"]:
     st.caption(t("corpus_export_caption"))
     # a wrapping row: each button as wide as its label (4 equal columns cut the labels)
     row = st.container(horizontal=True, key="corpus_downloads")
-    row.download_button(
-        t("corpus_dl_csv"),
-        data=lambda: "".join(
+
+    def _csv() -> str:
+        return "".join(
             segments_csv(r.segments, system=n, ids=corpus.ids_of(n), header=k == 0)
             for k, (n, r) in enumerate(results.items())
-        ),
-        file_name="meteor-segments.csv",
-        mime="text/csv",
-        key="corpus_dl_csv",
-        on_click="ignore",
-    )
-    row.download_button(
-        t("corpus_dl_jsonl"),
-        data=lambda: "".join(
+        )
+
+    def _jsonl() -> str:
+        return "".join(
             line
             for n, r in results.items()
             for line in segments_jsonl(r.segments, system=n, ids=corpus.ids_of(n))
-        ),
-        file_name="meteor-segments.jsonl",
-        mime="application/jsonl",
-        key="corpus_dl_jsonl",
-        on_click="ignore",
+        )
+
+    download(row, t("corpus_dl_csv"), _csv, "meteor-segments.csv", "text/csv", "corpus_dl_csv")
+    download(
+        row,
+        t("corpus_dl_jsonl"),
+        _jsonl,
+        "meteor-segments.jsonl",
+        "application/jsonl",
+        "corpus_dl_jsonl",
     )
 
     def _report() -> str:
@@ -760,25 +732,25 @@ with tabs["export"]:
         )
         return json_text(rep, indent=2)
 
-    row.download_button(
+    download(
+        row,
         t("corpus_dl_report"),
-        data=_report,
-        file_name="meteor-report.json",
-        mime="application/json",
-        key="corpus_dl_report",
-        on_click="ignore",
+        _report,
+        "meteor-report.json",
+        "application/json",
+        "corpus_dl_report",
     )
 
     def _alignments(res: CorpusResult) -> Callable[[], str]:
         return lambda: write_alignments(res.segments, meteor.params.modules)
 
     for k, (n, r) in enumerate(results.items()):
-        row.download_button(
+        download(
+            row,
             t("corpus_dl_align", system=safe_name(n if len(n) <= 40 else n[:39] + "…")),
-            data=_alignments(r),
-            file_name=f"{n}-align.out",
-            mime="text/plain",
-            key=f"corpus_dl_align_{k}",
-            on_click="ignore",
+            _alignments(r),
+            f"{n}-align.out",
+            "text/plain",
+            f"corpus_dl_align_{k}",
             help=f"{safe_name(n)}: {t('corpus_dl_align_help')}",
         )

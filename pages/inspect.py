@@ -35,6 +35,7 @@ from pages._settings import current_setting
 from pages._widgets import (
     BORDER_PX,
     ROW_PX,
+    download,
     download_html,
     md_escape,
     plotly,
@@ -304,23 +305,23 @@ def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict
     st.subheader(t("downloads"))
     # a wrapping row: each button as wide as its label (5 equal columns cut the labels)
     with st.container(horizontal=True, key="downloads"):
-        st.download_button(
+        download(
+            st,
             t("dl_json"),
-            data=lambda: json_text(official.to_dict(candidates=True), indent=2),
-            file_name="meteor-alignment.json",
-            mime="application/json",
-            key="dl_json",
-            on_click="ignore",
+            lambda: json_text(official.to_dict(candidates=True), indent=2),
+            "meteor-alignment.json",
+            "application/json",
+            "dl_json",
         )
         for name in ("links", "matrix", "waterfall"):
             download_html(t(f"dl_{name}"), figs[name], f"meteor-{name}.html", f"dl_{name}")
-        st.download_button(
+        download(
+            st,
             t("dl_alignout"),
-            data=lambda: record_files.write_alignments([official], modules),
-            file_name="meteor-align.out",
-            mime="text/plain",
-            key="dl_alignout",
-            on_click="ignore",
+            lambda: record_files.write_alignments([official], modules),
+            "meteor-align.out",
+            "text/plain",
+            "dl_alignout",
             help=t("dl_alignout_help"),
         )
     st.caption(t("share"))
