@@ -57,7 +57,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "rp_col_stage": {"en": "stage", "ru": "этап"},
     "rp_col_matched": {"en": "matched reference words", "ru": "сопоставлено слов эталона"},
     "rp_col_share": {"en": "share", "ru": "доля"},
-    "rp_col_frag_bin": {"en": "fragmentation", "ru": "фрагментация"},
     "rp_col_seg_id": {"en": "segment id", "ru": "id сегмента"},
     "rp_col_open_a": {"en": "Inspect A", "ru": "Разбор A"},
     "rp_col_open_b": {"en": "Inspect B", "ru": "Разбор B"},
@@ -192,13 +191,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "matched, precision: of its hypothesis words (no METEOR per word bucket).",
         "ru": "Каждое слово — в одной группе; полнота — доля сопоставленных слов эталона "
         "группы, точность — слов гипотезы (METEOR для групп слов не считается).",
-    },
-    "rp_labels": {"en": "Bucket also by column", "ru": "Группировать также по столбцу"},
-    "rp_labels_help": {
-        "en": "Columns of the uploaded tables besides system, id, hypothesis and "
-        "reference (domain, document…): one bucketing each.",
-        "ru": "Столбцы загруженных таблиц кроме системы, id, гипотезы и эталона (домен, "
-        "документ…): по разбиению на каждый.",
     },
     "rp_system": {"en": "System", "ru": "Система"},
     "rp_missed": {
