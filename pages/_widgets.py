@@ -132,6 +132,11 @@ def plotly(fig: Any, key: str) -> None:
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 
+def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:
+    """A dataframe in ``where`` (``st`` or a container) as wide as it, without the index."""
+    where.dataframe(rows, hide_index=True, width="stretch", key=key, **kw)
+
+
 def download(where: Any, label: str, data: Any, name: str, mime: str, key: str, **kw: Any) -> None:
     """A download button in ``where`` (``st`` or a container); ``data`` may be a function,
     called only when clicked, and a click does not rerun the page."""

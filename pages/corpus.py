@@ -40,7 +40,7 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import download, localized, plotly
+from pages._widgets import download, localized, plotly, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -375,7 +375,7 @@ names = list(results)
 
 # -- summary ------------------------------------------------------------------------
 if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took six screens
-    st.dataframe(
+    table(
         [
             {
                 "system": name,
@@ -394,6 +394,7 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             }
             for name, res in results.items()
         ],
+        "corpus_summary",
         column_config={
             "system": st.column_config.TextColumn(t("corpus_col_system")),
             "score": st.column_config.TextColumn(
@@ -403,10 +404,7 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             "mean": st.column_config.TextColumn(t("corpus_col_mean"), help=t("corpus_mean_help")),
             "mean_ci": st.column_config.TextColumn(t("corpus_col_ci")),
         },
-        hide_index=True,
-        width="stretch",
         height=(len(names) + 1) * 35 + 3,  # every system, no scrolling
-        key="corpus_summary",
     )
     st.caption(t("corpus_summary_caption", n=integer(intervals[names[0]].n_samples)))
 else:
@@ -476,7 +474,7 @@ with tabs["segments"]:
         query=query,
     )
     st.caption(t("corpus_shown", shown=integer(len(rows)), n=integer(len(res.segments))))
-    st.dataframe(
+    table(
         [
             {
                 "segment": r["segment"],
@@ -497,6 +495,7 @@ with tabs["segments"]:
             }
             for r in rows
         ],
+        "corpus_table",
         column_config={
             "segment": st.column_config.NumberColumn(t("corpus_col_seg"), width="small"),
             "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
@@ -531,12 +530,9 @@ with tabs["segments"]:
             "ref_len",
             "best_ref",
             "seg_id",
-        ),  # fmt: skip  # fmt: skip
-        hide_index=True,
-        width="stretch",
+        ),
         on_select="rerun",
         selection_mode="single-row",
-        key="corpus_table",
     )
     st.caption(t("corpus_pick"))
     goto = st.number_input(  # numbered from 1 as the table's rows; empty: none
@@ -652,7 +648,7 @@ with tabs["compare"]:
                 (w2, "corpus_losses", losses, "corpus_losses_table"),
             ):
                 col.markdown(f"**{t(title)}**")
-                col.dataframe(
+                table(
                     [
                         {
                             t("corpus_col_seg"): pos_a[d.index] + 1,
@@ -664,11 +660,10 @@ with tabs["compare"]:
                         }
                         for d in items
                     ],
-                    hide_index=True,
-                    width="stretch",
+                    key,
                     on_select="rerun",
                     selection_mode="single-row",
-                    key=key,
+                    where=col,
                 )
                 sel = _selected(key, "rows")
                 if sel and sel[0] < len(items):

@@ -41,6 +41,7 @@ from pages._widgets import (
     plotly,
     score_card,
     shared_figure,
+    table,
 )
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -249,13 +250,8 @@ def show_tokens(r: MeteorResult) -> None:
         }
         for row in explain.token_table(r)
     ]
-    st.dataframe(
-        token_rows,
-        hide_index=True,
-        width="stretch",
-        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
-        key="tokens",
-    )
+    # every row (the default showed 10 of 13)
+    table(token_rows, "tokens", height=table_height(len(token_rows)))
     st.caption(t("tokens_numbered"))
 
 
@@ -266,7 +262,7 @@ def _why_table(title: str, empty: str, caption: str, rows: list[dict[str, Any]],
         st.caption(empty)
         return
     st.caption(caption)
-    st.dataframe(rows, hide_index=True, width="stretch", key=key)
+    table(rows, key)
 
 
 def show_word_costs(why: Explanation) -> None:
