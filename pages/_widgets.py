@@ -6,6 +6,7 @@ formatted (:mod:`pages._i18n`) and shown.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -130,6 +131,23 @@ def plotly(fig: Any, key: str) -> None:
     """Show a figure (:func:`localized`)."""
     fig = localized(fig)
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
+
+
+def uploader_css(button: str, limit: str, scope: str = "") -> str:
+    """``<style>`` for Streamlit's file drop zones (those below ``scope``, a CSS selector):
+    they write "Upload" and "200MB per file" in English whatever the interface, so those are
+    hidden and ``button`` and ``limit`` drawn in their place (issue #16)."""
+    zone = f'{scope} [data-testid="stFileUploaderDropzone"]'.strip()
+    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    button, limit = (json.dumps(x, ensure_ascii=False) for x in (button, limit))
+    return (
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
+        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
+        f"{zone} {hint} > span {{display: none}}"
+        f"{zone} {hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
+        "</style>"
+    )
 
 
 def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:

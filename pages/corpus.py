@@ -5,7 +5,6 @@ paired bootstrap, and export everything."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +39,7 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import download, localized, plotly, table
+from pages._widgets import download, localized, plotly, table, uploader_css
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -164,7 +163,7 @@ PAGE_STRINGS = freeze(
             "на файл. Читаются текстовые файлы с любым именем (.txt, .tsv и .jsonl — по их "
             "формату); нетекстовый файл отклоняется, и причина показана ниже.",
         },
-        # Streamlit's drop zone has its own English texts: replaced by CSS (see _uploader_css)
+        # Streamlit's drop zone has its own English texts: replaced by CSS (uploader_css)
         "corpus_upload_button": {"en": "Upload", "ru": "Загрузить"},
         "corpus_upload_limit": {"en": "{mb} MB per file", "ru": "до {mb} МБ на файл"},
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
@@ -284,23 +283,6 @@ PAGE_STRINGS = freeze(
 t = Translator(CORPUS_STRINGS, PAGE_STRINGS)
 
 
-def _uploader_css() -> str:
-    """Streamlit's drop zone writes "Upload" and "50MB per file" in English whatever the
-    interface: hide them and draw the interface's own texts in their place (issue #16)."""
-    button = json.dumps(t("corpus_upload_button"), ensure_ascii=False)
-    limit = json.dumps(t("corpus_upload_limit", mb=MAX_UPLOAD_MB), ensure_ascii=False)
-    zone = '[data-testid="stFileUploaderDropzone"]'
-    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
-    return (
-        "<style>"
-        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
-        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
-        f"{hint} > span {{display: none}}"
-        f"{hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
-        "</style>"
-    )
-
-
 st.title(t("corpus_title"))
 st.caption(t("corpus_intro"))
 
@@ -318,7 +300,9 @@ source = st.radio(
     key="corpus_source",
 )
 label_files: tuple[tuple[str, bytes], ...] = ()  # the uploads: their label columns
-st.html(_uploader_css())  # every drop zone of the page (the demo has the annotations' one)
+st.html(
+    uploader_css(t("corpus_upload_button"), t("corpus_upload_limit", mb=MAX_UPLOAD_MB))
+)  # every drop zone of the page (the demo has the annotations' one)
 if source == "demo":
     corpus = demo_corpus()
 else:
