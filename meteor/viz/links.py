@@ -1,9 +1,6 @@
-"""The link view: hypothesis and reference tokens, one link per match (:func:`link_view`).
-
-Short pairs are drawn in rows (hypothesis above the reference); a pair whose word
-labels would not fit side by side is drawn in columns (:func:`link_view_layout`).
-The traces themselves (links, chunk bands, tokens) are built in rows by
-:mod:`meteor.viz.link_traces` and transposed for the columns layout.
+"""The link view: hypothesis and reference tokens, one link per match (:func:`link_view`),
+in rows or, where the words would not fit, in columns; the traces are built in rows by
+:mod:`meteor.viz.link_traces` and transposed for the columns.
 """
 
 from __future__ import annotations

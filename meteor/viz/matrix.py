@@ -1,9 +1,5 @@
 """The X-Ray matrix of an alignment (:func:`matrix_view`): reference along the top,
-hypothesis down the side, one cell per token pair.
-
-A matched cell is coloured by its stage (and carries the stage's marker) or by
-the reference position it matched (X-Ray's spectrum); chunks are outlined.  Above
-:data:`MATRIX_CELL_LIMIT` cells the matrix is drawn compact, matched cells only.
+hypothesis down the side, one cell per token pair, chunks outlined.
 """
 
 from __future__ import annotations
