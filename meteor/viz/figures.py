@@ -19,8 +19,8 @@ from meteor.viz.links import (
     token_positions,
 )
 from meteor.viz.matrix import MATRIX_CELL_LIMIT, matrix_is_compact, matrix_view
-from meteor.viz.reconcile import reconcile_figure, shares_figure
-from meteor.viz.sensitivity import COINCIDE_TOL, coinciding_curves, sensitivity_figure
+from meteor.viz.reconcile import reconcile_figure
+from meteor.viz.sensitivity import coinciding_curves, sensitivity_figure
 from meteor.viz.style import (
     FUNCTION_WORD,
     LABELS_EN,
@@ -29,14 +29,12 @@ from meteor.viz.style import (
     MODULE_SYMBOL,
     OTHER_STAGE_COLOR,
     OTHER_STAGE_DASH,
-    OTHER_STAGE_SYMBOL,
     UNMATCHED,
     escape,
 )
 from meteor.viz.waterfall import waterfall_figure
 
 __all__ = [
-    "COINCIDE_TOL",
     "COLUMN_LABEL_CHARS",
     "COLUMN_PITCH_PX",
     "FUNCTION_WORD",
@@ -48,7 +46,6 @@ __all__ = [
     "MODULE_SYMBOL",
     "OTHER_STAGE_COLOR",
     "OTHER_STAGE_DASH",
-    "OTHER_STAGE_SYMBOL",
     "ROW_LAYOUT_WIDTH_PX",
     "UNMATCHED",
     "coinciding_curves",
@@ -59,7 +56,6 @@ __all__ = [
     "matrix_view",
     "reconcile_figure",
     "sensitivity_figure",
-    "shares_figure",
     "text_width_px",
     "token_positions",
     "waterfall_figure",

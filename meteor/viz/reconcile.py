@@ -1,5 +1,4 @@
-"""Why A and B differ (issue 33): the path as a waterfall (:func:`reconcile_figure`), the
-fair shares (Shapley values) as bars (:func:`shares_figure`), of a
+"""Why A and B differ (issue 33): the path as a waterfall (:func:`reconcile_figure`) of a
 :class:`meteor.analysis.reconcile_records.Reconciliation` read through the protocols below
 (no import upwards).  Group keys are looked up in ``labels`` and escaped.
 """
@@ -12,8 +11,6 @@ from typing import Protocol
 import plotly.graph_objects as go
 
 from meteor.viz.style import (
-    MODULE_COLORS,
-    UNMATCHED,
     Fmt,
     default_fmt,
     escape,
@@ -23,7 +20,7 @@ from meteor.viz.style import (
 )
 from meteor.viz.waterfall import waterfall_bars
 
-__all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure", "shares_figure"]
+__all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure"]
 
 
 class ReconcileStep(Protocol):
@@ -50,8 +47,6 @@ class ReconcileRecord(Protocol):
     def score_b(self) -> float: ...
     @property
     def steps(self) -> Sequence[ReconcileStep]: ...
-    @property
-    def shares(self) -> Sequence[tuple[str, float]]: ...
 
 
 def _group_label(labels: Mapping[str, str] | None, key: str) -> str:
@@ -90,40 +85,6 @@ def reconcile_figure(
         height=380,
         **frame(title),
         yaxis={"range": [0, max(1.0, top) * 1.12]},
-        showlegend=False,
-        plot_bgcolor="white",
-    )
-    return fig
-
-
-def shares_figure(
-    record: ReconcileRecord,
-    *,
-    labels: Mapping[str, str] | None = None,
-    fmt: Fmt = default_fmt,
-    title: str | None = None,
-) -> go.Figure:
-    """Each group's fair share of the gap B − A, one horizontal bar each (they add up to it)."""
-    keys = [g for g, _ in record.shares]
-    vals = [v for _, v in record.shares]
-    names = [escape(_group_label(labels, g)) for g in keys]
-    fig = go.Figure(
-        go.Bar(
-            x=vals,
-            y=names,
-            orientation="h",
-            text=[signed(v, fmt) for v in vals],
-            textposition="auto",
-            hovertext=[f"{n}: {signed(v, fmt)}" for n, v in zip(names, vals, strict=True)],
-            hoverinfo="text",
-            marker={"color": [MODULE_COLORS["exact"] if v >= 0 else UNMATCHED for v in vals]},
-            meta={"role": "reconcile_shares", "keys": keys},
-        )
-    )
-    fig.update_layout(
-        height=max(160, 40 * len(keys) + 80),
-        **frame(title),
-        yaxis={"autorange": "reversed"},
         showlegend=False,
         plot_bgcolor="white",
     )

@@ -36,7 +36,7 @@ def waterfall_bars(
     measure: Sequence[str],
     text: Sequence[str],
     hover: Sequence[str],
-    meta: dict[str, object],
+    meta: Mapping[str, object],
 ) -> go.Waterfall:
     """The bars of every waterfall here: gains green, losses red, totals blue, text outside."""
     return go.Waterfall(
