@@ -1,12 +1,9 @@
 """UI strings in English and Russian, and numbers written the UI language's way.
 
-* :data:`STRINGS`: the strings every page shares, a read-only table
-  (``types.MappingProxyType`` of read-only mappings) built once at import;
-* :class:`Translator`: a page's own ``t``, reading the page's table, then :data:`STRINGS`
-  (a page never writes into a shared table, so a key cannot change meaning with the
-  page that ran last);
-* :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the labels of stages,
-  sides and figures, in the interface language chosen in the sidebar (:func:`ui`).
+:data:`STRINGS` (every page's strings) is read-only and each page reads it through its own
+:class:`Translator` over its own table, so a key cannot change meaning with the page that
+ran last; :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the stage, side and
+figure labels follow the interface language chosen in the sidebar (:func:`ui`).
 """
 
 from __future__ import annotations
