@@ -29,7 +29,6 @@ Temporary files go to ``bench/out/`` (git-ignored).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -40,7 +39,7 @@ import threading
 import time
 
 import psutil
-from common import ROOT, SHARED
+from common import ROOT, SHARED, jar_pairs
 from distributed import Client
 
 from meteor import Meteor
@@ -59,14 +58,8 @@ OUT = ROOT / "bench" / "out" / "dask"
 
 
 def load(n: int | None) -> tuple[list[str], list[str]]:
-    hyps, refs = [], []
-    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            d = json.loads(line)
-            if d.get("type") == "segment":
-                hyps.append(d["hyp"])
-                refs.append(d["refs"][0])
-    return hyps[:n], refs[:n]
+    pairs = jar_pairs(DATA)[:n]
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def env() -> dict[str, str]:

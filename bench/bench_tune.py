@@ -34,7 +34,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
-from common import SHARED
+from common import JAR, SHARED
 
 from meteor.analysis import tune as tn
 from meteor.analysis.agreement import judged_rows, load_judged
@@ -43,8 +43,6 @@ from meteor.types import module_slot
 
 DATA = str(SHARED / "wmt21_ru-en_da" / "seg_da.tsv")
 
-#: The Meteor 1.5 jar as tools/meteor15/setup_meteor15.sh unpacks it.
-JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
 #: The Trainer's grid (``-i`` start, ``-f`` end, ``-s`` step): α β γ δ, then the weights of
 #: exact, stem, synonym, paraphrase (exact fixed at 1, as Meteor 1.5's tasks have it).
 JAR_GRID = (
