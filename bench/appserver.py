@@ -208,6 +208,11 @@ def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[
     return " ".join(hyp), " ".join(ref)
 
 
+def fmt(x: float) -> str:
+    """A score as the page's score card shows it (four decimals)."""
+    return f"{x:.4f}"
+
+
 def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
     """The load benchmarks' common options (bench_load.py, bench_load_ws.py), parsed."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)

@@ -42,6 +42,7 @@ from appserver import (  # noqa: E402
     REF_BOX,
     RssSampler,
     app_server,
+    fmt,
     guarded,
     load_bench_args,
     loadavg,
@@ -64,10 +65,6 @@ METRIC_JS = """([label]) => {
 WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
 WAIT_CHANGE_JS = f"""([label, old]) => {{
   const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
-
-
-def fmt(x: float) -> str:
-    return f"{x:.4f}"
 
 
 async def type_into(pg: Any, box: str, text: str) -> None:

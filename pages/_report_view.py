@@ -308,7 +308,7 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                     "p_bs": p_value(p.p_bootstrap, bootstrap_resolution(rk.samples)),
                     "p_ar": p_value(p.p_randomisation, plus_one_resolution(rk.trials)),
                     "p_adj": p_value(p.p_adjusted, adjusted_resolution),
-                    "sig": t("rp_yes") if p.significant else t("rp_no"),
+                    "sig": t("yes") if p.significant else t("no"),
                 }
                 for p in rk.pairs
             ],
@@ -523,7 +523,7 @@ def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str])
         [{"stage": module_label(m), "matched": c, "share": s} for m, c, s in loss.stage_matches],
         "rp_stage_table",
         column_config={
-            "stage": st.column_config.TextColumn(t("rp_col_stage")),
+            "stage": st.column_config.TextColumn(t("col_stage")),
             "matched": st.column_config.NumberColumn(t("rp_col_matched")),
             "share": st.column_config.ProgressColumn(
                 t("rp_col_share"), format="percent", min_value=0.0, max_value=1.0

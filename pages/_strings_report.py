@@ -54,7 +54,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "rp_col_missed": {"en": "missed", "ru": "пропущено"},
     "rp_col_unmatched": {"en": "unmatched", "ru": "без пары"},
     "rp_col_occurrences": {"en": "occurrences", "ru": "вхождений"},
-    "rp_col_stage": {"en": "stage", "ru": "этап"},
     "rp_col_matched": {"en": "matched reference words", "ru": "сопоставлено слов эталона"},
     "rp_col_share": {"en": "share", "ru": "доля"},
     "rp_col_seg_id": {"en": "segment id", "ru": "id сегмента"},
@@ -62,8 +61,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "rp_col_open_b": {"en": "Inspect B", "ru": "Разбор B"},
     "rp_col_count_words": {"en": "count", "ru": "раз"},
     "rp_open": {"en": "open", "ru": "открыть"},
-    "rp_yes": {"en": "yes", "ru": "да"},
-    "rp_no": {"en": "no", "ru": "нет"},
     "rp_comparisons": {
         "en": "{n} pairwise comparisons; a difference is significant when the {test} p, "
         "adjusted by the correction “{correction}” over the {n} comparisons, is below "

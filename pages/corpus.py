@@ -199,10 +199,6 @@ PAGE_STRINGS = freeze(
         },
         "corpus_sys_a": {"en": "System A (baseline)", "ru": "Система A (базовая)"},
         "corpus_sys_b": {"en": "System B", "ru": "Система B"},
-        "corpus_same": {
-            "en": "Choose two different systems.",
-            "ru": "Выберите две разные системы.",
-        },
         "corpus_diff_label": {
             "en": "Corpus METEOR difference B − A",
             "ru": "Разность METEOR корпуса B − A",
@@ -571,7 +567,7 @@ with tabs["compare"]:
             else get_paired(corpus, setting, meteor, results, name_a, name_b)
         )
         if name_a == name_b:
-            st.warning(t("corpus_same"))
+            st.warning(t("rp_same"))
         elif pb is None:
             st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
