@@ -27,10 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from common import ROOT, SHARED, loadavg
 
-ROOT = Path(__file__).resolve().parents[1]
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -210,8 +208,9 @@ def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[
     return " ".join(hyp), " ".join(ref)
 
 
-def loadavg() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+def fmt(x: float) -> str:
+    """A score as the page's score card shows it (four decimals)."""
+    return f"{x:.4f}"
 
 
 def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
@@ -264,7 +263,7 @@ async def guarded(job: Awaitable[None], out: dict[str, Any]) -> None:
     message kept, not fatal to the phase."""
     try:
         await job
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         out["errors"] = out.get("errors", 0) + 1
         out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
 

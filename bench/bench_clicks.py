@@ -41,6 +41,7 @@ from appserver import (  # noqa: E402
     CHROMIUM_ARGS,
     HYP_BOX,
     app_server,
+    fmt,
     loadavg,
     wmt_pairs,
 )
@@ -58,10 +59,6 @@ FIRST = (
     "Under the starry night, we danced with glee.",
     "We danced with joy under the starry night.",
 )
-
-
-def fmt(x: float) -> str:
-    return f"{x:.4f}"
 
 
 def first_load(pg: Any, url: str, timeout_ms: float) -> tuple[float, bool]:

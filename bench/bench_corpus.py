@@ -22,29 +22,15 @@ import resource
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, SHARED, peak_mb
 
-from meteor import Meteor  # noqa: E402
-from meteor.analysis.significance import bootstrap, paired_bootstrap  # noqa: E402
-from meteor.runners.parallel import default_workers, score_corpus  # noqa: E402
+from meteor import Meteor
+from meteor.analysis.significance import bootstrap, paired_bootstrap
+from meteor.runners.parallel import default_workers, score_corpus
 
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "all_outputs.tsv"
+DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 OUT = ROOT / "bench" / "out"
-
-
-def _mb(kib: int) -> float:
-    return kib / 1024  # ru_maxrss is in KiB on Linux
-
-
-def _peak_self() -> float:
-    return _mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-
-
-def _peak_children() -> float:
-    return _mb(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
 def load(n: int) -> tuple[list[str], list[str]]:
@@ -66,12 +52,12 @@ def main() -> None:
     hyps, refs = load(args.n)
     n = len(hyps)
     print(f"data: {DATA.name}, {n:,} segments; preset {args.preset}; {os.cpu_count()} CPUs")
-    print(f"peak RSS after reading: {_peak_self():.0f} MB")
+    print(f"peak RSS after reading: {peak_mb():.0f} MB")
 
     t0 = time.perf_counter()
     meteor = Meteor(args.preset)
     meteor.prepare()
-    print(f"resources loaded in {time.perf_counter() - t0:.1f} s; peak RSS {_peak_self():.0f} MB")
+    print(f"resources loaded in {time.perf_counter() - t0:.1f} s; peak RSS {peak_mb():.0f} MB")
 
     result = None
     for w in args.workers or [default_workers()]:
@@ -81,7 +67,7 @@ def main() -> None:
         print(
             f"score_corpus workers={w}: {dt:.1f} s, {n / dt:,.0f} seg/s; "
             f"corpus {result.score:.6f}, mean of segments {result.mean_segment_score:.6f}; "
-            f"peak RSS parent {_peak_self():.0f} MB, largest worker {_peak_children():.0f} MB"
+            f"peak RSS parent {peak_mb():.0f} MB, largest worker {peak_mb(resource.RUSAGE_CHILDREN):.0f} MB"
         )
     assert result is not None
 
@@ -100,7 +86,7 @@ def main() -> None:
             t0 = time.perf_counter()
             paired_bootstrap(a, b, meteor.params, n_samples=args.bootstrap)
             print(f"paired bootstrap (2 x {half:,}): {time.perf_counter() - t0:.2f} s")
-        print(f"peak RSS parent {_peak_self():.0f} MB")
+        print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
         OUT.mkdir(parents=True, exist_ok=True)
@@ -113,7 +99,7 @@ def main() -> None:
             "--jsonl", str(OUT / "segments.jsonl"), "--align-out", str(OUT / "run-align.out"),
             "--bootstrap", str(args.bootstrap), "--format", "text",
         ]  # fmt: skip
-        before = _peak_children()
+        before = peak_mb(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
         dt = time.perf_counter() - t0
@@ -121,7 +107,7 @@ def main() -> None:
         print("    " + proc.stdout.strip().replace("\n", "\n    "))
         if proc.returncode:
             print(proc.stderr)
-        peak = _peak_children()
+        peak = peak_mb(resource.RUSAGE_CHILDREN)
         note = "" if peak > before else " (not above the earlier workers' peak)"
         print(f"CLI peak RSS (largest process): {peak:.0f} MB{note}")
         sizes = {p.name: p.stat().st_size / 1e6 for p in OUT.iterdir()}

@@ -34,18 +34,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, SHARED, loadavg
 
-from meteor.analysis.baselines import CACHE_FOLDER  # noqa: E402
-from meteor.resources import cache_dir  # noqa: E402
+from meteor.analysis.baselines import CACHE_FOLDER
+from meteor.resources import cache_dir
 
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-DATA = str(
-    Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
-    / "wmt21_ru-en_da"
-    / "seg_da.tsv"
-)
+DATA = str(SHARED / "wmt21_ru-en_da" / "seg_da.tsv")
 BASELINES = ("chrf", "chrf++", "bleu")
 
 
@@ -70,10 +64,6 @@ def run(cwd: Path, args: argparse.Namespace, baselines: tuple[str, ...]) -> tupl
     return wall, cpu
 
 
-def load() -> str:
-    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DATA)
@@ -87,7 +77,7 @@ def main() -> None:
         rows = sum(1 for _ in fh) - 1
     print(f"{rows:,} rows of {args.data}; --workers {args.workers}, --bootstrap "
           f"{args.bootstrap}, --permutations {args.permutations}; {os.cpu_count()} CPUs")  # fmt: skip
-    print(f"load average (1, 5, 15 min) before: {load()}")
+    print(f"load average (1, 5, 15 min) before: {loadavg(', ')}")
     run(ROOT, args, ())  # warm-up: start-up caches (WordNet, paraphrase index) built
     cached = cache_dir() / CACHE_FOLDER
     times: dict[str, list[tuple[float, float]]] = {}
@@ -105,7 +95,7 @@ def main() -> None:
         ]
         for name, cwd, baselines in steps:
             times.setdefault(name, []).append(run(cwd, args, baselines))
-    print(f"load average after: {load()}")
+    print(f"load average after: {loadavg(', ')}")
     alone = times["METEOR alone"] + times["METEOR alone, again"]
     ref_wall = statistics.median(w for w, _ in alone)
     ref_cpu = statistics.median(c for _, c in alone)

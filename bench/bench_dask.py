@@ -29,7 +29,6 @@ Temporary files go to ``bench/out/`` (git-ignored).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -38,38 +37,29 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import psutil
+from common import ROOT, SHARED, jar_pairs
+from distributed import Client
 
-import psutil  # noqa: E402
-from distributed import Client  # noqa: E402
-
-from meteor import Meteor  # noqa: E402
-from meteor.io.record_files import segments_jsonl  # noqa: E402
-from meteor.runners.cluster import (  # noqa: E402
+from meteor import Meteor
+from meteor.io.record_files import segments_jsonl
+from meteor.runners.cluster import (
     StreamTotals,
     prepare_workers,
     score_corpus_dask,
     score_stream_lines,
 )
-from meteor.runners.parallel import score_corpus  # noqa: E402
-from meteor.runners.transport import Decoder, encode  # noqa: E402
+from meteor.runners.parallel import score_corpus
+from meteor.runners.transport import Decoder, encode
 
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
+DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
 
 
 def load(n: int | None) -> tuple[list[str], list[str]]:
-    hyps, refs = [], []
-    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            d = json.loads(line)
-            if d.get("type") == "segment":
-                hyps.append(d["hyp"])
-                refs.append(d["refs"][0])
-    return hyps[:n], refs[:n]
+    pairs = jar_pairs(DATA)[:n]
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def env() -> dict[str, str]:

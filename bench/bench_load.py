@@ -42,6 +42,7 @@ from appserver import (  # noqa: E402
     REF_BOX,
     RssSampler,
     app_server,
+    fmt,
     guarded,
     load_bench_args,
     loadavg,
@@ -64,10 +65,6 @@ METRIC_JS = """([label]) => {
 WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
 WAIT_CHANGE_JS = f"""([label, old]) => {{
   const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
-
-
-def fmt(x: float) -> str:
-    return f"{x:.4f}"
 
 
 async def type_into(pg: Any, box: str, text: str) -> None:
@@ -106,7 +103,7 @@ async def typical_session(
                 WAIT_VALUE_JS, arg=["METEOR", expected], timeout=timeout * 1000, polling=20
             )
             out["lat"].append(time.perf_counter() - t0)
-        except Exception:  # noqa: BLE001 -- a timeout is a result, counted
+        except Exception:
             out["timeouts"] += 1
         await asyncio.sleep(out["think"])
 
@@ -129,7 +126,7 @@ async def long_session(
                     WAIT_CHANGE_JS, arg=["METEOR", old], timeout=timeout * 1000, polling=50
                 )
                 out["lat"].append(time.perf_counter() - t0)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 out["timeouts"] += 1
             if stop.is_set():
                 break

@@ -37,8 +37,6 @@ adds to it (target ≤ +50 MB a worker).
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import os
 import statistics
 import subprocess
@@ -47,14 +45,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
+from common import JAR, ROOT, SHARED, beam_search, jar_pairs
+
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
     SHARED / "newstest2009_cs-en" / "meteor15.en_default_norm.jsonl.gz",
     SHARED / "ted_sk-en" / "meteor15.en_default_norm.jsonl.gz",
 )
-JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
 PAPER2005_FLAGS = ["-p", "0.9 3.0 0.5 0.5", "-m", "exact stem synonym", "-w", "1.0 1.0 1.0"]
 
 NLTK_SCRIPT = r"""
@@ -82,33 +79,15 @@ print(time.perf_counter() - t0)
 """
 
 
-def beam_search() -> str:
-    """Which Meteor 1.5 beam search this checkout's runs use (C from ./native, or Python)."""
-    code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    kind = out.stdout.strip() or "unknown"
-    return (
-        f"beam search in {kind} (METEOR_PURE_PYTHON={os.environ.get('METEOR_PURE_PYTHON', '')!r})"
-    )
-
-
 def load_pairs() -> list[tuple[str, str]]:
     """Distinct (hyp, first ref) pairs of the expected-value files, in file order."""
     seen: set[tuple[str, str]] = set()
     out: list[tuple[str, str]] = []
     for path in SOURCES:
-        if not path.is_file():
-            continue
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                d = json.loads(line)
-                if d.get("type") != "segment":
-                    continue
-                pair = (d["hyp"], d["refs"][0])
-                if pair not in seen and "\n" not in pair[0] + pair[1]:
-                    seen.add(pair)
-                    out.append(pair)
+        for pair in jar_pairs(path) if path.is_file() else []:
+            if pair not in seen and "\n" not in pair[0] + pair[1]:
+                seen.add(pair)
+                out.append(pair)
     return out
 
 
@@ -208,7 +187,8 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
                       f"{cpu:6.2f} s CPU {rss:5.0f} MB", file=sys.stderr, flush=True)  # fmt: skip
     print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
           f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; "
-          f"ours: {beam_search()}\n")  # fmt: skip
+          f"ours: beam search in {beam_search()} "
+          f"(METEOR_PURE_PYTHON={os.environ.get('METEOR_PURE_PYTHON', '')!r})\n")  # fmt: skip
     head = ("tool", "marginal ms/seg wall", "CPU", "start-up s wall", "CPU", "peak RSS MB N / 2N")
     print("| " + " | ".join(head) + " |")
     print("|---|---|---|---|---|---|")

@@ -16,7 +16,6 @@ Also printed: one pair warm (target ≤ 50 ms) and a 200-token pair of repeated 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import subprocess
@@ -25,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
-JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
+from common import JAR, ROOT, SHARED, beam_search, jar_pairs
+
+DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 
 
 def tree_mem_kb(pid: int) -> tuple[int, int]:
@@ -98,25 +97,15 @@ def main() -> None:
     ap.add_argument("--skip-nltk", action="store_true")
     args = ap.parse_args()
 
-    segs = []
-    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            d = json.loads(line)
-            if d.get("type") == "segment":
-                segs.append((d["hyp"], d["refs"][0]))
+    segs = jar_pairs(DATA)
     if args.segments:
         segs = segs[: args.segments]
     tmp = Path(tempfile.mkdtemp(prefix="meteor-bench-"))
     hyp_f, ref_f = tmp / "hyp.txt", tmp / "ref.txt"
     hyp_f.write_text("".join(h + "\n" for h, _ in segs), encoding="utf-8")
     ref_f.write_text("".join(r + "\n" for _, r in segs), encoding="utf-8")
-    probe = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
-    kind = subprocess.run(
-        [sys.executable, "-c", probe], env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
     print(f"{len(segs)} segments of WMT21 ru-en; {os.cpu_count()} cores; "
-          f"ours: beam search in {kind or 'unknown'}\n")  # fmt: skip
+          f"ours: beam search in {beam_search()}\n")  # fmt: skip
 
     rows: list[tuple[str, float, float, float, str]] = []
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -19,10 +19,10 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+from common import ROOT, SHARED
+
+DATA = SHARED
 FILES = [
     "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
     "ted_sk-en/meteor15.en_default_norm.jsonl.gz",

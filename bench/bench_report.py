@@ -25,27 +25,15 @@ import argparse
 import csv
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import SHARED, peak_mb
 
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-DATA = str(
-    Path(
-        os.environ.get("METEOR_SHARED_DATA")
-        or Path(__file__).resolve().parents[2] / "shared" / "data"
-    )
-    / "wmt21_ru-en_da"
-)
+DATA = str(SHARED / "wmt21_ru-en_da")
 HUMAN = "HUMAN-refB"  # reference B scored as a system: not an MT system
-
-
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def load(data: str, n_systems: int, n_segments: int) -> tuple[dict[str, list[str]], list[str]]:
@@ -82,7 +70,7 @@ def child(args: argparse.Namespace) -> None:
             phase, phase
         )
         if not marks or marks[-1][0] != phase:
-            marks.append((phase, time.perf_counter(), _peak_mb()))
+            marks.append((phase, time.perf_counter(), peak_mb()))
 
     t0 = time.perf_counter()
     trials = {"n_trials": args.trials} if args.trials else {}
@@ -93,7 +81,7 @@ def child(args: argparse.Namespace) -> None:
     spans: dict[str, float] = {}
     for (phase, t, _), nxt in zip(marks, [m[1] for m in marks[1:]] + [end], strict=True):
         spans[phase] = spans.get(phase, 0.0) + nxt - t
-    after_scoring = next((mb for phase, _, mb in marks if phase == "statistics"), _peak_mb())
+    after_scoring = next((mb for phase, _, mb in marks if phase == "statistics"), peak_mb())
     out = {
         "systems": len(hyps),
         "segments": len(refs),
@@ -103,7 +91,7 @@ def child(args: argparse.Namespace) -> None:
         "total_s": end - t0,
         **{f"{k}_s": v for k, v in spans.items()},
         "peak_rss_after_scoring_mb": after_scoring,
-        "peak_rss_mb": _peak_mb(),
+        "peak_rss_mb": peak_mb(),
     }
     print(json.dumps(out))
 

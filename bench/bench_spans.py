@@ -31,8 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("METEOR_SHARED_DATA", ROOT.parent / "shared" / "data"))
+from common import ROOT, SHARED
+
 SRC = SHARED / "wmt21_ted_mqm_spans" / "en-de"
 SETTINGS = ["-p", "meteor-1.5-de", "--preset-file", str(ROOT / "docs/spans/de-exact.json"),
             "--preset-file", str(ROOT / "docs/spans/de-nopunct.json")]  # fmt: skip

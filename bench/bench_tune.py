@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -35,27 +34,15 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
+from common import JAR, SHARED
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from meteor.analysis import tune as tn
+from meteor.analysis.agreement import judged_rows, load_judged
+from meteor.metric import Meteor
+from meteor.types import module_slot
 
-from meteor.analysis import tune as tn  # noqa: E402
-from meteor.analysis.agreement import judged_rows, load_judged  # noqa: E402
-from meteor.metric import Meteor  # noqa: E402
-from meteor.types import module_slot  # noqa: E402
+DATA = str(SHARED / "wmt21_ru-en_da" / "seg_da.tsv")
 
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-DATA = str(
-    Path(
-        os.environ.get("METEOR_SHARED_DATA")
-        or Path(__file__).resolve().parents[2] / "shared" / "data"
-    )
-    / "wmt21_ru-en_da"
-    / "seg_da.tsv"
-)
-
-
-#: The Meteor 1.5 jar as tools/meteor15/setup_meteor15.sh unpacks it.
-JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
 #: The Trainer's grid (``-i`` start, ``-f`` end, ``-s`` step): α β γ δ, then the weights of
 #: exact, stem, synonym, paraphrase (exact fixed at 1, as Meteor 1.5's tasks have it).
 JAR_GRID = (

@@ -25,14 +25,11 @@ import os
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, SHARED
 
-#: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
-DATA = str(Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data"))
+DATA = str(SHARED)
 
 SETS = {
     "en": "wmt21_ru-en_da/all_outputs.tsv",
@@ -83,7 +80,7 @@ def preset_lines(data: str, n: int) -> list[str]:
             for row in rows:
                 try:
                     r = m.score(row["hyp"], row["ref"])
-                except Exception as exc:  # noqa: BLE001 - the message is part of the record
+                except Exception as exc:
                     records.append({"error": f"{type(exc).__name__}: {exc}"})
                     continue
                 good.append(r)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -37,12 +36,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from common import ROOT, SHARED, peak_mb
 from scipy.stats import kendalltau
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-DATA = ROOT.parent / "shared" / "data" / "wmt21_ted_en-ru_mqm" / "seg_mqm.tsv"
+DATA = SHARED / "wmt21_ted_en-ru_mqm" / "seg_mqm.tsv"
 
 #: Overrides markers: add the embedding stage as the `ru` preset defines it / drop it.
 EMB: dict[str, Any] = {"embedding": 1}
@@ -164,7 +161,7 @@ def run_one(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
         "tau_whole": whole,
         "load_s": t1 - t0,
         "score_s": t2 - t1,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_rss_mb": peak_mb(),
         "modules": [m.value for m in scorer.params.modules],
     }
 

@@ -49,12 +49,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ru_mqm_kendall import Data, kendall, load_data, taus  # noqa: E402
+from ru_mqm_kendall import Data, kendall, load_data, taus
 
-from meteor import Meteor  # noqa: E402
-from meteor.languages.russian import RUSSIAN  # noqa: E402
+from meteor import Meteor
+from meteor.languages.russian import RUSSIAN
 from meteor.module_registry import MODULE_ORDER, Module
-from meteor.scoring import stats_from_alignment  # noqa: E402
+from meteor.scoring import stats_from_alignment
 
 EX, LE, ST, SY, EM = Module.EXACT, Module.LEMMA, Module.STEM, Module.SYNONYM, Module.EMBEDDING
 STAGES = (EX, LE, ST, SY)

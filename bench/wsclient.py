@@ -66,7 +66,7 @@ class WsSession:
                 msg.ParseFromString(raw)
                 self._apply(msg)
                 self._changed.set()
-        except Exception as exc:  # noqa: BLE001 -- a closed socket ends the session, reported
+        except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
             self._changed.set()
 

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -34,8 +33,7 @@ from meteor.io.scores import numeric_columns
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
-from pages._corpus_common import LINK_KEYS
-from pages._i18n import integer, num, t, ui
+from pages._i18n import integer, num, t
 from pages._settings import preset_values
 
 #: The bundled demo (a subset of WMT21 ru-en DA; meteor/data/agreement/README.md).
@@ -376,28 +374,6 @@ def row_of(judged: Judged, row: int) -> tuple[str, str, str, tuple[str, ...]] | 
     return None
 
 
-def inspect_url(hyp: str, refs: Sequence[str], preset: str | None) -> str:
-    """The Inspect page's URL for a pair: under ``preset`` as defined, or (None) under the
-    sidebar's setting (its preset and the parameters changed from it); ``ui=RU`` travels."""
-    ss = st.session_state
-    query: dict[str, Any] = {"hyp": hyp, "ref": "\n".join(refs)}
-    if ui() != "en":
-        query["ui"] = ui().upper()
-    if preset is not None and preset in PRESETS:
-        query["lang"] = PRESETS[preset].params.lang
-        query["preset"] = preset
-    else:
-        query["lang"] = ss.get("lang", "en")
-        side = ss.get("preset")
-        if side in PRESETS:
-            query["preset"] = side
-            base = preset_values(side)
-            for k in LINK_KEYS:
-                if k in ss and k in base and ss[k] != base[k]:
-                    query[k] = ss[k]
-    return "/?" + urlencode(query, doseq=True)
-
-
 def use_setting(preset: str, values: dict[str, float]) -> None:
     """Callback of "Use this setting": the sidebar gets ``preset`` (and its language), every
     parameter the preset's, then ``values`` (α β γ δ by widget key)."""
@@ -436,7 +412,6 @@ __all__ = [
     "fig_labels",
     "file_columns",
     "grid_of",
-    "inspect_url",
     "interval",
     "judged_of",
     "main_presets",

@@ -1,24 +1,17 @@
 """Process-wide caches of the app, shared by every session and bounded in bytes (not a page).
 
-Streamlit's ``st.cache_data`` pickles a value when it is stored and unpickles a new
-copy for every session on every hit: a 7,000-character pair's analysis is about
-3 MB pickled and took 1.4 s to pickle, and with ``max_entries=256`` the cache grew
-to 2.2 GB (issue 13).  The pages only read these values -- frozen dataclasses and
-tuples made by :mod:`meteor` -- so one object can be shared by every session:
+``st.cache_data`` unpickles a new copy for every session on every hit: a 7,000-character
+pair's analysis was 3 MB pickled, 1.4 s to pickle, and the cache grew to 2.2 GB (issue
+13).  The pages only read these values (frozen records of :mod:`meteor`), so one object
+serves every session:
 
 * :data:`APP_CACHE`: a :class:`meteor.memo.ByteBoundedMemo` (the project's one
-  byte-bounded cache) with a budget of its own: an LRU cache of immutable values whose
-  bound is the sum of their sizes in bytes (:func:`~meteor.memo.deep_size`, measured
-  once when a value is stored, or a :class:`~meteor.memo.Sized` value's own), not
-  their number.  Values larger than the whole budget are returned and not kept.
-  Concurrent callers asking for the same key wait for one computation
-  ("single flight") instead of each computing it.  Its budget, shared by the app's
-  analyses, near misses, figures and stage steps: ``METEOR_APP_CACHE_MB`` megabytes (default 256, at most 300 in the issue's terms; ``0`` turns caching off).
-* :func:`load_once`: a one-time, process-wide job (loading a setting's resources)
-  that several sessions may ask for at the same time: the first runs it, the others
-  wait for it and see its progress.
+  byte-bounded LRU cache, single flight per key) for the analyses, near misses, figures
+  and stage steps: ``METEOR_APP_CACHE_MB`` megabytes (default 256; ``0`` turns it off);
+* :func:`load_once`: a one-time job (loading a setting's resources) that several
+  sessions may ask for at once: the first runs it, the others wait and see its progress.
 
-Nothing here imports streamlit: it is plain Python, tested in tests/app/test_app_cache.py.
+Plain Python, no streamlit: tests/app/test_app_cache.py.
 """
 
 from __future__ import annotations
@@ -96,17 +89,13 @@ def load_once(
     *,
     poll: float = 0.2,
 ) -> None:
-    """Run ``job(report)`` once per process for ``key``; concurrent callers wait for it.
+    """Run ``job(report)`` once per process for ``key``; concurrent callers wait for it,
+    shown its latest report every ``poll`` seconds.  A failed job is forgotten (the next
+    caller tries again) and its exception raised in every waiting caller.
 
-    The caller that starts the job passes its reports to ``show`` as they come;
-    callers that find it running call ``show`` with its latest report every
-    ``poll`` seconds until it ends.  A job that failed is forgotten (the next
-    caller tries again) and its exception is raised in every waiting caller.
-
-    ``show`` may raise (Streamlit stops a session's script at its next call when
-    the user reruns or leaves): the job still runs to its end -- other sessions
-    may be waiting for it -- and the exception is raised afterwards in the caller
-    whose ``show`` raised it, never in the others.
+    ``show`` may raise (Streamlit stops a script at its next call when the user reruns or
+    leaves): the job still runs to its end -- other sessions may wait for it -- and the
+    exception is raised afterwards in that caller only.
     """
     for _ in range(3):  # a job cut short by its own caller's stop is started again
         with _JOBS_LOCK:

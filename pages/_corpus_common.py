@@ -29,6 +29,7 @@ from meteor.io.lines import InputWarning, detect_format
 from meteor.io.read import Corpus, InputError, load_corpus
 from meteor.io.record_files import segment_row
 from meteor.metric import Meteor
+from meteor.presets import PRESETS
 from meteor.runners.parallel import score_corpus
 from meteor.text.notices import bom_notice, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
@@ -47,6 +48,7 @@ __all__ = [
     "get_intervals",
     "get_paired",
     "inspect_link",
+    "inspect_url",
     "load_uploads",
     "percent",
     "safe_name",
@@ -357,27 +359,34 @@ LINK_KEYS = (
 )  # fmt: skip
 
 
-def inspect_link(result: MeteorResult) -> str:
-    """``/?hyp=…&ref=…&lang=…&preset=…`` (+ changed parameters): the Inspect page's URL.
+def inspect_url(hyp: str, refs: Sequence[str], preset: str | None = None) -> str:
+    """``/?hyp=…&ref=…&lang=…&preset=…``, the Inspect page's URL: under ``preset`` as defined,
+    or (None) under the sidebar's setting (its preset and the parameters changed from it).
 
-    The Inspect page is the default page, served at ``/`` (a deep link to its
-    ``url_path`` would be refused); its widgets bind these query parameters.  A
-    non-English interface travels too (``ui=RU``, the label its bound switch writes):
-    the page opened keeps the language of the page that linked to it.
+    The Inspect page is the default page, served at ``/`` (a deep link to its ``url_path``
+    would be refused); its widgets bind these query parameters.  A non-English interface
+    travels too (``ui=RU``), so the page opened keeps the language of the one linking to it.
     """
     ss = st.session_state
-    lang = ss.get("lang", "en")
-    query: dict[str, Any] = {"hyp": result.hyp, "ref": "\n".join(result.refs), "lang": lang}
+    query: dict[str, Any] = {"hyp": hyp, "ref": "\n".join(refs), "lang": ss.get("lang", "en")}
     if ui() != "en":
         query["ui"] = ui().upper()
-    preset = ss.get("preset")
-    if preset:
+    side = ss.get("preset")
+    if preset is not None and preset in PRESETS:
+        query["lang"] = PRESETS[preset].params.lang
         query["preset"] = preset
-        base = preset_values(preset)
+    elif side in PRESETS:
+        query["preset"] = side
+        base = preset_values(side)
         for k in LINK_KEYS:
             if k in ss and k in base and ss[k] != base[k]:
                 query[k] = ss[k]
     return "/?" + urlencode(query, doseq=True)
+
+
+def inspect_link(result: MeteorResult) -> str:
+    """The Inspect page's URL for a scored pair under the sidebar's setting."""
+    return inspect_url(result.hyp, result.refs)
 
 
 def cached_rows(
@@ -442,12 +451,17 @@ def percent(share: float) -> str:
 # ---------------------------------------------------------------------------
 # drill-down
 # ---------------------------------------------------------------------------
-def show_segment(result: MeteorResult, *, system: str, number: int, seg_id: str, key: str) -> None:
-    """One segment: its numbers, the link view of its alignment, the Inspect link."""
+def show_segment(
+    corpus: Corpus, results: dict[str, CorpusResult], system: str, pos: int, key: str
+) -> None:
+    """Segment ``pos`` (0-based) of ``system``: its numbers, the link view of its alignment,
+    the Inspect link."""
+    result = results[system].segments[pos]
+    seg_id = corpus.ids_of(system)[pos]
     head = t(
         "corpus_segment_head",
         system=safe_name(system),
-        k=integer(number),
+        k=integer(pos + 1),
         seg_id=safe_name(seg_id),
     )
     st.markdown(f"**{head}**")

@@ -1,12 +1,9 @@
 """UI strings in English and Russian, and numbers written the UI language's way.
 
-* :data:`STRINGS`: the strings every page shares, a read-only table
-  (``types.MappingProxyType`` of read-only mappings) built once at import;
-* :class:`Translator`: a page's own ``t``, reading the page's table, then :data:`STRINGS`
-  (a page never writes into a shared table, so a key cannot change meaning with the
-  page that ran last);
-* :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the labels of stages,
-  sides and figures, in the interface language chosen in the sidebar (:func:`ui`).
+:data:`STRINGS` (every page's strings) is read-only and each page reads it through its own
+:class:`Translator` over its own table, so a key cannot change meaning with the page that
+ran last; :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the stage, side and
+figure labels follow the interface language chosen in the sidebar (:func:`ui`).
 """
 
 from __future__ import annotations
@@ -52,14 +49,12 @@ def merged(*tables: Table) -> Table:
 _SHARED: Table = freeze(
     {
         # frame
-        "app_title": {"en": "METEOR explorer", "ru": "METEOR: разбор оценки"},
         "nav_analyse": {"en": "Analyse", "ru": "Анализ"},
         "nav_learn": {"en": "Learn", "ru": "Обучение"},
         "page_inspect": {"en": "Inspect a pair", "ru": "Разбор пары"},
         "page_corpus": {"en": "Corpus", "ru": "Корпус"},
         "page_compare": {"en": "Compare settings", "ru": "Сравнение настроек"},
         "page_learn": {"en": "How METEOR works", "ru": "Как устроен METEOR"},
-        "ui_lang": {"en": "Interface language", "ru": "Язык интерфейса"},
         "engine_lang": {"en": "Language of the texts", "ru": "Язык текстов"},
         "preset": {"en": "Preset", "ru": "Пресет"},
         "preset_file": {"en": "Preset file", "ru": "Файл пресета"},
@@ -135,10 +130,6 @@ _SHARED: Table = freeze(
         "beam_size": {"en": "Beam width", "ru": "Ширина луча"},
         "stemmer": {"en": "Stemmer", "ru": "Стеммер"},
         "reset": {"en": "Reset to preset", "ru": "Сбросить к пресету"},
-        "custom_note": {
-            "en": "Parameters differ from the preset: the signature says “+custom”.",
-            "ru": "Параметры отличаются от пресета: в подписи стоит «+custom».",
-        },
         # modules
         "exact": {"en": "exact", "ru": "точное"},
         "stem": {"en": "stem", "ru": "основа"},

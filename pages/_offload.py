@@ -1,32 +1,18 @@
 """Long pairs are scored in a worker process, off the server's interpreter (not a page).
 
-Every Streamlit session runs in a thread of one server process, and Python threads
-share one interpreter lock (the GIL).  A 7,000-character document pair costs about
-2 s of CPU (the score 0.45 s, its explanation with near misses 1.1 s, on an idle
-machine): while it runs in a session's thread, every other session's script, the
-websocket writes and the health endpoint get the interpreter only in turns, and each
-hand-over waits for the busy thread's switch interval (issue 13, "Load": one
-session's long pair must not block the others).
+Every session runs in a thread of one server process sharing one GIL; a 7,000-character
+pair costs about 2 s of CPU, during which every other session, the websocket writes and
+the health endpoint get the interpreter only in turns (issue 13, "Load": one session's
+long pair must not block the others).  So a pair of more than :data:`LONG_WORDS` words
+is scored, with its explanation, in a worker (:class:`Offloader`: ``METEOR_APP_WORKERS``
+processes, default 1, started with ``spawn`` -- never a fork of the threaded server --
+at a lower CPU priority).  The worker sends back the records the server would have made
+(:func:`analyse_here` and :func:`meteor.explain`, one code path), sized there, through
+the batch core as a corpus run's workers do (:func:`meteor.batch.score_segments`,
+:func:`meteor.batch.process_scorer`).  ``METEOR_APP_WORKERS=0`` scores in the server; a
+worker that died is replaced, the pair scored in the server meanwhile.
 
-So a pair of more than :data:`LONG_WORDS` words (the hypothesis plus its longest
-reference) is scored, with its explanation, in a worker process
-(:class:`Offloader`: a ``concurrent.futures`` process pool of
-``METEOR_APP_WORKERS`` processes, default 1, started with ``spawn`` -- never a fork
-of the threaded server -- and run at a lower CPU priority, so a class's typical
-pairs keep the cores first).  The worker sends back the same frozen records the
-server would have made (:func:`analyse_here` and :func:`meteor.explain` are the one
-code path for both) -- the analysis (:func:`score_pair`) and, when a page asks for
-it, the explanation (:func:`explain_pair`) -- with their size in bytes measured
-there, so the server only unpickles them (about 0.1 s for a 7,000-character pair).
-It is a worker process as those of a corpus run are: a pair is scored by the one batch
-core (:func:`meteor.batch.score_segments`), with this process's scorer for the setting
-(:func:`meteor.batch.process_scorer`) and the collector paused per job
-(:func:`meteor.batch.collection_paused`).  ``METEOR_APP_WORKERS=0``
-scores every pair in the server process, as before; a worker that died (killed, out
-of memory) is replaced, and the pair is scored in the server process meanwhile.
-
-Plain Python, no streamlit (the worker imports this module): tested in
-tests/app/test_offload.py.
+Plain Python, no streamlit (the worker imports this module): tests/app/test_offload.py.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pages._i18n import STRINGS, fig_labels, integer, num, signed, t, ui
 from pages._offload import is_long
 from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
 from pages._strings_reconcile import REASONS_RU
-from pages._widgets import md_escape, plotly, setting_md
+from pages._widgets import md_escape, plotly, setting_md, table
 
 __all__ = ["group_labels", "reason_text", "reconcile_for", "show_reconcile"]
 
@@ -121,7 +121,7 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
     plotly(figures.reconcile_figure(rec, labels=labels, fmt=num), key="rc_path_fig")
     st.markdown(f"**{t('rc_shares')}**")
     path = {s.group: s.delta for s in rec.steps}
-    st.dataframe(
+    table(
         [
             {
                 t("rc_col_group"): _label(labels, g),
@@ -130,9 +130,7 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
             }
             for g, v in rec.shares
         ],
-        hide_index=True,
-        width="stretch",
-        key="rc_shares_table",
+        "rc_shares_table",
     )
     # the library's reasons, in the interface language, as plain text (they quote the pair)
     with st.container(key="rc_words"):

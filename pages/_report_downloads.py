@@ -26,6 +26,7 @@ from meteor.viz.style import escape
 from pages._cache import APP_CACHE
 from pages._corpus_common import safe_name
 from pages._i18n import integer, t
+from pages._widgets import download
 
 __all__ = ["IMAGE_TYPES", "bucket_title", "figure_downloads", "figure_titles"]
 
@@ -87,11 +88,11 @@ def figure_downloads(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[st
         row = st.container(horizontal=True, vertical_alignment="center", key=f"rp_img_{name}")
         row.caption(safe_name(titles.get(name, name)))
         for fmt, mime in IMAGE_TYPES.items():
-            row.download_button(
+            download(
+                row,
                 fmt.upper(),
-                data=drawn[(name, fmt)],
-                file_name=f"meteor-{name}.{fmt}",
-                mime=mime,
-                key=f"rp_img_{name}_{fmt}",
-                on_click="ignore",
+                drawn[(name, fmt)],
+                f"meteor-{name}.{fmt}",
+                mime,
+                f"rp_img_{name}_{fmt}",
             )

@@ -29,7 +29,7 @@ from meteor.io.labels import label_columns, read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
-from meteor.viz import report_figures as report_figures
+from meteor.viz import report_figures
 from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
 from pages._corpus_common import corpus_key, inspect_link, safe_name
@@ -37,7 +37,7 @@ from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
-from pages._widgets import plotly, shared_figure
+from pages._widgets import download, plotly, shared_figure, table
 
 __all__ = ["REPORT_TABS", "figure_labels", "report_exports", "report_tabs"]
 
@@ -61,7 +61,7 @@ MAX_LABEL_BUCKETS = 50
 
 def figure_labels() -> dict[str, str]:
     """:mod:`meteor.viz.report_figures`'s label keys in the interface language."""
-    return {k: t(f"rf_{k}") for k in report_figures._LABELS_EN}
+    return {k: t(f"rf_{k}") for k in report_figures.LABELS_EN}
 
 
 def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
@@ -231,19 +231,12 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
             if fmt == "html"
             else report_exports(rep, key, fmt)
         )
-        row.download_button(
-            t(label),
-            data=data,
-            file_name=file_name,
-            mime=mime,
-            key=f"rp_dl_{fmt}",
-            on_click="ignore",
-        )
+        download(row, t(label), data, file_name, mime, f"rp_dl_{fmt}")
 
 
 def _system_table(rk: Ranking) -> None:
     """The N-system table: rank, cluster, corpus METEOR with interval, mean, P, R, frag."""
-    st.dataframe(
+    table(
         [
             {
                 "rank": r.rank,
@@ -260,6 +253,7 @@ def _system_table(rk: Ranking) -> None:
             }
             for r in rk.systems
         ],
+        "rp_ranking",
         column_config={
             "rank": st.column_config.NumberColumn(t("rp_col_rank"), width="small"),
             "cluster": st.column_config.NumberColumn(t("rp_col_cluster"), width="small"),
@@ -273,9 +267,6 @@ def _system_table(rk: Ranking) -> None:
             "recall": st.column_config.NumberColumn("R", format="%.4f"),
             "frag": st.column_config.NumberColumn(t("frag"), format="%.4f"),
         },
-        hide_index=True,
-        width="stretch",
-        key="rp_ranking",
     )
 
 
@@ -305,7 +296,7 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
             shared_figure((*key, "pvalues"), lambda: report_figures.pvalue_figure(rep, labels)),
             key="rp_fig_pvalues",
         )
-        st.dataframe(
+        table(
             [
                 {
                     "a": p.a,
@@ -317,10 +308,11 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                     "p_bs": p_value(p.p_bootstrap, bootstrap_resolution(rk.samples)),
                     "p_ar": p_value(p.p_randomisation, plus_one_resolution(rk.trials)),
                     "p_adj": p_value(p.p_adjusted, adjusted_resolution),
-                    "sig": t("rp_yes") if p.significant else t("rp_no"),
+                    "sig": t("yes") if p.significant else t("no"),
                 }
                 for p in rk.pairs
             ],
+            "rp_pairs",
             column_config={
                 "a": st.column_config.TextColumn(t("rp_col_a")),
                 "b": st.column_config.TextColumn(t("rp_col_b")),
@@ -339,9 +331,6 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                 ),
                 "sig": st.column_config.TextColumn(t("rp_col_sig")),
             },
-            hide_index=True,
-            width="stretch",
-            key="rp_pairs",
         )
 
 
@@ -370,9 +359,13 @@ class _Labels:
         values = set(by_id.values())
         if len(values) > MAX_LABEL_BUCKETS:
             st.warning(
-                t("rp_b_label_many", column=safe_name(column), n=integer(len(values)),
-                  most=integer(MAX_LABEL_BUCKETS))
-            )  # fmt: skip
+                t(
+                    "rp_b_label_many",
+                    column=safe_name(column),
+                    n=integer(len(values)),
+                    most=integer(MAX_LABEL_BUCKETS),
+                )
+            )
             return None
         ranked = {n: self.results[n] for n in rep.systems}
         digest = hashlib.sha256(b"".join(d for _n, d in self.files)).hexdigest()
@@ -397,25 +390,26 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
         got = labels_of.table(rep, name.removeprefix("label:"), key)
         if got is None:
             return
-        table = got
+        bucket = got
     else:
-        table = rep.buckets[names.index(name) if name in names else 0]
-    fig_key = (*key, "bucket", table.name, hash(table.rows))  # a label column: its upload's
-    title = bucket_title(table.name)
+        bucket = rep.buckets[names.index(name) if name in names else 0]
+    fig_key = (*key, "bucket", bucket.name, hash(bucket.rows))  # a label column: its upload's
+    title = bucket_title(bucket.name)
     labels = figure_labels()
 
     def build() -> Any:
-        fig = report_figures.bucket_figure(rep, table, labels)
+        fig = report_figures.bucket_figure(rep, bucket, labels)
         fig.update_layout(title={"text": title})  # the library's title is English
         return fig
 
     plotly(shared_figure(fig_key, build), key="rp_fig_bucket")
-    seg = table.unit == "segments"
+    seg = bucket.unit == "segments"
     st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
-    rows, config = _bucket_rows(table)
+    rows, config = _bucket_rows(bucket)
     f4 = "%.4f"
-    st.dataframe(
+    table(
         rows,
+        "rp_bucket_table",
         column_config={
             "system": st.column_config.TextColumn(t("rp_col_system")),
             "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
@@ -423,9 +417,6 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
             "recall": st.column_config.NumberColumn("R", format=f4),
             **config,
         },
-        hide_index=True,
-        width="stretch",
-        key="rp_bucket_table",
     )
 
 
@@ -517,30 +508,28 @@ def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str])
         (c2, "rp_unmatched", loss.unmatched_hyp_words, "rp_col_unmatched", "unmatched"),
     ):
         col.markdown(f"**{t(head)}**")
-        col.dataframe(
+        table(
             [{"word": w, wkey: m, "of": n} for w, m, n in words],
+            wkey,
             column_config={
                 "word": st.column_config.TextColumn(t("rp_col_word")),
                 wkey: st.column_config.NumberColumn(t(what)),
                 "of": st.column_config.NumberColumn(t("rp_col_occurrences")),
             },
-            hide_index=True,
-            width="stretch",
-            key=wkey,
+            where=col,
         )
     c3.markdown(f"**{t('rp_stages')}**")
-    c3.dataframe(
+    table(
         [{"stage": module_label(m), "matched": c, "share": s} for m, c, s in loss.stage_matches],
+        "rp_stage_table",
         column_config={
-            "stage": st.column_config.TextColumn(t("rp_col_stage")),
+            "stage": st.column_config.TextColumn(t("col_stage")),
             "matched": st.column_config.NumberColumn(t("rp_col_matched")),
             "share": st.column_config.ProgressColumn(
                 t("rp_col_share"), format="percent", min_value=0.0, max_value=1.0
             ),
         },
-        hide_index=True,
-        width="stretch",
-        key="rp_stage_table",
+        where=c3,
     )
 
 
@@ -584,15 +573,14 @@ def _two_systems(
         (w2, b, versus.words_only_b, "rp_only_b"),
     ):
         col.markdown(f"**{t('rp_only', name=safe_name(who))}**")
-        col.dataframe(
+        table(
             [{"word": w, "count": c} for w, c in only],
+            wkey,
             column_config={
                 "word": st.column_config.TextColumn(t("rp_col_word")),
                 "count": st.column_config.NumberColumn(t("rp_col_count_words")),
             },
-            hide_index=True,
-            width="stretch",
-            key=wkey,
+            where=col,
         )
 
 
@@ -602,7 +590,7 @@ def _wins_tables(
     """The segments where A wins most, then where B does (``link``: Inspect's address)."""
     for who, wins, tkey in ((a, versus.a_wins, "rp_wins_a"), (b, versus.b_wins, "rp_wins_b")):
         st.markdown(f"**{t('rp_wins', name=safe_name(who))}**")
-        st.dataframe(
+        table(
             [
                 {
                     "seg_id": w.seg_id,
@@ -617,6 +605,7 @@ def _wins_tables(
                 }
                 for w in wins
             ],
+            tkey,
             column_config={
                 "seg_id": st.column_config.TextColumn(t("rp_col_seg_id")),
                 "a": st.column_config.NumberColumn("A", format="%.4f"),
@@ -632,7 +621,4 @@ def _wins_tables(
                 "hyp_b": st.column_config.TextColumn("B", width=200),
                 "ref": st.column_config.TextColumn(t("reference"), width=200),
             },
-            hide_index=True,
-            width="stretch",
-            key=tkey,
         )

@@ -1,12 +1,7 @@
-"""Cached scoring for the pages: one ``Meteor`` per setting, analyses shared by sessions.
-
-* :func:`scorer` (``st.cache_resource``: one ``Meteor`` per preset and overrides);
-* :func:`analyse`, :func:`explanation_for`, :func:`stage_steps_for`: the library's
-  records for a pair, kept once for every session in :data:`pages._cache.APP_CACHE`;
-* :func:`ensure_ready` and :func:`warm_up`: resources loaded once per process, with
-  a progress bar;
-* :func:`shown_errors`: the library's errors become ``st.error`` with its message,
-  never a traceback.
+"""Cached scoring for the pages: one ``Meteor`` per setting (:func:`scorer`), the library's
+records for a pair kept once for every session in :data:`pages._cache.APP_CACHE`, resources
+loaded once per process with a progress bar, and the library's errors shown as one
+``st.error`` line (:func:`shown_errors`), never a traceback.
 """
 
 from __future__ import annotations

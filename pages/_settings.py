@@ -24,7 +24,7 @@ from pages._input_messages import input_message
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
 from pages._scoring import Setting as Setting
 from pages._scoring import warm_up
-from pages._widgets import code_span
+from pages._widgets import code_span, uploader_css
 
 #: Largest preset file accepted in the sidebar (MB): a preset file is a few hundred bytes.
 PRESET_FILE_MB = 1
@@ -253,20 +253,8 @@ def _preset_file_upload() -> None:
     :func:`current_setting` scores with the file, so the signature names it.  A bad file is
     one error line; removing the file leaves the parameters as they are, on the base preset."""
     ss = st.session_state
-    # Streamlit's drop zone writes "Upload" and "200MB per file" in English whatever the
-    # interface: its own texts are drawn in their place (as the Corpus page does)
-    zone = '.st-key-preset_file_upload [data-testid="stFileUploaderDropzone"]'
-    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
-    button = json.dumps(t("preset_file_upload"), ensure_ascii=False)
-    limit = json.dumps(t("preset_file_limit", mb=PRESET_FILE_MB), ensure_ascii=False)
-    st.sidebar.html(
-        "<style>"
-        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
-        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
-        f"{zone} {hint} > span {{display: none}}"
-        f"{zone} {hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
-        "</style>"
-    )
+    button, limit = t("preset_file_upload"), t("preset_file_limit", mb=PRESET_FILE_MB)
+    st.sidebar.html(uploader_css(button, limit, ".st-key-preset_file_upload"))
     up = st.sidebar.file_uploader(
         t("preset_file"),
         type=["json"],

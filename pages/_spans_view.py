@@ -24,7 +24,7 @@ from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
 from pages._i18n import Translator, freeze, integer, module_label, num, signed
 from pages._scoring import SHOWN_ERRORS
-from pages._widgets import md_escape
+from pages._widgets import md_escape, table
 
 __all__ = [
     "PARAM",
@@ -160,7 +160,7 @@ def show_cells(seg: SegmentSpans) -> None:
                 t("spans_col_cost"): signed(seg.cost[cell]) if seg.cost[cell] else num(0.0),
             }
         )
-    st.dataframe(rows, hide_index=True, width="stretch", key="span_cells")
+    table(rows, "span_cells")
     if seg.omissions:
         st.caption(t("spans_omissions", n=integer(seg.omissions)))
 
@@ -349,8 +349,7 @@ def corpus_section(
             )
     if not rows:
         return
-    table = setting_table("", "", count_spans(records, anns, raters), n_samples=0)
-    o = table.overall
+    o = setting_table("", "", count_spans(records, anns, raters), n_samples=0).overall
     st.caption(
         ct(
             "spans_table_caption",
@@ -363,8 +362,9 @@ def corpus_section(
     )
     st.caption(ct("spans_sorted"))
     rows.sort(key=lambda row: -row[ct("spans_col_disagree")])
-    st.dataframe(
+    table(
         rows,
+        "corpus_span_rows",
         column_config={
             "open": st.column_config.LinkColumn(
                 ct("spans_col_open"), display_text=ct("spans_open"), width="small"
@@ -378,9 +378,6 @@ def corpus_section(
             "open",
             *(ct(f"spans_col_{c}") for c in ("disagree", "blind", "unseen", "seen", "hyp")),
         ],
-        hide_index=True,
-        width="stretch",
-        key="corpus_span_rows",
     )
 
 
@@ -485,4 +482,4 @@ def agreement_section(
                 at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
             }
         )
-    st.dataframe(rows, hide_index=True, width="stretch", key="agr_span_table")
+    table(rows, "agr_span_table")

@@ -54,17 +54,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "rp_col_missed": {"en": "missed", "ru": "пропущено"},
     "rp_col_unmatched": {"en": "unmatched", "ru": "без пары"},
     "rp_col_occurrences": {"en": "occurrences", "ru": "вхождений"},
-    "rp_col_stage": {"en": "stage", "ru": "этап"},
     "rp_col_matched": {"en": "matched reference words", "ru": "сопоставлено слов эталона"},
     "rp_col_share": {"en": "share", "ru": "доля"},
-    "rp_col_frag_bin": {"en": "fragmentation", "ru": "фрагментация"},
     "rp_col_seg_id": {"en": "segment id", "ru": "id сегмента"},
     "rp_col_open_a": {"en": "Inspect A", "ru": "Разбор A"},
     "rp_col_open_b": {"en": "Inspect B", "ru": "Разбор B"},
     "rp_col_count_words": {"en": "count", "ru": "раз"},
     "rp_open": {"en": "open", "ru": "открыть"},
-    "rp_yes": {"en": "yes", "ru": "да"},
-    "rp_no": {"en": "no", "ru": "нет"},
     "rp_comparisons": {
         "en": "{n} pairwise comparisons; a difference is significant when the {test} p, "
         "adjusted by the correction “{correction}” over the {n} comparisons, is below "
@@ -192,13 +188,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "matched, precision: of its hypothesis words (no METEOR per word bucket).",
         "ru": "Каждое слово — в одной группе; полнота — доля сопоставленных слов эталона "
         "группы, точность — слов гипотезы (METEOR для групп слов не считается).",
-    },
-    "rp_labels": {"en": "Bucket also by column", "ru": "Группировать также по столбцу"},
-    "rp_labels_help": {
-        "en": "Columns of the uploaded tables besides system, id, hypothesis and "
-        "reference (domain, document…): one bucketing each.",
-        "ru": "Столбцы загруженных таблиц кроме системы, id, гипотезы и эталона (домен, "
-        "документ…): по разбиению на каждый.",
     },
     "rp_system": {"en": "System", "ru": "Система"},
     "rp_missed": {

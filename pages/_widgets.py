@@ -6,6 +6,7 @@ formatted (:mod:`pages._i18n`) and shown.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -132,16 +133,43 @@ def plotly(fig: Any, key: str) -> None:
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 
+def uploader_css(button: str, limit: str, scope: str = "") -> str:
+    """``<style>`` for Streamlit's file drop zones (those below ``scope``, a CSS selector):
+    they write "Upload" and "200MB per file" in English whatever the interface, so those are
+    hidden and ``button`` and ``limit`` drawn in their place (issue #16)."""
+    zone = f'{scope} [data-testid="stFileUploaderDropzone"]'.strip()
+    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    button, limit = (json.dumps(x, ensure_ascii=False) for x in (button, limit))
+    return (
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
+        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
+        f"{zone} {hint} > span {{display: none}}"
+        f"{zone} {hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
+        "</style>"
+    )
+
+
+def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:
+    """A dataframe in ``where`` (``st`` or a container) as wide as it, without the index."""
+    where.dataframe(rows, hide_index=True, width="stretch", key=key, **kw)
+
+
+def download(where: Any, label: str, data: Any, name: str, mime: str, key: str, **kw: Any) -> None:
+    """A download button in ``where`` (``st`` or a container); ``data`` may be a function,
+    called only when clicked, and a click does not rerun the page."""
+    where.download_button(
+        label, data=data, file_name=name, mime=mime, key=key, on_click="ignore", **kw
+    )
+
+
 def download_html(label: str, fig_factory: Callable[[], Any], name: str, key: str) -> None:
     """A download button that builds the figure's self-contained HTML only when clicked
     (in plotly's own template: :func:`meteor.viz.style.standalone`, not the app's theme)."""
-    st.download_button(
-        label,
-        data=lambda: pio.to_html(
+
+    def html() -> str:
+        return pio.to_html(
             standalone(fig_factory()), include_plotlyjs=True, full_html=True, validate=False
-        ),
-        file_name=name,
-        mime="text/html",
-        key=key,
-        on_click="ignore",
-    )
+        )
+
+    download(st, label, html, name, "text/html", key)

@@ -24,12 +24,12 @@ from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
 from pages import _spans_view as spans_view
 from pages._cache import APP_CACHE
-from pages._corpus_common import safe_name
+from pages._corpus_common import inspect_url, safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import code_span, localized, plotly
+from pages._widgets import code_span, localized, plotly, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -114,7 +114,7 @@ def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
     """The cross-validated result, the best setting, its signature, download and use."""
     st.markdown("**" + t("agr_tune_cv_title", objective=view.objective_label(result.objective))
                 + "**")  # fmt: skip
-    st.dataframe(view.fold_rows(result), hide_index=True, key="agr_tune_cv", width="stretch")
+    table(view.fold_rows(result), "agr_tune_cv")
     group = t("agr_tune_group_system") if choices.group_by == "system" else choices.group_by
     st.caption(t("agr_tune_cv_caption", base=result.base_name, n=integer(choices.resamples),
                  k=integer(len(result.folds)), group=safe_name(group)))  # fmt: skip
@@ -191,17 +191,12 @@ def show_table(run: view.Run) -> None:
         key="agr_statistic",
         required=True,
     )
-    st.dataframe(
-        view.table_rows(a, statistic or "kendall"),
-        hide_index=True,
-        key="agr_table",
-        width="stretch",
-    )
+    table(view.table_rows(a, statistic or "kendall"), "agr_table")
     st.caption(t("agr_table_caption"))
     st.caption(darr_note(run))
     if a.comparisons:
         st.subheader(t("agr_sig_title"))
-        st.dataframe(view.comparison_rows(a), hide_index=True, key="agr_sig", width="stretch")
+        table(view.comparison_rows(a), "agr_sig")
         st.caption(t("agr_sig_caption", n=integer(a.n_permutations)))
 
 
@@ -258,7 +253,7 @@ def show_scatter(run: view.Run) -> None:
     for ref in refs:
         st.text(ref)
     preset = name if scores.kind == "preset" else None
-    st.link_button(t("agr_open_inspect"), view.inspect_url(hyp, refs, preset), icon="🔍")
+    st.link_button(t("agr_open_inspect"), inspect_url(hyp, refs, preset), icon="🔍")
 
 
 def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:

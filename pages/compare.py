@@ -23,7 +23,7 @@ from pages._settings import (
     preset_description,
     preset_setting,
 )
-from pages._widgets import headline, md_escape, plotly, setting_md
+from pages._widgets import headline, md_escape, plotly, setting_md, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -133,10 +133,10 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
     if not diff.only_a and not diff.only_b and not changed:
         where.caption(t("same_matches"))
         return
-    table = []
+    rows = []
     for side, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
         for m in ms:
-            table.append(
+            rows.append(
                 {
                     t("col_where"): side,
                     t("col_stage"): module_label(m.module),
@@ -145,7 +145,7 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
                 }
             )
     for x, y in changed:
-        table.append(
+        rows.append(
             {
                 t("col_where"): t("stage_differs"),
                 t("col_stage"): f"{module_label(x.module)} / {module_label(y.module)}",
@@ -153,7 +153,7 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
                 t("col_ref"): " ".join(x.ref_words),
             }
         )
-    where.dataframe(table, hide_index=True, width="stretch", key=f"cmp_diff_{name}")
+    table(rows, f"cmp_diff_{name}", where=where)
 
 
 hyp, refs = require_pair()
@@ -199,7 +199,7 @@ rows = [
     | {name: head[key] for name, head in heads.items()}
     for key in next(iter(heads.values()))
 ]
-st.dataframe(rows, hide_index=True, width="stretch", key="cmp_table")
+table(rows, "cmp_table")
 
 for name, an in runs:
     with st.container(border=True):

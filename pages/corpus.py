@@ -5,7 +5,6 @@ paired bootstrap, and export everything."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +39,7 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import localized, plotly
+from pages._widgets import download, localized, plotly, table, uploader_css
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -164,7 +163,7 @@ PAGE_STRINGS = freeze(
             "на файл. Читаются текстовые файлы с любым именем (.txt, .tsv и .jsonl — по их "
             "формату); нетекстовый файл отклоняется, и причина показана ниже.",
         },
-        # Streamlit's drop zone has its own English texts: replaced by CSS (see _uploader_css)
+        # Streamlit's drop zone has its own English texts: replaced by CSS (uploader_css)
         "corpus_upload_button": {"en": "Upload", "ru": "Загрузить"},
         "corpus_upload_limit": {"en": "{mb} MB per file", "ru": "до {mb} МБ на файл"},
         "corpus_sort_segment": {"en": "segment number", "ru": "номер сегмента"},
@@ -200,10 +199,6 @@ PAGE_STRINGS = freeze(
         },
         "corpus_sys_a": {"en": "System A (baseline)", "ru": "Система A (базовая)"},
         "corpus_sys_b": {"en": "System B", "ru": "Система B"},
-        "corpus_same": {
-            "en": "Choose two different systems.",
-            "ru": "Выберите две разные системы.",
-        },
         "corpus_diff_label": {
             "en": "Corpus METEOR difference B − A",
             "ru": "Разность METEOR корпуса B − A",
@@ -284,23 +279,6 @@ PAGE_STRINGS = freeze(
 t = Translator(CORPUS_STRINGS, PAGE_STRINGS)
 
 
-def _uploader_css() -> str:
-    """Streamlit's drop zone writes "Upload" and "50MB per file" in English whatever the
-    interface: hide them and draw the interface's own texts in their place (issue #16)."""
-    button = json.dumps(t("corpus_upload_button"), ensure_ascii=False)
-    limit = json.dumps(t("corpus_upload_limit", mb=MAX_UPLOAD_MB), ensure_ascii=False)
-    zone = '[data-testid="stFileUploaderDropzone"]'
-    hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
-    return (
-        "<style>"
-        f'{zone} button [data-testid="stMarkdownContainer"] p {{display: none}}'
-        f'{zone} button [data-testid="stMarkdownContainer"]::after {{content: {button}}}'
-        f"{hint} > span {{display: none}}"
-        f"{hint}::after {{content: {limit}; font-size: 0.875rem; opacity: 0.6}}"
-        "</style>"
-    )
-
-
 st.title(t("corpus_title"))
 st.caption(t("corpus_intro"))
 
@@ -318,7 +296,9 @@ source = st.radio(
     key="corpus_source",
 )
 label_files: tuple[tuple[str, bytes], ...] = ()  # the uploads: their label columns
-st.html(_uploader_css())  # every drop zone of the page (the demo has the annotations' one)
+st.html(
+    uploader_css(t("corpus_upload_button"), t("corpus_upload_limit", mb=MAX_UPLOAD_MB))
+)  # every drop zone of the page (the demo has the annotations' one)
 if source == "demo":
     corpus = demo_corpus()
 else:
@@ -375,7 +355,7 @@ names = list(results)
 
 # -- summary ------------------------------------------------------------------------
 if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took six screens
-    st.dataframe(
+    table(
         [
             {
                 "system": name,
@@ -394,6 +374,7 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             }
             for name, res in results.items()
         ],
+        "corpus_summary",
         column_config={
             "system": st.column_config.TextColumn(t("corpus_col_system")),
             "score": st.column_config.TextColumn(
@@ -403,37 +384,24 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             "mean": st.column_config.TextColumn(t("corpus_col_mean"), help=t("corpus_mean_help")),
             "mean_ci": st.column_config.TextColumn(t("corpus_col_ci")),
         },
-        hide_index=True,
-        width="stretch",
         height=(len(names) + 1) * 35 + 3,  # every system, no scrolling
-        key="corpus_summary",
     )
     st.caption(t("corpus_summary_caption", n=integer(intervals[names[0]].n_samples)))
 else:
     for name, res in results.items():
         ci = intervals[name]
-        c1, c2 = st.columns(2)
         label = safe_name(name)  # a file or system name: labels render Markdown
-        c1.metric(
-            t("corpus_score_label", system=label), num(res.score), help=t("corpus_score_help")
-        )
-        c1.caption(
-            t("corpus_ci", low=num(ci.corpus.low), high=num(ci.corpus.high),
-              n=integer(ci.n_samples))
-        )  # fmt: skip
-        c2.metric(
-            t("corpus_mean_label", system=label),
-            num(res.mean_segment_score),
-            help=t("corpus_mean_help"),
-        )
-        c2.caption(
-            t(
-                "corpus_ci",
-                low=num(ci.mean_segment.low),
-                high=num(ci.mean_segment.high),
-                n=integer(ci.n_samples),
+        for col, what, value, iv in zip(
+            st.columns(2),
+            ("score", "mean"),
+            (res.score, res.mean_segment_score),
+            (ci.corpus, ci.mean_segment),
+            strict=True,
+        ):
+            col.metric(
+                t(f"corpus_{what}_label", system=label), num(value), help=t(f"corpus_{what}_help")
             )
-        )
+            col.caption(t("corpus_ci", low=num(iv.low), high=num(iv.high), n=integer(ci.n_samples)))
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
@@ -486,7 +454,7 @@ with tabs["segments"]:
         query=query,
     )
     st.caption(t("corpus_shown", shown=integer(len(rows)), n=integer(len(res.segments))))
-    st.dataframe(
+    table(
         [
             {
                 "segment": r["segment"],
@@ -507,6 +475,7 @@ with tabs["segments"]:
             }
             for r in rows
         ],
+        "corpus_table",
         column_config={
             "segment": st.column_config.NumberColumn(t("corpus_col_seg"), width="small"),
             "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
@@ -541,12 +510,9 @@ with tabs["segments"]:
             "ref_len",
             "best_ref",
             "seg_id",
-        ),  # fmt: skip  # fmt: skip
-        hide_index=True,
-        width="stretch",
+        ),
         on_select="rerun",
         selection_mode="single-row",
-        key="corpus_table",
     )
     st.caption(t("corpus_pick"))
     goto = st.number_input(  # numbered from 1 as the table's rows; empty: none
@@ -565,13 +531,7 @@ with tabs["segments"]:
     elif goto is not None:
         number = int(goto)
     if number is not None:
-        show_segment(
-            res.segments[number - 1],
-            system=system,
-            number=number,
-            seg_id=corpus.ids_of(system)[number - 1],
-            key="corpus_detail",
-        )
+        show_segment(corpus, results, system, number - 1, key="corpus_detail")
     # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
     spans_view.corpus_section(results, corpus.ids_of, meteor.params, inspect_link, annotations)
 
@@ -591,13 +551,7 @@ with tabs["dist"]:
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
-            show_segment(
-                results[names[sys_k]].segments[seg_k],
-                system=names[sys_k],
-                number=seg_k + 1,
-                seg_id=corpus.ids_of(names[sys_k])[seg_k],
-                key="corpus_len_detail",
-            )
+            show_segment(corpus, results, names[sys_k], seg_k, key="corpus_len_detail")
 
 # -- compare two systems --------------------------------------------------------------------
 with tabs["compare"]:
@@ -613,7 +567,7 @@ with tabs["compare"]:
             else get_paired(corpus, setting, meteor, results, name_a, name_b)
         )
         if name_a == name_b:
-            st.warning(t("corpus_same"))
+            st.warning(t("rp_same"))
         elif pb is None:
             st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
@@ -674,7 +628,7 @@ with tabs["compare"]:
                 (w2, "corpus_losses", losses, "corpus_losses_table"),
             ):
                 col.markdown(f"**{t(title)}**")
-                col.dataframe(
+                table(
                     [
                         {
                             t("corpus_col_seg"): pos_a[d.index] + 1,
@@ -686,11 +640,10 @@ with tabs["compare"]:
                         }
                         for d in items
                     ],
-                    hide_index=True,
-                    width="stretch",
+                    key,
                     on_select="rerun",
                     selection_mode="single-row",
-                    key=key,
+                    where=col,
                 )
                 sel = _selected(key, "rows")
                 if sel and sel[0] < len(items):
@@ -706,13 +659,7 @@ with tabs["compare"]:
                     (right, name_b, pos_b[chosen], "corpus_pair_b"),
                 ):
                     with col:
-                        show_segment(
-                            results[name].segments[pos],
-                            system=name,
-                            number=pos + 1,
-                            seg_id=corpus.ids_of(name)[pos],
-                            key=key,
-                        )
+                        show_segment(corpus, results, name, pos, key=key)
 
 report_tabs(
     tabs, corpus, setting, meteor, results, label_files
@@ -723,28 +670,28 @@ with tabs["export"]:
     st.caption(t("corpus_export_caption"))
     # a wrapping row: each button as wide as its label (4 equal columns cut the labels)
     row = st.container(horizontal=True, key="corpus_downloads")
-    row.download_button(
-        t("corpus_dl_csv"),
-        data=lambda: "".join(
+
+    def _csv() -> str:
+        return "".join(
             segments_csv(r.segments, system=n, ids=corpus.ids_of(n), header=k == 0)
             for k, (n, r) in enumerate(results.items())
-        ),
-        file_name="meteor-segments.csv",
-        mime="text/csv",
-        key="corpus_dl_csv",
-        on_click="ignore",
-    )
-    row.download_button(
-        t("corpus_dl_jsonl"),
-        data=lambda: "".join(
+        )
+
+    def _jsonl() -> str:
+        return "".join(
             line
             for n, r in results.items()
             for line in segments_jsonl(r.segments, system=n, ids=corpus.ids_of(n))
-        ),
-        file_name="meteor-segments.jsonl",
-        mime="application/jsonl",
-        key="corpus_dl_jsonl",
-        on_click="ignore",
+        )
+
+    download(row, t("corpus_dl_csv"), _csv, "meteor-segments.csv", "text/csv", "corpus_dl_csv")
+    download(
+        row,
+        t("corpus_dl_jsonl"),
+        _jsonl,
+        "meteor-segments.jsonl",
+        "application/jsonl",
+        "corpus_dl_jsonl",
     )
 
     def _report() -> str:
@@ -760,25 +707,25 @@ with tabs["export"]:
         )
         return json_text(rep, indent=2)
 
-    row.download_button(
+    download(
+        row,
         t("corpus_dl_report"),
-        data=_report,
-        file_name="meteor-report.json",
-        mime="application/json",
-        key="corpus_dl_report",
-        on_click="ignore",
+        _report,
+        "meteor-report.json",
+        "application/json",
+        "corpus_dl_report",
     )
 
     def _alignments(res: CorpusResult) -> Callable[[], str]:
         return lambda: write_alignments(res.segments, meteor.params.modules)
 
     for k, (n, r) in enumerate(results.items()):
-        row.download_button(
+        download(
+            row,
             t("corpus_dl_align", system=safe_name(n if len(n) <= 40 else n[:39] + "…")),
-            data=_alignments(r),
-            file_name=f"{n}-align.out",
-            mime="text/plain",
-            key=f"corpus_dl_align_{k}",
-            on_click="ignore",
+            _alignments(r),
+            f"{n}-align.out",
+            "text/plain",
+            f"corpus_dl_align_{k}",
             help=f"{safe_name(n)}: {t('corpus_dl_align_help')}",
         )

@@ -35,11 +35,13 @@ from pages._settings import current_setting
 from pages._widgets import (
     BORDER_PX,
     ROW_PX,
+    download,
     download_html,
     md_escape,
     plotly,
     score_card,
     shared_figure,
+    table,
 )
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -248,13 +250,8 @@ def show_tokens(r: MeteorResult) -> None:
         }
         for row in explain.token_table(r)
     ]
-    st.dataframe(
-        token_rows,
-        hide_index=True,
-        width="stretch",
-        height=table_height(len(token_rows)),  # every row (the default showed 10 of 13)
-        key="tokens",
-    )
+    # every row (the default showed 10 of 13)
+    table(token_rows, "tokens", height=table_height(len(token_rows)))
     st.caption(t("tokens_numbered"))
 
 
@@ -265,7 +262,7 @@ def _why_table(title: str, empty: str, caption: str, rows: list[dict[str, Any]],
         st.caption(empty)
         return
     st.caption(caption)
-    st.dataframe(rows, hide_index=True, width="stretch", key=key)
+    table(rows, key)
 
 
 def show_word_costs(why: Explanation) -> None:
@@ -304,23 +301,23 @@ def show_downloads(official: MeteorResult, modules: Sequence[Module], figs: dict
     st.subheader(t("downloads"))
     # a wrapping row: each button as wide as its label (5 equal columns cut the labels)
     with st.container(horizontal=True, key="downloads"):
-        st.download_button(
+        download(
+            st,
             t("dl_json"),
-            data=lambda: json_text(official.to_dict(candidates=True), indent=2),
-            file_name="meteor-alignment.json",
-            mime="application/json",
-            key="dl_json",
-            on_click="ignore",
+            lambda: json_text(official.to_dict(candidates=True), indent=2),
+            "meteor-alignment.json",
+            "application/json",
+            "dl_json",
         )
         for name in ("links", "matrix", "waterfall"):
             download_html(t(f"dl_{name}"), figs[name], f"meteor-{name}.html", f"dl_{name}")
-        st.download_button(
+        download(
+            st,
             t("dl_alignout"),
-            data=lambda: record_files.write_alignments([official], modules),
-            file_name="meteor-align.out",
-            mime="text/plain",
-            key="dl_alignout",
-            on_click="ignore",
+            lambda: record_files.write_alignments([official], modules),
+            "meteor-align.out",
+            "text/plain",
+            "dl_alignout",
             help=t("dl_alignout_help"),
         )
     st.caption(t("share"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from meteor.analysis.explain import parts as explain
@@ -25,7 +27,7 @@ from pages._match_details import DETAIL_STRINGS, detail_text
 from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting
-from pages._widgets import md_escape, plotly, score_card
+from pages._widgets import md_escape, plotly, score_card, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -286,6 +288,11 @@ def step_label(n: int, opt: str) -> str:
     return t(f"step_{opt}", n=n)
 
 
+def show_links(**kw: Any) -> None:
+    """The step's link view of the pair (one key: each step replaces the figure)."""
+    plotly(figures.link_view(r.alignment, labels=labels, fmt=num, **kw), key="learn_fig")
+
+
 def positions(m: Match) -> str:
     """A match's word positions, hypothesis → reference."""
     return f"{explain.span_label(m.hyp)} → {explain.span_label(m.ref)}"
@@ -335,11 +342,8 @@ else:
 
 if step == "tokens":
     st.markdown(t("tokens_text", how=tokenisation(p), delta=num(p.delta, 2)))
-    plotly(
-        figures.link_view(r.alignment, matches=(), mark_unmatched=False, labels=labels, fmt=num),
-        key="learn_fig",
-    )
-    st.dataframe(
+    show_links(matches=(), mark_unmatched=False)
+    table(
         [
             {
                 t("col_side"): side_label(row.side),
@@ -349,9 +353,7 @@ if step == "tokens":
             }
             for row in explain.token_table(r)
         ],
-        hide_index=True,
-        width="stretch",
-        key="learn_tokens",
+        "learn_tokens",
     )
     st.caption(t("numbered_from_1"))
 elif step.startswith("stage:"):
@@ -373,12 +375,9 @@ elif step.startswith("stage:"):
             chosen=integer(len(s.chosen)),
         )
     )
-    plotly(
-        figures.link_view(r.alignment, matches=(), candidates=so_far, labels=labels, fmt=num),
-        key="learn_fig",
-    )
+    show_links(matches=(), candidates=so_far)
     if s.candidates:
-        st.dataframe(
+        table(
             [
                 {
                     t("col_hyp"): " ".join(m.hyp_words),
@@ -388,9 +387,7 @@ elif step.startswith("stage:"):
                 }
                 for m in s.candidates
             ],
-            hide_index=True,
-            width="stretch",
-            key="learn_cands",
+            "learn_cands",
         )
         st.caption(t("numbered_from_1"))
     else:
@@ -406,18 +403,8 @@ elif step == "align":
     else:
         st.markdown(t(f"align_{p.aligner}", n=integer(len(cands))))
     all_cands = [m for s in steps for m in s.candidates]
-    plotly(
-        figures.link_view(
-            r.alignment,
-            matches=r.matches,
-            candidates=all_cands,
-            weights=weights,
-            labels=labels,
-            fmt=num,
-        ),
-        key="learn_fig",
-    )
-    st.dataframe(
+    show_links(matches=r.matches, candidates=all_cands, weights=weights)
+    table(
         [
             {
                 t("col_stage"): module_label(m.module),
@@ -429,16 +416,14 @@ elif step == "align":
             }
             for i, m in enumerate(cands)
         ],
-        hide_index=True,
-        width="stretch",
-        key="learn_align",
+        "learn_align",
     )
     st.caption(t("numbered_from_1"))
 elif step == "chunks":
     st.markdown(t("chunks_text", c=integer(r.stats.chunks), m=integer(r.stats.hyp_word_matches)))
-    plotly(figures.link_view(r.alignment, weights=weights, labels=labels, fmt=num), key="learn_fig")
+    show_links(weights=weights)
     words_h, words_r = r.alignment.hyp_words, r.alignment.ref_words
-    st.dataframe(
+    table(
         [
             {
                 t("col_chunk"): ch.index + 1,
@@ -447,9 +432,7 @@ elif step == "chunks":
             }
             for ch in r.alignment.chunks
         ],
-        hide_index=True,
-        width="stretch",
-        key="learn_chunks",
+        "learn_chunks",
     )
 else:
     st.markdown(

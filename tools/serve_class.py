@@ -3,36 +3,15 @@
     python tools/serve_class.py --processes 2 --port 8501                 # this machine only
     python tools/serve_class.py --processes 2 --port 8501 --address 0.0.0.0   # the classroom (warns)
 
-One ``streamlit run app.py`` process runs every session's script in threads that share
-one interpreter lock, so it uses about one core however many the machine has: on the
-2-core machine one process answered 10 sessions typing at once within 2 s (p95) but not
-20 (docs/app-load.md, "A class at once").  This starts ``--processes`` server processes
-on free ports of 127.0.0.1 (each with its own long-pair worker and caches) and one small
-reverse proxy on ``--address:--port`` that spreads the browsers over them.
-
-Streamlit needs session affinity: a session lives in the process its websocket reached,
-and the page's other requests (file uploads, downloads, media) must reach the same one.
-So the proxy gives each browser a cookie (``meteor_process``) with the first response and
-sends every later request and websocket of that browser to that process; a browser (or
-websocket) without the cookie goes to the process with the fewest open sessions.  If a
-server process dies the launcher starts it again on the same port (its sessions
-reconnect and start afresh: the pair is in the URL), after 2 s, then 4, 8 … up to 60 s while
-it keeps dying young.  A (re)started process gets requests only once it answers its health
-check and, on Linux, the listening socket on its port is its own (``/proc``): another local
-program that took the port of a dead process gets nothing.
-
-What a browser may send: origin-form targets only (``/path?query``; the upstream URL is built
-from the path and query, never from the raw target, so ``GET @host:port/x`` or an absolute URI
-is refused with 400 and nothing is fetched), request bodies up to :data:`MAX_BODY` (413 over
-it), a ``meteor_process`` cookie of ASCII digits naming a process (anything else is ignored).
-It listens on 127.0.0.1 unless ``--address`` says otherwise, with a warning for any address
-that is not loopback.  ``/_class/status`` answers the processes, their PIDs, ports and open
-sessions (JSON) to clients on this machine only (403 for others).
-
-Plain Python: tornado (installed with Streamlit) and the standard library; nothing to
-install.  Ctrl+C or SIGTERM stops the proxy and every server process it started.  Tested end
-to end in tests/browser/test_class_serving.py and tests/unit/test_serve_class_security.py.
-Beyond one machine, a real reverse proxy (HAProxy) with cookie stickiness: docs/serving.md.
+One ``streamlit run app.py`` process runs every session's script in threads sharing one
+interpreter lock, so it uses about one core (docs/app-load.md, "A class at once").  This
+starts ``--processes`` servers on free ports of 127.0.0.1 and one small reverse proxy on
+``--address:--port`` with session affinity (cookie ``meteor_process``; a new browser goes to
+the least busy process), restarts a dying process with back-off, and refuses what a browser
+should not send (non-origin-form targets, bodies over :data:`MAX_BODY`, odd cookies).
+Behaviour, limits and messages: docs/serving.md.  Plain Python (tornado, installed with
+Streamlit); Ctrl+C or SIGTERM stops the proxy and every server process it started.  Tested in
+tests/browser/test_class_serving.py and tests/unit/test_serve_class_security.py.
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ __all__ = [
     "LABELS_EN",
     "SYSTEM_COLORS",
     "ab_scatter",
-    "distribution",
     "distributions",
     "interval_bars",
     "score_vs_length",
@@ -103,7 +102,6 @@ def _histogram(
     n: int,
     bins: int,
     hover: str,
-    **kw: Any,
 ) -> go.Histogram:
     """The ``k``-th of ``n`` systems' histogram of ``field`` (:func:`_values`): bins fixed
     on [0, 1] but for fragmentation; each bar's segments in ``customdata``."""
@@ -116,38 +114,7 @@ def _histogram(
         xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if field != "frag" else None,
         customdata=[[k, i] for i in idx],
         hovertemplate=hover,
-        **kw,
     )
-
-
-def distribution(
-    systems: Mapping[str, CorpusResult],
-    field: str = "score",
-    *,
-    bins: int = 20,
-    labels: Mapping[str, str] | None = None,
-) -> go.Figure:
-    """Histogram of one segment field, one overlaid trace per system.
-
-    The bins are fixed on [0, 1] for score, P, R, Fmean and penalty (so systems
-    compare bar by bar); fragmentation uses Plotly's automatic bins.
-    """
-    fig = go.Figure()
-    for k, (name, res) in enumerate(systems.items()):
-        values = _values(res.segments, field)  # an unknown field: ValueError
-        hover = f"%{{fullData.name}}<br>{_l(labels, 'field_' + field)} %{{x}}<br>"
-        hover += f"%{{y}} {_l(labels, 'segments')}<extra></extra>"
-        auto = bins if field == "frag" else None
-        fig.add_trace(_histogram(values, field, name, k, len(systems), bins, hover, nbinsx=auto))
-    fig.update_layout(
-        barmode="overlay",
-        xaxis_title=_l(labels, "field_" + field),
-        yaxis_title=_l(labels, "segments"),
-        legend=dict(orientation="h"),
-        height=320,
-        margin=dict(t=30, b=40, l=50, r=10),
-    )
-    return fig
 
 
 def distributions(

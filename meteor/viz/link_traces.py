@@ -1,16 +1,6 @@
-"""The traces of the link view (:func:`meteor.viz.links.link_view`), in its rows layout.
-
-Hypothesis tokens at y = 1, reference tokens at y = 0, each at the x of
-:func:`meteor.viz.links.token_positions`:
-
-* :func:`link_traces`: per stage, its 1:1 links as lines, its n:m links as filled
-  quadrilaterals and one hover marker per link, coloured, dashed and marked by stage;
-* :func:`chunk_traces`: a numbered band per chunk (merged into two traces above
-  :data:`MAX_CHUNK_TRACES` chunks);
-* :func:`token_trace`: one side's tokens, marked matched (stage colour), unmatched
-  or function word.
-
-The columns layout transposes these traces (:func:`meteor.viz.links.link_view`).
+"""The traces of the link view (:func:`meteor.viz.links.link_view`), in its rows layout:
+hypothesis tokens at y = 1, reference tokens at y = 0, at the x of
+:func:`meteor.viz.links.token_positions` (the columns layout transposes them).
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The link view: hypothesis and reference tokens, one link per match (:func:`link_view`).
-
-Short pairs are drawn in rows (hypothesis above the reference); a pair whose word
-labels would not fit side by side is drawn in columns (:func:`link_view_layout`).
-The traces themselves (links, chunk bands, tokens) are built in rows by
-:mod:`meteor.viz.link_traces` and transposed for the columns layout.
+"""The link view: hypothesis and reference tokens, one link per match (:func:`link_view`),
+in rows or, where the words would not fit, in columns; the traces are built in rows by
+:mod:`meteor.viz.link_traces` and transposed for the columns.
 """
 
 from __future__ import annotations
@@ -198,12 +195,9 @@ def link_view(
 ) -> go.Figure:
     """Link view of an alignment: hypothesis and reference, one link per match.
 
-    Short pairs are drawn in rows (hypothesis above the reference, words written
-    horizontally); a pair whose labels would not fit side by side
-    (:func:`link_view_layout`) is drawn in columns: hypothesis on the left, reference on
-    the right, one token per :data:`COLUMN_PITCH_PX`, each word beside its token and each
-    chunk number in a lane between the token and its word, so that no two labels overlap
-    at any length (the figure grows in height; ``layout.meta["layout"]`` says which).
+    Rows, or columns where the words would not fit side by side (:func:`link_view_layout`;
+    one token per :data:`COLUMN_PITCH_PX`, chunk numbers in a lane between token and word,
+    so no two labels overlap at any length); ``layout.meta["layout"]`` says which.
 
     Args:
         alignment: tokens of both sides (and, by default, the matches and chunks).

@@ -1,9 +1,5 @@
 """The X-Ray matrix of an alignment (:func:`matrix_view`): reference along the top,
-hypothesis down the side, one cell per token pair.
-
-A matched cell is coloured by its stage (and carries the stage's marker) or by
-the reference position it matched (X-Ray's spectrum); chunks are outlined.  Above
-:data:`MATRIX_CELL_LIMIT` cells the matrix is drawn compact, matched cells only.
+hypothesis down the side, one cell per token pair, chunks outlined.
 """
 
 from __future__ import annotations
@@ -58,15 +54,10 @@ def matrix_view(
     colours it by the reference position it matched (X-Ray's spectrum), so a
     reordering shows as colours out of sequence. Chunks are outlined and numbered.
 
-    Up to :data:`MATRIX_CELL_LIMIT` cells every cell is drawn with a hover label
-    and every token is a tick label.  Above it (:func:`matrix_is_compact`) the same
-    matrix is drawn compact, its size growing with the matches instead of the
-    square of the length: only matched cells are sent (empty cells are the
-    background) and only they have hover labels, which also name the chunk; chunks
-    wider than one cell are outlined by a single path, unnumbered; the axes list
-    the tokens as ``index word`` categories, labelled at a step that plotly picks
-    and refines on zoom; the height is capped; a note under the matrix says so
-    (label ``matrix_compact``).
+    Above :data:`MATRIX_CELL_LIMIT` cells (:func:`matrix_is_compact`) the figure grows
+    with the matches, not the square of the length: only matched cells are sent, wide
+    chunks get one unnumbered outline path, the axes are ``index word`` categories that
+    plotly labels at its own step, the height is capped (note ``matrix_compact``).
     """
     if color_by not in ("module", "order"):
         raise ValueError(f"color_by must be 'module' or 'order', got {color_by!r}")

@@ -1,15 +1,6 @@
-"""Why A and B differ (issue 33): the path as a waterfall, the fair shares as bars.
-
-Pure figure functions, record in → ``go.Figure`` out, of a
-:class:`meteor.analysis.reconcile_records.Reconciliation` (read through the small
-protocols below: no import upwards):
-
-* :func:`reconcile_figure`: A's score, each step of the path (the score it adds or
-  takes), B's score;
-* :func:`shares_figure`: each group's fair share of the gap (Shapley value).
-
-Group keys are looked up in ``labels`` (the app passes its language); every label
-passes through :func:`~meteor.viz.style.escape`.
+"""Why A and B differ (issue 33): the path as a waterfall (:func:`reconcile_figure`) of a
+:class:`meteor.analysis.reconcile_records.Reconciliation` read through the protocols below
+(no import upwards).  Group keys are looked up in ``labels`` and escaped.
 """
 
 from __future__ import annotations
@@ -20,8 +11,6 @@ from typing import Protocol
 import plotly.graph_objects as go
 
 from meteor.viz.style import (
-    MODULE_COLORS,
-    UNMATCHED,
     Fmt,
     default_fmt,
     escape,
@@ -29,8 +18,9 @@ from meteor.viz.style import (
     label,
     signed,
 )
+from meteor.viz.waterfall import waterfall_bars
 
-__all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure", "shares_figure"]
+__all__ = ["ReconcileRecord", "ReconcileStep", "reconcile_figure"]
 
 
 class ReconcileStep(Protocol):
@@ -57,8 +47,6 @@ class ReconcileRecord(Protocol):
     def score_b(self) -> float: ...
     @property
     def steps(self) -> Sequence[ReconcileStep]: ...
-    @property
-    def shares(self) -> Sequence[tuple[str, float]]: ...
 
 
 def _group_label(labels: Mapping[str, str] | None, key: str) -> str:
@@ -90,61 +78,13 @@ def reconcile_figure(
     # two steps may share a label (never here, but plotly would merge them): number them
     ticks = [escape(xs[0])] + [f"{k}. {escape(x)}" for k, x in enumerate(xs[1:-1], 1)]
     ticks.append(escape(xs[-1]))
-    fig = go.Figure(
-        go.Waterfall(
-            x=ticks,
-            y=ys,
-            measure=measure,
-            text=text,
-            textposition="outside",
-            hovertext=hover,
-            hoverinfo="text",
-            decreasing={"marker": {"color": UNMATCHED}},
-            increasing={"marker": {"color": MODULE_COLORS["exact"]}},
-            totals={"marker": {"color": MODULE_COLORS["stem"]}},
-            connector={"line": {"color": "#999999", "width": 1}},
-            meta={"role": "reconcile_path", "keys": ["A", *(s.group for s in steps), "B"]},
-        )
-    )
+    meta = {"role": "reconcile_path", "keys": ["A", *(s.group for s in steps), "B"]}
+    fig = go.Figure(waterfall_bars(ticks, ys, measure, text, hover, meta))
     top = max([record.score_a, record.score_b, *(s.score for s in steps), 0.0])
     fig.update_layout(
         height=380,
         **frame(title),
         yaxis={"range": [0, max(1.0, top) * 1.12]},
-        showlegend=False,
-        plot_bgcolor="white",
-    )
-    return fig
-
-
-def shares_figure(
-    record: ReconcileRecord,
-    *,
-    labels: Mapping[str, str] | None = None,
-    fmt: Fmt = default_fmt,
-    title: str | None = None,
-) -> go.Figure:
-    """Each group's fair share of the gap B − A, one horizontal bar each (they add up to it)."""
-    keys = [g for g, _ in record.shares]
-    vals = [v for _, v in record.shares]
-    names = [escape(_group_label(labels, g)) for g in keys]
-    fig = go.Figure(
-        go.Bar(
-            x=vals,
-            y=names,
-            orientation="h",
-            text=[signed(v, fmt) for v in vals],
-            textposition="auto",
-            hovertext=[f"{n}: {signed(v, fmt)}" for n, v in zip(names, vals, strict=True)],
-            hoverinfo="text",
-            marker={"color": [MODULE_COLORS["exact"] if v >= 0 else UNMATCHED for v in vals]},
-            meta={"role": "reconcile_shares", "keys": keys},
-        )
-    )
-    fig.update_layout(
-        height=max(160, 40 * len(keys) + 80),
-        **frame(title),
-        yaxis={"autorange": "reversed"},
         showlegend=False,
         plot_bgcolor="white",
     )

@@ -28,6 +28,7 @@ from meteor.viz.style import (
 )
 
 __all__ = [
+    "LABELS_EN",
     "bucket_figure",
     "frag_figure",
     "pvalue_figure",
@@ -36,7 +37,7 @@ __all__ = [
     "stage_figure",
 ]
 
-_LABELS_EN = {
+LABELS_EN = {
     "ranking": "Corpus METEOR with 95 % interval (colour: cluster)",
     "pvalues": "Deciding p-values: {test}, {correction}",
     "test_ar": "approximate randomisation",
@@ -58,7 +59,7 @@ _CLUSTER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E
 
 
 def _t(labels: Mapping[str, str] | None, key: str) -> str:
-    return (labels or {}).get(key, _LABELS_EN[key])
+    return (labels or {}).get(key, LABELS_EN[key])
 
 
 def _nan0(x: float | None) -> float:

@@ -78,17 +78,11 @@ def sensitivity_figure(
     labels: Mapping[str, str] | None = None,
     fmt: Fmt = default_fmt,
 ) -> go.Figure:
-    """One panel per parameter; one line per setting, its current value marked.
-
-    Each setting has its own colour, dash and marker symbol; when curves of several
-    settings coincide (:func:`coinciding_curves`) a note above the panels says which
-    (label ``coincide``, with ``{names}`` and ``{params}``), and each curve's ``meta``
-    lists the settings it coincides with (``same_as``).
-
-    Args:
-        curves: setting name → its curves (from :func:`meteor.analysis.compare_settings.sensitivity`).
+    """One panel per parameter; one line per setting (its own colour, dash and marker), its
+    current value marked; curves of several settings that coincide (:func:`coinciding_curves`)
+    get a note above the panels (label ``coincide``) and ``meta["same_as"]``.  ``curves``:
+    setting name → :func:`meteor.analysis.compare_settings.sensitivity`.
     """
-
     names = list(curves)
     params = [c.param for c in curves[names[0]]] if names else []
     fig = make_subplots(

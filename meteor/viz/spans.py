@@ -1,12 +1,9 @@
 """Human error spans on the link view's hypothesis row (:func:`span_link_view`).
 
-The link view (:func:`meteor.viz.links.link_view`) marks the tokens METEOR left
-unmatched; this adds, behind each hypothesis token a human error span overlaps
-(:func:`meteor.analysis.spans.label_tokens`), a square whose strength is the severity
-(Minor faint, Major stronger, Critical strongest), the categories, the raters and the
-token's cell on hover, and one legend entry per severity shown.  Works in both layouts:
-the squares sit where the figure's own hypothesis tokens are.  User text (words,
-categories) is escaped.
+Behind each hypothesis token a human error span overlaps
+(:func:`meteor.analysis.spans.label_tokens`), a square as strong as the severity (Minor
+faint, Critical strongest), with the categories, raters and the token's cell on hover and
+one legend entry per severity shown; in both layouts of the link view.  User text is escaped.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""What every figure of :mod:`meteor.viz` shares: stage colours, dashes and markers,
-the English labels, escaping of user text, and small layout helpers.
-
-Colour is never the only carrier of a stage: each has a colour
-(:data:`MODULE_COLORS`), a dash (:data:`MODULE_DASH`) and a marker
-(:data:`MODULE_SYMBOL`).  Every user string passes through :func:`escape`, because
-plotly renders a subset of HTML (``<b>``, ``<br>``, ``<a href>``) in text, hover
-labels and tick labels.  Labels are looked up in a mapping (:func:`label`) so the
-app can pass its own language.
+"""What every figure of :mod:`meteor.viz` shares: stage colours, dashes and markers, the
+English labels (looked up through :func:`label`, so the app can pass its own language),
+escaping of user text (:func:`escape`: plotly renders ``<b>``, ``<br>``, ``<a href>`` in
+text, hovers and ticks) and small layout helpers.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from meteor.viz.style import (
     signed,
 )
 
-__all__ = ["LABEL_LINE", "WaterfallStep", "waterfall_figure", "wrap_label"]
+__all__ = ["LABEL_LINE", "WaterfallStep", "waterfall_bars", "waterfall_figure", "wrap_label"]
 
 
 class WaterfallStep(Protocol):
@@ -28,6 +28,31 @@ class WaterfallStep(Protocol):
     def key(self) -> str: ...
     @property
     def value(self) -> float: ...
+
+
+def waterfall_bars(
+    x: Sequence[str],
+    y: Sequence[float],
+    measure: Sequence[str],
+    text: Sequence[str],
+    hover: Sequence[str],
+    meta: Mapping[str, object],
+) -> go.Waterfall:
+    """The bars of every waterfall here: gains green, losses red, totals blue, text outside."""
+    return go.Waterfall(
+        x=x,
+        y=y,
+        measure=measure,
+        text=text,
+        textposition="outside",
+        hovertext=hover,
+        hoverinfo="text",
+        decreasing={"marker": {"color": UNMATCHED}},
+        increasing={"marker": {"color": MODULE_COLORS["exact"]}},
+        totals={"marker": {"color": MODULE_COLORS["stem"]}},
+        connector={"line": {"color": "#999999", "width": 1}},
+        meta=meta,
+    )
 
 
 def waterfall_figure(
@@ -44,22 +69,9 @@ def waterfall_figure(
     text = [fmt(steps[0].value)]
     text += [signed(s.value, fmt) for s in steps[1:-1]]
     text.append(fmt(steps[-1].value))
-    fig = go.Figure(
-        go.Waterfall(
-            x=[escape(x) for x in xs],
-            y=ys,
-            measure=measure,
-            text=text,
-            textposition="outside",
-            hovertext=[f"{escape(x)}: {t}" for x, t in zip(xs, text, strict=True)],
-            hoverinfo="text",
-            decreasing={"marker": {"color": UNMATCHED}},
-            increasing={"marker": {"color": MODULE_COLORS["exact"]}},
-            totals={"marker": {"color": MODULE_COLORS["stem"]}},
-            connector={"line": {"color": "#999999", "width": 1}},
-            meta={"role": "waterfall", "keys": [s.key for s in steps]},
-        )
-    )
+    hover = [f"{escape(x)}: {t}" for x, t in zip(xs, text, strict=True)]
+    meta = {"role": "waterfall", "keys": [s.key for s in steps]}
+    fig = go.Figure(waterfall_bars([escape(x) for x in xs], ys, measure, text, hover, meta))
     ticks = [wrap_label(escape(x)) for x in xs]
     lines = max((t.count("<br>") + 1 for t in ticks), default=1)
     fig.update_layout(

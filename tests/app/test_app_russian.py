@@ -79,7 +79,6 @@ def test_corpus_figures_take_the_pages_labels() -> None:
     ru |= {"better": "лучше {name}", "tie": "поровну"}
     (na, ra), (nb, rb) = list(results.items())[:2]
     figs = [
-        corpus_figures.distribution(results, "score", labels=ru),
         corpus_figures.distributions(results, labels=ru),
         corpus_figures.score_vs_length(results, labels=ru),
         corpus_figures.ab_scatter(ra, rb, names=(na, nb), labels=ru),
@@ -97,7 +96,7 @@ def test_corpus_figures_take_the_pages_labels() -> None:
         texts += json.dumps(spec["layout"], ensure_ascii=False, default=str)
         for en in english:
             assert f'"{en}' not in texts and f" {en}" not in texts, en
-    assert [tr.name for tr in figs[3].data][1:] == [f"лучше {nb}", f"лучше {na}", "поровну"]
+    assert [tr.name for tr in figs[2].data][1:] == [f"лучше {nb}", f"лучше {na}", "поровну"]
 
 
 def test_corpus_uploader_takes_any_file_and_says_why_one_is_refused(app_test: Any) -> None:

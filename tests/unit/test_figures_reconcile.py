@@ -1,4 +1,4 @@
-"""``meteor.viz.reconcile``: the path as a waterfall and the shares as bars (issue 33)."""
+"""``meteor.viz.reconcile``: the path as a waterfall (issue 33)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,3 @@ def test_labels_translate_and_user_text_is_escaped(
     (wf,) = figures.reconcile_figure(rec, labels=labels).data
     assert all("<b>" not in x for x in wf.x)
     assert any("&lt;b&gt;aligner&lt;/b&gt;" in x for x in wf.x)
-
-
-def test_shares_bars_sum_to_the_gap(rec: meteor.analysis.reconcile.Reconciliation) -> None:
-    (bar,) = figures.shares_figure(rec).data
-    assert bar.meta["keys"] == list(rec.groups)
-    assert math.fsum(bar.x) == pytest.approx(rec.gap, abs=1e-12)
