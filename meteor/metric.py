@@ -462,6 +462,12 @@ class Meteor:
     def _score_tokens(
         self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
+        if not keep:  # a corpus run: an aligner may pack and count the pair in one go
+            pair = self.aligner.packed_pair(hyp_t, ref_t, self._aligner_resources())
+            if pair is not None:
+                packed, stats = pair
+                alignment = Alignment.deferred_packed(hyp_t, ref_t, packed)
+                return alignment, stats, compute(stats, self.params), ()
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
         ctx, flat, picked = self._align(hyp_w, ref_w)

@@ -18,7 +18,7 @@ from meteor.aligners import get_aligner
 from meteor.module_registry import MODULE_ORDER, module_slot
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.stats import Breakdown, Stats
+from meteor.stats import Breakdown, Stats, counted_stats
 from meteor.types import Match, chunk_starts
 
 __all__ = [
@@ -111,35 +111,15 @@ def stats_from_raw(
         rc[k] += re_ - rs - f
         hm += he - hs
         rm += re_ - rs
-    return Stats(
-        len(hyp_function),
-        len(ref_function),
-        sum(hyp_function),
-        sum(ref_function),
-        _shared(tuple(hc)),
-        _shared(tuple(rc)),
-        _shared(tuple(hf)),
-        _shared(tuple(rf)),
+    return counted_stats(
+        (len(hyp_function), len(ref_function), sum(hyp_function), sum(ref_function)),
+        (tuple(hc), tuple(rc), tuple(hf), tuple(rf)),
         len(chunk_starts(matches)),
         hm,
         rm,
     )
 
 
-#: One object per distinct per-module count tuple (a corpus run keeps four per segment;
-#: a few hundred distinct ones cover a WMT set).  Cleared when it gets large.
-_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-_MAX_COUNTS = 1 << 16
-
-
-def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``counts`` itself or an equal tuple made before (tuples are immutable)."""
-    got = _COUNTS.get(counts)
-    if got is None:
-        if len(_COUNTS) >= _MAX_COUNTS:
-            _COUNTS.clear()
-        got = _COUNTS[counts] = counts
-    return got
 
 
 def uses_nltk_arithmetic(params: Params) -> bool:
