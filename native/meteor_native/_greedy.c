@@ -51,6 +51,7 @@ static void entries_free(Entries *e) {
 typedef struct {
     PyObject *slot_of;
     Py_ssize_t *top, *below;
+    Py_ssize_t slots; /* distinct keys */
 } FreeRefs;
 
 static int free_refs_build(FreeRefs *f, const Entries *ref) {
@@ -79,6 +80,7 @@ static int free_refs_build(FreeRefs *f, const Entries *ref) {
             f->top[slot] = k;
         }
     }
+    f->slots = slots;
     return 0;
 }
 
@@ -165,17 +167,37 @@ static int synonym_stage(const Entries *hyp, const Entries *ref, PyObject *hyp_w
             rc = -1;
             break;
         }
+        /* The highest free reference entry whose key is a synonym name or the stem itself
+         * (distinct keys have distinct entries: the order of the names cannot matter).
+         * Found from the smaller side: each name looked up among the free keys, or each
+         * free key's top entry looked up among the names. */
         Py_ssize_t best_k = -1, best_slot = -1, at = 0;
         PyObject *name, *value, *best_key = NULL;
-        int last = 0;
-        while (!last) {
-            if (!PyDict_Next(syns, &at, &name, &value)) { name = hkey; last = 1; }
-            Py_ssize_t slot = slot_of(&f, name);
-            if (slot == -2) { rc = -1; break; }
-            if (slot >= 0 && f.top[slot] > best_k) {
-                best_k = f.top[slot];
-                best_slot = slot;
-                best_key = name;
+        if (PyDict_GET_SIZE(syns) < f.slots) {
+            int last = 0;
+            while (!last) {
+                if (!PyDict_Next(syns, &at, &name, &value)) { name = hkey; last = 1; }
+                Py_ssize_t slot = slot_of(&f, name);
+                if (slot == -2) { rc = -1; break; }
+                if (slot >= 0 && f.top[slot] > best_k) {
+                    best_k = f.top[slot];
+                    best_slot = slot;
+                    best_key = name;
+                }
+            }
+        } else {
+            for (Py_ssize_t slot = 0; slot < f.slots; slot++) {
+                Py_ssize_t k = f.top[slot];
+                if (k <= best_k) continue;
+                PyObject *key = ref->key[k];
+                int hit = PyDict_Contains(syns, key);
+                if (hit == 0) hit = PyObject_RichCompareBool(key, hkey, Py_EQ);
+                if (hit < 0) { rc = -1; break; }
+                if (hit) {
+                    best_k = k;
+                    best_slot = slot;
+                    best_key = key;
+                }
             }
         }
         if (rc == 0 && best_k >= 0) {
