@@ -12,7 +12,8 @@ Every tool runs cold in its own process, one process each (ours with ``--workers
 
     marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
 
-so start-up cancels out of the marginal cost.  Wall time and CPU time (user + system of the
+so start-up cancels out of the marginal cost.  A checkout with its own in-place build of
+``./native`` runs with it (:func:`python_path`), any other with the installed ``meteor_native``.  Wall time and CPU time (user + system of the
 child, from ``wait4``) are both reported: the machine may be shared, and CPU time is the
 steadier of the two (Java's CPU time includes its JIT and GC threads).
 
@@ -82,10 +83,20 @@ print(time.perf_counter() - t0)
 """
 
 
+def python_path(root: Path) -> str:
+    """A checkout on the path, with its own in-place build of ``./native`` first when it
+    has one (``cd native && python setup.py build_ext --inplace``); otherwise the
+    ``meteor_native`` installed in this interpreter is what its runs use."""
+    native = root / "native"
+    if any((native / "meteor_native").glob("*.so")):
+        return f"{native}{os.pathsep}{root}"
+    return str(root)
+
+
 def beam_search() -> str:
     """Which Meteor 1.5 beam search this checkout's runs use (C from ./native, or Python)."""
     code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     kind = out.stdout.strip() or "unknown"
     return (
@@ -199,7 +210,7 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     peaks: dict[tuple[str, int], list[float]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
-            env = dict(os.environ, PYTHONPATH=str(cwd))
+            env = dict(os.environ, PYTHONPATH=python_path(cwd))
             for size in (n, 2 * n):
                 wall, cpu, _, rss = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
                 times.setdefault((label, size), []).append((wall, cpu))
@@ -338,7 +349,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
     h, r = tmp / "hyp.txt", tmp / "ref.txt"
     h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
     r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
     print(f"\nmeteor-1.5 on {size:,} segments, whole process tree (peak of summed PSS / RSS):")
     before = None
     cpus = len(os.sched_getaffinity(0))
