@@ -120,8 +120,6 @@ def stats_from_raw(
     )
 
 
-
-
 def uses_nltk_arithmetic(params: Params) -> bool:
     """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule).
 

@@ -140,9 +140,7 @@ def _general_path(hyp: tuple[Token, ...], ref: tuple[Token, ...], wn: Any) -> An
     """What ``Meteor._score_tokens`` does without :meth:`GreedyAligner.packed_pair`."""
     raw = python_candidates([t.text for t in hyp], [t.text for t in ref], wordnet=wn)
     raw = sorted(raw, key=lambda c: c[3])
-    stats = stats_from_raw(
-        raw, [t.function_word for t in hyp], [t.function_word for t in ref]
-    )
+    stats = stats_from_raw(raw, [t.function_word for t in hyp], [t.function_word for t in ref])
     return pack_raw(raw), stats
 
 
