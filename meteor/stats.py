@@ -6,6 +6,7 @@ penalty and score that every result holds)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from meteor.module_registry import N_BUILTIN, ZEROS, Module, module_order, module_slot
@@ -303,7 +304,11 @@ _VECTORS = (
 
 
 def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    """``a + b`` entry by entry (a corpus sums four per segment: ``map`` is a third of a
+    generator's time)."""
+    if len(a) != len(b):
+        raise ValueError(f"per-module vectors of {len(a)} and {len(b)} entries")
+    return tuple(map(add, a, b))
 
 
 def _width(vec: tuple[int, ...], width: int) -> tuple[int, ...]:
