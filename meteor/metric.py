@@ -612,7 +612,8 @@ class Meteor:
         """Drop a scored text's tokens and sentence work from the memos."""
         toks = self._tok_cache.get(text)
         if toks is not None:
-            self._sent_cache.discard(tuple(t.text for t in toks))
+            if self.aligner.uses_stages:  # a corpus run of nltk's aligner makes none
+                self._sent_cache.discard(tuple(t.text for t in toks))
             self._tok_cache.discard(text)
 
 
