@@ -13,19 +13,16 @@ these tests are skipped on a user's machine and fail in CI.
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import native_part
+from conftest import golden_words, native_part, wordnet_forms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
 
 from meteor.aligners import greedy
-from meteor.resources import wordnet_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NLTK = PorterStemmer()
@@ -54,27 +51,7 @@ def stem() -> Any:
 
 
 def _wordnet_forms() -> list[str]:
-    forms: list[str] = []
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(wordnet_dir() / f"index.{pos}", encoding="utf-8") as fh:
-            forms += [line.split(" ", 1)[0] for line in fh if line[:1] != " "]
-        with open(wordnet_dir() / f"{pos}.exc", encoding="utf-8") as fh:
-            forms += [w for line in fh for w in line.split()]
-    return sorted({w for f in forms[::3] for w in (f, f.capitalize(), f.upper())})
-
-
-def _golden_tokens() -> list[str]:
-    words: set[str] = set()
-    for path in sorted((DATA / "golden").glob("*.jsonl.gz")):
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                row = json.loads(line)
-                for key in ("hyp", "refs", "hyp_tokens", "ref_tokens"):
-                    value = row.get(key, "")
-                    texts = [value] if isinstance(value, str) else value
-                    toks = [t for text in texts if isinstance(text, str) for t in text.split()]
-                    words.update(w for tok in toks for w in (tok, tok.lower()))
-    return sorted(words)
+    return sorted({w for f in wordnet_forms(3) for w in (f, f.capitalize(), f.upper())})
 
 
 def _differences(stem: Any, words: list[str]) -> list[tuple[str, str, str]]:
@@ -93,7 +70,7 @@ def test_wordnet_forms(stem: Any) -> None:
 
 
 def test_golden_tokens(stem: Any) -> None:
-    words = _golden_tokens()
+    words = sorted(golden_words())
     assert len(words) > 1_000
     assert _differences(stem, words) == []
 
