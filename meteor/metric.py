@@ -658,7 +658,7 @@ def _check_text(text: Any, what: str) -> None:
         raise ValueError(
             f"{what} has {len(text):,} characters; at most {MAX_CHARS:,} per segment are accepted"
         )
-    bad = _SURROGATE.search(text)
+    bad = None if text.isascii() else _SURROGATE.search(text)  # isascii: a flag, O(1)
     if bad is not None:
         # Only a Python string can hold one (no UTF-8 file can); it cannot be printed,
         # saved or shown, and language resources fail on it.

@@ -143,6 +143,16 @@ def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
     return slots, max(k for k, _ in slots) + 1, uses_nltk_arithmetic(params)
 
 
+#: The settings :func:`compute` was last called with and their plan (:func:`_plan`): a corpus
+#: computes every segment with the same ``Params`` object.  Held, so its ``id`` stays its own.
+_LAST_PLAN: tuple[Params | None, Any] = (None, None)
+
+
+def _set_last_plan(params: Params, plan: Any) -> None:
+    global _LAST_PLAN
+    _LAST_PLAN = (params, plan)  # one tuple: threads see the pair or the one before
+
+
 def compute(
     stats: Stats, params: Params, *, power: Callable[[float, float], float] | None = None
 ) -> Breakdown:
@@ -151,7 +161,11 @@ def compute(
 
     ``power``: ``frag^β`` (default C's ``pow``, :func:`_pow`); the jar's HotSpot
     ``Math.pow`` is :func:`meteor.compat.pycocoevalcap.java_pow`."""
-    slots, width, nltk_arithmetic = _plan(params)
+    last, plan = _LAST_PLAN
+    if last is not params:  # hashing a Params (its every field) costs a microsecond
+        plan = _plan(params)
+        _set_last_plan(params, plan)
+    slots, width, nltk_arithmetic = plan
     perfect = params.perfect_rule and is_perfect_segment(
         sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches),
         stats.hyp_len,
