@@ -82,7 +82,8 @@ def test_random_words(stem: Any, word: str) -> None:
 
 
 def test_the_presets_stems_come_from_it(stem: Any) -> None:
-    assert greedy.NATIVE_PORTER is stem
+    if greedy.NATIVE_PORTER is not None:  # None with METEOR_PURE_PYTHON: nltk's stemmer
+        assert greedy.NATIVE_PORTER is stem
     assert greedy._porter_stem("Relational") == NLTK.stem("Relational") == "relat"
 
 
