@@ -12,7 +12,8 @@ Every tool runs cold in its own process, one process each (ours with ``--workers
 
     marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
 
-so start-up cancels out of the marginal cost.  Wall time and CPU time (user + system of the
+so start-up cancels out of the marginal cost.  A checkout with its own in-place build of
+``./native`` runs with it (:func:`python_path`), any other with the installed ``meteor_native``.  Wall time and CPU time (user + system of the
 child, from ``wait4``) are both reported: the machine may be shared, and CPU time is the
 steadier of the two (Java's CPU time includes its JIT and GC threads).
 
@@ -45,7 +46,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import JAR, ROOT, SHARED, beam_search, jar_pairs
+from common import JAR, ROOT, SHARED, beam_search, jar_pairs, python_path
 
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
@@ -178,7 +179,7 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     peaks: dict[tuple[str, int], list[float]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
-            env = dict(os.environ, PYTHONPATH=str(cwd))
+            env = dict(os.environ, PYTHONPATH=python_path(cwd))
             for size in (n, 2 * n):
                 wall, cpu, _, rss = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
                 times.setdefault((label, size), []).append((wall, cpu))
@@ -318,7 +319,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
     h, r = tmp / "hyp.txt", tmp / "ref.txt"
     h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
     r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
     print(f"\nmeteor-1.5 on {size:,} segments, whole process tree (peak of summed PSS / RSS):")
     before = None
     cpus = len(os.sched_getaffinity(0))

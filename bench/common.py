@@ -28,10 +28,20 @@ def jar_pairs(path: Path) -> list[tuple[str, str]]:
         return [(d["hyp"], d["refs"][0]) for d in map(json.loads, fh) if d.get("type") == "segment"]
 
 
+def python_path(root: Path) -> str:
+    """A checkout on the path, with its own in-place build of ``./native`` first when it
+    has one (``cd native && python setup.py build_ext --inplace``); otherwise the
+    ``meteor_native`` installed in this interpreter is what its runs use."""
+    native = root / "native"
+    if any((native / "meteor_native").glob("*.so")):
+        return f"{native}{os.pathsep}{root}"
+    return str(root)
+
+
 def beam_search() -> str:
     """Which Meteor 1.5 beam search this checkout's runs use: ``C`` (./native) or ``Python``."""
     code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     return out.stdout.strip() or "unknown"
 

@@ -462,6 +462,12 @@ class Meteor:
     def _score_tokens(
         self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
+        if not keep:  # a corpus run: an aligner may pack and count the pair in one go
+            pair = self.aligner.packed_pair(hyp_t, ref_t, self._aligner_resources())
+            if pair is not None:
+                packed, stats = pair
+                alignment = Alignment.deferred_packed(hyp_t, ref_t, packed)
+                return alignment, stats, compute(stats, self.params), ()
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
         ctx, flat, picked = self._align(hyp_w, ref_w)
@@ -606,7 +612,8 @@ class Meteor:
         """Drop a scored text's tokens and sentence work from the memos."""
         toks = self._tok_cache.get(text)
         if toks is not None:
-            self._sent_cache.discard(tuple(t.text for t in toks))
+            if self.aligner.uses_stages:  # a corpus run of nltk's aligner makes none
+                self._sent_cache.discard(tuple(t.text for t in toks))
             self._tok_cache.discard(text)
 
 
@@ -651,7 +658,7 @@ def _check_text(text: Any, what: str) -> None:
         raise ValueError(
             f"{what} has {len(text):,} characters; at most {MAX_CHARS:,} per segment are accepted"
         )
-    bad = _SURROGATE.search(text)
+    bad = None if text.isascii() else _SURROGATE.search(text)  # isascii: a flag, O(1)
     if bad is not None:
         # Only a Python string can hold one (no UTF-8 file can); it cannot be printed,
         # saved or shown, and language resources fail on it.

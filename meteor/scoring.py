@@ -18,7 +18,7 @@ from meteor.aligners import get_aligner
 from meteor.module_registry import MODULE_ORDER, module_slot
 from meteor.params import Params
 from meteor.rules import is_perfect_segment
-from meteor.stats import Breakdown, Stats
+from meteor.stats import Breakdown, Stats, counted_stats
 from meteor.types import Match, chunk_starts
 
 __all__ = [
@@ -111,35 +111,13 @@ def stats_from_raw(
         rc[k] += re_ - rs - f
         hm += he - hs
         rm += re_ - rs
-    return Stats(
-        len(hyp_function),
-        len(ref_function),
-        sum(hyp_function),
-        sum(ref_function),
-        _shared(tuple(hc)),
-        _shared(tuple(rc)),
-        _shared(tuple(hf)),
-        _shared(tuple(rf)),
+    return counted_stats(
+        (len(hyp_function), len(ref_function), sum(hyp_function), sum(ref_function)),
+        (tuple(hc), tuple(rc), tuple(hf), tuple(rf)),
         len(chunk_starts(matches)),
         hm,
         rm,
     )
-
-
-#: One object per distinct per-module count tuple (a corpus run keeps four per segment;
-#: a few hundred distinct ones cover a WMT set).  Cleared when it gets large.
-_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-_MAX_COUNTS = 1 << 16
-
-
-def _shared(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """``counts`` itself or an equal tuple made before (tuples are immutable)."""
-    got = _COUNTS.get(counts)
-    if got is None:
-        if len(_COUNTS) >= _MAX_COUNTS:
-            _COUNTS.clear()
-        got = _COUNTS[counts] = counts
-    return got
 
 
 def uses_nltk_arithmetic(params: Params) -> bool:
@@ -165,6 +143,16 @@ def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
     return slots, max(k for k, _ in slots) + 1, uses_nltk_arithmetic(params)
 
 
+#: The settings :func:`compute` was last called with and their plan (:func:`_plan`): a corpus
+#: computes every segment with the same ``Params`` object.  Held, so its ``id`` stays its own.
+_LAST_PLAN: tuple[Params | None, Any] = (None, None)
+
+
+def _set_last_plan(params: Params, plan: Any) -> None:
+    global _LAST_PLAN
+    _LAST_PLAN = (params, plan)  # one tuple: threads see the pair or the one before
+
+
 def compute(
     stats: Stats, params: Params, *, power: Callable[[float, float], float] | None = None
 ) -> Breakdown:
@@ -173,7 +161,11 @@ def compute(
 
     ``power``: ``frag^β`` (default C's ``pow``, :func:`_pow`); the jar's HotSpot
     ``Math.pow`` is :func:`meteor.compat.pycocoevalcap.java_pow`."""
-    slots, width, nltk_arithmetic = _plan(params)
+    last, plan = _LAST_PLAN
+    if last is not params:  # hashing a Params (its every field) costs a microsecond
+        plan = _plan(params)
+        _set_last_plan(params, plan)
+    slots, width, nltk_arithmetic = plan
     perfect = params.perfect_rule and is_perfect_segment(
         sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches),
         stats.hyp_len,

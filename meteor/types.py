@@ -301,6 +301,19 @@ class Alignment(_Deferrable):
         _ALIGN_DEFERRED(obj, pack_raw(matches))
         return obj
 
+    @classmethod
+    def deferred_packed(
+        cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], packed: Packed
+    ) -> Alignment:
+        """:meth:`deferred` of matches already packed (:func:`pack_raw`, reference order)
+        by an aligner whose matches are one-to-one by construction
+        (:meth:`meteor.aligners.base.Aligner.packed_pair`), so not checked again."""
+        obj = object.__new__(cls)
+        _ALIGN_HYP(obj, hyp)
+        _ALIGN_REF(obj, ref)
+        _ALIGN_DEFERRED(obj, packed)
+        return obj
+
     def __getattr__(self, name: str) -> Any:
         # Reached only when a slot is empty: ``matches``/``chunks`` of a deferred alignment.
         raw = self.pending() if name in ("matches", "chunks") else None

@@ -1,4 +1,4 @@
-"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize ._greedy and ._kendall, C extensions with no dependency
+"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize, ._greedy, ._porter and ._kendall, C extensions with no dependency
 beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
@@ -30,6 +30,7 @@ setup(
         part("_tokens"),
         part("_synonym"),
         part("_greedy"),
+        part("_porter"),
         part("_kendall"),
     ],
 )

@@ -165,6 +165,36 @@ def read_jsonl_gz(path: Path) -> Iterator[dict[str, Any]]:
                 yield d
 
 
+def wordnet_forms(every: int) -> list[str]:
+    """Every ``every``-th WordNet 3.0 lemma and exception form (index and ``.exc`` files, in
+    file order) as it is: the words a stemmer's C twin is checked on."""
+    from meteor.resources import wordnet_dir
+
+    forms: list[str] = []
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(wordnet_dir() / f"index.{pos}", encoding="utf-8") as fh:
+            forms += [line.split(" ", 1)[0] for line in fh if line[:1] != " "]
+        with open(wordnet_dir() / f"{pos}.exc", encoding="utf-8") as fh:
+            forms += [w for line in fh for w in line.split()]
+    return forms[::every]
+
+
+def golden_words() -> set[str]:
+    """Every whitespace token of the committed golden files (texts and token lists), as it
+    is and lowercased."""
+    words: set[str] = set()
+    for path in sorted(GOLDEN.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                for key in ("hyp", "refs", "hyp_tokens", "ref_tokens"):
+                    value = row.get(key, "")
+                    texts = [value] if isinstance(value, str) else value
+                    toks = [t for text in texts if isinstance(text, str) for t in text.split()]
+                    words.update(w for tok in toks for w in (tok, tok.lower()))
+    return words
+
+
 def corpus_line(path: Path) -> dict[str, Any]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         last: dict[str, Any] = {}

@@ -20,17 +20,21 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from meteor import runtime as _runtime
 from meteor.errors import CandidateLimitError, ParamError
+from meteor.match_tuples import Packed
 from meteor.module_registry import Module
+from meteor.stats import Stats
 
 if TYPE_CHECKING:
     from meteor.languages import Language
     from meteor.params import Params
     from meteor.stages.base import Candidate, MatchContext
+    from meteor.types import Token
 
 __all__ = [
     "CANDIDATE_LIMIT_ENV",
     "MAX_CANDIDATES",
     "Aligner",
+    "PackedPair",
     "aligner_names",
     "get_aligner",
     "register_aligner",
@@ -48,6 +52,9 @@ CANDIDATE_LIMIT_ENV = _runtime.CANDIDATE_LIMIT_ENV
 
 #: A resource to load ahead of scoring: (label for a progress bar, loader).
 LoadStep = tuple[str, Callable[[], Any]]
+#: A pair's chosen matches packed (:func:`~meteor.match_tuples.pack_raw`, reference order)
+#: and its statistics (:meth:`Aligner.packed_pair`).
+PackedPair = tuple[Packed, Stats]
 
 
 class Aligner(ABC):
@@ -108,6 +115,16 @@ class Aligner(ABC):
         candidate limit (``ctx.limit`` is ``None``: it chooses as it proposes) and sentences
         made for the pair, not the scorer's memo of them.
         """
+        return None
+
+    def packed_pair(
+        self, hyp: tuple[Token, ...], ref: tuple[Token, ...], resources: dict[str, Any]
+    ) -> PackedPair | None:
+        """A corpus run's pair in one go: the chosen matches packed and counted, or ``None``
+        (the default): the general path (:meth:`propose`, :meth:`align`, then
+        :func:`~meteor.match_tuples.pack_raw` and :func:`meteor.scoring.stats_from_raw`)
+        runs.  An aligner that overrides it gives exactly what that path gives
+        (``resources``: what its :meth:`prepare` steps loaded, by label)."""
         return None
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:

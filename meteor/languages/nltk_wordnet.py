@@ -192,14 +192,36 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         lemma = word.lower()
         found: dict[str, str] = {}
         for pos in _POS_LIST:
-            for form in self._morphy(lemma, pos, True):
-                entry = index.get(form)
-                for offset in entry.get(pos, ()) if entry else ():
+            for form in self.morphy_forms(lemma, pos):
+                for offset in index[form][pos]:
                     names, synset_name = self._names_at(pos, offset)
                     for name in names:
                         if name.find("_") < 0 and name not in found:
                             found[name] = synset_name
         return found
+
+    def morphy_forms(self, form: str, pos: str) -> list[str]:
+        """nltk 3.10.4's ``_morphy(form, pos, check_exceptions=True)`` without its two
+        closures and list copies (the base forms ``synsets`` looks up, in its order): the
+        form's exception-list entry, or else each of the part of speech's suffix rules
+        that applies, once; then the form itself and those, each kept once when the index
+        has it under ``pos``.  ``tests/unit/test_nltk_wordnet.py`` compares it with
+        ``_morphy`` on every WordNet lemma and exception form."""
+        exceptions = self._exception_map[pos]
+        if form in exceptions:
+            forms = [form, *exceptions[form]]
+        else:
+            forms = [form]
+            for old, new in self.MORPHOLOGICAL_SUBSTITUTIONS[pos]:
+                if form.endswith(old):
+                    forms.append(form[: -len(old)] + new)
+        index = self._lemma_pos_offset_map
+        result: list[str] = []
+        for candidate in forms:
+            entry = index.get(candidate)
+            if entry is not None and pos in entry and candidate not in result:
+                result.append(candidate)
+        return result
 
     def _names_at(self, pos: str, offset: int) -> tuple[tuple[str, ...], str]:
         """The lemma names and the name of the synset at ``offset`` (nltk's

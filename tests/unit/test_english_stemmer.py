@@ -8,44 +8,25 @@ Snowball 3 (PyStemmer 3.x) is never taken for it.
 
 from __future__ import annotations
 
-import gzip
 import importlib.metadata
-import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import golden_words, wordnet_forms
 from snowballstemmer.english_stemmer import EnglishStemmer
 
 from meteor.languages import english
-from meteor.resources import wordnet_dir
 from meteor.runtime import PURE_PYTHON_ENV, pure_python
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _words() -> list[str]:
     """Every 5th WordNet 3.0 lemma as it is, capitalised and upper-cased; every token of
     the committed golden files, as it is and lowercased; and hand-picked edges."""
-    lemmas: list[str] = []
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(wordnet_dir() / f"index.{pos}", encoding="utf-8") as fh:
-            lemmas += [line.split(" ", 1)[0] for line in fh if line[:1] != " "]
-        with open(wordnet_dir() / f"{pos}.exc", encoding="utf-8") as fh:
-            lemmas += [w for line in fh for w in line.split()]
-    words = {w for lemma in lemmas[::5] for w in (lemma, lemma.capitalize(), lemma.upper())}
-    for path in sorted((DATA / "golden").glob("*.jsonl.gz")):
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                row = json.loads(line)
-                for key in ("hyp", "refs", "hyp_tokens", "ref_tokens"):
-                    value = row.get(key, "")
-                    texts = [value] if isinstance(value, str) else value
-                    toks = [t for text in texts if isinstance(text, str) for t in text.split()]
-                    words.update(w for tok in toks for w in (tok, tok.lower()))
+    words = {w for lemma in wordnet_forms(5) for w in (lemma, lemma.capitalize(), lemma.upper())}
+    words |= golden_words()
     edges = [
         "",
         "'",

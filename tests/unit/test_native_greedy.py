@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 
 from meteor.aligners import greedy
 from meteor.aligners.greedy import python_candidates
+from meteor.match_tuples import check_spans, pack_raw, unpack_raw
 from meteor.module_registry import Module
+from meteor.scoring import stats_from_raw
+from meteor.types import Alignment, Token
 
 #: Words whose Porter stems and WordNet synonyms meet: exact, stem and synonym matches,
 #: repeated words (which reference position a word takes), words without synsets.
@@ -127,3 +130,71 @@ def test_errors_come_through(native: Any, wn: Any) -> None:
     with pytest.raises(ValueError, match="modules"):
         native.nltk_align(["a"], ["a"], str, None, str, MODULES[:2], "e", "s", None)
     assert native.nltk_align([], [], str, None, str, MODULES, "e", "s", None) == []
+
+
+@pytest.fixture(scope="module")
+def c_pair(native: Any) -> Any:
+    """:func:`greedy.packed_pair` on the C part, with ``METEOR_PURE_PYTHON`` set too (then
+    the library itself takes the general path)."""
+    saved = greedy.NATIVE_PAIR
+    greedy.NATIVE_PAIR = native.nltk_pair
+    yield greedy.packed_pair
+    greedy.NATIVE_PAIR = saved
+
+
+def _tokens(words: list[str], function: set[str]) -> tuple[Token, ...]:
+    return tuple(Token(w, k, k + 1, w in function) for k, w in enumerate(words))
+
+
+def _general_path(hyp: tuple[Token, ...], ref: tuple[Token, ...], wn: Any) -> Any:
+    """What ``Meteor._score_tokens`` does without :meth:`GreedyAligner.packed_pair`."""
+    raw = python_candidates([t.text for t in hyp], [t.text for t in ref], wordnet=wn)
+    raw = sorted(raw, key=lambda c: c[3])
+    stats = stats_from_raw(raw, [t.function_word for t in hyp], [t.function_word for t in ref])
+    return pack_raw(raw), stats
+
+
+@settings(max_examples=400, deadline=None)
+@given(hyp=words, ref=words, function=st.sets(st.sampled_from(VOCAB)))
+def test_c_packed_pair_equals_the_general_path(
+    c_pair: Any, wn: Any, hyp: Any, ref: Any, function: Any
+) -> None:
+    h, r = _tokens(hyp, function), _tokens(ref, function)
+    expected = _general_path(h, r, wn)
+    got = c_pair(h, r, wn)
+    assert got == expected
+    assert [type(x) for x in got[0]] == [type(x) for x in expected[0]]
+    pending = Alignment.deferred_packed(h, r, got[0]).pending()
+    assert pending == Alignment.deferred(h, r, tuple(unpack_raw(expected[0]))).pending()
+    check_spans(len(h), len(r), [c[1:5] for c in pending or ()])
+
+
+def test_packed_pair_through_the_scorer(c_pair: Any) -> None:
+    """A corpus run (records deferred) gives the records and numbers of a kept one."""
+    import meteor
+
+    m = meteor.Meteor("nltk")
+    hyps = ["The cats leapt on the house and sat", "", "a b c", "The car sat"]
+    refs = ["A cat jumps on the home the seat sitting", "x", "", "the automobile sits"]
+    kept = m.score_segments(hyps, refs)
+    deferred = m.score_segments(hyps, refs, candidates=False)
+    for a, b in zip(kept, deferred, strict=True):
+        assert b.alignment.pending() is not None
+        assert (a.stats, a.score) == (b.stats, b.score)
+        assert a.alignment.matches == b.alignment.matches
+        assert a.alignment.chunks == b.alignment.chunks
+
+
+def test_packed_pair_errors(native: Any, wn: Any) -> None:
+    def call(hyp: Any, ref: Any, slots: Any = (0, 1, 2), width: int = 6) -> Any:
+        return native.nltk_pair(
+            hyp, ref, str, None, lambda k: {}, MODULES, "e", "s", None, slots, width
+        )
+
+    assert call((), ()) == ((b"", (), (), ()), 0, 0, 0, 0, ((0,) * 6,) * 4, 0, 0, 0)
+    with pytest.raises(TypeError, match="reference token 0's text is not a str"):
+        call((Token("a", 0, 1),), (Token(3, 0, 1),))  # type: ignore[arg-type]
+    with pytest.raises(AttributeError):
+        call(("a",), ())
+    with pytest.raises(ValueError, match="slot"):
+        call((), (), (0, 1, 6))
