@@ -10,24 +10,17 @@ from typing import Any
 
 import pytest
 from _latin import latin_words, latin_words_in, visible_strings
+from _spans_app import SEGMENTS, corpus_page, upload_spans
 
 from meteor.io.read import load_corpus
 from meteor.io.spans import SKIP_TEXT, read_spans
 from pages._widgets import md_escape
 
-SEGMENTS = "\n".join(
-    [
-        "system\tseg_id\thyp\tref",
-        "A_sys\t1\tthe cat sat on a mat today\tthe cat sat on the mat",
-        "A_sys\t2\ta dog barks at the moon loudly\tthe dog barked at the moon",
-        "A_sys\t3\tbirds fly south in winter\tbirds fly south for the winter",
-    ]
-).encode()
 HEAD = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
 
 
 def mqm_row(target: str, seg: str = "1") -> str:
-    return f"A_sys\td\t1\t{seg}\tr1\tsrc\t{target}\tFluency/Grammar\tMinor"
+    return f"A\td\t1\t{seg}\tr1\tsrc\t{target}\tFluency/Grammar\tMinor"
 
 
 # one good row, then a row per reason of an MQM file, then 20 more that are not the
@@ -51,6 +44,15 @@ QE = [
     ("run.mt", b"the cat sat on a mat today\na dog barked\nbirds fly south in winter\n"),
 ]
 REASONS = set(SKIP_TEXT)
+# what each reason's Russian warning says
+RUSSIAN = {
+    "mark_nested": "метка <v> открывается внутри другой",
+    "mark_unopened": "метка </v> ничего не закрывает",
+    "mark_unclosed": "метка <v> не закрыта (нет </v>)",
+    "mark_empty": "пустая метка <v></v>",
+    "not_hypothesis": "текст без меток <v> — не гипотеза системы",
+    "mt_not_hypothesis": "это не гипотеза системы",
+}
 
 
 def _to_ui(at: Any, ui: str) -> Any:
@@ -65,16 +67,7 @@ def _to_ui(at: Any, ui: str) -> Any:
 
 
 def _corpus_with(app_test: Any, ui: str, files: list[tuple[str, bytes]]) -> Any:
-    at = app_test(ui="EN", preset="meteor-1.5", lang="en")
-    at.run()
-    at.switch_page("pages/corpus.py").run()
-    at.file_uploader(key="corpus_hyp_files").set_value(
-        [("segments.tsv", SEGMENTS, "text/tab-separated-values")]
-    ).run()
-    at.file_uploader(key="corpus_spans_files").set_value(
-        [(n, b, "application/octet-stream") for n, b in files]
-    ).run()
-    return _to_ui(at, ui)
+    return _to_ui(upload_spans(corpus_page(app_test), files), ui)
 
 
 def _read(files: list[tuple[str, bytes]]) -> Any:
@@ -90,11 +83,22 @@ def test_the_files_give_every_reason_and_more() -> None:
     assert (mqm.skipped, len(mqm.notices), mqm.unlisted) == (25, 20, 5)
 
 
-@pytest.mark.parametrize("files", CASES, ids=["mqm", "qe"])
-def test_english_interface_shows_the_librarys_notices(app_test: Any, files: Any) -> None:
+@pytest.mark.parametrize(
+    ("files", "first"),
+    [
+        (CASES[0], f"{MQM_NAME}: line 3: skipped: a <v> mark opens inside another; the marks "
+         "must be <v>…</v> pairs"),
+        (CASES[1], "run.mt: line 2: skipped: not the hypothesis of system 'A' segment '2'"),
+    ],
+    ids=["mqm", "qe"],
+)  # fmt: skip
+def test_english_interface_shows_the_librarys_notices(
+    app_test: Any, files: Any, first: str
+) -> None:
     at = _corpus_with(app_test, "EN", files)
     spans = _read(files)
     assert [w.value for w in at.warning] == [md_escape(x) for x in spans.notice_lines()]
+    assert at.warning[0].value == md_escape(first)  # today's text
 
 
 @pytest.mark.parametrize("files", CASES, ids=["mqm", "qe"])
@@ -111,11 +115,12 @@ def test_russian_interface_words_the_notices_in_russian(app_test: Any, files: An
             assert md_escape(f"«{n.system}», сегмент «{n.seg_id}»") in w, w
         if n.at:
             assert f"символа {n.at})" in w.replace("\\", ""), w
+        assert md_escape(RUSSIAN[n.reason]) in w, w
         assert "<v" not in w.replace("\\<", "")  # the marks named, never HTML
     if spans.unlisted:
         assert warnings[-1] == md_escape(f"… и ещё пропущено строк: {spans.unlisted}")
     # every word a Russian user reads is Russian, except the data (file names, systems)
-    data = set(re.findall(r"[A-Za-z]+", " ".join(n for n, _ in files) + " A_sys"))
+    data = set(re.findall(r"[A-Za-z]+", " ".join(n for n, _ in files)))
     found = latin_words(at, data=data)
     assert not found, found
 
@@ -142,10 +147,10 @@ def test_agreement_page_words_the_notices_in_russian(app_test: Any) -> None:
     warnings = [w.value for w in at.warning if "пропущен" in w.value]
     assert len(warnings) == len(spans.notice_lines())
     assert warnings[0].startswith(md_escape(f"{MQM_NAME}: строка 3 пропущена: метка "))
-    # the spans section, from its title on (the page's other parts name other metrics)
+    # the spans section alone (the page's other parts name other metrics: COMET, HTER…)
     shown = visible_strings(at, section="Ошибки, отмеченные людьми")
     assert any("пропущен" in x for x in shown) and any("F1" in x for x in shown)
-    found = latin_words_in(shown, data={"bad", "rows", "A_sys"})
+    found = latin_words_in(shown, data={"bad", "rows"})
     assert not found, found
 
 
