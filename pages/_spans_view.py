@@ -18,7 +18,16 @@ import streamlit as st
 from meteor.analysis.spans import CELLS, RATER_RULES, RaterRule, SegmentSpans, segment_spans
 from meteor.errors import InputError
 from meteor.io.read import MAX_BYTES
-from meteor.io.spans import Annotation, SpanSet, annotation_from_strings
+from meteor.io.spans import (
+    MORE_SKIPPED_TEXT,
+    QE_CATEGORIES,
+    SKIP_TEXT,
+    Annotation,
+    SkippedRow,
+    SkipReason,
+    SpanSet,
+    annotation_from_strings,
+)
 from meteor.params import Params
 from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
@@ -102,6 +111,9 @@ STRINGS = freeze(
         "span_Critical": {"en": "human error: Critical", "ru": "ошибка: критическая"},
         "span_BAD": {"en": "human error: BAD (QE tag)", "ru": "ошибка: BAD (метка QE)"},
         "span_raters": {"en": "raters", "ru": "оценщиков"},
+        # the QE reader's categories (meteor.io.spans.QE_CATEGORIES), in the hovers
+        "category_BAD word": {"en": "BAD word", "ru": "слово с меткой BAD"},
+        "category_BAD gap": {"en": "BAD gap", "ru": "пропуск с меткой BAD"},
         "fig_cell_unmatched_error": {
             "en": "METEOR saw it (unmatched)",
             "ru": "METEOR её заметил (без пары)",
@@ -120,6 +132,8 @@ def span_labels(labels: dict[str, str]) -> dict[str, str]:
     out = dict(labels)
     for key in SPAN_LABELS_EN:
         out[key] = t(f"fig_{key}" if key.startswith("cell_") else key, stage="{stage}")
+    for category in QE_CATEGORIES:
+        out[f"category_{category}"] = t(f"category_{category}")
     return out
 
 
@@ -173,6 +187,22 @@ def link_figure(alignment: Alignment, seg: SegmentSpans, **options: Any) -> Any:
 
 # --------------------------------------------------------------------------- Corpus
 
+_PAIRS_RU = "; метки должны идти парами <v>…</v>"
+_SEGMENT_RU = "гипотеза системы «{system}», сегмент «{seg_id}»"
+#: The skipped rows' notices in Russian (the fields of meteor.io.spans.SkippedRow.fields).
+_SKIP_RU: dict[SkipReason, str] = {
+    "mark_nested": "{file}: строка {line} пропущена: метка <v> открывается внутри другой"
+    + _PAIRS_RU,
+    "mark_unopened": "{file}: строка {line} пропущена: метка </v> ничего не закрывает" + _PAIRS_RU,
+    "mark_unclosed": "{file}: строка {line} пропущена: метка <v> не закрыта (нет </v>)" + _PAIRS_RU,
+    "mark_empty": "{file}: строка {line} пропущена: пустая метка <v></v> (пропуск — это строка "
+    "без меток)" + _PAIRS_RU,
+    "not_hypothesis": "{file}: строка {line} пропущена: текст без меток <v> — не "
+    + _SEGMENT_RU
+    + " (расходятся с символа {at})",
+    "mt_not_hypothesis": "{file}: строка {line} пропущена: это не " + _SEGMENT_RU,
+}
+
 CORPUS_STRINGS = freeze(
     {
         "spans_corpus_title": {
@@ -214,6 +244,12 @@ CORPUS_STRINGS = freeze(
             "en": "{n} rows skipped (their text is not the hypothesis)",
             "ru": "пропущено строк (их текст — не гипотеза): {n}",
         },
+        # the reader's skipped rows (meteor.io.spans.SkippedRow): English is the library's
+        **{
+            f"spans_skip_{reason}": {"en": text, "ru": _SKIP_RU[reason]}
+            for reason, text in SKIP_TEXT.items()
+        },
+        "spans_skip_more": {"en": MORE_SKIPPED_TEXT, "ru": "… и ещё пропущено строк: {n}"},
         "spans_col_system": {"en": "system", "ru": "система"},
         "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
         "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
@@ -280,6 +316,21 @@ def read_summary(spans: SpanSet) -> str:
     return "; ".join(parts)
 
 
+def notice_text(row: SkippedRow) -> str:
+    """A skipped row's notice in the UI language (English: ``str(row)``, the library's)."""
+    return ct(f"spans_skip_{row.reason}", **row.fields())
+
+
+def show_read(spans: SpanSet) -> None:
+    """What was read (:func:`read_summary`) and a warning per skipped row, then how many
+    more were skipped; file names and the user's text as they are (escaped)."""
+    st.caption(md_escape(read_summary(spans)))
+    for row in spans.notices:
+        st.warning(md_escape(notice_text(row)))
+    if spans.unlisted:
+        st.warning(md_escape(ct("spans_skip_more", n=integer(spans.unlisted))))
+
+
 def corpus_annotations(corpus: Any) -> CorpusSpans:
     """The annotations uploaded on the Corpus page (read before the segment table is drawn,
     so that its Inspect links carry each segment's spans; the upload box is further down,
@@ -322,9 +373,7 @@ def corpus_section(
     if spans is None:
         return
     raters = rater_choice("corpus_spans_raters")
-    st.caption(md_escape(read_summary(spans)))
-    for line in spans.notices:
-        st.warning(md_escape(line))
+    show_read(spans)
     by_key = spans.by_key()
     records, anns, rows = [], [], []
     for name, res in results.items():
@@ -442,9 +491,7 @@ def agreement_section(
     except InputError as exc:
         st.error(md_escape(at_("spans_error", detail=str(exc))))
         return
-    st.caption(md_escape(read_summary(spans)))
-    for line in spans.notices:
-        st.warning(md_escape(line))
+    show_read(spans)
     refs = {
         (n, i): r
         for n, _ in corpus.systems

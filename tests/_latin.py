@@ -27,7 +27,9 @@ ALLOWED = {
     "evaluate", "Streamlit", "Plotly", "Tableau", "pycocoevalcap", "Universal",
     # abbreviations and formats
     "JSON", "JSONL", "CSV", "TSV", "HTML", "URL", "README", "UTF", "MQM", "WMT21", "WMT",
-    "TED", "UI", "ID", "id", "MB",
+    "TED", "UI", "ID", "id", "MB", "F1", "QE",
+    # the tags of WMT's QE word-level format
+    "OK", "BAD",
     # stemmer codes (Language.stemmers; Buckwalter Arabic's is the jar's lookup "table")
     "table",
     # METEOR's notation (as in the papers and the signature)
@@ -88,12 +90,20 @@ def _plotly_strings(spec: dict[str, Any], out: list[str]) -> None:
     out.extend(titles(layout))
 
 
-def visible_strings(at: Any) -> list[str]:
-    """Labels, help, options, captions, messages, table headers and chart texts shown."""
-    from streamlit.testing.v1.element_tree import Block, Code, Dataframe, Latex, Text
+def visible_strings(at: Any, section: str | None = None) -> list[str]:
+    """Labels, help, options, captions, messages, table headers and chart texts shown
+    (``section``: only those of the section whose heading holds it, up to the next heading)."""
+    from streamlit.testing.v1.element_tree import Block, Code, Dataframe, HeadingBase, Latex, Text
 
     out: list[str] = []
-    for node in at._tree:
+    nodes = list(at._tree)
+    if section is not None:
+        k = next(
+            k for k, n in enumerate(nodes) if isinstance(n, HeadingBase) and section in n.value
+        )
+        end = next((j for j in range(k + 1, len(nodes)) if isinstance(nodes[j], HeadingBase)), None)
+        nodes = nodes[k:end]
+    for node in nodes:
         if isinstance(node, Code | Latex | Text):
             continue  # signature and commands; formulas; data (the example sentences)
         if node.type == "plotly_chart":
@@ -115,7 +125,8 @@ def visible_strings(at: Any) -> list[str]:
             for c in b.children.values():
                 blocks(c)
 
-    blocks(at._tree)
+    if section is None:
+        blocks(at._tree)
     return out
 
 

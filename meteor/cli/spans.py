@@ -154,7 +154,7 @@ def cmd_spans(args: argparse.Namespace) -> int:
     span_files = [cli_io.read_input(f, "annotations", stdin_used) for f in args.spans]
     corpus = load_corpus(hyp_files, ref_files, fmt=args.input_format)
     spans = read_spans(span_files, corpus, args.spans_format)
-    for line in spans.notices:  # every skipped row is said, never dropped silently
+    for line in spans.notice_lines():  # every skipped row is said, never dropped silently
         print(f"meteor: warning: {line}", file=sys.stderr)
     refs = {
         (name, seg): r

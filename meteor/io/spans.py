@@ -5,7 +5,7 @@ google/wmt-mqm-human-evaluation publishes them; ``qe``: WMT QE word-level ``.tag
 one span per line, the shape xCOMET-style spans and GEMBA-MQM outputs convert to) are those
 of docs/spans.md.  Offsets are always those of the hypothesis as the segments table gives
 it: the raters' text is never tokenised.  Rows that do not fit their hypothesis are skipped
-with a notice (:attr:`SpanSet.notices`); rows of a (system, seg_id) the table lacks are
+with a notice (:class:`SkippedRow`, in :attr:`SpanSet.notices`); rows of a (system, seg_id) the table lacks are
 counted (:attr:`SpanSet.unjoined`); a file that cannot be read as a whole raises
 :class:`~meteor.errors.InputError` naming the file and the line.
 """
@@ -24,12 +24,17 @@ from meteor.io.read import Corpus
 from meteor.io.rows import header_row, jsonl_rows, tsv_row
 
 __all__ = [
+    "MORE_SKIPPED_TEXT",
     "MQM_COLUMNS",
+    "QE_CATEGORIES",
     "SEVERITY_RANK",
+    "SKIP_TEXT",
     "SPAN_FORMATS",
     "Annotation",
     "ErrorSpan",
     "Omission",
+    "SkipReason",
+    "SkippedRow",
     "SpanSet",
     "annotation_from_strings",
     "detect_span_format",
@@ -65,8 +70,72 @@ _SEVERITY_NAME = {
 }
 _MARK = re.compile(r"</?v>")
 _WORD = re.compile(r"\S+")
+#: The categories of the QE reader's errors: a word tagged BAD, a gap tagged BAD (an omission).
+QE_CATEGORIES = ("BAD word", "BAD gap")
 #: Per-row notices kept in full; the rest are counted.
 MAX_NOTICES = 20
+
+#: Why a row was skipped: its ``<v>`` marks do not pair up (nested, a ``</v>`` that closes
+#: nothing, a ``<v>`` never closed, an empty mark), its text is not the hypothesis (MQM
+#: target without marks; QE ``.mt`` line).
+SkipReason = Literal[
+    "mark_nested",
+    "mark_unopened",
+    "mark_unclosed",
+    "mark_empty",
+    "not_hypothesis",
+    "mt_not_hypothesis",
+]
+_PAIRS = "; the marks must be <v>…</v> pairs"
+#: Why a row was skipped → its English notice (``str.format`` fields: those of
+#: :meth:`SkippedRow.fields`); an interface in another language words the same fields.
+SKIP_TEXT: dict[SkipReason, str] = {
+    "mark_nested": "{file}: line {line}: skipped: a <v> mark opens inside another" + _PAIRS,
+    "mark_unopened": "{file}: line {line}: skipped: a </v> mark closes nothing" + _PAIRS,
+    "mark_unclosed": "{file}: line {line}: skipped: a <v> mark is never closed (no </v>)" + _PAIRS,
+    "mark_empty": "{file}: line {line}: skipped: an empty <v></v> mark (an omission is a row "
+    "with no mark)" + _PAIRS,
+    "not_hypothesis": "{file}: line {line}: skipped: the target without its <v> marks is not "
+    "the hypothesis of system {system!r} segment {seg_id!r} (they differ from character {at})",
+    "mt_not_hypothesis": "{file}: line {line}: skipped: not the hypothesis of system "
+    "{system!r} segment {seg_id!r}",
+}
+#: The notice after the first :data:`MAX_NOTICES` (field ``n``: the rows not listed).
+MORE_SKIPPED_TEXT = "… and {n} more rows skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedRow:
+    """A row that was read but not used, and why (``str()``: its one-line English notice).
+
+    Attributes:
+        file: the file's name as given.
+        line: the row's line in it (1-based).
+        reason: a :data:`SKIP_TEXT` key.
+        system, seg_id: the segment the row names (``not_hypothesis``, ``mt_not_hypothesis``).
+        at: the first character (1-based) where the row's text and the hypothesis differ
+            (``not_hypothesis``).
+    """
+
+    file: str
+    line: int
+    reason: SkipReason
+    system: str = ""
+    seg_id: str = ""
+    at: int = 0
+
+    def fields(self) -> dict[str, str | int]:
+        """The notice's ``str.format`` fields (the data it names)."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "system": self.system,
+            "seg_id": self.seg_id,
+            "at": self.at,
+        }
+
+    def __str__(self) -> str:
+        return SKIP_TEXT[self.reason].format(**self.fields())
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +203,7 @@ class SpanSet:
         rows: annotation rows read.
         unjoined: rows of a (system, seg_id) the segments table does not have.
         skipped: rows skipped with a notice (a target that is not the hypothesis).
-        notices: the first :data:`MAX_NOTICES` per-row notices (one line each).
+        notices: the first :data:`MAX_NOTICES` skipped rows (:attr:`unlisted`: the rest).
     """
 
     format: SpanFormat
@@ -142,7 +211,18 @@ class SpanSet:
     rows: int
     unjoined: int
     skipped: int
-    notices: tuple[str, ...]
+    notices: tuple[SkippedRow, ...]
+
+    @property
+    def unlisted(self) -> int:
+        """Skipped rows beyond :attr:`notices` (counted, not listed)."""
+        return self.skipped - len(self.notices)
+
+    def notice_lines(self) -> tuple[str, ...]:
+        """The notices in English, one line each, and "… and N more rows skipped" when
+        some are not listed (what ``meteor spans`` warns)."""
+        more = (MORE_SKIPPED_TEXT.format(n=f"{self.unlisted:,}"),) if self.unlisted else ()
+        return (*map(str, self.notices), *more)
 
     def get(self, system: str, seg_id: str) -> Annotation | None:
         for a in self.annotations:
@@ -217,12 +297,12 @@ class _Builder:
         self.spans: dict[tuple[str, str], list[ErrorSpan]] = {}
         self.omissions: dict[tuple[str, str], list[Omission]] = {}
         self.rows = self.unjoined = self.skipped = 0
-        self.notices: list[str] = []
+        self.notices: list[SkippedRow] = []
 
-    def notice(self, message: str) -> None:
+    def notice(self, row: SkippedRow) -> None:
         self.skipped += 1
         if len(self.notices) < MAX_NOTICES:
-            self.notices.append(message)
+            self.notices.append(row)
 
     def add(self, key: tuple[str, str], rater: str) -> None:
         self.raters.setdefault(key, set()).add(rater)
@@ -248,14 +328,15 @@ class _Builder:
             for key, hyp in self.hyps.items()
             if key in self.raters
         )
-        notices = list(self.notices)
-        if self.skipped > len(notices):
-            notices.append(f"… and {self.skipped - len(notices):,} more rows skipped")
-        return SpanSet(fmt, anns, self.rows, self.unjoined, self.skipped, tuple(notices))
+        return SpanSet(fmt, anns, self.rows, self.unjoined, self.skipped, tuple(self.notices))
 
 
 class _MarkError(ValueError):
-    """A row's ``<v>`` marks do not pair up (the message says how)."""
+    """A row's ``<v>`` marks do not pair up (``reason`` says how)."""
+
+    def __init__(self, reason: SkipReason) -> None:
+        super().__init__(reason)
+        self.reason: SkipReason = reason
 
 
 def _marks(target: str) -> tuple[str, list[tuple[int, int]]]:
@@ -274,17 +355,17 @@ def _marks(target: str) -> tuple[str, list[tuple[int, int]]]:
         pos = m.end()
         if m.group() == "<v>":
             if open_at is not None:
-                raise _MarkError("a <v> mark opens inside another")
+                raise _MarkError("mark_nested")
             open_at = length
         else:
             if open_at is None:
-                raise _MarkError("a </v> mark closes nothing")
+                raise _MarkError("mark_unopened")
             if length == open_at:
-                raise _MarkError("an empty <v></v> mark (an omission is a row with no mark)")
+                raise _MarkError("mark_empty")
             spans.append((open_at, length))
             open_at = None
     if open_at is not None:
-        raise _MarkError("a <v> mark is never closed (no </v>)")
+        raise _MarkError("mark_unclosed")
     plain.append(target[pos:])
     return "".join(plain), spans
 
@@ -314,16 +395,12 @@ def _read_mqm(b: _Builder, name: str, text: str) -> None:
         try:
             plain, spans = _marks(row["target"])
         except _MarkError as exc:
-            b.notice(f"{name}: line {k}: skipped: {exc}; the marks must be <v>…</v> pairs")
+            b.notice(SkippedRow(name, k, exc.reason))
             continue
         if plain != hyp:
             at = next((i for i, (x, y) in enumerate(zip(plain, hyp, strict=False)) if x != y), None)
             at = min(len(plain), len(hyp)) if at is None else at
-            b.notice(
-                f"{name}: line {k}: skipped: the target without its <v> marks is not the "
-                f"hypothesis of system {key[0]!r} segment {key[1]!r} (they differ from "
-                f"character {at + 1})"
-            )
+            b.notice(SkippedRow(name, k, "not_hypothesis", key[0], key[1], at + 1))
             continue
         rater = row["rater"]
         b.add(key, rater)
@@ -400,10 +477,7 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
         b.rows += 1
         hyp = b.hyps[key]
         if mt_lines is not None and mt_lines[k - 1] != hyp:
-            b.notice(
-                f"{mts[0][0]}: line {k}: skipped: not the hypothesis of system {key[0]!r} "
-                f"segment {key[1]!r}"
-            )
+            b.notice(SkippedRow(mts[0][0], k, "mt_not_hypothesis", key[0], key[1]))
             continue
         words = [m.span() for m in _WORD.finditer(hyp)]
         labels = line.split()
@@ -423,8 +497,8 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
         b.add(key, "qe")
         for (s, e), t in zip(words, word_tags, strict=True):
             if t == "BAD":
-                b.spans[key].append(ErrorSpan(s, e, "BAD", "BAD word", "qe"))
-        b.omissions[key].extend(Omission("BAD", "BAD gap", "qe") for t in gaps if t == "BAD")
+                b.spans[key].append(ErrorSpan(s, e, "BAD", QE_CATEGORIES[0], "qe"))
+        b.omissions[key].extend(Omission("BAD", QE_CATEGORIES[1], "qe") for t in gaps if t == "BAD")
 
 
 def read_spans(

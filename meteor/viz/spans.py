@@ -46,6 +46,12 @@ def _label(labels: Mapping[str, str] | None, key: str) -> str:
     return SPAN_LABELS_EN.get(key, label(labels, key))
 
 
+def _category(labels: Mapping[str, str] | None, category: str) -> str:
+    """A category as the raters (or the QE reader, :data:`meteor.io.spans.QE_CATEGORIES`)
+    gave it, or its ``category_…`` label when ``labels`` words it (the reader's own)."""
+    return (labels or {}).get(f"category_{category}", category)
+
+
 def _hover(t: TokenLabel, labels: Mapping[str, str] | None) -> str:
     sev = _label(labels, f"span_{t.severity}")
     cell = (
@@ -54,8 +60,9 @@ def _hover(t: TokenLabel, labels: Mapping[str, str] | None) -> str:
         else _label(labels, "cell_matched_error").replace("{stage}", label(labels, t.stage or ""))
     )
     return (
-        f"hyp[{t.index + 1}] <b>{escape(t.text)}</b><br>{escape(sev)}"
-        + "".join(f"<br>{escape(c)}" for c in t.categories)
+        f"{escape(label(labels, 'hyp_short'))}[{t.index + 1}] <b>{escape(t.text)}</b>"
+        f"<br>{escape(sev)}"
+        + "".join(f"<br>{escape(_category(labels, c))}" for c in t.categories)
         + f"<br>{escape(_label(labels, 'span_raters'))}: {t.raters}<br>{escape(cell)}"
     )
 

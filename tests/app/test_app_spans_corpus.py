@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import pytest
+from _spans_app import SEGMENTS, corpus_page, upload_spans
 
 from meteor.analysis.spans import count_spans
 from meteor.analysis.spans_table import setting_table
@@ -18,14 +19,6 @@ from meteor.io.spans import read_spans, span_strings
 from meteor.metric import Meteor
 from pages._widgets import md_escape
 
-SEGMENTS = "\n".join(
-    [
-        "system\tseg_id\thyp\tref",
-        "A\t1\tthe cat sat on a mat today\tthe cat sat on the mat",
-        "A\t2\ta dog barks at the moon loudly\tthe dog barked at the moon",
-        "A\t3\tbirds fly south in winter\tbirds fly south for the winter",
-    ]
-).encode()
 # two raters disagreeing: on 1 both mark "a", only r1 "today" (and "cat", Major); on 2 r1
 # marks "barks", r2 sees no error; segment 3 is not annotated
 HEAD = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"
@@ -42,17 +35,7 @@ MQM = "\n".join(
 
 
 def corpus_with_annotations(app_test: Any, ui: str = "EN") -> Any:
-    at = app_test(ui=ui, preset="meteor-1.5", lang="en")
-    at.run()
-    at.switch_page("pages/corpus.py").run()
-    at.file_uploader(key="corpus_hyp_files").set_value(
-        [("segments.tsv", SEGMENTS, "text/tab-separated-values")]
-    ).run()
-    at.file_uploader(key="corpus_spans_files").set_value(
-        [("mqm.tsv", MQM, "text/tab-separated-values")]
-    ).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return upload_spans(corpus_page(app_test, ui), [("mqm.tsv", MQM)])
 
 
 def main_table(at: Any) -> Any:
@@ -85,13 +68,7 @@ def test_the_segment_tables_inspect_links_carry_the_spans(app_test: Any) -> None
 
 
 def test_without_annotations_the_links_carry_no_spans(app_test: Any) -> None:
-    at = app_test(ui="EN", preset="meteor-1.5", lang="en")
-    at.run()
-    at.switch_page("pages/corpus.py").run()
-    at.file_uploader(key="corpus_hyp_files").set_value(
-        [("segments.tsv", SEGMENTS, "text/tab-separated-values")]
-    ).run()
-    assert not at.exception
+    at = corpus_page(app_test)
     assert not any("spans=" in x for x in main_table(at)["inspect"])
 
 
