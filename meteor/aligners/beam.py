@@ -24,9 +24,10 @@ tested against, and runs for longer sides, without a compiler, or with
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
-from itertools import accumulate
+from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any
 
@@ -36,7 +37,7 @@ from meteor.module_registry import Module
 from meteor.params import Params
 from meteor.rules import is_definite
 from meteor.runtime import compiled
-from meteor.stages.base import Candidate, MatchContext
+from meteor.stages.base import Candidate, MatchContext, Sentence
 from meteor.types import Match, candidate_of
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
     "BeamAligner",
     "align_beam",
     "beam_choice",
+    "native_pair",
+    "pack_sentence",
     "search_weight",
 ]
 
@@ -92,14 +95,19 @@ class BeamAligner(Aligner):
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
-        if len(ctx.hyp) == len(ctx.ref) and ctx.hyp_keys == ctx.ref_keys:
-            return modules[:1]
-        return modules
+        return _stage_modules(ctx.hs, ctx.rs, modules)
 
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
         """:func:`beam_choice` on every stage's candidates: reference order."""
         flat = [c for stage in stages for c in stage]
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
+
+
+def _stage_modules(hs: Sentence, rs: Sentence, modules: Sequence[Module]) -> Sequence[Module]:
+    """Identical sentences run the first stage only (Aligner.java:155-161)."""
+    if len(hs.words) == len(rs.words) and hs.keys == rs.keys:
+        return modules[:1]
+    return modules
 
 
 def _native_search() -> Callable[..., list[int] | None] | None:
@@ -530,3 +538,116 @@ def _free(
                 span = spans[row[k]]
                 if not (uh & span[1] or ur & span[2]):
                     yield k
+
+
+# ------------------------------------------------------------- one pair in one C call
+
+#: The stages the C pair alignment makes (``meteor_native._beam.align_pair``), by code.
+PAIR_STAGES: dict[Module, int] = {
+    Module.EXACT: 0,
+    Module.STEM: 1,
+    Module.SYNONYM: 2,
+    Module.PARAPHRASE: 3,
+}
+_PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
+_NO_BYTES = b""
+
+
+def _native_pair() -> Callable[..., list[Candidate] | None] | None:
+    """``meteor_native._beam.align_pair`` (``pip install ./native``), or ``None`` (not
+    installed, an older build, or ``METEOR_PURE_PYTHON`` set)."""
+    part = compiled("_beam")
+    return getattr(part, "align_pair", None) if part is not None else None
+
+
+#: The C pair alignment when installed (read once, at import).
+NATIVE_PAIR = _native_pair()
+
+
+def pack_sentence(sent: Sentence, stages: bytes, lang: Any) -> tuple[bytes, ...] | None:
+    """What the C pair alignment reads of ``sent`` for the stage codes ``stages``
+    (:data:`PAIR_STAGES`), as 8 byte strings: word keys (``String.hashCode``, int32),
+    stem keys (int32), per word the offset of its synsets (int32, one more than words)
+    and the synsets, each word's ascending (int64), the paraphrase table's phrases that
+    occur (ascending ids), the offset of each one's starts and the starts (int32), and
+    the table's records wanted from the sentence (:attr:`SentencePhrases.wants
+    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each).  A field of a
+    stage not asked for is empty.  ``None`` when a key or synset is no integer of that
+    size, or the paraphrase table is not the index (the Python stages run).
+    """
+    from meteor.languages.paraphrase import ParaphraseTable
+
+    out = [_NO_BYTES] * 8
+    try:
+        out[0] = array("i", sent.keys).tobytes()  # type: ignore[arg-type,type-var]
+        if 1 in stages:
+            out[1] = array("i", sent.stem_keys()).tobytes()  # type: ignore[arg-type,type-var]
+        if 2 in stages:
+            ids = list(map(_synset_bytes, sent.synsets()))
+            out[2] = array("i", [0, *accumulate([len(b) >> 3 for b in ids])]).tobytes()
+            out[3] = b"".join(ids)
+        if 3 in stages:
+            table = lang.paraphrases()
+            if not isinstance(table, ParaphraseTable):
+                return None
+            phrases = sent.phrases(table)
+            items = sorted(phrases.occ.items())
+            if items:
+                out[4] = array("i", [pid for pid, _ in items]).tobytes()
+                lengths = accumulate([len(starts) for _, starts in items])
+                out[5] = array("i", [0, *lengths]).tobytes()
+                out[6] = array("i", chain.from_iterable(s for _, s in items)).tobytes()
+            out[7] = phrases.wants
+    except (TypeError, OverflowError):
+        return None
+    return tuple(out)
+
+
+#: Each distinct synset set's ids, ascending, as int64 bytes (a set of ids is one
+#: object per word type in the language's look-up memo, so this stays small).
+_SYNSET_BYTES: dict[frozenset[int], bytes] = {}
+_SYNSET_BYTES_KEPT = 1 << 16
+
+
+def _synset_bytes(synsets: frozenset[int]) -> bytes:
+    got = _SYNSET_BYTES.get(synsets)
+    if got is None:
+        if len(_SYNSET_BYTES) >= _SYNSET_BYTES_KEPT:
+            _SYNSET_BYTES.clear()
+        got = _SYNSET_BYTES[synsets] = array("q", sorted(synsets)).tobytes()
+    return got
+
+
+def native_pair(
+    hs: Sentence,
+    rs: Sentence,
+    modules: Sequence[Module],
+    beam_size: int,
+    limit: int,
+    lang: Any,
+) -> list[Candidate] | None:
+    """The chosen matches of a pair in reference order, as tuples, through one C call
+    (candidates of every stage and the beam search, ``align_pair``): the same as
+    :func:`beam_choice` on :func:`meteor.stages.registry.propose_all_raw`'s candidates
+    (``tests/unit/test_native.py``).  ``None`` when it cannot say: no C part, a stage it
+    does not make, a side over 256 words, more than ``limit`` candidates (the Python
+    stages then raise the limit's error), a sentence it cannot pack.
+    """
+    if NATIVE_PAIR is None:
+        return None
+    modules = _stage_modules(hs, rs, modules)
+    try:
+        stages = bytes([PAIR_STAGES[m] for m in modules])
+    except KeyError:
+        return None
+    hp = hs.pack(stages, lambda s: pack_sentence(s, stages, lang))
+    rp = rs.pack(stages, lambda s: pack_sentence(s, stages, lang))
+    if hp is None or rp is None:
+        return None
+    details = (
+        "",
+        lambda j: f"same stem “{rs.stems()[j]}”",
+        lambda off: f"{lang.synonym_source().split(' (')[0]} synset {off:08d}",
+        "paraphrase table",
+    )
+    return NATIVE_PAIR(hp, rp, stages, beam_size, limit, _PAIR_MODULES, details)

@@ -169,6 +169,31 @@ static int parse(PyObject *args, int *n_hyp, int *n_ref, PyObject **candidates, 
     return 1;
 }
 
+/* The chosen indices as a new list (NULL with an exception set). */
+static PyObject *index_list(const int32_t *chosen, Py_ssize_t m) {
+    PyObject *result = PyList_New(m);
+    if (!result) return NULL;
+    for (Py_ssize_t a = 0; a < m; a++) {
+        PyObject *v = PyLong_FromLong(chosen[a]);
+        if (!v) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, a, v);
+    }
+    return result;
+}
+
+/* The narrow search of the width that fits the longer side (at most NARROW_WORDS words),
+ * as SUFFIXED(search) answers. */
+static int search_narrow(int n_hyp, int n_ref, const Cand *cands, Py_ssize_t n, int beam_size,
+                         int32_t **chosen, Py_ssize_t *m) {
+    int longest = n_hyp > n_ref ? n_hyp : n_ref;
+    if (longest <= 64) return search_1(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+    if (longest <= 128) return search_2(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+    return search_4(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+}
+
 /* beam_choice's body; wide: always the search of _beam_wide.h (beam_choice_wide). */
 static PyObject *choose(PyObject *args, int wide) {
     int n_hyp, n_ref, beam_size;
@@ -181,23 +206,39 @@ static PyObject *choose(PyObject *args, int wide) {
     PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject *result;
+    PyObject *result = NULL;
     int longest = wide ? NARROW_WORDS + 1 : (n_hyp > n_ref ? n_hyp : n_ref);
     if (n > INT32_MAX / 4) {
         result = Py_None;
         Py_INCREF(result);
-    } else if (longest <= 64) {
-        result = search_1(n_hyp, n_ref, seq, n, beam_size, exact);
-    } else if (longest <= 128) {
-        result = search_2(n_hyp, n_ref, seq, n, beam_size, exact);
     } else if (longest <= NARROW_WORDS) {
-        result = search_4(n_hyp, n_ref, seq, n, beam_size, exact);
+        Cand *cands = malloc((size_t)(n ? n : 1) * sizeof(Cand));
+        if (!cands) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        int got = 1;
+        for (Py_ssize_t c = 0; got == 1 && c < n; c++)
+            got = read_cand(PySequence_Fast_GET_ITEM(seq, c), n_hyp, n_ref, exact, &cands[c]);
+        int32_t *chosen = NULL;
+        Py_ssize_t m = 0;
+        if (got == 1) got = search_narrow(n_hyp, n_ref, cands, n, beam_size, &chosen, &m);
+        if (got == 1) {
+            result = index_list(chosen, m);
+        } else if (got == 0) { /* not a lattice of this pair, or a key over 62 bits */
+            result = Py_None;
+            Py_INCREF(result);
+        }
+        free(chosen);
+        free(cands);
     } else {
         result = search_wide(n_hyp, n_ref, seq, n, beam_size, exact);
     }
     Py_DECREF(seq);
     return result;
 }
+
+#include "_beam_pair.h"
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {
     return choose(args, 0);
@@ -217,6 +258,16 @@ static PyMethodDef methods[] = {
      "beam_choice_wide(n_hyp, n_ref, candidates, beam_size, exact) -> list[int] | None\n\n"
      "beam_choice by the search beam_choice uses for sides over NARROW_WORDS words, on\n"
      "a pair of any length (for tests: it must choose as the narrow searches)."},
+    {"align_pair", align_pair, METH_VARARGS,
+     "align_pair(hyp_pack, ref_pack, stages, beam_size, limit, modules, details)\n"
+     "    -> list[tuple] | None\n\n"
+     "The chosen matches of one pair, reference order, as Meteor's tuples (module, hs, he,\n"
+     "rs, re, detail, None): the candidates of the stages (bytes of codes 0 exact, 1 stem,\n"
+     "2 synonym, 3 paraphrase) from the two sentence packs, then beam_choice.  None when\n"
+     "the candidates pass limit, a side is over NARROW_WORDS words or a key would not fit\n"
+     "(the caller runs the Python stages and search).  modules: the 4 modules; details:\n"
+     "exact's and paraphrase's detail strings, stem's detail(ref_start), synonym's\n"
+     "detail(synset)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -85,13 +85,15 @@ static inline int SUFFIXED(push)(SUFFIXED(Path) **buf, Py_ssize_t *len, Py_ssize
     return 0;
 }
 
-/* The chosen candidate indices (a new list), None when the pair is not a lattice this
- * search knows or its key would not fit in 62 bits, NULL with an exception set. */
-static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_t n,
-                                  int beam_size, PyObject *exact) {
+/* The search over n candidates (checked spans of this pair): 1 with *chosen_out (malloc'd,
+ * the caller frees it) holding the chosen candidate indices in reference order and
+ * *n_out their number; 0 when the key would not fit in 62 bits (the caller runs the
+ * Python search); -1 with an exception set. */
+static int SUFFIXED(search)(int n_hyp, int n_ref, const Cand *cands, Py_ssize_t n,
+                            int beam_size, int32_t **chosen_out, Py_ssize_t *n_out) {
     typedef SUFFIXED(Path) Path;
     typedef SUFFIXED(Span) Span;
-    PyObject *result = NULL;
+    int result = -1;
     Span *spans = NULL;
     int32_t *row_start = NULL, *row_cids = NULL, *fill = NULL, *definite = NULL;
     int32_t *chosen = NULL;
@@ -100,7 +102,6 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
     Nodes nodes = {NULL, NULL, 0, 0};
     SUFFIXED(Sorter) so = {NULL, NULL, 0, 0, NULL, 0};
     int cov_h[64 * W] = {0}, cov_r[64 * W] = {0};
-    int lattice_ok = 1;
     uint64_t total_dist = 0;
 
     spans = calloc((size_t)(n ? n : 1), sizeof(Span));
@@ -112,16 +113,9 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         PyErr_NoMemory();
         goto done;
     }
-    /* Parse the candidates: (module, hs, he, rs, re, ...). */
     for (Py_ssize_t c = 0; c < n; c++) {
-        Cand cd;
-        int ok = read_cand(PySequence_Fast_GET_ITEM(seq, c), n_hyp, n_ref, exact, &cd);
-        if (ok < 0) goto done;
-        if (!ok) {
-            lattice_ok = 0;
-            break;
-        }
-        long hs = cd.hs, he = cd.he, rs = cd.rs, re = cd.re;
+        const Cand *cd = &cands[c];
+        long hs = cd->hs, he = cd->he, rs = cd->rs, re = cd->re;
         Span *s = &spans[c];
         s->hs = (int32_t)hs;
         s->rs = (int32_t)rs;
@@ -129,17 +123,12 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         s->nle = (int32_t)he;
         SUFFIXED(set_range)(s->mh, (int)hs, (int)he);
         SUFFIXED(set_range)(s->mr, (int)rs, (int)re);
-        s->gain = cd.gain;
-        s->dist = cd.dist;
+        s->gain = cd->gain;
+        s->dist = cd->dist;
         total_dist += (uint64_t)s->dist;
         row_start[rs + 1]++;
         for (long i = hs; i < he; i++) cov_h[i]++;
         for (long j = rs; j < re; j++) cov_r[j]++;
-    }
-    if (!lattice_ok) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto done;
     }
 
     /* key = (max_cov - cov) * cov_unit + chunks * chunk_unit + distance */
@@ -147,8 +136,7 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
     int cov_shift = chunk_bits + bit_length((uint64_t)n_ref + 2);
     int64_t max_cov = 2 * ((int64_t)n_hyp + n_ref) + 2;
     if (cov_shift + bit_length((uint64_t)max_cov) + 1 > 62) {
-        result = Py_None; /* would not fit: Python's integers do */
-        Py_INCREF(result);
+        result = 0; /* would not fit: Python's integers do */
         goto done;
     }
     int64_t chunk_unit = (int64_t)1 << chunk_bits;
@@ -271,16 +259,10 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         }
         chosen[b + 1] = c;
     }
-    result = PyList_New(m);
-    if (!result) goto done;
-    for (Py_ssize_t a = 0; a < m; a++) {
-        PyObject *v = PyLong_FromLong(chosen[a]);
-        if (!v) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, a, v);
-    }
+    *chosen_out = chosen;
+    *n_out = m;
+    chosen = NULL;
+    result = 1;
     goto done;
 
 nomem:
