@@ -494,14 +494,8 @@ class Meteor:
         (:func:`meteor.aligners.beam.native_pair`: every stage's candidates and the beam
         search without a Python tuple per candidate), or ``None`` when it cannot say
         (:meth:`_align` then runs the stages and the search)."""
-        p = self.params
         return native_pair(
-            self._sentence(hyp),
-            self._sentence(ref),
-            p.modules,
-            p.beam_size,
-            self.candidate_limit(),
-            self.lang,
+            self._sentence(hyp), self._sentence(ref), self.params, self.candidate_limit(), self.lang
         )
 
     # -- public API --------------------------------------------------------

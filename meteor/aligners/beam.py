@@ -24,6 +24,7 @@ tested against, and runs for longer sides, without a compiler, or with
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
@@ -35,7 +36,7 @@ from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError
 from meteor.module_registry import Module
 from meteor.params import Params
-from meteor.rules import is_definite
+from meteor.rules import is_definite, java_hash
 from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext, Sentence
 from meteor.types import Match, candidate_of
@@ -564,65 +565,83 @@ def _native_pair() -> Callable[..., list[Candidate] | None] | None:
 NATIVE_PAIR = _native_pair()
 
 
-def pack_sentence(sent: Sentence, stages: bytes, lang: Any) -> tuple[bytes, ...] | None:
+def pack_sentence(
+    sent: Sentence, stages: bytes, params: Params, lang: Any
+) -> tuple[Any, ...] | None:
     """What the C pair alignment reads of ``sent`` for the stage codes ``stages``
-    (:data:`PAIR_STAGES`), as 8 byte strings: word keys (``String.hashCode``, int32),
-    stem keys (int32), per word the offset of its synsets (int32, one more than words)
-    and the synsets, each word's ascending (int64), the paraphrase table's phrases that
-    occur (ascending ids), the offset of each one's starts and the starts (int32), and
-    the table's records wanted from the sentence (:attr:`SentencePhrases.wants
-    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each).  A field of a
-    stage not asked for is empty.  ``None`` when a key or synset is no integer of that
-    size, or the paraphrase table is not the index (the Python stages run).
+    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), the paraphrase
+    table's phrases that occur in the sentence (ascending ids, int32 bytes), the offsets
+    of each one's starts and the starts (int32), and the table's records wanted from the
+    sentence (:attr:`SentencePhrases.wants
+    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each); the phrase
+    fields are empty without the paraphrase stage.  ``None`` when a key or synset is
+    not a 32- or 64-bit integer, or the paraphrase table is not the index (the Python
+    stages then run).
     """
     from meteor.languages.paraphrase import ParaphraseTable
 
-    out = [_NO_BYTES] * 8
     try:
-        out[0] = array("i", sent.keys).tobytes()  # type: ignore[arg-type,type-var]
-        if 1 in stages:
-            out[1] = array("i", sent.stem_keys()).tobytes()  # type: ignore[arg-type,type-var]
-        if 2 in stages:
-            ids = list(map(_synset_bytes, sent.synsets()))
-            out[2] = array("i", [0, *accumulate([len(b) >> 3 for b in ids])]).tobytes()
-            out[3] = b"".join(ids)
-        if 3 in stages:
-            table = lang.paraphrases()
-            if not isinstance(table, ParaphraseTable):
-                return None
-            phrases = sent.phrases(table)
-            items = sorted(phrases.occ.items())
-            if items:
-                out[4] = array("i", [pid for pid, _ in items]).tobytes()
-                lengths = accumulate([len(starts) for _, starts in items])
-                out[5] = array("i", [0, *lengths]).tobytes()
-                out[6] = array("i", chain.from_iterable(s for _, s in items)).tobytes()
-            out[7] = phrases.wants
-    except (TypeError, OverflowError):
+        words = tuple(map(_word_records(params, lang, stages).__getitem__, sent.prepped()))
+    except (TypeError, OverflowError, struct.error):
         return None
-    return tuple(out)
+    occ_pids = occ_off = occ_pos = wants = _NO_BYTES
+    if 3 in stages:
+        table = lang.paraphrases()
+        if not isinstance(table, ParaphraseTable):
+            return None
+        phrases = sent.phrases(table)
+        items = sorted(phrases.occ.items())
+        if items:
+            occ_pids = array("i", [pid for pid, _ in items]).tobytes()
+            occ_off = array("i", [0, *accumulate([len(s) for _, s in items])]).tobytes()
+            occ_pos = array("i", chain.from_iterable(s for _, s in items)).tobytes()
+        wants = phrases.wants
+    return (words, occ_pids, occ_off, occ_pos, wants)
 
 
-#: Each distinct synset set's ids, ascending, as int64 bytes (a set of ids is one
-#: object per word type in the language's look-up memo, so this stays small).
-_SYNSET_BYTES: dict[frozenset[int], bytes] = {}
-_SYNSET_BYTES_KEPT = 1 << 16
+class _WordRecords(dict[str, bytes]):
+    """Word (ё folded when the params fold it) -> its record for the C pair alignment:
+    its key (``String.hashCode``, ``Stage.java:43-50``) and its stem's (0 without the
+    stem stage) as int32, then its synsets ascending as int64 (none without the synonym
+    stage), native byte order.  Made on first look-up; at most :data:`WORDS_KEPT`
+    words are kept (then the table starts again)."""
+
+    def __init__(self, stem: Callable[[str], str] | None, synsets: Any) -> None:
+        super().__init__()
+        self._stem = stem
+        self._synsets = synsets
+
+    def __missing__(self, word: str) -> bytes:
+        if len(self) >= WORDS_KEPT:
+            self.clear()
+        stem_key = java_hash(self._stem(word)) if self._stem is not None else 0
+        ids = sorted(self._synsets(word)) if self._synsets is not None else ()
+        record = self[word] = struct.pack(f"=ii{len(ids)}q", java_hash(word), stem_key, *ids)
+        return record
 
 
-def _synset_bytes(synsets: frozenset[int]) -> bytes:
-    got = _SYNSET_BYTES.get(synsets)
-    if got is None:
-        if len(_SYNSET_BYTES) >= _SYNSET_BYTES_KEPT:
-            _SYNSET_BYTES.clear()
-        got = _SYNSET_BYTES[synsets] = array("q", sorted(synsets)).tobytes()
-    return got
+#: Most words one table of word records keeps (about 100 bytes each).
+WORDS_KEPT = 1 << 16
+_WORD_TABLES: dict[tuple[Any, ...], _WordRecords] = {}
+
+
+def _word_records(params: Params, lang: Any, stages: bytes) -> _WordRecords:
+    """The process's word records for the sentence settings of ``params``
+    (:meth:`Sentence.settings`) and these stages."""
+    key = (*Sentence.settings(params), stages)
+    table = _WORD_TABLES.get(key)
+    if table is None:
+        table = _WORD_TABLES[key] = _WordRecords(
+            lang.stem_function(params.stemmer) if 1 in stages else None,
+            lang.synsets_function() if 2 in stages else None,
+        )
+    return table
 
 
 def native_pair(
     hs: Sentence,
     rs: Sentence,
-    modules: Sequence[Module],
-    beam_size: int,
+    params: Params,
     limit: int,
     lang: Any,
 ) -> list[Candidate] | None:
@@ -635,13 +654,13 @@ def native_pair(
     """
     if NATIVE_PAIR is None:
         return None
-    modules = _stage_modules(hs, rs, modules)
+    modules = _stage_modules(hs, rs, params.modules)
     try:
         stages = bytes([PAIR_STAGES[m] for m in modules])
     except KeyError:
         return None
-    hp = hs.pack(stages, lambda s: pack_sentence(s, stages, lang))
-    rp = rs.pack(stages, lambda s: pack_sentence(s, stages, lang))
+    hp = hs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
+    rp = rs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
     if hp is None or rp is None:
         return None
     details = (
@@ -650,4 +669,4 @@ def native_pair(
         lambda off: f"{lang.synonym_source().split(' (')[0]} synset {off:08d}",
         "paraphrase table",
     )
-    return NATIVE_PAIR(hp, rp, stages, beam_size, limit, _PAIR_MODULES, details)
+    return NATIVE_PAIR(hp, rp, stages, params.beam_size, limit, _PAIR_MODULES, details)

@@ -107,6 +107,10 @@ class Sentence:
         #: (:func:`meteor.aligners.beam.pack_sentence`).
         self._packs: dict[bytes, Any] | None = None
 
+    def prepped(self) -> list[str]:
+        """The words every look-up takes: ё folded when the params fold it."""
+        return self._prepped
+
     def key_index(self) -> dict[Hashable, list[int]]:
         """Word key -> positions (ascending)."""
         if self._key_index is None:

@@ -3,7 +3,7 @@
  *
  * The candidates of Meteor 1.5's matchers, in the order Aligner.java adds them to its
  * lattice, made from integer arrays each sentence keeps once
- * (meteor.aligners.beam_pair.pack_sentence) instead of one Python tuple each:
+ * (meteor.aligners.beam.pack_sentence) instead of one Python tuple each:
  *   exact      ExactMatcher.java: equal word keys (String.hashCode), reference outer;
  *   stem       StemMatcher.java: equal stem keys, different word keys;
  *   synonym    SynonymMatcher.java: intersecting synsets (sorted ids per word; the
@@ -15,14 +15,23 @@
  * this to them.  Then the narrow search of _beam_search.h chooses; only the chosen
  * matches become Python tuples. */
 
-enum { MOD_EXACT = 0, MOD_STEM = 1, MOD_SYNONYM = 2, MOD_PARAPHRASE = 3, N_PACK = 8 };
+enum { MOD_EXACT = 0, MOD_STEM = 1, MOD_SYNONYM = 2, MOD_PARAPHRASE = 3, N_PACK = 5 };
 
+/* One side: its arrays, read from its pack; keys, stem_keys, syn_off and syn_ids are
+ * owned (free_side). */
 typedef struct {
-    Py_ssize_t n, n_occ, n_wants;
-    const int32_t *keys, *stem_keys, *syn_off, *occ_pids, *occ_off, *occ_pos, *wants;
-    const int64_t *syn_ids;
-    Py_ssize_t n_syn_ids, n_stem, n_syn_off, n_occ_pos;
+    Py_ssize_t n, n_occ, n_wants, n_occ_pos;
+    int32_t *keys, *stem_keys, *syn_off;
+    int64_t *syn_ids;
+    const int32_t *occ_pids, *occ_off, *occ_pos, *wants;
 } Side;
+
+static void free_side(Side *s) {
+    free(s->keys);
+    free(s->stem_keys);
+    free(s->syn_off);
+    free(s->syn_ids);
+}
 
 typedef struct {
     Cand *c;
@@ -58,63 +67,79 @@ static int cb_add(CandBuf *b, int mod, long hs, long he, long rs, long re, int64
     return 0;
 }
 
-/* The side's arrays from its pack (a tuple of N_PACK bytes); 0 with an exception set
- * when the pack is malformed. */
+static int bad_pack(const char *what) {
+    PyErr_Format(PyExc_ValueError, "a sentence pack %s", what);
+    return 0;
+}
+
+/* The side's arrays from its pack: (one bytes per word: int32 key, int32 stem key, then
+ * its synsets ascending as int64; the sentence's phrases that occur, ascending, int32;
+ * the offsets of their starts, int32, one more; the starts, int32; the wanted records,
+ * 4 int32 each).  1, or 0 with an exception set (a malformed pack). */
 static int read_side(PyObject *pack, Side *s) {
-    if (!PyTuple_Check(pack) || PyTuple_GET_SIZE(pack) != N_PACK) {
-        PyErr_SetString(PyExc_TypeError, "a sentence pack is a tuple of 8 bytes objects");
+    memset(s, 0, sizeof(Side));
+    if (!PyTuple_Check(pack) || PyTuple_GET_SIZE(pack) != N_PACK ||
+        !PyTuple_Check(PyTuple_GET_ITEM(pack, 0))) {
+        PyErr_SetString(PyExc_TypeError, "a sentence pack is a tuple (word records, 4 bytes)");
         return 0;
     }
     const char *p[N_PACK];
     Py_ssize_t len[N_PACK];
-    for (int k = 0; k < N_PACK; k++) {
+    for (int k = 1; k < N_PACK; k++) {
         PyObject *b = PyTuple_GET_ITEM(pack, k);
         if (!PyBytes_Check(b)) {
-            PyErr_SetString(PyExc_TypeError, "a sentence pack is a tuple of 8 bytes objects");
+            PyErr_SetString(PyExc_TypeError, "a sentence pack is a tuple (word records, 4 bytes)");
             return 0;
         }
         p[k] = PyBytes_AS_STRING(b);
         len[k] = PyBytes_GET_SIZE(b);
     }
-    s->n = len[0] / 4;
-    s->keys = (const int32_t *)p[0];
-    s->stem_keys = (const int32_t *)p[1];
-    s->n_stem = len[1] / 4;
-    s->syn_off = (const int32_t *)p[2];
-    s->n_syn_off = len[2] / 4;
-    s->syn_ids = (const int64_t *)p[3];
-    s->n_syn_ids = len[3] / 8;
-    s->occ_pids = (const int32_t *)p[4];
-    s->n_occ = len[4] / 4;
-    s->occ_off = (const int32_t *)p[5];
-    s->occ_pos = (const int32_t *)p[6];
-    s->n_occ_pos = len[6] / 4;
-    s->wants = (const int32_t *)p[7];
-    s->n_wants = len[7] / 16;
-    if (len[0] % 4 || len[1] % 4 || len[2] % 4 || len[3] % 8 || len[4] % 4 || len[5] % 4 ||
-        len[6] % 4 || len[7] % 16 || (s->n_stem && s->n_stem != s->n) ||
-        (s->n_syn_off && s->n_syn_off != s->n + 1) || len[5] / 4 != (s->n_occ ? s->n_occ + 1 : 0)) {
-        PyErr_SetString(PyExc_ValueError, "a sentence pack's arrays disagree in length");
+    PyObject *words = PyTuple_GET_ITEM(pack, 0);
+    Py_ssize_t n = PyTuple_GET_SIZE(words), n_ids = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        if (!PyBytes_Check(w) || PyBytes_GET_SIZE(w) < 8 || PyBytes_GET_SIZE(w) % 8)
+            return bad_pack("word record is not 8 bytes and 8 per synset");
+        n_ids += PyBytes_GET_SIZE(w) / 8 - 1;
+    }
+    s->n = n;
+    s->keys = malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    s->stem_keys = malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    s->syn_off = malloc((size_t)(n + 1) * sizeof(int32_t));
+    s->syn_ids = malloc((size_t)(n_ids ? n_ids : 1) * sizeof(int64_t));
+    if (!s->keys || !s->stem_keys || !s->syn_off || !s->syn_ids) {
+        PyErr_NoMemory();
         return 0;
     }
-    if (s->n_syn_off && (s->syn_off[0] != 0 || s->syn_off[s->n] != s->n_syn_ids)) {
-        PyErr_SetString(PyExc_ValueError, "a sentence pack's synset offsets are not its ids'");
-        return 0;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        const char *b = PyBytes_AS_STRING(w);
+        Py_ssize_t k = PyBytes_GET_SIZE(w) / 8 - 1;
+        memcpy(&s->keys[i], b, 4);
+        memcpy(&s->stem_keys[i], b + 4, 4);
+        s->syn_off[i] = (int32_t)at;
+        if (k) memcpy(&s->syn_ids[at], b + 8, (size_t)k * 8);
+        for (Py_ssize_t x = 1; x < k; x++)
+            if (s->syn_ids[at + x - 1] >= s->syn_ids[at + x]) return bad_pack("synset list is not ascending");
+        at += k;
     }
-    for (Py_ssize_t k = 0; k < s->n_syn_off - 1; k++)
-        if (s->syn_off[k] > s->syn_off[k + 1]) {
-            PyErr_SetString(PyExc_ValueError, "a sentence pack's synset offsets decrease");
-            return 0;
-        }
-    if (s->n_occ && (s->occ_off[0] != 0 || s->occ_off[s->n_occ] != s->n_occ_pos)) {
-        PyErr_SetString(PyExc_ValueError, "a sentence pack's phrase offsets are not its starts'");
-        return 0;
-    }
+    s->syn_off[n] = (int32_t)at;
+    s->occ_pids = (const int32_t *)p[1];
+    s->n_occ = len[1] / 4;
+    s->occ_off = (const int32_t *)p[2];
+    s->occ_pos = (const int32_t *)p[3];
+    s->n_occ_pos = len[3] / 4;
+    s->wants = (const int32_t *)p[4];
+    s->n_wants = len[4] / 16;
+    if (len[1] % 4 || len[2] % 4 || len[3] % 4 || len[4] % 16 ||
+        len[2] / 4 != (s->n_occ ? s->n_occ + 1 : 0))
+        return bad_pack("has arrays that disagree in length");
+    if (s->n_occ && (s->occ_off[0] != 0 || s->occ_off[s->n_occ] != s->n_occ_pos))
+        return bad_pack("has phrase offsets that are not its starts'");
     for (Py_ssize_t k = 0; k < s->n_occ; k++)
-        if (s->occ_off[k] > s->occ_off[k + 1] || (k && s->occ_pids[k - 1] >= s->occ_pids[k])) {
-            PyErr_SetString(PyExc_ValueError, "a sentence pack's phrases are not sorted");
-            return 0;
-        }
+        if (s->occ_off[k] > s->occ_off[k + 1] || (k && s->occ_pids[k - 1] >= s->occ_pids[k]))
+            return bad_pack("has phrases that are not sorted");
     return 1;
 }
 
@@ -168,7 +193,6 @@ static int pair_candidates(CandBuf *b, const Side *h, const Side *r, const char 
                     }
             break;
         case MOD_STEM:
-            if (h->n_stem != nh || r->n_stem != nr) return -2;
             for (long j = 0; j < nr; j++)
                 for (long i = 0; i < nh; i++)
                     if (h->stem_keys[i] == r->stem_keys[j] && h->keys[i] != r->keys[j]) {
@@ -177,7 +201,6 @@ static int pair_candidates(CandBuf *b, const Side *h, const Side *r, const char 
                     }
             break;
         case MOD_SYNONYM:
-            if (h->n_syn_off != nh + 1 || r->n_syn_off != nr + 1) return -2;
             for (long j = 0; j < nr; j++) {
                 const int64_t *rb = r->syn_ids + r->syn_off[j], *re = r->syn_ids + r->syn_off[j + 1];
                 if (rb == re) continue;
@@ -246,8 +269,18 @@ static PyObject *align_pair(PyObject *self, PyObject *args) {
         return NULL;
     }
     Side h, r;
-    if (!read_side(hpack, &h) || !read_side(rpack, &r)) return NULL;
-    if (h.n > NARROW_WORDS || r.n > NARROW_WORDS || beam_size < 1) Py_RETURN_NONE;
+    memset(&h, 0, sizeof(Side));
+    memset(&r, 0, sizeof(Side));
+    if (!read_side(hpack, &h) || !read_side(rpack, &r)) {
+        free_side(&h);
+        free_side(&r);
+        return NULL;
+    }
+    if (h.n > NARROW_WORDS || r.n > NARROW_WORDS || beam_size < 1) {
+        free_side(&h);
+        free_side(&r);
+        Py_RETURN_NONE;
+    }
     CandBuf b = {NULL, NULL, NULL, 0, 0};
     int32_t *chosen = NULL;
     Py_ssize_t m = 0;
@@ -270,6 +303,8 @@ static PyObject *align_pair(PyObject *self, PyObject *args) {
         }
     }
     free(chosen);
+    free_side(&h);
+    free_side(&r);
     free(b.c);
     free(b.mod);
     free(b.extra);

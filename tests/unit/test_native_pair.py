@@ -50,10 +50,7 @@ def _python(m: meteor.Meteor, hyp: list[str], ref: list[str], limit: int) -> lis
 
 
 def _c(m: meteor.Meteor, hyp: list[str], ref: list[str], limit: int) -> Any:
-    p = m.params
-    return beam.native_pair(
-        m._sentence(hyp), m._sentence(ref), p.modules, p.beam_size, limit, m.lang
-    )
+    return beam.native_pair(m._sentence(hyp), m._sentence(ref), m.params, limit, m.lang)
 
 
 def _same(m: meteor.Meteor, hyp: list[str], ref: list[str]) -> None:
@@ -112,13 +109,19 @@ def test_over_the_limit_the_python_stages_decide(
 def test_bad_packs_are_refused(native: Any) -> None:
     mods = tuple(beam.PAIR_STAGES)
     details = ("", str, str, "paraphrase table")
-    good = (b"\0\0\0\0",) + (b"",) * 7
+    word = bytes(8)  # key 0, stem key 0, no synset
+    good = ((word,), b"", b"", b"", b"")
     with pytest.raises(TypeError):
         native.align_pair((b"",) * 3, good, b"\0", 40, 10, mods, details)
+    with pytest.raises(ValueError, match="8 bytes"):
+        native.align_pair(((word[:7],), b"", b"", b"", b""), good, b"\0", 40, 10, mods, details)
+    two = (word + (5).to_bytes(8, "little") * 2,)
+    with pytest.raises(ValueError, match="ascending"):
+        native.align_pair((two, b"", b"", b"", b""), good, b"\2", 40, 10, mods, details)
     with pytest.raises(ValueError, match="disagree"):
-        native.align_pair((b"\0\0\0",) + (b"",) * 7, good, b"\0", 40, 10, mods, details)
+        native.align_pair(((word,), bytes(4), b"", b"", b""), good, b"\3", 40, 10, mods, details)
     with pytest.raises(ValueError, match="does not fit"):
-        native.align_pair(good, good, b"\1", 40, 10, mods, details)  # stems not packed
+        native.align_pair(good, good, b"\7", 40, 10, mods, details)  # no such stage
     assert native.align_pair(good, good, b"\0", 40, 10, mods, details) == [
         (mods[0], 0, 1, 0, 1, "", None)
     ]
