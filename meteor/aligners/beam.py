@@ -49,6 +49,7 @@ __all__ = [
     "align_beam",
     "beam_choice",
     "native_pair",
+    "pack_occ",
     "pack_sentence",
     "search_weight",
 ]
@@ -590,13 +591,24 @@ def pack_sentence(
         if not isinstance(table, ParaphraseTable):
             return None
         phrases = sent.phrases(table)
-        items = sorted(phrases.occ.items())
-        if items:
-            occ_pids = array("i", [pid for pid, _ in items]).tobytes()
-            occ_off = array("i", [0, *accumulate([len(s) for _, s in items])]).tobytes()
-            occ_pos = array("i", chain.from_iterable(s for _, s in items)).tobytes()
+        # made for the whole block by phrases_many, else here
+        occ_pids, occ_off, occ_pos = phrases.packed or pack_occ(phrases.occ)
         wants = phrases.wants
     return (words, occ_pids, occ_off, occ_pos, wants)
+
+
+def pack_occ(occ: dict[int, list[int]]) -> tuple[bytes, bytes, bytes]:
+    """:attr:`SentencePhrases.packed <meteor.languages.paraphrase.SentencePhrases.packed>`
+    made from ``occ`` (phrase id -> starts, ascending): the ids ascending, the offsets of
+    their starts (from 0) and the starts, as int32 bytes."""
+    items = sorted(occ.items())
+    if not items:
+        return (_NO_BYTES, _NO_BYTES, _NO_BYTES)
+    return (
+        array("i", [pid for pid, _ in items]).tobytes(),
+        array("i", [0, *accumulate([len(s) for _, s in items])]).tobytes(),
+        array("i", chain.from_iterable(s for _, s in items)).tobytes(),
+    )
 
 
 class _WordRecords(dict[str, bytes]):

@@ -21,6 +21,7 @@ enum { MOD_EXACT = 0, MOD_STEM = 1, MOD_SYNONYM = 2, MOD_PARAPHRASE = 3, N_PACK 
  * owned (free_side). */
 typedef struct {
     Py_ssize_t n, n_occ, n_wants, n_occ_pos;
+    int32_t occ_base; /* occ_off[0]: the offsets count from it */
     int32_t *keys, *stem_keys, *syn_off;
     int64_t *syn_ids;
     const int32_t *occ_pids, *occ_off, *occ_pos, *wants;
@@ -74,7 +75,8 @@ static int bad_pack(const char *what) {
 
 /* The side's arrays from its pack: (one bytes per word: int32 key, int32 stem key, then
  * its synsets ascending as int64; the sentence's phrases that occur, ascending, int32;
- * the offsets of their starts, int32, one more; the starts, int32; the wanted records,
+ * the offsets of their starts, int32, one more, counted from the first; the starts,
+ * int32; the wanted records,
  * 4 int32 each).  1, or 0 with an exception set (a malformed pack). */
 static int read_side(PyObject *pack, Side *s) {
     memset(s, 0, sizeof(Side));
@@ -135,8 +137,9 @@ static int read_side(PyObject *pack, Side *s) {
     if (len[1] % 4 || len[2] % 4 || len[3] % 4 || len[4] % 16 ||
         len[2] / 4 != (s->n_occ ? s->n_occ + 1 : 0))
         return bad_pack("has arrays that disagree in length");
-    if (s->n_occ && (s->occ_off[0] != 0 || s->occ_off[s->n_occ] != s->n_occ_pos))
+    if (s->n_occ && s->occ_off[s->n_occ] - s->occ_off[0] != s->n_occ_pos)
         return bad_pack("has phrase offsets that are not its starts'");
+    s->occ_base = s->n_occ ? s->occ_off[0] : 0;
     for (Py_ssize_t k = 0; k < s->n_occ; k++)
         if (s->occ_off[k] > s->occ_off[k + 1] || (k && s->occ_pids[k - 1] >= s->occ_pids[k]))
             return bad_pack("has phrases that are not sorted");
@@ -165,7 +168,7 @@ static int paraphrase_dir(CandBuf *b, const Side *from, const Side *to, int from
         long start = w[0], len = w[1], blen = w[3];
         Py_ssize_t at = find_phrase(to, w[2]);
         if (at < 0) continue;
-        for (int32_t k = to->occ_off[at]; k < to->occ_off[at + 1]; k++) {
+        for (int32_t k = to->occ_off[at] - to->occ_base; k < to->occ_off[at + 1] - to->occ_base; k++) {
             long other = to->occ_pos[k];
             long hs = from_ref ? other : start, hl = from_ref ? blen : len;
             long rs = from_ref ? start : other, rl = from_ref ? len : blen;

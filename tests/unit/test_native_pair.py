@@ -16,6 +16,7 @@ import csv
 import os
 import subprocess
 import sys
+from array import array
 from typing import Any
 
 import pytest
@@ -85,6 +86,36 @@ def test_wmt21_pairs_choose_as_python(native: Any, preset: str) -> None:
         ref = [t.text for t in m.tokenize(row["ref"])]
         _same(m, hyp, ref)
         _same(m, hyp, hyp)  # identical sentences: the first stage only
+
+
+def _unpacked(packed: tuple[bytes, bytes, bytes]) -> dict[int, list[int]]:
+    ids, offsets, starts = (array("i", b).tolist() for b in packed)
+    assert ids == sorted(set(ids))
+    base = offsets[0] if offsets else 0
+    return {pid: starts[offsets[k] - base : offsets[k + 1] - base] for k, pid in enumerate(ids)}
+
+
+def test_phrases_packed_for_a_block_hold_their_occurrences() -> None:
+    """``phrases_many``'s packed occurrences (for the whole block at once) and
+    :func:`pack_occ`'s (one sentence's ``occ``) both say what ``occ`` says."""
+    from meteor.languages.paraphrase import ParaphraseTable
+
+    m = meteor.Meteor("meteor-1.5")
+    table = m.lang.paraphrases()
+    if not isinstance(table, ParaphraseTable):
+        pytest.skip("the paraphrase index is not in use")
+    texts = [
+        "the united states of america said on monday that it would not take part",
+        "",
+        "he said he said he said , the united states and the united states",
+        "in the end , the prime minister of the country was not able to form a government",
+    ]
+    sents = [[t.text for t in m.tokenize(x)] for x in texts]
+    for phrases in table.phrases_many(sents * 3):
+        assert phrases.packed is not None
+        assert _unpacked(phrases.packed) == phrases.occ
+        assert _unpacked(beam.pack_occ(phrases.occ)) == phrases.occ
+    assert any(len(starts) > 1 for p in table.phrases_many(sents) for starts in p.occ.values())
 
 
 def test_repetitive_and_long_pairs(native: Any) -> None:
