@@ -19,7 +19,6 @@ from typing import Any
 
 from meteor import batch
 from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
-from meteor.aligners.beam import NATIVE_PAIR, PAIR_STAGES, BeamAligner, native_pair
 from meteor.batch import (  # re-exported: their old home
     EMPTY_CORPUS,
     PREFETCH_BLOCK,
@@ -225,14 +224,8 @@ class Meteor:
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words, self._jar_text
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
-        # A corpus run's pair in one C call (candidates and search, records deferred):
-        # Meteor 1.5's aligner over its own stages, word keys as Java's hash codes.
-        self._pair_in_c = (
-            NATIVE_PAIR is not None
-            and type(self.aligner) is BeamAligner
-            and p.java_keys
-            and all(m in PAIR_STAGES for m in p.modules)
-        )
+        # The aligner's shortcut for pairs whose records are not kept (a corpus run).
+        self._direct = self.aligner.direct(p, self.lang) if self.aligner.uses_stages else None
 
     # -- resources ------------------------------------------------------
     def _check_stages(self) -> None:
@@ -473,7 +466,7 @@ class Meteor:
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
-        raw = None if keep or not self._pair_in_c else self._native_raw(hyp_w, ref_w)
+        raw = None if keep or self._direct is None else self._direct_raw(hyp_w, ref_w)
         if raw is None:
             ctx, flat, picked = self._align(hyp_w, ref_w)
             raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
@@ -489,13 +482,13 @@ class Meteor:
             alignment = Alignment.deferred(hyp_t, ref_t, tuple(raw))
         return alignment, stats, compute(stats, self.params), cands
 
-    def _native_raw(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Candidate] | None:
-        """The chosen matches (reference order) by one C call for the pair
-        (:func:`meteor.aligners.beam.native_pair`: every stage's candidates and the beam
-        search without a Python tuple per candidate), or ``None`` when it cannot say
-        (:meth:`_align` then runs the stages and the search)."""
-        return native_pair(
-            self._sentence(hyp), self._sentence(ref), self.params, self.candidate_limit(), self.lang
+    def _direct_raw(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Candidate] | None:
+        """The chosen matches (reference order) by the aligner's shortcut
+        (:meth:`Aligner.direct <meteor.aligners.base.Aligner.direct>`), or ``None`` when
+        it leaves the pair to :meth:`_align` (the stages, then the aligner)."""
+        assert self._direct is not None
+        return self._direct(  # type: ignore[no-any-return]
+            self._sentence(hyp), self._sentence(ref), self.candidate_limit()
         )
 
     # -- public API --------------------------------------------------------

@@ -99,6 +99,23 @@ class BeamAligner(Aligner):
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
         return _stage_modules(ctx.hs, ctx.rs, modules)
 
+    def direct(self, params: Params, language: Any) -> Callable[..., Any] | None:
+        """:func:`native_pair` (every stage's candidates and the search in one C call)
+        when it is installed, the word keys are Java's hash codes and every stage is one
+        it makes; ``None`` for a subclass (it may choose otherwise)."""
+        if (
+            NATIVE_PAIR is None
+            or type(self) is not BeamAligner
+            or not params.java_keys
+            or not all(m in PAIR_STAGES for m in params.modules)
+        ):
+            return None
+
+        def choose(hs: Sentence, rs: Sentence, limit: int) -> list[Candidate] | None:
+            return native_pair(hs, rs, params, limit, language)
+
+        return choose
+
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
         """:func:`beam_choice` on every stage's candidates: reference order."""
         flat = [c for stage in stages for c in stage]
