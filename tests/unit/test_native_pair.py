@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from array import array
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -38,8 +39,13 @@ VOCAB = (
 
 
 @pytest.fixture(scope="module")
-def native() -> Any:
-    return native_part("_beam", "the pair alignment")
+def native() -> Iterator[Any]:
+    """The C part, in use by ``native_pair`` even under ``METEOR_PURE_PYTHON`` (the
+    comparison is the point)."""
+    part = native_part("_beam", "the pair alignment")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(beam, "NATIVE_PAIR", part.align_pair)
+        yield part
 
 
 def _python(m: meteor.Meteor, hyp: list[str], ref: list[str], limit: int) -> list[Any]:
