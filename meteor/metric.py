@@ -224,6 +224,8 @@ class Meteor:
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words, self._jar_text
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
+        # The aligner's shortcut for pairs whose records are not kept (a corpus run).
+        self._direct = self.aligner.direct(p, self.lang) if self.aligner.uses_stages else None
 
     # -- resources ------------------------------------------------------
     def _check_stages(self) -> None:
@@ -470,8 +472,10 @@ class Meteor:
                 return alignment, stats, compute(stats, self.params), ()
         hyp_w = [t.text for t in hyp_t]
         ref_w = [t.text for t in ref_t]
-        ctx, flat, picked = self._align(hyp_w, ref_w)
-        raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
+        raw = None if keep or self._direct is None else self._direct_raw(hyp_w, ref_w)
+        if raw is None:
+            ctx, flat, picked = self._align(hyp_w, ref_w)
+            raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
         stats = stats_from_raw(
             raw, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
         )
@@ -483,6 +487,15 @@ class Meteor:
             cands = ()
             alignment = Alignment.deferred(hyp_t, ref_t, tuple(raw))
         return alignment, stats, compute(stats, self.params), cands
+
+    def _direct_raw(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Candidate] | None:
+        """The chosen matches (reference order) by the aligner's shortcut
+        (:meth:`Aligner.direct <meteor.aligners.base.Aligner.direct>`), or ``None`` when
+        it leaves the pair to :meth:`_align` (the stages, then the aligner)."""
+        assert self._direct is not None
+        return self._direct(  # type: ignore[no-any-return]
+            self._sentence(hyp), self._sentence(ref), self.candidate_limit()
+        )
 
     # -- public API --------------------------------------------------------
     def signature(self, nrefs: int = 1) -> str:

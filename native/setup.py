@@ -24,7 +24,7 @@ def part(name: str, depends: tuple[str, ...] = ()) -> Extension:
 
 setup(
     ext_modules=[
-        part("_beam", depends=("_beam_search.h", "_beam_wide.h")),
+        part("_beam", depends=("_beam_search.h", "_beam_wide.h", "_beam_pair.h")),
         part("_phrases"),
         part("_normalize"),
         part("_tokens"),

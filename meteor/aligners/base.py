@@ -131,6 +131,16 @@ class Aligner(ABC):
         """The stages to run on this pair (all enabled ones unless a shortcut applies)."""
         return modules
 
+    def direct(self, params: Params, language: Any) -> Callable[..., Any] | None:
+        """A shortcut for pairs whose records are not kept (a corpus run), or ``None``.
+
+        When given, ``direct(hyp_sentence, ref_sentence, limit)`` returns the chosen
+        candidates as tuples in reference order, exactly what :meth:`align` picks from
+        the stages' candidates, or ``None`` for a pair it leaves to the stages and
+        :meth:`align` (which then raise any limit's error).  Asked once per scorer.
+        """
+        return None
+
     @abstractmethod
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> Sequence[int]:
         """Choose the alignment.

@@ -24,9 +24,11 @@ tested against, and runs for longer sides, without a compiler, or with
 
 from __future__ import annotations
 
+import struct
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
-from itertools import accumulate
+from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any
 
@@ -34,9 +36,9 @@ from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
 from meteor.errors import CandidateLimitError
 from meteor.module_registry import Module
 from meteor.params import Params
-from meteor.rules import is_definite
+from meteor.rules import is_definite, java_hash
 from meteor.runtime import compiled
-from meteor.stages.base import Candidate, MatchContext
+from meteor.stages.base import Candidate, MatchContext, Sentence
 from meteor.types import Match, candidate_of
 
 __all__ = [
@@ -46,6 +48,9 @@ __all__ = [
     "BeamAligner",
     "align_beam",
     "beam_choice",
+    "native_pair",
+    "pack_occ",
+    "pack_sentence",
     "search_weight",
 ]
 
@@ -92,14 +97,36 @@ class BeamAligner(Aligner):
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
-        if len(ctx.hyp) == len(ctx.ref) and ctx.hyp_keys == ctx.ref_keys:
-            return modules[:1]
-        return modules
+        return _stage_modules(ctx.hs, ctx.rs, modules)
+
+    def direct(self, params: Params, language: Any) -> Callable[..., Any] | None:
+        """:func:`native_pair` (every stage's candidates and the search in one C call)
+        when it is installed, the word keys are Java's hash codes and every stage is one
+        it makes; ``None`` for a subclass (it may choose otherwise)."""
+        if (
+            NATIVE_PAIR is None
+            or type(self) is not BeamAligner
+            or not params.java_keys
+            or not all(m in PAIR_STAGES for m in params.modules)
+        ):
+            return None
+
+        def choose(hs: Sentence, rs: Sentence, limit: int) -> list[Candidate] | None:
+            return native_pair(hs, rs, params, limit, language)
+
+        return choose
 
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
         """:func:`beam_choice` on every stage's candidates: reference order."""
         flat = [c for stage in stages for c in stage]
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
+
+
+def _stage_modules(hs: Sentence, rs: Sentence, modules: Sequence[Module]) -> Sequence[Module]:
+    """Identical sentences run the first stage only (Aligner.java:155-161)."""
+    if len(hs.words) == len(rs.words) and hs.keys == rs.keys:
+        return modules[:1]
+    return modules
 
 
 def _native_search() -> Callable[..., list[int] | None] | None:
@@ -530,3 +557,145 @@ def _free(
                 span = spans[row[k]]
                 if not (uh & span[1] or ur & span[2]):
                     yield k
+
+
+# ------------------------------------------------------------- one pair in one C call
+
+#: The stages the C pair alignment makes (``meteor_native._beam.align_pair``), by code.
+PAIR_STAGES: dict[Module, int] = {
+    Module.EXACT: 0,
+    Module.STEM: 1,
+    Module.SYNONYM: 2,
+    Module.PARAPHRASE: 3,
+}
+_PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
+_NO_BYTES = b""
+
+
+def _native_pair() -> Callable[..., list[Candidate] | None] | None:
+    """``meteor_native._beam.align_pair`` (``pip install ./native``), or ``None`` (not
+    installed, an older build, or ``METEOR_PURE_PYTHON`` set)."""
+    part = compiled("_beam")
+    return getattr(part, "align_pair", None) if part is not None else None
+
+
+#: The C pair alignment when installed (read once, at import).
+NATIVE_PAIR = _native_pair()
+
+
+def pack_sentence(
+    sent: Sentence, stages: bytes, params: Params, lang: Any
+) -> tuple[Any, ...] | None:
+    """What the C pair alignment reads of ``sent`` for the stage codes ``stages``
+    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), the paraphrase
+    table's phrases that occur in the sentence (ascending ids, int32 bytes), the offsets
+    of each one's starts and the starts (int32), and the table's records wanted from the
+    sentence (:attr:`SentencePhrases.wants
+    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each); the phrase
+    fields are empty without the paraphrase stage.  ``None`` when a key or synset is
+    not a 32- or 64-bit integer, or the paraphrase table is not the index (the Python
+    stages then run).
+    """
+    from meteor.languages.paraphrase import ParaphraseTable
+
+    try:
+        words = tuple(map(_word_records(params, lang, stages).__getitem__, sent.prepped()))
+    except (TypeError, OverflowError, struct.error):
+        return None
+    occ_pids = occ_off = occ_pos = wants = _NO_BYTES
+    if 3 in stages:
+        table = lang.paraphrases()
+        if not isinstance(table, ParaphraseTable):
+            return None
+        phrases = sent.phrases(table)
+        # made for the whole block by phrases_many, else here
+        occ_pids, occ_off, occ_pos = phrases.packed or pack_occ(phrases.occ)
+        wants = phrases.wants
+    return (words, occ_pids, occ_off, occ_pos, wants)
+
+
+def pack_occ(occ: dict[int, list[int]]) -> tuple[bytes, bytes, bytes]:
+    """:attr:`SentencePhrases.packed <meteor.languages.paraphrase.SentencePhrases.packed>`
+    made from ``occ`` (phrase id -> starts, ascending): the ids ascending, the offsets of
+    their starts (from 0) and the starts, as int32 bytes."""
+    items = sorted(occ.items())
+    if not items:
+        return (_NO_BYTES, _NO_BYTES, _NO_BYTES)
+    return (
+        array("i", [pid for pid, _ in items]).tobytes(),
+        array("i", [0, *accumulate([len(s) for _, s in items])]).tobytes(),
+        array("i", chain.from_iterable(s for _, s in items)).tobytes(),
+    )
+
+
+class _WordRecords(dict[str, bytes]):
+    """Word (ё folded when the params fold it) -> its record for the C pair alignment:
+    its key (``String.hashCode``, ``Stage.java:43-50``) and its stem's (0 without the
+    stem stage) as int32, then its synsets ascending as int64 (none without the synonym
+    stage), native byte order.  Made on first look-up; at most :data:`WORDS_KEPT`
+    words are kept (then the table starts again)."""
+
+    def __init__(self, stem: Callable[[str], str] | None, synsets: Any) -> None:
+        super().__init__()
+        self._stem = stem
+        self._synsets = synsets
+
+    def __missing__(self, word: str) -> bytes:
+        if len(self) >= WORDS_KEPT:
+            self.clear()
+        stem_key = java_hash(self._stem(word)) if self._stem is not None else 0
+        ids = sorted(self._synsets(word)) if self._synsets is not None else ()
+        record = self[word] = struct.pack(f"=ii{len(ids)}q", java_hash(word), stem_key, *ids)
+        return record
+
+
+#: Most words one table of word records keeps (about 100 bytes each).
+WORDS_KEPT = 1 << 16
+_WORD_TABLES: dict[tuple[Any, ...], _WordRecords] = {}
+
+
+def _word_records(params: Params, lang: Any, stages: bytes) -> _WordRecords:
+    """The process's word records for the sentence settings of ``params``
+    (:meth:`Sentence.settings`) and these stages."""
+    key = (*Sentence.settings(params), stages)
+    table = _WORD_TABLES.get(key)
+    if table is None:
+        table = _WORD_TABLES[key] = _WordRecords(
+            lang.stem_function(params.stemmer) if 1 in stages else None,
+            lang.synsets_function() if 2 in stages else None,
+        )
+    return table
+
+
+def native_pair(
+    hs: Sentence,
+    rs: Sentence,
+    params: Params,
+    limit: int,
+    lang: Any,
+) -> list[Candidate] | None:
+    """The chosen matches of a pair in reference order, as tuples, through one C call
+    (candidates of every stage and the beam search, ``align_pair``): the same as
+    :func:`beam_choice` on :func:`meteor.stages.registry.propose_all_raw`'s candidates
+    (``tests/unit/test_native.py``).  ``None`` when it cannot say: no C part, a stage it
+    does not make, a side over 256 words, more than ``limit`` candidates (the Python
+    stages then raise the limit's error), a sentence it cannot pack.
+    """
+    if NATIVE_PAIR is None:
+        return None
+    modules = _stage_modules(hs, rs, params.modules)
+    try:
+        stages = bytes([PAIR_STAGES[m] for m in modules])
+    except KeyError:
+        return None
+    hp = hs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
+    rp = rs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
+    if hp is None or rp is None:
+        return None
+    details = (
+        "",
+        lambda j: f"same stem “{rs.stems()[j]}”",
+        lambda off: f"{lang.synonym_source().split(' (')[0]} synset {off:08d}",
+        "paraphrase table",
+    )
+    return NATIVE_PAIR(hp, rp, stages, params.beam_size, limit, _PAIR_MODULES, details)

@@ -78,7 +78,8 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -155,10 +156,17 @@ class SentencePhrases:
         wants: ``(start, length, b_phrase, b_length)`` for every record whose A
             phrase occurs at ``start``, in trie-walk order (``State.getPaths``), as
             int32 bytes (4 numbers per record).
+        packed: ``occ`` as three int32 byte strings, for the C pair alignment
+            (:func:`meteor.aligners.beam.pack_sentence`): the phrase ids ascending, the
+            offsets of each one's starts (one more than ids; the first need not be 0:
+            the starts are read from the first offset on) and the starts, each id's
+            ascending; ``None`` when not made (then made from ``occ``).  Not compared:
+            the offsets of a sentence of a block count from where it starts in the block.
     """
 
     occ: dict[int, list[int]]
     wants: bytes
+    packed: tuple[bytes, bytes, bytes] | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, occ: dict[int, list[int]], wants: npt.NDArray[np.int64]) -> SentencePhrases:
@@ -303,8 +311,7 @@ class ParaphraseTable:
 
     def _word_ids(self, words: Sequence[str]) -> list[int]:
         """``ParaphraseTransducer.translate`` (:137-142): table word id, ``-1`` if unknown."""
-        get = self._vocab.get
-        return [get(w, -1) for w in words]
+        return list(map(self._vocab.get, words, repeat(-1)))
 
     def _phrase_ids(self, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """``(n, W)`` matrix: the phrase id of ``ids[r : r + c + 1]``, or ``-1``.
@@ -412,21 +419,43 @@ class ParaphraseTable:
         occ_cut = np.searchsorted(rows, bounds, side="left").tolist()
         want_cut = np.searchsorted(want_rows, bounds, side="left").tolist()
         of_row = np.searchsorted(bounds, rows, side="right")  # each row's sentence
-        occ_rows = (rows - first[of_row]).tolist()
+        local_rows = rows - first[of_row]
+        occ_rows = local_rows.tolist()
         occ_pids = pids.tolist()
+        # occ packed for the C pair alignment: by sentence, then phrase id (stable: each
+        # id's starts stay ascending); an id's entries start where the id or the sentence
+        # changes, and every sentence's first entry is such a start
+        order = np.lexsort((pids, of_row))
+        sorted_pids, sorted_sent = pids[order], of_row[order]
+        new_id = np.ones(order.size, dtype=bool)
+        new_id[1:] = (sorted_pids[1:] != sorted_pids[:-1]) | (sorted_sent[1:] != sorted_sent[:-1])
+        id_at = np.flatnonzero(new_id)
+        ids_bytes = sorted_pids[id_at].astype(np.int32).tobytes()
+        offs_bytes = np.append(id_at, order.size).astype(np.int32).tobytes()
+        starts_bytes = local_rows[order].astype(np.int32).tobytes()
+        id_cut = np.searchsorted(id_at, occ_cut, side="left").tolist()
         wants_all[:, 0] -= first[np.searchsorted(bounds, want_rows, side="right")]
         wants_bytes = wants_all.astype(np.int32).tobytes()  # 16 bytes a row
         out: list[SentencePhrases] = []
-        o = w = 0
-        for o_end, w_end in zip(occ_cut, want_cut, strict=True):
+        o = w = u = 0
+        for o_end, w_end, u_end in zip(occ_cut, want_cut, id_cut, strict=True):
             ps = occ_pids[o:o_end]
             occ = dict(zip(ps, [[r] for r in occ_rows[o:o_end]], strict=True))
             if len(occ) < len(ps):  # a phrase occurring twice: its starts, ascending
                 occ = {}
                 for r, pid in zip(occ_rows[o:o_end], ps, strict=True):
                     occ.setdefault(pid, []).append(r)
-            out.append(SentencePhrases(occ, wants_bytes[16 * w : 16 * w_end]))
-            o, w = o_end, w_end
+            packed = (
+                (
+                    ids_bytes[4 * u : 4 * u_end],
+                    offs_bytes[4 * u : 4 * u_end + 4],
+                    starts_bytes[4 * o : 4 * o_end],
+                )
+                if u_end > u
+                else (b"", b"", b"")
+            )
+            out.append(SentencePhrases(occ, wants_bytes[16 * w : 16 * w_end], packed))
+            o, w, u = o_end, w_end, u_end
         return out
 
     def pair_candidates(

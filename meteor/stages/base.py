@@ -64,6 +64,7 @@ class Sentence:
         "_lang",
         "_lemma_index",
         "_lemmas",
+        "_packs",
         "_params",
         "_phrases",
         "_prepped",
@@ -102,6 +103,13 @@ class Sentence:
         self._lemmas: list[frozenset[str]] | None = None
         self._lemma_index: dict[str, list[int]] | None = None
         self._phrases: Any = None
+        #: What the C alignment of a pair reads of the sentence, per set of stages
+        #: (:func:`meteor.aligners.beam.pack_sentence`).
+        self._packs: dict[bytes, Any] | None = None
+
+    def prepped(self) -> list[str]:
+        """The words every look-up takes: ё folded when the params fold it."""
+        return self._prepped
 
     def key_index(self) -> dict[Hashable, list[int]]:
         """Word key -> positions (ascending)."""
@@ -171,6 +179,16 @@ class Sentence:
 
     def has_phrases(self) -> bool:
         return self._phrases is not None
+
+    def pack(self, stages: bytes, build: Callable[[Sentence], Any]) -> Any:
+        """``build(self)`` for the stage codes ``stages``, made once and kept."""
+        packs = self._packs
+        if packs is None:
+            packs = self._packs = {}
+        got = packs.get(stages, packs)
+        if got is packs:
+            got = packs[stages] = build(self)
+        return got
 
     def set_phrases(self, phrases: Any) -> None:
         """Store :meth:`phrases` computed for many sentences at once (``phrases_many``)."""

@@ -496,26 +496,25 @@ def tokenize(
         )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")
-    # one string per distinct word: a corpus run keeps every segment's tokens
-    words = list(map(intern, WORD.findall(normalize_text(text, lang, no_punct=no_punct))))
-    if records.NATIVE_TOKENS is not None:  # verbatim_spans and the records, in C
+    line = normalize_text(text, lang, no_punct=no_punct)
+    if records.NATIVE_TOKENS is not None:  # the words, verbatim_spans and the records, in C
         low = java_lower(text)
-        toks = records.verbatim_tokens(low, words, function_word) if len(low) == len(text) else None
+        toks = records.line_tokens(low, line, function_word) if len(low) == len(text) else None
         if toks is not None:
             return toks
-        spans = None
     else:
+        # one string per distinct word: a corpus run keeps every segment's tokens
+        words = list(map(intern, WORD.findall(line)))
         spans = verbatim_spans(text, words)
-    if spans is None:
-        tracked = _tracked_tokens(text, lang, no_punct)
-        return records.build(
-            [t for t, _, _ in tracked],
-            [a for _, a, _ in tracked],
-            [b for _, _, b in tracked],
-            function_word,
-        )
-    starts, ends = spans
-    return records.build(words, starts, ends, function_word)
+        if spans is not None:
+            return records.build(words, spans[0], spans[1], function_word)
+    tracked = _tracked_tokens(text, lang, no_punct)
+    return records.build(
+        [t for t, _, _ in tracked],
+        [a for _, a, _ in tracked],
+        [b for _, _, b in tracked],
+        function_word,
+    )
 
 
 def _never(word: str) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 from meteor.runtime import compiled
 from meteor.types import Token
 
-__all__ = ["NATIVE_TOKENS", "build", "split_tokens", "verbatim_tokens"]
+__all__ = ["NATIVE_TOKENS", "build", "line_tokens", "split_tokens", "verbatim_tokens"]
 
 FunctionWord = Callable[[str], bool] | None
 
@@ -62,6 +62,15 @@ def verbatim_tokens(
     if NATIVE_TOKENS is None:
         return None
     return NATIVE_TOKENS.verbatim_tokens(low, words, fw)  # type: ignore[no-any-return]
+
+
+def line_tokens(low: str, line: str, fw: FunctionWord = None) -> tuple[Token, ...] | None:
+    """:func:`verbatim_tokens` for the words of the normalised ``line`` (split on
+    StringTokenizer's delimiters, each interned: ``list(map(intern, WORD.findall(line)))``),
+    in C; ``None`` where it finds no offsets or when the C part is not in use."""
+    if NATIVE_TOKENS is None:
+        return None
+    return NATIVE_TOKENS.line_tokens(low, line, fw)  # type: ignore[no-any-return]
 
 
 def split_tokens(text: str, lower: bool, fw: FunctionWord = None) -> tuple[Token, ...] | None:

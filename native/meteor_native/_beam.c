@@ -73,6 +73,67 @@ static int read_cand(PyObject *t, int n_hyp, int n_ref, PyObject *exact, Cand *o
     return 1;
 }
 
+/* A path's place in a sort: its key and its index before the sort. */
+typedef struct {
+    int64_t key;
+    int32_t idx;
+} Ranked;
+
+/* Sorts a[0..n) by key, stably (ties keep their index order), as Collections.sort (a
+ * stable merge sort) orders Java's paths: runs of 16 by insertion, then merged bottom
+ * up through tmp (n entries).  No comparison callback: qsort's took most of the
+ * search's time on sentence pairs. */
+static void rank_stable(Ranked *a, Ranked *tmp, Py_ssize_t n) {
+    const Py_ssize_t run = 16;
+    for (Py_ssize_t lo = 0; lo < n; lo += run) {
+        Py_ssize_t hi = lo + run < n ? lo + run : n;
+        for (Py_ssize_t i = lo + 1; i < hi; i++) {
+            Ranked x = a[i];
+            Py_ssize_t j = i - 1;
+            while (j >= lo && a[j].key > x.key) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = x;
+        }
+    }
+    Ranked *src = a, *dst = tmp;
+    for (Py_ssize_t w = run; w < n; w *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * w) {
+            Py_ssize_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            if (mid < hi && src[mid - 1].key <= src[mid].key) { /* already in order */
+                memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof(Ranked));
+                continue;
+            }
+            while (i < mid && j < hi) { /* branch-free: which side is taken is data */
+                int right = src[j].key < src[i].key;
+                dst[k++] = right ? src[j] : src[i];
+                j += right;
+                i += !right;
+            }
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        Ranked *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof(Ranked));
+}
+
+/* Room for n entries in *buf (of *cap entries of size bytes); -1 when out of memory. */
+static int reserve(void **buf, Py_ssize_t *cap, Py_ssize_t n, size_t size) {
+    if (n <= *cap) return 0;
+    Py_ssize_t c = *cap ? *cap : 64;
+    while (c < n) c *= 2;
+    void *b = realloc(*buf, (size_t)c * size);
+    if (!b) return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
 #define NARROW_WORDS 256
 #define MAX_WORDS (1 << 20)
 /* Largest memory for the word sets of the wide search (two generations of a beam). */
@@ -108,6 +169,31 @@ static int parse(PyObject *args, int *n_hyp, int *n_ref, PyObject **candidates, 
     return 1;
 }
 
+/* The chosen indices as a new list (NULL with an exception set). */
+static PyObject *index_list(const int32_t *chosen, Py_ssize_t m) {
+    PyObject *result = PyList_New(m);
+    if (!result) return NULL;
+    for (Py_ssize_t a = 0; a < m; a++) {
+        PyObject *v = PyLong_FromLong(chosen[a]);
+        if (!v) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, a, v);
+    }
+    return result;
+}
+
+/* The narrow search of the width that fits the longer side (at most NARROW_WORDS words),
+ * as SUFFIXED(search) answers. */
+static int search_narrow(int n_hyp, int n_ref, const Cand *cands, Py_ssize_t n, int beam_size,
+                         int32_t **chosen, Py_ssize_t *m) {
+    int longest = n_hyp > n_ref ? n_hyp : n_ref;
+    if (longest <= 64) return search_1(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+    if (longest <= 128) return search_2(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+    return search_4(n_hyp, n_ref, cands, n, beam_size, chosen, m);
+}
+
 /* beam_choice's body; wide: always the search of _beam_wide.h (beam_choice_wide). */
 static PyObject *choose(PyObject *args, int wide) {
     int n_hyp, n_ref, beam_size;
@@ -120,23 +206,39 @@ static PyObject *choose(PyObject *args, int wide) {
     PyObject *seq = PySequence_Fast(candidates, "candidates must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject *result;
+    PyObject *result = NULL;
     int longest = wide ? NARROW_WORDS + 1 : (n_hyp > n_ref ? n_hyp : n_ref);
     if (n > INT32_MAX / 4) {
         result = Py_None;
         Py_INCREF(result);
-    } else if (longest <= 64) {
-        result = search_1(n_hyp, n_ref, seq, n, beam_size, exact);
-    } else if (longest <= 128) {
-        result = search_2(n_hyp, n_ref, seq, n, beam_size, exact);
     } else if (longest <= NARROW_WORDS) {
-        result = search_4(n_hyp, n_ref, seq, n, beam_size, exact);
+        Cand *cands = malloc((size_t)(n ? n : 1) * sizeof(Cand));
+        if (!cands) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        int got = 1;
+        for (Py_ssize_t c = 0; got == 1 && c < n; c++)
+            got = read_cand(PySequence_Fast_GET_ITEM(seq, c), n_hyp, n_ref, exact, &cands[c]);
+        int32_t *chosen = NULL;
+        Py_ssize_t m = 0;
+        if (got == 1) got = search_narrow(n_hyp, n_ref, cands, n, beam_size, &chosen, &m);
+        if (got == 1) {
+            result = index_list(chosen, m);
+        } else if (got == 0) { /* not a lattice of this pair, or a key over 62 bits */
+            result = Py_None;
+            Py_INCREF(result);
+        }
+        free(chosen);
+        free(cands);
     } else {
         result = search_wide(n_hyp, n_ref, seq, n, beam_size, exact);
     }
     Py_DECREF(seq);
     return result;
 }
+
+#include "_beam_pair.h"
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {
     return choose(args, 0);
@@ -156,6 +258,16 @@ static PyMethodDef methods[] = {
      "beam_choice_wide(n_hyp, n_ref, candidates, beam_size, exact) -> list[int] | None\n\n"
      "beam_choice by the search beam_choice uses for sides over NARROW_WORDS words, on\n"
      "a pair of any length (for tests: it must choose as the narrow searches)."},
+    {"align_pair", align_pair, METH_VARARGS,
+     "align_pair(hyp_pack, ref_pack, stages, beam_size, limit, modules, details)\n"
+     "    -> list[tuple] | None\n\n"
+     "The chosen matches of one pair, reference order, as Meteor's tuples (module, hs, he,\n"
+     "rs, re, detail, None): the candidates of the stages (bytes of codes 0 exact, 1 stem,\n"
+     "2 synonym, 3 paraphrase) from the two sentence packs, then beam_choice.  None when\n"
+     "the candidates pass limit, a side is over NARROW_WORDS words or a key would not fit\n"
+     "(the caller runs the Python stages and search).  modules: the 4 modules; details:\n"
+     "exact's and paraphrase's detail strings, stem's detail(ref_start), synonym's\n"
+     "detail(synset)."},
     {NULL, NULL, 0, NULL},
 };
 

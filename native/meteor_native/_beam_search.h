@@ -8,7 +8,7 @@
 typedef struct {
     int64_t key;
     uint64_t uh[W], ur[W];
-    int32_t ix, le, node, seq;
+    int32_t ix, le, node;
 } SUFFIXED(Path);
 
 typedef struct {
@@ -32,46 +32,76 @@ static void SUFFIXED(or_into)(uint64_t *into, const uint64_t *a, const uint64_t 
     for (int k = 0; k < W; k++) into[k] = a[k] | b[k];
 }
 
-static int SUFFIXED(cmp_path)(const void *a, const void *b) {
-    const SUFFIXED(Path) *p = a, *q = b;
-    if (p->key != q->key) return p->key < q->key ? -1 : 1;
-    return p->seq < q->seq ? -1 : (p->seq > q->seq);
-}
+/* What sorting the paths needs: the ranks and the paths in their new order. */
+typedef struct {
+    Ranked *rank, *tmp;
+    Py_ssize_t rank_cap, tmp_cap;
+    SUFFIXED(Path) *spare;
+    Py_ssize_t spare_cap;
+} SUFFIXED(Sorter);
 
-/* Stable sort by key (Collections.sort): ties keep their order via seq. */
-static void SUFFIXED(sort_paths)(SUFFIXED(Path) *paths, Py_ssize_t n) {
-    for (Py_ssize_t k = 0; k < n; k++) paths[k].seq = (int32_t)k;
-    qsort(paths, (size_t)n, sizeof(SUFFIXED(Path)), SUFFIXED(cmp_path));
-}
-
-static int SUFFIXED(push)(SUFFIXED(Path) **buf, Py_ssize_t *len, Py_ssize_t *cap,
-                          const SUFFIXED(Path) *p) {
-    if (*len == *cap) {
-        Py_ssize_t c = *cap ? 2 * *cap : 256;
-        SUFFIXED(Path) *b = realloc(*buf, (size_t)c * sizeof(SUFFIXED(Path)));
-        if (!b) return -1;
-        *buf = b;
-        *cap = c;
+/* Sorts *paths (*np of them) stably by key (Collections.sort) and keeps the first
+ * `keep`: the kept paths end up in the sorter's spare buffer, which is swapped with
+ * *paths.  -1 when out of memory. */
+static int SUFFIXED(sort_paths)(SUFFIXED(Sorter) *so, SUFFIXED(Path) **paths, Py_ssize_t *cap,
+                                Py_ssize_t *np, Py_ssize_t keep) {
+    Py_ssize_t n = *np;
+    if (reserve((void **)&so->rank, &so->rank_cap, n, sizeof(Ranked)) < 0 ||
+        reserve((void **)&so->tmp, &so->tmp_cap, n, sizeof(Ranked)) < 0)
+        return -1;
+    const SUFFIXED(Path) *p = *paths;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        so->rank[k].key = p[k].key;
+        so->rank[k].idx = (int32_t)k;
     }
+    rank_stable(so->rank, so->tmp, n);
+    if (keep > n) keep = n;
+    if (reserve((void **)&so->spare, &so->spare_cap, keep ? keep : 1, sizeof(SUFFIXED(Path))) < 0)
+        return -1;
+    for (Py_ssize_t k = 0; k < keep; k++) so->spare[k] = p[so->rank[k].idx];
+    SUFFIXED(Path) *t = *paths;
+    *paths = so->spare;
+    so->spare = t;
+    Py_ssize_t c = *cap;
+    *cap = so->spare_cap;
+    so->spare_cap = c;
+    *np = keep;
+    return 0;
+}
+
+static int SUFFIXED(grow)(SUFFIXED(Path) **buf, Py_ssize_t *cap) {
+    Py_ssize_t c = *cap ? 2 * *cap : 256;
+    SUFFIXED(Path) *b = realloc(*buf, (size_t)c * sizeof(SUFFIXED(Path)));
+    if (!b) return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
+static inline int SUFFIXED(push)(SUFFIXED(Path) **buf, Py_ssize_t *len, Py_ssize_t *cap,
+                                 const SUFFIXED(Path) *p) {
+    if (*len == *cap && SUFFIXED(grow)(buf, cap) < 0) return -1;
     (*buf)[(*len)++] = *p;
     return 0;
 }
 
-/* The chosen candidate indices (a new list), None when the pair is not a lattice this
- * search knows or its key would not fit in 62 bits, NULL with an exception set. */
-static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_t n,
-                                  int beam_size, PyObject *exact) {
+/* The search over n candidates (checked spans of this pair): 1 with *chosen_out (malloc'd,
+ * the caller frees it) holding the chosen candidate indices in reference order and
+ * *n_out their number; 0 when the key would not fit in 62 bits (the caller runs the
+ * Python search); -1 with an exception set. */
+static int SUFFIXED(search)(int n_hyp, int n_ref, const Cand *cands, Py_ssize_t n,
+                            int beam_size, int32_t **chosen_out, Py_ssize_t *n_out) {
     typedef SUFFIXED(Path) Path;
     typedef SUFFIXED(Span) Span;
-    PyObject *result = NULL;
+    int result = -1;
     Span *spans = NULL;
     int32_t *row_start = NULL, *row_cids = NULL, *fill = NULL, *definite = NULL;
     int32_t *chosen = NULL;
     Path *paths = NULL, *nxt = NULL;
     Py_ssize_t np = 0, pcap = 0, nn = 0, ncap = 0;
     Nodes nodes = {NULL, NULL, 0, 0};
+    SUFFIXED(Sorter) so = {NULL, NULL, 0, 0, NULL, 0};
     int cov_h[64 * W] = {0}, cov_r[64 * W] = {0};
-    int lattice_ok = 1;
     uint64_t total_dist = 0;
 
     spans = calloc((size_t)(n ? n : 1), sizeof(Span));
@@ -83,16 +113,9 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         PyErr_NoMemory();
         goto done;
     }
-    /* Parse the candidates: (module, hs, he, rs, re, ...). */
     for (Py_ssize_t c = 0; c < n; c++) {
-        Cand cd;
-        int ok = read_cand(PySequence_Fast_GET_ITEM(seq, c), n_hyp, n_ref, exact, &cd);
-        if (ok < 0) goto done;
-        if (!ok) {
-            lattice_ok = 0;
-            break;
-        }
-        long hs = cd.hs, he = cd.he, rs = cd.rs, re = cd.re;
+        const Cand *cd = &cands[c];
+        long hs = cd->hs, he = cd->he, rs = cd->rs, re = cd->re;
         Span *s = &spans[c];
         s->hs = (int32_t)hs;
         s->rs = (int32_t)rs;
@@ -100,17 +123,12 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         s->nle = (int32_t)he;
         SUFFIXED(set_range)(s->mh, (int)hs, (int)he);
         SUFFIXED(set_range)(s->mr, (int)rs, (int)re);
-        s->gain = cd.gain;
-        s->dist = cd.dist;
+        s->gain = cd->gain;
+        s->dist = cd->dist;
         total_dist += (uint64_t)s->dist;
         row_start[rs + 1]++;
         for (long i = hs; i < he; i++) cov_h[i]++;
         for (long j = rs; j < re; j++) cov_r[j]++;
-    }
-    if (!lattice_ok) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto done;
     }
 
     /* key = (max_cov - cov) * cov_unit + chunks * chunk_unit + distance */
@@ -118,8 +136,7 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
     int cov_shift = chunk_bits + bit_length((uint64_t)n_ref + 2);
     int64_t max_cov = 2 * ((int64_t)n_hyp + n_ref) + 2;
     if (cov_shift + bit_length((uint64_t)max_cov) + 1 > 62) {
-        result = Py_None; /* would not fit: Python's integers do */
-        Py_INCREF(result);
+        result = 0; /* would not fit: Python's integers do */
         goto done;
     }
     int64_t chunk_unit = (int64_t)1 << chunk_bits;
@@ -134,7 +151,7 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
     }
 
     /* Definite matches (Aligner.java:199-218). */
-    Path first = {max_cov * cov_unit, {0}, {0}, 0, -1, -1, 0};
+    Path first = {max_cov * cov_unit, {0}, {0}, 0, -1, -1};
     for (int j = 0; j < n_ref; j++) {
         definite[j] = -1;
         if (row_start[j + 1] - row_start[j] != 1) continue;
@@ -155,10 +172,7 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         goto done;
     }
     for (int current = 0; current < n_ref; current++) {
-        if (np > 1) {
-            SUFFIXED(sort_paths)(paths, np);
-            if (np > beam_size) np = beam_size;
-        }
+        if (np > 1 && SUFFIXED(sort_paths)(&so, &paths, &pcap, &np, beam_size) < 0) goto nomem;
         uint64_t bit = (uint64_t)1 << (current & 63);
         int word = current >> 6;
         const int32_t *row = row_cids + row_start[current];
@@ -195,7 +209,6 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
                 child.ix = s->nix;
                 child.le = s->nle;
                 child.node = node;
-                child.seq = 0;
                 if (SUFFIXED(push)(&nxt, &nn, &ncap, &child) < 0) goto nomem;
                 key += s->dist; /* quirk 2: the distance goes to the parent */
             }
@@ -219,11 +232,10 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         np = nn;
     }
     /* last step: close the open chunk of every path in the beam */
-    SUFFIXED(sort_paths)(paths, np);
-    if (np > beam_size) np = beam_size;
+    if (SUFFIXED(sort_paths)(&so, &paths, &pcap, &np, beam_size) < 0) goto nomem;
     for (Py_ssize_t p = 0; p < np; p++)
         if (paths[p].le != -1) paths[p].key += chunk_unit;
-    SUFFIXED(sort_paths)(paths, np);
+    if (SUFFIXED(sort_paths)(&so, &paths, &pcap, &np, beam_size) < 0) goto nomem;
 
     /* chosen: definite matches in reference order, then the best path's choices
      * (last first), stably sorted by reference start */
@@ -247,16 +259,10 @@ static PyObject *SUFFIXED(search)(int n_hyp, int n_ref, PyObject *seq, Py_ssize_
         }
         chosen[b + 1] = c;
     }
-    result = PyList_New(m);
-    if (!result) goto done;
-    for (Py_ssize_t a = 0; a < m; a++) {
-        PyObject *v = PyLong_FromLong(chosen[a]);
-        if (!v) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, a, v);
-    }
+    *chosen_out = chosen;
+    *n_out = m;
+    chosen = NULL;
+    result = 1;
     goto done;
 
 nomem:
@@ -272,5 +278,8 @@ done:
     free(nxt);
     free(nodes.cid);
     free(nodes.next);
+    free(so.rank);
+    free(so.tmp);
+    free(so.spare);
     return result;
 }

@@ -13,6 +13,9 @@
  *   then either could be the dropped one).  A token must be one run of text characters.
  *   When the pairing fails it returns None, as the Python code does, and the caller runs
  *   the normaliser again with provenance.
+ * - line_tokens(low, line, fw): verbatim_tokens on the words of the normalised line,
+ *   split on StringTokenizer's delimiters and interned (list(map(intern,
+ *   WORD.findall(line))) in meteor.text.normalize.tokenize).
  * - split_tokens(text, lower, fw): the whitespace tokens of meteor.text.tokenize_nltk.tokens
  *   (each word interned, as the Python loop does):
  *   the words of text.split() (Py_UNICODE_ISSPACE, as str.split), each at its place in
@@ -108,9 +111,8 @@ static Py_UCS4 one_for_one(Py_UCS4 c) {
     }
 }
 
-static PyObject *verbatim_tokens(PyObject *self, PyObject *args) {
-    PyObject *low, *words, *fw;
-    if (!PyArg_ParseTuple(args, "UO!O:verbatim_tokens", &low, &PyList_Type, &words, &fw)) return NULL;
+/* verbatim_tokens's body (words: a list). */
+static PyObject *tokens_of(PyObject *low, PyObject *words, PyObject *fw) {
     if (!ready()) return NULL;
     int lk = PyUnicode_KIND(low);
     const void *ld = PyUnicode_DATA(low);
@@ -231,6 +233,52 @@ fail:
     return NULL;
 }
 
+static PyObject *verbatim_tokens(PyObject *self, PyObject *args) {
+    PyObject *low, *words, *fw;
+    if (!PyArg_ParseTuple(args, "UO!O:verbatim_tokens", &low, &PyList_Type, &words, &fw)) return NULL;
+    return tokens_of(low, words, fw);
+}
+
+/* StringTokenizer's delimiters (meteor.text.java_chars.WORD splits on the others). */
+static int is_delimiter(Py_UCS4 c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* The words of a normalised line, each interned: list(map(intern, WORD.findall(line))). */
+static PyObject *line_words(PyObject *line) {
+    int k = PyUnicode_KIND(line);
+    const void *d = PyUnicode_DATA(line);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(line), i = 0;
+    PyObject *words = PyList_New(0);
+    if (words == NULL) return NULL;
+    while (i < n) {
+        while (i < n && is_delimiter(PyUnicode_READ(k, d, i))) i++;
+        if (i == n) break;
+        Py_ssize_t a = i;
+        while (i < n && !is_delimiter(PyUnicode_READ(k, d, i))) i++;
+        PyObject *w = PyUnicode_Substring(line, a, i);
+        if (w == NULL) goto fail;
+        PyUnicode_InternInPlace(&w);
+        int bad = PyList_Append(words, w);
+        Py_DECREF(w);
+        if (bad < 0) goto fail;
+    }
+    return words;
+fail:
+    Py_DECREF(words);
+    return NULL;
+}
+
+static PyObject *line_tokens(PyObject *self, PyObject *args) {
+    PyObject *low, *line, *fw;
+    if (!PyArg_ParseTuple(args, "UUO:line_tokens", &low, &line, &fw)) return NULL;
+    PyObject *words = line_words(line);
+    if (words == NULL) return NULL;
+    PyObject *out = tokens_of(low, words, fw);
+    Py_DECREF(words);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_O, "bind(Token): the record class whose objects the other functions make."},
     {"verbatim_tokens", verbatim_tokens, METH_VARARGS,
@@ -238,6 +286,11 @@ static PyMethodDef methods[] = {
      "The tokens with their offsets when words are the characters of low (the lowercased\n"
      "text) minus its separators, in order; None otherwise.  fw(word) gives each token's\n"
      "function_word (None: False)."},
+    {"line_tokens", line_tokens, METH_VARARGS,
+     "line_tokens(low, line, fw) -> tuple of Token, or None\n\n"
+     "verbatim_tokens(low, words, fw) for the words of the normalised line (split on\n"
+     "StringTokenizer's delimiters \" \\t\\n\\r\\f\", each interned, as\n"
+     "list(map(intern, WORD.findall(line))))."},
     {"split_tokens", split_tokens, METH_VARARGS,
      "split_tokens(text, lower, fw) -> tuple of Token\n\n"
      "The words of text.split() with their offsets, each lowercased (str.lower) when lower\n"

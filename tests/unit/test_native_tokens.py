@@ -76,6 +76,30 @@ def test_offsets_equal_the_python_code_for_normalised_tokens(
     _check(text, words)
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=_TEXTS,
+    line=st.one_of(_TEXTS, st.text(alphabet="ab \t\n\r\f\x0b\x1c\xa0\u2003", max_size=20)),
+    lang=st.sampled_from(["en", "fr", "de", "ru"]),
+)
+def test_line_tokens_split_the_line_as_the_word_pattern(
+    native: Any, text: str, line: str, lang: str
+) -> None:
+    """``line_tokens`` splits a normalised line as ``WORD.findall`` (only StringTokenizer's
+    five delimiters; not ``\\x0b``, ``\\x1c`` or ``\\xa0``), interns each word and pairs
+    them with the text as ``verbatim_tokens``."""
+    low = java_lower(text)
+    for cut in (line, normalize.normalize_text(text, lang)):
+        words = java_chars.WORD.findall(cut)
+        fw = lambda w: w.startswith("a")  # noqa: E731
+        want = native.verbatim_tokens(low, words, fw)
+        got = native.line_tokens(low, cut, fw)
+        assert got == want, (text, cut)
+        if got is not None:
+            assert all(t.text is sys.intern(w) for t, w in zip(got, words, strict=True))
+            assert [(t.start, t.end) for t in got] == [(t.start, t.end) for t in want]
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     text=st.text(alphabet="ab -–‘’\t", max_size=16),

@@ -1,0 +1,172 @@
+"""One pair in one C call (``meteor_native._beam.align_pair``) chooses as the Python stages
+and search do.
+
+A corpus run (records deferred) hands each pair of a Meteor 1.5 preset to
+:func:`meteor.aligners.beam.native_pair`: every stage's candidates (ExactMatcher,
+StemMatcher, SynonymMatcher, ParaphraseMatcher) made in C from the sentences' packed
+arrays, then the beam search.  The Python stages (:func:`propose_all_raw`) and
+:func:`beam_choice` are the reference: the chosen matches must be the same tuples
+(module, spans, detail) on random sentences made to share words, stems, synonyms and
+phrases, and on real WMT21 pairs.  Skipped without the extension (failed in CI).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from array import array
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import native_part, shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meteor
+from meteor.aligners import beam
+from meteor.runtime import PURE_PYTHON_ENV
+from meteor.stages.registry import propose_all_raw
+
+#: Words sharing stems, synsets and paraphrases, and words that share none.
+VOCAB = (
+    "the a cat cats dog dogs big large great house home houses run running ran quick fast "
+    "rapid car automobile cars of in on at to , . it is was he said says tell told very "
+    "much many a lot of people persons man men woman women child children good well"
+).split()
+
+
+@pytest.fixture(scope="module")
+def native() -> Iterator[Any]:
+    """The C part, in use by ``native_pair`` even under ``METEOR_PURE_PYTHON`` (the
+    comparison is the point)."""
+    part = native_part("_beam", "the pair alignment")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(beam, "NATIVE_PAIR", part.align_pair)
+        yield part
+
+
+def _python(m: meteor.Meteor, hyp: list[str], ref: list[str], limit: int) -> list[Any]:
+    ctx = m._context(hyp, ref, limit)
+    stages = propose_all_raw(ctx, m.aligner.stage_modules(ctx, m.params.modules))
+    flat = [c for stage in stages for c in stage]
+    picked = beam.beam_choice(len(hyp), len(ref), flat, m.params.beam_size)
+    return sorted([flat[k] for k in picked], key=lambda c: c[3])
+
+
+def _c(m: meteor.Meteor, hyp: list[str], ref: list[str], limit: int) -> Any:
+    return beam.native_pair(m._sentence(hyp), m._sentence(ref), m.params, limit, m.lang)
+
+
+def _same(m: meteor.Meteor, hyp: list[str], ref: list[str]) -> None:
+    got = _c(m, hyp, ref, 250_000)
+    assert got is not None
+    assert got == _python(m, hyp, ref, 250_000), (hyp, ref)
+
+
+PRESETS = ("meteor-1.5", "meteor-1.5-paper2005")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=150, deadline=None)
+@given(
+    hyp=st.lists(st.sampled_from(VOCAB), max_size=30),
+    ref=st.lists(st.sampled_from(VOCAB), max_size=30),
+)
+def test_random_pairs_choose_as_python(
+    native: Any, preset: str, hyp: list[str], ref: list[str]
+) -> None:
+    _same(meteor.Meteor(preset), hyp, ref)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_wmt21_pairs_choose_as_python(native: Any, preset: str) -> None:
+    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
+    m = meteor.Meteor(preset)
+    for row in rows:
+        hyp = [t.text for t in m.tokenize(row["hyp"])]
+        ref = [t.text for t in m.tokenize(row["ref"])]
+        _same(m, hyp, ref)
+        _same(m, hyp, hyp)  # identical sentences: the first stage only
+
+
+def _unpacked(packed: tuple[bytes, bytes, bytes]) -> dict[int, list[int]]:
+    ids, offsets, starts = (array("i", b).tolist() for b in packed)
+    assert ids == sorted(set(ids))
+    base = offsets[0] if offsets else 0
+    return {pid: starts[offsets[k] - base : offsets[k + 1] - base] for k, pid in enumerate(ids)}
+
+
+def test_phrases_packed_for_a_block_hold_their_occurrences() -> None:
+    """``phrases_many``'s packed occurrences (for the whole block at once) and
+    :func:`pack_occ`'s (one sentence's ``occ``) both say what ``occ`` says."""
+    from meteor.languages.paraphrase import ParaphraseTable
+
+    m = meteor.Meteor("meteor-1.5")
+    table = m.lang.paraphrases()
+    if not isinstance(table, ParaphraseTable):
+        pytest.skip("the paraphrase index is not in use")
+    texts = [
+        "the united states of america said on monday that it would not take part",
+        "",
+        "he said he said he said , the united states and the united states",
+        "in the end , the prime minister of the country was not able to form a government",
+    ]
+    sents = [[t.text for t in m.tokenize(x)] for x in texts]
+    for phrases in table.phrases_many(sents * 3):
+        assert phrases.packed is not None
+        assert _unpacked(phrases.packed) == phrases.occ
+        assert _unpacked(beam.pack_occ(phrases.occ)) == phrases.occ
+    assert any(len(starts) > 1 for p in table.phrases_many(sents) for starts in p.occ.values())
+
+
+def test_repetitive_and_long_pairs(native: Any) -> None:
+    m = meteor.Meteor("meteor-1.5")
+    words = "the cat and the dog sat on the mat of the house".split()
+    _same(m, words * 20, list(reversed(words)) * 21)  # 240 × 252 words: four-word masks
+    assert _c(m, words * 30, words, 250_000) is None  # 360 words: the Python search
+
+
+def test_over_the_limit_the_python_stages_decide(
+    native: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    m = meteor.Meteor("meteor-1.5")
+    hyp = ["the"] * 20
+    assert _c(m, hyp, hyp + ["cat"], 399) is None
+    assert _c(m, hyp, hyp + ["cat"], 400) is not None
+    monkeypatch.setenv("METEOR_MAX_CANDIDATES", "100")
+    with pytest.raises(ValueError, match="at least 400 candidate matches"):
+        meteor.batch.score_segments(m, [" ".join(hyp)], [" ".join(hyp + ["cat"])], candidates=False)
+
+
+def test_bad_packs_are_refused(native: Any) -> None:
+    mods = tuple(beam.PAIR_STAGES)
+    details = ("", str, str, "paraphrase table")
+    word = bytes(8)  # key 0, stem key 0, no synset
+    good = ((word,), b"", b"", b"", b"")
+    with pytest.raises(TypeError):
+        native.align_pair((b"",) * 3, good, b"\0", 40, 10, mods, details)
+    with pytest.raises(ValueError, match="8 bytes"):
+        native.align_pair(((word[:7],), b"", b"", b"", b""), good, b"\0", 40, 10, mods, details)
+    two = (word + (5).to_bytes(8, "little") * 2,)
+    with pytest.raises(ValueError, match="ascending"):
+        native.align_pair((two, b"", b"", b"", b""), good, b"\2", 40, 10, mods, details)
+    with pytest.raises(ValueError, match="disagree"):
+        native.align_pair(((word,), bytes(4), b"", b"", b""), good, b"\3", 40, 10, mods, details)
+    with pytest.raises(ValueError, match="does not fit"):
+        native.align_pair(good, good, b"\7", 40, 10, mods, details)  # no such stage
+    assert native.align_pair(good, good, b"\0", 40, 10, mods, details) == [
+        (mods[0], 0, 1, 0, 1, "", None)
+    ]
+
+
+def test_the_environment_switches_the_pair_alignment_off(native: Any) -> None:
+    code = "from meteor.aligners import beam; print(beam.NATIVE_PAIR is None)"
+    for value, off in (("1", "True"), ("", "False")):
+        env = {**os.environ, PURE_PYTHON_ENV: value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert out.stdout.strip() == off, (value, out.stderr)
