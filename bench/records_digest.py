@@ -4,7 +4,9 @@ a refactoring.
     python bench/records_digest.py [--data DIR] [--segments 200] > digest.txt
 
 Prints one line per preset: the md5 of every segment's full record (``to_dict()`` with the
-candidates, or the error a segment raised) and the corpus score with its signature; then
+candidates, or the error a segment raised) and the corpus score with its signature (and
+``CORPUS PATH DIFFERS`` when ``corpus_score``'s records, made without candidates, are not the
+segments' own); then
 the md5 of ``meteor report --format json`` on a 3-system slice, and of the records the
 analysis functions return (``correlate``, ``tune``, ``reconcile``) on small slices.  Two runs
 on trees that compute the same numbers print identical lines.
@@ -77,6 +79,7 @@ def preset_lines(data: str, n: int) -> list[str]:
             m = Meteor(name)
             records = []
             good = []
+            pairs = []
             for row in rows:
                 try:
                     r = m.score(row["hyp"], row["ref"])
@@ -84,12 +87,18 @@ def preset_lines(data: str, n: int) -> list[str]:
                     records.append({"error": f"{type(exc).__name__}: {exc}"})
                     continue
                 good.append(r)
+                pairs.append((row["hyp"], [row["ref"]]))
                 records.append(r.to_dict(candidates=True))
             corpus = m.combine(good)
             score = corpus.score
+            # the corpus path keeps no candidates (and may align in one C call): its records
+            # must be the segments' own without their candidates
+            batch = m.corpus_score([h for h, _ in pairs], [r for _, r in pairs])
+            same = [s.to_dict() for s in batch.segments] == [r.to_dict() for r in good]
             out.append(
                 f"{lang} {name}: records {md5(records)} corpus "
                 f"{score!r}{'' if not math.isnan(score) else ' NaN'} {corpus.signature}"
+                f"{'' if same else ' CORPUS PATH DIFFERS'}"
             )
     return out
 
