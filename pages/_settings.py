@@ -264,27 +264,21 @@ def _preset_file_upload() -> None:
     )
     if up is None:
         if ss.pop("_preset_file_seen", None) is not None or PRESET_FILE_DOC not in ss:
-            ss.pop(PRESET_FILE_DOC, None)  # the uploaded file removed
-            ss.pop(PRESET_FILE_NAME, None)
-            ss.pop(PRESET_FILE_LANG, None)
-        elif PRESET_FILE_NAME in ss:  # a preset document applied by a page (Tune)
-            st.sidebar.caption(t("preset_file_on", name=code_span(ss[PRESET_FILE_NAME])))
-        return
-    data = up.getvalue()
-    seen = (up.name, len(data), hash(data))
-    if ss.get("_preset_file_seen") == seen:
-        if PRESET_FILE_NAME in ss:
-            st.sidebar.caption(t("preset_file_on", name=code_span(ss[PRESET_FILE_NAME])))
-        return
-    ss["_preset_file_seen"] = seen
-    ss.pop(PRESET_FILE_DOC, None)
-    ss.pop(PRESET_FILE_NAME, None)
-    try:
-        name = apply_preset_file(data, f"preset file {up.name}")
-    except ParamError as exc:
-        st.sidebar.error(t("preset_file_bad", msg=input_message(exc)))
-        return
-    st.sidebar.caption(t("preset_file_on", name=code_span(name)))
+            for key in (PRESET_FILE_DOC, PRESET_FILE_NAME, PRESET_FILE_LANG):
+                ss.pop(key, None)  # the uploaded file removed
+            return
+        # else a preset document applied by a page (Tune), if any, is shown below
+    elif ss.get("_preset_file_seen") != (seen := (up.name, up.size, hash(up.getvalue()))):
+        ss["_preset_file_seen"] = seen  # a new file
+        ss.pop(PRESET_FILE_DOC, None)
+        ss.pop(PRESET_FILE_NAME, None)
+        try:
+            apply_preset_file(up.getvalue(), f"preset file {up.name}")
+        except ParamError as exc:
+            st.sidebar.error(t("preset_file_bad", msg=input_message(exc)))
+            return
+    if PRESET_FILE_NAME in ss:
+        st.sidebar.caption(t("preset_file_on", name=code_span(ss[PRESET_FILE_NAME])))
 
 
 def apply_preset_file(data: bytes, where: str) -> str:

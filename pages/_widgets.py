@@ -20,6 +20,7 @@ from meteor.types import MeteorResult
 from meteor.viz.style import standalone
 from pages._cache import APP_CACHE
 from pages._i18n import integer, num, t, ui
+from pages._input_messages import safe_name
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
 ROW_PX, BORDER_PX = 35, 3
@@ -153,6 +154,28 @@ def uploader_css(button: str, limit: str, scope: str = "") -> str:
 def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:
     """A dataframe in ``where`` (``st`` or a container) as wide as it, without the index."""
     where.dataframe(rows, hide_index=True, width="stretch", key=key, **kw)
+
+
+def selected(key: str, what: str) -> list[Any]:
+    """The selected ``"rows"`` of a dataframe or ``"points"`` of a chart (by widget key)."""
+    ev = st.session_state.get(key) or {}
+    return list((ev.get("selection") or {}).get(what) or [])
+
+
+def with_progress(
+    key: tuple[Hashable, ...], compute: Callable[[Callable[[float, str], None]], Any]
+) -> Any:
+    """``compute(show)``'s result, kept once for every session per ``key`` (:data:`APP_CACHE`),
+    with a progress bar while it runs (``show(fraction, message)`` moves it)."""
+    bar = st.progress(0.0)
+
+    def show(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=safe_name(message))
+
+    try:
+        return APP_CACHE.get(key, lambda: compute(show))
+    finally:
+        bar.empty()
 
 
 def download(where: Any, label: str, data: Any, name: str, mime: str, key: str, **kw: Any) -> None:

@@ -29,7 +29,7 @@ from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import code_span, localized, plotly, table
+from pages._widgets import code_span, localized, plotly, selected, table, with_progress
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -69,8 +69,9 @@ def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | N
     )
 
 
-def _start_tune(tune_id: tuple[Any, ...]) -> None:
-    st.session_state["agr_tune_id"] = tune_id
+def _want(key: str, run_id: tuple[Any, ...]) -> None:
+    """Callback of "Measure agreement" and "Tune": this input and these choices are to be shown."""
+    st.session_state[key] = run_id
 
 
 def _use_tuned(data: bytes, where: str) -> None:
@@ -91,22 +92,15 @@ def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes)
     if choices is None:
         return
     tune_id = ("agr_tune", run_id, choices)
-    st.button(t("agr_tune_run"), key="agr_tune_run", on_click=_start_tune, args=(tune_id,))
+    st.button(t("agr_tune_run"), key="agr_tune_run", on_click=_want, args=("agr_tune_id", tune_id))
     if st.session_state.get("agr_tune_id") != tune_id:
         st.info(t("agr_tune_press"))
         return
-    bar = st.progress(0.0)
-
-    def show(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=safe_name(message))
-
     try:
-        result = APP_CACHE.get(tune_id, lambda: view.tune_run(run, name, data, choices, show))
+        result = with_progress(tune_id, lambda show: view.tune_run(run, name, data, choices, show))
     except SHOWN_ERRORS as exc:
-        bar.empty()
         st.error(t("agr_tune_failed", msg=safe_name(str(exc).replace("\n", " "))))
         return
-    bar.empty()
     _show_tuned(result, choices)
 
 
@@ -230,8 +224,7 @@ def show_scatter(run: view.Run) -> None:
         width="stretch",
     )
     st.caption(t("agr_scatter_caption"))
-    ev = st.session_state.get("agr_scatter") or {}
-    points = [p for p in (ev.get("selection") or {}).get("points") or [] if p.get("customdata")]
+    points = [p for p in selected("agr_scatter", "points") if p.get("customdata")]
     if not points:
         return
     row = int(points[0]["customdata"][0])
@@ -316,11 +309,6 @@ def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
         )
 
 
-def _start(run_id: tuple[Any, ...]) -> None:
-    """Callback of "Measure agreement": this input and these choices are to be shown."""
-    st.session_state["agr_run_id"] = run_id
-
-
 def main() -> None:
     st.title(t("agr_title"))
     st.caption(t("agr_intro"))
@@ -385,27 +373,22 @@ def main() -> None:
         return
     judged_key = (name, view.digest(data), human, tuple(columns), higher, darr_column, threshold)
     run_id = view.run_key(judged_key, presets, baselines, columns, int(resamples))
-    st.button(t("agr_run"), type="primary", key="agr_run", on_click=_start, args=(run_id,))
+    st.button(
+        t("agr_run"), type="primary", key="agr_run", on_click=_want, args=("agr_run_id", run_id)
+    )
     if st.session_state.get("agr_run_id") != run_id:
         st.info(t("agr_press_run"))
         return
-    bar = st.progress(0.0)
-
-    def show(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=safe_name(message))
-
     try:
-        run = APP_CACHE.get(
+        run = with_progress(
             run_id,
-            lambda: view.compute_run(
+            lambda show: view.compute_run(
                 judged, presets, baselines, columns, int(resamples), show, threshold
             ),
         )
     except SHOWN_ERRORS as exc:
-        bar.empty()
         st.error(t("agr_failed", msg=safe_name(str(exc))))
         return
-    bar.empty()
     show_table(run)
     # human error spans of the same hypotheses, when uploaded: the per-setting span table
     spans_view.agreement_section(run.judged.corpus, presets, lang, run_id, APP_CACHE)

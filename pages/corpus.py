@@ -6,7 +6,6 @@ paired bootstrap, and export everything."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
 
@@ -39,12 +38,17 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import download, localized, plotly, table, uploader_css
+from pages._widgets import download, localized, plotly, selected, table, uploader_css
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
+
+#: The segment table's columns taken from the rows as they are (best_ref and inspect are made).
+TABLE_FIELDS = tuple(
+    "segment seg_id score precision recall frag chunks ref_len hyp_len hyp ref".split()
+)
 
 #: Beyond this many systems the summary is one table row per system, not two cards each.
 MAX_SCORE_CARDS = 3
@@ -412,12 +416,6 @@ def _p_text(stat: PairedStat, samples: int) -> str:
     return p_value(stat.p_value, bootstrap_resolution(samples), relation=True)
 
 
-def _selected(key: str, what: str) -> list[Any]:
-    """The selected ``"rows"`` of a dataframe or ``"points"`` of a chart (by widget key)."""
-    ev = st.session_state.get(key) or {}
-    return list((ev.get("selection") or {}).get(what) or [])
-
-
 tab_names = ["segments", "dist", "compare", *REPORT_TABS, "export"]
 tabs = dict(
     zip(
@@ -457,18 +455,8 @@ with tabs["segments"]:
     table(
         [
             {
-                "segment": r["segment"],
-                "seg_id": r["seg_id"],
-                "score": r["score"],
-                "precision": r["precision"],
-                "recall": r["recall"],
-                "frag": r["frag"],
-                "chunks": r["chunks"],
-                "ref_len": r["ref_len"],
-                "hyp_len": r["hyp_len"],
+                **{k: r[k] for k in TABLE_FIELDS},
                 "best_ref": r["best_ref_index"] + 1,
-                "hyp": r["hyp"],
-                "ref": r["ref"],
                 "inspect": spans_view.with_spans(
                     r["inspect"], annotations.annotation(system, r["seg_id"])
                 ),
@@ -524,7 +512,7 @@ with tabs["segments"]:
         key="corpus_goto",
         help=t("corpus_goto_help", n=integer(len(res.segments))),
     )
-    picked = _selected("corpus_table", "rows")
+    picked = selected("corpus_table", "rows")
     number: int | None = None
     if picked and picked[0] < len(rows):
         number = int(rows[picked[0]]["segment"])
@@ -547,7 +535,7 @@ with tabs["dist"]:
         width="stretch",
     )
     st.caption(t("corpus_len_caption"))
-    points = [p for p in _selected("corpus_len", "points") if p.get("customdata")]
+    points = [p for p in selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
@@ -645,10 +633,10 @@ with tabs["compare"]:
                     selection_mode="single-row",
                     where=col,
                 )
-                sel = _selected(key, "rows")
+                sel = selected(key, "rows")
                 if sel and sel[0] < len(items):
                     chosen = items[sel[0]].index
-            pts = [p for p in _selected("corpus_ab", "points") if p.get("customdata")]
+            pts = [p for p in selected("corpus_ab", "points") if p.get("customdata")]
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))
@@ -684,16 +672,6 @@ with tabs["export"]:
             for line in segments_jsonl(r.segments, system=n, ids=corpus.ids_of(n))
         )
 
-    download(row, t("corpus_dl_csv"), _csv, "meteor-segments.csv", "text/csv", "corpus_dl_csv")
-    download(
-        row,
-        t("corpus_dl_jsonl"),
-        _jsonl,
-        "meteor-segments.jsonl",
-        "application/jsonl",
-        "corpus_dl_jsonl",
-    )
-
     def _report() -> str:
         found = [get_paired(corpus, setting, meteor, results, names[0], n) for n in names[1:]]
         comparisons = [c for c in found if c is not None]  # systems with a segment in common
@@ -707,14 +685,12 @@ with tabs["export"]:
         )
         return json_text(rep, indent=2)
 
-    download(
-        row,
-        t("corpus_dl_report"),
-        _report,
-        "meteor-report.json",
-        "application/json",
-        "corpus_dl_report",
-    )
+    for what, make, file_name, mime in (
+        ("csv", _csv, "meteor-segments.csv", "text/csv"),
+        ("jsonl", _jsonl, "meteor-segments.jsonl", "application/jsonl"),
+        ("report", _report, "meteor-report.json", "application/json"),
+    ):
+        download(row, t(f"corpus_dl_{what}"), make, file_name, mime, f"corpus_dl_{what}")
 
     def _alignments(res: CorpusResult) -> Callable[[], str]:
         return lambda: write_alignments(res.segments, meteor.params.modules)

@@ -462,34 +462,24 @@ st.divider()
 st.subheader(t("doc_title"))
 st.markdown(t("doc_text"))
 if ui() == "ru":  # the same two cases on Russian sentences, under the Russian preset
-    ru_preset = DEFAULT_PRESET["ru"]
-    ru = preset_setting(ru_preset)
-    for k, (hyp_ru, ref_ru) in enumerate(EXAMPLES_RU, start=1):
-        d = analysis_for(hyp_ru, (ref_ru,), ru)
-        c1, c2, c3 = st.columns([3, 1, 1])
-        c1.text(f"{hyp_ru}\n{ref_ru}")
-        c2.metric(
-            f"{ru_preset} · {t('doc_example', name='', k=k)}",
-            num(d.result.score, 3),
-            help=t("ru_example_chunks", c=integer(d.result.stats.chunks)),
-        )
-        c3.button(
-            t("doc_load"),
-            key=f"doc_ru_{k}",
-            on_click=load_pair,
-            args=(hyp_ru, ref_ru, "ru", ru_preset),
-        )
-else:
-    doc = preset_setting("seed-doc")
-    for ex, stated in ((EXAMPLES[0], "0.750"), (EXAMPLES[1], "0.5")):
-        d = analysis_for(ex.hyp, (ex.ref,), doc)
-        c1, c2, c3 = st.columns([3, 1, 1])
-        c1.text(f"{ex.hyp}\n{ex.ref}")
-        name = t("doc_example", name=ex.key, k=EXAMPLES.index(ex) + 1)
-        c2.metric(f"seed-doc · {name}", num(d.result.score, 3), help=t("doc_states", v=stated))
-        c3.button(
-            t("doc_load"),
-            key=f"doc_{ex.key}",
-            on_click=load_pair,
-            args=(ex.hyp, ex.ref, "en", "seed-doc"),
-        )
+    lang, preset = "ru", DEFAULT_PRESET["ru"]
+    examples = [(f"ru_{k}", "", h, r, None) for k, (h, r) in enumerate(EXAMPLES_RU, start=1)]
+else:  # the doc page's two examples and the scores it states
+    lang, preset = "en", "seed-doc"
+    examples = [
+        (x.key, x.key, x.hyp, x.ref, v) for x, v in zip(EXAMPLES[:2], ("0.750", "0.5"), strict=True)
+    ]
+doc = preset_setting(preset)
+for k, (key, name, hyp_x, ref_x, stated) in enumerate(examples, start=1):
+    d = analysis_for(hyp_x, (ref_x,), doc)
+    c1, c2, c3 = st.columns([3, 1, 1])
+    c1.text(f"{hyp_x}\n{ref_x}")
+    note = (
+        t("doc_states", v=stated)
+        if stated
+        else t("ru_example_chunks", c=integer(d.result.stats.chunks))
+    )
+    c2.metric(f"{preset} · {t('doc_example', name=name, k=k)}", num(d.result.score, 3), help=note)
+    c3.button(
+        t("doc_load"), key=f"doc_{key}", on_click=load_pair, args=(hyp_x, ref_x, lang, preset)
+    )
