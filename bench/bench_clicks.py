@@ -26,17 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from appserver import (  # noqa: E402
+from appserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
     HYP_BOX,
@@ -45,8 +40,9 @@ from appserver import (  # noqa: E402
     loadavg,
     wmt_pairs,
 )
+from common import ROOT
 
-from meteor import Meteor  # noqa: E402
+from meteor import Meteor
 
 METRIC_JS = """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
   .some(m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label

@@ -26,16 +26,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from appserver import (  # noqa: E402
+from appserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
     HYP_BOX,
@@ -55,7 +49,7 @@ from appserver import (  # noqa: E402
     wmt_pairs,
 )
 
-from meteor import Meteor  # noqa: E402
+from meteor import Meteor
 
 METRIC_JS = """([label]) => {
   const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(

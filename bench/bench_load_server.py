@@ -26,10 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs  # noqa: E402
+from appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs
+from common import ROOT
 
 
 def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:

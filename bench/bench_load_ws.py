@@ -31,16 +31,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from appserver import (  # noqa: E402
+from appserver import (
     HYP_BOX,
     REF_BOX,
     RssSampler,
@@ -55,8 +49,8 @@ from appserver import (  # noqa: E402
     sampled_fields,
     session_counts,
 )
-from bench_load import plan  # noqa: E402
-from wsclient import WsSession  # noqa: E402
+from bench_load import plan
+from wsclient import WsSession
 
 
 async def edit(

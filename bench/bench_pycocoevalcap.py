@@ -22,12 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from bench_meteor15 import run  # noqa: E402
+from bench_meteor15 import run
+from common import ROOT
 
 SCRIPT = r"""
 import json, sys
@@ -43,6 +39,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--items", type=int, default=2000, help="items (2 per WMT segment)")
     args = ap.parse_args()
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "parity")]  # conftest, the items
     from test_compat_pycocoevalcap import caption_items
 
     gts, res = caption_items(n_segments=(args.items + 1) // 2, per_segment=2)

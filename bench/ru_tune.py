@@ -38,17 +38,12 @@ import hashlib
 import itertools
 import pickle
 import random
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from ru_mqm_kendall import Data, kendall, load_data, taus
 
 from meteor import Meteor
