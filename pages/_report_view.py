@@ -422,24 +422,9 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None 
 
 def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The bucket table's rows and the columns particular to its unit (segments, words)."""
-    seg = table.unit == "segments"
     f4 = "%.4f"
-    rows: list[dict[str, Any]]
-    if seg:
-        rows = [
-            {
-                "system": b.system,
-                "bucket": b.label,
-                "count": b.count,
-                "meteor": b.meteor,
-                "low": b.low,
-                "high": b.high,
-                "precision": b.precision,
-                "recall": b.recall,
-                "frag": b.frag,
-            }
-            for b in table.rows
-        ]
+    if table.unit == "segments":
+        fields = ("meteor", "low", "high", "precision", "recall", "frag")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_count")),
             "meteor": st.column_config.NumberColumn("METEOR", format=f4),
@@ -448,23 +433,17 @@ def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, An
             "frag": st.column_config.NumberColumn(t("frag"), format=f4),
         }
     else:
-        rows = [
-            {
-                "system": b.system,
-                "bucket": b.label,
-                "count": b.count,
-                "hyp_words": b.hyp_words or 0,
-                "precision": b.precision,
-                "recall": b.recall,
-                "fmean": b.fmean,
-            }
-            for b in table.rows
-        ]
+        fields = ("hyp_words", "precision", "recall", "fmean")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_ref_words")),
             "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
             "fmean": st.column_config.NumberColumn("F", format=f4),
         }
+    rows = [
+        {"system": b.system, "bucket": b.label, "count": b.count}
+        | {k: getattr(b, k) for k in fields}
+        for b in table.rows
+    ]
     return rows, config
 
 

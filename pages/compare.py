@@ -133,26 +133,22 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
     if not diff.only_a and not diff.only_b and not changed:
         where.caption(t("same_matches"))
         return
-    rows = []
-    for side, ms in ((t("only_a"), diff.only_a), (t("only_b", name=name), diff.only_b)):
-        for m in ms:
-            rows.append(
-                {
-                    t("col_where"): side,
-                    t("col_stage"): module_label(m.module),
-                    t("col_hyp"): " ".join(m.hyp_words),
-                    t("col_ref"): " ".join(m.ref_words),
-                }
-            )
-    for x, y in changed:
-        rows.append(
-            {
-                t("col_where"): t("stage_differs"),
-                t("col_stage"): f"{module_label(x.module)} / {module_label(y.module)}",
-                t("col_hyp"): " ".join(x.hyp_words),
-                t("col_ref"): " ".join(x.ref_words),
-            }
-        )
+    # (where, stage, match): A's own matches, the other's, then those whose stage changed
+    found = [(t("only_a"), module_label(m.module), m) for m in diff.only_a]
+    found += [(t("only_b", name=name), module_label(m.module), m) for m in diff.only_b]
+    found += [
+        (t("stage_differs"), f"{module_label(x.module)} / {module_label(y.module)}", x)
+        for x, y in changed
+    ]
+    rows = [
+        {
+            t("col_where"): side,
+            t("col_stage"): stage,
+            t("col_hyp"): " ".join(m.hyp_words),
+            t("col_ref"): " ".join(m.ref_words),
+        }
+        for side, stage, m in found
+    ]
     table(rows, f"cmp_diff_{name}", where=where)
 
 

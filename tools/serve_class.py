@@ -98,13 +98,12 @@ def _listener_inodes(port: int) -> set[str]:
     """Inodes of the sockets listening on 127.0.0.1:``port`` (Linux ``/proc/net/tcp``)."""
     found = set()
     want = f"0100007F:{port:04X}"
-    for table in ("/proc/net/tcp",):
-        with open(table, encoding="ascii") as fh:
-            next(fh)
-            for line in fh:
-                f = line.split()
-                if f[1] == want and f[3] == "0A":  # LISTEN
-                    found.add(f[9])
+    with open("/proc/net/tcp", encoding="ascii") as fh:
+        next(fh)
+        for line in fh:
+            f = line.split()
+            if f[1] == want and f[3] == "0A":  # LISTEN
+                found.add(f[9])
     return found
 
 
