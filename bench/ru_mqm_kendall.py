@@ -166,10 +166,9 @@ def run_one(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _subprocess(args: list[str]) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, __file__, *args], capture_output=True, text=True, check=True
-    ).stdout
+def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
+    """The JSON object a child process prints last."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, **kw).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
 
@@ -199,11 +198,7 @@ def measure_loading(code: str) -> dict[str, Any]:
         "print(json.dumps({'s': dt, 'rss_mb': rss() - r0, "
         "'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", prog], capture_output=True, text=True, check=True, cwd=ROOT
-    ).stdout
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
+    return last_json([sys.executable, "-c", prog], cwd=ROOT)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -233,7 +228,9 @@ def main(argv: list[str] | None = None) -> None:
         f"{'load s':>7} {'score s':>8} {'peak MB':>8}  modules"
     )
     for label, preset, overrides in variants():
-        r = _subprocess(["--one", preset, "--overrides", json.dumps(overrides)])
+        r = last_json(
+            [sys.executable, __file__, "--one", preset, "--overrides", json.dumps(overrides)]
+        )
         print(
             f"{label:28} {r['tau_tune']:7.4f} {r['tau_held']:7.4f} {r['tau_whole']:7.4f} "
             f"{r['load_s']:7.2f} {r['score_s']:8.1f} {r['peak_rss_mb']:8.0f}  "
