@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
 from streamlit.runtime.state import get_session_state
@@ -120,10 +119,16 @@ def _set_initial(key: str, values: list[str]) -> None:
             initial.pop(key, None)
 
 
-def check_query_params(**accepts: Any) -> list[tuple[str, str]]:
+def check_query_params(
+    *,
+    ui_labels: list[str],
+    languages: list[str],
+    stemmers: Callable[[str], tuple[str, ...]],
+    modules: Callable[[str], list[str]],
+    max_beam: int,
+) -> list[tuple[str, str]]:
     """On a session's first run: drop the URL's bad parameters, before any widget reads
-    them, and give a preset its language when the URL names no language.  ``accepts``:
-    what the widgets accept, :func:`bad_parameters`'s keyword arguments.
+    them, and give a preset its language when the URL names no language.
 
     Returns ``(parameter, value)`` pairs that were ignored (empty after the first run).
     """
@@ -132,12 +137,19 @@ def check_query_params(**accepts: Any) -> list[tuple[str, str]]:
         return []
     ss[_CHECKED_KEY] = True
     qp = {k: st.query_params.get_all(k) for k in st.query_params}
-    ui, ui_labels = qp.get("ui", [""])[0], accepts["ui_labels"]
+    ui = qp.get("ui", [""])[0]
     if ui not in ui_labels and ui.upper() in ui_labels:  # ?ui=ru means RU
         qp["ui"] = [ui.upper()]
         st.query_params["ui"] = ui.upper()
         _set_initial("ui", [ui.upper()])
-    bad = bad_parameters(qp, **accepts)
+    bad = bad_parameters(
+        qp,
+        ui_labels=ui_labels,
+        languages=languages,
+        stemmers=stemmers,
+        modules=modules,
+        max_beam=max_beam,
+    )
     ignored: list[tuple[str, str]] = []
     for key, wrong in bad.items():
         keep = [v for v in qp[key] if v not in wrong]
