@@ -54,6 +54,25 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
     "preset_too_deep": ("file",),
+    # annotation files (meteor.io.spans.read_spans) and a link's spans (annotation_from_strings)
+    "span_severity": ("file", "line", "value"),
+    "span_format": ("file",),
+    "span_unjoined": ("file", "rows", "skipped"),
+    "span_mqm_empty": ("file",),
+    "span_mqm_columns": ("file", "missing", "header"),
+    "span_jsonl_fields": ("file", "line", "missing"),
+    "span_offset": ("file", "line", "field", "value"),
+    "span_empty": ("file", "line", "start", "end"),
+    "span_past_end": ("file", "line", "end", "system", "seg_id", "length"),
+    "span_qe_files": ("file",),
+    "span_mt_lines": ("file", "count", "other_file", "other_count"),
+    "span_tags_lines": ("file", "count", "hyps"),
+    "span_qe_tag": ("file", "line", "tag"),
+    "span_tag_count": ("file", "line", "count", "words", "with_gaps"),
+    "span_value": ("index", "value"),
+    "span_value_severity": ("index", "value"),
+    "span_value_offsets": ("index", "start", "end"),
+    "span_value_range": ("index", "start", "end", "length"),
 }
 
 #: Longest value a message quotes (:func:`shown`): a 400-digit number is cut, not printed.

@@ -15,7 +15,7 @@ from meteor.params import Params
 from meteor.text.notices import TOKEN_TEXT, TokenNotice, token_notices
 from meteor.types import MeteorResult
 from pages._i18n import Translator, freeze, integer, side_label, ui
-from pages._widgets import code_span, md_escape
+from pages._widgets import code_span, md_escape, md_fill
 
 __all__ = ["notice_markdown", "show_token_notices"]
 
@@ -54,15 +54,6 @@ SCRIPTS_RU = {
 }
 
 
-def _markdown(text: str, **fields: str) -> str:
-    """``text`` (with ``\\0name\\0`` marks) escaped for Markdown, each mark then replaced by
-    its field, already Markdown."""
-    out = md_escape(text)
-    for name, value in fields.items():
-        out = out.replace(f"\0{name}\0", value)
-    return out
-
-
 def notice_markdown(notice: TokenNotice) -> str:
     """One notice in the UI language, as Markdown (English: the library's line, escaped)."""
     ru = ui() == "ru"
@@ -74,7 +65,7 @@ def notice_markdown(notice: TokenNotice) -> str:
         if ru
         else md_escape(str(plain["scripts"])),
     }
-    return _markdown(t(f"token_{notice.reason}", **{k: f"\0{k}\0" for k in shown}), **shown)
+    return md_fill(t(f"token_{notice.reason}", **{k: f"\0{k}\0" for k in shown}), **shown)
 
 
 def show_token_notices(r: MeteorResult, params: Params) -> None:
@@ -85,5 +76,5 @@ def show_token_notices(r: MeteorResult, params: Params) -> None:
         for notice in token_notices((tok.text for tok in toks), meteor_norm=meteor_norm):
             label = side_label(side).capitalize()
             st.info(
-                _markdown(t("token_notice", side=label, msg="\0msg\0"), msg=notice_markdown(notice))
+                md_fill(t("token_notice", side=label, msg="\0msg\0"), msg=notice_markdown(notice))
             )
