@@ -31,7 +31,7 @@ from meteor.io.record_files import segment_row
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.runners.parallel import score_corpus
-from meteor.text.notices import bom_notice, has_bom
+from meteor.text.notices import BOM_TEXT, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures
 from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
@@ -74,6 +74,19 @@ CORPUS_STRINGS = freeze(
         "corpus_strip_bom": {
             "en": "Drop the byte-order mark (BOM) at the start of a file",
             "ru": "Убрать метку порядка байтов (BOM) в начале файла",
+        },
+        # a file that starts with a BOM (meteor.text.notices.BOM_TEXT: name, option)
+        "corpus_bom_kept": {
+            "en": BOM_TEXT["kept"],
+            "ru": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); как и в Meteor 1.5, "
+            "она остаётся в первом слове сегмента 1 (при -norm — отдельным словом) и снижает "
+            "оценку этого сегмента; её убирает флажок {option}",
+        },
+        "corpus_bom_dropped": {
+            "en": BOM_TEXT["dropped"],
+            "ru": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); она убрана, поэтому "
+            "сегмент 1 может получить оценку выше, чем в Meteor 1.5, где она остаётся в первом "
+            "слове (пресеты meteor-1.5 её оставляют)",
         },
         "corpus_open_inspect": {
             "en": "Open this segment on the Inspect page",
@@ -122,9 +135,10 @@ def load_uploads(
         return None
     for message in notices:  # how the readers read the files (a skipped summary line…)
         st.warning(safe_name(message))
-    option = f"'{t('corpus_strip_bom')}'"
+    option = f"'{t('corpus_strip_bom')}'" if ui() != "ru" else f"«{t('corpus_strip_bom')}»"
     for name in with_bom:
-        st.warning(safe_name(bom_notice(name, kept=keep_bom, option=option)))
+        key = "corpus_bom_kept" if keep_bom else "corpus_bom_dropped"
+        st.warning(safe_name(t(key, name=name, option=option)))
     return corpus
 
 

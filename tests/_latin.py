@@ -27,7 +27,7 @@ ALLOWED = {
     "evaluate", "Streamlit", "Plotly", "Tableau", "pycocoevalcap", "Universal",
     # abbreviations and formats
     "JSON", "JSONL", "CSV", "TSV", "HTML", "URL", "README", "UTF", "MQM", "WMT21", "WMT",
-    "TED", "UI", "ID", "id", "MB", "F1", "QE",
+    "TED", "UI", "ID", "id", "MB", "F1", "QE", "BOM", "UTF-8",
     # the tags of WMT's QE word-level format
     "OK", "BAD",
     # stemmer codes (Language.stemmers; Buckwalter Arabic's is the jar's lookup "table")

@@ -18,6 +18,7 @@ from meteor.text.java_chars import ALNUM_SET as _JAR_ALNUM
 
 __all__ = [
     "BOM",
+    "BOM_TEXT",
     "STRIP_BOM_OPTION",
     "TOKEN_TEXT",
     "TokenNotice",
@@ -40,25 +41,28 @@ def has_bom(data: bytes | str) -> bool:
     return bytes(data[:3]) == b"\xef\xbb\xbf"
 
 
+#: The byte-order mark notice, kept (the jar's reading) or dropped → its English text
+#: (``str.format`` fields: ``name``, the file; ``option``, how the user drops it); an
+#: interface in another language words the same fields.
+BOM_TEXT: dict[str, str] = {
+    "kept": "{name!r} starts with a UTF-8 byte-order mark (BOM); as the Meteor 1.5 jar does, "
+    "it stays in the first word of segment 1 (a token of its own after -norm), which "
+    "lowers that segment's score; {option} drops it",
+    "dropped": "{name!r} starts with a UTF-8 byte-order mark (BOM); it was dropped, so segment "
+    "1 may score higher than with the Meteor 1.5 jar, which keeps it in the first word "
+    "(the meteor-1.5 presets keep it)",
+}
+
+
 def bom_notice(name: str, *, kept: bool, option: str = STRIP_BOM_OPTION) -> str:
     """The one-line notice for a file ``name`` that starts with a byte-order mark.
 
     ``kept``: the mark stays in segment 1, as the Meteor 1.5 jar keeps it (the CLI and
     the app under the ``meteor-1.5*`` presets); otherwise it was dropped (the other
     presets, or the option that drops it).  ``option``: how the user drops it (the CLI's
-    ``--strip-bom``; the app names its checkbox).
+    ``--strip-bom``; the app names its checkbox).  The text: :data:`BOM_TEXT`.
     """
-    if kept:
-        return (
-            f"{name!r} starts with a UTF-8 byte-order mark (BOM); as the Meteor 1.5 jar does, "
-            "it stays in the first word of segment 1 (a token of its own after -norm), which "
-            f"lowers that segment's score; {option} drops it"
-        )
-    return (
-        f"{name!r} starts with a UTF-8 byte-order mark (BOM); it was dropped, so segment 1 "
-        "may score higher than with the Meteor 1.5 jar, which keeps it in the first word "
-        "(the meteor-1.5 presets keep it)"
-    )
+    return BOM_TEXT["kept" if kept else "dropped"].format(name=name, option=option)
 
 
 def _codepoints(chars: Iterable[str]) -> str:
