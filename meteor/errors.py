@@ -29,7 +29,8 @@ __all__ = [
 #: The machine-readable reasons (``exc.code``) an :class:`InputError` or :class:`ParamError`
 #: may carry, with the names of their ``exc.params``: a user interface writes the message
 #: in its own language from them (the app's Russian interface does); ``str(exc)`` stays
-#: the English message.  A code is set where the common upload problems are raised.
+#: the English message.  A code is set where the common upload problems are raised, and
+#: on the notices of how an input was read (``meteor.io.lines.InputWarning``).
 INPUT_CODES: dict[str, tuple[str, ...]] = {
     "too_large": ("name", "size", "limit"),
     "nul_byte": ("name", "line", "utf16"),
@@ -54,6 +55,10 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
     "preset_too_deep": ("file",),
+    # how an input was read (meteor.io.lines.InputWarning, raised by notice())
+    "system_renamed": ("name", "system", "shown_system", "other_file"),
+    "csv_quotes_unquoted": ("name", "line"),
+    "summary_skipped": ("name", "lines", "count"),
     # annotation files (meteor.io.spans.read_spans) and a link's spans (annotation_from_strings)
     "span_severity": ("file", "line", "value"),
     "span_format": ("file",),

@@ -133,8 +133,8 @@ def load_uploads(
         # in the interface's language; file names are user text (escaped)
         st.error(t("corpus_bad_input", msg=input_message(exc)))
         return None
-    for message in notices:  # how the readers read the files (a skipped summary line…)
-        st.warning(safe_name(message))
+    for notice in notices:  # how the readers read the files (a skipped summary line…)
+        st.warning(input_message(notice))
     option = f"'{t('corpus_strip_bom')}'" if ui() != "ru" else f"«{t('corpus_strip_bom')}»"
     for name in with_bom:
         key = "corpus_bom_kept" if keep_bom else "corpus_bom_dropped"
@@ -145,8 +145,9 @@ def load_uploads(
 @st.cache_data(max_entries=8, show_spinner=False)
 def _load(
     hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...], keep_bom: bool = False
-) -> tuple[Corpus, tuple[str, ...]]:
-    """The corpus and the readers' :class:`InputWarning` messages, one line each.
+) -> tuple[Corpus, tuple[InputWarning, ...]]:
+    """The corpus and the readers' :class:`InputWarning` notices (each once; worded in the
+    interface language by :func:`pages._input_messages.input_message`).
 
     Kept with the corpus in the cache: a warning is raised only while reading, and the
     page shows it again on every rerun that uses the cached corpus.
@@ -154,13 +155,13 @@ def _load(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
         corpus = load_corpus(hyp, ref, keep_bom=keep_bom)
-    notices = []
+    notices: dict[str, InputWarning] = {}
     for w in caught:
-        if issubclass(w.category, InputWarning):
-            notices.append(" ".join(str(w.message).split()))
+        if isinstance(w.message, InputWarning):
+            notices.setdefault(str(w.message), w.message)
         else:  # not the readers' business: passed on as raised
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return corpus, tuple(dict.fromkeys(notices))
+    return corpus, tuple(notices.values())
 
 
 def corpus_key(corpus: Corpus) -> str:

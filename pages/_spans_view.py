@@ -155,7 +155,7 @@ def inspect_annotation(hyp: str) -> Annotation | None:
 DETAIL = "\0detail\0"
 
 
-def with_detail(text: str, exc: InputError) -> str:
+def with_detail(text: str, exc: BaseException) -> str:
     """``text`` (the UI's words, with :data:`DETAIL` for the reader's error) as Markdown:
     the error worded in the UI language (:func:`pages._input_messages.input_message`:
     Russian from its code; English, the library's line), names escaped."""
@@ -521,7 +521,7 @@ def agreement_section(
             ),
         )
     except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
-        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
         return
     st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
     diffs = {b: c for _, b, c in report.comparisons}

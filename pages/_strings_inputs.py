@@ -68,6 +68,24 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ru": "{file}: массивы или объекты вложены слишком глубоко для файла пресета (файл "
         "пресета — объект настроек глубиной в три уровня)",
     },
+    # how an input was read (meteor.io.lines.InputWarning)
+    "system_renamed": {
+        "en": "{msg}",
+        "ru": "{name}: система «{system}» показана как «{shown_system}» (в {other_file} тоже "
+        "есть система «{system}»)",
+    },
+    "csv_quotes_unquoted": {
+        "en": "{msg}",
+        "ru": '{name}: в строке {line} есть поле в кавычках CSV (`"…""…""…"`, как их '
+        "пишет `to_csv` из pandas), но файл не читается как TSV с кавычками; он прочитан без "
+        "кавычек, каждое поле — как написано",
+    },
+    "summary_skipped": {
+        "en": "{msg}",
+        "ru": "{name}: пропущены строки ({count}): {lines} — это сводка с полем "
+        '`"type": "corpus"` без полей `hyp` и `ref` (Meteor 1.5 пишет её последней), '
+        "а не сегмент",
+    },
     # annotation files (meteor.io.spans) and a link's spans (annotation_from_strings)
     **{
         code: {"en": "{msg}", "ru": ru}

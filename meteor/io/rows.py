@@ -123,7 +123,10 @@ def tsv_quoted(
             notice(
                 f'{name}: line {quoted_at} has a field in csv quotes ("…""…""…", as '
                 "pandas' to_csv writes), but the file does not read as quoted TSV "
-                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written"
+                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written",
+                "csv_quotes_unquoted",
+                name=name,
+                line=quoted_at,
             )
         return False  # uneven: the unquoted reading's own message follows
     # a quoted field held the tab or line break that made rows uneven
@@ -218,7 +221,11 @@ def jsonl_rows(
             f"{name}: skipped line {', '.join(map(str, skipped[:5]))}"
             + (f" and {len(skipped) - 5:,} more" if len(skipped) > 5 else "")
             + ': a {"type": "corpus"} summary with no hyp or ref field (the Meteor 1.5 '
-            "harness writes one last), not a segment"
+            "harness writes one last), not a segment",
+            "summary_skipped",
+            name=name,
+            lines=", ".join(map(str, skipped[:5])),
+            count=len(skipped),
         )
 
 

@@ -50,3 +50,70 @@ def test_the_bom_notice_in_the_interface_language(app_test: Any, ui: str) -> Non
         )
         found = latin_words(at, data={"h", "r", "txt"})
         assert not found, found
+
+
+JSONL = b'{"hyp": "the cat", "ref": "a cat"}\n{"type": "corpus", "score": 0.5}\n'
+WARNINGS = [
+    (
+        [("run.jsonl", JSONL)],
+        {"run", "jsonl"},
+        'run.jsonl: пропущены строки (1): 2 — это сводка с полем `"type": "corpus"` без '
+        "полей `hyp` и `ref`",
+    ),
+    (
+        [("q.tsv", b'hyp\tref\n"a ""b"" c"\tx\n"Hi," he said\ty\n')],
+        {"q", "tsv"},
+        "q.tsv: в строке 2 есть поле в кавычках CSV",
+    ),
+    (
+        [("a.tsv", b"system\thyp\tref\nA\tx\ty\n"), ("b.tsv", b"system\thyp\tref\nA\tx\ty\n")],
+        {"a", "b", "tsv", "A-2"},
+        "b.tsv: система «A» показана как «A-2» (в a.tsv тоже есть система «A»)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "data", "start"), WARNINGS, ids=["summary", "quotes", "names"])
+def test_the_readers_notices_in_russian(
+    app_test: Any, files: list[tuple[str, bytes]], data: set[str], start: str
+) -> None:
+    # the Russian run reads the corpus from the cache (st.cache_data: pickled), which keeps
+    # the notices with their codes
+    at = _corpus(app_test, "RU", files)
+    shown = [w.value.replace("\\", "") for w in at.warning]
+    assert any(w.startswith(start) for w in shown), shown
+    found = latin_words(at, data=data)
+    assert not found, found
+
+
+def test_an_input_warning_keeps_its_code_through_a_cache() -> None:
+    import pickle
+
+    from meteor.io.lines import InputWarning
+
+    w = pickle.loads(pickle.dumps(InputWarning("q.tsv: line 2 …", "csv_quotes_unquoted",
+                                               name="q.tsv", line=2)))  # fmt: skip
+    assert (str(w), w.code, w.params) == ("q.tsv: line 2 …", "csv_quotes_unquoted",
+                                          {"name": "q.tsv", "line": 2})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ui", "shown"),
+    [
+        ("EN", "j.tsv: line 2 is not valid UTF-8"),
+        ("RU", "j.tsv: строка 2 не в кодировке UTF-8 (байт 0xff в позиции 1); сохраните файл в "
+         "UTF-8"),
+    ],
+)  # fmt: skip
+def test_the_agreement_page_words_an_unreadable_file(app_test: Any, ui: str, shown: str) -> None:
+    """The judged file's error was shown as the library's English line in Russian too."""
+    at = app_test(ui=ui, lang="en", preset="meteor-1.5")
+    at.run()
+    at.switch_page("pages/agreement.py").run()
+    at.radio(key="agr_source").set_value("upload").run()
+    data = b"hyp\tref\thuman\n\xff\tb\t1\n"
+    at.file_uploader(key="agr_file").set_value([("j.tsv", data, "text/tab-separated-values")])
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert len(errors) == 1 and shown in errors[0], errors
