@@ -55,6 +55,18 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
     "preset_too_deep": ("file",),
+    # TSV, CSV and JSONL rows (meteor.io.rows)
+    "table_empty": ("name", "kind"),
+    "header_repeats": ("name", "columns"),
+    "row_width": ("name", "line", "count", "width", "header"),
+    "too_many_rows": ("name", "limit"),
+    "quoted_row_width": ("name", "line", "count", "width", "kind"),
+    "quoted_invalid": ("name", "line", "kind"),
+    "jsonl_empty_line": ("name", "line"),
+    "jsonl_duplicate_key": ("name", "line", "key"),
+    "jsonl_invalid": ("name", "line"),
+    "jsonl_too_deep": ("name", "line"),
+    "jsonl_not_object": ("name", "line"),
     # how an input was read (meteor.io.lines.InputWarning, raised by notice())
     "system_renamed": ("name", "system", "shown_system", "other_file"),
     "csv_quotes_unquoted": ("name", "line"),

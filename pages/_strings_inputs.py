@@ -68,6 +68,29 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ru": "{file}: массивы или объекты вложены слишком глубоко для файла пресета (файл "
         "пресета — объект настроек глубиной в три уровня)",
     },
+    # TSV, CSV and JSONL rows (meteor.io.rows)
+    **{
+        code: {"en": "{msg}", "ru": ru}
+        for code, ru in {
+            "table_empty": "{name}: файл {kind} пуст, а нужна строка заголовка (например, "
+            "`hyp` и `ref`)",
+            "header_repeats": "{name}: в заголовке повторяются столбцы {columns}",
+            "row_width": "{name}: в строке {line} полей {count}, а в заголовке {width} ({header})",
+            "too_many_rows": "{name}: строк больше {limit}, а принимается не больше {limit} — "
+            "разделите файл и оцените части (статистики складываются)",
+            "quoted_row_width": "{name}: в строке {line} полей {count}, а в заголовке {width} "
+            "(файл прочитан как {kind} с кавычками)",
+            "quoted_invalid": "{name}: строка {line} не читается как {kind} с кавычками",
+            "jsonl_empty_line": "{name}: строка {line} пуста; каждая строка файла JSONL — "
+            "один объект JSON",
+            "jsonl_duplicate_key": "{name}: в строке {line} ключ «{key}» повторяется; дайте "
+            "каждый ключ один раз (JSON-читатели оставляют только последнее значение)",
+            "jsonl_invalid": "{name}: строка {line} — не JSON",
+            "jsonl_too_deep": "{name}: в строке {line} JSON вложен слишком глубоко, его не "
+            "прочитать",
+            "jsonl_not_object": "{name}: строка {line} — не объект JSON с полями `hyp` и `ref`",
+        }.items()
+    },
     # how an input was read (meteor.io.lines.InputWarning)
     "system_renamed": {
         "en": "{msg}",

@@ -5,10 +5,11 @@ English shows the library's line, as the command line prints it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from _latin import latin_words
+from _latin import latin_words, latin_words_in
 
 from meteor.text.notices import bom_notice
 from pages._input_messages import safe_name
@@ -117,3 +118,54 @@ def test_the_agreement_page_words_an_unreadable_file(app_test: Any, ui: str, sho
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value.replace("\\", "") for e in at.error]
     assert len(errors) == 1 and shown in errors[0], errors
+
+
+ROWS = [
+    ("t.tsv", b"", "table_empty"),
+    ("t.tsv", b"hyp\thyp\nx\ty\n", "header_repeats"),
+    ("t.tsv", b"hyp\tref\nx\ty\tz\n", "row_width"),
+    ("t.csv", b'hyp,ref\n"x",y\n"a,b\n', "quoted_invalid"),
+    ("t.csv", b"hyp,ref\nx,y,z\n", "quoted_row_width"),
+    ("t.jsonl", b'{"hyp": "a", "ref": "b"}\n\n', "jsonl_empty_line"),
+    ("t.jsonl", b'{"hyp": "a", "hyp": "b", "ref": "c"}\n', "jsonl_duplicate_key"),
+    ("t.jsonl", b"{oops\n", "jsonl_invalid"),
+    ("t.jsonl", b"[" * 100_000 + b"\n", "jsonl_too_deep"),
+    ("t.jsonl", b"[1, 2]\n", "jsonl_not_object"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "code"), ROWS, ids=[c for *_, c in ROWS])
+def test_a_rows_error_carries_its_code_and_reads_in_russian(
+    name: str, data: bytes, code: str, monkeypatch: Any
+) -> None:
+    import pages._i18n
+    from meteor.errors import INPUT_CODES, InputError
+    from meteor.io.read import load_corpus
+    from pages import _input_messages
+
+    with pytest.raises(InputError) as info:
+        load_corpus([(name, data)])
+    exc = info.value
+    assert exc.code == code and set(exc.params) == set(INPUT_CODES[code]), (exc.code, exc)
+    monkeypatch.setattr(pages._i18n, "ui", lambda: "ru")
+    monkeypatch.setattr(_input_messages, "ui", lambda: "ru")
+    ru = _input_messages.input_message(exc)
+    assert "библиотеки" not in ru, ru  # not the fallback (English text, said to be so)
+    found = latin_words_in(
+        [re.sub(r"`[^`]*`", " ", ru.replace("\\", ""))], data={"t", "hyp", "ref"}
+    )
+    assert not found, (found, ru)
+
+
+def test_the_corpus_page_words_a_bad_jsonl_line_in_russian(app_test: Any) -> None:
+    at = app_test(ui="RU")
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.file_uploader(key="corpus_hyp_files").set_value(
+        [("b.jsonl", b"{oops\n", "application/json")]
+    )
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "Файлы не читаются: b.jsonl: строка 1 — не JSON"
+    ]
