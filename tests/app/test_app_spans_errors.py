@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from _latin import latin_words_in
-from _spans_app import SEGMENTS, corpus_page, upload_spans
+from _spans_app import SEGMENTS, agreement_page, corpus_page, upload_spans
 
 from meteor.errors import INPUT_CODES, InputError
 from meteor.io.read import load_corpus
@@ -114,19 +114,7 @@ def test_corpus_page_words_an_unreadable_span_file(app_test: Any, ui: str, shown
 
 
 def test_agreement_page_words_an_unreadable_span_file_in_russian(app_test: Any) -> None:
-    at = app_test(ui="EN", lang="en", preset="meteor-1.5")
-    at.run()
-    at.switch_page("pages/agreement.py").run()
-    at.radio(key="agr_source").set_value("upload").run()
-    segs = SEGMENTS.replace(b"\tref\n", b"\tref\thuman\n")
-    segs = re.sub(rb"(\n[^\n]+)", rb"\1\t0.5", segs)
-    at.file_uploader(key="agr_file").set_value(
-        [("segments.tsv", segs, "text/tab-separated-values")]
-    ).run()
-    at.multiselect(key="agr_presets_en").set_value(["meteor-1.5"])
-    at.multiselect(key="agr_baselines").set_value([])
-    at.select_slider(key="agr_resamples").set_value(100).run()
-    at.button(key="agr_run").click().run()
+    at = agreement_page(app_test)
     at.file_uploader(key="agr_spans").set_value([("m.tags", b"OK\n", "text/plain")]).run()
     at = _to_ui(at, "RU")
     errors = [e.value.replace("\\", "") for e in at.error if "Разметку" in e.value]
