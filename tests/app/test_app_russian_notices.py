@@ -169,3 +169,33 @@ def test_the_corpus_page_words_a_bad_jsonl_line_in_russian(app_test: Any) -> Non
     assert [e.value.replace("\\", "") for e in at.error] == [
         "Файлы не читаются: b.jsonl: строка 1 — не JSON"
     ]
+
+
+@pytest.mark.parametrize(
+    ("ui", "cluster", "stages", "axis"),
+    [
+        ("EN", "cluster 1", {"exact", "stem", "synonym", "paraphrase"}, "chunks / matched words"),
+        ("RU", "кластер 1", {"точное", "основа", "синоним", "перефразирование"},
+         "фрагменты / совпавшие слова"),
+    ],
+)  # fmt: skip
+def test_the_report_figures_name_clusters_stages_and_axes_in_the_interface_language(
+    app_test: Any, ui: str, cluster: str, stages: set[str], axis: str
+) -> None:
+    """The ranking's cluster legend, the stage figure's legend and the fragmentation axis
+    were English under the Russian interface."""
+    import json
+
+    at = app_test(ui="EN", lang="en", preset="meteor-1.5")
+    at.run()
+    at.switch_page("pages/corpus.py").run()
+    at.radio(key="corpus_source").set_value("demo").run()
+    if any(b.key == "rp_build" for b in at.button):  # else built already (the shared cache)
+        at.button(key="rp_build").click().run()
+    if ui != "EN":
+        at.button_group(key="ui").set_value(ui.lower()).run()
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    names = {tr.get("name") for s in specs for tr in s["data"]}
+    axes = {s["layout"].get("xaxis", {}).get("title", {}).get("text") for s in specs}
+    assert cluster in names and stages <= names and axis in axes, (names, axes)
