@@ -55,6 +55,8 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
     "preset_too_deep": ("file",),
+    "no_text_column": ("name", "columns"),
+    "segment_refs_differ": ("name", "line", "seg_id", "other_line"),
     # TSV, CSV and JSONL rows (meteor.io.rows)
     "table_empty": ("name", "kind"),
     "header_repeats": ("name", "columns"),

@@ -131,6 +131,8 @@ ROWS = [
     ("t.jsonl", b"{oops\n", "jsonl_invalid"),
     ("t.jsonl", b"[" * 100_000 + b"\n", "jsonl_too_deep"),
     ("t.jsonl", b"[1, 2]\n", "jsonl_not_object"),
+    ("t.tsv", b"foo\tbar\na\tb\n", "no_text_column"),
+    ("t.tsv", b"seg_id\thyp\tref\n1\ta\tb\n1\tc\td\n", "segment_refs_differ"),
 ]
 
 
@@ -152,7 +154,7 @@ def test_a_rows_error_carries_its_code_and_reads_in_russian(
     ru = _input_messages.input_message(exc)
     assert "библиотеки" not in ru, ru  # not the fallback (English text, said to be so)
     found = latin_words_in(
-        [re.sub(r"`[^`]*`", " ", ru.replace("\\", ""))], data={"t", "hyp", "ref"}
+        [re.sub(r"`[^`]*`", " ", ru.replace("\\", ""))], data={"t", "hyp", "ref", "foo", "bar"}
     )
     assert not found, (found, ru)
 
