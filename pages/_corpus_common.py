@@ -75,19 +75,6 @@ CORPUS_STRINGS = freeze(
             "en": "Drop the byte-order mark (BOM) at the start of a file",
             "ru": "Убрать метку порядка байтов (BOM) в начале файла",
         },
-        # a file that starts with a BOM (meteor.text.notices.BOM_TEXT: name, option)
-        "corpus_bom_kept": {
-            "en": BOM_TEXT["kept"],
-            "ru": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); как и в Meteor 1.5, "
-            "она остаётся в первом слове сегмента 1 (при -norm — отдельным словом) и снижает "
-            "оценку этого сегмента; её убирает флажок {option}",
-        },
-        "corpus_bom_dropped": {
-            "en": BOM_TEXT["dropped"],
-            "ru": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); она убрана, поэтому "
-            "сегмент 1 может получить оценку выше, чем в Meteor 1.5, где она остаётся в первом "
-            "слове (пресеты meteor-1.5 её оставляют)",
-        },
         "corpus_open_inspect": {
             "en": "Open this segment on the Inspect page",
             "ru": "Открыть сегмент на странице «Разбор пары»",
@@ -98,8 +85,18 @@ CORPUS_STRINGS = freeze(
         },
     }
 )
+#: A file that starts with a BOM: meteor.text.notices.BOM_TEXT (fields name, option), Russian.
+_BOM_RU = {
+    "kept": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); как и в Meteor 1.5, она "
+    "остаётся в первом слове сегмента 1 (при -norm — отдельным словом) и снижает оценку этого "
+    "сегмента; её убирает флажок {option}",
+    "dropped": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); она убрана, поэтому "
+    "сегмент 1 может получить оценку выше, чем в Meteor 1.5, где она остаётся в первом слове "
+    "(пресеты meteor-1.5 её оставляют)",
+}
+_BOM_STRINGS = {f"corpus_bom_{k}": {"en": en, "ru": _BOM_RU[k]} for k, en in BOM_TEXT.items()}
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(CORPUS_STRINGS)
+t = Translator(CORPUS_STRINGS, freeze(_BOM_STRINGS))
 
 
 # ---------------------------------------------------------------------------
