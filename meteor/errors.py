@@ -29,7 +29,8 @@ __all__ = [
 #: The machine-readable reasons (``exc.code``) an :class:`InputError` or :class:`ParamError`
 #: may carry, with the names of their ``exc.params``: a user interface writes the message
 #: in its own language from them (the app's Russian interface does); ``str(exc)`` stays
-#: the English message.  A code is set where the common upload problems are raised.
+#: the English message.  A code is set where the common upload problems are raised, and
+#: on the notices of how an input was read (``meteor.io.lines.InputWarning``).
 INPUT_CODES: dict[str, tuple[str, ...]] = {
     "too_large": ("name", "size", "limit"),
     "nul_byte": ("name", "line", "utf16"),
@@ -54,6 +55,43 @@ INPUT_CODES: dict[str, tuple[str, ...]] = {
     "preset_not_utf8": ("file", "byte", "position"),
     "preset_not_json": ("file", "line", "column"),
     "preset_too_deep": ("file",),
+    "no_text_column": ("name", "columns"),
+    "segment_refs_differ": ("name", "line", "seg_id", "other_line"),
+    # TSV, CSV and JSONL rows (meteor.io.rows)
+    "table_empty": ("name", "kind"),
+    "header_repeats": ("name", "columns"),
+    "row_width": ("name", "line", "count", "width", "header"),
+    "too_many_rows": ("name", "limit"),
+    "quoted_row_width": ("name", "line", "count", "width", "kind"),
+    "quoted_invalid": ("name", "line", "kind"),
+    "jsonl_empty_line": ("name", "line"),
+    "jsonl_duplicate_key": ("name", "line", "key"),
+    "jsonl_invalid": ("name", "line"),
+    "jsonl_too_deep": ("name", "line"),
+    "jsonl_not_object": ("name", "line"),
+    # how an input was read (meteor.io.lines.InputWarning, raised by notice())
+    "system_renamed": ("name", "system", "shown_system", "other_file"),
+    "csv_quotes_unquoted": ("name", "line"),
+    "summary_skipped": ("name", "lines", "count"),
+    # annotation files (meteor.io.spans.read_spans) and a link's spans (annotation_from_strings)
+    "span_severity": ("file", "line", "value"),
+    "span_format": ("file",),
+    "span_unjoined": ("file", "rows", "skipped"),
+    "span_mqm_empty": ("file",),
+    "span_mqm_columns": ("file", "missing", "header"),
+    "span_jsonl_fields": ("file", "line", "missing"),
+    "span_offset": ("file", "line", "field", "value"),
+    "span_empty": ("file", "line", "start", "end"),
+    "span_past_end": ("file", "line", "end", "system", "seg_id", "length"),
+    "span_qe_files": ("file",),
+    "span_mt_lines": ("file", "count", "other_file", "other_count"),
+    "span_tags_lines": ("file", "count", "hyps"),
+    "span_qe_tag": ("file", "line", "tag"),
+    "span_tag_count": ("file", "line", "count", "words", "with_gaps"),
+    "span_value": ("index", "value"),
+    "span_value_severity": ("index", "value"),
+    "span_value_offsets": ("index", "start", "end"),
+    "span_value_range": ("index", "start", "end", "length"),
 }
 
 #: Longest value a message quotes (:func:`shown`): a 400-digit number is cut, not printed.

@@ -31,7 +31,7 @@ from meteor.io.record_files import segment_row
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.runners.parallel import score_corpus
-from meteor.text.notices import bom_notice, has_bom
+from meteor.text.notices import BOM_TEXT, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
 from meteor.viz import figures
 from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
@@ -85,8 +85,18 @@ CORPUS_STRINGS = freeze(
         },
     }
 )
+#: A file that starts with a BOM: meteor.text.notices.BOM_TEXT (fields name, option), Russian.
+_BOM_RU = {
+    "kept": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); как и в Meteor 1.5, она "
+    "остаётся в первом слове сегмента 1 (при -norm — отдельным словом) и снижает оценку этого "
+    "сегмента; её убирает флажок {option}",
+    "dropped": "«{name}» начинается с метки порядка байтов UTF-8 (BOM); она убрана, поэтому "
+    "сегмент 1 может получить оценку выше, чем в Meteor 1.5, где она остаётся в первом слове "
+    "(пресеты meteor-1.5 её оставляют)",
+}
+_BOM_STRINGS = {f"corpus_bom_{k}": {"en": en, "ru": _BOM_RU[k]} for k, en in BOM_TEXT.items()}
 #: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
-t = Translator(CORPUS_STRINGS)
+t = Translator(CORPUS_STRINGS, freeze(_BOM_STRINGS))
 
 
 # ---------------------------------------------------------------------------
@@ -120,19 +130,21 @@ def load_uploads(
         # in the interface's language; file names are user text (escaped)
         st.error(t("corpus_bad_input", msg=input_message(exc)))
         return None
-    for message in notices:  # how the readers read the files (a skipped summary line…)
-        st.warning(safe_name(message))
-    option = f"'{t('corpus_strip_bom')}'"
+    for notice in notices:  # how the readers read the files (a skipped summary line…)
+        st.warning(input_message(notice))
+    option = f"'{t('corpus_strip_bom')}'" if ui() != "ru" else f"«{t('corpus_strip_bom')}»"
     for name in with_bom:
-        st.warning(safe_name(bom_notice(name, kept=keep_bom, option=option)))
+        key = "corpus_bom_kept" if keep_bom else "corpus_bom_dropped"
+        st.warning(safe_name(t(key, name=name, option=option)))
     return corpus
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def _load(
     hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...], keep_bom: bool = False
-) -> tuple[Corpus, tuple[str, ...]]:
-    """The corpus and the readers' :class:`InputWarning` messages, one line each.
+) -> tuple[Corpus, tuple[InputWarning, ...]]:
+    """The corpus and the readers' :class:`InputWarning` notices (each once; worded in the
+    interface language by :func:`pages._input_messages.input_message`).
 
     Kept with the corpus in the cache: a warning is raised only while reading, and the
     page shows it again on every rerun that uses the cached corpus.
@@ -140,13 +152,13 @@ def _load(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
         corpus = load_corpus(hyp, ref, keep_bom=keep_bom)
-    notices = []
+    notices: dict[str, InputWarning] = {}
     for w in caught:
-        if issubclass(w.category, InputWarning):
-            notices.append(" ".join(str(w.message).split()))
+        if isinstance(w.message, InputWarning):
+            notices.setdefault(str(w.message), w.message)
         else:  # not the readers' business: passed on as raised
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return corpus, tuple(dict.fromkeys(notices))
+    return corpus, tuple(notices.values())
 
 
 def corpus_key(corpus: Corpus) -> str:

@@ -28,7 +28,7 @@ from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.labels import label_columns, read_labels
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
-from meteor.types import CorpusResult
+from meteor.types import CorpusResult, Module
 from meteor.viz import report_figures
 from meteor.viz.report_html import to_html
 from pages._cache import APP_CACHE
@@ -60,8 +60,10 @@ MAX_LABEL_BUCKETS = 50
 
 
 def figure_labels() -> dict[str, str]:
-    """:mod:`meteor.viz.report_figures`'s label keys in the interface language."""
-    return {k: t(f"rf_{k}") for k in report_figures.LABELS_EN}
+    """:mod:`meteor.viz.report_figures`'s label keys in the interface language, and the
+    stages' names."""
+    stages = {report_figures.STAGE_LABEL.format(m.value): module_label(m) for m in Module}
+    return {**{k: t(f"rf_{k}") for k in report_figures.LABELS_EN}, **stages}
 
 
 def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:

@@ -32,8 +32,9 @@ from meteor.params import Params
 from meteor.types import Alignment, CorpusResult, MeteorResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
 from pages._i18n import Translator, freeze, integer, module_label, num, signed
+from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
-from pages._widgets import md_escape, table
+from pages._widgets import md_escape, md_fill, table
 
 __all__ = [
     "PARAM",
@@ -146,8 +147,19 @@ def inspect_annotation(hyp: str) -> Annotation | None:
     try:
         return annotation_from_strings(hyp, values)
     except InputError as exc:
-        st.warning(md_escape(t("spans_bad", detail=str(exc))))
+        st.warning(with_detail(t("spans_bad", detail=DETAIL), exc))
         return None
+
+
+#: Where a message's detail goes (:func:`with_detail`).
+DETAIL = "\0detail\0"
+
+
+def with_detail(text: str, exc: BaseException) -> str:
+    """``text`` (the UI's words, with :data:`DETAIL` for the reader's error) as Markdown:
+    the error worded in the UI language (:func:`pages._input_messages.input_message`:
+    Russian from its code; English, the library's line), names escaped."""
+    return md_fill(text, detail=input_message(exc))
 
 
 def cells_of(r: MeteorResult, params: Params, ann: Annotation) -> SegmentSpans:
@@ -294,10 +306,10 @@ CORPUS_FILES = "corpus_spans_files"
 @dataclass(frozen=True)
 class CorpusSpans:
     """The Corpus page's uploaded annotations, read once a run: ``spans`` (None when there
-    is no upload) or ``error`` (the reader's one line)."""
+    is no upload) or ``error`` (the reader's)."""
 
     spans: SpanSet | None = None
-    error: str = ""
+    error: InputError | None = None
 
     def annotation(self, system: str, seg_id: str) -> Annotation | None:
         """The annotation of one segment (None: not annotated, or no upload)."""
@@ -343,7 +355,7 @@ def corpus_annotations(corpus: Any) -> CorpusSpans:
     try:
         return CorpusSpans(read_spans([(f.name, f.getvalue()) for f in files], corpus))
     except InputError as exc:
-        return CorpusSpans(error=str(exc))
+        return CorpusSpans(error=exc)
 
 
 def corpus_section(
@@ -366,8 +378,8 @@ def corpus_section(
         key=CORPUS_FILES,
         max_upload_size=MAX_BYTES // 1_000_000,  # the readers' own limit, as the corpus files'
     )
-    if uploaded.error:
-        st.error(md_escape(ct("spans_error", detail=uploaded.error)))
+    if uploaded.error is not None:
+        st.error(with_detail(ct("spans_error", detail=DETAIL), uploaded.error))
         return
     spans = uploaded.spans
     if spans is None:
@@ -489,7 +501,7 @@ def agreement_section(
     try:
         spans = read_spans(data, corpus)
     except InputError as exc:
-        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
         return
     show_read(spans)
     refs = {
@@ -509,7 +521,7 @@ def agreement_section(
             ),
         )
     except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
-        st.error(md_escape(at_("spans_error", detail=str(exc))))
+        st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
         return
     st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
     diffs = {b: c for _, b, c in report.comparisons}

@@ -251,6 +251,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "rf_meteor": {"en": "METEOR", "ru": "METEOR"},
     "rf_recall": {"en": "recall", "ru": "полнота"},
     "rf_segments": {"en": "segments", "ru": "сегменты"},
+    "rf_cluster": {"en": "cluster {n}", "ru": "кластер {n}"},
+    "rf_frag_axis": {"en": "chunks / matched words", "ru": "фрагменты / совпавшие слова"},
     # figures as SVG and PDF (pages/_report_downloads.py)
     "rp_fig_head": {"en": "Figures as SVG and PDF", "ru": "Рисунки в SVG и PDF"},
     "rp_fig_make": {

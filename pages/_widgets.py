@@ -83,6 +83,16 @@ def md_escape(text: str) -> str:
     return "".join(out)
 
 
+def md_fill(text: str, **fields: str) -> str:
+    """``text`` escaped (:func:`md_escape`), then each mark ``\\0name\\0`` in it replaced by
+    the field ``name``, already Markdown (a code span, an escaped message): a translated
+    sentence around parts that carry their own Markdown."""
+    out = md_escape(text)
+    for name, value in fields.items():
+        out = out.replace(f"\0{name}\0", value)
+    return out
+
+
 def code_span(text: str) -> str:
     """User text as one Markdown code span: shown verbatim, never a link, image or HTML.
 

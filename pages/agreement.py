@@ -27,6 +27,7 @@ from pages._cache import APP_CACHE
 from pages._corpus_common import inspect_url, safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
+from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
 from pages._widgets import code_span, localized, plotly, selected, table, with_progress
@@ -319,7 +320,7 @@ def main() -> None:
     try:
         numeric = view.file_columns(name, data)
     except SHOWN_ERRORS as exc:
-        st.error(t("agr_bad_input", msg=safe_name(str(exc))))
+        st.error(t("agr_bad_input", msg=input_message(exc)))
         return
     if not numeric:
         st.error(t("agr_no_numeric", name=safe_name(name)))
@@ -352,7 +353,7 @@ def main() -> None:
     try:
         judged = view.judged_of(name, data, human, columns, higher, darr_column)
     except SHOWN_ERRORS as exc:
-        st.error(t("agr_bad_input", msg=safe_name(str(exc))))
+        st.error(t("agr_bad_input", msg=input_message(exc)))
         return
     names = list(preset_names(lang))
     presets = st.multiselect(

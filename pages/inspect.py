@@ -12,8 +12,6 @@ from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain.record import Explanation
 from meteor.io import record_files
 from meteor.json_numbers import json_text
-from meteor.params import Params
-from meteor.text.notices import token_notices
 from meteor.types import MeteorResult, Module
 from meteor.viz import figures
 from pages import _spans_view as spans_view
@@ -32,12 +30,12 @@ from pages._near_misses import NEAR_STRINGS, show_near_misses
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
 from pages._settings import current_setting
+from pages._token_notices import show_token_notices
 from pages._widgets import (
     BORDER_PX,
     ROW_PX,
     download,
     download_html,
-    md_escape,
     plotly,
     score_card,
     shared_figure,
@@ -225,15 +223,6 @@ def chosen_view() -> str:
     else:
         st.query_params["view"] = view
     return view
-
-
-def show_token_notices(r: MeteorResult, params: Params) -> None:
-    """Why a side has blank tokens or letters one per token (library: token_notices),
-    one notice per side and reason, as text (user text never rendered as HTML)."""
-    meteor_norm = params.norm == "meteor" and params.tokenizer == "meteor"
-    for side, toks in (("hyp", r.alignment.hyp), ("ref", r.alignment.ref)):
-        for message in token_notices((tok.text for tok in toks), meteor_norm=meteor_norm):
-            st.info(md_escape(t("token_notice", side=side_label(side).capitalize(), msg=message)))
 
 
 def show_tokens(r: MeteorResult) -> None:

@@ -24,10 +24,10 @@ ALLOWED = {
     "METEOR", "Meteor", "NLTK", "WordNet", "Porter", "porter", "Snowball", "snowball",
     "pymorphy", "pymorphy3", "navec", "razdel", "natasha", "wiki-ru-wordnet", "RuWordNet",
     "Java", "X-Ray", "sacreBLEU", "Koehn", "Banerjee", "Lavie", "Kendall", "Shapley", "HF",
-    "evaluate", "Streamlit", "Plotly", "Tableau", "pycocoevalcap", "Universal",
+    "evaluate", "Streamlit", "Plotly", "Tableau", "pycocoevalcap", "Universal", "pandas",
     # abbreviations and formats
     "JSON", "JSONL", "CSV", "TSV", "HTML", "URL", "README", "UTF", "MQM", "WMT21", "WMT",
-    "TED", "UI", "ID", "id", "MB", "F1", "QE",
+    "TED", "UI", "ID", "id", "MB", "F1", "QE", "BOM", "UTF-8",
     # the tags of WMT's QE word-level format
     "OK", "BAD",
     # stemmer codes (Language.stemmers; Buckwalter Arabic's is the jar's lookup "table")

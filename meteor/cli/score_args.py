@@ -19,12 +19,9 @@ from meteor.cli import files as cli_io
 from meteor.cli.files import CliError
 from meteor.io.read import FORMATS
 from meteor.presets import DEFAULT_PRESET
+from meteor.runners import DASK_TIMEOUT  # not .cluster: that imports Dask
 
-__all__ = ["DEFAULT_DASK_TIMEOUT", "SCORE_EPILOG", "add_score_parser", "check_score_args"]
-
-#: ``--dask-timeout``'s default: :data:`meteor.runners.cluster.client.DEFAULT_TIMEOUT`,
-#: not imported here because that module imports Dask (tests/unit/test_cli_partners.py).
-DEFAULT_DASK_TIMEOUT = 60.0
+__all__ = ["SCORE_EPILOG", "add_score_parser", "check_score_args"]
 
 SCORE_EPILOG = """\
 examples:
@@ -232,7 +229,7 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help=f"how long to wait for the scheduler and its workers (default: {DEFAULT_DASK_TIMEOUT:g})",
+        help=f"how long to wait for the scheduler and its workers (default: {DASK_TIMEOUT:g})",
     )
     st.add_argument(
         "--progress",
@@ -275,7 +272,7 @@ def check_score_args(args: argparse.Namespace) -> list[str]:
     args.seed = DEFAULT_SEED if args.seed is None else args.seed
     if args.max_bootstrap_work is None:
         args.max_bootstrap_work = cli_io.DEFAULT_MAX_BOOTSTRAP_WORK
-    args.dask_timeout = DEFAULT_DASK_TIMEOUT if args.dask_timeout is None else args.dask_timeout
+    args.dask_timeout = DASK_TIMEOUT if args.dask_timeout is None else args.dask_timeout
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     cli_io.check_width(args.width)

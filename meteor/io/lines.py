@@ -15,7 +15,7 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import PurePath
-from typing import Literal
+from typing import Any, Literal
 
 from meteor.errors import InputError
 
@@ -62,12 +62,28 @@ class InputWarning(UserWarning):
     """Something in an input was read in a way the user should know of (a skipped line).
 
     The CLI prints it as one line ``meteor: warning: …``; nothing was lost silently.
+    ``str()`` is that English line; ``code`` and ``params``, as an
+    :class:`~meteor.errors.InputError`'s (:data:`meteor.errors.INPUT_CODES`), let an
+    interface in another language word it.
     """
 
+    def __init__(self, message: str = "", code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
-def notice(message: str) -> None:
-    """Warn (:class:`InputWarning`) about how an input was read."""
-    warnings.warn(message, InputWarning, stacklevel=3)
+    def __reduce__(self) -> tuple[Any, ...]:  # kept in caches (pickled) with its code
+        return (_warning, (str(self), self.code, self.params))
+
+
+def _warning(message: str, code: str | None, params: dict[str, Any]) -> InputWarning:
+    return InputWarning(message, code, **params)
+
+
+def notice(message: str, code: str | None = None, **params: Any) -> None:
+    """Warn (:class:`InputWarning`) about how an input was read (``code``, ``params``:
+    the reason and its values, for an interface in another language)."""
+    warnings.warn(InputWarning(message, code, **params), stacklevel=3)
 
 
 #: A line break (:func:`split_lines`): CR LF, LF or a lone CR.

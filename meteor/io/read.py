@@ -260,7 +260,12 @@ def _system_names(hyp_tables: Sequence[SegmentTable]) -> list[list[str]]:
                 shown = _unique(name, given.union(taken))
                 notice(
                     f"{table.name}: system {name!r} is shown as {shown!r} ({taken[name]} has "
-                    f"a system {name!r} too)"
+                    f"a system {name!r} too)",
+                    "system_renamed",
+                    name=table.name,
+                    system=name,
+                    shown_system=shown,
+                    other_file=taken[name],
                 )
             taken[shown] = table.name
             names.append(shown)

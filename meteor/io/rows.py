@@ -47,11 +47,19 @@ def header_row(name: str, cells: list[str] | None, kind: str) -> list[str]:
     if cells is None:
         raise InputError(
             f"{name}: the {kind.upper()} file is empty; it needs a header row (e.g. hyp"
-            f"{'<TAB>' if kind == 'tsv' else ','}ref)"
+            f"{'<TAB>' if kind == 'tsv' else ','}ref)",
+            "table_empty",
+            name=name,
+            kind=kind.upper(),
         )
     if len(set(cells)) != len(cells):
         dup = sorted({h for h in cells if cells.count(h) > 1})
-        raise InputError(f"{name}: the header repeats column(s) {', '.join(dup)}")
+        raise InputError(
+            f"{name}: the header repeats column(s) {', '.join(dup)}",
+            "header_repeats",
+            name=name,
+            columns=", ".join(dup),
+        )
     return cells
 
 
@@ -61,7 +69,13 @@ def tsv_row(name: str, k: int, cells: list[str], header: list[str], kind: str) -
         what = "comma" if kind == "csv" else "tab"
         raise InputError(
             f"{name}: line {k} has {len(cells)} {what}-separated fields but the header has "
-            f"{len(header)} ({', '.join(header)})"
+            f"{len(header)} ({', '.join(header)})",
+            "row_width",
+            name=name,
+            line=k,
+            count=len(cells),
+            width=len(header),
+            header=", ".join(header),
         )
     return dict(zip(header, cells, strict=True))
 
@@ -123,7 +137,10 @@ def tsv_quoted(
             notice(
                 f'{name}: line {quoted_at} has a field in csv quotes ("…""…""…", as '
                 "pandas' to_csv writes), but the file does not read as quoted TSV "
-                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written"
+                f"({str(exc).removeprefix(name + ': ')}); read unquoted, every field as written",
+                "csv_quotes_unquoted",
+                name=name,
+                line=quoted_at,
             )
         return False  # uneven: the unquoted reading's own message follows
     # a quoted field held the tab or line break that made rows uneven
@@ -157,19 +174,32 @@ def csv_rows(
             if limit is not None and count > limit:
                 raise InputError(
                     f"{name} has more than {limit:,} rows; at most {limit:,} are accepted — "
-                    "split the file and score the parts (statistics add up)"
+                    "split the file and score the parts (statistics add up)",
+                    "too_many_rows",
+                    name=name,
+                    limit=limit,
                 )
             width = len(row) if width is None else width
             if len(row) != width:
                 raise InputError(
                     f"{name}: line {start} has {len(row)} fields but the header has {width} "
-                    f"(read as quoted {what})"
+                    f"(read as quoted {what})",
+                    "quoted_row_width",
+                    name=name,
+                    line=start,
+                    count=len(row),
+                    width=width,
+                    kind=what,
                 )
             yield start, row
             start = reader.line_num + 1
     except csv.Error as exc:
         raise InputError(
-            f"{name}: line {reader.line_num} is not valid quoted {what}: {exc}"
+            f"{name}: line {reader.line_num} is not valid quoted {what}: {exc}",
+            "quoted_invalid",
+            name=name,
+            line=reader.line_num,
+            kind=what,
         ) from None
 
 
@@ -218,7 +248,11 @@ def jsonl_rows(
             f"{name}: skipped line {', '.join(map(str, skipped[:5]))}"
             + (f" and {len(skipped) - 5:,} more" if len(skipped) > 5 else "")
             + ': a {"type": "corpus"} summary with no hyp or ref field (the Meteor 1.5 '
-            "harness writes one last), not a segment"
+            "harness writes one last), not a segment",
+            "summary_skipped",
+            name=name,
+            lines=", ".join(map(str, skipped[:5])),
+            count=len(skipped),
         )
 
 
@@ -226,23 +260,39 @@ def _jsonl_object(line: str, name: str, k: int) -> dict[str, Any]:
     """Line ``k`` of a JSONL file as an object; every way it can fail is named."""
     if not line.strip():
         raise InputError(
-            f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object"
+            f"{name}: line {k} is empty; each line of a JSONL file must be one JSON object",
+            "jsonl_empty_line",
+            name=name,
+            line=k,
         )
     try:
         obj = json.loads(line, object_pairs_hook=unique_keys)
     except RepeatedKeyError as exc:
         raise InputError(
             f"{name}: line {k} gives the key {exc.key!r} more than once; give each key "
-            "once (JSON readers keep only the last value)"
+            "once (JSON readers keep only the last value)",
+            "jsonl_duplicate_key",
+            name=name,
+            line=k,
+            key=exc.key,
         ) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: line {k} is not valid JSON ({exc.msg})") from None
+        raise InputError(
+            f"{name}: line {k} is not valid JSON ({exc.msg})", "jsonl_invalid", name=name, line=k
+        ) from None
     except RecursionError:
-        raise InputError(f"{name}: line {k} nests JSON too deeply to read") from None
+        raise InputError(
+            f"{name}: line {k} nests JSON too deeply to read", "jsonl_too_deep", name=name, line=k
+        ) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise InputError(f"{name}: line {k} cannot be read as JSON ({exc})") from None
+        raise InputError(
+            f"{name}: line {k} cannot be read as JSON ({exc})", "jsonl_invalid", name=name, line=k
+        ) from None
     if not isinstance(obj, dict):
         raise InputError(
-            f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with hyp/ref fields"
+            f"{name}: line {k} is a JSON {type(obj).__name__}, not an object with hyp/ref fields",
+            "jsonl_not_object",
+            name=name,
+            line=k,
         )
     return obj

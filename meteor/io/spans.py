@@ -255,7 +255,11 @@ def severity_name(value: str, name: str, line: int) -> str:
     if key not in _SEVERITY_NAME or key == "bad":
         raise InputError(
             f"{name}: line {line}: unknown severity {value!r}; expected one of No-error, "
-            "Neutral, Minor, Major, Critical (any case)"
+            "Neutral, Minor, Major, Critical (any case)",
+            "span_severity",
+            file=name,
+            line=line,
+            value=value,
         )
     return _SEVERITY_NAME[key]
 
@@ -284,7 +288,9 @@ def detect_span_format(names: Sequence[str], fmt: str | None = None) -> SpanForm
         return "mqm"
     raise InputError(
         f"cannot tell the annotation format of {', '.join(names)}: MQM .tsv, QE .tags (with "
-        "its .mt), or .jsonl spans; or give the format (--spans-format mqm|qe|jsonl)"
+        "its .mt), or .jsonl spans; or give the format (--spans-format mqm|qe|jsonl)",
+        "span_format",
+        file=", ".join(names),
     )
 
 
@@ -314,7 +320,11 @@ class _Builder:
             raise InputError(
                 f"{', '.join(names)}: none of the {self.rows:,} annotation rows names a "
                 "(system, seg_id) of the segments table"
-                + (" whose text is the hypothesis" if self.skipped else "")
+                + (" whose text is the hypothesis" if self.skipped else ""),
+                "span_unjoined",
+                file=", ".join(names),
+                rows=self.rows,
+                skipped=self.skipped,
             )
         anns = tuple(
             Annotation(
@@ -373,13 +383,19 @@ def _marks(target: str) -> tuple[str, list[tuple[int, int]]]:
 def _read_mqm(b: _Builder, name: str, text: str) -> None:
     lines = split_lines(text, name)
     if not lines:
-        raise InputError(f"{name}: the MQM file is empty; it needs a header row")
+        raise InputError(
+            f"{name}: the MQM file is empty; it needs a header row", "span_mqm_empty", file=name
+        )
     header = header_row(name, lines[0].split("\t"), "tsv")
     missing = [c for c in MQM_COLUMNS if c not in header]
     if missing:
         raise InputError(
             f"{name}: not an MQM file: no column {', '.join(missing)} (the header has "
-            f"{', '.join(header)}; expected system, seg_id, rater, target, category, severity)"
+            f"{', '.join(header)}; expected system, seg_id, rater, target, category, severity)",
+            "span_mqm_columns",
+            file=name,
+            missing=", ".join(missing),
+            header=", ".join(header),
         )
     for k, line in enumerate(lines[1:], start=2):
         if not line:
@@ -419,19 +435,33 @@ def _read_jsonl(b: _Builder, name: str, text: str) -> None:
         if missing:
             raise InputError(
                 f"{name}: line {k} has no field {', '.join(missing)}; each line is "
-                '{"system", "seg_id", "start", "end", "severity", "category"}'
+                '{"system", "seg_id", "start", "end", "severity", "category"}',
+                "span_jsonl_fields",
+                file=name,
+                line=k,
+                missing=", ".join(missing),
             )
         start, end = obj["start"], obj["end"]
         for field, v in (("start", start), ("end", end)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise InputError(
                     f"{name}: line {k}: {field} must be a character offset (a whole number "
-                    f"0 or more), got {v!r}"
+                    f"0 or more), got {v!r}",
+                    "span_offset",
+                    file=name,
+                    line=k,
+                    field=field,
+                    value=repr(v),
                 )
         if end <= start:
             raise InputError(
                 f"{name}: line {k}: an empty span (start {start}, end {end}); a span covers "
-                "the characters [start, end) with end > start"
+                "the characters [start, end) with end > start",
+                "span_empty",
+                file=name,
+                line=k,
+                start=start,
+                end=end,
             )
         severity = severity_name(str(obj["severity"]), name, k)
         key = (str(obj["system"]), str(obj["seg_id"]))
@@ -442,7 +472,14 @@ def _read_jsonl(b: _Builder, name: str, text: str) -> None:
         if end > len(hyp):
             raise InputError(
                 f"{name}: line {k}: end {end} is past the end of the hypothesis of system "
-                f"{key[0]!r} segment {key[1]!r} ({len(hyp)} characters)"
+                f"{key[0]!r} segment {key[1]!r} ({len(hyp)} characters)",
+                "span_past_end",
+                file=name,
+                line=k,
+                end=end,
+                system=key[0],
+                seg_id=key[1],
+                length=len(hyp),
             )
         rater = str(obj.get("rater", ""))
         b.add(key, rater)
@@ -455,7 +492,9 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
     if len(tags) != 1 or len(mts) > 1:
         raise InputError(
             "QE word-level tags: give one .tags file (and at most one .mt file), got "
-            + ", ".join(n for n, _ in files)
+            + ", ".join(n for n, _ in files),
+            "span_qe_files",
+            file=", ".join(n for n, _ in files),
         )
     name, text = tags[0]
     tag_lines = split_lines(text, name)
@@ -466,12 +505,21 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
         if len(mt_lines) != len(tag_lines):
             raise InputError(
                 f"{mts[0][0]} has {len(mt_lines):,} lines but {name} has {len(tag_lines):,}; "
-                "they must pair line by line"
+                "they must pair line by line",
+                "span_mt_lines",
+                file=mts[0][0],
+                count=len(mt_lines),
+                other_file=name,
+                other_count=len(tag_lines),
             )
     if len(tag_lines) != len(keys):
         raise InputError(
             f"{name} has {len(tag_lines):,} lines but the segments table has {len(keys):,} "
-            "hypotheses; QE tags pair with the hypotheses line by line"
+            "hypotheses; QE tags pair with the hypotheses line by line",
+            "span_tags_lines",
+            file=name,
+            count=len(tag_lines),
+            hyps=len(keys),
         )
     for k, (line, key) in enumerate(zip(tag_lines, keys, strict=True), start=1):
         b.rows += 1
@@ -483,7 +531,13 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
         labels = line.split()
         bad = [t for t in labels if t not in ("OK", "BAD")]
         if bad:
-            raise InputError(f"{name}: line {k}: unknown tag {bad[0]!r}; the tags are OK and BAD")
+            raise InputError(
+                f"{name}: line {k}: unknown tag {bad[0]!r}; the tags are OK and BAD",
+                "span_qe_tag",
+                file=name,
+                line=k,
+                tag=bad[0],
+            )
         n = len(words)
         if len(labels) == 2 * n + 1:
             gaps, word_tags = labels[0::2], labels[1::2]
@@ -492,7 +546,13 @@ def _read_qe(b: _Builder, files: Sequence[tuple[str, str]]) -> None:
         else:
             raise InputError(
                 f"{name}: line {k}: {len(labels)} tags for {n} words (expected {n}, or "
-                f"{2 * n + 1} with gap tags)"
+                f"{2 * n + 1} with gap tags)",
+                "span_tag_count",
+                file=name,
+                line=k,
+                count=len(labels),
+                words=n,
+                with_gaps=2 * n + 1,
             )
         b.add(key, "qe")
         for (s, e), t in zip(words, word_tags, strict=True):
@@ -556,7 +616,12 @@ def annotation_from_strings(
     for k, v in enumerate(values, start=1):
         parts = v.split(",", 4)
         if len(parts) != 5:
-            raise InputError(f"span {k} ({v[:40]!r}) is not start,end,severity,rater,category")
+            raise InputError(
+                f"span {k} ({v[:40]!r}) is not start,end,severity,rater,category",
+                "span_value",
+                index=k,
+                value=v[:40],
+            )
         a, b, severity, rater, category = parts
         if severity.strip().lower() == "bad":
             severity = "BAD"
@@ -564,18 +629,34 @@ def annotation_from_strings(
             try:
                 severity = severity_name(severity, "spans", k)
             except InputError:
-                raise InputError(f"span {k}: unknown severity {severity!r}") from None
+                raise InputError(
+                    f"span {k}: unknown severity {severity!r}",
+                    "span_value_severity",
+                    index=k,
+                    value=severity,
+                ) from None
         raters.add(rater)
         if a == b == "-":
             omissions.append(Omission(severity, category, rater))
             continue
         if not (a.isdigit() and b.isdigit()):
-            raise InputError(f"span {k}: start and end must be character offsets, got {a!r}, {b!r}")
+            raise InputError(
+                f"span {k}: start and end must be character offsets, got {a!r}, {b!r}",
+                "span_value_offsets",
+                index=k,
+                start=a,
+                end=b,
+            )
         start, end = int(a), int(b)
         if not start < end <= len(hyp):
             raise InputError(
                 f"span {k}: [{start}, {end}) is empty or past the end of the hypothesis "
-                f"({len(hyp)} characters)"
+                f"({len(hyp)} characters)",
+                "span_value_range",
+                index=k,
+                start=start,
+                end=end,
+                length=len(hyp),
             )
         spans.append(ErrorSpan(start, end, severity, category, rater))
     spans.sort(key=lambda s: (s.start, s.end, s.rater))

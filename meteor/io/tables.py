@@ -212,7 +212,10 @@ def no_text_column(name: str, header: Sequence[str]) -> InputError:
     """A table with neither a hypothesis nor a reference column."""
     return InputError(
         f"{name}: found neither a hypothesis column (hyp) nor a reference column (ref); "
-        f"columns: {', '.join(header) or 'none'}"
+        f"columns: {', '.join(header) or 'none'}",
+        "no_text_column",
+        name=name,
+        columns=", ".join(header),
     )
 
 
@@ -412,7 +415,12 @@ def _keyed_table(
                         f"{name}: line {line}: segment id {seg!r} has a different reference "
                         f"than on line {other_line}"
                         + (f" (system {other!r})" if many else "")
-                        + "; all rows of a segment must share its references"
+                        + "; all rows of a segment must share its references",
+                        "segment_refs_differ",
+                        name=name,
+                        line=line,
+                        seg_id=seg,
+                        other_line=other_line,
                     )
         repeated = {seg: ls for seg, ls in lines_of.items() if len(ls) > 1}
         if repeated:

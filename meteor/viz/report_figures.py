@@ -29,6 +29,7 @@ from meteor.viz.style import (
 
 __all__ = [
     "LABELS_EN",
+    "STAGE_LABEL",
     "bucket_figure",
     "frag_figure",
     "pvalue_figure",
@@ -52,7 +53,11 @@ LABELS_EN = {
     "meteor": "METEOR",
     "recall": "recall",
     "segments": "segments",
+    "cluster": "cluster {n}",
+    "frag_axis": "chunks / matched words",
 }
+#: A stage's name in the stage figure's legend: ``labels["stage_<name>"]``, else the name.
+STAGE_LABEL = "stage_{}"
 #: Okabe-Ito's seven for the first clusters, then the system colours none of them repeats.
 _CLUSTER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
                    *(c for c in SYSTEM_COLORS if c != "#222a2a"))  # fmt: skip
@@ -77,7 +82,7 @@ def ranking_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -
                 x=[r.corpus.value for r in sel],
                 y=[escape(r.name) for r in sel],
                 mode="markers",
-                name=f"cluster {cluster}",
+                name=_t(labels, "cluster").format(n=cluster),
                 marker={"color": _CLUSTER_COLORS[(cluster - 1) % len(_CLUSTER_COLORS)], "size": 9},
                 error_x={
                     "type": "data",
@@ -187,7 +192,8 @@ def stage_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> 
         ]
         fig.add_trace(
             go.Bar(x=shares, y=[escape(loss.system) for loss in rep.losses], orientation="h",
-                   name=m, marker={"color": MODULE_COLORS.get(m, OTHER_STAGE_COLOR)})
+                   name=(labels or {}).get(STAGE_LABEL.format(m), m),
+                   marker={"color": MODULE_COLORS.get(m, OTHER_STAGE_COLOR)})
         )  # fmt: skip
     fig.update_layout(barmode="stack", height=max(260, 26 * len(rep.losses) + 90),
                       **frame(_t(labels, "stages")))  # fmt: skip
@@ -206,7 +212,7 @@ def frag_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> g
                        line={"color": system_color(s)},
                        marker={"color": system_color(s), "symbol": system_symbol(s)})
         )  # fmt: skip
-    fig.update_xaxes(title_text="chunks / matched words", range=[0, 1])
+    fig.update_xaxes(title_text=_t(labels, "frag_axis"), range=[0, 1])
     fig.update_yaxes(title_text=_t(labels, "segments"))
     fig.update_layout(height=340, **frame(_t(labels, "frag")))
     return fig

@@ -5,12 +5,16 @@ InputWarnings on a corpus upload), and one 1-based numbering for people."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
+from _latin import latin_words_in
 
 from meteor import Meteor
 from meteor.text.notices import token_notices
+
+_CODE = re.compile(r"`[^`]*`")
 
 
 def _clean(at: Any) -> None:
@@ -25,16 +29,21 @@ def _unescape(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("hyp", "what"),
+    ("hyp", "what", "ru"),
     [
-        ("the cat \u200d sat", "U+200D ZERO WIDTH JOINER"),
-        ("the cat καλη sat", "Greek letters are one token each"),
-        ("the cat שלום sat", "Hebrew letters are one token each"),
+        ("the cat \u200d sat", "U+200D ZERO WIDTH JOINER", "слов из невидимых символов (они "
+         "показаны пустыми): 1 — `U+200D ZERO WIDTH JOINER`; они считаются словами: "
+         "нормализатор, как и в Meteor 1.5, делает каждый такой символ отдельным словом"),
+        ("the cat καλη sat", "Greek letters are one token each", "буквы (греческое письмо) — "
+         "каждая отдельным словом (таких слов: 4): нормализатор, как и в Meteor 1.5, считает "
+         "буквами только латиницу и кириллицу и отделяет любой другой символ"),
+        ("the cat שלום sat", "Hebrew letters are one token each", "буквы (еврейское письмо) — "
+         "каждая отдельным словом (таких слов: 4)"),
     ],
-)
+)  # fmt: skip
 @pytest.mark.parametrize("ui", ["EN", "RU"])
 def test_inspect_says_why_a_sentence_has_blank_or_split_tokens(
-    app_test: Any, hyp: str, what: str, ui: str
+    app_test: Any, hyp: str, what: str, ru: str, ui: str
 ) -> None:
     ref = "the cat sat"
     at = app_test(hyp=hyp, ref=ref, ui=ui)
@@ -43,11 +52,16 @@ def test_inspect_says_why_a_sentence_has_blank_or_split_tokens(
     want = token_notices(
         [t.text for t in Meteor("meteor-1.5").score(hyp, ref).alignment.hyp], meteor_norm=True
     )
-    assert any(what in w for w in want)
-    infos = [_unescape(i.value) for i in at.info]
-    side = "Гипотеза" if ui == "RU" else "Hypothesis"
-    for message in want:
-        assert f"{side}: {message}" in infos, infos
+    assert len(want) == 1 and what in str(want[0])
+    infos = [
+        _unescape(i.value) for i in at.info if i.value.startswith(("Hyp", "Гип", "Ref", "Эта"))
+    ]
+    if ui == "EN":  # the library's line, as the command line would word it
+        assert infos == [f"Hypothesis: {want[0]}"], infos
+    else:  # the same fields in Russian, the Unicode names as code; no English sentence
+        assert len(infos) == 1 and infos[0].startswith(f"Гипотеза: {ru}"), infos
+        found = latin_words_in([_CODE.sub(" ", infos[0])], data=set())
+        assert not found, found
     # text, not HTML: the notice is an info box's Markdown with every special character
     # escaped; the only HTML on the page is the drop zones' fixed <style> blocks, which
     # carry none of the user's text
@@ -55,6 +69,19 @@ def test_inspect_says_why_a_sentence_has_blank_or_split_tokens(
         body = block.proto.body
         assert body.startswith("<style>") and body.endswith("</style>"), body
         assert all(word not in body for word in hyp.split()), body
+
+
+def test_russian_names_an_unknown_script_by_its_unicode_word(monkeypatch: Any) -> None:
+    """A script with no Russian name (Cherokee) is named by its Unicode word, as code."""
+    import pages._i18n
+    from pages import _token_notices
+
+    monkeypatch.setattr(pages._i18n, "ui", lambda: "ru")
+    monkeypatch.setattr(_token_notices, "ui", lambda: "ru")
+    (notice,) = token_notices(list("ᏣᎳᎩ") + ["αβ", "γ"], meteor_norm=True)
+    text = _unescape(_token_notices.notice_markdown(notice))
+    assert text.startswith("буквы (`Cherokee`, греческое письмо) — каждая отдельным словом"), text
+    assert "(таких слов: 4)" in text
 
 
 def test_inspect_shows_no_token_notice_for_a_plain_pair(app_test: Any) -> None:

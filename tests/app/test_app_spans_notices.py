@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from _latin import latin_words, latin_words_in, visible_strings
-from _spans_app import SEGMENTS, corpus_page, upload_spans
+from _spans_app import SEGMENTS, agreement_page, corpus_page, upload_spans
 
 from meteor.io.read import load_corpus
 from meteor.io.spans import SKIP_TEXT, read_spans
@@ -126,19 +126,7 @@ def test_russian_interface_words_the_notices_in_russian(app_test: Any, files: An
 
 
 def test_agreement_page_words_the_notices_in_russian(app_test: Any) -> None:
-    at = app_test(ui="EN", lang="en", preset="meteor-1.5")
-    at.run()
-    at.switch_page("pages/agreement.py").run()
-    at.radio(key="agr_source").set_value("upload").run()
-    segs = SEGMENTS.replace(b"\tref\n", b"\tref\thuman\n")
-    segs = re.sub(rb"(\n[^\n]+)", rb"\1\t0.5", segs)
-    at.file_uploader(key="agr_file").set_value(
-        [("segments.tsv", segs, "text/tab-separated-values")]
-    ).run()
-    at.multiselect(key="agr_presets_en").set_value(["meteor-1.5"])
-    at.multiselect(key="agr_baselines").set_value([])
-    at.select_slider(key="agr_resamples").set_value(100).run()
-    at.button(key="agr_run").click().run()
+    at = agreement_page(app_test)
     at.file_uploader(key="agr_spans").set_value(
         [(MQM_NAME, MQM, "text/tab-separated-values")]
     ).run()

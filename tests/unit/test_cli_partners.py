@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from meteor.cli.command_line import main
-from meteor.cli.score_args import DEFAULT_DASK_TIMEOUT
-from meteor.runners.cluster.client import DEFAULT_TIMEOUT
+from meteor.cli.score_args import check_score_args
+from meteor.runners import DASK_TIMEOUT
 
 
 @pytest.fixture
@@ -49,8 +49,22 @@ def test_with_its_partner_no_note(pair: list[str], capsys: pytest.CaptureFixture
     assert "no effect" not in capsys.readouterr().err
 
 
-def test_the_dask_timeout_default_is_the_clusters() -> None:
-    assert DEFAULT_DASK_TIMEOUT == DEFAULT_TIMEOUT
+def test_the_dask_timeout_default_has_one_home() -> None:
+    """``--dask-timeout``'s default and the cluster API's are meteor.runners.DASK_TIMEOUT
+    (a module that imports no Dask, so ``meteor score`` starts without it:
+    tests/unit/test_startup_imports.py); each used to write 60.0 itself."""
+    import argparse
+
+    import meteor.cli.score_args as score_args
+    from meteor.runners import cluster
+    from meteor.runners.cluster import client
+
+    assert cluster.DEFAULT_TIMEOUT is DASK_TIMEOUT and client.DEFAULT_TIMEOUT is DASK_TIMEOUT
+    ap = argparse.ArgumentParser()
+    score_args.add_score_parser(ap.add_subparsers(dest="command"))
+    args = ap.parse_args(["score", "-i", "h.txt", "-r", "r.txt", "--dask", "local:1"])
+    check_score_args(args)
+    assert args.dask_timeout is DASK_TIMEOUT
 
 
 @pytest.mark.parametrize("abbreviated", ["--pres", "--boot", "--work"])

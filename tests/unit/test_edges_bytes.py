@@ -251,7 +251,7 @@ def _notices(preset: str, text: str) -> tuple[str, ...]:
 
     m = Meteor(preset)
     norm = m.params.tokenizer == "meteor" and m.params.norm == "meteor"
-    return token_notices([t.text for t in m.tokenize(text)], meteor_norm=norm)
+    return tuple(map(str, token_notices([t.text for t in m.tokenize(text)], meteor_norm=norm)))
 
 
 def test_a_zwj_token_gets_a_notice(meteor15: Meteor) -> None:

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _raised_codes() -> set[str]:
-    """The codes given to InputError/ParamError anywhere in meteor/ (2nd argument)."""
+    """The codes given to InputError/ParamError, or to an InputWarning by notice(),
+    anywhere in meteor/ (2nd argument)."""
     codes: set[str] = set()
     for path in (ROOT / "meteor").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -29,7 +30,7 @@ def _raised_codes() -> set[str]:
                 continue
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-            if name not in ("InputError", "ParamError"):
+            if name not in ("InputError", "ParamError", "notice"):
                 continue
             for sub in ast.walk(node.args[1]):
                 if isinstance(sub, ast.Constant) and isinstance(sub.value, str):

@@ -27,6 +27,7 @@ from meteor import batch
 from meteor.errors import ClusterError
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners import DASK_TIMEOUT
 from meteor.runners.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
 from meteor.runners.cluster.worker import (
     MeteorWorkerPlugin,
@@ -51,9 +52,9 @@ __all__ = [
 ]
 
 
-#: Seconds to wait for the scheduler, for the first worker, for a worker to load the
-#: resources, and for any worker to come back when all have gone during a run.
-DEFAULT_TIMEOUT = 60.0
+#: Seconds to wait for the scheduler and the workers (:data:`meteor.runners.DASK_TIMEOUT`,
+#: the one home of the number, which the command line reads without importing Dask).
+DEFAULT_TIMEOUT = DASK_TIMEOUT
 #: Most segments per partition (a partition takes about 0.1-0.5 s to score).
 MAX_PARTITION = 1000
 #: Fewest segments per partition (smaller ones cost more in scheduling than scoring).
