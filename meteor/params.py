@@ -310,26 +310,11 @@ class Params:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "lang": self.lang,
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "gamma": self.gamma,
-            "delta": self.delta,
-            "modules": [m.value for m in self.modules],
-            "weights": {m.value: w for m, w in self.weights},
-            "aligner": self.aligner,
-            "beam_size": self.beam_size,
-            "norm": self.norm,
-            "no_punct": self.no_punct,
-            "stemmer": self.stemmer,
-            "function_words": self.function_words,
-            "perfect_rule": self.perfect_rule,
-            "java_keys": self.java_keys,
-            "fold_yo": self.fold_yo,
-            "embedding_threshold": self.embedding_threshold,
-            "tokenizer": self.tokenizer,
-        }
+        """Every setting by name, in field order; modules and weights by module name."""
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        d["modules"] = [m.value for m in self.modules]
+        d["weights"] = {m.value: w for m, w in self.weights}
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Params:

@@ -138,7 +138,16 @@ def build_report(
     ranked = {n: results[n] for n in order}
     say("buckets")
     kw: dict[str, Any] = {"n_samples": n_samples, "seed": seed, "level": level}
-    tables = _bucket_tables(ranked, params, ids, labels, word_counts, length_edges, ratio_edges, kw)
+    tables = [  # systems in ranking order
+        length_buckets(ranked, params, edges=length_edges, **kw),
+        ratio_buckets(ranked, params, edges=ratio_edges, **kw),
+        *(
+            label_buckets(ranked, params, c, by_id, ids, **kw)
+            for c, by_id in (labels or {}).items()
+        ),
+        frequency_buckets(ranked, params, counts=word_counts),
+        word_class_buckets(ranked, params),
+    ]
     say("where the points go")
     modules = [m.value for m in params.modules]
     losses = tuple(system_losses(n, ranked[n], modules=modules) for n in order)
@@ -157,28 +166,6 @@ def build_report(
         versus,
         tuple(notes),
     )
-
-
-def _bucket_tables(
-    ranked: Mapping[str, CorpusResult],
-    params: Params,
-    ids: Mapping[str, Sequence[str]],
-    labels: Mapping[str, Mapping[str, str]] | None,
-    word_counts: Mapping[str, int] | None,
-    length_edges: Sequence[int],
-    ratio_edges: Sequence[float],
-    kw: Mapping[str, Any],
-) -> list[BucketTable]:
-    """Every bucketing, systems in ranking order; ``kw``: the intervals' options."""
-    tables = [
-        length_buckets(ranked, params, edges=length_edges, **kw),
-        ratio_buckets(ranked, params, edges=ratio_edges, **kw),
-    ]
-    for column, by_id in (labels or {}).items():
-        tables.append(label_buckets(ranked, params, column, by_id, ids, **kw))
-    tables.append(frequency_buckets(ranked, params, counts=word_counts))
-    tables.append(word_class_buckets(ranked, params))
-    return tables
 
 
 def _versus(

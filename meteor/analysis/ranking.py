@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -394,12 +394,7 @@ class ClusterDecision:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "top": self.top,
-            "system": self.system,
-            "p_adjusted": self.p_adjusted,
-            "new_cluster": self.new_cluster,
-        }
+        return asdict(self)
 
 
 def rank_systems(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -79,18 +79,7 @@ class TokenLabel:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "stage": self.stage,
-            "severity": self.severity,
-            "categories": list(self.categories),
-            "raters": self.raters,
-            "error": self.error,
-            "cell": self.cell,
-        }
+        return asdict(self) | {"categories": list(self.categories), "cell": self.cell}
 
 
 def _stages(alignment: Alignment) -> list[str | None]:

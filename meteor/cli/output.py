@@ -102,11 +102,10 @@ def print_text(
     for name, res in results.items():
         prefix = f"{name:<{pad}}  " if many else ""
         ci = intervals.get(name)
-        corpus_ci = f" [95% CI {_fmt(ci.corpus.low, w)}, {_fmt(ci.corpus.high, w)}]" if ci else ""
-        mean_ci = (
-            f" [95% CI {_fmt(ci.mean_segment.low, w)}, {_fmt(ci.mean_segment.high, w)}]"
+        corpus_ci, mean_ci = (
+            (f" [95% CI {_fmt(i.low, w)}, {_fmt(i.high, w)}]" for i in (ci.corpus, ci.mean_segment))
             if ci
-            else ""
+            else ("", "")
         )
         out.write(
             f"{prefix}METEOR corpus score (summed statistics) = {_fmt(res.score, w)}{corpus_ci}"
@@ -175,17 +174,8 @@ def print_tsv(
     out.write("\t".join(cols) + "\n")
     by_name = {c.name_b: c for c in comparisons}
     for name, res in results.items():
-        row: list[Any] = [
-            name,
-            res.score,
-            res.mean_segment_score,
-            res.precision,
-            res.recall,
-            res.fmean,
-            res.frag,
-            res.penalty,
-            len(res.segments),
-        ]
+        numbers = ("score", "mean_segment_score", "precision", "recall", "fmean", "frag", "penalty")
+        row: list[Any] = [name, *(getattr(res, n) for n in numbers), len(res.segments)]
         if intervals:
             ci = intervals[name]
             row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]

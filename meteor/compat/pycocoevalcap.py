@@ -4,32 +4,10 @@
 ``from pycocoevalcap.meteor.meteor import Meteor``:
 ``Meteor().compute_score(gts, res)`` returns ``(corpus_score, per_image_scores)``
 with the floats pycocoevalcap gets from its Meteor 1.5 jar
-(``java -jar meteor-1.5.jar - - -stdio -l en -norm``), which is what
-``pycocoevalcap.eval.COCOEvalCap`` reports as ``METEOR``.
-
-What pycocoevalcap does, reproduced step by step:
-
-* for every image id, in ``gts.keys()`` order, with exactly one hypothesis
-  (``res[id] == [hyp]``): ``hyp.replace('|||', '').replace('  ', ' ')``, then the
-  jar line ``SCORE ||| ref1 ||| … ||| refN ||| hyp``.  The jar splits that line
-  on every ``|||`` (so a reference holding ``|||`` becomes several references)
-  and trims each part with Java's ``String.trim`` (characters up to U+0020);
-* each ``SCORE`` gives Meteor 1.5 statistics for the best reference
-  (``meteor-1.5`` preset: task rank, α β γ δ 0.85 0.20 0.60 0.75, exact stem
-  synonym paraphrase); the image's score is the score of those statistics;
-* the corpus score is **not** the mean of the image scores: it is Meteor 1.5's
-  aggregate, the formula applied once to the summed statistics (the chunks of
-  a perfect segment are not added) -- the ``EVAL`` line;
-* the fragmentation penalty uses Java's ``Math.pow`` (:func:`java_pow`), which
-  differs from C's ``pow`` in the last bit for about one fragmentation in a
-  thousand: measured values are used for every segment with up to 1,200 matched
-  words; beyond that (and for a corpus total) ``math.pow`` may leave a one-ulp
-  difference.
-
-Control characters reach the jar as they are (no ``sanitize`` as in the file
-harness): Meteor's normaliser makes each one a token, and so does this class.
-A line break (``\\n`` or ``\\r``) inside a caption would end the jar's input line
-and desynchronise pycocoevalcap's protocol; it raises ``ValueError`` here.
+(``java -jar meteor-1.5.jar - - -stdio -l en -norm``, the ``meteor-1.5`` preset).
+What pycocoevalcap and the jar do, reproduced step by step (the ``SCORE``/``EVAL``
+lines, ``|||`` splitting, Java's ``String.trim`` and ``Math.pow``, raw control
+characters, a line break refused with ``ValueError``): docs/compat.md.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import PurePath
 from typing import Any, Literal
 
@@ -154,13 +154,7 @@ class ErrorSpan:
         return SEVERITY_RANK[self.severity.lower()]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "start": self.start,
-            "end": self.end,
-            "severity": self.severity,
-            "category": self.category,
-            "rater": self.rater,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,32 +1,12 @@
 """The :class:`Language` interface: what a stage may ask of a language, and how it says "not here".
 
-A language is a bundle of resources — function words, stemmers, lemmas, synonym
-sets, a paraphrase table, word vectors, hints for the tokenisers — behind one
-declared interface, so that no stage, aligner or scorer needs to know which
-language it runs on, and none probes an object with ``hasattr``.
-
-Two rules say what a language offers:
-
-* **Capabilities are declared**, as data, before anything is loaded:
-  :attr:`Language.modules` (the stages it can run in this installation),
-  :attr:`Language.stemmers`, :attr:`Language.function_word_lists`,
-  :attr:`Language.tokenizers` and :attr:`Language.normaliser`.
-  :class:`meteor.metric.Meteor` checks the stages, stemmer and function-word list of
-  a :class:`~meteor.params.Params` against them (a :class:`~meteor.errors.ParamError`
-  naming the field); ``Params`` itself refuses a tokenizer or ``-norm`` a built-in
-  language lacks, by the same rules (``tests/unit/test_languages_interface.py``
-  checks that the two agree).
-* **A capability that is absent raises** :class:`~meteor.errors.ResourceError`
-  when it is used anyway: :meth:`Language.stem` without a stemmer,
-  :meth:`Language.paraphrases` without a table, :meth:`Language.embeddings` and
-  :meth:`Language.vector` without word vectors.  The look-ups whose natural answer
-  is "nothing" return it instead: :meth:`Language.synsets` and
-  :meth:`Language.lemmas` give an empty set for a language without synonyms or
-  lemmas (as Meteor 1.5's matchers find no candidate then).
-
-The base class implements every optional capability as absent; a language
-overrides what it has and lists it.  :func:`check_language` checks that the
-declaration is well formed (:func:`meteor.languages.register` runs it).
+Capabilities are declared as data before anything loads (:attr:`Language.modules`,
+:attr:`Language.stemmers`, :attr:`Language.function_word_lists`, :attr:`Language.tokenizers`,
+:attr:`Language.normaliser`), and an absent one raises :class:`~meteor.errors.ResourceError`
+when used anyway, except the look-ups whose natural answer is "nothing" (``synsets``,
+``lemmas``: an empty set, as Meteor 1.5's matchers find no candidate then).  The table of
+capabilities and how to add a language: docs/languages.md.  :func:`check_language` checks
+that a declaration is well formed (:func:`meteor.languages.register` runs it).
 
 This module imports nothing heavy and nothing above :mod:`meteor.types`,
 :mod:`meteor.errors` and the tokenizer names (:data:`meteor.text.TOKENIZERS`).

@@ -6,29 +6,13 @@ Snowball stemmer and its Meteor 1.5 parameters; one instance per language below
 and one line in :data:`meteor.languages._LANGUAGES`; its preset ``meteor-1.5-<code>``
 is built from :attr:`SnowballLanguage.meteor15` (``meteor/presets.py``).
 
-What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6; ``docs/languages.md``):
-
-* **Function words**: the jar weighs every language with ``function/english.words``
-  unless ``-s`` is given (section 5), so that is the default list here too;
-  ``with_function_words("meteor-lang")`` gives the jar's own file for the language
-  (``function/german.words`` ...; empty for the ``li`` languages).
-* **Stems**: the jar bundles an old (about 2010) Snowball in Java.  Its stems were
-  compared word by word with ``snowballstemmer==2.2.0`` and ``PyStemmer==3.1.0`` on
-  32,000-78,000 words per language (wordfreq lists and the WMT22 texts;
-  ``docs/languages.md``).  The pure-Python ``snowballstemmer`` classes agree with the
-  jar on every word for da, es, it, nl, no, ro, sv and tr; for de, fi, fr, hu and pt
-  they agree once what Snowball changed since is undone around them
-  (:mod:`meteor.languages.jar_stemmers`).
-  Every word tested then agrees.
-  PyStemmer disagrees more (it hands off to Snowball 3, e.g. 2,069 German words).
-  Czech has no stemmer in the jar (``-m 'exact stem'`` fails), so Czech has none here.
-  Reduced-Buckwalter Arabic uses the jar's lookup table (:mod:`meteor.languages.jar_stemmers`).
-* **Normaliser**: ``-norm`` exists for cs (the jar's ``cz``), de, es and fr only
-  (:mod:`meteor.text.normalize`); the jar refuses it for the ``li`` languages ("No
-  normalizer"), whose presets use ``-lower``.
-* **No synonyms, no paraphrases**: only the English paraphrase table ships with
-  ``pycocoevalcap``, so :meth:`SnowballLanguage.paraphrases` raises
-  :class:`~meteor.languages.ResourceError` (as the jar does: ``paraphrase-de.gz`` not found).
+What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6), and how the stems
+were checked word by word against the jar: docs/languages.md.  In short: the jar's
+English function words by default (``with_function_words("meteor-lang")`` for the
+language's own file); the jar's old Snowball stems (:mod:`meteor.languages.jar_stemmers`
+undoes what Snowball changed since; Czech has no stemmer); ``-norm`` for cs, de, es
+and fr only; no synonyms and no paraphrases (:meth:`SnowballLanguage.paraphrases`
+raises :class:`~meteor.languages.ResourceError`, as the jar does).
 
 Importing this module is cheap: stemmers and word lists load on first use.
 """

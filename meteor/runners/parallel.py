@@ -280,7 +280,7 @@ def score_corpus(
     )
     first, where = unique_pairs(hyps, refs)
     if n_workers <= 1 or len(first) < threshold:
-        return _score_serial(meteor, hyps, refs, progress)
+        return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)
     size = chunk_size or max(16, min(500, math.ceil(len(first) / (n_workers * 8))))
     try:
         with gc_paused():  # before the pool starts its threads
@@ -294,7 +294,7 @@ def score_corpus(
             RuntimeWarning,
             stacklevel=2,
         )
-        return _score_serial(meteor, hyps, refs, progress)
+        return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)
     return batch.combine(meteor, segments)
 
 
@@ -455,12 +455,3 @@ def _loading(progress: Progress) -> Progress:
         progress(0.0, message)
 
     return report
-
-
-def _score_serial(
-    meteor: Meteor,
-    hyps: Sequence[str],
-    refs: Sequence[str] | Sequence[Sequence[str]],
-    progress: Progress | None,
-) -> CorpusResult:
-    return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)

@@ -94,29 +94,6 @@ def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], 
     return xs, idx
 
 
-def _histogram(
-    values: tuple[list[float], list[int]],
-    field: str,
-    name: str,
-    k: int,
-    n: int,
-    bins: int,
-    hover: str,
-) -> go.Histogram:
-    """The ``k``-th of ``n`` systems' histogram of ``field`` (:func:`_values`): bins fixed
-    on [0, 1] but for fragmentation; each bar's segments in ``customdata``."""
-    xs, idx = values
-    return go.Histogram(
-        x=xs,
-        name=escape(name),
-        marker_color=_color(k),
-        opacity=0.6 if n > 1 else 0.9,
-        xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if field != "frag" else None,
-        customdata=[[k, i] for i in idx],
-        hovertemplate=hover,
-    )
-
-
 def distributions(
     systems: Mapping[str, CorpusResult],
     *,
@@ -130,8 +107,16 @@ def distributions(
         row, col = p // 2 + 1, p % 2 + 1
         hover = f"%{{fullData.name}}<br>%{{x}}<br>%{{y}} {_l(labels, 'segments')}<extra></extra>"
         for k, (name, res) in enumerate(systems.items()):
-            values = _values(res.segments, field)
-            trace = _histogram(values, field, name, k, len(systems), bins, hover)
+            xs, idx = _values(res.segments, field)  # bins on [0, 1] but for fragmentation
+            trace = go.Histogram(
+                x=xs,
+                name=escape(name),
+                marker_color=_color(k),
+                opacity=0.6 if len(systems) > 1 else 0.9,
+                xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if field != "frag" else None,
+                customdata=[[k, i] for i in idx],  # each bar's segments
+                hovertemplate=hover,
+            )
             fig.add_trace(trace.update(legendgroup=str(k), showlegend=p == 0), row=row, col=col)
     fig.update_layout(
         barmode="overlay",

@@ -78,84 +78,67 @@ def link_traces(
     traces: list[go.Scatter] = []
     for mod in module_order(matches):
         ms = [m for m in matches if m.module is mod]
-        traces += _stage_links(mod, ms, hx, rx, labels, weights, fmt, faint=faint)
-    return traces
-
-
-def _stage_links(
-    mod: Module,
-    ms: Sequence[Match],
-    hx: Sequence[float],
-    rx: Sequence[float],
-    labels: Mapping[str, str] | None,
-    weights: Mapping[Module, float] | None,
-    fmt: Fmt,
-    *,
-    faint: bool,
-) -> list[go.Scatter]:
-    """The (up to) three traces of one stage's links."""
-    name = label(labels, mod.value)
-    if faint:
-        name = f"{name} ({label(labels, 'candidates')})"
-    common = {
-        "name": name,
-        "legendgroup": f"cand_{mod.value}" if faint else mod.value,
-        "opacity": 0.45 if faint else 1.0,
-    }
-    meta = {"module": mod.value, "faint": faint}
-    color = MODULE_COLORS.get(mod.value, OTHER_STAGE_COLOR)
-    dash = MODULE_DASH.get(mod.value, OTHER_STAGE_DASH)
-    lines, quads, (mx, my) = _link_paths(ms, hx, rx)
-    traces: list[go.Scatter] = []
-    if lines[0]:
-        line = {"color": color, "width": 1.5 if faint else 3.0, "dash": dash}
+        name = label(labels, mod.value)
+        if faint:
+            name = f"{name} ({label(labels, 'candidates')})"
+        common = {
+            "name": name,
+            "legendgroup": f"cand_{mod.value}" if faint else mod.value,
+            "opacity": 0.45 if faint else 1.0,
+        }
+        meta = {"module": mod.value, "faint": faint}
+        color = MODULE_COLORS.get(mod.value, OTHER_STAGE_COLOR)
+        dash = MODULE_DASH.get(mod.value, OTHER_STAGE_DASH)
+        lines, quads, (mx, my) = _link_paths(ms, hx, rx)
+        if lines[0]:
+            line = {"color": color, "width": 1.5 if faint else 3.0, "dash": dash}
+            traces.append(
+                go.Scatter(
+                    x=lines[0],
+                    y=lines[1],
+                    mode="lines",
+                    showlegend=True,
+                    line=line,
+                    hoverinfo="skip",
+                    meta={"role": "links", **meta},
+                    **common,
+                )
+            )
+        if quads[0]:
+            traces.append(
+                go.Scatter(
+                    x=quads[0],
+                    y=quads[1],
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=rgba(color, 0.18 if faint else 0.35),
+                    showlegend=not lines[0],
+                    line={"color": color, "width": 1.5, "dash": dash},
+                    hoverinfo="skip",
+                    meta={"role": "phrase_links", **meta},
+                    **common,
+                )
+            )
+        marker = {
+            "color": color,
+            "size": 9 if not faint else 6,
+            "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
+            "line": {"color": "white", "width": 1},
+        }
         traces.append(
             go.Scatter(
-                x=lines[0],
-                y=lines[1],
-                mode="lines",
-                showlegend=True,
-                line=line,
-                hoverinfo="skip",
-                meta={"role": "links", **meta},
+                x=mx,
+                y=my,
+                mode="markers",
+                showlegend=False,
+                marker=marker,
+                hovertext=[_link_hover(m, name, labels, weights, fmt) for m in ms],
+                hovertemplate="%{hovertext}<extra></extra>",
+                customdata=[[m.hyp.start, m.hyp.end, m.ref.start, m.ref.end] for m in ms],
+                meta={"role": "link_hover", **meta},
                 **common,
             )
         )
-    if quads[0]:
-        traces.append(
-            go.Scatter(
-                x=quads[0],
-                y=quads[1],
-                mode="lines",
-                fill="toself",
-                fillcolor=rgba(color, 0.18 if faint else 0.35),
-                showlegend=not lines[0],
-                line={"color": color, "width": 1.5, "dash": dash},
-                hoverinfo="skip",
-                meta={"role": "phrase_links", **meta},
-                **common,
-            )
-        )
-    marker = {
-        "color": color,
-        "size": 9 if not faint else 6,
-        "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
-        "line": {"color": "white", "width": 1},
-    }
-    traces.append(
-        go.Scatter(
-            x=mx,
-            y=my,
-            mode="markers",
-            showlegend=False,
-            marker=marker,
-            hovertext=[_link_hover(m, name, labels, weights, fmt) for m in ms],
-            hovertemplate="%{hovertext}<extra></extra>",
-            customdata=[[m.hyp.start, m.hyp.end, m.ref.start, m.ref.end] for m in ms],
-            meta={"role": "link_hover", **meta},
-            **common,
-        )
-    )
     return traces
 
 

@@ -218,7 +218,11 @@ def link_view(
     chunks = chunks or ()
     columns = link_view_layout(alignment) == "columns"
     fig = go.Figure()
-    traces = _traces(alignment, matches, chunks, candidates, weights, labels, fmt)
+    # under the tokens, in the rows layout, bottom to top: chunk bands, candidates, links
+    hx, rx = token_positions(len(alignment.hyp), len(alignment.ref))
+    traces = chunk_traces(chunks, hx, rx, alignment.hyp, alignment.ref, labels)
+    traces += link_traces(candidates, hx, rx, labels, weights, fmt, faint=True)
+    traces += link_traces(matches, hx, rx, labels, weights, fmt, faint=False)
     traces += _token_traces(alignment, matches or candidates, labels, columns, mark_unmatched)
     if columns:
         traces = _to_columns(traces, alignment, chunks, labels)
@@ -239,25 +243,6 @@ def link_view(
     if columns:  # the legend at the top, above the column headings
         fig.update_layout(legend={"y": 1.0, "yanchor": "top", "yref": "container"})
     return fig
-
-
-def _traces(
-    alignment: Alignment,
-    matches: Sequence[Match],
-    chunks: Sequence[Chunk],
-    candidates: Sequence[Match],
-    weights: Mapping[Module, float] | None,
-    labels: Mapping[str, str] | None,
-    fmt: Fmt,
-) -> list[go.Scatter]:
-    """The traces under the tokens, in the rows layout, bottom to top: chunk bands,
-    candidate links, links."""
-    hyp, ref = alignment.hyp, alignment.ref
-    hx, rx = token_positions(len(hyp), len(ref))
-    traces = chunk_traces(chunks, hx, rx, hyp, ref, labels)
-    traces += link_traces(candidates, hx, rx, labels, weights, fmt, faint=True)
-    traces += link_traces(matches, hx, rx, labels, weights, fmt, faint=False)
-    return traces
 
 
 def _token_traces(
