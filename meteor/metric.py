@@ -18,7 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from meteor import batch
-from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
+from meteor.aligners.base import (
+    CANDIDATE_LIMIT_ENV,
+    MAX_CANDIDATES,
+    Aligner,
+    ScorerParts,
+    get_aligner,
+)
 from meteor.batch import (  # re-exported: their old home
     EMPTY_CORPUS,
     PREFETCH_BLOCK,
@@ -225,13 +231,8 @@ class Meteor:
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
         # A corpus run's pair in one go (records deferred), when the aligner has it.
-        self._pair = self.aligner.corpus_pair(
-            p,
-            self.lang,
-            sentence=self._sentence,
-            limit=self.candidate_limit,
-            resources=self._aligner_resources,
-        )
+        parts = ScorerParts(self._sentence, self.candidate_limit, self._aligner_resources)
+        self._pair = self.aligner.corpus_pair(p, self.lang, parts)
 
     # -- resources ------------------------------------------------------
     def _check_stages(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meteor import runtime as _runtime
@@ -36,6 +37,7 @@ __all__ = [
     "Aligner",
     "PackedPair",
     "PairFunction",
+    "ScorerParts",
     "aligner_names",
     "get_aligner",
     "register_aligner",
@@ -59,6 +61,19 @@ PackedPair = tuple[Packed, Stats]
 #: What :meth:`Aligner.corpus_pair` gives: (hypothesis tokens, reference tokens) -> the
 #: pair packed and counted, or ``None`` (the general path decides).
 PairFunction = Callable[[tuple["Token", ...], tuple["Token", ...]], PackedPair | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerParts:
+    """What a scorer lends :meth:`Aligner.corpus_pair`'s function, to ask on a pair."""
+
+    #: Its memo of per-sentence work: ``sentence(words)``.
+    sentence: Callable[[Sequence[str]], Sentence]
+    #: Its candidate limit (the environment's override read when asked).
+    limit: Callable[[], int]
+    #: Its aligner's resources: what the :meth:`Aligner.prepare` steps loaded, by label
+    #: (loaded on the first call).
+    resources: Callable[[], dict[str, Any]]
 
 
 class Aligner(ABC):
@@ -126,13 +141,7 @@ class Aligner(ABC):
         return modules
 
     def corpus_pair(
-        self,
-        params: Params,
-        language: Language,
-        *,
-        sentence: Callable[[Sequence[str]], Sentence],
-        limit: Callable[[], int],
-        resources: Callable[[], dict[str, Any]],
+        self, params: Params, language: Language, scorer: ScorerParts
     ) -> PairFunction | None:
         """A corpus run's pair in one go, or ``None`` (the default): asked once per scorer.
 
@@ -141,10 +150,8 @@ class Aligner(ABC):
         :class:`~meteor.stats.Stats`, exactly what the general path gives (:meth:`propose`
         or the stages, :meth:`align`, then ``pack_raw`` and
         :func:`meteor.scoring.stats_from_raw`), or ``None`` for a pair it leaves to that
-        path (which then raises any limit's error).  The scorer lends what the function
-        may ask for on a pair: its memo of per-sentence work (``sentence(words)``), its
-        candidate limit (``limit()``) and its aligner's loaded resources (``resources()``:
-        what the :meth:`prepare` steps loaded, by label, loaded on first call).
+        path (which then raises any limit's error).  ``scorer``: what the function may
+        ask of the scorer on a pair (:class:`ScorerParts`).
         """
         return None
 

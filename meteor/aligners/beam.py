@@ -38,6 +38,7 @@ from meteor.aligners.base import (
     Aligner,
     PackedPair,
     PairFunction,
+    ScorerParts,
 )
 from meteor.errors import CandidateLimitError
 from meteor.module_registry import N_BUILTIN, Module, module_slot
@@ -111,13 +112,7 @@ class BeamAligner(Aligner):
         return _stage_modules(ctx.hs, ctx.rs, modules)
 
     def corpus_pair(
-        self,
-        params: Params,
-        language: Language,
-        *,
-        sentence: Callable[[Sequence[str]], Sentence],
-        limit: Callable[[], int],
-        resources: Callable[[], dict[str, Any]],
+        self, params: Params, language: Language, scorer: ScorerParts
     ) -> PairFunction | None:
         """:func:`packed_native_pair` (every stage's candidates, the search, the packed
         matches and the statistics in one C call) when it is installed, the word keys are
@@ -130,7 +125,7 @@ class BeamAligner(Aligner):
             or not all(m in PAIR_STAGES for m in params.modules)
         ):
             return None
-        return packed_native_pair(params, language, sentence, limit)
+        return packed_native_pair(params, language, scorer.sentence, scorer.limit)
 
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
         """:func:`beam_choice` on every stage's candidates: reference order."""

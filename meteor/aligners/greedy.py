@@ -33,13 +33,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from meteor import resources
-from meteor.aligners.base import Aligner, LoadStep, PackedPair, PairFunction
+from meteor.aligners.base import Aligner, LoadStep, PackedPair, PairFunction, ScorerParts
 from meteor.errors import ParamError
 from meteor.languages import Language
 from meteor.module_registry import N_BUILTIN, Module, module_slot
 from meteor.params import Params
 from meteor.runtime import compiled
-from meteor.stages.base import Candidate, MatchContext, Sentence
+from meteor.stages.base import Candidate, MatchContext
 from meteor.stats import counted_stats
 from meteor.types import Match, Token, shared_span
 
@@ -233,15 +233,9 @@ class GreedyAligner(Aligner):
         return range(sum(len(stage) for stage in stages))
 
     def corpus_pair(
-        self,
-        params: Params,
-        language: Language,
-        *,
-        sentence: Callable[[Sequence[str]], Sentence],
-        limit: Callable[[], int],
-        resources: Callable[[], dict[str, Any]],
+        self, params: Params, language: Language, scorer: ScorerParts
     ) -> PairFunction | None:
-        """:func:`bound_pair` with the scorer's WordNet reader (``resources()``, asked on the
+        """:func:`bound_pair` with the scorer's WordNet reader (``scorer.resources()``, asked on the
         first pair); ``None`` without the C part (the general path, :meth:`propose` then
         ``pack_raw`` and ``stats_from_raw``, is its Python twin)."""
         if NATIVE_PAIR is None:
@@ -250,7 +244,7 @@ class GreedyAligner(Aligner):
 
         def pair(hyp: tuple[Token, ...], ref: tuple[Token, ...]) -> PackedPair | None:
             if not bound:
-                bound.append(bound_pair(resources().get(WORDNET_STEP) or _wordnet()))
+                bound.append(bound_pair(scorer.resources().get(WORDNET_STEP) or _wordnet()))
             return bound[0](hyp, ref)
 
         return pair

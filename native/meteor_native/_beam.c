@@ -238,6 +238,7 @@ static PyObject *choose(PyObject *args, int wide) {
     return result;
 }
 
+#include "_stats_tuple.h"
 #include "_beam_pair.h"
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {

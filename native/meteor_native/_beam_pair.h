@@ -371,20 +371,6 @@ static PyObject *chosen_detail(const CandBuf *b, int32_t k, PyObject *details, P
     return detail;
 }
 
-static PyObject *int_tuple(const Py_ssize_t *v, Py_ssize_t n) {
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *x = PyLong_FromSsize_t(v[k]);
-        if (x == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, k, x);
-    }
-    return t;
-}
-
 /* The chosen matches packed (meteor.match_tuples.pack_raw) and counted
  * (meteor.scoring.stats_from_raw): the tuple pair_stats returns. */
 static PyObject *packed_stats(const CandBuf *b, const int32_t *chosen, Py_ssize_t m,
@@ -393,7 +379,6 @@ static PyObject *packed_stats(const CandBuf *b, const int32_t *chosen, Py_ssize_
                               const Py_ssize_t *slot, Py_ssize_t width) {
     PyObject *flat = PyBytes_FromStringAndSize(NULL, 16 * m);
     PyObject *mods = PyTuple_New(m), *dets = PyTuple_New(m), *packed = NULL, *result = NULL;
-    PyObject *vec[4] = {NULL, NULL, NULL, NULL};
     Py_ssize_t *counts = PyMem_Calloc(4 * (size_t)width, sizeof(Py_ssize_t));
     if (flat == NULL || mods == NULL || dets == NULL || counts == NULL) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -436,16 +421,13 @@ static PyObject *packed_stats(const CandBuf *b, const int32_t *chosen, Py_ssize_
         if (dets == NULL) goto done;
     }
     if ((packed = Py_BuildValue("(OOO())", flat, mods, dets)) == NULL) goto done;
-    for (int v = 0; v < 4; v++)
-        if ((vec[v] = int_tuple(counts + v * width, width)) == NULL) goto done;
-    result = Py_BuildValue("(Onnnn(OOOO)nnn)", packed, n_h, n_r, fw_h, fw_r, vec[0], vec[1],
-                           vec[2], vec[3], chunks, hm, rm);
+    Py_ssize_t lengths[4] = {n_h, n_r, fw_h, fw_r};
+    result = stats_tuple(packed, lengths, counts, width, chunks, hm, rm);
 done:
     Py_XDECREF(flat);
     Py_XDECREF(mods);
     Py_XDECREF(dets);
     Py_XDECREF(packed);
-    for (int v = 0; v < 4; v++) Py_XDECREF(vec[v]);
     PyMem_Free(counts);
     return result;
 }
@@ -460,11 +442,7 @@ static PyObject *pair_stats(PyObject *self, PyObject *args) {
                           &ref_tokens, &slot[0], &slot[1], &slot[2], &slot[3], &width))
         return NULL;
     if (check_modules(modules, details)) return NULL;
-    for (int k = 0; k < 4; k++)
-        if (slot[k] < 0 || slot[k] >= width) {
-            PyErr_SetString(PyExc_ValueError, "a module slot lies outside the width");
-            return NULL;
-        }
+    if (check_slots(slot, 4, width)) return NULL;
     Side h, r;
     CandBuf b;
     int32_t *chosen;

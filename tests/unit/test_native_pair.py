@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import native_part, shared_path
+from conftest import assert_deferred_as_kept, native_part, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +68,13 @@ def _same(m: meteor.Meteor, hyp: list[str], ref: list[str]) -> None:
     got = _c(m, hyp, ref, 250_000)
     assert got is not None
     assert got == _python(m, hyp, ref, 250_000), (hyp, ref)
+
+
+def _wmt21_rows() -> list[dict[str, str]]:
+    """The first 1,500 rows of WMT21 ru-en (hyp, ref, …)."""
+    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
 
 
 def _tokens(words: list[str], function: set[str]) -> tuple[Token, ...]:
@@ -125,9 +132,7 @@ def test_random_pairs_pack_and_count_as_python(
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_wmt21_pairs_pack_and_count_as_python(native: Any, preset: str) -> None:
-    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
+    rows = _wmt21_rows()
     m = meteor.Meteor(preset)
     for row in rows:
         hyp, ref = m.tokenize(row["hyp"]), m.tokenize(row["ref"])
@@ -141,13 +146,7 @@ def test_the_scorer_packs_and_counts_a_corpus_pair_as_it_keeps_it(native: Any) -
     assert m._pair is not None or os.environ.get(PURE_PYTHON_ENV)
     hyps = ["The cats leapt on the house and sat", "", "a b c", "the united states said"]
     refs = ["A cat jumps on the home the seat sitting", "x", "", "the united states of america"]
-    kept = m.score_segments(hyps, refs)
-    deferred = m.score_segments(hyps, refs, candidates=False)
-    for a, b in zip(kept, deferred, strict=True):
-        assert b.alignment.pending() is not None
-        assert (a.stats, a.score) == (b.stats, b.score)
-        assert a.alignment.matches == b.alignment.matches
-        assert a.alignment.chunks == b.alignment.chunks
+    assert_deferred_as_kept(m, hyps, refs)
     pair = beam.packed_native_pair(m.params, m.lang, m._sentence, lambda: 399)
     hyp = m.tokenize(" ".join(["the"] * 20))
     assert pair(hyp, m.tokenize(" ".join(["the"] * 20 + ["cat"]))) is None
@@ -175,9 +174,7 @@ def test_pair_stats_refuses_tokens_that_are_not_its_packs(native: Any) -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_wmt21_pairs_choose_as_python(native: Any, preset: str) -> None:
-    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
+    rows = _wmt21_rows()
     m = meteor.Meteor(preset)
     for row in rows:
         hyp = [t.text for t in m.tokenize(row["hyp"])]
