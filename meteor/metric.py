@@ -18,7 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from meteor import batch
-from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner, get_aligner
+from meteor.aligners.base import (
+    CANDIDATE_LIMIT_ENV,
+    MAX_CANDIDATES,
+    Aligner,
+    ScorerParts,
+    get_aligner,
+)
 from meteor.batch import (  # re-exported: their old home
     EMPTY_CORPUS,
     PREFETCH_BLOCK,
@@ -224,8 +230,9 @@ class Meteor:
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words, self._jar_text
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
-        # The aligner's shortcut for pairs whose records are not kept (a corpus run).
-        self._direct = self.aligner.direct(p, self.lang) if self.aligner.uses_stages else None
+        # A corpus run's pair in one go (records deferred), when the aligner has it.
+        parts = ScorerParts(self._sentence, self.candidate_limit, self._aligner_resources)
+        self._pair = self.aligner.corpus_pair(p, self.lang, parts)
 
     # -- resources ------------------------------------------------------
     def _check_stages(self) -> None:
@@ -464,18 +471,14 @@ class Meteor:
     def _score_tokens(
         self, hyp_t: tuple[Token, ...], ref_t: tuple[Token, ...], keep: bool
     ) -> tuple[Alignment, Stats, Breakdown, tuple[Match, ...]]:
-        if not keep:  # a corpus run: an aligner may pack and count the pair in one go
-            pair = self.aligner.packed_pair(hyp_t, ref_t, self._aligner_resources())
+        if not keep and self._pair is not None:  # a corpus run: the pair in one go
+            pair = self._pair(hyp_t, ref_t)
             if pair is not None:
                 packed, stats = pair
                 alignment = Alignment.deferred_packed(hyp_t, ref_t, packed)
                 return alignment, stats, compute(stats, self.params), ()
-        hyp_w = [t.text for t in hyp_t]
-        ref_w = [t.text for t in ref_t]
-        raw = None if keep or self._direct is None else self._direct_raw(hyp_w, ref_w)
-        if raw is None:
-            ctx, flat, picked = self._align(hyp_w, ref_w)
-            raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
+        ctx, flat, picked = self._align([t.text for t in hyp_t], [t.text for t in ref_t])
+        raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
         stats = stats_from_raw(
             raw, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
         )
@@ -487,15 +490,6 @@ class Meteor:
             cands = ()
             alignment = Alignment.deferred(hyp_t, ref_t, tuple(raw))
         return alignment, stats, compute(stats, self.params), cands
-
-    def _direct_raw(self, hyp: Sequence[str], ref: Sequence[str]) -> list[Candidate] | None:
-        """The chosen matches (reference order) by the aligner's shortcut
-        (:meth:`Aligner.direct <meteor.aligners.base.Aligner.direct>`), or ``None`` when
-        it leaves the pair to :meth:`_align` (the stages, then the aligner)."""
-        assert self._direct is not None
-        return self._direct(  # type: ignore[no-any-return]
-            self._sentence(hyp), self._sentence(ref), self.candidate_limit()
-        )
 
     # -- public API --------------------------------------------------------
     def signature(self, nrefs: int = 1) -> str:

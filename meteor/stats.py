@@ -223,7 +223,7 @@ def counted_stats(
     words, their function words), ``vectors`` (hypothesis content, reference content,
     hypothesis function, reference function matches per module slot), each vector one
     shared object per distinct value (:func:`meteor.scoring.stats_from_raw` and
-    :meth:`meteor.aligners.base.Aligner.packed_pair` count them)."""
+    :meth:`meteor.aligners.base.Aligner.corpus_pair` count them)."""
     hc, rc, hf, rf = vectors
     return Stats(
         *lengths,

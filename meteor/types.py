@@ -307,7 +307,7 @@ class Alignment(_Deferrable):
     ) -> Alignment:
         """:meth:`deferred` of matches already packed (:func:`pack_raw`, reference order)
         by an aligner whose matches are one-to-one by construction
-        (:meth:`meteor.aligners.base.Aligner.packed_pair`), so not checked again."""
+        (:meth:`meteor.aligners.base.Aligner.corpus_pair`), so not checked again."""
         obj = object.__new__(cls)
         _ALIGN_HYP(obj, hyp)
         _ALIGN_REF(obj, ref)

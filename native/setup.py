@@ -24,12 +24,12 @@ def part(name: str, depends: tuple[str, ...] = ()) -> Extension:
 
 setup(
     ext_modules=[
-        part("_beam", depends=("_beam_search.h", "_beam_wide.h", "_beam_pair.h")),
+        part("_beam", depends=("_beam_search.h", "_beam_wide.h", "_beam_pair.h", "_stats_tuple.h")),
         part("_phrases"),
         part("_normalize"),
         part("_tokens"),
         part("_synonym"),
-        part("_greedy"),
+        part("_greedy", depends=("_stats_tuple.h",)),
         part("_porter"),
         part("_kendall"),
     ],

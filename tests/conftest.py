@@ -156,6 +156,18 @@ def native_part(module: str, what: str) -> Any:
         pytest.skip(f"{what} in C is not installed (pip install ./native); Python code in use")
 
 
+def assert_deferred_as_kept(m: Any, hyps: list[str], refs: list[str]) -> None:
+    """A corpus run of ``m`` (records deferred: an aligner's ``corpus_pair`` in one go)
+    gives the statistics, scores and, once read, records of a run that keeps them."""
+    kept = m.score_segments(hyps, refs)
+    deferred = m.score_segments(hyps, refs, candidates=False)
+    for a, b in zip(kept, deferred, strict=True):
+        assert b.alignment.pending() is not None
+        assert (a.stats, a.score) == (b.stats, b.score)
+        assert a.alignment.matches == b.alignment.matches
+        assert a.alignment.chunks == b.alignment.chunks
+
+
 def read_jsonl_gz(path: Path) -> Iterator[dict[str, Any]]:
     """Segment lines of a Meteor 1.5 harness file (the final corpus line is skipped)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:

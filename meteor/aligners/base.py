@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meteor import runtime as _runtime
@@ -27,7 +28,7 @@ from meteor.stats import Stats
 if TYPE_CHECKING:
     from meteor.languages import Language
     from meteor.params import Params
-    from meteor.stages.base import Candidate, MatchContext
+    from meteor.stages.base import Candidate, MatchContext, Sentence
     from meteor.types import Token
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "MAX_CANDIDATES",
     "Aligner",
     "PackedPair",
+    "PairFunction",
+    "ScorerParts",
     "aligner_names",
     "get_aligner",
     "register_aligner",
@@ -53,8 +56,24 @@ CANDIDATE_LIMIT_ENV = _runtime.CANDIDATE_LIMIT_ENV
 #: A resource to load ahead of scoring: (label for a progress bar, loader).
 LoadStep = tuple[str, Callable[[], Any]]
 #: A pair's chosen matches packed (:func:`~meteor.match_tuples.pack_raw`, reference order)
-#: and its statistics (:meth:`Aligner.packed_pair`).
+#: and its statistics (:meth:`Aligner.corpus_pair`).
 PackedPair = tuple[Packed, Stats]
+#: What :meth:`Aligner.corpus_pair` gives: (hypothesis tokens, reference tokens) -> the
+#: pair packed and counted, or ``None`` (the general path decides).
+PairFunction = Callable[[tuple["Token", ...], tuple["Token", ...]], PackedPair | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerParts:
+    """What a scorer lends :meth:`Aligner.corpus_pair`'s function, to ask on a pair."""
+
+    #: Its memo of per-sentence work: ``sentence(words)``.
+    sentence: Callable[[Sequence[str]], Sentence]
+    #: Its candidate limit (the environment's override read when asked).
+    limit: Callable[[], int]
+    #: Its aligner's resources: what the :meth:`Aligner.prepare` steps loaded, by label
+    #: (loaded on the first call).
+    resources: Callable[[], dict[str, Any]]
 
 
 class Aligner(ABC):
@@ -117,27 +136,22 @@ class Aligner(ABC):
         """
         return None
 
-    def packed_pair(
-        self, hyp: tuple[Token, ...], ref: tuple[Token, ...], resources: dict[str, Any]
-    ) -> PackedPair | None:
-        """A corpus run's pair in one go: the chosen matches packed and counted, or ``None``
-        (the default): the general path (:meth:`propose`, :meth:`align`, then
-        :func:`~meteor.match_tuples.pack_raw` and :func:`meteor.scoring.stats_from_raw`)
-        runs.  An aligner that overrides it gives exactly what that path gives
-        (``resources``: what its :meth:`prepare` steps loaded, by label)."""
-        return None
-
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """The stages to run on this pair (all enabled ones unless a shortcut applies)."""
         return modules
 
-    def direct(self, params: Params, language: Any) -> Callable[..., Any] | None:
-        """A shortcut for pairs whose records are not kept (a corpus run), or ``None``.
+    def corpus_pair(
+        self, params: Params, language: Language, scorer: ScorerParts
+    ) -> PairFunction | None:
+        """A corpus run's pair in one go, or ``None`` (the default): asked once per scorer.
 
-        When given, ``direct(hyp_sentence, ref_sentence, limit)`` returns the chosen
-        candidates as tuples in reference order, exactly what :meth:`align` picks from
-        the stages' candidates, or ``None`` for a pair it leaves to the stages and
-        :meth:`align` (which then raise any limit's error).  Asked once per scorer.
+        When given, ``pair(hyp_tokens, ref_tokens)`` returns the chosen matches packed
+        (:func:`~meteor.match_tuples.pack_raw`, reference order) and their
+        :class:`~meteor.stats.Stats`, exactly what the general path gives (:meth:`propose`
+        or the stages, :meth:`align`, then ``pack_raw`` and
+        :func:`meteor.scoring.stats_from_raw`), or ``None`` for a pair it leaves to that
+        path (which then raises any limit's error).  ``scorer``: what the function may
+        ask of the scorer on a pair (:class:`ScorerParts`).
         """
         return None
 

@@ -30,16 +30,27 @@ from collections.abc import Callable, Iterator, Sequence
 from heapq import heappush, heapreplace
 from itertools import accumulate, chain
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meteor.aligners.base import CANDIDATE_LIMIT_ENV, MAX_CANDIDATES, Aligner
+from meteor.aligners.base import (
+    CANDIDATE_LIMIT_ENV,
+    MAX_CANDIDATES,
+    Aligner,
+    PackedPair,
+    PairFunction,
+    ScorerParts,
+)
 from meteor.errors import CandidateLimitError
-from meteor.module_registry import Module
+from meteor.module_registry import N_BUILTIN, Module, module_slot
 from meteor.params import Params
 from meteor.rules import is_definite, java_hash
 from meteor.runtime import compiled
 from meteor.stages.base import Candidate, MatchContext, Sentence
-from meteor.types import Match, candidate_of
+from meteor.stats import counted_stats
+from meteor.types import Match, Token, candidate_of
+
+if TYPE_CHECKING:
+    from meteor.languages import Language
 
 __all__ = [
     "DEFAULT_BEAM_SIZE",
@@ -49,6 +60,7 @@ __all__ = [
     "align_beam",
     "beam_choice",
     "native_pair",
+    "packed_native_pair",
     "pack_occ",
     "pack_sentence",
     "search_weight",
@@ -99,22 +111,21 @@ class BeamAligner(Aligner):
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
         return _stage_modules(ctx.hs, ctx.rs, modules)
 
-    def direct(self, params: Params, language: Any) -> Callable[..., Any] | None:
-        """:func:`native_pair` (every stage's candidates and the search in one C call)
-        when it is installed, the word keys are Java's hash codes and every stage is one
-        it makes; ``None`` for a subclass (it may choose otherwise)."""
+    def corpus_pair(
+        self, params: Params, language: Language, scorer: ScorerParts
+    ) -> PairFunction | None:
+        """:func:`packed_native_pair` (every stage's candidates, the search, the packed
+        matches and the statistics in one C call) when it is installed, the word keys are
+        Java's hash codes and every stage is one it makes; ``None`` for a subclass (it
+        may choose otherwise)."""
         if (
-            NATIVE_PAIR is None
+            NATIVE_PAIR_STATS is None
             or type(self) is not BeamAligner
             or not params.java_keys
             or not all(m in PAIR_STAGES for m in params.modules)
         ):
             return None
-
-        def choose(hs: Sentence, rs: Sentence, limit: int) -> list[Candidate] | None:
-            return native_pair(hs, rs, params, limit, language)
-
-        return choose
+        return packed_native_pair(params, language, scorer.sentence, scorer.limit)
 
     def align(self, ctx: MatchContext, stages: Sequence[Sequence[Candidate]]) -> list[int]:
         """:func:`beam_choice` on every stage's candidates: reference order."""
@@ -572,15 +583,19 @@ _PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
 _NO_BYTES = b""
 
 
-def _native_pair() -> Callable[..., list[Candidate] | None] | None:
-    """``meteor_native._beam.align_pair`` (``pip install ./native``), or ``None`` (not
+def _native_pair(name: str) -> Callable[..., Any] | None:
+    """``meteor_native._beam.<name>`` (``pip install ./native``), or ``None`` (not
     installed, an older build, or ``METEOR_PURE_PYTHON`` set)."""
     part = compiled("_beam")
-    return getattr(part, "align_pair", None) if part is not None else None
+    return getattr(part, name, None) if part is not None else None
 
 
-#: The C pair alignment when installed (read once, at import).
-NATIVE_PAIR = _native_pair()
+#: The C pair alignment when installed (read once, at import): the chosen matches as tuples.
+NATIVE_PAIR = _native_pair("align_pair")
+#: The same, packed and counted (:func:`packed_native_pair`).
+NATIVE_PAIR_STATS = _native_pair("pair_stats")
+#: Each stage's statistics slot, in :data:`_PAIR_MODULES` order.
+_PAIR_SLOTS = tuple(module_slot(m) for m in _PAIR_MODULES)
 
 
 def pack_sentence(
@@ -692,10 +707,63 @@ def native_pair(
     rp = rs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
     if hp is None or rp is None:
         return None
-    details = (
-        "",
-        lambda j: f"same stem “{rs.stems()[j]}”",
-        lambda off: f"{lang.synonym_source().split(' (')[0]} synset {off:08d}",
-        "paraphrase table",
-    )
+    details = ("", lambda j: _stem_detail(rs, j), _synonym_detail(lang), "paraphrase table")
     return NATIVE_PAIR(hp, rp, stages, params.beam_size, limit, _PAIR_MODULES, details)
+
+
+def _stem_detail(rs: Sentence, j: int) -> str:
+    """A stem match's detail: the reference word's stem (StemMatcher)."""
+    return f"same stem “{rs.stems()[j]}”"
+
+
+def _synonym_detail(lang: Any) -> Callable[[int], str]:
+    """A synonym match's detail from its synset: the language's source and the synset."""
+    return lambda off: f"{lang.synonym_source().split(' (')[0]} synset {off:08d}"
+
+
+def packed_native_pair(
+    params: Params,
+    lang: Any,
+    sentence: Callable[[Sequence[str]], Sentence],
+    limit: Callable[[], int],
+) -> PairFunction:
+    """A corpus run's pair (:meth:`Aligner.corpus_pair
+    <meteor.aligners.base.Aligner.corpus_pair>`) in one C call, ``pair_stats``: what
+    :func:`native_pair` chooses, packed as :func:`~meteor.match_tuples.pack_raw` packs it
+    and counted as :func:`meteor.scoring.stats_from_raw` counts it with the tokens'
+    function-word flags (``tests/unit/test_native_pair.py`` compares the two paths).  The
+    stage codes, pack builders and details are made here, once per scorer; the function
+    gives ``None`` where :func:`native_pair` does (the general path then decides).
+    ``sentence`` and ``limit``: the scorer's memo of sentence work and candidate limit.
+    """
+    assert NATIVE_PAIR_STATS is not None
+    run = NATIVE_PAIR_STATS
+    every = bytes([PAIR_STAGES[m] for m in params.modules])
+    first = every[:1]  # identical sentences: the first stage only (Aligner.java:155-161)
+
+    def build(stages: bytes) -> Callable[[Sentence], Any]:
+        return lambda s: pack_sentence(s, stages, params, lang)
+
+    build_every, build_first = build(every), build(first)
+    details = ("", _stem_detail, _synonym_detail(lang), "paraphrase table")
+    beam_size = params.beam_size
+
+    def pair(hyp: tuple[Token, ...], ref: tuple[Token, ...]) -> PackedPair | None:
+        hs = sentence([t.text for t in hyp])
+        rs = sentence([t.text for t in ref])
+        if len(hs.words) == len(rs.words) and hs.keys == rs.keys:
+            hp, rp, stages = hs.pack(first, build_first), rs.pack(first, build_first), first
+        else:
+            hp, rp, stages = hs.pack(every, build_every), rs.pack(every, build_every), every
+        if hp is None or rp is None:
+            return None
+        got = run(
+            hp, rp, stages, beam_size, limit(), _PAIR_MODULES, details, rs, hyp, ref,
+            _PAIR_SLOTS, N_BUILTIN,
+        )  # fmt: skip
+        if got is None:
+            return None
+        packed, *lengths, vectors, chunks, hyp_matches, ref_matches = got
+        return packed, counted_stats(tuple(lengths), vectors, chunks, hyp_matches, ref_matches)
+
+    return pair

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from meteor import resources
-from meteor.aligners.base import Aligner, LoadStep, PackedPair
+from meteor.aligners.base import Aligner, LoadStep, PackedPair, PairFunction, ScorerParts
 from meteor.errors import ParamError
 from meteor.languages import Language
 from meteor.module_registry import N_BUILTIN, Module, module_slot
@@ -232,15 +232,22 @@ class GreedyAligner(Aligner):
         """Every candidate: nltk chose them while proposing."""
         return range(sum(len(stage) for stage in stages))
 
-    def packed_pair(
-        self, hyp: tuple[Token, ...], ref: tuple[Token, ...], resources: dict[str, Any]
-    ) -> PackedPair | None:
-        """:func:`packed_pair` with the scorer's WordNet reader; ``None`` without the C part
-        (the general path, :meth:`propose` then ``pack_raw`` and ``stats_from_raw``, is its
-        Python twin)."""
+    def corpus_pair(
+        self, params: Params, language: Language, scorer: ScorerParts
+    ) -> PairFunction | None:
+        """:func:`bound_pair` with the scorer's WordNet reader (``scorer.resources()``, asked on the
+        first pair); ``None`` without the C part (the general path, :meth:`propose` then
+        ``pack_raw`` and ``stats_from_raw``, is its Python twin)."""
         if NATIVE_PAIR is None:
             return None
-        return packed_pair(hyp, ref, resources.get(WORDNET_STEP) or _wordnet())
+        bound: list[PairFunction] = []
+
+        def pair(hyp: tuple[Token, ...], ref: tuple[Token, ...]) -> PackedPair | None:
+            if not bound:
+                bound.append(bound_pair(scorer.resources().get(WORDNET_STEP) or _wordnet()))
+            return bound[0](hyp, ref)
+
+        return pair
 
 
 def _wordnet() -> WordNetLike:
@@ -314,22 +321,37 @@ def packed_pair(hyp: tuple[Token, ...], ref: tuple[Token, ...], wordnet: WordNet
     with the tokens' function-word flags; no tuple or record per match.  Default stemmer;
     ``tests/unit/test_native_greedy.py`` compares it with that Python path.
     """
+    return bound_pair(wordnet)(hyp, ref)
+
+
+def bound_pair(
+    wordnet: WordNetLike,
+) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
+    """:func:`packed_pair` with ``wordnet`` and what the C call reads of it bound once (a
+    scorer's :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
     if NATIVE_PAIR is None:
         raise RuntimeError("meteor_native._greedy is not in use")
-    packed, *lengths, vectors, chunks, hyp_matches, ref_matches = NATIVE_PAIR(
-        hyp,
-        ref,
-        _porter_stem,
-        _synonym_cache(wordnet),
-        functools.partial(_synonyms, wordnet),
-        _MODULES,
-        "exact: ",
-        "porter stem: ",
-        _synonym_detail,
-        _SLOTS,
-        N_BUILTIN,
-    )
-    return packed, counted_stats(tuple(lengths), vectors, chunks, hyp_matches, ref_matches)
+    run = NATIVE_PAIR
+    cache = _synonym_cache(wordnet)
+    synonyms = functools.partial(_synonyms, wordnet)
+
+    def pair(hyp: tuple[Token, ...], ref: tuple[Token, ...]) -> PackedPair:
+        packed, *lengths, vectors, chunks, hyp_matches, ref_matches = run(
+            hyp,
+            ref,
+            _porter_stem,
+            cache,
+            synonyms,
+            _MODULES,
+            "exact: ",
+            "porter stem: ",
+            _synonym_detail,
+            _SLOTS,
+            N_BUILTIN,
+        )
+        return packed, counted_stats(tuple(lengths), vectors, chunks, hyp_matches, ref_matches)
+
+    return pair
 
 
 def nltk_candidates(

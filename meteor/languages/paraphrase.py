@@ -78,7 +78,6 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -130,6 +129,18 @@ def _native_phrase_ids() -> Any:
 NATIVE_PHRASE_IDS = _native_phrase_ids()
 
 
+def _native_phrases_block() -> Any:
+    """``meteor_native._phrases.phrases_block`` (``None``: not installed, an older build, or
+    ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable.phrases_many` in one C call, the
+    same phrases, records and packed occurrences."""
+    part = compiled("_phrases")
+    return getattr(part, "phrases_block", None)
+
+
+#: :meth:`ParaphraseTable.phrases_many` in C, or ``None`` (then numpy's).
+NATIVE_PHRASES_BLOCK = _native_phrases_block()
+
+
 class CandidateOverflowError(ValueError):
     """More paraphrase candidates than the ``limit`` given to :meth:`ParaphraseTable.candidates`.
 
@@ -143,16 +154,17 @@ class CandidateOverflowError(ValueError):
         self.limit = limit
 
 
-@dataclass(frozen=True, slots=True)
 class SentencePhrases:
     """One sentence as the paraphrase matcher sees it (:meth:`ParaphraseTable.phrases`).
 
     Kept per distinct sentence by the scorer, so it is stored compactly (about 2 kB
-    for a 25-word sentence; as Python tuples it took eight times that).
+    for a 25-word sentence; as Python tuples it took eight times that).  Two are equal
+    when their ``occ`` and ``wants`` are.
 
     Attributes:
         occ: phrase id -> start positions (ascending) where that phrase of the table
-            occurs in the sentence.
+            occurs in the sentence; made from ``packed`` when first read if not given
+            (the C pair alignment reads ``packed`` alone).
         wants: ``(start, length, b_phrase, b_length)`` for every record whose A
             phrase occurs at ``start``, in trie-walk order (``State.getPaths``), as
             int32 bytes (4 numbers per record).
@@ -160,13 +172,45 @@ class SentencePhrases:
             (:func:`meteor.aligners.beam.pack_sentence`): the phrase ids ascending, the
             offsets of each one's starts (one more than ids; the first need not be 0:
             the starts are read from the first offset on) and the starts, each id's
-            ascending; ``None`` when not made (then made from ``occ``).  Not compared:
-            the offsets of a sentence of a block count from where it starts in the block.
+            ascending; ``None`` when not made (then made from ``occ``).
     """
 
-    occ: dict[int, list[int]]
-    wants: bytes
-    packed: tuple[bytes, bytes, bytes] | None = field(default=None, compare=False)
+    __slots__ = ("_occ", "packed", "wants")
+
+    def __init__(
+        self,
+        occ: dict[int, list[int]] | None,
+        wants: bytes,
+        packed: tuple[bytes, bytes, bytes] | None = None,
+    ) -> None:
+        if occ is None and packed is None:
+            raise ValueError("SentencePhrases needs occ or packed")
+        self._occ = occ
+        self.wants = wants
+        self.packed = packed
+
+    @property
+    def occ(self) -> dict[int, list[int]]:
+        occ = self._occ
+        if occ is None:
+            assert self.packed is not None
+            ids, offsets, starts = (memoryview(b).cast("i") for b in self.packed)
+            base = offsets[0] if len(offsets) else 0
+            occ = self._occ = {
+                pid: starts[offsets[k] - base : offsets[k + 1] - base].tolist()
+                for k, pid in enumerate(ids)
+            }
+        return occ
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SentencePhrases):
+            return NotImplemented
+        return self.occ == other.occ and self.wants == other.wants
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SentencePhrases(occ={self.occ!r}, wants={self.wants!r})"
 
     @classmethod
     def of(cls, occ: dict[int, list[int]], wants: npt.NDArray[np.int64]) -> SentencePhrases:
@@ -388,10 +432,21 @@ class ParaphraseTable:
         return self.phrases_many([words])[0]
 
     def phrases_many(self, sentences: Sequence[Sequence[str]]) -> list[SentencePhrases]:
-        """:meth:`phrases` of many sentences with one vectorised lookup (same results)."""
+        """:meth:`phrases` of many sentences with one vectorised lookup (same results);
+        in one C call when installed (:data:`NATIVE_PHRASES_BLOCK`), the numpy code here
+        otherwise (its reference: ``tests/unit/test_native_phrases.py``)."""
         width = self._width
         if not width or not sentences:
             return [SentencePhrases.of({}, _NO_PHRASES) for _ in sentences]
+        if NATIVE_PHRASES_BLOCK is not None:
+            index = (self._bucket_off, self._hash_keys, self._hash_ids, self._tokens)
+            records = (self._rec_off, self._rec_b, self._lengths)
+            hashing = (self._seed, HASH_MULT, int(self._bucket_shift), self._n_a)
+            block = NATIVE_PHRASES_BLOCK(sentences, self._vocab, width, *hashing, *index, *records)
+            return [
+                SentencePhrases(None, wants, (ids, offsets, starts))
+                for wants, ids, offsets, starts in block
+            ]
         gap = [-1] * width  # no phrase spans a gap
         flat: list[int] = []
         starts: list[int] = []

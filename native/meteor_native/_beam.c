@@ -238,6 +238,7 @@ static PyObject *choose(PyObject *args, int wide) {
     return result;
 }
 
+#include "_stats_tuple.h"
 #include "_beam_pair.h"
 
 static PyObject *beam_choice(PyObject *self, PyObject *args) {
@@ -268,6 +269,16 @@ static PyMethodDef methods[] = {
      "(the caller runs the Python stages and search).  modules: the 4 modules; details:\n"
      "exact's and paraphrase's detail strings, stem's detail(ref_start), synonym's\n"
      "detail(synset)."},
+    {"pair_stats", pair_stats, METH_VARARGS,
+     "pair_stats(hyp_pack, ref_pack, stages, beam_size, limit, modules, details, stem_arg,\n"
+     "           hyp_tokens, ref_tokens, slots, width)\n"
+     "-> (packed, hyp_len, ref_len, hyp_function_words, ref_function_words,\n"
+     "    (hyp_content, ref_content, hyp_function, ref_function), chunks, hyp_matches,\n"
+     "    ref_matches) | None\n\n"
+     "align_pair's chosen matches packed as meteor.match_tuples.pack_raw packs them and\n"
+     "counted as meteor.scoring.stats_from_raw counts them with the tokens' function_word\n"
+     "flags (each module's counts at its slot of slots, vectors of width entries); a stem\n"
+     "match's detail is details[1](stem_arg, ref_start).  None when align_pair gives None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -258,6 +258,51 @@ static PyObject *chosen_tuple(const CandBuf *b, int32_t k, PyObject *modules, Py
     return Py_BuildValue("(NllllNN)", module, c->hs, c->he, c->rs, c->re, detail, Py_None);
 }
 
+/* The pair's sides read from their packs, its candidates and the narrow search: 1 with
+ * *chosen (m indices, reference order) and the sides and candidates filled, the caller then
+ * frees them (pair_free); 0 when the caller returns None (over the limit, a side over
+ * NARROW_WORDS words, a key over 62 bits); -1 with an exception set. */
+static int pair_search(PyObject *hpack, PyObject *rpack, const char *mods, Py_ssize_t n_mods,
+                       int beam_size, Py_ssize_t limit, Side *h, Side *r, CandBuf *b,
+                       int32_t **chosen, Py_ssize_t *m) {
+    memset(h, 0, sizeof(Side));
+    memset(r, 0, sizeof(Side));
+    memset(b, 0, sizeof(CandBuf));
+    *chosen = NULL;
+    *m = 0;
+    if (!read_side(hpack, h) || !read_side(rpack, r)) return -1;
+    if (h->n > NARROW_WORDS || r->n > NARROW_WORDS || beam_size < 1) return 0;
+    int got = pair_candidates(b, h, r, mods, n_mods, limit);
+    if (got == 1) got = search_narrow((int)h->n, (int)r->n, b->c, b->n, beam_size, chosen, m);
+    if (got == -1) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
+    if (got == -2) {
+        PyErr_SetString(PyExc_ValueError, "a sentence pack does not fit its pair");
+        return -1;
+    }
+    return got; /* 0: over the limit, or a key over 62 bits: the Python path decides */
+}
+
+static void pair_free(Side *h, Side *r, CandBuf *b, int32_t *chosen) {
+    free(chosen);
+    free_side(h);
+    free_side(r);
+    free(b->c);
+    free(b->mod);
+    free(b->extra);
+}
+
+static int check_modules(PyObject *modules, PyObject *details) {
+    if (!PyTuple_Check(modules) || PyTuple_GET_SIZE(modules) != 4 || !PyTuple_Check(details) ||
+        PyTuple_GET_SIZE(details) != 4) {
+        PyErr_SetString(PyExc_TypeError, "modules and details are tuples of 4");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *align_pair(PyObject *self, PyObject *args) {
     PyObject *hpack, *rpack, *modules, *details;
     const char *mods;
@@ -266,33 +311,14 @@ static PyObject *align_pair(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOy#inOO", &hpack, &rpack, &mods, &n_mods, &beam_size, &limit,
                           &modules, &details))
         return NULL;
-    if (!PyTuple_Check(modules) || PyTuple_GET_SIZE(modules) != 4 || !PyTuple_Check(details) ||
-        PyTuple_GET_SIZE(details) != 4) {
-        PyErr_SetString(PyExc_TypeError, "modules and details are tuples of 4");
-        return NULL;
-    }
+    if (check_modules(modules, details)) return NULL;
     Side h, r;
-    memset(&h, 0, sizeof(Side));
-    memset(&r, 0, sizeof(Side));
-    if (!read_side(hpack, &h) || !read_side(rpack, &r)) {
-        free_side(&h);
-        free_side(&r);
-        return NULL;
-    }
-    if (h.n > NARROW_WORDS || r.n > NARROW_WORDS || beam_size < 1) {
-        free_side(&h);
-        free_side(&r);
-        Py_RETURN_NONE;
-    }
-    CandBuf b = {NULL, NULL, NULL, 0, 0};
-    int32_t *chosen = NULL;
-    Py_ssize_t m = 0;
+    CandBuf b;
+    int32_t *chosen;
+    Py_ssize_t m;
     PyObject *result = NULL;
-    int got = pair_candidates(&b, &h, &r, mods, n_mods, limit);
-    if (got == 1) got = search_narrow((int)h.n, (int)r.n, b.c, b.n, beam_size, &chosen, &m);
-    if (got == -1 && !PyErr_Occurred()) PyErr_NoMemory();
-    if (got == -2) PyErr_SetString(PyExc_ValueError, "a sentence pack does not fit its pair");
-    if (got == 0) { /* over the limit, or a key over 62 bits: the Python path decides */
+    int got = pair_search(hpack, rpack, mods, n_mods, beam_size, limit, &h, &r, &b, &chosen, &m);
+    if (got == 0) {
         result = Py_None;
         Py_INCREF(result);
     } else if (got == 1 && (result = PyList_New(m)) != NULL) {
@@ -305,11 +331,139 @@ static PyObject *align_pair(PyObject *self, PyObject *args) {
             PyList_SET_ITEM(result, a, t);
         }
     }
-    free(chosen);
-    free_side(&h);
-    free_side(&r);
-    free(b.c);
-    free(b.mod);
-    free(b.extra);
+    pair_free(&h, &r, &b, chosen);
+    return result;
+}
+
+/* The `function_word` flags (0/1) of a tuple of n Token records into flags. */
+static int token_flags(PyObject *tokens, Py_ssize_t n, char *flags, const char *side) {
+    static PyObject *fw_name = NULL;
+    if (fw_name == NULL && (fw_name = PyUnicode_InternFromString("function_word")) == NULL)
+        return -1;
+    if (!PyTuple_Check(tokens) || PyTuple_GET_SIZE(tokens) != n) {
+        PyErr_Format(PyExc_ValueError, "the %s tokens are not a tuple as long as its pack", side);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *fw = PyObject_GetAttr(PyTuple_GET_ITEM(tokens, k), fw_name);
+        if (fw == NULL) return -1;
+        int truth = PyObject_IsTrue(fw);
+        Py_DECREF(fw);
+        if (truth < 0) return -1;
+        flags[k] = (char)truth;
+    }
+    return 0;
+}
+
+/* The detail string of chosen match k, interned when it is an exact str (as
+ * meteor.match_tuples.pack_raw keeps it): exact's and paraphrase's as given, stem's
+ * details[1](stem_arg, ref_start), synonym's details[2](synset). */
+static PyObject *chosen_detail(const CandBuf *b, int32_t k, PyObject *details, PyObject *stem_arg) {
+    int mod = b->mod[k];
+    PyObject *detail;
+    if (mod == MOD_STEM)
+        detail = PyObject_CallFunction(PyTuple_GET_ITEM(details, mod), "Ol", stem_arg, b->c[k].rs);
+    else if (mod == MOD_SYNONYM)
+        detail = PyObject_CallFunction(PyTuple_GET_ITEM(details, mod), "L", (long long)b->extra[k]);
+    else
+        detail = Py_NewRef(PyTuple_GET_ITEM(details, mod));
+    if (detail != NULL && PyUnicode_CheckExact(detail)) PyUnicode_InternInPlace(&detail);
+    return detail;
+}
+
+/* The chosen matches packed (meteor.match_tuples.pack_raw) and counted
+ * (meteor.scoring.stats_from_raw): the tuple pair_stats returns. */
+static PyObject *packed_stats(const CandBuf *b, const int32_t *chosen, Py_ssize_t m,
+                              const char *fh, Py_ssize_t n_h, const char *fr, Py_ssize_t n_r,
+                              PyObject *modules, PyObject *details, PyObject *stem_arg,
+                              const Py_ssize_t *slot, Py_ssize_t width) {
+    PyObject *flat = PyBytes_FromStringAndSize(NULL, 16 * m);
+    PyObject *mods = PyTuple_New(m), *dets = PyTuple_New(m), *packed = NULL, *result = NULL;
+    Py_ssize_t *counts = PyMem_Calloc(4 * (size_t)width, sizeof(Py_ssize_t));
+    if (flat == NULL || mods == NULL || dets == NULL || counts == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int32_t *pos = (int32_t *)PyBytes_AS_STRING(flat);
+    Py_ssize_t *hc = counts, *rc = counts + width, *hf = counts + 2 * width, *rf = counts + 3 * width;
+    Py_ssize_t fw_h = 0, fw_r = 0, hm = 0, rm = 0, chunks = 0, prev_he = -1, prev_re = -1;
+    int any_detail = 0;
+    for (Py_ssize_t i = 0; i < n_h; i++) fw_h += fh[i];
+    for (Py_ssize_t j = 0; j < n_r; j++) fw_r += fr[j];
+    for (Py_ssize_t a = 0; a < m; a++) {
+        const Cand *c = &b->c[chosen[a]];
+        int mod = b->mod[chosen[a]];
+        pos[4 * a] = (int32_t)c->hs;
+        pos[4 * a + 1] = (int32_t)c->he;
+        pos[4 * a + 2] = (int32_t)c->rs;
+        pos[4 * a + 3] = (int32_t)c->re;
+        PyTuple_SET_ITEM(mods, a, Py_NewRef(PyTuple_GET_ITEM(modules, mod)));
+        PyObject *detail = chosen_detail(b, chosen[a], details, stem_arg);
+        if (detail == NULL) goto done;
+        PyTuple_SET_ITEM(dets, a, detail);
+        if (!any_detail && (any_detail = PyObject_IsTrue(detail)) < 0) goto done;
+        Py_ssize_t k = slot[mod], f = 0;
+        for (long i = c->hs; i < c->he; i++) f += fh[i];
+        hf[k] += f;
+        hc[k] += (c->he - c->hs) - f;
+        f = 0;
+        for (long j = c->rs; j < c->re; j++) f += fr[j];
+        rf[k] += f;
+        rc[k] += (c->re - c->rs) - f;
+        hm += c->he - c->hs;
+        rm += c->re - c->rs;
+        if (c->rs != prev_re || c->hs != prev_he) chunks++; /* meteor.types.chunk_starts */
+        prev_he = c->he;
+        prev_re = c->re;
+    }
+    if (!any_detail) { /* pack_raw: () when every detail is "" (or there is no match) */
+        Py_SETREF(dets, PyTuple_New(0));
+        if (dets == NULL) goto done;
+    }
+    if ((packed = Py_BuildValue("(OOO())", flat, mods, dets)) == NULL) goto done;
+    Py_ssize_t lengths[4] = {n_h, n_r, fw_h, fw_r};
+    result = stats_tuple(packed, lengths, counts, width, chunks, hm, rm);
+done:
+    Py_XDECREF(flat);
+    Py_XDECREF(mods);
+    Py_XDECREF(dets);
+    Py_XDECREF(packed);
+    PyMem_Free(counts);
+    return result;
+}
+
+static PyObject *pair_stats(PyObject *self, PyObject *args) {
+    PyObject *hpack, *rpack, *modules, *details, *stem_arg, *hyp_tokens, *ref_tokens;
+    const char *mods;
+    Py_ssize_t n_mods, limit, slot[4], width;
+    int beam_size;
+    if (!PyArg_ParseTuple(args, "OOy#inOOOOO(nnnn)n:pair_stats", &hpack, &rpack, &mods, &n_mods,
+                          &beam_size, &limit, &modules, &details, &stem_arg, &hyp_tokens,
+                          &ref_tokens, &slot[0], &slot[1], &slot[2], &slot[3], &width))
+        return NULL;
+    if (check_modules(modules, details)) return NULL;
+    if (check_slots(slot, 4, width)) return NULL;
+    Side h, r;
+    CandBuf b;
+    int32_t *chosen;
+    Py_ssize_t m;
+    PyObject *result = NULL;
+    char *fh = NULL, *fr = NULL;
+    int got = pair_search(hpack, rpack, mods, n_mods, beam_size, limit, &h, &r, &b, &chosen, &m);
+    if (got == 0) {
+        result = Py_NewRef(Py_None);
+    } else if (got == 1) {
+        fh = PyMem_Calloc(h.n ? h.n : 1, 1);
+        fr = PyMem_Calloc(r.n ? r.n : 1, 1);
+        if (fh == NULL || fr == NULL)
+            PyErr_NoMemory();
+        else if (!token_flags(hyp_tokens, h.n, fh, "hypothesis") &&
+                 !token_flags(ref_tokens, r.n, fr, "reference"))
+            result = packed_stats(&b, chosen, m, fh, h.n, fr, r.n, modules, details, stem_arg,
+                                  slot, width);
+    }
+    PyMem_Free(fh);
+    PyMem_Free(fr);
+    pair_free(&h, &r, &b, chosen);
     return result;
 }

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_stats_tuple.h"
+
 /* The words a stage works on: their positions in the sentence and their keys (owned). */
 typedef struct {
     Py_ssize_t n;
@@ -422,20 +424,6 @@ bad:
     return NULL;
 }
 
-static PyObject *int_tuple(const Py_ssize_t *v, Py_ssize_t n) {
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *x = PyLong_FromSsize_t(v[k]);
-        if (x == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, k, x);
-    }
-    return t;
-}
-
 /* The chosen matches packed as meteor.match_tuples.pack_raw packs them (positions as
  * native 32-bit integers, the modules, the interned details, no similarities). */
 static PyObject *packed_matches(const Chosen *out, Py_ssize_t m, PyObject *modules) {
@@ -492,16 +480,11 @@ static PyObject *nltk_pair(PyObject *self, PyObject *args) {
                           &slot[2], &width))
         return NULL;
     if (check_cache_modules(cache, modules)) return NULL;
-    for (int k = 0; k < 3; k++)
-        if (slot[k] < 0 || slot[k] >= width) {
-            PyErr_SetString(PyExc_ValueError, "a module slot lies outside the width");
-            return NULL;
-        }
+    if (check_slots(slot, 3, width)) return NULL;
     char *fh = NULL, *fr = NULL;
     Py_ssize_t *counts = NULL;
     Chosen out = {NULL, NULL, NULL};
     PyObject *result = NULL, *hyp_words = NULL, *ref_words = NULL, *packed = NULL;
-    PyObject *vec[4] = {NULL, NULL, NULL, NULL};
     Py_ssize_t m = PyTuple_GET_SIZE(ref_tokens);
     hyp_words = token_words(hyp_tokens, "hypothesis", &fh);
     if (hyp_words == NULL) goto done;
@@ -537,10 +520,8 @@ static PyObject *nltk_pair(PyObject *self, PyObject *args) {
         prev_he = i + 1;
         prev_re = j + 1;
     }
-    for (int v = 0; v < 4; v++)
-        if ((vec[v] = int_tuple(counts + v * width, width)) == NULL) goto done;
-    result = Py_BuildValue("(Onnnn(OOOO)nnn)", packed, n_h, m, fw_h, fw_r, vec[0], vec[1],
-                           vec[2], vec[3], chunks, matched, matched);
+    Py_ssize_t lengths[4] = {n_h, m, fw_h, fw_r};
+    result = stats_tuple(packed, lengths, counts, width, chunks, matched, matched);
 
 done:
     chosen_free(&out, m);
@@ -550,7 +531,6 @@ done:
     Py_XDECREF(hyp_words);
     Py_XDECREF(ref_words);
     Py_XDECREF(packed);
-    for (int v = 0; v < 4; v++) Py_XDECREF(vec[v]);
     return result;
 }
 

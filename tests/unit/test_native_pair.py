@@ -1,5 +1,5 @@
-"""One pair in one C call (``meteor_native._beam.align_pair``) chooses as the Python stages
-and search do.
+"""One pair in one C call (``meteor_native._beam.align_pair``, and ``pair_stats``, which
+also packs and counts) chooses as the Python stages and search do.
 
 A corpus run (records deferred) hands each pair of a Meteor 1.5 preset to
 :func:`meteor.aligners.beam.native_pair`: every stage's candidates (ExactMatcher,
@@ -21,14 +21,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import native_part, shared_path
+from conftest import assert_deferred_as_kept, native_part, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meteor
 from meteor.aligners import beam
+from meteor.match_tuples import pack_raw
 from meteor.runtime import PURE_PYTHON_ENV
+from meteor.scoring import stats_from_raw
 from meteor.stages.registry import propose_all_raw
+from meteor.types import Alignment, Token
 
 #: Words sharing stems, synsets and paraphrases, and words that share none.
 VOCAB = (
@@ -45,6 +48,7 @@ def native() -> Iterator[Any]:
     part = native_part("_beam", "the pair alignment")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(beam, "NATIVE_PAIR", part.align_pair)
+        mp.setattr(beam, "NATIVE_PAIR_STATS", part.pair_stats)
         yield part
 
 
@@ -66,6 +70,36 @@ def _same(m: meteor.Meteor, hyp: list[str], ref: list[str]) -> None:
     assert got == _python(m, hyp, ref, 250_000), (hyp, ref)
 
 
+def _wmt21_rows() -> list[dict[str, str]]:
+    """The first 1,500 rows of WMT21 ru-en (hyp, ref, …)."""
+    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
+
+
+def _tokens(words: list[str], function: set[str]) -> tuple[Token, ...]:
+    return tuple(Token(w, k, k + 1, w in function) for k, w in enumerate(words))
+
+
+def _same_packed(
+    m: meteor.Meteor, hyp: tuple[Token, ...], ref: tuple[Token, ...], limit: int = 250_000
+) -> None:
+    """``pair_stats`` (:func:`beam.packed_native_pair`) gives what the general path of a
+    corpus run gives: the Python stages and search, ``pack_raw`` and ``stats_from_raw``."""
+    pair = beam.packed_native_pair(m.params, m.lang, m._sentence, lambda: limit)
+    got = pair(hyp, ref)
+    assert got is not None
+    raw = _python(m, [t.text for t in hyp], [t.text for t in ref], limit)
+    want = (
+        pack_raw(raw),
+        stats_from_raw(raw, [t.function_word for t in hyp], [t.function_word for t in ref]),
+    )
+    assert got == want, ([t.text for t in hyp], [t.text for t in ref])
+    assert [type(x) for x in got[0]] == [type(x) for x in want[0]]
+    deferred = Alignment.deferred_packed(hyp, ref, got[0])
+    assert deferred.pending() == Alignment.deferred(hyp, ref, tuple(raw)).pending()
+
+
 PRESETS = ("meteor-1.5", "meteor-1.5-paper2005")
 
 
@@ -82,10 +116,65 @@ def test_random_pairs_choose_as_python(
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=150, deadline=None)
+@given(
+    hyp=st.lists(st.sampled_from(VOCAB), max_size=30),
+    ref=st.lists(st.sampled_from(VOCAB), max_size=30),
+    function=st.sets(st.sampled_from(VOCAB)),
+)
+def test_random_pairs_pack_and_count_as_python(
+    native: Any, preset: str, hyp: list[str], ref: list[str], function: set[str]
+) -> None:
+    m = meteor.Meteor(preset)
+    _same_packed(m, _tokens(hyp, function), _tokens(ref, function))
+    _same_packed(m, _tokens(hyp, function), _tokens(hyp, function))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_wmt21_pairs_pack_and_count_as_python(native: Any, preset: str) -> None:
+    rows = _wmt21_rows()
+    m = meteor.Meteor(preset)
+    for row in rows:
+        hyp, ref = m.tokenize(row["hyp"]), m.tokenize(row["ref"])
+        _same_packed(m, hyp, ref)
+
+
+def test_the_scorer_packs_and_counts_a_corpus_pair_as_it_keeps_it(native: Any) -> None:
+    """A corpus run (records deferred) through the scorer's hook gives the records and
+    numbers of a kept one; over the limit the pair goes to the general path."""
+    m = meteor.Meteor("meteor-1.5")
+    assert m._pair is not None or os.environ.get(PURE_PYTHON_ENV)
+    hyps = ["The cats leapt on the house and sat", "", "a b c", "the united states said"]
+    refs = ["A cat jumps on the home the seat sitting", "x", "", "the united states of america"]
+    assert_deferred_as_kept(m, hyps, refs)
+    pair = beam.packed_native_pair(m.params, m.lang, m._sentence, lambda: 399)
+    hyp = m.tokenize(" ".join(["the"] * 20))
+    assert pair(hyp, m.tokenize(" ".join(["the"] * 20 + ["cat"]))) is None
+
+
+def test_pair_stats_refuses_tokens_that_are_not_its_packs(native: Any) -> None:
+    mods = tuple(beam.PAIR_STAGES)
+    details = ("", str, str, "paraphrase table")
+    good = ((bytes(8),), b"", b"", b"", b"")
+    tok = (Token("a", 0, 1),)
+
+    def call(hyp: Any, slots: Any = (0, 1, 2, 3)) -> Any:
+        return native.pair_stats(good, good, b"\0", 40, 10, mods, details, None, hyp, tok, slots, 6)
+
+    one = array("i", [0, 1, 0, 1]).tobytes()
+    assert call(tok) == ((one, (mods[0],), (), ()), 1, 1, 0, 0,
+                         ((1, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0), (0,) * 6, (0,) * 6), 1, 1, 1)  # fmt: skip
+    with pytest.raises(ValueError, match="as long as its pack"):
+        call(())
+    with pytest.raises(AttributeError):
+        call(("a",))
+    with pytest.raises(ValueError, match="slot"):
+        call(tok, (0, 1, 2, 6))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 def test_wmt21_pairs_choose_as_python(native: Any, preset: str) -> None:
-    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1500]
+    rows = _wmt21_rows()
     m = meteor.Meteor(preset)
     for row in rows:
         hyp = [t.text for t in m.tokenize(row["hyp"])]

@@ -1,5 +1,9 @@
 """The C paraphrase look-up (``meteor_native._phrases``) finds the phrases numpy finds.
 
+``ParaphraseTable.phrases_many`` hands a block of sentences to
+``meteor_native._phrases.phrases_block`` when it is installed: the records, occurrences
+and packed occurrences must equal the numpy block code's.
+
 ``ParaphraseTable._phrase_ids`` hands its work to ``meteor_native._phrases.phrase_ids``
 when it is installed; the phrase id of every window must equal the numpy code's
 (``_numpy_phrase_ids``) on Meteor 1.5's English table.  Without the extension these tests
@@ -8,6 +12,7 @@ are skipped on a user's machine and fail in CI.
 
 from __future__ import annotations
 
+import csv
 import os
 import subprocess
 import sys
@@ -15,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import native_part
+from conftest import native_part, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +122,79 @@ def test_bad_arguments_raise(native: Any, table: Any) -> None:
         native.phrase_ids(ids, table._width, table._seed, paraphrase.HASH_MULT, 1, *arrays, out)
     with pytest.raises((TypeError, ValueError, BufferError)):
         native.phrase_ids(ids, *args, *arrays, np.full_like(out, -1).copy().view(np.int64)[::2])
+
+
+def _block_both_ways(table: Any, sentences: list[list[str]]) -> tuple[list[Any], list[Any]]:
+    """``phrases_many`` by ``phrases_block`` (C) and by the numpy code."""
+    saved = paraphrase.NATIVE_PHRASES_BLOCK
+    try:
+        paraphrase.NATIVE_PHRASES_BLOCK = None
+        want = table.phrases_many(sentences)
+    finally:
+        paraphrase.NATIVE_PHRASES_BLOCK = saved
+    return table.phrases_many(sentences), want
+
+
+def _check_block(table: Any, sentences: list[list[str]]) -> None:
+    from meteor.aligners.beam import pack_occ
+
+    assert paraphrase.NATIVE_PHRASES_BLOCK is not None
+    got, want = _block_both_ways(table, sentences)
+    assert len(got) == len(want) == len(sentences)
+    for g, w in zip(got, want, strict=True):
+        assert g._occ is None  # made from packed when read
+        assert g.wants == w.wants
+        assert g.occ == w.occ
+        assert g == w
+        assert g.packed == pack_occ(w.occ)
+
+
+def test_phrases_block_finds_what_numpy_finds_in_real_text(native: Any, table: Any) -> None:
+    """Real WMT21 sentences, an empty one and a repeated phrase: the same records (walk
+    order), occurrences and packed occurrences as the numpy block code."""
+    m = meteor.Meteor("meteor-1.5")
+    path = shared_path("wmt21_ru-en_da/all_outputs.tsv")
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[:1000]
+    sents = [[t.text for t in m.tokenize(row[side])] for row in rows for side in ("hyp", "ref")]
+    sents += [[], ["the"], "the united states and the united states".split() * 5]
+    sents += [text.split() for text in TEXTS]
+    _check_block(table, sents)
+    assert sum(len(p.wants) for p in table.phrases_many(sents)) > 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    sents=st.lists(
+        st.lists(st.sampled_from([*_COMMON, "zzunknownzz"]), max_size=30), min_size=1, max_size=5
+    )
+)
+def test_phrases_block_finds_what_numpy_finds_in_random_word_runs(
+    native: Any, table: Any, sents: list[list[str]]
+) -> None:
+    _check_block(table, sents)
+
+
+def test_phrases_block_refuses_bad_arguments(native: Any, table: Any) -> None:
+    args = (table._vocab, table._width, table._seed, paraphrase.HASH_MULT)
+    arrays = (table._bucket_off, table._hash_keys, table._hash_ids, table._tokens)
+    records = (table._rec_off, table._rec_b, table._lengths)
+    shift = int(table._bucket_shift)
+    assert native.phrases_block([], *args, shift, table._n_a, *arrays, *records) == []
+    with pytest.raises(ValueError, match="do not fit"):  # a shift that points past the buckets
+        native.phrases_block([["the", "union"]], *args, 1, table._n_a, *arrays, *records)
+    with pytest.raises(TypeError):  # rec_off of other items
+        native.phrases_block(
+            [["the"]], *args, shift, table._n_a, *arrays, table._rec_off.astype(np.int64),
+            table._rec_b, table._lengths,
+        )  # fmt: skip
+    with pytest.raises(TypeError, match="sequence"):
+        native.phrases_block([3], *args, shift, table._n_a, *arrays, *records)
+
+
+def test_sentence_phrases_need_occurrences() -> None:
+    with pytest.raises(ValueError, match="occ or packed"):
+        paraphrase.SentencePhrases(None, b"")
 
 
 def test_the_environment_switches_the_c_look_up_off(native: Any) -> None:
