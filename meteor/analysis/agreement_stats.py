@@ -48,6 +48,7 @@ __all__ = [
     "kendall_b_samples",
     "order_codes",
     "pearson",
+    "pearson_rows",
     "ranks_within_rows",
     "per_item",
     "perm_both",
@@ -188,6 +189,41 @@ def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
         return math.nan
     sx, sy = standardised(x), standardised(y)
     return _quiet(lambda: scipy_stats().pearsonr(sx, sy).statistic)
+
+
+def pearson_rows(x: Array, y: Array) -> Array | None:
+    """:func:`pearson` of each row of ``x`` with the same row of ``y`` (``(B, n)``, or one
+    side ``(n,)`` shared by every row), bit for bit: ``scipy.stats.pearsonr``'s statistic
+    step by step along the last axis (``scipy/stats/_stats_py.py`` 1.17: the means, the
+    centred values, their largest magnitude, ``numpy.linalg.norm`` of the scaled values,
+    ``numpy.vecdot``, the clip, ``n == 2`` rounded) on each row's :func:`standardised`
+    values, a constant row NaN as :func:`pearson` gives — without scipy's checks and p-value,
+    which cost ten times the arithmetic on a resample (tests/unit/test_agreement.py holds the
+    two equal).  ``None`` when a value is not finite: the caller calls :func:`pearson`."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    y = np.atleast_2d(np.asarray(y, dtype=float))
+    rows = max(len(x), len(y))
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return None
+    n = x.shape[-1]
+    if n < 2:
+        return np.full(rows, math.nan)
+    const = np.broadcast_to((np.ptp(x, axis=-1) == 0) | (np.ptp(y, axis=-1) == 0), (rows,))
+    scaled = []
+    for v in (x, y):
+        top = np.max(np.abs(v), axis=-1, keepdims=True)  # standardised(), row by row
+        v = v / np.where(top > 0, top, 1.0)
+        mean = np.mean(v, axis=-1, keepdims=True)
+        centred = v - mean
+        vmax = np.max(np.abs(centred), axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            norm = vmax * np.linalg.norm(centred / vmax, ord=2, axis=-1, keepdims=True)
+            scaled.append(centred / norm)
+    r = np.clip(np.vecdot(scaled[0], scaled[1], axis=-1), -1.0, 1.0)
+    if n == 2:
+        r = np.round(r)
+    r = np.where(const | ~np.isfinite(r), math.nan, r)
+    return np.broadcast_to(r, (rows,)).astype(float)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
@@ -434,11 +470,16 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
         if key == "spearman_flat" and not (np.isnan(data.human).any() or np.isnan(m).any()):
             ranks = (order_codes(data.human)[0], order_codes(m)[0])
         fn = _FLAT[key]
+        # Pearson without scipy's per-call checks: scipy's arithmetic (pearson_rows)
+        fast_pearson = key == "pearson_flat"
         for b, drawn in enumerate(draws):
             lengths = sizes[drawn]
             offsets = np.repeat(starts[drawn] - np.cumsum(lengths) + lengths, lengths)
             rows = order[offsets + np.arange(int(lengths.sum()))]
-            if ranks is None:
+            r = pearson_rows(data.human[rows], m[rows]) if fast_pearson else None
+            if r is not None:
+                out[b] = r[0]
+            elif ranks is None:
                 out[b] = fn(data.human[rows], m[rows])
             else:
                 weights = np.bincount(drawn, minlength=data.n_items)[data.items]
@@ -456,6 +497,10 @@ def bootstrap_system(
     """A system-level correlation on each resample of the systems (seeded; the draws of
     :func:`~meteor.analysis.resampling.resample_indices`)."""
     draws = resample_indices(len(human), n_samples, seed)
+    if fn is pearson and n_samples:
+        fast = pearson_rows(human[draws], metric[draws])
+        if fast is not None:
+            return fast
     if fn is kendall_b and n_samples and not np.isnan(metric).any():
         fast = kendall_b_samples(human, *order_codes(metric), np.arange(len(human)), draws)
         if fast is not None:
