@@ -105,3 +105,29 @@ def test_system_bootstrap_kendall_equals_scipy_per_resample(n: int) -> None:
     fast = st.bootstrap_system(st.kendall_b, human, metric, 200, 7)
     slow = [st.kendall_b(human[i], metric[i]) for i in resample_indices(n, 200, 7)]
     assert np.array_equal(fast, slow, equal_nan=True)
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_swap_counts_are_tau_counts_of_both_permuted_columns(
+    n: int, levels: int, seed: int
+) -> None:
+    """PERM-BOTH's two columns counted in one call: the counts tau_counts gives each column."""
+    part = compiled("_kendall")
+    rng = np.random.default_rng(seed + 30)
+    x, a, _ = _data(rng, n, levels)
+    b = np.round(a + rng.normal(size=n), 1)
+    (ca, cb), k = st.order_codes(np.stack([a, b]))
+    order = np.argsort(x, kind="stable")
+    gx = st.order_codes(x[order])[0]
+    masks = rng.random((9, n)) < 0.5
+    masks[0] = False  # no swap: A and B themselves
+    sa, sb = ca[order].copy(), cb[order].copy()
+    raw = part.swap_counts(gx, sa, sb, k, np.ascontiguousarray(masks[:, order]))
+    got = np.frombuffer(raw, dtype=np.int64).reshape(9, 2, 5)
+    for m, side in ((masks, 0), (~masks, 1)):
+        cols = np.ascontiguousarray(np.where(m, cb, ca)[:, order])
+        expected = part.tau_counts(gx, cols, k, 9, gx, 0, None)
+        assert np.array_equal(got[:, side], np.frombuffer(expected, dtype=np.int64).reshape(9, 5))
+    with pytest.raises(ValueError, match="masks"):
+        part.swap_counts(gx, sa, sb, k, np.ascontiguousarray(masks, dtype=np.int64))
