@@ -277,7 +277,7 @@ def pearson_rows(x: Array, y: Array) -> Array | None:
         with np.errstate(invalid="ignore", divide="ignore"):
             norm = vmax * np.linalg.norm(centred / vmax, ord=2, axis=-1, keepdims=True)
             scaled.append(centred / norm)
-    r = np.clip(np.vecdot(scaled[0], scaled[1], axis=-1), -1.0, 1.0)
+    r = np.clip(np.vecdot(scaled[0], scaled[1]), -1.0, 1.0)  # along the last axis
     if n == 2:
         r = np.round(r)
     r = np.where(const | ~np.isfinite(r), math.nan, r)

@@ -303,11 +303,11 @@ def _score(
         # (the references repeated in ``streams`` change none of them)
         system: list[float] = []
         at = 0
-        for sys_hyps, _ in systems:
+        for part, _ in systems:
             system.append(
-                corpus_metric._aggregate_and_compute(stats[name][at : at + len(sys_hyps)]).score
+                corpus_metric._aggregate_and_compute(stats[name][at : at + len(part)]).score
             )
-            at += len(sys_hyps)
+            at += len(part)
         # the signatures as sentence_score signs them after the corpus's last segment and
         # corpus_score after the last system (on its last segment: the same references)
         sentence.sentence_score(hyps[-1], list(refs[-1]))

@@ -74,6 +74,22 @@ static void counts(Py_ssize_t n, const int64_t *gx, const int64_t *gy, const int
     out[4] = dis;
 }
 
+/* The work arrays of counts() for y ranks below k: 1 when all are there. */
+static int work_alloc(Work *s, int64_t k) {
+    s->tree = malloc((size_t)(k + 1) * sizeof(int64_t));
+    s->stamp = malloc((size_t)k * sizeof(int64_t));
+    s->seen = malloc((size_t)k * sizeof(int64_t));
+    s->wy = malloc((size_t)k * sizeof(int64_t));
+    return s->tree && s->stamp && s->seen && s->wy;
+}
+
+static void work_free(Work *s) {
+    free(s->tree);
+    free(s->stamp);
+    free(s->seen);
+    free(s->wy);
+}
+
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *name) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (view->itemsize != 8 || view->format == NULL ||
@@ -151,13 +167,10 @@ static PyObject *tau_counts(PyObject *self, PyObject *args) {
         }
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 5 * 8));
-    s.tree = malloc((size_t)(k + 1) * sizeof(int64_t));
-    s.stamp = malloc((size_t)k * sizeof(int64_t));
-    s.seen = malloc((size_t)k * sizeof(int64_t));
-    s.wy = malloc((size_t)k * sizeof(int64_t));
+    int work_ok = work_alloc(&s, k);
     int64_t *per_item = D ? calloc((size_t)(n_items ? n_items : 1), sizeof(int64_t)) : NULL;
     weights = D ? malloc((size_t)(n ? n : 1) * sizeof(int64_t)) : NULL;
-    if (result == NULL || !s.tree || !s.stamp || !s.seen || !s.wy || (D && (!per_item || !weights))) {
+    if (result == NULL || !work_ok || (D && (!per_item || !weights))) {
         free(per_item);
         Py_CLEAR(result);
         if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -177,10 +190,7 @@ static PyObject *tau_counts(PyObject *self, PyObject *args) {
     free(per_item);
 done:
     free(weights);
-    free(s.tree);
-    free(s.stamp);
-    free(s.seen);
-    free(s.wy);
+    work_free(&s);
     if (have_draws) PyBuffer_Release(&draws);
     if (have_items) PyBuffer_Release(&items);
     if (gy.obj) PyBuffer_Release(&gy);
@@ -206,7 +216,7 @@ static PyObject *swap_counts(PyObject *self, PyObject *args) {
     }
     Py_buffer gx = {0}, ca = {0}, cb = {0}, masks = {0};
     PyObject *result = NULL;
-    int64_t *ya = NULL, *yb = NULL;
+    int64_t *ya = NULL;
     Work s = {0};
     if (get_buffer(gx_o, &gx, "gx") < 0) return NULL;
     if (get_buffer(ca_o, &ca, "ca") < 0) goto done;
@@ -228,36 +238,26 @@ static PyObject *swap_counts(PyObject *self, PyObject *args) {
         }
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 10 * 8));
-    s.tree = malloc((size_t)(k + 1) * sizeof(int64_t));
-    s.stamp = malloc((size_t)k * sizeof(int64_t));
-    s.seen = malloc((size_t)k * sizeof(int64_t));
-    s.wy = malloc((size_t)k * sizeof(int64_t));
-    ya = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
-    yb = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
-    if (result == NULL || !s.tree || !s.stamp || !s.seen || !s.wy || !ya || !yb) {
+    ya = malloc((size_t)(2 * n + 1) * sizeof(int64_t)); /* A' then B' */
+    if (!work_alloc(&s, k) || ya == NULL || result == NULL) {
         Py_CLEAR(result);
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
-    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    int64_t *yb = ya + n, *out = (int64_t *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t b = 0; b < samples; b++) {
-        const unsigned char *m = M + b * n;
+    for (const unsigned char *m = M; m < M + samples * n; m += n, out += 10) {
         for (Py_ssize_t j = 0; j < n; j++) {
             ya[j] = m[j] ? B[j] : A[j];
             yb[j] = m[j] ? A[j] : B[j];
         }
-        counts(n, X, ya, NULL, k, &s, out + b * 10);
-        counts(n, X, yb, NULL, k, &s, out + b * 10 + 5);
+        counts(n, X, ya, NULL, k, &s, out);
+        counts(n, X, yb, NULL, k, &s, out + 5);
     }
     Py_END_ALLOW_THREADS
 done:
     free(ya);
-    free(yb);
-    free(s.tree);
-    free(s.stamp);
-    free(s.seen);
-    free(s.wy);
+    work_free(&s);
     if (masks.obj) PyBuffer_Release(&masks);
     if (cb.obj) PyBuffer_Release(&cb);
     if (ca.obj) PyBuffer_Release(&ca);
