@@ -57,7 +57,7 @@ CHUNK = 400
 #: Below this many segments the baselines are scored in this process.
 MIN_PARALLEL_ROWS = 500
 
-# ------------------------------------------------------------------ sacreBLEU, per process
+# ------------------------------------------------------------------ sacreBLEU
 
 
 def _metrics(name: str) -> tuple[Any, Any]:
@@ -69,17 +69,6 @@ def _metrics(name: str) -> tuple[Any, Any]:
     cls = getattr(sm, cls_name)
     sentence = cls(**kwargs, **({"effective_order": True} if cls_name == "BLEU" else {}))
     return sentence, cls(**kwargs)
-
-
-_PROCESS_METRICS: dict[str, tuple[Any, Any]] = {}
-
-
-def _process_metrics(name: str) -> tuple[Any, Any]:
-    """:func:`_metrics` made once per process (a worker scores many chunks)."""
-    got = _PROCESS_METRICS.get(name)
-    if got is None:
-        got = _PROCESS_METRICS[name] = _metrics(name)
-    return got
 
 
 def _segment_task(
@@ -96,16 +85,12 @@ def _segment_task(
     ``sentence_score`` does for one segment before ``_aggregate_and_compute`` of its one
     row of statistics (``tests/unit/test_baselines.py`` holds the scores equal to
     ``sentence_chrf``/``sentence_bleu``, and summed statistics to ``corpus_score``)."""
-    sentence, _ = _process_metrics(name)
+    sentence, _ = _metrics(name)  # its own: the reference cache is set on it (threads)
     width = max(len(r) for r in refs)
     streams = [[r[i] if i < len(r) else None for r in refs] for i in range(width)]
     cached = sentence._cache_references(streams)
-    kept = sentence._ref_cache
     sentence._ref_cache = [cached[k] for k in ref_ids]
-    try:
-        stats = sentence._extract_corpus_statistics(list(hyps), None)
-    finally:
-        sentence._ref_cache = kept
+    stats = sentence._extract_corpus_statistics(list(hyps), None)
     return stats, [sentence._aggregate_and_compute([row]).score for row in stats]
 
 
