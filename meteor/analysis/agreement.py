@@ -274,6 +274,10 @@ def measure(
             for i, a in enumerate(columns)
             for b in columns[i + 1 :]
         ]
+    if len(tasks) > 1 and (workers or default_workers()) > 1:
+        # scipy.stats (kendalltau, pearsonr: the estimates and the system level below) once
+        # here, before the workers are forked, rather than once in each of them
+        st.scipy_stats()
     done = run_tasks(tasks, workers or default_workers(), what="statistics")
     segments, tests = done[: len(metrics)], done[len(metrics) :]
     out: list[MetricAgreement] = []

@@ -48,6 +48,7 @@ __all__ = [
     "kendall_b_samples",
     "order_codes",
     "pearson",
+    "pearson_rows",
     "ranks_within_rows",
     "per_item",
     "perm_both",
@@ -137,8 +138,7 @@ def kendall_b_samples(
     x = np.asarray(x, dtype=float)
     if part is None or np.isnan(x).any():
         return None
-    order = np.argsort(x, kind="stable")
-    gx = order_codes(x[order])[0]
+    order, gx = _x_order(x)
     gy = np.ascontiguousarray(np.atleast_2d(y_codes)[:, order], dtype=np.int64)
     if draws is None:
         samples, item_of, n_items, drawn = len(gy), gx, 0, None
@@ -147,13 +147,54 @@ def kendall_b_samples(
         item_of = np.ascontiguousarray(np.asarray(items, dtype=np.int64)[order])
         n_items = int(item_of.max()) + 1 if len(item_of) else 0
         drawn = np.ascontiguousarray(draws, dtype=np.int64)
-    raw = part.tau_counts(gx, gy, k, samples, item_of, n_items, drawn)
+    return _tau_b(part.tau_counts(gx, gy, k, samples, item_of, n_items, drawn), samples)
+
+
+def _x_order(x: Array) -> tuple[Array, Array]:
+    """The rows in the order of ``x`` (stable) and ``x``'s :func:`order_codes` in that
+    order: the C part's ``gx``."""
+    order = np.argsort(x, kind="stable")
+    return order, order_codes(x[order])[0]
+
+
+def _tau_b(raw: bytes, samples: int) -> Array:
+    """τ-b of each sample's five counts (``meteor_native._kendall``), by scipy's formula."""
     tot, xtie, ytie, ntie, dis = np.frombuffer(raw, dtype=np.int64).reshape(samples, 5).T
     with np.errstate(invalid="ignore", divide="ignore"):
         tau = (tot - xtie - ytie + ntie - 2 * dis) / np.sqrt(tot - xtie) / np.sqrt(tot - ytie)
     tau = np.minimum(1.0, np.maximum(-1.0, tau))
     tau[(xtie == tot) | (ytie == tot) | (tot == 0)] = np.nan
     return tau
+
+
+def _swapped_kendall(
+    x: Array, ca: Array, cb: Array, k: int
+) -> Callable[[Array], tuple[Array, Array]] | None:
+    """For PERM-BOTH on ``kendall_flat``: a function of a batch of swap masks (``(B, n)``)
+    giving :func:`kendall_b_samples` of ``x`` with each permuted column of A (``cb`` where
+    swapped, else ``ca``: :func:`order_codes` below ``k``) and of B (the other one), bit for
+    bit; ``x`` sorted once for the whole test and both columns counted in one C call
+    (``swap_counts``).  ``None`` when :func:`kendall_b_samples` would be."""
+    part = compiled("_kendall")
+    if part is None or np.isnan(x).any():
+        return None
+    order, gx = _x_order(np.asarray(x, dtype=float))
+    sa = np.ascontiguousarray(ca[order], dtype=np.int64)
+    sb = np.ascontiguousarray(cb[order], dtype=np.int64)
+
+    swap = getattr(part, "swap_counts", None)
+
+    def both(masks: Array) -> tuple[Array, Array]:
+        if swap is None:  # a meteor_native built before swap_counts: each column apart
+            ta = kendall_b_samples(x, np.where(masks, cb, ca), k)
+            tb = kendall_b_samples(x, np.where(masks, ca, cb), k)
+            assert ta is not None and tb is not None  # the C part is there, x has no NaN
+            return ta, tb
+        mask = np.ascontiguousarray(masks[:, order], dtype=np.bool_)
+        tau = _tau_b(swap(gx, sa, sb, k, mask), 2 * len(mask)).reshape(-1, 2)
+        return tau[:, 0], tau[:, 1]
+
+    return both
 
 
 def spearman_resample(x_groups: Array, y_groups: Array, weights: Array, rows: Array) -> float:
@@ -172,8 +213,26 @@ def spearman_resample(x_groups: Array, y_groups: Array, weights: Array, rows: Ar
         ranked.append(average[groups[rows]])
     if len(rows) < 2:
         return math.nan
-    value = float(np.corrcoef(np.column_stack(ranked), rowvar=False)[1, 0])
+    value = _rank_corrcoef(ranked[0], ranked[1])
     return value if math.isfinite(value) else math.nan
+
+
+def _rank_corrcoef(a: Array, b: Array) -> float:
+    """``numpy.corrcoef(numpy.column_stack([a, b]), rowvar=False)[1, 0]`` of two columns of
+    average ranks (half-integers), bit for bit: numpy's ``cov`` and ``corrcoef`` steps
+    (``numpy/lib/_function_base_impl.py`` 2.4: the same copy, the same ``dot``, the same
+    divisions and clip) but each column's mean taken on the column itself rather than on
+    the strided view, which costs numpy 2–3 times the rest: a sum of half-integers below
+    2**52 is exact in any order, so the mean is the same float."""
+    x = np.array(np.column_stack([a, b]), ndmin=2, dtype=np.float64).T
+    x -= np.array([a.mean(), b.mean()])[:, None]
+    c = np.dot(x, x.T.conj())
+    c *= np.true_divide(1, x.shape[1] - 1)
+    stddev = np.sqrt(np.diag(c).real)
+    c /= stddev[:, None]
+    c /= stddev[None, :]
+    np.clip(c.real, -1, 1, out=c.real)
+    return float(c[1, 0])
 
 
 def _constant(x: Sequence[float] | Array, y: Sequence[float] | Array) -> bool:
@@ -188,6 +247,41 @@ def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
         return math.nan
     sx, sy = standardised(x), standardised(y)
     return _quiet(lambda: scipy_stats().pearsonr(sx, sy).statistic)
+
+
+def pearson_rows(x: Array, y: Array) -> Array | None:
+    """:func:`pearson` of each row of ``x`` with the same row of ``y`` (``(B, n)``, or one
+    side ``(n,)`` shared by every row), bit for bit: ``scipy.stats.pearsonr``'s statistic
+    step by step along the last axis (``scipy/stats/_stats_py.py`` 1.17: the means, the
+    centred values, their largest magnitude, ``numpy.linalg.norm`` of the scaled values,
+    ``numpy.vecdot``, the clip, ``n == 2`` rounded) on each row's :func:`standardised`
+    values, a constant row NaN as :func:`pearson` gives — without scipy's checks and p-value,
+    which cost ten times the arithmetic on a resample (tests/unit/test_agreement.py holds the
+    two equal).  ``None`` when a value is not finite: the caller calls :func:`pearson`."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    y = np.atleast_2d(np.asarray(y, dtype=float))
+    rows = max(len(x), len(y))
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return None
+    n = x.shape[-1]
+    if n < 2:
+        return np.full(rows, math.nan)
+    const = np.broadcast_to((np.ptp(x, axis=-1) == 0) | (np.ptp(y, axis=-1) == 0), (rows,))
+    scaled = []
+    for v in (x, y):
+        top = np.max(np.abs(v), axis=-1, keepdims=True)  # standardised(), row by row
+        v = v / np.where(top > 0, top, 1.0)
+        mean = np.mean(v, axis=-1, keepdims=True)
+        centred = v - mean
+        vmax = np.max(np.abs(centred), axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            norm = vmax * np.linalg.norm(centred / vmax, ord=2, axis=-1, keepdims=True)
+            scaled.append(centred / norm)
+    r = np.clip(np.vecdot(scaled[0], scaled[1]), -1.0, 1.0)  # along the last axis
+    if n == 2:
+        r = np.round(r)
+    r = np.where(const | ~np.isfinite(r), math.nan, r)
+    return np.broadcast_to(r, (rows,)).astype(float)
 
 
 def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
@@ -434,11 +528,16 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
         if key == "spearman_flat" and not (np.isnan(data.human).any() or np.isnan(m).any()):
             ranks = (order_codes(data.human)[0], order_codes(m)[0])
         fn = _FLAT[key]
+        # Pearson without scipy's per-call checks: scipy's arithmetic (pearson_rows)
+        fast_pearson = key == "pearson_flat"
         for b, drawn in enumerate(draws):
             lengths = sizes[drawn]
             offsets = np.repeat(starts[drawn] - np.cumsum(lengths) + lengths, lengths)
             rows = order[offsets + np.arange(int(lengths.sum()))]
-            if ranks is None:
+            r = pearson_rows(data.human[rows], m[rows]) if fast_pearson else None
+            if r is not None:
+                out[b] = r[0]
+            elif ranks is None:
                 out[b] = fn(data.human[rows], m[rows])
             else:
                 weights = np.bincount(drawn, minlength=data.n_items)[data.items]
@@ -456,6 +555,10 @@ def bootstrap_system(
     """A system-level correlation on each resample of the systems (seeded; the draws of
     :func:`~meteor.analysis.resampling.resample_indices`)."""
     draws = resample_indices(len(human), n_samples, seed)
+    if fn is pearson and n_samples:
+        fast = pearson_rows(human[draws], metric[draws])
+        if fast is not None:
+            return fast
     if fn is kendall_b and n_samples and not np.isnan(metric).any():
         fast = kendall_b_samples(human, *order_codes(metric), np.arange(len(human)), draws)
         if fast is not None:
@@ -494,12 +597,12 @@ def perm_both(
     # τ-b in C needs only the order of the values: codes of both metrics' values, once
     coded = key == "kendall_flat" and not (np.isnan(za).any() or np.isnan(zb).any())
     (ca, cb), k = order_codes(np.stack([za, zb])) if coded else ((za, zb), 0)
+    both = _swapped_kendall(data.human, ca, cb, k) if coded else None
     for batch in swap_masks(len(za), n_permutations, seed):
         d = None
-        if coded:
-            ta = kendall_b_samples(data.human, np.where(batch, cb, ca), k)
-            tb = kendall_b_samples(data.human, np.where(batch, ca, cb), k)
-            d = None if ta is None or tb is None else ta - tb
+        if both is not None:
+            ta, tb = both(batch)
+            d = ta - tb
         if d is None:  # scipy per permutation
             pa, pb = np.where(batch, zb, za), np.where(batch, za, zb)
             d = np.array([segment_measure(key, data, x) - segment_measure(key, data, y)

@@ -1,12 +1,16 @@
 """The sacreBLEU baselines of ``correlate`` and ``tune``: chrF, chrF++ and BLEU, scored
 over worker processes and kept in the cache folder.
 
-Every number is sacreBLEU's own, through its public calls: a segment's score is
-``sentence_score`` (BLEU with ``effective_order=True``, as ``sacrebleu.sentence_bleu``),
-a system's is ``corpus_score`` over its segments (one stream per reference; a segment
-with fewer references repeats its first, which changes neither chrF nor BLEU's
-best-match counts).  The work is cut into tasks (chunks of segments, one corpus score
-per system) run by the project's one worker pool
+Every number is sacreBLEU's own: a segment's score is ``sentence_score``'s (BLEU with
+``effective_order=True``, as ``sacrebleu.sentence_bleu``), a system's is
+``corpus_score``'s over its segments (one stream per reference; a segment with fewer
+references repeats its first, which changes neither chrF nor BLEU's best-match counts).
+Both come from one pass of sacreBLEU's own steps over the segments (:func:`_segment_task`:
+its reference cache, its segment statistics, its ``_aggregate_and_compute``; a system's
+statistics are its segments' summed, as ``corpus_score`` sums them), each reference set's
+n-grams extracted once for all the systems' outputs of its source; the tests hold the
+numbers equal to ``sentence_chrf``/``sentence_bleu``/``corpus_score``.  The work is cut
+into tasks (chunks of segments) run by the project's one worker pool
 (:func:`meteor.runners.parallel.run_in_workers`); results are put back in corpus order,
 so the numbers do not depend on ``workers``.
 
@@ -53,7 +57,7 @@ CHUNK = 400
 #: Below this many segments the baselines are scored in this process.
 MIN_PARALLEL_ROWS = 500
 
-# ------------------------------------------------------------------ sacreBLEU, per process
+# ------------------------------------------------------------------ sacreBLEU
 
 
 def _metrics(name: str) -> tuple[Any, Any]:
@@ -67,30 +71,27 @@ def _metrics(name: str) -> tuple[Any, Any]:
     return sentence, cls(**kwargs)
 
 
-_PROCESS_METRICS: dict[str, tuple[Any, Any]] = {}
+def _segment_task(
+    name: str, hyps: Sequence[str], ref_ids: Sequence[int], refs: Sequence[Sequence[str]]
+) -> tuple[list[list[int]], list[float]]:
+    """sacreBLEU's statistics and ``sentence_score`` of each segment (a worker's task):
+    segment ``k``'s references are ``refs[ref_ids[k]]`` (the distinct reference sets of a
+    chunk: the systems' outputs of one source share theirs).
 
-
-def _process_metrics(name: str) -> tuple[Any, Any]:
-    """:func:`_metrics` made once per process (a worker scores many chunks)."""
-    got = _PROCESS_METRICS.get(name)
-    if got is None:
-        got = _PROCESS_METRICS[name] = _metrics(name)
-    return got
-
-
-def _segment_task(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[float]:
-    """sacreBLEU's ``sentence_score`` of each segment (a worker's task)."""
-    sentence, _ = _process_metrics(name)
-    return [sentence.sentence_score(h, list(r)).score for h, r in zip(hyps, refs, strict=True)]
-
-
-def _system_task(
-    name: str, hyps: Sequence[str], streams: Sequence[Sequence[str]]
-) -> tuple[float, str]:
-    """sacreBLEU's ``corpus_score`` of one system and the signature it signs (a worker's task)."""
-    _, corpus = _process_metrics(name)
-    score = corpus.corpus_score(list(hyps), [list(s) for s in streams]).score
-    return score, corpus.get_signature().format()
+    sacreBLEU's own steps, each reference set read once: ``_cache_references`` extracts
+    the references' n-grams (one entry per set; ``None`` pads a set with fewer references,
+    which sacreBLEU drops), they become the metric's reference cache, one entry per
+    segment, and ``_extract_corpus_statistics`` reads each hypothesis against it — what
+    ``sentence_score`` does for one segment before ``_aggregate_and_compute`` of its one
+    row of statistics (``tests/unit/test_baselines.py`` holds the scores equal to
+    ``sentence_chrf``/``sentence_bleu``, and summed statistics to ``corpus_score``)."""
+    sentence, _ = _metrics(name)  # its own: the reference cache is set on it (threads)
+    width = max(len(r) for r in refs)
+    streams = [[r[i] if i < len(r) else None for r in refs] for i in range(width)]
+    cached = sentence._cache_references(streams)
+    sentence._ref_cache = [cached[k] for k in ref_ids]
+    stats = sentence._extract_corpus_statistics(list(hyps), None)
+    return stats, [sentence._aggregate_and_compute([row]).score for row in stats]
 
 
 def _configured_signature(name: str) -> str:
@@ -242,30 +243,36 @@ def _score(
         systems.append((sys_hyps, streams))
     if not hyps:
         raise InputError("no segments to score with the baselines")
-    # tasks: each system's corpus score first (the largest tasks), then chunks of segments
+    # tasks: chunks of about CHUNK segments, whole reference sets at a time (each set's
+    # n-grams extracted once), per baseline
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for row, r in enumerate(refs):
+        groups.setdefault(r, []).append(row)
+    chunks: list[list[tuple[str, ...]]] = [[]]
+    size = 0
+    for r, rows in groups.items():
+        if size >= CHUNK:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(r)
+        size += len(rows)
     tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-    places: list[tuple[str, str, int]] = []  # (baseline, "system" | "segment", position)
+    places: list[tuple[str, list[int]]] = []  # (baseline, the rows of the task)
     for name in names:
-        for k, (system_hyps, streams) in enumerate(systems):
-            tasks.append((_system_task, (name, system_hyps, streams)))
-            places.append((name, "system", k))
-    for name in names:
-        for s in range(0, len(hyps), CHUNK):
-            tasks.append((_segment_task, (name, hyps[s : s + CHUNK], refs[s : s + CHUNK])))
-            places.append((name, "segment", s))
+        for chunk in chunks:
+            rows = [row for r in chunk for row in groups[r]]
+            ref_ids = [k for k, r in enumerate(chunk) for _ in groups[r]]
+            tasks.append((_segment_task, (name, [hyps[i] for i in rows], ref_ids, chunk)))
+            places.append((name, rows))
     segs = {name: [math.nan] * len(hyps) for name in names}
-    system = {name: [math.nan] * len(systems) for name in names}
-    signature: dict[str, str] = {}
+    stats: dict[str, list[Any]] = {name: [None] * len(hyps) for name in names}
     done: set[int] = set()
 
     def finished(k: int, value: Any) -> None:
-        name, kind, at = places[k]
-        if kind == "system":
-            system[name][at], sig = value
-            if at == len(systems) - 1:  # the last system's signature, as one loop signs
-                signature[name] = sig
-        else:
-            segs[name][at : at + len(value)] = value
+        name, rows = places[k]
+        for row, row_stats, score in zip(rows, *value, strict=True):
+            stats[name][row] = row_stats
+            segs[name][row] = score
         done.add(k)
         if progress is not None:
             progress(
@@ -276,11 +283,23 @@ def _score(
     run_tasks(tasks, n_workers, finished, what="scoring")
     out: dict[str, _Scored] = {}
     for name in names:
-        # the segment signature as sentence_score signs it after the corpus's last segment
-        sentence, _ = _metrics(name)
+        sentence, corpus_metric = _metrics(name)
+        # a system's score: corpus_score's own last step on its segments' statistics
+        # (the references repeated in ``streams`` change none of them)
+        system: list[float] = []
+        at = 0
+        for part, _ in systems:
+            system.append(
+                corpus_metric._aggregate_and_compute(stats[name][at : at + len(part)]).score
+            )
+            at += len(part)
+        # the signatures as sentence_score signs them after the corpus's last segment and
+        # corpus_score after the last system (on its last segment: the same references)
         sentence.sentence_score(hyps[-1], list(refs[-1]))
         seg_sig = sentence.get_signature().format()
-        sys_sig = signature[name]
+        last_hyps, last_streams = systems[-1]
+        corpus_metric.corpus_score([last_hyps[-1]], [[s[-1]] for s in last_streams])
+        sys_sig = corpus_metric.get_signature().format()
         sig = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
-        out[name] = _Scored(tuple(segs[name]), tuple(system[name]), sig)
+        out[name] = _Scored(tuple(segs[name]), tuple(system), sig)
     return out

@@ -74,6 +74,22 @@ static void counts(Py_ssize_t n, const int64_t *gx, const int64_t *gy, const int
     out[4] = dis;
 }
 
+/* The work arrays of counts() for y ranks below k: 1 when all are there. */
+static int work_alloc(Work *s, int64_t k) {
+    s->tree = malloc((size_t)(k + 1) * sizeof(int64_t));
+    s->stamp = malloc((size_t)k * sizeof(int64_t));
+    s->seen = malloc((size_t)k * sizeof(int64_t));
+    s->wy = malloc((size_t)k * sizeof(int64_t));
+    return s->tree && s->stamp && s->seen && s->wy;
+}
+
+static void work_free(Work *s) {
+    free(s->tree);
+    free(s->stamp);
+    free(s->seen);
+    free(s->wy);
+}
+
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *name) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (view->itemsize != 8 || view->format == NULL ||
@@ -151,13 +167,10 @@ static PyObject *tau_counts(PyObject *self, PyObject *args) {
         }
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 5 * 8));
-    s.tree = malloc((size_t)(k + 1) * sizeof(int64_t));
-    s.stamp = malloc((size_t)k * sizeof(int64_t));
-    s.seen = malloc((size_t)k * sizeof(int64_t));
-    s.wy = malloc((size_t)k * sizeof(int64_t));
+    int work_ok = work_alloc(&s, k);
     int64_t *per_item = D ? calloc((size_t)(n_items ? n_items : 1), sizeof(int64_t)) : NULL;
     weights = D ? malloc((size_t)(n ? n : 1) * sizeof(int64_t)) : NULL;
-    if (result == NULL || !s.tree || !s.stamp || !s.seen || !s.wy || (D && (!per_item || !weights))) {
+    if (result == NULL || !work_ok || (D && (!per_item || !weights))) {
         free(per_item);
         Py_CLEAR(result);
         if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -177,13 +190,77 @@ static PyObject *tau_counts(PyObject *self, PyObject *args) {
     free(per_item);
 done:
     free(weights);
-    free(s.tree);
-    free(s.stamp);
-    free(s.seen);
-    free(s.wy);
+    work_free(&s);
     if (have_draws) PyBuffer_Release(&draws);
     if (have_items) PyBuffer_Release(&items);
     if (gy.obj) PyBuffer_Release(&gy);
+    PyBuffer_Release(&gx);
+    return result;
+}
+
+/* swap_counts(gx, ca, cb, k, masks) -> bytes of samples x 2 x 5 int64.
+ *
+ * PERM-BOTH's permutations of one pair of metrics, both sides in one call: gx as in
+ * tau_counts; ca and cb the n rows' y ranks (below k) of metrics A and B, in gx's order;
+ * masks samples x n bytes, in gx's order (non-zero: the row's scores swapped).  Per sample
+ * the counts of A' (cb where swapped, else ca), then those of B' (the other one): what
+ * tau_counts gives for each permuted column, without building the columns in Python. */
+static PyObject *swap_counts(PyObject *self, PyObject *args) {
+    PyObject *gx_o, *ca_o, *cb_o, *masks_o;
+    long long k_ll;
+    if (!PyArg_ParseTuple(args, "OOOLO", &gx_o, &ca_o, &cb_o, &k_ll, &masks_o)) return NULL;
+    int64_t k = (int64_t)k_ll;
+    if (k < 1) {
+        PyErr_SetString(PyExc_ValueError, "k >= 1");
+        return NULL;
+    }
+    Py_buffer gx = {0}, ca = {0}, cb = {0}, masks = {0};
+    PyObject *result = NULL;
+    int64_t *ya = NULL;
+    Work s = {0};
+    if (get_buffer(gx_o, &gx, "gx") < 0) return NULL;
+    if (get_buffer(ca_o, &ca, "ca") < 0) goto done;
+    if (get_buffer(cb_o, &cb, "cb") < 0) goto done;
+    if (PyObject_GetBuffer(masks_o, &masks, PyBUF_C_CONTIGUOUS) < 0) goto done;
+    Py_ssize_t n = gx.len / 8;
+    if (ca.len / 8 != n || cb.len / 8 != n || masks.itemsize != 1 || (n > 0 && masks.len % n != 0) ||
+        (n == 0 && masks.len != 0)) {
+        PyErr_SetString(PyExc_ValueError, "ca, cb: n values; masks: samples x n bytes (1 each)");
+        goto done;
+    }
+    Py_ssize_t samples = n > 0 ? masks.len / n : 0;
+    const int64_t *X = gx.buf, *A = ca.buf, *B = cb.buf;
+    const unsigned char *M = masks.buf;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if ((j > 0 && X[j] < X[j - 1]) || A[j] < 0 || A[j] >= k || B[j] < 0 || B[j] >= k) {
+            PyErr_SetString(PyExc_ValueError, "gx must not decrease; ca, cb below k");
+            goto done;
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 10 * 8));
+    ya = malloc((size_t)(2 * n + 1) * sizeof(int64_t)); /* A' then B' */
+    if (!work_alloc(&s, k) || ya == NULL || result == NULL) {
+        Py_CLEAR(result);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *yb = ya + n, *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    for (const unsigned char *m = M; m < M + samples * n; m += n, out += 10) {
+        for (Py_ssize_t j = 0; j < n; j++) {
+            ya[j] = m[j] ? B[j] : A[j];
+            yb[j] = m[j] ? A[j] : B[j];
+        }
+        counts(n, X, ya, NULL, k, &s, out);
+        counts(n, X, yb, NULL, k, &s, out + 5);
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(ya);
+    work_free(&s);
+    if (masks.obj) PyBuffer_Release(&masks);
+    if (cb.obj) PyBuffer_Release(&cb);
+    if (ca.obj) PyBuffer_Release(&ca);
     PyBuffer_Release(&gx);
     return result;
 }
@@ -192,6 +269,9 @@ static PyMethodDef methods[] = {
     {"tau_counts", tau_counts, METH_VARARGS,
      "tau_counts(gx, gy, k, samples, items, n_items, draws) -> bytes: per sample the int64 "
      "counts (tot, xtie, ytie, ntie, dis) of scipy.stats.kendalltau."},
+    {"swap_counts", swap_counts, METH_VARARGS,
+     "swap_counts(gx, ca, cb, k, masks) -> bytes: per sample the tau_counts of the two "
+     "columns of one PERM-BOTH permutation."},
     {NULL, NULL, 0, NULL},
 };
 

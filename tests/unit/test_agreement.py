@@ -109,6 +109,45 @@ def test_flat_bootstrap_takes_whole_items() -> None:
     assert tau == pytest.approx(scipy.stats.kendalltau([1, 2, 1, 2], [-1, -2, -1, -2]).statistic)
 
 
+@pytest.mark.parametrize("n", [2, 3, 8, 9, 12, 130, 2_000, 10_001])
+def test_pearson_rows_is_pearson_bit_for_bit(n: int) -> None:
+    """scipy's arithmetic without scipy's call: the same float on every row (ties, a
+    constant row, scales far from 1, the sizes where numpy's pairwise sums and BLAS's dot
+    change their blocks), and the bootstraps built on it equal pearson per sample."""
+    rng = np.random.default_rng(n)
+    for scale in (1e-7, 1.0, 3e5):
+        x = (rng.normal(size=n) * scale).round(2)
+        y = rng.random((4, n)).round(2) * rng.choice([-1.0, 1.0, 1e9])
+        y[2] = 0.5  # constant: NaN
+        got = st.pearson_rows(x, y)
+        assert got is not None
+        expected = [st.pearson(x, row) for row in y]
+        assert np.array_equal(got, expected, equal_nan=True)
+        assert np.array_equal(st.pearson_rows(np.tile(x, (4, 1)), y), got, equal_nan=True)
+    y[0, 0] = math.inf
+    assert st.pearson_rows(x, y) is None  # not finite: the caller calls scipy
+
+
+def test_pearson_bootstraps_equal_pearson_per_sample() -> None:
+    rng = np.random.default_rng(5)
+    items = np.repeat(np.arange(60), rng.integers(2, 9, size=60))
+    human = rng.normal(size=len(items)).round(1)
+    metric = (human + rng.normal(size=len(items))).round(2)
+    data = st.SegmentData.build(human, items)
+    draws = resample_indices(60, 50, 3)
+    got = st.bootstrap_segment("pearson_flat", data, metric, draws)
+    rows = [np.flatnonzero(items == i) for i in range(60)]
+    expected = [
+        st.pearson(human[r], metric[r])
+        for r in (np.concatenate([rows[i] for i in d]) for d in draws)
+    ]
+    assert np.array_equal(got, expected, equal_nan=True)
+    sys_h, sys_m = rng.random(6).round(1), rng.random(6).round(1)
+    got = st.bootstrap_system(st.pearson, sys_h, sys_m, 200, 9)
+    expected = [st.pearson(sys_h[d], sys_m[d]) for d in resample_indices(6, 200, 9)]
+    assert np.isnan(got).any() and np.array_equal(got, expected, equal_nan=True)
+
+
 def test_perm_both_noise_small_p_identical_p_one() -> None:
     rng = np.random.default_rng(1)
     items = np.repeat(np.arange(50), 4)

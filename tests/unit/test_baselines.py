@@ -110,3 +110,44 @@ def test_damaged_cache_file_is_scored_again(judged: Judged, cache: Path) -> None
     (again,) = score_metrics(judged, baselines=("bleu",), workers=1)
     assert again == first
     assert path.read_bytes() == data  # written again, whole
+
+
+def test_variable_references_are_sacrebleus_own(cache: Path) -> None:
+    """Segments with one, two or three references (a set shared by several systems, one
+    system covering part of the segments): each segment score is ``sentence_chrf``/
+    ``sentence_bleu``'s with its own references, each system's ``corpus_score``'s with one
+    stream per reference (a shorter set repeating its first)."""
+    from meteor.io.read import Corpus
+
+    refs = (
+        ("The cat sat on the mat.", "A cat was sitting on the mat.", "On the mat sat a cat."),
+        ("It rained all day long.",),
+        ("He plays the piano well.", "He is a good pianist."),
+        ("Prices rose sharply in May.",),
+    )
+    hyps = {
+        "a": ("the cat is on the mat", "it was raining all day", "he plays piano well", "prices rose"),
+        "b": ("A cat sat on a mat.", "Rain all day.", "He is good at the piano.", "In May prices rose sharply."),
+        "c": ("The mat had a cat on it.", "He plays the piano well."),
+    }  # fmt: skip
+    corpus = Corpus(
+        tuple(hyps.items()), refs, ("1", "2", "3", "4"), coverage=((0, 1, 2, 3),) * 2 + ((0, 2),)
+    )
+    judged = Judged(corpus, {k: [0.0] * len(v) for k, v in hyps.items()})
+    got = {m.name: m for m in score_metrics(judged, baselines=NAMES, workers=1)}
+    classes = {"chrf": (CHRF, {}), "chrf++": (CHRF, {"word_order": 2}), "bleu": (BLEU, {})}
+    for name, (cls, kwargs) in classes.items():
+        segment: list[float] = []
+        system: list[float] = []
+        for sys_name, sys_hyps in corpus.systems:
+            sys_refs = [tuple(r) for r in corpus.refs_of(sys_name)]
+            sentence = cls(**kwargs, **({"effective_order": True} if cls is BLEU else {}))
+            segment += [
+                sentence.sentence_score(h, list(r)).score
+                for h, r in zip(sys_hyps, sys_refs, strict=True)
+            ]
+            streams = [[r[i] if i < len(r) else r[0] for r in sys_refs] for i in range(3)]
+            system.append(cls(**kwargs).corpus_score(list(sys_hyps), streams).score)
+        assert list(got[name].segment) == segment, name
+        assert list(got[name].system) == system, name
+        assert len(set(segment)) > 3 and len(set(system)) == 3  # the check can tell them apart

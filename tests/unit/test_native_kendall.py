@@ -4,6 +4,8 @@ C) and the resample ranks of ``spearman_resample`` against ``scipy.stats`` per s
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -91,6 +93,11 @@ def test_perm_both_the_same_with_and_without_the_c_part(
     b = np.round(a + rng.normal(size=120) * 0.3, 1)
     data = st.SegmentData.build(x, items)
     with_c = st.perm_both("kendall_flat", data, a, b, 200, 3, sided)
+    part = compiled("_kendall")
+    if part is not None:  # a meteor_native built before swap_counts: tau_counts per column
+        older = SimpleNamespace(tau_counts=part.tau_counts)
+        monkeypatch.setattr(st, "compiled", lambda name: older)
+        assert st.perm_both("kendall_flat", data, a, b, 200, 3, sided) == with_c
     monkeypatch.setattr(st, "compiled", lambda part: None)
     assert st.kendall_b_samples(x, *st.order_codes(a)) is None
     assert st.perm_both("kendall_flat", data, a, b, 200, 3, sided) == with_c
@@ -105,3 +112,32 @@ def test_system_bootstrap_kendall_equals_scipy_per_resample(n: int) -> None:
     fast = st.bootstrap_system(st.kendall_b, human, metric, 200, 7)
     slow = [st.kendall_b(human[i], metric[i]) for i in resample_indices(n, 200, 7)]
     assert np.array_equal(fast, slow, equal_nan=True)
+
+
+@pytest.mark.skipif(
+    getattr(compiled("_kendall"), "swap_counts", None) is None,
+    reason="meteor_native._kendall not built (or built before swap_counts)",
+)
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_swap_counts_are_tau_counts_of_both_permuted_columns(
+    n: int, levels: int, seed: int
+) -> None:
+    """PERM-BOTH's two columns counted in one call: the counts tau_counts gives each column."""
+    part = compiled("_kendall")
+    rng = np.random.default_rng(seed + 30)
+    x, a, _ = _data(rng, n, levels)
+    b = np.round(a + rng.normal(size=n), 1)
+    (ca, cb), k = st.order_codes(np.stack([a, b]))
+    order = np.argsort(x, kind="stable")
+    gx = st.order_codes(x[order])[0]
+    masks = rng.random((9, n)) < 0.5
+    masks[0] = False  # no swap: A and B themselves
+    sa, sb = ca[order].copy(), cb[order].copy()
+    raw = part.swap_counts(gx, sa, sb, k, np.ascontiguousarray(masks[:, order]))
+    got = np.frombuffer(raw, dtype=np.int64).reshape(9, 2, 5)
+    for m, side in ((masks, 0), (~masks, 1)):
+        cols = np.ascontiguousarray(np.where(m, cb, ca)[:, order])
+        expected = part.tau_counts(gx, cols, k, 9, gx, 0, None)
+        assert np.array_equal(got[:, side], np.frombuffer(expected, dtype=np.int64).reshape(9, 5))
+    with pytest.raises(ValueError, match="masks"):
+        part.swap_counts(gx, sa, sb, k, np.ascontiguousarray(masks, dtype=np.int64))
