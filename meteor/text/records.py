@@ -19,9 +19,39 @@ from typing import Any
 from meteor.runtime import compiled
 from meteor.types import Token
 
-__all__ = ["NATIVE_TOKENS", "build", "line_tokens", "split_tokens", "verbatim_tokens"]
+__all__ = [
+    "NATIVE_TOKENS",
+    "FunctionWordMemo",
+    "build",
+    "line_tokens",
+    "split_tokens",
+    "verbatim_tokens",
+]
 
 FunctionWord = Callable[[str], bool] | None
+
+
+class FunctionWordMemo(dict[str, bool]):
+    """``bool(is_function(word))`` remembered per word, as a callable ``fw`` for the token
+    builders below: their C code reads a remembered word's flag from the dict itself (no
+    Python call per token) and calls the memo only for a new word.  At most ``kept``
+    words are remembered (then it starts again)."""
+
+    __slots__ = ("_is_function", "_kept")
+
+    def __init__(self, is_function: Callable[[str], bool], kept: int) -> None:
+        super().__init__()
+        self._is_function = is_function
+        self._kept = kept
+
+    def __missing__(self, word: str) -> bool:
+        if len(self) >= self._kept:
+            self.clear()
+        flag = self[word] = bool(self._is_function(word))
+        return flag
+
+    def __call__(self, word: str) -> bool:
+        return self[word]
 
 
 def _native() -> Any:

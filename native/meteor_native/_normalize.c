@@ -308,29 +308,41 @@ static PyObject *normalize_line(PyObject *self, PyObject *args) {
     Buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
     PyObject *res = NULL;
     int declined = 0;
+    /* which characters steps 3-7 act on occur (no earlier step makes them, save the ' of
+     * step 4): a step whose characters are absent would copy the line unchanged */
+    int commas = 0, quotes_in = 0, dash = 0, apos = 0;
     if (put(&a, ' ') < 0) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c == '.' && i + 1 < n && PyUnicode_READ(kind, data, i + 1) == '.') declined = 1;
+        commas |= c == ',';
+        dash |= c == '-' || c == 0x2013;
+        apos |= c == '\'' || c == '`' || c == 0x2018 || c == 0x2019;
+        quotes_in |= c == 0x201C || c == 0x201D;
         if (put(&a, c) < 0) goto done;
     }
+    quotes_in |= apos;
     if (put(&a, ' ') < 0) goto done;
     if (declined || contains_dotmulti(&a)) goto done;
     if (sep_other(&a, &b) < 0) goto done; /* 1 */
     swap(&a, &b);
     static const int comma_sides[3][2] = {{0, 0}, {1, 0}, {0, 1}}; /* 3: pre in, post in */
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3 && commas; k++) {
         if (context(&a, &b, ',', " , ", DIGIT, comma_sides[k][0], DIGIT, comma_sides[k][1]) < 0)
             goto done;
         swap(&a, &b);
     }
-    if (quotes(&a, &b) < 0) goto done; /* 4 */
-    swap(&a, &b);
-    if (dashes(&a, &b) < 0) goto done; /* 5 */
-    swap(&a, &b);
-    if (context(&a, &b, '-', " ", DOT_ALNUM, 1, ALNUM, 1) < 0) goto done; /* 6 */
-    swap(&a, &b);
-    if (apostrophes(&a, &b, lang) < 0) goto done; /* 7 */
+    if (quotes_in) { /* 4 */
+        if (quotes(&a, &b) < 0) goto done;
+        swap(&a, &b);
+    }
+    if (dash) {
+        if (dashes(&a, &b) < 0) goto done; /* 5 */
+        swap(&a, &b);
+        if (context(&a, &b, '-', " ", DOT_ALNUM, 1, ALNUM, 1) < 0) goto done; /* 6 */
+        swap(&a, &b);
+    }
+    if (apos && apostrophes(&a, &b, lang) < 0) goto done; /* 7 */
     if (rebuild(&a, &b, prefixes) < 0) goto done; /* 8 */
     swap(&a, &b);
     if (contains_dotmulti(&a)) {

@@ -69,9 +69,16 @@ static PyObject *new_token(PyObject *text, PyObject *start, PyObject *end, PyObj
     return obj;
 }
 
-/* fw(word) as a bool object (new reference); Py_False when fw is None. */
+/* fw(word) as a bool object (new reference); Py_False when fw is None.  A dict fw
+ * (meteor.text.records.FunctionWordMemo, callable) is read first: fw is called only
+ * for a word it does not hold. */
 static PyObject *function_word(PyObject *fw, PyObject *word) {
     if (fw == Py_None) Py_RETURN_FALSE;
+    if (PyDict_Check(fw)) {
+        PyObject *flag = PyDict_GetItemWithError(fw, word); /* borrowed */
+        if (flag != NULL) return Py_NewRef(flag);
+        if (PyErr_Occurred()) return NULL;
+    }
     return PyObject_CallOneArg(fw, word);
 }
 
