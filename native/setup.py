@@ -1,4 +1,4 @@
-"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize, ._greedy, ._porter and ._kendall, C extensions with no dependency
+"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize, ._greedy, ._porter, ._kendall and ._lexicon, C extensions with no dependency
 beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
@@ -32,5 +32,6 @@ setup(
         part("_greedy"),
         part("_porter"),
         part("_kendall"),
+        part("_lexicon"),
     ],
 )

@@ -234,3 +234,26 @@ def test_the_environment_switches_the_c_records_off(native: Any) -> None:
     env = {**os.environ, PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "True", out.stderr
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(_TEXTS, max_size=4), kept=st.integers(1, 6))
+def test_a_function_word_memo_gives_the_flags_of_its_function(
+    native: Any, texts: list[str], kept: int
+) -> None:
+    """The C builders read a remembered flag from the memo itself and call it for a new
+    word; the memo starts again when full: the flags are the function's every time."""
+
+    def is_function(word: str) -> bool:
+        return word[:1] in "a'i-"
+
+    memo = records.FunctionWordMemo(is_function, kept)
+    for text in texts:
+        want = normalize.tokenize(text, "en", function_word=is_function)
+        got = normalize.tokenize(text, "en", function_word=memo)
+        assert got == want
+        assert [t.function_word for t in got] == [is_function(t.text) for t in got]
+        assert len(memo) <= kept
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(records, "NATIVE_TOKENS", None)
+            assert normalize.tokenize(text, "en", function_word=memo) == want
