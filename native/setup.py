@@ -26,8 +26,8 @@ setup(
     ext_modules=[
         part("_beam", depends=("_beam_search.h", "_beam_wide.h", "_beam_pair.h")),
         part("_phrases"),
-        part("_normalize"),
-        part("_tokens"),
+        part("_normalize", depends=("_java_chars.h",)),
+        part("_tokens", depends=("_java_chars.h",)),
         part("_synonym"),
         part("_greedy"),
         part("_porter"),

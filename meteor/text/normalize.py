@@ -497,7 +497,11 @@ def tokenize(
     line = normalize_text(text, lang, no_punct=no_punct)
     if records.NATIVE_TOKENS is not None:  # the words, verbatim_spans and the records, in C
         low = java_lower(text)
-        toks = records.line_tokens(low, line, function_word) if len(low) == len(text) else None
+        toks = (
+            records.line_tokens(low, line, function_word, None if no_punct else text)
+            if len(low) == len(text)
+            else None
+        )
         if toks is not None:
             return toks
     else:

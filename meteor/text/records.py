@@ -94,13 +94,21 @@ def verbatim_tokens(
     return NATIVE_TOKENS.verbatim_tokens(low, words, fw)  # type: ignore[no-any-return]
 
 
-def line_tokens(low: str, line: str, fw: FunctionWord = None) -> tuple[Token, ...] | None:
+def line_tokens(
+    low: str, line: str, fw: FunctionWord = None, text: str | None = None
+) -> tuple[Token, ...] | None:
     """:func:`verbatim_tokens` for the words of the normalised ``line`` (split on
     StringTokenizer's delimiters, each interned: ``list(map(intern, WORD.findall(line)))``),
-    in C; ``None`` where it finds no offsets or when the C part is not in use."""
+    in C; ``None`` where it finds no offsets or when the C part is not in use.
+
+    With ``text`` (the text ``low`` lowercases; ``-norm`` without ``-noPunct``) it also
+    finds the offsets of words whose dots the normaliser dropped (``U.S.`` -> ``us``): a
+    dropped dot right after a letter or digit of the token joins its span, as in
+    :func:`meteor.text.normalize._tracked_tokens` (the normaliser run with provenance,
+    which the caller runs where this finds none)."""
     if NATIVE_TOKENS is None:
         return None
-    return NATIVE_TOKENS.line_tokens(low, line, fw)  # type: ignore[no-any-return]
+    return NATIVE_TOKENS.line_tokens(low, line, fw, text)  # type: ignore[no-any-return]
 
 
 def split_tokens(text: str, lower: bool, fw: FunctionWord = None) -> tuple[Token, ...] | None:

@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_java_chars.h"
+
 typedef struct {
     Py_UCS4 *p;
     Py_ssize_t n, cap;
@@ -70,16 +72,6 @@ static void swap(Buf *a, Buf *b) {
 
 /* -- character classes of Normalizer.java (meteor.text.normalize._ALPHA_RANGES) -- */
 
-static int is_alpha(Py_UCS4 c) {
-    return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x160 || c == 0x17D ||
-           c == 0x161 || c == 0x17E || c == 0x178 || (c >= 0xC0 && c <= 0xD6) ||
-           (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x17E) || (c >= 0x400 && c <= 0x4FF) ||
-           (c >= 0x500 && c <= 0x527) || (c >= 0xA640 && c <= 0xA66E) ||
-           (c >= 0xA67E && c <= 0xA697) || (c >= 0x1D00 && c <= 0x1D7F);
-}
-
-static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
-static int is_alnum(Py_UCS4 c) { return is_digit(c) || is_alpha(c); }
 /* java.util.regex \s */
 static int is_java_space(Py_UCS4 c) {
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
