@@ -318,8 +318,9 @@ static int unescape_runs(const Buf *in, Buf *out) {
             for (Py_ssize_t k = 0; k < p; k++)
                 if (put(out, '.') < 0) return -1;
             i += 3 * p + 5;
-        } else if (put(out, s[i++]) < 0) {
-            return -1;
+        } else { /* no later DOT of this run ends in MULTI either: copied at once (linear) */
+            for (Py_ssize_t e = i + (p > 0 ? 3 * p : 1); i < e; i++)
+                if (put(out, s[i]) < 0) return -1;
         }
     }
     return 0;
