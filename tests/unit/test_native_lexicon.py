@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import native_part, read_jsonl_gz, shared_path
+from conftest import native_part, wmt_en_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,12 +22,6 @@ from meteor.languages.lemma_table import LemmaTable
 from meteor.rules import python_java_hash
 from meteor.text import normalize
 
-#: The Meteor 1.5 expected-value files of the WMT and TED sets (English, ``-norm``).
-WMT_FILES = (
-    "wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz",
-    "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
-    "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
-)
 _ODD = st.lists(
     st.one_of(
         st.integers(0, 0x10FFFF),  # lone surrogates included
@@ -49,11 +43,9 @@ def wmt_words() -> set[str]:
 
 
 def _words() -> Iterator[str]:
-    for name in WMT_FILES:
-        for d in read_jsonl_gz(shared_path(name)):
-            for text in [d["hyp"], *d["refs"]]:
-                yield from text.split()
-                yield from (t.text for t in normalize.tokenize(normalize.jar_line(text)))
+    for text in wmt_en_texts():
+        yield from text.split()
+        yield from (t.text for t in normalize.tokenize(normalize.jar_line(text)))
 
 
 def _python_row(table: LemmaTable, word: str) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import native_part, read_jsonl_gz, shared_path
+from conftest import native_part, read_jsonl_gz, wmt_en_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,18 +125,12 @@ def test_every_line_of_the_shared_wmt_data(native: Any) -> None:
     its characters (commas, quotes, dashes, apostrophes) is skipped on many of them, and
     some hold runs of dots."""
     n = runs = 0
-    for name in (
-        "wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz",
-        "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
-        "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
-    ):
-        for d in read_jsonl_gz(shared_path(name)):
-            for text in [d["hyp"], *d["refs"]]:
-                line = normalize.jar_line(text)
-                runs += ".." in line
-                for no_punct in (False, True):
-                    _check(native, line, "en", no_punct)
-                    n += 1
+    for text in wmt_en_texts():
+        line = normalize.jar_line(text)
+        runs += ".." in line
+        for no_punct in (False, True):
+            _check(native, line, "en", no_punct)
+            n += 1
     assert n > 40_000 and runs > 50
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import native_part, read_jsonl_gz, shared_path
+from conftest import native_part, read_jsonl_gz, wmt_en_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -305,20 +305,13 @@ def test_dropped_dots_on_every_line_of_the_shared_wmt_data(native: Any) -> None:
     """Every WMT and TED line the C offsets accept equals the tracked normaliser, and the
     dotted words (U.S., p.m., I.Q.) no longer leave their lines to it."""
     n = found = dotted = 0
-    for name in (
-        "wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz",
-        "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
-        "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
-    ):
-        for d in read_jsonl_gz(shared_path(name)):
-            for text in [d["hyp"], *d["refs"]]:
-                line = normalize.jar_line(text)
-                ok = _dotted_check(line)
-                n += 1
-                found += ok
-                low = java_lower(line)
-                without = records.line_tokens(low, normalize.normalize_text(line), None)
-                dotted += ok and without is None  # the dots made it: before, Python's
+    for text in wmt_en_texts():
+        line = normalize.jar_line(text)
+        ok = _dotted_check(line)
+        n += 1
+        found += ok
+        without = records.line_tokens(java_lower(line), normalize.normalize_text(line), None)
+        dotted += ok and without is None  # the dots made it: before, Python's
     assert found > 0.995 * n and dotted > 200
 
 
