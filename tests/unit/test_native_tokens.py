@@ -247,16 +247,17 @@ def test_a_function_word_memo_gives_the_flags_of_its_function(
     def is_function(word: str) -> bool:
         return word[:1] in "a'i-"
 
-    memo = records.FunctionWordMemo(is_function, kept)
-    for text in texts:
-        want = normalize.tokenize(text, "en", function_word=is_function)
-        got = normalize.tokenize(text, "en", function_word=memo)
-        assert got == want
-        assert [t.function_word for t in got] == [is_function(t.text) for t in got]
-        assert len(memo) <= kept
-        with pytest.MonkeyPatch.context() as m:
-            m.setattr(records, "NATIVE_TOKENS", None)
-            assert normalize.tokenize(text, "en", function_word=memo) == want
+    for mode in ("meteor", "lower", "none"):
+        memo = records.FunctionWordMemo(is_function, kept)  # empty: still a function
+        for text in texts:
+            want = normalize.tokenize(text, "en", mode, function_word=is_function)
+            got = normalize.tokenize(text, "en", mode, function_word=memo)
+            assert got == want
+            assert [t.function_word for t in got] == [is_function(t.text) for t in got]
+            assert len(memo) <= kept
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(records, "NATIVE_TOKENS", None)
+                assert normalize.tokenize(text, "en", mode, function_word=memo) == want
 
 
 _DOTTED = [
