@@ -330,3 +330,14 @@ def test_dropped_dot_worked_examples(native: Any) -> None:
     assert records.line_tokens(".a.", normalize.normalize_text(".a."), None, ".a.") is None
     with pytest.raises(ValueError, match="as long as"):
         records.line_tokens("ab", "ab", None, "a")
+
+
+def test_an_older_build_of_a_part_is_not_used(native: Any) -> None:
+    """A part older than the Python code asks (its API constant) runs the Python code instead
+    of failing on a changed function (a stale ``pip install ./native``)."""
+    from meteor.runtime import compiled
+
+    assert native.API == 2
+    assert compiled("_tokens", api=2) is native
+    assert compiled("_tokens", api=3) is None
+    assert compiled("_normalize", api=2) is not None
