@@ -47,7 +47,7 @@ from meteor.stages.base import (
     Stage,
 )
 from meteor.stages.registry import get_stage, propose_all, propose_all_raw, stage_names
-from meteor.text import normalize
+from meteor.text import normalize, records
 from meteor.types import (
     Alignment,
     CorpusResult,
@@ -87,8 +87,8 @@ GC_PAUSE_WORD_PAIRS = 200 * 200
 #: whether a full collection fell in the unpaused part, 0.90 s with it paused.
 GC_PAUSE_CHAR_PAIRS = 1_200 * 1_200
 #: Words whose function-word flag a scorer remembers (its tokeniser asks once per token;
-#: about 0.5 MB when full).
-FUNCTION_WORD_MEMO = 4096
+#: about 0.6 MB when full).
+FUNCTION_WORD_MEMO = 16384
 # Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
 # meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
 # variable CANDIDATE_LIMIT_ENV replaces.
@@ -218,8 +218,8 @@ class Meteor:
         self.aligner.check(p, self.lang)
         self._function_lang = self._pick_function_words()
         # The tokenisers ask once per token: remembered for the commonest words.
-        self._function_word: Callable[[str], bool] = functools.lru_cache(FUNCTION_WORD_MEMO)(
-            functools.partial(_function_word, self._function_lang)
+        self._function_word: Callable[[str], bool] = records.FunctionWordMemo(
+            functools.partial(_function_word, self._function_lang), FUNCTION_WORD_MEMO
         )
         self._signatures: dict[int, str] = {}
         self._loaded: dict[str, Any] = {}  # the aligner's resources (_aligner_resources)

@@ -20,17 +20,20 @@
 
 * :func:`java_hash`: Java's ``String.hashCode``, the key Meteor 1.5 compares words
   by (the matchers' ``java_keys``, :func:`meteor.stages.base._key_function`) and the key of
-  the jar's stemmer tables (:mod:`meteor.languages.jar_stemmers`).
+  the jar's stemmer tables (:mod:`meteor.languages.jar_stemmers`).  In C
+  (``meteor_native._lexicon``) unless it is missing or ``METEOR_PURE_PYTHON`` is set.
 
-Imports nothing: safe to use from any layer.
+Imports only :mod:`meteor.runtime` (which finds the C part): safe to use from any layer.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["fold_yo", "is_definite", "is_perfect_segment", "java_hash"]
+from meteor.runtime import compiled
+
+__all__ = ["fold_yo", "is_definite", "is_perfect_segment", "java_hash", "python_java_hash"]
 
 
 def fold_yo(text: str) -> str:
@@ -78,10 +81,22 @@ def is_perfect_segment(
 
 
 @functools.lru_cache(maxsize=500_000)
-def java_hash(s: str) -> int:
+def python_java_hash(s: str) -> int:
     """Java ``String.hashCode``: 31-polynomial over UTF-16 code units, signed 32-bit."""
     h = 0
     b = s.encode("utf-16-le", "surrogatepass")
     for i in range(0, len(b), 2):
         h = (31 * h + (b[i] | (b[i + 1] << 8))) & 0xFFFFFFFF
     return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _java_hash() -> Callable[[str], int]:
+    """``meteor_native._lexicon.java_hash`` (no memo needed: a few dozen nanoseconds a
+    word), else :func:`python_java_hash` (memoised)."""
+    part = compiled("_lexicon")
+    return python_java_hash if part is None else part.java_hash  # type: ignore[no-any-return]
+
+
+#: Java ``String.hashCode`` of a str: :func:`python_java_hash`, in C when installed
+#: (``tests/unit/test_native_lexicon.py``: equal on every word).
+java_hash: Callable[[str], int] = _java_hash()

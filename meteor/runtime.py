@@ -124,16 +124,18 @@ def use_native() -> bool:
     return not pure_python()
 
 
-def compiled(part: str) -> ModuleType | None:
+def compiled(part: str, api: int = 1) -> ModuleType | None:
     """The C part ``meteor_native.<part>`` (``pip install ./native``), or ``None`` when it
-    is not installed or :func:`use_native` is off: then the caller runs its Python code,
-    which gives the same results."""
+    is not installed, :func:`use_native` is off or the part is older than ``api`` (its
+    ``API`` constant, 1 when it has none: a build from before a change of its functions):
+    then the caller runs its Python code, which gives the same results."""
     if not use_native():
         return None
     try:
-        return importlib.import_module(f"meteor_native.{part}")
+        module = importlib.import_module(f"meteor_native.{part}")
     except ImportError:
         return None
+    return module if getattr(module, "API", 1) >= api else None
 
 
 _GC_LOCK = threading.Lock()

@@ -1,4 +1,4 @@
-"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize, ._greedy, ._porter and ._kendall, C extensions with no dependency
+"""Builds meteor_native._beam (its bodies _beam_search.h and _beam_wide.h), ._synonym, ._phrases, ._tokens, ._normalize, ._greedy, ._porter, ._kendall and ._lexicon, C extensions with no dependency
 beyond CPython's headers.
 
 Optional: where it cannot be compiled (no C compiler, no Python headers) the package
@@ -26,11 +26,12 @@ setup(
     ext_modules=[
         part("_beam", depends=("_beam_search.h", "_beam_wide.h", "_beam_pair.h", "_stats_tuple.h")),
         part("_phrases"),
-        part("_normalize"),
-        part("_tokens"),
+        part("_normalize", depends=("_java_chars.h",)),
+        part("_tokens", depends=("_java_chars.h",)),
         part("_synonym"),
         part("_greedy", depends=("_stats_tuple.h",)),
         part("_porter"),
         part("_kendall"),
+        part("_lexicon"),
     ],
 )

@@ -378,3 +378,20 @@ def server() -> Iterator[dict[str, Any]]:
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     with streamlit_server(env) as srv:
         yield srv
+
+
+#: The Meteor 1.5 expected-value files of the English WMT and TED sets (``-norm``).
+WMT_EN_FILES = (
+    "wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz",
+    "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
+    "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
+)
+
+
+def wmt_en_texts() -> Iterator[str]:
+    """Every hypothesis and reference of :data:`WMT_EN_FILES`, in file order (shared data:
+    skipped or failed as :func:`shared_path` says when it is absent)."""
+    for name in WMT_EN_FILES:
+        for d in read_jsonl_gz(shared_path(name)):
+            yield d["hyp"]
+            yield from d["refs"]

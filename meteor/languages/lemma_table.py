@@ -23,7 +23,12 @@ from itertools import accumulate, chain
 
 import numpy as np
 
+from meteor.runtime import compiled
+
 __all__ = ["LemmaTable"]
+
+#: ``meteor_native._lexicon`` (:meth:`LemmaTable._row` in C), or ``None``.
+_NATIVE = compiled("_lexicon")
 
 
 class LemmaTable:
@@ -92,7 +97,11 @@ class LemmaTable:
         return obj
 
     def _row(self, word: str) -> int:
-        """The row of ``word``, or -1."""
+        """The row of ``word``, or -1 (in C when installed: ``lemma_row``)."""
+        if _NATIVE is not None:
+            return _NATIVE.lemma_row(  # type: ignore[no-any-return]
+                self._hashes, self._rows, self._blob, self._offsets, word
+            )
         data = word.encode("utf-8", "surrogatepass")
         h = zlib.crc32(data)
         hashes = self._hashes

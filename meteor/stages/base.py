@@ -61,6 +61,7 @@ class Sentence:
 
     __slots__ = (
         "_key_index",
+        "_keys",
         "_lang",
         "_lemma_index",
         "_lemmas",
@@ -74,7 +75,6 @@ class Sentence:
         "_syn",
         "_synset_index",
         "_with_syn",
-        "keys",
         "words",
     )
 
@@ -90,9 +90,8 @@ class Sentence:
         self._lang = lang
         # the words every look-up takes (ё folded when asked; else the words themselves)
         self._prepped = self.words if not params.fold_yo else list(map(fold_yo, self.words))
-        key = _key_function(params)
-        #: Word keys (``Stage.java:43-50``: ``String.hashCode`` when ``java_keys``).
-        self.keys: list[Hashable] = list(map(key, self._prepped))
+        # made on first use: the one-C-call pair alignment reads its own word records
+        self._keys: list[Hashable] | None = None
         self._key_index: dict[Hashable, list[int]] | None = None
         self._stems: list[str] | None = None
         self._stem_keys: list[Hashable] | None = None
@@ -110,6 +109,13 @@ class Sentence:
     def prepped(self) -> list[str]:
         """The words every look-up takes: ё folded when the params fold it."""
         return self._prepped
+
+    @property
+    def keys(self) -> list[Hashable]:
+        """Word keys (``Stage.java:43-50``: ``String.hashCode`` when ``java_keys``)."""
+        if self._keys is None:
+            self._keys = list(map(_key_function(self._params), self._prepped))
+        return self._keys
 
     def key_index(self) -> dict[Hashable, list[int]]:
         """Word key -> positions (ascending)."""

@@ -40,7 +40,7 @@ its own, and the two agree.
 
 With ``meteor_native`` installed (``pip install ./native``) and ``METEOR_PURE_PYTHON``
 unset, :func:`normalize_text` runs the same steps in C (:data:`NATIVE_NORMALIZE`) for every
-line without a run of dots or ``DOTMULTI`` (nearly all), and :func:`tokenize` finds the
+line, and :func:`tokenize` finds the
 offsets and builds the tokens in C (:mod:`meteor.text.records`); the results are the
 Python code's (tests/unit/test_native_normalize.py, test_native_tokens.py).
 
@@ -110,11 +110,11 @@ _NBP_ANY: Final = 1
 _NBP_NUMERIC_ONLY: Final = 2
 
 
-def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str | None] | None:
+def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str] | None:
     """``meteor_native._normalize.normalize_line`` (``pip install ./native``), or ``None``
     (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`_run` without provenance in C,
-    the line before lowercasing, for lines without a run of dots (``None`` for those)."""
-    part = compiled("_normalize")
+    the line before lowercasing."""
+    part = compiled("_normalize", api=2)  # 2: every line (runs of dots too)
     return None if part is None else part.normalize_line  # type: ignore[no-any-return]
 
 
@@ -444,9 +444,7 @@ def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> st
     """
     if NATIVE_NORMALIZE is not None:
         spec = _lang_spec(lang)
-        out = NATIVE_NORMALIZE(text, spec.native_lang, spec.prefixes, no_punct)
-        if out is not None:  # None: a run of dots (Python's own code below)
-            return java_lower(out)
+        return java_lower(NATIVE_NORMALIZE(text, spec.native_lang, spec.prefixes, no_punct))
     line = Line(" " + text + " ")
     _run(line, lang, no_punct)
     return line.s
@@ -499,7 +497,11 @@ def tokenize(
     line = normalize_text(text, lang, no_punct=no_punct)
     if records.NATIVE_TOKENS is not None:  # the words, verbatim_spans and the records, in C
         low = java_lower(text)
-        toks = records.line_tokens(low, line, function_word) if len(low) == len(text) else None
+        toks = (
+            records.line_tokens(low, line, function_word, None if no_punct else text)
+            if len(low) == len(text)
+            else None
+        )
         if toks is not None:
             return toks
     else:

@@ -19,14 +19,48 @@ from typing import Any
 from meteor.runtime import compiled
 from meteor.types import Token
 
-__all__ = ["NATIVE_TOKENS", "build", "line_tokens", "split_tokens", "verbatim_tokens"]
+__all__ = [
+    "NATIVE_TOKENS",
+    "FunctionWordMemo",
+    "build",
+    "line_tokens",
+    "split_tokens",
+    "verbatim_tokens",
+]
 
 FunctionWord = Callable[[str], bool] | None
 
 
+class FunctionWordMemo(dict[str, bool]):
+    """``bool(is_function(word))`` remembered per word, as a callable ``fw`` for the token
+    builders below: their C code reads a remembered word's flag from the dict itself (no
+    Python call per token) and calls the memo only for a new word.  At most ``kept``
+    words are remembered (then it starts again)."""
+
+    __slots__ = ("_is_function", "_kept")
+
+    def __init__(self, is_function: Callable[[str], bool], kept: int) -> None:
+        super().__init__()
+        self._is_function = is_function
+        self._kept = kept
+
+    def __missing__(self, word: str) -> bool:
+        if len(self) >= self._kept:
+            self.clear()
+        flag = self[word] = bool(self._is_function(word))
+        return flag
+
+    def __call__(self, word: str) -> bool:
+        return self[word]
+
+    def __bool__(self) -> bool:
+        """True, empty or not: callers test ``function_word or default`` (a callable)."""
+        return True
+
+
 def _native() -> Any:
     """``meteor_native._tokens`` bound to :class:`~meteor.types.Token`, or ``None``."""
-    part = compiled("_tokens")
+    part = compiled("_tokens", api=2)  # 2: line_tokens takes the text (dropped dots)
     if part is not None:
         part.bind(Token)
     return part
@@ -64,13 +98,21 @@ def verbatim_tokens(
     return NATIVE_TOKENS.verbatim_tokens(low, words, fw)  # type: ignore[no-any-return]
 
 
-def line_tokens(low: str, line: str, fw: FunctionWord = None) -> tuple[Token, ...] | None:
+def line_tokens(
+    low: str, line: str, fw: FunctionWord = None, text: str | None = None
+) -> tuple[Token, ...] | None:
     """:func:`verbatim_tokens` for the words of the normalised ``line`` (split on
     StringTokenizer's delimiters, each interned: ``list(map(intern, WORD.findall(line)))``),
-    in C; ``None`` where it finds no offsets or when the C part is not in use."""
+    in C; ``None`` where it finds no offsets or when the C part is not in use.
+
+    With ``text`` (the text ``low`` lowercases; ``-norm`` without ``-noPunct``) it also
+    finds the offsets of words whose dots the normaliser dropped (``U.S.`` -> ``us``): a
+    dropped dot right after a letter or digit of the token joins its span, as in
+    :func:`meteor.text.normalize._tracked_tokens` (the normaliser run with provenance,
+    which the caller runs where this finds none)."""
     if NATIVE_TOKENS is None:
         return None
-    return NATIVE_TOKENS.line_tokens(low, line, fw)  # type: ignore[no-any-return]
+    return NATIVE_TOKENS.line_tokens(low, line, fw, text)  # type: ignore[no-any-return]
 
 
 def split_tokens(text: str, lower: bool, fw: FunctionWord = None) -> tuple[Token, ...] | None:

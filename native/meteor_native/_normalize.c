@@ -1,12 +1,13 @@
-/* Meteor 1.5's normaliser (Normalizer.normalizeLine, Normalizer.java:174-308) in C, for
- * the lines that hold no run of dots.
+/* Meteor 1.5's normaliser (Normalizer.normalizeLine, Normalizer.java:174-308) in C.
  *
  * A C transcription of meteor.text.normalize._run without provenance (the pure-Python
- * reference, which runs when this module is not installed, METEOR_PURE_PYTHON is set, or
- * this function declines): the same steps in the same order on a buffer of code points.
+ * reference, which runs when this module is not installed or METEOR_PURE_PYTHON is set):
+ * the same steps in the same order on a buffer of code points.
  *
  *  1. a space on each side of every character that is not alnum, \s or . ' ` , - ‘ ’;
- *  2. (runs of dots: declined, see below);
+ *  2. a run of k >= 2 dots becomes " DOTMULTI" and k - 1 dots, then each DOTMULTI and
+ *     the m dots after it "DOT" * m + "DOTMULTI" and a space (Java's loop in one pass,
+ *     as meteor.text.dot_runs.escape_dot_runs);
  *  3. commas split unless between digits (three replaceAll passes with context);
  *  4. ` ‘ ’ become ', then “ ” and '' become " with spaces;
  *  5. the en dash becomes -, then -- becomes -;
@@ -16,21 +17,24 @@
  *     with a letter), keeps it (a nonbreaking prefix, or before a word starting with
  *     [a-z], or a #NUMERIC_ONLY# prefix before [0-9]) or has it split off; the words
  *     joined by spaces;
- *  9. with no_punct, every character that is not alnum becomes a space;
+ *  9. every (DOT)+MULTI, p times DOT, becomes p dots (unescape_dot_runs); with
+ *     no_punct, every character that is not alnum becomes a space;
  * 10. runs of spaces (U+0020 and the r_white spaces) become one space, every r_white
  *     space becomes U+0020, and the line is trimmed (String.trim).
  *
  * A replaceAll with context consumes its context characters, so a match starts at least
  * two characters after the previous one (meteor.text.tracked_line.ContextRule).  The
- * line is returned before lowercasing (java_lower, in Python).  Declined (None): a line
- * with ".." or "DOTMULTI" in it, or one where step 8 made "DOTMULTI" (the escapes of
- * step 2 and 9, whose loops meteor.text.dot_runs reproduces, are Python's alone).
- * tests/unit/test_native_normalize.py compares the two on random and real text.
+ * line is returned before lowercasing (java_lower, in Python).  Steps 3-7 are skipped
+ * when the line holds none of the characters they replace (they would copy it).
+ * tests/unit/test_native_normalize.py compares the two on random text and on every line
+ * of the shared WMT data.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_java_chars.h"
 
 typedef struct {
     Py_UCS4 *p;
@@ -68,16 +72,6 @@ static void swap(Buf *a, Buf *b) {
 
 /* -- character classes of Normalizer.java (meteor.text.normalize._ALPHA_RANGES) -- */
 
-static int is_alpha(Py_UCS4 c) {
-    return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x160 || c == 0x17D ||
-           c == 0x161 || c == 0x17E || c == 0x178 || (c >= 0xC0 && c <= 0xD6) ||
-           (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x17E) || (c >= 0x400 && c <= 0x4FF) ||
-           (c >= 0x500 && c <= 0x527) || (c >= 0xA640 && c <= 0xA66E) ||
-           (c >= 0xA67E && c <= 0xA697) || (c >= 0x1D00 && c <= 0x1D7F);
-}
-
-static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
-static int is_alnum(Py_UCS4 c) { return is_digit(c) || is_alpha(c); }
 /* java.util.regex \s */
 static int is_java_space(Py_UCS4 c) {
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
@@ -256,13 +250,85 @@ static int rebuild(const Buf *in, Buf *out, PyObject *prefixes) {
     return put(out, ' ');
 }
 
-static int contains_dotmulti(const Buf *b) {
-    static const char word[] = "DOTMULTI";
-    for (Py_ssize_t i = 0; i + 8 <= b->n; i++) {
-        Py_ssize_t k = 0;
-        while (k < 8 && b->p[i + k] == (Py_UCS4)word[k]) k++;
-        if (k == 8) return 1;
+/* -- runs of dots (meteor.text.dot_runs) ------------------------------------------ */
+
+/* Whether the ASCII word w is at b->p[i]. */
+static int at(const Buf *b, Py_ssize_t i, const char *w) {
+    for (; *w; w++, i++)
+        if (i >= b->n || b->p[i] != (Py_UCS4)(unsigned char)*w) return 0;
+    return 1;
+}
+
+/* Step 2, r_multi_dot: \.(\.+) -> " DOTMULTI$1" (a run of k dots: " DOTMULTI" and k - 1
+ * dots).  Returns whether anything changed (1), 0, or -1 on failure. */
+static int multi_dot(const Buf *in, Buf *out) {
+    const Py_UCS4 *s = in->p;
+    Py_ssize_t n = in->n;
+    int changed = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        if (s[i] == '.' && i + 1 < n && s[i + 1] == '.') {
+            if (puts_ascii(out, " DOTMULTI") < 0) return -1;
+            changed = 1;
+            for (i++; i < n && s[i] == '.'; i++)
+                if (put(out, '.') < 0) return -1;
+        } else if (put(out, s[i++]) < 0) {
+            return -1;
+        }
     }
+    return changed;
+}
+
+/* Step 2, Java's while loop over r_multi_dot2 and "DOTMULTI." -> "DOTDOTMULTI" in one pass
+ * (escape_dot_runs): DOTMULTI and m dots become "DOT" * m + "DOTMULTI", then a space unless
+ * at the end of the line or blocked (m == 1, right after a run of one dot that got its
+ * space). */
+static int escape_runs(const Buf *in, Buf *out) {
+    const Py_UCS4 *s = in->p;
+    Py_ssize_t n = in->n, prev_end = -1;
+    int prev_space = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        if (!(i + 8 < n && s[i + 8] == '.' && at(in, i, "DOTMULTI"))) {
+            if (put(out, s[i++]) < 0) return -1;
+            continue;
+        }
+        Py_ssize_t b = i + 8;
+        while (b < n && s[b] == '.') b++;
+        Py_ssize_t m = b - i - 8;
+        int blocked = m == 1 && i == prev_end && prev_space;
+        int space = b < n && !blocked;
+        prev_end = b;
+        prev_space = m == 1 && space;
+        for (Py_ssize_t k = 0; k < m; k++)
+            if (puts_ascii(out, "DOT") < 0) return -1;
+        if (puts_ascii(out, space ? "DOTMULTI " : "DOTMULTI") < 0) return -1;
+        i = b;
+    }
+    return 0;
+}
+
+/* Step 9, the while loop over "DOTDOTMULTI" -> "DOTMULTI." and then "DOTMULTI" -> "."
+ * (unescape_dot_runs): every (DOT)+MULTI, p times DOT, becomes p dots. */
+static int unescape_runs(const Buf *in, Buf *out) {
+    const Py_UCS4 *s = in->p;
+    Py_ssize_t n = in->n;
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t p = 0;
+        while (at(in, i + 3 * p, "DOT")) p++;
+        if (p > 0 && at(in, i + 3 * p, "MULTI")) {
+            for (Py_ssize_t k = 0; k < p; k++)
+                if (put(out, '.') < 0) return -1;
+            i += 3 * p + 5;
+        } else { /* no later DOT of this run ends in MULTI either: copied at once (linear) */
+            for (Py_ssize_t e = i + (p > 0 ? 3 * p : 1); i < e; i++)
+                if (put(out, s[i]) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+static int contains(const Buf *b, const char *w) {
+    for (Py_ssize_t i = 0; i < b->n; i++)
+        if (at(b, i, w)) return 1;
     return 0;
 }
 
@@ -307,53 +373,68 @@ static PyObject *normalize_line(PyObject *self, PyObject *args) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     Buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
     PyObject *res = NULL;
-    int declined = 0;
+    /* which characters steps 3-7 act on occur (no earlier step makes them, save the ' of
+     * step 4): a step whose characters are absent would copy the line unchanged */
+    int commas = 0, quotes_in = 0, dash = 0, apos = 0;
     if (put(&a, ' ') < 0) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '.' && i + 1 < n && PyUnicode_READ(kind, data, i + 1) == '.') declined = 1;
+        commas |= c == ',';
+        dash |= c == '-' || c == 0x2013;
+        apos |= c == '\'' || c == '`' || c == 0x2018 || c == 0x2019;
+        quotes_in |= c == 0x201C || c == 0x201D;
         if (put(&a, c) < 0) goto done;
     }
+    quotes_in |= apos;
     if (put(&a, ' ') < 0) goto done;
-    if (declined || contains_dotmulti(&a)) goto done;
     if (sep_other(&a, &b) < 0) goto done; /* 1 */
     swap(&a, &b);
+    int runs = multi_dot(&a, &b); /* 2 */
+    if (runs < 0) goto done;
+    if (runs) swap(&a, &b);
+    else b.n = 0;
+    if (contains(&a, "DOTMULTI.")) {
+        if (escape_runs(&a, &b) < 0) goto done;
+        swap(&a, &b);
+    }
     static const int comma_sides[3][2] = {{0, 0}, {1, 0}, {0, 1}}; /* 3: pre in, post in */
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3 && commas; k++) {
         if (context(&a, &b, ',', " , ", DIGIT, comma_sides[k][0], DIGIT, comma_sides[k][1]) < 0)
             goto done;
         swap(&a, &b);
     }
-    if (quotes(&a, &b) < 0) goto done; /* 4 */
-    swap(&a, &b);
-    if (dashes(&a, &b) < 0) goto done; /* 5 */
-    swap(&a, &b);
-    if (context(&a, &b, '-', " ", DOT_ALNUM, 1, ALNUM, 1) < 0) goto done; /* 6 */
-    swap(&a, &b);
-    if (apostrophes(&a, &b, lang) < 0) goto done; /* 7 */
+    if (quotes_in) { /* 4 */
+        if (quotes(&a, &b) < 0) goto done;
+        swap(&a, &b);
+    }
+    if (dash) {
+        if (dashes(&a, &b) < 0) goto done; /* 5 */
+        swap(&a, &b);
+        if (context(&a, &b, '-', " ", DOT_ALNUM, 1, ALNUM, 1) < 0) goto done; /* 6 */
+        swap(&a, &b);
+    }
+    if (apos && apostrophes(&a, &b, lang) < 0) goto done; /* 7 */
     if (rebuild(&a, &b, prefixes) < 0) goto done; /* 8 */
     swap(&a, &b);
-    if (contains_dotmulti(&a)) {
-        declined = 1;
-        goto done;
+    if (contains(&a, "DOTMULTI")) { /* 9 */
+        if (unescape_runs(&a, &b) < 0) goto done;
+        swap(&a, &b);
     }
-    if (no_punct) /* 9 */
+    if (no_punct)
         for (Py_ssize_t i = 0; i < a.n; i++)
             if (!is_alnum(a.p[i])) a.p[i] = ' ';
     res = collapse_and_trim(&a); /* 10 */
 done:
     free(a.p);
     free(b.p);
-    if (res == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
     return res;
 }
 
 static PyMethodDef methods[] = {
     {"normalize_line", normalize_line, METH_VARARGS,
-     "normalize_line(text, lang, prefixes, no_punct) -> str or None\n\n"
+     "normalize_line(text, lang, prefixes, no_punct) -> str\n\n"
      "Normalizer.normalizeLine of text (before lowercasing): lang 0 English, 1 French,\n"
-     "2 the others; prefixes: {nonbreaking prefix: 1, or 2 for #NUMERIC_ONLY#}.  None for\n"
-     "a line with a run of dots or DOTMULTI in it (the Python code normalises those)."},
+     "2 the others; prefixes: {nonbreaking prefix: 1, or 2 for #NUMERIC_ONLY#}."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -363,6 +444,10 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
+/* API: the version of these functions the Python code asks for (meteor.runtime.compiled):
+ * 2 since every line is normalised here. */
 PyMODINIT_FUNC PyInit__normalize(void) {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -13,9 +13,12 @@
  *   then either could be the dropped one).  A token must be one run of text characters.
  *   When the pairing fails it returns None, as the Python code does, and the caller runs
  *   the normaliser again with provenance.
- * - line_tokens(low, line, fw): verbatim_tokens on the words of the normalised line,
+ * - line_tokens(low, line, fw, text): verbatim_tokens on the words of the normalised line,
  *   split on StringTokenizer's delimiters and interned (list(map(intern,
- *   WORD.findall(line))) in meteor.text.normalize.tokenize).
+ *   WORD.findall(line))) in meteor.text.normalize.tokenize).  Given the text, a dot that
+ *   step 8 of the normaliser dropped (U.S. -> us) may also be passed over, right after a
+ *   paired letter or digit, and joins its span: the offsets
+ *   meteor.text.normalize._tracked_tokens (the normaliser run with provenance) gives.
  * - split_tokens(text, lower, fw): the whitespace tokens of meteor.text.tokenize_nltk.tokens
  *   (each word interned, as the Python loop does):
  *   the words of text.split() (Py_UNICODE_ISSPACE, as str.split), each at its place in
@@ -28,6 +31,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include "_java_chars.h"
 
 static PyTypeObject *token_type = NULL;
 static PyObject *field[4] = {NULL, NULL, NULL, NULL}; /* text, start, end, function_word */
@@ -69,9 +74,16 @@ static PyObject *new_token(PyObject *text, PyObject *start, PyObject *end, PyObj
     return obj;
 }
 
-/* fw(word) as a bool object (new reference); Py_False when fw is None. */
+/* fw(word) as a bool object (new reference); Py_False when fw is None.  A dict fw
+ * (meteor.text.records.FunctionWordMemo, callable) is read first: fw is called only
+ * for a word it does not hold. */
 static PyObject *function_word(PyObject *fw, PyObject *word) {
     if (fw == Py_None) Py_RETURN_FALSE;
+    if (PyDict_Check(fw)) {
+        PyObject *flag = PyDict_GetItemWithError(fw, word); /* borrowed */
+        if (flag != NULL) return Py_NewRef(flag);
+        if (PyErr_Occurred()) return NULL;
+    }
     return PyObject_CallOneArg(fw, word);
 }
 
@@ -111,11 +123,22 @@ static Py_UCS4 one_for_one(Py_UCS4 c) {
     }
 }
 
-/* verbatim_tokens's body (words: a list). */
-static PyObject *tokens_of(PyObject *low, PyObject *words, PyObject *fw) {
+/* Whether the dot at low[i] can be one that step 8 dropped from the word of the token
+ * character paired with low[last] (a dotted word with a letter loses all its dots,
+ * U.S. -> us; the dot's span joins that character's): right after it, and that
+ * character alnum (Normalizer's class) in the text and lowercased, so that no step put a
+ * space between the two.  text: the original text (NULL: no dot was dropped). */
+static int dropped_dot(const void *ld, int lk, const void *td, int tk, Py_ssize_t i,
+                       Py_ssize_t last) {
+    return td != NULL && last >= 0 && i == last + 1 && PyUnicode_READ(lk, ld, i) == '.' &&
+           is_alnum(PyUnicode_READ(lk, ld, last)) && is_alnum(PyUnicode_READ(tk, td, last));
+}
+
+/* verbatim_tokens's body (words: a list); text (or NULL) as in dropped_dot. */
+static PyObject *tokens_of(PyObject *low, PyObject *words, PyObject *fw, PyObject *text) {
     if (!ready()) return NULL;
-    int lk = PyUnicode_KIND(low);
-    const void *ld = PyUnicode_DATA(low);
+    int lk = PyUnicode_KIND(low), tk = text == NULL ? 0 : PyUnicode_KIND(text);
+    const void *ld = PyUnicode_DATA(low), *td = text == NULL ? NULL : PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(low), n_w = PyList_GET_SIZE(words), i = 0;
     Py_UCS4 prev = 0; /* the last token character paired (0: none yet) */
     PyObject *out = PyTuple_New(n_w);
@@ -137,12 +160,24 @@ static PyObject *tokens_of(PyObject *low, PyObject *words, PyObject *fw) {
                 if (i == n) goto other;
                 Py_UCS4 a = PyUnicode_READ(lk, ld, i);
                 if (a == c || one_for_one(a) == c) break;
+                if (first >= 0 && dropped_dot(ld, lk, td, tk, i, last)) { /* inside the token */
+                    last = i;
+                    continue;
+                }
                 if (a != '-' || prev == '-') goto other; /* only a hyphen can have been dropped */
             }
             if (first < 0) first = i;
             else if (i != last + 1) goto other; /* a token's characters are one run of the text */
             last = i++;
             prev = c;
+        }
+        /* a dropped dot right after the token is in its span, unless the next token may
+         * be that dot split off (step 8's "end ." ) */
+        if (i < n && dropped_dot(ld, lk, td, tk, i, last)) {
+            PyObject *next = k + 1 < n_w ? PyList_GET_ITEM(words, k + 1) : NULL;
+            if (next == NULL || !PyUnicode_Check(next) || PyUnicode_GET_LENGTH(next) == 0 ||
+                PyUnicode_READ_CHAR(next, 0) != '.')
+                last = i++;
         }
         PyObject *tok = token_at(w, first, last + 1, fw);
         if (tok == NULL) goto fail;
@@ -236,7 +271,7 @@ fail:
 static PyObject *verbatim_tokens(PyObject *self, PyObject *args) {
     PyObject *low, *words, *fw;
     if (!PyArg_ParseTuple(args, "UO!O:verbatim_tokens", &low, &PyList_Type, &words, &fw)) return NULL;
-    return tokens_of(low, words, fw);
+    return tokens_of(low, words, fw, NULL);
 }
 
 /* StringTokenizer's delimiters (meteor.text.java_chars.WORD splits on the others). */
@@ -270,11 +305,16 @@ fail:
 }
 
 static PyObject *line_tokens(PyObject *self, PyObject *args) {
-    PyObject *low, *line, *fw;
-    if (!PyArg_ParseTuple(args, "UUO:line_tokens", &low, &line, &fw)) return NULL;
+    PyObject *low, *line, *fw, *text = Py_None;
+    if (!PyArg_ParseTuple(args, "UUO|O:line_tokens", &low, &line, &fw, &text)) return NULL;
+    if (text != Py_None && (!PyUnicode_Check(text) ||
+                            PyUnicode_GET_LENGTH(text) != PyUnicode_GET_LENGTH(low))) {
+        PyErr_SetString(PyExc_ValueError, "text must be None or a str as long as low");
+        return NULL;
+    }
     PyObject *words = line_words(line);
     if (words == NULL) return NULL;
-    PyObject *out = tokens_of(low, words, fw);
+    PyObject *out = tokens_of(low, words, fw, text == Py_None ? NULL : text);
     Py_DECREF(words);
     return out;
 }
@@ -287,10 +327,12 @@ static PyMethodDef methods[] = {
      "text) minus its separators, in order; None otherwise.  fw(word) gives each token's\n"
      "function_word (None: False)."},
     {"line_tokens", line_tokens, METH_VARARGS,
-     "line_tokens(low, line, fw) -> tuple of Token, or None\n\n"
+     "line_tokens(low, line, fw, text=None) -> tuple of Token, or None\n\n"
      "verbatim_tokens(low, words, fw) for the words of the normalised line (split on\n"
      "StringTokenizer's delimiters \" \\t\\n\\r\\f\", each interned, as\n"
-     "list(map(intern, WORD.findall(line))))."},
+     "list(map(intern, WORD.findall(line)))).  Given the original text (-norm without\n"
+     "-noPunct), a dot step 8 dropped after a letter or digit (U.S. -> us) joins the\n"
+     "span of the token character before it, as the normaliser's provenance has it."},
     {"split_tokens", split_tokens, METH_VARARGS,
      "split_tokens(text, lower, fw) -> tuple of Token\n\n"
      "The words of text.split() with their offsets, each lowercased (str.lower) when lower\n"
@@ -307,6 +349,10 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
+/* API: the version of these functions the Python code asks for (meteor.runtime.compiled):
+ * 2 since line_tokens takes the text. */
 PyMODINIT_FUNC PyInit__tokens(void) {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import native_part, read_jsonl_gz
+from conftest import native_part, read_jsonl_gz, wmt_en_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -234,3 +234,110 @@ def test_the_environment_switches_the_c_records_off(native: Any) -> None:
     env = {**os.environ, PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "True", out.stderr
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(_TEXTS, max_size=4), kept=st.integers(1, 6))
+def test_a_function_word_memo_gives_the_flags_of_its_function(
+    native: Any, texts: list[str], kept: int
+) -> None:
+    """The C builders read a remembered flag from the memo itself and call it for a new
+    word; the memo starts again when full: the flags are the function's every time."""
+
+    def is_function(word: str) -> bool:
+        return word[:1] in "a'i-"
+
+    for mode in ("meteor", "lower", "none"):
+        memo = records.FunctionWordMemo(is_function, kept)  # empty: still a function
+        for text in texts:
+            want = normalize.tokenize(text, "en", mode, function_word=is_function)
+            got = normalize.tokenize(text, "en", mode, function_word=memo)
+            assert got == want
+            assert [t.function_word for t in got] == [is_function(t.text) for t in got]
+            assert len(memo) <= kept
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(records, "NATIVE_TOKENS", None)
+                assert normalize.tokenize(text, "en", mode, function_word=memo) == want
+
+
+_DOTTED = [
+    "U.S.", "e.g.", "p.m.", "a.b.", "1.2.", ".a.", "x.y", "Mr.", "No.", "...", "..", ".", "U.N.",
+    "I.Q.", "Ü.S.", "\u212a.", "İ.", "(", ")", "-", "–", "'", "’", "“", ",", " ", "\xa0", "\t",
+    "a", "Z", "7", "s",
+]  # fmt: skip
+
+
+def _tracked(text: str, no_punct: bool) -> list[tuple[str, int, int]]:
+    """The offsets of the normaliser run with provenance (what tokenize falls back to)."""
+    return normalize._tracked_tokens(text, "en", no_punct)
+
+
+def _dotted_check(text: str, no_punct: bool = False) -> bool:
+    """line_tokens given the text: the tracked offsets, or None; True when it found them."""
+    low = java_lower(text)
+    if len(low) != len(text):
+        return False
+    line = normalize.normalize_text(text, "en", no_punct=no_punct)
+    got = records.line_tokens(low, line, None, None if no_punct else text)
+    if got is not None:
+        assert [(t.text, t.start, t.end) for t in got] == _tracked(text, no_punct), text
+    return got is not None
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.one_of(
+        st.lists(st.sampled_from(_DOTTED), max_size=12).map("".join),
+        st.text(alphabet="..aZ7 -'’(\xa0", max_size=20),
+    ),
+    no_punct=st.booleans(),
+)
+def test_dropped_dots_have_the_offsets_of_the_tracked_normaliser(
+    native: Any, text: str, no_punct: bool
+) -> None:
+    """A word whose dots step 8 dropped (U.S. -> us): each dot joins the span of the letter
+    or digit before it, as the normaliser's provenance has it; where that cannot be told
+    (a dot that led its word, or came after a space or a bracket) the tracked run is left
+    to Python."""
+    _dotted_check(text, no_punct)
+
+
+def test_dropped_dots_on_every_line_of_the_shared_wmt_data(native: Any) -> None:
+    """Every WMT and TED line the C offsets accept equals the tracked normaliser, and the
+    dotted words (U.S., p.m., I.Q.) no longer leave their lines to it."""
+    n = found = dotted = 0
+    for text in wmt_en_texts():
+        line = normalize.jar_line(text)
+        ok = _dotted_check(line)
+        n += 1
+        found += ok
+        without = records.line_tokens(java_lower(line), normalize.normalize_text(line), None)
+        dotted += ok and without is None  # the dots made it: before, Python's
+    assert found > 0.995 * n and dotted > 200
+
+
+def test_dropped_dot_worked_examples(native: Any) -> None:
+    spans = {
+        "The U.S. army": [("the", 0, 3), ("us", 4, 8), ("army", 9, 13)],
+        "at 5 p.m.": [("at", 0, 2), ("5", 3, 4), ("pm", 5, 9)],
+        "(U.S.)": [("(", 0, 1), ("us", 1, 5), (")", 5, 6)],
+        "U.S.-born": [("us", 0, 4), ("born", 5, 9)],
+    }
+    for text, want in spans.items():
+        got = normalize.tokenize(text)
+        assert [(t.text, t.start, t.end) for t in got] == want == _tracked(text, False)
+    # a dot that led its word: left to the tracked run
+    assert records.line_tokens(".a.", normalize.normalize_text(".a."), None, ".a.") is None
+    with pytest.raises(ValueError, match="as long as"):
+        records.line_tokens("ab", "ab", None, "a")
+
+
+def test_an_older_build_of_a_part_is_not_used(native: Any) -> None:
+    """A part older than the Python code asks (its API constant) runs the Python code instead
+    of failing on a changed function (a stale ``pip install ./native``)."""
+    from meteor.runtime import compiled
+
+    assert native.API == 2
+    assert compiled("_tokens", api=2) is native
+    assert compiled("_tokens", api=3) is None
+    assert compiled("_normalize", api=2) is not None
