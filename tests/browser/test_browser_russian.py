@@ -138,6 +138,7 @@ def test_russian_preset_with_no_pair_shows_the_russian_example(
     Russian); the boxes now show the Russian example, scored as the library does, and a
     reload (the address now holds the pair) keeps it."""
     from _browser import wait_metric
+    from playwright.sync_api import expect
 
     from meteor import Meteor
     from pages._pair import EXAMPLES
@@ -148,10 +149,9 @@ def test_russian_preset_with_no_pair_shows_the_russian_example(
     settle(page)
     for _ in range(2):
         wait_metric(page, "METEOR", want)
-        assert page.get_by_role("textbox", name="Hypothesis").input_value() == ex.hyp
-        assert page.get_by_role("textbox", name="Reference(s), one per line").input_value() == (
-            ex.ref
-        )
+        # the boxes may fill a moment after the metric (a reload under load): wait for them
+        expect(page.get_by_role("textbox", name="Hypothesis")).to_have_value(ex.hyp)
+        expect(page.get_by_role("textbox", name="Reference(s), one per line")).to_have_value(ex.ref)
         page.reload()
         settle(page)
 
