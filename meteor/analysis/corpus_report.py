@@ -228,12 +228,13 @@ def corpus_report(
     for name, hyps in corpus.systems:
         say(f"score {name} ({len(hyps):,} segments)")
         refs = corpus.refs_of(name)
-        if workers is not None:
-            from meteor.runners.parallel import score_corpus
+        from meteor.runners.parallel import score_corpus
 
-            results[name] = score_corpus(m, list(hyps), list(refs), workers=workers)
-        else:
-            results[name] = m.corpus_score(list(hyps), list(refs))
+        # in this process unless workers are given; no candidate lists either way (the
+        # report reads none)
+        results[name] = score_corpus(
+            m, list(hyps), list(refs), workers=1 if workers is None else workers
+        )
         ids[name] = corpus.ids_of(name)
     return build_report(
         results,
