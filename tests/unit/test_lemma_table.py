@@ -47,9 +47,22 @@ def test_every_lemma_and_its_synsets_as_the_dict() -> None:
         assert meteor_morph(word, table) == meteor_morph(word, plain)
 
 
+def test_real_crc32_collisions_are_told_apart_by_the_words() -> None:
+    """Two words with one zlib.crc32 (0x4ddb0c25) keep their own rows, in C or Python."""
+    import zlib
+
+    assert zlib.crc32(b"plumless") == zlib.crc32(b"buckeroo")
+    table = LemmaTable({"plumless": [1], "buckeroo": [2, 3]})
+    assert table.get("plumless") == frozenset({1})
+    assert table.get("buckeroo") == frozenset({2, 3})
+    assert "plumlesz" not in table
+
+
 def test_equal_hashes_are_told_apart_by_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a hash that collides on every word of a length, look-ups still compare bytes."""
+    """With a hash that collides on every word of a length, look-ups still compare bytes
+    (the Python look-up: the C one computes zlib's crc32 itself, which the patch leaves)."""
     monkeypatch.setattr(lemma_table, "zlib", types.SimpleNamespace(crc32=len))
+    monkeypatch.setattr(lemma_table, "_NATIVE", None)
     words = {"cat": [1, 2], "dog": [3], "cow": [4, 4, 5], "horse": [6], "é": [7]}
     table = LemmaTable(words)
     for w, offs in words.items():
