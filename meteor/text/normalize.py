@@ -481,7 +481,7 @@ def tokenize(
     Raises:
         ValueError: for an unknown ``mode``, or ``"meteor"`` with an unsupported ``lang``.
     """
-    fw = function_word or _never
+    fw = _never if function_word is None else function_word
     if mode == "none":
         return tuple(
             Token(w, m.start(), m.end(), fw(w)) for m in WORD.finditer(text) for w in (m.group(),)

@@ -53,10 +53,6 @@ class FunctionWordMemo(dict[str, bool]):
     def __call__(self, word: str) -> bool:
         return self[word]
 
-    def __bool__(self) -> bool:
-        """True, empty or not: callers test ``function_word or default`` (a callable)."""
-        return True
-
 
 def _native() -> Any:
     """``meteor_native._tokens`` bound to :class:`~meteor.types.Token`, or ``None``."""

@@ -53,5 +53,5 @@ def razdel_tokens(
         if not word or (no_punct and not any(c.isalnum() for c in word)):
             continue
         t = word.lower() if lower else word
-        out.append(Token(t, sub.start, sub.stop, function_word(t) if function_word else False))
+        out.append(Token(t, sub.start, sub.stop, function_word is not None and function_word(t)))
     return tuple(out)
