@@ -217,6 +217,51 @@ def spearman_resample(x_groups: Array, y_groups: Array, weights: Array, rows: Ar
     return value if math.isfinite(value) else math.nan
 
 
+#: Most rows a resample may have for :func:`spearman_resamples`: its sums of products of
+#: centred ranks (at most 4 · rows³ in quarters) stay exact in float64 below 2**53.
+_EXACT_RANK_ROWS = 100_000
+
+
+def spearman_resamples(
+    x_groups: Array, y_groups: Array, items: Array, n_items: int, draws: Array
+) -> Array | None:
+    """:func:`spearman_resample` on every resample of items (rows of ``draws``; a row counts
+    as often as its item, ``items[row]``, is drawn), bit for bit.  A resample's average ranks
+    and their mean, (L + 1)/2 for L rows, are half-integers, so the sums of products of
+    centred ranks that :func:`_rank_corrcoef` takes by ``numpy.dot`` are exact in any order:
+    C counts them in integers (``meteor_native._kendall.spearman_sums``), then numpy's float
+    steps follow on every resample at once (``1/(L − 1)``, the two standard deviations, the
+    divisions in :func:`_rank_corrcoef`'s order, the clip).  ``None`` when the C part is not
+    installed or a resample could have more than :data:`_EXACT_RANK_ROWS` rows: the caller
+    goes one resample at a time (tests/unit/test_native_kendall.py holds the two equal)."""
+    part = compiled("_kendall")
+    items = np.ascontiguousarray(items, dtype=np.int64)
+    draws = np.ascontiguousarray(draws, dtype=np.int64)
+    largest = int(np.bincount(items).max()) if len(items) else 0
+    if (
+        part is None
+        or len(items) == 0
+        or draws.ndim != 2
+        or draws.shape[1] != n_items
+        or n_items * largest > _EXACT_RANK_ROWS
+    ):
+        return None
+    kx, ky = int(x_groups.max()) + 1, int(y_groups.max()) + 1
+    raw = part.spearman_sums(
+        np.ascontiguousarray(x_groups, dtype=np.int64),
+        np.ascontiguousarray(y_groups, dtype=np.int64),
+        kx, ky, items, n_items, draws,
+    )  # fmt: skip
+    rows, distinct_x, distinct_y, xx, yy, xy = np.frombuffer(raw, np.int64).reshape(-1, 6).T
+    inv = np.true_divide(1, rows - 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sx = np.sqrt(xx / 4.0 * inv)
+        sy = np.sqrt(yy / 4.0 * inv)
+        r = np.clip(xy / 4.0 * inv / sy / sx, -1.0, 1.0)
+    undefined = (distinct_x < 2) | (distinct_y < 2) | (rows < 2) | ~np.isfinite(r)
+    return np.where(undefined, math.nan, r)
+
+
 def _rank_corrcoef(a: Array, b: Array) -> float:
     """``numpy.corrcoef(numpy.column_stack([a, b]), rowvar=False)[1, 0]`` of two columns of
     average ranks (half-integers), bit for bit: numpy's ``cov`` and ``corrcoef`` steps
@@ -527,6 +572,9 @@ def bootstrap_segment(key: str, data: SegmentData, metric: Array, draws: Array) 
         ranks = None
         if key == "spearman_flat" and not (np.isnan(data.human).any() or np.isnan(m).any()):
             ranks = (order_codes(data.human)[0], order_codes(m)[0])
+            every = spearman_resamples(*ranks, data.items, data.n_items, draws)
+            if every is not None:
+                return every
         fn = _FLAT[key]
         # Pearson without scipy's per-call checks: scipy's arithmetic (pearson_rows)
         fast_pearson = key == "pearson_flat"

@@ -198,13 +198,92 @@ done:
     return result;
 }
 
+/* The pairs tied in y (ytie) and tied in both x and y (ntie) of one column, every row once:
+ * counts()'s tie counts without its Fenwick walk. */
+static void ties(Py_ssize_t n, const int64_t *gx, const int64_t *gy, int64_t k, Work *s,
+                 int64_t *ytie, int64_t *ntie) {
+    int64_t both = 0, tied = 0;
+    memset(s->wy, 0, (size_t)k * sizeof(int64_t));
+    for (int64_t v = 0; v < k; v++) s->stamp[v] = -1;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        int64_t y = gy[j];
+        if (s->stamp[y] != gx[j]) {
+            s->stamp[y] = gx[j];
+            s->seen[y] = 0;
+        }
+        both += s->seen[y]++;
+        s->wy[y]++;
+    }
+    for (int64_t v = 0; v < k; v++) tied += s->wy[v] * (s->wy[v] - 1) / 2;
+    *ytie = tied;
+    *ntie = both;
+}
+
+/* Fenwick tree over codes 0..k-1 in t[1..k]: how many codes below v were added. */
+static int64_t below(const int64_t *t, int64_t v) {
+    int64_t sum = 0;
+    for (int64_t i = v; i > 0; i -= i & -i) sum += t[i];
+    return sum;
+}
+
+static void add(int64_t *t, int64_t k, int64_t v) {
+    for (int64_t i = v + 1; i <= k; i += i & -i) t[i]++;
+}
+
+/* The swap weights of a PERM-BOTH pair.  For the pairs of rows i, j with x_i < x_j, let
+ * D = [A_i > A_j] - [B_i > B_j] and E = [A_i > B_j] - [B_i > A_j].  A permutation m (m_i = 1:
+ * row i's scores swapped) gives the pair (i, j) the difference of discordances
+ * dis(A') - dis(B') = (1 - m_i - m_j) D + (m_j - m_i) E (the four cases of (m_i, m_j)), so
+ *     dis(A') - dis(B') = c0 + sum_i m_i w_i,   c0 = sum D,
+ *     w_i = -sum_{j after i} (D_ij + E_ij) + sum_{j before i} (E_ji - D_ji):
+ * linear in m, exact in integers.  Counted here once, by two Fenwick trees (A's and B's codes)
+ * over the earlier x groups, then over the later ones.  tree: 2 (k + 1) values. */
+static void swap_weights(Py_ssize_t n, const int64_t *gx, const int64_t *A, const int64_t *B,
+                         int64_t k, int64_t *tree, int64_t *w, int64_t *c0) {
+    int64_t *ta = tree, *tb = tree + k + 1, added = 0, c = 0;
+    memset(tree, 0, (size_t)(2 * (k + 1)) * sizeof(int64_t));
+    for (Py_ssize_t start = 0, end; start < n; start = end) {
+        for (end = start; end < n && gx[end] == gx[start]; end++) {
+            /* rows of earlier groups above A_j, above B_j: of A and of B */
+            int64_t a_above_a = added - below(ta, A[end] + 1);
+            int64_t b_above_b = added - below(tb, B[end] + 1);
+            int64_t a_above_b = added - below(ta, B[end] + 1);
+            int64_t b_above_a = added - below(tb, A[end] + 1);
+            w[end] = (a_above_b - b_above_a) - (a_above_a - b_above_b);
+        }
+        for (Py_ssize_t j = start; j < end; j++) {
+            add(ta, k, A[j]);
+            add(tb, k, B[j]);
+        }
+        added += end - start;
+    }
+    memset(tree, 0, (size_t)(2 * (k + 1)) * sizeof(int64_t));
+    for (Py_ssize_t end = n, start; end > 0; end = start) {
+        for (start = end; start > 0 && gx[start - 1] == gx[end - 1]; start--) {
+            Py_ssize_t j = start - 1; /* rows of later groups below A_j, below B_j */
+            int64_t d = below(ta, A[j]) - below(tb, B[j]);
+            int64_t e = below(tb, A[j]) - below(ta, B[j]);
+            w[j] -= d + e;
+            c += d;
+        }
+        for (Py_ssize_t j = start; j < end; j++) {
+            add(ta, k, A[j]);
+            add(tb, k, B[j]);
+        }
+    }
+    *c0 = c;
+}
+
 /* swap_counts(gx, ca, cb, k, masks) -> bytes of samples x 2 x 5 int64.
  *
  * PERM-BOTH's permutations of one pair of metrics, both sides in one call: gx as in
  * tau_counts; ca and cb the n rows' y ranks (below k) of metrics A and B, in gx's order;
  * masks samples x n bytes, in gx's order (non-zero: the row's scores swapped).  Per sample
  * the counts of A' (cb where swapped, else ca), then those of B' (the other one): what
- * tau_counts gives for each permuted column, without building the columns in Python. */
+ * tau_counts gives for each permuted column, without building the columns in Python.  A' is
+ * counted by counts(); B' shares tot and xtie, its ties are counted apart and its discordant
+ * pairs are A''s less the swap weights' difference (swap_weights): one Fenwick walk a
+ * sample instead of two. */
 static PyObject *swap_counts(PyObject *self, PyObject *args) {
     PyObject *gx_o, *ca_o, *cb_o, *masks_o;
     long long k_ll;
@@ -216,7 +295,7 @@ static PyObject *swap_counts(PyObject *self, PyObject *args) {
     }
     Py_buffer gx = {0}, ca = {0}, cb = {0}, masks = {0};
     PyObject *result = NULL;
-    int64_t *ya = NULL;
+    int64_t *ya = NULL, *w = NULL, *tree = NULL;
     Work s = {0};
     if (get_buffer(gx_o, &gx, "gx") < 0) return NULL;
     if (get_buffer(ca_o, &ca, "ca") < 0) goto done;
@@ -239,28 +318,152 @@ static PyObject *swap_counts(PyObject *self, PyObject *args) {
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 10 * 8));
     ya = malloc((size_t)(2 * n + 1) * sizeof(int64_t)); /* A' then B' */
-    if (!work_alloc(&s, k) || ya == NULL || result == NULL) {
+    w = malloc((size_t)(n + 1) * sizeof(int64_t));
+    tree = malloc((size_t)(2 * (k + 1)) * sizeof(int64_t));
+    if (!work_alloc(&s, k) || ya == NULL || w == NULL || tree == NULL || result == NULL) {
         Py_CLEAR(result);
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
-    int64_t *yb = ya + n, *out = (int64_t *)PyBytes_AS_STRING(result);
+    int64_t *yb = ya + n, *out = (int64_t *)PyBytes_AS_STRING(result), c0 = 0;
     Py_BEGIN_ALLOW_THREADS
+    swap_weights(n, X, A, B, k, tree, w, &c0);
     for (const unsigned char *m = M; m < M + samples * n; m += n, out += 10) {
+        int64_t diff = c0;
         for (Py_ssize_t j = 0; j < n; j++) {
-            ya[j] = m[j] ? B[j] : A[j];
-            yb[j] = m[j] ? A[j] : B[j];
+            int64_t swapped = m[j] != 0;
+            ya[j] = swapped ? B[j] : A[j];
+            yb[j] = swapped ? A[j] : B[j];
+            diff += swapped * w[j];
         }
         counts(n, X, ya, NULL, k, &s, out);
-        counts(n, X, yb, NULL, k, &s, out + 5);
+        out[5] = out[0]; /* tot and xtie: x's alone */
+        out[6] = out[1];
+        ties(n, X, yb, k, &s, out + 7, out + 8);
+        out[9] = out[4] - diff;
     }
     Py_END_ALLOW_THREADS
 done:
+    free(tree);
+    free(w);
     free(ya);
     work_free(&s);
     if (masks.obj) PyBuffer_Release(&masks);
     if (cb.obj) PyBuffer_Release(&cb);
     if (ca.obj) PyBuffer_Release(&ca);
+    PyBuffer_Release(&gx);
+    return result;
+}
+
+/* spearman_sums(gx, gy, kx, ky, items, n_items, draws) -> bytes of samples x 6 int64.
+ *
+ * Spearman's rho on resamples of items, the exact part: gx, gy the n rows' dense ranks of x
+ * and y (below kx, ky; any row order), items[row] below n_items, draws samples x d item
+ * indices (a row counts as often as its item is drawn).  Per resample: L (its rows), how many
+ * distinct x and y values it has, and four times the sums over its rows of the products of
+ * the centred average ranks, xx, yy and xy.  An average rank is the weight of the smaller
+ * values plus (its own weight + 1) / 2 (scipy.stats.rankdata), their mean (L + 1) / 2: twice
+ * each is an integer, so the sums are exact integers (meteor.analysis.agreement_stats.
+ * spearman_resamples does the float steps of numpy.corrcoef on them). */
+static PyObject *spearman_sums(PyObject *self, PyObject *args) {
+    PyObject *gx_o, *gy_o, *items_o, *draws_o;
+    long long kx_ll, ky_ll, n_items_ll;
+    if (!PyArg_ParseTuple(args, "OOLLOLO", &gx_o, &gy_o, &kx_ll, &ky_ll, &items_o, &n_items_ll,
+                          &draws_o))
+        return NULL;
+    int64_t kx = (int64_t)kx_ll, ky = (int64_t)ky_ll, n_items = (int64_t)n_items_ll;
+    if (kx < 1 || ky < 1 || n_items < 1) {
+        PyErr_SetString(PyExc_ValueError, "kx, ky and n_items >= 1");
+        return NULL;
+    }
+    Py_buffer gx = {0}, gy = {0}, items = {0}, draws = {0};
+    PyObject *result = NULL;
+    int64_t *weight = NULL, *per_item = NULL, *wx = NULL, *wy = NULL;
+    if (get_buffer(gx_o, &gx, "gx") < 0) return NULL;
+    if (get_buffer(gy_o, &gy, "gy") < 0) goto done;
+    if (get_buffer(items_o, &items, "items") < 0) goto done;
+    if (get_buffer(draws_o, &draws, "draws") < 0) goto done;
+    Py_ssize_t n = gx.len / 8, total = draws.len / 8;
+    if (gy.len / 8 != n || items.len / 8 != n) {
+        PyErr_SetString(PyExc_ValueError, "gx, gy, items: n values each");
+        goto done;
+    }
+    const int64_t *X = gx.buf, *Y = gy.buf, *I = items.buf, *D = draws.buf;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (X[j] < 0 || X[j] >= kx || Y[j] < 0 || Y[j] >= ky || I[j] < 0 || I[j] >= n_items) {
+            PyErr_SetString(PyExc_ValueError, "gx below kx, gy below ky, items below n_items");
+            goto done;
+        }
+    }
+    for (Py_ssize_t t = 0; t < total; t++) {
+        if (D[t] < 0 || D[t] >= n_items) {
+            PyErr_SetString(PyExc_ValueError, "draws below n_items");
+            goto done;
+        }
+    }
+    Py_ssize_t d = n_items, samples = total / d;
+    if (samples * d != total) {
+        PyErr_SetString(PyExc_ValueError, "draws: samples x n_items");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 6 * 8));
+    weight = malloc((size_t)(n + 1) * sizeof(int64_t));
+    per_item = malloc((size_t)n_items * sizeof(int64_t));
+    wx = malloc((size_t)kx * sizeof(int64_t));
+    wy = malloc((size_t)ky * sizeof(int64_t));
+    if (result == NULL || !weight || !per_item || !wx || !wy) {
+        Py_CLEAR(result);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t b = 0; b < samples; b++, out += 6) {
+        memset(per_item, 0, (size_t)n_items * sizeof(int64_t));
+        memset(wx, 0, (size_t)kx * sizeof(int64_t));
+        memset(wy, 0, (size_t)ky * sizeof(int64_t));
+        for (Py_ssize_t t = 0; t < d; t++) per_item[D[b * d + t]]++;
+        int64_t rows = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            weight[j] = per_item[I[j]];
+            wx[X[j]] += weight[j];
+            wy[Y[j]] += weight[j];
+            rows += weight[j];
+        }
+        /* wx, wy become twice each value's centred average rank: 2 (below) + w + 1 - (L + 1) */
+        int64_t xx = 0, yy = 0, xy = 0, distinct_x = 0, distinct_y = 0, below = 0;
+        for (int64_t g = 0; g < kx; g++) {
+            int64_t w = wx[g];
+            distinct_x += w > 0;
+            wx[g] = 2 * below + w - rows;
+            xx += w * wx[g] * wx[g];
+            below += w;
+        }
+        below = 0;
+        for (int64_t g = 0; g < ky; g++) {
+            int64_t w = wy[g];
+            distinct_y += w > 0;
+            wy[g] = 2 * below + w - rows;
+            yy += w * wy[g] * wy[g];
+            below += w;
+        }
+        for (Py_ssize_t j = 0; j < n; j++) xy += weight[j] * wx[X[j]] * wy[Y[j]];
+        out[0] = rows;
+        out[1] = distinct_x;
+        out[2] = distinct_y;
+        out[3] = xx;
+        out[4] = yy;
+        out[5] = xy;
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(wy);
+    free(wx);
+    free(per_item);
+    free(weight);
+    if (draws.obj) PyBuffer_Release(&draws);
+    if (items.obj) PyBuffer_Release(&items);
+    if (gy.obj) PyBuffer_Release(&gy);
     PyBuffer_Release(&gx);
     return result;
 }
@@ -272,6 +475,9 @@ static PyMethodDef methods[] = {
     {"swap_counts", swap_counts, METH_VARARGS,
      "swap_counts(gx, ca, cb, k, masks) -> bytes: per sample the tau_counts of the two "
      "columns of one PERM-BOTH permutation."},
+    {"spearman_sums", spearman_sums, METH_VARARGS,
+     "spearman_sums(gx, gy, kx, ky, items, n_items, draws) -> bytes: per resample of items "
+     "the int64 (rows, distinct x, distinct y, 4 Sxx, 4 Syy, 4 Sxy) of its average ranks."},
     {NULL, NULL, 0, NULL},
 };
 

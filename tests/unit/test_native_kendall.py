@@ -141,3 +141,48 @@ def test_swap_counts_are_tau_counts_of_both_permuted_columns(
         assert np.array_equal(got[:, side], np.frombuffer(expected, dtype=np.int64).reshape(9, 5))
     with pytest.raises(ValueError, match="masks"):
         part.swap_counts(gx, sa, sb, k, np.ascontiguousarray(masks, dtype=np.int64))
+
+
+def _spearman_one_at_a_time(data: st.SegmentData, m: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """bootstrap_segment's per-resample path for spearman_flat (the pure-Python one)."""
+    ranks = (st.order_codes(data.human)[0], st.order_codes(m)[0])
+    counts = [np.bincount(d, minlength=data.n_items)[data.items] for d in draws]
+    rows = [_rows(data, d) for d in draws]
+    return np.array([st.spearman_resample(*ranks, w, r) for w, r in zip(counts, rows, strict=True)])
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "levels", "seed"), CASES)
+def test_spearman_resamples_equal_the_per_resample_path(n: int, levels: int, seed: int) -> None:
+    """The C sums of every resample, then numpy's float steps, give spearman_resample's value
+    on each resample, bit for bit (constant sides NaN)."""
+    rng = np.random.default_rng(seed + 40)
+    x, y, items = _data(rng, n, levels)
+    data = st.SegmentData.build(x, items)
+    draws = resample_indices(data.n_items, 40, seed)
+    ranks = (st.order_codes(x)[0], st.order_codes(y)[0])
+    fast = st.spearman_resamples(*ranks, data.items, data.n_items, draws)
+    assert fast is not None
+    assert np.array_equal(fast, _spearman_one_at_a_time(data, y, draws), equal_nan=True)
+
+
+def test_spearman_bootstrap_the_same_without_the_c_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real corpus shape (items of 1–6 rows, many ties): the bootstrap of spearman_flat is
+    the same array with the C part and without it (one resample at a time)."""
+    rng = np.random.default_rng(9)
+    x, y, items = _data(rng, 600, 12)
+    data = st.SegmentData.build(x, items)
+    draws = resample_indices(data.n_items, 100, 4)
+    with_c = st.bootstrap_segment("spearman_flat", data, y, draws)
+    monkeypatch.setattr(st, "compiled", lambda part: None)
+    assert st.spearman_resamples(*st.order_codes(np.stack([x, y]))[0], items, 1, draws) is None
+    assert np.array_equal(st.bootstrap_segment("spearman_flat", data, y, draws), with_c)
+
+
+@needs_c
+def test_spearman_resamples_leave_large_resamples_to_the_exact_path() -> None:
+    """A resample that could pass the rows whose sums stay exact in float64 is not summed in C."""
+    items = np.repeat(np.arange(2), 60_000)
+    codes = np.arange(len(items)) % 7
+    draws = resample_indices(2, 3, 0)
+    assert st.spearman_resamples(codes, codes, items, 2, draws) is None
