@@ -14,7 +14,7 @@ one go so the ratios share the machine's load:
 4. METEOR alone again (the two METEOR-alone runs give the noise of a busy machine).
 
 ``--before DIR``: a checkout of the code before the change (e.g. ``git archive main``
-unpacked in a temporary folder) runs 1 and 2 there too.  The sequence runs ``--repeats``
+unpacked in a temporary folder, with ``./native`` built in place) runs 1 and 2 there too.  The sequence runs ``--repeats``
 times (the baselines' cache emptied at the start of each); prints each run's median wall time
 (and every time) and CPU time (the process and its workers: steadier than wall time on a busy
 machine), each with its ratio to the median of the METEOR-alone runs, and the load average
@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import ROOT, SHARED, loadavg
+from common import ROOT, SHARED, loadavg, python_path
 
 from meteor.analysis.baselines import CACHE_FOLDER
 from meteor.resources import cache_dir
@@ -57,7 +57,8 @@ def run(cwd: Path, args: argparse.Namespace, baselines: tuple[str, ...]) -> tupl
         cmd += ["--baseline", b]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    env = dict(os.environ, PYTHONPATH=python_path(cwd))  # its own ./native build first
+    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
