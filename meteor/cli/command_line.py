@@ -41,7 +41,7 @@ from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.numbers import real_number
-from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
+from meteor.cli.output import print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
 from meteor.errors import ResourceError, shown
@@ -322,14 +322,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"meteor: note: {note}", file=sys.stderr)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     _note_coverage(corpus)
-    show_progress = args.progress or sys.stderr.isatty()
-    if show_progress:  # loading, and the paraphrase index's first build (~15 s), shown
-        loading = ProgressBar(sys.stderr, "loading")
-        try:
+    with cli_io.progress_bar(args, "loading") as loading:
+        if loading is not None:  # loading, and the paraphrase index's first build (~15 s)
             meteor.prepare(loading)
-        finally:
-            loading.close()
-    results, failed = _score_systems(args, meteor, corpus, workers, show_progress)
+    results, failed = _score_systems(args, meteor, corpus, workers)
     if failed:
         return report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals, comparisons = _bootstraps(args, meteor, corpus, results)
@@ -382,21 +378,16 @@ def _score_systems(
     meteor: Meteor,
     corpus: Corpus,
     workers: int | None,
-    show_progress: bool,
 ) -> tuple[dict[str, CorpusResult], dict[str, ScoredSystem]]:
     """Each system's corpus result, and the systems with a segment that could not be scored."""
     results: dict[str, CorpusResult] = {}
     failed: dict[str, ScoredSystem] = {}
     with _dask_client(args) as client:
         for name, hyps in corpus.systems:
-            bar = ProgressBar(sys.stderr, name) if show_progress else None
-            try:
+            with cli_io.progress_bar(args, name) as bar:
                 scored = score_system(
                     meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar, client=client
                 )
-            finally:
-                if bar:
-                    bar.close()
             if scored.result is None:
                 failed[name] = scored
             else:

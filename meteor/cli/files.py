@@ -23,13 +23,15 @@ import sys
 import tempfile
 import unicodedata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
 from meteor.cli.numbers import real_number, whole_number
+from meteor.io.progress import ProgressBar
 from meteor.io.read import MAX_BYTES, check_size
+from meteor.json_numbers import json_text
 from meteor.runners.parallel import default_workers
 
 __all__ = [
@@ -57,9 +59,11 @@ __all__ = [
     "input_paths",
     "mark_inputs",
     "one_line_warnings",
+    "progress_bar",
     "read_input",
     "refuse_repeated_options",
     "remove_stale_parts",
+    "write_record",
     "writes_stdout",
 ]
 
@@ -352,7 +356,7 @@ def check_inputs(args: argparse.Namespace) -> None:
             seen[fid] = path
             ids.add(fid)
             names.setdefault(fid, path)
-    out = _fd_id(1)
+    out = _file_id(1)
     if out is not None and out in ids and out != _file_id(os.devnull):
         raise CliError(
             f"stdout is redirected to the input file {names[out]!r}; it would be overwritten "
@@ -382,7 +386,8 @@ def check_input_file(path: str, what: str) -> os.stat_result:
         raise CliError(f"cannot read {label}: it is a directory")
     if not stat.S_ISREG(st.st_mode):
         hint = (
-            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
+            f"to read from it, pipe it in as stdin: ... < {path} meteor score "
+            f"{'-r' if what == 'reference' else '-i'} -"
             if what in ("hypothesis", "reference")
             else "copy it to a regular file first"
         )
@@ -431,10 +436,6 @@ def read_input(
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), data
 
 
-def _flag(what: str) -> str:
-    return "-r" if what == "reference" else "-i"
-
-
 def _check_read(n_read: int, label: str, limit: int) -> None:
     if n_read > limit:
         raise CliError(
@@ -454,7 +455,7 @@ def check_stdout() -> None:
     Raises:
         CliError: stdout is closed.
     """
-    if sys.stdout is None or _fd_id(1) is None:
+    if sys.stdout is None or _file_id(1) is None:
         raise CliError(
             "stdout is closed (started with '>&-'); send it somewhere, e.g. '> /dev/null'"
         )
@@ -467,7 +468,7 @@ def writes_stdout(path: str) -> bool:
     if path == STDIO:
         return True
     fid = _file_id(path)
-    return fid is not None and fid == _fd_id(1) and fid != _file_id(os.devnull)
+    return fid is not None and fid == _file_id(1) and fid != _file_id(os.devnull)
 
 
 def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
@@ -487,7 +488,7 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
     _check_stdout_writers(outputs)
     seen: dict[str, str] = {}
     input_ids = {_file_id(p) for p in inputs if p != STDIO} - {None}
-    stdin_id = _fd_id(0) if STDIO in inputs else None
+    stdin_id = _file_id(0) if STDIO in inputs else None
     for flag, path in outputs:
         if writes_stdout(path):
             continue
@@ -573,18 +574,12 @@ def _check_stdout_writers(outputs: Sequence[tuple[str, str]]) -> None:
     )
 
 
-def _file_id(path: str) -> tuple[int, int] | None:
+def _file_id(path: str | int) -> tuple[int, int] | None:
+    """``(device, inode)`` of a path, or of an open descriptor (``1``: stdout); None when
+    there is none."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _fd_id(fd: int) -> tuple[int, int] | None:
-    try:
-        st = os.fstat(fd)
-    except OSError:
         return None
     return (st.st_dev, st.st_ino)
 
@@ -646,9 +641,7 @@ def remove_stale_parts(target: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def atomic_output(
-    path: str, stdout: TextIO | None = None, *, flag: str | None = None
-) -> Iterator[TextIO]:
+def atomic_output(path: str, *, flag: str | None = None) -> Iterator[TextIO]:
     """The one writer of every output: a text stream for ``path``.
 
     * ``-``, or the file stdout goes to (``/dev/stdout``): stdout, written once;
@@ -664,11 +657,10 @@ def atomic_output(
     """
     label = f"{flag} {path!r}" if flag else repr(path)
     if writes_stdout(path):
-        out = stdout if stdout is not None else sys.stdout
-        if out is None:
+        if sys.stdout is None:
             check_stdout()
-        yield out
-        out.flush()
+        yield sys.stdout
+        sys.stdout.flush()
         return
     target = _target(path)
     try:
@@ -703,6 +695,30 @@ def atomic_output(
         if isinstance(exc, OSError):
             raise _write_error(label, exc) from None
         raise
+
+
+def write_record(
+    args: argparse.Namespace, record: Callable[[], dict[str, Any]], text: Callable[[], str]
+) -> None:
+    """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
+    else ``text()``."""
+    if args.format == "json":
+        out_text = json_text(record())
+    else:
+        out_text = text()
+    with atomic_output("-") as out:
+        out.write(out_text + "\n")
+
+
+@contextlib.contextmanager
+def progress_bar(args: argparse.Namespace, label: str) -> Iterator[ProgressBar | None]:
+    """A progress bar on stderr with ``--progress`` or on a tty (else None), closed after."""
+    bar = ProgressBar(sys.stderr, label) if args.progress or sys.stderr.isatty() else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _open_special(target: str, label: str) -> int:
@@ -781,7 +797,7 @@ def handle_signals() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
+def one_line_warnings() -> Iterator[None]:
     """Warnings (an unusable cache folder, parallel scoring unavailable) as one line
     ``meteor: warning: …`` each, without the source line Python adds."""
 
@@ -793,8 +809,7 @@ def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
-        out = stream if stream is not None else sys.stderr
-        out.write(f"meteor: warning: {one_line(str(message))}\n")
+        sys.stderr.write(f"meteor: warning: {one_line(str(message))}\n")
 
     with warnings.catch_warnings():
         warnings.showwarning = show

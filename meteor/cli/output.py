@@ -13,14 +13,13 @@ from meteor.analysis.significance import CorpusIntervals, PairedBootstrap
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
-from meteor.io.progress import ProgressBar
 from meteor.io.read import Corpus
 from meteor.io.record_files import segments_csv, segments_jsonl, write_alignments
 from meteor.metric import Meteor
 from meteor.types import CorpusResult
 
 __all__ = [
-    "ProgressBar",
+    "na_number",
     "print_segments",
     "print_text",
     "print_tsv",
