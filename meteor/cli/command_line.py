@@ -41,7 +41,7 @@ from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.numbers import real_number
-from meteor.cli.output import print_segments, print_text, print_tsv, write_files
+from meteor.cli.output import all_records, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
 from meteor.errors import ResourceError, shown
@@ -329,7 +329,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if failed:
         return report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals, comparisons = _bootstraps(args, meteor, corpus, results)
-    write_files(args, meteor, corpus, results)
+    explain = meteor if args.explain else None
+    write_files(args, meteor.params.modules, corpus, all_records(results), explain)
     _print_summary(args, meteor, corpus, results, intervals, comparisons)
     return 0
 
@@ -443,7 +444,8 @@ def _print_summary(
     to_stdout = any(cli_io.writes_stdout(p) for p in (args.jsonl, args.csv, args.align_out) if p)
     out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
     if args.format in ("jsonl", "csv"):
-        print_segments(out, args.format, corpus, results, meteor if args.explain else None)
+        explain = meteor if args.explain else None
+        print_segments(out, args.format, corpus, all_records(results), explain)
     elif args.format == "json":
         rep = report(
             results,
