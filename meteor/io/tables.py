@@ -28,8 +28,7 @@ from meteor.io.rows import (
     HYP_NAMES,
     REF_COLUMN,
     Row,
-    jsonl_table,
-    tsv_table,
+    table_rows,
 )
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
@@ -107,9 +106,8 @@ def read_table(
             or more than ``limit`` segments.
     """
     kind = detect_format(name, fmt)
-    text = decode(data, name, keep_bom=keep_bom and kind == "text")
     if kind == "text":
-        lines = split_lines(text, name, limit=limit)
+        lines = split_lines(decode(data, name, keep_bom=keep_bom), name, limit=limit)
         ids = tuple(str(k) for k in range(1, len(lines) + 1))
         if role == "ref":
             return SegmentTable(name, (), tuple((ln,) for ln in lines), ids)
@@ -117,11 +115,7 @@ def read_table(
         return SegmentTable(name, ((stem(name), tuple(lines)),), None, ids)
     # A long-form table holds several systems: cap the raw rows generously here and
     # the segments per system below.
-    raw_limit = limit * _MAX_SYSTEMS + 1
-    if kind in ("tsv", "csv"):
-        header, rows = tsv_table(text, name, raw_limit, kind)
-    else:
-        header, rows = jsonl_table(text, name, raw_limit, hyp_field, ref_fields)
+    header, rows = table_rows(data, name, kind, limit * _MAX_SYSTEMS + 1, hyp_field, ref_fields)
     return _table_from_rows(
         name, header, rows, hyp_field, ref_fields, system_field, id_field, kind, limit
     )
