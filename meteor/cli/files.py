@@ -36,7 +36,6 @@ from meteor.runners.parallel import default_workers
 
 __all__ = [
     "DEFAULT_MAX_BOOTSTRAP_WORK",
-    "EXIT_OK",
     "EXIT_SCORING",
     "EXIT_USAGE",
     "CliError",
@@ -68,7 +67,6 @@ __all__ = [
 ]
 
 STDIO = "-"
-EXIT_OK = 0
 #: A segment could not be scored (the others were written), or an internal error.
 EXIT_SCORING = 1
 #: Bad options or input, found before scoring.
@@ -338,8 +336,7 @@ def check_inputs(args: argparse.Namespace) -> None:
     Raises:
         CliError: naming the option, the file and what is wrong.
     """
-    ids: set[tuple[int, int]] = set()
-    names: dict[tuple[int, int], str] = {}
+    names: dict[tuple[int, int], str] = {}  # every input file, by identity: its first name
     for flag, what, paths in _declared_inputs(args):
         seen: dict[tuple[int, int], str] = {}
         for path in paths:
@@ -354,10 +351,9 @@ def check_inputs(args: argparse.Namespace) -> None:
                     "its systems, rows or references would count twice)"
                 )
             seen[fid] = path
-            ids.add(fid)
             names.setdefault(fid, path)
     out = _file_id(1)
-    if out is not None and out in ids and out != _file_id(os.devnull):
+    if out is not None and out in names and out != _file_id(os.devnull):
         raise CliError(
             f"stdout is redirected to the input file {names[out]!r}; it would be overwritten "
             "(send stdout to another file)"
@@ -495,7 +491,7 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
         p = Path(_target(path))
         if p.is_dir():
             raise CliError(f"cannot write {flag} {path!r}: it is a directory")
-        folder = p.parent if str(p.parent) else Path(".")
+        folder = p.parent  # "." for a bare name
         if not folder.exists():
             raise CliError(f"cannot write {flag} {path!r}: folder {str(folder)!r} does not exist")
         if not folder.is_dir():
@@ -534,7 +530,7 @@ def check_output_folder(flag: str, path: str) -> None:
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise CliError(f"cannot write {flag} {path!r}: it is a file; give a folder")
-    folder = p if p.exists() else (p.parent if str(p.parent) else Path("."))
+    folder = p if p.exists() else p.parent
     if not folder.is_dir():
         raise CliError(
             f"cannot create {flag} {path!r}: its parent folder {str(folder)!r} does not exist"

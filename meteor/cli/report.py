@@ -32,6 +32,7 @@ from meteor.analysis.significance import (
 )
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.judged_args import read_tables
 from meteor.cli.numbers import whole_number
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
@@ -266,18 +267,13 @@ def draw_figures(rep: CorpusReport, formats: list[str]) -> dict[tuple[str, str],
 
 
 def write_report(
-    rep: CorpusReport,
-    out: str,
-    formats: list[str],
-    drawn: Mapping[tuple[str, str], bytes] | None = None,
+    rep: CorpusReport, out: str, formats: list[str], drawn: Mapping[tuple[str, str], bytes]
 ) -> list[str]:
     """Write each format's file into ``out`` (``svg``/``pdf``: a file per figure, all
-    drawn before anything is written: ``drawn``, else drawn here); returns the paths."""
+    drawn before anything is written: ``drawn``, :func:`draw_figures`); returns the paths."""
     from meteor.viz.report_html import to_html
 
     makers = {"html": to_html, "latex": to_latex, "md": to_markdown, "json": to_json}
-    if drawn is None:
-        drawn = draw_figures(rep, formats)
     written = []
     for fmt in formats:
         if fmt in IMAGE_FORMATS:
@@ -319,8 +315,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if out.exists():
         cli_io.check_outputs(targets, inputs)
     stdin_used = [False]
-    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
-    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files, ref_files = read_tables(args, stdin_used)
     corpus = load_corpus(hyp_files, ref_files)
     for name in compare or ():
         if name not in corpus.system_names:
