@@ -598,11 +598,6 @@ def _writable_folder(folder: Path) -> bool:
     return True
 
 
-def _part_pattern(name: str) -> re.Pattern[str]:
-    """A temporary file of output ``name``: ``.<name>.<writer pid>.<8 random>.part``."""
-    return re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -618,7 +613,8 @@ def remove_stale_parts(target: str) -> list[str]:
     -9``, a power cut): those whose writer process (the pid in the name) no longer
     exists.  A live writer's file is kept.  The paths removed."""
     folder, name = os.path.split(target)
-    pattern = _part_pattern(name)
+    # a temporary file of the output: .<name>.<writer pid>.<8 random>.part (atomic_output)
+    pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
     removed: list[str] = []
     try:
         entries = os.listdir(folder or ".")

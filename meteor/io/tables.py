@@ -179,7 +179,10 @@ def _table_from_rows(
     refs_of = ref_reader(name, ref_cols, kind) if ref_cols else None
     systems: list[tuple[str, tuple[str, ...]]] = []
     if hyp_col is not None:
-        systems = [(s, _hypotheses(name, sys_rows, hyp_col)) for s, sys_rows in group_list]
+        systems = [
+            (s, tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows))
+            for s, sys_rows in group_list
+        ]
     if id_col is not None:
         return _keyed_table(name, group_list, systems, id_col, refs_of, limit)
     return _positional_table(name, group_list, systems, refs_of)
@@ -299,11 +302,6 @@ def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
         return out
 
     return refs_of
-
-
-def _hypotheses(name: str, sys_rows: Sequence[Row], hyp_col: str) -> tuple[str, ...]:
-    """The hypothesis of every row of one system."""
-    return tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows)
 
 
 def hyp_of(name: str, line: int, row: dict[str, Any], hyp_col: str) -> str:
