@@ -77,9 +77,8 @@ def _build_parser() -> argparse.ArgumentParser:
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    cli_io.refuse_repeated_options(pr)
     for command in (cli_explain, cli_reconcile, cli_correlate, cli_report, cli_tune, cli_spans):
-        cli_io.refuse_repeated_options(command.add_parser(sub))
+        command.add_parser(sub)
     # its own parser (meteor.cli.stream): listed here, dispatched before parsing
     sub.add_parser(
         "stream",

@@ -60,7 +60,6 @@ __all__ = [
     "one_line_warnings",
     "progress_bar",
     "read_input",
-    "refuse_repeated_options",
     "remove_stale_parts",
     "write_record",
     "writes_stdout",
@@ -90,13 +89,16 @@ class Parser(argparse.ArgumentParser):
     usage dump): the parser of every command (its subcommands' parsers are of its class).
     Its ``int`` and ``float`` option types read plain ASCII numbers only
     (:mod:`meteor.cli.numbers`).  An option is written whole: no abbreviations (``--pre``
-    for ``--preset``), so a later option cannot change what a script's short form means."""
+    for ``--preset``), so a later option cannot change what a script's short form means.
+    A single-valued option given twice is a usage error (:class:`_StoreOnce`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self.register("type", int, whole_number)
         self.register("type", float, real_number)
+        self.register("action", None, _StoreOnce)  # argparse's default action, "store"
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"meteor: error: {one_line(message)} (see --help)\n")
@@ -165,13 +167,6 @@ class _StoreOnce(argparse._StoreAction):
             )
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)
-
-
-def refuse_repeated_options(parser: argparse.ArgumentParser) -> None:
-    """Make every single-valued option of ``parser`` refuse to be given twice."""
-    for action in parser._actions:
-        if type(action) is argparse._StoreAction:
-            action.__class__ = _StoreOnce
 
 
 def cap_workers(requested: int | None, stderr: TextIO) -> int | None:
