@@ -276,13 +276,6 @@ _KINDS = (
 )
 
 
-def _kind(mode: int) -> str:
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
 def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
     """Declare the options of ``parser`` whose values name files the command reads: their
     argparse ``dest`` and what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
@@ -382,9 +375,8 @@ def check_input_file(path: str, what: str) -> os.stat_result:
             if what in ("hypothesis", "reference")
             else "copy it to a regular file first"
         )
-        raise CliError(
-            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; {hint}"
-        )
+        kind = next((kind for test, kind in _KINDS if test(st.st_mode)), "not a regular file")
+        raise CliError(f"cannot read {label}: it is {kind}, not a regular file; {hint}")
     return st
 
 
