@@ -273,13 +273,14 @@ def _readers(
     max_chars: int | None,
 ) -> list[tuple[str, Iterator[tuple[int, str | None, tuple[str, ...]]]]]:
     """``(file name, segments)`` of the hypothesis file, then of each reference file."""
-    out = [(_name(hyp), iter_file(hyp, role="hyp" if refs else "both", fmt=fmt,
-                                  keep_bom=keep_bom, max_chars=max_chars))]  # fmt: skip
-    for r in refs:
-        out.append(
-            (_name(r), iter_file(r, role="ref", fmt=fmt, keep_bom=keep_bom, max_chars=max_chars))
-        )
-    return out
+    roles: list[tuple[Source, Role]] = [
+        (hyp, "hyp" if refs else "both"),
+        *((r, "ref") for r in refs),
+    ]
+    return [
+        (_name(s), iter_file(s, role=role, fmt=fmt, keep_bom=keep_bom, max_chars=max_chars))
+        for s, role in roles
+    ]
 
 
 def iter_segments(
