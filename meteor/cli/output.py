@@ -14,6 +14,7 @@ from meteor.analysis.significance import CorpusIntervals, PairedBootstrap
 from meteor.cli import explain as cli_explain
 from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
+from meteor.io.progress import ProgressBar
 from meteor.io.read import Corpus
 from meteor.io.record_files import alignment_block, segments_csv, segments_jsonl
 from meteor.metric import Meteor
@@ -21,6 +22,7 @@ from meteor.module_registry import Module
 from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
+    "ProgressBar",
     "Records",
     "all_records",
     "na_number",
