@@ -16,7 +16,7 @@ from meteor.errors import InputError
 from meteor.io.lines import decode, detect_format, notice, split_lines
 from meteor.io.rows import table_rows
 from meteor.io.scores import keyed_rows
-from meteor.io.tables import ID_NAMES, SYSTEM_NAMES, columns, pick_column
+from meteor.io.tables import columns
 
 __all__ = ["label_columns", "read_groups", "read_labels", "read_word_counts"]
 
@@ -61,8 +61,7 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
         if column not in header:
             continue
         found = True
-        id_col = pick_column(header, None, ID_NAMES, "segment id", name)
-        sys_col = pick_column(header, None, SYSTEM_NAMES, "system", name)
+        _, _, sys_col, id_col = columns(name, header)
         per_system: dict[str, int] = {}
         for line, row in rows:
             if id_col is not None:

@@ -273,12 +273,9 @@ def segment_record(
     result: MeteorResult, segment: int, *, system: str | None = None, seg_id: str | None = None
 ) -> dict[str, Any]:
     """The full JSON record of a segment (:meth:`MeteorResult.to_dict`) with its place."""
-    head: dict[str, Any] = {}
-    if system is not None:
-        head["system"] = system
-    head["segment"] = segment
-    head["seg_id"] = seg_id if seg_id is not None else str(segment)
-    return {**head, **result.to_dict()}
+    head: dict[str, Any] = {} if system is None else {"system": system}
+    seg = seg_id if seg_id is not None else str(segment)
+    return {**head, "segment": segment, "seg_id": seg, **result.to_dict()}
 
 
 def segments_jsonl(

@@ -11,6 +11,7 @@ given twice is an error).  :mod:`meteor.io.tables` makes a table of the rows;
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -114,13 +115,7 @@ def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
     """
     lines = split_lines(text, name, limit=limit)
     plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
-    read: list[list[tuple[int, list[str]]]] = []
-
-    def quoted() -> list[tuple[int, list[str]]]:
-        if not read:
-            read.append(_csv_cells(text, name, limit, "\t", "TSV"))
-        return read[0]
-
+    quoted = functools.cache(lambda: _csv_cells(text, name, limit, "\t", "TSV"))  # read once
     return quoted() if tsv_quoted(name, plain, quoted) else plain
 
 

@@ -231,14 +231,13 @@ def by_system(
 ) -> list[tuple[str, list[Row]]]:
     """Rows grouped by system (long form), in first-seen order; at most ``limit`` each."""
     groups: dict[str, list[Row]] = {}
-    default_system = stem(name)
     for line, row in rows:
         system = system_of(name, line, row, sys_col)
         if system not in groups:
             check_system_name(system, name, line if sys_col is not None else None)
         groups.setdefault(system, []).append((line, row))
     if not groups:
-        groups[default_system] = []
+        groups[stem(name)] = []
     group_list = list(groups.items())
     for sys_name, sys_rows in group_list:
         if len(sys_rows) > limit:
