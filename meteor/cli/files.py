@@ -375,7 +375,7 @@ def check_input_file(path: str, what: str) -> os.stat_result:
             if what in ("hypothesis", "reference")
             else "copy it to a regular file first"
         )
-        kind = next((kind for test, kind in _KINDS if test(st.st_mode)), "not a regular file")
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
         raise CliError(f"cannot read {label}: it is {kind}, not a regular file; {hint}")
     return st
 
