@@ -41,7 +41,7 @@ from meteor.cli import tune as cli_tune
 from meteor.cli.failures import ScoredSystem, report_failures, score_system
 from meteor.cli.files import CliError
 from meteor.cli.numbers import real_number
-from meteor.cli.output import ProgressBar, print_segments, print_text, print_tsv, write_files
+from meteor.cli.output import all_records, print_segments, print_text, print_tsv, write_files
 from meteor.cli.score_args import add_score_parser, check_score_args
 from meteor.cli.terminal import safe_terminal
 from meteor.errors import ResourceError, shown
@@ -77,9 +77,8 @@ def _build_parser() -> argparse.ArgumentParser:
     add_score_parser(sub)  # its options: meteor.cli.score_args
     pr = sub.add_parser("presets", help="list the presets and what each reproduces")
     pr.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    cli_io.refuse_repeated_options(pr)
     for command in (cli_explain, cli_reconcile, cli_correlate, cli_report, cli_tune, cli_spans):
-        cli_io.refuse_repeated_options(command.add_parser(sub))
+        command.add_parser(sub)
     # its own parser (meteor.cli.stream): listed here, dispatched before parsing
     sub.add_parser(
         "stream",
@@ -322,18 +321,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"meteor: note: {note}", file=sys.stderr)
     workers = cli_io.cap_workers(args.workers, sys.stderr)
     _note_coverage(corpus)
-    show_progress = args.progress or sys.stderr.isatty()
-    if show_progress:  # loading, and the paraphrase index's first build (~15 s), shown
-        loading = ProgressBar(sys.stderr, "loading")
-        try:
+    with cli_io.progress_bar(args, "loading") as loading:
+        if loading is not None:  # loading, and the paraphrase index's first build (~15 s)
             meteor.prepare(loading)
-        finally:
-            loading.close()
-    results, failed = _score_systems(args, meteor, corpus, workers, show_progress)
+    results, failed = _score_systems(args, meteor, corpus, workers)
     if failed:
         return report_failures(args, meteor.params.modules, corpus, results, failed)
     intervals, comparisons = _bootstraps(args, meteor, corpus, results)
-    write_files(args, meteor, corpus, results)
+    explain = meteor if args.explain else None
+    write_files(args, meteor.params.modules, corpus, all_records(results), explain)
     _print_summary(args, meteor, corpus, results, intervals, comparisons)
     return 0
 
@@ -382,21 +378,16 @@ def _score_systems(
     meteor: Meteor,
     corpus: Corpus,
     workers: int | None,
-    show_progress: bool,
 ) -> tuple[dict[str, CorpusResult], dict[str, ScoredSystem]]:
     """Each system's corpus result, and the systems with a segment that could not be scored."""
     results: dict[str, CorpusResult] = {}
     failed: dict[str, ScoredSystem] = {}
     with _dask_client(args) as client:
         for name, hyps in corpus.systems:
-            bar = ProgressBar(sys.stderr, name) if show_progress else None
-            try:
+            with cli_io.progress_bar(args, name) as bar:
                 scored = score_system(
                     meteor, hyps, corpus.refs_of(name), workers=workers, progress=bar, client=client
                 )
-            finally:
-                if bar:
-                    bar.close()
             if scored.result is None:
                 failed[name] = scored
             else:
@@ -452,7 +443,8 @@ def _print_summary(
     to_stdout = any(cli_io.writes_stdout(p) for p in (args.jsonl, args.csv, args.align_out) if p)
     out = sys.stderr if to_stdout else sys.stdout  # stdout carries the records
     if args.format in ("jsonl", "csv"):
-        print_segments(out, args.format, corpus, results, meteor if args.explain else None)
+        explain = meteor if args.explain else None
+        print_segments(out, args.format, corpus, all_records(results), explain)
     elif args.format == "json":
         rep = report(
             results,

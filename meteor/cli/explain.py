@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 
 from meteor.analysis.explain.record import Explanation, explain
-from meteor.cli.files import atomic_output, mark_inputs
+from meteor.cli.files import mark_inputs, write_record
 from meteor.json_numbers import json_text
 from meteor.metric import Meteor
 from meteor.params import ParamError
@@ -47,23 +47,24 @@ def format_text(e: Explanation) -> str:
     """The explanation as plain text lines."""
     lines = [f"score {e.score:.6f}", "", "waterfall:"]
     lines += [f"  {s.key:<16} {s.value:+.6f}  -> {s.level:.6f}" for s in e.waterfall]
-    lines += ["", "unmatched words (score if matched):"]
-    lines += [
-        f"  {c.side} #{c.index} {c.word!r}{' (function)' if c.function_word else ''}: "
-        f"{c.score_if_matched:.6f} ({c.gain:+.6f})"
-        for c in e.word_costs
-    ] or ["  none"]
-    lines += ["", "chunk breaks (score if joined):"]
-    lines += [
-        f"  after chunk {b.before}: {b.hyp_left!r}|{b.hyp_right!r} / {b.ref_left!r}|"
-        f"{b.ref_right!r}: {b.score_if_joined:.6f} ({b.gain:+.6f})"
-        for b in e.chunk_breaks
-    ] or ["  none"]
-    lines += ["", "near misses (score if added):"]
-    lines += [
-        f"  {n.match.module.value} {n.reason}: {n.score_if_added:.6f} ({n.gain:+.6f})"
-        for n in e.near_misses
-    ] or ["  none"]
+    sections = {
+        "unmatched words (score if matched)": [
+            f"  {c.side} #{c.index} {c.word!r}{' (function)' if c.function_word else ''}: "
+            f"{c.score_if_matched:.6f} ({c.gain:+.6f})"
+            for c in e.word_costs
+        ],
+        "chunk breaks (score if joined)": [
+            f"  after chunk {b.before}: {b.hyp_left!r}|{b.hyp_right!r} / {b.ref_left!r}|"
+            f"{b.ref_right!r}: {b.score_if_joined:.6f} ({b.gain:+.6f})"
+            for b in e.chunk_breaks
+        ],
+        "near misses (score if added)": [
+            f"  {n.match.module.value} {n.reason}: {n.score_if_added:.6f} ({n.gain:+.6f})"
+            for n in e.near_misses
+        ],
+    }
+    for title, rows in sections.items():
+        lines += ["", f"{title}:", *(rows or ["  none"])]
     return "\n".join(lines)
 
 
@@ -74,13 +75,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     m = Meteor(args.preset, preset_file=args.preset_file, allow_edited=args.allow_edited_preset)
     result = m.score(args.hyp, args.ref)
     e = explain(result, m)
-    if args.format == "json":
-        data = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
-        text = json_text(data)
-    else:
-        text = format_text(e)
-    with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
-        out.write(text + "\n")
+    record = {"preset": m.preset, "signature": result.signature, **e.to_dict()}
+    write_record(args, lambda: record, lambda: format_text(e))
     return 0
 
 

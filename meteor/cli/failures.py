@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.cli.files import EXIT_SCORING, align_out_paths, atomic_output, one_line
-from meteor.io.record_files import alignment_block, segments_csv, segments_jsonl
+from meteor.cli.files import EXIT_SCORING, one_line
+from meteor.cli.output import Records, print_segments, write_files
 from meteor.metric import Meteor, Progress
 from meteor.runners.parallel import score_corpus
 from meteor.types import CorpusResult, MeteorResult
@@ -119,9 +119,20 @@ def report_failures(
     No corpus score is printed: it would silently leave the failed segments out.
     Records keep their segment numbers and ids, so the gaps are visible.
     """
-    kept = _KeptRecords.of(corpus, results, failed)
-    written = kept.write(args, modules)
-    _name_failures(failed, kept)
+    records: Records = {
+        name: (
+            list(enumerate(results[name].segments))
+            if name in results
+            else sorted(failed[name].segments, key=lambda x: x[0])
+        )
+        for name, _ in corpus.systems
+    }
+    written = write_files(args, modules, corpus, records)
+    if args.format in ("jsonl", "csv"):
+        print_segments(sys.stdout, args.format, corpus, records)
+        written.append("stdout")
+    sys.stdout.flush()
+    _name_failures(failed, corpus)
     n_all = sum(len(hyps) for _, hyps in corpus.systems)
     total_failed = sum(len(s.failures) for s in failed.values())
     rest = (
@@ -136,89 +147,14 @@ def report_failures(
     return EXIT_SCORING
 
 
-@dataclass(frozen=True, slots=True)
-class _KeptRecords:
-    """The records of the segments that were scored, per system, with their segment ids."""
-
-    names: list[str]
-    ids_of: dict[str, Sequence[str]]
-    per_system: dict[str, list[tuple[int, MeteorResult]]]
-
-    @classmethod
-    def of(
-        cls, corpus: Any, results: dict[str, CorpusResult], failed: dict[str, ScoredSystem]
-    ) -> _KeptRecords:
-        names = [name for name, _ in corpus.systems]
-        ids_of: dict[str, Sequence[str]] = {name: corpus.ids_of(name) for name in names}
-        per_system: dict[str, list[tuple[int, MeteorResult]]] = {}
-        for name in names:
-            if name in results:
-                per_system[name] = list(enumerate(results[name].segments))
-            else:
-                per_system[name] = sorted(failed[name].segments, key=lambda x: x[0])
-        return cls(names, ids_of, per_system)
-
-    @property
-    def many(self) -> bool:
-        return len(self.names) > 1
-
-    def _records(self, name: str) -> tuple[list[MeteorResult], list[str], list[int]]:
-        """A system's kept records, their segment ids and their 1-based segment numbers."""
-        kept = self.per_system[name]
-        ids = self.ids_of[name]
-        return [rec for _, rec in kept], [ids[k] for k, _ in kept], [k + 1 for k, _ in kept]
-
-    def jsonl_lines(self) -> Iterator[str]:
-        """One JSON record per kept segment, as ``--jsonl`` writes them."""
-        for name in self.names:
-            recs, ids, numbers = self._records(name)
-            system = name if self.many else None
-            yield from segments_jsonl(recs, system=system, ids=ids, numbers=numbers)
-
-    def csv_text(self) -> str:
-        """One CSV row per kept segment, with the header, as ``--csv`` writes them."""
-        parts = []
-        for i, name in enumerate(self.names):
-            recs, ids, numbers = self._records(name)
-            parts.append(segments_csv(recs, system=name, ids=ids, header=i == 0, numbers=numbers))
-        return "".join(parts)
-
-    def write(self, args: argparse.Namespace, modules: Sequence[Any]) -> list[str]:
-        """Write the files and stdout records asked for; where they went."""
-        written: list[str] = []
-        if args.jsonl:
-            with atomic_output(args.jsonl, flag="--jsonl") as fh:
-                fh.writelines(self.jsonl_lines())
-            written.append(args.jsonl)
-        if args.csv:
-            with atomic_output(args.csv, flag="--csv") as fh:
-                fh.write(self.csv_text())
-            written.append(args.csv)
-        if args.align_out:
-            paths = align_out_paths(args.align_out, self.names)
-            for name in self.names:
-                with atomic_output(paths[name], flag="--align-out") as fh:
-                    for k, rec in self.per_system[name]:
-                        fh.write(alignment_block(rec, k + 1, modules))
-                written.append(paths[name])
-        if args.format == "jsonl":
-            sys.stdout.writelines(self.jsonl_lines())
-            written.append("stdout")
-        elif args.format == "csv":
-            sys.stdout.write(self.csv_text())
-            written.append("stdout")
-        sys.stdout.flush()
-        return written
-
-
-def _name_failures(failed: dict[str, ScoredSystem], kept: _KeptRecords) -> None:
+def _name_failures(failed: dict[str, ScoredSystem], corpus: Any) -> None:
     """One stderr line per failed segment (at most :data:`MAX_FAILURES_SHOWN`), then a count."""
     shown = 0
     for name, scored in failed.items():
         for f in scored.failures:
             if shown < MAX_FAILURES_SHOWN:
-                where = f"system {name!r}, " if kept.many else ""
-                label = _segment_label(f.index, kept.ids_of[name])
+                where = f"system {name!r}, " if len(corpus.systems) > 1 else ""
+                label = _segment_label(f.index, corpus.ids_of(name))
                 sys.stderr.write(f"meteor: error: {one_line(f'{where}{label}: {f.message}')}\n")
             shown += 1
     if shown > MAX_FAILURES_SHOWN:

@@ -23,18 +23,19 @@ import sys
 import tempfile
 import unicodedata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
 from meteor.cli.numbers import real_number, whole_number
+from meteor.io.progress import ProgressBar
 from meteor.io.read import MAX_BYTES, check_size
+from meteor.json_numbers import json_text
 from meteor.runners.parallel import default_workers
 
 __all__ = [
     "DEFAULT_MAX_BOOTSTRAP_WORK",
-    "EXIT_OK",
     "EXIT_SCORING",
     "EXIT_USAGE",
     "CliError",
@@ -57,14 +58,14 @@ __all__ = [
     "input_paths",
     "mark_inputs",
     "one_line_warnings",
+    "progress_bar",
     "read_input",
-    "refuse_repeated_options",
     "remove_stale_parts",
+    "write_record",
     "writes_stdout",
 ]
 
 STDIO = "-"
-EXIT_OK = 0
 #: A segment could not be scored (the others were written), or an internal error.
 EXIT_SCORING = 1
 #: Bad options or input, found before scoring.
@@ -88,13 +89,16 @@ class Parser(argparse.ArgumentParser):
     usage dump): the parser of every command (its subcommands' parsers are of its class).
     Its ``int`` and ``float`` option types read plain ASCII numbers only
     (:mod:`meteor.cli.numbers`).  An option is written whole: no abbreviations (``--pre``
-    for ``--preset``), so a later option cannot change what a script's short form means."""
+    for ``--preset``), so a later option cannot change what a script's short form means.
+    A single-valued option given twice is a usage error (:class:`_StoreOnce`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self.register("type", int, whole_number)
         self.register("type", float, real_number)
+        self.register("action", None, _StoreOnce)  # argparse's default action, "store"
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"meteor: error: {one_line(message)} (see --help)\n")
@@ -163,13 +167,6 @@ class _StoreOnce(argparse._StoreAction):
             )
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)
-
-
-def refuse_repeated_options(parser: argparse.ArgumentParser) -> None:
-    """Make every single-valued option of ``parser`` refuse to be given twice."""
-    for action in parser._actions:
-        if type(action) is argparse._StoreAction:
-            action.__class__ = _StoreOnce
 
 
 def cap_workers(requested: int | None, stderr: TextIO) -> int | None:
@@ -279,13 +276,6 @@ _KINDS = (
 )
 
 
-def _kind(mode: int) -> str:
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
 def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
     """Declare the options of ``parser`` whose values name files the command reads: their
     argparse ``dest`` and what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
@@ -334,8 +324,7 @@ def check_inputs(args: argparse.Namespace) -> None:
     Raises:
         CliError: naming the option, the file and what is wrong.
     """
-    ids: set[tuple[int, int]] = set()
-    names: dict[tuple[int, int], str] = {}
+    names: dict[tuple[int, int], str] = {}  # every input file, by identity: its first name
     for flag, what, paths in _declared_inputs(args):
         seen: dict[tuple[int, int], str] = {}
         for path in paths:
@@ -350,10 +339,9 @@ def check_inputs(args: argparse.Namespace) -> None:
                     "its systems, rows or references would count twice)"
                 )
             seen[fid] = path
-            ids.add(fid)
             names.setdefault(fid, path)
-    out = _fd_id(1)
-    if out is not None and out in ids and out != _file_id(os.devnull):
+    out = _file_id(1)
+    if out is not None and out in names and out != _file_id(os.devnull):
         raise CliError(
             f"stdout is redirected to the input file {names[out]!r}; it would be overwritten "
             "(send stdout to another file)"
@@ -382,13 +370,13 @@ def check_input_file(path: str, what: str) -> os.stat_result:
         raise CliError(f"cannot read {label}: it is a directory")
     if not stat.S_ISREG(st.st_mode):
         hint = (
-            f"to read from it, pipe it in as stdin: ... < {path} meteor score {_flag(what)} -"
+            f"to read from it, pipe it in as stdin: ... < {path} meteor score "
+            f"{'-r' if what == 'reference' else '-i'} -"
             if what in ("hypothesis", "reference")
             else "copy it to a regular file first"
         )
-        raise CliError(
-            f"cannot read {label}: it is {_kind(st.st_mode)}, not a regular file; {hint}"
-        )
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+        raise CliError(f"cannot read {label}: it is {kind}, not a regular file; {hint}")
     return st
 
 
@@ -431,10 +419,6 @@ def read_input(
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), data
 
 
-def _flag(what: str) -> str:
-    return "-r" if what == "reference" else "-i"
-
-
 def _check_read(n_read: int, label: str, limit: int) -> None:
     if n_read > limit:
         raise CliError(
@@ -454,7 +438,7 @@ def check_stdout() -> None:
     Raises:
         CliError: stdout is closed.
     """
-    if sys.stdout is None or _fd_id(1) is None:
+    if sys.stdout is None or _file_id(1) is None:
         raise CliError(
             "stdout is closed (started with '>&-'); send it somewhere, e.g. '> /dev/null'"
         )
@@ -467,7 +451,7 @@ def writes_stdout(path: str) -> bool:
     if path == STDIO:
         return True
     fid = _file_id(path)
-    return fid is not None and fid == _fd_id(1) and fid != _file_id(os.devnull)
+    return fid is not None and fid == _file_id(1) and fid != _file_id(os.devnull)
 
 
 def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
@@ -487,14 +471,14 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
     _check_stdout_writers(outputs)
     seen: dict[str, str] = {}
     input_ids = {_file_id(p) for p in inputs if p != STDIO} - {None}
-    stdin_id = _fd_id(0) if STDIO in inputs else None
+    stdin_id = _file_id(0) if STDIO in inputs else None
     for flag, path in outputs:
         if writes_stdout(path):
             continue
         p = Path(_target(path))
         if p.is_dir():
             raise CliError(f"cannot write {flag} {path!r}: it is a directory")
-        folder = p.parent if str(p.parent) else Path(".")
+        folder = p.parent  # "." for a bare name
         if not folder.exists():
             raise CliError(f"cannot write {flag} {path!r}: folder {str(folder)!r} does not exist")
         if not folder.is_dir():
@@ -533,7 +517,7 @@ def check_output_folder(flag: str, path: str) -> None:
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise CliError(f"cannot write {flag} {path!r}: it is a file; give a folder")
-    folder = p if p.exists() else (p.parent if str(p.parent) else Path("."))
+    folder = p if p.exists() else p.parent
     if not folder.is_dir():
         raise CliError(
             f"cannot create {flag} {path!r}: its parent folder {str(folder)!r} does not exist"
@@ -573,18 +557,12 @@ def _check_stdout_writers(outputs: Sequence[tuple[str, str]]) -> None:
     )
 
 
-def _file_id(path: str) -> tuple[int, int] | None:
+def _file_id(path: str | int) -> tuple[int, int] | None:
+    """``(device, inode)`` of a path, or of an open descriptor (``1``: stdout); None when
+    there is none."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _fd_id(fd: int) -> tuple[int, int] | None:
-    try:
-        st = os.fstat(fd)
-    except OSError:
         return None
     return (st.st_dev, st.st_ino)
 
@@ -607,11 +585,6 @@ def _writable_folder(folder: Path) -> bool:
     return True
 
 
-def _part_pattern(name: str) -> re.Pattern[str]:
-    """A temporary file of output ``name``: ``.<name>.<writer pid>.<8 random>.part``."""
-    return re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -627,7 +600,8 @@ def remove_stale_parts(target: str) -> list[str]:
     -9``, a power cut): those whose writer process (the pid in the name) no longer
     exists.  A live writer's file is kept.  The paths removed."""
     folder, name = os.path.split(target)
-    pattern = _part_pattern(name)
+    # a temporary file of the output: .<name>.<writer pid>.<8 random>.part (atomic_output)
+    pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
     removed: list[str] = []
     try:
         entries = os.listdir(folder or ".")
@@ -646,9 +620,7 @@ def remove_stale_parts(target: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def atomic_output(
-    path: str, stdout: TextIO | None = None, *, flag: str | None = None
-) -> Iterator[TextIO]:
+def atomic_output(path: str, *, flag: str | None = None) -> Iterator[TextIO]:
     """The one writer of every output: a text stream for ``path``.
 
     * ``-``, or the file stdout goes to (``/dev/stdout``): stdout, written once;
@@ -664,11 +636,10 @@ def atomic_output(
     """
     label = f"{flag} {path!r}" if flag else repr(path)
     if writes_stdout(path):
-        out = stdout if stdout is not None else sys.stdout
-        if out is None:
+        if sys.stdout is None:
             check_stdout()
-        yield out
-        out.flush()
+        yield sys.stdout
+        sys.stdout.flush()
         return
     target = _target(path)
     try:
@@ -703,6 +674,30 @@ def atomic_output(
         if isinstance(exc, OSError):
             raise _write_error(label, exc) from None
         raise
+
+
+def write_record(
+    args: argparse.Namespace, record: Callable[[], dict[str, Any]], text: Callable[[], str]
+) -> None:
+    """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
+    else ``text()``."""
+    if args.format == "json":
+        out_text = json_text(record())
+    else:
+        out_text = text()
+    with atomic_output("-") as out:
+        out.write(out_text + "\n")
+
+
+@contextlib.contextmanager
+def progress_bar(args: argparse.Namespace, label: str) -> Iterator[ProgressBar | None]:
+    """A progress bar on stderr with ``--progress`` or on a tty (else None), closed after."""
+    bar = ProgressBar(sys.stderr, label) if args.progress or sys.stderr.isatty() else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _open_special(target: str, label: str) -> int:
@@ -781,7 +776,7 @@ def handle_signals() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
+def one_line_warnings() -> Iterator[None]:
     """Warnings (an unusable cache folder, parallel scoring unavailable) as one line
     ``meteor: warning: …`` each, without the source line Python adds."""
 
@@ -793,8 +788,7 @@ def one_line_warnings(stream: TextIO | None = None) -> Iterator[None]:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
-        out = stream if stream is not None else sys.stderr
-        out.write(f"meteor: warning: {one_line(str(message))}\n")
+        sys.stderr.write(f"meteor: warning: {one_line(str(message))}\n")
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -8,16 +8,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
 
 from meteor.cli import files as cli_io
-from meteor.cli.files import atomic_output
+from meteor.cli.files import progress_bar, write_record
 from meteor.cli.numbers import real_number
-from meteor.cli.output import ProgressBar
 from meteor.errors import shown
-from meteor.json_numbers import json_text
 
 __all__ = [
     "add_darr_options",
@@ -82,27 +77,3 @@ def workers(args: argparse.Namespace) -> int:
     not given."""
     n = cli_io.cap_workers(args.workers, sys.stderr)
     return n if n is not None else 1
-
-
-@contextmanager
-def progress_bar(args: argparse.Namespace, label: str) -> Iterator[ProgressBar | None]:
-    """A progress bar on stderr with ``--progress`` or on a tty (else None), closed after."""
-    bar = ProgressBar(sys.stderr, label) if args.progress or sys.stderr.isatty() else None
-    try:
-        yield bar
-    finally:
-        if bar is not None:
-            bar.close()
-
-
-def write_record(
-    args: argparse.Namespace, record: Callable[[], dict[str, Any]], text: Callable[[], str]
-) -> None:
-    """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
-    else ``text()``."""
-    if args.format == "json":
-        out_text = json_text(record())
-    else:
-        out_text = text()
-    with atomic_output("-") as out:
-        out.write(out_text + "\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from meteor.analysis.pvalue_text import bootstrap_resolution, p_value_text, plus_one_resolution
@@ -15,12 +16,16 @@ from meteor.cli import files as cli_io
 from meteor.cli.files import atomic_output
 from meteor.io.progress import ProgressBar
 from meteor.io.read import Corpus
-from meteor.io.record_files import segments_csv, segments_jsonl, write_alignments
+from meteor.io.record_files import alignment_block, segments_csv, segments_jsonl
 from meteor.metric import Meteor
-from meteor.types import CorpusResult
+from meteor.module_registry import Module
+from meteor.types import CorpusResult, MeteorResult
 
 __all__ = [
     "ProgressBar",
+    "Records",
+    "all_records",
+    "na_number",
     "print_segments",
     "print_text",
     "print_tsv",
@@ -28,47 +33,69 @@ __all__ = [
 ]
 
 
+#: Per system, ``(0-based segment index, record)`` of the segments written: every segment
+#: (:func:`all_records`), or only those scored when some could not be
+#: (:func:`meteor.cli.failures.report_failures`: the gaps stay visible).
+Records = dict[str, list[tuple[int, MeteorResult]]]
+
+
+def all_records(results: dict[str, CorpusResult]) -> Records:
+    """Every segment record of every system."""
+    return {name: list(enumerate(res.segments)) for name, res in results.items()}
+
+
 def print_segments(
     out: TextIO,
     fmt: str,
     corpus: Corpus,
-    results: dict[str, CorpusResult],
+    records: Records,
     explain: Meteor | None = None,
 ) -> None:
-    """``--format jsonl|csv``: the segment records on stdout."""
-    many = len(results) > 1
-    for k, (name, res) in enumerate(results.items()):
+    """``--format jsonl|csv`` (and ``--jsonl``, ``--csv``): the segment records, each with
+    its segment number and id."""
+    many = len(records) > 1
+    for i, (name, kept) in enumerate(records.items()):
+        recs = [rec for _, rec in kept]
+        all_ids = corpus.ids_of(name)
+        ids = [all_ids[k] for k, _ in kept]
+        numbers = [k + 1 for k, _ in kept]
         if fmt == "jsonl":
-            lines = segments_jsonl(
-                res.segments, system=name if many else None, ids=corpus.ids_of(name)
-            )
+            system = name if many else None
+            lines = segments_jsonl(recs, system=system, ids=ids, numbers=numbers)
             if explain is not None:
                 lines = cli_explain.with_explanations(
                     lines, explain, dict(corpus.systems)[name], corpus.refs_of(name)
                 )
-            for line in lines:
-                out.write(line)
+            out.writelines(lines)
         else:
-            out.write(
-                segments_csv(res.segments, system=name, ids=corpus.ids_of(name), header=k == 0)
-            )
+            out.write(segments_csv(recs, system=name, ids=ids, header=i == 0, numbers=numbers))
 
 
 def write_files(
-    args: argparse.Namespace, meteor: Meteor, corpus: Corpus, results: dict[str, CorpusResult]
-) -> None:
-    """``--jsonl``, ``--csv`` and ``--align-out`` (one file per system with several)."""
+    args: argparse.Namespace,
+    modules: Sequence[Module],
+    corpus: Corpus,
+    records: Records,
+    explain: Meteor | None = None,
+) -> list[str]:
+    """``--jsonl``, ``--csv`` and ``--align-out`` (one file per system with several); the
+    paths written."""
+    written: list[str] = []
     if args.jsonl:
         with atomic_output(args.jsonl, flag="--jsonl") as fh:
-            print_segments(fh, "jsonl", corpus, results, meteor if args.explain else None)
+            print_segments(fh, "jsonl", corpus, records, explain)
+        written.append(args.jsonl)
     if args.csv:
         with atomic_output(args.csv, flag="--csv") as fh:
-            print_segments(fh, "csv", corpus, results)
+            print_segments(fh, "csv", corpus, records)
+        written.append(args.csv)
     if args.align_out:
-        paths = cli_io.align_out_paths(args.align_out, list(results))
-        for name, res in results.items():
+        paths = cli_io.align_out_paths(args.align_out, list(records))
+        for name, kept in records.items():
             with atomic_output(paths[name], flag="--align-out") as fh:
-                fh.write(write_alignments(res.segments, meteor.params.modules))
+                fh.writelines(alignment_block(rec, k + 1, modules) for k, rec in kept)
+            written.append(paths[name])
+    return written
 
 
 def _p_text(p: float, samples: int) -> str:

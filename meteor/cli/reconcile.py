@@ -15,12 +15,10 @@ from meteor.analysis.reconcile import (
     Reconciliation,
     group_label,
     reconcile,
-    reconcile_corpus,
 )
 from meteor.cli import files as cli_io
-from meteor.cli.files import CliError, atomic_output
+from meteor.cli.files import CliError, write_record
 from meteor.io.read import load_corpus
-from meteor.json_numbers import json_text
 from meteor.metric import Meteor
 
 __all__ = ["add_parser", "cmd_reconcile", "format_text"]
@@ -157,29 +155,19 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         corpus = load_corpus([hyp], refs)
         if len(corpus.systems) != 1 or corpus.coverage:
             raise CliError("reconcile reads one system: give a file with one hypothesis per line")
-        result = reconcile_corpus(
-            corpus.systems[0][1],
-            corpus.refs,
-            setting_a,
-            setting_b,
-            orders=args.orders,
-            seed=args.seed,
-        )
+        hyp_text, ref_text = corpus.systems[0][1], corpus.refs
     else:
         if args.hyp_text is None or not args.ref_text:
             raise CliError("give --hyp TEXT and --ref TEXT (a pair), or -i/-r files (a corpus)")
-        result = reconcile(
-            args.hyp_text,
-            args.ref_text,
-            setting_a,
-            setting_b,
-            orders=args.orders,
-            seed=args.seed,
-        )
-    if args.format == "json":
-        text = json_text(result.to_dict())
-    else:
-        text = format_text(result)
-    with atomic_output("-") as out:  # the writer of every output (meteor.cli.files)
-        out.write(text + "\n")
+        hyp_text, ref_text = args.hyp_text, args.ref_text
+    result = reconcile(
+        hyp_text,
+        ref_text,
+        setting_a,
+        setting_b,
+        corpus=bool(files),
+        orders=args.orders,
+        seed=args.seed,
+    )
+    write_record(args, result.to_dict, lambda: format_text(result))
     return 0

@@ -32,6 +32,7 @@ from meteor.analysis.significance import (
 )
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, atomic_output
+from meteor.cli.judged_args import read_tables
 from meteor.cli.numbers import whole_number
 from meteor.io.labels import read_labels, read_word_counts
 from meteor.io.read import load_corpus
@@ -248,36 +249,14 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
 
 
-def _figure_targets(rep: CorpusReport, out: str, formats: list[str]) -> list[tuple[str, str]]:
-    """``(label, path)`` of every figure file the formats ask for."""
-    from meteor.viz.report_figures import report_figures  # plotly: loaded only to write a report
-
-    names = [name for name, _fig in report_figures(rep)]
-    return [(f"--out ({fmt})", os.path.join(out, f"{name}.{fmt}"))
-            for fmt in formats if fmt in IMAGE_FORMATS for name in names]  # fmt: skip
-
-
-def draw_figures(rep: CorpusReport, formats: list[str]) -> dict[tuple[str, str], bytes]:
-    """Every figure of the report in each image format asked for (none: ``{}``)."""
-    from meteor.viz.report_figures import report_figures
-
-    images = [f for f in formats if f in IMAGE_FORMATS]
-    return figure_images(report_figures(rep), images) if images else {}
-
-
 def write_report(
-    rep: CorpusReport,
-    out: str,
-    formats: list[str],
-    drawn: Mapping[tuple[str, str], bytes] | None = None,
+    rep: CorpusReport, out: str, formats: list[str], drawn: Mapping[tuple[str, str], bytes]
 ) -> list[str]:
     """Write each format's file into ``out`` (``svg``/``pdf``: a file per figure, all
-    drawn before anything is written: ``drawn``, else drawn here); returns the paths."""
+    drawn before anything is written: ``drawn``); returns the paths."""
     from meteor.viz.report_html import to_html
 
     makers = {"html": to_html, "latex": to_latex, "md": to_markdown, "json": to_json}
-    if drawn is None:
-        drawn = draw_figures(rep, formats)
     written = []
     for fmt in formats:
         if fmt in IMAGE_FORMATS:
@@ -300,7 +279,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Run ``report``: check, read, score, analyse, write; progress on stderr."""
     _check(args)
     formats = _formats(args.format)
-    if any(f in IMAGE_FORMATS for f in formats):
+    images = [f for f in formats if f in IMAGE_FORMATS]
+    if images:
         check_engine()  # no browser: one line, before any reading or scoring
     edges = _edges(args.length_edges)
     _check_labels(args.label)
@@ -319,8 +299,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if out.exists():
         cli_io.check_outputs(targets, inputs)
     stdin_used = [False]
-    hyp_files = [cli_io.read_input(h, "hypothesis", stdin_used) for h in args.hyp]
-    ref_files = [cli_io.read_input(r, "reference", stdin_used) for r in (args.ref or [])]
+    hyp_files, ref_files = read_tables(args, stdin_used)
     corpus = load_corpus(hyp_files, ref_files)
     for name in compare or ():
         if name not in corpus.system_names:
@@ -359,12 +338,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     if edges is not None:
         options["length_edges"] = edges
     rep = corpus_report(corpus, meteor, workers=args.workers, progress=say, **options)
-    targets += _figure_targets(rep, str(out), formats)
+    from meteor.viz.report_figures import report_figures  # plotly: loaded only to write a report
+
+    figures = report_figures(rep)
+    targets += [(f"--out ({fmt})", os.path.join(out, f"{name}.{fmt}"))
+                for fmt in images for name, _fig in figures]  # fmt: skip
     if out.exists():
         cli_io.check_outputs(targets, inputs)
-    if any(f in IMAGE_FORMATS for f in formats):
+    if images:
         say("drawing the figures with Chromium")
-    drawn = draw_figures(rep, formats)  # before any file: an error leaves none
+    drawn = (
+        figure_images(figures, images) if images else {}
+    )  # before any file: an error leaves none
     out.mkdir(exist_ok=True)
     cli_io.check_outputs(targets, inputs)
     for path in write_report(rep, str(out), formats, drawn):

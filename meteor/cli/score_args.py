@@ -62,7 +62,6 @@ def add_score_parser(sub: Any) -> argparse.ArgumentParser:
     _config_options(sc)
     _output_options(sc)
     _statistics_options(sc)
-    cli_io.refuse_repeated_options(sc)
     cli_io.mark_inputs(sc, hyp="hypothesis", ref="reference", preset_file="preset")
     return sc
 

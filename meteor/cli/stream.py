@@ -38,7 +38,6 @@ from meteor.cli.files import (
     mark_inputs,
     one_line,
     one_line_warnings,
-    refuse_repeated_options,
     writes_stdout,
 )
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
@@ -126,7 +125,6 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--dask-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
     ap.add_argument("--progress", action="store_true", help="progress on stderr")
     ap.add_argument("--width", type=int, default=4, metavar="N")
-    refuse_repeated_options(ap)
     mark_inputs(ap, hyp="hypothesis", ref="reference", preset_file="preset")
     return ap
 

@@ -14,8 +14,9 @@ from typing import Any
 
 from meteor.errors import InputError
 from meteor.io.lines import decode, detect_format, notice, split_lines
-from meteor.io.scores import keyed_rows, table_rows
-from meteor.io.tables import ID_NAMES, SYSTEM_NAMES, columns, jsonl_table, pick_column, tsv_table
+from meteor.io.rows import table_rows
+from meteor.io.scores import keyed_rows
+from meteor.io.tables import columns
 
 __all__ = ["label_columns", "read_groups", "read_labels", "read_word_counts"]
 
@@ -30,14 +31,8 @@ def _tables(
     parsed as the segment readers parse them."""
     for name, data in files:
         kind = detect_format(name, None)
-        if kind == "text":
-            continue
-        text = decode(data, name)
-        header, rows = (
-            tsv_table(text, name, _MAX_ROWS, kind) if kind in ("tsv", "csv") else
-            jsonl_table(text, name, _MAX_ROWS)
-        )  # fmt: skip
-        yield name, list(header), list(rows)
+        if kind != "text":
+            yield name, *table_rows(data, name, kind, _MAX_ROWS)
 
 
 def label_columns(files: Iterable[tuple[str, bytes | str]]) -> list[str]:
@@ -66,8 +61,7 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
         if column not in header:
             continue
         found = True
-        id_col = pick_column(header, None, ID_NAMES, "segment id", name)
-        sys_col = pick_column(header, None, SYSTEM_NAMES, "system", name)
+        _, _, sys_col, id_col = columns(name, header)
         per_system: dict[str, int] = {}
         for line, row in rows:
             if id_col is not None:

@@ -403,7 +403,9 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
         partial_ok = table.keyed and table.refs is not None
         for k, (name, (_, hyps)) in enumerate(zip(table_names, table.systems, strict=True)):
             ids = table.ids_of(k)
-            what = _describe(table, name)
+            what = describe_source(
+                "system" if len(table.systems) > 1 else "hyp_file", table.name, name
+            )
             if len(ids) != len(set(ids)):  # a plain table's ids are unique; keyed ones checked
                 dup = [x for x, c in Counter(ids).items() if c > 1]
                 raise InputError(f"{what} repeats segment id(s) {some_ids(dup)}")
@@ -461,12 +463,6 @@ def _source_params(
         f"{prefix}count": count,
         f"{prefix}last_empty": last_empty,
     }
-
-
-def _describe(table: SegmentTable, system: str) -> str:
-    if len(table.systems) > 1:
-        return f"system {system!r} in {table.name}"
-    return f"hypothesis file {table.name}"
 
 
 def _unique(name: str, taken: Container[str]) -> str:

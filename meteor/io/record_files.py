@@ -28,7 +28,6 @@ __all__ = [
     "FORMULA_TRIGGERS",
     "alignment_block",
     "csv_cell",
-    "iter_alignment_blocks",
     "java_double",
     "report",
     "segment_record",
@@ -86,21 +85,21 @@ def java_double(x: float) -> str:
 
 def _shortest_digits(x: float) -> tuple[str, int]:
     """(significant digits, decimal exponent of the first digit) for ``x > 0``."""
-    t = Decimal(repr(x)).as_tuple()
-    ds = "".join(map(str, t.digits)).rstrip("0") or "0"
-    assert isinstance(t.exponent, int)
-    exp10 = len("".join(map(str, t.digits))) - 1 + t.exponent
+    ds, exp10 = _digits(Decimal(repr(x)))
     if len(ds) == 1:
         # Java requires two digits; pick the closest two-digit decimal that reads back.
         two = Context(prec=2, rounding=ROUND_HALF_EVEN).plus(Decimal(x))
         if float(two) == x:
-            t2 = two.as_tuple()
-            d2 = "".join(map(str, t2.digits))
-            assert isinstance(t2.exponent, int)
-            e2 = len(d2) - 1 + t2.exponent
-            d2 = d2.rstrip("0") or "0"
-            return d2, e2
+            return _digits(two)
     return ds, exp10
+
+
+def _digits(d: Decimal) -> tuple[str, int]:
+    """(significant digits without trailing zeros, decimal exponent of the first digit)."""
+    t = d.as_tuple()
+    digits = "".join(map(str, t.digits))
+    assert isinstance(t.exponent, int)
+    return digits.rstrip("0") or "0", len(digits) - 1 + t.exponent
 
 
 # ---------------------------------------------------------------------------
@@ -166,17 +165,10 @@ def _java_trim(s: str) -> str:
     return s.strip("".join(chr(c) for c in range(33)))
 
 
-def iter_alignment_blocks(
-    results: Iterable[MeteorResult], modules: Sequence[Module], start: int = 1
-) -> Iterator[str]:
-    """The blocks of :func:`alignment_block` for consecutive segments."""
-    for k, r in enumerate(results, start=start):
-        yield alignment_block(r, k, modules)
-
-
 def write_alignments(results: Iterable[MeteorResult], modules: Sequence[Module]) -> str:
-    """The whole ``-writeAlignments`` file for a corpus (``<prefix>-align.out``)."""
-    return "".join(iter_alignment_blocks(results, modules))
+    """The whole ``-writeAlignments`` file for a corpus (``<prefix>-align.out``): the
+    :func:`alignment_block` of each segment, numbered from 1."""
+    return "".join(alignment_block(r, k, modules) for k, r in enumerate(results, start=1))
 
 
 # ---------------------------------------------------------------------------
@@ -281,12 +273,9 @@ def segment_record(
     result: MeteorResult, segment: int, *, system: str | None = None, seg_id: str | None = None
 ) -> dict[str, Any]:
     """The full JSON record of a segment (:meth:`MeteorResult.to_dict`) with its place."""
-    head: dict[str, Any] = {}
-    if system is not None:
-        head["system"] = system
-    head["segment"] = segment
-    head["seg_id"] = seg_id if seg_id is not None else str(segment)
-    return {**head, **result.to_dict()}
+    head: dict[str, Any] = {} if system is None else {"system": system}
+    seg = seg_id if seg_id is not None else str(segment)
+    return {**head, "segment": segment, "seg_id": seg, **result.to_dict()}
 
 
 def segments_jsonl(

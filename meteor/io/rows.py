@@ -11,6 +11,7 @@ given twice is an error).  :mod:`meteor.io.tables` makes a table of the rows;
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -18,10 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from meteor.errors import InputError
-from meteor.io.lines import MAX_BYTES, notice, split_lines
+from meteor.io.lines import MAX_BYTES, decode, notice, split_lines
 from meteor.json_numbers import RepeatedKeyError, unique_keys
 
-__all__ = ["csv_rows", "header_row", "jsonl_rows", "tsv_quoted", "tsv_row"]
+__all__ = ["csv_rows", "header_row", "jsonl_rows", "table_rows", "tsv_quoted", "tsv_row"]
 
 #: Reference columns: ``ref``, ``ref2``, ``ref_2``, ``ref-2``, ``reference``, ``refs``.
 REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
@@ -29,6 +30,23 @@ REF_COLUMN = re.compile(r"^ref(erence)?s?([_-]?\d+)?$", re.IGNORECASE)
 HYP_NAMES = ("hyp", "hypothesis", "mt", "translation")
 
 Row = tuple[int, dict[str, Any]]  # (line number, fields)
+
+
+def table_rows(
+    data: bytes | str,
+    name: str,
+    kind: str,
+    raw_limit: int,
+    hyp_field: str | None = None,
+    ref_fields: Sequence[str] | None = None,
+) -> tuple[list[str], list[Row]]:
+    """The header and the ``(line, row)`` rows of a TSV, CSV or JSONL table (``kind``, as
+    :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows); a JSONL
+    ``{"type": "corpus"}`` line naming ``hyp_field`` or one of ``ref_fields`` is a row."""
+    text = decode(data, name)
+    if kind in ("tsv", "csv"):
+        return tsv_table(text, name, raw_limit, kind)
+    return jsonl_table(text, name, raw_limit, hyp_field, ref_fields)
 
 
 def tsv_table(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[Row]]:
@@ -97,13 +115,7 @@ def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
     """
     lines = split_lines(text, name, limit=limit)
     plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
-    read: list[list[tuple[int, list[str]]]] = []
-
-    def quoted() -> list[tuple[int, list[str]]]:
-        if not read:
-            read.append(_csv_cells(text, name, limit, "\t", "TSV"))
-        return read[0]
-
+    quoted = functools.cache(lambda: _csv_cells(text, name, limit, "\t", "TSV"))  # read once
     return quoted() if tsv_quoted(name, plain, quoted) else plain
 
 

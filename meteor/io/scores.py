@@ -19,17 +19,8 @@ from typing import Any
 
 from meteor.errors import InputError, shown
 from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
-from meteor.io.tables import (
-    HYP_NAMES,
-    ID_NAMES,
-    REF_COLUMN,
-    SYSTEM_NAMES,
-    by_system,
-    id_text,
-    jsonl_table,
-    pick_column,
-    tsv_table,
-)
+from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, table_rows, tsv_table
+from meteor.io.tables import ID_NAMES, SYSTEM_NAMES, by_system, id_text, pick_column
 from meteor.params import parse_number
 
 __all__ = [
@@ -76,17 +67,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, str) and not value.strip():
         return "empty"
     return shown(value, SHOWN_CELL)
-
-
-def table_rows(
-    data: bytes | str, name: str, kind: str, raw_limit: int
-) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    """The header and the ``(line, row)`` rows of a TSV, CSV or JSONL table (``kind``, as
-    :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows)."""
-    text = decode(data, name)
-    if kind in ("tsv", "csv"):
-        return tsv_table(text, name, raw_limit, kind)
-    return jsonl_table(text, name, raw_limit)
 
 
 def keyed_rows(
@@ -202,11 +182,6 @@ _PAIR_BETTER = ("better_system", "better")
 _PAIR_WORSE = ("worse_system", "worse")
 
 
-def _pick_ci(header: Sequence[str], names: Sequence[str]) -> str | None:
-    lower = {h.lower(): h for h in header}
-    return next((lower[n] for n in names if n in lower), None)
-
-
 def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[Pair]:
     """Pairwise judgements: one row per pair of outputs of the same source segment.
 
@@ -242,14 +217,17 @@ def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[
                     f"{len(header)} ({' '.join(header)})"
                 )
             rows.append((k, dict(zip(header, fields, strict=True))))
-    cols = [_pick_ci(header, names) for names in (_PAIR_ID, _PAIR_BETTER, _PAIR_WORSE)]
+    cols = [
+        pick_column(header, None, names, "", name)
+        for names in (_PAIR_ID, _PAIR_BETTER, _PAIR_WORSE)
+    ]
     if any(c is None for c in cols):
         raise InputError(
             f"{name}: a pairwise judgement file needs the columns seg_id, better_system and "
             f"worse_system (or WMT's SID, BETTER, WORSE); columns: {', '.join(header) or 'none'}"
         )
     id_col, better_col, worse_col = (str(c) for c in cols)
-    lp_col = _pick_ci(header, ("lp",))
+    lp_col = pick_column(header, None, ("lp",), "", name)
     lps = {str(row.get(lp_col, "")) for _, row in rows} if lp_col else set()
     if len(lps) > 1:
         raise InputError(

@@ -60,14 +60,7 @@ SEVERITY_RANK: dict[str, int] = {
     "major": 2,
     "critical": 3,
 }
-_SEVERITY_NAME = {
-    "no-error": "No-error",
-    "neutral": "Neutral",
-    "minor": "Minor",
-    "bad": "BAD",
-    "major": "Major",
-    "critical": "Critical",
-}
+_SEVERITY_NAME = {k: "BAD" if k == "bad" else k.capitalize() for k in SEVERITY_RANK}
 _MARK = re.compile(r"</?v>")
 _WORD = re.compile(r"\S+")
 #: The categories of the QE reader's errors: a word tagged BAD, a gap tagged BAD (an omission).
@@ -125,14 +118,8 @@ class SkippedRow:
     at: int = 0
 
     def fields(self) -> dict[str, str | int]:
-        """The notice's ``str.format`` fields (the data it names)."""
-        return {
-            "file": self.file,
-            "line": self.line,
-            "system": self.system,
-            "seg_id": self.seg_id,
-            "at": self.at,
-        }
+        """The notice's ``str.format`` fields (the data it names): all but the reason."""
+        return {k: v for k, v in asdict(self).items() if k != "reason"}
 
     def __str__(self) -> str:
         return SKIP_TEXT[self.reason].format(**self.fields())

@@ -146,36 +146,25 @@ def _table_segments(
     """The segments of a TSV or CSV file (csv quoting decided as the corpus reader does)."""
     name = file.name
     delimiter, what = ("\t", "TSV") if kind == "tsv" else (",", "CSV")
-    quoted = kind == "csv"
-    with file.chunks() as chunks:  # the UTF-8 and NUL checks, and the quoting rule
-        limit = _line_limit(max_chars, kind)
-        plain = ((k, line.split("\t")) for k, line in iter_lines(chunks, name, **limit))
-        if kind == "csv":
-            for _ in plain:
-                pass
-        else:
 
-            def reread() -> Iterator[tuple[int, list[str]]]:
-                with file.text() as text:
-                    yield from csv_rows(text, name, delimiter, what)
+    def plain() -> Iterator[tuple[int, list[str]]]:  # a pass split at every tab
+        with file.chunks() as chunks:
+            for k, line in iter_lines(chunks, name, **_line_limit(max_chars, kind)):
+                yield k, line.split("\t")
 
-            quoted = tsv_quoted(name, plain, reread)
+    def quoted() -> Iterator[tuple[int, list[str]]]:  # a pass read with csv's quoting
+        with file.text() as text:
+            yield from csv_rows(text, name, delimiter, what)
 
-    @contextmanager
-    def cells() -> Iterator[Iterator[tuple[int, list[str]]]]:
-        if quoted:
-            with file.text() as text:
-                yield csv_rows(text, name, delimiter, what)
-        else:
-            with file.chunks() as chunks:
-                lines = iter_lines(chunks, name, **_line_limit(max_chars, kind))
-                yield ((k, line.split("\t")) for k, line in lines)
-
-    with cells() as rows_in:
-        first = next(rows_in, None)
-        header = header_row(name, first[1] if first else None, kind)
-        rows = ((k, tsv_row(name, k, c, header, kind)) for k, c in rows_in)
-        yield from _segments(name, rows, header, role, kind, max_chars, fixed=True)
+    # the first pass: the UTF-8 and NUL checks, and (TSV) the quoting rule
+    if kind == "csv":
+        for _ in plain():
+            pass
+    rows_in = quoted() if kind == "csv" or tsv_quoted(name, plain(), quoted) else plain()
+    first = next(rows_in, None)
+    header = header_row(name, first[1] if first else None, kind)
+    rows = ((k, tsv_row(name, k, c, header, kind)) for k, c in rows_in)
+    yield from _segments(name, rows, header, role, kind, max_chars, fixed=True)
 
 
 def _segments(
@@ -284,13 +273,14 @@ def _readers(
     max_chars: int | None,
 ) -> list[tuple[str, Iterator[tuple[int, str | None, tuple[str, ...]]]]]:
     """``(file name, segments)`` of the hypothesis file, then of each reference file."""
-    out = [(_name(hyp), iter_file(hyp, role="hyp" if refs else "both", fmt=fmt,
-                                  keep_bom=keep_bom, max_chars=max_chars))]  # fmt: skip
-    for r in refs:
-        out.append(
-            (_name(r), iter_file(r, role="ref", fmt=fmt, keep_bom=keep_bom, max_chars=max_chars))
-        )
-    return out
+    roles: list[tuple[Source, Role]] = [
+        (hyp, "hyp" if refs else "both"),
+        *((r, "ref") for r in refs),
+    ]
+    return [
+        (_name(s), iter_file(s, role=role, fmt=fmt, keep_bom=keep_bom, max_chars=max_chars))
+        for s, role in roles
+    ]
 
 
 def iter_segments(

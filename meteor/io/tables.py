@@ -28,8 +28,7 @@ from meteor.io.rows import (
     HYP_NAMES,
     REF_COLUMN,
     Row,
-    jsonl_table,
-    tsv_table,
+    table_rows,
 )
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
@@ -107,9 +106,8 @@ def read_table(
             or more than ``limit`` segments.
     """
     kind = detect_format(name, fmt)
-    text = decode(data, name, keep_bom=keep_bom and kind == "text")
     if kind == "text":
-        lines = split_lines(text, name, limit=limit)
+        lines = split_lines(decode(data, name, keep_bom=keep_bom), name, limit=limit)
         ids = tuple(str(k) for k in range(1, len(lines) + 1))
         if role == "ref":
             return SegmentTable(name, (), tuple((ln,) for ln in lines), ids)
@@ -117,11 +115,7 @@ def read_table(
         return SegmentTable(name, ((stem(name), tuple(lines)),), None, ids)
     # A long-form table holds several systems: cap the raw rows generously here and
     # the segments per system below.
-    raw_limit = limit * _MAX_SYSTEMS + 1
-    if kind in ("tsv", "csv"):
-        header, rows = tsv_table(text, name, raw_limit, kind)
-    else:
-        header, rows = jsonl_table(text, name, raw_limit, hyp_field, ref_fields)
+    header, rows = table_rows(data, name, kind, limit * _MAX_SYSTEMS + 1, hyp_field, ref_fields)
     return _table_from_rows(
         name, header, rows, hyp_field, ref_fields, system_field, id_field, kind, limit
     )
@@ -185,7 +179,10 @@ def _table_from_rows(
     refs_of = ref_reader(name, ref_cols, kind) if ref_cols else None
     systems: list[tuple[str, tuple[str, ...]]] = []
     if hyp_col is not None:
-        systems = [(s, _hypotheses(name, sys_rows, hyp_col)) for s, sys_rows in group_list]
+        systems = [
+            (s, tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows))
+            for s, sys_rows in group_list
+        ]
     if id_col is not None:
         return _keyed_table(name, group_list, systems, id_col, refs_of, limit)
     return _positional_table(name, group_list, systems, refs_of)
@@ -234,14 +231,13 @@ def by_system(
 ) -> list[tuple[str, list[Row]]]:
     """Rows grouped by system (long form), in first-seen order; at most ``limit`` each."""
     groups: dict[str, list[Row]] = {}
-    default_system = stem(name)
     for line, row in rows:
         system = system_of(name, line, row, sys_col)
         if system not in groups:
             check_system_name(system, name, line if sys_col is not None else None)
         groups.setdefault(system, []).append((line, row))
     if not groups:
-        groups[default_system] = []
+        groups[stem(name)] = []
     group_list = list(groups.items())
     for sys_name, sys_rows in group_list:
         if len(sys_rows) > limit:
@@ -305,11 +301,6 @@ def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
         return out
 
     return refs_of
-
-
-def _hypotheses(name: str, sys_rows: Sequence[Row], hyp_col: str) -> tuple[str, ...]:
-    """The hypothesis of every row of one system."""
-    return tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows)
 
 
 def hyp_of(name: str, line: int, row: dict[str, Any], hyp_col: str) -> str:
