@@ -26,8 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psutil
-from common import ROOT, SHARED, loadavg
+from common import ROOT, SHARED, loadavg, tree_memory
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -109,41 +108,26 @@ def app_server(
             proc.wait(timeout=10)
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and its children (0 once it is gone)."""
-    try:
-        p = psutil.Process(pid)
-        procs = [p, *p.children(recursive=True)]
-    except psutil.Error:
-        return 0
-    total = 0
-    for q in procs:
-        try:
-            total += q.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
-
-
 class RssSampler:
-    """Peak RSS of a process tree, and health-endpoint latencies, sampled in a thread."""
+    """Peak RSS of a process tree, and (given the server's ``url``) health-endpoint
+    latencies, sampled in threads."""
 
-    def __init__(self, pid: int, url: str, every: float = 0.25) -> None:
+    def __init__(self, pid: int, url: str | None = None, every: float = 0.25) -> None:
         self.pid, self.url, self.every = pid, url, every
         self.peak = 0
         self.health: list[float] = []
         self.health_failures = 0
         self._stop = threading.Event()
-        self._threads = [
-            threading.Thread(target=self._rss, daemon=True),
-            threading.Thread(target=self._health, daemon=True),
-        ]
+        self._threads = [threading.Thread(target=self._rss, daemon=True)]
+        if url is not None:
+            self._threads.append(threading.Thread(target=self._health, daemon=True))
 
     def _rss(self) -> None:
         while not self._stop.wait(self.every):
-            self.peak = max(self.peak, tree_rss(self.pid))
+            self.peak = max(self.peak, tree_memory(self.pid)[0])
 
     def _health(self) -> None:
+        assert self.url is not None
         while not self._stop.wait(0.5):
             lat = health_latency(self.url)
             if lat is None:
@@ -152,7 +136,7 @@ class RssSampler:
                 self.health.append(lat)
 
     def __enter__(self) -> RssSampler:
-        self.peak = tree_rss(self.pid)
+        self.peak = tree_memory(self.pid)[0]
         for th in self._threads:
             th.start()
         return self
@@ -211,6 +195,39 @@ def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[
 def fmt(x: float) -> str:
     """A score as the page's score card shows it (four decimals)."""
     return f"{x:.4f}"
+
+
+def long_edits(stop: asyncio.Event) -> Iterator[tuple[str, str]]:
+    """The long session's edits: (box, text) of a new ~7,000-character pair (reference, then
+    hypothesis) each round, at most 50 rounds, until ``stop`` is set."""
+    for k in range(1, 51):
+        hyp, ref = long_pair(7000, start=40 * k)
+        for box, text in ((REF_BOX, ref), (HYP_BOX, hyp)):
+            if stop.is_set():
+                return
+            yield box, text
+
+
+def plan(n_typical: int, rounds: int) -> list[list[tuple[str, str, str]]]:
+    """Each typical session's edits (box, text, score text), with the score the library
+    gives after each: a new reference, then a new hypothesis, a round."""
+    from meteor import Meteor  # here: bench_load_server.py imports it from --app-dir
+
+    pairs = wmt_pairs(max_tokens=60)
+    m = Meteor("meteor-1.5")
+    start_hyp = "Under the starry night, we danced with glee."  # the page's first example
+    plans = []
+    it = iter(pairs[5:])  # every edit a pair no other edit uses
+    for _ in range(n_typical):
+        edits = []
+        hyp = start_hyp
+        for _ in range(rounds):
+            new_hyp, new_ref = next(it)
+            edits.append((REF_BOX, new_ref, fmt(m.score(hyp, [new_ref]).score)))
+            edits.append((HYP_BOX, new_hyp, fmt(m.score(new_hyp, [new_ref]).score)))
+            hyp = new_hyp
+        plans.append(edits)
+    return plans
 
 
 def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
@@ -293,22 +310,78 @@ async def run_sessions(
     return time.perf_counter() - t0, bool(late)
 
 
-def session_counts(typ: list[dict[str, Any]], lng: dict[str, Any]) -> dict[str, Any]:
-    """What went wrong in a phase's sessions: timeouts, skipped edits, failed sessions."""
+def spread(name: str, xs: list[float]) -> dict[str, float]:
+    """``{name}_p50_s``, ``{name}_p95_s`` and ``{name}_max_s`` of a list of seconds."""
     return {
+        f"{name}_p50_s": pct(xs, 0.5),
+        f"{name}_p95_s": pct(xs, 0.95),
+        f"{name}_max_s": max(xs, default=float("nan")),
+    }
+
+
+Typical = Callable[[str, list[tuple[str, str, str]], dict[str, Any]], Awaitable[None]]
+Long = Callable[[str, asyncio.Event, dict[str, Any]], Awaitable[None]]
+
+
+async def load_phase(
+    n: int,
+    args: argparse.Namespace,
+    warm: Callable[[str], Awaitable[float]],
+    typical: Typical,
+    long: Long,
+) -> dict[str, Any]:
+    """One phase of a load benchmark (bench_load.py, bench_load_ws.py) with ``n`` sessions.
+
+    A fresh server (:func:`app_server`), warmed by ``warm(url)`` (seconds of its first page
+    load) and ``--settle`` s; then under an :class:`RssSampler` ``typical(url, edits, out)``
+    for each typical session's :func:`plan` beside (``n`` >= 2, unless ``--no-long``)
+    ``long(url, stop, out)`` until the typical ones end (:func:`run_sessions`).  A typical
+    session records in ``out["shown"]`` the seconds until each edit's score showed (and in
+    ``out["done"]`` until its script run ended, where it can tell), counts ``timeouts`` and
+    ``skipped`` edits; the long one records ``out["lat"]`` and ``timeouts``.  The phase's
+    row: the spread of each, what went wrong, the health endpoint, peak RSS, load average."""
+    with_long = n >= 2 and not args.no_long
+    n_typical = n - 1 if with_long else n
+    plans = plan(n_typical, args.rounds)
+    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
+        url = server["url"]
+        warm_load = await warm(url)
+        await asyncio.sleep(args.settle)  # the rest of the page, the background warm-up
+        la_before = loadavg()
+        with RssSampler(server["proc"].pid, url) as sampler:
+            typ = [{"shown": [], "done": [], "timeouts": 0, "skipped": 0} for _ in plans]
+            lng: dict[str, Any] = {"lat": [], "timeouts": 0}
+            stop = asyncio.Event()
+            tasks = [
+                guarded(typical(url, edits, out), out)
+                for edits, out in zip(plans, typ, strict=True)
+            ]
+            long_job = guarded(long(url, stop, lng), lng) if with_long else None
+            wall, cut = await run_sessions(tasks, long_job, stop, args.phase_timeout)
+    shown = [x for s in typ for x in s["shown"]]
+    return {
+        "sessions": n,
+        "typical_sessions": n_typical,
+        "processes": args.processes,
+        "long_session": with_long,
+        "typical_edits": len(shown),
+        **spread("shown", shown),
+        **spread("done", [x for s in typ for x in s["done"]]),
         "typical_timeouts": sum(s["timeouts"] for s in typ),
         "typical_skipped": sum(s["skipped"] for s in typ),
         "session_errors": sum(s.get("errors", 0) for s in [*typ, lng]),
         "first_error": next((s["error"] for s in [*typ, lng] if "error" in s), None),
-    }
-
-
-def sampled_fields(sampler: RssSampler) -> dict[str, Any]:
-    """The health endpoint's latencies and the peak RSS a phase's sampler recorded."""
-    return {
-        "health_p50_s": pct(sampler.health, 0.50),
-        "health_p95_s": pct(sampler.health, 0.95),
-        "health_max_s": max(sampler.health, default=float("nan")),
+        "long_edits": len(lng["lat"]),
+        **spread("long", lng["lat"]),
+        "long_timeouts": lng["timeouts"],
+        **spread("first_load", [s["first_load"] for s in typ if "first_load" in s]),
+        "warm_first_load_s": warm_load,
+        "server_up_s": server["up"],
+        **spread("health", sampler.health),
         "health_failures": sampler.health_failures,
         "peak_rss_mb": sampler.peak / 2**20,
+        "wall_s": wall,
+        "phase_cut_at_timeout": cut,
+        "loadavg_before": la_before,
+        "loadavg_after": loadavg(),
     }

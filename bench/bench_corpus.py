@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from common import ROOT, SHARED, peak_mb
+from common import ROOT, SHARED, peak_mb, write_pairs
 
 from meteor import Meteor
 from meteor.analysis.significance import bootstrap, paired_bootstrap
@@ -89,10 +89,7 @@ def main() -> None:
         print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
-        OUT.mkdir(parents=True, exist_ok=True)
-        hyp_file, ref_file = OUT / "hyp.txt", OUT / "ref.txt"
-        hyp_file.write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        ref_file.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        hyp_file, ref_file = write_pairs(OUT, hyps, refs)
         cmd = [
             sys.executable, "-m", "meteor", "score", "--preset", args.preset,
             "--hyp", str(hyp_file), "--ref", str(ref_file),

@@ -39,7 +39,7 @@ import threading
 import time
 
 import psutil
-from common import ROOT, SHARED, jar_pairs
+from common import ROOT, SHARED, child_env, jar_pairs, write_pairs
 from distributed import Client
 
 from meteor import Meteor
@@ -62,12 +62,6 @@ def load(n: int | None) -> tuple[list[str], list[str]]:
     return [h for h, _ in pairs], [r for _, r in pairs]
 
 
-def env() -> dict[str, str]:
-    e = dict(os.environ)
-    e["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), e.get("PYTHONPATH")) if p)
-    return e
-
-
 class Cluster:
     """``dask scheduler`` and ``dask worker`` subprocesses on 127.0.0.1."""
 
@@ -88,7 +82,7 @@ class Cluster:
 
     def _spawn(self, cmd: list[str], name: str) -> subprocess.Popen[bytes]:
         log = (OUT / f"{name}.log").open("wb")
-        p = subprocess.Popen(cmd, env=env(), cwd=OUT, stdout=log, stderr=subprocess.STDOUT)
+        p = subprocess.Popen(cmd, env=child_env(), cwd=OUT, stdout=log, stderr=subprocess.STDOUT)
         self.procs.append(p)
         return p
 
@@ -241,10 +235,7 @@ def bench(args: argparse.Namespace) -> None:
 def identity(args: argparse.Namespace) -> None:
     """The CLI locally vs on a scheduler + 2 workers, one worker killed mid-run."""
     hyps, refs = load(args.segments)
-    OUT.mkdir(parents=True, exist_ok=True)
-    hyp, ref = OUT / "hyp.txt", OUT / "ref.txt"
-    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
-    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    hyp, ref = write_pairs(OUT, hyps, refs)
     common = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
     common += ["--preset", args.preset, "--format", "json", "-b", "1000"]
     t0 = time.perf_counter()
@@ -252,7 +243,7 @@ def identity(args: argparse.Namespace) -> None:
         [*common, "--jsonl", str(OUT / "local.jsonl")],
         capture_output=True,
         cwd=ROOT,
-        env=env(),
+        env=child_env(),
         check=True,
     )
     t_local = time.perf_counter() - t0
@@ -265,7 +256,7 @@ def identity(args: argparse.Namespace) -> None:
         proc = subprocess.Popen(
             [*common, "--jsonl", str(OUT / "dask.jsonl"), "--progress", "--dask", cluster.address],
             cwd=ROOT,
-            env=env(),
+            env=child_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )

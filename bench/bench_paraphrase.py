@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import textwrap
 
-from common import ROOT, SHARED
+from common import ROOT, SHARED, child_env
 
-DATA = SHARED
 FILES = [
     "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
     "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
@@ -79,7 +77,7 @@ CHILD = textwrap.dedent(
 
 
 def run_child(env: dict[str, str]) -> dict[str, float]:
-    files = [str(DATA / f) for f in FILES if (DATA / f).is_file()]
+    files = [str(SHARED / f) for f in FILES if (SHARED / f).is_file()]
     out = subprocess.run(
         [sys.executable, "-c", CHILD, *files],
         check=True,
@@ -95,14 +93,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", action="store_true", help="time a fresh build too")
     args = parser.parse_args()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = child_env()
     results: dict[str, object] = {}
     if args.build:
         import time
 
         with tempfile.TemporaryDirectory() as tmp:
-            env_b = dict(env, METEOR_CACHE_DIR=tmp)
+            env_b = child_env(METEOR_CACHE_DIR=tmp)
             t = time.perf_counter()
             first = run_child(env_b)  # builds (in a grandchild), then loads and scores
             results["build_then_load_s"] = first["load_s"]

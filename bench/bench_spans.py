@@ -23,15 +23,13 @@ extra time goes (reading the spans, counting, bootstrap) on one setting's record
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, SHARED
+from common import ROOT, SHARED, run_cold
 
 SRC = SHARED / "wmt21_ted_mqm_spans" / "en-de"
 SETTINGS = ["-p", "meteor-1.5-de", "--preset-file", str(ROOT / "docs/spans/de-exact.json"),
@@ -76,17 +74,6 @@ def make_data(n: int, folder: Path) -> tuple[Path, Path, int]:
     return segs, mqm, len(out_segs) - 1
 
 
-def run(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU (user + system, from ``wait4``) seconds of one cold process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{cmd[:4]} failed with status {proc.returncode}")
-    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=10_000)
@@ -104,8 +91,8 @@ def main() -> None:
                      "--format", "json"]  # fmt: skip
         t_score, t_spans = [], []
         for _ in range(a.repeats):
-            t_score.append(run(score_cmd))
-            t_spans.append(run(spans_cmd))
+            t_score.append(run_cold(score_cmd, cwd=ROOT)[:2])
+            t_spans.append(run_cold(spans_cmd, cwd=ROOT)[:2])
         print(f"{n:,} annotated segments, 3 settings, {a.bootstrap} resamples, workers {a.workers}")
         for k, what in enumerate(("wall", "CPU")):
             s = statistics.median(t[k] for t in t_score)

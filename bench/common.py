@@ -1,5 +1,5 @@
 """What the benches share: the checkout and the shared data folder on ``sys.path`` terms,
-peak memory and the load average.  A bench runs as ``python bench/<name>.py``, so this
+peak memory (of this process, or sampled over a process tree), cold runs, the load average.  A bench runs as ``python bench/<name>.py``, so this
 folder is on ``sys.path`` and ``from common import ...`` finds this module."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +40,22 @@ def python_path(root: Path) -> str:
     return str(root)
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """This environment with the checkout first on ``PYTHONPATH`` (and ``extra`` set), for a
+    child ``python -m meteor ...`` run from anywhere."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path, **extra)
+
+
+def write_pairs(folder: Path, hyps: list[str], refs: list[str]) -> tuple[Path, Path]:
+    """``hyp.txt`` and ``ref.txt`` in ``folder`` (created), one segment a line, for the CLI."""
+    folder.mkdir(parents=True, exist_ok=True)
+    hyp, ref = folder / "hyp.txt", folder / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    return hyp, ref
+
+
 def beam_search() -> str:
     """Which Meteor 1.5 beam search this checkout's runs use: ``C`` (./native) or ``Python``."""
     code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
@@ -55,3 +73,53 @@ def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
 def loadavg(sep: str = " ") -> str:
     """The 1, 5 and 15 minute load averages, two decimals each."""
     return sep.join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(sum of RSS, sum of PSS) in bytes over a process and all its descendants (0 once gone).
+
+    PSS divides pages shared by forked workers (the memory-mapped paraphrase index,
+    the WordNet tables inherited from the parent) among them: it is the honest total
+    for a process tree.  RSS counts shared pages once per process.
+    """
+    rss = pss = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    stack += [int(x) for x in fh.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return rss * 1024, pss * 1024
+
+
+def run_cold(cmd: list[str], **kw: object) -> tuple[float, float, float, float, str]:
+    """One cold process: (wall s, CPU s, peak tree PSS MB, peak tree RSS MB, stdout).
+
+    Memory is sampled every 20 ms (:func:`tree_memory`); CPU is user + system time of the
+    process and the children it waited for (``wait4``).  Output goes to files, not pipes."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
+        peak_rss = peak_pss = 0
+        while not (done := os.wait4(proc.pid, os.WNOHANG))[0]:
+            rss, pss = tree_memory(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(0.02)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(done[1])
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}):\n{stderr[-2000:]}")
+    cpu = done[2].ru_utime + done[2].ru_stime
+    return wall, cpu, peak_pss / 2**20, peak_rss / 2**20, stdout

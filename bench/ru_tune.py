@@ -83,6 +83,14 @@ class StatArrays:
     rw: np.ndarray
 
 
+#: The per-segment statistics' attributes behind StatArrays' fields, in their order.
+STAT_ATTRS = (
+    "hyp_len ref_len hyp_function_words ref_function_words hyp_content_matches "
+    "ref_content_matches hyp_function_matches ref_function_matches chunks "
+    "hyp_word_matches ref_word_matches"
+).split()
+
+
 @dataclass(frozen=True)
 class Formula:
     alpha: float
@@ -130,19 +138,7 @@ def _align_all(scorer: Meteor, data: Data) -> tuple[dict[str, StatArrays], list[
             )
     out = {}
     for k, sts in rows.items():
-        out[k] = StatArrays(
-            hl=np.array([s.hyp_len for s in sts], float),
-            rl=np.array([s.ref_len for s in sts], float),
-            hf=np.array([s.hyp_function_words for s in sts], float),
-            rf=np.array([s.ref_function_words for s in sts], float),
-            hc=np.array([s.hyp_content_matches for s in sts], float),
-            rc=np.array([s.ref_content_matches for s in sts], float),
-            hfm=np.array([s.hyp_function_matches for s in sts], float),
-            rfm=np.array([s.ref_function_matches for s in sts], float),
-            chunks=np.array([s.chunks for s in sts], float),
-            hw=np.array([s.hyp_word_matches for s in sts], float),
-            rw=np.array([s.ref_word_matches for s in sts], float),
-        )
+        out[k] = StatArrays(*(np.array([getattr(s, a) for s in sts], float) for a in STAT_ATTRS))
     return out, emb_matches
 
 
@@ -167,8 +163,19 @@ def scores(st: StatArrays, f: Formula, weights: dict[Module, float]) -> np.ndarr
     return np.maximum(np.nan_to_num(s, nan=0.0), 0.0)
 
 
-def tune_tau(s: np.ndarray, data: Data) -> float:
+def tune_tau(
+    stats: dict[str, StatArrays], f: Formula, weights: dict[Module, float], data: Data
+) -> float:
+    """τ on the tuning half of the formula ``f`` with ``weights`` (its word list's statistics)."""
+    s = scores(stats[f.function_words], f, weights)
     return kendall(s[data.tune], data.human[data.tune])
+
+
+def verdict(label: str, tau: float, best: float) -> bool:
+    """Whether an option is kept: it raises the tuning τ by at least :data:`MIN_GAIN`."""
+    keep = tau >= best + MIN_GAIN
+    print(f"  {label}: {tau:.4f} vs {best:.4f} -> {'kept' if keep else 'not kept'}")
+    return keep
 
 
 def formula_grid(
@@ -177,7 +184,7 @@ def formula_grid(
     res = []
     for a, b, g, d, fw in itertools.product(ALPHAS, BETAS, GAMMAS, DELTAS, FUNCTION_WORDS):
         f = Formula(a, b, g, d, fw)
-        res.append((tune_tau(scores(stats[fw], f, weights), data), f))
+        res.append((tune_tau(stats, f, weights, data), f))
     res.sort(key=lambda x: -x[0])
     return res
 
@@ -188,7 +195,7 @@ def weight_grid(
     res = []
     for wl, ws, wy in itertools.product(LEMMA_W, STEM_W, SYN_W):
         w = {EX: 1.0, LE: wl, ST: ws, SY: wy}
-        res.append((tune_tau(scores(stats[f.function_words], f, w), data), w))
+        res.append((tune_tau(stats, f, w, data), w))
     res.sort(key=lambda x: -x[0])
     return res
 
@@ -197,7 +204,11 @@ def fmt_w(w: dict[Module, float]) -> str:
     return " ".join(f"{m.value} {v:g}" for m, v in w.items())
 
 
-def report(label: str, s: np.ndarray, data: Data) -> None:
+def report(
+    label: str, stats: dict[str, StatArrays], f: Formula, w: dict[Module, float], data: Data
+) -> None:
+    """τ of the formula ``f`` with weights ``w`` on both halves, the whole set, and by system."""
+    s = scores(stats[f.function_words], f, w)
     t, h, a = taus(s, data)
     sys_names = sorted(set(data.systems))
     first = np.array([x in set(sys_names[::2]) for x in data.systems])
@@ -236,22 +247,15 @@ def main() -> None:
     options: dict[str, Any] = {}
 
     print("\nStep 3: options (new alignments); kept if tuning τ rises by ≥ 0.002")
-    yo_stats, _ = align_all(data, modules=STAGES, weights=w2, fold_yo=True)
-    yo_tau = tune_tau(scores(yo_stats[f1.function_words], f1, w2), data)
-    keep_yo = yo_tau >= best_tau + MIN_GAIN
-    print(f"  fold_yo: {yo_tau:.4f} vs {best_tau:.4f} -> {'kept' if keep_yo else 'not kept'}")
-    if keep_yo:
-        stats, best_tau = yo_stats, yo_tau
-        options["fold_yo"] = True
-    sw_stats, _ = align_all(data, modules=STAGES, weights=w2, aligner="stagewise", **options)
-    sw_tau = tune_tau(scores(sw_stats[f1.function_words], f1, w2), data)
-    keep_sw = sw_tau >= best_tau + MIN_GAIN
-    print(
-        f"  stagewise aligner: {sw_tau:.4f} vs {best_tau:.4f} -> {'kept' if keep_sw else 'not kept'}"
-    )
-    if keep_sw:
-        stats, best_tau = sw_stats, sw_tau
-        options["aligner"] = "stagewise"
+    for label, option in (
+        ("fold_yo", {"fold_yo": True}),
+        ("stagewise aligner", {"aligner": "stagewise"}),
+    ):
+        o_stats, _ = align_all(data, modules=STAGES, weights=w2, **options, **option)
+        o_tau = tune_tau(o_stats, f1, w2, data)
+        if verdict(label, o_tau, best_tau):
+            stats, best_tau = o_stats, o_tau
+            options.update(option)
     best_emb: tuple[float, float, float, dict[str, StatArrays], list[Any]] | None = None
     for thr in EMB_THRESHOLDS:
         e_stats, e_matches = align_all(
@@ -263,17 +267,14 @@ def main() -> None:
         )
         row = []
         for we in EMB_W:
-            tau = tune_tau(scores(e_stats[f1.function_words], f1, {**w2, EM: we}), data)
+            tau = tune_tau(e_stats, f1, {**w2, EM: we}, data)
             row.append(f"w {we:g}: {tau:.4f}")
             if best_emb is None or tau > best_emb[0]:
                 best_emb = (tau, thr, we, e_stats, e_matches)
         print(f"  embedding ≥ {thr}: " + ", ".join(row) + f"  ({len(e_matches)} matches)")
     assert best_emb is not None
-    keep_emb = best_emb[0] >= best_tau + MIN_GAIN
-    print(
-        f"  best embedding: threshold {best_emb[1]}, weight {best_emb[2]}: {best_emb[0]:.4f} "
-        f"vs {best_tau:.4f} -> {'kept' if keep_emb else 'not kept'}"
-    )
+    best_label = f"best embedding: threshold {best_emb[1]}, weight {best_emb[2]}"
+    keep_emb = verdict(best_label, best_emb[0], best_tau)
     rng = random.Random(0)
     for lo, hi in ((0.4, 0.5), (0.5, 0.6), (0.6, 1.01)):
         pool = [m for m in best_emb[4] if lo <= (m.similarity or 0) < hi]
@@ -295,32 +296,16 @@ def main() -> None:
     print("\nChosen:")
     print(f"  {final}; weights {fmt_w(weights)}; options {options}")
     print("\nτ (scipy τ-b vs MQM); systems A/B = alternate systems in sorted order")
-    report(
-        "meteor-1.5-ru (Java parameters)",
-        scores(ref_stats["meteor"], m15, {EX: 1.0, ST: 0.5}),
-        data,
-    )
-    report(
-        "+ lemma, synonym (weights 0.5), 1.5 formula",
-        scores(base_stats["meteor"], m15, base_w),
-        data,
-    )
-    report("step 1 formula, weights 0.5", scores(base_stats[f1.function_words], f1, base_w), data)
-    report("step 2 weights", scores(base_stats[f1.function_words], f1, w2), data)
-    report("chosen", scores(stats[final.function_words], final, weights), data)
+    report("meteor-1.5-ru (Java parameters)", ref_stats, m15, {EX: 1.0, ST: 0.5}, data)
+    report("+ lemma, synonym (weights 0.5), 1.5 formula", base_stats, m15, base_w, data)
+    report("step 1 formula, weights 0.5", base_stats, f1, base_w, data)
+    report("step 2 weights", base_stats, f1, w2, data)
+    report("chosen", stats, final, weights, data)
     no_emb_w = {k: v for k, v in weights.items() if k is not EM}
     no_emb_stats, _ = align_all(data, modules=STAGES, weights=no_emb_w, **options)
-    report(
-        "chosen without embedding",
-        scores(no_emb_stats[final.function_words], final, no_emb_w),
-        data,
-    )
-    e_w = {**no_emb_w, EM: best_emb[2]}
-    report(
-        f"chosen with embedding (≥{best_emb[1]}, w {best_emb[2]})",
-        scores(best_emb[3][final.function_words], final, e_w),
-        data,
-    )
+    report("chosen without embedding", no_emb_stats, final, no_emb_w, data)
+    e_label = f"chosen with embedding (≥{best_emb[1]}, w {best_emb[2]})"
+    report(e_label, best_emb[3], final, {**no_emb_w, EM: best_emb[2]}, data)
     print(f"\n{time.perf_counter() - t_start:.0f} s")
 
 
