@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, SHARED, loadavg, tree_memory
+from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -161,19 +161,10 @@ def wmt_pairs(
 ) -> list[tuple[str, str]]:
     """Real (hyp, ref) pairs of one WMT21 ru→en system with at most ``max_tokens`` words a side."""
     out = []
-    with path.open(encoding="utf-8") as f:
-        next(f)
-        for line in f:
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) < 4 or cols[0] != system:
-                continue
-            hyp, ref = cols[2], cols[3]
-            if (
-                hyp.strip()
-                and ref.strip()
-                and max(len(hyp.split()), len(ref.split())) <= max_tokens
-            ):
-                out.append((hyp, ref))
+    for row in read_tsv(path):
+        words = (len(row["hyp"].split()), len(row["ref"].split()))
+        if row["system"] == system and min(words) > 0 and max(words) <= max_tokens:
+            out.append((row["hyp"], row["ref"]))
     return out
 
 

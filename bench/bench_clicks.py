@@ -51,6 +51,7 @@ SIGNATURE_JS = """([needle]) => [...document.querySelectorAll('[data-testid="stC
   .some(c => c.innerText.includes(needle))"""
 PROGRESS_JS = """() => document.querySelectorAll('[data-testid="stProgress"]').length > 0
   || [...document.querySelectorAll('[data-testid="stSpinner"]')].length > 0"""
+VIEWPORT = {"width": 1280, "height": 900}
 FIRST = (
     "Under the starry night, we danced with glee.",
     "We danced with joy under the starry night.",
@@ -140,7 +141,6 @@ def main() -> None:
     ap.add_argument("--typed", type=int, default=6, help="typed pairs to time")
     ap.add_argument("--timeout", type=float, default=300, help="seconds one action may take")
     ap.add_argument("--app-dir", type=Path, default=ROOT, help="checkout whose app.py to run")
-    ap.add_argument("--only-corpus", action="store_true", help="time only the corpus rows")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
@@ -153,7 +153,7 @@ def main() -> None:
             if args.cold:
                 with tempfile.TemporaryDirectory() as cache:
                     with app_server({"METEOR_CACHE_DIR": cache}, app_dir=args.app_dir) as srv:
-                        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+                        pg = browser.new_page(viewport=VIEWPORT)
                         secs, prog = first_load(pg, srv["url"], tmo)
                         res["cold_first_load_s"] = secs
                         res["cold_progress_visible"] = prog
@@ -161,16 +161,10 @@ def main() -> None:
                 print(json.dumps(res), flush=True)
             with app_server(app_dir=args.app_dir) as srv:
                 url = srv["url"]
-                if args.only_corpus:
-                    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-                    first_load(pg, url, tmo)
-                    time.sleep(10.0)
-                    res["corpus_row_s"] = corpus_rows(pg, url, [3, 7, 12, 3, 18], tmo)
-                    return report(res, args)
-                pg = browser.new_page(viewport={"width": 1280, "height": 900})
+                pg = browser.new_page(viewport=VIEWPORT)
                 res["first_load_new_process_s"], _ = first_load(pg, url, tmo)
                 time.sleep(3.0)
-                pg2 = browser.new_page(viewport={"width": 1280, "height": 900})
+                pg2 = browser.new_page(viewport=VIEWPORT)
                 res["first_load_warm_s"], _ = first_load(pg2, url, tmo)
                 pg.close()
                 time.sleep(2.0)
@@ -192,10 +186,6 @@ def main() -> None:
                 res["corpus_row_s"] = corpus_rows(pg2, url, [3, 7, 12, 3, 18], tmo)
         finally:
             browser.close()
-    report(res, args)
-
-
-def report(res: dict[str, Any], args: argparse.Namespace) -> None:
     res["loadavg_end"] = loadavg()
     res["median"] = {
         k: med(v) for k, v in res.items() if isinstance(v, list) and v and isinstance(v[0], float)

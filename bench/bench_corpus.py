@@ -16,14 +16,13 @@ Temporary files go to ``bench/out/`` (git-ignored).
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import resource
 import subprocess
 import sys
 import time
 
-from common import ROOT, SHARED, peak_mb, write_pairs
+from common import ROOT, SHARED, peak_mb, read_tsv, write_pairs
 
 from meteor import Meteor
 from meteor.analysis.significance import bootstrap, paired_bootstrap
@@ -34,9 +33,7 @@ OUT = ROOT / "bench" / "out"
 
 
 def load(n: int) -> tuple[list[str], list[str]]:
-    with DATA.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    rows = rows[:n]
+    rows = read_tsv(DATA)[:n]
     return [r["hyp"] for r in rows], [r["ref"] for r in rows]
 
 

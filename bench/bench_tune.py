@@ -25,7 +25,6 @@ points tried and the wall time.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import tempfile
 import time
@@ -34,11 +33,12 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
-from common import JAR, SHARED
+from common import JAR, SHARED, loadavg, read_tsv
 
 from meteor.analysis import tune as tn
-from meteor.analysis.agreement import judged_rows, load_judged
+from meteor.analysis.agreement import Judged, judged_rows, load_judged
 from meteor.metric import Meteor
+from meteor.params import Params
 from meteor.types import module_slot
 
 DATA = str(SHARED / "wmt21_ru-en_da" / "seg_da.tsv")
@@ -55,11 +55,7 @@ JAR_GRID = (
 def jar_subset(path: Path, n_systems: int, n_segments: int) -> list[dict[str, str]]:
     """The first ``n_segments`` rows of the first ``n_systems`` systems (the file's order),
     without rows whose texts hold SGML's special characters."""
-    import csv
-
-    csv.field_size_limit(1 << 30)
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = read_tsv(path)
     systems = list(dict.fromkeys(r["system"] for r in rows if r["system"] != "HUMAN-refB"))
     out = []
     for name in systems[:n_systems]:
@@ -118,11 +114,22 @@ def run_trainer(
     return best, n, first or total, total
 
 
+def statistics(judged: Judged, base: Params, workers: int) -> tuple[tn.StatArrays, tn.Rows, float]:
+    """The corpus aligned once under ``base`` (as tune does), its judged rows, and the
+    seconds aligning took (= re-scoring the corpus once)."""
+    t0 = time.perf_counter()
+    stats = tn.align_statistics(judged, base, "meteor-1.5", workers=workers)
+    seconds = time.perf_counter() - t0
+    human, darr, items, systems = judged_rows(judged)
+    rows = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
+    return stats, rows, seconds
+
+
 def jar_main(args: argparse.Namespace) -> None:
     """``--jar``: the Trainer and ``meteor.tune`` on the same subset, objective Spearman."""
     from meteor.analysis.tune import tune
 
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {loadavg()}")
     rows = jar_subset(Path(args.data), args.systems, args.segments)
     print(f"{len(rows):,} segments: {args.systems} systems x first {args.segments} rows "
           f"of {Path(args.data).name}")  # fmt: skip
@@ -142,9 +149,7 @@ def jar_main(args: argparse.Namespace) -> None:
     ours_total = time.perf_counter() - t0
     # the jar's best point on our statistics (aligned again: the timing above is tune's own)
     base = Meteor("meteor-1.5").params
-    stats = tn.align_statistics(judged, base, "meteor-1.5", workers=1)
-    human, darr, items, systems = judged_rows(judged)
-    rws = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
+    stats, rws, _ = statistics(judged, base, workers=1)
     a, b, g, d, *w = jar_best[1:]
     mods = [m for m, _ in base.weights]  # exact stem synonym paraphrase, the Trainer's order
     jar_params = base.replace(
@@ -164,7 +169,7 @@ def jar_main(args: argparse.Namespace) -> None:
           f"{p.delta:.4g} | {ours_w} | {res.value:.4f} (base {res.base_value:.4f}) | "
           f"{res.n_points:,} | {ours_total:.1f} s ({res.align_seconds:.1f} s to align, "
           f"{res.seconds:.1f} s to search) |")  # fmt: skip
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {loadavg()}")
 
 
 def main() -> None:
@@ -181,16 +186,12 @@ def main() -> None:
     if args.jar:
         jar_main(args)
         return
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {loadavg()}")
     path = Path(args.data)
     judged = load_judged([(path.name, path.read_bytes())], "human_score")
     base = Meteor("meteor-1.5").params
-    t0 = time.perf_counter()
-    stats = tn.align_statistics(judged, base, "meteor-1.5", workers=args.workers)
-    rescore = time.perf_counter() - t0
+    stats, rows, rescore = statistics(judged, base, args.workers)
     print(f"{stats.n_rows:,} rows; aligning (= re-scoring the corpus once): {rescore:.1f} s")
-    human, darr, items, systems = judged_rows(judged)
-    rows = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
     width = stats.hc.shape[2]
     rng = np.random.default_rng(0)
 
@@ -200,19 +201,8 @@ def main() -> None:
             w[:, module_slot(m)] = rng.random(n)
         return tn.Point(rng.random(n), rng.random(n) * 3, rng.random(n), rng.random(n), w)
 
-    for key, n in (
-        ("scores only", args.points),
-        ("pearson_flat", args.points),
-        ("spearman_flat", args.points),
-        ("darr_flat", args.points),
-        ("darr_item", args.points),
-        ("pearson_item", args.points),
-        ("kendall_item", args.points),
-        ("kendall_flat", args.points),
-        ("spearman_item", args.points // 20),
-        ("system_pearson", args.points),
-        ("system_kendall", args.points),
-    ):
+    for key in ("scores only", *tn.OBJECTIVES):
+        n = args.points // 20 if key == "spearman_item" else args.points
         if args.only and key not in args.only.split(","):
             continue
         t = time.perf_counter()
@@ -229,7 +219,7 @@ def main() -> None:
             f"{key:15} {n:>8,} points in {dt:7.1f} s: {n / dt:>9,.0f} points/s; "
             f"{rescore / (dt / n):>12,.0f}x faster per point than re-scoring{note}"
         )
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {loadavg()}")
 
 
 if __name__ == "__main__":

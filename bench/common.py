@@ -4,6 +4,7 @@ folder is on ``sys.path`` and ``from common import ...`` finds this module."""
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import os
@@ -28,6 +29,14 @@ def jar_pairs(path: Path) -> list[tuple[str, str]]:
     (``meteor15.*.jsonl.gz``: one JSON object a line, pairs on ``"type": "segment"``)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         return [(d["hyp"], d["refs"][0]) for d in map(json.loads, fh) if d.get("type") == "segment"]
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated table with a header line, read with ``csv.QUOTE_NONE`` (as
+    the shared data's READMEs say: quotes are text)."""
+    csv.field_size_limit(1 << 30)
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def python_path(root: Path) -> str:
