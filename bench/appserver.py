@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
+from serve_class import free_port, stop_process
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -42,12 +42,6 @@ CHROMIUM_ARGS = [
 ]
 HYP_BOX = "Hypothesis"
 REF_BOX = "Reference(s), one per line"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def health_latency(url: str, timeout: float = 30.0) -> float | None:
@@ -100,12 +94,7 @@ def app_server(
             time.sleep(0.3)
         yield {"url": url, "proc": proc, "started": started, "up": time.perf_counter() - started}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc)
 
 
 class RssSampler:

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from common import ROOT, SHARED, peak_mb, read_tsv, write_pairs
+from common import ROOT, SHARED, peak_mb, read_tsv, timed, write_pairs
 
 from meteor import Meteor
 from meteor.analysis.significance import bootstrap, paired_bootstrap
@@ -58,9 +58,7 @@ def main() -> None:
 
     result = None
     for w in args.workers or [default_workers()]:
-        t0 = time.perf_counter()
-        result = score_corpus(meteor, hyps, refs, workers=w)
-        dt = time.perf_counter() - t0
+        dt, result = timed(score_corpus, meteor, hyps, refs, workers=w)
         print(
             f"score_corpus workers={w}: {dt:.1f} s, {n / dt:,.0f} seg/s; "
             f"corpus {result.score:.6f}, mean of segments {result.mean_segment_score:.6f}; "
@@ -69,9 +67,7 @@ def main() -> None:
     assert result is not None
 
     if args.bootstrap:
-        t0 = time.perf_counter()
-        ci = bootstrap(result, meteor.params, n_samples=args.bootstrap)
-        dt = time.perf_counter() - t0
+        dt, ci = timed(bootstrap, result, meteor.params, n_samples=args.bootstrap)
         print(
             f"bootstrap {args.bootstrap} samples: {dt:.2f} s "
             f"(corpus 95% CI [{ci.corpus.low:.4f}, {ci.corpus.high:.4f}])"
@@ -80,9 +76,8 @@ def main() -> None:
         a = meteor.combine(result.segments[:half])
         b = meteor.combine(result.segments[half : 2 * half])
         if all(x.refs == y.refs for x, y in zip(a.segments, b.segments, strict=True)):
-            t0 = time.perf_counter()
-            paired_bootstrap(a, b, meteor.params, n_samples=args.bootstrap)
-            print(f"paired bootstrap (2 x {half:,}): {time.perf_counter() - t0:.2f} s")
+            dt, _ = timed(paired_bootstrap, a, b, meteor.params, n_samples=args.bootstrap)
+            print(f"paired bootstrap (2 x {half:,}): {dt:.2f} s")
         print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
@@ -94,9 +89,7 @@ def main() -> None:
             "--bootstrap", str(args.bootstrap), "--format", "text",
         ]  # fmt: skip
         before = peak_mb(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
-        dt = time.perf_counter() - t0
+        dt, proc = timed(subprocess.run, cmd, cwd=ROOT, capture_output=True, text=True)
         print(f"CLI: exit {proc.returncode}, {dt:.1f} s wall, {n / dt:,.0f} seg/s end to end")
         print("    " + proc.stdout.strip().replace("\n", "\n    "))
         if proc.returncode:

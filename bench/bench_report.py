@@ -32,6 +32,9 @@ from common import SHARED, loadavg, peak_mb, read_tsv
 
 DATA = str(SHARED / "wmt21_ru-en_da")
 HUMAN = "HUMAN-refB"  # reference B scored as a system: not an MT system
+#: The report's progress lines by their first word: the phase they belong to (other lines
+#: name their phase themselves: "buckets", "where the points go").
+PHASES = {"score": "scoring", "bootstrap": "statistics", "compare": "statistics"}
 
 
 def load(data: str, n_systems: int, n_segments: int) -> tuple[dict[str, list[str]], list[str]]:
@@ -62,10 +65,7 @@ def child(args: argparse.Namespace) -> None:
     marks: list[tuple[str, float, float]] = []
 
     def progress(line: str) -> None:
-        phase = line.split()[0] if line.split()[0] in ("score", "bootstrap", "compare") else line
-        phase = {"score": "scoring", "bootstrap": "statistics", "compare": "statistics"}.get(
-            phase, phase
-        )
+        phase = PHASES.get(line.split()[0], line)
         if not marks or marks[-1][0] != phase:
             marks.append((phase, time.perf_counter(), peak_mb()))
 

@@ -26,10 +26,9 @@ import argparse
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import ROOT, SHARED, run_cold
+from common import ROOT, SHARED, run_cold, timed
 
 SRC = SHARED / "wmt21_ted_mqm_spans" / "en-de"
 SETTINGS = ["-p", "meteor-1.5-de", "--preset-file", str(ROOT / "docs/spans/de-exact.json"),
@@ -114,26 +113,17 @@ def breakdown(segs: Path, mqm: Path, n_samples: int) -> None:
     from meteor.metric import Meteor
 
     corpus = load_corpus([("segments.tsv", segs.read_bytes())])
-    t = time.perf_counter()
-    spans = read_spans([("mqm.tsv", mqm.read_bytes())], corpus)
-    t_read = time.perf_counter() - t
+    t_read, spans = timed(read_spans, [("mqm.tsv", mqm.read_bytes())], corpus)
     refs = {
         (name, i): r
         for name, _ in corpus.systems
         for i, r in zip(corpus.ids_of(name), corpus.refs_of(name), strict=True)
     }
-    m = Meteor("meteor-1.5-de")
-    t = time.perf_counter()
-    recs = m.corpus_score(
-        [x.hyp for x in spans.annotations], [refs[x.system, x.seg_id] for x in spans.annotations]
-    ).segments
-    t_score = time.perf_counter() - t
-    t = time.perf_counter()
-    counts = count_spans(recs, spans.annotations)
-    t_count = time.perf_counter() - t
-    t = time.perf_counter()
-    setting_table("meteor-1.5-de", "", counts, n_samples=n_samples)
-    t_boot = time.perf_counter() - t
+    hyps = [x.hyp for x in spans.annotations]
+    ann_refs = [refs[x.system, x.seg_id] for x in spans.annotations]
+    t_score, res = timed(Meteor("meteor-1.5-de").corpus_score, hyps, ann_refs)
+    t_count, counts = timed(count_spans, res.segments, spans.annotations)
+    t_boot, _ = timed(setting_table, "meteor-1.5-de", "", counts, n_samples=n_samples)
     print(
         f"one setting in-process: scoring {t_score:.2f} s; reading the spans {t_read:.2f} s, "
         f"labelling and counting {t_count:.2f} s, table with {n_samples} resamples {t_boot:.2f} s"

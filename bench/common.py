@@ -13,11 +13,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _folder in (ROOT / "tools", ROOT):  # the checkout's library first, then tools/serve_class.py
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
+P = ParamSpec("P")
+T = TypeVar("T")
 #: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
 SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 #: The Meteor 1.5 jar as tools/meteor15/setup_meteor15.sh unpacks it.
@@ -82,6 +87,13 @@ def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
 def loadavg(sep: str = " ") -> str:
     """The 1, 5 and 15 minute load averages, two decimals each."""
     return sep.join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def timed(fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> tuple[float, T]:
+    """(wall seconds, result) of one call ``fn(*args, **kw)``."""
+    t0 = time.perf_counter()
+    result = fn(*args, **kw)
+    return time.perf_counter() - t0, result
 
 
 def tree_memory(pid: int) -> tuple[int, int]:

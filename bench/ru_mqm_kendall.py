@@ -107,8 +107,7 @@ def load_data(path: Path = DATA) -> Data:
 
 def kendall(scores: Sequence[float] | np.ndarray, human: np.ndarray) -> float:
     """scipy τ-b between metric scores and MQM (higher MQM = better)."""
-    tau = kendalltau(np.asarray(scores, dtype=float), human)[0]
-    return float(tau)
+    return float(kendalltau(np.asarray(scores, dtype=float), human)[0])
 
 
 def taus(scores: Sequence[float] | np.ndarray, data: Data) -> tuple[float, float, float]:

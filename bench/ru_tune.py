@@ -103,11 +103,8 @@ class Formula:
 def align_all(data: Data, **params: Any) -> tuple[dict[str, StatArrays], list[Any]]:
     """Align every segment once (cached in bench/out); statistics under both word lists."""
     scorer = Meteor("meteor-1.5-ru", **params)
-    key = hashlib.sha256(
-        repr(
-            (scorer.params.replace(weights={m: 1.0 for m in scorer.params.modules}), len(data.hyps))
-        ).encode()
-    ).hexdigest()[:16]
+    unweighted = scorer.params.replace(weights={m: 1.0 for m in scorer.params.modules})
+    key = hashlib.sha256(repr((unweighted, len(data.hyps))).encode()).hexdigest()[:16]
     cached = CACHE / f"{key}.pkl"
     if cached.is_file():
         with cached.open("rb") as fh:
