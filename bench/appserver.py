@@ -23,7 +23,7 @@ import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
 from serve_class import free_port, stop_process
@@ -299,27 +299,92 @@ def spread(name: str, xs: list[float]) -> dict[str, float]:
     }
 
 
-Typical = Callable[[str, list[tuple[str, str, str]], dict[str, Any]], Awaitable[None]]
-Long = Callable[[str, asyncio.Event, dict[str, Any]], Awaitable[None]]
+class Session(Protocol):
+    """One app session as the load benchmarks drive it: a browser page (bench_load.py) or
+    a websocket (bench_load_ws.py, :class:`wsclient.WsSession`)."""
+
+    async def connect(self, timeout: float) -> float:
+        """Open Inspect; seconds until its score card shows a score."""
+
+    async def shown(self) -> str | None:
+        """The score card's text now."""
+
+    async def type_text(self, box: str, text: str) -> None:
+        """Commit ``text`` in the text area ``box`` (as Ctrl+Enter does)."""
+
+    async def edit(
+        self, box: str, text: str, expected: str | None, timeout: float
+    ) -> tuple[float, float | None]:
+        """Type ``text`` into ``box``; seconds until the score card shows ``expected`` (or, with
+        None, any other text), and until the script run ended (None where it cannot tell).
+        TimeoutError after ``timeout`` seconds."""
+
+    async def close(self) -> None: ...
+
+
+async def typical_session(
+    session: Session,
+    args: argparse.Namespace,
+    edits: list[tuple[str, str, str]],
+    out: dict[str, Any],
+) -> None:
+    """The edits (box, text, expected score text) in order, ``--think`` s apart.  An edit whose
+    score text is the one shown already is sent but not timed (``skipped``: the wait could not
+    tell)."""
+    try:
+        out["first_load"] = await session.connect(args.timeout)
+        for box, text, expected in edits:
+            if await session.shown() == expected:
+                out["skipped"] += 1
+                await session.type_text(box, text)
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                shown, done = await session.edit(box, text, expected, args.timeout)
+            except TimeoutError:
+                out["timeouts"] += 1
+            else:
+                out["shown"].append(shown)
+                if done is not None:
+                    out["done"].append(done)
+            await asyncio.sleep(args.think)
+    finally:
+        await session.close()
+
+
+async def long_session(
+    session: Session, args: argparse.Namespace, stop: asyncio.Event, out: dict[str, Any]
+) -> None:
+    """Keep typing new ~7,000-character pairs (:func:`long_edits`) until ``stop``: the seconds
+    until each run ended (where the session cannot tell: until the score changed)."""
+    try:
+        out["first_load"] = await session.connect(args.timeout * 3)
+        for box, text in long_edits(stop):
+            try:
+                shown, done = await session.edit(box, text, None, args.timeout * 3)
+            except TimeoutError:
+                out["timeouts"] += 1
+            else:
+                out["lat"].append(shown if done is None else done)
+    finally:
+        await session.close()
 
 
 async def load_phase(
     n: int,
     args: argparse.Namespace,
     warm: Callable[[str], Awaitable[float]],
-    typical: Typical,
-    long: Long,
+    new_session: Callable[[str], Session],
 ) -> dict[str, Any]:
     """One phase of a load benchmark (bench_load.py, bench_load_ws.py) with ``n`` sessions.
 
     A fresh server (:func:`app_server`), warmed by ``warm(url)`` (seconds of its first page
-    load) and ``--settle`` s; then under an :class:`RssSampler` ``typical(url, edits, out)``
-    for each typical session's :func:`plan` beside (``n`` >= 2, unless ``--no-long``)
-    ``long(url, stop, out)`` until the typical ones end (:func:`run_sessions`).  A typical
-    session records in ``out["shown"]`` the seconds until each edit's score showed (and in
-    ``out["done"]`` until its script run ended, where it can tell), counts ``timeouts`` and
-    ``skipped`` edits; the long one records ``out["lat"]`` and ``timeouts``.  The phase's
-    row: the spread of each, what went wrong, the health endpoint, peak RSS, load average."""
+    load) and ``--settle`` s; then under an :class:`RssSampler` a :func:`typical_session`
+    for each :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`
+    until the typical ones end (:func:`run_sessions`), each a ``new_session(url)``.  The
+    phase's row: the spread of the typical edits (until the score showed; until the run
+    ended, where the session can tell), of the long ones and of the first page loads, what
+    went wrong, the health endpoint, peak RSS, load average."""
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
     plans = plan(n_typical, args.rounds)
@@ -329,14 +394,18 @@ async def load_phase(
         await asyncio.sleep(args.settle)  # the rest of the page, the background warm-up
         la_before = loadavg()
         with RssSampler(server["proc"].pid, url) as sampler:
-            typ = [{"shown": [], "done": [], "timeouts": 0, "skipped": 0} for _ in plans]
+            typ: list[dict[str, Any]] = [
+                {"shown": [], "done": [], "timeouts": 0, "skipped": 0} for _ in plans
+            ]
             lng: dict[str, Any] = {"lat": [], "timeouts": 0}
             stop = asyncio.Event()
-            tasks = [
-                guarded(typical(url, edits, out), out)
+            tasks: list[Awaitable[None]] = [
+                guarded(typical_session(new_session(url), args, edits, out), out)
                 for edits, out in zip(plans, typ, strict=True)
             ]
-            long_job = guarded(long(url, stop, lng), lng) if with_long else None
+            long_job = (
+                guarded(long_session(new_session(url), args, stop, lng), lng) if with_long else None
+            )
             wall, cut = await run_sessions(tasks, long_job, stop, args.phase_timeout)
     shown = [x for s in typ for x in s["shown"]]
     return {

@@ -51,7 +51,6 @@ SIGNATURE_JS = """([needle]) => [...document.querySelectorAll('[data-testid="stC
   .some(c => c.innerText.includes(needle))"""
 PROGRESS_JS = """() => document.querySelectorAll('[data-testid="stProgress"]').length > 0
   || [...document.querySelectorAll('[data-testid="stSpinner"]')].length > 0"""
-VIEWPORT = {"width": 1280, "height": 900}
 FIRST = (
     "Under the starry night, we danced with glee.",
     "We danced with joy under the starry night.",
@@ -153,7 +152,7 @@ def main() -> None:
             if args.cold:
                 with tempfile.TemporaryDirectory() as cache:
                     with app_server({"METEOR_CACHE_DIR": cache}, app_dir=args.app_dir) as srv:
-                        pg = browser.new_page(viewport=VIEWPORT)
+                        pg = browser.new_page(viewport={"width": 1280, "height": 900})
                         secs, prog = first_load(pg, srv["url"], tmo)
                         res["cold_first_load_s"] = secs
                         res["cold_progress_visible"] = prog
@@ -161,10 +160,10 @@ def main() -> None:
                 print(json.dumps(res), flush=True)
             with app_server(app_dir=args.app_dir) as srv:
                 url = srv["url"]
-                pg = browser.new_page(viewport=VIEWPORT)
+                pg = browser.new_page(viewport={"width": 1280, "height": 900})
                 res["first_load_new_process_s"], _ = first_load(pg, url, tmo)
                 time.sleep(3.0)
-                pg2 = browser.new_page(viewport=VIEWPORT)
+                pg2 = browser.new_page(viewport={"width": 1280, "height": 900})
                 res["first_load_warm_s"], _ = first_load(pg2, url, tmo)
                 pg.close()
                 time.sleep(2.0)

@@ -37,6 +37,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 import psutil
 from common import ROOT, SHARED, child_env, jar_pairs, write_pairs
@@ -53,6 +55,8 @@ from meteor.runners.cluster import (
 from meteor.runners.parallel import score_corpus
 from meteor.runners.transport import Decoder, encode
 
+P = ParamSpec("P")
+T = TypeVar("T")
 DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
 
@@ -136,6 +140,16 @@ def self_cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def measured(
+    pids: list[int], fn: Callable[P, T], *args: P.args, **kw: P.kwargs
+) -> tuple[T, float, float, float]:
+    """``fn(*args, **kw)``, its wall seconds, the CPU seconds of the worker processes ``pids``
+    (:func:`cpu_of`) and of this process (:func:`self_cpu`) during the call."""
+    t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
+    result = fn(*args, **kw)
+    return result, time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+
+
 def bench(args: argparse.Namespace) -> None:
     hyps, refs = load(args.segments)
     n = len(hyps)
@@ -146,17 +160,11 @@ def bench(args: argparse.Namespace) -> None:
     print(f"resources loaded in this process: {time.perf_counter() - t0:.2f} s")
     local = None
     for w in (1, 2):
-        t0, c0 = time.perf_counter(), self_cpu()
-        local = score_corpus(meteor, hyps, refs, workers=w)
-        wall, cpu = time.perf_counter() - t0, self_cpu() - c0
+        local, wall, _, cpu = measured([], score_corpus, meteor, hyps, refs, workers=w)
         print(f"local --workers {w}:  {rate(n, wall, cpu)}")
     assert local is not None
     encoded = [encode(s) for s in local.segments]
-    t0, c0 = time.perf_counter(), time.process_time()
-    decoder = Decoder()
-    for e in encoded:
-        decoder.decode(e)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    _, wall, _, cpu = measured([], lambda: list(map(Decoder().decode, encoded)))
     client_rate = n / cpu
     print(
         f"client: rebuilding records {n / wall:,.0f} segments/s wall, {client_rate:,.0f} per CPU-s"
@@ -182,11 +190,10 @@ def bench(args: argparse.Namespace) -> None:
             pids = [st["pid"] for st in states.values()]
             best: tuple[float, float, float] | None = None
             for _ in range(args.repeat):
-                t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
-                res = score_corpus_dask(meteor, hyps, refs, client=client)
-                dt, cpu = time.perf_counter() - t0, cpu_of(pids) - c0
-                run = (dt, cpu, self_cpu() - s0)
-                best = run if best is None or dt < best[0] else best
+                res, dt, cpu, own = measured(
+                    pids, score_corpus_dask, meteor, hyps, refs, client=client
+                )
+                best = (dt, cpu, own) if best is None or dt < best[0] else best
                 assert res == local, "the cluster's result differs from the local one"
             assert best is not None
             per_worker[k] = n / best[0]
@@ -198,13 +205,9 @@ def bench(args: argparse.Namespace) -> None:
             )
         # the streaming path whose workers write the JSONL lines (client: pass on and sum)
         expected = "".join(segments_jsonl(local.segments))
-        t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
         totals = StreamTotals(meteor)
-        text = "".join(
-            totals.add_line(x)
-            for x in score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
-        )
-        dt, cpu, own = time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+        lines = score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
+        text, dt, cpu, own = measured(pids, lambda: "".join(totals.add_line(x) for x in lines))
         assert text == expected and totals.summary().score == local.score
         lines_rate = n / own
         lines_worker = n / cpu  # a worker also writing JSON, with a core to itself

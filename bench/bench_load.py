@@ -24,19 +24,11 @@ Every wait is bounded (``--timeout`` per edit).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import time
 from functools import partial
 from typing import Any
 
-from appserver import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    load_bench_args,
-    load_phase,
-    long_edits,
-    run_load_phases,
-)
+from appserver import CHROMIUM, CHROMIUM_ARGS, load_bench_args, load_phase, run_load_phases
 
 METRIC_JS = """([label]) => {
   const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(
@@ -48,16 +40,6 @@ WAIT_CHANGE_JS = f"""([label, old]) => {{
   const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
 
 
-async def type_into(pg: Any, box: str, text: str) -> None:
-    loc = pg.get_by_role("textbox", name=box)
-    await loc.fill(text)
-    await loc.press("Control+Enter")
-
-
-async def current(pg: Any) -> str | None:
-    return await pg.evaluate(METRIC_JS, ["METEOR"])  # type: ignore[no-any-return]
-
-
 async def open_inspect(pg: Any, url: str, timeout_ms: float) -> float:
     pg.set_default_timeout(timeout_ms)
     t0 = time.perf_counter()
@@ -66,66 +48,48 @@ async def open_inspect(pg: Any, url: str, timeout_ms: float) -> float:
     return time.perf_counter() - t0
 
 
-async def new_page(browser: Any) -> Any:
-    """A page in a browser context of its own (a session of its own)."""
-    ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
-    return await ctx.new_page()
+class BrowserSession:
+    """A Chromium page in a browser context of its own: a session as appserver's
+    ``typical_session`` and ``long_session`` drive it."""
 
+    def __init__(self, browser: Any, url: str) -> None:
+        self.browser, self.url = browser, url
+        self.pg: Any = None
 
-async def warm_up(browser: Any, args: argparse.Namespace, url: str) -> float:
-    pg = await browser.new_page()
-    try:
-        return await open_inspect(pg, url, args.timeout * 1000)
-    finally:
-        await pg.close()
+    async def connect(self, timeout: float) -> float:
+        ctx = await self.browser.new_context(viewport={"width": 1280, "height": 900})
+        self.pg = await ctx.new_page()
+        return await open_inspect(self.pg, self.url, timeout * 1000)
 
+    async def shown(self) -> str | None:
+        return await self.pg.evaluate(METRIC_JS, ["METEOR"])  # type: ignore[no-any-return]
 
-async def typical_session(
-    browser: Any,
-    args: argparse.Namespace,
-    url: str,
-    edits: list[tuple[str, str, str]],
-    out: dict[str, Any],
-) -> None:
-    """edits: (box, text, expected score text) in order."""
-    pg = await new_page(browser)
-    out["first_load"] = await open_inspect(pg, url, args.timeout * 1000)
-    for box, text, expected in edits:
-        if await current(pg) == expected:
-            out["skipped"] += 1  # same score text as shown now: the wait could not tell
-            await type_into(pg, box, text)
-            await asyncio.sleep(1.0)
-            continue
+    async def type_text(self, box: str, text: str) -> None:
+        loc = self.pg.get_by_role("textbox", name=box)
+        await loc.fill(text)
+        await loc.press("Control+Enter")
+
+    async def edit(
+        self, box: str, text: str, expected: str | None, timeout: float
+    ) -> tuple[float, None]:
+        """Seconds from the key press until the score card shows ``expected`` (None: any new
+        text); when the script run ended a browser cannot tell."""
+        if expected is None:
+            js, arg, polling = WAIT_CHANGE_JS, await self.shown(), 50
+        else:
+            js, arg, polling = WAIT_VALUE_JS, expected, 20
         t0 = time.perf_counter()
-        await type_into(pg, box, text)
+        await self.type_text(box, text)
         try:
-            await pg.wait_for_function(
-                WAIT_VALUE_JS, arg=["METEOR", expected], timeout=args.timeout * 1000, polling=20
+            await self.pg.wait_for_function(
+                js, arg=["METEOR", arg], timeout=timeout * 1000, polling=polling
             )
-            out["shown"].append(time.perf_counter() - t0)
-        except Exception:
-            out["timeouts"] += 1
-        await asyncio.sleep(args.think)
+        except Exception as exc:  # Playwright's timeout, or a page lost on a busy machine
+            raise TimeoutError from exc
+        return time.perf_counter() - t0, None
 
-
-async def long_session(
-    browser: Any, args: argparse.Namespace, url: str, stop: asyncio.Event, out: dict[str, Any]
-) -> None:
-    """Keep typing new ~7,000-character pairs (reference, then hypothesis) until ``stop``."""
-    timeout_ms = args.timeout * 3 * 1000
-    pg = await new_page(browser)
-    out["first_load"] = await open_inspect(pg, url, timeout_ms)
-    for box, text in long_edits(stop):
-        old = await current(pg)
-        t0 = time.perf_counter()
-        await type_into(pg, box, text)
-        try:
-            await pg.wait_for_function(
-                WAIT_CHANGE_JS, arg=["METEOR", old], timeout=timeout_ms, polling=50
-            )
-            out["lat"].append(time.perf_counter() - t0)
-        except Exception:
-            out["timeouts"] += 1
+    async def close(self) -> None:
+        pass  # the browser closes every context at the end of the phase
 
 
 async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -133,14 +97,16 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+        async def warm_up(url: str) -> float:
+            pg = await browser.new_page()
+            try:
+                return await open_inspect(pg, url, args.timeout * 1000)
+            finally:
+                await pg.close()
+
         try:
-            return await load_phase(
-                n,
-                args,
-                partial(warm_up, browser, args),
-                partial(typical_session, browser, args),
-                partial(long_session, browser, args),
-            )
+            return await load_phase(n, args, warm_up, partial(BrowserSession, browser))
         finally:
             await browser.close()
 

@@ -30,89 +30,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import time
-from functools import partial
 from typing import Any
 
-from appserver import load_bench_args, load_phase, long_edits, run_load_phases
+from appserver import load_bench_args, load_phase, run_load_phases
 from wsclient import WsSession
 
 
-async def edit(
-    s: WsSession, box: str, text: str, expected: str | None, timeout: float
-) -> tuple[float, float]:
-    """Type ``text`` into ``box``; seconds until ``expected`` shows (or any change), and until done."""
-    old = s.metrics.get("METEOR")
-    before = s.finished
-    t0 = time.perf_counter()
-    await s.type_text(box, text)
-    if expected is None:
-        await s.wait(lambda: s.metrics.get("METEOR") != old, timeout)
-    else:
-        await s.wait(lambda: s.metrics.get("METEOR") == expected, timeout)
-    shown = time.perf_counter() - t0
-    await s.wait(lambda: s.finished > before, timeout)
-    return shown, time.perf_counter() - t0
-
-
-async def warm_up(args: argparse.Namespace, url: str) -> float:
-    """One warm-up session a server process (open at once: the proxy spreads them)."""
-    warms = [WsSession(url) for _ in range(args.processes)]
-    warm_load = max(await asyncio.gather(*(w.connect(args.timeout) for w in warms)))
-    for w in warms:
-        await w.close()
-    return warm_load
-
-
-async def typical_session(
-    args: argparse.Namespace, url: str, edits: list[tuple[str, str, str]], out: dict[str, Any]
-) -> None:
-    s = WsSession(url)
-    try:
-        out["first_load"] = await s.connect(args.timeout)
-        for box, text, expected in edits:
-            if s.metrics.get("METEOR") == expected:
-                out["skipped"] += 1  # the same score text as shown now: the wait could not tell
-                await s.type_text(box, text)
-                await asyncio.sleep(1.0)
-                continue
-            try:
-                shown, done = await edit(s, box, text, expected, args.timeout)
-            except TimeoutError:
-                out["timeouts"] += 1
-            else:
-                out["shown"].append(shown)
-                out["done"].append(done)
-            await asyncio.sleep(args.think)
-    finally:
-        await s.close()
-
-
-async def long_session(
-    args: argparse.Namespace, url: str, stop: asyncio.Event, out: dict[str, Any]
-) -> None:
-    s = WsSession(url)
-    try:
-        out["first_load"] = await s.connect(args.timeout)
-        for box, text in long_edits(stop):
-            try:
-                _, done = await edit(s, box, text, None, args.timeout * 3)
-            except TimeoutError:
-                out["timeouts"] += 1
-            else:
-                out["lat"].append(done)
-    finally:
-        await s.close()
-
-
 async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
-    return await load_phase(
-        n,
-        args,
-        partial(warm_up, args),
-        partial(typical_session, args),
-        partial(long_session, args),
-    )
+    async def warm_up(url: str) -> float:
+        """One warm-up session a server process (open at once: the proxy spreads them)."""
+        warms = [WsSession(url) for _ in range(args.processes)]
+        warm_load = max(await asyncio.gather(*(w.connect(args.timeout) for w in warms)))
+        for w in warms:
+            await w.close()
+        return warm_load
+
+    return await load_phase(n, args, warm_up, WsSession)
 
 
 def main() -> None:

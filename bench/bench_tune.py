@@ -136,12 +136,9 @@ def jar_main(args: argparse.Namespace) -> None:
         (where / "data").mkdir()
         write_trainer_dir(rows, where / "data")
         jar_best, jar_n, jar_first, jar_total = run_trainer(Path(args.jar_path), where, JAR_GRID)
-    header = "\t".join(("system", "seg_id", "hyp", "ref", "human_score"))
-    body = [
-        "\t".join((r["system"], r["seg_id"], r["hyp"], r["ref"], r["human_score"])) for r in rows
-    ]
-    data = ("\n".join([header, *body]) + "\n").encode("utf-8")
-    judged = load_judged([("subset.tsv", data)], "human_score")
+    cols = ("system", "seg_id", "hyp", "ref", "human_score")
+    lines = ["\t".join(cols), *("\t".join(r[c] for c in cols) for r in rows)]
+    judged = load_judged([("subset.tsv", ("\n".join(lines) + "\n").encode())], "human_score")
     ours_total, res = timed(tune, judged, preset="meteor-1.5", objective="spearman_flat", workers=1)
     # the jar's best point on our statistics (aligned again: the timing above is tune's own)
     base = Meteor("meteor-1.5").params

@@ -178,23 +178,18 @@ def verdict(label: str, tau: float, best: float) -> bool:
 def formula_grid(
     stats: dict[str, StatArrays], weights: dict[Module, float], data: Data
 ) -> list[tuple[float, Formula]]:
-    res = []
-    for a, b, g, d, fw in itertools.product(ALPHAS, BETAS, GAMMAS, DELTAS, FUNCTION_WORDS):
-        f = Formula(a, b, g, d, fw)
-        res.append((tune_tau(stats, f, weights, data), f))
-    res.sort(key=lambda x: -x[0])
-    return res
+    """Each formula of the declared grid with its tuning τ, best first."""
+    grid = (Formula(*p) for p in itertools.product(ALPHAS, BETAS, GAMMAS, DELTAS, FUNCTION_WORDS))
+    return sorted(((tune_tau(stats, f, weights, data), f) for f in grid), key=lambda x: -x[0])
 
 
 def weight_grid(
     stats: dict[str, StatArrays], f: Formula, data: Data
 ) -> list[tuple[float, dict[Module, float]]]:
-    res = []
-    for wl, ws, wy in itertools.product(LEMMA_W, STEM_W, SYN_W):
-        w = {EX: 1.0, LE: wl, ST: ws, SY: wy}
-        res.append((tune_tau(stats, f, w, data), w))
-    res.sort(key=lambda x: -x[0])
-    return res
+    """Each weight point of the declared grid (exact 1) with its tuning τ, best first."""
+    points = itertools.product(LEMMA_W, STEM_W, SYN_W)
+    grid = ({EX: 1.0, LE: wl, ST: ws, SY: wy} for wl, ws, wy in points)
+    return sorted(((tune_tau(stats, f, w, data), w) for w in grid), key=lambda x: -x[0])
 
 
 def fmt_w(w: dict[Module, float]) -> str:

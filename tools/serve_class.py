@@ -343,16 +343,11 @@ class HttpProxy(web.RequestHandler):
             self.write(RESTARTING)
             return
         self.set_status(resp.code, resp.reason)
-        self.clear_header("Content-Type")
-        seen: set[str] = set()
-        for name, value in resp.headers.get_all():
-            if name.lower() in HOP:
-                continue
-            if name.lower() in seen:
-                self.add_header(name, value)  # e.g. several Set-Cookie
-            else:
-                self.set_header(name, value)  # replaces the proxy's own Server, Date
-                seen.add(name.lower())
+        headers = _forwarded(resp.headers, HOP)
+        for name in ("Content-Type", *headers):
+            self.clear_header(name)  # the proxy's own Content-Type, Server, Date
+        for name, value in headers.get_all():
+            self.add_header(name, value)  # all of them: e.g. several Set-Cookie
         self.set_header("X-Meteor-Process", str(b.index))
         if new:
             self.set_cookie(COOKIE, str(b.index), httponly=True, samesite="Lax")
