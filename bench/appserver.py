@@ -1,4 +1,4 @@
-"""Shared by the app benchmarks (bench_load.py, bench_clicks.py): the server, its memory, pairs.
+"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server, its memory, pairs.
 
 ``app_server`` starts ``streamlit run app.py`` on a free port of 127.0.0.1 (as
 tests/_browser.py does) and waits for ``/_stcore/health``; ``RssSampler`` records
@@ -40,6 +40,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: In the page: the text of the ``st.metric`` labelled ``label`` (the score card); waits until
+#: it is ``value``, until it is some text other than ``old``.
+METRIC_JS = """([label]) => {
+  const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(
+    m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label);
+  return m ? m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() : null;
+}"""
+WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
+WAIT_CHANGE_JS = f"""([label, old]) => {{
+  const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
 HYP_BOX = "Hypothesis"
 REF_BOX = "Reference(s), one per line"
 
@@ -92,7 +102,7 @@ def app_server(
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("streamlit did not start")
             time.sleep(0.3)
-        yield {"url": url, "proc": proc, "started": started, "up": time.perf_counter() - started}
+        yield {"url": url, "proc": proc, "up": time.perf_counter() - started}
     finally:
         stop_process(proc)
 

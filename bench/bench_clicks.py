@@ -35,6 +35,7 @@ from appserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
     HYP_BOX,
+    WAIT_VALUE_JS,
     app_server,
     fmt,
     loadavg,
@@ -44,9 +45,6 @@ from common import ROOT
 
 from meteor import Meteor
 
-METRIC_JS = """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
-  .some(m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label
-        && m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() === value)"""
 SIGNATURE_JS = """([needle]) => [...document.querySelectorAll('[data-testid="stCode"]')]
   .some(c => c.innerText.includes(needle))"""
 PROGRESS_JS = """() => document.querySelectorAll('[data-testid="stProgress"]').length > 0
@@ -65,7 +63,7 @@ def first_load(pg: Any, url: str, timeout_ms: float) -> tuple[float, bool]:
     saw_progress = False
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        if pg.evaluate(METRIC_JS, ["METEOR", want]):
+        if pg.evaluate(WAIT_VALUE_JS, ["METEOR", want]):
             return time.perf_counter() - t0, saw_progress
         saw_progress = saw_progress or bool(pg.evaluate(PROGRESS_JS))
         time.sleep(0.05)
@@ -87,7 +85,7 @@ def typed_pairs(pg: Any, n: int, timeout_ms: float) -> list[float]:
         box.fill(hyp)
         t0 = time.perf_counter()
         box.press("Control+Enter")
-        pg.wait_for_function(METRIC_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
+        pg.wait_for_function(WAIT_VALUE_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
         out.append(time.perf_counter() - t0)
         shown = want
         time.sleep(1.0)  # let the rest of the page (near misses) finish, as a reader would
@@ -102,7 +100,7 @@ def choose_preset(pg: Any, name: str, hyp: str, ref: str, timeout_ms: float) -> 
     t0 = time.perf_counter()
     box.press("Enter")
     pg.wait_for_function(SIGNATURE_JS, arg=[f"preset:{name}|"], timeout=timeout_ms, polling=10)
-    pg.wait_for_function(METRIC_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
+    pg.wait_for_function(WAIT_VALUE_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
     return time.perf_counter() - t0
 
 

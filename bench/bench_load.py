@@ -28,16 +28,16 @@ import time
 from functools import partial
 from typing import Any
 
-from appserver import CHROMIUM, CHROMIUM_ARGS, load_bench_args, load_phase, run_load_phases
-
-METRIC_JS = """([label]) => {
-  const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(
-    m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label);
-  return m ? m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() : null;
-}"""
-WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
-WAIT_CHANGE_JS = f"""([label, old]) => {{
-  const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
+from appserver import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    METRIC_JS,
+    WAIT_CHANGE_JS,
+    WAIT_VALUE_JS,
+    load_bench_args,
+    load_phase,
+    run_load_phases,
+)
 
 
 async def open_inspect(pg: Any, url: str, timeout_ms: float) -> float:

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import SHARED, loadavg, peak_mb, read_tsv
+from common import SHARED, last_json, loadavg, peak_mb, read_tsv
 
 DATA = str(SHARED / "wmt21_ru-en_da")
 HUMAN = "HUMAN-refB"  # reference B scored as a system: not an MT system
@@ -121,8 +120,7 @@ def main() -> None:
         cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
                "--segments", str(args.segments), "--samples", str(args.samples),
                "--trials", str(args.trials)]  # fmt: skip
-        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        r = json.loads(done.stdout.strip().splitlines()[-1])
+        r = last_json(cmd)
         print(
             f"{r['systems']:>7} {r['comparisons']:>5} {r['total_s']:>8.1f} "
             f"{r.get('scoring_s', 0):>8.1f} {r.get('statistics_s', 0):>10.1f} "

@@ -15,7 +15,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 for _folder in (ROOT / "tools", ROOT):  # the checkout's library first, then tools/serve_class.py
@@ -42,6 +42,13 @@ def read_tsv(path: Path) -> list[dict[str, str]]:
     csv.field_size_limit(1 << 30)
     with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
+    """The JSON object a child process prints last (it must exit 0)."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, **kw).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
 
 
 def python_path(root: Path) -> str:

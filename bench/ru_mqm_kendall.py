@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import ROOT, SHARED, peak_mb, read_tsv
+from common import ROOT, SHARED, last_json, peak_mb, read_tsv
 from scipy.stats import kendalltau
 
 DATA = SHARED / "wmt21_ted_en-ru_mqm" / "seg_mqm.tsv"
@@ -144,13 +143,6 @@ def run_one(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
         "peak_rss_mb": peak_mb(),
         "modules": [m.value for m in scorer.params.modules],
     }
-
-
-def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
-    """The JSON object a child process prints last."""
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, **kw).stdout
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
 
 
 # --------------------------------------------------------------- loading costs
