@@ -19,14 +19,13 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
-from serve_class import free_port, stop_process
+from serve_class import free_port, health_latency, stop_process
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -52,17 +51,6 @@ WAIT_CHANGE_JS = f"""([label, old]) => {{
   const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
 HYP_BOX = "Hypothesis"
 REF_BOX = "Reference(s), one per line"
-
-
-def health_latency(url: str, timeout: float = 30.0) -> float | None:
-    """Seconds ``/_stcore/health`` took to answer ``ok``; ``None`` if it did not."""
-    t0 = time.perf_counter()
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as resp:
-            ok = resp.read().decode().strip() == "ok"
-    except OSError:
-        return None
-    return time.perf_counter() - t0 if ok else None
 
 
 @contextmanager

@@ -38,10 +38,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
 
 import psutil
-from common import ROOT, SHARED, child_env, jar_pairs, write_pairs
+from common import ROOT, SHARED, P, T, child_env, jar_pairs, timed, write_pairs
 from distributed import Client
 
 from meteor import Meteor
@@ -55,8 +54,6 @@ from meteor.runners.cluster import (
 from meteor.runners.parallel import score_corpus
 from meteor.runners.transport import Decoder, encode
 
-P = ParamSpec("P")
-T = TypeVar("T")
 DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
 
@@ -241,15 +238,9 @@ def identity(args: argparse.Namespace) -> None:
     hyp, ref = write_pairs(OUT, hyps, refs)
     common = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
     common += ["--preset", args.preset, "--format", "json", "-b", "1000"]
-    t0 = time.perf_counter()
-    local = subprocess.run(
-        [*common, "--jsonl", str(OUT / "local.jsonl")],
-        capture_output=True,
-        cwd=ROOT,
-        env=child_env(),
-        check=True,
-    )
-    t_local = time.perf_counter() - t0
+    run = [*common, "--jsonl", str(OUT / "local.jsonl")]
+    t_local, local = timed(subprocess.run, run, capture_output=True, cwd=ROOT, env=child_env())
+    local.check_returncode()
     cluster = Cluster()
     try:
         workers = [cluster.worker("w1"), cluster.worker("w2")]

@@ -128,11 +128,8 @@ def _align_all(scorer: Meteor, data: Data) -> tuple[dict[str, StatArrays], list[
         a = scorer.score(hyp, ref).alignment
         emb_matches.extend(m for m in a.matches if m.module is EM)
         for k, f in lists.items():
-            rows[k].append(
-                stats_from_alignment(
-                    a.matches, [f(t.text) for t in a.hyp], [f(t.text) for t in a.ref]
-                )
-            )
+            hyp_fw, ref_fw = [f(t.text) for t in a.hyp], [f(t.text) for t in a.ref]
+            rows[k].append(stats_from_alignment(a.matches, hyp_fw, ref_fw))
     out = {}
     for k, sts in rows.items():
         out[k] = StatArrays(*(np.array([getattr(s, a) for s in sts], float) for a in STAT_ATTRS))

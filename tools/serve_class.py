@@ -76,6 +76,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def health_latency(url: str, timeout: float = 30.0) -> float | None:
+    """Seconds ``/_stcore/health`` took to answer ``ok``; ``None`` if it did not."""
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as resp:
+            ok = resp.read().decode().strip() == "ok"
+    except OSError:
+        return None
+    return time.perf_counter() - t0 if ok else None
+
+
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM, then SIGKILL if it has not ended within 10 s."""
     proc.terminate()
@@ -194,11 +205,7 @@ class Backend:
         return self.proc is not None and self.proc.poll() is None
 
     def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
-                return bool(resp.read().decode().strip() == "ok")
-        except OSError:
-            return False
+        return health_latency(self.url, timeout=2) is not None
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
