@@ -23,24 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_marginal import NLTK_SCRIPT, PAPER2005_FLAGS
 from common import JAR, ROOT, SHARED, beam_search, child_env, jar_pairs, run_cold, write_pairs
 
 DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
-
-
-NLTK_SCRIPT = r"""
-import sys
-sys.path.insert(0, {root!r})
-from nltk.translate.meteor_score import meteor_score
-from meteor.languages.nltk_wordnet import wordnet_reader
-wn = wordnet_reader()
-hyps = open({hyp!r}, encoding="utf-8").read().split("\n")[:-1]
-refs = open({ref!r}, encoding="utf-8").read().split("\n")[:-1]
-s = 0.0
-for h, r in zip(hyps, refs):
-    s += meteor_score([r.lower().split()], h.lower().split(), wordnet=wn)
-print(s / len(hyps))
-"""
 
 
 def main() -> None:
@@ -73,16 +59,15 @@ def main() -> None:
         pass
     elif JAR.is_file():
         java = ["java", "-Xmx2G", "-jar", str(JAR), str(hyp_f), str(ref_f)]
-        paper = ["-p", "0.9 3.0 0.5 0.5", "-m", "exact stem synonym", "-w", "1.0 1.0 1.0"]
-        for label, extra in (("java -l en -norm", []), ("java paper2005", paper)):
+        for label, extra in (("java -l en -norm", []), ("java paper2005", PAPER2005_FLAGS)):
             cmd = [*java, "-l", "en", "-norm", "-q", *extra]
             wall, _, mem, rss, out = run_cold(cmd, cwd=JAR.parent)
             rows.append((label, wall, mem, rss, out.strip().splitlines()[-1] if out else ""))
     else:
         print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
     if not args.skip_nltk:
-        script = NLTK_SCRIPT.format(root=str(ROOT), hyp=str(hyp_f), ref=str(ref_f))
-        wall, _, mem, rss, out = run_cold([sys.executable, "-c", script])
+        script = NLTK_SCRIPT.format(root=str(ROOT))  # the same as bench_marginal.py's
+        wall, _, mem, rss, out = run_cold([sys.executable, "-c", script, str(hyp_f), str(ref_f)])
         rows.append(("nltk meteor_score (mean)", wall, mem, rss, out.strip()))
 
     print(f"{'tool':30s} {'wall s':>7s} {'PSS MB':>7s} {'RSS MB':>7s}  score", flush=True)
