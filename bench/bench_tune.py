@@ -170,7 +170,6 @@ def main() -> None:
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--points", type=int, default=100_000)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated objectives (default: all)")
     ap.add_argument("--jar", action="store_true", help="compare with Meteor 1.5's Trainer")
     ap.add_argument("--jar-path", default=str(JAR))
     ap.add_argument("--systems", type=int, default=3)
@@ -196,8 +195,6 @@ def main() -> None:
 
     for key in ("scores only", *tn.OBJECTIVES):
         n = args.points // 20 if key == "spearman_item" else args.points
-        if args.only and key not in args.only.split(","):
-            continue
         t = time.perf_counter()
         batch = 1024  # as the search hands them over: blocks of points, CHUNK at a time
         for start in range(0, n, batch):
