@@ -1,6 +1,8 @@
 """What the benches share: the checkout and the shared data folder on ``sys.path`` terms,
-peak memory (of this process, or sampled over a process tree), cold runs, the load average.  A bench runs as ``python bench/<name>.py``, so this
-folder is on ``sys.path`` and ``from common import ...`` finds this module."""
+the shared data's tables, timing, peak memory (of this process, or sampled over a process
+tree), cold runs of a child process and the load average.  A bench runs as ``python
+bench/<name>.py``, so this folder is on ``sys.path`` and ``from common import ...`` finds
+this module (and ``tools/serve_class.py``'s helpers, ``from serve_class import ...``)."""
 
 from __future__ import annotations
 
