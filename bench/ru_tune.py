@@ -26,8 +26,8 @@ Protocol (declared before looking at held-out numbers; docs/russian.md):
 
 Alignments do not depend on α, β, γ, δ or the weights (Meteor 1.5's beam search
 uses fixed search weights), so each alignment configuration is computed once and
-the grid is scored from the sufficient statistics with numpy (checked against
-``Meteor.score`` at the end).
+the grid is scored from the sufficient statistics by the library's vectorised formula
+(:func:`meteor.analysis.tune.segment_scores`: the floats ``Meteor.score`` gives).
 
 Usage: ``python bench/ru_tune.py`` (about 5 minutes on 2 cores).
 """
@@ -47,6 +47,7 @@ import numpy as np
 from ru_mqm_kendall import Data, kendall, load_data, taus
 
 from meteor import Meteor
+from meteor.analysis.tune import Point, StatArrays, segment_scores
 from meteor.languages.russian import RUSSIAN
 from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import stats_from_alignment
@@ -66,31 +67,6 @@ CACHE = Path(__file__).resolve().parent / "out" / "ru_tune_cache"
 MIN_GAIN = 0.002
 
 
-@dataclass
-class StatArrays:
-    """Per-segment sufficient statistics as arrays (one row per segment)."""
-
-    hl: np.ndarray
-    rl: np.ndarray
-    hf: np.ndarray
-    rf: np.ndarray
-    hc: np.ndarray  # segments × modules (MODULE_ORDER)
-    rc: np.ndarray
-    hfm: np.ndarray
-    rfm: np.ndarray
-    chunks: np.ndarray
-    hw: np.ndarray
-    rw: np.ndarray
-
-
-#: The per-segment statistics' attributes behind StatArrays' fields, in their order.
-STAT_ATTRS = (
-    "hyp_len ref_len hyp_function_words ref_function_words hyp_content_matches "
-    "ref_content_matches hyp_function_matches ref_function_matches chunks "
-    "hyp_word_matches ref_word_matches"
-).split()
-
-
 @dataclass(frozen=True)
 class Formula:
     alpha: float
@@ -104,7 +80,8 @@ def align_all(data: Data, **params: Any) -> tuple[dict[str, StatArrays], list[An
     """Align every segment once (cached in bench/out); statistics under both word lists."""
     scorer = Meteor("meteor-1.5-ru", **params)
     unweighted = scorer.params.replace(weights={m: 1.0 for m in scorer.params.modules})
-    key = hashlib.sha256(repr((unweighted, len(data.hyps))).encode()).hexdigest()[:16]
+    key = repr((unweighted, len(data.hyps), StatArrays.__module__))  # what the pickle holds
+    key = hashlib.sha256(key.encode()).hexdigest()[:16]
     cached = CACHE / f"{key}.pkl"
     if cached.is_file():
         with cached.open("rb") as fh:
@@ -130,31 +107,16 @@ def _align_all(scorer: Meteor, data: Data) -> tuple[dict[str, StatArrays], list[
         for k, f in lists.items():
             hyp_fw, ref_fw = [f(t.text) for t in a.hyp], [f(t.text) for t in a.ref]
             rows[k].append(stats_from_alignment(a.matches, hyp_fw, ref_fw))
-    out = {}
-    for k, sts in rows.items():
-        out[k] = StatArrays(*(np.array([getattr(s, a) for s in sts], float) for a in STAT_ATTRS))
+    out = {k: StatArrays.build([sts], len(MODULE_ORDER)) for k, sts in rows.items()}
     return out, emb_matches
 
 
 def scores(st: StatArrays, f: Formula, weights: dict[Module, float]) -> np.ndarray:
-    """The METEOR formula of :func:`meteor.scoring.compute`, vectorised (perfect rule on)."""
-    w = np.array([weights.get(m, 0.0) for m in MODULE_ORDER])
-    d = f.delta
-    hl = d * (st.hl - st.hf) + (1 - d) * st.hf
-    rl = d * (st.rl - st.rf) + (1 - d) * st.rf
-    hm = (st.hc @ w) * d + (st.hfm @ w) * (1 - d)
-    rm = (st.rc @ w) * d + (st.rfm @ w) * (1 - d)
-    with np.errstate(all="ignore"):
-        p, r = hm / hl, rm / rl
-        fmean = p * r / (f.alpha * p + (1 - f.alpha) * r)
-        perfect = (
-            (st.hc.sum(1) + st.hfm.sum(1) == st.hl)
-            & (st.rc.sum(1) + st.rfm.sum(1) == st.rl)
-            & (st.chunks == 1)
-        )
-        frag = np.where(perfect, 0.0, st.chunks / ((st.hw + st.rw) / 2))
-        s = fmean * (1 - f.gamma * frag**f.beta)
-    return np.maximum(np.nan_to_num(s, nan=0.0), 0.0)
+    """The METEOR formula (perfect rule on) on every segment's statistics, vectorised as
+    :func:`meteor.analysis.tune.segment_scores` computes it."""
+    w = np.array([[weights.get(m, 0.0) for m in MODULE_ORDER]])
+    alpha, beta, gamma, delta = (np.array([x]) for x in (f.alpha, f.beta, f.gamma, f.delta))
+    return segment_scores(st, Point(alpha, beta, gamma, delta, w))[0]
 
 
 def tune_tau(
