@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import shutil
@@ -158,16 +159,9 @@ def wmt_pairs(
 def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[str, str]:
     """Consecutive WMT21 segments joined into a ~``chars``-character document pair."""
     rows = wmt_pairs(max_tokens=10_000, system=system)[start:]
-    hyp: list[str] = []
-    ref: list[str] = []
-    n = 0
-    for h, r in rows:
-        if n + len(h) + 1 > chars:
-            break
-        hyp.append(h)
-        ref.append(r)
-        n += len(h) + 1
-    return " ".join(hyp), " ".join(ref)
+    ends = itertools.accumulate(len(h) + 1 for h, _ in rows)  # each hypothesis and a space
+    rows = rows[: sum(1 for end in ends if end <= chars)]
+    return " ".join(h for h, _ in rows), " ".join(r for _, r in rows)
 
 
 def fmt(x: float) -> str:

@@ -42,6 +42,7 @@ from collections.abc import Callable
 import psutil
 from common import ROOT, SHARED, P, T, child_env, jar_pairs, timed, write_pairs
 from distributed import Client
+from serve_class import stop_process
 
 from meteor import Meteor
 from meteor.io.record_files import segments_jsonl
@@ -96,14 +97,9 @@ class Cluster:
         )
 
     def close(self) -> None:
-        for p in reversed(self.procs):
+        for p in reversed(self.procs):  # the workers, then the scheduler
             if p.poll() is None:
-                p.terminate()
-        for p in self.procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                stop_process(p)
 
 
 def rate(n: int, seconds: float, cpu: float) -> str:
