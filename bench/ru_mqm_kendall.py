@@ -82,7 +82,6 @@ class Data:
     refs: list[str]
     human: np.ndarray
     tune: np.ndarray  # bool mask: odd talks
-    docs: list[str]
     systems: list[str]
 
     @property
@@ -93,13 +92,11 @@ class Data:
 def load_data(path: Path = DATA) -> Data:
     """Read ``seg_mqm.tsv`` with ``csv.QUOTE_NONE`` (as its README says)."""
     rows = read_tsv(path)
-    docs = [r["doc"] for r in rows]
     return Data(
         hyps=[r["hyp"] for r in rows],
         refs=[r["ref"] for r in rows],
         human=np.array([float(r["human_score"]) for r in rows]),
-        tune=np.array([int(d.rsplit("-", 1)[1]) % 2 == 1 for d in docs]),
-        docs=docs,
+        tune=np.array([int(r["doc"].rsplit("-", 1)[1]) % 2 == 1 for r in rows]),
         systems=[r["system"] for r in rows],
     )
 
