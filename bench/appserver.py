@@ -1,4 +1,4 @@
-"""Shared by the app benchmarks (bench_load.py, bench_clicks.py): the server, its memory, pairs.
+"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server, its memory, pairs.
 
 ``app_server`` starts ``streamlit run app.py`` on a free port of 127.0.0.1 (as
 tests/_browser.py does) and waits for ``/_stcore/health``; ``RssSampler`` records
@@ -11,23 +11,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import psutil
-from common import ROOT, SHARED, loadavg
+from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
+from serve_class import free_port, health_latency, stop_process
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -41,25 +40,18 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: In the page: the text of the ``st.metric`` labelled ``label`` (the score card); waits until
+#: it is ``value``, until it is some text other than ``old``.
+METRIC_JS = """([label]) => {
+  const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(
+    m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label);
+  return m ? m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() : null;
+}"""
+WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
+WAIT_CHANGE_JS = f"""([label, old]) => {{
+  const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
 HYP_BOX = "Hypothesis"
 REF_BOX = "Reference(s), one per line"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def health_latency(url: str, timeout: float = 30.0) -> float | None:
-    """Seconds ``/_stcore/health`` took to answer ``ok``; ``None`` if it did not."""
-    t0 = time.perf_counter()
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as resp:
-            ok = resp.read().decode().strip() == "ok"
-    except OSError:
-        return None
-    return time.perf_counter() - t0 if ok else None
 
 
 @contextmanager
@@ -99,51 +91,31 @@ def app_server(
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("streamlit did not start")
             time.sleep(0.3)
-        yield {"url": url, "proc": proc, "started": started, "up": time.perf_counter() - started}
+        yield {"url": url, "proc": proc, "up": time.perf_counter() - started}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and its children (0 once it is gone)."""
-    try:
-        p = psutil.Process(pid)
-        procs = [p, *p.children(recursive=True)]
-    except psutil.Error:
-        return 0
-    total = 0
-    for q in procs:
-        try:
-            total += q.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
+        stop_process(proc)
 
 
 class RssSampler:
-    """Peak RSS of a process tree, and health-endpoint latencies, sampled in a thread."""
+    """Peak RSS of a process tree, and (given the server's ``url``) health-endpoint
+    latencies, sampled in threads."""
 
-    def __init__(self, pid: int, url: str, every: float = 0.25) -> None:
+    def __init__(self, pid: int, url: str | None = None, every: float = 0.25) -> None:
         self.pid, self.url, self.every = pid, url, every
         self.peak = 0
         self.health: list[float] = []
         self.health_failures = 0
         self._stop = threading.Event()
-        self._threads = [
-            threading.Thread(target=self._rss, daemon=True),
-            threading.Thread(target=self._health, daemon=True),
-        ]
+        self._threads = [threading.Thread(target=self._rss, daemon=True)]
+        if url is not None:
+            self._threads.append(threading.Thread(target=self._health, daemon=True))
 
     def _rss(self) -> None:
         while not self._stop.wait(self.every):
-            self.peak = max(self.peak, tree_rss(self.pid))
+            self.peak = max(self.peak, tree_memory(self.pid)[0])
 
     def _health(self) -> None:
+        assert self.url is not None
         while not self._stop.wait(0.5):
             lat = health_latency(self.url)
             if lat is None:
@@ -152,7 +124,7 @@ class RssSampler:
                 self.health.append(lat)
 
     def __enter__(self) -> RssSampler:
-        self.peak = tree_rss(self.pid)
+        self.peak = tree_memory(self.pid)[0]
         for th in self._threads:
             th.start()
         return self
@@ -177,40 +149,57 @@ def wmt_pairs(
 ) -> list[tuple[str, str]]:
     """Real (hyp, ref) pairs of one WMT21 ru→en system with at most ``max_tokens`` words a side."""
     out = []
-    with path.open(encoding="utf-8") as f:
-        next(f)
-        for line in f:
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) < 4 or cols[0] != system:
-                continue
-            hyp, ref = cols[2], cols[3]
-            if (
-                hyp.strip()
-                and ref.strip()
-                and max(len(hyp.split()), len(ref.split())) <= max_tokens
-            ):
-                out.append((hyp, ref))
+    for row in read_tsv(path):
+        words = (len(row["hyp"].split()), len(row["ref"].split()))
+        if row["system"] == system and min(words) > 0 and max(words) <= max_tokens:
+            out.append((row["hyp"], row["ref"]))
     return out
 
 
 def long_pair(chars: int = 7000, start: int = 0, system: str = "AFRL") -> tuple[str, str]:
     """Consecutive WMT21 segments joined into a ~``chars``-character document pair."""
     rows = wmt_pairs(max_tokens=10_000, system=system)[start:]
-    hyp: list[str] = []
-    ref: list[str] = []
-    n = 0
-    for h, r in rows:
-        if n + len(h) + 1 > chars:
-            break
-        hyp.append(h)
-        ref.append(r)
-        n += len(h) + 1
-    return " ".join(hyp), " ".join(ref)
+    ends = itertools.accumulate(len(h) + 1 for h, _ in rows)  # each hypothesis and a space
+    rows = rows[: sum(1 for end in ends if end <= chars)]
+    return " ".join(h for h, _ in rows), " ".join(r for _, r in rows)
 
 
 def fmt(x: float) -> str:
     """A score as the page's score card shows it (four decimals)."""
     return f"{x:.4f}"
+
+
+def long_edits(stop: asyncio.Event) -> Iterator[tuple[str, str]]:
+    """The long session's edits: (box, text) of a new ~7,000-character pair (reference, then
+    hypothesis) each round, at most 50 rounds, until ``stop`` is set."""
+    for k in range(1, 51):
+        hyp, ref = long_pair(7000, start=40 * k)
+        for box, text in ((REF_BOX, ref), (HYP_BOX, hyp)):
+            if stop.is_set():
+                return
+            yield box, text
+
+
+def plan(n_typical: int, rounds: int) -> list[list[tuple[str, str, str]]]:
+    """Each typical session's edits (box, text, score text), with the score the library
+    gives after each: a new reference, then a new hypothesis, a round."""
+    from meteor import Meteor  # here: bench_load_server.py imports it from --app-dir
+
+    pairs = wmt_pairs(max_tokens=60)
+    m = Meteor("meteor-1.5")
+    start_hyp = "Under the starry night, we danced with glee."  # the page's first example
+    plans = []
+    it = iter(pairs[5:])  # every edit a pair no other edit uses
+    for _ in range(n_typical):
+        edits = []
+        hyp = start_hyp
+        for _ in range(rounds):
+            new_hyp, new_ref = next(it)
+            edits.append((REF_BOX, new_ref, fmt(m.score(hyp, [new_ref]).score)))
+            edits.append((HYP_BOX, new_hyp, fmt(m.score(new_hyp, [new_ref]).score)))
+            hyp = new_hyp
+        plans.append(edits)
+    return plans
 
 
 def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
@@ -293,22 +282,147 @@ async def run_sessions(
     return time.perf_counter() - t0, bool(late)
 
 
-def session_counts(typ: list[dict[str, Any]], lng: dict[str, Any]) -> dict[str, Any]:
-    """What went wrong in a phase's sessions: timeouts, skipped edits, failed sessions."""
+def spread(name: str, xs: list[float]) -> dict[str, float]:
+    """``{name}_p50_s``, ``{name}_p95_s`` and ``{name}_max_s`` of a list of seconds."""
     return {
+        f"{name}_p50_s": pct(xs, 0.5),
+        f"{name}_p95_s": pct(xs, 0.95),
+        f"{name}_max_s": max(xs, default=float("nan")),
+    }
+
+
+class Session(Protocol):
+    """One app session as the load benchmarks drive it: a browser page (bench_load.py) or
+    a websocket (bench_load_ws.py, :class:`wsclient.WsSession`)."""
+
+    async def connect(self, timeout: float) -> float:
+        """Open Inspect; seconds until its score card shows a score."""
+
+    async def shown(self) -> str | None:
+        """The score card's text now."""
+
+    async def type_text(self, box: str, text: str) -> None:
+        """Commit ``text`` in the text area ``box`` (as Ctrl+Enter does)."""
+
+    async def edit(
+        self, box: str, text: str, expected: str | None, timeout: float
+    ) -> tuple[float, float | None]:
+        """Type ``text`` into ``box``; seconds until the score card shows ``expected`` (or, with
+        None, any other text), and until the script run ended (None where it cannot tell).
+        TimeoutError after ``timeout`` seconds."""
+
+    async def close(self) -> None: ...
+
+
+async def typical_session(
+    session: Session,
+    args: argparse.Namespace,
+    edits: list[tuple[str, str, str]],
+    out: dict[str, Any],
+) -> None:
+    """The edits (box, text, expected score text) in order, ``--think`` s apart.  An edit whose
+    score text is the one shown already is sent but not timed (``skipped``: the wait could not
+    tell)."""
+    try:
+        out["first_load"] = await session.connect(args.timeout)
+        for box, text, expected in edits:
+            if await session.shown() == expected:
+                out["skipped"] += 1
+                await session.type_text(box, text)
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                shown, done = await session.edit(box, text, expected, args.timeout)
+            except TimeoutError:
+                out["timeouts"] += 1
+            else:
+                out["shown"].append(shown)
+                if done is not None:
+                    out["done"].append(done)
+            await asyncio.sleep(args.think)
+    finally:
+        await session.close()
+
+
+async def long_session(
+    session: Session, args: argparse.Namespace, stop: asyncio.Event, out: dict[str, Any]
+) -> None:
+    """Keep typing new ~7,000-character pairs (:func:`long_edits`) until ``stop``: the seconds
+    until each run ended (where the session cannot tell: until the score changed)."""
+    try:
+        out["first_load"] = await session.connect(args.timeout * 3)
+        for box, text in long_edits(stop):
+            try:
+                shown, done = await session.edit(box, text, None, args.timeout * 3)
+            except TimeoutError:
+                out["timeouts"] += 1
+            else:
+                out["lat"].append(shown if done is None else done)
+    finally:
+        await session.close()
+
+
+async def load_phase(
+    n: int,
+    args: argparse.Namespace,
+    warm: Callable[[str], Awaitable[float]],
+    new_session: Callable[[str], Session],
+) -> dict[str, Any]:
+    """One phase of a load benchmark (bench_load.py, bench_load_ws.py) with ``n`` sessions.
+
+    A fresh server (:func:`app_server`), warmed by ``warm(url)`` (seconds of its first page
+    load) and ``--settle`` s; then under an :class:`RssSampler` a :func:`typical_session`
+    for each :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`
+    until the typical ones end (:func:`run_sessions`), each a ``new_session(url)``.  The
+    phase's row: the spread of the typical edits (until the score showed; until the run
+    ended, where the session can tell), of the long ones and of the first page loads, what
+    went wrong, the health endpoint, peak RSS, load average."""
+    with_long = n >= 2 and not args.no_long
+    n_typical = n - 1 if with_long else n
+    plans = plan(n_typical, args.rounds)
+    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
+        url = server["url"]
+        warm_load = await warm(url)
+        await asyncio.sleep(args.settle)  # the rest of the page, the background warm-up
+        la_before = loadavg()
+        with RssSampler(server["proc"].pid, url) as sampler:
+            typ: list[dict[str, Any]] = [
+                {"shown": [], "done": [], "timeouts": 0, "skipped": 0} for _ in plans
+            ]
+            lng: dict[str, Any] = {"lat": [], "timeouts": 0}
+            stop = asyncio.Event()
+            tasks: list[Awaitable[None]] = [
+                guarded(typical_session(new_session(url), args, edits, out), out)
+                for edits, out in zip(plans, typ, strict=True)
+            ]
+            long_job = (
+                guarded(long_session(new_session(url), args, stop, lng), lng) if with_long else None
+            )
+            wall, cut = await run_sessions(tasks, long_job, stop, args.phase_timeout)
+    shown = [x for s in typ for x in s["shown"]]
+    return {
+        "sessions": n,
+        "typical_sessions": n_typical,
+        "processes": args.processes,
+        "long_session": with_long,
+        "typical_edits": len(shown),
+        **spread("shown", shown),
+        **spread("done", [x for s in typ for x in s["done"]]),
         "typical_timeouts": sum(s["timeouts"] for s in typ),
         "typical_skipped": sum(s["skipped"] for s in typ),
         "session_errors": sum(s.get("errors", 0) for s in [*typ, lng]),
         "first_error": next((s["error"] for s in [*typ, lng] if "error" in s), None),
-    }
-
-
-def sampled_fields(sampler: RssSampler) -> dict[str, Any]:
-    """The health endpoint's latencies and the peak RSS a phase's sampler recorded."""
-    return {
-        "health_p50_s": pct(sampler.health, 0.50),
-        "health_p95_s": pct(sampler.health, 0.95),
-        "health_max_s": max(sampler.health, default=float("nan")),
+        "long_edits": len(lng["lat"]),
+        **spread("long", lng["lat"]),
+        "long_timeouts": lng["timeouts"],
+        **spread("first_load", [s["first_load"] for s in typ if "first_load" in s]),
+        "warm_first_load_s": warm_load,
+        "server_up_s": server["up"],
+        **spread("health", sampler.health),
         "health_failures": sampler.health_failures,
         "peak_rss_mb": sampler.peak / 2**20,
+        "wall_s": wall,
+        "phase_cut_at_timeout": cut,
+        "loadavg_before": la_before,
+        "loadavg_after": loadavg(),
     }

@@ -35,6 +35,7 @@ from appserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
     HYP_BOX,
+    WAIT_VALUE_JS,
     app_server,
     fmt,
     loadavg,
@@ -44,9 +45,6 @@ from common import ROOT
 
 from meteor import Meteor
 
-METRIC_JS = """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
-  .some(m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label
-        && m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() === value)"""
 SIGNATURE_JS = """([needle]) => [...document.querySelectorAll('[data-testid="stCode"]')]
   .some(c => c.innerText.includes(needle))"""
 PROGRESS_JS = """() => document.querySelectorAll('[data-testid="stProgress"]').length > 0
@@ -65,7 +63,7 @@ def first_load(pg: Any, url: str, timeout_ms: float) -> tuple[float, bool]:
     saw_progress = False
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        if pg.evaluate(METRIC_JS, ["METEOR", want]):
+        if pg.evaluate(WAIT_VALUE_JS, ["METEOR", want]):
             return time.perf_counter() - t0, saw_progress
         saw_progress = saw_progress or bool(pg.evaluate(PROGRESS_JS))
         time.sleep(0.05)
@@ -87,7 +85,7 @@ def typed_pairs(pg: Any, n: int, timeout_ms: float) -> list[float]:
         box.fill(hyp)
         t0 = time.perf_counter()
         box.press("Control+Enter")
-        pg.wait_for_function(METRIC_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
+        pg.wait_for_function(WAIT_VALUE_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
         out.append(time.perf_counter() - t0)
         shown = want
         time.sleep(1.0)  # let the rest of the page (near misses) finish, as a reader would
@@ -102,8 +100,10 @@ def choose_preset(pg: Any, name: str, hyp: str, ref: str, timeout_ms: float) -> 
     t0 = time.perf_counter()
     box.press("Enter")
     pg.wait_for_function(SIGNATURE_JS, arg=[f"preset:{name}|"], timeout=timeout_ms, polling=10)
-    pg.wait_for_function(METRIC_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
-    return time.perf_counter() - t0
+    pg.wait_for_function(WAIT_VALUE_JS, arg=["METEOR", want], timeout=timeout_ms, polling=10)
+    took = time.perf_counter() - t0
+    time.sleep(1.5)  # the rest of the page
+    return took
 
 
 def corpus_rows(pg: Any, url: str, rows: list[int], timeout_ms: float) -> list[float]:
@@ -140,7 +140,6 @@ def main() -> None:
     ap.add_argument("--typed", type=int, default=6, help="typed pairs to time")
     ap.add_argument("--timeout", type=float, default=300, help="seconds one action may take")
     ap.add_argument("--app-dir", type=Path, default=ROOT, help="checkout whose app.py to run")
-    ap.add_argument("--only-corpus", action="store_true", help="time only the corpus rows")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
@@ -161,12 +160,6 @@ def main() -> None:
                 print(json.dumps(res), flush=True)
             with app_server(app_dir=args.app_dir) as srv:
                 url = srv["url"]
-                if args.only_corpus:
-                    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-                    first_load(pg, url, tmo)
-                    time.sleep(10.0)
-                    res["corpus_row_s"] = corpus_rows(pg, url, [3, 7, 12, 3, 18], tmo)
-                    return report(res, args)
                 pg = browser.new_page(viewport={"width": 1280, "height": 900})
                 res["first_load_new_process_s"], _ = first_load(pg, url, tmo)
                 time.sleep(3.0)
@@ -179,23 +172,16 @@ def main() -> None:
                 # presets: first visit, then back and forth (warm)
                 hyp = pg2.get_by_role("textbox", name=HYP_BOX).input_value()
                 ref = FIRST[1]
-                res["preset_first_visit_s"] = {}
-                for name in ("meteor-1.5-paper2005", "nltk", "paper-2005"):
-                    res["preset_first_visit_s"][name] = choose_preset(pg2, name, hyp, ref, tmo)
-                    time.sleep(1.5)
-                warm = []
-                for name in ("meteor-1.5", "meteor-1.5-paper2005", "nltk", "meteor-1.5", "nltk"):
-                    warm.append(choose_preset(pg2, name, hyp, ref, tmo))
-                    time.sleep(1.5)
-                res["preset_switch_warm_s"] = warm
+                first = ("meteor-1.5-paper2005", "nltk", "paper-2005")
+                res["preset_first_visit_s"] = {
+                    k: choose_preset(pg2, k, hyp, ref, tmo) for k in first
+                }
+                warm = ("meteor-1.5", "meteor-1.5-paper2005", "nltk", "meteor-1.5", "nltk")
+                res["preset_switch_warm_s"] = [choose_preset(pg2, k, hyp, ref, tmo) for k in warm]
                 print(json.dumps(res), flush=True)
                 res["corpus_row_s"] = corpus_rows(pg2, url, [3, 7, 12, 3, 18], tmo)
         finally:
             browser.close()
-    report(res, args)
-
-
-def report(res: dict[str, Any], args: argparse.Namespace) -> None:
     res["loadavg_end"] = loadavg()
     res["median"] = {
         k: med(v) for k, v in res.items() if isinstance(v, list) and v and isinstance(v[0], float)

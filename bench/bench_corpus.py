@@ -16,14 +16,13 @@ Temporary files go to ``bench/out/`` (git-ignored).
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import resource
 import subprocess
 import sys
 import time
 
-from common import ROOT, SHARED, peak_mb
+from common import ROOT, SHARED, peak_mb, read_tsv, timed, write_pairs
 
 from meteor import Meteor
 from meteor.analysis.significance import bootstrap, paired_bootstrap
@@ -34,9 +33,7 @@ OUT = ROOT / "bench" / "out"
 
 
 def load(n: int) -> tuple[list[str], list[str]]:
-    with DATA.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    rows = rows[:n]
+    rows = read_tsv(DATA)[:n]
     return [r["hyp"] for r in rows], [r["ref"] for r in rows]
 
 
@@ -61,9 +58,7 @@ def main() -> None:
 
     result = None
     for w in args.workers or [default_workers()]:
-        t0 = time.perf_counter()
-        result = score_corpus(meteor, hyps, refs, workers=w)
-        dt = time.perf_counter() - t0
+        dt, result = timed(score_corpus, meteor, hyps, refs, workers=w)
         print(
             f"score_corpus workers={w}: {dt:.1f} s, {n / dt:,.0f} seg/s; "
             f"corpus {result.score:.6f}, mean of segments {result.mean_segment_score:.6f}; "
@@ -72,9 +67,7 @@ def main() -> None:
     assert result is not None
 
     if args.bootstrap:
-        t0 = time.perf_counter()
-        ci = bootstrap(result, meteor.params, n_samples=args.bootstrap)
-        dt = time.perf_counter() - t0
+        dt, ci = timed(bootstrap, result, meteor.params, n_samples=args.bootstrap)
         print(
             f"bootstrap {args.bootstrap} samples: {dt:.2f} s "
             f"(corpus 95% CI [{ci.corpus.low:.4f}, {ci.corpus.high:.4f}])"
@@ -83,16 +76,12 @@ def main() -> None:
         a = meteor.combine(result.segments[:half])
         b = meteor.combine(result.segments[half : 2 * half])
         if all(x.refs == y.refs for x, y in zip(a.segments, b.segments, strict=True)):
-            t0 = time.perf_counter()
-            paired_bootstrap(a, b, meteor.params, n_samples=args.bootstrap)
-            print(f"paired bootstrap (2 x {half:,}): {time.perf_counter() - t0:.2f} s")
+            dt, _ = timed(paired_bootstrap, a, b, meteor.params, n_samples=args.bootstrap)
+            print(f"paired bootstrap (2 x {half:,}): {dt:.2f} s")
         print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
-        OUT.mkdir(parents=True, exist_ok=True)
-        hyp_file, ref_file = OUT / "hyp.txt", OUT / "ref.txt"
-        hyp_file.write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        ref_file.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        hyp_file, ref_file = write_pairs(OUT, hyps, refs)
         cmd = [
             sys.executable, "-m", "meteor", "score", "--preset", args.preset,
             "--hyp", str(hyp_file), "--ref", str(ref_file),
@@ -100,9 +89,7 @@ def main() -> None:
             "--bootstrap", str(args.bootstrap), "--format", "text",
         ]  # fmt: skip
         before = peak_mb(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
-        dt = time.perf_counter() - t0
+        dt, proc = timed(subprocess.run, cmd, cwd=ROOT, capture_output=True, text=True)
         print(f"CLI: exit {proc.returncode}, {dt:.1f} s wall, {n / dt:,.0f} seg/s end to end")
         print("    " + proc.stdout.strip().replace("\n", "\n    "))
         if proc.returncode:

@@ -37,10 +37,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import psutil
-from common import ROOT, SHARED, jar_pairs
+from common import ROOT, SHARED, P, T, child_env, jar_pairs, timed, write_pairs
 from distributed import Client
+from serve_class import stop_process
 
 from meteor import Meteor
 from meteor.io.record_files import segments_jsonl
@@ -60,12 +62,6 @@ OUT = ROOT / "bench" / "out" / "dask"
 def load(n: int | None) -> tuple[list[str], list[str]]:
     pairs = jar_pairs(DATA)[:n]
     return [h for h, _ in pairs], [r for _, r in pairs]
-
-
-def env() -> dict[str, str]:
-    e = dict(os.environ)
-    e["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), e.get("PYTHONPATH")) if p)
-    return e
 
 
 class Cluster:
@@ -88,7 +84,7 @@ class Cluster:
 
     def _spawn(self, cmd: list[str], name: str) -> subprocess.Popen[bytes]:
         log = (OUT / f"{name}.log").open("wb")
-        p = subprocess.Popen(cmd, env=env(), cwd=OUT, stdout=log, stderr=subprocess.STDOUT)
+        p = subprocess.Popen(cmd, env=child_env(), cwd=OUT, stdout=log, stderr=subprocess.STDOUT)
         self.procs.append(p)
         return p
 
@@ -101,14 +97,9 @@ class Cluster:
         )
 
     def close(self) -> None:
-        for p in reversed(self.procs):
+        for p in reversed(self.procs):  # the workers, then the scheduler
             if p.poll() is None:
-                p.terminate()
-        for p in self.procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                stop_process(p)
 
 
 def rate(n: int, seconds: float, cpu: float) -> str:
@@ -142,6 +133,16 @@ def self_cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def measured(
+    pids: list[int], fn: Callable[P, T], *args: P.args, **kw: P.kwargs
+) -> tuple[T, float, float, float]:
+    """``fn(*args, **kw)``, its wall seconds, the CPU seconds of the worker processes ``pids``
+    (:func:`cpu_of`) and of this process (:func:`self_cpu`) during the call."""
+    t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
+    result = fn(*args, **kw)
+    return result, time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+
+
 def bench(args: argparse.Namespace) -> None:
     hyps, refs = load(args.segments)
     n = len(hyps)
@@ -152,17 +153,11 @@ def bench(args: argparse.Namespace) -> None:
     print(f"resources loaded in this process: {time.perf_counter() - t0:.2f} s")
     local = None
     for w in (1, 2):
-        t0, c0 = time.perf_counter(), self_cpu()
-        local = score_corpus(meteor, hyps, refs, workers=w)
-        wall, cpu = time.perf_counter() - t0, self_cpu() - c0
+        local, wall, _, cpu = measured([], score_corpus, meteor, hyps, refs, workers=w)
         print(f"local --workers {w}:  {rate(n, wall, cpu)}")
     assert local is not None
     encoded = [encode(s) for s in local.segments]
-    t0, c0 = time.perf_counter(), time.process_time()
-    decoder = Decoder()
-    for e in encoded:
-        decoder.decode(e)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    _, wall, _, cpu = measured([], lambda: list(map(Decoder().decode, encoded)))
     client_rate = n / cpu
     print(
         f"client: rebuilding records {n / wall:,.0f} segments/s wall, {client_rate:,.0f} per CPU-s"
@@ -188,11 +183,10 @@ def bench(args: argparse.Namespace) -> None:
             pids = [st["pid"] for st in states.values()]
             best: tuple[float, float, float] | None = None
             for _ in range(args.repeat):
-                t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
-                res = score_corpus_dask(meteor, hyps, refs, client=client)
-                dt, cpu = time.perf_counter() - t0, cpu_of(pids) - c0
-                run = (dt, cpu, self_cpu() - s0)
-                best = run if best is None or dt < best[0] else best
+                res, dt, cpu, own = measured(
+                    pids, score_corpus_dask, meteor, hyps, refs, client=client
+                )
+                best = (dt, cpu, own) if best is None or dt < best[0] else best
                 assert res == local, "the cluster's result differs from the local one"
             assert best is not None
             per_worker[k] = n / best[0]
@@ -204,13 +198,9 @@ def bench(args: argparse.Namespace) -> None:
             )
         # the streaming path whose workers write the JSONL lines (client: pass on and sum)
         expected = "".join(segments_jsonl(local.segments))
-        t0, c0, s0 = time.perf_counter(), cpu_of(pids), self_cpu()
         totals = StreamTotals(meteor)
-        text = "".join(
-            totals.add_line(x)
-            for x in score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
-        )
-        dt, cpu, own = time.perf_counter() - t0, cpu_of(pids) - c0, self_cpu() - s0
+        lines = score_stream_lines(meteor, zip(hyps, refs, strict=True), client=client)
+        text, dt, cpu, own = measured(pids, lambda: "".join(totals.add_line(x) for x in lines))
         assert text == expected and totals.summary().score == local.score
         lines_rate = n / own
         lines_worker = n / cpu  # a worker also writing JSON, with a core to itself
@@ -241,21 +231,12 @@ def bench(args: argparse.Namespace) -> None:
 def identity(args: argparse.Namespace) -> None:
     """The CLI locally vs on a scheduler + 2 workers, one worker killed mid-run."""
     hyps, refs = load(args.segments)
-    OUT.mkdir(parents=True, exist_ok=True)
-    hyp, ref = OUT / "hyp.txt", OUT / "ref.txt"
-    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
-    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    hyp, ref = write_pairs(OUT, hyps, refs)
     common = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
     common += ["--preset", args.preset, "--format", "json", "-b", "1000"]
-    t0 = time.perf_counter()
-    local = subprocess.run(
-        [*common, "--jsonl", str(OUT / "local.jsonl")],
-        capture_output=True,
-        cwd=ROOT,
-        env=env(),
-        check=True,
-    )
-    t_local = time.perf_counter() - t0
+    run = [*common, "--jsonl", str(OUT / "local.jsonl")]
+    t_local, local = timed(subprocess.run, run, capture_output=True, cwd=ROOT, env=child_env())
+    local.check_returncode()
     cluster = Cluster()
     try:
         workers = [cluster.worker("w1"), cluster.worker("w2")]
@@ -265,7 +246,7 @@ def identity(args: argparse.Namespace) -> None:
         proc = subprocess.Popen(
             [*common, "--jsonl", str(OUT / "dask.jsonl"), "--progress", "--dask", cluster.address],
             cwd=ROOT,
-            env=env(),
+            env=child_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )

@@ -24,51 +24,20 @@ Every wait is bounded (``--timeout`` per edit).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import itertools
 import time
+from functools import partial
 from typing import Any
 
 from appserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    HYP_BOX,
-    REF_BOX,
-    RssSampler,
-    app_server,
-    fmt,
-    guarded,
+    METRIC_JS,
+    WAIT_CHANGE_JS,
+    WAIT_VALUE_JS,
     load_bench_args,
-    loadavg,
-    long_pair,
-    pct,
+    load_phase,
     run_load_phases,
-    run_sessions,
-    sampled_fields,
-    session_counts,
-    wmt_pairs,
 )
-
-from meteor import Meteor
-
-METRIC_JS = """([label]) => {
-  const m = [...document.querySelectorAll('[data-testid="stMetric"]')].find(
-    m => m.querySelector('[data-testid="stMetricLabel"]')?.innerText.trim() === label);
-  return m ? m.querySelector('[data-testid="stMetricValue"]')?.innerText.trim() : null;
-}"""
-WAIT_VALUE_JS = f"""([label, value]) => ({METRIC_JS})([label]) === value"""
-WAIT_CHANGE_JS = f"""([label, old]) => {{
-  const v = ({METRIC_JS})([label]); return v !== null && v !== old; }}"""
-
-
-async def type_into(pg: Any, box: str, text: str) -> None:
-    loc = pg.get_by_role("textbox", name=box)
-    await loc.fill(text)
-    await loc.press("Control+Enter")
-
-
-async def current(pg: Any) -> str | None:
-    return await pg.evaluate(METRIC_JS, ["METEOR"])  # type: ignore[no-any-return]
 
 
 async def open_inspect(pg: Any, url: str, timeout_ms: float) -> float:
@@ -79,139 +48,67 @@ async def open_inspect(pg: Any, url: str, timeout_ms: float) -> float:
     return time.perf_counter() - t0
 
 
-async def typical_session(
-    pg: Any, url: str, pairs: list[tuple[str, str, str, str]], out: dict[str, Any], timeout: float
-) -> None:
-    """pairs: (box, text, expected score text, what) edits in order."""
-    out["first_load"] = await open_inspect(pg, url, timeout * 1000)
-    for box, text, expected, _what in pairs:
-        if await current(pg) == expected:
-            out["skipped"] += 1  # same score text as shown now: the wait could not tell
-            await type_into(pg, box, text)
-            await asyncio.sleep(1.0)
-            continue
+class BrowserSession:
+    """A Chromium page in a browser context of its own: a session as appserver's
+    ``typical_session`` and ``long_session`` drive it."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.browser, self.url = browser, url
+        self.pg: Any = None
+
+    async def connect(self, timeout: float) -> float:
+        ctx = await self.browser.new_context(viewport={"width": 1280, "height": 900})
+        self.pg = await ctx.new_page()
+        return await open_inspect(self.pg, self.url, timeout * 1000)
+
+    async def shown(self) -> str | None:
+        return await self.pg.evaluate(METRIC_JS, ["METEOR"])  # type: ignore[no-any-return]
+
+    async def type_text(self, box: str, text: str) -> None:
+        loc = self.pg.get_by_role("textbox", name=box)
+        await loc.fill(text)
+        await loc.press("Control+Enter")
+
+    async def edit(
+        self, box: str, text: str, expected: str | None, timeout: float
+    ) -> tuple[float, None]:
+        """Seconds from the key press until the score card shows ``expected`` (None: any new
+        text); when the script run ended a browser cannot tell."""
+        if expected is None:
+            js, arg, polling = WAIT_CHANGE_JS, await self.shown(), 50
+        else:
+            js, arg, polling = WAIT_VALUE_JS, expected, 20
         t0 = time.perf_counter()
-        await type_into(pg, box, text)
+        await self.type_text(box, text)
         try:
-            await pg.wait_for_function(
-                WAIT_VALUE_JS, arg=["METEOR", expected], timeout=timeout * 1000, polling=20
+            await self.pg.wait_for_function(
+                js, arg=["METEOR", arg], timeout=timeout * 1000, polling=polling
             )
-            out["lat"].append(time.perf_counter() - t0)
-        except Exception:
-            out["timeouts"] += 1
-        await asyncio.sleep(out["think"])
+        except Exception as exc:  # Playwright's timeout, or a page lost on a busy machine
+            raise TimeoutError from exc
+        return time.perf_counter() - t0, None
 
-
-async def long_session(
-    pg: Any, url: str, stop: asyncio.Event, out: dict[str, Any], timeout: float
-) -> None:
-    """Keep typing new ~7,000-character pairs (reference, then hypothesis) until ``stop``."""
-    out["first_load"] = await open_inspect(pg, url, timeout * 1000)
-    for k in itertools.count(1):
-        if stop.is_set() or k > 50:
-            break
-        hyp, ref = long_pair(7000, start=40 * k)
-        for box, text in ((REF_BOX, ref), (HYP_BOX, hyp)):
-            old = await current(pg)
-            t0 = time.perf_counter()
-            await type_into(pg, box, text)
-            try:
-                await pg.wait_for_function(
-                    WAIT_CHANGE_JS, arg=["METEOR", old], timeout=timeout * 1000, polling=50
-                )
-                out["lat"].append(time.perf_counter() - t0)
-            except Exception:
-                out["timeouts"] += 1
-            if stop.is_set():
-                break
-
-
-def plan(n_typical: int, rounds: int) -> list[list[tuple[str, str, str, str]]]:
-    """Each typical session's edits, with the score the library gives after each."""
-    pairs = wmt_pairs(max_tokens=60)
-    m = Meteor("meteor-1.5")
-    start_hyp = "Under the starry night, we danced with glee."  # the page's first example
-    plans = []
-    it = iter(pairs[5:])  # every edit a pair no other edit uses
-    for _ in range(n_typical):
-        edits = []
-        hyp = start_hyp
-        for _ in range(rounds):
-            new_hyp, new_ref = next(it)
-            edits.append((REF_BOX, new_ref, fmt(m.score(hyp, [new_ref]).score), "ref"))
-            edits.append((HYP_BOX, new_hyp, fmt(m.score(new_hyp, [new_ref]).score), "hyp"))
-            hyp = new_hyp
-        plans.append(edits)
-    return plans
+    async def close(self) -> None:
+        pass  # the browser closes every context at the end of the phase
 
 
 async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
-    with_long = n >= 2 and not args.no_long
-    n_typical = n - 1 if with_long else n
-    plans = plan(n_typical, args.rounds)
-    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
-        url = server["url"]
-        async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+        async def warm_up(url: str) -> float:
+            pg = await browser.new_page()
             try:
-                warm = await browser.new_page()
-                warm_load = await open_inspect(warm, url, args.timeout * 1000)
-                await asyncio.sleep(args.settle)  # the rest of the page, the background warm-up
-                await warm.close()
-                la_before = loadavg()
-                with RssSampler(server["proc"].pid, url) as sampler:
-                    pages = []
-                    for _ in range(n):
-                        ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
-                        pages.append(await ctx.new_page())
-                    typ = [
-                        {"lat": [], "timeouts": 0, "skipped": 0, "think": args.think}
-                        for _ in range(n_typical)
-                    ]
-                    lng: dict[str, Any] = {"lat": [], "timeouts": 0}
-                    stop = asyncio.Event()
-                    tasks = [
-                        guarded(
-                            typical_session(pages[i], url, plans[i], typ[i], args.timeout), typ[i]
-                        )
-                        for i in range(n_typical)
-                    ]
-                    ends = args.timeout * 3
-                    long = (
-                        guarded(long_session(pages[-1], url, stop, lng, ends), lng)
-                        if with_long
-                        else None
-                    )
-                    wall, cut = await run_sessions(tasks, long, stop, args.phase_timeout)
+                return await open_inspect(pg, url, args.timeout * 1000)
             finally:
-                await browser.close()
-    lat = [x for s in typ for x in s["lat"]]
-    first = [s["first_load"] for s in typ if "first_load" in s]
-    return {
-        "sessions": n,
-        "typical_sessions": n_typical,
-        "long_session": with_long,
-        "typical_edits": len(lat),
-        "typical_p50_s": pct(lat, 0.50),
-        "typical_p95_s": pct(lat, 0.95),
-        "typical_max_s": max(lat, default=float("nan")),
-        **session_counts(typ, lng),
-        "long_edits": len(lng["lat"]),
-        "long_p50_s": pct(lng["lat"], 0.50),
-        "long_max_s": max(lng["lat"], default=float("nan")),
-        "long_timeouts": lng["timeouts"],
-        "first_load_p50_s": pct(first, 0.50),
-        "first_load_p95_s": pct(first, 0.95),
-        "warm_first_load_s": warm_load,
-        "server_up_s": server["up"],
-        **sampled_fields(sampler),
-        "wall_s": wall,
-        "phase_cut_at_timeout": cut,
-        "loadavg_before": la_before,
-        "loadavg_after": loadavg(),
-    }
+                await pg.close()
+
+        try:
+            return await load_phase(n, args, warm_up, partial(BrowserSession, browser))
+        finally:
+            await browser.close()
 
 
 def main() -> None:
@@ -226,8 +123,8 @@ def main() -> None:
     for r in rows:
         print(
             f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} "
-            f"| {r['typical_p50_s']:.2f} s | {r['typical_p95_s']:.2f} s "
-            f"| {r['typical_max_s']:.2f} s | {r['long_p50_s']:.1f} s "
+            f"| {r['shown_p50_s']:.2f} s | {r['shown_p95_s']:.2f} s "
+            f"| {r['shown_max_s']:.2f} s | {r['long_p50_s']:.1f} s "
             f"| {r['health_p95_s']:.3f} s | {r['health_max_s']:.3f} s "
             f"| {r['peak_rss_mb']:.0f} MB | {r['loadavg_before']} |"
         )

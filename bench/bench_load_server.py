@@ -26,13 +26,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-from appserver import loadavg, long_pair, pct, tree_rss, wmt_pairs
+from appserver import RssSampler, loadavg, long_pair, pct, wmt_pairs
 from common import ROOT
 
 
-def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:
+def started(app: str, timeout: float) -> Any:
+    """An ``AppTest`` of ``app`` after its first run."""
     from streamlit.testing.v1 import AppTest
 
+    at = AppTest.from_file(app, default_timeout=timeout)
+    at.run()
+    return at
+
+
+def timed_run(at: Any, hyp: str, ref: str) -> float:
+    """Seconds of the run after typing ``hyp`` and ``ref``."""
+    at.text_area(key="hyp").set_value(hyp)
+    at.text_area(key="ref").set_value(ref)
+    t0 = time.perf_counter()
+    at.run()
+    return time.perf_counter() - t0
+
+
+def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:
     with_long = n >= 2
     n_typ = n - 1 if with_long else n
     plan = [[next(pairs) for _ in range(args.edits)] for _ in range(n_typ)]
@@ -41,18 +57,12 @@ def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) ->
     long_lat: list[float] = []
     errors: list[str] = []
     stop = threading.Event()
-    peak = [tree_rss(os.getpid())]
 
     def typical(i: int) -> None:
         try:
-            at = AppTest.from_file(app, default_timeout=args.timeout)
-            at.run()
+            at = started(app, args.timeout)
             for (h, r), w in zip(plan[i], want[i], strict=True):
-                at.text_area(key="hyp").set_value(h)
-                at.text_area(key="ref").set_value(r)
-                t0 = time.perf_counter()
-                at.run()
-                lat.append(time.perf_counter() - t0)
+                lat.append(timed_run(at, h, r))
                 got = next(x.value for x in at.metric if x.label == "METEOR")
                 if got != w:
                     errors.append(f"{got} != {w}")
@@ -60,36 +70,25 @@ def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) ->
             errors.append(repr(exc)[:200])
 
     def long() -> None:
-        at = AppTest.from_file(app, default_timeout=args.timeout)
-        at.run()
+        at = started(app, args.timeout)
         for k in range(1, 50):
             if stop.is_set():
                 return
-            h, r = long_pair(7000, start=40 * k + 7 * n)
-            at.text_area(key="hyp").set_value(h)
-            at.text_area(key="ref").set_value(r)
-            t0 = time.perf_counter()
-            at.run()
-            long_lat.append(time.perf_counter() - t0)
-
-    def sample() -> None:
-        while not stop.wait(0.25):
-            peak[0] = max(peak[0], tree_rss(os.getpid()))
+            long_lat.append(timed_run(at, *long_pair(7000, start=40 * k + 7 * n)))
 
     la = loadavg()
     threads = [threading.Thread(target=typical, args=(i,), daemon=True) for i in range(n_typ)]
-    extra = [threading.Thread(target=sample, daemon=True)]
-    if with_long:
-        extra.append(threading.Thread(target=long, daemon=True))
-    for th in extra:
-        th.start()
-    time.sleep(1.0 if with_long else 0)  # the long pair is under way
-    t0 = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(max(1.0, args.timeout - (time.perf_counter() - t0)))
-    stop.set()
+    long_thread = threading.Thread(target=long, daemon=True) if with_long else None
+    with RssSampler(os.getpid()) as sampler:
+        if long_thread is not None:
+            long_thread.start()
+            time.sleep(1.0)  # the long pair is under way
+        t0 = time.perf_counter()
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(max(1.0, args.timeout - (time.perf_counter() - t0)))
+        stop.set()
     row = {
         "sessions": n,
         "long_session": with_long,
@@ -100,11 +99,11 @@ def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) ->
         "long_runs": len(long_lat),
         "long_p50_s": pct(long_lat, 0.5),
         "errors": errors[:3],
-        "peak_rss_mb": peak[0] / 2**20,
+        "peak_rss_mb": sampler.peak / 2**20,
         "loadavg": la,
     }
-    for th in extra:
-        th.join(args.timeout)
+    if long_thread is not None:
+        long_thread.join(args.timeout)
     return row
 
 
@@ -118,15 +117,12 @@ def main() -> None:
     sys.path.insert(0, str(args.app_dir))
 
     os.chdir(args.app_dir)
-    from streamlit.testing.v1 import AppTest
-
     from meteor import Meteor
 
     m = Meteor("meteor-1.5")
     pairs = iter(wmt_pairs(60)[400:])
     app = str(args.app_dir / "app.py")
-    warm = AppTest.from_file(app, default_timeout=args.timeout)
-    warm.run()
+    started(app, args.timeout)
     time.sleep(15)  # the background warm-up, where the checkout has one
     rows = []
     for n in args.sessions:

@@ -30,145 +30,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
-import time
 from typing import Any
 
-from appserver import (
-    HYP_BOX,
-    REF_BOX,
-    RssSampler,
-    app_server,
-    guarded,
-    load_bench_args,
-    loadavg,
-    long_pair,
-    pct,
-    run_load_phases,
-    run_sessions,
-    sampled_fields,
-    session_counts,
-)
-from bench_load import plan
+from appserver import load_bench_args, load_phase, run_load_phases
 from wsclient import WsSession
 
 
-async def edit(
-    s: WsSession, box: str, text: str, expected: str | None, timeout: float
-) -> tuple[float, float]:
-    """Type ``text`` into ``box``; seconds until ``expected`` shows (or any change), and until done."""
-    old = s.metrics.get("METEOR")
-    before = s.finished
-    t0 = time.perf_counter()
-    await s.type_text(box, text)
-    if expected is None:
-        await s.wait(lambda: s.metrics.get("METEOR") != old, timeout)
-    else:
-        await s.wait(lambda: s.metrics.get("METEOR") == expected, timeout)
-    shown = time.perf_counter() - t0
-    await s.wait(lambda: s.finished > before, timeout)
-    return shown, time.perf_counter() - t0
-
-
-async def typical_session(
-    url: str, edits: list[tuple[str, str, str, str]], out: dict[str, Any], args: argparse.Namespace
-) -> None:
-    s = WsSession(url)
-    try:
-        out["first_load"] = await s.connect(args.timeout)
-        for box, text, expected, _what in edits:
-            if s.metrics.get("METEOR") == expected:
-                out["skipped"] += 1  # the same score text as shown now: the wait could not tell
-                await s.type_text(box, text)
-                await asyncio.sleep(1.0)
-                continue
-            try:
-                shown, done = await edit(s, box, text, expected, args.timeout)
-            except TimeoutError:
-                out["timeouts"] += 1
-            else:
-                out["shown"].append(shown)
-                out["done"].append(done)
-            await asyncio.sleep(args.think)
-    finally:
-        await s.close()
-
-
-async def long_session(
-    url: str, stop: asyncio.Event, out: dict[str, Any], args: argparse.Namespace
-) -> None:
-    s = WsSession(url)
-    try:
-        out["first_load"] = await s.connect(args.timeout)
-        for k in itertools.count(1):
-            if stop.is_set() or k > 50:
-                break
-            hyp, ref = long_pair(7000, start=40 * k)
-            for box, text in ((REF_BOX, ref), (HYP_BOX, hyp)):
-                try:
-                    _, done = await edit(s, box, text, None, args.timeout * 3)
-                except TimeoutError:
-                    out["timeouts"] += 1
-                else:
-                    out["done"].append(done)
-                if stop.is_set():
-                    break
-    finally:
-        await s.close()
-
-
 async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
-    with_long = n >= 2 and not args.no_long
-    n_typical = n - 1 if with_long else n
-    plans = plan(n_typical, args.rounds)
-    with app_server(app_dir=args.app_dir, processes=args.processes) as server:
-        url = server["url"]
-        # one warm-up session a server process (open at once: the proxy spreads them)
+    async def warm_up(url: str) -> float:
+        """One warm-up session a server process (open at once: the proxy spreads them)."""
         warms = [WsSession(url) for _ in range(args.processes)]
         warm_load = max(await asyncio.gather(*(w.connect(args.timeout) for w in warms)))
         for w in warms:
             await w.close()
-        await asyncio.sleep(args.settle)  # the background warm-up (resources, nltk)
-        la_before = loadavg()
-        with RssSampler(server["proc"].pid, url) as sampler:
-            typ = [{"shown": [], "done": [], "timeouts": 0, "skipped": 0} for _ in range(n_typical)]
-            lng: dict[str, Any] = {"done": [], "timeouts": 0}
-            stop = asyncio.Event()
+        return warm_load
 
-            tasks = [
-                guarded(typical_session(url, plans[i], typ[i], args), typ[i])
-                for i in range(n_typical)
-            ]
-            long = guarded(long_session(url, stop, lng, args), lng) if with_long else None
-            wall, cut = await run_sessions(tasks, long, stop, args.phase_timeout)
-    shown = [x for s in typ for x in s["shown"]]
-    done = [x for s in typ for x in s["done"]]
-    first = [s["first_load"] for s in typ if "first_load" in s]
-    return {
-        "sessions": n,
-        "processes": args.processes,
-        "long_session": with_long,
-        "typical_edits": len(shown),
-        "shown_p50_s": pct(shown, 0.50),
-        "shown_p95_s": pct(shown, 0.95),
-        "shown_max_s": max(shown, default=float("nan")),
-        "done_p50_s": pct(done, 0.50),
-        "done_p95_s": pct(done, 0.95),
-        "done_max_s": max(done, default=float("nan")),
-        **session_counts(typ, lng),
-        "long_edits": len(lng["done"]),
-        "long_p50_s": pct(lng["done"], 0.50),
-        "long_max_s": max(lng["done"], default=float("nan")),
-        "long_timeouts": lng["timeouts"],
-        "first_load_p50_s": pct(first, 0.50),
-        "first_load_max_s": max(first, default=float("nan")),
-        "warm_first_load_s": warm_load,
-        **sampled_fields(sampler),
-        "wall_s": wall,
-        "phase_cut_at_timeout": cut,
-        "loadavg_before": la_before,
-        "loadavg_after": loadavg(),
-    }
+    return await load_phase(n, args, warm_up, WsSession)
 
 
 def main() -> None:

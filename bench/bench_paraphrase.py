@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import textwrap
 
-from common import ROOT, SHARED
+from common import ROOT, SHARED, child_env, last_json, timed
 
-DATA = SHARED
 FILES = [
     "newstest2009_cs-en/meteor15.en_default_norm.jsonl.gz",
     "ted_sk-en/meteor15.en_default_norm.jsonl.gz",
@@ -79,34 +76,22 @@ CHILD = textwrap.dedent(
 
 
 def run_child(env: dict[str, str]) -> dict[str, float]:
-    files = [str(DATA / f) for f in FILES if (DATA / f).is_file()]
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, *files],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    files = [str(SHARED / f) for f in FILES if (SHARED / f).is_file()]
+    return last_json([sys.executable, "-c", CHILD, *files], env=env, cwd=ROOT)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", action="store_true", help="time a fresh build too")
     args = parser.parse_args()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = child_env()
     results: dict[str, object] = {}
     if args.build:
-        import time
-
         with tempfile.TemporaryDirectory() as tmp:
-            env_b = dict(env, METEOR_CACHE_DIR=tmp)
-            t = time.perf_counter()
-            first = run_child(env_b)  # builds (in a grandchild), then loads and scores
+            # builds (in a grandchild), then loads and scores
+            wall, first = timed(run_child, child_env(METEOR_CACHE_DIR=tmp))
             results["build_then_load_s"] = first["load_s"]
-            results["build_wall_s"] = time.perf_counter() - t
+            results["build_wall_s"] = wall
             results["build_child_peak_rss_mb"] = first["build_child_peak_rss_mb"]
             results["scoring_process_peak_rss_during_build_mb"] = first["peak_rss_after_scoring_mb"]
     run_child(env)  # make sure the regular cache exists (and warm the page cache)

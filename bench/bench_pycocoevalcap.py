@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import sys
 import tempfile
 from pathlib import Path
 
-from bench_meteor15 import run
-from common import ROOT
+from common import ROOT, run_cold
 
 SCRIPT = r"""
 import json, sys
@@ -52,10 +50,7 @@ def main() -> None:
             ("pycocoevalcap 1.2 + jar", "pycocoevalcap.meteor.meteor"),
         ):
             code = SCRIPT.format(root=str(ROOT), module=module, path=str(path))
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            wall, pss, rss, out = run([sys.executable, "-c", code])
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            wall, cpu, pss, rss, out = run_cold([sys.executable, "-c", code])
             results[name] = json.loads(out)
             print(
                 f"{name:36s} wall {wall:6.1f} s  CPU {cpu:6.1f} s  peak PSS {pss:7.0f} MB  peak RSS {rss:7.0f} MB"

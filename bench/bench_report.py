@@ -22,18 +22,18 @@ Prints the load average: the machine is shared.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import SHARED, peak_mb
+from common import SHARED, last_json, loadavg, peak_mb, read_tsv
 
 DATA = str(SHARED / "wmt21_ru-en_da")
 HUMAN = "HUMAN-refB"  # reference B scored as a system: not an MT system
+#: The report's progress lines by their first word: the phase they belong to (other lines
+#: name their phase themselves: "buckets", "where the points go").
+PHASES = {"score": "scoring", "bootstrap": "statistics", "compare": "statistics"}
 
 
 def load(data: str, n_systems: int, n_segments: int) -> tuple[dict[str, list[str]], list[str]]:
@@ -41,13 +41,12 @@ def load(data: str, n_systems: int, n_segments: int) -> tuple[dict[str, list[str
     folder = Path(data)
     outputs: dict[str, dict[int, str]] = {}
     ref_a: dict[int, str] = {}
-    with open(folder / "all_outputs.tsv", encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-            if row["system"] == HUMAN:
-                continue
-            k = int(row["seg_id"])
-            outputs.setdefault(row["system"], {})[k] = row["hyp"]
-            ref_a[k] = row["ref"]
+    for row in read_tsv(folder / "all_outputs.tsv"):
+        if row["system"] == HUMAN:
+            continue
+        k = int(row["seg_id"])
+        outputs.setdefault(row["system"], {})[k] = row["hyp"]
+        ref_a[k] = row["ref"]
     ref_b = (folder / "ref_B.txt").read_text(encoding="utf-8").split("\n")
     order = sorted(ref_a)
     refs = [ref_a[k] for k in order] + [ref_b[k - 1] for k in order]
@@ -65,10 +64,7 @@ def child(args: argparse.Namespace) -> None:
     marks: list[tuple[str, float, float]] = []
 
     def progress(line: str) -> None:
-        phase = line.split()[0] if line.split()[0] in ("score", "bootstrap", "compare") else line
-        phase = {"score": "scoring", "bootstrap": "statistics", "compare": "statistics"}.get(
-            phase, phase
-        )
+        phase = PHASES.get(line.split()[0], line)
         if not marks or marks[-1][0] != phase:
             marks.append((phase, time.perf_counter(), peak_mb()))
 
@@ -108,7 +104,7 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {loadavg()}")
     print(
         f"{args.segments:,} segments per system (1,000 real outputs against reference A, "
         "then the same outputs against reference B); "
@@ -124,15 +120,14 @@ def main() -> None:
         cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
                "--segments", str(args.segments), "--samples", str(args.samples),
                "--trials", str(args.trials)]  # fmt: skip
-        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        r = json.loads(done.stdout.strip().splitlines()[-1])
+        r = last_json(cmd)
         print(
             f"{r['systems']:>7} {r['comparisons']:>5} {r['total_s']:>8.1f} "
             f"{r.get('scoring_s', 0):>8.1f} {r.get('statistics_s', 0):>10.1f} "
             f"{r.get('buckets_s', 0):>8.1f} {r.get('where the points go_s', 0):>7.1f} "
             f"{r['peak_rss_after_scoring_mb']:>21.0f} {r['peak_rss_mb']:>12.0f}"
         )
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {loadavg()}")
 
 
 if __name__ == "__main__":

@@ -23,15 +23,12 @@ extra time goes (reading the spans, counting, bootstrap) on one setting's record
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import ROOT, SHARED
+from common import ROOT, SHARED, run_cold, timed
 
 SRC = SHARED / "wmt21_ted_mqm_spans" / "en-de"
 SETTINGS = ["-p", "meteor-1.5-de", "--preset-file", str(ROOT / "docs/spans/de-exact.json"),
@@ -76,17 +73,6 @@ def make_data(n: int, folder: Path) -> tuple[Path, Path, int]:
     return segs, mqm, len(out_segs) - 1
 
 
-def run(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU (user + system, from ``wait4``) seconds of one cold process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{cmd[:4]} failed with status {proc.returncode}")
-    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=10_000)
@@ -104,8 +90,8 @@ def main() -> None:
                      "--format", "json"]  # fmt: skip
         t_score, t_spans = [], []
         for _ in range(a.repeats):
-            t_score.append(run(score_cmd))
-            t_spans.append(run(spans_cmd))
+            t_score.append(run_cold(score_cmd, cwd=ROOT)[:2])
+            t_spans.append(run_cold(spans_cmd, cwd=ROOT)[:2])
         print(f"{n:,} annotated segments, 3 settings, {a.bootstrap} resamples, workers {a.workers}")
         for k, what in enumerate(("wall", "CPU")):
             s = statistics.median(t[k] for t in t_score)
@@ -127,26 +113,17 @@ def breakdown(segs: Path, mqm: Path, n_samples: int) -> None:
     from meteor.metric import Meteor
 
     corpus = load_corpus([("segments.tsv", segs.read_bytes())])
-    t = time.perf_counter()
-    spans = read_spans([("mqm.tsv", mqm.read_bytes())], corpus)
-    t_read = time.perf_counter() - t
+    t_read, spans = timed(read_spans, [("mqm.tsv", mqm.read_bytes())], corpus)
     refs = {
         (name, i): r
         for name, _ in corpus.systems
         for i, r in zip(corpus.ids_of(name), corpus.refs_of(name), strict=True)
     }
-    m = Meteor("meteor-1.5-de")
-    t = time.perf_counter()
-    recs = m.corpus_score(
-        [x.hyp for x in spans.annotations], [refs[x.system, x.seg_id] for x in spans.annotations]
-    ).segments
-    t_score = time.perf_counter() - t
-    t = time.perf_counter()
-    counts = count_spans(recs, spans.annotations)
-    t_count = time.perf_counter() - t
-    t = time.perf_counter()
-    setting_table("meteor-1.5-de", "", counts, n_samples=n_samples)
-    t_boot = time.perf_counter() - t
+    hyps = [x.hyp for x in spans.annotations]
+    ann_refs = [refs[x.system, x.seg_id] for x in spans.annotations]
+    t_score, res = timed(Meteor("meteor-1.5-de").corpus_score, hyps, ann_refs)
+    t_count, counts = timed(count_spans, res.segments, spans.annotations)
+    t_boot, _ = timed(setting_table, "meteor-1.5-de", "", counts, n_samples=n_samples)
     print(
         f"one setting in-process: scoring {t_score:.2f} s; reading the spans {t_read:.2f} s, "
         f"labelling and counting {t_count:.2f} s, table with {n_samples} resamples {t_boot:.2f} s"

@@ -25,7 +25,6 @@ points tried and the wall time.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import tempfile
 import time
@@ -34,11 +33,12 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
-from common import JAR, SHARED
+from common import JAR, SHARED, loadavg, read_tsv, timed
 
 from meteor.analysis import tune as tn
-from meteor.analysis.agreement import judged_rows, load_judged
+from meteor.analysis.agreement import Judged, judged_rows, load_judged
 from meteor.metric import Meteor
+from meteor.params import Params
 from meteor.types import module_slot
 
 DATA = str(SHARED / "wmt21_ru-en_da" / "seg_da.tsv")
@@ -55,11 +55,7 @@ JAR_GRID = (
 def jar_subset(path: Path, n_systems: int, n_segments: int) -> list[dict[str, str]]:
     """The first ``n_segments`` rows of the first ``n_systems`` systems (the file's order),
     without rows whose texts hold SGML's special characters."""
-    import csv
-
-    csv.field_size_limit(1 << 30)
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = read_tsv(path)
     systems = list(dict.fromkeys(r["system"] for r in rows if r["system"] != "HUMAN-refB"))
     out = []
     for name in systems[:n_systems]:
@@ -118,11 +114,20 @@ def run_trainer(
     return best, n, first or total, total
 
 
+def statistics(judged: Judged, base: Params, workers: int) -> tuple[tn.StatArrays, tn.Rows, float]:
+    """The corpus aligned once under ``base`` (as tune does), its judged rows, and the
+    seconds aligning took (= re-scoring the corpus once)."""
+    seconds, stats = timed(tn.align_statistics, judged, base, "meteor-1.5", workers=workers)
+    human, darr, items, systems = judged_rows(judged)
+    rows = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
+    return stats, rows, seconds
+
+
 def jar_main(args: argparse.Namespace) -> None:
     """``--jar``: the Trainer and ``meteor.tune`` on the same subset, objective Spearman."""
     from meteor.analysis.tune import tune
 
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {loadavg()}")
     rows = jar_subset(Path(args.data), args.systems, args.segments)
     print(f"{len(rows):,} segments: {args.systems} systems x first {args.segments} rows "
           f"of {Path(args.data).name}")  # fmt: skip
@@ -131,20 +136,13 @@ def jar_main(args: argparse.Namespace) -> None:
         (where / "data").mkdir()
         write_trainer_dir(rows, where / "data")
         jar_best, jar_n, jar_first, jar_total = run_trainer(Path(args.jar_path), where, JAR_GRID)
-    header = "\t".join(("system", "seg_id", "hyp", "ref", "human_score"))
-    body = [
-        "\t".join((r["system"], r["seg_id"], r["hyp"], r["ref"], r["human_score"])) for r in rows
-    ]
-    data = ("\n".join([header, *body]) + "\n").encode("utf-8")
-    judged = load_judged([("subset.tsv", data)], "human_score")
-    t0 = time.perf_counter()
-    res = tune(judged, preset="meteor-1.5", objective="spearman_flat", workers=1)
-    ours_total = time.perf_counter() - t0
+    cols = ("system", "seg_id", "hyp", "ref", "human_score")
+    lines = ["\t".join(cols), *("\t".join(r[c] for c in cols) for r in rows)]
+    judged = load_judged([("subset.tsv", ("\n".join(lines) + "\n").encode())], "human_score")
+    ours_total, res = timed(tune, judged, preset="meteor-1.5", objective="spearman_flat", workers=1)
     # the jar's best point on our statistics (aligned again: the timing above is tune's own)
     base = Meteor("meteor-1.5").params
-    stats = tn.align_statistics(judged, base, "meteor-1.5", workers=1)
-    human, darr, items, systems = judged_rows(judged)
-    rws = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
+    stats, rws, _ = statistics(judged, base, workers=1)
     a, b, g, d, *w = jar_best[1:]
     mods = [m for m, _ in base.weights]  # exact stem synonym paraphrase, the Trainer's order
     jar_params = base.replace(
@@ -164,7 +162,7 @@ def jar_main(args: argparse.Namespace) -> None:
           f"{p.delta:.4g} | {ours_w} | {res.value:.4f} (base {res.base_value:.4f}) | "
           f"{res.n_points:,} | {ours_total:.1f} s ({res.align_seconds:.1f} s to align, "
           f"{res.seconds:.1f} s to search) |")  # fmt: skip
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {loadavg()}")
 
 
 def main() -> None:
@@ -172,7 +170,6 @@ def main() -> None:
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--points", type=int, default=100_000)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated objectives (default: all)")
     ap.add_argument("--jar", action="store_true", help="compare with Meteor 1.5's Trainer")
     ap.add_argument("--jar-path", default=str(JAR))
     ap.add_argument("--systems", type=int, default=3)
@@ -181,16 +178,12 @@ def main() -> None:
     if args.jar:
         jar_main(args)
         return
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {loadavg()}")
     path = Path(args.data)
     judged = load_judged([(path.name, path.read_bytes())], "human_score")
     base = Meteor("meteor-1.5").params
-    t0 = time.perf_counter()
-    stats = tn.align_statistics(judged, base, "meteor-1.5", workers=args.workers)
-    rescore = time.perf_counter() - t0
+    stats, rows, rescore = statistics(judged, base, args.workers)
     print(f"{stats.n_rows:,} rows; aligning (= re-scoring the corpus once): {rescore:.1f} s")
-    human, darr, items, systems = judged_rows(judged)
-    rows = tn.Rows.build(human, darr, items, systems, len(judged.corpus.systems), 25.0)
     width = stats.hc.shape[2]
     rng = np.random.default_rng(0)
 
@@ -200,21 +193,8 @@ def main() -> None:
             w[:, module_slot(m)] = rng.random(n)
         return tn.Point(rng.random(n), rng.random(n) * 3, rng.random(n), rng.random(n), w)
 
-    for key, n in (
-        ("scores only", args.points),
-        ("pearson_flat", args.points),
-        ("spearman_flat", args.points),
-        ("darr_flat", args.points),
-        ("darr_item", args.points),
-        ("pearson_item", args.points),
-        ("kendall_item", args.points),
-        ("kendall_flat", args.points),
-        ("spearman_item", args.points // 20),
-        ("system_pearson", args.points),
-        ("system_kendall", args.points),
-    ):
-        if args.only and key not in args.only.split(","):
-            continue
+    for key in ("scores only", *tn.OBJECTIVES):
+        n = args.points // 20 if key == "spearman_item" else args.points
         t = time.perf_counter()
         batch = 1024  # as the search hands them over: blocks of points, CHUNK at a time
         for start in range(0, n, batch):
@@ -229,7 +209,7 @@ def main() -> None:
             f"{key:15} {n:>8,} points in {dt:7.1f} s: {n / dt:>9,.0f} points/s; "
             f"{rescore / (dt / n):>12,.0f}x faster per point than re-scoring{note}"
         )
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average after: {loadavg()}")
 
 
 if __name__ == "__main__":

@@ -1,20 +1,30 @@
 """What the benches share: the checkout and the shared data folder on ``sys.path`` terms,
-peak memory and the load average.  A bench runs as ``python bench/<name>.py``, so this
-folder is on ``sys.path`` and ``from common import ...`` finds this module."""
+the shared data's tables, timing, peak memory (of this process, or sampled over a process
+tree), cold runs of a child process and the load average.  A bench runs as ``python
+bench/<name>.py``, so this folder is on ``sys.path`` and ``from common import ...`` finds
+this module (and ``tools/serve_class.py``'s helpers, ``from serve_class import ...``)."""
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import os
 import resource
 import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _folder in (ROOT / "tools", ROOT):  # the checkout's library first, then tools/serve_class.py
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
+P = ParamSpec("P")
+T = TypeVar("T")
 #: ``$METEOR_SHARED_DATA`` or ``../shared/data`` beside the repository (as tests/conftest.py).
 SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 #: The Meteor 1.5 jar as tools/meteor15/setup_meteor15.sh unpacks it.
@@ -28,6 +38,21 @@ def jar_pairs(path: Path) -> list[tuple[str, str]]:
         return [(d["hyp"], d["refs"][0]) for d in map(json.loads, fh) if d.get("type") == "segment"]
 
 
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated table with a header line, read with ``csv.QUOTE_NONE`` (as
+    the shared data's READMEs say: quotes are text)."""
+    csv.field_size_limit(1 << 30)
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
+    """The JSON object a child process prints last (it must exit 0)."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, **kw).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
 def python_path(root: Path) -> str:
     """A checkout on the path, with its own in-place build of ``./native`` first when it
     has one (``cd native && python setup.py build_ext --inplace``); otherwise the
@@ -36,6 +61,22 @@ def python_path(root: Path) -> str:
     if any((native / "meteor_native").glob("*.so")):
         return f"{native}{os.pathsep}{root}"
     return str(root)
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """This environment with the checkout first on ``PYTHONPATH`` (and ``extra`` set), for a
+    child ``python -m meteor ...`` run from anywhere."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path, **extra)
+
+
+def write_pairs(folder: Path, hyps: list[str], refs: list[str]) -> tuple[Path, Path]:
+    """``hyp.txt`` and ``ref.txt`` in ``folder`` (created), one segment a line, for the CLI."""
+    folder.mkdir(parents=True, exist_ok=True)
+    hyp, ref = folder / "hyp.txt", folder / "ref.txt"
+    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    return hyp, ref
 
 
 def beam_search() -> str:
@@ -55,3 +96,60 @@ def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
 def loadavg(sep: str = " ") -> str:
     """The 1, 5 and 15 minute load averages, two decimals each."""
     return sep.join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def timed(fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> tuple[float, T]:
+    """(wall seconds, result) of one call ``fn(*args, **kw)``."""
+    t0 = time.perf_counter()
+    result = fn(*args, **kw)
+    return time.perf_counter() - t0, result
+
+
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(sum of RSS, sum of PSS) in bytes over a process and all its descendants (0 once gone).
+
+    PSS divides pages shared by forked workers (the memory-mapped paraphrase index,
+    the WordNet tables inherited from the parent) among them: it is the honest total
+    for a process tree.  RSS counts shared pages once per process.
+    """
+    rss = pss = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    stack += [int(x) for x in fh.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return rss * 1024, pss * 1024
+
+
+def run_cold(cmd: list[str], **kw: object) -> tuple[float, float, float, float, str]:
+    """One cold process: (wall s, CPU s, peak tree PSS MB, peak tree RSS MB, stdout).
+
+    Memory is sampled every 20 ms (:func:`tree_memory`); CPU is user + system time of the
+    process and the children it waited for (``wait4``).  Output goes to files, not pipes."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
+        peak_rss = peak_pss = 0
+        while not (done := os.wait4(proc.pid, os.WNOHANG))[0]:
+            rss, pss = tree_memory(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(0.02)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(done[1])
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}):\n{stderr[-2000:]}")
+    cpu = done[2].ru_utime + done[2].ru_stime
+    return wall, cpu, peak_pss / 2**20, peak_rss / 2**20, stdout

@@ -25,9 +25,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -36,14 +34,27 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import ROOT, SHARED, peak_mb
+from common import ROOT, SHARED, last_json, peak_mb, read_tsv
 from scipy.stats import kendalltau
 
 DATA = SHARED / "wmt21_ted_en-ru_mqm" / "seg_mqm.tsv"
 
-#: Overrides markers: add the embedding stage as the `ru` preset defines it / drop it.
-EMB: dict[str, Any] = {"embedding": 1}
-NO_EMB: dict[str, Any] = {"embedding": 0}
+
+def toggled_embedding(preset: str) -> dict[str, Any]:
+    """Overrides that drop the embedding stage from a preset that has it, or add it (with the
+    weight and threshold of the `ru` preset) to one that has not."""
+    from meteor.module_registry import Module
+    from meteor.presets import RU_EMBEDDING_THRESHOLD, RU_EMBEDDING_WEIGHT, get_preset
+
+    p = get_preset(preset).params
+    if Module.EMBEDDING in p.modules:
+        mods = [m for m in p.modules if m is not Module.EMBEDDING]
+        return {"modules": [m.value for m in mods], "weights": {m.value: p.weight(m) for m in mods}}
+    return {
+        "modules": [m.value for m in (*p.modules, Module.EMBEDDING)],
+        "weights": {**{m.value: w for m, w in p.weights}, "embedding": RU_EMBEDDING_WEIGHT},
+        "embedding_threshold": RU_EMBEDDING_THRESHOLD,
+    }
 
 
 def variants() -> list[tuple[str, str, dict[str, Any]]]:
@@ -54,12 +65,12 @@ def variants() -> list[tuple[str, str, dict[str, Any]]]:
     ru_has = Module.EMBEDDING in get_preset("ru").params.modules
     return [
         ("meteor-1.5-ru", "meteor-1.5-ru", {}),
-        ("meteor-1.5-ru + embedding", "meteor-1.5-ru", EMB),
+        ("meteor-1.5-ru + embedding", "meteor-1.5-ru", toggled_embedding("meteor-1.5-ru")),
         ("seed-ru", "seed-ru", {}),
         ("seed-ru-emb", "seed-ru-emb", {}),
         ("seed-ru, Meteor's perfect rule", "seed-ru", {"perfect_rule": True}),
         ("ru", "ru", {}),
-        ("ru - embedding" if ru_has else "ru + embedding", "ru", NO_EMB if ru_has else EMB),
+        ("ru - embedding" if ru_has else "ru + embedding", "ru", toggled_embedding("ru")),
     ]
 
 
@@ -71,7 +82,6 @@ class Data:
     refs: list[str]
     human: np.ndarray
     tune: np.ndarray  # bool mask: odd talks
-    docs: list[str]
     systems: list[str]
 
     @property
@@ -81,23 +91,19 @@ class Data:
 
 def load_data(path: Path = DATA) -> Data:
     """Read ``seg_mqm.tsv`` with ``csv.QUOTE_NONE`` (as its README says)."""
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    docs = [r["doc"] for r in rows]
+    rows = read_tsv(path)
     return Data(
         hyps=[r["hyp"] for r in rows],
         refs=[r["ref"] for r in rows],
         human=np.array([float(r["human_score"]) for r in rows]),
-        tune=np.array([int(d.rsplit("-", 1)[1]) % 2 == 1 for d in docs]),
-        docs=docs,
+        tune=np.array([int(r["doc"].rsplit("-", 1)[1]) % 2 == 1 for r in rows]),
         systems=[r["system"] for r in rows],
     )
 
 
 def kendall(scores: Sequence[float] | np.ndarray, human: np.ndarray) -> float:
     """scipy τ-b between metric scores and MQM (higher MQM = better)."""
-    tau = kendalltau(np.asarray(scores, dtype=float), human)[0]
-    return float(tau)
+    return float(kendalltau(np.asarray(scores, dtype=float), human)[0])
 
 
 def taus(scores: Sequence[float] | np.ndarray, data: Data) -> tuple[float, float, float]:
@@ -110,41 +116,11 @@ def taus(scores: Sequence[float] | np.ndarray, data: Data) -> tuple[float, float
     )
 
 
-def with_embedding(preset: str) -> dict[str, Any]:
-    """Overrides adding the embedding stage (weight and threshold of the `ru` preset)."""
-    from meteor.module_registry import Module
-    from meteor.presets import RU_EMBEDDING_THRESHOLD, RU_EMBEDDING_WEIGHT, get_preset
-
-    p = get_preset(preset).params
-    if Module.EMBEDDING in p.modules:
-        return {}
-    mods = (*p.modules, Module.EMBEDDING)
-    weights = {**{m.value: w for m, w in p.weights}, "embedding": RU_EMBEDDING_WEIGHT}
-    return {
-        "modules": [m.value for m in mods],
-        "weights": weights,
-        "embedding_threshold": RU_EMBEDDING_THRESHOLD,
-    }
-
-
-def without_embedding(preset: str) -> dict[str, Any]:
-    from meteor.module_registry import Module
-    from meteor.presets import get_preset
-
-    p = get_preset(preset).params
-    mods = [m for m in p.modules if m is not Module.EMBEDDING]
-    return {"modules": [m.value for m in mods], "weights": {m.value: p.weight(m) for m in mods}}
-
-
 def run_one(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
     """Score the whole set with one configuration (in this process)."""
     from meteor import Meteor
 
     data = load_data()
-    if overrides == EMB:
-        overrides = with_embedding(preset)
-    elif overrides == NO_EMB:
-        overrides = without_embedding(preset)
     t0 = time.perf_counter()
     scorer = Meteor(preset, **overrides)
     first = scorer.score(data.hyps[0], data.refs[0]).score
@@ -164,13 +140,6 @@ def run_one(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
         "peak_rss_mb": peak_mb(),
         "modules": [m.value for m in scorer.params.modules],
     }
-
-
-def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
-    """The JSON object a child process prints last."""
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, **kw).stdout
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
 
 
 # --------------------------------------------------------------- loading costs

@@ -26,8 +26,8 @@ Protocol (declared before looking at held-out numbers; docs/russian.md):
 
 Alignments do not depend on α, β, γ, δ or the weights (Meteor 1.5's beam search
 uses fixed search weights), so each alignment configuration is computed once and
-the grid is scored from the sufficient statistics with numpy (checked against
-``Meteor.score`` at the end).
+the grid is scored from the sufficient statistics by the library's vectorised formula
+(:func:`meteor.analysis.tune.segment_scores`: the floats ``Meteor.score`` gives).
 
 Usage: ``python bench/ru_tune.py`` (about 5 minutes on 2 cores).
 """
@@ -47,6 +47,7 @@ import numpy as np
 from ru_mqm_kendall import Data, kendall, load_data, taus
 
 from meteor import Meteor
+from meteor.analysis.tune import Point, StatArrays, segment_scores
 from meteor.languages.russian import RUSSIAN
 from meteor.module_registry import MODULE_ORDER, Module
 from meteor.scoring import stats_from_alignment
@@ -66,23 +67,6 @@ CACHE = Path(__file__).resolve().parent / "out" / "ru_tune_cache"
 MIN_GAIN = 0.002
 
 
-@dataclass
-class StatArrays:
-    """Per-segment sufficient statistics as arrays (one row per segment)."""
-
-    hl: np.ndarray
-    rl: np.ndarray
-    hf: np.ndarray
-    rf: np.ndarray
-    hc: np.ndarray  # segments × modules (MODULE_ORDER)
-    rc: np.ndarray
-    hfm: np.ndarray
-    rfm: np.ndarray
-    chunks: np.ndarray
-    hw: np.ndarray
-    rw: np.ndarray
-
-
 @dataclass(frozen=True)
 class Formula:
     alpha: float
@@ -95,11 +79,9 @@ class Formula:
 def align_all(data: Data, **params: Any) -> tuple[dict[str, StatArrays], list[Any]]:
     """Align every segment once (cached in bench/out); statistics under both word lists."""
     scorer = Meteor("meteor-1.5-ru", **params)
-    key = hashlib.sha256(
-        repr(
-            (scorer.params.replace(weights={m: 1.0 for m in scorer.params.modules}), len(data.hyps))
-        ).encode()
-    ).hexdigest()[:16]
+    unweighted = scorer.params.replace(weights={m: 1.0 for m in scorer.params.modules})
+    key = repr((unweighted, len(data.hyps), StatArrays.__module__))  # what the pickle holds
+    key = hashlib.sha256(key.encode()).hexdigest()[:16]
     cached = CACHE / f"{key}.pkl"
     if cached.is_file():
         with cached.open("rb") as fh:
@@ -123,81 +105,61 @@ def _align_all(scorer: Meteor, data: Data) -> tuple[dict[str, StatArrays], list[
         a = scorer.score(hyp, ref).alignment
         emb_matches.extend(m for m in a.matches if m.module is EM)
         for k, f in lists.items():
-            rows[k].append(
-                stats_from_alignment(
-                    a.matches, [f(t.text) for t in a.hyp], [f(t.text) for t in a.ref]
-                )
-            )
-    out = {}
-    for k, sts in rows.items():
-        out[k] = StatArrays(
-            hl=np.array([s.hyp_len for s in sts], float),
-            rl=np.array([s.ref_len for s in sts], float),
-            hf=np.array([s.hyp_function_words for s in sts], float),
-            rf=np.array([s.ref_function_words for s in sts], float),
-            hc=np.array([s.hyp_content_matches for s in sts], float),
-            rc=np.array([s.ref_content_matches for s in sts], float),
-            hfm=np.array([s.hyp_function_matches for s in sts], float),
-            rfm=np.array([s.ref_function_matches for s in sts], float),
-            chunks=np.array([s.chunks for s in sts], float),
-            hw=np.array([s.hyp_word_matches for s in sts], float),
-            rw=np.array([s.ref_word_matches for s in sts], float),
-        )
+            hyp_fw, ref_fw = [f(t.text) for t in a.hyp], [f(t.text) for t in a.ref]
+            rows[k].append(stats_from_alignment(a.matches, hyp_fw, ref_fw))
+    out = {k: StatArrays.build([sts], len(MODULE_ORDER)) for k, sts in rows.items()}
     return out, emb_matches
 
 
 def scores(st: StatArrays, f: Formula, weights: dict[Module, float]) -> np.ndarray:
-    """The METEOR formula of :func:`meteor.scoring.compute`, vectorised (perfect rule on)."""
-    w = np.array([weights.get(m, 0.0) for m in MODULE_ORDER])
-    d = f.delta
-    hl = d * (st.hl - st.hf) + (1 - d) * st.hf
-    rl = d * (st.rl - st.rf) + (1 - d) * st.rf
-    hm = (st.hc @ w) * d + (st.hfm @ w) * (1 - d)
-    rm = (st.rc @ w) * d + (st.rfm @ w) * (1 - d)
-    with np.errstate(all="ignore"):
-        p, r = hm / hl, rm / rl
-        fmean = p * r / (f.alpha * p + (1 - f.alpha) * r)
-        perfect = (
-            (st.hc.sum(1) + st.hfm.sum(1) == st.hl)
-            & (st.rc.sum(1) + st.rfm.sum(1) == st.rl)
-            & (st.chunks == 1)
-        )
-        frag = np.where(perfect, 0.0, st.chunks / ((st.hw + st.rw) / 2))
-        s = fmean * (1 - f.gamma * frag**f.beta)
-    return np.maximum(np.nan_to_num(s, nan=0.0), 0.0)
+    """The METEOR formula (perfect rule on) on every segment's statistics, vectorised as
+    :func:`meteor.analysis.tune.segment_scores` computes it."""
+    w = np.array([[weights.get(m, 0.0) for m in MODULE_ORDER]])
+    alpha, beta, gamma, delta = (np.array([x]) for x in (f.alpha, f.beta, f.gamma, f.delta))
+    return segment_scores(st, Point(alpha, beta, gamma, delta, w))[0]
 
 
-def tune_tau(s: np.ndarray, data: Data) -> float:
+def tune_tau(
+    stats: dict[str, StatArrays], f: Formula, weights: dict[Module, float], data: Data
+) -> float:
+    """τ on the tuning half of the formula ``f`` with ``weights`` (its word list's statistics)."""
+    s = scores(stats[f.function_words], f, weights)
     return kendall(s[data.tune], data.human[data.tune])
+
+
+def verdict(label: str, tau: float, best: float) -> bool:
+    """Whether an option is kept: it raises the tuning τ by at least :data:`MIN_GAIN`."""
+    keep = tau >= best + MIN_GAIN
+    print(f"  {label}: {tau:.4f} vs {best:.4f} -> {'kept' if keep else 'not kept'}")
+    return keep
 
 
 def formula_grid(
     stats: dict[str, StatArrays], weights: dict[Module, float], data: Data
 ) -> list[tuple[float, Formula]]:
-    res = []
-    for a, b, g, d, fw in itertools.product(ALPHAS, BETAS, GAMMAS, DELTAS, FUNCTION_WORDS):
-        f = Formula(a, b, g, d, fw)
-        res.append((tune_tau(scores(stats[fw], f, weights), data), f))
-    res.sort(key=lambda x: -x[0])
-    return res
+    """Each formula of the declared grid with its tuning τ, best first."""
+    grid = (Formula(*p) for p in itertools.product(ALPHAS, BETAS, GAMMAS, DELTAS, FUNCTION_WORDS))
+    return sorted(((tune_tau(stats, f, weights, data), f) for f in grid), key=lambda x: -x[0])
 
 
 def weight_grid(
     stats: dict[str, StatArrays], f: Formula, data: Data
 ) -> list[tuple[float, dict[Module, float]]]:
-    res = []
-    for wl, ws, wy in itertools.product(LEMMA_W, STEM_W, SYN_W):
-        w = {EX: 1.0, LE: wl, ST: ws, SY: wy}
-        res.append((tune_tau(scores(stats[f.function_words], f, w), data), w))
-    res.sort(key=lambda x: -x[0])
-    return res
+    """Each weight point of the declared grid (exact 1) with its tuning τ, best first."""
+    points = itertools.product(LEMMA_W, STEM_W, SYN_W)
+    grid = ({EX: 1.0, LE: wl, ST: ws, SY: wy} for wl, ws, wy in points)
+    return sorted(((tune_tau(stats, f, w, data), w) for w in grid), key=lambda x: -x[0])
 
 
 def fmt_w(w: dict[Module, float]) -> str:
     return " ".join(f"{m.value} {v:g}" for m, v in w.items())
 
 
-def report(label: str, s: np.ndarray, data: Data) -> None:
+def report(
+    label: str, stats: dict[str, StatArrays], f: Formula, w: dict[Module, float], data: Data
+) -> None:
+    """τ of the formula ``f`` with weights ``w`` on both halves, the whole set, and by system."""
+    s = scores(stats[f.function_words], f, w)
     t, h, a = taus(s, data)
     sys_names = sorted(set(data.systems))
     first = np.array([x in set(sys_names[::2]) for x in data.systems])
@@ -236,22 +198,15 @@ def main() -> None:
     options: dict[str, Any] = {}
 
     print("\nStep 3: options (new alignments); kept if tuning τ rises by ≥ 0.002")
-    yo_stats, _ = align_all(data, modules=STAGES, weights=w2, fold_yo=True)
-    yo_tau = tune_tau(scores(yo_stats[f1.function_words], f1, w2), data)
-    keep_yo = yo_tau >= best_tau + MIN_GAIN
-    print(f"  fold_yo: {yo_tau:.4f} vs {best_tau:.4f} -> {'kept' if keep_yo else 'not kept'}")
-    if keep_yo:
-        stats, best_tau = yo_stats, yo_tau
-        options["fold_yo"] = True
-    sw_stats, _ = align_all(data, modules=STAGES, weights=w2, aligner="stagewise", **options)
-    sw_tau = tune_tau(scores(sw_stats[f1.function_words], f1, w2), data)
-    keep_sw = sw_tau >= best_tau + MIN_GAIN
-    print(
-        f"  stagewise aligner: {sw_tau:.4f} vs {best_tau:.4f} -> {'kept' if keep_sw else 'not kept'}"
-    )
-    if keep_sw:
-        stats, best_tau = sw_stats, sw_tau
-        options["aligner"] = "stagewise"
+    for label, option in (
+        ("fold_yo", {"fold_yo": True}),
+        ("stagewise aligner", {"aligner": "stagewise"}),
+    ):
+        o_stats, _ = align_all(data, modules=STAGES, weights=w2, **options, **option)
+        o_tau = tune_tau(o_stats, f1, w2, data)
+        if verdict(label, o_tau, best_tau):
+            stats, best_tau = o_stats, o_tau
+            options.update(option)
     best_emb: tuple[float, float, float, dict[str, StatArrays], list[Any]] | None = None
     for thr in EMB_THRESHOLDS:
         e_stats, e_matches = align_all(
@@ -263,17 +218,14 @@ def main() -> None:
         )
         row = []
         for we in EMB_W:
-            tau = tune_tau(scores(e_stats[f1.function_words], f1, {**w2, EM: we}), data)
+            tau = tune_tau(e_stats, f1, {**w2, EM: we}, data)
             row.append(f"w {we:g}: {tau:.4f}")
             if best_emb is None or tau > best_emb[0]:
                 best_emb = (tau, thr, we, e_stats, e_matches)
         print(f"  embedding ≥ {thr}: " + ", ".join(row) + f"  ({len(e_matches)} matches)")
     assert best_emb is not None
-    keep_emb = best_emb[0] >= best_tau + MIN_GAIN
-    print(
-        f"  best embedding: threshold {best_emb[1]}, weight {best_emb[2]}: {best_emb[0]:.4f} "
-        f"vs {best_tau:.4f} -> {'kept' if keep_emb else 'not kept'}"
-    )
+    best_label = f"best embedding: threshold {best_emb[1]}, weight {best_emb[2]}"
+    keep_emb = verdict(best_label, best_emb[0], best_tau)
     rng = random.Random(0)
     for lo, hi in ((0.4, 0.5), (0.5, 0.6), (0.6, 1.01)):
         pool = [m for m in best_emb[4] if lo <= (m.similarity or 0) < hi]
@@ -295,32 +247,16 @@ def main() -> None:
     print("\nChosen:")
     print(f"  {final}; weights {fmt_w(weights)}; options {options}")
     print("\nτ (scipy τ-b vs MQM); systems A/B = alternate systems in sorted order")
-    report(
-        "meteor-1.5-ru (Java parameters)",
-        scores(ref_stats["meteor"], m15, {EX: 1.0, ST: 0.5}),
-        data,
-    )
-    report(
-        "+ lemma, synonym (weights 0.5), 1.5 formula",
-        scores(base_stats["meteor"], m15, base_w),
-        data,
-    )
-    report("step 1 formula, weights 0.5", scores(base_stats[f1.function_words], f1, base_w), data)
-    report("step 2 weights", scores(base_stats[f1.function_words], f1, w2), data)
-    report("chosen", scores(stats[final.function_words], final, weights), data)
+    report("meteor-1.5-ru (Java parameters)", ref_stats, m15, {EX: 1.0, ST: 0.5}, data)
+    report("+ lemma, synonym (weights 0.5), 1.5 formula", base_stats, m15, base_w, data)
+    report("step 1 formula, weights 0.5", base_stats, f1, base_w, data)
+    report("step 2 weights", base_stats, f1, w2, data)
+    report("chosen", stats, final, weights, data)
     no_emb_w = {k: v for k, v in weights.items() if k is not EM}
     no_emb_stats, _ = align_all(data, modules=STAGES, weights=no_emb_w, **options)
-    report(
-        "chosen without embedding",
-        scores(no_emb_stats[final.function_words], final, no_emb_w),
-        data,
-    )
-    e_w = {**no_emb_w, EM: best_emb[2]}
-    report(
-        f"chosen with embedding (≥{best_emb[1]}, w {best_emb[2]})",
-        scores(best_emb[3][final.function_words], final, e_w),
-        data,
-    )
+    report("chosen without embedding", no_emb_stats, final, no_emb_w, data)
+    e_label = f"chosen with embedding (≥{best_emb[1]}, w {best_emb[2]})"
+    report(e_label, best_emb[3], final, {**no_emb_w, EM: best_emb[2]}, data)
     print(f"\n{time.perf_counter() - t_start:.0f} s")
 
 

@@ -107,6 +107,27 @@ class WsSession:
         self.values[wid] = text
         await self._send_rerun(list(self.values.items()), fragment)
 
+    async def shown(self) -> str | None:
+        """The score card's text now."""
+        return self.metrics.get("METEOR")
+
+    async def edit(
+        self, box: str, text: str, expected: str | None, timeout: float
+    ) -> tuple[float, float]:
+        """Type ``text`` into ``box``; seconds until ``expected`` shows (or any change), and
+        until the script run ended."""
+        old = self.metrics.get("METEOR")
+        before = self.finished
+        t0 = time.perf_counter()
+        await self.type_text(box, text)
+        if expected is None:
+            await self.wait(lambda: self.metrics.get("METEOR") != old, timeout)
+        else:
+            await self.wait(lambda: self.metrics.get("METEOR") == expected, timeout)
+        shown = time.perf_counter() - t0
+        await self.wait(lambda: self.finished > before, timeout)
+        return shown, time.perf_counter() - t0
+
     async def wait(self, cond: Any, timeout: float) -> None:
         """Until ``cond()`` holds (checked after each message); TimeoutError after ``timeout``."""
         deadline = time.monotonic() + timeout

@@ -15,6 +15,7 @@ value, to ``meteor/compat/data/java_pow_b0.2.tsv``.
 from __future__ import annotations
 
 import math
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
@@ -59,7 +60,7 @@ def main() -> None:
         ).stderr.splitlines()[0]
     rows = []
     for (c, m2), bits in zip(pairs, out, strict=True):
-        java = float.fromhex(_hex(int(bits)))
+        java = struct.unpack("<d", struct.pack("<q", int(bits)))[0]  # the double Java computed
         if java != math.pow(c / (m2 / 2), BETA):
             rows.append(f"{c}\t{m2}\t{java.hex()}")
     OUT.write_text(
@@ -68,12 +69,6 @@ def main() -> None:
         encoding="utf-8",
     )
     print(f"{len(rows)} of {len(pairs)} pairs differ -> {OUT}")
-
-
-def _hex(bits: int) -> str:
-    import struct
-
-    return struct.unpack("<d", struct.pack("<q", bits))[0].hex()
 
 
 if __name__ == "__main__":

@@ -76,6 +76,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def health_latency(url: str, timeout: float = 30.0) -> float | None:
+    """Seconds ``/_stcore/health`` took to answer ``ok``; ``None`` if it did not."""
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as resp:
+            ok = resp.read().decode().strip() == "ok"
+    except OSError:
+        return None
+    return time.perf_counter() - t0 if ok else None
+
+
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
     """The server process gets SIGTERM if the launcher dies (Linux; elsewhere a no-op)."""
     try:
@@ -184,20 +205,11 @@ class Backend:
         return self.proc is not None and self.proc.poll() is None
 
     def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
-                return bool(resp.read().decode().strip() == "ok")
-        except OSError:
-            return False
+        return health_latency(self.url, timeout=2) is not None
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            stop_process(self.proc)
 
 
 class Pool:
@@ -314,17 +326,16 @@ class HttpProxy(web.RequestHandler):
         self.chunks.append(chunk)
 
     async def _proxy(self) -> None:
-        if self.refused:
+        if self.refused:  # prepare() answered (a target not origin-form, a body too large)
             return
-        target = upstream_target(self.request.uri or "")
         b, new = self.pool.pick(self.get_cookie(COOKIE))
-        if target is None or b is None:
-            self.set_status(400 if target is None else 502)
-            self.write("Bad request target.\n" if target is None else RESTARTING)
+        if b is None:
+            self.set_status(502)
+            self.write(RESTARTING)
             return
         has_body = self.request.method in ("POST", "PUT", "PATCH")
         req = httpclient.HTTPRequest(
-            b.url + target,
+            b.url + (self.request.uri or ""),
             method=self.request.method,
             headers=_forwarded(self.request.headers, HOP),
             body=b"".join(self.chunks) if has_body else None,
@@ -339,16 +350,11 @@ class HttpProxy(web.RequestHandler):
             self.write(RESTARTING)
             return
         self.set_status(resp.code, resp.reason)
-        self.clear_header("Content-Type")
-        seen: set[str] = set()
-        for name, value in resp.headers.get_all():
-            if name.lower() in HOP:
-                continue
-            if name.lower() in seen:
-                self.add_header(name, value)  # e.g. several Set-Cookie
-            else:
-                self.set_header(name, value)  # replaces the proxy's own Server, Date
-                seen.add(name.lower())
+        headers = _forwarded(resp.headers, HOP)
+        for name in ("Content-Type", *headers):
+            self.clear_header(name)  # the proxy's own Content-Type, Server, Date
+        for name, value in headers.get_all():
+            self.add_header(name, value)  # all of them: e.g. several Set-Cookie
         self.set_header("X-Meteor-Process", str(b.index))
         if new:
             self.set_cookie(COOKIE, str(b.index), httponly=True, samesite="Lax")
@@ -373,23 +379,12 @@ class WsProxy(websocket.WebSocketHandler):
             self.set_status(502 if target else 400)
             self.finish()
             return
-        protos = [
-            p.strip()
-            for p in self.request.headers.get("Sec-WebSocket-Protocol", "").split(",")
-            if p.strip()
-        ]
+        offered = self.request.headers.get("Sec-WebSocket-Protocol", "").split(",")
+        protos = [p.strip() for p in offered if p.strip()]
+        own = {k.lower() for k in self.request.headers if k.lower().startswith("sec-websocket")}
+        headers = _forwarded(self.request.headers, HOP | own)  # the handshake is the proxy's
         req = httpclient.HTTPRequest(
-            f"ws://127.0.0.1:{b.port}{target}",
-            headers=_forwarded(
-                self.request.headers,
-                HOP
-                | {
-                    h
-                    for h in (k.lower() for k in self.request.headers)
-                    if h.startswith("sec-websocket")
-                },
-            ),
-            request_timeout=60,
+            f"ws://127.0.0.1:{b.port}{target}", headers=headers, request_timeout=60
         )
         try:
             self.upstream = await websocket.websocket_connect(
