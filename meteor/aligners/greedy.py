@@ -301,7 +301,7 @@ def _native_align() -> Callable[..., list[Candidate]] | None:
 
 
 def _native_pair() -> Callable[..., Any] | None:
-    """``meteor_native._greedy.nltk_pair`` (:func:`packed_pair`), or ``None``."""
+    """``meteor_native._greedy.nltk_pair`` (:func:`bound_pair`), or ``None``."""
     part = compiled("_greedy")
     return getattr(part, "nltk_pair", None)  # an older build has only nltk_align
 
@@ -313,22 +313,17 @@ _MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
 _SLOTS = tuple(module_slot(m) for m in _MODULES)
 
 
-def packed_pair(hyp: tuple[Token, ...], ref: tuple[Token, ...], wordnet: WordNetLike) -> PackedPair:
+def bound_pair(
+    wordnet: WordNetLike,
+) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
     """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches of
     :func:`nltk_candidates` on the tokens' texts, packed as
     :func:`~meteor.match_tuples.pack_raw` packs them (reference order), and the
     :class:`~meteor.stats.Stats` that :func:`meteor.scoring.stats_from_raw` counts from them
     with the tokens' function-word flags; no tuple or record per match.  Default stemmer;
-    ``tests/unit/test_native_greedy.py`` compares it with that Python path.
-    """
-    return bound_pair(wordnet)(hyp, ref)
-
-
-def bound_pair(
-    wordnet: WordNetLike,
-) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
-    """:func:`packed_pair` with ``wordnet`` and what the C call reads of it bound once (a
-    scorer's :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
+    ``tests/unit/test_native_greedy.py`` compares it with that Python path.  ``wordnet``
+    and what the C call reads of it are bound once (a scorer's
+    :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
     if NATIVE_PAIR is None:
         raise RuntimeError("meteor_native._greedy is not in use")
     run = NATIVE_PAIR
