@@ -9,7 +9,8 @@ suites both ways.
 :func:`check_environment` refuses a value of ``METEOR_PURE_PYTHON`` or
 ``METEOR_MAX_CANDIDATES`` it cannot read (``Meteor()`` calls it, so a bad value is one
 message before anything is loaded); :func:`candidate_limit_env` reads the second.  :func:`compiled`
-is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant).
+is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant), and
+:data:`PART_API` the one rule for a part built before the Python code it serves.
 
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
 scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
@@ -35,6 +36,7 @@ from meteor.errors import ParamError
 __all__ = [
     "Progress",
     "CANDIDATE_LIMIT_ENV",
+    "PART_API",
     "PURE_PYTHON_ENV",
     "candidate_limit_env",
     "check_environment",
@@ -124,18 +126,31 @@ def use_native() -> bool:
     return not pure_python()
 
 
-def compiled(part: str, api: int = 1) -> ModuleType | None:
+#: The version of each C part's functions the Python code calls; a part's ``API``
+#: constant says which it has (1 when it has none).  A part built before the version
+#: asked here (a stale ``pip install ./native``) counts as not installed.
+PART_API: dict[str, int] = {
+    "_beam": 2,  # pair_stats
+    "_greedy": 2,  # nltk_pair
+    "_kendall": 2,  # swap_counts
+    "_normalize": 2,  # every line (runs of dots too)
+    "_phrases": 2,  # phrases_block
+    "_tokens": 2,  # line_tokens takes the text (dropped dots)
+}
+
+
+def compiled(part: str) -> ModuleType | None:
     """The C part ``meteor_native.<part>`` (``pip install ./native``), or ``None`` when it
-    is not installed, :func:`use_native` is off or the part is older than ``api`` (its
-    ``API`` constant, 1 when it has none: a build from before a change of its functions):
-    then the caller runs its Python code, which gives the same results."""
+    is not installed, :func:`use_native` is off or the part is older than
+    :data:`PART_API` asks: then the caller runs its Python code, which gives the same
+    results."""
     if not use_native():
         return None
     try:
         module = importlib.import_module(f"meteor_native.{part}")
     except ImportError:
         return None
-    return module if getattr(module, "API", 1) >= api else None
+    return module if getattr(module, "API", 1) >= PART_API.get(part, 1) else None
 
 
 _GC_LOCK = threading.Lock()

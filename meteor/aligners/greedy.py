@@ -291,23 +291,17 @@ def align_nltk(
     )
 
 
-def _native_align() -> Callable[..., list[Candidate]] | None:
-    """``meteor_native._greedy.nltk_align`` (``pip install ./native``), or ``None`` (not
-    installed, or ``METEOR_PURE_PYTHON`` set): :func:`nltk_candidates`' three stages in C,
-    the same candidates in the same order; stems and synonym names still come from the
-    functions here, with their memos."""
-    part = compiled("_greedy")
-    return None if part is None else part.nltk_align  # type: ignore[no-any-return]
-
-
-def _native_pair() -> Callable[..., Any] | None:
-    """``meteor_native._greedy.nltk_pair`` (:func:`bound_pair`), or ``None``."""
-    part = compiled("_greedy")
-    return getattr(part, "nltk_pair", None)  # an older build has only nltk_align
-
-
-NATIVE_ALIGN = _native_align()
-NATIVE_PAIR = _native_pair()
+#: ``meteor_native._greedy`` (``pip install ./native``), or ``None`` (not installed, or
+#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+_GREEDY = compiled("_greedy")
+#: ``meteor_native._greedy.nltk_align``, or ``None``: :func:`nltk_candidates`' three
+#: stages in C, the same candidates in the same order; stems and synonym names still come
+#: from the functions here, with their memos.
+NATIVE_ALIGN: Callable[..., list[Candidate]] | None = (
+    None if _GREEDY is None else _GREEDY.nltk_align
+)
+#: ``meteor_native._greedy.nltk_pair`` (:func:`bound_pair`), or ``None``.
+NATIVE_PAIR: Callable[..., Any] | None = None if _GREEDY is None else _GREEDY.nltk_pair
 _MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
 #: Where each of the three modules' counts go in :class:`~meteor.stats.Stats`' vectors.
 _SLOTS = tuple(module_slot(m) for m in _MODULES)

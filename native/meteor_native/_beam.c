@@ -279,10 +279,13 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_beam", NULL, -1, methods};
 
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
+ * 2 since pair_stats. */
 PyMODINIT_FUNC PyInit__beam(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0 ||
-              PyModule_AddIntConstant(m, "NARROW_WORDS", NARROW_WORDS) < 0)) {
+              PyModule_AddIntConstant(m, "NARROW_WORDS", NARROW_WORDS) < 0 ||
+              PyModule_AddIntConstant(m, "API", 2) < 0)) {
         Py_DECREF(m);
         return NULL;
     }
