@@ -73,6 +73,15 @@ _STAGEWISE = _PAPER.replace(aligner="stagewise", **_NOT_JAR)
 #: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
 _NLTK = _PAPER.replace(aligner="greedy", norm="lower", tokenizer="whitespace", **_NOT_JAR)
 
+#: Meteor 1.5's other English tasks (``-t``): α, β, γ, δ, the weights of exact, stem,
+#: synonym and paraphrase, and what the task is for.
+_EN15_TASKS = {
+    "adq": (0.75, 1.40, 0.45, 0.70, (1.0, 1.0, 0.6, 0.8), " (adequacy)"),
+    "hter": (0.40, 1.50, 0.35, 0.55, (1.0, 0.2, 0.6, 0.8), ""),
+    "li": (0.75, 1.40, 0.70, 0.50, (1.0, 0.5, 0.5, 0.5), " (language-independent parameters)"),
+    "tune": (0.50, 1.00, 0.50, 0.50, (1.0, 0.5, 0.5, 0.5), " (starting point for tuning)"),
+}
+
 _LIST: list[Preset] = [
     Preset(
         "meteor-1.5",
@@ -81,33 +90,15 @@ _LIST: list[Preset] = [
         "java -jar meteor-1.5.jar hyp ref -l en -norm (WMT, pycocoevalcap)",
         needs_paraphrase=True,
     ),
-    Preset(
-        "meteor-1.5-adq",
-        _en15(0.75, 1.40, 0.45, 0.70, (1.0, 1.0, 0.6, 0.8)),
-        "Meteor 1.5 English, task adq (adequacy).",
-        "meteor-1.5.jar -l en -norm -t adq",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-hter",
-        _en15(0.40, 1.50, 0.35, 0.55, (1.0, 0.2, 0.6, 0.8)),
-        "Meteor 1.5 English, task hter.",
-        "meteor-1.5.jar -l en -norm -t hter",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-li",
-        _en15(0.75, 1.40, 0.70, 0.50, (1.0, 0.5, 0.5, 0.5)),
-        "Meteor 1.5 English, task li (language-independent parameters).",
-        "meteor-1.5.jar -l en -norm -t li",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-tune",
-        _en15(0.50, 1.00, 0.50, 0.50, (1.0, 0.5, 0.5, 0.5)),
-        "Meteor 1.5 English, task tune (starting point for tuning).",
-        "meteor-1.5.jar -l en -norm -t tune",
-        needs_paraphrase=True,
+    *(
+        Preset(
+            f"meteor-1.5-{task}",
+            _en15(alpha, beta, gamma, delta, weights),
+            f"Meteor 1.5 English, task {task}{note}.",
+            f"meteor-1.5.jar -l en -norm -t {task}",
+            needs_paraphrase=True,
+        )
+        for task, (alpha, beta, gamma, delta, weights, note) in _EN15_TASKS.items()
     ),
     Preset(
         "meteor-1.5-universal",
