@@ -158,7 +158,7 @@ _GC_PAUSES = 0
 
 
 @contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(*, worker: bool = False) -> Iterator[None]:
     """No cyclic garbage collection during a scoring run in a single-threaded process.
 
     Scoring makes no reference cycles (every object it drops is freed by reference
@@ -166,12 +166,14 @@ def gc_paused() -> Iterator[None]:
     allocation burst starts a collection that walks the live containers -- the
     language resources and the records made so far included: a quarter of the run
     time.  Paused only when this process runs one thread (a worker process, the
-    CLI, a script), since the switch is process-wide, and only when it was on;
-    re-enabled when the last paused run ends.
+    CLI, a script), since the switch is process-wide, or ``worker`` says every thread
+    of the process scores (:func:`meteor.batch.collection_paused`), and only when it
+    was on; re-enabled when the last paused run ends.
     """
     global _GC_PAUSES
     with _GC_LOCK:
-        pause = threading.active_count() == 1 and (_GC_PAUSES > 0 or gc.isenabled())
+        alone = worker or threading.active_count() == 1
+        pause = alone and (_GC_PAUSES > 0 or gc.isenabled())
         if pause:
             _GC_PAUSES += 1
             gc.disable()
