@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from meteor.errors import shown
 from meteor.json_numbers import RepeatedKeyError, unique_keys
-from meteor.module_registry import MODULE_ORDER
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import ParamError, Params
 
 __all__ = [
@@ -42,16 +42,26 @@ class Preset:
     tuned: tuple[str, float] | None = None
 
 
-def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float, ...]) -> Params:
-    mods = (EX, ST, SY, PA)
+def _jar15(
+    alpha: float,
+    beta: float,
+    gamma: float,
+    delta: float,
+    w: tuple[float, ...],
+    mods: tuple[Module, ...] = (EX, ST, SY, PA),
+    lang: str = "en",
+    **more: Any,
+) -> Params:
+    """Meteor 1.5's parameters (``-p``), modules (``-m``) and their weights (``-w``)."""
     return Params(
-        lang="en",
+        lang=lang,
         alpha=alpha,
         beta=beta,
         gamma=gamma,
         delta=delta,
         modules=mods,
         weights=tuple(zip(mods, w, strict=True)),
+        **more,
     )
 
 
@@ -85,7 +95,7 @@ _EN15_TASKS = {
 _LIST: list[Preset] = [
     Preset(
         "meteor-1.5",
-        _en15(0.85, 0.20, 0.60, 0.75, (1.0, 0.6, 0.8, 0.6)),
+        _jar15(0.85, 0.20, 0.60, 0.75, (1.0, 0.6, 0.8, 0.6)),
         "Meteor 1.5 English default (task rank): exact, stem, synonym, paraphrase.",
         "java -jar meteor-1.5.jar hyp ref -l en -norm (WMT, pycocoevalcap)",
         needs_paraphrase=True,
@@ -93,7 +103,7 @@ _LIST: list[Preset] = [
     *(
         Preset(
             f"meteor-1.5-{task}",
-            _en15(alpha, beta, gamma, delta, weights),
+            _jar15(alpha, beta, gamma, delta, weights),
             f"Meteor 1.5 English, task {task}{note}.",
             f"meteor-1.5.jar -l en -norm -t {task}",
             needs_paraphrase=True,
@@ -102,15 +112,7 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "meteor-1.5-universal",
-        Params(
-            lang="en",
-            alpha=0.70,
-            beta=1.40,
-            gamma=0.30,
-            delta=0.70,
-            modules=(EX, PA),
-            weights=((EX, 1.0), (PA, 0.6)),
-        ),
+        _jar15(0.70, 1.40, 0.30, 0.70, (1.0, 0.6), (EX, PA)),
         "Meteor Universal parameters on English: exact and paraphrase only.",
         "meteor-1.5.jar -l en -norm -t universal",
         needs_paraphrase=True,
@@ -158,15 +160,7 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "meteor-1.5-ru",
-        Params(
-            lang="ru",
-            alpha=0.75,
-            beta=1.40,
-            gamma=0.70,
-            delta=0.50,
-            modules=(EX, ST),
-            weights=((EX, 1.0), (ST, 0.5)),
-        ),
+        _jar15(0.75, 1.40, 0.70, 0.50, (1.0, 0.5), (EX, ST), "ru"),
         "Meteor 1.5 Russian as it runs with the public jar: exact and Snowball stem, "
         "function words from the jar's English list (the jar weighs every language with "
         "it unless -s is given).",
@@ -261,14 +255,14 @@ def _meteor15_language_presets() -> list[Preset]:
         out.append(
             Preset(
                 f"meteor-1.5-{lang.code}",
-                Params(
-                    lang=lang.code,
-                    alpha=d.alpha,
-                    beta=d.beta,
-                    gamma=d.gamma,
-                    delta=d.delta,
-                    modules=mods,
-                    weights=tuple(zip(mods, d.weights, strict=True)),
+                _jar15(
+                    d.alpha,
+                    d.beta,
+                    d.gamma,
+                    d.delta,
+                    d.weights,
+                    mods,
+                    lang.code,
                     norm=d.norm,
                     stemmer=lang.stemmers[0],
                 ),
