@@ -132,7 +132,7 @@ def use_native() -> bool:
 PART_API: dict[str, int] = {
     "_beam": 2,  # pair_stats
     "_greedy": 2,  # nltk_pair
-    "_kendall": 2,  # swap_counts
+    "_kendall": 2,  # swap_counts, spearman_sums
     "_normalize": 2,  # every line (runs of dots too)
     "_phrases": 2,  # phrases_block
     "_tokens": 2,  # line_tokens takes the text (dropped dots)
