@@ -126,17 +126,8 @@ def sentence_score(
     return Meteor(preset, params=params, lang=lang, **overrides).score(hyp, refs)
 
 
-def score(
-    hyp: str,
-    refs: str | Sequence[str],
-    preset: str | None = None,
-    *,
-    params: Params | None = None,
-    lang: str | None = None,
-    **overrides: Any,
-) -> MeteorResult:
-    """The same as :func:`sentence_score` (kept as a documented alias)."""
-    return sentence_score(hyp, refs, preset, params=params, lang=lang, **overrides)
+#: The same as :func:`sentence_score` (kept as a documented alias).
+score = sentence_score
 
 
 def corpus_score(

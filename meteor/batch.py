@@ -438,12 +438,7 @@ def process_scorer(key: Hashable, build: Callable[[], L], *, freeze: bool = True
     return cast(L, m)
 
 
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = 0
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
+def collection_paused() -> contextlib.AbstractContextManager[None]:
     """Cyclic garbage collection off while a worker process scores a job.
 
     :func:`meteor.runtime.gc_paused` (which :func:`score_segments` uses) pauses only in a
@@ -453,14 +448,4 @@ def collection_paused() -> Iterator[None]:
     quarter of the time.  Counted, so jobs running at once in threads end it together.
     Not for a process whose other threads run other work (the app's server).
     """
-    global _GC_PAUSES
-    with _GC_LOCK:
-        _GC_PAUSES += 1
-        gc.disable()
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES -= 1
-            if _GC_PAUSES == 0:
-                gc.enable()
+    return gc_paused(worker=True)

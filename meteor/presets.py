@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from meteor.errors import shown
 from meteor.json_numbers import RepeatedKeyError, unique_keys
-from meteor.module_registry import MODULE_ORDER
+from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import ParamError, Params
 
 __all__ = [
@@ -42,16 +42,26 @@ class Preset:
     tuned: tuple[str, float] | None = None
 
 
-def _en15(alpha: float, beta: float, gamma: float, delta: float, w: tuple[float, ...]) -> Params:
-    mods = (EX, ST, SY, PA)
+def _jar15(
+    alpha: float,
+    beta: float,
+    gamma: float,
+    delta: float,
+    w: tuple[float, ...],
+    mods: tuple[Module, ...] = (EX, ST, SY, PA),
+    lang: str = "en",
+    **more: Any,
+) -> Params:
+    """Meteor 1.5's parameters (``-p``), modules (``-m``) and their weights (``-w``)."""
     return Params(
-        lang="en",
+        lang=lang,
         alpha=alpha,
         beta=beta,
         gamma=gamma,
         delta=delta,
         modules=mods,
         weights=tuple(zip(mods, w, strict=True)),
+        **more,
     )
 
 
@@ -73,53 +83,36 @@ _STAGEWISE = _PAPER.replace(aligner="stagewise", **_NOT_JAR)
 #: NLTK 3.10 meteor_score on str.split() tokens; ``hf`` is the same on nltk.word_tokenize.
 _NLTK = _PAPER.replace(aligner="greedy", norm="lower", tokenizer="whitespace", **_NOT_JAR)
 
+#: Meteor 1.5's other English tasks (``-t``): α, β, γ, δ, the weights of exact, stem,
+#: synonym and paraphrase, and what the task is for.
+_EN15_TASKS = {
+    "adq": (0.75, 1.40, 0.45, 0.70, (1.0, 1.0, 0.6, 0.8), " (adequacy)"),
+    "hter": (0.40, 1.50, 0.35, 0.55, (1.0, 0.2, 0.6, 0.8), ""),
+    "li": (0.75, 1.40, 0.70, 0.50, (1.0, 0.5, 0.5, 0.5), " (language-independent parameters)"),
+    "tune": (0.50, 1.00, 0.50, 0.50, (1.0, 0.5, 0.5, 0.5), " (starting point for tuning)"),
+}
+
 _LIST: list[Preset] = [
     Preset(
         "meteor-1.5",
-        _en15(0.85, 0.20, 0.60, 0.75, (1.0, 0.6, 0.8, 0.6)),
+        _jar15(0.85, 0.20, 0.60, 0.75, (1.0, 0.6, 0.8, 0.6)),
         "Meteor 1.5 English default (task rank): exact, stem, synonym, paraphrase.",
         "java -jar meteor-1.5.jar hyp ref -l en -norm (WMT, pycocoevalcap)",
         needs_paraphrase=True,
     ),
-    Preset(
-        "meteor-1.5-adq",
-        _en15(0.75, 1.40, 0.45, 0.70, (1.0, 1.0, 0.6, 0.8)),
-        "Meteor 1.5 English, task adq (adequacy).",
-        "meteor-1.5.jar -l en -norm -t adq",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-hter",
-        _en15(0.40, 1.50, 0.35, 0.55, (1.0, 0.2, 0.6, 0.8)),
-        "Meteor 1.5 English, task hter.",
-        "meteor-1.5.jar -l en -norm -t hter",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-li",
-        _en15(0.75, 1.40, 0.70, 0.50, (1.0, 0.5, 0.5, 0.5)),
-        "Meteor 1.5 English, task li (language-independent parameters).",
-        "meteor-1.5.jar -l en -norm -t li",
-        needs_paraphrase=True,
-    ),
-    Preset(
-        "meteor-1.5-tune",
-        _en15(0.50, 1.00, 0.50, 0.50, (1.0, 0.5, 0.5, 0.5)),
-        "Meteor 1.5 English, task tune (starting point for tuning).",
-        "meteor-1.5.jar -l en -norm -t tune",
-        needs_paraphrase=True,
+    *(
+        Preset(
+            f"meteor-1.5-{task}",
+            _jar15(alpha, beta, gamma, delta, weights),
+            f"Meteor 1.5 English, task {task}{note}.",
+            f"meteor-1.5.jar -l en -norm -t {task}",
+            needs_paraphrase=True,
+        )
+        for task, (alpha, beta, gamma, delta, weights, note) in _EN15_TASKS.items()
     ),
     Preset(
         "meteor-1.5-universal",
-        Params(
-            lang="en",
-            alpha=0.70,
-            beta=1.40,
-            gamma=0.30,
-            delta=0.70,
-            modules=(EX, PA),
-            weights=((EX, 1.0), (PA, 0.6)),
-        ),
+        _jar15(0.70, 1.40, 0.30, 0.70, (1.0, 0.6), (EX, PA)),
         "Meteor Universal parameters on English: exact and paraphrase only.",
         "meteor-1.5.jar -l en -norm -t universal",
         needs_paraphrase=True,
@@ -167,15 +160,7 @@ _LIST: list[Preset] = [
     ),
     Preset(
         "meteor-1.5-ru",
-        Params(
-            lang="ru",
-            alpha=0.75,
-            beta=1.40,
-            gamma=0.70,
-            delta=0.50,
-            modules=(EX, ST),
-            weights=((EX, 1.0), (ST, 0.5)),
-        ),
+        _jar15(0.75, 1.40, 0.70, 0.50, (1.0, 0.5), (EX, ST), "ru"),
         "Meteor 1.5 Russian as it runs with the public jar: exact and Snowball stem, "
         "function words from the jar's English list (the jar weighs every language with "
         "it unless -s is given).",
@@ -270,14 +255,14 @@ def _meteor15_language_presets() -> list[Preset]:
         out.append(
             Preset(
                 f"meteor-1.5-{lang.code}",
-                Params(
-                    lang=lang.code,
-                    alpha=d.alpha,
-                    beta=d.beta,
-                    gamma=d.gamma,
-                    delta=d.delta,
-                    modules=mods,
-                    weights=tuple(zip(mods, d.weights, strict=True)),
+                _jar15(
+                    d.alpha,
+                    d.beta,
+                    d.gamma,
+                    d.delta,
+                    d.weights,
+                    mods,
+                    lang.code,
                     norm=d.norm,
                     stemmer=lang.stemmers[0],
                 ),

@@ -90,13 +90,8 @@ def python_java_hash(s: str) -> int:
     return h - (1 << 32) if h >= 1 << 31 else h
 
 
-def _java_hash() -> Callable[[str], int]:
-    """``meteor_native._lexicon.java_hash`` (no memo needed: a few dozen nanoseconds a
-    word), else :func:`python_java_hash` (memoised)."""
-    part = compiled("_lexicon")
-    return python_java_hash if part is None else part.java_hash  # type: ignore[no-any-return]
-
-
-#: Java ``String.hashCode`` of a str: :func:`python_java_hash`, in C when installed
-#: (``tests/unit/test_native_lexicon.py``: equal on every word).
-java_hash: Callable[[str], int] = _java_hash()
+_LEXICON = compiled("_lexicon")
+#: Java ``String.hashCode`` of a str: :func:`python_java_hash` (memoised), in C when
+#: installed, ``meteor_native._lexicon.java_hash`` (no memo needed: a few dozen
+#: nanoseconds a word; ``tests/unit/test_native_lexicon.py``: equal on every word).
+java_hash: Callable[[str], int] = python_java_hash if _LEXICON is None else _LEXICON.java_hash

@@ -9,7 +9,8 @@ suites both ways.
 :func:`check_environment` refuses a value of ``METEOR_PURE_PYTHON`` or
 ``METEOR_MAX_CANDIDATES`` it cannot read (``Meteor()`` calls it, so a bad value is one
 message before anything is loaded); :func:`candidate_limit_env` reads the second.  :func:`compiled`
-is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant).
+is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant), and
+:data:`PART_API` the one rule for a part built before the Python code it serves.
 
 :func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
 scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
@@ -35,6 +36,7 @@ from meteor.errors import ParamError
 __all__ = [
     "Progress",
     "CANDIDATE_LIMIT_ENV",
+    "PART_API",
     "PURE_PYTHON_ENV",
     "candidate_limit_env",
     "check_environment",
@@ -124,18 +126,31 @@ def use_native() -> bool:
     return not pure_python()
 
 
-def compiled(part: str, api: int = 1) -> ModuleType | None:
+#: The version of each C part's functions the Python code calls; a part's ``API``
+#: constant says which it has (1 when it has none).  A part built before the version
+#: asked here (a stale ``pip install ./native``) counts as not installed.
+PART_API: dict[str, int] = {
+    "_beam": 2,  # pair_stats
+    "_greedy": 2,  # nltk_pair
+    "_kendall": 2,  # swap_counts, spearman_sums
+    "_normalize": 2,  # every line (runs of dots too)
+    "_phrases": 2,  # phrases_block
+    "_tokens": 2,  # line_tokens takes the text (dropped dots)
+}
+
+
+def compiled(part: str) -> ModuleType | None:
     """The C part ``meteor_native.<part>`` (``pip install ./native``), or ``None`` when it
-    is not installed, :func:`use_native` is off or the part is older than ``api`` (its
-    ``API`` constant, 1 when it has none: a build from before a change of its functions):
-    then the caller runs its Python code, which gives the same results."""
+    is not installed, :func:`use_native` is off or the part is older than
+    :data:`PART_API` asks: then the caller runs its Python code, which gives the same
+    results."""
     if not use_native():
         return None
     try:
         module = importlib.import_module(f"meteor_native.{part}")
     except ImportError:
         return None
-    return module if getattr(module, "API", 1) >= api else None
+    return module if getattr(module, "API", 1) >= PART_API.get(part, 1) else None
 
 
 _GC_LOCK = threading.Lock()
@@ -143,7 +158,7 @@ _GC_PAUSES = 0
 
 
 @contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(*, worker: bool = False) -> Iterator[None]:
     """No cyclic garbage collection during a scoring run in a single-threaded process.
 
     Scoring makes no reference cycles (every object it drops is freed by reference
@@ -151,12 +166,14 @@ def gc_paused() -> Iterator[None]:
     allocation burst starts a collection that walks the live containers -- the
     language resources and the records made so far included: a quarter of the run
     time.  Paused only when this process runs one thread (a worker process, the
-    CLI, a script), since the switch is process-wide, and only when it was on;
-    re-enabled when the last paused run ends.
+    CLI, a script), since the switch is process-wide, or ``worker`` says every thread
+    of the process scores (:func:`meteor.batch.collection_paused`), and only when it
+    was on; re-enabled when the last paused run ends.
     """
     global _GC_PAUSES
     with _GC_LOCK:
-        pause = threading.active_count() == 1 and (_GC_PAUSES > 0 or gc.isenabled())
+        alone = worker or threading.active_count() == 1
+        pause = alone and (_GC_PAUSES > 0 or gc.isenabled())
         if pause:
             _GC_PAUSES += 1
             gc.disable()

@@ -39,12 +39,7 @@ class Stats:
     ref_word_matches: int = 0
 
     def __post_init__(self) -> None:
-        vecs = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
+        vecs = self.per_module(0)
         if len(vecs[0]) == len(vecs[1]) == len(vecs[2]) == len(vecs[3]) == N_BUILTIN:
             return  # the built-in stages only: the common case, nothing to do
         most = len(module_order())

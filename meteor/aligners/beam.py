@@ -59,7 +59,6 @@ __all__ = [
     "BeamAligner",
     "align_beam",
     "beam_choice",
-    "native_pair",
     "packed_native_pair",
     "pack_occ",
     "pack_sentence",
@@ -109,7 +108,9 @@ class BeamAligner(Aligner):
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
-        return _stage_modules(ctx.hs, ctx.rs, modules)
+        if len(ctx.hs.words) == len(ctx.rs.words) and ctx.hs.keys == ctx.rs.keys:
+            return modules[:1]
+        return modules
 
     def corpus_pair(
         self, params: Params, language: Language, scorer: ScorerParts
@@ -133,35 +134,19 @@ class BeamAligner(Aligner):
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
-def _stage_modules(hs: Sentence, rs: Sentence, modules: Sequence[Module]) -> Sequence[Module]:
-    """Identical sentences run the first stage only (Aligner.java:155-161)."""
-    if len(hs.words) == len(rs.words) and hs.keys == rs.keys:
-        return modules[:1]
-    return modules
-
-
-def _native_search() -> Callable[..., list[int] | None] | None:
-    """``meteor_native._beam.beam_choice`` (``pip install ./native``), or ``None``.
-
-    The C search is a transcription of :func:`_python_search` for sides of at most
-    :data:`NATIVE_MAX_WORDS` words: masks of one to four 64-bit words up to 256 words
-    a side, word sets of any width with successors ranked before they are built (as
-    :func:`_heap_step`) beyond, for documents.  It returns ``None`` for anything else
-    (a key over 62 bits, word sets over 256 MB) and the Python search runs.  Both give
-    the same choices (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
-    """
-    global NATIVE_MAX_WORDS
-    part = compiled("_beam")
-    if part is None:
-        return None
-    NATIVE_MAX_WORDS = part.MAX_WORDS
-    return part.beam_choice  # type: ignore[no-any-return]
-
-
+#: ``meteor_native._beam`` (``pip install ./native``), or ``None`` (not installed, or
+#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+_BEAM = compiled("_beam")
+#: The C search, ``meteor_native._beam.beam_choice``, or ``None``: a transcription of
+#: :func:`_python_search` for sides of at most :data:`NATIVE_MAX_WORDS` words: masks of
+#: one to four 64-bit words up to 256 words a side, word sets of any width with
+#: successors ranked before they are built (as :func:`_heap_step`) beyond, for
+#: documents.  It returns ``None`` for anything else (a key over 62 bits, word sets over
+#: 256 MB) and the Python search runs.  Both give the same choices
+#: (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
+NATIVE_SEARCH: Callable[..., list[int] | None] | None = None if _BEAM is None else _BEAM.beam_choice
 #: Longest side the C search takes (the built module's ``MAX_WORDS``; 0 without it).
-NATIVE_MAX_WORDS = 0
-#: The C search when it is installed and not switched off (read once, at import).
-NATIVE_SEARCH = _native_search()
+NATIVE_MAX_WORDS: int = 0 if _BEAM is None else _BEAM.MAX_WORDS
 
 
 def search_weight(module: Module) -> float:
@@ -572,7 +557,7 @@ def _free(
 
 # ------------------------------------------------------------- one pair in one C call
 
-#: The stages the C pair alignment makes (``meteor_native._beam.align_pair``), by code.
+#: The stages the C pair alignment makes (``meteor_native._beam.pair_stats``), by code.
 PAIR_STAGES: dict[Module, int] = {
     Module.EXACT: 0,
     Module.STEM: 1,
@@ -583,17 +568,9 @@ _PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
 _NO_BYTES = b""
 
 
-def _native_pair(name: str) -> Callable[..., Any] | None:
-    """``meteor_native._beam.<name>`` (``pip install ./native``), or ``None`` (not
-    installed, an older build, or ``METEOR_PURE_PYTHON`` set)."""
-    part = compiled("_beam")
-    return getattr(part, name, None) if part is not None else None
-
-
-#: The C pair alignment when installed (read once, at import): the chosen matches as tuples.
-NATIVE_PAIR = _native_pair("align_pair")
-#: The same, packed and counted (:func:`packed_native_pair`).
-NATIVE_PAIR_STATS = _native_pair("pair_stats")
+#: The C pair alignment when installed (read once, at import): the chosen matches packed
+#: and counted (:func:`packed_native_pair`).
+NATIVE_PAIR_STATS = None if _BEAM is None else _BEAM.pair_stats
 #: Each stage's statistics slot, in :data:`_PAIR_MODULES` order.
 _PAIR_SLOTS = tuple(module_slot(m) for m in _PAIR_MODULES)
 
@@ -682,35 +659,6 @@ def _word_records(params: Params, lang: Any, stages: bytes) -> _WordRecords:
     return table
 
 
-def native_pair(
-    hs: Sentence,
-    rs: Sentence,
-    params: Params,
-    limit: int,
-    lang: Any,
-) -> list[Candidate] | None:
-    """The chosen matches of a pair in reference order, as tuples, through one C call
-    (candidates of every stage and the beam search, ``align_pair``): the same as
-    :func:`beam_choice` on :func:`meteor.stages.registry.propose_all_raw`'s candidates
-    (``tests/unit/test_native.py``).  ``None`` when it cannot say: no C part, a stage it
-    does not make, a side over 256 words, more than ``limit`` candidates (the Python
-    stages then raise the limit's error), a sentence it cannot pack.
-    """
-    if NATIVE_PAIR is None:
-        return None
-    modules = _stage_modules(hs, rs, params.modules)
-    try:
-        stages = bytes([PAIR_STAGES[m] for m in modules])
-    except KeyError:
-        return None
-    hp = hs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
-    rp = rs.pack(stages, lambda s: pack_sentence(s, stages, params, lang))
-    if hp is None or rp is None:
-        return None
-    details = ("", lambda j: _stem_detail(rs, j), _synonym_detail(lang), "paraphrase table")
-    return NATIVE_PAIR(hp, rp, stages, params.beam_size, limit, _PAIR_MODULES, details)
-
-
 def _stem_detail(rs: Sentence, j: int) -> str:
     """A stem match's detail: the reference word's stem (StemMatcher)."""
     return f"same stem “{rs.stems()[j]}”"
@@ -728,12 +676,16 @@ def packed_native_pair(
     limit: Callable[[], int],
 ) -> PairFunction:
     """A corpus run's pair (:meth:`Aligner.corpus_pair
-    <meteor.aligners.base.Aligner.corpus_pair>`) in one C call, ``pair_stats``: what
-    :func:`native_pair` chooses, packed as :func:`~meteor.match_tuples.pack_raw` packs it
-    and counted as :func:`meteor.scoring.stats_from_raw` counts it with the tokens'
-    function-word flags (``tests/unit/test_native_pair.py`` compares the two paths).  The
-    stage codes, pack builders and details are made here, once per scorer; the function
-    gives ``None`` where :func:`native_pair` does (the general path then decides).
+    <meteor.aligners.base.Aligner.corpus_pair>`) in one C call, ``pair_stats``: every
+    stage's candidates made from the sentences' packs (:func:`pack_sentence`) and the beam
+    search, the chosen matches packed as :func:`~meteor.match_tuples.pack_raw` packs
+    :func:`beam_choice`'s choice among :func:`meteor.stages.registry.propose_all_raw`'s
+    candidates and counted as :func:`meteor.scoring.stats_from_raw` counts it with the
+    tokens' function-word flags (``tests/unit/test_native_pair.py`` compares the two
+    paths).  The stage codes, pack builders and details are made here, once per scorer;
+    the function gives ``None`` when it cannot say: a side over 256 words, more than
+    ``limit()`` candidates (the Python stages then raise the limit's error), a sentence
+    it cannot pack (the general path then decides).
     ``sentence`` and ``limit``: the scorer's memo of sentence work and candidate limit.
     """
     assert NATIVE_PAIR_STATS is not None

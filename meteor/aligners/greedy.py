@@ -62,32 +62,24 @@ class WordNetLike(Protocol):
         ...
 
 
-_DEFAULT_STEMMER: Stemmer | None = None
-
 #: The attribute of a WordNet reader holding its memo of :func:`_synonyms`: stem ->
 #: {lemma name: first synset holding it}, in nltk's iteration order.
 _MEMO_ATTR = "_meteor_synonym_names"
 
 
+@functools.cache
 def _default_stemmer() -> Stemmer:
     """nltk's default for ``meteor_score``: ``PorterStemmer()`` (mode NLTK_EXTENSIONS)."""
-    global _DEFAULT_STEMMER
-    if _DEFAULT_STEMMER is None:
-        from nltk.stem.porter import PorterStemmer
+    from nltk.stem.porter import PorterStemmer
 
-        _DEFAULT_STEMMER = PorterStemmer()
-    return _DEFAULT_STEMMER
+    return PorterStemmer()
 
 
-def _native_porter() -> Callable[[str], str] | None:
-    """``meteor_native._porter.stem``: nltk's ``PorterStemmer().stem`` in C, equal on every
-    word of the shared data and of WordNet 3.0 (``tests/unit/test_native_porter.py``), or
-    ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set): nltk's own stemmer runs."""
-    part = compiled("_porter")
-    return None if part is None else part.stem  # type: ignore[no-any-return]
-
-
-NATIVE_PORTER = _native_porter()
+_PORTER = compiled("_porter")
+#: ``meteor_native._porter.stem``: nltk's ``PorterStemmer().stem`` in C, equal on every
+#: word of the shared data and of WordNet 3.0 (``tests/unit/test_native_porter.py``), or
+#: ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set): nltk's own stemmer runs.
+NATIVE_PORTER: Callable[[str], str] | None = None if _PORTER is None else _PORTER.stem
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -109,12 +101,8 @@ def _stemming(stemmer: Stemmer | None) -> tuple[Callable[[str], str], str]:
     ``PorterStemmer`` (memoised, :func:`_porter_stem`) unless the caller gives one."""
     if stemmer is None:
         return _porter_stem, "porter stem: "
-    return stemmer.stem, f"{_stemmer_label(stemmer)} stem: "
-
-
-def _stemmer_label(stemmer: Stemmer) -> str:
     name = type(stemmer).__name__
-    return "porter" if name == "PorterStemmer" else name
+    return stemmer.stem, f"{'porter' if name == 'PorterStemmer' else name} stem: "
 
 
 _WORDNET_LOCK = threading.RLock()
@@ -291,44 +279,33 @@ def align_nltk(
     )
 
 
-def _native_align() -> Callable[..., list[Candidate]] | None:
-    """``meteor_native._greedy.nltk_align`` (``pip install ./native``), or ``None`` (not
-    installed, or ``METEOR_PURE_PYTHON`` set): :func:`nltk_candidates`' three stages in C,
-    the same candidates in the same order; stems and synonym names still come from the
-    functions here, with their memos."""
-    part = compiled("_greedy")
-    return None if part is None else part.nltk_align  # type: ignore[no-any-return]
-
-
-def _native_pair() -> Callable[..., Any] | None:
-    """``meteor_native._greedy.nltk_pair`` (:func:`packed_pair`), or ``None``."""
-    part = compiled("_greedy")
-    return getattr(part, "nltk_pair", None)  # an older build has only nltk_align
-
-
-NATIVE_ALIGN = _native_align()
-NATIVE_PAIR = _native_pair()
+#: ``meteor_native._greedy`` (``pip install ./native``), or ``None`` (not installed, or
+#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+_GREEDY = compiled("_greedy")
+#: ``meteor_native._greedy.nltk_align``, or ``None``: :func:`nltk_candidates`' three
+#: stages in C, the same candidates in the same order; stems and synonym names still come
+#: from the functions here, with their memos.
+NATIVE_ALIGN: Callable[..., list[Candidate]] | None = (
+    None if _GREEDY is None else _GREEDY.nltk_align
+)
+#: ``meteor_native._greedy.nltk_pair`` (:func:`bound_pair`), or ``None``.
+NATIVE_PAIR: Callable[..., Any] | None = None if _GREEDY is None else _GREEDY.nltk_pair
 _MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM)
 #: Where each of the three modules' counts go in :class:`~meteor.stats.Stats`' vectors.
 _SLOTS = tuple(module_slot(m) for m in _MODULES)
 
 
-def packed_pair(hyp: tuple[Token, ...], ref: tuple[Token, ...], wordnet: WordNetLike) -> PackedPair:
+def bound_pair(
+    wordnet: WordNetLike,
+) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
     """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches of
     :func:`nltk_candidates` on the tokens' texts, packed as
     :func:`~meteor.match_tuples.pack_raw` packs them (reference order), and the
     :class:`~meteor.stats.Stats` that :func:`meteor.scoring.stats_from_raw` counts from them
     with the tokens' function-word flags; no tuple or record per match.  Default stemmer;
-    ``tests/unit/test_native_greedy.py`` compares it with that Python path.
-    """
-    return bound_pair(wordnet)(hyp, ref)
-
-
-def bound_pair(
-    wordnet: WordNetLike,
-) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
-    """:func:`packed_pair` with ``wordnet`` and what the C call reads of it bound once (a
-    scorer's :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
+    ``tests/unit/test_native_greedy.py`` compares it with that Python path.  ``wordnet``
+    and what the C call reads of it are bound once (a scorer's
+    :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
     if NATIVE_PAIR is None:
         raise RuntimeError("meteor_native._greedy is not in use")
     run = NATIVE_PAIR
@@ -376,9 +353,7 @@ def nltk_candidates(
     def synonyms(key: str) -> dict[str, str]:
         nonlocal wordnet
         if wordnet is None:
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            wordnet = wordnet_reader()
+            wordnet = _wordnet()
         return _synonyms(wordnet, key)
 
     return NATIVE_ALIGN(
@@ -425,11 +400,7 @@ def python_candidates(
 
     # Stage 3: WordNet synonyms of the *stems* (nltk _enum_wordnetsyn_match).
     if hyp_left and ref_left:
-        wn = wordnet
-        if wn is None:
-            from meteor.languages.nltk_wordnet import wordnet_reader
-
-            wn = wordnet_reader()
+        wn = _wordnet() if wordnet is None else wordnet
         positions: dict[str, list[int]] = defaultdict(list)
         for k, (_, key) in enumerate(ref_left):
             positions[key].append(k)

@@ -182,16 +182,9 @@ def _swapped_kendall(
     sa = np.ascontiguousarray(ca[order], dtype=np.int64)
     sb = np.ascontiguousarray(cb[order], dtype=np.int64)
 
-    swap = getattr(part, "swap_counts", None)
-
     def both(masks: Array) -> tuple[Array, Array]:
-        if swap is None:  # a meteor_native built before swap_counts: each column apart
-            ta = kendall_b_samples(x, np.where(masks, cb, ca), k)
-            tb = kendall_b_samples(x, np.where(masks, ca, cb), k)
-            assert ta is not None and tb is not None  # the C part is there, x has no NaN
-            return ta, tb
         mask = np.ascontiguousarray(masks[:, order], dtype=np.bool_)
-        tau = _tau_b(swap(gx, sa, sb, k, mask), 2 * len(mask)).reshape(-1, 2)
+        tau = _tau_b(part.swap_counts(gx, sa, sb, k, mask), 2 * len(mask)).reshape(-1, 2)
         return tau[:, 0], tau[:, 1]
 
     return both

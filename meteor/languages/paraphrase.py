@@ -134,7 +134,7 @@ def _native_phrases_block() -> Any:
     ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable.phrases_many` in one C call, the
     same phrases, records and packed occurrences."""
     part = compiled("_phrases")
-    return getattr(part, "phrases_block", None)
+    return None if part is None else part.phrases_block
 
 
 #: :meth:`ParaphraseTable.phrases_many` in C, or ``None`` (then numpy's).

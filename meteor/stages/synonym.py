@@ -25,18 +25,15 @@ INDEX_PAIRS = 400
 NATIVE_MAX_HYP = 64
 
 
-def _native_pairs() -> Callable[..., list[tuple[int, int, int]]] | None:
-    """``meteor_native._synonym.synonym_pairs`` (``pip install ./native``), or ``None``
-    (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`synonym_pairs` in C, same
-    pairs in the same order, each reference synset looked up in a table of the
-    hypothesis's instead of intersecting every pair of sets (up to
-    :data:`NATIVE_MAX_HYP` hypothesis entries; beyond, or for synsets that are not
-    integers, every pair)."""
-    part = compiled("_synonym")
-    return None if part is None else part.synonym_pairs  # type: ignore[no-any-return]
-
-
-NATIVE_PAIRS = _native_pairs()
+_SYNONYM = compiled("_synonym")
+#: ``meteor_native._synonym.synonym_pairs`` (``pip install ./native``), or ``None`` (not
+#: installed, or ``METEOR_PURE_PYTHON`` set): :func:`synonym_pairs` in C, same pairs in
+#: the same order, each reference synset looked up in a table of the hypothesis's
+#: instead of intersecting every pair of sets (up to :data:`NATIVE_MAX_HYP` hypothesis
+#: entries; beyond, or for synsets that are not integers, every pair).
+NATIVE_PAIRS: Callable[..., list[tuple[int, int, int]]] | None = (
+    None if _SYNONYM is None else _SYNONYM.synonym_pairs
+)
 
 
 class SynonymStage(LanguageStage):

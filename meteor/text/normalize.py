@@ -114,7 +114,7 @@ def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str] | Non
     """``meteor_native._normalize.normalize_line`` (``pip install ./native``), or ``None``
     (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`_run` without provenance in C,
     the line before lowercasing."""
-    part = compiled("_normalize", api=2)  # 2: every line (runs of dots too)
+    part = compiled("_normalize")
     return None if part is None else part.normalize_line  # type: ignore[no-any-return]
 
 

@@ -56,7 +56,7 @@ class FunctionWordMemo(dict[str, bool]):
 
 def _native() -> Any:
     """``meteor_native._tokens`` bound to :class:`~meteor.types.Token`, or ``None``."""
-    part = compiled("_tokens", api=2)  # 2: line_tokens takes the text (dropped dots)
+    part = compiled("_tokens")
     if part is not None:
         part.bind(Token)
     return part

@@ -259,35 +259,33 @@ static PyMethodDef methods[] = {
      "beam_choice_wide(n_hyp, n_ref, candidates, beam_size, exact) -> list[int] | None\n\n"
      "beam_choice by the search beam_choice uses for sides over NARROW_WORDS words, on\n"
      "a pair of any length (for tests: it must choose as the narrow searches)."},
-    {"align_pair", align_pair, METH_VARARGS,
-     "align_pair(hyp_pack, ref_pack, stages, beam_size, limit, modules, details)\n"
-     "    -> list[tuple] | None\n\n"
-     "The chosen matches of one pair, reference order, as Meteor's tuples (module, hs, he,\n"
-     "rs, re, detail, None): the candidates of the stages (bytes of codes 0 exact, 1 stem,\n"
-     "2 synonym, 3 paraphrase) from the two sentence packs, then beam_choice.  None when\n"
-     "the candidates pass limit, a side is over NARROW_WORDS words or a key would not fit\n"
-     "(the caller runs the Python stages and search).  modules: the 4 modules; details:\n"
-     "exact's and paraphrase's detail strings, stem's detail(ref_start), synonym's\n"
-     "detail(synset)."},
     {"pair_stats", pair_stats, METH_VARARGS,
      "pair_stats(hyp_pack, ref_pack, stages, beam_size, limit, modules, details, stem_arg,\n"
      "           hyp_tokens, ref_tokens, slots, width)\n"
      "-> (packed, hyp_len, ref_len, hyp_function_words, ref_function_words,\n"
      "    (hyp_content, ref_content, hyp_function, ref_function), chunks, hyp_matches,\n"
      "    ref_matches) | None\n\n"
-     "align_pair's chosen matches packed as meteor.match_tuples.pack_raw packs them and\n"
-     "counted as meteor.scoring.stats_from_raw counts them with the tokens' function_word\n"
-     "flags (each module's counts at its slot of slots, vectors of width entries); a stem\n"
-     "match's detail is details[1](stem_arg, ref_start).  None when align_pair gives None."},
+     "The chosen matches of one pair: the candidates of the stages (bytes of codes 0 exact,\n"
+     "1 stem, 2 synonym, 3 paraphrase) from the two sentence packs, then beam_choice;\n"
+     "packed as meteor.match_tuples.pack_raw packs them and counted as\n"
+     "meteor.scoring.stats_from_raw counts them with the tokens' function_word flags (each\n"
+     "module's counts at its slot of slots, vectors of width entries).  modules: the 4\n"
+     "modules; details: exact's and paraphrase's detail strings, stem's\n"
+     "details[1](stem_arg, ref_start), synonym's details[2](synset).  None when the\n"
+     "candidates pass limit, a side is over NARROW_WORDS words or a key would not fit (the\n"
+     "caller runs the Python stages and search)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_beam", NULL, -1, methods};
 
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
+ * 2 since pair_stats. */
 PyMODINIT_FUNC PyInit__beam(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "MAX_WORDS", MAX_WORDS) < 0 ||
-              PyModule_AddIntConstant(m, "NARROW_WORDS", NARROW_WORDS) < 0)) {
+              PyModule_AddIntConstant(m, "NARROW_WORDS", NARROW_WORDS) < 0 ||
+              PyModule_AddIntConstant(m, "API", 2) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,5 +1,5 @@
-/* One sentence pair's candidates and alignment in one call (align_pair), included by
- * _beam.c after the searches.
+/* One sentence pair's candidates, alignment and statistics in one call (pair_stats),
+ * included by _beam.c after the searches.
  *
  * The candidates of Meteor 1.5's matchers, in the order Aligner.java adds them to its
  * lattice, made from integer arrays each sentence keeps once
@@ -12,8 +12,8 @@
  *              whose B phrase occurs in the hypothesis (each start ascending), then the
  *              same from the hypothesis.
  * The Python stages (meteor/stages/) are the reference: tests/unit/test_native.py holds
- * this to them.  Then the narrow search of _beam_search.h chooses; only the chosen
- * matches become Python tuples. */
+ * this to them.  Then the narrow search of _beam_search.h chooses; the chosen matches
+ * are packed and counted, with no Python tuple per match. */
 
 enum { MOD_EXACT = 0, MOD_STEM = 1, MOD_SYNONYM = 2, MOD_PARAPHRASE = 3, N_PACK = 5 };
 
@@ -238,26 +238,6 @@ static int pair_candidates(CandBuf *b, const Side *h, const Side *r, const char 
     return 1;
 }
 
-/* The chosen match k as Meteor's tuple (module, hs, he, rs, re, detail, None). */
-static PyObject *chosen_tuple(const CandBuf *b, int32_t k, PyObject *modules, PyObject *details) {
-    const Cand *c = &b->c[k];
-    int mod = b->mod[k];
-    PyObject *detail;
-    if (mod == MOD_STEM)
-        detail = PyObject_CallFunction(PyTuple_GET_ITEM(details, mod), "l", c->rs);
-    else if (mod == MOD_SYNONYM)
-        detail = PyObject_CallFunction(PyTuple_GET_ITEM(details, mod), "L", (long long)b->extra[k]);
-    else {
-        detail = PyTuple_GET_ITEM(details, mod);
-        Py_INCREF(detail);
-    }
-    if (!detail) return NULL;
-    PyObject *module = PyTuple_GET_ITEM(modules, mod);
-    Py_INCREF(module);
-    Py_INCREF(Py_None);
-    return Py_BuildValue("(NllllNN)", module, c->hs, c->he, c->rs, c->re, detail, Py_None);
-}
-
 /* The pair's sides read from their packs, its candidates and the narrow search: 1 with
  * *chosen (m indices, reference order) and the sides and candidates filled, the caller then
  * frees them (pair_free); 0 when the caller returns None (over the limit, a side over
@@ -301,38 +281,6 @@ static int check_modules(PyObject *modules, PyObject *details) {
         return -1;
     }
     return 0;
-}
-
-static PyObject *align_pair(PyObject *self, PyObject *args) {
-    PyObject *hpack, *rpack, *modules, *details;
-    const char *mods;
-    Py_ssize_t n_mods, limit;
-    int beam_size;
-    if (!PyArg_ParseTuple(args, "OOy#inOO", &hpack, &rpack, &mods, &n_mods, &beam_size, &limit,
-                          &modules, &details))
-        return NULL;
-    if (check_modules(modules, details)) return NULL;
-    Side h, r;
-    CandBuf b;
-    int32_t *chosen;
-    Py_ssize_t m;
-    PyObject *result = NULL;
-    int got = pair_search(hpack, rpack, mods, n_mods, beam_size, limit, &h, &r, &b, &chosen, &m);
-    if (got == 0) {
-        result = Py_None;
-        Py_INCREF(result);
-    } else if (got == 1 && (result = PyList_New(m)) != NULL) {
-        for (Py_ssize_t a = 0; a < m; a++) {
-            PyObject *t = chosen_tuple(&b, chosen[a], modules, details);
-            if (!t) {
-                Py_CLEAR(result);
-                break;
-            }
-            PyList_SET_ITEM(result, a, t);
-        }
-    }
-    pair_free(&h, &r, &b, chosen);
-    return result;
 }
 
 /* The `function_word` flags (0/1) of a tuple of n Token records into flags. */

@@ -483,4 +483,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kendall", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__kendall(void) { return PyModule_Create(&module); }
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
+ * 2 since swap_counts and spearman_sums. */
+PyMODINIT_FUNC PyInit__kendall(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0) Py_CLEAR(m);
+    return m;
+}

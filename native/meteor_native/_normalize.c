@@ -444,7 +444,7 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-/* API: the version of these functions the Python code asks for (meteor.runtime.compiled):
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
  * 2 since every line is normalised here. */
 PyMODINIT_FUNC PyInit__normalize(void) {
     PyObject *m = PyModule_Create(&module);

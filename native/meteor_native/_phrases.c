@@ -343,6 +343,10 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
+ * 2 since phrases_block. */
 PyMODINIT_FUNC PyInit__phrases(void) {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -349,7 +349,7 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-/* API: the version of these functions the Python code asks for (meteor.runtime.compiled):
+/* API: the version of these functions the Python code asks for (meteor.runtime.PART_API):
  * 2 since line_tokens takes the text. */
 PyMODINIT_FUNC PyInit__tokens(void) {
     PyObject *m = PyModule_Create(&module);

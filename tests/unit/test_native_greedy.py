@@ -134,11 +134,11 @@ def test_errors_come_through(native: Any, wn: Any) -> None:
 
 @pytest.fixture(scope="module")
 def c_pair(native: Any) -> Any:
-    """:func:`greedy.packed_pair` on the C part, with ``METEOR_PURE_PYTHON`` set too (then
+    """:func:`greedy.bound_pair` on the C part, with ``METEOR_PURE_PYTHON`` set too (then
     the library itself takes the general path)."""
     saved = greedy.NATIVE_PAIR
     greedy.NATIVE_PAIR = native.nltk_pair
-    yield greedy.packed_pair
+    yield lambda hyp, ref, wn: greedy.bound_pair(wn)(hyp, ref)
     greedy.NATIVE_PAIR = saved
 
 
@@ -147,7 +147,7 @@ def _tokens(words: list[str], function: set[str]) -> tuple[Token, ...]:
 
 
 def _general_path(hyp: tuple[Token, ...], ref: tuple[Token, ...], wn: Any) -> Any:
-    """What ``Meteor._score_tokens`` does without :meth:`GreedyAligner.packed_pair`."""
+    """What ``Meteor._score_tokens`` does without :meth:`GreedyAligner.corpus_pair`."""
     raw = python_candidates([t.text for t in hyp], [t.text for t in ref], wordnet=wn)
     raw = sorted(raw, key=lambda c: c[3])
     stats = stats_from_raw(raw, [t.function_word for t in hyp], [t.function_word for t in ref])

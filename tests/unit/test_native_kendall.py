@@ -4,8 +4,6 @@ C) and the resample ranks of ``spearman_resample`` against ``scipy.stats`` per s
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
@@ -93,11 +91,6 @@ def test_perm_both_the_same_with_and_without_the_c_part(
     b = np.round(a + rng.normal(size=120) * 0.3, 1)
     data = st.SegmentData.build(x, items)
     with_c = st.perm_both("kendall_flat", data, a, b, 200, 3, sided)
-    part = compiled("_kendall")
-    if part is not None:  # a meteor_native built before swap_counts: tau_counts per column
-        older = SimpleNamespace(tau_counts=part.tau_counts)
-        monkeypatch.setattr(st, "compiled", lambda name: older)
-        assert st.perm_both("kendall_flat", data, a, b, 200, 3, sided) == with_c
     monkeypatch.setattr(st, "compiled", lambda part: None)
     assert st.kendall_b_samples(x, *st.order_codes(a)) is None
     assert st.perm_both("kendall_flat", data, a, b, 200, 3, sided) == with_c
@@ -114,10 +107,7 @@ def test_system_bootstrap_kendall_equals_scipy_per_resample(n: int) -> None:
     assert np.array_equal(fast, slow, equal_nan=True)
 
 
-@pytest.mark.skipif(
-    getattr(compiled("_kendall"), "swap_counts", None) is None,
-    reason="meteor_native._kendall not built (or built before swap_counts)",
-)
+@needs_c
 @pytest.mark.parametrize(("n", "levels", "seed"), CASES)
 def test_swap_counts_are_tau_counts_of_both_permuted_columns(
     n: int, levels: int, seed: int

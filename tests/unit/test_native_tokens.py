@@ -332,12 +332,14 @@ def test_dropped_dot_worked_examples(native: Any) -> None:
         records.line_tokens("ab", "ab", None, "a")
 
 
-def test_an_older_build_of_a_part_is_not_used(native: Any) -> None:
+def test_an_older_build_of_a_part_is_not_used(native: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A part older than the Python code asks (its API constant) runs the Python code instead
     of failing on a changed function (a stale ``pip install ./native``)."""
-    from meteor.runtime import compiled
+    from meteor import runtime
 
-    assert native.API == 2
-    assert compiled("_tokens", api=2) is native
-    assert compiled("_tokens", api=3) is None
-    assert compiled("_normalize", api=2) is not None
+    monkeypatch.setattr(runtime, "use_native", lambda: True)  # under METEOR_PURE_PYTHON too
+    assert native.API == runtime.PART_API["_tokens"] == 2
+    assert runtime.compiled("_tokens") is native
+    monkeypatch.setitem(runtime.PART_API, "_tokens", 3)
+    assert runtime.compiled("_tokens") is None
+    assert runtime.compiled("_normalize") is not None
