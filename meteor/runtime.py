@@ -28,6 +28,7 @@ import gc
 import importlib
 import os
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from types import ModuleType
 
@@ -128,7 +129,7 @@ def use_native() -> bool:
 
 #: The version of each C part's functions the Python code calls; a part's ``API``
 #: constant says which it has (1 when it has none).  A part built before the version
-#: asked here (a stale ``pip install ./native``) counts as not installed.
+#: asked here (a stale ``pip install ./native``) counts as not installed, with a warning.
 PART_API: dict[str, int] = {
     "_beam": 2,  # pair_stats
     "_greedy": 2,  # nltk_pair
@@ -150,7 +151,23 @@ def compiled(part: str) -> ModuleType | None:
         module = importlib.import_module(f"meteor_native.{part}")
     except ImportError:
         return None
-    return module if getattr(module, "API", 1) >= PART_API.get(part, 1) else None
+    built, needed = getattr(module, "API", 1), PART_API.get(part, 1)
+    if built < needed:
+        _warn_stale(part, built, needed)
+        return None
+    return module
+
+
+@functools.cache
+def _warn_stale(part: str, built: int, needed: int) -> None:
+    """Says once per process and part that a stale build runs the (slower) Python code."""
+    warnings.warn(
+        f"meteor_native.{part} was built for older code (API {built}, this code needs "
+        f"{needed}): the Python code runs instead (same numbers, slower); rebuild it with "
+        "pip install ./native",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 _GC_LOCK = threading.Lock()
