@@ -23,6 +23,7 @@ from meteor.viz.style import (
     FUNCTION_WORD,
     UNMATCHED,
     Fmt,
+    cut,
     default_fmt,
     escape,
     frame,
@@ -91,10 +92,6 @@ def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
     return em * size * (1.08 if bold else 1.0)
 
 
-def _cut(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def link_view_layout(alignment: Alignment) -> str:
     """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
     per line) for :func:`link_view`.
@@ -138,7 +135,7 @@ def _column_labels(
         x=[0.0 if side == "hyp" else 1.0] * len(tokens),
         y=list(ys),
         mode="markers+text",
-        text=[escape(_cut(t.text, COLUMN_LABEL_CHARS)) for t in tokens],
+        text=[escape(cut(t.text, COLUMN_LABEL_CHARS)) for t in tokens],
         textposition="middle left" if side == "hyp" else "middle right",
         textfont={"color": list(colors), "size": _LABEL_SIZE},
         marker={"size": 2 * _LABEL_GAP_PX, "opacity": 0},
@@ -343,7 +340,7 @@ def _columns_layout(
     hyp, ref = alignment.hyp, alignment.ref
     w = max(len(hyp), len(ref), 1)
     label_px = max(
-        (text_width_px(_cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
+        (text_width_px(cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
         default=0.0,
     )
     side_px = int(label_px + _LABEL_GAP_PX + 12)
