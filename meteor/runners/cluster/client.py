@@ -29,12 +29,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners import DASK_TIMEOUT
 from meteor.runners.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
-from meteor.runners.cluster.worker import (
-    MeteorWorkerPlugin,
-    score_partition,
-    spec_key,
-    worker_state,
-)
+from meteor.runners.cluster.worker import MeteorWorkerPlugin, score_partition, worker_state
 from meteor.runners.transport import Decoder
 from meteor.runtime import Progress
 from meteor.types import CorpusResult, MeteorResult
@@ -369,7 +364,7 @@ def run_partitions(
     on_done: Callable[[int], None] | None = None,
 ) -> Iterator[list[Any]]:
     """Submit partitions (at most ``max_in_flight`` unreturned) and yield results in order."""
-    key = spec_key(meteor.params, meteor.preset)
+    key = batch.spec_key(meteor.params, meteor.preset)
     run = uuid.uuid4().hex[:8]
     it = iter(parts)
     pending: dict[Any, int] = {}
