@@ -16,8 +16,7 @@ import plotly.graph_objects as go
 
 from meteor.analysis.agreement import Judged, MetricScores
 from meteor.analysis.agreement_grid import AgreementGrid
-from meteor.viz.corpus_charts import SYSTEM_COLORS
-from meteor.viz.style import escape, frame
+from meteor.viz.style import escape, frame, system_color
 
 __all__ = ["LABELS_EN", "PARAM_SYMBOLS", "heatmap", "scatter"]
 
@@ -62,7 +61,7 @@ def scatter(
                 y=ys,
                 mode="markers",
                 name=escape(system),
-                marker={"color": SYSTEM_COLORS[k % len(SYSTEM_COLORS)], "size": 6, "opacity": 0.7},
+                marker={"color": system_color(k), "size": 6, "opacity": 0.7},
                 customdata=[[row + i, k, i + 1] for i in range(n)],
                 text=[escape(s) for s in ids],
                 hovertemplate=(
