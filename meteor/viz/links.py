@@ -132,7 +132,7 @@ def _lane(
     colors: Sequence[str],
     size: int,
     gap_px: int,
-    meta: dict[str, object],
+    meta: Mapping[str, object],
     **options: Any,
 ) -> go.Scatter:
     """Text beside a column (words, chunk numbers): outside an invisible marker as wide as
