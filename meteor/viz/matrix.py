@@ -4,7 +4,7 @@ hypothesis down the side, one cell per token pair, chunks outlined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -156,7 +156,7 @@ def _full_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     fig.add_trace(
         go.Heatmap(
             z=z,
-            **_heat_colors(cells.color_by, nr, cells.labels),
+            **_heat_colors(cells),
             xgap=1,
             ygap=1,
             text=hover,
@@ -231,7 +231,7 @@ def _compact_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     x_ticks, y_ticks = cells.ticks()
     x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks, start=1)]  # numbered from 1
     y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks, start=1)]
-    fig.add_trace(_sparse_heat(al, cells.matched, x_cats, y_cats, cells.labels, cells.color_by))
+    fig.add_trace(_sparse_heat(cells, x_cats, y_cats))
     outline = _chunk_outline(al.chunks)
     note = (
         label(cells.labels, "matrix_compact")
@@ -332,9 +332,9 @@ def _category_axis(cats: Sequence[str]) -> dict[str, object]:
     }
 
 
-def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) -> dict[str, object]:
+def _heat_colors(cells: _Cells) -> dict[str, object]:
     """Colour settings of the matrix heatmap: stage codes 1..n, or reference positions."""
-    if color_by == "module":
+    if cells.color_by == "module":
         cols = [MODULE_COLORS.get(m.value, OTHER_STAGE_COLOR) for m in stage_slots()]
         n = len(cols)
         scale: list[list[object]] = []
@@ -343,30 +343,24 @@ def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) ->
         return {"zmin": 0.5, "zmax": n + 0.5, "colorscale": scale, "showscale": False}
     return {
         "zmin": 1,  # reference positions numbered from 1, as every table
-        "zmax": max(n_ref, 2),
+        "zmax": max(len(cells.alignment.ref), 2),
         "colorscale": "Viridis",
         "showscale": True,
-        "colorbar": {"title": {"text": escape(label(labels, "ref_position"))}},
+        "colorbar": {"title": {"text": escape(label(cells.labels, "ref_position"))}},
     }
 
 
-def _sparse_heat(
-    alignment: Alignment,
-    matched: Callable[[int, int, Match], tuple[float, str]],
-    x_cats: Sequence[str],
-    y_cats: Sequence[str],
-    labels: Mapping[str, str] | None,
-    color_by: str,
-) -> go.Heatmap:
+def _sparse_heat(cells: _Cells, x_cats: Sequence[str], y_cats: Sequence[str]) -> go.Heatmap:
     """The compact matrix: matched cells only, as heatmap columns (x, y, z, text).
 
     Plotly builds the grid from the distinct x and y values present, so every row
     and column without a match gets one empty (``None``) cell placed in a row or
     column that exists anyway: one grid cell per token, the rest background.
     """
+    alignment = cells.alignment
     nh, nr = len(alignment.hyp), len(alignment.ref)
     chunk_of = {mi: ch.index for ch in alignment.chunks for mi in ch.matches}
-    chunk = escape(label(labels, "chunk"))
+    chunk = escape(label(cells.labels, "chunk"))
     xs: list[str] = []
     ys: list[str] = []
     zs: list[float | None] = []
@@ -374,7 +368,7 @@ def _sparse_heat(
     rows: set[int] = set()
     cols: set[int] = set()
     for mi, m, i, j in _matched_cells(alignment.matches):
-        value, text = matched(i, j, m)
+        value, text = cells.matched(i, j, m)
         xs.append(x_cats[j])
         ys.append(y_cats[i])
         zs.append(value)
@@ -392,7 +386,7 @@ def _sparse_heat(
         x=xs,
         y=ys,
         z=zs,
-        **_heat_colors(color_by, nr, labels),
+        **_heat_colors(cells),
         text=texts,
         hovertemplate="%{text}<extra></extra>",
         hoverongaps=False,
