@@ -128,10 +128,8 @@ class _Cells:
     def ticks(self) -> tuple[list[str], list[str]]:
         """Tick labels of the reference (x) and the hypothesis (y) tokens."""
         al = self.alignment
-        h_matched = al.hyp_matched()
-        r_matched = al.ref_matched()
-        x_ticks = [_tick(t, r_matched[j]) for j, t in enumerate(al.ref)]
-        y_ticks = [_tick(t, h_matched[i]) for i, t in enumerate(al.hyp)]
+        x_ticks = [_tick(t, ok) for t, ok in zip(al.ref, al.ref_matched(), strict=True)]
+        y_ticks = [_tick(t, ok) for t, ok in zip(al.hyp, al.hyp_matched(), strict=True)]
         return x_ticks, y_ticks
 
 
