@@ -369,7 +369,6 @@ def run_partitions(
     it = iter(parts)
     pending: dict[Any, int] = {}
     ready: dict[int, list[Any]] = {}
-    sizes: dict[int, int] = {}
     submitted = 0
     next_out = 0
     exhausted = False
@@ -396,7 +395,6 @@ def run_partitions(
                     pure=False,
                 )
                 pending[fut] = submitted
-                sizes[submitted] = len(numbers)
                 submitted += 1
             while next_out in ready:
                 yield ready.pop(next_out)
@@ -428,7 +426,7 @@ def run_partitions(
                 idx = pending.pop(fut)
                 ready[idx] = _result(fut, idx)
                 if on_done:
-                    on_done(sizes.pop(idx))
+                    on_done(len(ready[idx]))  # one result per segment of the partition
     finally:
         for fut in pending:
             fut.release()
