@@ -1,16 +1,18 @@
 """Waterfalls: the "why this score" waterfall (:func:`waterfall_figure`: 1.0, each loss,
 the score) and why A and B differ (issue 33, :func:`reconcile_figure`: the path of a
-:class:`meteor.analysis.reconcile_records.Reconciliation`).  Records are read through the
-protocols below (no import upwards); keys are looked up in ``labels`` and escaped.
+:class:`meteor.analysis.reconcile_records.Reconciliation`).  Keys are looked up in
+``labels`` and escaped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import plotly.graph_objects as go
 
+from meteor.analysis.explain.parts import WaterfallStep
+from meteor.analysis.reconcile_records import Reconciliation
 from meteor.viz.style import (
     MODULE_COLORS,
     UNMATCHED,
@@ -22,50 +24,7 @@ from meteor.viz.style import (
     signed,
 )
 
-__all__ = [
-    "LABEL_LINE",
-    "ReconcileRecord",
-    "ReconcileStep",
-    "WaterfallStep",
-    "reconcile_figure",
-    "waterfall_figure",
-    "wrap_label",
-]
-
-
-class WaterfallStep(Protocol):
-    """A waterfall bar (as :class:`meteor.analysis.explain.parts.WaterfallStep`)."""
-
-    @property
-    def key(self) -> str: ...
-    @property
-    def value(self) -> float: ...
-
-
-class ReconcileStep(Protocol):
-    """A step of the path (as :class:`meteor.analysis.reconcile_records.Step`)."""
-
-    @property
-    def group(self) -> str: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def score_before(self) -> float: ...
-
-
-class ReconcileRecord(Protocol):
-    """The record drawn (as :class:`meteor.analysis.reconcile_records.Reconciliation`)."""
-
-    @property
-    def name_a(self) -> str: ...
-    @property
-    def name_b(self) -> str: ...
-    @property
-    def score_a(self) -> float: ...
-    @property
-    def score_b(self) -> float: ...
-    @property
-    def steps(self) -> Sequence[ReconcileStep]: ...
+__all__ = ["LABEL_LINE", "reconcile_figure", "waterfall_figure", "wrap_label"]
 
 
 def _waterfall(
@@ -155,7 +114,7 @@ def wrap_label(text: str, width: int = LABEL_LINE) -> str:
 
 
 def reconcile_figure(
-    record: ReconcileRecord,
+    record: Reconciliation,
     *,
     labels: Mapping[str, str] | None = None,
     fmt: Fmt = default_fmt,
