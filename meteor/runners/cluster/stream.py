@@ -35,7 +35,7 @@ __all__ = ["SegmentLine", "StreamSummary", "StreamTotals", "score_stream", "scor
 
 
 def _stream(
-    meteor: Meteor | Params,
+    meteor_or_params: Meteor | Params,
     segments: Iterable[tuple[str, str | Sequence[str]]],
     client: Client,
     form: str,
@@ -45,8 +45,8 @@ def _stream(
     total: int | None,
     timeout: float,
 ) -> Iterator[list[Any]]:
+    meteor = as_meteor(meteor_or_params)
     batch.check_count("partition_size", partition_size, segments=True)
-    meteor = as_meteor(meteor)
     states = prepare_workers(client, meteor, timeout=timeout)
     in_flight = max_in_flight or max(4, 4 * len(states))
     counter = itertools.count()
