@@ -317,8 +317,9 @@ def _score_parallel(
     results: list[MeteorResult | None] = [None] * n
     done = 0
     if ctx.get_start_method() == "fork":
-        # Load the resources once here; the forked workers inherit them.
-        meteor.prepare(_loading(progress) if progress else None)
+        # Load the resources once here (their messages at fraction 0); the forked workers
+        # inherit them.
+        meteor.prepare((lambda _f, message: progress(0.0, message)) if progress else None)
     if progress:
         progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
     chunks = [order[s : s + size] for s in range(0, n, size)]
@@ -448,10 +449,3 @@ def run_in_workers(
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _loading(progress: Progress) -> Progress:
-    def report(_fraction: float, message: str) -> None:
-        progress(0.0, message)
-
-    return report

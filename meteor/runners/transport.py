@@ -14,6 +14,8 @@ deferred.  The decoded record equals the one the worker built (``==``; tested).
 
 from __future__ import annotations
 
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from meteor.stats import Breakdown, Stats
@@ -30,6 +32,9 @@ from meteor.types import (
 __all__ = ["Decoder", "Encoded", "encode"]
 
 Encoded = tuple[Any, ...]
+#: The fields of :class:`Stats` and :class:`Breakdown` as a tuple, in their constructor's order.
+_STATS = attrgetter(*(f.name for f in fields(Stats)))
+_BREAKDOWN = attrgetter(*(f.name for f in fields(Breakdown)))
 
 
 def _tokens(tokens: tuple[Token, ...]) -> tuple[tuple[str, int, int, bool], ...]:
@@ -51,39 +56,12 @@ def encode(r: MeteorResult) -> Encoded:
         else tuple(
             (c.index, c.hyp.start, c.hyp.end, c.ref.start, c.ref.end, c.matches) for c in a.chunks
         ),
-        (
-            s.hyp_len,
-            s.ref_len,
-            s.hyp_function_words,
-            s.ref_function_words,
-            s.hyp_content_matches,
-            s.ref_content_matches,
-            s.hyp_function_matches,
-            s.ref_function_matches,
-            s.chunks,
-            s.hyp_word_matches,
-            s.ref_word_matches,
-        ),
-        _breakdown(r.breakdown),
+        _STATS(s),
+        _BREAKDOWN(r.breakdown),
         r.best_ref_index,
         r.ref_scores,
         r.signature,
         tuple(map(candidate_of, r.candidates)),
-    )
-
-
-def _breakdown(b: Breakdown) -> tuple[float, ...]:
-    return (
-        b.hyp_weighted_len,
-        b.ref_weighted_len,
-        b.hyp_weighted_matches,
-        b.ref_weighted_matches,
-        b.precision,
-        b.recall,
-        b.fmean,
-        b.frag,
-        b.penalty,
-        b.score,
     )
 
 

@@ -16,8 +16,7 @@ import plotly.graph_objects as go
 
 from meteor.analysis.agreement import Judged, MetricScores
 from meteor.analysis.agreement_grid import AgreementGrid
-from meteor.viz.corpus_charts import SYSTEM_COLORS
-from meteor.viz.style import escape, frame
+from meteor.viz.style import escape, frame, system_color
 
 __all__ = ["LABELS_EN", "PARAM_SYMBOLS", "heatmap", "scatter"]
 
@@ -62,7 +61,7 @@ def scatter(
                 y=ys,
                 mode="markers",
                 name=escape(system),
-                marker={"color": SYSTEM_COLORS[k % len(SYSTEM_COLORS)], "size": 6, "opacity": 0.7},
+                marker={"color": system_color(k), "size": 6, "opacity": 0.7},
                 customdata=[[row + i, k, i + 1] for i in range(n)],
                 text=[escape(s) for s in ids],
                 hovertemplate=(
@@ -110,25 +109,21 @@ def heatmap(
             hovertemplate=f"{sx} = %{{x}}<br>{sy} = %{{y}}<br>%{{z:{fmt}}}<extra></extra>",
         )
     )
-    fig.add_trace(
-        go.Scatter(
-            x=[grid.base[0]],
-            y=[grid.base[1]],
-            mode="markers",
-            marker={"symbol": "circle-open", "size": 14, "color": "white", "line": {"width": 2}},
-            name=escape(_label(labels, "current")),
-            hovertemplate=f"{sx} = %{{x}}<br>{sy} = %{{y}}<extra></extra>",
-        )
-    )
+    # the metric's own setting, and the best cell if there is one
+    current = {"symbol": "circle-open", "size": 14, "color": "white", "line": {"width": 2}}
+    marks = [(grid.base[0], grid.base[1], _label(labels, "current"), current)]
     best = grid.best()
     if best is not None:
+        name = _label(labels, "best", value=format(best[2], fmt))
+        marks.append((best[0], best[1], name, {"symbol": "star", "size": 14, "color": "#D55E00"}))
+    for x, y, name, marker in marks:
         fig.add_trace(
             go.Scatter(
-                x=[best[0]],
-                y=[best[1]],
+                x=[x],
+                y=[y],
                 mode="markers",
-                marker={"symbol": "star", "size": 14, "color": "#D55E00"},
-                name=escape(_label(labels, "best", value=format(best[2], fmt))),
+                marker=marker,
+                name=escape(name),
                 hovertemplate=f"{sx} = %{{x}}<br>{sy} = %{{y}}<extra></extra>",
             )
         )

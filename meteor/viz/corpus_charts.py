@@ -75,11 +75,6 @@ def _l(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
     return escape(text.format(**kw) if kw else text)
 
 
-def _color(k: int) -> str:
-    """The ``k``-th system's colour (:data:`meteor.viz.style.SYSTEM_COLORS`: 26 apart)."""
-    return system_color(k)
-
-
 def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], list[int]]:
     """Finite values of ``field`` and their segment indices (NaN P/R/frag are left out)."""
     if field not in FIELDS:
@@ -111,7 +106,7 @@ def distributions(
             trace = go.Histogram(
                 x=xs,
                 name=escape(name),
-                marker_color=_color(k),
+                marker_color=system_color(k),
                 opacity=0.6 if len(systems) > 1 else 0.9,
                 xbins=dict(start=0.0, end=1.0 + 1e-9, size=1.0 / bins) if field != "frag" else None,
                 customdata=[[k, i] for i in idx],  # each bar's segments
@@ -145,7 +140,7 @@ def score_vs_length(
                 y=[s.score for s in segs],
                 mode="markers",
                 name=escape(name),
-                marker=dict(color=_color(k), symbol=system_symbol(k), size=6, opacity=0.6),
+                marker=dict(color=system_color(k), symbol=system_symbol(k), size=6, opacity=0.6),
                 customdata=[[k, i, i + 1] for i in range(len(segs))],
                 hovertemplate=f"%{{fullData.name}} {_l(labels, 'segment')} %{{customdata[2]}}"
                 f"<br>{_l(labels, 'length')} %{{x}}<br>{_l(labels, 'score')} %{{y:.4f}}"
@@ -189,7 +184,7 @@ def ab_scatter(
             groups[a_wins].append(k)
         else:
             groups[tie].append(k)
-    colors = {b_wins: _color(1), a_wins: _color(0), tie: "#7f7f7f"}
+    colors = {b_wins: system_color(1), a_wins: system_color(0), tie: "#7f7f7f"}
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(

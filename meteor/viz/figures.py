@@ -19,7 +19,6 @@ from meteor.viz.links import (
     token_positions,
 )
 from meteor.viz.matrix import MATRIX_CELL_LIMIT, matrix_is_compact, matrix_view
-from meteor.viz.reconcile import reconcile_figure
 from meteor.viz.sensitivity import coinciding_curves, sensitivity_figure
 from meteor.viz.style import (
     FUNCTION_WORD,
@@ -32,7 +31,7 @@ from meteor.viz.style import (
     UNMATCHED,
     escape,
 )
-from meteor.viz.waterfall import waterfall_figure
+from meteor.viz.waterfall import reconcile_figure, waterfall_figure
 
 __all__ = [
     "COLUMN_LABEL_CHARS",

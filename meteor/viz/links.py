@@ -6,11 +6,12 @@ in rows or, where the words would not fit, in columns; the traces are built in r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 
 from meteor.module_registry import Module
-from meteor.types import Alignment, Chunk, Match, Token
+from meteor.types import Alignment, Chunk, Match
 from meteor.viz.link_traces import (
     CHUNK_TEXT,
     MAX_CHUNK_TRACES,
@@ -23,6 +24,7 @@ from meteor.viz.style import (
     FUNCTION_WORD,
     UNMATCHED,
     Fmt,
+    cut,
     default_fmt,
     escape,
     frame,
@@ -91,10 +93,6 @@ def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
     return em * size * (1.08 if bold else 1.0)
 
 
-def _cut(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def link_view_layout(alignment: Alignment) -> str:
     """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
     per line) for :func:`link_view`.
@@ -127,26 +125,31 @@ def _transpose(trace: go.Scatter) -> None:
     trace.y = [None if x is None else -x for x in xs]
 
 
-def _column_labels(
-    tokens: Sequence[Token],
-    ys: Sequence[float],
+def _lane(
     side: str,
+    ys: Sequence[float],
+    text: Sequence[str],
     colors: Sequence[str],
+    size: int,
+    gap_px: int,
+    meta: Mapping[str, object],
+    **options: Any,
 ) -> go.Scatter:
-    """Word labels beside a column: text outside an invisible marker as wide as the gap."""
+    """Text beside a column (words, chunk numbers): outside an invisible marker as wide as
+    the gap, so it starts ``gap_px`` from the token's centre."""
     return go.Scatter(
-        x=[0.0 if side == "hyp" else 1.0] * len(tokens),
+        x=[0.0 if side == "hyp" else 1.0] * len(ys),
         y=list(ys),
         mode="markers+text",
-        text=[escape(_cut(t.text, COLUMN_LABEL_CHARS)) for t in tokens],
+        text=list(text),
         textposition="middle left" if side == "hyp" else "middle right",
-        textfont={"color": list(colors), "size": _LABEL_SIZE},
-        marker={"size": 2 * _LABEL_GAP_PX, "opacity": 0},
+        textfont={"color": list(colors), "size": size},
+        marker={"size": 2 * gap_px, "opacity": 0},
         hoverinfo="skip",
         showlegend=False,
         cliponaxis=False,
-        name=side,
-        meta={"role": f"labels_{side}", "gap_px": _LABEL_GAP_PX, "size": _LABEL_SIZE},
+        meta={**meta, "gap_px": gap_px, "size": size},
+        **options,
     )
 
 
@@ -158,27 +161,20 @@ def _column_chunk_numbers(
 ) -> list[go.Scatter]:
     """Chunk numbers in the lane between a token's marker and its label, on the row of the
     chunk's first token (one chunk starts per token at most, so numbers never stack)."""
-    out = []
-    for side, ys, x in (("hyp", hy, 0.0), ("ref", ry, 1.0)):
-        starts = [ch.hyp.start if side == "hyp" else ch.ref.start for ch in chunks]
-        out.append(
-            go.Scatter(
-                x=[x] * len(chunks),
-                y=[ys[i] for i in starts],
-                mode="markers+text",
-                text=[f"<b>{k + 1}</b>" for k in range(len(chunks))],
-                textposition="middle left" if side == "hyp" else "middle right",
-                textfont={"color": [CHUNK_TEXT[k % 2] for k in range(len(chunks))], "size": 11},
-                marker={"size": 2 * _NUMBER_GAP_PX, "opacity": 0},
-                hoverinfo="skip",
-                legendgroup="chunks",
-                showlegend=False,
-                cliponaxis=False,
-                name=label(labels, "chunks"),
-                meta={"role": "chunk_numbers", "side": side, "gap_px": _NUMBER_GAP_PX, "size": 11},
-            )
+    return [
+        _lane(
+            side,
+            [ys[ch.hyp.start if side == "hyp" else ch.ref.start] for ch in chunks],
+            [f"<b>{k + 1}</b>" for k in range(len(chunks))],
+            [CHUNK_TEXT[k % 2] for k in range(len(chunks))],
+            11,
+            _NUMBER_GAP_PX,
+            {"role": "chunk_numbers", "side": side},
+            legendgroup="chunks",
+            name=label(labels, "chunks"),
         )
-    return out
+        for side, ys in (("hyp", hy), ("ref", ry))
+    ]
 
 
 def link_view(
@@ -217,17 +213,19 @@ def link_view(
             chunks = alignment.chunks
     chunks = chunks or ()
     columns = link_view_layout(alignment) == "columns"
-    fig = go.Figure()
     # under the tokens, in the rows layout, bottom to top: chunk bands, candidates, links
     hx, rx = token_positions(len(alignment.hyp), len(alignment.ref))
     traces = chunk_traces(chunks, hx, rx, alignment.hyp, alignment.ref, labels)
     traces += link_traces(candidates, hx, rx, labels, weights, fmt, faint=True)
     traces += link_traces(matches, hx, rx, labels, weights, fmt, faint=False)
-    traces += _token_traces(alignment, matches or candidates, labels, columns, mark_unmatched)
+    shown = matches or candidates  # the tokens' colours: the matches that cover them
+    for side, toks, xs, y in (("hyp", alignment.hyp, hx, 1.0), ("ref", alignment.ref, rx, 0.0)):
+        # words written beside the tokens in rows only (columns get labels)
+        covered = cover(shown, side)
+        traces.append(token_trace(toks, xs, y, side, covered, labels, not columns, mark_unmatched))
     if columns:
         traces = _to_columns(traces, alignment, chunks, labels)
-    for t in traces:
-        fig.add_trace(t)
+    fig = go.Figure(traces)
     _add_legend_keys(fig, alignment, labels, mark_unmatched)
     if columns:
         _columns_layout(fig, alignment, labels, title)
@@ -243,23 +241,6 @@ def link_view(
     if columns:  # the legend at the top, above the column headings
         fig.update_layout(legend={"y": 1.0, "yanchor": "top", "yref": "container"})
     return fig
-
-
-def _token_traces(
-    alignment: Alignment,
-    shown: Sequence[Match],
-    labels: Mapping[str, str] | None,
-    columns: bool,
-    mark_unmatched: bool,
-) -> list[go.Scatter]:
-    """The hypothesis and the reference tokens, coloured by the ``shown`` matches that
-    cover them (words written beside them in rows only; columns get labels)."""
-    hyp, ref = alignment.hyp, alignment.ref
-    hx, rx = token_positions(len(hyp), len(ref))
-    return [
-        token_trace(toks, xs, y, side, cover(shown, side), labels, not columns, mark_unmatched)
-        for side, toks, xs, y in (("hyp", hyp, hx, 1.0), ("ref", ref, rx, 0.0))
-    ]
 
 
 def _to_columns(
@@ -278,7 +259,11 @@ def _to_columns(
         t.textposition = "middle left" if t.meta["role"] == "tokens_hyp" else "middle right"
     sides = (("hyp", alignment.hyp), ("ref", alignment.ref))
     for (side, toks), tt in zip(sides, token_traces, strict=True):
-        traces.append(_column_labels(toks, tt.y, side, tt.textfont.color))
+        words = [escape(cut(t.text, COLUMN_LABEL_CHARS)) for t in toks]
+        meta = {"role": f"labels_{side}"}
+        traces.append(
+            _lane(side, tt.y, words, tt.textfont.color, _LABEL_SIZE, _LABEL_GAP_PX, meta, name=side)
+        )
     if chunks and len(chunks) <= MAX_CHUNK_TRACES:
         traces += _column_chunk_numbers(chunks, token_traces[0].y, token_traces[1].y, labels)
     return traces
@@ -288,30 +273,25 @@ def _add_legend_keys(
     fig: go.Figure, alignment: Alignment, labels: Mapping[str, str] | None, mark_unmatched: bool
 ) -> None:
     """Legend keys for the token marks: unmatched, and function word if there is one."""
-    if mark_unmatched:
-        fig.add_trace(
-            legend_key(
-                label(labels, "unmatched"),
-                UNMATCHED,
-                "x",
-                group="unmatched",
-                meta={"role": "legend_unmatched"},
-            )
-        )
-    if any(t.function_word for t in (*alignment.hyp, *alignment.ref)):
-        fig.add_trace(
-            legend_key(
-                label(labels, "function_word"),
-                FUNCTION_WORD,
-                "circle-open",
-                group="function_word",
-                meta={"role": "legend_function_word"},
-            )
-        )
+    has_function_word = any(t.function_word for t in (*alignment.hyp, *alignment.ref))
+    for key, shown, color, symbol in (
+        ("unmatched", mark_unmatched, UNMATCHED, "x"),
+        ("function_word", has_function_word, FUNCTION_WORD, "circle-open"),
+    ):
+        if shown:
+            meta = {"role": f"legend_{key}"}
+            fig.add_trace(legend_key(label(labels, key), color, symbol, group=key, meta=meta))
 
 
-def _side_names(labels: Mapping[str, str] | None, *keys: str) -> list[str]:
-    return [escape(label(labels, k)) for k in keys]
+def _side_axis(labels: Mapping[str, str] | None, *keys: str) -> dict[str, object]:
+    """The axis across the two sides: a tick at 0 and 1 named by ``keys``, fixed."""
+    return {
+        "tickvals": [0, 1],
+        "ticktext": [escape(label(labels, k)) for k in keys],
+        "showgrid": False,
+        "zeroline": False,
+        "fixedrange": True,
+    }
 
 
 def _rows_layout(
@@ -324,14 +304,7 @@ def _rows_layout(
         height=340,
         **frame(title),
         xaxis={"visible": False, "range": [-1.0, w], "fixedrange": False},
-        yaxis={
-            "range": [-pad, 1 + pad],
-            "tickvals": [0, 1],
-            "ticktext": _side_names(labels, "reference", "hypothesis"),
-            "showgrid": False,
-            "zeroline": False,
-            "fixedrange": True,
-        },
+        yaxis={"range": [-pad, 1 + pad], **_side_axis(labels, "reference", "hypothesis")},
     )
 
 
@@ -343,7 +316,7 @@ def _columns_layout(
     hyp, ref = alignment.hyp, alignment.ref
     w = max(len(hyp), len(ref), 1)
     label_px = max(
-        (text_width_px(_cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
+        (text_width_px(cut(t.text, COLUMN_LABEL_CHARS), _LABEL_SIZE) for t in (*hyp, *ref)),
         default=0.0,
     )
     side_px = int(label_px + _LABEL_GAP_PX + 12)
@@ -355,11 +328,7 @@ def _columns_layout(
         xaxis={
             "range": [-0.03, 1.03],
             "side": "top",
-            "tickvals": [0, 1],
-            "ticktext": _side_names(labels, "hypothesis", "reference"),
-            "showgrid": False,
-            "zeroline": False,
-            "fixedrange": True,
+            **_side_axis(labels, "hypothesis", "reference"),
         },
         yaxis={
             "visible": False,

@@ -4,7 +4,7 @@ hypothesis down the side, one cell per token pair, chunks outlined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -17,6 +17,7 @@ from meteor.viz.style import (
     OTHER_STAGE_COLOR,
     OTHER_STAGE_SYMBOL,
     UNMATCHED,
+    cut,
     escape,
     frame,
     label,
@@ -100,9 +101,6 @@ def matrix_view(
     return fig
 
 
-#: The heatmap value of a cell matched by each stage, when coloured by stage.
-
-
 @dataclass(frozen=True, slots=True)
 class _Cells:
     """What a cell shows: its value (stage code or reference position) and hover text."""
@@ -130,10 +128,8 @@ class _Cells:
     def ticks(self) -> tuple[list[str], list[str]]:
         """Tick labels of the reference (x) and the hypothesis (y) tokens."""
         al = self.alignment
-        h_matched = al.hyp_matched()
-        r_matched = al.ref_matched()
-        x_ticks = [_tick(t, r_matched[j]) for j, t in enumerate(al.ref)]
-        y_ticks = [_tick(t, h_matched[i]) for i, t in enumerate(al.hyp)]
+        x_ticks = [_tick(t, ok) for t, ok in zip(al.ref, al.ref_matched(), strict=True)]
+        y_ticks = [_tick(t, ok) for t, ok in zip(al.hyp, al.hyp_matched(), strict=True)]
         return x_ticks, y_ticks
 
 
@@ -153,14 +149,12 @@ def _full_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     nh, nr = len(al.hyp), len(al.ref)
     z: list[list[float | None]] = [[None] * nr for _ in range(nh)]
     hover = [[cells.empty(i, j) for j in range(nr)] for i in range(nh)]
-    for m in al.matches:
-        for i in m.hyp:
-            for j in m.ref:
-                z[i][j], hover[i][j] = cells.matched(i, j, m)
+    for _, m, i, j in _matched_cells(al.matches):
+        z[i][j], hover[i][j] = cells.matched(i, j, m)
     fig.add_trace(
         go.Heatmap(
             z=z,
-            **_heat_colors(cells.color_by, nr, cells.labels),
+            **_heat_colors(cells),
             xgap=1,
             ygap=1,
             text=hover,
@@ -178,14 +172,28 @@ def _full_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     )
 
 
+def _matched_cells(matches: Sequence[Match]) -> Iterator[tuple[int, Match, int, int]]:
+    """``(match index, match, i, j)`` of every cell ``(i, j)`` a match covers."""
+    for mi, m in enumerate(matches):
+        for i in m.hyp:
+            for j in m.ref:
+                yield mi, m, i, j
+
+
+def _bounds(ch: Chunk) -> tuple[float, float, float, float]:
+    """``x0, x1, y0, y1`` of a chunk's cells: cell ``k`` spans ``k ± 0.5``."""
+    return ch.ref.start - 0.5, ch.ref.end - 0.5, ch.hyp.start - 0.5, ch.hyp.end - 0.5
+
+
 def _chunk_box(ch: Chunk) -> dict[str, object]:
     """The outline of a chunk in the full matrix."""
+    x0, x1, y0, y1 = _bounds(ch)
     return {
         "type": "rect",
-        "x0": ch.ref.start - 0.5,
-        "x1": ch.ref.end - 0.5,
-        "y0": ch.hyp.start - 0.5,
-        "y1": ch.hyp.end - 0.5,
+        "x0": x0,
+        "x1": x1,
+        "y0": y0,
+        "y1": y1,
         "line": {"color": "black", "width": 2},
     }
 
@@ -221,7 +229,7 @@ def _compact_cells(fig: go.Figure, cells: _Cells) -> _Decor:
     x_ticks, y_ticks = cells.ticks()
     x_cats = [f"{j} {s}" for j, s in enumerate(x_ticks, start=1)]  # numbered from 1
     y_cats = [f"{i} {s}" for i, s in enumerate(y_ticks, start=1)]
-    fig.add_trace(_sparse_heat(al, cells.matched, x_cats, y_cats, cells.labels, cells.color_by))
+    fig.add_trace(_sparse_heat(cells, x_cats, y_cats))
     outline = _chunk_outline(al.chunks)
     note = (
         label(cells.labels, "matrix_compact")
@@ -269,18 +277,11 @@ def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
     hover (the heatmap has it)."""
     out = []
     for mod in module_order(alignment.matches):
-        xs: list[int] = []
-        ys: list[int] = []
-        for m in alignment.matches:
-            if m.module is mod:
-                for i in m.hyp:
-                    for j in m.ref:
-                        xs.append(j)
-                        ys.append(i)
+        cells = [(j, i) for _, m, i, j in _matched_cells(alignment.matches) if m.module is mod]
         out.append(
             go.Scatter(
-                x=xs,
-                y=ys,
+                x=[j for j, _ in cells],
+                y=[i for _, i in cells],
                 mode="markers",
                 marker={
                     "symbol": MODULE_SYMBOL.get(mod.value, OTHER_STAGE_SYMBOL),
@@ -300,8 +301,7 @@ def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
 
 def _tick(t: Token, matched: bool) -> str:
     """A token as a matrix tick label: escaped, cut, italic if a function word, red if unmatched."""
-    text = t.text if len(t.text) <= _TICK_CHARS else t.text[: _TICK_CHARS - 1] + "…"
-    s = escape(text)
+    s = escape(cut(t.text, _TICK_CHARS))
     if t.function_word:
         s = f"<i>{s}</i>"
     if not matched:
@@ -330,9 +330,9 @@ def _category_axis(cats: Sequence[str]) -> dict[str, object]:
     }
 
 
-def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) -> dict[str, object]:
+def _heat_colors(cells: _Cells) -> dict[str, object]:
     """Colour settings of the matrix heatmap: stage codes 1..n, or reference positions."""
-    if color_by == "module":
+    if cells.color_by == "module":
         cols = [MODULE_COLORS.get(m.value, OTHER_STAGE_COLOR) for m in stage_slots()]
         n = len(cols)
         scale: list[list[object]] = []
@@ -341,63 +341,50 @@ def _heat_colors(color_by: str, n_ref: int, labels: Mapping[str, str] | None) ->
         return {"zmin": 0.5, "zmax": n + 0.5, "colorscale": scale, "showscale": False}
     return {
         "zmin": 1,  # reference positions numbered from 1, as every table
-        "zmax": max(n_ref, 2),
+        "zmax": max(len(cells.alignment.ref), 2),
         "colorscale": "Viridis",
         "showscale": True,
-        "colorbar": {"title": {"text": escape(label(labels, "ref_position"))}},
+        "colorbar": {"title": {"text": escape(label(cells.labels, "ref_position"))}},
     }
 
 
-def _sparse_heat(
-    alignment: Alignment,
-    matched: Callable[[int, int, Match], tuple[float, str]],
-    x_cats: Sequence[str],
-    y_cats: Sequence[str],
-    labels: Mapping[str, str] | None,
-    color_by: str,
-) -> go.Heatmap:
+def _sparse_heat(cells: _Cells, x_cats: Sequence[str], y_cats: Sequence[str]) -> go.Heatmap:
     """The compact matrix: matched cells only, as heatmap columns (x, y, z, text).
 
     Plotly builds the grid from the distinct x and y values present, so every row
     and column without a match gets one empty (``None``) cell placed in a row or
     column that exists anyway: one grid cell per token, the rest background.
     """
+    alignment = cells.alignment
     nh, nr = len(alignment.hyp), len(alignment.ref)
     chunk_of = {mi: ch.index for ch in alignment.chunks for mi in ch.matches}
-    chunk = escape(label(labels, "chunk"))
+    chunk = escape(label(cells.labels, "chunk"))
     xs: list[str] = []
     ys: list[str] = []
     zs: list[float | None] = []
     texts: list[str] = []
     rows: set[int] = set()
     cols: set[int] = set()
-    for mi, m in enumerate(alignment.matches):
-        which = f"<br>{chunk} {chunk_of[mi] + 1}" if mi in chunk_of else ""
-        for i in m.hyp:
-            for j in m.ref:
-                value, text = matched(i, j, m)
-                xs.append(x_cats[j])
-                ys.append(y_cats[i])
-                zs.append(value)
-                texts.append(text + which)
-                rows.add(i)
-                cols.add(j)
+    for mi, m, i, j in _matched_cells(alignment.matches):
+        value, text = cells.matched(i, j, m)
+        xs.append(x_cats[j])
+        ys.append(y_cats[i])
+        zs.append(value)
+        texts.append(text + (f"<br>{chunk} {chunk_of[mi] + 1}" if mi in chunk_of else ""))
+        rows.add(i)
+        cols.add(j)
     if nh and nr:
-        for j in sorted(set(range(nr)) - cols):
-            xs.append(x_cats[j])
-            ys.append(y_cats[0])
-            zs.append(None)
-            texts.append("")
-        for i in sorted(set(range(nh)) - rows):
-            xs.append(x_cats[0])
-            ys.append(y_cats[i])
-            zs.append(None)
-            texts.append("")
+        gaps = [(x_cats[j], y_cats[0]) for j in range(nr) if j not in cols]
+        gaps += [(x_cats[0], y_cats[i]) for i in range(nh) if i not in rows]
+        xs += [x for x, _ in gaps]
+        ys += [y for _, y in gaps]
+        zs += [None] * len(gaps)
+        texts += [""] * len(gaps)
     return go.Heatmap(
         x=xs,
         y=ys,
         z=zs,
-        **_heat_colors(color_by, nr, labels),
+        **_heat_colors(cells),
         text=texts,
         hovertemplate="%{text}<extra></extra>",
         hoverongaps=False,
@@ -417,8 +404,7 @@ def _chunk_outline(chunks: Sequence[Chunk]) -> dict[str, object] | None:
     for ch in chunks:
         if len(ch.hyp) == 1 and len(ch.ref) == 1:
             continue
-        x0, x1 = ch.ref.start - 0.5, ch.ref.end - 0.5
-        y0, y1 = ch.hyp.start - 0.5, ch.hyp.end - 0.5
+        x0, x1, y0, y1 = _bounds(ch)
         parts.append(f"M{x0},{y0}H{x1}V{y1}H{x0}Z")
     if not parts:
         return None

@@ -181,11 +181,8 @@ def bucket_figure(
 def stage_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> go.Figure:
     """What each stage rescued: stacked shares of matched reference words per system."""
     fig = go.Figure()
-    modules: list[str] = []
-    for loss in rep.losses:
-        for m, _c, _s in loss.stage_matches:
-            if m not in modules:
-                modules.append(m)
+    # every stage that matched, in the order the systems first name them
+    modules = list(dict.fromkeys(m for loss in rep.losses for m, _c, _s in loss.stage_matches))
     for m in modules:
         shares = [
             dict((x, s) for x, _c, s in loss.stage_matches).get(m, 0.0) for loss in rep.losses

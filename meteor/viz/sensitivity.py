@@ -7,29 +7,14 @@ of several settings that coincide are named in a note (:func:`coinciding_curves`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from meteor.analysis.compare_settings import Curve
 from meteor.viz.style import Fmt, default_fmt, escape, label
 
-__all__ = ["COINCIDE_TOL", "Curve", "coinciding_curves", "sensitivity_figure"]
-
-
-class Curve(Protocol):
-    """A sensitivity curve (as :class:`meteor.analysis.compare_settings.Curve`)."""
-
-    @property
-    def param(self) -> str: ...
-    @property
-    def xs(self) -> Sequence[float]: ...
-    @property
-    def ys(self) -> Sequence[float]: ...
-    @property
-    def current_x(self) -> float: ...
-    @property
-    def current_y(self) -> float: ...
+__all__ = ["COINCIDE_TOL", "coinciding_curves", "sensitivity_figure"]
 
 
 #: One colour, dash and marker per setting (Okabe-Ito colours): a setting stays

@@ -74,17 +74,16 @@ def add_spans(
 
     ``fig``: :func:`meteor.viz.links.link_view` of the alignment ``tokens`` label.
     """
-    out = go.Figure(fig)
-    hyp_trace = next(t for t in out.data if (t.meta or {}).get("role") == "tokens_hyp")
+    hyp_trace = next(t for t in fig.data if (t.meta or {}).get("role") == "tokens_hyp")
     xs, ys = list(hyp_trace.x), list(hyp_trace.y)
     if len(xs) != len(tokens):
         raise ValueError(f"{len(tokens)} token labels for {len(xs)} hypothesis tokens")
-    added = 0
+    marks = []
     for sev in _ORDER:
         marked = [t for t in tokens if t.error and t.severity == sev]
         if not marked:
             continue
-        out.add_trace(
+        marks.append(
             go.Scatter(
                 x=[xs[t.index] for t in marked],
                 y=[ys[t.index] for t in marked],
@@ -103,12 +102,9 @@ def add_spans(
                 meta={"role": f"spans_{sev}", "severity": sev},
             )
         )
-        added += 1
-    if added:  # behind everything else: the tokens and links stay on top
-        n = len(out.data)
-        order: list[Any] = list(out.data[n - added :]) + list(out.data[: n - added])
-        out.data = tuple(order)
-    out.update_layout(meta={**(out.layout.meta or {}), "human_spans": added > 0})
+    # behind everything else: the tokens and links stay on top
+    out = go.Figure(data=[*marks, *fig.data], layout=fig.layout)
+    out.update_layout(meta={**(out.layout.meta or {}), "human_spans": bool(marks)})
     return out
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "TEMPLATE",
     "UNMATCHED",
     "Fmt",
+    "cut",
     "default_fmt",
     "escape",
     "frame",
@@ -195,6 +196,11 @@ def default_fmt(x: float) -> str:
 def escape(text: str) -> str:
     """Make user text inert in plotly text: ``&``, ``<`` and ``>`` become entities."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def cut(text: str, n: int) -> str:
+    """``text`` cut to ``n`` characters, the last one ``…``, when it is longer."""
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def signed(x: float, fmt: Fmt) -> str:

@@ -1,12 +1,18 @@
-"""The "why this score" waterfall (:func:`waterfall_figure`): 1.0, each loss, the score."""
+"""Waterfalls: the "why this score" waterfall (:func:`waterfall_figure`: 1.0, each loss,
+the score) and why A and B differ (issue 33, :func:`reconcile_figure`: the path of a
+:class:`meteor.analysis.reconcile_records.Reconciliation`).  Keys are looked up in
+``labels`` and escaped.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Any
 
 import plotly.graph_objects as go
 
+from meteor.analysis.explain.parts import WaterfallStep
+from meteor.analysis.reconcile_records import Reconciliation
 from meteor.viz.style import (
     MODULE_COLORS,
     UNMATCHED,
@@ -18,31 +24,30 @@ from meteor.viz.style import (
     signed,
 )
 
-__all__ = ["LABEL_LINE", "WaterfallStep", "waterfall_bars", "waterfall_figure", "wrap_label"]
+__all__ = ["LABEL_LINE", "reconcile_figure", "waterfall_figure", "wrap_label"]
 
 
-class WaterfallStep(Protocol):
-    """A waterfall bar (as :class:`meteor.analysis.explain.parts.WaterfallStep`; no import upwards)."""
-
-    @property
-    def key(self) -> str: ...
-    @property
-    def value(self) -> float: ...
-
-
-def waterfall_bars(
-    x: Sequence[str],
-    y: Sequence[float],
-    measure: Sequence[str],
-    text: Sequence[str],
-    hover: Sequence[str],
+def _waterfall(
+    names: Sequence[str],
+    ticks: Sequence[str],
+    values: tuple[float, Sequence[float], float],
+    fmt: Fmt,
     meta: Mapping[str, object],
-) -> go.Waterfall:
-    """The bars of every waterfall here: gains green, losses red, totals blue, text outside."""
-    return go.Waterfall(
-        x=x,
-        y=y,
-        measure=measure,
+    hover_after: Sequence[str],
+    **layout: Any,
+) -> go.Figure:
+    """The first value, the changes and the last (a total) as a waterfall: gains green,
+    losses red, totals blue, text outside; a bar's hover is its name, its text and
+    ``hover_after`` (the changes' only)."""
+    first, deltas, last = values
+    text = [fmt(first), *(signed(d, fmt) for d in deltas), fmt(last)]
+    hover = [f"{escape(x)}: {t}" for x, t in zip(names, text, strict=True)]
+    for k, after in enumerate(hover_after, start=1):
+        hover[k] += after
+    bars = go.Waterfall(
+        x=ticks,
+        y=[first, *deltas, 0.0],
+        measure=["absolute"] + ["relative"] * len(deltas) + ["total"],
         text=text,
         textposition="outside",
         hovertext=hover,
@@ -53,6 +58,9 @@ def waterfall_bars(
         connector={"line": {"color": "#999999", "width": 1}},
         meta=meta,
     )
+    fig = go.Figure(bars)
+    fig.update_layout(**layout, showlegend=False, plot_bgcolor="white")
+    return fig
 
 
 def waterfall_figure(
@@ -64,17 +72,15 @@ def waterfall_figure(
 ) -> go.Figure:
     """1.0 → each loss → the score, as a waterfall (from :func:`meteor.analysis.explain.parts.waterfall`)."""
     xs = [label(labels, s.key) for s in steps]
-    measure = ["absolute"] + ["relative"] * (len(steps) - 2) + ["total"]
-    ys = [s.value for s in steps[:-1]] + [0.0]
-    text = [fmt(steps[0].value)]
-    text += [signed(s.value, fmt) for s in steps[1:-1]]
-    text.append(fmt(steps[-1].value))
-    hover = [f"{escape(x)}: {t}" for x, t in zip(xs, text, strict=True)]
-    meta = {"role": "waterfall", "keys": [s.key for s in steps]}
-    fig = go.Figure(waterfall_bars([escape(x) for x in xs], ys, measure, text, hover, meta))
     ticks = [wrap_label(escape(x)) for x in xs]
     lines = max((t.count("<br>") + 1 for t in ticks), default=1)
-    fig.update_layout(
+    return _waterfall(
+        xs,
+        [escape(x) for x in xs],
+        (steps[0].value, [s.value for s in steps[1:-1]], steps[-1].value),
+        fmt,
+        {"role": "waterfall", "keys": [s.key for s in steps]},
+        (),
         height=360,
         **frame(title, bottom=16 * lines + 14),
         yaxis={"range": [0, 1.12]},
@@ -88,10 +94,7 @@ def waterfall_figure(
             "tickangle": 0,
             "automargin": True,
         },
-        showlegend=False,
-        plot_bgcolor="white",
     )
-    return fig
 
 
 #: Characters per line of a waterfall's tick label: six labels share the plot's width.
@@ -108,3 +111,36 @@ def wrap_label(text: str, width: int = LABEL_LINE) -> str:
         else:
             lines.append(word)
     return "<br>".join(lines)
+
+
+def reconcile_figure(
+    record: Reconciliation,
+    *,
+    labels: Mapping[str, str] | None = None,
+    fmt: Fmt = default_fmt,
+    title: str | None = None,
+) -> go.Figure:
+    """A's score → each step's change → B's score, as a waterfall.
+
+    The relative bars are the steps' changes (they add up to the gap); the last bar is
+    B's score.  ``meta.keys`` holds ``"A"``, the group keys and ``"B"``.  A group key
+    ``a+b`` (groups switched together) is shown as each label joined.
+    """
+    steps = list(record.steps)
+    groups = [" + ".join(label(labels, k) for k in s.group.split("+")) for s in steps]
+    xs = [record.name_a, *groups, record.name_b]
+    # two steps may share a label (never here, but plotly would merge them): number them
+    ticks = [escape(xs[0])] + [f"{k}. {escape(x)}" for k, x in enumerate(groups, 1)]
+    ticks.append(escape(xs[-1]))
+    top = max([record.score_a, record.score_b, *(s.score for s in steps), 0.0])
+    return _waterfall(
+        xs,
+        ticks,
+        (record.score_a, [s.score - s.score_before for s in steps], record.score_b),
+        fmt,
+        {"role": "reconcile_path", "keys": ["A", *(s.group for s in steps), "B"]},
+        [f" → {fmt(s.score)}" for s in steps],
+        height=380,
+        **frame(title),
+        yaxis={"range": [0, max(1.0, top) * 1.12]},
+    )

@@ -1,4 +1,4 @@
-"""``meteor.viz.reconcile``: the path as a waterfall (issue 33)."""
+"""``meteor.viz.waterfall.reconcile_figure``: the path as a waterfall (issue 33)."""
 
 from __future__ import annotations
 

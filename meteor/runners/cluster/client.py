@@ -29,12 +29,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners import DASK_TIMEOUT
 from meteor.runners.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
-from meteor.runners.cluster.worker import (
-    MeteorWorkerPlugin,
-    score_partition,
-    spec_key,
-    worker_state,
-)
+from meteor.runners.cluster.worker import MeteorWorkerPlugin, score_partition, worker_state
 from meteor.runners.transport import Decoder
 from meteor.runtime import Progress
 from meteor.types import CorpusResult, MeteorResult
@@ -369,12 +364,11 @@ def run_partitions(
     on_done: Callable[[int], None] | None = None,
 ) -> Iterator[list[Any]]:
     """Submit partitions (at most ``max_in_flight`` unreturned) and yield results in order."""
-    key = spec_key(meteor.params, meteor.preset)
+    key = batch.spec_key(meteor.params, meteor.preset)
     run = uuid.uuid4().hex[:8]
     it = iter(parts)
     pending: dict[Any, int] = {}
     ready: dict[int, list[Any]] = {}
-    sizes: dict[int, int] = {}
     submitted = 0
     next_out = 0
     exhausted = False
@@ -401,7 +395,6 @@ def run_partitions(
                     pure=False,
                 )
                 pending[fut] = submitted
-                sizes[submitted] = len(numbers)
                 submitted += 1
             while next_out in ready:
                 yield ready.pop(next_out)
@@ -433,7 +426,7 @@ def run_partitions(
                 idx = pending.pop(fut)
                 ready[idx] = _result(fut, idx)
                 if on_done:
-                    on_done(sizes.pop(idx))
+                    on_done(len(ready[idx]))  # one result per segment of the partition
     finally:
         for fut in pending:
             fut.release()

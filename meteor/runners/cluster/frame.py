@@ -8,10 +8,11 @@ from typing import Any
 
 from distributed import Client
 
+from meteor.batch import SCORERS, collection_paused, spec_key
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners.cluster.client import prepare_workers, score_corpus_dask
-from meteor.runners.cluster.worker import SCORERS, collection_paused, load_scorer, spec_key
+from meteor.runners.cluster.worker import load_scorer
 from meteor.types import MeteorResult
 
 __all__ = ["FRAME_COLUMNS", "score_frame"]
@@ -20,21 +21,21 @@ __all__ = ["FRAME_COLUMNS", "score_frame"]
 FRAME_COLUMNS = ("score", "precision", "recall", "fmean", "frag", "penalty", "chunks")
 
 
-def _row_refs(values: Sequence[Any]) -> list[Any]:
-    """References of a row: missing cells (None, NaN) are left out."""
-    return [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+def _inputs(df: Any, hyp: str, refs: Sequence[str]) -> tuple[list[Any], list[list[Any]]]:
+    """The hypotheses and each row's references: missing cells (None, NaN) are left out."""
+    rows = zip(*(df[c].tolist() for c in refs), strict=True)
+    ref_lists = [
+        [v for v in row if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        for row in rows
+    ]
+    return df[hyp].tolist(), ref_lists
 
 
-def _frame_columns(records: Sequence[MeteorResult]) -> dict[str, list[float]]:
-    return {
-        "score": [r.score for r in records],
-        "precision": [r.precision for r in records],
-        "recall": [r.recall for r in records],
-        "fmean": [r.fmean for r in records],
-        "frag": [r.frag for r in records],
-        "penalty": [r.penalty for r in records],
-        "chunks": [float(r.chunks) for r in records],
-    }
+def _with_scores(df: Any, records: Sequence[MeteorResult], prefix: str) -> Any:
+    """``df`` with the :data:`FRAME_COLUMNS` of its rows' records (after ``prefix``)."""
+    cols = {c: [getattr(r, c) for r in records] for c in FRAME_COLUMNS}
+    cols["chunks"] = [float(x) for x in cols["chunks"]]
+    return df.assign(**{prefix + name: values for name, values in cols.items()})
 
 
 def _score_pandas(
@@ -48,12 +49,10 @@ def _score_pandas(
 ) -> Any:
     """One pandas partition with score columns (runs on a worker, or here)."""
     m = load_scorer(key, params, preset)
-    hyps = df[hyp].tolist()
-    ref_lists = [_row_refs(row) for row in zip(*(df[c].tolist() for c in refs), strict=True)]
+    hyps, ref_lists = _inputs(df, hyp, refs)
     with collection_paused():
         records = m.score_segments(hyps, ref_lists, candidates=False) if len(df) else []
-    cols = _frame_columns(records)
-    return df.assign(**{prefix + name: values for name, values in cols.items()})
+    return _with_scores(df, records, prefix)
 
 
 def score_frame(
@@ -106,8 +105,5 @@ def score_frame(
     if client is None:
         SCORERS.setdefault(key, m)
         return _score_pandas(df, key, m.params, m.preset, hyp, refs, prefix)
-    hyps = df[hyp].tolist()
-    ref_lists = [_row_refs(row) for row in zip(*(df[c].tolist() for c in refs), strict=True)]
-    result = score_corpus_dask(m, hyps, ref_lists, client=client)
-    cols = _frame_columns(result.segments)
-    return df.assign(**{prefix + name: values for name, values in cols.items()})
+    hyps, ref_lists = _inputs(df, hyp, refs)
+    return _with_scores(df, score_corpus_dask(m, hyps, ref_lists, client=client).segments, prefix)

@@ -35,7 +35,7 @@ __all__ = ["SegmentLine", "StreamSummary", "StreamTotals", "score_stream", "scor
 
 
 def _stream(
-    meteor: Meteor,
+    meteor_or_params: Meteor | Params,
     segments: Iterable[tuple[str, str | Sequence[str]]],
     client: Client,
     form: str,
@@ -45,6 +45,7 @@ def _stream(
     total: int | None,
     timeout: float,
 ) -> Iterator[list[Any]]:
+    meteor = as_meteor(meteor_or_params)
     batch.check_count("partition_size", partition_size, segments=True)
     states = prepare_workers(client, meteor, timeout=timeout)
     in_flight = max_in_flight or max(4, 4 * len(states))
@@ -107,9 +108,8 @@ def score_stream(
     Raises:
         as :func:`score_corpus_dask`.
     """
-    meteor = as_meteor(meteor_or_params)
     args = (partition_size, max_in_flight, progress, total, timeout)
-    for chunk in _stream(meteor, segments, client, "records", *args):
+    for chunk in _stream(meteor_or_params, segments, client, "records", *args):
         decoder = Decoder()  # per partition: memory stays bounded
         for e in chunk:
             yield decoder.decode(e)
@@ -151,9 +151,8 @@ def score_stream_lines(
     instead of rebuilding every record: several times less client time per segment,
     so one client keeps many more workers busy.
     """
-    meteor = as_meteor(meteor_or_params)
     args = (partition_size, max_in_flight, progress, total, timeout)
-    for chunk in _stream(meteor, segments, client, "lines", *args):
+    for chunk in _stream(meteor_or_params, segments, client, "lines", *args):
         for line, score, contribution, nrefs in chunk:
             yield SegmentLine(line, score, contribution, nrefs)
 
@@ -183,18 +182,6 @@ class StreamTotals:
     def __init__(self, meteor: Meteor) -> None:
         self.meteor = meteor
         self._totals = batch.Totals(meteor.params)
-
-    @property
-    def stats(self) -> Stats:
-        return self._totals.stats
-
-    @property
-    def n(self) -> int:
-        return self._totals.n
-
-    @property
-    def nrefs(self) -> int:
-        return self._totals.nrefs
 
     def add(self, r: MeteorResult) -> MeteorResult:
         """Count a record; returns it (for use inside a generator expression)."""

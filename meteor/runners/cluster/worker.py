@@ -27,15 +27,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners.transport import encode
 
-__all__ = [
-    "SCORERS",
-    "MeteorWorkerPlugin",
-    "collection_paused",
-    "load_scorer",
-    "score_partition",
-    "spec_key",
-    "worker_state",
-]
+__all__ = ["MeteorWorkerPlugin", "load_scorer", "score_partition", "worker_state"]
 
 # This process's scorers are meteor.batch's (SCORERS, by spec_key), as every worker
 # process's: one per setting, loaded once (meteor.batch.process_scorer).
