@@ -372,6 +372,12 @@ def signed(x: float, digits: int = 4) -> str:
     return ("+" if x > 0 else "−") + num(abs(x), digits)
 
 
+def interval(e: Any, digits: int = 4) -> str:
+    """An estimate with its interval (fields ``value``, ``low``, ``high``):
+    ``0.0900 [0.0218, 0.1560]`` in the UI's number format."""
+    return f"{num(e.value, digits)} [{num(e.low, digits)}, {num(e.high, digits)}]"
+
+
 def module_label(m: Module | str) -> str:
     """A stage's name in the UI language."""
     return t(m.value if isinstance(m, Module) else m)

@@ -111,15 +111,10 @@ EXAMPLE_BY_KEY = {e.key: e for e in EXAMPLES}
 
 
 def _load_example() -> None:
-    key = st.session_state.get("example")
-    ex = EXAMPLE_BY_KEY.get(key or "")
+    ex = EXAMPLE_BY_KEY.get(st.session_state.get("example") or "")
     if ex is None:
         return
-    st.session_state["hyp"] = ex.hyp
-    st.session_state["ref"] = ex.ref
-    if st.session_state.get("lang", "en") != ex.lang:
-        st.session_state["lang"] = ex.lang
-        on_lang_change()
+    load_pair(ex.hyp, ex.ref, ex.lang)
     st.session_state["example"] = None
 
 
@@ -250,15 +245,18 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
     """Validate the raw inputs, showing a message (never an exception) when they can't be scored."""
     hyp = hyp or ""
     ref = ref or ""
-    if len(hyp) > MAX_UI_CHARS:
-        st.warning(
-            t("too_long", what=t("what_hyp"), n=integer(len(hyp)), limit=integer(MAX_UI_CHARS))
-        )
-        return None
-    if len(ref) > MAX_UI_CHARS * MAX_UI_REFS:
-        st.warning(
-            t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
-        )
+
+    def too_long(what: str, text: str, limit: int) -> bool:
+        """Say so when ``text`` is longer than ``limit`` (the message names MAX_UI_CHARS)."""
+        if len(text) > limit:
+            st.warning(
+                t("too_long", what=t(what), n=integer(len(text)), limit=integer(MAX_UI_CHARS))
+            )
+        return len(text) > limit
+
+    if too_long("what_hyp", hyp, MAX_UI_CHARS) or too_long(
+        "what_ref", ref, MAX_UI_CHARS * MAX_UI_REFS
+    ):
         return None
     # one reference per line, by the library's line-break rule (the CLI's); blank lines skipped
     refs = tuple(line for line in split_lines(ref, limit=len(ref) + 1) if line.strip())
@@ -271,10 +269,6 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
     if len(refs) > MAX_UI_REFS:
         st.warning(t("too_many_refs", n=integer(len(refs)), limit=integer(MAX_UI_REFS)))
         return None
-    for r in refs:
-        if len(r) > MAX_UI_CHARS:
-            st.warning(
-                t("too_long", what=t("what_ref"), n=integer(len(r)), limit=integer(MAX_UI_CHARS))
-            )
-            return None
+    if any(too_long("what_ref", r, MAX_UI_CHARS) for r in refs):
+        return None
     return hyp, refs

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -77,12 +78,6 @@ def _total_steps(n: int) -> int:
     return n + pairs + (1 if pairs else 0) + 2
 
 
-def _report_key(
-    corpus: Corpus, setting: Setting, test: str = "ar", correction: str = "holm"
-) -> tuple[Any, ...]:
-    return ("corpus_report", corpus_key(corpus), setting, test, correction)
-
-
 def _test_settings() -> tuple[str, str]:
     """The report settings: the deciding test and the correction (two selects)."""
     row = st.container(horizontal=True, key="rp_settings")
@@ -102,7 +97,7 @@ def _build(
     meteor: Meteor,
     results: Mapping[str, CorpusResult],
     key: tuple[Any, ...],
-    tests: tuple[str, str] = ("ar", "holm"),
+    tests: tuple[str, str],
 ) -> CorpusReport:
     """The record, built once per key for every session (progress bar while it runs)."""
     kept = APP_CACHE.get(key)
@@ -164,7 +159,7 @@ def report_tabs(
     with tabs["ranking"]:
         st.caption(t("rp_intro"))
         tests = _test_settings()
-        key = _report_key(corpus, setting, *tests)
+        key = ("corpus_report", corpus_key(corpus), setting, *tests)
         n = len(results)
         # the request is recorded by the button's callback, before the run that builds: so
         # the button is drawn only while there is no report for this corpus and setting (a
@@ -196,7 +191,9 @@ def report_tabs(
         if rep is None:
             st.info(t("rp_build_first"))
         else:
-            _where(rep, key, corpus, results)
+            _one_system(rep, key, list(rep.systems))
+            if len(rep.systems) > 1:
+                _two_systems(rep, key, corpus, results, list(rep.systems))
 
 
 def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
@@ -381,14 +378,14 @@ class _Labels:
         return APP_CACHE.get(("report_label", *key, column, digest), make)  # type: ignore[no-any-return]
 
 
-def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None = None) -> None:
+def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels) -> None:
     names = [b.name for b in rep.buckets]
-    extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
+    extra = [f"label:{c}" for c in labels_of.columns()]
     extra = [x for x in extra if x not in names]
     name = st.selectbox(
         t("rp_bucketing"), names + extra, format_func=bucket_title, key="rp_bucketing"
     )
-    if name in extra and labels_of is not None:
+    if name in extra:
         got = labels_of.table(rep, name.removeprefix("label:"), key)
         if got is None:
             return
@@ -449,31 +446,15 @@ def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, An
     return rows, config
 
 
-def _where(
-    rep: CorpusReport,
-    key: tuple[Any, ...],
-    corpus: Corpus,
-    results: Mapping[str, CorpusResult],
-) -> None:
-    systems = list(rep.systems)
-    _one_system(rep, key, systems)
-    if len(systems) < 2:
-        return
-    _two_systems(rep, key, corpus, results, systems)
-
-
 def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:
     """The stage and fragmentation figures, then the chosen system's most-missed reference
     words, unmatched hypothesis words and stage shares."""
     labels = figure_labels()
-    plotly(
-        shared_figure((*key, "stages"), lambda: report_figures.stage_figure(rep, labels)),
-        key="rp_fig_stages",
-    )
-    plotly(
-        shared_figure((*key, "frag"), lambda: report_figures.frag_figure(rep, labels)),
-        key="rp_fig_frag",
-    )
+    for name, make in (
+        ("stages", report_figures.stage_figure),
+        ("frag", report_figures.frag_figure),
+    ):
+        plotly(shared_figure((*key, name), partial(make, rep, labels)), key=f"rp_fig_{name}")
     system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
     loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
     st.caption(

@@ -23,15 +23,14 @@ from meteor.io.spans import (
     QE_CATEGORIES,
     SKIP_TEXT,
     Annotation,
-    SkippedRow,
     SkipReason,
     SpanSet,
     annotation_from_strings,
 )
 from meteor.params import Params
-from meteor.types import Alignment, CorpusResult, MeteorResult
+from meteor.types import Alignment, CorpusResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
-from pages._i18n import Translator, freeze, integer, module_label, num, signed
+from pages._i18n import Translator, freeze, integer, interval, module_label, num, signed
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._widgets import md_escape, md_fill, table
@@ -40,7 +39,6 @@ __all__ = [
     "PARAM",
     "CorpusSpans",
     "agreement_section",
-    "cells_of",
     "corpus_annotations",
     "corpus_section",
     "inspect_annotation",
@@ -160,11 +158,6 @@ def with_detail(text: str, exc: BaseException) -> str:
     the error worded in the UI language (:func:`pages._input_messages.input_message`:
     Russian from its code; English, the library's line), names escaped."""
     return md_fill(text, detail=input_message(exc))
-
-
-def cells_of(r: MeteorResult, params: Params, ann: Annotation) -> SegmentSpans:
-    """The library's record of the pair's tokens, cells and costs."""
-    return segment_spans(r, ann, params)
 
 
 def show_cells(seg: SegmentSpans) -> None:
@@ -328,17 +321,13 @@ def read_summary(spans: SpanSet) -> str:
     return "; ".join(parts)
 
 
-def notice_text(row: SkippedRow) -> str:
-    """A skipped row's notice in the UI language (English: ``str(row)``, the library's)."""
-    return ct(f"spans_skip_{row.reason}", **row.fields())
-
-
 def show_read(spans: SpanSet) -> None:
     """What was read (:func:`read_summary`) and a warning per skipped row, then how many
-    more were skipped; file names and the user's text as they are (escaped)."""
+    more were skipped; file names and the user's text as they are (escaped).  A skipped
+    row's notice is in the UI language (English: ``str(row)``, the library's)."""
     st.caption(md_escape(read_summary(spans)))
     for row in spans.notices:
-        st.warning(md_escape(notice_text(row)))
+        st.warning(md_escape(ct(f"spans_skip_{row.reason}", **row.fields())))
     if spans.unlisted:
         st.warning(md_escape(ct("spans_skip_more", n=integer(spans.unlisted))))
 
@@ -472,10 +461,6 @@ AGREEMENT_STRINGS = freeze(
 at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
 
 
-def _ci(i: Any) -> str:
-    return f"{num(i.value, 3)} [{num(i.low, 3)}, {num(i.high, 3)}]"
-
-
 def agreement_section(
     corpus: Any, presets: Any, lang: str, key: tuple[Any, ...], cache: Any
 ) -> None:
@@ -535,9 +520,9 @@ def agreement_section(
                 at_("spans_col_errors"): integer(o.error_tokens),
                 at_("spans_col_flagged"): integer(o.flagged),
                 at_("spans_col_both"): integer(o.flagged_errors),
-                at_("spans_col_p"): _ci(o.precision),
-                at_("spans_col_r"): _ci(o.recall),
-                "F1": _ci(o.f1),
+                at_("spans_col_p"): interval(o.precision, 3),
+                at_("spans_col_r"): interval(o.recall, 3),
+                "F1": interval(o.f1, 3),
                 at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
             }
         )

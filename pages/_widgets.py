@@ -144,6 +144,15 @@ def plotly(fig: Any, key: str) -> None:
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 
+def chart_points(fig: Any, key: str) -> list[Any]:
+    """Show a figure whose points can be selected (:func:`localized`; a selection reruns
+    the page); the selected points that carry ``customdata``."""
+    st.plotly_chart(
+        localized(fig), key=key, on_select="rerun", selection_mode=("points",), width="stretch"
+    )
+    return [p for p in selected(key, "points") if p.get("customdata")]
+
+
 def uploader_css(button: str, limit: str, scope: str = "") -> str:
     """``<style>`` for Streamlit's file drop zones (those below ``scope``, a CSS selector):
     they write "Upload" and "200MB per file" in English whatever the interface, so those are

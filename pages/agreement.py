@@ -30,7 +30,7 @@ from pages._i18n import integer, num, t
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import code_span, localized, plotly, selected, table, with_progress
+from pages._widgets import chart_points, code_span, plotly, table, with_progress
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -39,7 +39,7 @@ SYMBOLS = agreement_figures.PARAM_SYMBOLS
 
 def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | None:
     """The "Tune" controls: base preset, objective, weights, grouping, k and rounds."""
-    meteors = [m.name for m in run.scores if m.kind == "preset"]
+    meteors = [m.name for m in run.agreement.scores if m.kind == "preset"]
     if not meteors:
         st.info(t("agr_tune_none"))
         return None
@@ -213,19 +213,12 @@ def darr_note(run: view.Run) -> str:
 
 def show_scatter(run: view.Run) -> None:
     st.subheader(t("agr_scatter_title"))
-    names = [m.name for m in run.scores]
+    names = [m.name for m in run.agreement.scores]
     name = st.selectbox(t("agr_scatter_metric"), names, key="agr_scatter_metric")
-    scores = run.score(name)
+    scores = run.agreement.scores_of(name)
     fig = agreement_figures.scatter(run.judged, scores, labels=view.fig_labels())
-    st.plotly_chart(
-        localized(fig),
-        key="agr_scatter",
-        on_select="rerun",
-        selection_mode=("points",),
-        width="stretch",
-    )
+    points = chart_points(fig, "agr_scatter")
     st.caption(t("agr_scatter_caption"))
-    points = [p for p in selected("agr_scatter", "points") if p.get("customdata")]
     if not points:
         return
     row = int(points[0]["customdata"][0])
@@ -252,7 +245,7 @@ def show_scatter(run: view.Run) -> None:
 
 def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
     st.subheader(t("agr_heat_title"))
-    meteors = [m.name for m in run.scores if m.kind == "preset" and m.stats is not None]
+    meteors = [m.name for m in run.agreement.scores if m.kind == "preset" and m.stats is not None]
     if not meteors:
         st.info(t("agr_heat_none"))
         return
@@ -373,7 +366,14 @@ def main() -> None:
         st.info(t("agr_need_metric"))
         return
     judged_key = (name, view.digest(data), human, tuple(columns), higher, darr_column, threshold)
-    run_id = view.run_key(judged_key, presets, baselines, columns, int(resamples))
+    run_id = (
+        "agr_run",
+        judged_key,
+        tuple(presets),
+        tuple(baselines),
+        tuple(columns),
+        int(resamples),
+    )
     st.button(
         t("agr_run"), type="primary", key="agr_run", on_click=_want, args=("agr_run_id", run_id)
     )

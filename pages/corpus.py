@@ -10,7 +10,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
-from meteor.analysis.significance import PairedStat, segment_differences
+from meteor.analysis.significance import segment_differences
 from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.io.record_files import report, segments_csv, segments_jsonl, write_alignments
 from meteor.json_numbers import json_text
@@ -38,7 +38,7 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import download, localized, plotly, selected, table, uploader_css
+from pages._widgets import chart_points, download, plotly, selected, table, uploader_css
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -306,20 +306,15 @@ st.html(
 if source == "demo":
     corpus = demo_corpus()
 else:
-    c1, c2 = st.columns(2)
-    hyp_files = c1.file_uploader(
-        t("corpus_hyp_files"),
-        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
-        accept_multiple_files=True,
-        key="corpus_hyp_files",
-        max_upload_size=MAX_UPLOAD_MB,
-    )
-    ref_files = c2.file_uploader(
-        t("corpus_ref_files"),
-        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
-        accept_multiple_files=True,
-        key="corpus_ref_files",
-        max_upload_size=MAX_UPLOAD_MB,
+    hyp_files, ref_files = (
+        col.file_uploader(
+            t(key),
+            help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
+            accept_multiple_files=True,
+            key=key,
+            max_upload_size=MAX_UPLOAD_MB,
+        )
+        for col, key in zip(st.columns(2), ("corpus_hyp_files", "corpus_ref_files"), strict=True)
     )
     if not hyp_files:
         st.info(t("corpus_need_files"))
@@ -409,11 +404,6 @@ else:
 if len(names) > 1:
     plotly(corpus_figures.interval_bars(intervals, labels=corpus_fig_labels()), key="corpus_bars")
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
-
-
-def _p_text(stat: PairedStat, samples: int) -> str:
-    """``= 0.0712``, or ``< 0.002`` when no resample crossed 0 (p below 2/B)."""
-    return p_value(stat.p_value, bootstrap_resolution(samples), relation=True)
 
 
 tab_names = ["segments", "dist", "compare", *REPORT_TABS, "export"]
@@ -527,15 +517,10 @@ with tabs["segments"]:
 with tabs["dist"]:
     plotly(corpus_figures.distributions(results, labels=corpus_fig_labels()), key="corpus_dists")
     st.caption(t("corpus_dist_caption"))
-    st.plotly_chart(
-        localized(corpus_figures.score_vs_length(results, labels=corpus_fig_labels())),
-        key="corpus_len",
-        on_select="rerun",
-        selection_mode=("points",),
-        width="stretch",
+    points = chart_points(
+        corpus_figures.score_vs_length(results, labels=corpus_fig_labels()), "corpus_len"
     )
     st.caption(t("corpus_len_caption"))
-    points = [p for p in selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
@@ -585,7 +570,8 @@ with tabs["compare"]:
                         "corpus_p",
                         low=signed(stat.difference_interval.low),
                         high=signed(stat.difference_interval.high),
-                        p=_p_text(stat, pb.n_samples),
+                        # "= 0.0712", or "< 0.002" when no resample crossed 0 (p below 2/B)
+                        p=p_value(stat.p_value, bootstrap_resolution(pb.n_samples), relation=True),
                         p_sb=p_value(stat.p_value_sacrebleu, plus_one_resolution(pb.n_samples)),
                         n=integer(pb.n_samples),
                         wins=percent(stat.b_wins),
@@ -593,17 +579,10 @@ with tabs["compare"]:
                 )
             # both systems on the segments both have (the whole results when they match)
             ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
-            st.plotly_chart(
-                localized(
-                    corpus_figures.ab_scatter(
-                        ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
-                    )
-                ),
-                key="corpus_ab",
-                on_select="rerun",
-                selection_mode=("points",),
-                width="stretch",
+            fig = corpus_figures.ab_scatter(
+                ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
             )
+            pts = chart_points(fig, "corpus_ab")
             st.caption(t("corpus_scatter_caption"))
             diffs = segment_differences(ra, rb)
             top = 10
@@ -636,7 +615,6 @@ with tabs["compare"]:
                 sel = selected(key, "rows")
                 if sel and sel[0] < len(items):
                     chosen = items[sel[0]].index
-            pts = [p for p in selected("corpus_ab", "points") if p.get("customdata")]
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))

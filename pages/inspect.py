@@ -10,6 +10,7 @@ import streamlit as st
 
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain.record import Explanation
+from meteor.analysis.spans import segment_spans
 from meteor.io import record_files
 from meteor.json_numbers import json_text
 from meteor.types import MeteorResult, Module
@@ -357,7 +358,7 @@ def pair_section() -> None:
     r = a.result
     score_card(r)
     human = spans_view.inspect_annotation(hyp)  # the human error spans the URL carries
-    cells = spans_view.cells_of(r, a.params, human) if human is not None else None
+    cells = segment_spans(r, human, a.params) if human is not None else None
     if cells is not None:
         spans_view.show_cells(cells)
     show_token_notices(r, a.params)
