@@ -251,10 +251,11 @@ def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
         return
     c1, c2, c3, c4 = st.columns(4)
     metric = c1.selectbox(t("agr_heat_metric"), meteors, key="agr_heat_metric")
-    x = c2.selectbox(t("agr_heat_x"), GRID_PARAMS, index=0, key="agr_heat_x",
-                     format_func=SYMBOLS.__getitem__)  # fmt: skip
-    y = c3.selectbox(t("agr_heat_y"), GRID_PARAMS, index=1, key="agr_heat_y",
-                     format_func=SYMBOLS.__getitem__)  # fmt: skip
+    x, y = (
+        col.selectbox(t(f"agr_heat_{axis}"), GRID_PARAMS, index=k, key=f"agr_heat_{axis}",
+                      format_func=SYMBOLS.__getitem__)
+        for k, (col, axis) in enumerate(((c2, "x"), (c3, "y")))
+    )  # fmt: skip
     key = c4.selectbox(
         t("agr_heat_measure"), list(view.MEASURES), key="agr_heat_measure",
         format_func=view.measure_label,
@@ -270,16 +271,15 @@ def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
     st.caption(t("agr_heat_caption"))
     best = grid.best()
     bx, by = (best[0], best[1]) if best is not None else grid.base
-    u1, u2 = st.columns(2)
-    xv = u1.selectbox(
-        t("agr_use_value", param=SYMBOLS[x]), grid.x_values,
-        index=grid.x_values.index(bx) if bx in grid.x_values else 0,
-        format_func=lambda v: num(v, 2), key=f"agr_use_x_{x}",
-    )  # fmt: skip
-    yv = u2.selectbox(
-        t("agr_use_value", param=SYMBOLS[y]), grid.y_values,
-        index=grid.y_values.index(by) if by in grid.y_values else 0,
-        format_func=lambda v: num(v, 2), key=f"agr_use_y_{y}",
+    xv, yv = (
+        col.selectbox(
+            t("agr_use_value", param=SYMBOLS[p]), values,
+            index=values.index(start) if start in values else 0,
+            format_func=lambda v: num(v, 2), key=f"agr_use_{axis}_{p}",
+        )
+        for col, axis, p, values, start in zip(
+            st.columns(2), "xy", (x, y), (grid.x_values, grid.y_values), (bx, by), strict=True
+        )
     )  # fmt: skip
     st.button(
         t("agr_use"),

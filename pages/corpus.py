@@ -359,19 +359,12 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             {
                 "system": name,
                 "score": num(res.score),
-                "score_ci": t(
-                    "corpus_ci_range",
-                    low=num(intervals[name].corpus.low),
-                    high=num(intervals[name].corpus.high),
-                ),
+                "score_ci": t("corpus_ci_range", low=num(ci.low), high=num(ci.high)),
                 "mean": num(res.mean_segment_score),
-                "mean_ci": t(
-                    "corpus_ci_range",
-                    low=num(intervals[name].mean_segment.low),
-                    high=num(intervals[name].mean_segment.high),
-                ),
+                "mean_ci": t("corpus_ci_range", low=num(cm.low), high=num(cm.high)),
             }
             for name, res in results.items()
+            for ci, cm in [(intervals[name].corpus, intervals[name].mean_segment)]
         ],
         "corpus_summary",
         column_config={
