@@ -255,7 +255,6 @@ CORPUS_STRINGS = freeze(
             for reason, text in SKIP_TEXT.items()
         },
         "spans_skip_more": {"en": MORE_SKIPPED_TEXT, "ru": "… и ещё пропущено строк: {n}"},
-        "spans_col_system": {"en": "system", "ru": "система"},
         "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
         "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
         "spans_col_blind": {"en": "blind spots", "ru": "слепые пятна"},
@@ -263,7 +262,6 @@ CORPUS_STRINGS = freeze(
         "spans_col_seen": {"en": "seen errors", "ru": "замеченные ошибки"},
         "spans_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
         "spans_col_open": {"en": "Inspect", "ru": "Разбор"},
-        "spans_open": {"en": "open", "ru": "открыть"},
     }
 )
 ct = Translator(STRINGS, CORPUS_STRINGS)
@@ -387,7 +385,7 @@ def corpus_section(
             anns.append(ann)
             rows.append(
                 {
-                    ct("spans_col_system"): name,
+                    ct("rp_col_system"): name,
                     ct("spans_col_seg"): seg_id,
                     ct("spans_col_disagree"): seg.disagreement,
                     ct("spans_col_blind"): seg.counts["unmatched_ok"],
@@ -417,13 +415,13 @@ def corpus_section(
         "corpus_span_rows",
         column_config={
             "open": st.column_config.LinkColumn(
-                ct("spans_col_open"), display_text=ct("spans_open"), width="small"
+                ct("spans_col_open"), display_text=ct("rp_open"), width="small"
             )
         },
         # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
         # (tests/browser/test_browser_spans_corpus.py)
         column_order=[
-            ct("spans_col_system"),
+            ct("rp_col_system"),
             ct("spans_col_seg"),
             "open",
             *(ct(f"spans_col_{c}") for c in ("disagree", "blind", "unseen", "seen", "hyp")),

@@ -5,7 +5,7 @@ paired bootstrap, and export everything."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 
 import streamlit as st
 
@@ -15,7 +15,6 @@ from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.io.record_files import report, segments_csv, segments_jsonl, write_alignments
 from meteor.json_numbers import json_text
 from meteor.metric import jar_text
-from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures
 from pages import _spans_view as spans_view
 from pages._corpus_common import (
@@ -120,12 +119,10 @@ PAGE_STRINGS = freeze(
             "en": "The average of the segment scores — what many scripts report instead.",
             "ru": "Среднее оценок сегментов — то, что вместо неё сообщают многие скрипты.",
         },
-        "corpus_col_system": {"en": "system", "ru": "система"},
         "corpus_col_score": {
             "en": "corpus METEOR (summed statistics)",
             "ru": "METEOR корпуса (сумма статистик)",
         },
-        "corpus_col_mean": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
         "corpus_col_ci": {"en": "95% CI", "ru": "95% ДИ"},
         "corpus_ci_range": {"en": "[{low}, {high}]", "ru": "[{low}; {high}]"},
         "corpus_summary_caption": {
@@ -144,7 +141,6 @@ PAGE_STRINGS = freeze(
         "corpus_tab_dist": {"en": "Distributions", "ru": "Распределения"},
         "corpus_tab_compare": {"en": "Compare two systems", "ru": "Сравнение двух систем"},
         "corpus_tab_export": {"en": "Export", "ru": "Экспорт"},
-        "corpus_system": {"en": "System", "ru": "Система"},
         "corpus_sort": {"en": "Sort by", "ru": "Сортировать по"},
         "corpus_desc": {"en": "Descending", "ru": "По убыванию"},
         "corpus_range": {"en": "Segment score between", "ru": "Оценка сегмента в пределах"},
@@ -182,10 +178,8 @@ PAGE_STRINGS = freeze(
         "corpus_col_len": {"en": "ref len", "ru": "дл. эт."},
         "corpus_col_hyp_len": {"en": "hyp len", "ru": "дл. гип."},
         "corpus_col_best": {"en": "best ref", "ru": "лучший эт."},
-        "corpus_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
         "corpus_col_ref": {"en": "best reference", "ru": "лучший эталон"},
         "corpus_col_link": {"en": "Inspect", "ru": "Разбор"},
-        "corpus_open": {"en": "open", "ru": "открыть"},
         "corpus_dist_caption": {
             "en": "Segment scores, precision, recall and fragmentation (chunks per matched "
             "word); undefined values (no match, empty side) are left out.",
@@ -202,7 +196,6 @@ PAGE_STRINGS = freeze(
             "ru": "Загрузите две или больше систем (с одними эталонами), чтобы сравнить их.",
         },
         "corpus_sys_a": {"en": "System A (baseline)", "ru": "Система A (базовая)"},
-        "corpus_sys_b": {"en": "System B", "ru": "Система B"},
         "corpus_diff_label": {
             "en": "Corpus METEOR difference B − A",
             "ru": "Разность METEOR корпуса B − A",
@@ -254,8 +247,6 @@ PAGE_STRINGS = freeze(
         "corpus_wins": {"en": "B's largest wins", "ru": "Наибольшие выигрыши B"},
         "corpus_losses": {"en": "B's largest losses", "ru": "Наибольшие проигрыши B"},
         "corpus_col_a": {"en": "A", "ru": "A"},
-        "corpus_col_b": {"en": "B", "ru": "B"},
-        "corpus_col_diff": {"en": "B − A", "ru": "B − A"},
         "corpus_pair_pick": {
             "en": "Select a row or a point to see both alignments side by side.",
             "ru": "Выберите строку или точку, чтобы увидеть оба выравнивания рядом.",
@@ -368,12 +359,12 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
         ],
         "corpus_summary",
         column_config={
-            "system": st.column_config.TextColumn(t("corpus_col_system")),
+            "system": st.column_config.TextColumn(t("rp_col_system")),
             "score": st.column_config.TextColumn(
                 t("corpus_col_score"), help=t("corpus_score_help")
             ),
             "score_ci": st.column_config.TextColumn(t("corpus_col_ci")),
-            "mean": st.column_config.TextColumn(t("corpus_col_mean"), help=t("corpus_mean_help")),
+            "mean": st.column_config.TextColumn(t("rp_col_mean"), help=t("corpus_mean_help")),
             "mean_ci": st.column_config.TextColumn(t("corpus_col_ci")),
         },
         height=(len(names) + 1) * 35 + 3,  # every system, no scrolling
@@ -411,7 +402,7 @@ tabs = dict(
 # -- segments -------------------------------------------------------------------------
 with tabs["segments"]:
     system = (
-        st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
+        st.selectbox(t("rp_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
     # human error spans of the hypotheses, when uploaded (the box is under the table):
@@ -458,10 +449,10 @@ with tabs["segments"]:
             "ref_len": st.column_config.NumberColumn(t("corpus_col_len")),
             "hyp_len": st.column_config.NumberColumn(t("corpus_col_hyp_len")),
             "best_ref": st.column_config.NumberColumn(t("corpus_col_best")),
-            "hyp": st.column_config.TextColumn(t("corpus_col_hyp"), width=220),
+            "hyp": st.column_config.TextColumn(t("col_hyp"), width=220),
             "ref": st.column_config.TextColumn(t("corpus_col_ref"), width=220),
             "inspect": st.column_config.LinkColumn(
-                t("corpus_col_link"), display_text=t("corpus_open"), width="small"
+                t("corpus_col_link"), display_text=t("rp_open"), width="small"
             ),
         },
         # what a reader looks for first (the open link and the texts) before the numbers:
@@ -526,7 +517,7 @@ with tabs["compare"]:
     else:
         s1, s2 = st.columns(2)
         name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
-        name_b = s2.selectbox(t("corpus_sys_b"), names, index=1, key="corpus_sys_b")
+        name_b = s2.selectbox(t("rp_sys_b"), names, index=1, key="corpus_sys_b")
         pb = (
             None
             if name_a == name_b
@@ -594,9 +585,9 @@ with tabs["compare"]:
                             t("corpus_col_seg"): pos_a[d.index] + 1,
                             t("corpus_col_id"): corpus.ids_of(name_a)[pos_a[d.index]],
                             t("corpus_col_a"): num(d.score_a),
-                            t("corpus_col_b"): num(d.score_b),
-                            t("corpus_col_diff"): signed(d.difference),
-                            t("corpus_col_hyp"): ra.segments[d.index].hyp,
+                            t("rp_col_b"): num(d.score_b),
+                            t("rp_col_diff"): signed(d.difference),
+                            t("col_hyp"): ra.segments[d.index].hyp,
                         }
                         for d in items
                     ],
@@ -663,14 +654,11 @@ with tabs["export"]:
     ):
         download(row, t(f"corpus_dl_{what}"), make, file_name, mime, f"corpus_dl_{what}")
 
-    def _alignments(res: CorpusResult) -> Callable[[], str]:
-        return lambda: write_alignments(res.segments, meteor.params.modules)
-
     for k, (n, r) in enumerate(results.items()):
         download(
             row,
             t("corpus_dl_align", system=safe_name(n if len(n) <= 40 else n[:39] + "…")),
-            _alignments(r),
+            partial(write_alignments, r.segments, meteor.params.modules),
             f"{n}-align.out",
             "text/plain",
             f"corpus_dl_align_{k}",
