@@ -25,8 +25,7 @@ from meteor.analysis.agreement import (
     score_metrics,
 )
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
-from meteor.analysis.agreement_stats import MEASURES
-from meteor.analysis.tune import OBJECTIVES, TuneResult, group_folds, tune
+from meteor.analysis.tune import TuneResult, group_folds, tune
 from meteor.io.scores import numeric_columns
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
@@ -358,35 +357,3 @@ def use_setting(preset: str, values: dict[str, float]) -> None:
     for k, v in values.items():
         ss[k] = float(v)
     ss["agr_used"] = (preset, dict(values))
-
-
-__all__ = [
-    "DEMO_FILE",
-    "DEMO_HUMAN",
-    "MEASURES",
-    "OBJECTIVES",
-    "RESAMPLES",
-    "STATISTICS",
-    "Run",
-    "TuneChoices",
-    "data_sha256",
-    "fold_rows",
-    "group_columns",
-    "group_labels",
-    "objective_label",
-    "param_rows",
-    "tune_run",
-    "comparison_rows",
-    "compute_run",
-    "default_darr_column",
-    "digest",
-    "fig_labels",
-    "file_columns",
-    "grid_of",
-    "judged_of",
-    "main_presets",
-    "measure_label",
-    "row_of",
-    "table_rows",
-    "use_setting",
-]

@@ -22,16 +22,7 @@ import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from meteor.memo import ByteBoundedMemo, Sized, deep_size
-
-__all__ = [
-    "APP_CACHE",
-    "APP_CACHE_ENV",
-    "LoadJob",
-    "Sized",
-    "deep_size",
-    "load_once",
-]
+from meteor.memo import ByteBoundedMemo
 
 APP_CACHE_ENV = "METEOR_APP_CACHE_MB"
 DEFAULT_APP_CACHE_MB = 256

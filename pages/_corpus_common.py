@@ -40,24 +40,6 @@ from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting, preset_values
 from pages._widgets import headline, plotly
 
-__all__ = [
-    "BOOTSTRAP_SAMPLES",
-    "CACHE_ENTRIES",
-    "corpus_key",
-    "filter_sort",
-    "get_intervals",
-    "get_paired",
-    "inspect_link",
-    "inspect_url",
-    "load_uploads",
-    "percent",
-    "safe_name",
-    "scored",
-    "show_segment",
-    "cached_rows",
-    "common_results",
-]
-
 #: Resamples for the page's intervals and paired test (sacreBLEU's default).
 BOOTSTRAP_SAMPLES = 1000
 #: Scored corpora kept per session.

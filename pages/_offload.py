@@ -35,26 +35,11 @@ from meteor import batch
 from meteor.analysis import compare_settings
 from meteor.analysis.explain.record import Explanation, explain
 from meteor.errors import ParamError
+from meteor.memo import Sized, deep_size
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.scoring import Breakdown
 from meteor.types import MeteorResult
-from pages._cache import Sized, deep_size
-
-__all__ = [
-    "LONG_WORDS",
-    "OFFLOADER",
-    "WORKERS_ENV",
-    "Analysis",
-    "Offloader",
-    "analyse_here",
-    "explain_pair",
-    "is_long",
-    "make_scorer",
-    "pair_record",
-    "pair_words",
-    "score_pair",
-]
 
 T = TypeVar("T")
 

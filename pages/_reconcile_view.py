@@ -24,8 +24,6 @@ from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
 from pages._strings_reconcile import REASONS_RU
 from pages._widgets import md_escape, plotly, setting_md, table
 
-__all__ = ["group_labels", "reason_text", "reconcile_for", "show_reconcile"]
-
 #: The groups a reconciliation may name (meteor.analysis.reconcile_groups), translated here.
 GROUP_KEYS = (
     "text",

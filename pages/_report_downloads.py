@@ -28,8 +28,6 @@ from pages._corpus_common import safe_name
 from pages._i18n import integer, t
 from pages._widgets import download
 
-__all__ = ["IMAGE_TYPES", "bucket_title", "figure_downloads", "figure_titles"]
-
 #: format → MIME type of the download
 IMAGE_TYPES = {"svg": "image/svg+xml", "pdf": "application/pdf"}
 

@@ -40,8 +40,6 @@ from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
 from pages._widgets import download, plotly, shared_figure, table
 
-__all__ = ["REPORT_TABS", "figure_labels", "report_exports", "report_tabs"]
-
 #: The Corpus page's tabs this module fills (their labels: ``corpus_tab_<name>``).
 REPORT_TABS = ("ranking", "buckets", "where")
 

@@ -21,10 +21,11 @@ import streamlit as st
 from meteor import ParamError, ResourceError
 from meteor.analysis.explain import walkthrough as walk
 from meteor.analysis.explain.record import Explanation, explain
+from meteor.memo import Sized
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.resources import import_nltk
-from pages._cache import APP_CACHE, Sized, load_once
+from pages._cache import APP_CACHE, load_once
 from pages._i18n import t
 from pages._offload import (
     OFFLOADER,

@@ -35,19 +35,6 @@ from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._widgets import md_escape, md_fill, table
 
-__all__ = [
-    "PARAM",
-    "CorpusSpans",
-    "agreement_section",
-    "corpus_annotations",
-    "corpus_section",
-    "inspect_annotation",
-    "link_figure",
-    "show_cells",
-    "span_labels",
-    "with_spans",
-]
-
 #: The URL parameter that carries a pair's human error spans (one value per span).
 PARAM = "spans"
 

@@ -16,7 +16,8 @@ import streamlit as st
 
 from meteor.analysis.agreement import BASELINES
 from meteor.analysis.agreement_grid import GRID_PARAMS
-from meteor.analysis.tune import TuneResult
+from meteor.analysis.agreement_stats import MEASURES
+from meteor.analysis.tune import OBJECTIVES, TuneResult
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.presets import PRESETS, preset_names
@@ -46,7 +47,7 @@ def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | N
     c1, c2 = st.columns(2)
     base = c1.selectbox(t("agr_tune_base"), meteors, key="agr_tune_base")
     objective = c2.selectbox(
-        t("agr_tune_objective"), list(view.OBJECTIVES), key="agr_tune_objective",
+        t("agr_tune_objective"), list(OBJECTIVES), key="agr_tune_objective",
         format_func=view.objective_label,
     )  # fmt: skip
     weights = st.checkbox(
@@ -257,7 +258,7 @@ def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
         for k, (col, axis) in enumerate(((c2, "x"), (c3, "y")))
     )  # fmt: skip
     key = c4.selectbox(
-        t("agr_heat_measure"), list(view.MEASURES), key="agr_heat_measure",
+        t("agr_heat_measure"), list(MEASURES), key="agr_heat_measure",
         format_func=view.measure_label,
     )  # fmt: skip
     if x == y:
