@@ -26,7 +26,11 @@ from meteor.analysis.agreement import (
 )
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
 from meteor.analysis.tune import TuneResult, group_folds, tune
+from meteor.io.labels import read_groups
+from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
+from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
 from meteor.io.scores import numeric_columns
+from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
@@ -173,9 +177,6 @@ class TuneChoices:
 def group_columns(name: str, data: bytes) -> list[str]:
     """The input's columns a fold may group by (a document or talk id, …): every column but
     the system, segment-id, hypothesis and reference fields (the header read once)."""
-    from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
-    from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
-    from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 
     def header() -> list[str]:
         kind = detect_format(name, None)
@@ -196,8 +197,6 @@ def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[st
     CLI's, :func:`meteor.io.labels.read_groups`)."""
     if column == "system":
         return "system"
-    from meteor.io.labels import read_groups
-
     labels = read_groups([(name, data)], column, None)
     corpus = judged.corpus
     return [labels[f"{s}\t{seg}"] for s, _ in corpus.systems for seg in corpus.ids_of(s)]

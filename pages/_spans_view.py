@@ -10,12 +10,22 @@ and the page goes on without them.  Every string here is English and Russian.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
-from meteor.analysis.spans import CELLS, RATER_RULES, RaterRule, SegmentSpans, segment_spans
+from meteor.analysis.spans import (
+    CELLS,
+    RATER_RULES,
+    RaterRule,
+    SegmentSpans,
+    count_spans,
+    segment_spans,
+)
+from meteor.analysis.spans_table import setting_table, span_report
 from meteor.errors import InputError
 from meteor.io.read import MAX_BYTES
 from meteor.io.spans import (
@@ -26,7 +36,10 @@ from meteor.io.spans import (
     SkipReason,
     SpanSet,
     annotation_from_strings,
+    read_spans,
+    span_strings,
 )
+from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.types import Alignment, CorpusResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
@@ -269,10 +282,6 @@ def rater_choice(key: str) -> RaterRule:
 
 def with_spans(url: str, ann: Annotation | None) -> str:
     """An Inspect link (``url``) carrying the pair's human error spans, when it has any."""
-    from urllib.parse import urlencode
-
-    from meteor.io.spans import span_strings
-
     values = span_strings(ann) if ann is not None else []
     return url + "&" + urlencode([(PARAM, v) for v in values]) if values else url
 
@@ -321,8 +330,6 @@ def corpus_annotations(corpus: Any) -> CorpusSpans:
     """The annotations uploaded on the Corpus page (read before the segment table is drawn,
     so that its Inspect links carry each segment's spans; the upload box is further down,
     in :func:`corpus_section`)."""
-    from meteor.io.spans import read_spans
-
     files = st.session_state.get(CORPUS_FILES) or []
     if not files:
         return CorpusSpans()
@@ -342,9 +349,6 @@ def corpus_section(
     """Corpus: an upload of annotations (read by :func:`corpus_annotations`) and the rater
     rule; then this setting's span numbers and the segments sorted by disagreement, each
     one click from Inspect (``link(result)``: its URL; ``ids_of(system)``: the seg ids)."""
-    from meteor.analysis.spans import count_spans
-    from meteor.analysis.spans_table import setting_table
-
     st.subheader(ct("spans_corpus_title"))
     st.file_uploader(
         ct("spans_upload"),
@@ -451,12 +455,6 @@ def agreement_section(
 ) -> None:
     """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
     then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
-    import hashlib
-
-    from meteor.analysis.spans_table import span_report
-    from meteor.io.spans import read_spans
-    from meteor.metric import Meteor
-
     st.subheader(at_("spans_agr_title"))
     files = st.file_uploader(
         at_("spans_upload"),

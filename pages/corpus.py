@@ -44,9 +44,13 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
-#: The segment table's columns taken from the rows as they are (best_ref and inspect are made).
-TABLE_FIELDS = tuple(
-    "segment seg_id score precision recall frag chunks ref_len hyp_len hyp ref".split()
+#: The segment table's columns in their order (best_ref and inspect are made, the others
+#: taken from the rows as they are): what a reader looks for first (the open link and the
+#: texts) before the numbers: all 13 columns are wider than the page, and the texts used to
+#: be last; the four fit a 1100-px window (tests/browser/test_browser_truncation.py)
+TABLE_COLUMNS = tuple(
+    "segment inspect hyp ref score precision recall frag chunks hyp_len ref_len best_ref "
+    "seg_id".split()
 )
 
 #: Beyond this many systems the summary is one table row per system, not two cards each.
@@ -428,8 +432,8 @@ with tabs["segments"]:
     st.caption(t("corpus_shown", shown=integer(len(rows)), n=integer(len(res.segments))))
     table(
         [
-            {
-                **{k: r[k] for k in TABLE_FIELDS},
+            {k: r.get(k) for k in TABLE_COLUMNS}
+            | {
                 "best_ref": r["best_ref_index"] + 1,
                 "inspect": spans_view.with_spans(
                     r["inspect"], annotations.annotation(system, r["seg_id"])
@@ -455,24 +459,6 @@ with tabs["segments"]:
                 t("corpus_col_link"), display_text=t("rp_open"), width="small"
             ),
         },
-        # what a reader looks for first (the open link and the texts) before the numbers:
-        # all 13 columns are wider than the page, and the texts used to be last; the four
-        # fit a 1100-px window (tests/browser/test_browser_truncation.py)
-        column_order=(
-            "segment",
-            "inspect",
-            "hyp",
-            "ref",
-            "score",
-            "precision",
-            "recall",
-            "frag",
-            "chunks",
-            "hyp_len",
-            "ref_len",
-            "best_ref",
-            "seg_id",
-        ),
         on_select="rerun",
         selection_mode="single-row",
     )
