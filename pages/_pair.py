@@ -130,12 +130,6 @@ def load_pair(hyp: str, ref: str, lang: str | None = None, preset: str | None = 
         reset_params()
 
 
-def _page_id() -> str:
-    """The running page (its script hash); ``""`` outside a script run."""
-    ctx = get_script_run_ctx()
-    return ctx.page_script_hash if ctx is not None else ""
-
-
 #: The pair each language shows when nothing is typed: its first example.
 LANGUAGE_EXAMPLE: dict[str, Example] = {e.lang: e for e in reversed(EXAMPLES)}
 
@@ -180,7 +174,8 @@ def _language_example() -> None:
 
 def _reassert_on_page_switch() -> None:
     """On another page than the last run's, write back the pair Streamlit holds."""
-    page = _page_id()
+    ctx = get_script_run_ctx()
+    page = ctx.page_script_hash if ctx is not None else ""  # the running page ("": no run)
     if st.session_state.get("_pair_page") != page:
         for key in ("hyp", "ref"):
             if st.session_state.get(key) is not None:

@@ -38,7 +38,7 @@ from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
-from pages._widgets import download, plotly, shared_figure, table
+from pages._widgets import download, plotly, remember, shared_figure, table
 
 #: The Corpus page's tabs this module fills (their labels: ``corpus_tab_<name>``).
 REPORT_TABS = ("ranking", "buckets", "where")
@@ -128,11 +128,6 @@ def _build(
         bar.empty()
 
 
-def _request_report(key: tuple[Any, ...]) -> None:
-    """The "Build the report" button's callback: this corpus and setting's report is wanted."""
-    st.session_state["_rp_wanted"] = key
-
-
 def report_exports(rep: CorpusReport, key: tuple[Any, ...], fmt: str) -> str:
     """One export of the record (the library's writer), kept with the record's key."""
     writer = next(w for k, _l, _f, _m, w in EXPORTS if k == fmt)
@@ -168,8 +163,8 @@ def report_tabs(
                 t("rp_build", systems=integer(n), pairs=integer(n * (n - 1) // 2)),
                 key="rp_build",
                 help=t("rp_build_help", samples=integer(DEFAULT_SAMPLES)),
-                on_click=_request_report,
-                args=(key,),
+                on_click=remember,
+                args=("_rp_wanted", key),
             )
         if wanted:
             try:

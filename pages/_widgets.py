@@ -175,6 +175,12 @@ def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:
     where.dataframe(rows, hide_index=True, width="stretch", key=key, **kw)
 
 
+def remember(key: str, value: Any) -> None:
+    """A button's callback: session state ``key`` becomes ``value`` (what was asked for),
+    before the run that follows the click."""
+    st.session_state[key] = value
+
+
 def selected(key: str, what: str) -> list[Any]:
     """The selected ``"rows"`` of a dataframe or ``"points"`` of a chart (by widget key)."""
     ev = st.session_state.get(key) or {}

@@ -31,7 +31,7 @@ from pages._i18n import integer, num, t
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import chart_points, code_span, plotly, table, with_progress
+from pages._widgets import chart_points, code_span, plotly, remember, table, with_progress
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -71,11 +71,6 @@ def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | N
     )
 
 
-def _want(key: str, run_id: tuple[Any, ...]) -> None:
-    """Callback of "Measure agreement" and "Tune": this input and these choices are to be shown."""
-    st.session_state[key] = run_id
-
-
 def _use_tuned(data: bytes, where: str) -> None:
     """Callback of "Use this setting" (Tune): the preset file becomes the sidebar's setting."""
     try:
@@ -94,7 +89,9 @@ def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes)
     if choices is None:
         return
     tune_id = ("agr_tune", run_id, choices)
-    st.button(t("agr_tune_run"), key="agr_tune_run", on_click=_want, args=("agr_tune_id", tune_id))
+    st.button(
+        t("agr_tune_run"), key="agr_tune_run", on_click=remember, args=("agr_tune_id", tune_id)
+    )
     if st.session_state.get("agr_tune_id") != tune_id:
         st.info(t("agr_tune_press"))
         return
@@ -376,7 +373,7 @@ def main() -> None:
         int(resamples),
     )
     st.button(
-        t("agr_run"), type="primary", key="agr_run", on_click=_want, args=("agr_run_id", run_id)
+        t("agr_run"), type="primary", key="agr_run", on_click=remember, args=("agr_run_id", run_id)
     )
     if st.session_state.get("agr_run_id") != run_id:
         st.info(t("agr_press_run"))

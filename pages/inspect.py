@@ -49,11 +49,6 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 VIEWS = ("links", "matrix", "tokens")
 
 
-def table_height(n_rows: int, most: int = 40) -> int:
-    """Height of a dataframe showing ``n_rows`` rows without scrolling (at most ``most``)."""
-    return (min(n_rows, most) + 1) * ROW_PX + BORDER_PX
-
-
 PAGE_STRINGS = freeze(
     {
         "inspect_title": {
@@ -240,8 +235,8 @@ def show_tokens(r: MeteorResult) -> None:
         }
         for row in explain.token_table(r)
     ]
-    # every row (the default showed 10 of 13)
-    table(token_rows, "tokens", height=table_height(len(token_rows)))
+    # every row without scrolling, up to 40 (the default showed 10 of 13)
+    table(token_rows, "tokens", height=(min(len(token_rows), 40) + 1) * ROW_PX + BORDER_PX)
     st.caption(t("tokens_numbered"))
 
 
