@@ -22,7 +22,6 @@ import gc
 import json
 import multiprocessing
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.scoring import Breakdown
 from meteor.types import MeteorResult
+from pages._cache import env_number
 
 T = TypeVar("T")
 
@@ -189,21 +189,15 @@ def warm(preset: str) -> int:
 
 
 def _workers_from_env() -> int:
-    raw = os.environ.get(WORKERS_ENV, "").strip()
-    if not raw:
-        return DEFAULT_WORKERS
-    try:
-        n = int(raw)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= (os.cpu_count() or 1):
-        print(
-            f"{WORKERS_ENV}={raw!r} is not a number of processes from 0 to the CPU count; "
-            f"using {DEFAULT_WORKERS}",
-            file=sys.stderr,
-        )
-        return DEFAULT_WORKERS
-    return n
+    return int(
+        env_number(
+            WORKERS_ENV,
+            DEFAULT_WORKERS,
+            int,
+            lambda n: 0 <= n <= (os.cpu_count() or 1),
+            "a number of processes from 0 to the CPU count",
+        )  # fmt: skip
+    )
 
 
 class Offloader:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import plotly.io as pio
@@ -48,19 +48,15 @@ def headline(result: MeteorResult) -> dict[str, str]:
 WIDE_VALUE_CHARS = 6
 
 
-def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
-    """Metrics per row of the score card: 8, or 4 when ``compact`` (about 200 px each at
-    1366 px), when a value is longer than :data:`WIDE_VALUE_CHARS` characters, or when the
-    labels are Russian (longer than the English ones)."""
-    if compact or ui() != "en" or max(map(len, values), default=0) > WIDE_VALUE_CHARS:
-        return 4
-    return 8
-
-
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
-    """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record).
+
+    Metrics per row: 8, or 4 when ``compact`` (about 200 px each at 1366 px), when a value
+    is longer than :data:`WIDE_VALUE_CHARS` characters, or when the labels are Russian
+    (longer than the English ones)."""
     items = list(headline(result).items())
-    per_row = metrics_per_row([v for _, v in items], compact=compact)
+    wide = max(len(v) for _, v in items) > WIDE_VALUE_CHARS
+    per_row = 4 if compact or ui() != "en" or wide else 8
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)
         for col, (key, value) in zip(cols, items[start : start + per_row], strict=False):
