@@ -196,6 +196,8 @@ _SHARED: Table = freeze(
         },
         # table columns several pages share
         "col_side": {"en": "side", "ru": "сторона"},
+        "col_index": {"en": "#", "ru": "№"},
+        "col_token": {"en": "token", "ru": "токен"},
         "col_stage": {"en": "stage", "ru": "этап"},
         "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
         "col_ref": {"en": "reference", "ru": "эталон"},

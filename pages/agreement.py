@@ -131,7 +131,7 @@ def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
         mime="application/json", key="agr_tune_download", icon="⬇️",
     )  # fmt: skip
     c2.button(
-        t("agr_tune_use"), key="agr_tune_use", on_click=_use_tuned,
+        t("agr_use"), key="agr_tune_use", on_click=_use_tuned,
         args=(doc, f"tuned-{result.base_name}.json"), help=t("agr_tune_use_help"),
     )  # fmt: skip
     err = st.session_state.pop("agr_tune_used_error", None)

@@ -177,7 +177,6 @@ PAGE_STRINGS = freeze(
         "corpus_sort_frag": {"en": "fragmentation", "ru": "фрагментация"},
         "corpus_sort_ref_len": {"en": "reference length", "ru": "длина эталона"},
         "corpus_sort_hyp_len": {"en": "hypothesis length", "ru": "длина гипотезы"},
-        "corpus_col_seg": {"en": "#", "ru": "№"},
         "corpus_col_id": {"en": "id", "ru": "id"},
         "corpus_col_len": {"en": "ref len", "ru": "дл. эт."},
         "corpus_col_hyp_len": {"en": "hyp len", "ru": "дл. гип."},
@@ -443,7 +442,7 @@ with tabs["segments"]:
         ],
         "corpus_table",
         column_config={
-            "segment": st.column_config.NumberColumn(t("corpus_col_seg"), width="small"),
+            "segment": st.column_config.NumberColumn(t("col_index"), width="small"),
             "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
             "score": st.column_config.NumberColumn(t("score"), format="%.4f"),
             "precision": st.column_config.NumberColumn("P", format="%.4f"),
@@ -504,14 +503,9 @@ with tabs["compare"]:
         s1, s2 = st.columns(2)
         name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
         name_b = s2.selectbox(t("rp_sys_b"), names, index=1, key="corpus_sys_b")
-        pb = (
-            None
-            if name_a == name_b
-            else get_paired(corpus, setting, meteor, results, name_a, name_b)
-        )
         if name_a == name_b:
             st.warning(t("rp_same"))
-        elif pb is None:
+        elif (pb := get_paired(corpus, setting, meteor, results, name_a, name_b)) is None:
             st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
             st.caption(
@@ -568,7 +562,7 @@ with tabs["compare"]:
                 table(
                     [
                         {
-                            t("corpus_col_seg"): pos_a[d.index] + 1,
+                            t("col_index"): pos_a[d.index] + 1,
                             t("corpus_col_id"): corpus.ids_of(name_a)[pos_a[d.index]],
                             t("corpus_col_a"): num(d.score_a),
                             t("rp_col_b"): num(d.score_b),

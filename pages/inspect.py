@@ -96,9 +96,6 @@ PAGE_STRINGS = freeze(
         "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
         "color_module": {"en": "stage", "ru": "этап"},
         "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне"},
-        "tok_side": {"en": "side", "ru": "сторона"},
-        "tok_index": {"en": "#", "ru": "№"},
-        "tok_text": {"en": "token", "ru": "токен"},
         "tok_source": {"en": "from the text", "ru": "в исходном тексте"},
         "tok_offsets": {"en": "characters", "ru": "символы"},
         "tok_function": {"en": "function word", "ru": "служебное"},
@@ -225,9 +222,9 @@ def show_tokens(r: MeteorResult) -> None:
     """Both sides' tokens with offsets and the matching stage (library: explain.token_table)."""
     token_rows = [
         {
-            t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
-            t("tok_text"): row.text,
+            t("col_side"): side_label(row.side),
+            t("col_index"): row.index + 1,  # numbered from 1, as chunks and segments
+            t("col_token"): row.text,
             t("tok_source"): row.source,
             t("tok_offsets"): f"{row.start + 1}–{row.end}" if row.end > row.start else "—",
             t("tok_function"): t("yes") if row.function_word else "",

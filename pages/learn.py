@@ -183,14 +183,12 @@ PAGE_STRINGS = freeze(
             "налево, и каждое занимает самое правое свободное подходящее слово эталона; "
             "ничего не оптимизируется. (Кандидаты ниже — от этапов этой библиотеки.)",
         },
-        "col_index": {"en": "#", "ru": "№"},
         "numbered_from_1": {
             "en": "Words are numbered from 1 on each side, as on every page of the app.",
             "ru": "Слова нумеруются с 1 в каждом тексте, как на всех страницах приложения.",
         },
         "col_chosen": {"en": "chosen", "ru": "выбрано"},
         "col_definite": {"en": "definite", "ru": "определённое"},
-        "col_token": {"en": "token", "ru": "токен"},
         "col_span": {"en": "positions (hyp → ref)", "ru": "позиции (гип. → эт.)"},
         "col_chunk": {"en": "chunk", "ru": "фрагмент"},
         "chunks_text": {
