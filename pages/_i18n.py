@@ -17,6 +17,7 @@ import streamlit as st
 
 from meteor.analysis.pvalue_text import p_value_text
 from meteor.module_registry import Module
+from meteor.viz import corpus_charts as corpus_figures
 from meteor.viz import figures
 from pages import _strings_agreement, _strings_reconcile, _strings_report
 
@@ -409,8 +410,6 @@ def fig_labels() -> dict[str, str]:
 
 def corpus_fig_labels() -> dict[str, str]:
     """Display strings for :mod:`meteor.viz.corpus_charts` in the UI language (its label keys)."""
-    from meteor.viz import corpus_charts as corpus_figures
-
     return {
         k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()
     }

@@ -219,18 +219,14 @@ def _pair_boxes() -> tuple[str, str]:
     return hyp, ref
 
 
-def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
-    """Hypothesis and references (bound to the URL); ``None`` after showing why not."""
+def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
+    """Hypothesis and references (bound to the URL); without a usable pair the page stops
+    there, its message shown (:func:`check_pair`)."""
     if examples:
         _example_picker()
     _language_example()
     _reassert_on_page_switch()
-    return check_pair(*_pair_boxes())
-
-
-def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
-    """:func:`pair_inputs`, and the page stops there (its message shown) without a usable pair."""
-    pair = pair_inputs(examples=examples)
+    pair = check_pair(*_pair_boxes())
     if pair is None:
         st.stop()
     return pair

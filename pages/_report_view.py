@@ -69,13 +69,6 @@ def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
     return {name: tuple(corpus.ids_of(name)) for name in corpus.system_names}
 
 
-def _total_steps(n: int) -> int:
-    """Progress lines build_report says: a bootstrap per system, a comparison per pair,
-    the randomisation tests of all pairs, then the buckets and the losses."""
-    pairs = n * (n - 1) // 2
-    return n + pairs + (1 if pairs else 0) + 2
-
-
 def _test_settings() -> tuple[str, str]:
     """The report settings: the deciding test and the correction (two selects)."""
     row = st.container(horizontal=True, key="rp_settings")
@@ -101,7 +94,11 @@ def _build(
     kept = APP_CACHE.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    total = _total_steps(len(results))
+    # the progress lines build_report says: a bootstrap per system, a comparison per pair,
+    # the randomisation tests of all pairs, then the buckets and the losses
+    n = len(results)
+    pairs = n * (n - 1) // 2
+    total = n + pairs + (1 if pairs else 0) + 2
     bar = st.progress(0.0)
     done = [0]
 

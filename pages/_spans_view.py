@@ -43,6 +43,7 @@ from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.types import Alignment, CorpusResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
+from pages._cache import APP_CACHE
 from pages._i18n import Translator, freeze, integer, interval, module_label, num, signed
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
@@ -442,9 +443,7 @@ AGREEMENT_STRINGS = freeze(
 at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
 
 
-def agreement_section(
-    corpus: Any, presets: Any, lang: str, key: tuple[Any, ...], cache: Any
-) -> None:
+def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]) -> None:
     """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
     then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
     st.subheader(at_("spans_agr_title"))
@@ -471,7 +470,7 @@ def agreement_section(
     }
     digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
     try:
-        report = cache.get(
+        report = APP_CACHE.get(
             ("spans_report", key, digest, raters),
             lambda: span_report(
                 spans,

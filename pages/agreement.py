@@ -24,7 +24,6 @@ from meteor.presets import PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
 from pages import _spans_view as spans_view
-from pages._cache import APP_CACHE
 from pages._corpus_common import inspect_url, safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
@@ -390,7 +389,7 @@ def main() -> None:
         return
     show_table(run)
     # human error spans of the same hypotheses, when uploaded: the per-setting span table
-    spans_view.agreement_section(run.judged.corpus, presets, lang, run_id, APP_CACHE)
+    spans_view.agreement_section(run.judged.corpus, presets, lang, run_id)
     show_scatter(run)
     try:
         show_heatmap(run, run_id)
