@@ -200,8 +200,6 @@ _SHARED: Table = freeze(
         "col_index": {"en": "#", "ru": "№"},
         "col_token": {"en": "token", "ru": "токен"},
         "col_stage": {"en": "stage", "ru": "этап"},
-        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
-        "col_ref": {"en": "reference", "ru": "эталон"},
         "col_detail": {"en": "detail", "ru": "подробности"},
         # generic
         "yes": {"en": "yes", "ru": "да"},

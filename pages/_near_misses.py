@@ -106,7 +106,7 @@ def show_near_misses(why: Explanation) -> None:
         }
         for n in why.near_misses
     ]
-    heads = {"stage": "col_stage", "hyp": "col_hyp", "ref": "col_ref", "why": "col_why",
+    heads = {"stage": "col_stage", "hyp": "hypothesis", "ref": "reference", "why": "col_why",
              "score": "col_if", "gain": "col_gain"}  # fmt: skip
     height = near_row_height(keyed, NEAR_WIDTHS)
     st.dataframe(

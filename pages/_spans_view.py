@@ -384,7 +384,7 @@ def corpus_section(
                     ct("spans_col_blind"): seg.counts["unmatched_ok"],
                     ct("spans_col_unseen"): seg.counts["matched_error"],
                     ct("spans_col_seen"): seg.counts["unmatched_error"],
-                    ct("col_hyp"): r.hyp,
+                    ct("hypothesis"): r.hyp,
                 }
             )
     if not rows:

@@ -144,8 +144,8 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
         {
             t("col_where"): side,
             t("col_stage"): stage,
-            t("col_hyp"): " ".join(m.hyp_words),
-            t("col_ref"): " ".join(m.ref_words),
+            t("hypothesis"): " ".join(m.hyp_words),
+            t("reference"): " ".join(m.ref_words),
         }
         for side, stage, m in found
     ]

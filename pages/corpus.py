@@ -452,7 +452,7 @@ with tabs["segments"]:
             "ref_len": st.column_config.NumberColumn(t("corpus_col_len")),
             "hyp_len": st.column_config.NumberColumn(t("corpus_col_hyp_len")),
             "best_ref": st.column_config.NumberColumn(t("corpus_col_best")),
-            "hyp": st.column_config.TextColumn(t("col_hyp"), width=220),
+            "hyp": st.column_config.TextColumn(t("hypothesis"), width=220),
             "ref": st.column_config.TextColumn(t("corpus_col_ref"), width=220),
             "inspect": st.column_config.LinkColumn(
                 t("corpus_col_link"), display_text=t("rp_open"), width="small"
@@ -567,7 +567,7 @@ with tabs["compare"]:
                             t("corpus_col_a"): num(d.score_a),
                             t("rp_col_b"): num(d.score_b),
                             t("rp_col_diff"): signed(d.difference),
-                            t("col_hyp"): ra.segments[d.index].hyp,
+                            t("hypothesis"): ra.segments[d.index].hyp,
                         }
                         for d in items
                     ],

@@ -268,8 +268,8 @@ def show_chunk_breaks(why: Explanation) -> None:
     rows = [
         {
             t("col_between"): f"{b.before + 1} | {b.before + 2}",  # chunks numbered from 1
-            t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
-            t("col_ref"): f"{b.ref_left} | {b.ref_right}",
+            t("hypothesis"): f"{b.hyp_left} | {b.hyp_right}",
+            t("reference"): f"{b.ref_left} | {b.ref_right}",
             t("col_if_joined"): num(b.score_if_joined),
             t("col_gain"): signed(b.gain),
         }

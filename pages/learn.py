@@ -378,8 +378,8 @@ elif step.startswith("stage:"):
         table(
             [
                 {
-                    t("col_hyp"): " ".join(m.hyp_words),
-                    t("col_ref"): " ".join(m.ref_words),
+                    t("hypothesis"): " ".join(m.hyp_words),
+                    t("reference"): " ".join(m.ref_words),
                     t("col_span"): positions(m),
                     t("col_detail"): detail_text(m),
                 }
@@ -406,8 +406,8 @@ elif step == "align":
         [
             {
                 t("col_stage"): module_label(m.module),
-                t("col_hyp"): " ".join(m.hyp_words),
-                t("col_ref"): " ".join(m.ref_words),
+                t("hypothesis"): " ".join(m.hyp_words),
+                t("reference"): " ".join(m.ref_words),
                 t("col_span"): positions(m),
                 t("col_definite"): t("yes") if i in definite and p.aligner == "beam" else "",
                 t("col_chosen"): "✓" if (m.module, m.hyp, m.ref) in chosen_keys else "",
@@ -425,8 +425,8 @@ elif step == "chunks":
         [
             {
                 t("col_chunk"): ch.index + 1,
-                t("col_hyp"): " ".join(words_h[ch.hyp.start : ch.hyp.end]),
-                t("col_ref"): " ".join(words_r[ch.ref.start : ch.ref.end]),
+                t("hypothesis"): " ".join(words_h[ch.hyp.start : ch.hyp.end]),
+                t("reference"): " ".join(words_r[ch.ref.start : ch.ref.end]),
             }
             for ch in r.alignment.chunks
         ],
