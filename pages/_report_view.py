@@ -125,12 +125,6 @@ def _build(
         bar.empty()
 
 
-def report_exports(rep: CorpusReport, key: tuple[Any, ...], fmt: str) -> str:
-    """One export of the record (the library's writer), kept with the record's key."""
-    writer = next(w for k, _l, _f, _m, w in EXPORTS if k == fmt)
-    return APP_CACHE.get(("report_export", fmt, *key), lambda: writer(rep))
-
-
 # ---------------------------------------------------------------------------
 # the tabs
 # ---------------------------------------------------------------------------
@@ -213,13 +207,11 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     st.subheader(t("rp_downloads"))
     st.caption(t("rp_dl_caption"))
     row = st.container(horizontal=True, key="rp_downloads")
-    for fmt, label, file_name, mime, _writer in EXPORTS:
+    for fmt, label, file_name, mime, writer in EXPORTS:
+        # one export of the record (the library's writer), kept with the record's key
+        export = partial(APP_CACHE.get, ("report_export", fmt, *key), partial(writer, rep))
         # the HTML report carries plotly.js (megabytes): built only when clicked
-        data: str | Callable[[], str] = (
-            (lambda fmt=fmt: report_exports(rep, key, fmt))
-            if fmt == "html"
-            else report_exports(rep, key, fmt)
-        )
+        data = export if fmt == "html" else export()
         download(row, t(label), data, file_name, mime, f"rp_dl_{fmt}")
 
 
