@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from itertools import count
 from typing import Any
 
 import streamlit as st
@@ -38,7 +39,7 @@ from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
-from pages._widgets import download, plotly, remember, shared_figure, table
+from pages._widgets import download, plotly, remember, shared_figure, table, with_progress
 
 #: The Corpus page's tabs this module fills (their labels: ``corpus_tab_<name>``).
 REPORT_TABS = ("ranking", "buckets", "where")
@@ -99,14 +100,9 @@ def _build(
     n = len(results)
     pairs = n * (n - 1) // 2
     total = n + pairs + (1 if pairs else 0) + 2
-    bar = st.progress(0.0)
-    done = [0]
 
-    def say(step: str) -> None:
-        done[0] += 1
-        bar.progress(min(done[0] / total, 1.0), text=t("rp_progress", step=safe_name(step)))
-
-    def make() -> CorpusReport:
+    def make(show: Callable[[float, str], None]) -> CorpusReport:
+        done = count(1)
         return build_report(
             results,
             meteor.params,
@@ -116,13 +112,10 @@ def _build(
             sources=corpus.sources,
             test=tests[0],
             correction=tests[1],
-            progress=say,
+            progress=lambda step: show(next(done) / total, t("rp_progress", step=step)),
         )
 
-    try:
-        return APP_CACHE.get(key, make)
-    finally:
-        bar.empty()
+    return with_progress(key, make)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------

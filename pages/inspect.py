@@ -30,7 +30,7 @@ from pages._i18n import (
 from pages._near_misses import NEAR_STRINGS, show_near_misses
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
-from pages._settings import current_setting
+from pages._settings import current_setting, sync_url
 from pages._token_notices import show_token_notices
 from pages._widgets import (
     BORDER_PX,
@@ -211,10 +211,7 @@ def chosen_view() -> str:
         persist_state="session",
     )
     view = view or VIEWS[0]  # required: never None once set; typed as optional
-    if view == VIEWS[0]:
-        st.query_params.pop("view", None)
-    else:
-        st.query_params["view"] = view
+    sync_url("view", view, VIEWS[0])
     return view
 
 

@@ -26,7 +26,7 @@ from pages._i18n import (
 from pages._match_details import DETAIL_STRINGS, detail_text
 from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
-from pages._settings import current_setting, preset_setting
+from pages._settings import current_setting, preset_setting, sync_url
 from pages._widgets import md_escape, plotly, score_card, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -333,10 +333,7 @@ if st.session_state.get("learn_step") not in options:
     if wanted is not None and wanted not in options:  # a link's step this setting lacks
         st.warning(t("url_ignored", params=f"step={md_escape(wanted)}"), icon="⚠️")
 step = st.select_slider(t("step"), options, format_func=step_labels.__getitem__, key="learn_step")
-if step == "tokens":
-    st.query_params.pop("step", None)
-else:
-    st.query_params["step"] = step
+sync_url("step", step, "tokens")
 
 if step == "tokens":
     st.markdown(t("tokens_text", how=tokenisation(p), delta=num(p.delta, 2)))
