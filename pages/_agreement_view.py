@@ -278,12 +278,11 @@ def param_rows(result: TuneResult) -> list[dict[str, str]]:
         for k, sym in agreement_figures.PARAM_SYMBOLS.items() if k in ("alpha", "beta", "gamma", "delta")
     ]  # fmt: skip
     base_w = dict(b.weights)
-    for m, w in p.weights:
-        rows.append(
-            {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
-             result.base_name: num(base_w.get(m, 0.0), 4)}
-        )  # fmt: skip
-    return rows
+    return rows + [
+        {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
+         result.base_name: num(base_w.get(m, 0.0), 4)}
+        for m, w in p.weights
+    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

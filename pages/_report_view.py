@@ -173,6 +173,12 @@ def report_tabs(
                 _two_systems(rep, key, corpus, results, list(rep.systems))
 
 
+def _figure(key: tuple[Any, ...], name: str, make: Callable[..., Any], *args: Any) -> None:
+    """``make(*args)``, a figure of :mod:`meteor.viz.report_figures`, kept for every session
+    and shown (widget key ``rp_fig_<name>``)."""
+    plotly(shared_figure((*key, name), partial(make, *args)), key=f"rp_fig_{name}")
+
+
 def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     rk = rep.ranking
     _system_table(rk)
@@ -191,10 +197,7 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
         st.caption(t("rp_nan_note"))
     labels = figure_labels()
-    plotly(
-        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
-        key="rp_fig_ranking",
-    )
+    _figure(key, "ranking", report_figures.ranking_figure, rep, labels)
     _pairs(rep, key, labels)
     st.code(rep.signature, language=None, wrap_lines=True)
     st.subheader(t("rp_downloads"))
@@ -266,10 +269,7 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                 seed=str(rk.seed),
             )
         )
-        plotly(
-            shared_figure((*key, "pvalues"), lambda: report_figures.pvalue_figure(rep, labels)),
-            key="rp_fig_pvalues",
-        )
+        _figure(key, "pvalues", report_figures.pvalue_figure, rep, labels)
         table(
             [
                 {
@@ -425,11 +425,8 @@ def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str])
     """The stage and fragmentation figures, then the chosen system's most-missed reference
     words, unmatched hypothesis words and stage shares."""
     labels = figure_labels()
-    for name, make in (
-        ("stages", report_figures.stage_figure),
-        ("frag", report_figures.frag_figure),
-    ):
-        plotly(shared_figure((*key, name), partial(make, rep, labels)), key=f"rp_fig_{name}")
+    _figure(key, "stages", report_figures.stage_figure, rep, labels)
+    _figure(key, "frag", report_figures.frag_figure, rep, labels)
     system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
     loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
     st.caption(

@@ -375,16 +375,15 @@ def corpus_section(
             records.append(r)
             anns.append(ann)
             rows.append(
-                {  # the open link before the long hypothesis: at 1366 px it is drawn
-                    # without scrolling (tests/browser/test_browser_spans_corpus.py)
+                {
                     ct("rp_col_system"): name,
                     ct("spans_col_seg"): seg_id,
-                    "open": with_spans(link(r), ann),
                     ct("spans_col_disagree"): seg.disagreement,
                     ct("spans_col_blind"): seg.counts["unmatched_ok"],
                     ct("spans_col_unseen"): seg.counts["matched_error"],
                     ct("spans_col_seen"): seg.counts["unmatched_error"],
                     ct("hypothesis"): r.hyp,
+                    "open": with_spans(link(r), ann),
                 }
             )
     if not rows:
@@ -410,6 +409,15 @@ def corpus_section(
                 ct("spans_col_open"), display_text=ct("rp_open"), width="small"
             )
         },
+        # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
+        # (tests/browser/test_browser_spans_corpus.py)
+        column_order=[
+            ct("rp_col_system"),
+            ct("spans_col_seg"),
+            "open",
+            *(ct(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
+            *(ct(c) for c in ("spans_col_seen", "hypothesis")),
+        ],
     )
 
 
@@ -483,21 +491,18 @@ def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]
         st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
         return
     st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
-    diffs = {b: c for _, b, c in report.comparisons}
-    rows = []
-    for s in report.settings:
-        o = s.overall
-        c = diffs.get(s.preset)
-        rows.append(
-            {
-                at_("spans_col_setting"): s.preset,
-                at_("spans_col_errors"): integer(o.error_tokens),
-                at_("spans_col_flagged"): integer(o.flagged),
-                at_("spans_col_both"): integer(o.flagged_errors),
-                at_("spans_col_p"): interval(o.precision, 3),
-                at_("spans_col_r"): interval(o.recall, 3),
-                "F1": interval(o.f1, 3),
-                at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
-            }
-        )
+    diffs = {b: f"{signed(c.difference)} ({num(c.p_value, 3)})" for _, b, c in report.comparisons}
+    rows = [
+        {
+            at_("spans_col_setting"): s.preset,
+            at_("spans_col_errors"): integer(s.overall.error_tokens),
+            at_("spans_col_flagged"): integer(s.overall.flagged),
+            at_("spans_col_both"): integer(s.overall.flagged_errors),
+            at_("spans_col_p"): interval(s.overall.precision, 3),
+            at_("spans_col_r"): interval(s.overall.recall, 3),
+            "F1": interval(s.overall.f1, 3),
+            at_("spans_col_dF1"): diffs.get(s.preset, ""),
+        }
+        for s in report.settings
+    ]
     table(rows, "agr_span_table")
