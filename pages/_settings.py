@@ -336,7 +336,6 @@ def _language_and_preset() -> tuple[str, str]:
         key="preset",
         bind="query-params",
         on_change=reset_params,
-        help=None,
     )
     if preset not in PRESETS or PRESETS[preset].params.lang != lang:
         preset = default
