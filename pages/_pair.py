@@ -107,11 +107,10 @@ EXAMPLES: tuple[Example, ...] = (
         note_ru="Русские основы: сидела/сидит",
     ),
 )
-EXAMPLE_BY_KEY = {e.key: e for e in EXAMPLES}
 
 
 def _load_example() -> None:
-    ex = EXAMPLE_BY_KEY.get(st.session_state.get("example") or "")
+    ex = next((e for e in EXAMPLES if e.key == st.session_state.get("example")), None)
     if ex is None:
         return
     load_pair(ex.hyp, ex.ref, ex.lang)

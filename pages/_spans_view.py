@@ -303,23 +303,18 @@ class CorpusSpans:
         return self.spans.get(system, seg_id) if self.spans is not None else None
 
 
-def read_summary(spans: SpanSet) -> str:
-    """:meth:`meteor.io.spans.SpanSet.summary` in the UI language: what was read and what
-    was left out."""
+def show_read(spans: SpanSet) -> None:
+    """What was read and what was left out (:meth:`meteor.io.spans.SpanSet.summary` in the
+    UI language) and a warning per skipped row, then how many more were skipped; file names
+    and the user's text as they are (escaped).  A skipped row's notice is in the UI language
+    (English: ``str(row)``, the library's)."""
     parts = [ct("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
                 fmt=spans.format)]  # fmt: skip
     if spans.unjoined:
         parts.append(ct("spans_unjoined", n=integer(spans.unjoined)))
     if spans.skipped:
         parts.append(ct("spans_skipped", n=integer(spans.skipped)))
-    return "; ".join(parts)
-
-
-def show_read(spans: SpanSet) -> None:
-    """What was read (:func:`read_summary`) and a warning per skipped row, then how many
-    more were skipped; file names and the user's text as they are (escaped).  A skipped
-    row's notice is in the UI language (English: ``str(row)``, the library's)."""
-    st.caption(md_escape(read_summary(spans)))
+    st.caption(md_escape("; ".join(parts)))
     for row in spans.notices:
         st.warning(md_escape(ct(f"spans_skip_{row.reason}", **row.fields())))
     if spans.unlisted:
