@@ -13,7 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages._i18n import UI_LANGS, t
-from pages._settings import MAX_BEAM, settings_sidebar, stage_codes, stemmer_names, ui_languages
+from pages._settings import settings_sidebar
 from pages._url_params import check_query_params
 from pages._widgets import md_escape
 
@@ -25,13 +25,7 @@ def main() -> None:
     st.set_page_config(page_title="METEOR explorer", layout="wide")
 
     # before any widget reads the URL: bad parameters dropped (noticed below), preset → language
-    ignored = check_query_params(
-        ui_labels=[c.upper() for c in UI_LANGS],
-        languages=ui_languages(),
-        stemmers=stemmer_names,
-        modules=stage_codes,
-        max_beam=MAX_BEAM,
-    )
+    ignored = check_query_params()
 
     st.sidebar.segmented_control(
         "UI / Интерфейс",

@@ -19,21 +19,22 @@ import streamlit as st
 import meteor
 from meteor.analysis.agreement import (
     Agreement,
-    Estimate,
     Judged,
-    MetricScores,
     load_judged,
     measure,
     score_metrics,
 )
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
-from meteor.analysis.agreement_stats import MEASURES
-from meteor.analysis.tune import OBJECTIVES, TuneResult, group_folds, tune
+from meteor.analysis.tune import TuneResult, group_folds, tune
+from meteor.io.labels import read_groups
+from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
+from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
 from meteor.io.scores import numeric_columns
+from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
-from pages._i18n import integer, num, t
+from pages._i18n import integer, interval, num, t
 from pages._settings import preset_values
 
 #: The bundled demo (a subset of WMT21 ru-en DA; meteor/data/agreement/README.md).
@@ -81,8 +82,7 @@ def judged_of(
 
     ``darr_column``: the column DARR pairs are built from, as chosen (None: the library's
     default, a raw DA column when the file has one, else the human scores)."""
-    darr = darr_column
-    key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better, darr)
+    key = ("agr_judged", name, digest(data), human, tuple(columns), higher_is_better, darr_column)
     return APP_CACHE.get(
         key,
         lambda: load_judged(
@@ -90,7 +90,7 @@ def judged_of(
             human,
             metric_columns=list(columns),
             higher_is_better=higher_is_better,
-            darr_column=darr,
+            darr_column=darr_column,
         ),
     )
 
@@ -108,23 +108,6 @@ class Run:
 
     judged: Judged
     agreement: Agreement
-
-    @property
-    def scores(self) -> tuple[MetricScores, ...]:
-        return self.agreement.scores
-
-    def score(self, name: str) -> MetricScores:
-        return self.agreement.scores_of(name)
-
-
-def run_key(
-    judged_key: tuple[Any, ...],
-    presets: Sequence[str],
-    baselines: Sequence[str],
-    columns: Sequence[str],
-    resamples: int,
-) -> tuple[Any, ...]:
-    return ("agr_run", judged_key, tuple(presets), tuple(baselines), tuple(columns), resamples)
 
 
 def compute_run(
@@ -167,7 +150,7 @@ def grid_of(
         ("agr_grid", run_id, metric, x, y, key),
         lambda: agreement_grid(
             run.judged,
-            run.score(metric),
+            run.agreement.scores_of(metric),
             x,
             y,
             measure=key,
@@ -194,9 +177,6 @@ class TuneChoices:
 def group_columns(name: str, data: bytes) -> list[str]:
     """The input's columns a fold may group by (a document or talk id, …): every column but
     the system, segment-id, hypothesis and reference fields (the header read once)."""
-    from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
-    from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
-    from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 
     def header() -> list[str]:
         kind = detect_format(name, None)
@@ -217,8 +197,6 @@ def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[st
     CLI's, :func:`meteor.io.labels.read_groups`)."""
     if column == "system":
         return "system"
-    from meteor.io.labels import read_groups
-
     labels = read_groups([(name, data)], column, None)
     corpus = judged.corpus
     return [labels[f"{s}\t{seg}"] for s, _ in corpus.systems for seg in corpus.ids_of(s)]
@@ -267,18 +245,17 @@ def objective_label(key: str) -> str:
 def fold_rows(result: TuneResult) -> list[dict[str, str]]:
     """One row per held-out fold, then the mean: tuned, base and chrF with intervals."""
     base = result.base_name
-    rows = []
-    for f in result.folds:
-        rows.append(
-            {
-                t("agr_tune_col_fold"): str(f.fold),
-                t("agr_tune_col_rows"): integer(f.n_rows),
-                t("agr_tune_col_groups"): integer(len(f.groups)),
-                t("agr_tune_col_tuned"): interval(f.tuned),
-                base: interval(f.base),
-                "chrF": interval(f.chrf) if f.chrf is not None else "—",
-            }
-        )
+    rows = [
+        {
+            t("agr_tune_col_fold"): str(f.fold),
+            t("agr_tune_col_rows"): integer(f.n_rows),
+            t("agr_tune_col_groups"): integer(len(f.groups)),
+            t("agr_tune_col_tuned"): interval(f.tuned),
+            base: interval(f.base),
+            "chrF": interval(f.chrf) if f.chrf is not None else "—",
+        }
+        for f in result.folds
+    ]
     rows.append(
         {
             t("agr_tune_col_fold"): t("agr_tune_mean"),
@@ -301,22 +278,16 @@ def param_rows(result: TuneResult) -> list[dict[str, str]]:
         for k, sym in agreement_figures.PARAM_SYMBOLS.items() if k in ("alpha", "beta", "gamma", "delta")
     ]  # fmt: skip
     base_w = dict(b.weights)
-    for m, w in p.weights:
-        rows.append(
-            {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
-             result.base_name: num(base_w.get(m, 0.0), 4)}
-        )  # fmt: skip
-    return rows
+    return rows + [
+        {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
+         result.base_name: num(base_w.get(m, 0.0), 4)}
+        for m, w in p.weights
+    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
 # display
 # ---------------------------------------------------------------------------
-def interval(e: Estimate, digits: int = 4) -> str:
-    """``0.0900 [0.0218, 0.1560]`` in the UI's number format."""
-    return f"{num(e.value, digits)} [{num(e.low, digits)}, {num(e.high, digits)}]"
-
-
 def measure_label(key: str) -> str:
     """A MEASURES key as the UI says it: ``Kendall τ-b, flattened``."""
     stat, conv = key.rsplit("_", 1)
@@ -325,36 +296,33 @@ def measure_label(key: str) -> str:
 
 def table_rows(agreement: Agreement, statistic: str) -> list[dict[str, str]]:
     """One row per metric: the statistic flattened and grouped, and system-level r and τ."""
-    rows = []
-    for m in agreement.metrics:
-        rows.append(
-            {
-                t("agr_col_metric"): m.name,
-                t("agr_col_kind"): t(f"agr_kind_{m.kind}"),
-                t("agr_col_flat"): interval(m.seg(f"{statistic}_flat")),
-                t("agr_col_item"): interval(m.seg(f"{statistic}_item")),
-                t("agr_col_sys_pearson"): interval(m.sys("pearson")),
-                t("agr_col_sys_kendall"): interval(m.sys("kendall")),
-            }
-        )
-    return rows
+    return [
+        {
+            t("agr_col_metric"): m.name,
+            t("agr_col_kind"): t(f"agr_kind_{m.kind}"),
+            t("agr_col_flat"): interval(m.seg(f"{statistic}_flat")),
+            t("agr_col_item"): interval(m.seg(f"{statistic}_item")),
+            t("agr_col_sys_pearson"): interval(m.sys("pearson")),
+            t("agr_col_sys_kendall"): interval(m.sys("kendall")),
+        }
+        for m in agreement.metrics
+    ]
 
 
 def comparison_rows(agreement: Agreement) -> list[dict[str, str]]:
     """One row per pair of metrics: Δ, its PERM-BOTH p-value and whether p < 0.05."""
-    out = []
-    for c in agreement.comparisons:
-        delta = "—" if c.delta != c.delta else ("+" if c.delta > 0 else "") + num(c.delta)
-        out.append(
-            {
-                "A": c.a,
-                "B": c.b,
-                t("agr_col_delta"): delta,
-                t("agr_col_p"): num(c.p_value),
-                t("agr_col_sig"): "✓" if c.p_value < 0.05 else "",
-            }
-        )
-    return out
+    return [
+        {
+            "A": c.a,
+            "B": c.b,
+            t("agr_col_delta"): "—"
+            if c.delta != c.delta
+            else ("+" if c.delta > 0 else "") + num(c.delta),
+            t("agr_col_p"): num(c.p_value),
+            t("agr_col_sig"): "✓" if c.p_value < 0.05 else "",
+        }
+        for c in agreement.comparisons
+    ]
 
 
 def fig_labels() -> dict[str, str]:
@@ -387,37 +355,3 @@ def use_setting(preset: str, values: dict[str, float]) -> None:
     for k, v in values.items():
         ss[k] = float(v)
     ss["agr_used"] = (preset, dict(values))
-
-
-__all__ = [
-    "DEMO_FILE",
-    "DEMO_HUMAN",
-    "MEASURES",
-    "OBJECTIVES",
-    "RESAMPLES",
-    "STATISTICS",
-    "Run",
-    "TuneChoices",
-    "data_sha256",
-    "fold_rows",
-    "group_columns",
-    "group_labels",
-    "objective_label",
-    "param_rows",
-    "tune_run",
-    "comparison_rows",
-    "compute_run",
-    "default_darr_column",
-    "digest",
-    "fig_labels",
-    "file_columns",
-    "grid_of",
-    "interval",
-    "judged_of",
-    "main_presets",
-    "measure_label",
-    "row_of",
-    "run_key",
-    "table_rows",
-    "use_setting",
-]

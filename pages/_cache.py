@@ -22,36 +22,34 @@ import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from meteor.memo import ByteBoundedMemo, Sized, deep_size
-
-__all__ = [
-    "APP_CACHE",
-    "APP_CACHE_ENV",
-    "LoadJob",
-    "Sized",
-    "deep_size",
-    "load_once",
-]
+from meteor.memo import ByteBoundedMemo
 
 APP_CACHE_ENV = "METEOR_APP_CACHE_MB"
 DEFAULT_APP_CACHE_MB = 256
 
 
-def _budget_from_env() -> int:
-    raw = os.environ.get(APP_CACHE_ENV, "").strip()
+def env_number(
+    name: str, default: float, parse: Callable[[str], float], ok: Callable[[float], bool], what: str
+) -> float:
+    """The environment variable ``name`` read by ``parse``; ``default`` when it is unset, and
+    (said on stderr) when it cannot be parsed or is not ``ok`` (``what`` it must be)."""
+    raw = os.environ.get(name, "").strip()
     if not raw:
-        return DEFAULT_APP_CACHE_MB * 1024 * 1024
+        return default
     try:
-        mb = float(raw)
+        value = parse(raw)
     except ValueError:
-        mb = -1.0
-    if not mb >= 0:  # also NaN
-        print(
-            f"{APP_CACHE_ENV}={raw!r} is not a number of megabytes >= 0; "
-            f"using {DEFAULT_APP_CACHE_MB}",
-            file=sys.stderr,
-        )
-        return DEFAULT_APP_CACHE_MB * 1024 * 1024
+        value = None
+    if value is None or not ok(value):
+        print(f"{name}={raw!r} is not {what}; using {default}", file=sys.stderr)
+        return default
+    return value
+
+
+def _budget_from_env() -> int:
+    mb = env_number(
+        APP_CACHE_ENV, DEFAULT_APP_CACHE_MB, float, lambda x: x >= 0, "a number of megabytes >= 0"
+    )  # NaN is not >= 0: the default
     return int(mb * 1024 * 1024)
 
 

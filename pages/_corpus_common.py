@@ -40,25 +40,6 @@ from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting, preset_values
 from pages._widgets import headline, plotly
 
-__all__ = [
-    "BOOTSTRAP_SAMPLES",
-    "CACHE_ENTRIES",
-    "corpus_key",
-    "filter_sort",
-    "get_intervals",
-    "get_paired",
-    "inspect_link",
-    "inspect_url",
-    "load_uploads",
-    "percent",
-    "safe_name",
-    "scored",
-    "show_segment",
-    "cached_rows",
-    "common_results",
-    "table_rows",
-]
-
 #: Resamples for the page's intervals and paired test (sacreBLEU's default).
 BOOTSTRAP_SAMPLES = 1000
 #: Scored corpora kept per session.
@@ -404,26 +385,22 @@ def inspect_link(result: MeteorResult) -> str:
 def cached_rows(
     corpus: Corpus, setting: Setting, system: str, result: CorpusResult
 ) -> list[dict[str, Any]]:
-    """:func:`table_rows`, kept per (corpus, setting, system): sorting, filtering and
+    """The segment table's rows, kept per (corpus, setting, system): sorting, filtering and
     clicking rerun the page, and a large corpus has 100,000 rows to rebuild."""
     ss = st.session_state
     links = (ui(), ss.get("lang"), ss.get("preset"), tuple(repr(ss.get(k)) for k in LINK_KEYS))
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:
-        keep_results(store, key, table_rows(result, corpus.ids_of(system), system), len)
-    rows: list[dict[str, Any]] = store[key]
-    return rows
-
-
-def table_rows(result: CorpusResult, ids: Sequence[str], system: str) -> list[dict[str, Any]]:
-    """One row per segment (:func:`meteor.io.record_files.segment_row`) with its Inspect link."""
-    rows = []
-    for k, seg in enumerate(result.segments):
-        row = segment_row(seg, k + 1, system=system, seg_id=ids[k])
-        row["inspect"] = inspect_link(seg)
-        rows.append(row)
-    return rows
+        # one row per segment (meteor.io.record_files.segment_row) with its Inspect link
+        ids = corpus.ids_of(system)
+        rows = [
+            segment_row(seg, k + 1, system=system, seg_id=ids[k]) | {"inspect": inspect_link(seg)}
+            for k, seg in enumerate(result.segments)
+        ]
+        keep_results(store, key, rows, len)
+    kept: list[dict[str, Any]] = store[key]
+    return kept
 
 
 SORT_KEYS = ("segment", "score", "precision", "recall", "frag", "ref_len", "hyp_len")

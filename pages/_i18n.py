@@ -17,6 +17,7 @@ import streamlit as st
 
 from meteor.analysis.pvalue_text import p_value_text
 from meteor.module_registry import Module
+from meteor.viz import corpus_charts as corpus_figures
 from meteor.viz import figures
 from pages import _strings_agreement, _strings_reconcile, _strings_report
 
@@ -196,9 +197,9 @@ _SHARED: Table = freeze(
         },
         # table columns several pages share
         "col_side": {"en": "side", "ru": "сторона"},
+        "col_index": {"en": "#", "ru": "№"},
+        "col_token": {"en": "token", "ru": "токен"},
         "col_stage": {"en": "stage", "ru": "этап"},
-        "col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
-        "col_ref": {"en": "reference", "ru": "эталон"},
         "col_detail": {"en": "detail", "ru": "подробности"},
         # generic
         "yes": {"en": "yes", "ru": "да"},
@@ -372,6 +373,12 @@ def signed(x: float, digits: int = 4) -> str:
     return ("+" if x > 0 else "−") + num(abs(x), digits)
 
 
+def interval(e: Any, digits: int = 4) -> str:
+    """An estimate with its interval (fields ``value``, ``low``, ``high``):
+    ``0.0900 [0.0218, 0.1560]`` in the UI's number format."""
+    return f"{num(e.value, digits)} [{num(e.low, digits)}, {num(e.high, digits)}]"
+
+
 def module_label(m: Module | str) -> str:
     """A stage's name in the UI language."""
     return t(m.value if isinstance(m, Module) else m)
@@ -401,8 +408,6 @@ def fig_labels() -> dict[str, str]:
 
 def corpus_fig_labels() -> dict[str, str]:
     """Display strings for :mod:`meteor.viz.corpus_charts` in the UI language (its label keys)."""
-    from meteor.viz import corpus_charts as corpus_figures
-
     return {
         k: t(f"cf_{k}") if f"cf_{k}" in STRINGS else v for k, v in corpus_figures.LABELS_EN.items()
     }

@@ -15,8 +15,6 @@ from typing import Any
 from pages._i18n import integer, num, ui
 from pages._strings_inputs import NOTES_RU, TEMPLATES, WHERE_RU
 
-__all__ = ["input_message", "safe_name"]
-
 
 def safe_name(text: str) -> str:
     """A file or system name (or a message quoting one) for Markdown: no link, image or HTML.

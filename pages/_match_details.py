@@ -11,8 +11,6 @@ import re
 from meteor.types import Match
 from pages._i18n import Translator, freeze, num, ui
 
-__all__ = ["DETAIL_STRINGS", "detail_text"]
-
 DETAIL_STRINGS = freeze(
     {
         "detail_stem": {"en": "same stem “{w}”", "ru": "общая основа «{w}»"},

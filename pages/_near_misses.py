@@ -16,8 +16,6 @@ from pages._i18n import Translator, freeze, module_label, num, signed
 from pages._match_details import detail_text
 from pages._widgets import BORDER_PX, ROW_PX, md_escape
 
-__all__ = ["NEAR_STRINGS", "NEAR_WIDTHS", "cell_lines", "near_row_height", "show_near_misses"]
-
 NEAR_STRINGS = freeze(
     {
         "near_title": {"en": "Near misses", "ru": "Почти совпадения"},
@@ -108,7 +106,7 @@ def show_near_misses(why: Explanation) -> None:
         }
         for n in why.near_misses
     ]
-    heads = {"stage": "col_stage", "hyp": "col_hyp", "ref": "col_ref", "why": "col_why",
+    heads = {"stage": "col_stage", "hyp": "hypothesis", "ref": "reference", "why": "col_why",
              "score": "col_if", "gain": "col_gain"}  # fmt: skip
     height = near_row_height(keyed, NEAR_WIDTHS)
     st.dataframe(

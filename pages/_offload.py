@@ -22,7 +22,6 @@ import gc
 import json
 import multiprocessing
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -35,26 +34,12 @@ from meteor import batch
 from meteor.analysis import compare_settings
 from meteor.analysis.explain.record import Explanation, explain
 from meteor.errors import ParamError
+from meteor.memo import Sized, deep_size
 from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.scoring import Breakdown
 from meteor.types import MeteorResult
-from pages._cache import Sized, deep_size
-
-__all__ = [
-    "LONG_WORDS",
-    "OFFLOADER",
-    "WORKERS_ENV",
-    "Analysis",
-    "Offloader",
-    "analyse_here",
-    "explain_pair",
-    "is_long",
-    "make_scorer",
-    "pair_record",
-    "pair_words",
-    "score_pair",
-]
+from pages._cache import env_number
 
 T = TypeVar("T")
 
@@ -204,21 +189,15 @@ def warm(preset: str) -> int:
 
 
 def _workers_from_env() -> int:
-    raw = os.environ.get(WORKERS_ENV, "").strip()
-    if not raw:
-        return DEFAULT_WORKERS
-    try:
-        n = int(raw)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= (os.cpu_count() or 1):
-        print(
-            f"{WORKERS_ENV}={raw!r} is not a number of processes from 0 to the CPU count; "
-            f"using {DEFAULT_WORKERS}",
-            file=sys.stderr,
-        )
-        return DEFAULT_WORKERS
-    return n
+    return int(
+        env_number(
+            WORKERS_ENV,
+            DEFAULT_WORKERS,
+            int,
+            lambda n: 0 <= n <= (os.cpu_count() or 1),
+            "a number of processes from 0 to the CPU count",
+        )  # fmt: skip
+    )
 
 
 class Offloader:

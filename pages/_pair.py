@@ -107,19 +107,13 @@ EXAMPLES: tuple[Example, ...] = (
         note_ru="Русские основы: сидела/сидит",
     ),
 )
-EXAMPLE_BY_KEY = {e.key: e for e in EXAMPLES}
 
 
 def _load_example() -> None:
-    key = st.session_state.get("example")
-    ex = EXAMPLE_BY_KEY.get(key or "")
+    ex = next((e for e in EXAMPLES if e.key == st.session_state.get("example")), None)
     if ex is None:
         return
-    st.session_state["hyp"] = ex.hyp
-    st.session_state["ref"] = ex.ref
-    if st.session_state.get("lang", "en") != ex.lang:
-        st.session_state["lang"] = ex.lang
-        on_lang_change()
+    load_pair(ex.hyp, ex.ref, ex.lang)
     st.session_state["example"] = None
 
 
@@ -133,12 +127,6 @@ def load_pair(hyp: str, ref: str, lang: str | None = None, preset: str | None = 
     if preset is not None:
         st.session_state["preset"] = preset
         reset_params()
-
-
-def _page_id() -> str:
-    """The running page (its script hash); ``""`` outside a script run."""
-    ctx = get_script_run_ctx()
-    return ctx.page_script_hash if ctx is not None else ""
 
 
 #: The pair each language shows when nothing is typed: its first example.
@@ -185,7 +173,8 @@ def _language_example() -> None:
 
 def _reassert_on_page_switch() -> None:
     """On another page than the last run's, write back the pair Streamlit holds."""
-    page = _page_id()
+    ctx = get_script_run_ctx()
+    page = ctx.page_script_hash if ctx is not None else ""  # the running page ("": no run)
     if st.session_state.get("_pair_page") != page:
         for key in ("hyp", "ref"):
             if st.session_state.get(key) is not None:
@@ -229,18 +218,14 @@ def _pair_boxes() -> tuple[str, str]:
     return hyp, ref
 
 
-def pair_inputs(*, examples: bool = True) -> tuple[str, tuple[str, ...]] | None:
-    """Hypothesis and references (bound to the URL); ``None`` after showing why not."""
+def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
+    """Hypothesis and references (bound to the URL); without a usable pair the page stops
+    there, its message shown (:func:`check_pair`)."""
     if examples:
         _example_picker()
     _language_example()
     _reassert_on_page_switch()
-    return check_pair(*_pair_boxes())
-
-
-def require_pair(*, examples: bool = True) -> tuple[str, tuple[str, ...]]:
-    """:func:`pair_inputs`, and the page stops there (its message shown) without a usable pair."""
-    pair = pair_inputs(examples=examples)
+    pair = check_pair(*_pair_boxes())
     if pair is None:
         st.stop()
     return pair
@@ -250,15 +235,18 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
     """Validate the raw inputs, showing a message (never an exception) when they can't be scored."""
     hyp = hyp or ""
     ref = ref or ""
-    if len(hyp) > MAX_UI_CHARS:
-        st.warning(
-            t("too_long", what=t("what_hyp"), n=integer(len(hyp)), limit=integer(MAX_UI_CHARS))
-        )
-        return None
-    if len(ref) > MAX_UI_CHARS * MAX_UI_REFS:
-        st.warning(
-            t("too_long", what=t("what_ref"), n=integer(len(ref)), limit=integer(MAX_UI_CHARS))
-        )
+
+    def too_long(what: str, text: str, limit: int) -> bool:
+        """Say so when ``text`` is longer than ``limit`` (the message names MAX_UI_CHARS)."""
+        if len(text) > limit:
+            st.warning(
+                t("too_long", what=t(what), n=integer(len(text)), limit=integer(MAX_UI_CHARS))
+            )
+        return len(text) > limit
+
+    if too_long("what_hyp", hyp, MAX_UI_CHARS) or too_long(
+        "what_ref", ref, MAX_UI_CHARS * MAX_UI_REFS
+    ):
         return None
     # one reference per line, by the library's line-break rule (the CLI's); blank lines skipped
     refs = tuple(line for line in split_lines(ref, limit=len(ref) + 1) if line.strip())
@@ -271,10 +259,6 @@ def check_pair(hyp: str | None, ref: str | None) -> tuple[str, tuple[str, ...]] 
     if len(refs) > MAX_UI_REFS:
         st.warning(t("too_many_refs", n=integer(len(refs)), limit=integer(MAX_UI_REFS)))
         return None
-    for r in refs:
-        if len(r) > MAX_UI_CHARS:
-            st.warning(
-                t("too_long", what=t("what_ref"), n=integer(len(r)), limit=integer(MAX_UI_CHARS))
-            )
-            return None
+    if any(too_long("what_ref", r, MAX_UI_CHARS) for r in refs):
+        return None
     return hyp, refs

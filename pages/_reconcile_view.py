@@ -24,8 +24,6 @@ from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
 from pages._strings_reconcile import REASONS_RU
 from pages._widgets import md_escape, plotly, setting_md, table
 
-__all__ = ["group_labels", "reason_text", "reconcile_for", "show_reconcile"]
-
 #: The groups a reconciliation may name (meteor.analysis.reconcile_groups), translated here.
 GROUP_KEYS = (
     "text",
@@ -44,17 +42,8 @@ GROUP_KEYS = (
 def _reconcile(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str, b: str
 ) -> Reconciliation:
-    return meteor.reconcile(hyp, list(refs), Setting(preset, overrides).meteor(), b)
-
-
-def reconcile_for(hyp: str, refs: tuple[str, ...], a: Setting, b: str) -> Reconciliation:
     """The library's record for A (the sidebar's setting) against preset ``b`` (cached)."""
-    return _reconcile(hyp, refs, a.preset, a.overrides, b)
-
-
-def group_labels() -> dict[str, str]:
-    """Group key → its label in the interface language (for the figures and tables)."""
-    return {k: t(f"rc_g_{k}") for k in GROUP_KEYS}
+    return meteor.reconcile(hyp, list(refs), Setting(preset, overrides).meteor(), b)
 
 
 class _Russian(Formatter):
@@ -103,11 +92,11 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
         return
     b = st.selectbox(t("rc_b"), bs, key="rc_b") if len(bs) > 1 else bs[0]
     try:
-        rec = reconcile_for(hyp, refs, a, b)
+        rec = _reconcile(hyp, refs, a.preset, a.overrides, b)
     except SHOWN_ERRORS as exc:
         st.error(t("rc_failed", name=md_escape(b), msg=md_escape(str(exc))))
         return
-    labels = group_labels()
+    labels = {k: t(f"rc_g_{k}") for k in GROUP_KEYS}  # for the figures and tables
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("rc_score_a", name=setting_md(a_name)), num(rec.score_a))
     c2.metric(t("rc_score_b", name=setting_md(b)), num(rec.score_b))

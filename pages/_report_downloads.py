@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from meteor.analysis.corpus_report import CorpusReport
@@ -27,8 +26,6 @@ from pages._cache import APP_CACHE
 from pages._corpus_common import safe_name
 from pages._i18n import integer, t
 from pages._widgets import download
-
-__all__ = ["IMAGE_TYPES", "bucket_title", "figure_downloads", "figure_titles"]
 
 #: format → MIME type of the download
 IMAGE_TYPES = {"svg": "image/svg+xml", "pdf": "application/pdf"}
@@ -50,16 +47,6 @@ def figure_titles(rep: CorpusReport) -> dict[str, str]:
     return titles
 
 
-def _figures(rep: CorpusReport, labels: Mapping[str, str]) -> list[tuple[str, go.Figure]]:
-    """The report's figures, the bucket charts titled in the interface language."""
-    titles = figure_titles(rep)
-    figs = report_figures(rep, labels)
-    for name, fig in figs:
-        if name.startswith("bucket-"):
-            fig.update_layout(title={"text": escape(titles[name])})
-    return figs
-
-
 def figure_downloads(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -> None:
     """The SVG and PDF buttons of every figure (drawn on request), or the notice."""
     st.markdown(f"**{t('rp_fig_head')}**")
@@ -70,7 +57,11 @@ def figure_downloads(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[st
         return
     cache_key = ("report_figure_images", tuple(sorted(labels.items())), *key)
     wanted = st.session_state.get("_rp_figs_wanted") == cache_key or cache_key in APP_CACHE
-    figs = _figures(rep, labels)
+    titles = figure_titles(rep)
+    figs = report_figures(rep, labels)
+    for name, fig in figs:  # the bucket charts titled in the interface language
+        if name.startswith("bucket-"):
+            fig.update_layout(title={"text": escape(titles[name])})
     if not wanted:
         if not st.button(t("rp_fig_make", n=integer(len(figs))), key="rp_img_make",
                          help=t("rp_fig_make_help")):  # fmt: skip
@@ -83,7 +74,6 @@ def figure_downloads(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[st
         st.session_state.pop("_rp_figs_wanted", None)
         st.error(t("rp_fig_failed", msg=safe_name(str(exc))))
         return
-    titles = figure_titles(rep)
     for name, _fig in figs:
         row = st.container(horizontal=True, vertical_alignment="center", key=f"rp_img_{name}")
         row.caption(safe_name(titles.get(name, name)))

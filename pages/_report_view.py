@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from itertools import count
 from typing import Any
 
 import streamlit as st
@@ -37,9 +39,7 @@ from pages._i18n import integer, module_label, num, p_value, t
 from pages._report_downloads import bucket_title, figure_downloads
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting
-from pages._widgets import download, plotly, shared_figure, table
-
-__all__ = ["REPORT_TABS", "figure_labels", "report_exports", "report_tabs"]
+from pages._widgets import download, plotly, remember, shared_figure, table, with_progress
 
 #: The Corpus page's tabs this module fills (their labels: ``corpus_tab_<name>``).
 REPORT_TABS = ("ranking", "buckets", "where")
@@ -70,19 +70,6 @@ def _ids(corpus: Corpus) -> dict[str, tuple[str, ...]]:
     return {name: tuple(corpus.ids_of(name)) for name in corpus.system_names}
 
 
-def _total_steps(n: int) -> int:
-    """Progress lines build_report says: a bootstrap per system, a comparison per pair,
-    the randomisation tests of all pairs, then the buckets and the losses."""
-    pairs = n * (n - 1) // 2
-    return n + pairs + (1 if pairs else 0) + 2
-
-
-def _report_key(
-    corpus: Corpus, setting: Setting, test: str = "ar", correction: str = "holm"
-) -> tuple[Any, ...]:
-    return ("corpus_report", corpus_key(corpus), setting, test, correction)
-
-
 def _test_settings() -> tuple[str, str]:
     """The report settings: the deciding test and the correction (two selects)."""
     row = st.container(horizontal=True, key="rp_settings")
@@ -102,21 +89,20 @@ def _build(
     meteor: Meteor,
     results: Mapping[str, CorpusResult],
     key: tuple[Any, ...],
-    tests: tuple[str, str] = ("ar", "holm"),
+    tests: tuple[str, str],
 ) -> CorpusReport:
     """The record, built once per key for every session (progress bar while it runs)."""
     kept = APP_CACHE.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    total = _total_steps(len(results))
-    bar = st.progress(0.0)
-    done = [0]
+    # the progress lines build_report says: a bootstrap per system, a comparison per pair,
+    # the randomisation tests of all pairs, then the buckets and the losses
+    n = len(results)
+    pairs = n * (n - 1) // 2
+    total = n + pairs + (1 if pairs else 0) + 2
 
-    def say(step: str) -> None:
-        done[0] += 1
-        bar.progress(min(done[0] / total, 1.0), text=t("rp_progress", step=safe_name(step)))
-
-    def make() -> CorpusReport:
+    def make(show: Callable[[float, str], None]) -> CorpusReport:
+        done = count(1)
         return build_report(
             results,
             meteor.params,
@@ -126,24 +112,10 @@ def _build(
             sources=corpus.sources,
             test=tests[0],
             correction=tests[1],
-            progress=say,
+            progress=lambda step: show(next(done) / total, t("rp_progress", step=step)),
         )
 
-    try:
-        return APP_CACHE.get(key, make)
-    finally:
-        bar.empty()
-
-
-def _request_report(key: tuple[Any, ...]) -> None:
-    """The "Build the report" button's callback: this corpus and setting's report is wanted."""
-    st.session_state["_rp_wanted"] = key
-
-
-def report_exports(rep: CorpusReport, key: tuple[Any, ...], fmt: str) -> str:
-    """One export of the record (the library's writer), kept with the record's key."""
-    writer = next(w for k, _l, _f, _m, w in EXPORTS if k == fmt)
-    return APP_CACHE.get(("report_export", fmt, *key), lambda: writer(rep))
+    return with_progress(key, make)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------
@@ -164,7 +136,7 @@ def report_tabs(
     with tabs["ranking"]:
         st.caption(t("rp_intro"))
         tests = _test_settings()
-        key = _report_key(corpus, setting, *tests)
+        key = ("corpus_report", corpus_key(corpus), setting, *tests)
         n = len(results)
         # the request is recorded by the button's callback, before the run that builds: so
         # the button is drawn only while there is no report for this corpus and setting (a
@@ -175,8 +147,8 @@ def report_tabs(
                 t("rp_build", systems=integer(n), pairs=integer(n * (n - 1) // 2)),
                 key="rp_build",
                 help=t("rp_build_help", samples=integer(DEFAULT_SAMPLES)),
-                on_click=_request_report,
-                args=(key,),
+                on_click=remember,
+                args=("_rp_wanted", key),
             )
         if wanted:
             try:
@@ -196,7 +168,15 @@ def report_tabs(
         if rep is None:
             st.info(t("rp_build_first"))
         else:
-            _where(rep, key, corpus, results)
+            _one_system(rep, key, list(rep.systems))
+            if len(rep.systems) > 1:
+                _two_systems(rep, key, corpus, results, list(rep.systems))
+
+
+def _figure(key: tuple[Any, ...], name: str, make: Callable[..., Any], *args: Any) -> None:
+    """``make(*args)``, a figure of :mod:`meteor.viz.report_figures`, kept for every session
+    and shown (widget key ``rp_fig_<name>``)."""
+    plotly(shared_figure((*key, name), partial(make, *args)), key=f"rp_fig_{name}")
 
 
 def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
@@ -217,22 +197,17 @@ def _ranking(rep: CorpusReport, key: tuple[Any, ...]) -> None:
     if any(r.corpus.low != r.corpus.low for r in rk.systems):  # NaN
         st.caption(t("rp_nan_note"))
     labels = figure_labels()
-    plotly(
-        shared_figure((*key, "ranking"), lambda: report_figures.ranking_figure(rep, labels)),
-        key="rp_fig_ranking",
-    )
+    _figure(key, "ranking", report_figures.ranking_figure, rep, labels)
     _pairs(rep, key, labels)
     st.code(rep.signature, language=None, wrap_lines=True)
     st.subheader(t("rp_downloads"))
     st.caption(t("rp_dl_caption"))
     row = st.container(horizontal=True, key="rp_downloads")
-    for fmt, label, file_name, mime, _writer in EXPORTS:
+    for fmt, label, file_name, mime, writer in EXPORTS:
+        # one export of the record (the library's writer), kept with the record's key
+        export = partial(APP_CACHE.get, ("report_export", fmt, *key), partial(writer, rep))
         # the HTML report carries plotly.js (megabytes): built only when clicked
-        data: str | Callable[[], str] = (
-            (lambda fmt=fmt: report_exports(rep, key, fmt))
-            if fmt == "html"
-            else report_exports(rep, key, fmt)
-        )
+        data = export if fmt == "html" else export()
         download(row, t(label), data, file_name, mime, f"rp_dl_{fmt}")
 
 
@@ -294,10 +269,7 @@ def _pairs(rep: CorpusReport, key: tuple[Any, ...], labels: Mapping[str, str]) -
                 seed=str(rk.seed),
             )
         )
-        plotly(
-            shared_figure((*key, "pvalues"), lambda: report_figures.pvalue_figure(rep, labels)),
-            key="rp_fig_pvalues",
-        )
+        _figure(key, "pvalues", report_figures.pvalue_figure, rep, labels)
         table(
             [
                 {
@@ -381,14 +353,14 @@ class _Labels:
         return APP_CACHE.get(("report_label", *key, column, digest), make)  # type: ignore[no-any-return]
 
 
-def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels | None = None) -> None:
+def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels) -> None:
     names = [b.name for b in rep.buckets]
-    extra = [f"label:{c}" for c in (labels_of.columns() if labels_of else [])]
+    extra = [f"label:{c}" for c in labels_of.columns()]
     extra = [x for x in extra if x not in names]
     name = st.selectbox(
         t("rp_bucketing"), names + extra, format_func=bucket_title, key="rp_bucketing"
     )
-    if name in extra and labels_of is not None:
+    if name in extra:
         got = labels_of.table(rep, name.removeprefix("label:"), key)
         if got is None:
             return
@@ -449,31 +421,12 @@ def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, An
     return rows, config
 
 
-def _where(
-    rep: CorpusReport,
-    key: tuple[Any, ...],
-    corpus: Corpus,
-    results: Mapping[str, CorpusResult],
-) -> None:
-    systems = list(rep.systems)
-    _one_system(rep, key, systems)
-    if len(systems) < 2:
-        return
-    _two_systems(rep, key, corpus, results, systems)
-
-
 def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:
     """The stage and fragmentation figures, then the chosen system's most-missed reference
     words, unmatched hypothesis words and stage shares."""
     labels = figure_labels()
-    plotly(
-        shared_figure((*key, "stages"), lambda: report_figures.stage_figure(rep, labels)),
-        key="rp_fig_stages",
-    )
-    plotly(
-        shared_figure((*key, "frag"), lambda: report_figures.frag_figure(rep, labels)),
-        key="rp_fig_frag",
-    )
+    _figure(key, "stages", report_figures.stage_figure, rep, labels)
+    _figure(key, "frag", report_figures.frag_figure, rep, labels)
     system = st.selectbox(t("rp_system"), systems, key="rp_where_system") or systems[0]
     loss = rep.losses[systems.index(system)] if system in systems else rep.losses[0]
     st.caption(

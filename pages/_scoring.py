@@ -21,10 +21,11 @@ import streamlit as st
 from meteor import ParamError, ResourceError
 from meteor.analysis.explain import walkthrough as walk
 from meteor.analysis.explain.record import Explanation, explain
+from meteor.memo import Sized
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.resources import import_nltk
-from pages._cache import APP_CACHE, Sized, load_once
+from pages._cache import APP_CACHE, load_once
 from pages._i18n import t
 from pages._offload import (
     OFFLOADER,
@@ -210,20 +211,17 @@ def _explanation_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: s
     return explain(analyse(hyp, refs, preset, overrides).result, m)
 
 
-def _explanation(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
-    if _offload(hyp, refs):
-        return _offloaded("explanation", explain_pair, hyp, refs, preset, overrides)
-    return _explanation_here(hyp, refs, preset, overrides)
-
-
 def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explanation:
     """Why the pair got its score: the library's :class:`Explanation` (one call, cached).
 
     Cached apart from :func:`analyse`: its near misses may load other stages'
     resources, and the score card need not wait for them.
     """
+    args = (hyp, refs, setting.preset, setting.overrides)
     with shown_errors():
-        return _explanation(hyp, refs, setting.preset, setting.overrides)
+        if _offload(hyp, refs):
+            return _offloaded("explanation", explain_pair, *args)
+        return _explanation_here(*args)
 
 
 @shared_cache

@@ -129,8 +129,9 @@ def _init_from_url(key: str, valid: Sequence[str], *, multi: bool) -> None:
             ss[key] = got[0]
 
 
-def _sync_url(key: str, value: Any, default: Any) -> None:
-    """Write an unbound widget's codes to the URL; drop them when they equal the default."""
+def sync_url(key: str, value: Any, default: Any) -> None:
+    """Write an unbound widget's codes to the URL (a stage list, an aligner, a page's view or
+    step: ids, never the translated labels); drop them when they equal the default."""
     qp = st.query_params
     if value == default or value is None:
         if key in qp:
@@ -335,7 +336,6 @@ def _language_and_preset() -> tuple[str, str]:
         key="preset",
         bind="query-params",
         on_change=reset_params,
-        help=None,
     )
     if preset not in PRESETS or PRESETS[preset].params.lang != lang:
         preset = default
@@ -382,7 +382,7 @@ def _stage_widgets(options: list[Module], vals: dict[str, Any]) -> None:
         persist_state="session",
     )
     st.caption(t("stage_order", order=stage_order(chosen)) if chosen else t("no_stages"))
-    _sync_url("modules", chosen, vals["modules"])
+    sync_url("modules", chosen, vals["modules"])
     st.caption(t("weights"))
     for m in options:
         st.slider(
@@ -405,7 +405,7 @@ def _aligner_widgets(lang: str, vals: dict[str, Any]) -> None:
         key="aligner",
         persist_state="session",
     )
-    _sync_url("aligner", aligner, vals["aligner"])
+    sync_url("aligner", aligner, vals["aligner"])
     st.number_input(
         t("beam_size"), 1, MAX_BEAM, int(vals["beam"]), 1, key="beam", bind="query-params"
     )

@@ -10,12 +10,22 @@ and the page goes on without them.  Every string here is English and Russian.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
-from meteor.analysis.spans import CELLS, RATER_RULES, RaterRule, SegmentSpans, segment_spans
+from meteor.analysis.spans import (
+    CELLS,
+    RATER_RULES,
+    RaterRule,
+    SegmentSpans,
+    count_spans,
+    segment_spans,
+)
+from meteor.analysis.spans_table import setting_table, span_report
 from meteor.errors import InputError
 from meteor.io.read import MAX_BYTES
 from meteor.io.spans import (
@@ -23,32 +33,21 @@ from meteor.io.spans import (
     QE_CATEGORIES,
     SKIP_TEXT,
     Annotation,
-    SkippedRow,
     SkipReason,
     SpanSet,
     annotation_from_strings,
+    read_spans,
+    span_strings,
 )
+from meteor.metric import Meteor
 from meteor.params import Params
-from meteor.types import Alignment, CorpusResult, MeteorResult
+from meteor.types import Alignment, CorpusResult
 from meteor.viz.spans import SPAN_LABELS_EN, span_link_view
-from pages._i18n import Translator, freeze, integer, module_label, num, signed
+from pages._cache import APP_CACHE
+from pages._i18n import Translator, freeze, integer, interval, module_label, num, signed
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._widgets import md_escape, md_fill, table
-
-__all__ = [
-    "PARAM",
-    "CorpusSpans",
-    "agreement_section",
-    "cells_of",
-    "corpus_annotations",
-    "corpus_section",
-    "inspect_annotation",
-    "link_figure",
-    "show_cells",
-    "span_labels",
-    "with_spans",
-]
 
 #: The URL parameter that carries a pair's human error spans (one value per span).
 PARAM = "spans"
@@ -162,11 +161,6 @@ def with_detail(text: str, exc: BaseException) -> str:
     return md_fill(text, detail=input_message(exc))
 
 
-def cells_of(r: MeteorResult, params: Params, ann: Annotation) -> SegmentSpans:
-    """The library's record of the pair's tokens, cells and costs."""
-    return segment_spans(r, ann, params)
-
-
 def show_cells(seg: SegmentSpans) -> None:
     """The four cells under the score: tokens, their words (stage of matched errors), cost."""
     st.subheader(t("spans_title"))
@@ -262,15 +256,12 @@ CORPUS_STRINGS = freeze(
             for reason, text in SKIP_TEXT.items()
         },
         "spans_skip_more": {"en": MORE_SKIPPED_TEXT, "ru": "… и ещё пропущено строк: {n}"},
-        "spans_col_system": {"en": "system", "ru": "система"},
         "spans_col_seg": {"en": "segment id", "ru": "сегмент"},
         "spans_col_disagree": {"en": "disagreement", "ru": "расхождение"},
         "spans_col_blind": {"en": "blind spots", "ru": "слепые пятна"},
         "spans_col_unseen": {"en": "unseen errors", "ru": "невидимые ошибки"},
         "spans_col_seen": {"en": "seen errors", "ru": "замеченные ошибки"},
-        "spans_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
         "spans_col_open": {"en": "Inspect", "ru": "Разбор"},
-        "spans_open": {"en": "open", "ru": "открыть"},
     }
 )
 ct = Translator(STRINGS, CORPUS_STRINGS)
@@ -291,10 +282,6 @@ def rater_choice(key: str) -> RaterRule:
 
 def with_spans(url: str, ann: Annotation | None) -> str:
     """An Inspect link (``url``) carrying the pair's human error spans, when it has any."""
-    from urllib.parse import urlencode
-
-    from meteor.io.spans import span_strings
-
     values = span_strings(ann) if ann is not None else []
     return url + "&" + urlencode([(PARAM, v) for v in values]) if values else url
 
@@ -316,29 +303,20 @@ class CorpusSpans:
         return self.spans.get(system, seg_id) if self.spans is not None else None
 
 
-def read_summary(spans: SpanSet) -> str:
-    """:meth:`meteor.io.spans.SpanSet.summary` in the UI language: what was read and what
-    was left out."""
+def show_read(spans: SpanSet) -> None:
+    """What was read and what was left out (:meth:`meteor.io.spans.SpanSet.summary` in the
+    UI language) and a warning per skipped row, then how many more were skipped; file names
+    and the user's text as they are (escaped).  A skipped row's notice is in the UI language
+    (English: ``str(row)``, the library's)."""
     parts = [ct("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
                 fmt=spans.format)]  # fmt: skip
     if spans.unjoined:
         parts.append(ct("spans_unjoined", n=integer(spans.unjoined)))
     if spans.skipped:
         parts.append(ct("spans_skipped", n=integer(spans.skipped)))
-    return "; ".join(parts)
-
-
-def notice_text(row: SkippedRow) -> str:
-    """A skipped row's notice in the UI language (English: ``str(row)``, the library's)."""
-    return ct(f"spans_skip_{row.reason}", **row.fields())
-
-
-def show_read(spans: SpanSet) -> None:
-    """What was read (:func:`read_summary`) and a warning per skipped row, then how many
-    more were skipped; file names and the user's text as they are (escaped)."""
-    st.caption(md_escape(read_summary(spans)))
+    st.caption(md_escape("; ".join(parts)))
     for row in spans.notices:
-        st.warning(md_escape(notice_text(row)))
+        st.warning(md_escape(ct(f"spans_skip_{row.reason}", **row.fields())))
     if spans.unlisted:
         st.warning(md_escape(ct("spans_skip_more", n=integer(spans.unlisted))))
 
@@ -347,8 +325,6 @@ def corpus_annotations(corpus: Any) -> CorpusSpans:
     """The annotations uploaded on the Corpus page (read before the segment table is drawn,
     so that its Inspect links carry each segment's spans; the upload box is further down,
     in :func:`corpus_section`)."""
-    from meteor.io.spans import read_spans
-
     files = st.session_state.get(CORPUS_FILES) or []
     if not files:
         return CorpusSpans()
@@ -368,9 +344,6 @@ def corpus_section(
     """Corpus: an upload of annotations (read by :func:`corpus_annotations`) and the rater
     rule; then this setting's span numbers and the segments sorted by disagreement, each
     one click from Inspect (``link(result)``: its URL; ``ids_of(system)``: the seg ids)."""
-    from meteor.analysis.spans import count_spans
-    from meteor.analysis.spans_table import setting_table
-
     st.subheader(ct("spans_corpus_title"))
     st.file_uploader(
         ct("spans_upload"),
@@ -398,13 +371,13 @@ def corpus_section(
             anns.append(ann)
             rows.append(
                 {
-                    ct("spans_col_system"): name,
+                    ct("rp_col_system"): name,
                     ct("spans_col_seg"): seg_id,
                     ct("spans_col_disagree"): seg.disagreement,
                     ct("spans_col_blind"): seg.counts["unmatched_ok"],
                     ct("spans_col_unseen"): seg.counts["matched_error"],
                     ct("spans_col_seen"): seg.counts["unmatched_error"],
-                    ct("spans_col_hyp"): r.hyp,
+                    ct("hypothesis"): r.hyp,
                     "open": with_spans(link(r), ann),
                 }
             )
@@ -428,16 +401,17 @@ def corpus_section(
         "corpus_span_rows",
         column_config={
             "open": st.column_config.LinkColumn(
-                ct("spans_col_open"), display_text=ct("spans_open"), width="small"
+                ct("spans_col_open"), display_text=ct("rp_open"), width="small"
             )
         },
         # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
         # (tests/browser/test_browser_spans_corpus.py)
         column_order=[
-            ct("spans_col_system"),
+            ct("rp_col_system"),
             ct("spans_col_seg"),
             "open",
-            *(ct(f"spans_col_{c}") for c in ("disagree", "blind", "unseen", "seen", "hyp")),
+            *(ct(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
+            *(ct(c) for c in ("spans_col_seen", "hypothesis")),
         ],
     )
 
@@ -472,21 +446,9 @@ AGREEMENT_STRINGS = freeze(
 at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
 
 
-def _ci(i: Any) -> str:
-    return f"{num(i.value, 3)} [{num(i.low, 3)}, {num(i.high, 3)}]"
-
-
-def agreement_section(
-    corpus: Any, presets: Any, lang: str, key: tuple[Any, ...], cache: Any
-) -> None:
+def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]) -> None:
     """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
     then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
-    import hashlib
-
-    from meteor.analysis.spans_table import span_report
-    from meteor.io.spans import read_spans
-    from meteor.metric import Meteor
-
     st.subheader(at_("spans_agr_title"))
     files = st.file_uploader(
         at_("spans_upload"),
@@ -511,7 +473,7 @@ def agreement_section(
     }
     digest = tuple(hashlib.sha256(b).hexdigest()[:24] for _, b in data)
     try:
-        report = cache.get(
+        report = APP_CACHE.get(
             ("spans_report", key, digest, raters),
             lambda: span_report(
                 spans,
@@ -524,21 +486,18 @@ def agreement_section(
         st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
         return
     st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
-    diffs = {b: c for _, b, c in report.comparisons}
-    rows = []
-    for s in report.settings:
-        o = s.overall
-        c = diffs.get(s.preset)
-        rows.append(
-            {
-                at_("spans_col_setting"): s.preset,
-                at_("spans_col_errors"): integer(o.error_tokens),
-                at_("spans_col_flagged"): integer(o.flagged),
-                at_("spans_col_both"): integer(o.flagged_errors),
-                at_("spans_col_p"): _ci(o.precision),
-                at_("spans_col_r"): _ci(o.recall),
-                "F1": _ci(o.f1),
-                at_("spans_col_dF1"): f"{signed(c.difference)} ({num(c.p_value, 3)})" if c else "",
-            }
-        )
+    diffs = {b: f"{signed(c.difference)} ({num(c.p_value, 3)})" for _, b, c in report.comparisons}
+    rows = [
+        {
+            at_("spans_col_setting"): s.preset,
+            at_("spans_col_errors"): integer(s.overall.error_tokens),
+            at_("spans_col_flagged"): integer(s.overall.flagged),
+            at_("spans_col_both"): integer(s.overall.flagged_errors),
+            at_("spans_col_p"): interval(s.overall.precision, 3),
+            at_("spans_col_r"): interval(s.overall.recall, 3),
+            "F1": interval(s.overall.f1, 3),
+            at_("spans_col_dF1"): diffs.get(s.preset, ""),
+        }
+        for s in report.settings
+    ]
     table(rows, "agr_span_table")

@@ -308,7 +308,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "Оценки с файлом пресета несут эту подпись:",
     },
     "agr_tune_download": {"en": "Download the preset file", "ru": "Скачать файл пресета"},
-    "agr_tune_use": {"en": "Use this setting", "ru": "Использовать эту настройку"},
     "agr_tune_use_help": {
         "en": "Makes the tuned preset file the sidebar's setting (Inspect and Compare use it; "
         "the signature names it).",

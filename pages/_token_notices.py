@@ -17,8 +17,6 @@ from meteor.types import MeteorResult
 from pages._i18n import Translator, freeze, integer, side_label, ui
 from pages._widgets import code_span, md_escape, md_fill
 
-__all__ = ["notice_markdown", "show_token_notices"]
-
 _INVISIBLE_RU = (
     "слов из невидимых символов (они показаны пустыми): {n} — {chars}; они считаются словами: "
 )

@@ -19,8 +19,12 @@ from streamlit.runtime.state import get_session_state
 from meteor.module_registry import Module
 from meteor.params import ALIGNERS
 from meteor.presets import PRESETS, preset_names
+from pages._i18n import UI_LANGS
+from pages._settings import MAX_BEAM, stage_codes, stemmer_names, ui_languages
 
 _CHECKED_KEY = "_url_checked"
+#: The ``ui`` values a link may carry: the interface switch's labels (``EN``, ``RU``).
+UI_LABELS = [c.upper() for c in UI_LANGS]
 
 
 #: A number as a person writes it in a link: ASCII digits, one point, an optional
@@ -55,33 +59,24 @@ def _lang_of(qp: dict[str, list[str]], languages: list[str]) -> str:
     return "en"
 
 
-def bad_parameters(
-    qp: dict[str, list[str]],
-    *,
-    ui_labels: list[str],
-    languages: list[str],
-    stemmers: Callable[[str], tuple[str, ...]],
-    modules: Callable[[str], list[str]],
-    max_beam: int,
-) -> dict[str, list[str]]:
-    """The parameters of ``qp`` (name → values) whose values the app cannot use.
-
-    Pure: the caller supplies what the widgets accept, so tests can call it directly.
-    """
+def bad_parameters(qp: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The parameters of ``qp`` (name → values) whose values the app cannot use: what the
+    sidebar's widgets accept (:mod:`pages._settings`: languages, stemmers, stages, beam)."""
+    languages = ui_languages()
     lang = _lang_of(qp, languages)
     presets = set(preset_names(lang))
     weight_keys = {f"w_{m.value}" for m in Module}
     single: dict[str, Callable[[str], bool]] = {
-        "ui": lambda v: v in ui_labels,
+        "ui": lambda v: v in UI_LABELS,
         "lang": lambda v: v in languages,
         "preset": lambda v: v in presets,
         "alpha": _number(0.0, 1.0),
         "beta": _number(0.0, 10.0),
         "gamma": _number(0.0, 1.0),
         "delta": _number(0.0, 1.0),
-        "beam": _number(1, max_beam, whole=True),
+        "beam": _number(1, MAX_BEAM, whole=True),
         "aligner": lambda v: v in ALIGNERS,
-        "stemmer": lambda v: v in stemmers(lang),
+        "stemmer": lambda v: v in stemmer_names(lang),
         **{k: _number(0.0, 1.0) for k in weight_keys},
     }
     bad: dict[str, list[str]] = {}
@@ -91,7 +86,7 @@ def bad_parameters(
             if wrong or len(values) > 1:
                 bad[key] = wrong or values[1:]
         elif key == "modules":
-            ok = modules(lang)
+            ok = stage_codes(lang)
             wrong = [v for v in values if v and v not in ok]
             if wrong:
                 bad[key] = wrong
@@ -119,14 +114,7 @@ def _set_initial(key: str, values: list[str]) -> None:
             initial.pop(key, None)
 
 
-def check_query_params(
-    *,
-    ui_labels: list[str],
-    languages: list[str],
-    stemmers: Callable[[str], tuple[str, ...]],
-    modules: Callable[[str], list[str]],
-    max_beam: int,
-) -> list[tuple[str, str]]:
+def check_query_params() -> list[tuple[str, str]]:
     """On a session's first run: drop the URL's bad parameters, before any widget reads
     them, and give a preset its language when the URL names no language.
 
@@ -138,18 +126,11 @@ def check_query_params(
     ss[_CHECKED_KEY] = True
     qp = {k: st.query_params.get_all(k) for k in st.query_params}
     ui = qp.get("ui", [""])[0]
-    if ui not in ui_labels and ui.upper() in ui_labels:  # ?ui=ru means RU
+    if ui not in UI_LABELS and ui.upper() in UI_LABELS:  # ?ui=ru means RU
         qp["ui"] = [ui.upper()]
         st.query_params["ui"] = ui.upper()
         _set_initial("ui", [ui.upper()])
-    bad = bad_parameters(
-        qp,
-        ui_labels=ui_labels,
-        languages=languages,
-        stemmers=stemmers,
-        modules=modules,
-        max_beam=max_beam,
-    )
+    bad = bad_parameters(qp)
     ignored: list[tuple[str, str]] = []
     for key, wrong in bad.items():
         keep = [v for v in qp[key] if v not in wrong]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import plotly.io as pio
@@ -48,19 +48,15 @@ def headline(result: MeteorResult) -> dict[str, str]:
 WIDE_VALUE_CHARS = 6
 
 
-def metrics_per_row(values: Sequence[str], *, compact: bool = False) -> int:
-    """Metrics per row of the score card: 8, or 4 when ``compact`` (about 200 px each at
-    1366 px), when a value is longer than :data:`WIDE_VALUE_CHARS` characters, or when the
-    labels are Russian (longer than the English ones)."""
-    if compact or ui() != "en" or max(map(len, values), default=0) > WIDE_VALUE_CHARS:
-        return 4
-    return 8
-
-
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
-    """:func:`headline`'s numbers as metrics, then the signature (all from the record)."""
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record).
+
+    Metrics per row: 8, or 4 when ``compact`` (about 200 px each at 1366 px), when a value
+    is longer than :data:`WIDE_VALUE_CHARS` characters, or when the labels are Russian
+    (longer than the English ones)."""
     items = list(headline(result).items())
-    per_row = metrics_per_row([v for _, v in items], compact=compact)
+    wide = max(len(v) for _, v in items) > WIDE_VALUE_CHARS
+    per_row = 4 if compact or ui() != "en" or wide else 8
     for start in range(0, len(items), per_row):
         cols = st.columns(per_row)
         for col, (key, value) in zip(cols, items[start : start + per_row], strict=False):
@@ -144,6 +140,15 @@ def plotly(fig: Any, key: str) -> None:
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
 
 
+def chart_points(fig: Any, key: str) -> list[Any]:
+    """Show a figure whose points can be selected (:func:`localized`; a selection reruns
+    the page); the selected points that carry ``customdata``."""
+    st.plotly_chart(
+        localized(fig), key=key, on_select="rerun", selection_mode=("points",), width="stretch"
+    )
+    return [p for p in selected(key, "points") if p.get("customdata")]
+
+
 def uploader_css(button: str, limit: str, scope: str = "") -> str:
     """``<style>`` for Streamlit's file drop zones (those below ``scope``, a CSS selector):
     they write "Upload" and "200MB per file" in English whatever the interface, so those are
@@ -164,6 +169,12 @@ def uploader_css(button: str, limit: str, scope: str = "") -> str:
 def table(rows: Any, key: str, *, where: Any = st, **kw: Any) -> None:
     """A dataframe in ``where`` (``st`` or a container) as wide as it, without the index."""
     where.dataframe(rows, hide_index=True, width="stretch", key=key, **kw)
+
+
+def remember(key: str, value: Any) -> None:
+    """A button's callback: session state ``key`` becomes ``value`` (what was asked for),
+    before the run that follows the click."""
+    st.session_state[key] = value
 
 
 def selected(key: str, what: str) -> list[Any]:

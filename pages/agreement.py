@@ -16,21 +16,21 @@ import streamlit as st
 
 from meteor.analysis.agreement import BASELINES
 from meteor.analysis.agreement_grid import GRID_PARAMS
-from meteor.analysis.tune import TuneResult
+from meteor.analysis.agreement_stats import MEASURES
+from meteor.analysis.tune import OBJECTIVES, TuneResult
 from meteor.errors import ParamError
 from meteor.metric import Meteor
 from meteor.presets import PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages import _agreement_view as view
 from pages import _spans_view as spans_view
-from pages._cache import APP_CACHE
 from pages._corpus_common import inspect_url, safe_name
 from pages._frame import require_frame
 from pages._i18n import integer, num, t
 from pages._input_messages import input_message
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import PRESET_FILE_NAME, apply_preset_file
-from pages._widgets import code_span, localized, plotly, selected, table, with_progress
+from pages._widgets import chart_points, code_span, plotly, remember, table, with_progress
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -39,14 +39,14 @@ SYMBOLS = agreement_figures.PARAM_SYMBOLS
 
 def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | None:
     """The "Tune" controls: base preset, objective, weights, grouping, k and rounds."""
-    meteors = [m.name for m in run.scores if m.kind == "preset"]
+    meteors = [m.name for m in run.agreement.scores if m.kind == "preset"]
     if not meteors:
         st.info(t("agr_tune_none"))
         return None
     c1, c2 = st.columns(2)
     base = c1.selectbox(t("agr_tune_base"), meteors, key="agr_tune_base")
     objective = c2.selectbox(
-        t("agr_tune_objective"), list(view.OBJECTIVES), key="agr_tune_objective",
+        t("agr_tune_objective"), list(OBJECTIVES), key="agr_tune_objective",
         format_func=view.objective_label,
     )  # fmt: skip
     weights = st.checkbox(
@@ -70,11 +70,6 @@ def _tune_choices(run: view.Run, name: str, data: bytes) -> view.TuneChoices | N
     )
 
 
-def _want(key: str, run_id: tuple[Any, ...]) -> None:
-    """Callback of "Measure agreement" and "Tune": this input and these choices are to be shown."""
-    st.session_state[key] = run_id
-
-
 def _use_tuned(data: bytes, where: str) -> None:
     """Callback of "Use this setting" (Tune): the preset file becomes the sidebar's setting."""
     try:
@@ -93,7 +88,9 @@ def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes)
     if choices is None:
         return
     tune_id = ("agr_tune", run_id, choices)
-    st.button(t("agr_tune_run"), key="agr_tune_run", on_click=_want, args=("agr_tune_id", tune_id))
+    st.button(
+        t("agr_tune_run"), key="agr_tune_run", on_click=remember, args=("agr_tune_id", tune_id)
+    )
     if st.session_state.get("agr_tune_id") != tune_id:
         st.info(t("agr_tune_press"))
         return
@@ -133,7 +130,7 @@ def _show_tuned(result: TuneResult, choices: view.TuneChoices) -> None:
         mime="application/json", key="agr_tune_download", icon="⬇️",
     )  # fmt: skip
     c2.button(
-        t("agr_tune_use"), key="agr_tune_use", on_click=_use_tuned,
+        t("agr_use"), key="agr_tune_use", on_click=_use_tuned,
         args=(doc, f"tuned-{result.base_name}.json"), help=t("agr_tune_use_help"),
     )  # fmt: skip
     err = st.session_state.pop("agr_tune_used_error", None)
@@ -213,19 +210,12 @@ def darr_note(run: view.Run) -> str:
 
 def show_scatter(run: view.Run) -> None:
     st.subheader(t("agr_scatter_title"))
-    names = [m.name for m in run.scores]
+    names = [m.name for m in run.agreement.scores]
     name = st.selectbox(t("agr_scatter_metric"), names, key="agr_scatter_metric")
-    scores = run.score(name)
+    scores = run.agreement.scores_of(name)
     fig = agreement_figures.scatter(run.judged, scores, labels=view.fig_labels())
-    st.plotly_chart(
-        localized(fig),
-        key="agr_scatter",
-        on_select="rerun",
-        selection_mode=("points",),
-        width="stretch",
-    )
+    points = chart_points(fig, "agr_scatter")
     st.caption(t("agr_scatter_caption"))
-    points = [p for p in selected("agr_scatter", "points") if p.get("customdata")]
     if not points:
         return
     row = int(points[0]["customdata"][0])
@@ -252,18 +242,19 @@ def show_scatter(run: view.Run) -> None:
 
 def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
     st.subheader(t("agr_heat_title"))
-    meteors = [m.name for m in run.scores if m.kind == "preset" and m.stats is not None]
+    meteors = [m.name for m in run.agreement.scores if m.kind == "preset" and m.stats is not None]
     if not meteors:
         st.info(t("agr_heat_none"))
         return
     c1, c2, c3, c4 = st.columns(4)
     metric = c1.selectbox(t("agr_heat_metric"), meteors, key="agr_heat_metric")
-    x = c2.selectbox(t("agr_heat_x"), GRID_PARAMS, index=0, key="agr_heat_x",
-                     format_func=SYMBOLS.__getitem__)  # fmt: skip
-    y = c3.selectbox(t("agr_heat_y"), GRID_PARAMS, index=1, key="agr_heat_y",
-                     format_func=SYMBOLS.__getitem__)  # fmt: skip
+    x, y = (
+        col.selectbox(t(f"agr_heat_{axis}"), GRID_PARAMS, index=k, key=f"agr_heat_{axis}",
+                      format_func=SYMBOLS.__getitem__)
+        for k, (col, axis) in enumerate(((c2, "x"), (c3, "y")))
+    )  # fmt: skip
     key = c4.selectbox(
-        t("agr_heat_measure"), list(view.MEASURES), key="agr_heat_measure",
+        t("agr_heat_measure"), list(MEASURES), key="agr_heat_measure",
         format_func=view.measure_label,
     )  # fmt: skip
     if x == y:
@@ -277,16 +268,15 @@ def show_heatmap(run: view.Run, run_id: tuple[Any, ...]) -> None:
     st.caption(t("agr_heat_caption"))
     best = grid.best()
     bx, by = (best[0], best[1]) if best is not None else grid.base
-    u1, u2 = st.columns(2)
-    xv = u1.selectbox(
-        t("agr_use_value", param=SYMBOLS[x]), grid.x_values,
-        index=grid.x_values.index(bx) if bx in grid.x_values else 0,
-        format_func=lambda v: num(v, 2), key=f"agr_use_x_{x}",
-    )  # fmt: skip
-    yv = u2.selectbox(
-        t("agr_use_value", param=SYMBOLS[y]), grid.y_values,
-        index=grid.y_values.index(by) if by in grid.y_values else 0,
-        format_func=lambda v: num(v, 2), key=f"agr_use_y_{y}",
+    xv, yv = (
+        col.selectbox(
+            t("agr_use_value", param=SYMBOLS[p]), values,
+            index=values.index(start) if start in values else 0,
+            format_func=lambda v: num(v, 2), key=f"agr_use_{axis}_{p}",
+        )
+        for col, axis, p, values, start in zip(
+            st.columns(2), "xy", (x, y), (grid.x_values, grid.y_values), (bx, by), strict=True
+        )
     )  # fmt: skip
     st.button(
         t("agr_use"),
@@ -373,9 +363,16 @@ def main() -> None:
         st.info(t("agr_need_metric"))
         return
     judged_key = (name, view.digest(data), human, tuple(columns), higher, darr_column, threshold)
-    run_id = view.run_key(judged_key, presets, baselines, columns, int(resamples))
+    run_id = (
+        "agr_run",
+        judged_key,
+        tuple(presets),
+        tuple(baselines),
+        tuple(columns),
+        int(resamples),
+    )
     st.button(
-        t("agr_run"), type="primary", key="agr_run", on_click=_want, args=("agr_run_id", run_id)
+        t("agr_run"), type="primary", key="agr_run", on_click=remember, args=("agr_run_id", run_id)
     )
     if st.session_state.get("agr_run_id") != run_id:
         st.info(t("agr_press_run"))
@@ -392,7 +389,7 @@ def main() -> None:
         return
     show_table(run)
     # human error spans of the same hypotheses, when uploaded: the per-setting span table
-    spans_view.agreement_section(run.judged.corpus, presets, lang, run_id, APP_CACHE)
+    spans_view.agreement_section(run.judged.corpus, presets, lang, run_id)
     show_scatter(run)
     try:
         show_heatmap(run, run_id)

@@ -144,8 +144,8 @@ def show_diff(where: Any, name: str, a: Analysis, an: Analysis) -> None:
         {
             t("col_where"): side,
             t("col_stage"): stage,
-            t("col_hyp"): " ".join(m.hyp_words),
-            t("col_ref"): " ".join(m.ref_words),
+            t("hypothesis"): " ".join(m.hyp_words),
+            t("reference"): " ".join(m.ref_words),
         }
         for side, stage, m in found
     ]
@@ -214,20 +214,18 @@ for name, an in runs:
 
 # -- A vs each other setting: the matches only one side has ------------------------------
 a = attempts[0][1]
-pairs = runs[1:] if not isinstance(a, str) else []  # runs[0] is A when A scored
+pairs = runs[1:]  # runs[0] is A when A scored
 if others:
     st.subheader(t("diff_title"))
-if others and isinstance(a, str):
-    st.caption(t("diff_needs_a"))
-tabs = st.tabs([t("diff_head", name=name) for name, _ in pairs]) if pairs else []
-for tab, (name, an) in zip(tabs, pairs, strict=True):
-    if isinstance(a, str):  # for mypy: pairs is empty then
-        break
-    tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
-    show_diff(tab, name, a, an)
-
-if pairs:  # A scored: why A and one other setting differ (issue 33)
-    show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
+    if isinstance(a, str):
+        st.caption(t("diff_needs_a"))
+    elif pairs:
+        tabs = st.tabs([t("diff_head", name=name) for name, _ in pairs])
+        for tab, (name, an) in zip(tabs, pairs, strict=True):
+            tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
+            show_diff(tab, name, a, an)
+        # why A and one other setting differ (issue 33)
+        show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
 
 
 # -- sensitivity ------------------------------------------------------------------------------

@@ -5,17 +5,16 @@ paired bootstrap, and export everything."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 
 import streamlit as st
 
 from meteor.analysis.pvalue_text import bootstrap_resolution, plus_one_resolution
-from meteor.analysis.significance import PairedStat, segment_differences
+from meteor.analysis.significance import segment_differences
 from meteor.io.read import MAX_BYTES, demo_corpus
 from meteor.io.record_files import report, segments_csv, segments_jsonl, write_alignments
 from meteor.json_numbers import json_text
 from meteor.metric import jar_text
-from meteor.types import CorpusResult
 from meteor.viz import corpus_charts as corpus_figures
 from pages import _spans_view as spans_view
 from pages._corpus_common import (
@@ -38,16 +37,20 @@ from pages._i18n import Translator, corpus_fig_labels, freeze, integer, num, p_v
 from pages._report_view import REPORT_TABS, report_tabs
 from pages._scoring import ensure_ready, shown_errors
 from pages._settings import current_setting
-from pages._widgets import download, localized, plotly, selected, table, uploader_css
+from pages._widgets import chart_points, download, plotly, selected, table, uploader_css
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
-#: The segment table's columns taken from the rows as they are (best_ref and inspect are made).
-TABLE_FIELDS = tuple(
-    "segment seg_id score precision recall frag chunks ref_len hyp_len hyp ref".split()
+#: The segment table's columns in their order (best_ref and inspect are made, the others
+#: taken from the rows as they are): what a reader looks for first (the open link and the
+#: texts) before the numbers: all 13 columns are wider than the page, and the texts used to
+#: be last; the four fit a 1100-px window (tests/browser/test_browser_truncation.py)
+TABLE_COLUMNS = tuple(
+    "segment inspect hyp ref score precision recall frag chunks hyp_len ref_len best_ref "
+    "seg_id".split()
 )
 
 #: Beyond this many systems the summary is one table row per system, not two cards each.
@@ -120,12 +123,10 @@ PAGE_STRINGS = freeze(
             "en": "The average of the segment scores — what many scripts report instead.",
             "ru": "Среднее оценок сегментов — то, что вместо неё сообщают многие скрипты.",
         },
-        "corpus_col_system": {"en": "system", "ru": "система"},
         "corpus_col_score": {
             "en": "corpus METEOR (summed statistics)",
             "ru": "METEOR корпуса (сумма статистик)",
         },
-        "corpus_col_mean": {"en": "mean of segment scores", "ru": "среднее оценок сегментов"},
         "corpus_col_ci": {"en": "95% CI", "ru": "95% ДИ"},
         "corpus_ci_range": {"en": "[{low}, {high}]", "ru": "[{low}; {high}]"},
         "corpus_summary_caption": {
@@ -144,7 +145,6 @@ PAGE_STRINGS = freeze(
         "corpus_tab_dist": {"en": "Distributions", "ru": "Распределения"},
         "corpus_tab_compare": {"en": "Compare two systems", "ru": "Сравнение двух систем"},
         "corpus_tab_export": {"en": "Export", "ru": "Экспорт"},
-        "corpus_system": {"en": "System", "ru": "Система"},
         "corpus_sort": {"en": "Sort by", "ru": "Сортировать по"},
         "corpus_desc": {"en": "Descending", "ru": "По убыванию"},
         "corpus_range": {"en": "Segment score between", "ru": "Оценка сегмента в пределах"},
@@ -177,15 +177,12 @@ PAGE_STRINGS = freeze(
         "corpus_sort_frag": {"en": "fragmentation", "ru": "фрагментация"},
         "corpus_sort_ref_len": {"en": "reference length", "ru": "длина эталона"},
         "corpus_sort_hyp_len": {"en": "hypothesis length", "ru": "длина гипотезы"},
-        "corpus_col_seg": {"en": "#", "ru": "№"},
         "corpus_col_id": {"en": "id", "ru": "id"},
         "corpus_col_len": {"en": "ref len", "ru": "дл. эт."},
         "corpus_col_hyp_len": {"en": "hyp len", "ru": "дл. гип."},
         "corpus_col_best": {"en": "best ref", "ru": "лучший эт."},
-        "corpus_col_hyp": {"en": "hypothesis", "ru": "гипотеза"},
         "corpus_col_ref": {"en": "best reference", "ru": "лучший эталон"},
         "corpus_col_link": {"en": "Inspect", "ru": "Разбор"},
-        "corpus_open": {"en": "open", "ru": "открыть"},
         "corpus_dist_caption": {
             "en": "Segment scores, precision, recall and fragmentation (chunks per matched "
             "word); undefined values (no match, empty side) are left out.",
@@ -202,7 +199,6 @@ PAGE_STRINGS = freeze(
             "ru": "Загрузите две или больше систем (с одними эталонами), чтобы сравнить их.",
         },
         "corpus_sys_a": {"en": "System A (baseline)", "ru": "Система A (базовая)"},
-        "corpus_sys_b": {"en": "System B", "ru": "Система B"},
         "corpus_diff_label": {
             "en": "Corpus METEOR difference B − A",
             "ru": "Разность METEOR корпуса B − A",
@@ -254,8 +250,6 @@ PAGE_STRINGS = freeze(
         "corpus_wins": {"en": "B's largest wins", "ru": "Наибольшие выигрыши B"},
         "corpus_losses": {"en": "B's largest losses", "ru": "Наибольшие проигрыши B"},
         "corpus_col_a": {"en": "A", "ru": "A"},
-        "corpus_col_b": {"en": "B", "ru": "B"},
-        "corpus_col_diff": {"en": "B − A", "ru": "B − A"},
         "corpus_pair_pick": {
             "en": "Select a row or a point to see both alignments side by side.",
             "ru": "Выберите строку или точку, чтобы увидеть оба выравнивания рядом.",
@@ -306,20 +300,15 @@ st.html(
 if source == "demo":
     corpus = demo_corpus()
 else:
-    c1, c2 = st.columns(2)
-    hyp_files = c1.file_uploader(
-        t("corpus_hyp_files"),
-        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
-        accept_multiple_files=True,
-        key="corpus_hyp_files",
-        max_upload_size=MAX_UPLOAD_MB,
-    )
-    ref_files = c2.file_uploader(
-        t("corpus_ref_files"),
-        help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
-        accept_multiple_files=True,
-        key="corpus_ref_files",
-        max_upload_size=MAX_UPLOAD_MB,
+    hyp_files, ref_files = (
+        col.file_uploader(
+            t(key),
+            help=t("corpus_upload_help", mb=MAX_UPLOAD_MB),
+            accept_multiple_files=True,
+            key=key,
+            max_upload_size=MAX_UPLOAD_MB,
+        )
+        for col, key in zip(st.columns(2), ("corpus_hyp_files", "corpus_ref_files"), strict=True)
     )
     if not hyp_files:
         st.info(t("corpus_need_files"))
@@ -364,28 +353,21 @@ if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took s
             {
                 "system": name,
                 "score": num(res.score),
-                "score_ci": t(
-                    "corpus_ci_range",
-                    low=num(intervals[name].corpus.low),
-                    high=num(intervals[name].corpus.high),
-                ),
+                "score_ci": t("corpus_ci_range", low=num(ci.low), high=num(ci.high)),
                 "mean": num(res.mean_segment_score),
-                "mean_ci": t(
-                    "corpus_ci_range",
-                    low=num(intervals[name].mean_segment.low),
-                    high=num(intervals[name].mean_segment.high),
-                ),
+                "mean_ci": t("corpus_ci_range", low=num(cm.low), high=num(cm.high)),
             }
             for name, res in results.items()
+            for ci, cm in [(intervals[name].corpus, intervals[name].mean_segment)]
         ],
         "corpus_summary",
         column_config={
-            "system": st.column_config.TextColumn(t("corpus_col_system")),
+            "system": st.column_config.TextColumn(t("rp_col_system")),
             "score": st.column_config.TextColumn(
                 t("corpus_col_score"), help=t("corpus_score_help")
             ),
             "score_ci": st.column_config.TextColumn(t("corpus_col_ci")),
-            "mean": st.column_config.TextColumn(t("corpus_col_mean"), help=t("corpus_mean_help")),
+            "mean": st.column_config.TextColumn(t("rp_col_mean"), help=t("corpus_mean_help")),
             "mean_ci": st.column_config.TextColumn(t("corpus_col_ci")),
         },
         height=(len(names) + 1) * 35 + 3,  # every system, no scrolling
@@ -411,11 +393,6 @@ if len(names) > 1:
 st.code(results[names[0]].signature, language=None, wrap_lines=True)
 
 
-def _p_text(stat: PairedStat, samples: int) -> str:
-    """``= 0.0712``, or ``< 0.002`` when no resample crossed 0 (p below 2/B)."""
-    return p_value(stat.p_value, bootstrap_resolution(samples), relation=True)
-
-
 tab_names = ["segments", "dist", "compare", *REPORT_TABS, "export"]
 tabs = dict(
     zip(
@@ -428,7 +405,7 @@ tabs = dict(
 # -- segments -------------------------------------------------------------------------
 with tabs["segments"]:
     system = (
-        st.selectbox(t("corpus_system"), names, key="corpus_system") if len(names) > 1 else None
+        st.selectbox(t("rp_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
     # human error spans of the hypotheses, when uploaded (the box is under the table):
@@ -454,8 +431,8 @@ with tabs["segments"]:
     st.caption(t("corpus_shown", shown=integer(len(rows)), n=integer(len(res.segments))))
     table(
         [
-            {
-                **{k: r[k] for k in TABLE_FIELDS},
+            {k: r.get(k) for k in TABLE_COLUMNS}
+            | {
                 "best_ref": r["best_ref_index"] + 1,
                 "inspect": spans_view.with_spans(
                     r["inspect"], annotations.annotation(system, r["seg_id"])
@@ -465,7 +442,7 @@ with tabs["segments"]:
         ],
         "corpus_table",
         column_config={
-            "segment": st.column_config.NumberColumn(t("corpus_col_seg"), width="small"),
+            "segment": st.column_config.NumberColumn(t("col_index"), width="small"),
             "seg_id": st.column_config.TextColumn(t("corpus_col_id")),
             "score": st.column_config.NumberColumn(t("score"), format="%.4f"),
             "precision": st.column_config.NumberColumn("P", format="%.4f"),
@@ -475,30 +452,12 @@ with tabs["segments"]:
             "ref_len": st.column_config.NumberColumn(t("corpus_col_len")),
             "hyp_len": st.column_config.NumberColumn(t("corpus_col_hyp_len")),
             "best_ref": st.column_config.NumberColumn(t("corpus_col_best")),
-            "hyp": st.column_config.TextColumn(t("corpus_col_hyp"), width=220),
+            "hyp": st.column_config.TextColumn(t("hypothesis"), width=220),
             "ref": st.column_config.TextColumn(t("corpus_col_ref"), width=220),
             "inspect": st.column_config.LinkColumn(
-                t("corpus_col_link"), display_text=t("corpus_open"), width="small"
+                t("corpus_col_link"), display_text=t("rp_open"), width="small"
             ),
         },
-        # what a reader looks for first (the open link and the texts) before the numbers:
-        # all 13 columns are wider than the page, and the texts used to be last; the four
-        # fit a 1100-px window (tests/browser/test_browser_truncation.py)
-        column_order=(
-            "segment",
-            "inspect",
-            "hyp",
-            "ref",
-            "score",
-            "precision",
-            "recall",
-            "frag",
-            "chunks",
-            "hyp_len",
-            "ref_len",
-            "best_ref",
-            "seg_id",
-        ),
         on_select="rerun",
         selection_mode="single-row",
     )
@@ -527,15 +486,10 @@ with tabs["segments"]:
 with tabs["dist"]:
     plotly(corpus_figures.distributions(results, labels=corpus_fig_labels()), key="corpus_dists")
     st.caption(t("corpus_dist_caption"))
-    st.plotly_chart(
-        localized(corpus_figures.score_vs_length(results, labels=corpus_fig_labels())),
-        key="corpus_len",
-        on_select="rerun",
-        selection_mode=("points",),
-        width="stretch",
+    points = chart_points(
+        corpus_figures.score_vs_length(results, labels=corpus_fig_labels()), "corpus_len"
     )
     st.caption(t("corpus_len_caption"))
-    points = [p for p in selected("corpus_len", "points") if p.get("customdata")]
     if points:
         sys_k, seg_k = (int(x) for x in points[0]["customdata"][:2])
         if 0 <= sys_k < len(names) and 0 <= seg_k < len(results[names[sys_k]].segments):
@@ -548,15 +502,10 @@ with tabs["compare"]:
     else:
         s1, s2 = st.columns(2)
         name_a = s1.selectbox(t("corpus_sys_a"), names, index=0, key="corpus_sys_a")
-        name_b = s2.selectbox(t("corpus_sys_b"), names, index=1, key="corpus_sys_b")
-        pb = (
-            None
-            if name_a == name_b
-            else get_paired(corpus, setting, meteor, results, name_a, name_b)
-        )
+        name_b = s2.selectbox(t("rp_sys_b"), names, index=1, key="corpus_sys_b")
         if name_a == name_b:
             st.warning(t("rp_same"))
-        elif pb is None:
+        elif (pb := get_paired(corpus, setting, meteor, results, name_a, name_b)) is None:
             st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
             st.caption(
@@ -585,7 +534,8 @@ with tabs["compare"]:
                         "corpus_p",
                         low=signed(stat.difference_interval.low),
                         high=signed(stat.difference_interval.high),
-                        p=_p_text(stat, pb.n_samples),
+                        # "= 0.0712", or "< 0.002" when no resample crossed 0 (p below 2/B)
+                        p=p_value(stat.p_value, bootstrap_resolution(pb.n_samples), relation=True),
                         p_sb=p_value(stat.p_value_sacrebleu, plus_one_resolution(pb.n_samples)),
                         n=integer(pb.n_samples),
                         wins=percent(stat.b_wins),
@@ -593,17 +543,10 @@ with tabs["compare"]:
                 )
             # both systems on the segments both have (the whole results when they match)
             ra, rb, pos_a, pos_b = common_results(corpus, meteor, results, name_a, name_b)
-            st.plotly_chart(
-                localized(
-                    corpus_figures.ab_scatter(
-                        ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
-                    )
-                ),
-                key="corpus_ab",
-                on_select="rerun",
-                selection_mode=("points",),
-                width="stretch",
+            fig = corpus_figures.ab_scatter(
+                ra, rb, names=(name_a, name_b), labels=corpus_fig_labels()
             )
+            pts = chart_points(fig, "corpus_ab")
             st.caption(t("corpus_scatter_caption"))
             diffs = segment_differences(ra, rb)
             top = 10
@@ -619,12 +562,12 @@ with tabs["compare"]:
                 table(
                     [
                         {
-                            t("corpus_col_seg"): pos_a[d.index] + 1,
+                            t("col_index"): pos_a[d.index] + 1,
                             t("corpus_col_id"): corpus.ids_of(name_a)[pos_a[d.index]],
                             t("corpus_col_a"): num(d.score_a),
-                            t("corpus_col_b"): num(d.score_b),
-                            t("corpus_col_diff"): signed(d.difference),
-                            t("corpus_col_hyp"): ra.segments[d.index].hyp,
+                            t("rp_col_b"): num(d.score_b),
+                            t("rp_col_diff"): signed(d.difference),
+                            t("hypothesis"): ra.segments[d.index].hyp,
                         }
                         for d in items
                     ],
@@ -636,7 +579,6 @@ with tabs["compare"]:
                 sel = selected(key, "rows")
                 if sel and sel[0] < len(items):
                     chosen = items[sel[0]].index
-            pts = [p for p in selected("corpus_ab", "points") if p.get("customdata")]
             if pts:
                 chosen = int(pts[0]["customdata"][1])
             st.caption(t("corpus_pair_pick"))
@@ -692,14 +634,11 @@ with tabs["export"]:
     ):
         download(row, t(f"corpus_dl_{what}"), make, file_name, mime, f"corpus_dl_{what}")
 
-    def _alignments(res: CorpusResult) -> Callable[[], str]:
-        return lambda: write_alignments(res.segments, meteor.params.modules)
-
     for k, (n, r) in enumerate(results.items()):
         download(
             row,
             t("corpus_dl_align", system=safe_name(n if len(n) <= 40 else n[:39] + "…")),
-            _alignments(r),
+            partial(write_alignments, r.segments, meteor.params.modules),
             f"{n}-align.out",
             "text/plain",
             f"corpus_dl_align_{k}",

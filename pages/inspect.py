@@ -10,6 +10,7 @@ import streamlit as st
 
 from meteor.analysis.explain import parts as explain
 from meteor.analysis.explain.record import Explanation
+from meteor.analysis.spans import segment_spans
 from meteor.io import record_files
 from meteor.json_numbers import json_text
 from meteor.types import MeteorResult, Module
@@ -29,7 +30,7 @@ from pages._i18n import (
 from pages._near_misses import NEAR_STRINGS, show_near_misses
 from pages._pair import require_pair
 from pages._scoring import analysis_for, explanation_for
-from pages._settings import current_setting
+from pages._settings import current_setting, sync_url
 from pages._token_notices import show_token_notices
 from pages._widgets import (
     BORDER_PX,
@@ -46,11 +47,6 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 
 #: The pair's views, one shown at a time (URL ``view``; the first is the default).
 VIEWS = ("links", "matrix", "tokens")
-
-
-def table_height(n_rows: int, most: int = 40) -> int:
-    """Height of a dataframe showing ``n_rows`` rows without scrolling (at most ``most``)."""
-    return (min(n_rows, most) + 1) * ROW_PX + BORDER_PX
 
 
 PAGE_STRINGS = freeze(
@@ -100,9 +96,6 @@ PAGE_STRINGS = freeze(
         "color_by": {"en": "Colour cells by", "ru": "Цвет клеток"},
         "color_module": {"en": "stage", "ru": "этап"},
         "color_order": {"en": "reference position (X-Ray)", "ru": "позиция в эталоне"},
-        "tok_side": {"en": "side", "ru": "сторона"},
-        "tok_index": {"en": "#", "ru": "№"},
-        "tok_text": {"en": "token", "ru": "токен"},
         "tok_source": {"en": "from the text", "ru": "в исходном тексте"},
         "tok_offsets": {"en": "characters", "ru": "символы"},
         "tok_function": {"en": "function word", "ru": "служебное"},
@@ -218,10 +211,7 @@ def chosen_view() -> str:
         persist_state="session",
     )
     view = view or VIEWS[0]  # required: never None once set; typed as optional
-    if view == VIEWS[0]:
-        st.query_params.pop("view", None)
-    else:
-        st.query_params["view"] = view
+    sync_url("view", view, VIEWS[0])
     return view
 
 
@@ -229,9 +219,9 @@ def show_tokens(r: MeteorResult) -> None:
     """Both sides' tokens with offsets and the matching stage (library: explain.token_table)."""
     token_rows = [
         {
-            t("tok_side"): side_label(row.side),
-            t("tok_index"): row.index + 1,  # numbered from 1, as chunks and segments
-            t("tok_text"): row.text,
+            t("col_side"): side_label(row.side),
+            t("col_index"): row.index + 1,  # numbered from 1, as chunks and segments
+            t("col_token"): row.text,
             t("tok_source"): row.source,
             t("tok_offsets"): f"{row.start + 1}–{row.end}" if row.end > row.start else "—",
             t("tok_function"): t("yes") if row.function_word else "",
@@ -239,8 +229,8 @@ def show_tokens(r: MeteorResult) -> None:
         }
         for row in explain.token_table(r)
     ]
-    # every row (the default showed 10 of 13)
-    table(token_rows, "tokens", height=table_height(len(token_rows)))
+    # every row without scrolling, up to 40 (the default showed 10 of 13)
+    table(token_rows, "tokens", height=(min(len(token_rows), 40) + 1) * ROW_PX + BORDER_PX)
     st.caption(t("tokens_numbered"))
 
 
@@ -275,8 +265,8 @@ def show_chunk_breaks(why: Explanation) -> None:
     rows = [
         {
             t("col_between"): f"{b.before + 1} | {b.before + 2}",  # chunks numbered from 1
-            t("col_hyp"): f"{b.hyp_left} | {b.hyp_right}",
-            t("col_ref"): f"{b.ref_left} | {b.ref_right}",
+            t("hypothesis"): f"{b.hyp_left} | {b.hyp_right}",
+            t("reference"): f"{b.ref_left} | {b.ref_right}",
             t("col_if_joined"): num(b.score_if_joined),
             t("col_gain"): signed(b.gain),
         }
@@ -357,7 +347,7 @@ def pair_section() -> None:
     r = a.result
     score_card(r)
     human = spans_view.inspect_annotation(hyp)  # the human error spans the URL carries
-    cells = spans_view.cells_of(r, a.params, human) if human is not None else None
+    cells = segment_spans(r, human, a.params) if human is not None else None
     if cells is not None:
         spans_view.show_cells(cells)
     show_token_notices(r, a.params)

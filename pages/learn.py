@@ -26,7 +26,7 @@ from pages._i18n import (
 from pages._match_details import DETAIL_STRINGS, detail_text
 from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
-from pages._settings import current_setting, preset_setting
+from pages._settings import current_setting, preset_setting, sync_url
 from pages._widgets import md_escape, plotly, score_card, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
@@ -183,14 +183,12 @@ PAGE_STRINGS = freeze(
             "налево, и каждое занимает самое правое свободное подходящее слово эталона; "
             "ничего не оптимизируется. (Кандидаты ниже — от этапов этой библиотеки.)",
         },
-        "col_index": {"en": "#", "ru": "№"},
         "numbered_from_1": {
             "en": "Words are numbered from 1 on each side, as on every page of the app.",
             "ru": "Слова нумеруются с 1 в каждом тексте, как на всех страницах приложения.",
         },
         "col_chosen": {"en": "chosen", "ru": "выбрано"},
         "col_definite": {"en": "definite", "ru": "определённое"},
-        "col_token": {"en": "token", "ru": "токен"},
         "col_span": {"en": "positions (hyp → ref)", "ru": "позиции (гип. → эт.)"},
         "col_chunk": {"en": "chunk", "ru": "фрагмент"},
         "chunks_text": {
@@ -335,10 +333,7 @@ if st.session_state.get("learn_step") not in options:
     if wanted is not None and wanted not in options:  # a link's step this setting lacks
         st.warning(t("url_ignored", params=f"step={md_escape(wanted)}"), icon="⚠️")
 step = st.select_slider(t("step"), options, format_func=step_labels.__getitem__, key="learn_step")
-if step == "tokens":
-    st.query_params.pop("step", None)
-else:
-    st.query_params["step"] = step
+sync_url("step", step, "tokens")
 
 if step == "tokens":
     st.markdown(t("tokens_text", how=tokenisation(p), delta=num(p.delta, 2)))
@@ -380,8 +375,8 @@ elif step.startswith("stage:"):
         table(
             [
                 {
-                    t("col_hyp"): " ".join(m.hyp_words),
-                    t("col_ref"): " ".join(m.ref_words),
+                    t("hypothesis"): " ".join(m.hyp_words),
+                    t("reference"): " ".join(m.ref_words),
                     t("col_span"): positions(m),
                     t("col_detail"): detail_text(m),
                 }
@@ -408,8 +403,8 @@ elif step == "align":
         [
             {
                 t("col_stage"): module_label(m.module),
-                t("col_hyp"): " ".join(m.hyp_words),
-                t("col_ref"): " ".join(m.ref_words),
+                t("hypothesis"): " ".join(m.hyp_words),
+                t("reference"): " ".join(m.ref_words),
                 t("col_span"): positions(m),
                 t("col_definite"): t("yes") if i in definite and p.aligner == "beam" else "",
                 t("col_chosen"): "✓" if (m.module, m.hyp, m.ref) in chosen_keys else "",
@@ -427,8 +422,8 @@ elif step == "chunks":
         [
             {
                 t("col_chunk"): ch.index + 1,
-                t("col_hyp"): " ".join(words_h[ch.hyp.start : ch.hyp.end]),
-                t("col_ref"): " ".join(words_r[ch.ref.start : ch.ref.end]),
+                t("hypothesis"): " ".join(words_h[ch.hyp.start : ch.hyp.end]),
+                t("reference"): " ".join(words_r[ch.ref.start : ch.ref.end]),
             }
             for ch in r.alignment.chunks
         ],

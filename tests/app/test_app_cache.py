@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from meteor.memo import ByteBoundedMemo
+from meteor.memo import ByteBoundedMemo, deep_size
 from pages import _cache
-from pages._cache import deep_size, load_once
+from pages._cache import load_once
 
 
 def test_deep_size_counts_what_a_record_holds() -> None:

@@ -28,7 +28,7 @@ import pytest
 
 import meteor
 from meteor import Meteor, ParamError
-from meteor.memo import ByteBoundedMemo
+from meteor.memo import ByteBoundedMemo, Sized, deep_size
 from pages import _cache, _offload
 from pages._offload import (
     LONG_WORDS,
@@ -90,8 +90,8 @@ def test_worker_records_equal_the_servers(pool: Offloader) -> None:
     assert repr(why) == repr(meteor.explain(here.result, m))
     # measured in the worker as the server's cache would measure it (pickling shares or
     # unshares a few strings: the sizes agree within a few per cent)
-    assert sized.nbytes == pytest.approx(_cache.deep_size(a, shared=(a.params,)), rel=0.05)
-    assert sized_why.nbytes == pytest.approx(_cache.deep_size(why, shared=(a.params,)), rel=0.05)
+    assert sized.nbytes == pytest.approx(deep_size(a, shared=(a.params,)), rel=0.05)
+    assert sized_why.nbytes == pytest.approx(deep_size(why, shared=(a.params,)), rel=0.05)
 
 
 def test_the_worker_freezes_its_resources_and_pauses_the_collector_per_job(
@@ -176,7 +176,7 @@ def test_the_cache_keeps_a_sized_value_with_its_own_size() -> None:
         return 10
 
     c = ByteBoundedMemo(1000, sizer=sizer)
-    got = c.get("k", lambda: _cache.Sized(("x",), 123))
+    got = c.get("k", lambda: Sized(("x",), 123))
     assert got.value == ("x",) and c.nbytes == 123 and not calls
     c.get("j", lambda: ("y",))
     assert c.nbytes == 133 and calls == [("y",)]

@@ -22,12 +22,12 @@ from meteor import memo
 from meteor.aligners import greedy
 from meteor.languages import english
 from meteor.runtime import PURE_PYTHON_ENV
-from pages import _cache
+from pages import _cache, _offload
 
 
 def test_the_app_cache_is_the_library_class() -> None:
     assert type(_cache.APP_CACHE) is memo.ByteBoundedMemo
-    assert _cache.Sized is memo.Sized and _cache.deep_size is memo.deep_size
+    assert _offload.Sized is memo.Sized and _offload.deep_size is memo.deep_size
 
 
 def test_an_own_budget_evicts_by_bytes_least_recently_used_first() -> None:
