@@ -196,18 +196,13 @@ def head_to_head(
     a_wins = tuple(win(d) for d in reversed(diffs[-top:]) if d.difference < 0)
     only_a: Counter[str] = Counter()
     only_b: Counter[str] = Counter()
+
+    def matched(seg: MeteorResult) -> Counter[str]:  # the lower-cased reference words matched
+        al = seg.alignment
+        return Counter(t.text.lower() for t, h in zip(al.ref, al.ref_matched(), strict=True) if h)
+
     for d in diffs:
-        sa, sb = ra.segments[d.index], rb.segments[d.position_b]
-        ma = Counter(
-            t.text.lower()
-            for t, h in zip(sa.alignment.ref, sa.alignment.ref_matched(), strict=True)
-            if h
-        )
-        mb = Counter(
-            t.text.lower()
-            for t, h in zip(sb.alignment.ref, sb.alignment.ref_matched(), strict=True)
-            if h
-        )
+        ma, mb = matched(ra.segments[d.index]), matched(rb.segments[d.position_b])
         only_a.update(ma - mb)
         only_b.update(mb - ma)
 

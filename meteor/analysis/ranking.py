@@ -460,9 +460,10 @@ def rank_systems(
     }
     clusters, decisions = _clusters(order, tests)
     rows = [
-        _system_row(name, rank, clusters[name], results[name], sampled[name].intervals)
+        SystemRow(name, rank, clusters[name], len(results[name].segments),
+                  sampled[name].intervals, results[name].breakdown)
         for rank, name in enumerate(order, start=1)
-    ]
+    ]  # fmt: skip
     borderline = tuple(
         d
         for d in decisions
@@ -603,9 +604,3 @@ def _clusters(
                 top = name
         clusters[name] = cluster
     return clusters, decisions
-
-
-def _system_row(
-    name: str, rank: int, cluster: int, r: CorpusResult, ci: CorpusIntervals
-) -> SystemRow:
-    return SystemRow(name, rank, cluster, len(r.segments), ci, r.breakdown)

@@ -3,7 +3,7 @@
 :func:`stats_matrix` puts each segment's contribution to the corpus statistics in a
 row; :func:`resample_indices` / ``_count_batches`` draw the resamples
 (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
-``_resampled`` rescores every resample with the formula; :func:`ci_bounds` reads an
+:func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds` reads an
 interval off the sorted samples; :func:`common_segments` pairs two systems by id.
 The tests and their records are :mod:`meteor.analysis.significance`, which re-exports
 the public names here.
@@ -248,27 +248,26 @@ def swap_masks(n: int, trials: int, seed: int | None) -> Iterator[np.ndarray]:
     METEOR on 2,000 segments took 743 ms through it (the statistic summing each trial's
     rows) against 19 ms here (a batch of trials is one matrix product and one vectorised
     formula), measured on one core."""
-    rng = np.random.default_rng(seed)
-    batch = max(1, min(64, 4_000_000 // max(n, 1)))
-    done = 0
-    while done < trials:
-        size = min(batch, trials - done)
+    for rng, size in _batches(n, trials, seed):
         # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
         yield rng.random((size, n)) < 0.5
-        done += size
 
 
-def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
-    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+def _batches(n: int, total: int, seed: int | None) -> Iterator[tuple[np.random.Generator, int]]:
+    """``total`` draws of ``n`` values in batches of at most 64 (and about 4,000,000 values),
+    all from one ``numpy.random.default_rng(seed)``: (the generator, the batch's size)."""
     rng = np.random.default_rng(seed)
     batch = max(1, min(64, 4_000_000 // max(n, 1)))
-    done = 0
-    while done < n_samples:
-        size = min(batch, n_samples - done)
+    for done in range(0, total, batch):
+        yield rng, min(batch, total - done)
+
+
+def _count_batches(n: int, n_samples: int, seed: int | None) -> Iterator[np.ndarray]:
+    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+    for rng, size in _batches(n, n_samples, seed):
         counts = np.empty((size, n), dtype=np.float64)
         for r in range(size):
             counts[r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
-        done += size
         yield counts
 
 
@@ -334,18 +333,6 @@ def common_segments(
     return tuple(k for k, _ in pairs), tuple(j for _, j in pairs)
 
 
-def _resampled(
-    systems: Sequence[tuple[MeteorResult, ...]],
-    params: Params,
-    n_samples: int,
-    seed: int | None,
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per system: (resampled corpus scores, resampled mean segment scores)."""
-    mats = [stats_matrix(segs, params) for segs in systems]
-    seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
-    return resampled_matrices(mats, seg_scores, params, n_samples, seed)
-
-
 def resampled_matrices(
     mats: Sequence[np.ndarray],
     seg_scores: Sequence[np.ndarray],
@@ -353,7 +340,8 @@ def resampled_matrices(
     n_samples: int,
     seed: int | None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_resampled` of systems given as :func:`stats_matrix` and segment scores.
+    """Per system given as :func:`stats_matrix` and segment scores: (resampled corpus
+    scores, resampled mean segment scores).
 
     Each batch of resamples is a matrix of draw counts; its product with a system's
     statistics matrix is every resample's summed statistics (exact integers), and

@@ -19,7 +19,7 @@ import itertools
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -160,7 +160,7 @@ def evaluate_points(
     first = SCREENED[key] if screened else key
     out = np.empty(len(pt))
     for start in range(0, len(pt), CHUNK):
-        part = pt.slice(start, start + CHUNK)
+        part = pt.take(slice(start, start + CHUNK))
         if key.startswith("system_"):
             sys_scores = system_scores(stats, part, rows.systems, rows.n_systems, perfect_rule)
             out[start : start + len(part)] = objective_values(
@@ -176,17 +176,16 @@ def evaluate_points(
     exact = np.full(len(pt), -np.inf)
     best = pt.take(keep)
     for start in range(0, len(keep), CHUNK):
-        part = best.slice(start, start + CHUNK)
+        part = best.take(slice(start, start + CHUNK))
         seg = segment_scores(stats, part, perfect_rule)
         exact[keep[start : start + len(part)]] = objective_values(key, rows, seg)
     return exact
 
 
-def _evaluate(
-    space: _Space, rows: Rows, idx: Array | None, key: str, points: Sequence[Params]
-) -> Array:
-    stats = space.stats if idx is None else space.stats.take(idx)
-    return evaluate_points(stats, rows, key, Point.of(points, space.width), space.perfect_rule)
+def _evaluate(space: _Space, rows: Rows, key: str, points: Sequence[Params]) -> Array:
+    return evaluate_points(
+        space.stats, rows, key, Point.of(points, space.width), space.perfect_rule
+    )
 
 
 def _better(value: float, best: float) -> bool:
@@ -205,16 +204,14 @@ def search(
     """Grid over α β γ δ (weights as given), then coordinate descent over α β γ δ and each
     weight, halving the steps each round.  Returns ``(best params, value, points tried)``."""
     if idx is not None:  # the rows' statistics, taken once for the whole search
-        space = _Space(space.base, space.stats.take(idx), space.width, space.perfect_rule,
-                       space.tune_weights)  # fmt: skip
-        idx = None
+        space = replace(space, stats=space.stats.take(idx))
     base = space.base
     weights = dict(base.weights)
     grid = [
         space.params(dict(zip(GRID, combo, strict=True)), weights)
         for combo in itertools.product(*GRID.values())
     ]
-    values = _evaluate(space, rows, idx, key, [base, *grid])
+    values = _evaluate(space, rows, key, [base, *grid])
     tried = len(values)
     finite = np.where(np.isfinite(values), values, -np.inf)
     k = int(np.argmax(finite))
@@ -246,7 +243,7 @@ def search(
                     pts.append(space.params({**cur, name: c}, w))
             if not pts:
                 continue
-            vals = _evaluate(space, rows, idx, key, pts)
+            vals = _evaluate(space, rows, key, pts)
             tried += len(vals)
             j = int(np.argmax(np.where(np.isfinite(vals), vals, -np.inf)))
             if _better(float(vals[j]), best_value):
@@ -395,11 +392,11 @@ def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int
     return st.system_estimate(fn, rows.sys_human, sys_scores, draws, seed, 0.95, rows.n_systems)
 
 
-def _chrf(judged: Judged) -> tuple[Array, Array]:
+def _chrf(judged: Judged) -> Array:
+    """chrF's segment scores (:func:`meteor.analysis.baselines.baseline_scores`)."""
     from meteor.analysis.baselines import baseline_scores
 
-    m = baseline_scores(judged, "chrf", None)
-    return np.asarray(m.segment, dtype=float), np.asarray(m.system, dtype=float)
+    return np.asarray(baseline_scores(judged, "chrf", None).segment, dtype=float)
 
 
 def tune(
@@ -479,7 +476,7 @@ def tune(
             f"nothing to tune on: the objective {key} is undefined for every setting tried "
             "(the metric scores do not vary where the human scores do)"
         )
-    base_value = float(_evaluate(space, all_rows, None, key, [base])[0])
+    base_value = float(_evaluate(space, all_rows, key, [base])[0])
     results: list[FoldResult] = []
     if fold_rows:
         results, n = _cross_validate(judged, space, data, key, fold_rows, labels, rounds=rounds,
@@ -535,7 +532,7 @@ def _cross_validate(
     """Tune on all folds but one and measure on that one, for each fold in turn (the search
     after the one on all rows: stages 2 … k + 1 of the progress).  Returns the folds'
     results and the parameter points tried."""
-    chrf_seg, _ = _chrf(judged) if not key.startswith("system_") else (None, None)
+    chrf_seg = _chrf(judged) if not key.startswith("system_") else None
     label_arr = np.asarray(labels, dtype=object)
     n_stages = 1 + len(fold_rows)
     results: list[FoldResult] = []

@@ -114,17 +114,12 @@ def token_table(result: MeteorResult) -> tuple[TokenRow, ...]:
         by_h.update(dict.fromkeys(m.hyp, m.module))
         by_r.update(dict.fromkeys(m.ref, m.module))
     ref_text = result.refs[result.best_ref_index]
-    rows = [
-        TokenRow("hyp", i, tk.text, result.hyp[tk.start : tk.end], tk.start, tk.end,
-                 tk.function_word, by_h.get(i))
-        for i, tk in enumerate(al.hyp)
-    ]  # fmt: skip
-    rows += [
-        TokenRow("ref", j, tk.text, ref_text[tk.start : tk.end], tk.start, tk.end,
-                 tk.function_word, by_r.get(j))
-        for j, tk in enumerate(al.ref)
-    ]  # fmt: skip
-    return tuple(rows)
+    return tuple(
+        TokenRow(side, i, tk.text, text[tk.start : tk.end], tk.start, tk.end,
+                 tk.function_word, by.get(i))
+        for side, toks, text, by in (("hyp", al.hyp, result.hyp, by_h), ("ref", al.ref, ref_text, by_r))
+        for i, tk in enumerate(toks)
+    )  # fmt: skip
 
 
 # -- waterfall ---------------------------------------------------------------
