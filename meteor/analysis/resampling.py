@@ -1,7 +1,7 @@
 """The bootstrap's machinery: segment statistics as a matrix, the resamples, the checks.
 
 :func:`stats_matrix` puts each segment's contribution to the corpus statistics in a
-row; :func:`resample_indices` / ``_count_batches`` draw the resamples
+row; :func:`resample_indices` / ``count_batches`` draw the resamples
 (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
 :func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds` reads an
 interval off the sorted samples; :func:`common_segments` pairs two systems by id.
@@ -36,6 +36,7 @@ __all__ = [
     "resample_indices",
     "scores_of_sums",
     "stats_matrix",
+    "count_batches",
     "swap_masks",
 ]
 
@@ -262,7 +263,7 @@ def _batches(n: int, total: int, seed: int | None) -> Iterator[tuple[np.random.G
         yield rng, min(batch, total - done)
 
 
-def _count_batches(n: int, n_samples: int, seed: int | None) -> Iterator[np.ndarray]:
+def count_batches(n: int, n_samples: int, seed: int | None) -> Iterator[np.ndarray]:
     """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
     for rng, size in _batches(n, n_samples, seed):
         counts = np.empty((size, n), dtype=np.float64)
@@ -351,7 +352,7 @@ def resampled_matrices(
     corpus = [np.empty(n_samples) for _ in mats]
     means = [np.empty(n_samples) for _ in mats]
     b = 0
-    for counts in _count_batches(n, n_samples, seed):
+    for counts in count_batches(n, n_samples, seed):
         for k in range(len(mats)):
             means[k][b : b + len(counts)] = (counts @ seg_scores[k]) / n
             sums = integer_product(counts, mats[k])
