@@ -393,10 +393,10 @@ def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int
 
 
 def _chrf(judged: Judged) -> Array:
-    """chrF's segment scores (:func:`meteor.analysis.baselines.baseline_scores`)."""
-    from meteor.analysis.baselines import baseline_scores
+    """chrF's segment scores (:func:`meteor.analysis.baselines.score_baselines`)."""
+    from meteor.analysis.baselines import score_baselines
 
-    return np.asarray(baseline_scores(judged, "chrf", None).segment, dtype=float)
+    return np.asarray(score_baselines(judged, ["chrf"])[0].segment, dtype=float)
 
 
 def tune(
