@@ -235,12 +235,10 @@ def search(
                 step, now = _STEP[name] * scale, cur[name]
             cands = sorted({min(hi, max(lo, round(now + s * step, 10))) for s in range(-4, 5)})
             cands = [c for c in cands if c != now]
-            pts: list[Params] = []
-            for c in cands:
-                if name.startswith("w:"):
-                    pts.append(space.params(cur, {**w, mod: c}))
-                else:
-                    pts.append(space.params({**cur, name: c}, w))
+            if name.startswith("w:"):
+                pts = [space.params(cur, {**w, mod: c}) for c in cands]
+            else:
+                pts = [space.params({**cur, name: c}, w) for c in cands]
             if not pts:
                 continue
             vals = _evaluate(space, rows, key, pts)
@@ -379,17 +377,15 @@ class TuneResult:
 
 
 def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Estimate:
+    """``key`` of ``scores`` on ``rows`` with its interval: of segment scores, resampling
+    items; of system scores (``system_…``), resampling systems."""
+    if key.startswith("system_"):
+        fn = st.pearson if key == "system_pearson" else st.kendall_b
+        return st.system_estimate(fn, rows.sys_human, scores, draws, seed, 0.95, rows.n_systems)
     data = rows.data
     value = float(objective_values(key, rows, scores[None, :])[0])
-    if key.startswith("system_"):
-        raise AssertionError("system-level estimates go through _sys_estimate")
     return st.segment_estimate(key, data, scores, resample_indices(data.n_items, draws, seed), 0.95,
                             value)  # fmt: skip
-
-
-def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int) -> Estimate:
-    fn = st.pearson if key == "system_pearson" else st.kendall_b
-    return st.system_estimate(fn, rows.sys_human, sys_scores, draws, seed, 0.95, rows.n_systems)
 
 
 def _chrf(judged: Judged) -> Array:
@@ -570,12 +566,11 @@ def _held_out(
     sub = space.stats.take(held)
     pts = Point.of([tuned, space.base], space.width)
     if key.startswith("system_"):
-        sys_s = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
-        tuned_e = _sys_estimate(key, ho, sys_s[0], n_bootstrap, seed)
-        base_e = _sys_estimate(key, ho, sys_s[1], n_bootstrap, seed)
+        scores = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
+    else:
+        scores = segment_scores(sub, pts, space.perfect_rule)
+    tuned_e = _estimate(key, ho, scores[0], n_bootstrap, seed)
+    base_e = _estimate(key, ho, scores[1], n_bootstrap, seed)
+    if chrf_seg is None:
         return tuned_e, base_e, None
-    seg = segment_scores(sub, pts, space.perfect_rule)
-    tuned_e = _estimate(key, ho, seg[0], n_bootstrap, seed)
-    base_e = _estimate(key, ho, seg[1], n_bootstrap, seed)
-    assert chrf_seg is not None
     return tuned_e, base_e, _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)
