@@ -33,8 +33,6 @@ from meteor.analysis.multiple_comparisons import (
     correction_name,
 )
 from meteor.analysis.resampling import (
-    check_samples,
-    check_settings,
     integer_product,
     resampled_matrices,
     row_stats,
@@ -46,11 +44,10 @@ from meteor.analysis.significance import (
     CorpusIntervals,
     Interval,
     PairedBootstrap,
-    bootstrap_matrix,
+    bootstrap_records,
     common_segments,
     paired_record,
     paired_segments,
-    scores_of,
     stats_matrix,
 )
 from meteor.params import Params
@@ -431,7 +428,12 @@ def rank_systems(
     opts = _Options(n_samples, trials, seed, level, alpha)
     names = list(results)
     say = progress or (lambda _msg: None)
-    sampled = {name: _bootstrap_system(name, results[name], params, opts, say) for name in names}
+    sampled: dict[str, _Sampled] = {}
+    for name in names:
+        say(f"bootstrap {name}")
+        sampled[name] = _Sampled(
+            *bootstrap_records(results[name].segments, params, n_samples, seed, level)
+        )
     order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
     common_all = True
     paired: dict[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]] = {}
@@ -503,21 +505,6 @@ class _Sampled:
     scores: np.ndarray
     intervals: CorpusIntervals
     samples: tuple[np.ndarray, np.ndarray]
-
-
-def _bootstrap_system(
-    name: str, result: CorpusResult, params: Params, opts: _Options, say: Progress
-) -> _Sampled:
-    """:func:`~meteor.analysis.significance.bootstrap` of one system, keeping its parts."""
-    say(f"bootstrap {name}")
-    segs = result.segments
-    check_samples(opts.samples, opts.level, len(segs))
-    if not segs:
-        raise ValueError("cannot bootstrap an empty corpus")
-    check_settings([("the corpus", segs)], params, "a bootstrap")
-    mat, scores = stats_matrix(segs, params), scores_of(segs)
-    intervals, samples = bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
-    return _Sampled(mat, scores, intervals, samples)
 
 
 def _paired_bootstrap(

@@ -207,14 +207,20 @@ def bootstrap(
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
     """
-    segs = segments_of(result)
+    return bootstrap_records(segments_of(result), params, n_samples, seed, level)[2]
+
+
+def bootstrap_records(
+    segs: Sequence[MeteorResult], params: Params, n_samples: int, seed: int | None, level: float
+) -> tuple[np.ndarray, np.ndarray, CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
+    """:func:`bootstrap`'s checks and numbers for a corpus's records: their
+    :func:`stats_matrix`, segment scores, intervals and resamples."""
     check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     check_settings([("the corpus", segs)], params, "a bootstrap")
-    return bootstrap_matrix(
-        stats_matrix(segs, params), scores_of(segs), params, n_samples, seed, level
-    )[0]
+    mat, scores = stats_matrix(segs, params), scores_of(segs)
+    return mat, scores, *bootstrap_matrix(mat, scores, params, n_samples, seed, level)
 
 
 def scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
