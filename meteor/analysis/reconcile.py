@@ -271,7 +271,7 @@ def reconcile(
     game = Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
     cache = {frozenset(): ra, frozenset(players): rb}
     steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _path(game)]
-    return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra, rb)
+    return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra)
 
 
 def reconcile_corpus(
@@ -312,7 +312,7 @@ def reconcile_corpus(
             raise ParamError(f"{names[0] if not s else names[1]}: {exc}") from None
     steps = [_corpus_step(game, m, names, top) for m in _path(game)]
     score_a, score_b = game.value(frozenset()), game.value(frozenset(players))
-    return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None, None)
+    return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None)
 
 
 def check_sampling(orders: int | None, seed: int) -> None:
@@ -343,7 +343,6 @@ def _finish(
     seed: int,
     segments: int,
     ra: MeteorResult | None,
-    rb: MeteorResult | None,
 ) -> Reconciliation:
     players = game.players
     # the ends are exactly the scores meteor.score gives, whatever the shortcut gave
@@ -373,7 +372,6 @@ def _finish(
         reasons=tuple(words),
         aggregation=game.aggregation,
         result_a=ra,
-        result_b=rb,
     )
 
 

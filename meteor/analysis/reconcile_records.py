@@ -133,8 +133,9 @@ class Reconciliation:
     interactions: tuple[tuple[str, str, float], ...] = ()
     reasons: tuple[Reason, ...] = ()
     aggregation: tuple[str, str] = ("sum", "sum")
+    #: a pair's record under A (what the app's link view draws first; B's is the last
+    #: step's ``result``); not in :meth:`to_dict`
     result_a: MeteorResult | None = field(default=None, compare=False, repr=False)
-    result_b: MeteorResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def gap(self) -> float:

@@ -63,22 +63,14 @@ def _unit_weights(params: Params) -> Params:
     return params.replace(weights=tuple((m, 1.0) for m in params.modules))
 
 
-def _trim(stats: Stats, *, hyp: bool = False, ref: bool = False) -> Stats:
-    """The statistics with the unmatched words of one side removed (that side is then perfect)."""
-    s = stats
-    if hyp:
-        s = replace(
-            s,
-            hyp_len=s.hyp_word_matches,
-            hyp_function_words=sum(s.hyp_function_matches),
+def _trim(s: Stats, side: str) -> Stats:
+    """The statistics with the unmatched words of ``side`` (``hyp`` or ``ref``) removed (that
+    side is then perfect)."""
+    if side == "hyp":
+        return replace(
+            s, hyp_len=s.hyp_word_matches, hyp_function_words=sum(s.hyp_function_matches)
         )
-    if ref:
-        s = replace(
-            s,
-            ref_len=s.ref_word_matches,
-            ref_function_words=sum(s.ref_function_matches),
-        )
-    return s
+    return replace(s, ref_len=s.ref_word_matches, ref_function_words=sum(s.ref_function_matches))
 
 
 def span_label(span: Span) -> str:
@@ -164,8 +156,8 @@ def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
     elif stats.hyp_word_matches == 0 or stats.ref_word_matches == 0:
         loss_hyp = loss_ref = (1.0 - f_all) / 2
     else:
-        f_hyp_only = _finite(compute(_trim(stats, ref=True), unit).fmean)  # R = 1
-        f_ref_only = _finite(compute(_trim(stats, hyp=True), unit).fmean)  # P = 1
+        f_hyp_only = _finite(compute(_trim(stats, "ref"), unit).fmean)  # R = 1
+        f_ref_only = _finite(compute(_trim(stats, "hyp"), unit).fmean)  # P = 1
         loss_hyp = ((1.0 - f_hyp_only) + (f_ref_only - f_all)) / 2
         loss_ref = ((1.0 - f_ref_only) + (f_hyp_only - f_all)) / 2
     partial = f_all - fmean
