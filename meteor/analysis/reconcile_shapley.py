@@ -217,34 +217,35 @@ def exact_shares(game: Game) -> tuple[dict[str, float], list[tuple[str, str, flo
     n = len(players)
     fact = [math.factorial(k) for k in range(n + 1)]
 
-    def over_subsets(fixed: tuple[str, ...], delta: Callable[[frozenset[str]], float]) -> float:
+    def over_subsets(
+        fixed: tuple[str, ...], delta: Callable[[frozenset[str], tuple[str, ...]], float]
+    ) -> float:
         """Σ over the subsets T of the other players (``m`` of them) of
-        ``|T|!·(m − |T|)!/(m + 1)! · delta(T)``: a Shapley value (one player fixed) or a
-        pairwise interaction index (two)."""
+        ``|T|!·(m − |T|)!/(m + 1)! · delta(T, fixed)``: a Shapley value (one player fixed)
+        or a pairwise interaction index (two)."""
         others = [h for h in players if h not in fixed]
         m = len(others)
         terms = []
         for r in range(m + 1):
             w = fact[r] * fact[m - r] / fact[m + 1]
             for t in itertools.combinations(others, r):
-                terms.append(w * delta(frozenset(t)))
+                terms.append(w * delta(frozenset(t), fixed))
         return math.fsum(terms)
 
-    shares = {
-        g: over_subsets((g,), lambda ts, g=g: game.value(ts | {g}) - game.value(ts))
-        for g in players
-    }
+    def gain(ts: frozenset[str], fixed: tuple[str, ...]) -> float:
+        (g,) = fixed
+        return game.value(ts | {g}) - game.value(ts)
+
+    def interaction(ts: frozenset[str], fixed: tuple[str, ...]) -> float:
+        g, h = fixed
+        return (
+            game.value(ts | {g, h}) - game.value(ts | {g}) - game.value(ts | {h}) + game.value(ts)
+        )
+
+    shares = {g: over_subsets((g,), gain) for g in players}
     inter = []
     for g, h in itertools.combinations(players, 2):
-        v = over_subsets(
-            (g, h),
-            lambda ts, g=g, h=h: (
-                game.value(ts | {g, h})
-                - game.value(ts | {g})
-                - game.value(ts | {h})
-                + game.value(ts)
-            ),
-        )
+        v = over_subsets((g, h), interaction)
         if abs(v) > _TOL:
             inter.append((g, h, v))
     inter.sort(key=lambda x: -abs(x[2]))
