@@ -152,9 +152,7 @@ class SettingSpans:
             "recall": json_number(o.recall.value),
             "f1": json_number(o.f1.value),
             "intervals": {
-                "precision": _interval_dict(o.precision),
-                "recall": _interval_dict(o.recall),
-                "f1": _interval_dict(o.f1),
+                k: v for k, v in o.to_dict().items() if k in ("precision", "recall", "f1")
             },
             "omissions": self.omissions,
             "chunk_breaks": self.breaks_dict(),
