@@ -425,7 +425,7 @@ def rank_systems(
     if not results:
         raise ValueError("a ranking needs at least one system")
     check_ranking_options(test=test, correction=correction, trials=trials, alpha=alpha)
-    opts = _Options(n_samples, trials, seed, level, alpha)
+    opts = _Options(n_samples, trials, seed, level)
     names = list(results)
     say = progress or (lambda _msg: None)
     sampled: dict[str, _Sampled] = {}
@@ -493,7 +493,6 @@ class _Options:
     trials: int
     seed: int | None
     level: float
-    alpha: float
 
 
 @dataclass(frozen=True, slots=True)
