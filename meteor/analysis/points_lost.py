@@ -149,9 +149,7 @@ def system_losses(
     segs = result.segments
     ref_total, ref_missed = _word_counts(segs, "ref")
     hyp_total, hyp_missed = _word_counts(segs, "hyp")
-    total = Stats()
-    for s in segs:
-        total = total + s.stats
+    total = sum((s.stats for s in segs), Stats())
     order = module_order()
     _hc, rc, _hf, rf = total.per_module(len(order))
     per_module = [(order[k].value, rc[k] + rf[k]) for k in range(len(order))]

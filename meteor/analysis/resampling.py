@@ -1,10 +1,10 @@
 """The bootstrap's machinery: segment statistics as a matrix, the resamples, the checks.
 
 :func:`stats_matrix` puts each segment's contribution to the corpus statistics in a
-row; :func:`resample_indices` / ``count_batches`` draw the resamples
+row; :func:`resample_indices` / :func:`count_batches` draw the resamples
 (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
-:func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds` reads an
-interval off the sorted samples; :func:`common_segments` pairs two systems by id.
+:func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds`
+reads an interval off the sorted samples; :func:`common_segments` pairs two systems by id.
 The tests and their records are :mod:`meteor.analysis.significance`, which re-exports
 the public names here.
 """
@@ -33,10 +33,10 @@ __all__ = [
     "MIN_BOOTSTRAP_SAMPLES",
     "ci_bounds",
     "common_segments",
+    "count_batches",
     "resample_indices",
     "scores_of_sums",
     "stats_matrix",
-    "count_batches",
     "swap_masks",
 ]
 
