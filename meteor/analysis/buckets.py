@@ -344,10 +344,11 @@ def frequency_buckets(
     freq = (
         frequency_counts(results) if counts is None else {k.lower(): v for k, v in counts.items()}
     )
-    labels = []
-    for i, lo in enumerate(edges):
-        hi = edges[i + 1] - 1 if i + 1 < len(edges) else None
-        labels.append(str(lo) if hi == lo else (f"{lo}–{hi}" if hi is not None else f"{lo}+"))
+    labels = [
+        str(lo) if nxt - 1 == lo else f"{lo}–{nxt - 1}"
+        for lo, nxt in zip(edges, edges[1:], strict=False)
+    ]
+    labels.append(f"{edges[-1]}+")
 
     def key(word: str, _fw: bool) -> str:
         n = freq.get(word.lower(), 0)
