@@ -32,8 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.resampling import check_samples, check_settings, row_stats, stats_matrix
-from meteor.analysis.significance import DEFAULT_SEED, bootstrap_matrix, scores_of
+from meteor.analysis.resampling import row_stats, stats_matrix
+from meteor.analysis.significance import DEFAULT_SEED, bootstrap_records
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult
@@ -167,7 +167,6 @@ def _segment_table(
             if lab is not None:
                 groups.setdefault(lab, []).append(k)
         mat = stats_matrix(result.segments, params)  # once per system, a bucket's rows sliced off
-        scores = scores_of(result.segments)
         for lab in labels:
             where = groups[lab]
             if not where:
@@ -177,9 +176,7 @@ def _segment_table(
             low = high = None
             if n_samples:
                 segs = [result.segments[k] for k in where]
-                check_samples(n_samples, level, len(segs))
-                check_settings([("the corpus", segs)], params, "a bootstrap")
-                ci, _ = bootstrap_matrix(mat[where], scores[where], params, n_samples, seed, level)
+                ci = bootstrap_records(segs, params, n_samples, seed, level)[2]
                 low, high = ci.corpus.low, ci.corpus.high
             rows.append(
                 Bucket(system, lab, len(where), b.precision, b.recall, b.fmean, b.score, low,
