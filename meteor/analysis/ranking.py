@@ -463,10 +463,16 @@ def rank_systems(
     }
     clusters, decisions = _clusters(order, tests)
     rows = [
-        SystemRow(name, rank, clusters[name], len(results[name].segments),
-                  sampled[name].intervals, results[name].breakdown)
+        SystemRow(
+            name,
+            rank,
+            clusters[name],
+            len(results[name].segments),
+            sampled[name].intervals,
+            results[name].breakdown,
+        )
         for rank, name in enumerate(order, start=1)
-    ]  # fmt: skip
+    ]
     borderline = tuple(
         d
         for d in decisions

@@ -261,20 +261,18 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
         return ()
     joined = compute(replace(result.stats, chunks=result.stats.chunks - 1), params).score
     hw, rw = result.alignment.hyp_words, result.alignment.ref_words
-    out = []
-    for a, b in zip(chunks, chunks[1:], strict=False):
-        out.append(
-            ChunkBreak(
-                a.index,
-                hw[a.hyp.end - 1],
-                hw[b.hyp.start],
-                rw[a.ref.end - 1],
-                rw[b.ref.start],
-                joined,
-                joined - result.score,
-            )
+    return tuple(
+        ChunkBreak(
+            a.index,
+            hw[a.hyp.end - 1],
+            hw[b.hyp.start],
+            rw[a.ref.end - 1],
+            rw[b.ref.start],
+            joined,
+            joined - result.score,
         )
-    return tuple(out)
+        for a, b in zip(chunks, chunks[1:], strict=False)
+    )
 
 
 # -- near misses -----------------------------------------------------------------
