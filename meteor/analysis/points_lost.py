@@ -134,9 +134,13 @@ def _word_counts(segs: Sequence[MeteorResult], side: str) -> tuple[Counter[str],
     return total, missed
 
 
+def _most(counts: Counter[str], top: int) -> tuple[tuple[str, int], ...]:
+    """The ``top`` most counted words, the most first (ties alphabetical)."""
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
+
+
 def _top(total: Counter[str], missed: Counter[str], top: int) -> tuple[tuple[str, int, int], ...]:
-    ranked = sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return tuple((w, m, total[w]) for w, m in ranked)
+    return tuple((w, m, total[w]) for w, m in _most(missed, top))
 
 
 def system_losses(
@@ -204,7 +208,6 @@ def head_to_head(
         only_a.update(ma - mb)
         only_b.update(mb - ma)
 
-    def ranked(c: Counter[str]) -> tuple[tuple[str, int], ...]:
-        return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[: top * 2])
-
-    return HeadToHead(a, b, len(pos_a), a_wins, b_wins, ranked(only_a), ranked(only_b))
+    return HeadToHead(
+        a, b, len(pos_a), a_wins, b_wins, _most(only_a, top * 2), _most(only_b, top * 2)
+    )
