@@ -15,7 +15,6 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
 
 import numpy as np
 
@@ -67,19 +66,13 @@ def _stats_row_of(s: Stats, width: int) -> list[int]:
 
 
 def row_stats(row: Sequence[float]) -> Stats:
-    vals = [int(round(x)) for x in row]
-    out: list[Any] = []
-    pos = 0
-    width = len(module_order())
-    template = Stats()
-    for name in _STATS_FIELDS:
-        if isinstance(getattr(template, name), tuple):
-            out.append(tuple(vals[pos : pos + width]))
-            pos += width
-        else:
-            out.append(vals[pos])
-            pos += 1
-    return Stats(*out)
+    """The :class:`Stats` of a (summed) :func:`stats_matrix` row, laid out as
+    :func:`_stats_row_of` writes it: four counts, the four per-module tuples, three counts."""
+    v = [int(round(x)) for x in row]
+    w = len(module_order())
+    hc, rc, hf, rf = (tuple(v[4 + k * w : 4 + (k + 1) * w]) for k in range(4))
+    chunks, hyp_matched, ref_matched = v[4 + 4 * w :]
+    return Stats(v[0], v[1], v[2], v[3], hc, rc, hf, rf, chunks, hyp_matched, ref_matched)
 
 
 def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Params) -> np.ndarray:

@@ -277,7 +277,7 @@ class FoldResult:
             "groups": list(self.groups),
             "train_value": json_number(self.train_value),
             "params": {k: v for k, v in self.params.to_dict().items()
-                       if k in ("alpha", "beta", "gamma", "delta", "weights")},
+                       if k in STATS_ONLY},
             "held_out": {
                 "tuned": self.tuned.to_dict(),
                 "base": self.base.to_dict(),
