@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, TypedDict, Unpack
 
@@ -331,9 +332,7 @@ def _system_level(
     names = tuple(n for n, _ in judged.corpus.systems)
     if official is None:
         sys_metric = [np.asarray(m.system, dtype=float) for m in metrics]
-        if judged.human is None:
-            return SystemLevel(systems=names), None, sys_metric
-        sys_human = system_human(human, systems, len(names))
+        sys_human = None if judged.human is None else system_human(human, systems, len(names))
         return SystemLevel(systems=names), sys_human, sys_metric
     scored = list(all_rows if all_rows is not None else metrics)
     return sl.official_level(
@@ -508,14 +507,11 @@ def correlate(
 def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:
     """``m``'s segment scores (and statistics) of the given rows only; its system scores
     (over every row) are kept."""
-    return MetricScores(
-        m.name, m.kind, m.signature, tuple(m.segment[i] for i in rows), m.system,
-        None if m.stats is None else tuple(m.stats[i] for i in rows), m.params,
-        m.system_rule, m.systems,
-    )  # fmt: skip
+    stats = None if m.stats is None else tuple(m.stats[i] for i in rows)
+    return replace(m, segment=tuple(m.segment[i] for i in rows), stats=stats)
 
 
-def _check_options(options: MeasureOptions, judged: Judged | None = None) -> None:
+def _check_options(options: MeasureOptions, judged: Judged) -> None:
     """Refuse resamples, permutations, a DARR threshold or a coverage out of range before
     anything is scored (:func:`measure`'s defaults are all in range).
 
@@ -525,12 +521,12 @@ def _check_options(options: MeasureOptions, judged: Judged | None = None) -> Non
     """
     if options.get("sided", "two") not in ("one", "two"):
         raise InputError(f"sided must be 'one' or 'two', got {options.get('sided')!r}")
-    n_items = n_rows = 0
-    if judged is not None:
-        _, _, items, _ = judged_rows(judged)
-        n_items, n_rows = len(np.unique(items)), len(items)
+    _, _, items, _ = judged_rows(judged)
     check_resamples(
-        options.get("n_bootstrap", 1), options.get("n_permutations", 0), n_items, n_rows
+        options.get("n_bootstrap", 1),
+        options.get("n_permutations", 0),
+        len(np.unique(items)),
+        len(items),
     )
     check_darr_threshold(options.get("darr_threshold", 0.0))
     level = options.get("level", 0.5)

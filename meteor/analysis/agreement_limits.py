@@ -75,16 +75,15 @@ def check_resamples(n_bootstrap: int, n_permutations: int = 0, n_items: int = 0,
             f"n_permutations (--permutations) must be between 0 and {MAX_PERMUTATIONS:,}, "
             f"got {n_permutations:,}"
         )
-    if n_bootstrap * n_items > MAX_BOOTSTRAP_DRAWS:
-        raise InputError(
-            f"{n_bootstrap:,} resamples of {n_items:,} items is too much (resamples × items "
-            f"≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_items:,}"
-        )
-    if n_permutations * n_rows > MAX_BOOTSTRAP_DRAWS:
-        raise InputError(
-            f"{n_permutations:,} permutations of {n_rows:,} rows is too much (permutations × "
-            f"rows ≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // n_rows:,}"
-        )
+    for n, what, size, unit in (
+        (n_bootstrap, "resamples", n_items, "items"),
+        (n_permutations, "permutations", n_rows, "rows"),
+    ):
+        if n * size > MAX_BOOTSTRAP_DRAWS:
+            raise InputError(
+                f"{n:,} {what} of {size:,} {unit} is too much ({what} × {unit} "
+                f"≤ {MAX_BOOTSTRAP_DRAWS:,}); use at most {MAX_BOOTSTRAP_DRAWS // size:,}"
+            )
 
 
 #: Why a Williams test is n/a (:func:`~.agreement_stats.williams` gives NaN then).

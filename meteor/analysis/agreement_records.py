@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from meteor.analysis.agreement_limits import williams_reason
 from meteor.analysis.agreement_stats import Estimate
@@ -164,10 +164,7 @@ class Agreement:
 
     def scores_of(self, name: str) -> MetricScores:
         """The scores of metric ``name``."""
-        for m in self.scores:
-            if m.name == name:
-                return m
-        raise KeyError(f"no scores of {name!r}; metrics: {', '.join(m.name for m in self.scores)}")
+        return _named(self.scores, name, "scores of")
 
     def sides(self) -> str:
         """How the tests' p-values are sided, in words (the default, two-sided, named)."""
@@ -176,10 +173,7 @@ class Agreement:
         return "two-sided (the default; --sided one: mt-metrics-eval's one-sided)"
 
     def metric(self, name: str) -> MetricAgreement:
-        for m in self.metrics:
-            if m.name == name:
-                return m
-        raise KeyError(f"no metric {name!r}; metrics: {', '.join(m.name for m in self.metrics)}")
+        return _named(self.metrics, name, "metric")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,3 +211,14 @@ class Agreement:
             "metrics": [m.to_dict() for m in self.metrics],
             "comparisons": [c.to_dict() for c in self.comparisons],
         }
+
+
+_Named = TypeVar("_Named", MetricScores, MetricAgreement)
+
+
+def _named(items: tuple[_Named, ...], name: str, what: str) -> _Named:
+    """The item called ``name`` (KeyError naming ``what`` was asked for and what there is)."""
+    for m in items:
+        if m.name == name:
+            return m
+    raise KeyError(f"no {what} {name!r}; metrics: {', '.join(m.name for m in items)}")

@@ -42,7 +42,7 @@ from meteor.errors import InputError
 from meteor.resources import cache_dir, cache_sections, read_cache_sections, write_cache_file
 from meteor.runtime import Progress
 
-__all__ = ["BASELINES", "CACHE_FOLDER", "baseline_scores", "score_baselines"]
+__all__ = ["BASELINES", "CACHE_FOLDER", "score_baselines"]
 
 #: sacreBLEU baselines: name → (class name, keyword arguments).
 BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -215,13 +215,6 @@ def score_baselines(
         )  # fmt: skip
         for name in names
     ]
-
-
-def baseline_scores(
-    judged: Judged, name: str, progress: Progress | None = None, *, workers: int | None = 1
-) -> MetricScores:
-    """One baseline's scores (:func:`score_baselines`)."""
-    return score_baselines(judged, [name], workers=workers, progress=progress)[0]
 
 
 def _score(

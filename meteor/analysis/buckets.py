@@ -32,8 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteor.analysis.resampling import check_samples, check_settings, row_stats, stats_matrix
-from meteor.analysis.significance import DEFAULT_SEED, bootstrap_matrix, scores_of
+from meteor.analysis.resampling import row_stats, stats_matrix
+from meteor.analysis.significance import DEFAULT_SEED, bootstrap_records
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import CorpusResult, MeteorResult
@@ -125,20 +125,8 @@ class BucketTable:
         }
 
 
-Key = Callable[[int, MeteorResult], str | None]
-
-
-def _edge_labels(edges: Sequence[float], fmt: Callable[[float], str], ints: bool) -> list[str]:
-    out = []
-    lo: float | None = None
-    for e in edges:
-        if lo is None:
-            out.append(f"≤{fmt(e)}" if not ints else f"1–{fmt(e)}")
-        else:
-            out.append(f"{fmt(lo + 1)}–{fmt(e)}" if ints else f"{fmt(lo)}–{fmt(e)}")
-        lo = e
-    out.append(f"{fmt(lo + 1)}+" if ints and lo is not None else f"≥{fmt(lo or 0)}")
-    return out
+#: A segment's bucket: ``key(system, position, record)`` (``None``: in no bucket).
+Key = Callable[[str, int, MeteorResult], str | None]
 
 
 def _is_edge(e: float) -> bool:
@@ -175,11 +163,10 @@ def _segment_table(
     for system, result in results.items():
         groups: dict[str, list[int]] = {lab: [] for lab in labels}
         for k, seg in enumerate(result.segments):
-            lab = key(k, seg)
+            lab = key(system, k, seg)
             if lab is not None:
                 groups.setdefault(lab, []).append(k)
         mat = stats_matrix(result.segments, params)  # once per system, a bucket's rows sliced off
-        scores = scores_of(result.segments)
         for lab in labels:
             where = groups[lab]
             if not where:
@@ -189,9 +176,7 @@ def _segment_table(
             low = high = None
             if n_samples:
                 segs = [result.segments[k] for k in where]
-                check_samples(n_samples, level, len(segs))
-                check_settings([("the corpus", segs)], params, "a bootstrap")
-                ci, _ = bootstrap_matrix(mat[where], scores[where], params, n_samples, seed, level)
+                ci = bootstrap_records(segs, params, n_samples, seed, level)[2]
                 low, high = ci.corpus.low, ci.corpus.high
             rows.append(
                 Bucket(system, lab, len(where), b.precision, b.recall, b.fmean, b.score, low,
@@ -212,9 +197,10 @@ def length_buckets(
     """Segments by the scored reference's length in tokens (module docstring)."""
     _check_edges(edges, "reference length")
     edges = [int(e) for e in edges]
-    labels = _edge_labels(edges, lambda x: str(int(x)), ints=True)
+    labels = [f"{lo + 1}–{e}" for lo, e in zip([0, *edges], edges, strict=False)]
+    labels.append(f"{edges[-1] + 1}+")
 
-    def key(_k: int, seg: MeteorResult) -> str:
+    def key(_system: str, _k: int, seg: MeteorResult) -> str:
         n = seg.stats.ref_len
         return next((labels[i] for i, e in enumerate(edges) if n <= e), labels[-1])
 
@@ -239,7 +225,7 @@ def ratio_buckets(
     labels += [f"{a:g}–{b:g}" for a, b in zip(edges, edges[1:], strict=False)]
     labels.append(f"≥{edges[-1]:g}")
 
-    def key(_k: int, seg: MeteorResult) -> str:
+    def key(_system: str, _k: int, seg: MeteorResult) -> str:
         ref = seg.stats.ref_len
         ratio = seg.stats.hyp_len / ref if ref else math.inf
         return next((labels[i] for i, e in enumerate(edges) if ratio < e), labels[-1])
@@ -270,22 +256,14 @@ def label_buckets(
         for x in ids[system]:
             if x in labels_by_id:
                 order.setdefault(labels_by_id[x], None)
-    labels = list(order)
 
-    def keyer(system: str) -> Key:
-        sys_ids = ids[system]
-        return lambda k, _seg: labels_by_id.get(sys_ids[k])
+    def key(system: str, k: int, _seg: MeteorResult) -> str | None:
+        return labels_by_id.get(ids[system][k])
 
-    rows: list[Bucket] = []
-    for system in results:
-        t = _segment_table(
-            f"label:{column}", column, {system: results[system]}, labels, keyer(system), params,
-            n_samples, seed, level,
-        )  # fmt: skip
-        rows.extend(t.rows)
-    return BucketTable(
-        f"label:{column}", f"Label: {column}", "segments", tuple(labels), tuple(rows)
-    )
+    return _segment_table(
+        f"label:{column}", f"Label: {column}", results, list(order), key, params, n_samples,
+        seed, level,
+    )  # fmt: skip
 
 
 def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:
@@ -363,10 +341,11 @@ def frequency_buckets(
     freq = (
         frequency_counts(results) if counts is None else {k.lower(): v for k, v in counts.items()}
     )
-    labels = []
-    for i, lo in enumerate(edges):
-        hi = edges[i + 1] - 1 if i + 1 < len(edges) else None
-        labels.append(str(lo) if hi == lo else (f"{lo}–{hi}" if hi is not None else f"{lo}+"))
+    labels = [
+        str(lo) if nxt - 1 == lo else f"{lo}–{nxt - 1}"
+        for lo, nxt in zip(edges, edges[1:], strict=False)
+    ]
+    labels.append(f"{edges[-1]}+")
 
     def key(word: str, _fw: bool) -> str:
         n = freq.get(word.lower(), 0)

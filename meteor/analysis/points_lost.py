@@ -134,9 +134,13 @@ def _word_counts(segs: Sequence[MeteorResult], side: str) -> tuple[Counter[str],
     return total, missed
 
 
+def _most(counts: Counter[str], top: int) -> tuple[tuple[str, int], ...]:
+    """The ``top`` most counted words, the most first (ties alphabetical)."""
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
+
+
 def _top(total: Counter[str], missed: Counter[str], top: int) -> tuple[tuple[str, int, int], ...]:
-    ranked = sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return tuple((w, m, total[w]) for w, m in ranked)
+    return tuple((w, m, total[w]) for w, m in _most(missed, top))
 
 
 def system_losses(
@@ -149,9 +153,7 @@ def system_losses(
     segs = result.segments
     ref_total, ref_missed = _word_counts(segs, "ref")
     hyp_total, hyp_missed = _word_counts(segs, "hyp")
-    total = Stats()
-    for s in segs:
-        total = total + s.stats
+    total = sum((s.stats for s in segs), Stats())
     order = module_order()
     _hc, rc, _hf, rf = total.per_module(len(order))
     per_module = [(order[k].value, rc[k] + rf[k]) for k in range(len(order))]
@@ -196,22 +198,16 @@ def head_to_head(
     a_wins = tuple(win(d) for d in reversed(diffs[-top:]) if d.difference < 0)
     only_a: Counter[str] = Counter()
     only_b: Counter[str] = Counter()
+
+    def matched(seg: MeteorResult) -> Counter[str]:  # the lower-cased reference words matched
+        al = seg.alignment
+        return Counter(t.text.lower() for t, h in zip(al.ref, al.ref_matched(), strict=True) if h)
+
     for d in diffs:
-        sa, sb = ra.segments[d.index], rb.segments[d.position_b]
-        ma = Counter(
-            t.text.lower()
-            for t, h in zip(sa.alignment.ref, sa.alignment.ref_matched(), strict=True)
-            if h
-        )
-        mb = Counter(
-            t.text.lower()
-            for t, h in zip(sb.alignment.ref, sb.alignment.ref_matched(), strict=True)
-            if h
-        )
+        ma, mb = matched(ra.segments[d.index]), matched(rb.segments[d.position_b])
         only_a.update(ma - mb)
         only_b.update(mb - ma)
 
-    def ranked(c: Counter[str]) -> tuple[tuple[str, int], ...]:
-        return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[: top * 2])
-
-    return HeadToHead(a, b, len(pos_a), a_wins, b_wins, ranked(only_a), ranked(only_b))
+    return HeadToHead(
+        a, b, len(pos_a), a_wins, b_wins, _most(only_a, top * 2), _most(only_b, top * 2)
+    )

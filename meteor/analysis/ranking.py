@@ -33,8 +33,6 @@ from meteor.analysis.multiple_comparisons import (
     correction_name,
 )
 from meteor.analysis.resampling import (
-    check_samples,
-    check_settings,
     integer_product,
     resampled_matrices,
     row_stats,
@@ -46,11 +44,10 @@ from meteor.analysis.significance import (
     CorpusIntervals,
     Interval,
     PairedBootstrap,
-    bootstrap_matrix,
+    bootstrap_records,
     common_segments,
     paired_record,
     paired_segments,
-    scores_of,
     stats_matrix,
 )
 from meteor.params import Params
@@ -428,10 +425,14 @@ def rank_systems(
     if not results:
         raise ValueError("a ranking needs at least one system")
     check_ranking_options(test=test, correction=correction, trials=trials, alpha=alpha)
-    opts = _Options(n_samples, trials, seed, level, alpha)
     names = list(results)
     say = progress or (lambda _msg: None)
-    sampled = {name: _bootstrap_system(name, results[name], params, opts, say) for name in names}
+    sampled: dict[str, _Sampled] = {}
+    for name in names:
+        say(f"bootstrap {name}")
+        sampled[name] = _Sampled(
+            *bootstrap_records(results[name].segments, params, n_samples, seed, level)
+        )
     order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
     common_all = True
     paired: dict[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]] = {}
@@ -446,8 +447,10 @@ def rank_systems(
                 continue  # nothing in common: no test (the record's comparisons says so)
         elif not results[hi].segments:
             continue
-        paired[(hi, lo)] = _paired_bootstrap((hi, lo), results, sampled, params, pair_ids, opts)
-    p_ar = _randomisation(paired, sampled, params, opts, say)
+        paired[(hi, lo)] = _paired_bootstrap(
+            (hi, lo), results, sampled, params, pair_ids, (n_samples, seed, level)
+        )
+    p_ar = _randomisation(paired, sampled, params, trials, seed, say)
     p_bs = {key: pb.corpus.p_value for key, (pb, _) in paired.items()}
     deciding = p_ar if test == "ar" else p_bs
     keys = list(paired)
@@ -460,7 +463,14 @@ def rank_systems(
     }
     clusters, decisions = _clusters(order, tests)
     rows = [
-        _system_row(name, rank, clusters[name], results[name], sampled[name].intervals)
+        SystemRow(
+            name,
+            rank,
+            clusters[name],
+            len(results[name].segments),
+            sampled[name].intervals,
+            results[name].breakdown,
+        )
         for rank, name in enumerate(order, start=1)
     ]
     borderline = tuple(
@@ -473,8 +483,8 @@ def rank_systems(
         tuple(tests.values()),
         len(tests),
         alpha,
-        opts.samples,
-        opts.trials,
+        n_samples,
+        trials,
         seed,
         level,
         ids is not None and not common_all,
@@ -482,15 +492,6 @@ def rank_systems(
         correction,
         borderline,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class _Options:
-    samples: int
-    trials: int
-    seed: int | None
-    level: float
-    alpha: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,39 +505,26 @@ class _Sampled:
     samples: tuple[np.ndarray, np.ndarray]
 
 
-def _bootstrap_system(
-    name: str, result: CorpusResult, params: Params, opts: _Options, say: Progress
-) -> _Sampled:
-    """:func:`~meteor.analysis.significance.bootstrap` of one system, keeping its parts."""
-    say(f"bootstrap {name}")
-    segs = result.segments
-    check_samples(opts.samples, opts.level, len(segs))
-    if not segs:
-        raise ValueError("cannot bootstrap an empty corpus")
-    check_settings([("the corpus", segs)], params, "a bootstrap")
-    mat, scores = stats_matrix(segs, params), scores_of(segs)
-    intervals, samples = bootstrap_matrix(mat, scores, params, opts.samples, opts.seed, opts.level)
-    return _Sampled(mat, scores, intervals, samples)
-
-
 def _paired_bootstrap(
     names: tuple[str, str],
     results: Mapping[str, CorpusResult],
     sampled: Mapping[str, _Sampled],
     params: Params,
     pair_ids: tuple[Sequence[str], Sequence[str]] | None,
-    opts: _Options,
+    options: tuple[int, int | None, float],
 ) -> tuple[PairedBootstrap, list[np.ndarray] | None]:
     """The paired bootstrap (:func:`~meteor.analysis.significance.paired_bootstrap`'s
-    numbers) of ``names[1]`` against ``names[0]``, and the pair's statistics rows when
-    it covers only some of the systems' records (``None``: all, in order).
+    numbers; ``options``: samples, seed, level) of ``names[1]`` against ``names[0]``, and
+    the pair's statistics rows when it covers only some of the systems' records
+    (``None``: all, in order).
 
     The paired resamples use the same draws as each system's own bootstrap, so when
     the pair covers all of both systems' records in order they are those resamples.
     """
     hi, lo = names
+    n_samples, seed, level = options
     _, _, positions, n_a, n_b = paired_segments(
-        results[hi], results[lo], params, names, opts.samples, opts.level, pair_ids
+        results[hi], results[lo], params, names, n_samples, level, pair_ids
     )
     a, b = sampled[hi], sampled[lo]
     subset: list[np.ndarray] | None = None
@@ -548,10 +536,8 @@ def _paired_bootstrap(
         rows_a, rows_b = list(positions[0]), list(positions[1])
         mats = subset = [a.mat[rows_a], b.mat[rows_b]]
         scores = [a.scores[rows_a], b.scores[rows_b]]
-        samples = resampled_matrices(mats, scores, params, opts.samples, opts.seed)
-    pb = paired_record(
-        names, mats, scores, samples, params, (opts.samples, opts.seed, opts.level), (n_a, n_b)
-    )
+        samples = resampled_matrices(mats, scores, params, n_samples, seed)
+    pb = paired_record(names, mats, scores, samples, params, options, (n_a, n_b))
     return pb, subset
 
 
@@ -559,25 +545,26 @@ def _randomisation(
     paired: Mapping[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]],
     sampled: Mapping[str, _Sampled],
     params: Params,
-    opts: _Options,
+    trials: int,
+    seed: int | None,
     say: Progress,
 ) -> dict[tuple[str, str], float]:
     """Every pair's randomisation p: the pairs on all of both systems' records together
     (:func:`randomisation_p_values`, grouped by segment count), the others one by one."""
     if paired:
-        say(f"compare all pairs: approximate randomisation ({opts.trials:,} trials)")
+        say(f"compare all pairs: approximate randomisation ({trials:,} trials)")
     out: dict[tuple[str, str], float] = {}
     groups: dict[int, list[tuple[str, str]]] = {}
     for key, (_, subset) in paired.items():
         if subset is None:
             groups.setdefault(len(sampled[key[0]].mat), []).append(key)
         else:
-            out[key] = randomisation_p_values(subset, [(0, 1)], params, opts.trials, opts.seed)[0]
+            out[key] = randomisation_p_values(subset, [(0, 1)], params, trials, seed)[0]
     for keys in groups.values():
         names = sorted({x for key in keys for x in key})
         mats = [sampled[x].mat for x in names]
         pairs = [(names.index(hi), names.index(lo)) for hi, lo in keys]
-        ps = randomisation_p_values(mats, pairs, params, opts.trials, opts.seed)
+        ps = randomisation_p_values(mats, pairs, params, trials, seed)
         out.update(zip(keys, ps, strict=True))
     return out
 
@@ -603,9 +590,3 @@ def _clusters(
                 top = name
         clusters[name] = cluster
     return clusters, decisions
-
-
-def _system_row(
-    name: str, rank: int, cluster: int, r: CorpusResult, ci: CorpusIntervals
-) -> SystemRow:
-    return SystemRow(name, rank, cluster, len(r.segments), ci, r.breakdown)

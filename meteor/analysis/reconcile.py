@@ -80,14 +80,21 @@ _TOL = 1e-9
 # ---------------------------------------------------------------------------
 # the path
 # ---------------------------------------------------------------------------
-def _path(game: Game) -> list[tuple[tuple[str, ...], Reason | None]]:
-    """The steps in pipeline order, each the first group(s) that run from where the path is.
+class _Move(NamedTuple):
+    """One step of the path: the groups switched before it, after it, and why its order moved."""
 
-    Returns ``(groups, note)`` per step; the note says why the order moved (``None``: it did not).
-    """
+    before: frozenset[str]
+    after: frozenset[str]
+    groups: tuple[str, ...]
+    note: Reason | None
+
+
+def _path(game: Game) -> list[_Move]:
+    """The steps in pipeline order, each the first group(s) that run from where the path is;
+    a step's note says why the order moved (``None``: it did not)."""
     done: frozenset[str] = frozenset()
     remaining = list(game.players)
-    steps: list[tuple[tuple[str, ...], Reason | None]] = []
+    steps: list[_Move] = []
     announced: set[str] = set()
     while remaining:
         chosen: tuple[str, ...] | None = None
@@ -116,7 +123,7 @@ def _path(game: Game) -> list[tuple[tuple[str, ...], Reason | None]]:
             note = reason("order_changed", groups=tuple(reasons))
         elif len(chosen) > 1:
             note = reason("switched_together")
-        steps.append((chosen, note))
+        steps.append(_Move(done, done | set(chosen), chosen, note))
         done = done | set(chosen)
         remaining = [g for g in remaining if g not in chosen]
     return steps
@@ -145,25 +152,6 @@ def _group_words(
             g, p0, p1, names, bd1 if quoted else None, stats if quoted else None, bd_before
         )
     return words
-
-
-class _Move(NamedTuple):
-    """One step of the path: the groups switched before it, after it, and why its order moved."""
-
-    before: frozenset[str]
-    after: frozenset[str]
-    groups: tuple[str, ...]
-    note: Reason | None
-
-
-def _moves(game: Game) -> list[_Move]:
-    """The path's steps, each with the switched groups before and after it."""
-    moves = []
-    done: frozenset[str] = frozenset()
-    for groups, note in _path(game):
-        moves.append(_Move(done, done | set(groups), groups, note))
-        done = done | set(groups)
-    return moves
 
 
 def _pair_step(
@@ -282,8 +270,8 @@ def reconcile(
     players = differing_groups(pa, pb)
     game = Game(pa, pb, [hyp], [ref_list], players, ("sum", "sum"), corpus=False)
     cache = {frozenset(): ra, frozenset(players): rb}
-    steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _moves(game)]
-    return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra, rb)
+    steps = [_pair_step(game, m, names, hyp, ref_list, cache) for m in _path(game)]
+    return _finish(game, names, ra.score, rb.score, steps, orders, seed, 1, ra)
 
 
 def reconcile_corpus(
@@ -322,9 +310,9 @@ def reconcile_corpus(
             game.segments(s)
         except ParamError as exc:
             raise ParamError(f"{names[0] if not s else names[1]}: {exc}") from None
-    steps = [_corpus_step(game, m, names, top) for m in _moves(game)]
+    steps = [_corpus_step(game, m, names, top) for m in _path(game)]
     score_a, score_b = game.value(frozenset()), game.value(frozenset(players))
-    return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None, None)
+    return _finish(game, names, score_a, score_b, steps, orders, seed, len(hyps), None)
 
 
 def check_sampling(orders: int | None, seed: int) -> None:
@@ -355,7 +343,6 @@ def _finish(
     seed: int,
     segments: int,
     ra: MeteorResult | None,
-    rb: MeteorResult | None,
 ) -> Reconciliation:
     players = game.players
     # the ends are exactly the scores meteor.score gives, whatever the shortcut gave
@@ -385,7 +372,6 @@ def _finish(
         reasons=tuple(words),
         aggregation=game.aggregation,
         result_a=ra,
-        result_b=rb,
     )
 
 

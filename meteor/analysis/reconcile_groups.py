@@ -116,12 +116,8 @@ def differing_groups(a: Params, b: Params) -> tuple[str, ...]:
 
 def changes(a: Params, b: Params, key: str) -> dict[str, list[Any]]:
     """``{field: [A's value, B's value]}`` of one group's differing fields (JSON-ready)."""
-    out: dict[str, list[Any]] = {}
-    for f in group(key).fields:
-        va, vb = a.to_dict()[f], b.to_dict()[f]
-        if va != vb:
-            out[f] = [va, vb]
-    return out
+    da, db = a.to_dict(), b.to_dict()
+    return {f: [da[f], db[f]] for f in group(key).fields if da[f] != db[f]}
 
 
 def build_params(a: Params, b: Params, switched: frozenset[str] | set[str]) -> Params:

@@ -83,11 +83,8 @@ class Step:
         if self.chunks is not None:
             d["matches_added"] = [_match_dict(m) for m in self.matches_added]
             d["matches_lost"] = [_match_dict(m) for m in self.matches_lost]
-            d["chunks"] = list(self.chunks)
-            d["precision"] = list(self.precision or ())
-            d["recall"] = list(self.recall or ())
-            d["penalty"] = list(self.penalty or ())
-            d["best_ref"] = list(self.best_ref or ())
+            for f in ("chunks", "precision", "recall", "penalty", "best_ref"):  # (before, after)
+                d[f] = list(getattr(self, f) or ())
         if self.score_sum is not None:
             d["score_sum"] = self.score_sum
             d["score_mean"] = self.score_mean
@@ -133,8 +130,9 @@ class Reconciliation:
     interactions: tuple[tuple[str, str, float], ...] = ()
     reasons: tuple[Reason, ...] = ()
     aggregation: tuple[str, str] = ("sum", "sum")
+    #: a pair's record under A (what the app's link view draws first; B's is the last
+    #: step's ``result``); not in :meth:`to_dict`
     result_a: MeteorResult | None = field(default=None, compare=False, repr=False)
-    result_b: MeteorResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def gap(self) -> float:

@@ -8,7 +8,7 @@ import functools
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from meteor.analysis.reconcile_groups import AGGREGATION, build_params, check_side
@@ -216,34 +216,36 @@ def exact_shares(game: Game) -> tuple[dict[str, float], list[tuple[str, str, flo
     players = game.players
     n = len(players)
     fact = [math.factorial(k) for k in range(n + 1)]
-    shares: dict[str, float] = {}
-    for g in players:
-        others = [h for h in players if h != g]
+
+    def over_subsets(
+        fixed: tuple[str, ...], delta: Callable[[frozenset[str], tuple[str, ...]], float]
+    ) -> float:
+        """Σ over the subsets T of the other players (``m`` of them) of
+        ``|T|!·(m − |T|)!/(m + 1)! · delta(T, fixed)``: a Shapley value (one player fixed)
+        or a pairwise interaction index (two)."""
+        others = [h for h in players if h not in fixed]
+        m = len(others)
         terms = []
-        for r in range(n):
-            w = fact[r] * fact[n - r - 1] / fact[n]
+        for r in range(m + 1):
+            w = fact[r] * fact[m - r] / fact[m + 1]
             for t in itertools.combinations(others, r):
-                ts = frozenset(t)
-                terms.append(w * (game.value(ts | {g}) - game.value(ts)))
-        shares[g] = math.fsum(terms)
+                terms.append(w * delta(frozenset(t), fixed))
+        return math.fsum(terms)
+
+    def gain(ts: frozenset[str], fixed: tuple[str, ...]) -> float:
+        (g,) = fixed
+        return game.value(ts | {g}) - game.value(ts)
+
+    def interaction(ts: frozenset[str], fixed: tuple[str, ...]) -> float:
+        g, h = fixed
+        return (
+            game.value(ts | {g, h}) - game.value(ts | {g}) - game.value(ts | {h}) + game.value(ts)
+        )
+
+    shares = {g: over_subsets((g,), gain) for g in players}
     inter = []
     for g, h in itertools.combinations(players, 2):
-        others = [x for x in players if x not in (g, h)]
-        terms = []
-        for r in range(n - 1):
-            w = fact[r] * fact[n - r - 2] / fact[n - 1]
-            for t in itertools.combinations(others, r):
-                ts = frozenset(t)
-                terms.append(
-                    w
-                    * (
-                        game.value(ts | {g, h})
-                        - game.value(ts | {g})
-                        - game.value(ts | {h})
-                        + game.value(ts)
-                    )
-                )
-        v = math.fsum(terms)
+        v = over_subsets((g, h), interaction)
         if abs(v) > _TOL:
             inter.append((g, h, v))
     inter.sort(key=lambda x: -abs(x[2]))

@@ -74,10 +74,8 @@ def to_json(rep: CorpusReport) -> str:
     return json_text(rep.to_dict(), indent=2)
 
 
-def _num(x: float | None, digits: int = 4) -> str:
-    if x is None or not math.isfinite(x):
-        return "--"
-    return f"{x:.{digits}f}"
+def _num(x: float | None) -> str:
+    return "--" if x is None or not math.isfinite(x) else f"{x:.4f}"
 
 
 def _pct(x: float | None) -> str:

@@ -1,10 +1,10 @@
 """The bootstrap's machinery: segment statistics as a matrix, the resamples, the checks.
 
 :func:`stats_matrix` puts each segment's contribution to the corpus statistics in a
-row; :func:`resample_indices` / ``_count_batches`` draw the resamples
+row; :func:`resample_indices` / :func:`count_batches` draw the resamples
 (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
-``_resampled`` rescores every resample with the formula; :func:`ci_bounds` reads an
-interval off the sorted samples; :func:`common_segments` pairs two systems by id.
+:func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds`
+reads an interval off the sorted samples; :func:`common_segments` pairs two systems by id.
 The tests and their records are :mod:`meteor.analysis.significance`, which re-exports
 the public names here.
 """
@@ -15,7 +15,6 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
 
 import numpy as np
 
@@ -33,6 +32,7 @@ __all__ = [
     "MIN_BOOTSTRAP_SAMPLES",
     "ci_bounds",
     "common_segments",
+    "count_batches",
     "resample_indices",
     "scores_of_sums",
     "stats_matrix",
@@ -66,19 +66,13 @@ def _stats_row_of(s: Stats, width: int) -> list[int]:
 
 
 def row_stats(row: Sequence[float]) -> Stats:
-    vals = [int(round(x)) for x in row]
-    out: list[Any] = []
-    pos = 0
-    width = len(module_order())
-    template = Stats()
-    for name in _STATS_FIELDS:
-        if isinstance(getattr(template, name), tuple):
-            out.append(tuple(vals[pos : pos + width]))
-            pos += width
-        else:
-            out.append(vals[pos])
-            pos += 1
-    return Stats(*out)
+    """The :class:`Stats` of a (summed) :func:`stats_matrix` row, laid out as
+    :func:`_stats_row_of` writes it: four counts, the four per-module tuples, three counts."""
+    v = [int(round(x)) for x in row]
+    w = len(module_order())
+    hc, rc, hf, rf = (tuple(v[4 + k * w : 4 + (k + 1) * w]) for k in range(4))
+    chunks, hyp_matched, ref_matched = v[4 + 4 * w :]
+    return Stats(v[0], v[1], v[2], v[3], hc, rc, hf, rf, chunks, hyp_matched, ref_matched)
 
 
 def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Params) -> np.ndarray:
@@ -248,27 +242,26 @@ def swap_masks(n: int, trials: int, seed: int | None) -> Iterator[np.ndarray]:
     METEOR on 2,000 segments took 743 ms through it (the statistic summing each trial's
     rows) against 19 ms here (a batch of trials is one matrix product and one vectorised
     formula), measured on one core."""
-    rng = np.random.default_rng(seed)
-    batch = max(1, min(64, 4_000_000 // max(n, 1)))
-    done = 0
-    while done < trials:
-        size = min(batch, trials - done)
+    for rng, size in _batches(n, trials, seed):
         # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
         yield rng.random((size, n)) < 0.5
-        done += size
 
 
-def _count_batches(n: int, n_samples: int, seed: int | None) -> Any:
-    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+def _batches(n: int, total: int, seed: int | None) -> Iterator[tuple[np.random.Generator, int]]:
+    """``total`` draws of ``n`` values in batches of at most 64 (and about 4,000,000 values),
+    all from one ``numpy.random.default_rng(seed)``: (the generator, the batch's size)."""
     rng = np.random.default_rng(seed)
     batch = max(1, min(64, 4_000_000 // max(n, 1)))
-    done = 0
-    while done < n_samples:
-        size = min(batch, n_samples - done)
+    for done in range(0, total, batch):
+        yield rng, min(batch, total - done)
+
+
+def count_batches(n: int, n_samples: int, seed: int | None) -> Iterator[np.ndarray]:
+    """Yield ``(batch, n)`` matrices: how often each segment is drawn in each resample."""
+    for rng, size in _batches(n, n_samples, seed):
         counts = np.empty((size, n), dtype=np.float64)
         for r in range(size):
             counts[r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
-        done += size
         yield counts
 
 
@@ -334,18 +327,6 @@ def common_segments(
     return tuple(k for k, _ in pairs), tuple(j for _, j in pairs)
 
 
-def _resampled(
-    systems: Sequence[tuple[MeteorResult, ...]],
-    params: Params,
-    n_samples: int,
-    seed: int | None,
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per system: (resampled corpus scores, resampled mean segment scores)."""
-    mats = [stats_matrix(segs, params) for segs in systems]
-    seg_scores = [np.array([s.score for s in segs], dtype=np.float64) for segs in systems]
-    return resampled_matrices(mats, seg_scores, params, n_samples, seed)
-
-
 def resampled_matrices(
     mats: Sequence[np.ndarray],
     seg_scores: Sequence[np.ndarray],
@@ -353,7 +334,8 @@ def resampled_matrices(
     n_samples: int,
     seed: int | None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_resampled` of systems given as :func:`stats_matrix` and segment scores.
+    """Per system given as :func:`stats_matrix` and segment scores: (resampled corpus
+    scores, resampled mean segment scores).
 
     Each batch of resamples is a matrix of draw counts; its product with a system's
     statistics matrix is every resample's summed statistics (exact integers), and
@@ -363,7 +345,7 @@ def resampled_matrices(
     corpus = [np.empty(n_samples) for _ in mats]
     means = [np.empty(n_samples) for _ in mats]
     b = 0
-    for counts in _count_batches(n, n_samples, seed):
+    for counts in count_batches(n, n_samples, seed):
         for k in range(len(mats)):
             means[k][b : b + len(counts)] = (counts @ seg_scores[k]) / n
             sums = integer_product(counts, mats[k])

@@ -207,14 +207,29 @@ def bootstrap(
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
     """
-    segs = segments_of(result)
+    return bootstrap_records(segments_of(result), params, n_samples, seed, level)[2]
+
+
+def bootstrap_records(
+    segs: Sequence[MeteorResult], params: Params, n_samples: int, seed: int | None, level: float
+) -> tuple[np.ndarray, np.ndarray, CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
+    """:func:`bootstrap`'s checks and numbers for a corpus's records: their
+    :func:`stats_matrix`, segment scores, intervals and resampled (corpus scores, mean
+    segment scores)."""
     check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
     check_settings([("the corpus", segs)], params, "a bootstrap")
-    return bootstrap_matrix(
-        stats_matrix(segs, params), scores_of(segs), params, n_samples, seed, level
-    )[0]
+    mat, scores = stats_matrix(segs, params), scores_of(segs)
+    ((corpus, means),) = resampled_matrices([mat], [scores], params, n_samples, seed)
+    observed, observed_mean = _observed(mat, scores, params)
+    intervals = CorpusIntervals(
+        Interval.of(observed, corpus, level),
+        Interval.of(observed_mean, means, level),
+        n_samples,
+        seed,
+    )
+    return mat, scores, intervals, (corpus, means)
 
 
 def scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
@@ -226,27 +241,6 @@ def _observed(mat: np.ndarray, scores: np.ndarray, params: Params) -> tuple[floa
     mean of the segment scores."""
     score = compute(row_stats(mat.sum(axis=0)), params).score
     return score, math.fsum(scores.tolist()) / len(scores)
-
-
-def bootstrap_matrix(
-    mat: np.ndarray,
-    scores: np.ndarray,
-    params: Params,
-    n_samples: int,
-    seed: int | None,
-    level: float,
-) -> tuple[CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
-    """:func:`bootstrap` of a corpus given as :func:`stats_matrix` and segment scores
-    (checked already), and its resampled (corpus scores, mean segment scores)."""
-    ((corpus, means),) = resampled_matrices([mat], [scores], params, n_samples, seed)
-    observed, observed_mean = _observed(mat, scores, params)
-    intervals = CorpusIntervals(
-        Interval.of(observed, corpus, level),
-        Interval.of(observed_mean, means, level),
-        n_samples,
-        seed,
-    )
-    return intervals, (corpus, means)
 
 
 def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:

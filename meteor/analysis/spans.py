@@ -82,16 +82,17 @@ class TokenLabel:
         return asdict(self) | {"categories": list(self.categories), "cell": self.cell}
 
 
+def _candidates(alignment: Alignment) -> Sequence[tuple[Any, ...]]:
+    """The matches as candidate tuples (module, hyp start, hyp end, …), read from a
+    deferred alignment without building its records."""
+    raw = alignment.pending()
+    return raw if raw is not None else tuple(map(candidate_of, alignment.matches))
+
+
 def _stages(alignment: Alignment) -> list[str | None]:
     """Per hypothesis token, the module of the match that covers it (``None``: none)."""
     out: list[str | None] = [None] * len(alignment.hyp)
-    raw = alignment.pending()
-    spans: Iterable[tuple[Any, int, int]] = (
-        ((c[0], c[1], c[2]) for c in raw)
-        if raw is not None
-        else ((m.module, m.hyp.start, m.hyp.end) for m in alignment.matches)
-    )
-    for module, hs, he in spans:
+    for module, hs, he, *_ in _candidates(alignment):
         name = getattr(module, "value", str(module))
         for i in range(hs, he):
             out[i] = name
@@ -292,8 +293,7 @@ def count_spans(
     breaks = [0, 0, 0, 0]
     for i, (r, a) in enumerate(zip(results, annotations, strict=True)):
         alignment = r.alignment if isinstance(r, MeteorResult) else r
-        raw = alignment.pending()
-        cands = raw if raw is not None else tuple(map(candidate_of, alignment.matches))
+        cands = _candidates(alignment)
         covered: set[int] = set()
         for c in cands:
             covered.update(range(c[1], c[2]))

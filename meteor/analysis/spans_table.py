@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from meteor.analysis.significance import Interval, PairedStat, ci_bounds
+from meteor.analysis.resampling import count_batches
+from meteor.analysis.significance import Interval, PairedStat
 from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
 from meteor.io.spans import SpanSet
 from meteor.json_numbers import json_number
@@ -74,13 +75,6 @@ def _interval_dict(i: Interval) -> dict[str, Any]:
     return {k: (json_number(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
 
 
-def _interval(value: float, samples: np.ndarray, level: float) -> Interval:
-    ok = samples[~np.isnan(samples)]
-    low, high = ci_bounds(ok, level) if len(ok) else (math.nan, math.nan)
-    mean = float(np.mean(ok)) if len(ok) else math.nan
-    return Interval(float(value), mean, low, high, level)
-
-
 def _resampled_sums(matrix: np.ndarray, n_samples: int, seed: int | None) -> np.ndarray:
     """Summed rows of every bootstrap resample of the segments, shape (samples, columns).
 
@@ -93,17 +87,13 @@ def _resampled_sums(matrix: np.ndarray, n_samples: int, seed: int | None) -> np.
         return np.zeros((0, width))
     from scipy.sparse import csr_matrix
 
-    rng = np.random.default_rng(seed)
     out = np.empty((n_samples, width))
     # mostly zeros (a segment has few categories): scipy's sparse product, 10× the dense one
     by_column = csr_matrix(matrix.T)
-    batch = max(1, min(64, 4_000_000 // n))
-    for b0 in range(0, n_samples, batch):
-        rows = min(batch, n_samples - b0)
-        counts = np.empty((n, rows))
-        for r in range(rows):
-            counts[:, r] = np.bincount(rng.integers(0, n, size=n), minlength=n)
-        out[b0 : b0 + rows] = (by_column @ counts).T  # whole numbers < 2**53: exact
+    b0 = 0
+    for counts in count_batches(n, n_samples, seed):
+        out[b0 : b0 + len(counts)] = (by_column @ counts.T).T  # whole numbers < 2**53: exact
+        b0 += len(counts)
     return out
 
 
@@ -162,9 +152,7 @@ class SettingSpans:
             "recall": json_number(o.recall.value),
             "f1": json_number(o.f1.value),
             "intervals": {
-                "precision": _interval_dict(o.precision),
-                "recall": _interval_dict(o.recall),
-                "f1": _interval_dict(o.f1),
+                k: v for k, v in o.to_dict().items() if k in ("precision", "recall", "f1")
             },
             "omissions": self.omissions,
             "chunk_breaks": self.breaks_dict(),
@@ -197,9 +185,9 @@ def setting_table(
                 int(sums[1 + 2 * k]),
                 tp + int(sums[0]),
                 tp,
-                _interval(float(p), bp, level),
-                _interval(float(r), br, level),
-                _interval(float(f), bf, level),
+                Interval.of(float(p), bp, level),
+                Interval.of(float(r), br, level),
+                Interval.of(float(f), bf, level),
             )
         )
     return SettingSpans(
@@ -243,10 +231,10 @@ def compare_settings(
         else math.nan
     )
     return PairedStat(
-        _interval(va, fa, level),
-        _interval(vb, fb, level),
+        Interval.of(va, fa, level),
+        Interval.of(vb, fb, level),
         vb - va,
-        _interval(vb - va, d, level),
+        Interval.of(vb - va, d, level),
         p,
         float(np.mean(dd > 0)) if len(dd) else math.nan,
         float(np.mean(dd < 0)) if len(dd) else math.nan,

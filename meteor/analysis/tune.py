@@ -19,7 +19,7 @@ import itertools
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -160,7 +160,7 @@ def evaluate_points(
     first = SCREENED[key] if screened else key
     out = np.empty(len(pt))
     for start in range(0, len(pt), CHUNK):
-        part = pt.slice(start, start + CHUNK)
+        part = pt.take(slice(start, start + CHUNK))
         if key.startswith("system_"):
             sys_scores = system_scores(stats, part, rows.systems, rows.n_systems, perfect_rule)
             out[start : start + len(part)] = objective_values(
@@ -176,17 +176,16 @@ def evaluate_points(
     exact = np.full(len(pt), -np.inf)
     best = pt.take(keep)
     for start in range(0, len(keep), CHUNK):
-        part = best.slice(start, start + CHUNK)
+        part = best.take(slice(start, start + CHUNK))
         seg = segment_scores(stats, part, perfect_rule)
         exact[keep[start : start + len(part)]] = objective_values(key, rows, seg)
     return exact
 
 
-def _evaluate(
-    space: _Space, rows: Rows, idx: Array | None, key: str, points: Sequence[Params]
-) -> Array:
-    stats = space.stats if idx is None else space.stats.take(idx)
-    return evaluate_points(stats, rows, key, Point.of(points, space.width), space.perfect_rule)
+def _evaluate(space: _Space, rows: Rows, key: str, points: Sequence[Params]) -> Array:
+    return evaluate_points(
+        space.stats, rows, key, Point.of(points, space.width), space.perfect_rule
+    )
 
 
 def _better(value: float, best: float) -> bool:
@@ -205,16 +204,14 @@ def search(
     """Grid over α β γ δ (weights as given), then coordinate descent over α β γ δ and each
     weight, halving the steps each round.  Returns ``(best params, value, points tried)``."""
     if idx is not None:  # the rows' statistics, taken once for the whole search
-        space = _Space(space.base, space.stats.take(idx), space.width, space.perfect_rule,
-                       space.tune_weights)  # fmt: skip
-        idx = None
+        space = replace(space, stats=space.stats.take(idx))
     base = space.base
     weights = dict(base.weights)
     grid = [
         space.params(dict(zip(GRID, combo, strict=True)), weights)
         for combo in itertools.product(*GRID.values())
     ]
-    values = _evaluate(space, rows, idx, key, [base, *grid])
+    values = _evaluate(space, rows, key, [base, *grid])
     tried = len(values)
     finite = np.where(np.isfinite(values), values, -np.inf)
     k = int(np.argmax(finite))
@@ -238,15 +235,13 @@ def search(
                 step, now = _STEP[name] * scale, cur[name]
             cands = sorted({min(hi, max(lo, round(now + s * step, 10))) for s in range(-4, 5)})
             cands = [c for c in cands if c != now]
-            pts: list[Params] = []
-            for c in cands:
-                if name.startswith("w:"):
-                    pts.append(space.params(cur, {**w, mod: c}))
-                else:
-                    pts.append(space.params({**cur, name: c}, w))
+            if name.startswith("w:"):
+                pts = [space.params(cur, {**w, mod: c}) for c in cands]
+            else:
+                pts = [space.params({**cur, name: c}, w) for c in cands]
             if not pts:
                 continue
-            vals = _evaluate(space, rows, idx, key, pts)
+            vals = _evaluate(space, rows, key, pts)
             tried += len(vals)
             j = int(np.argmax(np.where(np.isfinite(vals), vals, -np.inf)))
             if _better(float(vals[j]), best_value):
@@ -282,7 +277,7 @@ class FoldResult:
             "groups": list(self.groups),
             "train_value": json_number(self.train_value),
             "params": {k: v for k, v in self.params.to_dict().items()
-                       if k in ("alpha", "beta", "gamma", "delta", "weights")},
+                       if k in STATS_ONLY},
             "held_out": {
                 "tuned": self.tuned.to_dict(),
                 "base": self.base.to_dict(),
@@ -382,24 +377,22 @@ class TuneResult:
 
 
 def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Estimate:
+    """``key`` of ``scores`` on ``rows`` with its interval: of segment scores, resampling
+    items; of system scores (``system_…``), resampling systems."""
+    if key.startswith("system_"):
+        fn = st.pearson if key == "system_pearson" else st.kendall_b
+        return st.system_estimate(fn, rows.sys_human, scores, draws, seed, 0.95, rows.n_systems)
     data = rows.data
     value = float(objective_values(key, rows, scores[None, :])[0])
-    if key.startswith("system_"):
-        raise AssertionError("system-level estimates go through _sys_estimate")
     return st.segment_estimate(key, data, scores, resample_indices(data.n_items, draws, seed), 0.95,
                             value)  # fmt: skip
 
 
-def _sys_estimate(key: str, rows: Rows, sys_scores: Array, draws: int, seed: int) -> Estimate:
-    fn = st.pearson if key == "system_pearson" else st.kendall_b
-    return st.system_estimate(fn, rows.sys_human, sys_scores, draws, seed, 0.95, rows.n_systems)
+def _chrf(judged: Judged) -> Array:
+    """chrF's segment scores (:func:`meteor.analysis.baselines.score_baselines`)."""
+    from meteor.analysis.baselines import score_baselines
 
-
-def _chrf(judged: Judged) -> tuple[Array, Array]:
-    from meteor.analysis.baselines import baseline_scores
-
-    m = baseline_scores(judged, "chrf", None)
-    return np.asarray(m.segment, dtype=float), np.asarray(m.system, dtype=float)
+    return np.asarray(score_baselines(judged, ["chrf"])[0].segment, dtype=float)
 
 
 def tune(
@@ -479,7 +472,7 @@ def tune(
             f"nothing to tune on: the objective {key} is undefined for every setting tried "
             "(the metric scores do not vary where the human scores do)"
         )
-    base_value = float(_evaluate(space, all_rows, None, key, [base])[0])
+    base_value = float(_evaluate(space, all_rows, key, [base])[0])
     results: list[FoldResult] = []
     if fold_rows:
         results, n = _cross_validate(judged, space, data, key, fold_rows, labels, rounds=rounds,
@@ -535,7 +528,7 @@ def _cross_validate(
     """Tune on all folds but one and measure on that one, for each fold in turn (the search
     after the one on all rows: stages 2 … k + 1 of the progress).  Returns the folds'
     results and the parameter points tried."""
-    chrf_seg, _ = _chrf(judged) if not key.startswith("system_") else (None, None)
+    chrf_seg = _chrf(judged) if not key.startswith("system_") else None
     label_arr = np.asarray(labels, dtype=object)
     n_stages = 1 + len(fold_rows)
     results: list[FoldResult] = []
@@ -573,12 +566,11 @@ def _held_out(
     sub = space.stats.take(held)
     pts = Point.of([tuned, space.base], space.width)
     if key.startswith("system_"):
-        sys_s = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
-        tuned_e = _sys_estimate(key, ho, sys_s[0], n_bootstrap, seed)
-        base_e = _sys_estimate(key, ho, sys_s[1], n_bootstrap, seed)
+        scores = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
+    else:
+        scores = segment_scores(sub, pts, space.perfect_rule)
+    tuned_e = _estimate(key, ho, scores[0], n_bootstrap, seed)
+    base_e = _estimate(key, ho, scores[1], n_bootstrap, seed)
+    if chrf_seg is None:
         return tuned_e, base_e, None
-    seg = segment_scores(sub, pts, space.perfect_rule)
-    tuned_e = _estimate(key, ho, seg[0], n_bootstrap, seed)
-    base_e = _estimate(key, ho, seg[1], n_bootstrap, seed)
-    assert chrf_seg is not None
     return tuned_e, base_e, _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)

@@ -28,11 +28,9 @@ Array = np.ndarray
 
 
 @dataclass(frozen=True)
-class StatArrays:
-    """Sufficient statistics as arrays: ``R`` references × ``n`` rows (× ``W`` slots).
-
-    ``valid[r, i]``: row ``i`` has a reference ``r`` (the first is always there).
-    """
+class _Fields:
+    """The statistics by field: hypothesis and reference lengths, function words, per-slot
+    content and function matches, chunks, matched words (:data:`_STAT_FIELDS`)."""
 
     hl: Array
     rl: Array
@@ -45,6 +43,18 @@ class StatArrays:
     chunks: Array
     hw: Array
     rw: Array
+
+
+_STAT_FIELDS = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
+
+
+@dataclass(frozen=True)
+class StatArrays(_Fields):
+    """Sufficient statistics as arrays: ``R`` references × ``n`` rows (× ``W`` slots).
+
+    ``valid[r, i]``: row ``i`` has a reference ``r`` (the first is always there).
+    """
+
     valid: Array
 
     @classmethod
@@ -145,32 +155,17 @@ class Point:
             self.weights[idx], None if self.nltk is None else self.nltk[idx], self.order,
         )  # fmt: skip
 
-    def slice(self, start: int, stop: int) -> Point:
-        """Points ``start … stop − 1``."""
-        return self.take(slice(start, stop))
-
 
 #: Points scored together (arrays of ``CHUNK × rows`` stay in the CPU cache).
 CHUNK = 32
 
 
 @dataclass(frozen=True)
-class _Terms:
+class _Terms(_Fields):
     """The statistics as :func:`meteor.scoring.formula` reads them, per row (``(m,)``, or
     ``(B, m)`` per point): lengths, function words, per-slot matches (``(W, …)`` by slot),
     chunks, matched words, and which rows are perfect segments under the perfect rule."""
 
-    hl: Array
-    rl: Array
-    hf: Array
-    rf: Array
-    hc: Array  # (W, ...) by slot
-    rc: Array
-    hfm: Array
-    rfm: Array
-    chunks: Array
-    hw: Array
-    rw: Array
     perfect: Array | bool
 
     def point(self, k: int) -> _Terms:
@@ -178,9 +173,6 @@ class _Terms:
         pick = {f: getattr(self, f)[..., k, :] for f in _STAT_FIELDS}
         perfect = self.perfect if self.perfect is False else self.perfect[..., k, :]  # type: ignore[index]
         return _Terms(**pick, perfect=perfect)
-
-
-_STAT_FIELDS = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
 
 
 def _terms(v: Mapping[str, Array], perfect_rule: bool) -> _Terms:
@@ -229,7 +221,7 @@ def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Ar
     scores = np.empty((len(pt), n))
     best = np.zeros((len(pt), n), dtype=np.int64)
     for start in range(0, len(pt), CHUNK):
-        part = pt.slice(start, start + CHUNK)
+        part = pt.take(slice(start, start + CHUNK))
         s = _kernel(t, part)  # (b, R·n)
         if n_refs == 1:
             scores[start : start + len(part)] = s
@@ -259,8 +251,6 @@ def system_scores(
     """
     one_hot = np.zeros((len(systems), n_systems))
     one_hot[np.arange(len(systems)), systems] = 1.0
-    fields = ("hl", "rl", "hf", "rf", "hc", "rc", "hfm", "rfm", "chunks", "hw", "rw")
-
     vectors = ("hc", "rc", "hfm", "rfm")
 
     def sums(f: str, x: Array) -> Array:  # (..., n[, W]) → (..., S[, W])
@@ -272,14 +262,14 @@ def system_scores(
         if perfect_rule:  # Stats.corpus_contribution(perfect_rule=True)
             perfect = perfect_rows(v["hw"], v["hl"], v["rw"], v["rl"], v["chunks"])
             v = {**v, "chunks": np.where(perfect, 0.0, v["chunks"])}
-        s = {f: sums(f, v[f]) for f in fields}
+        s = {f: sums(f, v[f]) for f in _STAT_FIELDS}
         return _terms(s, perfect_rule)
 
     if stats.hl.shape[0] == 1:
-        t = corpus_terms({f: getattr(stats, f)[0] for f in fields})
+        t = corpus_terms({f: getattr(stats, f)[0] for f in _STAT_FIELDS})
         out = np.empty((len(pt), n_systems))
         for start in range(0, len(pt), CHUNK):
-            part = pt.slice(start, start + CHUNK)
+            part = pt.take(slice(start, start + CHUNK))
             out[start : start + len(part)] = _kernel(t, part)
         return out
     _, best = _chosen(stats, pt, perfect_rule)
@@ -288,10 +278,10 @@ def system_scores(
         idx = best[(...,) + (None,) * (x.ndim - 2)]
         return np.take_along_axis(x[None], idx[:, None], axis=1)[:, 0]
 
-    t = corpus_terms({f: pick(getattr(stats, f)) for f in fields})  # (B, S) per point
+    t = corpus_terms({f: pick(getattr(stats, f)) for f in _STAT_FIELDS})  # (B, S) per point
     out = np.empty((len(pt), n_systems))
     for k in range(len(pt)):
-        out[k] = _kernel(t.point(k), pt.slice(k, k + 1))[0]
+        out[k] = _kernel(t.point(k), pt.take(slice(k, k + 1)))[0]
     return out
 
 
@@ -500,10 +490,8 @@ class RowData:
 
     def rows(self, idx: Array | None = None) -> Rows:
         """The rows ``idx`` (default: all) prepared for the objectives."""
-        if idx is None:
-            return Rows.build(self.human, self.darr, self.items, self.systems, self.n_systems,
-                              self.darr_threshold)  # fmt: skip
-        return Rows.build(self.human[idx], self.darr[idx], self.items[idx], self.systems[idx],
+        at = slice(None) if idx is None else idx
+        return Rows.build(self.human[at], self.darr[at], self.items[at], self.systems[at],
                           self.n_systems, self.darr_threshold)  # fmt: skip
 
 

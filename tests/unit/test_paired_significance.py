@@ -80,9 +80,9 @@ def test_paired_bootstrap_agrees_with_sacrebleu_on_the_same_resamples(
 ) -> None:
     a, b = systems
     pb = paired_bootstrap(a, b, meteor.params, n_samples=n_samples, seed=seed)
-    (ca, _), (cb, _) = resampling._resampled(
-        [a.segments, b.segments], meteor.params, n_samples, seed
-    )
+    mats = [resampling.stats_matrix(x.segments, meteor.params) for x in (a, b)]
+    scores = [np.array([s.score for s in x.segments]) for x in (a, b)]
+    (ca, _), (cb, _) = resampling.resampled_matrices(mats, scores, meteor.params, n_samples, seed)
     # sacreBLEU's _paired_bs_test: centred |B - A| of the resamples against the real |B - A|
     sample_diffs = np.abs(cb - ca)
     p_sacrebleu = _compute_p_value(sample_diffs - sample_diffs.mean(), abs(b.score - a.score))

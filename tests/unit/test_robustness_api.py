@@ -414,7 +414,7 @@ def test_bootstrap_size_is_bounded(
     def resampled(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("resampling started")
 
-    monkeypatch.setattr(resampling, "_count_batches", resampled)  # refused before it
+    monkeypatch.setattr(resampling, "count_batches", resampled)  # refused before it
     with pytest.raises(ValueError, match=r"at most 100,000 bootstrap resamples"):
         bootstrap(res, m.params, n_samples=MAX_BOOTSTRAP_SAMPLES + 1)
     many = res.segments * 2_001

@@ -255,7 +255,7 @@ def test_many_points_at_once_equal_one_point_at_a_time(n_refs: int) -> None:
     seg = tn.segment_scores(stats, pts)
     sysv = tn.system_scores(stats, pts, systems, 4)
     for k in range(len(pts)):
-        one = pts.slice(k, k + 1)
+        one = pts.take(slice(k, k + 1))
         np.testing.assert_array_equal(seg[k], tn.segment_scores(stats, one)[0])
         np.testing.assert_allclose(sysv[k], tn.system_scores(stats, one, systems, 4)[0],
                                    rtol=0, atol=1e-12)  # fmt: skip

@@ -63,22 +63,14 @@ def _unit_weights(params: Params) -> Params:
     return params.replace(weights=tuple((m, 1.0) for m in params.modules))
 
 
-def _trim(stats: Stats, *, hyp: bool = False, ref: bool = False) -> Stats:
-    """The statistics with the unmatched words of one side removed (that side is then perfect)."""
-    s = stats
-    if hyp:
-        s = replace(
-            s,
-            hyp_len=s.hyp_word_matches,
-            hyp_function_words=sum(s.hyp_function_matches),
+def _trim(s: Stats, side: str) -> Stats:
+    """The statistics with the unmatched words of ``side`` (``hyp`` or ``ref``) removed (that
+    side is then perfect)."""
+    if side == "hyp":
+        return replace(
+            s, hyp_len=s.hyp_word_matches, hyp_function_words=sum(s.hyp_function_matches)
         )
-    if ref:
-        s = replace(
-            s,
-            ref_len=s.ref_word_matches,
-            ref_function_words=sum(s.ref_function_matches),
-        )
-    return s
+    return replace(s, ref_len=s.ref_word_matches, ref_function_words=sum(s.ref_function_matches))
 
 
 def span_label(span: Span) -> str:
@@ -114,17 +106,12 @@ def token_table(result: MeteorResult) -> tuple[TokenRow, ...]:
         by_h.update(dict.fromkeys(m.hyp, m.module))
         by_r.update(dict.fromkeys(m.ref, m.module))
     ref_text = result.refs[result.best_ref_index]
-    rows = [
-        TokenRow("hyp", i, tk.text, result.hyp[tk.start : tk.end], tk.start, tk.end,
-                 tk.function_word, by_h.get(i))
-        for i, tk in enumerate(al.hyp)
-    ]  # fmt: skip
-    rows += [
-        TokenRow("ref", j, tk.text, ref_text[tk.start : tk.end], tk.start, tk.end,
-                 tk.function_word, by_r.get(j))
-        for j, tk in enumerate(al.ref)
-    ]  # fmt: skip
-    return tuple(rows)
+    return tuple(
+        TokenRow(side, i, tk.text, text[tk.start : tk.end], tk.start, tk.end,
+                 tk.function_word, by.get(i))
+        for side, toks, text, by in (("hyp", al.hyp, result.hyp, by_h), ("ref", al.ref, ref_text, by_r))
+        for i, tk in enumerate(toks)
+    )  # fmt: skip
 
 
 # -- waterfall ---------------------------------------------------------------
@@ -169,8 +156,8 @@ def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
     elif stats.hyp_word_matches == 0 or stats.ref_word_matches == 0:
         loss_hyp = loss_ref = (1.0 - f_all) / 2
     else:
-        f_hyp_only = _finite(compute(_trim(stats, ref=True), unit).fmean)  # R = 1
-        f_ref_only = _finite(compute(_trim(stats, hyp=True), unit).fmean)  # P = 1
+        f_hyp_only = _finite(compute(_trim(stats, "ref"), unit).fmean)  # R = 1
+        f_ref_only = _finite(compute(_trim(stats, "hyp"), unit).fmean)  # P = 1
         loss_hyp = ((1.0 - f_hyp_only) + (f_ref_only - f_all)) / 2
         loss_ref = ((1.0 - f_ref_only) + (f_hyp_only - f_all)) / 2
     partial = f_all - fmean
@@ -274,20 +261,18 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
         return ()
     joined = compute(replace(result.stats, chunks=result.stats.chunks - 1), params).score
     hw, rw = result.alignment.hyp_words, result.alignment.ref_words
-    out = []
-    for a, b in zip(chunks, chunks[1:], strict=False):
-        out.append(
-            ChunkBreak(
-                a.index,
-                hw[a.hyp.end - 1],
-                hw[b.hyp.start],
-                rw[a.ref.end - 1],
-                rw[b.ref.start],
-                joined,
-                joined - result.score,
-            )
+    return tuple(
+        ChunkBreak(
+            a.index,
+            hw[a.hyp.end - 1],
+            hw[b.hyp.start],
+            rw[a.ref.end - 1],
+            rw[b.ref.start],
+            joined,
+            joined - result.score,
         )
-    return tuple(out)
+        for a, b in zip(chunks, chunks[1:], strict=False)
+    )
 
 
 # -- near misses -----------------------------------------------------------------

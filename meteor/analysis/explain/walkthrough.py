@@ -112,18 +112,6 @@ class FormulaLine:
     numeric: str
 
 
-def _default_fmt(x: float) -> str:
-    return "\\text{NaN}" if math.isnan(x) else f"{x:.4f}"
-
-
-def _tex(fmt: Fmt, x: float) -> str:
-    if math.isnan(x):
-        return "\\text{NaN}"
-    if math.isinf(x):
-        return "\\infty"
-    return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
-
-
 #: The words the formulas write in ``\\text{}`` (symbols, subscripts and notes), English by
 #: default; :func:`formula_lines` takes a translation of any of them.
 FORMULA_WORDS: Mapping[str, str] = MappingProxyType(
@@ -158,7 +146,7 @@ def formula_lines(
     stats: Stats,
     bd: Breakdown,
     params: Params,
-    fmt: Fmt = _default_fmt,
+    fmt: Fmt = "{:.4f}".format,
     *,
     words: Mapping[str, str] | None = None,
     stage_name: Callable[[Module], str] | None = None,
@@ -172,8 +160,12 @@ def formula_lines(
     (``aligned``), so a pair matched by many stages stays as narrow as one term.
     """
 
-    def n(x: float) -> str:
-        return _tex(fmt, x)
+    def n(x: float) -> str:  # a number in LaTeX (NaN and inf by name, not by ``fmt``)
+        if math.isnan(x):
+            return "\\text{NaN}"
+        if math.isinf(x):
+            return "\\infty"
+        return fmt(x).replace(",", "{,}")  # a decimal comma must not become a LaTeX space
 
     w = {**FORMULA_WORDS, **(words or {})}
     name = stage_name or (lambda m: m.value)
