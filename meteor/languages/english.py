@@ -99,11 +99,7 @@ class English(Language):
     # -- stems ------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
         """Stem ``word``; ``snowball`` is Meteor 1.5's (case-sensitive), ``porter`` is nltk's."""
-        if stemmer is None or stemmer == "snowball":
-            return _snowball(word)
-        if stemmer == "porter":
-            return _porter(word)
-        raise ValueError(f"unknown English stemmer {stemmer!r}; choose one of {self.stemmers}")
+        return self.stem_function(stemmer)(word)
 
     def stem_function(self, stemmer: str | None = None) -> Callable[[str], str]:
         """The memoised stemmer itself (:meth:`stem` without a method call per word)."""
@@ -166,8 +162,8 @@ class English(Language):
         return self._synsets
 
     def exceptions(self) -> dict[str, tuple[str, ...]]:
-        if self._exceptions is None:
-            self._load_wordnet()
+        """WordNet's ``*.exc`` lists: irregular form → its base forms (set with the table)."""
+        self.lemma_synsets()
         assert self._exceptions is not None
         return self._exceptions
 
@@ -222,17 +218,13 @@ def _snowball(word: str) -> str:
     # Neither stemmer may be called from two threads at once (the pure-Python one
     # keeps its working string on the instance; PyStemmer's instances say so).
     with _SNOWBALL_LOCK:
-        return _snowball_stemmer()(word)
+        return _snowball_backend()[1](word)
 
 
 def snowball_backend() -> str:
     """Which English Snowball 2.2.0 stems: ``"C (PyStemmer 2.2.0.3)"`` or ``"Python
     (snowballstemmer 2.2.0)"`` (:func:`meteor.runtime.use_native` off forces the second)."""
     return _snowball_backend()[0]
-
-
-def _snowball_stemmer() -> Callable[[str], str]:
-    return _snowball_backend()[1]
 
 
 @functools.cache
