@@ -28,6 +28,7 @@ from pathlib import Path
 from meteor import resources
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
+from meteor.languages.snowball import METEOR_FUNCTION_WORDS_MEMBER, jar_function_words
 from meteor.module_registry import Module
 from meteor.runtime import gc_paused, use_native
 
@@ -80,7 +81,6 @@ class English(Language):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._function_words: frozenset[str] | None = None
         self._synsets: LemmaTable | None = None
         self._exceptions: dict[str, tuple[str, ...]] | None = None
 
@@ -88,9 +88,7 @@ class English(Language):
     @property
     def function_words(self) -> frozenset[str]:
         """Meteor 1.5's ``function/english.words`` (raises ResourceError without pycocoevalcap)."""
-        if self._function_words is None:
-            self._function_words = frozenset(resources.jar_lines("function/english.words"))
-        return self._function_words
+        return jar_function_words(METEOR_FUNCTION_WORDS_MEMBER)
 
     def is_function_word(self, word: str) -> bool:
         """``functionWords.contains(word.toLowerCase())`` (Aligner.java), lowercased even without -norm."""

@@ -50,6 +50,7 @@ __all__ = [
     "SWEDISH",
     "SnowballLanguage",
     "TURKISH",
+    "jar_function_words",
     "jar_stemmer",
 ]
 
@@ -146,7 +147,7 @@ class SnowballLanguage(Language):
                 "choose 'meteor' (the jar's English list) or 'meteor-lang' "
                 f"(function/{self.meteor_name}.words)"
             )
-        return _variant(self, kind)
+        return _variant(self, kind)  # type: ignore[arg-type]
 
     # -- function words -------------------------------------------------------------
     def is_function_word(self, word: str) -> bool:
@@ -156,7 +157,7 @@ class SnowballLanguage(Language):
             if self.function_word_list == "meteor"
             else f"function/{self.meteor_name}.words"
         )
-        return word.lower() in _jar_word_list(member)
+        return word.lower() in jar_function_words(member)
 
     # -- stems --------------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
@@ -193,13 +194,14 @@ class SnowballLanguage(Language):
 
 
 @functools.cache
-def _variant(lang: SnowballLanguage, kind: str) -> SnowballLanguage:
+def _variant(lang: SnowballLanguage, kind: FunctionWordList) -> SnowballLanguage:
     return lang if kind == lang.function_word_list else replace(lang, function_word_list=kind)
 
 
 @functools.cache
-def _jar_word_list(member: str) -> frozenset[str]:
-    """The jar's function-word file ``member``, lowercased."""
+def jar_function_words(member: str) -> frozenset[str]:
+    """The jar's function-word file ``member`` (``function/<language>.words``), lowercased
+    (Meteor 1.5 looks words up as ``word.toLowerCase()``), read once per process."""
     try:
         lines = jar_lines(member)
     except ResourceError as exc:

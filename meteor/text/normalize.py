@@ -287,7 +287,8 @@ def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
             edits.append((a, b, s[a:b].replace(".", ""), _kept_spans(s[a:b], ost[a:b], oen[a:b])))
         elif action == _SPLIT_DOT:  # pre + " ." : the dot keeps its own span
             dot = (ost[b - 1], oen[b - 1])
-            split = [*zip(ost[a : b - 1], oen[a : b - 1]), (dot[0], dot[0]), dot]
+            kept = zip(ost[a : b - 1], oen[a : b - 1], strict=True)
+            split = [*kept, (dot[0], dot[0]), dot]
             edits.append((a, b, s[a : b - 1] + " .", split))
     if edits:
         splice(line, edits)
@@ -466,15 +467,12 @@ def tokenize(
         ValueError: for an unknown ``mode``, or ``"meteor"`` with an unsupported ``lang``.
     """
     fw = _never if function_word is None else function_word
-    if mode == "none":
-        return tuple(
-            Token(w, m.start(), m.end(), fw(w)) for m in WORD.finditer(text) for w in (m.group(),)
-        )
-    if mode == "lower":
+    if mode in ("none", "lower"):
+        case = java_lower if mode == "lower" else str
         return tuple(
             Token(w, m.start(), m.end(), fw(w))
             for m in WORD.finditer(text)
-            for w in (java_lower(m.group()),)
+            for w in (case(m.group()),)
         )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")

@@ -166,7 +166,8 @@ class Line:
         for a, b in rule.cores(self.s):
             if rule.keep:  # the core stays, wrapped in spaces spanning its first character
                 wrap = (st[a], st[a])
-                edits.append((a, b, f" {self.s[a:b]} ", [wrap, *zip(st[a:b], en[a:b]), wrap]))
+                core = zip(st[a:b], en[a:b], strict=True)
+                edits.append((a, b, f" {self.s[a:b]} ", [wrap, *core, wrap]))
             else:
                 hull = (min(st[a:b]), max(en[a:b]))
                 edits.append((a, b, rule.repl, [hull] * len(rule.repl)))
