@@ -115,16 +115,15 @@ class English(Language):
             wdir = resources.wordnet_dir()
             cache = _wordnet_cache(wdir)
             got = _read_wordnet_cache(*cache) if cache is not None else None
-            if got is not None:
-                self._exceptions = got[1]
-                self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
-                return
-            with gc_paused():  # 300,000 new containers: no collections meanwhile
-                self._parse_wordnet(wdir)
-            if cache is not None and self._synsets is not None:
-                _write_wordnet_cache(cache[0], cache[1], self._synsets, self._exceptions)
+            if got is None:
+                with gc_paused():  # 300,000 new containers: no collections meanwhile
+                    got = self._parse_wordnet(wdir)
+                if cache is not None:
+                    _write_wordnet_cache(*cache, *got)
+            self._exceptions = got[1]
+            self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
 
-    def _parse_wordnet(self, wdir: Path) -> None:
+    def _parse_wordnet(self, wdir: Path) -> tuple[LemmaTable, dict[str, tuple[str, ...]]]:
         """The lemma table and the exception lists from WordNet's index and exception
         files (about 0.4 s; :func:`_read_wordnet_cache` reads them back in 0.01 s)."""
         sets: dict[str, set[int]] = {}
@@ -146,8 +145,7 @@ class English(Language):
                     if len(parts) >= 2:
                         bases = exceptions.setdefault(parts[0], [])
                         bases.extend(b for b in parts[1:] if b not in bases)
-        self._exceptions = {k: tuple(v) for k, v in exceptions.items()}
-        self._synsets = LemmaTable(sets)
+        return LemmaTable(sets), {k: tuple(v) for k, v in exceptions.items()}
 
     def lemma_synsets(self) -> LemmaTable:
         """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor).
