@@ -169,19 +169,6 @@ _WHITE = rule(f"[ {WIDE_SPACES}]{{2,}}|[{WIDE_SPACES}]", " ")
 _WIDE_SPACE = re.compile(f"[{WIDE_SPACES}]")
 
 
-def _collapse_spaces(line: Line) -> None:
-    """``r_white``.  With provenance each wide space just becomes one space: same tokens."""
-    if line.st is None:
-        line.s = _WHITE.fast(line.s)
-    else:
-        line.s = _WIDE_SPACE.sub(" ", line.s)
-
-
-def _strip_punct(line: Line) -> None:
-    """``r_punct_strip``: every non-alnum character becomes a space (one for one)."""
-    line.s = _PUNCT_STRIP.sub(" ", line.s)
-
-
 # -- language tables ----------------------------------------------------------
 
 
@@ -354,10 +341,11 @@ def _run(line: Line, lang: str, no_punct: bool) -> None:
     # 9. restore the dot runs; drop punctuation on request
     if "DOTMULTI" in line.s:
         unescape_dot_runs(line)  # the while loop over _UNESCAPE_DOTS, then _UNESCAPE_DOTS2
-    if no_punct:
-        _strip_punct(line)
-    # 10. collapse the spaces and trim
-    _collapse_spaces(line)
+    if no_punct:  # r_punct_strip: every non-alnum character becomes a space (one for one)
+        line.s = _PUNCT_STRIP.sub(" ", line.s)
+    # 10. collapse the spaces (r_white; with provenance each wide space just becomes one
+    # space: same tokens) and trim
+    line.s = _WHITE.fast(line.s) if line.st is None else _WIDE_SPACE.sub(" ", line.s)
     line.trim()
     # then MeteorScorer lowercases the normalised line
     line.lower()
