@@ -28,6 +28,7 @@ from pathlib import Path
 from meteor import resources
 from meteor.languages.base import Language, ParaphraseSource
 from meteor.languages.lemma_table import LemmaTable
+from meteor.languages.snowball import METEOR_FUNCTION_WORDS_MEMBER, jar_function_words
 from meteor.module_registry import Module
 from meteor.runtime import gc_paused, use_native
 
@@ -80,7 +81,6 @@ class English(Language):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._function_words: frozenset[str] | None = None
         self._synsets: LemmaTable | None = None
         self._exceptions: dict[str, tuple[str, ...]] | None = None
 
@@ -88,9 +88,7 @@ class English(Language):
     @property
     def function_words(self) -> frozenset[str]:
         """Meteor 1.5's ``function/english.words`` (raises ResourceError without pycocoevalcap)."""
-        if self._function_words is None:
-            self._function_words = frozenset(resources.jar_lines("function/english.words"))
-        return self._function_words
+        return jar_function_words(METEOR_FUNCTION_WORDS_MEMBER)
 
     def is_function_word(self, word: str) -> bool:
         """``functionWords.contains(word.toLowerCase())`` (Aligner.java), lowercased even without -norm."""
@@ -99,11 +97,7 @@ class English(Language):
     # -- stems ------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
         """Stem ``word``; ``snowball`` is Meteor 1.5's (case-sensitive), ``porter`` is nltk's."""
-        if stemmer is None or stemmer == "snowball":
-            return _snowball(word)
-        if stemmer == "porter":
-            return _porter(word)
-        raise ValueError(f"unknown English stemmer {stemmer!r}; choose one of {self.stemmers}")
+        return self.stem_function(stemmer)(word)
 
     def stem_function(self, stemmer: str | None = None) -> Callable[[str], str]:
         """The memoised stemmer itself (:meth:`stem` without a method call per word)."""
@@ -121,16 +115,15 @@ class English(Language):
             wdir = resources.wordnet_dir()
             cache = _wordnet_cache(wdir)
             got = _read_wordnet_cache(*cache) if cache is not None else None
-            if got is not None:
-                self._exceptions = got[1]
-                self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
-                return
-            with gc_paused():  # 300,000 new containers: no collections meanwhile
-                self._parse_wordnet(wdir)
-            if cache is not None and self._synsets is not None:
-                _write_wordnet_cache(cache[0], cache[1], self._synsets, self._exceptions)
+            if got is None:
+                with gc_paused():  # 300,000 new containers: no collections meanwhile
+                    got = self._parse_wordnet(wdir)
+                if cache is not None:
+                    _write_wordnet_cache(*cache, *got)
+            self._exceptions = got[1]
+            self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
 
-    def _parse_wordnet(self, wdir: Path) -> None:
+    def _parse_wordnet(self, wdir: Path) -> tuple[LemmaTable, dict[str, tuple[str, ...]]]:
         """The lemma table and the exception lists from WordNet's index and exception
         files (about 0.4 s; :func:`_read_wordnet_cache` reads them back in 0.01 s)."""
         sets: dict[str, set[int]] = {}
@@ -152,8 +145,7 @@ class English(Language):
                     if len(parts) >= 2:
                         bases = exceptions.setdefault(parts[0], [])
                         bases.extend(b for b in parts[1:] if b not in bases)
-        self._exceptions = {k: tuple(v) for k, v in exceptions.items()}
-        self._synsets = LemmaTable(sets)
+        return LemmaTable(sets), {k: tuple(v) for k, v in exceptions.items()}
 
     def lemma_synsets(self) -> LemmaTable:
         """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor).
@@ -166,8 +158,8 @@ class English(Language):
         return self._synsets
 
     def exceptions(self) -> dict[str, tuple[str, ...]]:
-        if self._exceptions is None:
-            self._load_wordnet()
+        """WordNet's ``*.exc`` lists: irregular form → its base forms (set with the table)."""
+        self.lemma_synsets()
         assert self._exceptions is not None
         return self._exceptions
 
@@ -222,17 +214,13 @@ def _snowball(word: str) -> str:
     # Neither stemmer may be called from two threads at once (the pure-Python one
     # keeps its working string on the instance; PyStemmer's instances say so).
     with _SNOWBALL_LOCK:
-        return _snowball_stemmer()(word)
+        return _snowball_backend()[1](word)
 
 
 def snowball_backend() -> str:
     """Which English Snowball 2.2.0 stems: ``"C (PyStemmer 2.2.0.3)"`` or ``"Python
     (snowballstemmer 2.2.0)"`` (:func:`meteor.runtime.use_native` off forces the second)."""
     return _snowball_backend()[0]
-
-
-def _snowball_stemmer() -> Callable[[str], str]:
-    return _snowball_backend()[1]
 
 
 @functools.cache

@@ -4,7 +4,7 @@ changed since about 2010 undone around them, and the Arabic lookup table.
 The stems were compared word by word with the jar on 32,000-78,000 words per language
 (``docs/languages.md``): the plain classes agree for da, es, it, nl, no, ro, sv and tr; for
 de, fi, fr, hu and pt they agree once the later changes are undone (:func:`_german`,
-:func:`_finnish`, :func:`_old_french_class`, :func:`_hungarian`, :func:`_portuguese`).
+:func:`_finnish`, :func:`_french`, :func:`_hungarian`, :func:`_portuguese`).
 Reduced-Buckwalter Arabic uses the jar's lookup table (:func:`_lookup_table`).
 :func:`jar_stemmer` is the entry point; :mod:`meteor.languages.snowball` uses it.
 """
@@ -25,7 +25,7 @@ from meteor.resources import cache_sections, read_cache_sections, write_cache_fi
 from meteor.rules import java_hash
 from meteor.runtime import gc_paused
 
-__all__ = ["TABLE_PREFIX", "cached_stemmer", "jar_stemmer"]
+__all__ = ["TABLE_PREFIX", "jar_stemmer"]
 
 SNOWBALL_HINT = "pip install snowballstemmer==2.2.0"
 STEM_CACHE_SIZE = 1 << 18
@@ -108,7 +108,7 @@ def _portuguese(cls: Any) -> Callable[[str], str]:
 _FR_VOWELS = frozenset("aeiouyâàëéêèïîôûù")
 
 
-def _old_french_class(cls: Any) -> Any:
+def _french(cls: Any) -> Callable[[str], str]:
     """French as the jar has it: ``ë``/``ï`` are plain vowels, ``H`` is a plain letter.
 
     Newer Snowball rewrites ``ë``/``ï`` as ``He``/``Hi`` in its prelude and deletes every
@@ -153,7 +153,7 @@ def _old_french_class(cls: Any) -> Any:
             self.limit = len(self.current)
             return True
 
-    return OldFrench
+    return _plain(OldFrench)
 
 
 _FR_POSTLUDE = str.maketrans("IUY", "iuy")
@@ -193,10 +193,6 @@ def _finnish(cls: Any) -> Callable[[str], str]:
             return super().in_grouping_b(s, lo, hi)  # type: ignore[no-any-return]
 
     return _plain(OldFinnish)
-
-
-def _french(cls: Any) -> Callable[[str], str]:
-    return _plain(_old_french_class(cls))
 
 
 #: Snowball algorithm → (snowballstemmer module, class, adapter).
@@ -342,17 +338,6 @@ _LOAD_LOCK = threading.Lock()
 _LOADED: dict[str, Callable[[str], str]] = {}
 
 
-def _stemmer(algorithm: str) -> Callable[[str], str]:
-    """The stemmer for ``algorithm``, built once per process (concurrent first calls wait)."""
-    stem = _LOADED.get(algorithm)
-    if stem is None:
-        with _LOAD_LOCK:
-            stem = _LOADED.get(algorithm)
-            if stem is None:
-                stem = _LOADED[algorithm] = _build_stemmer(algorithm)
-    return stem
-
-
 def _build_stemmer(algorithm: str) -> Callable[[str], str]:
     import importlib
 
@@ -374,13 +359,21 @@ def jar_stemmer(algorithm: str) -> Callable[[str], str]:
     """The stem function that reproduces the jar's ``org.tartarus.snowball.ext.<algorithm>Stemmer``.
 
     Case-sensitive, as the jar's (it stems what the tokeniser gives it).  Thread-safe
-    and memoised.
+    and memoised; built once per process (concurrent first calls wait for one build).
 
     Raises:
         ResourceError: when snowballstemmer is not installed.
     """
-    stem = _stemmer(algorithm)
+    stem = _LOADED.get(algorithm)
+    if stem is None:
+        with _LOAD_LOCK:
+            stem = _LOADED.get(algorithm)
+            if stem is None:
+                stem = _LOADED[algorithm] = _memoised(_build_stemmer(algorithm))
+    return stem
 
+
+def _memoised(stem: Callable[[str], str]) -> Callable[[str], str]:
     @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
     def cached(word: str) -> str:
         # The pure-Python stemmers keep their working string on the instance.
@@ -388,14 +381,3 @@ def jar_stemmer(algorithm: str) -> Callable[[str], str]:
             return stem(word)
 
     return cached
-
-
-_MEMOISED: dict[str, Callable[[str], str]] = {}
-
-
-def cached_stemmer(algorithm: str) -> Callable[[str], str]:
-    stem = _MEMOISED.get(algorithm)
-    if stem is None:
-        stem = jar_stemmer(algorithm)  # loads under _LOAD_LOCK
-        stem = _MEMOISED.setdefault(algorithm, stem)
-    return stem

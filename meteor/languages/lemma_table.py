@@ -63,10 +63,8 @@ class LemmaTable:
 
     def to_bytes(self) -> list[bytes]:
         """The table's buffers (for a cache file; :meth:`from_bytes` reads them back)."""
-        return [b if isinstance(b, bytes) else b.tobytes() for b in self._buffers()]
-
-    def _buffers(self) -> list[array[int] | bytes]:
-        return [getattr(self, name) for name, _ in self._PARTS]
+        buffers: list[array[int] | bytes] = [getattr(self, name) for name, _ in self._PARTS]
+        return [b if isinstance(b, bytes) else b.tobytes() for b in buffers]
 
     @classmethod
     def from_bytes(cls, parts: list[bytes]) -> LemmaTable:

@@ -343,38 +343,26 @@ def _stamp_ok(src: Path, target: Path) -> bool:
     """
     try:
         stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    if not isinstance(stamp, dict) or stamp.get("version") != _STAMP_VERSION:
-        return False
-    files = stamp.get("files")
-    if stamp.get("source") != str(src) or not isinstance(files, dict):
-        return False
-    digests: dict[str, str] = {}
-    for name in WORDNET_FILES:
-        entry = files.get(name)
-        if not isinstance(entry, dict):
+        if stamp["version"] != _STAMP_VERSION or stamp["source"] != str(src):
             return False
-        digest = entry.get("sha256")
-        if not isinstance(digest, str):
-            return False
-        try:
-            s_src = (src / name).stat()
-            s_dst = (target / name).stat()
-        except OSError:
-            return False
-        if s_src.st_size != entry.get("source_size") or s_dst.st_size != entry.get("size"):
-            return False
-        if not _private(s_dst.st_mode):
-            return False
-        digests[name] = digest
-    try:
+        digests: dict[str, str] = {}
+        for name in WORDNET_FILES:
+            entry = stamp["files"][name]
+            s_src, s_dst = (src / name).stat(), (target / name).stat()
+            if (
+                not isinstance(entry["sha256"], str)
+                or s_src.st_size != entry["source_size"]
+                or s_dst.st_size != entry["size"]
+                or not _private(s_dst.st_mode)
+            ):
+                return False
+            digests[name] = entry["sha256"]
         if not all(
             _private(p.stat().st_mode) for p in (target, target.parent, target.parent.parent)
         ):
             return False
         return all(_sha256(target / name) == digest for name, digest in digests.items())
-    except OSError:
+    except (OSError, ValueError, KeyError, TypeError):  # no stamp, or not one of ours
         return False
 
 

@@ -117,28 +117,15 @@ __all__ = [
 _U64 = npt.NDArray[np.uint64]
 
 
-def _native_phrase_ids() -> Any:
-    """``meteor_native._phrases.phrase_ids`` (``pip install ./native``), or ``None`` (not
-    installed, or ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable._phrase_ids` in C,
-    the same ids (``tests/unit/test_native_phrases.py``)."""
-    part = compiled("_phrases")
-    return None if part is None else part.phrase_ids
-
-
-#: The C look-up, or ``None`` (then numpy's).
-NATIVE_PHRASE_IDS = _native_phrase_ids()
-
-
-def _native_phrases_block() -> Any:
-    """``meteor_native._phrases.phrases_block`` (``None``: not installed, an older build, or
-    ``METEOR_PURE_PYTHON`` set): :meth:`ParaphraseTable.phrases_many` in one C call, the
-    same phrases, records and packed occurrences."""
-    part = compiled("_phrases")
-    return None if part is None else part.phrases_block
-
-
-#: :meth:`ParaphraseTable.phrases_many` in C, or ``None`` (then numpy's).
-NATIVE_PHRASES_BLOCK = _native_phrases_block()
+#: ``meteor_native._phrases`` (``pip install ./native``), or ``None`` (not installed, built
+#: for older code, or ``METEOR_PURE_PYTHON`` set).
+_NATIVE_PHRASES = compiled("_phrases")
+#: :meth:`ParaphraseTable._phrase_ids` in C, the same ids
+#: (``tests/unit/test_native_phrases.py``), or ``None`` (then numpy's).
+NATIVE_PHRASE_IDS = None if _NATIVE_PHRASES is None else _NATIVE_PHRASES.phrase_ids
+#: :meth:`ParaphraseTable.phrases_many` in one C call, the same phrases, records and
+#: packed occurrences, or ``None`` (then numpy's).
+NATIVE_PHRASES_BLOCK = None if _NATIVE_PHRASES is None else _NATIVE_PHRASES.phrases_block
 
 
 class CandidateOverflowError(ValueError):

@@ -159,12 +159,9 @@ def _hash_phrases(tokens: npt.NDArray[Any], lengths: npt.NDArray[np.int64], seed
 
 
 def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, read in 1 MB blocks (0.14 s for the English table)."""
-    digest = hashlib.sha256()
+    """The SHA-256 of a file's bytes (0.14 s for the English table)."""
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def build_index(

@@ -63,8 +63,8 @@ from meteor.languages.russian_thesaurus import (
 from meteor.languages.russian_thesaurus import (
     thesaurus_key,
 )
+from meteor.languages.snowball import METEOR_FUNCTION_WORDS_MEMBER, jar_function_words
 from meteor.module_registry import Module
-from meteor.resources import PYCOCO_HINT, jar_lines
 from meteor.rules import fold_yo as fold_yo
 
 if TYPE_CHECKING:
@@ -95,8 +95,6 @@ FunctionWordList = Literal["meteor", "meteor-lang", "project"]
 YO_PLACEHOLDER = "\ue000"
 YO_UPPER_PLACEHOLDER = "\ue001"
 
-#: The jar member every language is weighted with unless ``-s`` is given (93 entries).
-METEOR_FUNCTION_WORDS_MEMBER = "function/english.words"
 #: The jar member holding Meteor 1.5's Russian function words (62 entries), read only with ``-s``.
 METEOR_RUSSIAN_FUNCTION_WORDS_MEMBER = "function/russian.words"
 #: The project's own list (see the header of that file).
@@ -201,27 +199,23 @@ class _Morphology:
 
 
 def _read_word_list(kind: FunctionWordList) -> frozenset[str]:
-    if kind in ("meteor", "meteor-lang"):
-        member = (
+    if kind == "project":
+        text = PROJECT_FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
+        return frozenset(
+            line.strip().lower()
+            for line in text.splitlines()
+            if line.strip() and not line.startswith("# ")
+        )
+    try:
+        return jar_function_words(
             METEOR_FUNCTION_WORDS_MEMBER
             if kind == "meteor"
             else METEOR_RUSSIAN_FUNCTION_WORDS_MEMBER
         )
-        try:
-            lines: Iterable[str] = jar_lines(member)
-        except ResourceError as exc:
-            raise ResourceError(
-                f"Meteor 1.5's function words ({member}) are read "
-                f"from the Meteor jar in pycocoevalcap: {PYCOCO_HINT}; or choose the "
-                "project list with with_function_words('project')"
-            ) from exc
-        return frozenset(line.lower() for line in lines)
-    text = PROJECT_FUNCTION_WORDS_PATH.read_text(encoding="utf-8")
-    return frozenset(
-        line.strip().lower()
-        for line in text.splitlines()
-        if line.strip() and not line.startswith("# ")
-    )
+    except ResourceError as exc:
+        raise ResourceError(
+            f"{exc}; or choose the project list with with_function_words('project')"
+        ) from exc
 
 
 _MORPHOLOGY = _Morphology()

@@ -146,7 +146,9 @@ class SqliteThesaurus:
                     else:
                         self._index = self._read()
                 if got is None and cache is not None:
-                    _save(cache[0], cache[1], self._index, self._members, self._labels)
+                    data = _encode(cache[1], self._index, self._members, self._labels)
+                    if data is not None:  # a thesaurus _encode cannot hold is read each time
+                        write_cache_file(cache[0], data)
             return self._index
 
     def _cache_file(self) -> tuple[Path, str] | None:
@@ -289,19 +291,6 @@ def _encode(
     return cache_sections(key, sections, groups=[index_groups, member_groups])
 
 
-def _save(
-    path: Path,
-    key: str,
-    index: dict[str, tuple[int, ...]],
-    members: dict[int, tuple[str, ...]],
-    labels: dict[int, str],
-) -> None:
-    """Write the cache file (:func:`meteor.resources.write_cache_file`)."""
-    data = _encode(key, index, members, labels)
-    if data is not None:
-        write_cache_file(path, data)
-
-
 def _split(blob: bytes) -> list[str]:
     """One string per line, each string object shared with equal interned ones (a
     member spelled as its index key is one object, as :meth:`SqliteThesaurus._read`
@@ -389,7 +378,6 @@ class WikiRuWordnet(SqliteThesaurus):
             "wiki-ru-wordnet",
             WIKI_RU_WORDNET_HINT,
         )
-        self._explicit = path is not None
 
     @property
     def source(self) -> str:
@@ -402,7 +390,7 @@ class WikiRuWordnet(SqliteThesaurus):
         Raises:
             ResourceError: when ``wiki-ru-wordnet`` is not installed.
         """
-        if not self._explicit and self._path is None:
+        if self._path is None:
             base = package_dir("wiki_ru_wordnet")
             if base is None:
                 raise ResourceError(

@@ -20,12 +20,12 @@ Importing this module is cheap: stemmers and word lists load on first use.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from meteor.errors import ParamError, ResourceError
 from meteor.languages.base import Language, ParaphraseSource
-from meteor.languages.jar_stemmers import TABLE_PREFIX, cached_stemmer
+from meteor.languages.jar_stemmers import TABLE_PREFIX
 from meteor.languages.jar_stemmers import jar_stemmer as jar_stemmer
 from meteor.module_registry import Module
 from meteor.resources import PYCOCO_HINT, jar_lines
@@ -50,6 +50,7 @@ __all__ = [
     "SWEDISH",
     "SnowballLanguage",
     "TURKISH",
+    "jar_function_words",
     "jar_stemmer",
 ]
 
@@ -112,9 +113,6 @@ class SnowballLanguage(Language):
     algorithm: str | None
     meteor15: Meteor15Defaults
     function_word_list: FunctionWordList = "meteor"
-    _words: dict[str, frozenset[str]] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
 
     function_word_lists = ("meteor", "meteor-lang")
 
@@ -149,31 +147,17 @@ class SnowballLanguage(Language):
                 "choose 'meteor' (the jar's English list) or 'meteor-lang' "
                 f"(function/{self.meteor_name}.words)"
             )
-        return _variant(self, kind)
+        return _variant(self, kind)  # type: ignore[arg-type]
 
     # -- function words -------------------------------------------------------------
-    def _word_list(self) -> frozenset[str]:
+    def is_function_word(self, word: str) -> bool:
+        """``word.toLowerCase()`` in the selected list (lowercased even without ``-norm``)."""
         member = (
             METEOR_FUNCTION_WORDS_MEMBER
             if self.function_word_list == "meteor"
             else f"function/{self.meteor_name}.words"
         )
-        words = self._words.get(member)
-        if words is None:
-            try:
-                lines = jar_lines(member)
-            except ResourceError as exc:
-                raise ResourceError(
-                    f"Meteor 1.5's function words ({member}) are read from the Meteor jar "
-                    f"in pycocoevalcap: {PYCOCO_HINT}"
-                ) from exc
-            words = frozenset(line.lower() for line in lines)
-            self._words[member] = words
-        return words
-
-    def is_function_word(self, word: str) -> bool:
-        """``word.toLowerCase()`` in the selected list (lowercased even without ``-norm``)."""
-        return word.lower() in self._word_list()
+        return word.lower() in jar_function_words(member)
 
     # -- stems --------------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
@@ -189,7 +173,7 @@ class SnowballLanguage(Language):
             raise ValueError(
                 f"unknown {self.name} stemmer {stemmer!r}; choose {self.stemmers[0]!r}"
             )
-        return cached_stemmer(self.algorithm)(word)
+        return jar_stemmer(self.algorithm)(word)
 
     # -- what the jar has only for English ---------------------------------------------
     def synonym_source(self) -> str:
@@ -210,18 +194,22 @@ class SnowballLanguage(Language):
 
 
 @functools.cache
-def _variant(lang: SnowballLanguage, kind: str) -> SnowballLanguage:
-    if kind == lang.function_word_list:
-        return lang
-    return SnowballLanguage(
-        lang.code,
-        lang.name,
-        lang.meteor_code,
-        lang.meteor_name,
-        lang.algorithm,
-        lang.meteor15,
-        kind,  # type: ignore[arg-type]
-    )
+def _variant(lang: SnowballLanguage, kind: FunctionWordList) -> SnowballLanguage:
+    return lang if kind == lang.function_word_list else replace(lang, function_word_list=kind)
+
+
+@functools.cache
+def jar_function_words(member: str) -> frozenset[str]:
+    """The jar's function-word file ``member`` (``function/<language>.words``), lowercased
+    (Meteor 1.5 looks words up as ``word.toLowerCase()``), read once per process."""
+    try:
+        lines = jar_lines(member)
+    except ResourceError as exc:
+        raise ResourceError(
+            f"Meteor 1.5's function words ({member}) are read from the Meteor jar "
+            f"in pycocoevalcap: {PYCOCO_HINT}"
+        ) from exc
+    return frozenset(line.lower() for line in lines)
 
 
 def _rank(

@@ -81,11 +81,13 @@ from meteor.text.java_chars import (
 from meteor.text.offsets import valid_spans, verbatim_spans
 from meteor.text.tracked_line import (
     Line,
+    Span2,
     Step,
     context,
     java_lower,
     literal,
     rule,
+    splice,
 )
 from meteor.types import Token
 
@@ -165,19 +167,6 @@ _HAS_ALPHA = re.compile(f"[{ALPHA}]")
 _PUNCT_STRIP = re.compile(f"[^{ALNUM}]")
 _WHITE = rule(f"[ {WIDE_SPACES}]{{2,}}|[{WIDE_SPACES}]", " ")
 _WIDE_SPACE = re.compile(f"[{WIDE_SPACES}]")
-
-
-def _collapse_spaces(line: Line) -> None:
-    """``r_white``.  With provenance each wide space just becomes one space: same tokens."""
-    if line.st is None:
-        line.s = _WHITE.fast(line.s)
-    else:
-        line.s = _WIDE_SPACE.sub(" ", line.s)
-
-
-def _strip_punct(line: Line) -> None:
-    """``r_punct_strip``: every non-alnum character becomes a space (one for one)."""
-    line.s = _PUNCT_STRIP.sub(" ", line.s)
 
 
 # -- language tables ----------------------------------------------------------
@@ -275,56 +264,39 @@ def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
         line.s = " ".join(words) + " "
         return
     spans = [m.span() for m in WORD.finditer(s)]
-    parts: list[str] = []
-    nst: list[int] = []
-    nen: list[int] = []
-    last = 0
+    edits: list[tuple[int, int, str, list[Span2] | None]] = []
     for i, (a, b) in enumerate(spans):
         if b - a < 2 or s[b - 1] != ".":
             continue
         nxt = s[spans[i + 1][0] : spans[i + 1][1]] if i + 1 < len(spans) else ""
         action = _dot_action(s[a:b], nxt, prefixes)
-        if action == _KEEP:
-            continue
-        parts.append(s[last:a])
-        nst += ost[last:a]
-        nen += oen[last:a]
-        w, wst, wen = s[a:b], ost[a:b], oen[a:b]
         if action == _DROP_DOTS:
-            w, wst, wen = _drop_dots(w, wst, wen)
-        else:  # pre + " ." : the dot keeps its own span
-            w = w[:-1] + " ."
-            wst = [*wst[:-1], wst[-1], wst[-1]]
-            wen = [*wen[:-1], wst[-1], wen[-1]]
-        parts.append(w)
-        nst += wst
-        nen += wen
-        last = b
-    if parts:
-        parts.append(s[last:])
-        nst += ost[last:]
-        nen += oen[last:]
-        line.s = "".join(parts)
-        line.st, line.en = nst, nen
+            edits.append((a, b, s[a:b].replace(".", ""), _kept_spans(s[a:b], ost[a:b], oen[a:b])))
+        elif action == _SPLIT_DOT:  # pre + " ." : the dot keeps its own span
+            dot = (ost[b - 1], oen[b - 1])
+            kept = zip(ost[a : b - 1], oen[a : b - 1], strict=True)
+            split = [*kept, (dot[0], dot[0]), dot]
+            edits.append((a, b, s[a : b - 1] + " .", split))
+    if edits:
+        splice(line, edits)
 
 
-def _drop_dots(w: str, wst: list[int], wen: list[int]) -> tuple[str, list[int], list[int]]:
-    """``w`` without its dots; a dropped dot's span joins the character before it."""
-    kst: list[int] = []
-    ken: list[int] = []
+def _kept_spans(w: str, wst: list[int], wen: list[int]) -> list[Span2]:
+    """The spans of ``w``'s characters but its dots; a dropped dot's span joins the
+    character before it."""
+    kept: list[Span2] = []
     lead: int | None = None  # span start of dots before the first kept character
     for ch, a, b in zip(w, wst, wen, strict=True):
         if ch == ".":
-            if ken:
-                ken[-1] = max(ken[-1], b)
+            if kept:
+                kept[-1] = (kept[-1][0], max(kept[-1][1], b))
             elif lead is None:
                 lead = a
             continue
         if lead is not None:
             a, lead = min(a, lead), None
-        kst.append(a)
-        ken.append(b)
-    return w.replace(".", ""), kst, ken
+        kept.append((a, b))
+    return kept
 
 
 def _run(line: Line, lang: str, no_punct: bool) -> None:
@@ -369,10 +341,11 @@ def _run(line: Line, lang: str, no_punct: bool) -> None:
     # 9. restore the dot runs; drop punctuation on request
     if "DOTMULTI" in line.s:
         unescape_dot_runs(line)  # the while loop over _UNESCAPE_DOTS, then _UNESCAPE_DOTS2
-    if no_punct:
-        _strip_punct(line)
-    # 10. collapse the spaces and trim
-    _collapse_spaces(line)
+    if no_punct:  # r_punct_strip: every non-alnum character becomes a space (one for one)
+        line.s = _PUNCT_STRIP.sub(" ", line.s)
+    # 10. collapse the spaces (r_white; with provenance each wide space just becomes one
+    # space: same tokens) and trim
+    line.s = _WHITE.fast(line.s) if line.st is None else _WIDE_SPACE.sub(" ", line.s)
     line.trim()
     # then MeteorScorer lowercases the normalised line
     line.lower()
@@ -482,15 +455,12 @@ def tokenize(
         ValueError: for an unknown ``mode``, or ``"meteor"`` with an unsupported ``lang``.
     """
     fw = _never if function_word is None else function_word
-    if mode == "none":
-        return tuple(
-            Token(w, m.start(), m.end(), fw(w)) for m in WORD.finditer(text) for w in (m.group(),)
-        )
-    if mode == "lower":
+    if mode in ("none", "lower"):
+        case = java_lower if mode == "lower" else str
         return tuple(
             Token(w, m.start(), m.end(), fw(w))
             for m in WORD.finditer(text)
-            for w in (java_lower(m.group()),)
+            for w in (case(m.group()),)
         )
     if mode != "meteor":
         raise ValueError(f"mode must be 'meteor', 'lower' or 'none', got {mode!r}")

@@ -32,6 +32,7 @@ from typing import Any
 
 from meteor.errors import ResourceError
 from meteor.text import records
+from meteor.text.offsets import valid_spans
 from meteor.types import Token
 
 __all__ = ["PUNKT_HINT", "punkt_parameters", "sentence_tokenizer", "tokens", "word_tokenize"]
@@ -118,13 +119,6 @@ def _word_spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def _spans_ok(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    """Spans kept non-empty, ordered and disjoint (:func:`meteor.text.offsets.valid_spans`)."""
-    from meteor.text.offsets import valid_spans
-
-    return valid_spans(toks, n)
-
-
 def tokens(
     text: str,
     tokenizer: str = "nltk",
@@ -163,7 +157,7 @@ def tokens(
             pos = i + len(w)
     elif tokenizer == "nltk":
         sentence_tokenizer()
-        raw = _spans_ok(_word_spans(text), len(text))
+        raw = valid_spans(_word_spans(text), len(text))
     else:
         raise ValueError(f"tokenizer must be 'whitespace' or 'nltk', got {tokenizer!r}")
     if no_punct:

@@ -161,35 +161,18 @@ class Line:
         if self.st is None or self.en is None:
             self.s = rule.fast(self.s)
             return
-        cores = rule.cores(self.s)
-        if not cores:
-            return
-        s, st, en = self.s, self.st, self.en
-        parts: list[str] = []
-        nst: list[int] = []
-        nen: list[int] = []
-        last = 0
-        for a, b in cores:
-            parts.append(s[last:a])
-            nst += st[last:a]
-            nen += en[last:a]
-            if rule.keep:
-                parts.append(" " + s[a:b] + " ")
-                nst += [st[a], *st[a:b], st[a]]
-                nen += [st[a], *en[a:b], st[a]]
+        st, en = self.st, self.en
+        edits: list[tuple[int, int, str, list[Span2] | None]] = []
+        for a, b in rule.cores(self.s):
+            if rule.keep:  # the core stays, wrapped in spaces spanning its first character
+                wrap = (st[a], st[a])
+                core = zip(st[a:b], en[a:b], strict=True)
+                edits.append((a, b, f" {self.s[a:b]} ", [wrap, *core, wrap]))
             else:
-                lo, hi = min(st[a:b]), max(en[a:b])
-                k = len(rule.repl)
-                parts.append(rule.repl)
-                nst += [lo] * k
-                nen += [hi] * k
-            last = b
-        parts.append(s[last:])
-        nst += st[last:]
-        nen += en[last:]
-        self.s = "".join(parts)
-        self.st = nst
-        self.en = nen
+                hull = (min(st[a:b]), max(en[a:b]))
+                edits.append((a, b, rule.repl, [hull] * len(rule.repl)))
+        if edits:
+            splice(self, edits)
 
     def trim(self) -> None:
         """Java ``String.trim()``."""

@@ -297,9 +297,15 @@ def test_meteor_list_without_pycocoevalcap(monkeypatch: pytest.MonkeyPatch) -> N
     def missing(member: str) -> tuple[str, ...]:
         raise ResourceError("pycocoevalcap is not installed")
 
-    monkeypatch.setattr(russian_module, "jar_lines", missing)
-    with pytest.raises(ResourceError, match="pip install pycocoevalcap"):
-        russian_module._read_word_list("meteor")
+    from meteor.languages import snowball
+
+    monkeypatch.setattr(snowball, "jar_lines", missing)
+    snowball.jar_function_words.cache_clear()
+    try:
+        with pytest.raises(ResourceError, match="pip install pycocoevalcap.*'project'"):
+            russian_module._read_word_list("meteor")
+    finally:
+        snowball.jar_function_words.cache_clear()
 
 
 # ------------------------------------------------------------------ 3. the seed pair

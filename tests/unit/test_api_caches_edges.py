@@ -227,8 +227,9 @@ def test_full_cache_folder_costs_the_small_caches_nothing(
         lambda: english._write_wordnet_cache(
             fresh / "wordnet" / "x.bin", key, LemmaTable({"a": [1]}), {"x": ("y",)}
         ),
-        lambda: russian_thesaurus._save(
-            fresh / "thesaurus" / "x.bin", key, {"a": (1,)}, {1: ("a",)}, {1: "l"}
+        lambda: resources.write_cache_file(
+            fresh / "thesaurus" / "x.bin",
+            russian_thesaurus._encode(key, {"a": (1,)}, {1: ("a",)}, {1: "l"}) or b"",
         ),
         lambda: resources.write_cache_file(fresh / "jar-stem-x.bin", stems.to_bytes(key)),
         lambda: resources.write_cache_file(

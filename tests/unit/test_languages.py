@@ -217,7 +217,7 @@ def test_a_stemmer_loads_once_under_concurrent_first_use(monkeypatch: pytest.Mon
     monkeypatch.setattr(jar_stemmers, "_lookup_table", slow_table)
     got: list[str] = []
     threads = [
-        threading.Thread(target=lambda: got.append(jar_stemmers._stemmer("table:test")("ab")))
+        threading.Thread(target=lambda: got.append(jar_stemmers.jar_stemmer("table:test")("ab")))
         for _ in range(6)
     ]
     for t in threads:
