@@ -16,9 +16,10 @@ human variable (:func:`williams`: Williams 1959; Steiger 1980, eq. 7; as Graham 
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,27 +168,46 @@ def _tau_b(raw: bytes, samples: int) -> Array:
     return tau
 
 
+#: Most swap-mask bytes (permutations × rows) kept for the next PERM-BOTH test on the same
+#: rows: a run's pairwise tests share their draws and the human scores' order.
+_KEPT_SWAPS = 32_000_000
+
+
+@functools.lru_cache(maxsize=1)
+def _ordered_swaps(n: int, trials: int, seed: int, order: bytes) -> Array:
+    """Every permutation's swap mask (:func:`~meteor.analysis.resampling.swap_masks`), its
+    rows in ``order`` (int64 bytes), read-only: drawn once per process for all the tests."""
+    masks = np.concatenate(list(swap_masks(n, trials, seed)))[:, np.frombuffer(order, np.int64)]
+    masks.flags.writeable = False
+    return masks
+
+
 def _swapped_kendall(
-    x: Array, ca: Array, cb: Array, k: int
-) -> Callable[[Array], tuple[Array, Array]] | None:
-    """For PERM-BOTH on ``kendall_flat``: a function of a batch of swap masks (``(B, n)``)
-    giving :func:`kendall_b_samples` of ``x`` with each permuted column of A (``cb`` where
-    swapped, else ``ca``: :func:`order_codes` below ``k``) and of B (the other one), bit for
-    bit; ``x`` sorted once for the whole test and both columns counted in one C call
-    (``swap_counts``).  ``None`` when :func:`kendall_b_samples` would be."""
+    x: Array, ca: Array, cb: Array, k: int, trials: int, seed: int
+) -> Array | None:
+    """For PERM-BOTH on ``kendall_flat``: τ-b(A′) − τ-b(B′) of each permutation (A′: ``cb``
+    where swapped, else ``ca``, :func:`order_codes` below ``k``; B′ the other one), bit for
+    bit :func:`kendall_b_samples` of each column; ``x`` sorted once for the whole test and
+    both columns counted in one C call (``swap_counts``), the masks of a test drawn once
+    per process when they fit :data:`_KEPT_SWAPS`.  ``None`` when
+    :func:`kendall_b_samples` would be."""
     part = compiled("_kendall")
     if part is None or np.isnan(x).any():
         return None
     order, gx = _x_order(np.asarray(x, dtype=float))
     sa = np.ascontiguousarray(ca[order], dtype=np.int64)
     sb = np.ascontiguousarray(cb[order], dtype=np.int64)
-
-    def both(masks: Array) -> tuple[Array, Array]:
-        mask = np.ascontiguousarray(masks[:, order], dtype=np.bool_)
+    n = len(order)
+    if n * trials <= _KEPT_SWAPS:
+        batches: Iterable[Array] = [_ordered_swaps(n, trials, seed, order.tobytes())]
+    else:
+        batches = (masks[:, order] for masks in swap_masks(n, trials, seed))
+    out = []
+    for masks in batches:
+        mask = np.ascontiguousarray(masks, dtype=np.bool_)
         tau = _tau_b(part.swap_counts(gx, sa, sb, k, mask), 2 * len(mask)).reshape(-1, 2)
-        return tau[:, 0], tau[:, 1]
-
-    return both
+        out.append(tau[:, 0] - tau[:, 1])
+    return np.concatenate(out) if out else np.zeros(0)
 
 
 def spearman_resample(x_groups: Array, y_groups: Array, weights: Array, rows: Array) -> float:
@@ -634,23 +654,27 @@ def perm_both(
     delta = segment_measure(key, data, za) - segment_measure(key, data, zb)
     if not math.isfinite(delta):
         return math.nan, math.nan
-    hits = 0
     # τ-b in C needs only the order of the values: codes of both metrics' values, once
     coded = key == "kendall_flat" and not (np.isnan(za).any() or np.isnan(zb).any())
     (ca, cb), k = order_codes(np.stack([za, zb])) if coded else ((za, zb), 0)
-    both = _swapped_kendall(data.human, ca, cb, k) if coded else None
-    for batch in swap_masks(len(za), n_permutations, seed):
-        d = None
-        if both is not None:
-            ta, tb = both(batch)
-            d = ta - tb
-        if d is None:  # scipy per permutation
-            pa, pb = np.where(batch, zb, za), np.where(batch, za, zb)
-            d = np.array([segment_measure(key, data, x) - segment_measure(key, data, y)
-                          for x, y in zip(pa, pb, strict=True)])  # fmt: skip
+    fast = _swapped_kendall(data.human, ca, cb, k, n_permutations, seed) if coded else None
+    if fast is not None:
+        diffs: Iterable[Array] = [fast]
+    else:  # scipy per permutation, a batch of masks at a time
+        diffs = (_swapped(key, data, za, zb, m) for m in swap_masks(len(za), n_permutations, seed))
+    hits = 0
+    for d in diffs:
         seen = np.abs(d) if sided == "two" else math.copysign(1.0, delta) * d
         hits += int(np.count_nonzero(np.isfinite(d) & (seen >= abs(delta) - 1e-12)))
     return delta, (hits + 1) / (n_permutations + 1)
+
+
+def _swapped(key: str, data: SegmentData, za: Array, zb: Array, masks: Array) -> Array:
+    """Δ of each permutation of a batch (``masks``: a row's swapped rows) by
+    :func:`segment_measure` (scipy) on both permuted columns."""
+    pa, pb = np.where(masks, zb, za), np.where(masks, za, zb)
+    return np.array([segment_measure(key, data, x) - segment_measure(key, data, y)
+                     for x, y in zip(pa, pb, strict=True)])  # fmt: skip
 
 
 def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:

@@ -176,3 +176,28 @@ def test_spearman_resamples_leave_large_resamples_to_the_exact_path() -> None:
     codes = np.arange(len(items)) % 7
     draws = resample_indices(2, 3, 0)
     assert st.spearman_resamples(codes, codes, items, 2, draws) is None
+
+
+@needs_c
+@pytest.mark.parametrize("sided", ["two", "one"])
+def test_perm_both_kept_masks_equal_streamed_batches(
+    sided: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The masks of a test kept for the next one (drawn once per process) give the p-values
+    the masks drawn batch by batch give, for several pairs on the same rows, and the scipy
+    path's."""
+    rng = np.random.default_rng(11)
+    x, a, items = _data(rng, 300, 9)
+    b = np.round(a + rng.normal(size=300) * 0.4, 1)
+    c = np.round(a - rng.normal(size=300) * 0.2, 1)
+    data = st.SegmentData.build(x, items)
+    kept = [
+        st.perm_both("kendall_flat", data, p, q, 150, 7, sided) for p, q in ((a, b), (a, c), (b, c))
+    ]
+    monkeypatch.setattr(st, "_KEPT_SWAPS", 0)
+    streamed = [
+        st.perm_both("kendall_flat", data, p, q, 150, 7, sided) for p, q in ((a, b), (a, c), (b, c))
+    ]
+    assert kept == streamed
+    monkeypatch.setattr(st, "compiled", lambda part: None)
+    assert st.perm_both("kendall_flat", data, a, c, 150, 7, sided) == kept[1]
