@@ -198,6 +198,8 @@ def _swapped_kendall(
     sa = np.ascontiguousarray(ca[order], dtype=np.int64)
     sb = np.ascontiguousarray(cb[order], dtype=np.int64)
     n = len(order)
+    if trials == 0:  # no permutation drawn: nothing to count (p = 1/1)
+        return np.zeros(0)
     if n * trials <= _KEPT_SWAPS:
         batches: Iterable[Array] = [_ordered_swaps(n, trials, seed, order.tobytes())]
     else:

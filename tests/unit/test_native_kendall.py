@@ -201,3 +201,20 @@ def test_perm_both_kept_masks_equal_streamed_batches(
     assert kept == streamed
     monkeypatch.setattr(st, "compiled", lambda part: None)
     assert st.perm_both("kendall_flat", data, a, c, 150, 7, sided) == kept[1]
+
+
+@pytest.mark.parametrize("kept", [32_000_000, 0])
+def test_perm_both_with_no_permutations_is_p_one(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--permutations 0`` (the bootstrap only): Δ is measured and p is 1/1 on every path —
+    no permutation is drawn, none is counted (the C path once raised on an empty draw)."""
+    rng = np.random.default_rng(5)
+    x, a, items = _data(rng, 60, 7)
+    b = np.round(a + rng.normal(size=60) * 0.3, 1)
+    data = st.SegmentData.build(x, items)
+    monkeypatch.setattr(st, "_KEPT_SWAPS", kept)
+    delta, p = st.perm_both("kendall_flat", data, a, b, 0, 3, "two")
+    assert p == 1.0 and delta == st.perm_both("kendall_flat", data, a, b, 50, 3, "two")[0]
+    monkeypatch.setattr(st, "compiled", lambda part: None)
+    assert st.perm_both("kendall_flat", data, a, b, 0, 3, "two") == (delta, p)
