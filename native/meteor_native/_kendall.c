@@ -102,6 +102,17 @@ static int get_buffer(PyObject *obj, Py_buffer *view, const char *name) {
     return 0;
 }
 
+/* 0 when every one of the n values is in [0, hi); else -1 with ValueError(message). */
+static int check_below(const int64_t *v, Py_ssize_t n, int64_t hi, const char *message) {
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (v[j] < 0 || v[j] >= hi) {
+            PyErr_SetString(PyExc_ValueError, message);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* tau_counts(gx, gy, k, samples, items, n_items, draws) -> bytes of samples x 5 int64.
  *
  * gx: n rows' x groups (non-decreasing).  gy: n values shared by every sample, or
@@ -154,18 +165,8 @@ static PyObject *tau_counts(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    for (Py_ssize_t j = 0; j < gy_len; j++) {
-        if (Y[j] < 0 || Y[j] >= k) {
-            PyErr_SetString(PyExc_ValueError, "gy values below k");
-            goto done;
-        }
-    }
-    for (Py_ssize_t j = 0; D && j < d * samples; j++) {
-        if (D[j] < 0 || D[j] >= n_items) {
-            PyErr_SetString(PyExc_ValueError, "draws below n_items");
-            goto done;
-        }
-    }
+    if (check_below(Y, gy_len, k, "gy values below k") < 0) goto done;
+    if (D && check_below(D, d * samples, n_items, "draws below n_items") < 0) goto done;
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(samples * 5 * 8));
     int work_ok = work_alloc(&s, k);
     int64_t *per_item = D ? calloc((size_t)(n_items ? n_items : 1), sizeof(int64_t)) : NULL;
@@ -395,12 +396,7 @@ static PyObject *spearman_sums(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    for (Py_ssize_t t = 0; t < total; t++) {
-        if (D[t] < 0 || D[t] >= n_items) {
-            PyErr_SetString(PyExc_ValueError, "draws below n_items");
-            goto done;
-        }
-    }
+    if (check_below(D, total, n_items, "draws below n_items") < 0) goto done;
     Py_ssize_t d = n_items, samples = total / d;
     if (samples * d != total) {
         PyErr_SetString(PyExc_ValueError, "draws: samples x n_items");

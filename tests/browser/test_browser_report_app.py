@@ -95,12 +95,17 @@ def test_report_tabs_draw_at_1366(server: dict[str, Any], browser: Any, tmp_path
         settle(pg, 180_000, title=False)
         _tab(pg, "Ranking")
         pg.get_by_role("button", name="Build the report (4 systems, 6 comparisons)").click()
-        pg.wait_for_function(
-            """() => [...document.querySelectorAll('.js-plotly-plot')]
-                 .filter(g => g.getBoundingClientRect().height > 0 && g.querySelector('.main-svg'))
-                 .length >= 2""",
-            timeout=180_000,
-        )
+        try:
+            pg.wait_for_function(
+                """() => [...document.querySelectorAll('.js-plotly-plot')]
+                     .filter(g => g.getBoundingClientRect().height > 0 && g.querySelector('.main-svg'))
+                     .length >= 2""",
+                timeout=180_000,
+            )
+        except Exception as exc:  # say what the page showed instead of the two figures
+            shown = pg.evaluate(STATE_JS)
+            text = pg.locator('[data-testid="stMain"]').inner_text()[-3000:]
+            raise AssertionError(f"no report figures after 180 s: {shown}\n{text}") from exc
         settle(pg, 180_000, title=False)
         ranking = pg.evaluate(STATE_JS)
         _tab(pg, "Buckets")

@@ -218,3 +218,21 @@ def test_perm_both_with_no_permutations_is_p_one(
     assert p == 1.0 and delta == st.perm_both("kendall_flat", data, a, b, 50, 3, "two")[0]
     monkeypatch.setattr(st, "compiled", lambda part: None)
     assert st.perm_both("kendall_flat", data, a, b, 0, 3, "two") == (delta, p)
+
+
+@needs_c
+def test_the_c_counts_refuse_values_out_of_range() -> None:
+    """A y rank at or above ``k`` or a drawn item at or above ``n_items`` is a ValueError
+    naming the argument, never a read past the tables."""
+    part = compiled("_kendall")
+    i64 = np.array([0, 0, 1, 1], dtype=np.int64)
+    items = np.array([0, 0, 1, 1], dtype=np.int64)
+    good = np.array([[0, 1]], dtype=np.int64)
+    assert len(part.tau_counts(i64, i64, 2, 1, items, 2, good)) == 5 * 8
+    with pytest.raises(ValueError, match="gy values below k"):
+        part.tau_counts(i64, i64 + 1, 2, 1, items, 2, good)
+    with pytest.raises(ValueError, match="draws below n_items"):
+        part.tau_counts(i64, i64, 2, 1, items, 2, good + 1)
+    assert len(part.spearman_sums(i64, i64, 2, 2, items, 2, good)) == 6 * 8
+    with pytest.raises(ValueError, match="draws below n_items"):
+        part.spearman_sums(i64, i64, 2, 2, items, 2, good - 1)
