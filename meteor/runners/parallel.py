@@ -273,11 +273,8 @@ def score_corpus(
         )
     n_workers = min(workers or default_workers(), max(1, len(hyps)))
     ctx = _mp_context()
-    threshold = (
-        MIN_PARALLEL_SEGMENTS
-        if ctx.get_start_method() == "fork"
-        else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
-    )
+    fork = ctx.get_start_method() == "fork"
+    threshold = MIN_PARALLEL_SEGMENTS if fork else MIN_PARALLEL_SEGMENTS_FRESH
     first, where = unique_pairs(hyps, refs)
     if n_workers <= 1 or len(first) < threshold:
         return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)
