@@ -27,13 +27,6 @@ from meteor.aligners.base import (
     ScorerParts,
     get_aligner,
 )
-from meteor.batch import (  # re-exported: their old home
-    EMPTY_CORPUS,
-    PREFETCH_BLOCK,
-    segment_texts,
-    single_use,
-    unique_pairs,
-)
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
@@ -61,16 +54,7 @@ from meteor.types import (
     matches_of,
 )
 
-__all__ = [
-    "EMPTY_CORPUS",
-    "PREFETCH_BLOCK",
-    "Meteor",
-    "Progress",
-    "resolve_params",
-    "segment_texts",
-    "single_use",
-    "unique_pairs",
-]
+__all__ = ["Meteor", "Progress", "resolve_params"]
 
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
