@@ -85,7 +85,9 @@ class Scorer(Protocol):
         self, hyp: str, refs: str | Sequence[str], candidates: bool, *, prefetch: bool
     ) -> MeteorResult: ...
 
-    def _remembers(self, text: str) -> bool: ...
+    @property
+    def _tok_cache(self) -> Container[str]:
+        """The texts whose tokens are memoised."""
 
     def _forget(self, text: str) -> None: ...
 
@@ -203,16 +205,6 @@ def segment_texts(hyps: Sequence[Any], refs: Sequence[Any]) -> Iterator[str]:
 # -- the loop -------------------------------------------------------------------------
 
 
-class _Memo:
-    """The scorer's memo of texts, as a container (for :func:`single_use`)."""
-
-    def __init__(self, scorer: Scorer) -> None:
-        self.scorer = scorer
-
-    def __contains__(self, text: object) -> bool:
-        return isinstance(text, str) and self.scorer._remembers(text)
-
-
 def score_segments(
     scorer: Scorer,
     hyps: Sequence[Any],
@@ -252,7 +244,7 @@ def score_segments(
     n = len(hyps)
     step = max(1, n // 200)
     first, where = unique_pairs(hyps, refs)
-    once = single_use(hyps, refs, _Memo(scorer)) if forget else set()
+    once = single_use(hyps, refs, scorer._tok_cache) if forget else set()
     unique: list[MeteorResult] = []
     segments: list[MeteorResult] = []
     with gc_paused():

@@ -187,48 +187,36 @@ class ByteBoundedMemo:
         if size > budget or not budget:
             return
         with _LOCK:
-            if key in self._data:  # replaced, as a dict would
-                old = self._sizes[key]
-                self.nbytes -= old
-                if self.max_bytes is None:
-                    _TOTAL -= old
-                del self._data[key]
+            self._drop(key)  # a value stored before is replaced, as a dict would
             self._data[key] = value
             self._sizes[key] = size
             self.nbytes += size
             if self.max_bytes is not None:
                 while self.nbytes > self.max_bytes:
-                    self._evict_oldest()
+                    self._drop(next(iter(self._data)))
                 return
             _TOTAL += size
             if _TOTAL > MAX_BYTES:  # recount first: memos that died took their bytes
                 _TOTAL = sum(m.nbytes for m in _MEMOS)
-                while _TOTAL > MAX_BYTES:
+                while _TOTAL > MAX_BYTES:  # the oldest entries of the largest memo go
                     largest = max(_MEMOS, key=lambda m: m.nbytes)
-                    _TOTAL -= largest._evict_oldest()
+                    largest._drop(next(iter(largest._data)))
 
-    def _evict_oldest(self) -> int:
-        """Drop the oldest entry; returns its size (0 when empty).
-
-        The caller holds the lock (and takes the size off :data:`_TOTAL` if it counts)."""
-        if not self._data:
-            return 0
-        key = next(iter(self._data))
-        del self._data[key]
-        size = self._sizes.pop(key)
-        self.nbytes -= size
-        return size
+    def _drop(self, key: Hashable) -> None:
+        """Forget ``key`` if it is stored, its size taken off :attr:`nbytes` (and off
+        :data:`_TOTAL` for a memo drawing on it).  The caller holds the lock."""
+        global _TOTAL
+        if key in self._data:
+            del self._data[key]
+            size = self._sizes.pop(key)
+            self.nbytes -= size
+            if self.max_bytes is None:
+                _TOTAL -= size
 
     def discard(self, key: Hashable) -> None:
         """Forget ``key`` if it is stored (a value that will not be asked for again)."""
-        global _TOTAL
         with _LOCK:
-            if key in self._data:
-                del self._data[key]
-                size = self._sizes.pop(key)
-                self.nbytes -= size
-                if self.max_bytes is None:
-                    _TOTAL -= size
+            self._drop(key)
 
     def clear(self) -> None:
         global _TOTAL
@@ -242,7 +230,7 @@ class ByteBoundedMemo:
     def __len__(self) -> int:
         return len(self._data)
 
-    def __contains__(self, key: Hashable) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in self._data
 
     def keys(self) -> list[Hashable]:

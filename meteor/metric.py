@@ -15,6 +15,8 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
+from operator import itemgetter
 from typing import Any
 
 from meteor import batch
@@ -25,17 +27,10 @@ from meteor.aligners.base import (
     ScorerParts,
     get_aligner,
 )
-from meteor.batch import (  # re-exported: their old home
-    EMPTY_CORPUS,
-    PREFETCH_BLOCK,
-    segment_texts,
-    single_use,
-    unique_pairs,
-)
 from meteor.languages import Language, ResourceError, canonical_code, get_language
 from meteor.memo import ByteBoundedMemo
 from meteor.params import ParamError, Params
-from meteor.presets import DEFAULT_PRESET, get_preset
+from meteor.presets import DEFAULT_PRESET, get_preset, load_preset_file, parse_preset_file
 from meteor.runtime import Progress, candidate_limit_env, check_environment, gc_paused
 from meteor.scoring import Breakdown, compute, stats_from_raw
 from meteor.signatures import settings_signature
@@ -59,16 +54,7 @@ from meteor.types import (
     matches_of,
 )
 
-__all__ = [
-    "EMPTY_CORPUS",
-    "PREFETCH_BLOCK",
-    "Meteor",
-    "Progress",
-    "resolve_params",
-    "segment_texts",
-    "single_use",
-    "unique_pairs",
-]
+__all__ = ["Meteor", "Progress", "resolve_params"]
 
 
 #: Longest input (characters per side) accepted; longer text is an error, not a hang.
@@ -89,9 +75,6 @@ GC_PAUSE_CHAR_PAIRS = 1_200 * 1_200
 #: Words whose function-word flag a scorer remembers (its tokeniser asks once per token;
 #: about 0.6 MB when full).
 FUNCTION_WORD_MEMO = 16384
-# Candidate matches per pair: each aligner's own limit (Aligner.candidate_limit;
-# meteor.aligners.base.MAX_CANDIDATES unless it says otherwise), which the environment
-# variable CANDIDATE_LIMIT_ENV replaces.
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 TOKEN_BYTES, CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
@@ -108,7 +91,8 @@ def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
 
     The key must hold every parameter the memoised work depends on: tokens depend on
     the language, normaliser, tokenizer, punctuation rule and function-word list;
-    :class:`~meteor.stages.base.Sentence` on :meth:`Sentence.settings`.  All memos share one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
+    :class:`~meteor.stages.base.Sentence` on :meth:`Sentence.settings`.  All memos share
+    one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
     """
     with _SHARED_LOCK:
         memo = _SHARED_CACHES.get((kind, *settings))
@@ -175,18 +159,12 @@ class Meteor:
         if preset_file is not None:  # a tuned preset (`meteor tune --out`): its own name
             if preset is not None or params is not None:
                 raise ParamError("give either preset_file or a preset/params, not both")
-            from meteor.presets import load_preset_file, parse_preset_file
-
-            loaded = (  # bytes: the file's content (an upload)
-                parse_preset_file(preset_file, allow_edited=allow_edited)
-                if isinstance(preset_file, bytes)
-                else load_preset_file(preset_file, allow_edited=allow_edited)
-            )
-            where = (
-                "preset file"
-                if isinstance(preset_file, bytes)
-                else f"preset file {os.fspath(preset_file)}"
-            )
+            if isinstance(preset_file, bytes):  # the file's content (an upload)
+                where = "preset file"
+                loaded = parse_preset_file(preset_file, allow_edited=allow_edited)
+            else:
+                where = f"preset file {os.fspath(preset_file)}"
+                loaded = load_preset_file(preset_file, allow_edited=allow_edited)
             if lang is not None and canonical_code(lang) != loaded.params.lang:
                 raise ParamError(
                     f"{where} is for language {loaded.params.lang!r}, not "
@@ -216,10 +194,9 @@ class Meteor:
         self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
         self._check_stages()
         self.aligner.check(p, self.lang)
-        self._function_lang = self._pick_function_words()
         # The tokenisers ask once per token: remembered for the commonest words.
         self._function_word: Callable[[str], bool] = records.FunctionWordMemo(
-            functools.partial(_function_word, self._function_lang), FUNCTION_WORD_MEMO
+            functools.partial(_function_word, self._pick_function_words()), FUNCTION_WORD_MEMO
         )
         self._signatures: dict[int, str] = {}
         self._loaded: dict[str, Any] = {}  # the aligner's resources (_aligner_resources)
@@ -262,14 +239,10 @@ class Meteor:
                 raise ResourceError(f"{exc} (needed because delta = {p.delta} ≠ 0.5)") from exc
         return lang
 
-    def _keeping(self, label: str, load: Callable[[], Any]) -> Callable[[], Any]:
-        """``load``, whose result is kept in :meth:`_aligner_resources` under ``label``."""
-
-        def keep() -> Any:
-            got = self._loaded[label] = load()
-            return got
-
-        return keep
+    def _load(self, label: str, load: Callable[[], Any], progress: Progress | None = None) -> None:
+        """Keep ``load()`` in :meth:`_aligner_resources` under ``label`` (a load step of
+        :meth:`prepare`, which reports no progress of its own)."""
+        self._loaded[label] = load()
 
     def _aligner_resources(self) -> dict[str, Any]:
         """What the aligner's load steps (:meth:`Aligner.prepare
@@ -279,11 +252,8 @@ class Meteor:
         if len(self._loaded) < len(steps):
             for label, load in steps:
                 if label not in self._loaded:
-                    self._keeping(label, load)()
+                    self._load(label, load)
         return self._loaded
-
-    def _is_function(self, word: str) -> bool:
-        return self._function_word(word)
 
     def prepare(self, progress: Progress | None = None) -> None:
         """Load every resource the preset needs now (with a progress callback), not lazily."""
@@ -294,8 +264,8 @@ class Meteor:
                 if stage.resource:
                     steps.append((stage.resource, functools.partial(stage.prepare, self.lang, p)))
         for label, load in self.aligner.prepare(p):
-            steps.append((label, _ignoring_progress(self._keeping(label, load))))
-        steps.append(("function words", lambda _: self._is_function("the")))
+            steps.append((label, functools.partial(self._load, label, load)))
+        steps.append(("function words", lambda _: self._function_word("the")))
         total = len(steps)
         for k, (label, fn) in enumerate(steps):
             if progress:
@@ -324,34 +294,19 @@ class Meteor:
         if cached is not None:
             return cached
         _check_text(text, what)
-        if self.params.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
+        p = self.params
+        common: dict[str, Any] = {"no_punct": p.no_punct, "function_word": self._function_word}
+        if p.tokenizer in ("whitespace", "nltk"):  # nltk keeps control characters
             from meteor.text.tokenize_nltk import tokens as nltk_tokens
 
-            toks = nltk_tokens(
-                text,
-                self.params.tokenizer,
-                lower=self.params.norm != "none",
-                no_punct=self.params.no_punct,
-                function_word=self._function_word,
-            )
-        elif self.params.tokenizer == "razdel":
+            toks = nltk_tokens(text, p.tokenizer, lower=p.norm != "none", **common)
+        elif p.tokenizer == "razdel":
             from meteor.text.tokenize_ru import razdel_tokens
 
-            toks = razdel_tokens(
-                normalize.sanitize(text)[0],
-                lower=self.params.norm != "none",
-                no_punct=self.params.no_punct,
-                function_word=self._function_word,
-            )
+            toks = razdel_tokens(normalize.sanitize(text)[0], lower=p.norm != "none", **common)
         else:
             line = normalize.jar_line(text) if self._jar_text else normalize.sanitize(text)[0]
-            toks = normalize.tokenize(
-                line,
-                self.params.lang,
-                self.params.norm,
-                no_punct=self.params.no_punct,
-                function_word=self._function_word,
-            )
+            toks = normalize.tokenize(line, p.lang, p.norm, **common)
         if len(toks) > MAX_TOKENS:
             raise ValueError(
                 f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,} per segment are "
@@ -478,7 +433,7 @@ class Meteor:
                 alignment = Alignment.deferred_packed(hyp_t, ref_t, packed)
                 return alignment, stats, compute(stats, self.params), ()
         ctx, flat, picked = self._align([t.text for t in hyp_t], [t.text for t in ref_t])
-        raw = sorted([flat[k] for k in picked], key=_ref_start)  # reference order
+        raw = sorted([flat[k] for k in picked], key=itemgetter(3))  # reference order
         stats = stats_from_raw(
             raw, [t.function_word for t in hyp_t], [t.function_word for t in ref_t]
         )
@@ -520,34 +475,26 @@ class Meteor:
     ) -> MeteorResult:
         """:meth:`score`; ``prefetch=False`` when the caller has prefetched the texts."""
         ref_list = _ref_list(refs)
-        if isinstance(hyp, str) and len(hyp) * max(map(len, ref_list)) >= GC_PAUSE_CHAR_PAIRS:
-            with gc_paused():  # tokens and sentence work too: they make no cycles either
-                return self._score_refs(hyp, ref_list, candidates, prefetch)
-        return self._score_refs(hyp, ref_list, candidates, prefetch)
-
-    def _score_refs(
-        self, hyp: str, ref_list: list[str], candidates: bool, prefetch: bool
-    ) -> MeteorResult:
-        hyp_t = self.tokenize(hyp, what="the hypothesis")
-        if prefetch and any(s.prefetches for s in self._stages):
-            self.prefetch([hyp, *ref_list])  # both sides' look-ups in one call
-        best: tuple[Any, ...] | None = None
-        best_score = -1.0
-        best_idx = 0
-        scores: list[float] = []
-        for k, ref in enumerate(ref_list):
-            ref_t = self.tokenize(
-                ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
-            )
-            if len(hyp_t) * len(ref_t) < GC_PAUSE_WORD_PAIRS:
-                out = self._score_tokens(hyp_t, ref_t, candidates)
-            else:  # a long pair makes millions of objects and no cycles
-                with gc_paused():
+        long = isinstance(hyp, str) and len(hyp) * max(map(len, ref_list)) >= GC_PAUSE_CHAR_PAIRS
+        with gc_paused() if long else nullcontext():  # tokens, sentence work: no cycles either
+            hyp_t = self.tokenize(hyp, what="the hypothesis")
+            if prefetch and any(s.prefetches for s in self._stages):
+                self.prefetch([hyp, *ref_list])  # both sides' look-ups in one call
+            best: tuple[Any, ...] | None = None
+            best_score = -1.0
+            best_idx = 0
+            scores: list[float] = []
+            for k, ref in enumerate(ref_list):
+                ref_t = self.tokenize(
+                    ref, what=f"reference {k + 1}" if len(ref_list) > 1 else "the reference"
+                )
+                long_pair = len(hyp_t) * len(ref_t) >= GC_PAUSE_WORD_PAIRS  # millions of objects
+                with gc_paused() if long_pair else nullcontext():
                     out = self._score_tokens(hyp_t, ref_t, candidates)
-            s = out[2].score
-            scores.append(s)
-            if s > best_score:  # strict: the first reference wins ties
-                best, best_score, best_idx = out, s, k
+                s = out[2].score
+                scores.append(s)
+                if s > best_score:  # strict: the first reference wins ties
+                    best, best_score, best_idx = out, s, k
         assert best is not None
         alignment, stats, bd, cands = best
         return MeteorResult(
@@ -564,8 +511,7 @@ class Meteor:
 
     def breakdown(self, result: MeteorResult | CorpusResult) -> Breakdown:
         """Every intermediate of the formula for a result (weighted lengths and matches)."""
-        stats = result.stats
-        return compute(stats, self.params)
+        return compute(result.stats, self.params)
 
     def corpus_score(
         self,
@@ -611,10 +557,6 @@ class Meteor:
         self._sent_cache.clear()
 
     # -- the corpus runner's hooks (meteor.batch.Scorer) ---------------------------
-    def _remembers(self, text: str) -> bool:
-        """Whether the text's tokens are memoised."""
-        return text in self._tok_cache
-
     def _forget(self, text: str) -> None:
         """Drop a scored text's tokens and sentence work from the memos."""
         toks = self._tok_cache.get(text)
@@ -624,10 +566,6 @@ class Meteor:
             self._tok_cache.discard(text)
 
 
-def _ref_start(c: Candidate) -> int:
-    return c[3]
-
-
 def _function_word(lang: Language, word: str) -> bool:
     """``lang.is_function_word(word)``; ``False`` without the list (only reachable with
     δ = 0.5, where it changes no score: :meth:`Meteor._pick_function_words`)."""
@@ -635,15 +573,6 @@ def _function_word(lang: Language, word: str) -> bool:
         return bool(lang.is_function_word(word))
     except ResourceError:
         return False
-
-
-def _ignoring_progress(load: Callable[[], Any]) -> Callable[[Progress | None], Any]:
-    """A load step that reports no progress of its own, as :meth:`Meteor.prepare` calls steps."""
-
-    def step(progress: Progress | None) -> Any:
-        return load()
-
-    return step
 
 
 def jar_text(params: Params) -> bool:

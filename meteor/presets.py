@@ -6,7 +6,11 @@ The Meteor 1.5 task tables come from ``Constants.java:139-330`` (summarised in
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import stat
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -67,15 +71,7 @@ def _jar15(
 
 #: The 2005 paper's formula (α 0.9, β 3, γ 0.5, δ 0.5; exact, stem, synonym at weight 1)
 #: on Meteor 1.5's normaliser and aligner; the presets below change only what they name.
-_PAPER = Params(
-    lang="en",
-    alpha=0.9,
-    beta=3.0,
-    gamma=0.5,
-    delta=0.5,
-    modules=(EX, ST, SY),
-    weights=((EX, 1.0), (ST, 1.0), (SY, 1.0)),
-)
+_PAPER = _jar15(0.9, 3.0, 0.5, 0.5, (1.0, 1.0, 1.0), (EX, ST, SY))
 #: Porter stems, no perfect-segment rule, no Java map order: the paper and NLTK, not the jar.
 _NOT_JAR = {"stemmer": "porter", "perfect_rule": False, "java_keys": False}
 #: The paper's stage-by-stage aligner (``paper-2005``; ``seed-doc`` changes β).
@@ -324,9 +320,6 @@ def settings_digest(params: object, tuned_on: object) -> str:
     """The digest a preset file carries of its own settings (field ``settings_sha256``):
     SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``.
     An edit by hand of α, a weight or the tuned value no longer matches it."""
-    import hashlib
-    import json
-
     text = json.dumps(
         {"params": params, "tuned_on": tuned_on},
         sort_keys=True,
@@ -342,12 +335,6 @@ def _label_part(text: str) -> str:
     return "".join("_" if c == "|" or c.isspace() else c for c in text) or "_"
 
 
-def preset_file_label(name: str, data: str, digest: str) -> str:
-    """The preset name a file's scores carry in their signature: its own name, a digest
-    of the file and the data it was tuned on (``tuned@1a2b3c4d5e6f,tuned-on:seg_da.tsv``)."""
-    return f"{_label_part(name)}@{digest[:12]},tuned-on:{_label_part(data)}"
-
-
 def check_preset_name(name: object, where: str = "preset file") -> str:
     """A preset file's ``name``: a string with a visible character and no control
     character (the rule :func:`parse_preset_file` applies and ``meteor tune --name`` is
@@ -358,16 +345,11 @@ def check_preset_name(name: object, where: str = "preset file") -> str:
     """
     if not isinstance(name, str) or not name.strip():
         raise ParamError(f"{where}: field 'name' must be a non-empty string, got {shown(name)}")
-    if any(_is_control(c) for c in name):
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in name):  # C0, DEL, C1: ESC, BEL, CR
         raise ParamError(
             f"{where}: field 'name' must not hold control characters, got {shown(name)}"
         )
     return name
-
-
-def _is_control(c: str) -> bool:
-    """A C0 or C1 control character or DEL (ESC, BEL, CR ...)."""
-    return ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
 
 
 def parse_preset_file(
@@ -381,8 +363,6 @@ def parse_preset_file(
             that is missing or wrong (the message names the file and the field), or settings
             that do not match the digest without ``allow_edited``.
     """
-    import json
-
     file = where.removeprefix("preset file ")  # the file's name, for the error's params
     try:
         text = data.decode("utf-8")
@@ -414,8 +394,6 @@ def parse_preset_file(
             "preset_too_deep",
             file=file,
         ) from None
-    except ParamError:
-        raise
     except ValueError as exc:
         raise ParamError(f"{where}: not a JSON preset file ({exc})") from None
     try:
@@ -430,8 +408,6 @@ def parse_preset_file(
 
 def _preset_from_document(doc: Any, data: bytes, where: str, allow_edited: bool) -> Preset:
     """The :class:`Preset` a parsed preset file describes (see :func:`parse_preset_file`)."""
-    import hashlib
-
     if not isinstance(doc, dict) or doc.get("format") != PRESET_FILE_FORMAT:
         raise ParamError(
             f"{where}: field 'format' must be {PRESET_FILE_FORMAT!r} (a file written by "
@@ -464,12 +440,11 @@ def _preset_from_document(doc: Any, data: bytes, where: str, allow_edited: bool)
         raise ParamError(f"{where}: field 'params' must be an object of settings")
     try:
         params = Params.from_dict(raw)
-    except ParamError as exc:
+    except (ParamError, TypeError) as exc:
         raise ParamError(f"{where}: field 'params': {exc}") from None
-    except TypeError as exc:
-        raise ParamError(f"{where}: field 'params': {exc}") from None
+    # the name its scores carry in their signature: tuned@1a2b3c4d5e6f,tuned-on:seg_da.tsv
     digest = hashlib.sha256(data).hexdigest()
-    label = preset_file_label(name, tuned_on["data"], digest)
+    label = f"{_label_part(name)}@{digest[:12]},tuned-on:{_label_part(tuned_on['data'])}"
     tuned = _check_digest(doc, where, allow_edited)
     label += "+edited" if tuned is False else ""
     reproduces = f"preset file tuned on {tuned_on['data']}"
@@ -488,8 +463,6 @@ def _check_digest(
     Raises:
         ParamError: an edited file without ``allow_edited``.
     """
-    import warnings
-
     given = doc.get("settings_sha256")
     if given is None:
         warnings.warn(
@@ -528,8 +501,6 @@ def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False
     Raises:
         ParamError: the file cannot be read, or a field is missing or wrong (named).
     """
-    import stat
-
     try:
         # opened without blocking, then checked: a FIFO with no writer would hang a plain open
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)

@@ -178,14 +178,12 @@ _GC_PAUSES = 0
 def gc_paused(*, worker: bool = False) -> Iterator[None]:
     """No cyclic garbage collection during a scoring run in a single-threaded process.
 
-    Scoring makes no reference cycles (every object it drops is freed by reference
-    counting at once), but it allocates millions of short-lived objects, and each
-    allocation burst starts a collection that walks the live containers -- the
-    language resources and the records made so far included: a quarter of the run
-    time.  Paused only when this process runs one thread (a worker process, the
-    CLI, a script), since the switch is process-wide, or ``worker`` says every thread
-    of the process scores (:func:`meteor.batch.collection_paused`), and only when it
-    was on; re-enabled when the last paused run ends.
+    Scoring makes no reference cycles, but each burst of its short-lived objects starts a
+    collection that walks the live containers (module docstring).  Paused only when this
+    process runs one thread (a worker process, the CLI, a script), since the switch is
+    process-wide, or ``worker`` says every thread of the process scores
+    (:func:`meteor.batch.collection_paused`), and only when it was on; re-enabled when the
+    last paused run ends.
     """
     global _GC_PAUSES
     with _GC_LOCK:

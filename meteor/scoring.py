@@ -8,7 +8,6 @@ instead of raising, and a NaN score becomes 0.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -61,22 +60,13 @@ def stats_from_alignment(
     matches: Sequence[Match],
     hyp_function: Sequence[bool],
     ref_function: Sequence[bool],
-    *,
-    chunks: int | None = None,
 ) -> Stats:
-    """Count lengths, function words, per-module matches and chunks (unweighted).
-
-    ``chunks``: the number of chunks when the caller has already counted them
-    (:func:`~meteor.types.chunk_matches`), else they are counted here.
-    """
+    """Count lengths, function words, per-module matches and chunks (unweighted)."""
     raw = sorted(
         ((m.module, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end) for m in matches),
         key=lambda c: c[3],
     )
-    stats = stats_from_raw(raw, hyp_function, ref_function)
-    if chunks is None or chunks == stats.chunks:
-        return stats
-    return dataclasses.replace(stats, chunks=chunks)
+    return stats_from_raw(raw, hyp_function, ref_function)
 
 
 def stats_from_raw(
@@ -148,11 +138,6 @@ def _plan(params: Params) -> tuple[tuple[tuple[int, float], ...], int, bool]:
 _LAST_PLAN: tuple[Params | None, Any] = (None, None)
 
 
-def _set_last_plan(params: Params, plan: Any) -> None:
-    global _LAST_PLAN
-    _LAST_PLAN = (params, plan)  # one tuple: threads see the pair or the one before
-
-
 def compute(
     stats: Stats, params: Params, *, power: Callable[[float, float], float] | None = None
 ) -> Breakdown:
@@ -161,10 +146,11 @@ def compute(
 
     ``power``: ``frag^β`` (default C's ``pow``, :func:`_pow`); the jar's HotSpot
     ``Math.pow`` is :func:`meteor.compat.pycocoevalcap.java_pow`."""
+    global _LAST_PLAN
     last, plan = _LAST_PLAN
     if last is not params:  # hashing a Params (its every field) costs a microsecond
         plan = _plan(params)
-        _set_last_plan(params, plan)
+        _LAST_PLAN = (params, plan)  # one tuple: threads see the pair or the one before
     slots, width, nltk_arithmetic = plan
     perfect = params.perfect_rule and is_perfect_segment(
         sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches),

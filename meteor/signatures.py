@@ -37,10 +37,7 @@ def _fmt(x: float) -> str:
     presets' signatures have always shown it) and with ``-0.0`` as ``0`` (one setting,
     one signature)."""
     value = float(x)
-    if value == 0:
-        return "0"
-    text = repr(value)
-    return text.removesuffix(".0")
+    return "0" if value == 0 else repr(value).removesuffix(".0")
 
 
 def settings_signature(params: Params, *, preset: str | None = None, nrefs: int = 1) -> str:

@@ -5,7 +5,7 @@ penalty and score that every result holds)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import add
 from typing import Any
 
@@ -75,21 +75,9 @@ class Stats:
     def __add__(self, other: Stats) -> Stats:
         if not isinstance(other, Stats):
             return NotImplemented
-        a = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
-        b = (
-            other.hyp_content_matches,
-            other.ref_content_matches,
-            other.hyp_function_matches,
-            other.ref_function_matches,
-        )
-        if len(a[0]) != len(b[0]):  # one has a registered stage's slot the other lacks
-            n = max(len(a[0]), len(b[0]))
-            a, b = self.per_module(n), other.per_module(n)
+        # one may have a registered stage's slot the other lacks: both padded to the wider
+        n = max(len(self.hyp_content_matches), len(other.hyp_content_matches))
+        a, b = self.per_module(n), other.per_module(n)
         return Stats(
             self.hyp_len + other.hyp_len,
             self.ref_len + other.ref_len,
@@ -121,19 +109,7 @@ class Stats:
         statistics, so the corpus frag counts every chunk, as the segment's own frag does.
         """
         if perfect_rule and self.is_perfect:
-            return Stats(
-                self.hyp_len,
-                self.ref_len,
-                self.hyp_function_words,
-                self.ref_function_words,
-                self.hyp_content_matches,
-                self.ref_content_matches,
-                self.hyp_function_matches,
-                self.ref_function_matches,
-                0,
-                self.hyp_word_matches,
-                self.ref_word_matches,
-            )
+            return replace(self, chunks=0)
         return self
 
     def to_meteor_vector(self, modules: tuple[Module, ...]) -> list[float]:
@@ -299,10 +275,8 @@ _VECTORS = (
 
 
 def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """``a + b`` entry by entry (a corpus sums four per segment: ``map`` is a third of a
-    generator's time)."""
-    if len(a) != len(b):
-        raise ValueError(f"per-module vectors of {len(a)} and {len(b)} entries")
+    """``a + b`` entry by entry, both of one width (a corpus sums four per segment: ``map``
+    is a third of a generator's time)."""
     return tuple(map(add, a, b))
 
 

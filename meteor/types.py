@@ -15,6 +15,7 @@ its conversions to and from :class:`Match` are here (:func:`match_of`, :func:`ma
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -295,11 +296,7 @@ class Alignment(_Deferrable):
         until then the tuples are kept packed (:func:`pack_raw`, a fifth of their memory).
         """
         check_spans(len(hyp), len(ref), [c[1:5] for c in matches])
-        obj = object.__new__(cls)
-        _ALIGN_HYP(obj, hyp)
-        _ALIGN_REF(obj, ref)
-        _ALIGN_DEFERRED(obj, pack_raw(matches))
-        return obj
+        return cls.deferred_packed(hyp, ref, pack_raw(matches))
 
     @classmethod
     def deferred_packed(
@@ -362,18 +359,12 @@ class Alignment(_Deferrable):
         return tuple(t.text for t in self.ref)
 
     def hyp_matched(self) -> tuple[bool, ...]:
-        flags = [False] * len(self.hyp)
-        for m in self.matches:
-            for i in m.hyp:
-                flags[i] = True
-        return tuple(flags)
+        covered = {i for m in self.matches for i in m.hyp}
+        return tuple(i in covered for i in range(len(self.hyp)))
 
     def ref_matched(self) -> tuple[bool, ...]:
-        flags = [False] * len(self.ref)
-        for m in self.matches:
-            for j in m.ref:
-                flags[j] = True
-        return tuple(flags)
+        covered = {j for m in self.matches for j in m.ref}
+        return tuple(j in covered for j in range(len(self.ref)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,11 +398,7 @@ class MeteorResult(BreakdownFields):
         """Stable JSON form (documented in docs/api.md, "The record")."""
         d: dict[str, Any] = {
             "score": self.score,
-            "precision": json_number(self.precision),
-            "recall": json_number(self.recall),
-            "fmean": json_number(self.fmean),
-            "frag": json_number(self.frag),
-            "penalty": json_number(self.penalty),
+            **_undefined_as_null(self.breakdown),
             "chunks": self.stats.chunks,
             "matches_hyp": self.stats.hyp_word_matches,
             "matches_ref": self.stats.ref_word_matches,
@@ -455,11 +442,7 @@ class CorpusResult(BreakdownFields):
         d: dict[str, Any] = {
             "score": self.score,
             "mean_segment_score": self.mean_segment_score,
-            "precision": json_number(self.precision),
-            "recall": json_number(self.recall),
-            "fmean": json_number(self.fmean),
-            "frag": json_number(self.frag),
-            "penalty": json_number(self.penalty),
+            **_undefined_as_null(self.breakdown),
             "segments": len(self.segments),
             "stats": self.stats.to_dict(),
             "signature": self.signature,
@@ -467,6 +450,13 @@ class CorpusResult(BreakdownFields):
         if segments:
             d["segment_records"] = [s.to_dict() for s in self.segments]
         return d
+
+
+def _undefined_as_null(b: Breakdown) -> dict[str, float | None]:
+    """``precision`` … ``penalty`` as JSON holds them (``null`` where Meteor 1.5 prints NaN)."""
+    return {
+        k: json_number(getattr(b, k)) for k in ("precision", "recall", "fmean", "frag", "penalty")
+    }
 
 
 def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
@@ -512,8 +502,6 @@ def candidate_of(m: Match) -> Candidate:
 
 def __getattr__(name: str) -> Any:
     if name == "RawMatch":  # the old name of Candidate
-        import warnings
-
         warnings.warn(
             "meteor.types.RawMatch is deprecated: use meteor.types.Candidate",
             DeprecationWarning,

@@ -13,7 +13,6 @@ cluster is the other way to scale out (:mod:`meteor.runners.cluster`).
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import multiprocessing as mp
 import os
@@ -180,16 +179,15 @@ def _still_running(proc: Any) -> bool:
         return False
 
 
-def _scorer(params: Params, preset: str | None) -> Meteor:
-    m = Meteor(params=params)
-    m.preset = preset  # keep the caller's signature (preset name) on every record
-    return m
-
-
 def _init_worker(params: Params, preset: str | None) -> None:
     """A worker's one scorer, loaded now (:func:`meteor.batch.process_scorer`)."""
     global _WORKER
-    build = functools.partial(_scorer, params, preset)
+
+    def build() -> Meteor:
+        m = Meteor(params=params)
+        m.preset = preset  # keep the caller's signature (preset name) on every record
+        return m
+
     _WORKER = batch.process_scorer(batch.spec_key(params, preset), build)
 
 
@@ -273,11 +271,8 @@ def score_corpus(
         )
     n_workers = min(workers or default_workers(), max(1, len(hyps)))
     ctx = _mp_context()
-    threshold = (
-        MIN_PARALLEL_SEGMENTS
-        if ctx.get_start_method() == "fork"
-        else max(MIN_PARALLEL_SEGMENTS, MIN_PARALLEL_SEGMENTS_FRESH)
-    )
+    fork = ctx.get_start_method() == "fork"
+    threshold = MIN_PARALLEL_SEGMENTS if fork else MIN_PARALLEL_SEGMENTS_FRESH
     first, where = unique_pairs(hyps, refs)
     if n_workers <= 1 or len(first) < threshold:
         return batch.corpus_score(meteor, hyps, refs, candidates=False, progress=progress)

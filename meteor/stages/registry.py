@@ -26,7 +26,6 @@ from meteor.types import Match, matches_of
 
 __all__ = [
     "get_stage",
-    "propose",
     "propose_all",
     "propose_all_raw",
     "propose_raw",
@@ -128,11 +127,6 @@ def unregister_stage(name: str) -> None:
 def propose_raw(module: Module, ctx: MatchContext) -> list[Candidate]:
     """All candidates of one stage as :data:`Candidate` tuples, in Meteor 1.5's lattice order."""
     return get_stage(module).candidates(ctx)
-
-
-def propose(module: Module, ctx: MatchContext) -> list[Match]:
-    """All candidates of one stage, in Meteor 1.5's lattice order."""
-    return list(matches_of(propose_raw(module, ctx), ctx.hyp, ctx.ref))
 
 
 def propose_all_raw(ctx: MatchContext, modules: Sequence[Module]) -> list[list[Candidate]]:

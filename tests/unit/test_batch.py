@@ -303,6 +303,6 @@ def test_one_pair_keeps_its_texts_for_its_explanation(scorer: Meteor) -> None:
     hyp = "a hypothesis seen only once here"
     scorer._forget(hyp)
     batch.score_segments(scorer, [hyp], [["a reference"]])
-    assert not scorer._remembers(hyp)
+    assert hyp not in scorer._tok_cache
     batch.score_segments(scorer, [hyp], [["a reference"]], name_errors=False, forget=False)
-    assert scorer._remembers(hyp)
+    assert hyp in scorer._tok_cache

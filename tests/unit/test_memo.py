@@ -7,7 +7,7 @@ import weakref
 import pytest
 
 import meteor
-from meteor import memo, metric
+from meteor import batch, memo, metric
 
 
 def test_oldest_entries_of_the_largest_memo_go_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,7 +78,7 @@ def test_single_use_hypotheses() -> None:
     held.put("memoised", (), 10)
     hyps = ["once", "twice", "twice", "also a ref", "memoised", 7]
     refs = ["r1", ["r2", "also a ref"], "r3", "r4", "r5", "r6"]
-    assert metric.single_use(hyps, refs, held) == {"once"}
+    assert batch.single_use(hyps, refs, held) == {"once"}
     held.clear()
 
 

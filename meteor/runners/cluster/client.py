@@ -11,9 +11,11 @@ scores a whole corpus with them.
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import re
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,7 +28,7 @@ from distributed.scheduler import KilledWorker
 from meteor import batch
 from meteor.errors import ClusterError
 from meteor.metric import Meteor
-from meteor.params import Params
+from meteor.params import VERSION, Params
 from meteor.runners import DASK_TIMEOUT
 from meteor.runners.cluster.probe import not_a_scheduler, probe_scheduler, unreachable
 from meteor.runners.cluster.worker import MeteorWorkerPlugin, score_partition, worker_state
@@ -160,8 +162,6 @@ def _client_within(address: str, deadline: float, timeout: float) -> Client:
 
     A client made after the deadline (its thread still running) is closed there.
     """
-    import threading
-
     box: dict[str, Any] = {}
     lock = threading.Lock()
 
@@ -198,8 +198,6 @@ def _client_within(address: str, deadline: float, timeout: float) -> Client:
 
 @contextlib.contextmanager
 def _quiet_logs() -> Iterator[None]:
-    import logging
-
     # distributed configures some of its loggers one by one (distributed.client, …);
     # tornado.application logs the event loop's callbacks that fail, such as distributed's
     # own clean-up when Ctrl-C interrupts a wait (a NameError traceback, distributed 2026.8)
@@ -219,8 +217,6 @@ def _quiet_logs() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _local_cluster(n: int) -> Iterator[Client]:
-    import logging
-
     try:
         cluster = LocalCluster(
             n_workers=n,
@@ -284,15 +280,11 @@ def prepare_workers(
     try:
         client.register_plugin(plugin, name=plugin.name)
         states: dict[str, dict[str, Any]] = client.run(worker_state, plugin.name)
-    except ClusterError:
-        raise
     except Exception as exc:
         raise ClusterError(
             f"a Dask worker could not set up METEOR ({type(exc).__name__}: {exc}); install "
             "this package and its requirements (requirements.txt) on every worker"
         ) from None
-    from meteor.params import VERSION
-
     for addr, st in sorted(states.items()):
         if st["error"]:
             raise ClusterError(

@@ -39,8 +39,7 @@ def not_a_scheduler(address: str, what: str) -> ClusterError:
 
 def probe_scheduler(address: str, deadline: float, timeout: float) -> None:
     """Check that a Dask scheduler answers at a ``tcp://`` address, before ``distributed``
-    connects (which waits for ever on a silent server and allocates whatever length the
-    first 8 bytes of a garbage answer give).
+    connects (module docstring).
 
     On connecting, a scheduler sends its handshake at once: an 8-byte little-endian
     length, then that many bytes (frame count, frame lengths, a msgpack map with

@@ -10,6 +10,7 @@ is :mod:`meteor.runners.cluster.client`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -24,7 +25,7 @@ from meteor.batch import SCORERS, collection_paused, spec_key
 from meteor.errors import ResourceError
 from meteor.io.record_files import segment_record
 from meteor.metric import Meteor
-from meteor.params import Params
+from meteor.params import VERSION, Params
 from meteor.runners.transport import encode
 
 __all__ = ["MeteorWorkerPlugin", "load_scorer", "score_partition", "worker_state"]
@@ -78,8 +79,6 @@ class MeteorWorkerPlugin(WorkerPlugin):
     async def setup(self, worker: Any) -> None:
         # In a thread: the worker's event loop keeps answering the scheduler meanwhile
         # (the first worker of a machine may spend a minute building the paraphrase index).
-        import asyncio
-
         await asyncio.get_running_loop().run_in_executor(None, self._load)
 
     def _load(self) -> None:
@@ -91,8 +90,6 @@ class MeteorWorkerPlugin(WorkerPlugin):
 
 def worker_state(key: str) -> dict[str, Any]:
     """What a worker says about ``key`` (run by :func:`prepare_workers` on each worker)."""
-    from meteor.params import VERSION
-
     return {
         "ready": key in SCORERS,
         "error": _FAILURES.get(key),
