@@ -40,6 +40,7 @@ from meteor.analysis.resampling import resample_indices
 from meteor.analysis.system_level import SystemLevel
 from meteor.errors import InputError
 from meteor.io.system_scores import SystemScores
+from meteor.metric import Meteor
 from meteor.params import Params
 from meteor.runners.parallel import default_workers, run_tasks, score_corpus
 from meteor.runtime import Progress
@@ -144,8 +145,6 @@ def score_metrics(
     """Every metric's segment and system scores (``columns``: default every column given;
     ``by_definition``: each METEOR setting's system score as it defines it,
     :mod:`meteor.analysis.system_level`; else summed statistics)."""
-    from meteor.metric import Meteor
-
     files = list(dict.fromkeys(preset_files))
     builds = [
         partial(Meteor, preset_file=path, allow_edited=allow_edited_presets) for path in files

@@ -769,12 +769,18 @@ def segment_reason(key: str, data: SegmentData, scores: Array) -> str:
     return "no item has 2 or more outputs whose human scores differ and whose metric scores differ"
 
 
-def _interval_reason(value: float, low: float, high: float, reason: str | None) -> str | None:
-    if math.isfinite(value) and math.isfinite(low) and math.isfinite(high):
-        return None
+def _estimate(
+    value: float, samples: Array, level: float, n: int, why: Callable[[], str]
+) -> Estimate:
+    """``value`` with the interval of its resamples; undefined, the reason: ``why()`` when
+    the value itself is, else that no resample gave one."""
+    interval = Interval.of(value, samples, level)
+    reason = None
     if not math.isfinite(value):
-        return reason
-    return "the bootstrap resamples give no defined value"
+        reason = why()
+    elif not (math.isfinite(interval.low) and math.isfinite(interval.high)):
+        reason = "the bootstrap resamples give no defined value"
+    return Estimate(interval, n, reason)
 
 
 def segment_estimate(
@@ -791,13 +797,8 @@ def segment_estimate(
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
-    interval = Interval.of(value, samples, level)
-    why = None if math.isfinite(value) else segment_reason(key, data, scores)
-    return Estimate(
-        interval,
-        item_count(key, data, scores),
-        _interval_reason(value, interval.low, interval.high, why),
-    )
+    count = item_count(key, data, scores)
+    return _estimate(value, samples, level, count, lambda: segment_reason(key, data, scores))
 
 
 def system_reason(human: Array, scores: Array) -> str:
@@ -823,7 +824,4 @@ def system_estimate(
     """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
     over the ``n`` systems; an undefined one says why (:attr:`Estimate.reason`)."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
-    value = fn(human, scores)
-    interval = Interval.of(value, samples, level)
-    why = None if math.isfinite(value) else system_reason(human, scores)
-    return Estimate(interval, n, _interval_reason(value, interval.low, interval.high, why))
+    return _estimate(fn(human, scores), samples, level, n, lambda: system_reason(human, scores))

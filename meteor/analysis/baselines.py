@@ -38,8 +38,10 @@ from typing import Any
 from meteor.analysis import system_level as sl
 from meteor.analysis.agreement_records import MetricScores
 from meteor.analysis.judged import Judged
+from meteor.batch import check_count
 from meteor.errors import InputError
 from meteor.resources import cache_dir, cache_sections, read_cache_sections, write_cache_file
+from meteor.runners.parallel import default_workers, run_tasks
 from meteor.runtime import Progress
 
 __all__ = ["BASELINES", "CACHE_FOLDER", "score_baselines"]
@@ -174,8 +176,6 @@ def score_baselines(
     Raises:
         InputError: a name not in :data:`BASELINES`.
     """
-    from meteor.batch import check_count
-
     check_count("workers", workers)
     for name in names:
         if name not in BASELINES:
@@ -221,19 +221,12 @@ def _score(
     judged: Judged, names: Sequence[str], workers: int | None, progress: Progress | None
 ) -> dict[str, _Scored]:
     """Score ``names`` with sacreBLEU: the tasks in this process or in ``workers`` processes."""
-
-    from meteor.runners.parallel import default_workers, run_tasks
-
     corpus = judged.corpus
     hyps: list[str] = []
     refs: list[tuple[str, ...]] = []
-    systems: list[tuple[Sequence[str], list[list[str]]]] = []
     for sys_name, sys_hyps in corpus.systems:
-        sys_refs = [tuple(r) for r in corpus.refs_of(sys_name)]
         hyps.extend(sys_hyps)
-        refs.extend(sys_refs)
-        streams = [[r[i] if i < len(r) else r[0] for r in sys_refs] for i in range(corpus.n_refs)]
-        systems.append((sys_hyps, streams))
+        refs.extend(tuple(r) for r in corpus.refs_of(sys_name))
     if not hyps:
         raise InputError("no segments to score with the baselines")
     # tasks: chunks of about CHUNK segments, whole reference sets at a time (each set's
@@ -277,21 +270,22 @@ def _score(
     out: dict[str, _Scored] = {}
     for name in names:
         sentence, corpus_metric = _metrics(name)
-        # a system's score: corpus_score's own last step on its segments' statistics
-        # (the references repeated in ``streams`` change none of them)
+        # a system's score: corpus_score's own last step on its segments' statistics (a
+        # segment's first reference repeated in its missing streams changes none of them)
         system: list[float] = []
         at = 0
-        for part, _ in systems:
+        for _, part in corpus.systems:
             system.append(
                 corpus_metric._aggregate_and_compute(stats[name][at : at + len(part)]).score
             )
             at += len(part)
         # the signatures as sentence_score signs them after the corpus's last segment and
         # corpus_score after the last system (on its last segment: the same references)
-        sentence.sentence_score(hyps[-1], list(refs[-1]))
+        last = refs[-1]
+        sentence.sentence_score(hyps[-1], list(last))
         seg_sig = sentence.get_signature().format()
-        last_hyps, last_streams = systems[-1]
-        corpus_metric.corpus_score([last_hyps[-1]], [[s[-1]] for s in last_streams])
+        streams = [[last[i] if i < len(last) else last[0]] for i in range(corpus.n_refs)]
+        corpus_metric.corpus_score([hyps[-1]], streams)
         sys_sig = corpus_metric.get_signature().format()
         sig = seg_sig if seg_sig == sys_sig else f"{seg_sig}; system: {sys_sig}"
         out[name] = _Scored(tuple(segs[name]), tuple(system), sig)

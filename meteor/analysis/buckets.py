@@ -26,6 +26,7 @@ given for word buckets.  Bucketings:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -292,14 +293,7 @@ def _word_table(
     params: Params,
 ) -> BucketTable:
     rows: list[Bucket] = []
-    seen: dict[tuple[str, bool], str] = {}  # each word's bucket, looked up once
-
-    def bucket(text: str, function_word: bool) -> str:
-        lab = seen.get((text, function_word))
-        if lab is None:
-            lab = seen[(text, function_word)] = key(text, function_word)
-        return lab
-
+    bucket = functools.cache(key)  # each word's bucket, looked up once
     for system, result in results.items():
         ref_n: Counter[str] = Counter()
         ref_m: Counter[str] = Counter()

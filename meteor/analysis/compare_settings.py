@@ -114,6 +114,3 @@ def match_diff(a: MeteorResult, b: MeteorResult) -> MatchDiff:
         tuple((m, kb[k]) for k, m in ka.items() if k in kb),
         same,
     )
-
-
-# -- the walkthrough -------------------------------------------------------------

@@ -30,6 +30,7 @@ from meteor.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from meteor.io.read import Corpus
 from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners.parallel import score_corpus
 from meteor.types import CorpusResult
 
 __all__ = ["CorpusReport", "build_report", "corpus_report"]
@@ -228,8 +229,6 @@ def corpus_report(
     for name, hyps in corpus.systems:
         say(f"score {name} ({len(hyps):,} segments)")
         refs = corpus.refs_of(name)
-        from meteor.runners.parallel import score_corpus
-
         # in this process unless workers are given; no candidate lists either way (the
         # report reads none)
         results[name] = score_corpus(

@@ -141,7 +141,7 @@ class Judged:
 
 
 def row_index(corpus: Corpus) -> dict[tuple[str, str], int]:
-    """``(system, seg_id)`` → row (system-major, corpus order, as :func:`_rows`)."""
+    """``(system, seg_id)`` → row (system-major, corpus order, as ``judged_rows``)."""
     out: dict[tuple[str, str], int] = {}
     for name, _ in corpus.systems:
         for seg in corpus.ids_of(name):

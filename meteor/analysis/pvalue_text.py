@@ -27,10 +27,6 @@ def plus_one_resolution(resamples: int) -> float:
     return 1 / (resamples + 1)
 
 
-def _number(x: float) -> str:
-    return f"{x:.4f}" if x >= 1e-4 else f"{x:.2g}"
-
-
 def p_value_text(
     p: float | None,
     resolution: float,
@@ -55,5 +51,5 @@ def p_value_text(
     if p <= 0.0:
         text = f"< {resolution:.2g}"
     else:
-        text = ("= " if relation else "") + _number(p)
+        text = ("= " if relation else "") + (f"{p:.4f}" if p >= 1e-4 else f"{p:.2g}")
     return text.replace(".", decimal) if decimal != "." else text

@@ -44,6 +44,7 @@ from meteor.analysis.significance import (
     CorpusIntervals,
     Interval,
     PairedBootstrap,
+    SystemSamples,
     bootstrap_records,
     common_segments,
     paired_record,
@@ -175,15 +176,11 @@ def randomisation_p_values(
         for swaps in swap_masks(len(mats[0]), trials, seed):
             masks = swaps.astype(np.float64)
             moved_of = {x: integer_product(masks, mats[x]) for x in used}
-            size = len(masks)
-            grid_a = np.concatenate(
-                [sums[pairs[k][0]] + (moved_of[pairs[k][1]] - moved_of[pairs[k][0]]) for k in live]
-            )
-            grid_b = np.concatenate(
-                [sums[pairs[k][1]] - (moved_of[pairs[k][1]] - moved_of[pairs[k][0]]) for k in live]
-            )
+            moved = [(pairs[k], moved_of[pairs[k][1]] - moved_of[pairs[k][0]]) for k in live]
+            grid_a = np.concatenate([sums[i] + m for (i, _), m in moved])
+            grid_b = np.concatenate([sums[j] - m for (_, j), m in moved])
             both = scores_of_sums(np.concatenate([grid_a, grid_b]), params)
-            gap = np.abs(both[len(grid_a) :] - both[: len(grid_a)]).reshape(len(live), size)
+            gap = np.abs(both[len(grid_a) :] - both[: len(grid_a)]).reshape(len(live), len(masks))
             for row, k in enumerate(live):
                 hits[k] += int(np.sum(gap[row] >= observed[k] - 1e-12))
     return [(hits[k] + 1) / (trials + 1) if k in hits else 1.0 for k in range(len(pairs))]
@@ -427,12 +424,10 @@ def rank_systems(
     check_ranking_options(test=test, correction=correction, trials=trials, alpha=alpha)
     names = list(results)
     say = progress or (lambda _msg: None)
-    sampled: dict[str, _Sampled] = {}
+    sampled: dict[str, SystemSamples] = {}
     for name in names:
         say(f"bootstrap {name}")
-        sampled[name] = _Sampled(
-            *bootstrap_records(results[name].segments, params, n_samples, seed, level)
-        )
+        sampled[name] = bootstrap_records(results[name].segments, params, n_samples, seed, level)
     order = sorted(names, key=lambda n: (-results[n].score, names.index(n)))
     common_all = True
     paired: dict[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]] = {}
@@ -494,21 +489,10 @@ def rank_systems(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Sampled:
-    """One system's statistics matrix, segment scores, intervals and resamples (all
-    its segments), kept so that a pair on the same segments reuses the resamples."""
-
-    mat: np.ndarray
-    scores: np.ndarray
-    intervals: CorpusIntervals
-    samples: tuple[np.ndarray, np.ndarray]
-
-
 def _paired_bootstrap(
     names: tuple[str, str],
     results: Mapping[str, CorpusResult],
-    sampled: Mapping[str, _Sampled],
+    sampled: Mapping[str, SystemSamples],
     params: Params,
     pair_ids: tuple[Sequence[str], Sequence[str]] | None,
     options: tuple[int, int | None, float],
@@ -543,7 +527,7 @@ def _paired_bootstrap(
 
 def _randomisation(
     paired: Mapping[tuple[str, str], tuple[PairedBootstrap, list[np.ndarray] | None]],
-    sampled: Mapping[str, _Sampled],
+    sampled: Mapping[str, SystemSamples],
     params: Params,
     trials: int,
     seed: int | None,

@@ -97,15 +97,12 @@ def _path(game: Game) -> list[_Move]:
     steps: list[_Move] = []
     announced: set[str] = set()
     while remaining:
-        chosen: tuple[str, ...] | None = None
-        for r in range(1, len(remaining) + 1):
-            for t in itertools.combinations(remaining, r):
-                if game.runs(done | set(t)):
-                    chosen = t
-                    break
-            if chosen is not None:
-                break
-        assert chosen is not None  # every group switched is B, which runs
+        chosen = next(  # the fewest groups, in order; every group switched is B, which runs
+            t
+            for r in range(1, len(remaining) + 1)
+            for t in itertools.combinations(remaining, r)
+            if game.runs(done | set(t))
+        )
         skipped = [
             g
             for g in remaining[: remaining.index(chosen[-1])]

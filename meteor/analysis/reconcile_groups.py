@@ -21,8 +21,7 @@ from typing import Any
 
 from meteor.aligners import get_aligner
 from meteor.analysis.reconcile_reasons import ALIGNERS, FUNCTION_WORDS, Reason, reason
-from meteor.errors import ParamError
-from meteor.module_registry import Module
+from meteor.module_registry import Module, module_slot
 from meteor.params import Params, stage_weight
 from meteor.scoring import Breakdown, uses_nltk_arithmetic
 from meteor.stats import Stats
@@ -53,15 +52,8 @@ GROUPS: tuple[Group, ...] = (
     Group(
         "text",
         "text (tokenizer, normalisation, case)",
-        (
-            "lang",
-            "tokenizer",
-            "norm",
-            "no_punct",
-            "java_keys",
-            "fold_yo",
-        ),
-    ),  # fmt: skip
+        ("lang", "tokenizer", "norm", "no_punct", "java_keys", "fold_yo"),
+    ),
     Group("function_words", "function words", ("function_words",)),
     Group("stages", "stages (which, order)", ("modules",)),
     Group("resources", "stemmer and resources", ("stemmer", "embedding_threshold")),
@@ -261,8 +253,6 @@ def _weight_words(
         if stats is None:
             words.append(reason("weight", **args))
             continue
-        from meteor.module_registry import module_slot
-
         k = module_slot(m)
         hc, rc, hf, rf = stats.per_module(k + 1)
         words.append(reason("weight_here", n=hc[k] + hf[k], **args))
@@ -338,10 +328,3 @@ def match_words(added: Sequence[Any], lost: Sequence[Any]) -> list[Reason]:
             )
             words.append(reason(verb, n=len(ms), matches=parts))
     return words
-
-
-def check_side(p: Any) -> None:
-    """Refuse a side that is not a preset name, Params or Meteor (one line)."""
-    raise ParamError(
-        f"a setting must be a preset name, a Params or a Meteor, got {type(p).__name__}"
-    )

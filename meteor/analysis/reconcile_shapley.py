@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from meteor.analysis.reconcile_groups import AGGREGATION, build_params, check_side
+from meteor.analysis.reconcile_groups import AGGREGATION, build_params
 from meteor.errors import ParamError, ResourceError
 from meteor.metric import Meteor
 from meteor.params import Params
@@ -23,26 +23,25 @@ __all__ = ["exact_shares", "sampled_shares"]
 
 _TOL = 1e-9
 _FORMULA_FIELDS = ("alpha", "beta", "gamma", "delta", "weights", "perfect_rule")
-_METEORS: dict[Params, Meteor | str] = {}
 _STATS: dict[tuple[Any, ...], Stats] = {}
-_MAX_METEORS = 1024
 _MAX_STATS = 500_000
 
 
 # ---------------------------------------------------------------------------
 # scorers and statistics, cached
 # ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _scorer(params: Params) -> Meteor | str:
+    """The scorer of ``params``, kept per process; the reason as a string when it cannot run."""
+    try:
+        return Meteor(params=params)
+    except (ParamError, ResourceError) as exc:
+        return str(exc)
+
+
 def scorer_of(params: Params) -> Meteor:
-    """The scorer of ``params`` (kept per Params); ParamError/ResourceError when it cannot run."""
-    got = _METEORS.get(params)
-    if got is None:
-        try:
-            got = Meteor(params=params)
-        except (ParamError, ResourceError) as exc:
-            got = str(exc)
-        if len(_METEORS) >= _MAX_METEORS:
-            _METEORS.clear()
-        _METEORS[params] = got
+    """The scorer of ``params`` (kept per Params); ParamError when it cannot run."""
+    got = _scorer(params)
     if isinstance(got, str):
         raise ParamError(got)
     return got
@@ -87,8 +86,9 @@ def settings_of(x: Any) -> tuple[Params, str, Meteor | None]:
     if isinstance(x, Params):
         name = next((n for n, p in PRESETS.items() if p.params == x), "custom")
         return x, name, None
-    check_side(x)
-    raise AssertionError  # pragma: no cover - check_side raises
+    raise ParamError(
+        f"a setting must be a preset name, a Params or a Meteor, got {type(x).__name__}"
+    )
 
 
 # ---------------------------------------------------------------------------

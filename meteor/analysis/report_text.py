@@ -108,41 +108,51 @@ def pair_p_texts(rep: CorpusReport, missing: str) -> list[tuple[str, str, str]]:
 
 
 # --------------------------------------------------------------------------- LaTeX
-def _latex_ranking(rep: CorpusReport) -> list[str]:
-    rk = rep.ranking
-    lines = [
+def _latex_table(cols: str, head: str, body: list[str], caption: str) -> list[str]:
+    """A ``booktabs`` table: ``head`` over the ``body`` rows, then ``caption``."""
+    return [
         r"\begin{table}[t]",
         r"\centering",
-        r"\begin{tabular}{rlrrrrr}",
+        r"\begin{tabular}{" + cols + "}",
         r"\toprule",
-        r"Cluster & System & Segments & METEOR & 95\% CI & Mean seg. & R \\",
+        head,
         r"\midrule",
+        *body,
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{" + caption + "}",
+        r"\end{table}",
     ]
+
+
+def _latex_ranking(rep: CorpusReport) -> list[str]:
+    rk = rep.ranking
+    body: list[str] = []
     last = None
     for r in rk.systems:
         if last is not None and r.cluster != last:
-            lines.append(r"\midrule")
+            body.append(r"\midrule")
         last = r.cluster
-        lines.append(
+        body.append(
             f"{r.cluster} & {latex_escape(r.name)} & {r.segments:,} & "
             f"{_num(r.corpus.value)} & [{_num(r.corpus.low)}, {_num(r.corpus.high)}] & "
             f"{_num(r.mean_segment.value)} & {_num(r.recall)} \\\\"
         )
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        r"\caption{Corpus METEOR (summed statistics) with its 95\% bootstrap interval; "
+    caption = (
+        r"Corpus METEOR (summed statistics) with its 95\% bootstrap interval; "
         r"``Mean seg.'' is the mean of segment scores. Clusters: "
         + latex_escape(rk.cluster_rule)
         + ". "
         + latex_escape(rk.decision[0].upper() + rk.decision[1:])
         + "."
         + "".join(" " + latex_escape(d.note(rk.alpha)) + "." for d in rk.borderline)
-        + r"\protect\footnotemark}",
-        r"\end{table}",
+        + r"\protect\footnotemark"
+    )
+    head = r"Cluster & System & Segments & METEOR & 95\% CI & Mean seg. & R \\"
+    return [
+        *_latex_table("rlrrrrr", head, body, caption),
         r"\footnotetext{" + latex_escape(rep.signature) + "; " + latex_escape(data_line(rep)) + "}",
     ]
-    return lines
 
 
 def _latex_buckets(rep: CorpusReport, table: BucketTable) -> list[str]:
@@ -167,17 +177,9 @@ def _latex_bucket_table(
     rep: CorpusReport, table: BucketTable, systems: tuple[str, ...], part: str
 ) -> list[str]:
     seg = table.unit == "segments"
-    cols = "l" + "r" * (1 + len(systems))
     head = " & ".join(latex_escape(s) for s in systems)
     what = "METEOR" if seg else "recall"
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\begin{tabular}{" + cols + "}",
-        r"\toprule",
-        f"{latex_escape(table.title)} & n & {head} \\\\",
-        r"\midrule",
-    ]
+    body = []
     for lab in table.labels:
         first = table.get(rep.systems[0], lab)
         count = first.count if first is not None else 0
@@ -185,17 +187,13 @@ def _latex_bucket_table(
         for s in systems:
             b = table.get(s, lab)
             cells.append("--" if b is None else _num(b.meteor if seg else b.recall))
-        lines.append(f"{latex_escape(lab)} & {count:,} & {' & '.join(cells)} \\\\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        r"\caption{" + latex_escape(table.title) + f": {what} per bucket "
+        body.append(f"{latex_escape(lab)} & {count:,} & {' & '.join(cells)} \\\\")
+    caption = (latex_escape(table.title) + f": {what} per bucket "
         + ("(summed statistics of the bucket's segments); n: segments of the top system."
            if seg else "(share of the bucket's reference words matched); n: reference words "
-           "of the top system.") + part + "}",
-        r"\end{table}",
-    ]  # fmt: skip
-    return lines
+           "of the top system.") + part)  # fmt: skip
+    cols = "l" + "r" * (1 + len(systems))
+    return _latex_table(cols, f"{latex_escape(table.title)} & n & {head} \\\\", body, caption)
 
 
 def to_latex(rep: CorpusReport) -> str:

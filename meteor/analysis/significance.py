@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -187,6 +187,16 @@ class PairedBootstrap:
         }
 
 
+class SystemSamples(NamedTuple):
+    """One system's :func:`stats_matrix`, segment scores, intervals and resamples (corpus
+    scores, mean segment scores), kept so that a pair on the same segments reuses them."""
+
+    mat: np.ndarray
+    scores: np.ndarray
+    intervals: CorpusIntervals
+    samples: tuple[np.ndarray, np.ndarray]
+
+
 def bootstrap(
     result: CorpusResult | Sequence[MeteorResult],
     params: Params,
@@ -212,10 +222,8 @@ def bootstrap(
 
 def bootstrap_records(
     segs: Sequence[MeteorResult], params: Params, n_samples: int, seed: int | None, level: float
-) -> tuple[np.ndarray, np.ndarray, CorpusIntervals, tuple[np.ndarray, np.ndarray]]:
-    """:func:`bootstrap`'s checks and numbers for a corpus's records: their
-    :func:`stats_matrix`, segment scores, intervals and resampled (corpus scores, mean
-    segment scores)."""
+) -> SystemSamples:
+    """:func:`bootstrap`'s checks and numbers for a corpus's records."""
     check_samples(n_samples, level, len(segs))
     if not segs:
         raise ValueError("cannot bootstrap an empty corpus")
@@ -229,7 +237,7 @@ def bootstrap_records(
         n_samples,
         seed,
     )
-    return mat, scores, intervals, (corpus, means)
+    return SystemSamples(mat, scores, intervals, (corpus, means))
 
 
 def scores_of(segs: Sequence[MeteorResult]) -> np.ndarray:
@@ -256,8 +264,6 @@ def _p_sacrebleu(a: np.ndarray, b: np.ndarray, observed: float) -> float:
 def _p_two_sided(diff: np.ndarray) -> float:
     """``min(1, 2·(k + 1)/(B + 1))``, ``k`` the resampled differences on the far side
     of 0 (module docstring): never 0."""
-    if len(diff) == 0:
-        return math.nan
     tail = min(int(np.sum(diff <= 0)), int(np.sum(diff >= 0)))
     return min(1.0, 2 * (tail + 1) / (len(diff) + 1))
 

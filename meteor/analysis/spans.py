@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from meteor.io.spans import SEVERITY_RANK, Annotation, ErrorSpan
+from meteor.io.spans import Annotation, ErrorSpan
 from meteor.params import Params
 from meteor.scoring import compute
 from meteor.types import Alignment, MeteorResult, candidate_of, chunk_starts
@@ -99,6 +99,13 @@ def _stages(alignment: Alignment) -> list[str | None]:
     return out
 
 
+def _worst(spans: Sequence[ErrorSpan]) -> str:
+    """The worst severity of error spans (rank ≥ 1): ``BAD`` when all are QE's ``BAD``."""
+    if all(x.severity == "BAD" for x in spans):
+        return "BAD"
+    return _RANK_NAME.get(max(x.rank for x in spans), "Minor")
+
+
 def _marked(
     alignment: Alignment, annotation: Annotation | None, raters: RaterRule
 ) -> dict[int, tuple[bool, str, tuple[str, ...], int]]:
@@ -114,7 +121,7 @@ def _marked(
     ends = [t.end for t in hyp]
     over: dict[int, list[ErrorSpan]] = {}
     for sp in annotation.spans:
-        if SEVERITY_RANK[sp.severity.lower()] < 1:
+        if sp.rank < 1:
             continue
         # tokens with start < sp.end and sp.start < end (ends ascend with starts)
         for i in range(bisect_right(ends, sp.start), bisect_left(starts, sp.end)):
@@ -123,14 +130,8 @@ def _marked(
     out: dict[int, tuple[bool, str, tuple[str, ...], int]] = {}
     for i, spans in over.items():
         who = len({x.rater for x in spans})
-        ranks = [SEVERITY_RANK[x.severity.lower()] for x in spans]
-        worst = (
-            "BAD"
-            if all(x.severity == "BAD" for x in spans)
-            else _RANK_NAME.get(max(ranks), "Minor")
-        )
         error = raters == "union" or who > need
-        out[i] = (error, worst, tuple(sorted({x.category for x in spans})), who)
+        out[i] = (error, _worst(spans), tuple(sorted({x.category for x in spans})), who)
     return out
 
 
@@ -265,7 +266,7 @@ def span_classes(annotations: Iterable[Annotation]) -> tuple[str, ...]:
     """``all``, then every severity and every category of an error span (rank ≥ 1) of the
     annotations, in a fixed order: the rows of a span table, the same for every setting."""
     spans = [s for a in annotations for s in a.spans if s.rank >= 1]
-    sev = {_RANK_NAME.get(s.rank, "Minor") if s.severity != "BAD" else "BAD" for s in spans}
+    sev = {_worst([s]) for s in spans}
     cats = sorted({s.category for s in spans})
     return (
         "all",
@@ -294,9 +295,7 @@ def count_spans(
     for i, (r, a) in enumerate(zip(results, annotations, strict=True)):
         alignment = r.alignment if isinstance(r, MeteorResult) else r
         cands = _candidates(alignment)
-        covered: set[int] = set()
-        for c in cands:
-            covered.update(range(c[1], c[2]))
+        covered = {i for c in cands for i in range(c[1], c[2])}
         marked = _marked(alignment, a, raters)
         for q, x in enumerate(_breaks(cands, len(alignment.hyp), marked)):
             breaks[q] += x

@@ -22,7 +22,8 @@ from meteor.analysis.resampling import count_batches
 from meteor.analysis.significance import Interval, PairedStat
 from meteor.analysis.spans import RaterRule, SpanCounts, count_spans, span_classes
 from meteor.io.spans import SpanSet
-from meteor.json_numbers import json_number
+from meteor.json_numbers import json_number, json_ready
+from meteor.runners.parallel import score_corpus
 from meteor.runtime import Progress
 
 __all__ = [
@@ -65,36 +66,37 @@ class ClassRow:
             "error_tokens": self.error_tokens,
             "flagged": self.flagged,
             "flagged_errors": self.flagged_errors,
-            "precision": _interval_dict(self.precision),
-            "recall": _interval_dict(self.recall),
-            "f1": _interval_dict(self.f1),
+            "precision": json_ready(self.precision.to_dict()),
+            "recall": json_ready(self.recall.to_dict()),
+            "f1": json_ready(self.f1.to_dict()),
         }
 
 
-def _interval_dict(i: Interval) -> dict[str, Any]:
-    return {k: (json_number(v) if isinstance(v, float) else v) for k, v in i.to_dict().items()}
-
-
-def _resampled_sums(matrix: np.ndarray, n_samples: int, seed: int | None) -> np.ndarray:
-    """Summed rows of every bootstrap resample of the segments, shape (samples, columns).
+def _resampled_sums(
+    matrices: Sequence[np.ndarray], n_samples: int, seed: int | None
+) -> list[np.ndarray]:
+    """Summed rows of every bootstrap resample of the segments, per matrix (the settings'
+    counts of the same segments, on the same draws): shape (samples, its columns).
 
     Resample ``b`` draws the segments of row ``b`` of :func:`resample_indices` (the ``b``-th
     ``rng.integers(0, n, size=n)`` of ``numpy.random.default_rng(seed)``), drawn here in
     batches rather than all at once (10,000 segments × 1,000 resamples would be 80 MB).
     """
+    matrix = np.hstack(matrices)
     n, width = matrix.shape
-    if n_samples == 0 or n == 0:
-        return np.zeros((0, width))
-    from scipy.sparse import csr_matrix
+    out = np.zeros((0, width))
+    if n_samples and n:
+        from scipy.sparse import csr_matrix
 
-    out = np.empty((n_samples, width))
-    # mostly zeros (a segment has few categories): scipy's sparse product, 10× the dense one
-    by_column = csr_matrix(matrix.T)
-    b0 = 0
-    for counts in count_batches(n, n_samples, seed):
-        out[b0 : b0 + len(counts)] = (by_column @ counts.T).T  # whole numbers < 2**53: exact
-        b0 += len(counts)
-    return out
+        out = np.empty((n_samples, width))
+        # mostly zeros (a segment has few categories): scipy's sparse product, 10× the dense one
+        by_column = csr_matrix(matrix.T)
+        b0 = 0
+        for counts in count_batches(n, n_samples, seed):
+            out[b0 : b0 + len(counts)] = (by_column @ counts.T).T  # whole numbers < 2**53: exact
+            b0 += len(counts)
+    edges = np.cumsum([0, *(m.shape[1] for m in matrices)])
+    return [out[:, lo:hi] for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +175,12 @@ def setting_table(
 ) -> SettingSpans:
     """Precision, recall and F1 per class with bootstrap intervals (module docstring)."""
     sums = counts.sums()
-    boot = resampled if resampled is not None else _resampled_sums(counts.matrix, n_samples, seed)
+    if resampled is None:
+        (resampled,) = _resampled_sums([counts.matrix], n_samples, seed)
     rows = []
     for k, name in enumerate(counts.classes):
         p, r, f = _prf(sums, k)
-        bp, br, bf = _prf(boot, k)
+        bp, br, bf = _prf(resampled, k)
         tp = int(sums[2 + 2 * k])
         rows.append(
             ClassRow(
@@ -215,12 +218,9 @@ def compare_settings(
     ``resampled``: both settings' resampled sums, when already drawn with the same seed."""
     if a.matrix.shape[0] != b.matrix.shape[0]:
         raise ValueError("the two settings must be counted on the same segments")
-    if resampled is None:
-        w = a.matrix.shape[1]
-        both = _resampled_sums(np.hstack([a.matrix, b.matrix]), n_samples, seed)
-        resampled = (both[:, :w], both[:, w:])
-    fa = _prf(resampled[0], 0)[2]
-    fb = _prf(resampled[1], 0)[2]
+    ra, rb = resampled or _resampled_sums([a.matrix, b.matrix], n_samples, seed)
+    fa = _prf(ra, 0)[2]
+    fb = _prf(rb, 0)[2]
     va = float(_prf(a.sums(), 0)[2])
     vb = float(_prf(b.sums(), 0)[2])
     d = fb - fa
@@ -276,7 +276,7 @@ class SpanReport:
                     "baseline": a,
                     "setting": b,
                     "f1_difference": json_number(c.difference),
-                    "interval": _interval_dict(c.difference_interval),
+                    "interval": json_ready(c.difference_interval.to_dict()),
                     "p_value": json_number(c.p_value),
                 }
                 for a, b, c in self.comparisons
@@ -303,8 +303,6 @@ def span_report(
         refs: the references of each annotation's segment (same order).
         settings: ``(label, Meteor)`` per setting.
     """
-    from meteor.runners.parallel import score_corpus
-
     anns = spans.annotations
     if not settings:
         raise ValueError("no setting to score: give at least one preset or preset file")
@@ -325,9 +323,7 @@ def span_report(
         counts = count_spans(result.segments, anns, raters, classes)
         counted.append((label, result.signature, counts))
     # one draw of the resamples for every setting: the tables and the paired tests agree
-    boot = _resampled_sums(np.hstack([c.matrix for _, _, c in counted]), n_samples, seed)
-    w = counted[0][2].matrix.shape[1]
-    parts = [boot[:, k * w : (k + 1) * w] for k in range(len(counted))]
+    parts = _resampled_sums([c.matrix for _, _, c in counted], n_samples, seed)
     tables = tuple(
         setting_table(lbl, sig, c, level=level, resampled=parts[k])
         for k, (lbl, sig, c) in enumerate(counted)

@@ -27,6 +27,7 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Estimate, Judged, judged_rows
 from meteor.analysis.agreement_limits import check_darr_threshold, check_resamples
+from meteor.analysis.baselines import score_baselines
 from meteor.analysis.resampling import resample_indices
 from meteor.analysis.tune_scoring import (
     CHUNK,
@@ -43,6 +44,7 @@ from meteor.analysis.tune_scoring import (
 )
 from meteor.errors import InputError
 from meteor.json_numbers import json_number, json_text
+from meteor.metric import resolve_params
 from meteor.params import Params
 from meteor.presets import settings_digest
 from meteor.runtime import Progress
@@ -276,14 +278,13 @@ class FoldResult:
             "rows": self.n_rows,
             "groups": list(self.groups),
             "train_value": json_number(self.train_value),
-            "params": {k: v for k, v in self.params.to_dict().items()
-                       if k in STATS_ONLY},
+            "params": {k: v for k, v in self.params.to_dict().items() if k in STATS_ONLY},
             "held_out": {
                 "tuned": self.tuned.to_dict(),
                 "base": self.base.to_dict(),
                 "chrf": self.chrf.to_dict() if self.chrf else None,
             },
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True)
@@ -388,13 +389,6 @@ def _estimate(key: str, rows: Rows, scores: Array, draws: int, seed: int) -> Est
                             value)  # fmt: skip
 
 
-def _chrf(judged: Judged) -> Array:
-    """chrF's segment scores (:func:`meteor.analysis.baselines.score_baselines`)."""
-    from meteor.analysis.baselines import score_baselines
-
-    return np.asarray(score_baselines(judged, ["chrf"])[0].segment, dtype=float)
-
-
 def tune(
     judged: Judged,
     *,
@@ -438,8 +432,6 @@ def tune(
     Raises:
         InputError: an unknown objective, bad folds or groups.
     """
-    from meteor.metric import resolve_params
-
     if not isinstance(judged, Judged):
         raise TypeError(
             "tune takes a Judged corpus (meteor.analysis.agreement.load_judged), got "
@@ -528,7 +520,9 @@ def _cross_validate(
     """Tune on all folds but one and measure on that one, for each fold in turn (the search
     after the one on all rows: stages 2 … k + 1 of the progress).  Returns the folds'
     results and the parameter points tried."""
-    chrf_seg = _chrf(judged) if not key.startswith("system_") else None
+    chrf_seg = None  # chrF's segment scores (segment-level objectives)
+    if not key.startswith("system_"):
+        chrf_seg = np.asarray(score_baselines(judged, ["chrf"])[0].segment, dtype=float)
     label_arr = np.asarray(labels, dtype=object)
     n_stages = 1 + len(fold_rows)
     results: list[FoldResult] = []

@@ -16,7 +16,9 @@ import numpy as np
 from meteor.analysis import agreement_stats as st
 from meteor.analysis.agreement import Judged, system_human
 from meteor.errors import InputError
+from meteor.metric import Meteor
 from meteor.params import Params
+from meteor.runners.parallel import score_corpus
 from meteor.runtime import Progress
 from meteor.scoring import formula, formula_plan, perfect_rows
 from meteor.types import Stats, module_slot
@@ -290,9 +292,6 @@ def align_statistics(
     progress: Progress | None = None,
 ) -> StatArrays:  # fmt: skip
     """Align every row once under ``params`` (each reference on its own) → statistics."""
-    from meteor.metric import Meteor
-    from meteor.runners.parallel import score_corpus
-
     m = Meteor(preset) if preset is not None and Meteor(preset).params == params else None
     scorer = m if m is not None else Meteor(params=params)
     corpus = judged.corpus

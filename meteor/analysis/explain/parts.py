@@ -12,15 +12,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from meteor.analysis.explain.why_unmatched import why_not_chosen
+from meteor.analysis.explain.why_unmatched import stats_with, why_not_chosen
 from meteor.errors import ResourceError
 from meteor.metric import Meteor
 from meteor.params import DEFAULT_ALIGNER, ParamError, Params, stage_weight
 from meteor.presets import PRESETS
-from meteor.scoring import compute, stats_from_alignment
+from meteor.scoring import compute
 from meteor.types import (
     MODULE_ORDER,
-    Alignment,
     Match,
     MeteorResult,
     Module,
@@ -57,10 +56,6 @@ WATERFALL_STEPS: tuple[str, ...] = (
 def _finite(x: float) -> float:
     """NaN (Meteor's "undefined") counts as 0 in a decomposition of the score."""
     return 0.0 if math.isnan(x) else x
-
-
-def _unit_weights(params: Params) -> Params:
-    return params.replace(weights=tuple((m, 1.0) for m in params.modules))
 
 
 def _trim(s: Stats, side: str) -> Stats:
@@ -144,7 +139,7 @@ def waterfall(stats: Stats, params: Params) -> tuple[WaterfallStep, ...]:
     """
     bd = compute(stats, params)
     fmean = _finite(bd.fmean)
-    unit = _unit_weights(params)
+    unit = params.replace(weights=tuple((m, 1.0) for m in params.modules))
     f_all = _finite(compute(stats, unit).fmean)
     ideal = 1.0
     if stats.hyp_len == 0 and stats.ref_len == 0:
@@ -192,12 +187,6 @@ class WordCost:
     gain: float
 
 
-def _best_module(params: Params) -> Module:
-    if Module.EXACT in params.modules:
-        return Module.EXACT
-    return max(params.modules, key=params.weight)
-
-
 def _add_one(stats: Stats, side: str, function: bool, module: Module) -> Stats:
     k = module_slot(module)
     name = f"{side}_{'function' if function else 'content'}_matches"
@@ -219,7 +208,9 @@ def unmatched_costs(result: MeteorResult, params: Params) -> tuple[WordCost, ...
     hypothesis word, recall for a reference word) and as extending an existing
     chunk (the chunk count does not grow). Sorted by gain, largest first.
     """
-    module = _best_module(params)
+    module = (
+        Module.EXACT if Module.EXACT in params.modules else max(params.modules, key=params.weight)
+    )
     base = result.score
     out: list[WordCost] = []
     al = result.alignment
@@ -299,19 +290,6 @@ class NearMiss:
     gain: float
 
 
-def _matched_sets(al: Alignment) -> tuple[set[int], set[int]]:
-    return {i for m in al.matches for i in m.hyp}, {j for m in al.matches for j in m.ref}
-
-
-def _score_with(result: MeteorResult, extra: Match, params: Params) -> float:
-    al = result.alignment
-    matches = (*al.matches, extra)
-    stats = stats_from_alignment(
-        matches, [t.function_word for t in al.hyp], [t.function_word for t in al.ref]
-    )
-    return compute(stats, params).score
-
-
 def _lang_presets(lang: str) -> tuple[Params, ...]:
     """The params of every preset of ``lang``, in registry order (weights of stages not enabled)."""
     return tuple(p.params for p in PRESETS.values() if p.params.lang == lang)
@@ -339,7 +317,8 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     """
     params = meteor.params
     al = result.alignment
-    used_h, used_r = _matched_sets(al)
+    used_h = {i for m in al.matches for i in m.hyp}
+    used_r = {j for m in al.matches for j in m.ref}
     hyp_w, ref_w = list(al.hyp_words), list(al.ref_words)
     if not hyp_w or not ref_w or (len(used_h) == len(hyp_w) or len(used_r) == len(ref_w)):
         return ()
@@ -363,7 +342,7 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
             weights=tuple((x, params.weight(x) if x in params.modules else weight) for x in mods),
             aligner=aligner,
         )
-        s = _score_with(result, m, p)
+        s = compute(stats_with(result, m), p).score
         presets = _presets_running(params.lang, m.module, stemmer)
         found[key] = NearMiss(m, reason, stemmer, weight, presets, s, s - result.score)
 

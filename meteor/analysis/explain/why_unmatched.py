@@ -24,12 +24,20 @@ from __future__ import annotations
 
 from meteor.params import Params
 from meteor.scoring import stats_from_alignment
-from meteor.types import Match, MeteorResult, Module
+from meteor.types import Match, MeteorResult, Module, Stats
 
 __all__ = ["REASONS", "why_not_chosen"]
 
 #: Every reason code of :attr:`meteor.analysis.explain.parts.NearMiss.reason`.
 REASONS = ("weight_zero", "beam_quirk", "not_chosen", "stage_off", "stemmer", "matcher")
+
+
+def stats_with(result: MeteorResult, extra: Match) -> Stats:
+    """``result``'s statistics with ``extra`` added to its alignment (chunks recounted)."""
+    al = result.alignment
+    return stats_from_alignment(
+        (*al.matches, extra), [t.function_word for t in al.hyp], [t.function_word for t in al.ref]
+    )
 
 
 def why_not_chosen(m: Match, result: MeteorResult, params: Params) -> str:
@@ -38,10 +46,6 @@ def why_not_chosen(m: Match, result: MeteorResult, params: Params) -> str:
         return "weight_zero"
     one_word = m.hyp.end - m.hyp.start == 1 and m.ref.end - m.ref.start == 1
     if params.aligner == "beam" and one_word and m.module is not Module.EXACT:
-        al = result.alignment
-        with_it = stats_from_alignment(
-            (*al.matches, m), [t.function_word for t in al.hyp], [t.function_word for t in al.ref]
-        )
-        if with_it.chunks > result.stats.chunks:  # no coverage, one more chunk: left out
+        if stats_with(result, m).chunks > result.stats.chunks:  # no coverage, one more chunk
             return "beam_quirk"
     return "not_chosen"
