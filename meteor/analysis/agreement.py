@@ -278,7 +278,10 @@ def measure(
         # scipy.stats (kendalltau, pearsonr: the estimates and the system level below) once
         # here, before the workers are forked, rather than once in each of them
         st.scipy_stats()
-    done = run_tasks(tasks, workers or default_workers(), what="statistics")
+    try:
+        done = run_tasks(tasks, workers or default_workers(), what="statistics")
+    finally:
+        st.forget_swap_masks()
     segments, tests = done[: len(metrics)], done[len(metrics) :]
     out: list[MetricAgreement] = []
     for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):

@@ -182,6 +182,13 @@ def _ordered_swaps(n: int, trials: int, seed: int, order: bytes) -> Array:
     return masks
 
 
+def forget_swap_masks() -> None:
+    """Free the swap masks kept for the PERM-BOTH tests of a run (up to
+    :data:`_KEPT_SWAPS` bytes): :func:`meteor.analysis.agreement.measure` calls it when its
+    tests are done, so a long-lived process (the app's server) keeps none between runs."""
+    _ordered_swaps.cache_clear()
+
+
 def _swapped_kendall(
     x: Array, ca: Array, cb: Array, k: int, trials: int, seed: int
 ) -> Array | None:

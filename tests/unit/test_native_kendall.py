@@ -236,3 +236,28 @@ def test_the_c_counts_refuse_values_out_of_range() -> None:
     assert len(part.spearman_sums(i64, i64, 2, 2, items, 2, good)) == 6 * 8
     with pytest.raises(ValueError, match="draws below n_items"):
         part.spearman_sums(i64, i64, 2, 2, items, 2, good - 1)
+
+
+def test_a_run_keeps_no_swap_masks_after_it() -> None:
+    """The masks shared by a run's PERM-BOTH tests are freed when ``correlate`` returns
+    (a server process keeps none between runs), and the p-values do not depend on it."""
+    from meteor.analysis.agreement import correlate
+    from meteor.analysis.judged import load_judged
+
+    rng = np.random.default_rng(2)
+    lines = ["system\tseg_id\thyp\tref\thuman_score"]
+    words = "the a cat dog sat ran on in mat park".split()
+    refs = [" ".join(rng.choice(words, 6)) for _ in range(40)]
+    for system in ("s1", "s2"):
+        for k, ref in enumerate(refs):
+            hyp = " ".join(rng.choice(words, 6))
+            lines.append(f"{system}\t{k}\t{hyp}\t{ref}\t{rng.normal():.3f}")
+    judged = load_judged([("j.tsv", ("\n".join(lines) + "\n").encode())], "human_score")
+    runs = [
+        correlate(
+            judged, presets=("meteor-1.5", "nltk"), n_bootstrap=5, n_permutations=50, workers=1
+        )  # fmt: skip
+        for _ in range(2)
+    ]
+    assert st._ordered_swaps.cache_info().currsize == 0
+    assert runs[0].comparisons == runs[1].comparisons
