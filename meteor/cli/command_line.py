@@ -319,7 +319,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     )
     for note in notes:  # every input is checked: the notes, then the run
         print(f"meteor: note: {note}", file=sys.stderr)
-    workers = cli_io.cap_workers(args.workers, sys.stderr)
+    workers = cli_io.cap_workers(args.workers)
     _note_coverage(corpus)
     with cli_io.progress_bar(args, "loading") as loading:
         if loading is not None:  # loading, and the paraphrase index's first build (~15 s)
@@ -481,8 +481,6 @@ def _dask_client(args: argparse.Namespace) -> Iterator[Any]:
 
 def _note_coverage(corpus: Corpus) -> None:
     """One stderr line per system that has hypotheses for only some segments."""
-    if corpus.complete:
-        return
     for name, hyps in corpus.systems:
         if len(hyps) < corpus.n_segments:
             sys.stderr.write(

@@ -145,16 +145,14 @@ def format_text(a: Agreement) -> str:
     if any(m.system for m in a.metrics):
         lines += ["", a.system_level.describe()]
         lines += [f"{'metric':<14} {'system-level':<14} {'value [interval]':<24}"]
-    for m in a.metrics:
-        for key, e in m.system:
-            name = SYSTEM_MEASURE_NAMES[key]
-            lines.append(
-                f"{m.name:<14} {name:<14} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
-                + _why(((None, e),))
-            )
-    if any(m.system for m in a.metrics):
         for m in a.metrics:
-            lines.append(f"  {m.name}: system score = {m.system_rule}")
+            for key, e in m.system:
+                name = SYSTEM_MEASURE_NAMES[key]
+                lines.append(
+                    f"{m.name:<14} {name:<14} {_f(e.value)} [{_f(e.low)}, {_f(e.high)}]"
+                    + _why(((None, e),))
+                )
+        lines += [f"  {m.name}: system score = {m.system_rule}" for m in a.metrics]
     if a.comparisons and a.test_measure:
         lines += [
             "",
@@ -221,7 +219,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     for join in judged.joins:  # every unjoined row is reported, never dropped silently
         print(f"meteor: {join.message()}", file=sys.stderr)
     workers = judged_args.workers(args)
-    with judged_args.progress_bar(args, "scoring") as bar:
+    with cli_io.progress_bar(args, "scoring") as bar:
         agreement = correlate(
             judged,
             presets=args.preset or (() if args.preset_file else ("meteor-1.5",)),
@@ -240,5 +238,5 @@ def cmd_correlate(args: argparse.Namespace) -> int:
         )
     if agreement.darr_notice:
         print(f"meteor: {agreement.darr_notice}", file=sys.stderr)
-    judged_args.write_record(args, agreement.to_dict, lambda: format_text(agreement))
+    cli_io.write_record(args, agreement.to_dict, lambda: format_text(agreement))
     return 0

@@ -169,13 +169,13 @@ class _StoreOnce(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-def cap_workers(requested: int | None, stderr: TextIO) -> int | None:
+def cap_workers(requested: int | None) -> int | None:
     """``--workers`` capped at the CPUs this process may use, saying so on stderr."""
     if requested is None:
         return None
     cpus = default_workers()
     if requested > cpus:
-        stderr.write(
+        sys.stderr.write(
             f"meteor: note: --workers {requested:,} is more than the {cpus} CPU(s) this "
             f"process may use; using {cpus}\n"
         )
@@ -196,11 +196,11 @@ def check_width(width: int) -> None:
         raise CliError(f"--width must be between 0 and {MAX_WIDTH}, got {width}")
 
 
-def check_dask(address: str | None, timeout: float, stderr: TextIO) -> str | None:
+def check_dask(address: str | None, timeout: float) -> str | None:
     """``--dask`` and ``--dask-timeout`` (``score`` and ``meteor stream``), before any work.
 
     Returns the address to connect to (None without ``--dask``): ``local:N`` with more
-    workers than this process's CPUs is capped at them, saying so on ``stderr``.
+    workers than this process's CPUs is capped at them, saying so on stderr.
 
     Raises:
         CliError: an empty or malformed address (a port out of range, a scheme other
@@ -228,7 +228,7 @@ def check_dask(address: str | None, timeout: float, stderr: TextIO) -> str | Non
         raise CliError(f"--dask: {exc}") from None
     cpus = default_workers()
     if n_local is not None and n_local > cpus:
-        stderr.write(
+        sys.stderr.write(
             f"meteor: note: --dask {address} asks for {n_local:,} worker processes, more than "
             f"the {cpus} CPU(s) this process may use; using local:{cpus}\n"
         )
@@ -241,9 +241,7 @@ def check_seed(seed: int) -> None:
         raise CliError(f"--seed must be a whole number from 0 to 2**128 - 1, got {seed}")
 
 
-def check_bootstrap_work(
-    n_samples: int, n_segments: int, n_systems: int, limit: int = DEFAULT_MAX_BOOTSTRAP_WORK
-) -> None:
+def check_bootstrap_work(n_samples: int, n_segments: int, n_systems: int, limit: int) -> None:
     """Refuse a bootstrap whose total work exceeds ``limit`` (before any scoring).
 
     Work counts one unit per segment drawn per resample, per system, and twice per
@@ -272,7 +270,6 @@ _KINDS = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a directory"),
 )
 
 
@@ -283,14 +280,7 @@ def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
     Every such file is an input (:func:`input_paths`): no output may name it, by any name
     (:func:`check_outputs`), and :func:`check_inputs` checks each before any work.
     """
-    flags = {}
-    for action in parser._actions:
-        if action.dest in what:
-            longest = max(action.option_strings, key=len) if action.option_strings else action.dest
-            flags[action.dest] = longest
-    missing = set(what) - set(flags)
-    if missing:  # pragma: no cover - a programming error in a parser
-        raise ValueError(f"no option for {', '.join(sorted(missing))}")
+    flags = {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.dest in what}
     declared = tuple((dest, flags[dest], kind) for dest, kind in what.items())
     parser.set_defaults(_input_files=declared)
 
@@ -314,8 +304,8 @@ def input_paths(args: argparse.Namespace) -> list[str]:
 def check_inputs(args: argparse.Namespace) -> None:
     """Check every file the command reads, before any work (every command):
 
-    * each that exists is a regular file (:func:`check_input_file`: a FIFO with no writer
-      would hang, a device never end; a missing file is named by its reader);
+    * each that exists is a regular file (:func:`check_input_file`; a missing file is
+      named by its reader);
     * the same file (by device and inode: a link or another spelling of it too) is not
       given twice to one option (``--hyp x.tsv --hyp x.tsv`` would score every system
       twice, under two names);
@@ -385,10 +375,9 @@ def read_input(
 ) -> tuple[str, bytes]:
     """``(display name, bytes)`` of an input; ``-`` is stdin (once).
 
-    Only regular files are read by name (:func:`check_input_file`): a FIFO blocks until
-    some writer comes, a device may never end, and a virtual file (``/proc``, ``/sys``)
-    reports size 0 while it has content; pipe such input in as stdin instead.  A file
-    over ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
+    Only regular files are read by name (:func:`check_input_file`), and no virtual file
+    (``/proc``, ``/sys``: size 0 with content); pipe such input in as stdin instead.  A
+    file over ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
     bytes and refused when there are more.
 
     Raises:
@@ -681,10 +670,7 @@ def write_record(
 ) -> None:
     """Print the record to stdout: ``record()`` as one JSON object with ``--format json``,
     else ``text()``."""
-    if args.format == "json":
-        out_text = json_text(record())
-    else:
-        out_text = text()
+    out_text = json_text(record()) if args.format == "json" else text()
     with atomic_output("-") as out:
         out.write(out_text + "\n")
 

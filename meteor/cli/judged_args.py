@@ -1,28 +1,18 @@
 """What ``meteor correlate`` and ``meteor tune`` share: the judged tables they read
-(``--hyp``, ``--ref``), how they run (``--workers``, ``--input-format``, ``--progress``,
-``--format``) and how they print their one record.
+(``--hyp``, ``--ref``) and how they run (``--workers``, ``--input-format``, ``--progress``,
+``--format``).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from meteor.cli import files as cli_io
-from meteor.cli.files import progress_bar, write_record
 from meteor.cli.numbers import real_number
 from meteor.errors import shown
 
-__all__ = [
-    "add_darr_options",
-    "add_input_options",
-    "add_run_options",
-    "progress_bar",
-    "read_tables",
-    "workers",
-    "write_record",
-]
+__all__ = ["add_darr_options", "add_input_options", "add_run_options", "read_tables", "workers"]
 
 Files = list[tuple[str, bytes]]
 
@@ -75,5 +65,5 @@ def read_tables(args: argparse.Namespace, stdin_used: list[bool]) -> tuple[Files
 def workers(args: argparse.Namespace) -> int:
     """``--workers`` capped at the CPUs this process may use (saying so on stderr); 1 when
     not given."""
-    n = cli_io.cap_workers(args.workers, sys.stderr)
+    n = cli_io.cap_workers(args.workers)
     return n if n is not None else 1

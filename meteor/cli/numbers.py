@@ -26,10 +26,6 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 _SPECIAL = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 
 
-def _digits(text: str) -> int:
-    return sum(c.isdigit() for c in text)
-
-
 def whole_number(text: str) -> int:
     """A whole number written with the digits 0-9 (optionally signed), at most
     :data:`MAX_DIGITS` digits.
@@ -41,9 +37,10 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"invalid int value: {shown(text)} (a whole number written with the digits 0-9)"
         )
-    if _digits(text) > MAX_DIGITS:
+    digits = sum(c.isdigit() for c in text)
+    if digits > MAX_DIGITS:
         raise argparse.ArgumentTypeError(
-            f"got a number of {_digits(text):,} digits ({text[:20]}…); at most {MAX_DIGITS}"
+            f"got a number of {digits:,} digits ({text[:20]}…); at most {MAX_DIGITS}"
         )
     return int(text)
 

@@ -5,7 +5,6 @@ files (each only once complete, :func:`meteor.cli.files.atomic_output`).
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -29,6 +28,7 @@ __all__ = [
     "print_segments",
     "print_text",
     "print_tsv",
+    "score_lines",
     "write_files",
 ]
 
@@ -109,8 +109,18 @@ def na_number(x: float | None, digits: int = 4) -> str:
     return "n/a" if x is None or x != x else f"{x:.{digits}f}"
 
 
-def _fmt(x: float, width: int) -> str:
-    return "nan" if math.isnan(x) else f"{x:.{width}f}"
+def score_lines(
+    r: Any, n_segments: int, w: int, prefix: str = "", cis: Sequence[str] = ("", "")
+) -> str:
+    """The two summary lines of a system (a :class:`CorpusResult`, or ``meteor stream``'s
+    summary): the corpus score and its breakdown, the mean of segment scores, to ``w``
+    decimals, each followed by its interval in ``cis``."""
+    return (
+        f"{prefix}METEOR corpus score (summed statistics) = {r.score:.{w}f}{cis[0]}"
+        f"  P {r.precision:.{w}f} R {r.recall:.{w}f} Fmean {r.fmean:.{w}f}"
+        f" frag {r.frag:.{w}f} penalty {r.penalty:.{w}f} segments {n_segments:,}\n"
+        f"{prefix}mean of segment scores                 = {r.mean_segment_score:.{w}f}{cis[1]}\n"
+    )
 
 
 def print_text(
@@ -127,23 +137,12 @@ def print_text(
     pad = max(len(n) for n in results) if many else 0
     signature = ""
     for name, res in results.items():
-        prefix = f"{name:<{pad}}  " if many else ""
         ci = intervals.get(name)
-        corpus_ci, mean_ci = (
-            (f" [95% CI {_fmt(i.low, w)}, {_fmt(i.high, w)}]" for i in (ci.corpus, ci.mean_segment))
-            if ci
-            else ("", "")
-        )
-        out.write(
-            f"{prefix}METEOR corpus score (summed statistics) = {_fmt(res.score, w)}{corpus_ci}"
-            f"  P {_fmt(res.precision, w)} R {_fmt(res.recall, w)} Fmean {_fmt(res.fmean, w)}"
-            f" frag {_fmt(res.frag, w)} penalty {_fmt(res.penalty, w)}"
-            f" segments {len(res.segments):,}\n"
-        )
-        out.write(
-            f"{prefix}mean of segment scores                 = "
-            f"{_fmt(res.mean_segment_score, w)}{mean_ci}\n"
-        )
+        cis = ["", ""]
+        if ci:
+            cis = [f" [95% CI {i.low:.{w}f}, {i.high:.{w}f}]" for i in (ci.corpus, ci.mean_segment)]
+        prefix = f"{name:<{pad}}  " if many else ""
+        out.write(score_lines(res, len(res.segments), w, prefix, cis))
         signature = res.signature
     for c in comparisons:
         d, m = c.corpus, c.mean_segment

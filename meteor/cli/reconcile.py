@@ -10,12 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from meteor.analysis.reconcile import (
-    MAX_ORDERS,
-    Reconciliation,
-    group_label,
-    reconcile,
-)
+from meteor.analysis.reconcile import MAX_ORDERS, Reconciliation, group_label, reconcile
 from meteor.cli import files as cli_io
 from meteor.cli.files import CliError, write_record
 from meteor.io.read import load_corpus

@@ -347,9 +347,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         cli_io.check_outputs(targets, inputs)
     if images:
         say("drawing the figures with Chromium")
-    drawn = (
-        figure_images(figures, images) if images else {}
-    )  # before any file: an error leaves none
+    # every image before any file: an error leaves no file
+    drawn = figure_images(figures, images) if images else {}
     out.mkdir(exist_ok=True)
     cli_io.check_outputs(targets, inputs)
     for path in write_report(rep, str(out), formats, drawn):

@@ -9,7 +9,6 @@ exit status 2).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from meteor.aligners import aligner_names
@@ -278,7 +277,7 @@ def check_score_args(args: argparse.Namespace) -> list[str]:
     if args.max_bootstrap_work < 1:
         raise CliError(f"--max-bootstrap-work must be at least 1, got {args.max_bootstrap_work}")
     cli_io.check_seed(args.seed)
-    args.dask = cli_io.check_dask(args.dask, args.dask_timeout, sys.stderr)
+    args.dask = cli_io.check_dask(args.dask, args.dask_timeout)
     if args.explain and not (args.jsonl or args.format == "jsonl"):
         raise CliError("--explain adds a field to JSONL segment records: add --jsonl OUT")
     return notes

@@ -141,7 +141,7 @@ def format_text(r: SpanReport) -> str:
             )
     lines.append("")
     lines += [f"{s.preset}: {s.signature}" for s in r.settings]
-    return "\n".join(x for x in lines)
+    return "\n".join(lines)
 
 
 def cmd_spans(args: argparse.Namespace) -> int:
@@ -169,7 +169,7 @@ def cmd_spans(args: argparse.Namespace) -> int:
     names = [n for n, _ in settings]
     if len(set(names)) != len(names):
         raise CliError(f"two settings share a name: {', '.join(names)}; give each its own")
-    with judged_args.progress_bar(args, "scoring") as bar:
+    with cli_io.progress_bar(args, "scoring") as bar:
         report = span_report(
             spans,
             [refs[a.system, a.seg_id] for a in spans.annotations],
@@ -180,5 +180,5 @@ def cmd_spans(args: argparse.Namespace) -> int:
             workers=judged_args.workers(args),
             progress=bar,
         )
-    judged_args.write_record(args, report.to_dict, lambda: format_text(report))
+    cli_io.write_record(args, report.to_dict, lambda: format_text(report))
     return 0

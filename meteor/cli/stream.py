@@ -40,8 +40,10 @@ from meteor.cli.files import (
     one_line_warnings,
     writes_stdout,
 )
+from meteor.cli.output import score_lines
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.io.lines import InputWarning, detect_format
+from meteor.io.progress import ProgressBar
 from meteor.metric import Meteor, jar_text
 from meteor.runners.cluster.client import DEFAULT_TIMEOUT, connect
 from meteor.runners.cluster.inputs import check_files, iter_segments
@@ -75,16 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{one_line(str(exc))}); please report it\n"
         )
         return EXIT_SCORING
-    r, w = summary, args.width
     out = sys.stderr if args.jsonl and writes_stdout(args.jsonl) else sys.stdout
-    print(
-        f"METEOR corpus score (summed statistics) = {r.score:.{w}f}  P {r.precision:.{w}f} "
-        f"R {r.recall:.{w}f} Fmean {r.fmean:.{w}f} frag {r.frag:.{w}f} "
-        f"penalty {r.penalty:.{w}f} segments {r.n_segments:,}",
-        file=out,
-    )
-    print(f"mean of segment scores                 = {r.mean_segment_score:.{w}f}", file=out)
-    print(f"signature: {r.signature}", file=out)
+    out.write(score_lines(summary, summary.n_segments, args.width))
+    out.write(f"signature: {summary.signature}\n")
     return 0
 
 
@@ -144,7 +139,7 @@ def _check(args: argparse.Namespace) -> Meteor:
             f"--partition-size must be from 1 to {MAX_PARTITION_SIZE:,}, got "
             f"{args.partition_size:,}"
         )
-    args.dask = check_dask(args.dask, args.dask_timeout, sys.stderr)
+    args.dask = check_dask(args.dask, args.dask_timeout)
     for path, what in [(args.hyp, "hypothesis"), *((r, "reference") for r in args.ref)]:
         check_input_file(path, what)
     if args.jsonl is not None:  # never an input, its folder writable
@@ -166,11 +161,7 @@ def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
             with p.open("rb") as fh:
                 if has_bom(fh.read(3)):
                     print(f"meteor: note: {bom_notice(p.name, kept=True)}", file=sys.stderr)
-    bar = None
-    if args.progress or sys.stderr.isatty():
-        from meteor.io.progress import ProgressBar
-
-        bar = ProgressBar(sys.stderr, hyp.name)
+    bar = ProgressBar(sys.stderr, hyp.name) if args.progress or sys.stderr.isatty() else None
     totals = StreamTotals(meteor)
     # The writer of every output (meteor.cli.files): a temporary file renamed at the end.
     jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)

@@ -144,7 +144,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         ]
     files = [(name, hashlib.sha256(data).hexdigest()) for name, data in hyp_files + ref_files]
     workers = judged_args.workers(args)
-    with judged_args.progress_bar(args, "tuning") as bar:
+    with cli_io.progress_bar(args, "tuning") as bar:
         result = tune(
             judged,
             preset=args.preset,
@@ -170,5 +170,5 @@ def cmd_tune(args: argparse.Namespace) -> int:
         sys.stderr.write(format_text(result) + "\npreset file: stdout\n")
         return 0
     preset_line = f"\npreset file: {cli_io.visible(args.out)}" if args.out else ""
-    judged_args.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
+    cli_io.write_record(args, result.to_dict, lambda: format_text(result) + preset_line)
     return 0

@@ -40,8 +40,8 @@ def label_columns(files: Iterable[tuple[str, bytes | str]]) -> list[str]:
     :func:`meteor.analysis.buckets.label_buckets`): every TSV/CSV/JSONL column that is not
     the hypothesis, a reference, the system or the segment id, in first-seen order."""
     out: dict[str, None] = {}
-    for name, header, _rows in _tables(files):
-        hyp, refs, system, seg_id = columns(name, header)
+    for _name, header, _rows in _tables(files):
+        hyp, refs, system, seg_id = columns(header)
         known = {hyp, system, seg_id, *refs}
         for col in header:
             if col not in known:
@@ -61,7 +61,7 @@ def read_labels(files: Iterable[tuple[str, bytes | str]], column: str) -> dict[s
         if column not in header:
             continue
         found = True
-        _, _, sys_col, id_col = columns(name, header)
+        _, _, sys_col, id_col = columns(header)
         per_system: dict[str, int] = {}
         for line, row in rows:
             if id_col is not None:

@@ -27,10 +27,8 @@ from typing import Any
 from meteor.errors import InputError as InputError
 from meteor.io.lines import (
     FORMATS,
-    LINE_BREAK,
     MAX_BYTES,
     MAX_SEGMENTS,
-    Format,
     InputWarning,
     check_size,
     decode,
@@ -45,8 +43,6 @@ __all__ = [
     "MAX_BYTES",
     "MAX_SEGMENTS",
     "Corpus",
-    "Format",
-    "LINE_BREAK",
     "InputError",
     "InputWarning",
     "SegmentTable",
@@ -275,20 +271,20 @@ def _system_names(hyp_tables: Sequence[SegmentTable]) -> list[list[str]]:
 
 def _ref_sources(
     hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[SegmentTable]
-) -> list[tuple[str, tuple[str, ...], tuple[tuple[str, ...], ...], bool]]:
-    """``(description, ids, references per id, from a hypothesis table)`` per source."""
+) -> list[tuple[str, tuple[str, ...], tuple[tuple[str, ...], ...]]]:
+    """``(description, ids, references per id)`` per source of references."""
     out = []
     for table in hyp_tables:
         if table.refs is not None:
-            out.append((f"the references in {table.name}", table.ids, table.refs, True))
+            out.append((f"the references in {table.name}", table.ids, table.refs))
     for table in ref_tables:
         if table.refs is not None:
-            out.append((f"reference file {table.name}", table.ids, table.refs, False))
+            out.append((f"reference file {table.name}", table.ids, table.refs))
         else:
             # A table with only a hyp-like column given as reference: use its texts.
             for k, (_, texts) in enumerate(table.systems):
                 ids = table.ids_of(k)
-                out.append((f"reference file {table.name}", ids, tuple((x,) for x in texts), False))
+                out.append((f"reference file {table.name}", ids, tuple((x,) for x in texts)))
     return out
 
 
@@ -343,7 +339,7 @@ def _load_positional(
             file=origin[1],
             system=origin[2],
         )
-    merged = tuple(tuple(r for _, _, rs, _ in sources for r in rs[k]) for k in range(n))
+    merged = tuple(tuple(r for _, _, rs in sources for r in rs[k]) for k in range(n))
     ids = hyp_tables[0].ids if hyp_tables and hyp_tables[0].systems else None
     return Corpus(
         tuple(systems),
@@ -369,22 +365,22 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
         else ""
     )
     # The segments: every id the references give; each reference source covers them all.
-    first_what, first_ids, _, _ = sources[0]
-    order = id_order(x for _, ids, _, _ in sources for x in ids)
-    for what, ids, _, _ in sources:
+    first_what = sources[0][0]
+    order = id_order(x for _, ids, _ in sources for x in ids)
+    for what, ids, _ in sources:
         if len(ids) != len(set(ids)):
             dup = [x for x, c in Counter(ids).items() if c > 1]
             raise InputError(f"{what} repeats segment id(s) {some_ids(dup)}; each may appear once")
         missing = set(order).difference(ids)
         if missing:
-            other = next(w for w, i, _, _ in sources if not missing.isdisjoint(i))
+            other = next(w for w, i, _ in sources if not missing.isdisjoint(i))
             raise InputError(
                 f"{what} has no reference for segment id(s) "
                 f"{some_ids(x for x in order if x in missing)} that {other} has{hint}"
             )
     position = {x: k for k, x in enumerate(order)}
     per_id: list[list[str]] = [[] for _ in order]
-    for _, ids, refs, _ in sources:
+    for _, ids, refs in sources:
         for x, rs in zip(ids, refs, strict=True):
             per_id[position[x]].extend(rs)
     if not order:

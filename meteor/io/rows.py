@@ -15,7 +15,7 @@ import functools
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from meteor.errors import InputError
@@ -33,20 +33,14 @@ Row = tuple[int, dict[str, Any]]  # (line number, fields)
 
 
 def table_rows(
-    data: bytes | str,
-    name: str,
-    kind: str,
-    raw_limit: int,
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
+    data: bytes | str, name: str, kind: str, raw_limit: int
 ) -> tuple[list[str], list[Row]]:
     """The header and the ``(line, row)`` rows of a TSV, CSV or JSONL table (``kind``, as
-    :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows); a JSONL
-    ``{"type": "corpus"}`` line naming ``hyp_field`` or one of ``ref_fields`` is a row."""
+    :func:`~meteor.io.lines.detect_format` says; at most ``raw_limit`` rows)."""
     text = decode(data, name)
     if kind in ("tsv", "csv"):
         return tsv_table(text, name, raw_limit, kind)
-    return jsonl_table(text, name, raw_limit, hyp_field, ref_fields)
+    return jsonl_table(text, name, raw_limit)
 
 
 def tsv_table(text: str, name: str, limit: int, kind: str) -> tuple[list[str], list[Row]]:
@@ -215,32 +209,14 @@ def csv_rows(
         ) from None
 
 
-def _text_field(key: str, hyp_field: str | None, ref_fields: Sequence[str] | None) -> bool:
-    """``key`` names a hypothesis or reference field (the defaults or those given)."""
-    if key == hyp_field or (ref_fields is not None and key in ref_fields):
-        return True
-    return key.lower() in HYP_NAMES or REF_COLUMN.match(key) is not None
-
-
-def jsonl_table(
-    text: str,
-    name: str,
-    limit: int,
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-) -> tuple[list[str], list[Row]]:
+def jsonl_table(text: str, name: str, limit: int) -> tuple[list[str], list[Row]]:
     lines = enumerate(split_lines(text, name, limit=limit), start=1)
-    rows = list(jsonl_rows(lines, name, hyp_field, ref_fields))
+    rows = list(jsonl_rows(lines, name))
     header = list(dict.fromkeys(key for _, obj in rows for key in obj))
     return header, rows
 
 
-def jsonl_rows(
-    lines: Iterable[tuple[int, str]],
-    name: str,
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-) -> Iterator[Row]:
+def jsonl_rows(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Row]:
     """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily.
 
     Only the Meteor 1.5 harness's ``{"type": "corpus"}`` summary (no hyp/ref field) is
@@ -250,7 +226,7 @@ def jsonl_rows(
     for k, line in lines:
         obj = _jsonl_object(line, name, k)
         if obj.get("type") == "corpus" and not any(
-            _text_field(key, hyp_field, ref_fields) for key in obj
+            key.lower() in HYP_NAMES or REF_COLUMN.match(key) for key in obj
         ):
             skipped.append(k)  # the Meteor 1.5 harness's final summary line
             continue

@@ -31,7 +31,6 @@ __all__ = [
     "numeric_columns",
     "read_pairs",
     "read_scores",
-    "table_rows",
 ]
 
 #: ``{column: {(system, segment id): value}}``
@@ -74,8 +73,6 @@ def keyed_rows(
     header: Sequence[str],
     rows: list[tuple[int, dict[str, Any]]],
     limit: int,
-    system_field: str | None = None,
-    id_field: str | None = None,
     *,
     need_id: bool = True,
 ) -> Iterator[tuple[str, str, int, dict[str, Any]]]:
@@ -86,8 +83,8 @@ def keyed_rows(
     Raises:
         InputError: (``need_id``) a row without the id column's field, as the corpus reader.
     """
-    sys_col = pick_column(header, system_field, SYSTEM_NAMES, "system", name)
-    id_col = pick_column(header, id_field, ID_NAMES, "segment id", name)
+    sys_col = pick_column(header, SYSTEM_NAMES)
+    id_col = pick_column(header, ID_NAMES)
     for system, sys_rows in by_system(name, rows, sys_col, limit):
         for k, (line, row) in enumerate(sys_rows, start=1):
             seg = id_text(row[id_col], name, line, id_col) if id_col in row else str(k)
@@ -97,14 +94,7 @@ def keyed_rows(
 
 
 def read_scores(
-    data: bytes | str,
-    name: str,
-    columns: Sequence[str],
-    *,
-    fmt: str | None = None,
-    system_field: str | None = None,
-    id_field: str | None = None,
-    limit: int = MAX_SEGMENTS,
+    data: bytes | str, name: str, columns: Sequence[str], *, fmt: str | None = None
 ) -> ScoreColumns:
     """Read ``columns`` of a table as numbers, keyed by ``(system, segment id)``.
 
@@ -119,14 +109,14 @@ def read_scores(
             f"{name}: a plain-text file has no columns; give a TSV, CSV or JSONL file with "
             f"the column(s) {', '.join(map(repr, columns))}"
         )
-    header, rows = table_rows(data, name, kind, limit * 50 + 1)
+    header, rows = table_rows(data, name, kind, MAX_SEGMENTS * 50 + 1)
     for col in columns:
         if col not in header:
             raise InputError(f"{name}: no column {col!r}; columns: {', '.join(header)}")
     out: ScoreColumns = {col: {} for col in columns}
     bad: dict[str, list[str]] = {col: [] for col in columns}
     first_line: dict[tuple[str, str], int] = {}
-    for system, seg, line, row in keyed_rows(name, header, rows, limit, system_field, id_field):
+    for system, seg, line, row in keyed_rows(name, header, rows, MAX_SEGMENTS):
         if first_line.setdefault((system, seg), line) != line:
             raise InputError(
                 f"{name}: system {system!r} segment id {seg!r} is on lines "
@@ -217,17 +207,14 @@ def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[
                     f"{len(header)} ({' '.join(header)})"
                 )
             rows.append((k, dict(zip(header, fields, strict=True))))
-    cols = [
-        pick_column(header, None, names, "", name)
-        for names in (_PAIR_ID, _PAIR_BETTER, _PAIR_WORSE)
-    ]
+    cols = [pick_column(header, names) for names in (_PAIR_ID, _PAIR_BETTER, _PAIR_WORSE)]
     if any(c is None for c in cols):
         raise InputError(
             f"{name}: a pairwise judgement file needs the columns seg_id, better_system and "
             f"worse_system (or WMT's SID, BETTER, WORSE); columns: {', '.join(header) or 'none'}"
         )
     id_col, better_col, worse_col = (str(c) for c in cols)
-    lp_col = pick_column(header, None, ("lp",), "", name)
+    lp_col = pick_column(header, ("lp",))
     lps = {str(row.get(lp_col, "")) for _, row in rows} if lp_col else set()
     if len(lps) > 1:
         raise InputError(

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import Literal
 
 from meteor.errors import InputError
 from meteor.io.lines import decode, split_lines
@@ -139,9 +139,6 @@ class ErrorSpan:
     def rank(self) -> int:
         """0 for no error (No-error, Neutral), 1 Minor (and QE ``BAD``), 2 Major, 3 Critical."""
         return SEVERITY_RANK[self.severity.lower()]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

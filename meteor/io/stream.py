@@ -135,7 +135,7 @@ def iter_file(
     if kind == "jsonl":
         with file.chunks() as chunks:
             rows = jsonl_rows(iter_lines(chunks, name, **_line_limit(max_chars, kind)), name)
-            yield from _segments(name, rows, [], role, kind, max_chars, fixed=False)
+            yield from _segments(name, rows, [], role, max_chars, fixed=False)
         return
     yield from _table_segments(file, kind, role, max_chars)
 
@@ -164,7 +164,7 @@ def _table_segments(
     first = next(rows_in, None)
     header = header_row(name, first[1] if first else None, kind)
     rows = ((k, tsv_row(name, k, c, header, kind)) for k, c in rows_in)
-    yield from _segments(name, rows, header, role, kind, max_chars, fixed=True)
+    yield from _segments(name, rows, header, role, max_chars, fixed=True)
 
 
 def _segments(
@@ -172,7 +172,6 @@ def _segments(
     rows: Iterable[tuple[int, dict[str, Any]]],
     header: list[str],
     role: Role,
-    kind: str,
     max_chars: int | None,
     *,
     fixed: bool,
@@ -184,18 +183,18 @@ def _segments(
     sys_col: str | None = None
     refs_of: Callable[[int, dict[str, Any]], list[str]] | None = None
     if fixed:
-        hyp_col, ref_cols, sys_col, _ = columns(name, header)
+        hyp_col, ref_cols, sys_col, _ = columns(header)
         _check_table(name, header, hyp_col, ref_cols, role)
-        refs_of = ref_reader(name, ref_cols, kind)
+        refs_of = ref_reader(name, ref_cols)
     known = set(header)
     system: str | None = None
     for k, row in rows:
         if not fixed and not known.issuperset(row):
             header.extend(key for key in row if key not in known)
             known.update(row)
-            picked, ref_cols, sys_col, _ = columns(name, header)
+            picked, ref_cols, sys_col, _ = columns(header)
             hyp_col = hyp_col or picked  # once chosen, the hypothesis field stays
-            refs_of = ref_reader(name, ref_cols, kind)
+            refs_of = ref_reader(name, ref_cols)
         sys_name = system_of(name, k, row, sys_col)
         if system is None:
             check_system_name(sys_name, name, k if sys_col is not None else None)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from meteor.errors import InputError
 from meteor.io.lines import MAX_SEGMENTS, detect_format
-from meteor.io.scores import cell_number, numeric_columns, table_rows
+from meteor.io.rows import table_rows
+from meteor.io.scores import cell_number, numeric_columns
 
 __all__ = ["SystemScores", "read_system_scores"]
 
@@ -37,16 +38,14 @@ class SystemScores:
         return dict(self.scores)
 
 
-def read_system_scores(
-    data: bytes | str, name: str, column: str | None = None, *, fmt: str | None = None
-) -> SystemScores:
+def read_system_scores(data: bytes | str, name: str, column: str | None = None) -> SystemScores:
     """Read one score per system from ``column`` (default: the first numeric column).
 
     Raises:
         InputError: plain text, no ``system`` column, no (such) score column, a cell that
             is not a number, a system given twice, or no row.
     """
-    kind = detect_format(name, fmt)
+    kind = detect_format(name)
     if kind == "text":
         raise InputError(
             f"{name}: system scores need a table (TSV, CSV or JSONL) with a 'system' column "
@@ -57,7 +56,7 @@ def read_system_scores(
     if sys_col is None:
         raise InputError(f"{name}: no 'system' column; columns: {', '.join(header)}")
     if column is None:
-        numeric = [c for c in numeric_columns(data, name, fmt=kind) if c != sys_col]
+        numeric = [c for c in numeric_columns(data, name) if c != sys_col]
         if not numeric:
             raise InputError(f"{name}: no numeric score column; columns: {', '.join(header)}")
         column = numeric[0]

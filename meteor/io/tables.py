@@ -17,19 +17,8 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from meteor.errors import InputError
-from meteor.io.lines import (
-    MAX_SEGMENTS,
-    SURROGATE,
-    decode,
-    detect_format,
-    split_lines,
-)
-from meteor.io.rows import (
-    HYP_NAMES,
-    REF_COLUMN,
-    Row,
-    table_rows,
-)
+from meteor.io.lines import MAX_SEGMENTS, SURROGATE, decode, detect_format, split_lines
+from meteor.io.rows import HYP_NAMES, REF_COLUMN, Row, table_rows
 
 __all__ = ["SegmentTable", "id_order", "read_table"]
 
@@ -76,10 +65,6 @@ def read_table(
     *,
     fmt: str | None = None,
     role: Literal["hyp", "ref", "auto"] = "auto",
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-    system_field: str | None = None,
-    id_field: str | None = None,
     limit: int = MAX_SEGMENTS,
     keep_bom: bool = False,
 ) -> SegmentTable:
@@ -90,13 +75,8 @@ def read_table(
         name: the file name, used for the format, messages and the default system name.
         fmt: ``text``, ``tsv`` or ``jsonl``; by default from the extension.
         role: for plain text, whether the lines are hypotheses or references
-            (``auto`` means hypotheses).  Tables say it with their column names.
-        hyp_field: the hypothesis column/field (default: ``hyp``, ``hypothesis``, ``mt``
-            or ``translation``, whichever exists).
-        ref_fields: the reference columns/fields (default: ``ref``, ``ref2``, ``ref_3``…,
-            and a ``refs`` list in JSONL).
-        system_field: the system column (default ``system`` or ``sys`` if present).
-        id_field: the segment-id column (default ``seg_id``, ``id``… if present).
+            (``auto`` means hypotheses).  Tables say it with their column names
+            (:func:`columns`).
         limit: most segments accepted.
         keep_bom: a plain-text file's byte-order mark stays in its first line (as the
             Meteor 1.5 jar reads it); a table's header never keeps it.
@@ -115,10 +95,21 @@ def read_table(
         return SegmentTable(name, ((stem(name), tuple(lines)),), None, ids)
     # A long-form table holds several systems: cap the raw rows generously here and
     # the segments per system below.
-    header, rows = table_rows(data, name, kind, limit * _MAX_SYSTEMS + 1, hyp_field, ref_fields)
-    return _table_from_rows(
-        name, header, rows, hyp_field, ref_fields, system_field, id_field, kind, limit
-    )
+    header, rows = table_rows(data, name, kind, limit * _MAX_SYSTEMS + 1)
+    hyp_col, ref_cols, sys_col, id_col = columns(header)
+    if hyp_col is None and not ref_cols:
+        raise no_text_column(name, header)
+    group_list = by_system(name, rows, sys_col, limit)
+    refs_of = ref_reader(name, ref_cols) if ref_cols else None
+    systems: list[tuple[str, tuple[str, ...]]] = []
+    if hyp_col is not None:
+        systems = [
+            (s, tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows))
+            for s, sys_rows in group_list
+        ]
+    if id_col is not None:
+        return _keyed_table(name, group_list, systems, id_col, refs_of, limit)
+    return _positional_table(name, group_list, systems, refs_of)
 
 
 def stem(name: str) -> str:
@@ -129,18 +120,10 @@ def stem(name: str) -> str:
     return stem or "system"
 
 
-def pick_column(
-    header: Sequence[str], explicit: str | None, names: Sequence[str], what: str, name: str
-) -> str | None:
-    if explicit is not None:
-        if explicit not in header:
-            raise InputError(f"{name}: no {what} column {explicit!r}; columns: {', '.join(header)}")
-        return explicit
+def pick_column(header: Sequence[str], names: Sequence[str]) -> str | None:
+    """The first of ``names`` the header has (in any case), as the header spells it."""
     lower = {h.lower(): h for h in header}
-    for candidate in names:
-        if candidate in lower:
-            return lower[candidate]
-    return None
+    return next((lower[c] for c in names if c in lower), None)
 
 
 def _as_text(value: Any, name: str, line: int, column: str) -> str:
@@ -158,50 +141,14 @@ def _as_text(value: Any, name: str, line: int, column: str) -> str:
     )
 
 
-def _table_from_rows(
-    name: str,
-    header: list[str],
-    rows: list[Row],
-    hyp_field: str | None,
-    ref_fields: Sequence[str] | None,
-    system_field: str | None,
-    id_field: str | None,
-    kind: str,
-    limit: int,
-) -> SegmentTable:
-    """The rows of a TSV or JSONL file as a table, keyed when it has a segment-id column."""
-    hyp_col, ref_cols, sys_col, id_col = columns(
-        name, header, hyp_field, ref_fields, system_field, id_field
-    )
-    if hyp_col is None and not ref_cols:
-        raise no_text_column(name, header)
-    group_list = by_system(name, rows, sys_col, limit)
-    refs_of = ref_reader(name, ref_cols, kind) if ref_cols else None
-    systems: list[tuple[str, tuple[str, ...]]] = []
-    if hyp_col is not None:
-        systems = [
-            (s, tuple(hyp_of(name, line, row, hyp_col) for line, row in sys_rows))
-            for s, sys_rows in group_list
-        ]
-    if id_col is not None:
-        return _keyed_table(name, group_list, systems, id_col, refs_of, limit)
-    return _positional_table(name, group_list, systems, refs_of)
-
-
-def columns(
-    name: str,
-    header: Sequence[str],
-    hyp_field: str | None = None,
-    ref_fields: Sequence[str] | None = None,
-    system_field: str | None = None,
-    id_field: str | None = None,
-) -> tuple[str | None, list[str], str | None, str | None]:
-    """The columns of a header: hypothesis, references, system and segment id (or None)."""
+def columns(header: Sequence[str]) -> tuple[str | None, list[str], str | None, str | None]:
+    """The columns of a header: hypothesis (:data:`HYP_NAMES`), references (every
+    ``ref``-like column), system and segment id (each None when absent)."""
     return (
-        pick_column(header, hyp_field, HYP_NAMES, "hypothesis", name),
-        _ref_columns(name, header, ref_fields),
-        pick_column(header, system_field, SYSTEM_NAMES, "system", name),
-        pick_column(header, id_field, ID_NAMES, "segment id", name),
+        pick_column(header, HYP_NAMES),
+        [h for h in header if REF_COLUMN.match(h)],
+        pick_column(header, SYSTEM_NAMES),
+        pick_column(header, ID_NAMES),
     )
 
 
@@ -214,16 +161,6 @@ def no_text_column(name: str, header: Sequence[str]) -> InputError:
         name=name,
         columns=", ".join(header),
     )
-
-
-def _ref_columns(name: str, header: Sequence[str], ref_fields: Sequence[str] | None) -> list[str]:
-    """The reference columns: those named, or every ``ref``-like column of the header."""
-    if ref_fields is None:
-        return [h for h in header if REF_COLUMN.match(h)]
-    for r in ref_fields:
-        if r not in header:
-            raise InputError(f"{name}: no reference column {r!r}; columns: {', '.join(header)}")
-    return list(ref_fields)
 
 
 def by_system(
@@ -285,8 +222,9 @@ def _char_name(c: str) -> str:
 _RefReader = Callable[[int, dict[str, Any]], list[str]]
 
 
-def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
-    """``refs_of(line, row)``: the references of a row, column by column."""
+def ref_reader(name: str, ref_cols: Sequence[str]) -> _RefReader:
+    """``refs_of(line, row)``: the references of a row, column by column (a JSONL list
+    field gives each of its texts)."""
 
     def refs_of(line: int, row: dict[str, Any]) -> list[str]:
         out: list[str] = []
@@ -294,7 +232,7 @@ def ref_reader(name: str, ref_cols: Sequence[str], kind: str) -> _RefReader:
             if col not in row:
                 continue  # JSONL objects may leave a reference field out
             value = row[col]
-            if isinstance(value, list) and kind == "jsonl":
+            if isinstance(value, list):  # only a JSONL field is a list
                 out.extend(_as_text(v, name, line, col) for v in value)
             else:
                 out.append(_as_text(value, name, line, col))

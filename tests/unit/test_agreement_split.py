@@ -152,7 +152,8 @@ def test_correlate_and_tune_share_their_input_and_run_options() -> None:
 
 
 def test_group_labels_and_scores_key_the_rows_alike() -> None:
-    from meteor.io.scores import keyed_rows, read_scores, table_rows
+    from meteor.io.rows import table_rows
+    from meteor.io.scores import keyed_rows, read_scores
 
     data = b"system,hyp,doc,human\nA,x,d1,1\nA,y,d2,2\nB,z,d3,3\n"  # no seg_id: numbered
     labels = read_groups([("t.csv", data)], "doc", None)
