@@ -305,3 +305,20 @@ def test_stream_interrupted_mid_run_leaves_no_output(
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
     assert text.rstrip("\n").rsplit("\n", 1)[-1] == f"meteor: {word}"
     _no_output(tmp_path, out)
+
+
+def test_local_cluster_says_nothing_when_port_8787_is_taken() -> None:
+    """``--dask local:N`` beside another Dask (its dashboard on 8787): the scheduler takes
+    another port for its HTTP endpoint, and the user sees the scores, not distributed's
+    "Port 8787 is already in use" warning."""
+    held = socket.socket()
+    with contextlib.suppress(OSError):  # already taken by something else: just as good
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    try:
+        proc = _score("local:1")
+    finally:
+        held.close()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("METEOR corpus score (summed statistics) = 0."), proc.stdout
+    assert "already in use" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

@@ -18,6 +18,7 @@ import re
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
@@ -217,15 +218,20 @@ def _quiet_logs() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _local_cluster(n: int) -> Iterator[Client]:
+    """A local cluster of ``n`` one-thread worker processes, no dashboard.  Its scheduler's
+    HTTP endpoint asks for port 8787 and takes another when that is taken (by a user's own
+    Dask, say): distributed's warning about it is not the user's business here."""
     try:
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
     except Exception as exc:
         raise ClusterError(
             f"could not start {n} local Dask worker processes ({type(exc).__name__}: {exc})"
