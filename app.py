@@ -1,14 +1,12 @@
 """METEOR explorer: the navigation frame and the shared sidebar.
 
 Run with ``streamlit run app.py``. Pages live in ``pages/`` and are registered
-here (``st.navigation``); the Corpus page is registered when its file exists.
-The sidebar (interface language, language of the texts, preset and every
-parameter) is drawn on every page and bound to the URL, so a link restores it.
+here (``st.navigation``). The sidebar (interface language, language of the texts,
+preset and every parameter) is drawn on every page and bound to the URL, so a link
+restores it.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import streamlit as st
 
@@ -16,8 +14,6 @@ from pages._i18n import UI_LANGS, t
 from pages._settings import settings_sidebar
 from pages._url_params import check_query_params
 from pages._widgets import md_escape
-
-HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
@@ -37,11 +33,12 @@ def main() -> None:
         required=True,
     )
 
-    analyse = [st.Page("pages/inspect.py", title=t("page_inspect"), default=True)]
-    if (HERE / "pages" / "corpus.py").is_file():
-        analyse.append(st.Page("pages/corpus.py", title=t("page_corpus"), url_path="corpus"))
-    analyse.append(st.Page("pages/compare.py", title=t("page_compare"), url_path="compare"))
-    analyse.append(st.Page("pages/agreement.py", title=t("page_agreement"), url_path="agreement"))
+    analyse = [
+        st.Page("pages/inspect.py", title=t("page_inspect"), default=True),
+        st.Page("pages/corpus.py", title=t("page_corpus"), url_path="corpus"),
+        st.Page("pages/compare.py", title=t("page_compare"), url_path="compare"),
+        st.Page("pages/agreement.py", title=t("page_agreement"), url_path="agreement"),
+    ]
     learn = [st.Page("pages/learn.py", title=t("page_learn"), url_path="learn")]
 
     page = st.navigation({t("nav_analyse"): analyse, t("nav_learn"): learn})

@@ -17,13 +17,7 @@ from typing import Any
 import streamlit as st
 
 import meteor
-from meteor.analysis.agreement import (
-    Agreement,
-    Judged,
-    load_judged,
-    measure,
-    score_metrics,
-)
+from meteor.analysis.agreement import Agreement, Judged, load_judged, measure, score_metrics
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
 from meteor.analysis.tune import TuneResult, group_folds, tune
 from meteor.io.labels import read_groups
@@ -34,7 +28,7 @@ from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
-from pages._i18n import integer, interval, num, t
+from pages._i18n import integer, interval, num, signed, t
 from pages._settings import preset_values
 
 #: The bundled demo (a subset of WMT21 ru-en DA; meteor/data/agreement/README.md).
@@ -272,17 +266,15 @@ def fold_rows(result: TuneResult) -> list[dict[str, str]]:
 def param_rows(result: TuneResult) -> list[dict[str, str]]:
     """The best setting's α β γ δ and stage weights beside the base preset's."""
     p, b = result.params, result.base
-    rows = [
-        {t("agr_tune_col_param"): sym, t("agr_tune_col_tuned"): num(getattr(p, k), 4),
-         result.base_name: num(getattr(b, k), 4)}
-        for k, sym in agreement_figures.PARAM_SYMBOLS.items() if k in ("alpha", "beta", "gamma", "delta")
-    ]  # fmt: skip
     base_w = dict(b.weights)
-    return rows + [
-        {t("agr_tune_col_param"): f"w {m.value}", t("agr_tune_col_tuned"): num(w, 4),
-         result.base_name: num(base_w.get(m, 0.0), 4)}
-        for m, w in p.weights
-    ]  # fmt: skip
+    values = [
+        (sym, getattr(p, k), getattr(b, k)) for k, sym in agreement_figures.PARAM_SYMBOLS.items()
+    ]
+    values += [(f"w {m.value}", w, base_w.get(m, 0.0)) for m, w in p.weights]
+    return [
+        {t("agr_tune_col_param"): name, t("agr_tune_col_tuned"): num(x), result.base_name: num(y)}
+        for name, x, y in values
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -315,9 +307,7 @@ def comparison_rows(agreement: Agreement) -> list[dict[str, str]]:
         {
             "A": c.a,
             "B": c.b,
-            t("agr_col_delta"): "—"
-            if c.delta != c.delta
-            else ("+" if c.delta > 0 else "") + num(c.delta),
+            t("agr_col_delta"): signed(c.delta),
             t("agr_col_p"): num(c.p_value),
             t("agr_col_sig"): "✓" if c.p_value < 0.05 else "",
         }
@@ -350,8 +340,6 @@ def use_setting(preset: str, values: dict[str, float]) -> None:
         return
     ss["lang"] = PRESETS[preset].params.lang
     ss["preset"] = preset
-    for k, v in preset_values(preset).items():
-        ss[k] = v
-    for k, v in values.items():
-        ss[k] = float(v)
+    ss.update(preset_values(preset))
+    ss.update({k: float(v) for k, v in values.items()})
     ss["agr_used"] = (preset, dict(values))

@@ -33,12 +33,11 @@ from meteor.presets import PRESETS
 from meteor.runners.parallel import score_corpus
 from meteor.text.notices import BOM_TEXT, has_bom
 from meteor.types import CorpusResult, MeteorResult, Module
-from meteor.viz import figures
-from pages._i18n import Translator, fig_labels, freeze, integer, num, ui
+from pages._i18n import Translator, freeze, integer, ui
 from pages._input_messages import input_message, safe_name
 from pages._scoring import SHOWN_ERRORS
 from pages._settings import Setting, preset_values
-from pages._widgets import headline, plotly
+from pages._widgets import headline, show_link_view
 
 #: Resamples for the page's intervals and paired test (sacreBLEU's default).
 BOOTSTRAP_SAMPLES = 1000
@@ -458,8 +457,5 @@ def show_segment(
     keys = ("score", "precision", "recall", "frag", "chunks")
     for col, k in zip(st.columns(len(keys)), keys, strict=True):
         col.metric(t(k), head[k])
-    plotly(
-        figures.link_view(result.alignment, labels=fig_labels(), fmt=num),
-        key=f"{key}_links",
-    )
+    show_link_view(result.alignment, f"{key}_links")
     st.link_button(t("corpus_open_inspect"), inspect_link(result), icon="🔍")

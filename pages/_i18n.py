@@ -2,7 +2,7 @@
 
 :data:`STRINGS` (every page's strings) is read-only and each page reads it through its own
 :class:`Translator` over its own table, so a key cannot change meaning with the page that
-ran last; :func:`t`, :func:`num`, :func:`integer`, :func:`signed` and the stage, side and
+ran last; :data:`t`, :func:`num`, :func:`integer`, :func:`signed` and the stage, side and
 figure labels follow the interface language chosen in the sidebar (:func:`ui`).
 """
 
@@ -307,20 +307,6 @@ def ui() -> str:
     return v if v in UI_LANGS else "en"
 
 
-def lookup(table: Table, key: str, **kw: Any) -> str:
-    """``table[key]`` in the UI language (English when untranslated; the key when unknown)."""
-    entry = table.get(key)
-    if entry is None:
-        return key
-    s = entry.get(ui()) or entry["en"]
-    return s.format(**kw) if kw else s
-
-
-def t(key: str, **kw: Any) -> str:
-    """The shared UI string ``key`` (:data:`STRINGS`) in the UI language, formatted with ``kw``."""
-    return lookup(STRINGS, key, **kw)
-
-
 class Translator:
     """A page's ``t``: its own tables and :data:`STRINGS`, merged once (no key clash).
 
@@ -334,10 +320,20 @@ class Translator:
         self.table: Table = merged(STRINGS, *tables)
 
     def __call__(self, key: str, **kw: Any) -> str:
-        return lookup(self.table, key, **kw)
+        """``key`` in the UI language (English when untranslated; the key when unknown),
+        formatted with ``kw``."""
+        entry = self.table.get(key)
+        if entry is None:
+            return key
+        s = entry.get(ui()) or entry["en"]
+        return s.format(**kw) if kw else s
 
     def __contains__(self, key: object) -> bool:
         return key in self.table
+
+
+#: The shared UI strings (:data:`STRINGS`) in the UI language: ``t(key, **kw)``.
+t = Translator()
 
 
 def num(x: float | None, digits: int = 4) -> str:

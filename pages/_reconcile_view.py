@@ -18,11 +18,11 @@ from meteor.analysis.reconcile import Reconciliation
 from meteor.analysis.reconcile_reasons import ALIGNERS, Formatter, Reason
 from meteor.module_registry import Module
 from meteor.viz import figures
-from pages._i18n import STRINGS, fig_labels, integer, num, signed, t, ui
+from pages._i18n import STRINGS, integer, num, signed, t, ui
 from pages._offload import is_long
 from pages._scoring import SHOWN_ERRORS, Setting, shared_cache
 from pages._strings_reconcile import REASONS_RU
-from pages._widgets import md_escape, plotly, setting_md, table
+from pages._widgets import md_escape, plotly, setting_md, show_link_view, table
 
 #: The groups a reconciliation may name (meteor.analysis.reconcile_groups), translated here.
 GROUP_KEYS = (
@@ -145,9 +145,4 @@ def show_reconcile(hyp: str, refs: tuple[str, ...], a: Setting, a_name: str, bs:
             note = () if step.note_reason is None else (step.note_reason,)
             st.text("\n".join(map(reason_text, (*note, *step.reasons))))
     if result is not None and params is not None:
-        plotly(
-            figures.link_view(
-                result.alignment, weights=dict(params.weights), labels=fig_labels(), fmt=num
-            ),
-            key="rc_links",
-        )
+        show_link_view(result.alignment, "rc_links", weights=dict(params.weights))

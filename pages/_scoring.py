@@ -25,6 +25,7 @@ from meteor.memo import Sized
 from meteor.metric import Meteor
 from meteor.presets import PRESETS
 from meteor.resources import import_nltk
+from meteor.types import MeteorResult
 from pages._cache import APP_CACHE, load_once
 from pages._i18n import t
 from pages._offload import (
@@ -84,10 +85,6 @@ class Setting:
 
     def meteor(self) -> Meteor:
         return scorer(self.preset, self.overrides)
-
-    @property
-    def label(self) -> str:
-        return self.meteor().preset or "custom"
 
     def modules(self) -> list[str]:
         """The stages in order (the overrides', else the preset's), without building a scorer."""
@@ -168,7 +165,7 @@ def ensure_ready(m: Meteor) -> None:
         nonlocal bar
         if bar is None:
             bar = st.progress(0.0, text=t("loading"))
-        bar.progress(min(max(frac, 0.0), 1.0), text=f"{t('loading')} {msg}")
+        bar.progress(frac, text=f"{t('loading')} {msg}")  # load_once reports within 0..1
 
     try:
         load_once(key, m.prepare, show)
@@ -206,9 +203,15 @@ def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Ana
 
 
 @shared_cache
-def _explanation_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Explanation:
-    m = scorer(preset, overrides)
-    return explain(analyse(hyp, refs, preset, overrides).result, m)
+def _of_record(
+    job: Callable[[MeteorResult, Meteor], T],
+    hyp: str,
+    refs: tuple[str, ...],
+    preset: str,
+    overrides: str,
+) -> T:
+    """``job(record, scorer)`` on the pair's cached record (:func:`analyse`), kept per ``job``."""
+    return job(analyse(hyp, refs, preset, overrides).result, scorer(preset, overrides))
 
 
 def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explanation:
@@ -221,15 +224,7 @@ def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explan
     with shown_errors():
         if _offload(hyp, refs):
             return _offloaded("explanation", explain_pair, *args)
-        return _explanation_here(*args)
-
-
-@shared_cache
-def _stage_steps(
-    hyp: str, refs: tuple[str, ...], preset: str, overrides: str
-) -> tuple[walk.StageStep, ...]:
-    m = scorer(preset, overrides)
-    return walk.stage_steps(analyse(hyp, refs, preset, overrides).result, m)
+        return _of_record(explain, *args)
 
 
 def stage_steps_for(
@@ -237,7 +232,7 @@ def stage_steps_for(
 ) -> tuple[walk.StageStep, ...]:
     """Each enabled stage's candidates on the pair (cached like :func:`analyse`; errors shown)."""
     with shown_errors():
-        return _stage_steps(hyp, refs, setting.preset, setting.overrides)
+        return _of_record(walk.stage_steps, hyp, refs, setting.preset, setting.overrides)
 
 
 def analysis_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Analysis:

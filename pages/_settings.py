@@ -97,10 +97,8 @@ def preset_values(preset: str, params: Params | None = None) -> dict[str, Any]:
 def reset_params() -> None:
     """Callback: every parameter widget back to the chosen preset's value."""
     preset = st.session_state.get("preset")
-    if preset not in PRESETS:
-        return
-    for k, v in preset_values(preset).items():
-        st.session_state[k] = v
+    if preset in PRESETS:
+        st.session_state.update(preset_values(preset))
 
 
 def on_lang_change() -> None:
@@ -305,8 +303,7 @@ def apply_preset_file(data: bytes, where: str) -> str:
         raise ParamError(f"{where}: stage {unknown[0].value!r} is not offered for {p.lang}")
     ss["lang"] = p.lang
     ss["preset"] = base
-    for k, v in values.items():
-        ss[k] = v
+    ss.update(values)
     ss[PRESET_FILE_DOC] = data.decode("utf-8-sig")
     ss[PRESET_FILE_NAME] = loaded.name
     ss[PRESET_FILE_LANG] = p.lang
@@ -348,8 +345,9 @@ def _init_unbound(codes: list[str], vals: dict[str, Any]) -> None:
     ss = st.session_state
     _init_from_url("modules", codes, multi=True)
     _init_from_url("aligner", list(ALIGNERS), multi=False)
-    if [c for c in ss.get("modules", vals["modules"]) if c in codes] != ss.get("modules"):
-        ss["modules"] = [c for c in ss.get("modules", vals["modules"]) if c in codes]
+    kept = [c for c in ss.get("modules", vals["modules"]) if c in codes]
+    if kept != ss.get("modules"):
+        ss["modules"] = kept
     if ss.get("aligner") not in ALIGNERS:
         ss["aligner"] = vals["aligner"]
 
@@ -409,7 +407,7 @@ def _aligner_widgets(lang: str, vals: dict[str, Any]) -> None:
     st.number_input(
         t("beam_size"), 1, MAX_BEAM, int(vals["beam"]), 1, key="beam", bind="query-params"
     )
-    stemmers = list(get_language(lang).stemmers)
+    stemmers = list(stemmer_names(lang))
     st.selectbox(
         t("stemmer"),
         stemmers,
@@ -428,11 +426,11 @@ def current_setting() -> Setting:
     lang = ss.get("lang", "en")
     if lang not in ui_languages():
         lang = "en"
-    preset = ss.get("preset") or default_preset(lang)
+    preset = ss.get("preset")
     if preset not in PRESETS or PRESETS[preset].params.lang != lang:
         preset = default_preset(lang)
     vals = preset_values(preset)
-    got = {k: ss.get(k, vals.get(k)) for k in vals}
+    got = {k: ss.get(k, v) for k, v in vals.items()}
     known = {m.value: m for m in Module}
     mods = [known[c] for c in dict.fromkeys(got["modules"] or []) if c in known]
     over: dict[str, Any] = {

@@ -124,75 +124,8 @@ STRINGS = freeze(
         },
     }
 )
-t = Translator(STRINGS)
 
-
-def span_labels(labels: dict[str, str]) -> dict[str, str]:
-    """The link view's labels plus the human error marks', in the UI language."""
-    out = dict(labels)
-    for key in SPAN_LABELS_EN:
-        out[key] = t(f"fig_{key}" if key.startswith("cell_") else key, stage="{stage}")
-    for category in QE_CATEGORIES:
-        out[f"category_{category}"] = t(f"category_{category}")
-    return out
-
-
-def inspect_annotation(hyp: str) -> Annotation | None:
-    """The pair's human error spans from the URL (``None`` when it carries none, or bad
-    ones: then one warning says why)."""
-    values = st.query_params.get_all(PARAM)
-    if not values:
-        return None
-    try:
-        return annotation_from_strings(hyp, values)
-    except InputError as exc:
-        st.warning(with_detail(t("spans_bad", detail=DETAIL), exc))
-        return None
-
-
-#: Where a message's detail goes (:func:`with_detail`).
-DETAIL = "\0detail\0"
-
-
-def with_detail(text: str, exc: BaseException) -> str:
-    """``text`` (the UI's words, with :data:`DETAIL` for the reader's error) as Markdown:
-    the error worded in the UI language (:func:`pages._input_messages.input_message`:
-    Russian from its code; English, the library's line), names escaped."""
-    return md_fill(text, detail=input_message(exc))
-
-
-def show_cells(seg: SegmentSpans) -> None:
-    """The four cells under the score: tokens, their words (stage of matched errors), cost."""
-    st.subheader(t("spans_title"))
-    st.caption(t("spans_caption", raters=t("spans_union")))
-    rows: list[dict[str, Any]] = []
-    for cell in CELLS:
-        toks = [x for x in seg.tokens if x.cell == cell]
-        words = [
-            x.text + (f" ({module_label(x.stage)})" if cell == "matched_error" and x.stage else "")
-            for x in toks
-        ]
-        rows.append(
-            {
-                t("spans_col_cell"): t(f"cell_{cell}"),
-                t("spans_col_tokens"): integer(len(toks)),
-                t("spans_col_words"): " · ".join(words),
-                t("spans_col_cost"): signed(seg.cost[cell]) if seg.cost[cell] else num(0.0),
-            }
-        )
-    table(rows, "span_cells")
-    if seg.omissions:
-        st.caption(t("spans_omissions", n=integer(seg.omissions)))
-
-
-def link_figure(alignment: Alignment, seg: SegmentSpans, **options: Any) -> Any:
-    """The link view with the human spans on its hypothesis row (``options``: link_view's)."""
-    labels = span_labels(options.pop("labels", {}) or {})
-    return span_link_view(alignment, seg.tokens, labels=labels, **options)
-
-
-# --------------------------------------------------------------------------- Corpus
-
+# the Corpus page's strings
 _PAIRS_RU = "; метки должны идти парами <v>…</v>"
 _SEGMENT_RU = "гипотеза системы «{system}», сегмент «{seg_id}»"
 #: The skipped rows' notices in Russian (the fields of meteor.io.spans.SkippedRow.fields).
@@ -264,7 +197,101 @@ CORPUS_STRINGS = freeze(
         "spans_col_open": {"en": "Inspect", "ru": "Разбор"},
     }
 )
-ct = Translator(STRINGS, CORPUS_STRINGS)
+# the Agreement page's strings
+AGREEMENT_STRINGS = freeze(
+    {
+        "spans_agr_title": {
+            "en": "Human error spans: which setting leaves the errors unmatched",
+            "ru": "Ошибки, отмеченные людьми: какая настройка оставляет их без пары",
+        },
+        "spans_agr_caption": {
+            "en": "Per setting, token-level precision, recall and F1 of 'METEOR left it "
+            "unmatched' against 'people marked it an error' (Minor or worse, {raters}), "
+            "with 95% bootstrap intervals over segments; Δ F1 and p: paired bootstrap against "
+            "the first setting.",
+            "ru": "Для каждой настройки: точность, полнота и F1 на уровне слов — «METEOR "
+            "оставил слово без пары» против «люди отметили ошибку» (незначительная и выше, "
+            "{raters}), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
+            "парный бутстреп против первой настройки.",
+        },
+        "spans_col_setting": {"en": "setting", "ru": "настройка"},
+        "spans_col_errors": {"en": "error words", "ru": "слов с ошибкой"},
+        "spans_col_flagged": {"en": "unmatched", "ru": "без пары"},
+        "spans_col_both": {"en": "both", "ru": "оба"},
+        "spans_col_p": {"en": "precision", "ru": "точность"},
+        "spans_col_r": {"en": "recall", "ru": "полнота"},
+        "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
+    }
+)
+#: This module's ``t``: its three tables, then the shared ones (pages._i18n.STRINGS).
+t = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
+
+
+def span_labels(labels: dict[str, str]) -> dict[str, str]:
+    """The link view's labels plus the human error marks', in the UI language."""
+    out = dict(labels)
+    for key in SPAN_LABELS_EN:
+        out[key] = t(f"fig_{key}" if key.startswith("cell_") else key, stage="{stage}")
+    for category in QE_CATEGORIES:
+        out[f"category_{category}"] = t(f"category_{category}")
+    return out
+
+
+def inspect_annotation(hyp: str) -> Annotation | None:
+    """The pair's human error spans from the URL (``None`` when it carries none, or bad
+    ones: then one warning says why)."""
+    values = st.query_params.get_all(PARAM)
+    if not values:
+        return None
+    try:
+        return annotation_from_strings(hyp, values)
+    except InputError as exc:
+        st.warning(with_detail("spans_bad", exc))
+        return None
+
+
+#: Where a message's detail goes (:func:`with_detail`).
+DETAIL = "\0detail\0"
+
+
+def with_detail(key: str, exc: BaseException) -> str:
+    """The string ``key`` (its ``{detail}``: the reader's error) as Markdown: the error worded
+    in the UI language (:func:`pages._input_messages.input_message`: Russian from its code;
+    English, the library's line), names escaped."""
+    return md_fill(t(key, detail=DETAIL), detail=input_message(exc))
+
+
+def show_cells(seg: SegmentSpans) -> None:
+    """The four cells under the score: tokens, their words (stage of matched errors), cost."""
+    st.subheader(t("spans_title"))
+    st.caption(t("spans_caption", raters=t("spans_union")))
+    rows: list[dict[str, Any]] = []
+    for cell in CELLS:
+        toks = [x for x in seg.tokens if x.cell == cell]
+        words = [
+            x.text + (f" ({module_label(x.stage)})" if cell == "matched_error" and x.stage else "")
+            for x in toks
+        ]
+        rows.append(
+            {
+                t("spans_col_cell"): t(f"cell_{cell}"),
+                t("spans_col_tokens"): integer(len(toks)),
+                t("spans_col_words"): " · ".join(words),
+                t("spans_col_cost"): signed(seg.cost[cell]) if seg.cost[cell] else num(0.0),
+            }
+        )
+    table(rows, "span_cells")
+    if seg.omissions:
+        st.caption(t("spans_omissions", n=integer(seg.omissions)))
+
+
+def link_figure(alignment: Alignment, seg: SegmentSpans, **options: Any) -> Any:
+    """The link view with the human spans on its hypothesis row (``options``: link_view's)."""
+    labels = span_labels(options.pop("labels", {}) or {})
+    return span_link_view(alignment, seg.tokens, labels=labels, **options)
+
+
+# --------------------------------------------------------------------------- Corpus
 
 
 def rater_choice(key: str) -> RaterRule:
@@ -308,17 +335,17 @@ def show_read(spans: SpanSet) -> None:
     UI language) and a warning per skipped row, then how many more were skipped; file names
     and the user's text as they are (escaped).  A skipped row's notice is in the UI language
     (English: ``str(row)``, the library's)."""
-    parts = [ct("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
+    parts = [t("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
                 fmt=spans.format)]  # fmt: skip
     if spans.unjoined:
-        parts.append(ct("spans_unjoined", n=integer(spans.unjoined)))
+        parts.append(t("spans_unjoined", n=integer(spans.unjoined)))
     if spans.skipped:
-        parts.append(ct("spans_skipped", n=integer(spans.skipped)))
+        parts.append(t("spans_skipped", n=integer(spans.skipped)))
     st.caption(md_escape("; ".join(parts)))
     for row in spans.notices:
-        st.warning(md_escape(ct(f"spans_skip_{row.reason}", **row.fields())))
+        st.warning(md_escape(t(f"spans_skip_{row.reason}", **row.fields())))
     if spans.unlisted:
-        st.warning(md_escape(ct("spans_skip_more", n=integer(spans.unlisted))))
+        st.warning(md_escape(t("spans_skip_more", n=integer(spans.unlisted))))
 
 
 def corpus_annotations(corpus: Any) -> CorpusSpans:
@@ -335,24 +362,20 @@ def corpus_annotations(corpus: Any) -> CorpusSpans:
 
 
 def corpus_section(
-    results: dict[str, CorpusResult],
-    ids_of: Any,
-    params: Params,
-    link: Any,
-    uploaded: CorpusSpans,
+    results: dict[str, CorpusResult], ids_of: Any, params: Params, link: Any, uploaded: CorpusSpans
 ) -> None:
     """Corpus: an upload of annotations (read by :func:`corpus_annotations`) and the rater
     rule; then this setting's span numbers and the segments sorted by disagreement, each
     one click from Inspect (``link(result)``: its URL; ``ids_of(system)``: the seg ids)."""
-    st.subheader(ct("spans_corpus_title"))
+    st.subheader(t("spans_corpus_title"))
     st.file_uploader(
-        ct("spans_upload"),
+        t("spans_upload"),
         accept_multiple_files=True,
         key=CORPUS_FILES,
         max_upload_size=MAX_BYTES // 1_000_000,  # the readers' own limit, as the corpus files'
     )
     if uploaded.error is not None:
-        st.error(with_detail(ct("spans_error", detail=DETAIL), uploaded.error))
+        st.error(with_detail("spans_error", uploaded.error))
         return
     spans = uploaded.spans
     if spans is None:
@@ -371,13 +394,13 @@ def corpus_section(
             anns.append(ann)
             rows.append(
                 {
-                    ct("rp_col_system"): name,
-                    ct("spans_col_seg"): seg_id,
-                    ct("spans_col_disagree"): seg.disagreement,
-                    ct("spans_col_blind"): seg.counts["unmatched_ok"],
-                    ct("spans_col_unseen"): seg.counts["matched_error"],
-                    ct("spans_col_seen"): seg.counts["unmatched_error"],
-                    ct("hypothesis"): r.hyp,
+                    t("rp_col_system"): name,
+                    t("spans_col_seg"): seg_id,
+                    t("spans_col_disagree"): seg.disagreement,
+                    t("spans_col_blind"): seg.counts["unmatched_ok"],
+                    t("spans_col_unseen"): seg.counts["matched_error"],
+                    t("spans_col_seen"): seg.counts["unmatched_error"],
+                    t("hypothesis"): r.hyp,
                     "open": with_spans(link(r), ann),
                 }
             )
@@ -385,73 +408,46 @@ def corpus_section(
         return
     o = setting_table("", "", count_spans(records, anns, raters), n_samples=0).overall
     st.caption(
-        ct(
+        t(
             "spans_table_caption",
-            raters=ct(f"spans_rule_{raters}"),
+            raters=t(f"spans_rule_{raters}"),
             n=integer(len(rows)),
             p=num(o.precision.value),
             r=num(o.recall.value),
             f=num(o.f1.value),
         )
     )
-    st.caption(ct("spans_sorted"))
-    rows.sort(key=lambda row: -row[ct("spans_col_disagree")])
+    st.caption(t("spans_sorted"))
+    rows.sort(key=lambda row: -row[t("spans_col_disagree")])
     table(
         rows,
         "corpus_span_rows",
         column_config={
             "open": st.column_config.LinkColumn(
-                ct("spans_col_open"), display_text=ct("rp_open"), width="small"
+                t("spans_col_open"), display_text=t("rp_open"), width="small"
             )
         },
         # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
         # (tests/browser/test_browser_spans_corpus.py)
         column_order=[
-            ct("rp_col_system"),
-            ct("spans_col_seg"),
+            t("rp_col_system"),
+            t("spans_col_seg"),
             "open",
-            *(ct(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
-            *(ct(c) for c in ("spans_col_seen", "hypothesis")),
+            *(t(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
+            *(t(c) for c in ("spans_col_seen", "hypothesis")),
         ],
     )
 
 
 # --------------------------------------------------------------------------- Agreement
 
-AGREEMENT_STRINGS = freeze(
-    {
-        "spans_agr_title": {
-            "en": "Human error spans: which setting leaves the errors unmatched",
-            "ru": "Ошибки, отмеченные людьми: какая настройка оставляет их без пары",
-        },
-        "spans_agr_caption": {
-            "en": "Per setting, token-level precision, recall and F1 of 'METEOR left it "
-            "unmatched' against 'people marked it an error' (Minor or worse, {raters}), "
-            "with 95% bootstrap intervals over segments; Δ F1 and p: paired bootstrap against "
-            "the first setting.",
-            "ru": "Для каждой настройки: точность, полнота и F1 на уровне слов — «METEOR "
-            "оставил слово без пары» против «люди отметили ошибку» (незначительная и выше, "
-            "{raters}), с 95% бутстреп-интервалами по сегментам; Δ F1 и p — "
-            "парный бутстреп против первой настройки.",
-        },
-        "spans_col_setting": {"en": "setting", "ru": "настройка"},
-        "spans_col_errors": {"en": "error words", "ru": "слов с ошибкой"},
-        "spans_col_flagged": {"en": "unmatched", "ru": "без пары"},
-        "spans_col_both": {"en": "both", "ru": "оба"},
-        "spans_col_p": {"en": "precision", "ru": "точность"},
-        "spans_col_r": {"en": "recall", "ru": "полнота"},
-        "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
-    }
-)
-at_ = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
-
 
 def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]) -> None:
     """Agreement with people: an upload of annotations of the judged corpus's hypotheses,
     then the per-setting span table (:func:`meteor.analysis.spans_table.span_report`)."""
-    st.subheader(at_("spans_agr_title"))
+    st.subheader(t("spans_agr_title"))
     files = st.file_uploader(
-        at_("spans_upload"),
+        t("spans_upload"),
         accept_multiple_files=True,
         key="agr_spans",
         max_upload_size=MAX_BYTES // 1_000_000,
@@ -463,7 +459,7 @@ def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]
     try:
         spans = read_spans(data, corpus)
     except InputError as exc:
-        st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
+        st.error(with_detail("spans_error", exc))
         return
     show_read(spans)
     refs = {
@@ -483,20 +479,20 @@ def agreement_section(corpus: Any, presets: Any, lang: str, key: tuple[Any, ...]
             ),
         )
     except SHOWN_ERRORS as exc:  # a setting that cannot run here: one line, no traceback
-        st.error(with_detail(at_("spans_error", detail=DETAIL), exc))
+        st.error(with_detail("spans_error", exc))
         return
-    st.caption(at_("spans_agr_caption", raters=at_(f"spans_rule_{report.raters}")))
+    st.caption(t("spans_agr_caption", raters=t(f"spans_rule_{report.raters}")))
     diffs = {b: f"{signed(c.difference)} ({num(c.p_value, 3)})" for _, b, c in report.comparisons}
     rows = [
         {
-            at_("spans_col_setting"): s.preset,
-            at_("spans_col_errors"): integer(s.overall.error_tokens),
-            at_("spans_col_flagged"): integer(s.overall.flagged),
-            at_("spans_col_both"): integer(s.overall.flagged_errors),
-            at_("spans_col_p"): interval(s.overall.precision, 3),
-            at_("spans_col_r"): interval(s.overall.recall, 3),
+            t("spans_col_setting"): s.preset,
+            t("spans_col_errors"): integer(s.overall.error_tokens),
+            t("spans_col_flagged"): integer(s.overall.flagged),
+            t("spans_col_both"): integer(s.overall.flagged_errors),
+            t("spans_col_p"): interval(s.overall.precision, 3),
+            t("spans_col_r"): interval(s.overall.recall, 3),
             "F1": interval(s.overall.f1, 3),
-            at_("spans_col_dF1"): diffs.get(s.preset, ""),
+            t("spans_col_dF1"): diffs.get(s.preset, ""),
         }
         for s in report.settings
     ]

@@ -16,10 +16,11 @@ import plotly.io as pio
 import streamlit as st
 
 from meteor.presets import PRESETS
-from meteor.types import MeteorResult
+from meteor.types import Alignment, MeteorResult
+from meteor.viz import figures
 from meteor.viz.style import standalone
 from pages._cache import APP_CACHE
-from pages._i18n import integer, num, t, ui
+from pages._i18n import fig_labels, integer, num, t, ui
 from pages._input_messages import safe_name
 
 #: Streamlit's dataframe: pixels per row (header included) and of the border.
@@ -28,7 +29,7 @@ ROW_PX, BORDER_PX = 35, 3
 
 def headline(result: MeteorResult) -> dict[str, str]:
     """The record's score, P, R, Fmean, frag, penalty, chunks and matches, formatted,
-    by their label key (:func:`t` gives the label)."""
+    by their label key (``t`` gives the label)."""
     s = result.stats
     return {
         "score": num(result.score),
@@ -112,17 +113,10 @@ def setting_md(label: str) -> str:
 def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
     """``build()``'s figure, kept once for every session per ``key`` and UI language.
 
-    Stored in :data:`APP_CACHE` ready to show (Russian separators set), and never
-    changed afterwards: ``st.plotly_chart`` sends a copy (``Figure.to_dict``).
+    Stored in :data:`APP_CACHE` ready to show (:func:`localized`), and never changed
+    afterwards: ``st.plotly_chart`` sends a copy (``Figure.to_dict``).
     """
-
-    def make() -> Any:
-        fig = build()
-        if ui() == "ru":
-            fig.update_layout(separators=", ")
-        return fig
-
-    return APP_CACHE.get(("figure", ui(), *key), make)
+    return APP_CACHE.get(("figure", ui(), *key), lambda: localized(build()))
 
 
 def localized(fig: Any) -> Any:
@@ -138,6 +132,12 @@ def plotly(fig: Any, key: str) -> None:
     """Show a figure (:func:`localized`)."""
     fig = localized(fig)
     st.plotly_chart(fig, key=key, width="stretch", config={"displaylogo": False})
+
+
+def show_link_view(alignment: Alignment, key: str, **options: Any) -> None:
+    """Show an alignment's link view (:func:`meteor.viz.figures.link_view`, labels and numbers
+    in the UI language; ``options``: the figure's own, e.g. ``weights``)."""
+    plotly(figures.link_view(alignment, labels=fig_labels(), fmt=num, **options), key=key)
 
 
 def chart_points(fig: Any, key: str) -> list[Any]:

@@ -23,7 +23,7 @@ from pages._settings import (
     preset_description,
     preset_setting,
 )
-from pages._widgets import headline, md_escape, plotly, setting_md, table
+from pages._widgets import headline, md_escape, plotly, setting_md, show_link_view, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -119,7 +119,7 @@ def attempt(hyp: str, refs: tuple[str, ...], setting: Setting) -> Analysis | str
 def setting_label(setting: Setting) -> str:
     """``preset`` or ``preset+custom`` (the signature's name), also for an invalid setting."""
     try:
-        return setting.label
+        return setting.meteor().preset or "custom"
     except SHOWN_ERRORS:
         return f"{setting.preset}+custom"
 
@@ -185,7 +185,6 @@ for name, got in attempts:
 runs = [(name, got) for name, got in attempts if not isinstance(got, str)]
 if not runs:
     st.stop()
-labels = fig_labels()
 
 # -- score table, then one row per setting: each link view keeps the page's width -----
 st.subheader(t("table_title"))
@@ -205,12 +204,7 @@ for name, an in runs:
                   num(an.result.score))  # fmt: skip
         c2.caption(t("stages_of", order=stage_order(an.params.modules)))
         c2.code(an.result.signature, language=None, wrap_lines=True)
-        plotly(
-            figures.link_view(
-                an.result.alignment, weights=dict(an.params.weights), labels=labels, fmt=num
-            ),
-            key=f"cmp_links_{name}",
-        )
+        show_link_view(an.result.alignment, f"cmp_links_{name}", weights=dict(an.params.weights))
 
 # -- A vs each other setting: the matches only one side has ------------------------------
 a = attempts[0][1]
@@ -247,7 +241,6 @@ def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare_se
 
 st.subheader(t("sens_title"))
 plotly(
-    figures.sensitivity_figure(shared_curves(runs), labels=labels, fmt=num),
-    key="cmp_sens",
+    figures.sensitivity_figure(shared_curves(runs), labels=fig_labels(), fmt=num), key="cmp_sens"
 )
 st.caption(t("sens_caption"))

@@ -509,10 +509,7 @@ with tabs["compare"]:
             st.warning(t("corpus_no_common", a=safe_name(name_a), b=safe_name(name_b)))
         else:
             st.caption(
-                t(
-                    "corpus_paired_all",
-                    n=integer(pb.n_segments),
-                )
+                t("corpus_paired_all", n=integer(pb.n_segments))
                 if pb.all_segments
                 else t(
                     "corpus_paired_on",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from meteor.analysis.explain import parts as explain
@@ -11,23 +9,13 @@ from meteor.analysis.explain import walkthrough as walk
 from meteor.params import Params
 from meteor.presets import DEFAULT_PRESET
 from meteor.types import Match
-from meteor.viz import figures
 from pages._frame import require_frame
-from pages._i18n import (
-    Translator,
-    fig_labels,
-    freeze,
-    integer,
-    module_label,
-    num,
-    side_label,
-    ui,
-)
+from pages._i18n import Translator, freeze, integer, module_label, num, side_label, ui
 from pages._match_details import DETAIL_STRINGS, detail_text
 from pages._pair import EXAMPLES, EXAMPLES_RU, load_pair, require_pair
 from pages._scoring import analysis_for, stage_steps_for
 from pages._settings import current_setting, preset_setting, sync_url
-from pages._widgets import md_escape, plotly, score_card, table
+from pages._widgets import md_escape, score_card, show_link_view, table
 
 require_frame()  # before any output: a deep link to a fresh server skips app.py
 
@@ -272,7 +260,6 @@ a = analysis_for(hyp, refs, setting)
 r = a.result
 p = a.params
 steps = stage_steps_for(hyp, refs, setting)
-labels = fig_labels()
 weights = dict(p.weights)
 
 options = ["tokens"] + [f"stage:{s.module.value}" for s in steps] + ["align", "chunks", "formula"]
@@ -284,11 +271,6 @@ def step_label(n: int, opt: str) -> str:
     if opt.startswith("stage:"):
         return t("step_stage", n=n, stage=module_label(opt.split(":", 1)[1]))
     return t(f"step_{opt}", n=n)
-
-
-def show_links(**kw: Any) -> None:
-    """The step's link view of the pair (one key: each step replaces the figure)."""
-    plotly(figures.link_view(r.alignment, labels=labels, fmt=num, **kw), key="learn_fig")
 
 
 def positions(m: Match) -> str:
@@ -337,7 +319,7 @@ sync_url("step", step, "tokens")
 
 if step == "tokens":
     st.markdown(t("tokens_text", how=tokenisation(p), delta=num(p.delta, 2)))
-    show_links(matches=(), mark_unmatched=False)
+    show_link_view(r.alignment, "learn_fig", matches=(), mark_unmatched=False)
     table(
         [
             {
@@ -370,7 +352,7 @@ elif step.startswith("stage:"):
             chosen=integer(len(s.chosen)),
         )
     )
-    show_links(matches=(), candidates=so_far)
+    show_link_view(r.alignment, "learn_fig", matches=(), candidates=so_far)
     if s.candidates:
         table(
             [
@@ -398,7 +380,9 @@ elif step == "align":
     else:
         st.markdown(t(f"align_{p.aligner}", n=integer(len(cands))))
     all_cands = [m for s in steps for m in s.candidates]
-    show_links(matches=r.matches, candidates=all_cands, weights=weights)
+    show_link_view(
+        r.alignment, "learn_fig", matches=r.matches, candidates=all_cands, weights=weights
+    )
     table(
         [
             {
@@ -416,7 +400,7 @@ elif step == "align":
     st.caption(t("numbered_from_1"))
 elif step == "chunks":
     st.markdown(t("chunks_text", c=integer(r.stats.chunks), m=integer(r.stats.hyp_word_matches)))
-    show_links(weights=weights)
+    show_link_view(r.alignment, "learn_fig", weights=weights)
     words_h, words_r = r.alignment.hyp_words, r.alignment.ref_words
     table(
         [
