@@ -119,6 +119,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The xdist groups of ``--dist loadgroup`` (pyproject.toml): a test file's tests on one
+    worker (its module fixtures start once), and every browser test on one worker, one at
+    a time: two Streamlit servers and two Chromiums drawing at once on a 2-core machine
+    made waits for a drawn figure time out now and then."""
+    for item in items:
+        browser = item.get_closest_marker("browser") is not None
+        item.add_marker(
+            pytest.mark.xdist_group("browser" if browser else item.nodeid.split("::")[0])
+        )
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("shared_data") is not None:
         _shared_missing()
