@@ -29,7 +29,7 @@ kernel's, of its largest process) at N and 2N; target ≤ 350 MB for ``meteor-1.
 
 ``--workers-memory 1 2 3 4`` also runs ``meteor score --workers K`` on the 2N segments (for
 ``K`` above the CPUs, which the CLI caps, the library's ``score_corpus(workers=K)``) and
-samples the whole process tree every 20 ms (``bench_meteor15.tree_mem_kb``): the peak of
+samples the whole process tree every 20 ms (``common.tree_memory``): the peak of
 its summed PSS (pages shared by the forked workers divided among them: the memory-mapped
 paraphrase index, the tables inherited from the parent) per K, and what each worker more
 adds to it (target ≤ +50 MB a worker).
@@ -46,7 +46,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import JAR, ROOT, SHARED, beam_search, jar_pairs, python_path
+from common import JAR, ROOT, SHARED, beam_search, jar_pairs, python_path, run_cold
 
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
@@ -311,9 +311,6 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
     ``score_corpus(..., workers=K)`` runs instead (the same pool, not capped), so that what
     each worker adds can be measured on a 2-core machine (memory, not speed).
     """
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_meteor15 import run
-
     size = 2 * args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-workers-"))
     h, r = tmp / "hyp.txt", tmp / "ref.txt"
@@ -332,7 +329,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
             script = WORKERS_SCRIPT.format(root=str(ROOT))
             cmd = [sys.executable, "-c", script, str(h), str(r), str(k)]
             label = f"score_corpus(workers={k}) (> {cpus} CPUs)"
-        wall, pss, rss, _ = run(cmd, env=env, cwd=ROOT)
+        wall, _cpu, pss, rss, _out = run_cold(cmd, env=env, cwd=ROOT)
         more = f"; {pss - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
         print(f"  {label}: {pss:.0f} MB PSS, {rss:.0f} MB RSS, {wall:.1f} s{more}")
         before = (k, pss)
