@@ -58,6 +58,12 @@ CACHE_FOLDER = "baselines"
 CHUNK = 400
 #: Below this many segments the baselines are scored in this process.
 MIN_PARALLEL_ROWS = 500
+#: Baselines whose statistics are another's first numbers when each segment has one
+#: reference: sacreBLEU's CHRF appends chrF++'s word n-gram statistics after the
+#: character n-grams' (the same ``extract_all_char_ngrams``), and only with several
+#: references does its best-reference choice read them.  So chrF beside chrF++ costs no
+#: second pass over the n-grams.
+CHAR_PART = {"chrf": "chrf++"}
 
 # ------------------------------------------------------------------ sacreBLEU
 
@@ -74,11 +80,11 @@ def _metrics(name: str) -> tuple[Any, Any]:
 
 
 def _segment_task(
-    name: str, hyps: Sequence[str], ref_ids: Sequence[int], refs: Sequence[Sequence[str]]
-) -> tuple[list[list[int]], list[float]]:
-    """sacreBLEU's statistics and ``sentence_score`` of each segment (a worker's task):
-    segment ``k``'s references are ``refs[ref_ids[k]]`` (the distinct reference sets of a
-    chunk: the systems' outputs of one source share theirs).
+    names: Sequence[str], hyps: Sequence[str], ref_ids: Sequence[int], refs: Sequence[Sequence[str]]
+) -> list[tuple[list[list[int]], list[float]]]:
+    """sacreBLEU's statistics and ``sentence_score`` of each segment (a worker's task) for
+    each baseline of ``names``: segment ``k``'s references are ``refs[ref_ids[k]]`` (the
+    distinct reference sets of a chunk: the systems' outputs of one source share theirs).
 
     sacreBLEU's own steps, each reference set read once: ``_cache_references`` extracts
     the references' n-grams (one entry per set; ``None`` pads a set with fewer references,
@@ -86,14 +92,21 @@ def _segment_task(
     segment, and ``_extract_corpus_statistics`` reads each hypothesis against it — what
     ``sentence_score`` does for one segment before ``_aggregate_and_compute`` of its one
     row of statistics (``tests/unit/test_baselines.py`` holds the scores equal to
-    ``sentence_chrf``/``sentence_bleu``, and summed statistics to ``corpus_score``)."""
-    sentence, _ = _metrics(name)  # its own: the reference cache is set on it (threads)
+    ``sentence_chrf``/``sentence_bleu``, and summed statistics to ``corpus_score``).
+    The first name's statistics are extracted; a second (:data:`CHAR_PART`: chrF beside
+    chrF++, one reference per segment) takes its share of them."""
+    sentence, _ = _metrics(names[0])  # its own: the reference cache is set on it (threads)
     width = max(len(r) for r in refs)
     streams = [[r[i] if i < len(r) else None for r in refs] for i in range(width)]
     cached = sentence._cache_references(streams)
     sentence._ref_cache = [cached[k] for k in ref_ids]
     stats = sentence._extract_corpus_statistics(list(hyps), None)
-    return stats, [sentence._aggregate_and_compute([row]).score for row in stats]
+    out = []
+    for name in names:
+        metric = sentence if name == names[0] else _metrics(name)[0]
+        rows = stats if name == names[0] else [row[: 3 * metric.char_order] for row in stats]
+        out.append((rows, [metric._aggregate_and_compute([row]).score for row in rows]))
+    return out
 
 
 def _configured_signature(name: str) -> str:
@@ -243,22 +256,27 @@ def _score(
         chunks[-1].append(r)
         size += len(rows)
     tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-    places: list[tuple[str, list[int]]] = []  # (baseline, the rows of the task)
-    for name in names:
-        for chunk in chunks:
-            rows = [row for r in chunk for row in groups[r]]
-            ref_ids = [k for k, r in enumerate(chunk) for _ in groups[r]]
-            tasks.append((_segment_task, (name, [hyps[i] for i in rows], ref_ids, chunk)))
-            places.append((name, rows))
+    places: list[tuple[tuple[str, ...], list[int]]] = []  # (baselines, the rows of the task)
+    for chunk in chunks:
+        rows = [row for r in chunk for row in groups[r]]
+        ref_ids = [k for k, r in enumerate(chunk) for _ in groups[r]]
+        one_ref = all(len(r) == 1 for r in chunk)
+        shared = {n for n in names if one_ref and CHAR_PART.get(n) in names}
+        for name in names:
+            if name not in shared:
+                together = (name, *(n for n in shared if CHAR_PART[n] == name))
+                tasks.append((_segment_task, (together, [hyps[i] for i in rows], ref_ids, chunk)))
+                places.append((together, rows))
     segs = {name: [math.nan] * len(hyps) for name in names}
     stats: dict[str, list[Any]] = {name: [None] * len(hyps) for name in names}
     done: set[int] = set()
 
     def finished(k: int, value: Any) -> None:
-        name, rows = places[k]
-        for row, row_stats, score in zip(rows, *value, strict=True):
-            stats[name][row] = row_stats
-            segs[name][row] = score
+        together, rows = places[k]
+        for name, (name_stats, scores) in zip(together, value, strict=True):
+            for row, row_stats, score in zip(rows, name_stats, scores, strict=True):
+                stats[name][row] = row_stats
+                segs[name][row] = score
         done.add(k)
         if progress is not None:
             progress(

@@ -151,3 +151,14 @@ def test_variable_references_are_sacrebleus_own(cache: Path) -> None:
         assert list(got[name].segment) == segment, name
         assert list(got[name].system) == system, name
         assert len(set(segment)) > 3 and len(set(system)) == 3  # the check can tell them apart
+
+
+@pytest.mark.parametrize("names", [("chrf",), ("chrf++", "chrf"), ("chrf", "bleu")])
+def test_chrf_alone_or_beside_chrf_plus_is_sacrebleus_own(
+    judged: Judged, cache: Path, names: tuple[str, ...]
+) -> None:
+    """chrF takes chrF++'s character statistics when both are asked for (one reference a
+    segment), and extracts its own otherwise: the same numbers either way, in any order."""
+    expected = _expected(judged)
+    for m in score_metrics(judged, baselines=names, workers=1):
+        assert (list(m.segment), list(m.system)) == expected[m.name]
