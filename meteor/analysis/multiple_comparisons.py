@@ -10,10 +10,9 @@
   Bonferroni does and rejects at least as much.  Ties keep their input order (the
   adjusted values of tied p-values are equal either way).
 
-These are the values of statsmodels' ``multipletests(method="holm" | "bonferroni")``;
-statsmodels is not a dependency and ``scipy.stats`` has neither (its
-``false_discovery_control`` is Benjamini–Hochberg), hence this short module.  A NaN
-p-value (an untested pair) is left NaN and does not count in ``m``.
+These are the values of statsmodels' ``multipletests(method="holm" | "bonferroni")``
+(statsmodels is not a dependency; ``scipy.stats`` has neither).  A NaN p-value (an
+untested pair) is left NaN and does not count in ``m``.
 """
 
 from __future__ import annotations
