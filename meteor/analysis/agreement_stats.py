@@ -326,20 +326,10 @@ def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
 def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
     """``(i, j, item)``: every pair of rows ``i < j`` of the same item."""
     order = np.argsort(items, kind="stable")
-    bounds = np.flatnonzero(np.diff(items[order])) + 1
-    ii: list[Array] = []
-    jj: list[Array] = []
-    for group in np.split(order, bounds):
-        if len(group) < 2:
-            continue
-        a, b = np.triu_indices(len(group), k=1)
-        ii.append(group[a])
-        jj.append(group[b])
-    if not ii:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    i = np.concatenate(ii)
-    j = np.concatenate(jj)
+    groups = np.split(order, np.flatnonzero(np.diff(items[order])) + 1)
+    tri = [(g, *np.triu_indices(len(g), k=1)) for g in groups]
+    i = np.concatenate([g[a] for g, a, _ in tri])
+    j = np.concatenate([g[b] for g, _, b in tri])
     return i, j, items[i]
 
 
@@ -596,9 +586,8 @@ def bootstrap_system(
         fast = kendall_b_samples(human, *order_codes(metric), np.arange(len(human)), draws)
         if fast is not None:
             return fast
-    return np.array([fn(human[idx], metric[idx]) for idx in draws], dtype=np.float64).reshape(
-        n_samples
-    )
+    out = np.array([fn(human[idx], metric[idx]) for idx in draws], dtype=np.float64)
+    return out.reshape(n_samples)
 
 
 def _zscore(x: Array) -> Array:

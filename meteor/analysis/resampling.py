@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -39,9 +39,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # statistics as a matrix
 # ---------------------------------------------------------------------------
-_STATS_FIELDS = tuple(f.name for f in fields(Stats))
-
-
 def _stats_row_of(s: Stats, width: int) -> list[int]:
     """The fields in order, each per-module tuple ``width`` (``len(module_order())``) wide."""
     vecs = (
@@ -82,7 +79,7 @@ def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Par
         )
         for s in segments
     ]
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(_STATS_FIELDS) - 4 + 4 * width)
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), 7 + 4 * width)
 
 
 #: Most multiply-adds per matrix product in :func:`integer_product`: OpenBLAS runs a
@@ -172,13 +169,7 @@ class Interval:
         return cls(value, float(np.mean(finite)) if len(finite) else math.nan, low, high, level)
 
     def to_dict(self) -> dict[str, float]:
-        return {
-            "value": self.value,
-            "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
-            "level": self.level,
-        }
+        return asdict(self)
 
 
 def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tuple[float, float]:
