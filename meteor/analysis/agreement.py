@@ -229,13 +229,10 @@ def measure(
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
-    With pairwise judgements only (``judged.human`` None) the measures are the τ-like
-    on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
-    ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
-
-    ``official`` (:mod:`meteor.analysis.system_level`): official human system scores
-    against ``all_rows``' system scores (the metrics over every output; default
-    ``metrics``).  A ``judged.system_only`` corpus has only the system level.
+    With pairwise judgements only the measures are the τ-like on the pairs and there is no
+    system level; a ``judged.system_only`` corpus has only the system level.  ``official``:
+    official human system scores against ``all_rows``' system scores (the metrics over
+    every output; default ``metrics``).
     """
     check_darr_threshold(darr_threshold)
     if judged.system_only and official is None:
@@ -273,11 +270,13 @@ def measure(
     out: list[MetricAgreement] = []
     for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):
         segment = segments[k] if segments else ()
-        system = (
-            ()
-            if sys_human is None
-            else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
-        )
+        system: tuple[tuple[str, Estimate], ...] = ()
+        if sys_human is not None:  # Pearson and Kendall with the human system scores
+            n = len(sys_human)
+            system = tuple(
+                (key, system_estimate(fn, sys_human, sys_scores, n_bootstrap, seed, level, n))
+                for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b))
+            )
         rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
         out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
     comparisons = _comparisons(
@@ -365,17 +364,6 @@ def _segment_estimates(
     return tuple((key, segment_estimate(key, data, scores, draws, level)) for key in keys)
 
 
-def _system_estimates(
-    human: np.ndarray, scores: np.ndarray, n_bootstrap: int, seed: int, level: float
-) -> tuple[tuple[str, Estimate], ...]:
-    """Pearson and Kendall of one metric's system scores with the systems' mean human
-    scores, each with its interval."""
-    return tuple(
-        (key, system_estimate(fn, human, scores, n_bootstrap, seed, level, len(human)))
-        for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b))
-    )
-
-
 def _comparisons(
     metrics: Sequence[MetricScores],
     test_measure: str,
@@ -430,27 +418,21 @@ def correlate(
     """Score ``judged`` with every metric asked for and measure each one's agreement.
 
     Args:
-        judged: the corpus and its human scores (:func:`load_judged`, or built directly).
-        presets: METEOR presets to compare.
-        params: further METEOR settings, by label.
-        baselines: any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes).
-        columns: metric columns of ``judged`` to compare (default: all).
+        presets, params, baselines, columns: the metrics: METEOR presets, METEOR settings
+            by label, any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes), metric
+            columns of ``judged`` (default: all).
         lang: the language for the presets (default: each preset's).
-        workers: processes for METEOR and the baselines (``None``: every CPU).
-        progress: ``progress(fraction, message)`` while scoring.
+        workers: processes (``None``: every CPU).
         preset_files: preset files (``meteor tune --out``), labelled by their name.
-        allow_edited_presets: load preset files edited by hand (their settings do not match
-            their digest), with a warning (:func:`meteor.presets.parse_preset_file`).
-        options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
-            ``darr_threshold``: DARR pairs differ by this or more (WMT: 25 on raw
-            DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
-            coverage, seed); ``n_permutations``: permutations of each pairwise test
-            (``0``: none run); ``test_measure``: the segment-level measure tested (a key
-            of ``MEASURES``); ``sided``: ``two`` (default) or ``one`` (mt-metrics-eval's
-            reading, in the direction observed) for PERM-BOTH and Williams' test.
+        allow_edited_presets: load preset files whose settings do not match their digest,
+            with a warning (:func:`meteor.presets.parse_preset_file`).
+        options: :class:`MeasureOptions`: ``darr_threshold`` (WMT: 25 on raw DA);
+            ``n_bootstrap``, ``level``, ``seed`` of the intervals; ``n_permutations`` of
+            each pairwise test (``0``: none); ``test_measure``: a key of ``MEASURES``;
+            ``sided``: ``two`` or ``one`` (mt-metrics-eval's reading, in the direction
+            observed) for PERM-BOTH and Williams' test.
         system_scores: official human system scores (WMT's ``sys`` file) against each
-            metric's system score over every output, as the metric defines it
-            (:mod:`meteor.analysis.system_level`).
+            metric's system score over every output (:mod:`meteor.analysis.system_level`).
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.

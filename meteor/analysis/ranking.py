@@ -390,14 +390,11 @@ def rank_systems(
     """Rank the systems, test every pair (bootstrap and randomisation), cluster them.
 
     Args:
-        results: each system's scored corpus (scored once, with ``params``).
-        params: the settings they were scored with.
+        results: each system's scored corpus, scored with ``params``.
         ids: each system's segment ids (pairs are then tested on the ids both have);
-            without it every system must have the same segments in the same order.
-        n_samples: bootstrap resamples; ``trials``: randomisation trials (10,000).
-        seed: seed of every resampling; ``level``: interval level; ``alpha``: test level.
-        test: the test that decides significance, ``"ar"`` (approximate randomisation)
-            or ``"bootstrap"`` (paired bootstrap); the other is shown beside it.
+            without, every system has the same segments in the same order.
+        test: the test that decides significance, ``"ar"`` or ``"bootstrap"``; the other
+            is shown beside it.
         correction: ``"holm"``, ``"bonferroni"`` or ``"none"`` over the pairwise tests.
         progress: called with a short line per step.
     """

@@ -206,8 +206,7 @@ def search(
     ]
     values = _evaluate(space, rows, key, [base, *grid])
     tried = len(values)
-    finite = np.where(np.isfinite(values), values, -np.inf)
-    k = int(np.argmax(finite))
+    k = int(np.argmax(np.where(np.isfinite(values), values, -np.inf)))
     best, best_value = ([base, *grid][k], float(values[k]))
     if progress is not None:
         progress(0.3, f"grid: {tried:,} points, best {best_value:.4f}")
