@@ -212,7 +212,8 @@ def _kernel(t: _Terms, pt: Point) -> Array:
 
 
 def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Array]:
-    """Per point and row: the segment score and the index of the reference it came from."""
+    """Per point and row: the segment score and the index of the reference it came from
+    (the first best, as :meth:`meteor.Meteor.score` picks it)."""
     t = stats.terms(perfect_rule)
     n_refs, n = stats.hl.shape
     scores = np.empty((len(pt), n))
