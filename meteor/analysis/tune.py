@@ -3,9 +3,10 @@
 :func:`tune` searches α, β, γ, δ and the stage weights of a base setting for the best
 agreement with a human score column, as Meteor 1.5's ``Trainer`` does.  None of those
 parameters changes an alignment (:data:`STATS_ONLY`; Meteor 1.5's beam search ranks with
-fixed weights, :func:`meteor.aligners.beam.search_weight`), so the corpus is aligned once and every point is scored from the sufficient
-statistics (:mod:`meteor.analysis.tune_scoring`).  :func:`search` is a grid, then coordinate
-descent on shrinking steps; ``folds=k`` adds k-fold cross-validation over whole groups.
+fixed weights, :func:`meteor.aligners.beam.search_weight`), so the corpus is aligned once
+and every point is scored from the sufficient statistics
+(:mod:`meteor.analysis.tune_scoring`).  :func:`search` is a grid, then coordinate descent
+on shrinking steps; ``folds=k`` adds k-fold cross-validation over whole groups.
 """
 
 from __future__ import annotations
