@@ -1,17 +1,14 @@
-"""Which METEOR agrees with people? Correlation with human judgements (issue 34, "Measure").
+"""Which METEOR agrees with people? Correlation with human judgements (docs/agreement.md).
 
-:func:`correlate` scores a judged corpus (:class:`Judged`) with every metric asked for --
-METEOR presets and :class:`~meteor.params.Params`, chrF, chrF++ and BLEU through sacreBLEU's
-own classes (:mod:`meteor.analysis.baselines`), any numeric column of the user's file -- and
-measures how each agrees with the human scores (:mod:`meteor.analysis.agreement_stats`
-states every measure; docs/agreement.md).  System scores: METEOR from the summed statistics
-(:meth:`meteor.Meteor.combine`), sacreBLEU's ``corpus_score``, a column's mean; human: the
-system's mean.  :class:`MetricScores` keeps METEOR's per-row sufficient statistics, from
-which parameters that leave the alignment alone re-score (:func:`rescore`).
+:func:`correlate` scores a judged corpus (:class:`Judged`) with METEOR presets and
+:class:`~meteor.params.Params`, sacreBLEU's chrF, chrF++ and BLEU
+(:mod:`meteor.analysis.baselines`) and numeric columns of the user's file, and measures how
+each agrees with the human scores (:mod:`meteor.analysis.agreement_stats`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -69,11 +66,8 @@ __all__ = [
 
 
 def rescore(scores: MetricScores, params: Params) -> tuple[float, ...]:
-    """Segment scores under other formula parameters, from the kept statistics (no aligning).
-
-    Only parameters that do not change the alignment may differ from ``scores.params``
-    (α, β, γ, δ, stage weights); the caller is responsible for that.
-    """
+    """Segment scores under other formula parameters (α, β, γ, δ, stage weights: the
+    caller keeps the alignment's own), from the kept statistics (no aligning)."""
     if scores.stats is None:
         raise ValueError(f"{scores.name}: no sufficient statistics kept (not a METEOR metric)")
     return tuple(compute(s, params).score for s in scores.stats)
@@ -107,7 +101,7 @@ def _meteor_scores(
         stats.extend(s.stats for s in result.segments)
         system.append(result.score if rule == sl.SUMMED else result.mean_segment_score)
         signature = result.signature
-    names = tuple(n for n, _ in corpus.systems)
+    names = corpus.system_names
     return MetricScores(
         label, kind, signature, tuple(segs), tuple(system), tuple(stats), m.params, rule, names
     )
@@ -121,11 +115,8 @@ def _column_scores(judged: Judged, name: str) -> MetricScores:
         v = [float(x) for x in values[sys_name]]
         segs.extend(v)
         system.append(math.fsum(v) / len(v) if v else math.nan)
-    names = tuple(n for n, _ in judged.corpus.systems)
-    return MetricScores(
-        name, "column", f"column:{name}", tuple(segs), tuple(system),
-        system_rule=sl.COLUMN_MEAN, systems=names,
-    )  # fmt: skip
+    return MetricScores(name, "column", f"column:{name}", tuple(segs), tuple(system),
+                        system_rule=sl.COLUMN_MEAN, systems=judged.corpus.system_names)  # fmt: skip
 
 
 def score_metrics(
@@ -195,9 +186,8 @@ def judged_rows(judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
             human.extend(float(x) for x in judged.human[name])
             darr.extend(float(x) for x in (judged.darr or judged.human)[name])
         items.extend(corpus.indices(name))
-        systems.extend([k] * len(corpus.hyps(name)))
-    # the human scores standardised (scaled by a positive constant: no measure changes,
-    # none overflows); the DARR column keeps its units, which the threshold is in
+        systems.extend([k] * n)
+    # the human scores standardised; the DARR column keeps its units (the threshold's)
     return (
         st.standardised(sign * np.asarray(human)),
         sign * np.asarray(darr),
@@ -211,8 +201,7 @@ def system_human(human: np.ndarray, systems: np.ndarray, n: int) -> np.ndarray:
 
 
 class MeasureOptions(TypedDict, total=False):
-    """:func:`measure`'s settings, which :func:`correlate` passes on (see :func:`measure`
-    for their defaults)."""
+    """:func:`measure`'s settings, which :func:`correlate` passes on."""
 
     darr_threshold: float
     n_bootstrap: int
@@ -240,13 +229,10 @@ def measure(
 ) -> Agreement:
     """The agreement of already scored metrics (:func:`score_metrics`) with the human scores.
 
-    With pairwise judgements only (``judged.human`` None) the measures are the τ-like
-    on the pairs (keys ``darr_flat``, ``darr_item``) and there is no system level.
-    ``test_measure`` defaults to ``kendall_flat`` (``darr_flat`` with pairs only).
-
-    ``official`` (:mod:`meteor.analysis.system_level`): official human system scores
-    against ``all_rows``' system scores (the metrics over every output; default
-    ``metrics``).  A ``judged.system_only`` corpus has only the system level.
+    With pairwise judgements only the measures are the τ-like on the pairs and there is no
+    system level; a ``judged.system_only`` corpus has only the system level.  ``official``:
+    official human system scores against ``all_rows``' system scores (the metrics over
+    every output; default ``metrics``).
     """
     check_darr_threshold(darr_threshold)
     if judged.system_only and official is None:
@@ -263,8 +249,7 @@ def measure(
     sys_level, sys_human, sys_metric = _system_level(
         judged, metrics, official, all_rows, human, systems
     )
-    # the bootstrap of each metric and the permutation test of each pair: independent
-    # tasks, in ``workers`` processes (``meteor.runners.parallel.run_tasks``)
+    # the bootstrap of each metric and the permutation test of each pair, in ``workers``
     columns = [np.asarray(m.segment, dtype=float) for m in metrics]
     tasks: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
     if data is not None and draws is not None:
@@ -275,8 +260,7 @@ def measure(
             for b in columns[i + 1 :]
         ]
     if len(tasks) > 1 and (workers or default_workers()) > 1:
-        # scipy.stats (kendalltau, pearsonr: the estimates and the system level below) once
-        # here, before the workers are forked, rather than once in each of them
+        # scipy.stats imported once, before the workers are forked
         st.scipy_stats()
     try:
         done = run_tasks(tasks, workers or default_workers(), what="statistics")
@@ -286,11 +270,13 @@ def measure(
     out: list[MetricAgreement] = []
     for k, (m, sys_scores) in enumerate(zip(metrics, sys_metric, strict=True)):
         segment = segments[k] if segments else ()
-        system = (
-            ()
-            if sys_human is None
-            else _system_estimates(sys_human, sys_scores, n_bootstrap, seed, level)
-        )
+        system: tuple[tuple[str, Estimate], ...] = ()
+        if sys_human is not None:  # Pearson and Kendall with the human system scores
+            n = len(sys_human)
+            system = tuple(
+                (key, system_estimate(fn, sys_human, sys_scores, n_bootstrap, seed, level, n))
+                for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b))
+            )
         rule = m.system_rule if official is None or all_rows is None else all_rows[k].system_rule
         out.append(MetricAgreement(m.name, m.kind, m.signature, segment, system, rule))
     comparisons = _comparisons(
@@ -331,7 +317,7 @@ def _system_level(
 ) -> tuple[SystemLevel, np.ndarray | None, list[np.ndarray]]:
     """What the system level correlates: the record, the human system scores (None: no
     system level) and per metric its system scores, in the same system order."""
-    names = tuple(n for n, _ in judged.corpus.systems)
+    names = judged.corpus.system_names
     if official is None:
         sys_metric = [np.asarray(m.system, dtype=float) for m in metrics]
         sys_human = None if judged.human is None else system_human(human, systems, len(names))
@@ -346,8 +332,8 @@ def _system_level(
 
 
 def _measure_keys(pairs_only: bool, test_measure: str | None) -> tuple[tuple[str, ...], str]:
-    """The segment-level measures to report and the one PERM-BOTH tests (its default
-    filled in: ``kendall_flat``, or ``darr_flat`` with pairs only).
+    """The segment-level measures to report and the one PERM-BOTH tests (default
+    ``kendall_flat``, or ``darr_flat`` with pairs only).
 
     Raises:
         InputError: a test measure that is not among the measures reported.
@@ -378,17 +364,6 @@ def _segment_estimates(
     return tuple((key, segment_estimate(key, data, scores, draws, level)) for key in keys)
 
 
-def _system_estimates(
-    human: np.ndarray, scores: np.ndarray, n_bootstrap: int, seed: int, level: float
-) -> tuple[tuple[str, Estimate], ...]:
-    """Pearson and Kendall of one metric's system scores with the systems' mean human
-    scores, each with its interval."""
-    return tuple(
-        (key, system_estimate(fn, human, scores, n_bootstrap, seed, level, len(human)))
-        for key, fn in (("pearson", st.pearson), ("kendall", st.kendall_b))
-    )
-
-
 def _comparisons(
     metrics: Sequence[MetricScores],
     test_measure: str,
@@ -400,23 +375,19 @@ def _comparisons(
     sided: str = "two",
 ) -> list[Comparison]:
     """Every pair of metrics, in the order given: PERM-BOTH on ``test_measure`` (``tests``:
-    its ``(Δ, p)`` per pair, computed already; none without a segment level: NaN),
-    Williams' test at segment level (with a human score per row) and at system level
-    (``sys_human``: None, no system level)."""
+    its ``(Δ, p)`` per pair; none without a segment level: NaN), Williams' test at segment
+    level (with a human score per row) and at system level (``sys_human`` None: none)."""
     out = []
     pairs = iter(tests)
-    for i, a in enumerate(metrics):
-        for j in range(i + 1, len(metrics)):
-            b = metrics[j]
-            sa = np.asarray(a.segment, dtype=float)
-            sb = np.asarray(b.segment, dtype=float)
-            delta, p = next(pairs, (math.nan, math.nan))
-            w_seg = w_sys = None
-            if data is not None and not np.all(np.isnan(human)):
-                w_seg = _williams(human, sa, sb, sided)
-            if sys_human is not None:
-                w_sys = _williams(sys_human, sys_metric[i], sys_metric[j], sided)
-            out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
+    for (i, a), (j, b) in itertools.combinations(enumerate(metrics), 2):
+        delta, p = next(pairs, (math.nan, math.nan))
+        w_seg = w_sys = None
+        if data is not None and not np.all(np.isnan(human)):
+            sa, sb = np.asarray(a.segment, dtype=float), np.asarray(b.segment, dtype=float)
+            w_seg = _williams(human, sa, sb, sided)
+        if sys_human is not None:
+            w_sys = _williams(sys_human, sys_metric[i], sys_metric[j], sided)
+        out.append(Comparison(a.name, b.name, test_measure, delta, p, w_seg, w_sys))
     return out
 
 
@@ -447,28 +418,21 @@ def correlate(
     """Score ``judged`` with every metric asked for and measure each one's agreement.
 
     Args:
-        judged: the corpus and its human scores (:func:`load_judged`, or built directly).
-        presets: METEOR presets to compare.
-        params: further METEOR settings, by label.
-        baselines: any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes).
-        columns: metric columns of ``judged`` to compare (default: all).
+        presets, params, baselines, columns: the metrics: METEOR presets, METEOR settings
+            by label, any of ``chrf``, ``chrf++``, ``bleu`` (sacreBLEU's classes), metric
+            columns of ``judged`` (default: all).
         lang: the language for the presets (default: each preset's).
-        workers: processes for METEOR and the baselines (``None``: every CPU).
-        progress: ``progress(fraction, message)`` while scoring.
+        workers: processes (``None``: every CPU).
         preset_files: preset files (``meteor tune --out``), labelled by their name.
-        allow_edited_presets: load preset files edited by hand (their settings do not match
-            their digest), with a warning (:func:`meteor.presets.parse_preset_file`).
-        options: how :func:`measure` measures (:class:`MeasureOptions`, its defaults):
-            ``darr_threshold``: DARR pairs differ by this or more (WMT: 25 on raw
-            DA); ``n_bootstrap``, ``level``, ``seed``: the intervals (resamples,
-            coverage, seed); ``n_permutations``: permutations of each pairwise test
-            (``0``: none run); ``test_measure``: the segment-level measure tested (a key
-            of ``MEASURES``); ``sided``: ``two`` (default) or ``one`` (mt-metrics-eval's
-            reading, in the direction observed) for PERM-BOTH and Williams' test.
-        system_scores: official human system scores (WMT's ``sys`` file,
-            :func:`meteor.io.system_scores.read_system_scores`) against each metric's
-            system score over *every* output (judged or not), as the metric defines it
-            (:mod:`meteor.analysis.system_level`); without: the earlier convention, named.
+        allow_edited_presets: load preset files whose settings do not match their digest,
+            with a warning (:func:`meteor.presets.parse_preset_file`).
+        options: :class:`MeasureOptions`: ``darr_threshold`` (WMT: 25 on raw DA);
+            ``n_bootstrap``, ``level``, ``seed`` of the intervals; ``n_permutations`` of
+            each pairwise test (``0``: none); ``test_measure``: a key of ``MEASURES``;
+            ``sided``: ``two`` or ``one`` (mt-metrics-eval's reading, in the direction
+            observed) for PERM-BOTH and Williams' test.
+        system_scores: official human system scores (WMT's ``sys`` file) against each
+            metric's system score over every output (:mod:`meteor.analysis.system_level`).
 
     Returns:
         :class:`Agreement`; every pair of metrics is compared, in the order given.
@@ -514,8 +478,7 @@ def _restrict(m: MetricScores, rows: Sequence[int]) -> MetricScores:
 
 
 def _check_options(options: MeasureOptions, judged: Judged) -> None:
-    """Refuse resamples, permutations, a DARR threshold or a coverage out of range before
-    anything is scored (:func:`measure`'s defaults are all in range).
+    """Refuse options out of range before anything is scored.
 
     Raises:
         InputError: see :func:`check_resamples` and :func:`check_darr_threshold`;

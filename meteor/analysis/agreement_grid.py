@@ -1,13 +1,9 @@
-"""Agreement over a grid of two formula parameters, re-scored from kept statistics (issue 34).
+"""A segment-level agreement over a grid of two of α, β, γ, δ (:func:`agreement_grid`).
 
-:func:`agreement_grid` takes one METEOR metric already scored on a judged corpus
-(:class:`~meteor.analysis.agreement.MetricScores`, which keeps every row's sufficient
-statistics) and measures a segment-level agreement (a key of
-:data:`~meteor.analysis.agreement_stats.MEASURES`) at every point of a grid of two of
-α, β, γ, δ.  Nothing is aligned again: each point re-scores the kept statistics
-(:func:`~meteor.analysis.agreement.rescore`), since these four parameters only enter
-the score formula (Meteor 1.5's aligner never reads them).  Each cell equals
-:func:`~meteor.analysis.agreement.correlate` run with those settings (tested).
+Each point re-scores a METEOR metric's kept sufficient statistics
+(:func:`~meteor.analysis.agreement.rescore`, no aligning: Meteor 1.5's aligner never reads
+these parameters), so each cell equals :func:`~meteor.analysis.agreement.correlate` run
+with those settings.
 """
 
 from __future__ import annotations
@@ -44,7 +40,7 @@ class AgreementGrid:
     """A segment-level measure at every (x, y) setting of two parameters.
 
     Attributes:
-        metric: the METEOR metric re-scored (its name in the correlate run).
+        metric: the METEOR metric re-scored.
         measure: the :data:`~meteor.analysis.agreement_stats.MEASURES` key.
         x_param, y_param: the two parameters (of :data:`GRID_PARAMS`).
         x_values, y_values: their values.

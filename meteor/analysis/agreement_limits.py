@@ -1,12 +1,7 @@
 """What :func:`~meteor.analysis.agreement.correlate` and :func:`~meteor.analysis.tune.tune`
-accept, checked before any work: the caps on resamples and permutations, the DARR
-threshold; and how their records name what they cannot give or cannot tell apart (the
-reason of an undefined Williams test, the labels of same-named preset files).
-
-Caps (documented in the CLI's ``--help`` and the README's limits): at most
-:data:`~meteor.analysis.resampling.MAX_BOOTSTRAP_SAMPLES` bootstrap resamples and
-:data:`MAX_PERMUTATIONS` permutations, and either times the items (resamples) or rows
-(permutations) at most :data:`~meteor.analysis.resampling.MAX_BOOTSTRAP_DRAWS`.
+accept, checked before any work (the caps on resamples and permutations, the DARR
+threshold), and how their records name an undefined Williams test and same-named preset
+files.
 """
 
 from __future__ import annotations
@@ -30,15 +25,12 @@ __all__ = [
     "williams_reason",
 ]
 
-#: Most permutations of one PERM-BOTH test (``--permutations``); resamples are bounded by
-#: :data:`~meteor.analysis.resampling.MAX_BOOTSTRAP_SAMPLES` (``--bootstrap``), and both
-#: times the items (resamples) or rows (permutations) by ``MAX_BOOTSTRAP_DRAWS``.
+#: Most permutations of one PERM-BOTH test (``--permutations``).
 MAX_PERMUTATIONS = 100_000
 
 
 def check_darr_threshold(threshold: Any) -> float:
-    """The DARR threshold: a finite number ≥ 0 (pairs differ by *more* than it, so 0 keeps
-    every pair that is not a tie; a negative one would make ties into pairs, NaN none).
+    """The DARR threshold: a finite number ≥ 0 (0 keeps every pair that is not a tie).
 
     Raises:
         InputError: naming ``darr_threshold``.
@@ -100,8 +92,8 @@ def williams_reason(result: tuple[float, float]) -> str | None:
 
 def file_labels(files: Sequence[str], names: Sequence[str], taken: Sequence[str]) -> list[str]:
     """Each preset file's label: the ``name`` it holds, or, when two files (or a file and a
-    preset) share that name, ``name (file.json)`` — the whole path when the file names
-    are alike too — so that same-named files can be compared side by side."""
+    preset) share that name, ``name (file.json)`` (the whole path when the file names are
+    alike too)."""
     clash = {n for n in names if names.count(n) > 1 or n in taken}
     labels = [
         f"{n} ({os.path.basename(f)})" if n in clash else n

@@ -158,8 +158,7 @@ class Agreement:
     system_level: SystemLevel = SystemLevel()
     darr_notice: str = ""
     sided: str = "two"
-    #: the scores measured (:class:`MetricScores`, in the order of ``metrics``): the scatter
-    #: and the grid read them instead of scoring again; not part of :meth:`to_dict`.
+    #: the scores measured, in the order of ``metrics`` (not part of :meth:`to_dict`).
     scores: tuple[MetricScores, ...] = field(default=(), compare=False, repr=False)
 
     def scores_of(self, name: str) -> MetricScores:

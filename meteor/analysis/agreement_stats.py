@@ -1,17 +1,11 @@
 """The statistics behind :func:`meteor.analysis.agreement.correlate` (numbers only, no scoring).
 
-Rows are (system, segment) pairs: ``human[r]`` and ``metric[r]`` are the human and the
-metric score of row ``r``, ``items[r]`` the index of its source segment ("item").  The
-measures are those of docs/agreement.md: at segment level Kendall τ-b, Pearson and Spearman
-(``scipy.stats``) and WMT's DARR τ-like (a metric tie counts as discordant, WMT20/21), each
-flattened or grouped by item as mt-metrics-eval computes them (grouped in bulk here,
-:func:`per_item`, checked against scipy in ``tests/unit/test_agreement.py``); at system
-level Pearson and Kendall τ-b.  Intervals: :func:`percentile` bootstrap over items (segment
-level) or systems, with draws shared by every metric.  Significance: Deutsch et al.
-(2021)'s PERM-BOTH (:func:`perm_both`, the metrics z-scored first, which changes none of
-their correlations), and Williams' test of two dependent Pearson correlations sharing the
-human variable (:func:`williams`: Williams 1959; Steiger 1980, eq. 7; as Graham & Baldwin
-2014 recommend and the WMT metrics tasks use; scipy.stats has none).
+Rows are (system, segment) pairs; ``items[r]`` is the index of row ``r``'s source segment
+("item").  The measures are those of docs/agreement.md: Kendall τ-b, Pearson and Spearman
+(``scipy.stats``) and WMT's DARR τ-like (a metric tie is discordant, WMT20/21), flattened or
+grouped by item as mt-metrics-eval computes them; at system level Pearson and Kendall τ-b.
+Intervals: percentile bootstrap over items or systems.  Significance: PERM-BOTH (Deutsch
+et al. 2021, :func:`perm_both`) and Williams' test (:func:`williams`).
 """
 
 from __future__ import annotations
@@ -31,8 +25,7 @@ from meteor.runtime import compiled
 
 
 def scipy_stats() -> Any:
-    """``scipy.stats``, imported on first use: it costs ~0.6 s and ~60 MB, which ``import
-    meteor`` and ``meteor score`` should not pay."""
+    """``scipy.stats``, imported on first use (~0.6 s, ~60 MB)."""
     import scipy.stats
 
     return scipy.stats
@@ -86,14 +79,9 @@ def _quiet(fn: Callable[[], float]) -> float:
 
 
 def standardised(x: Sequence[float] | Array) -> Array:
-    """``x`` divided by its largest magnitude (a positive constant: no correlation, rank or
-    sign changes), so that every measure reads values in [−1, 1] whatever their scale.
-
-    Pearson's sums of squares underflow on values near 1e-200 and overflow near 1e160
-    (and a mean of ±1e308 overflows): on the standardised values each measure is the
-    same for ``x`` and for ``c·x`` (``tests/unit/test_agreement_scale.py``).  Values that
-    are all zero, or not finite, are returned as they are.
-    """
+    """``x`` divided by its largest magnitude (no correlation, rank or sign changes), so
+    that no measure's sums under- or overflow whatever the scale.  Values that are all
+    zero, or not finite, are returned as they are."""
     a = np.asarray(x, dtype=float)
     if not len(a):
         return a
@@ -123,18 +111,12 @@ def kendall_b_samples(
     items: Array | None = None,
     draws: Array | None = None,
 ) -> Array | None:
-    """Kendall's τ-b of ``x`` with each row of ``y_codes`` (``(B, n)``: PERM-BOTH's
-    permuted scores as :func:`order_codes` below ``k``), or of ``x`` with ``y_codes[0]`` on
-    each resample of items (rows of ``draws``: a row counts as often as its item,
-    ``items[row]``, is drawn) — what :func:`kendall_b` gives on each sample, bit for bit, in
-    C (``meteor_native._kendall``: scipy's integer counts, then scipy's own formula,
-    ``scipy/stats/_stats_py.py`` 1.17).  ``None`` when the C part is not installed or ``x``
-    has a NaN: the caller then calls :func:`kendall_b` per sample.
-
-    Ours rather than scipy's per sample: scipy sorts both sides anew for every sample
-    (2.2 ms for 9,832 rows); here nothing is sorted per sample and a sample's counts take a
-    Fenwick tree's walk (0.1–0.3 ms, measured on one core; tests/unit/test_native_kendall.py
-    holds the two equal)."""
+    """Kendall's τ-b of ``x`` with each row of ``y_codes`` (``(B, n)``, :func:`order_codes`
+    below ``k``), or of ``x`` with ``y_codes[0]`` on each resample of items (rows of
+    ``draws``; a row counts as often as its item is drawn): :func:`kendall_b` of each sample,
+    bit for bit, in C (``meteor_native._kendall``: scipy's integer counts and formula,
+    ``scipy/stats/_stats_py.py`` 1.17) without sorting per sample.  ``None`` when the C part
+    is not installed or ``x`` has a NaN: the caller then calls :func:`kendall_b`."""
     part = compiled("_kendall")
     x = np.asarray(x, dtype=float)
     if part is None or np.isnan(x).any():
@@ -152,8 +134,7 @@ def kendall_b_samples(
 
 
 def _x_order(x: Array) -> tuple[Array, Array]:
-    """The rows in the order of ``x`` (stable) and ``x``'s :func:`order_codes` in that
-    order: the C part's ``gx``."""
+    """The rows in the order of ``x`` (stable) and their :func:`order_codes` (C's ``gx``)."""
     order = np.argsort(x, kind="stable")
     return order, order_codes(x[order])[0]
 
@@ -168,24 +149,21 @@ def _tau_b(raw: bytes, samples: int) -> Array:
     return tau
 
 
-#: Most swap-mask bytes (permutations × rows) kept for the next PERM-BOTH test on the same
-#: rows: a run's pairwise tests share their draws and the human scores' order.
+#: Most swap-mask bytes (permutations × rows) kept for the next PERM-BOTH test on the same rows.
 _KEPT_SWAPS = 32_000_000
 
 
 @functools.lru_cache(maxsize=1)
 def _ordered_swaps(n: int, trials: int, seed: int, order: bytes) -> Array:
-    """Every permutation's swap mask (:func:`~meteor.analysis.resampling.swap_masks`), its
-    rows in ``order`` (int64 bytes), read-only: drawn once per process for all the tests."""
+    """Every permutation's swap mask, its rows in ``order`` (int64 bytes), read-only."""
     masks = np.concatenate(list(swap_masks(n, trials, seed)))[:, np.frombuffer(order, np.int64)]
     masks.flags.writeable = False
     return masks
 
 
 def forget_swap_masks() -> None:
-    """Free the swap masks kept for the PERM-BOTH tests of a run (up to
-    :data:`_KEPT_SWAPS` bytes): :func:`meteor.analysis.agreement.measure` calls it when its
-    tests are done, so a long-lived process (the app's server) keeps none between runs."""
+    """Free the swap masks kept for a run's PERM-BOTH tests (a long-lived server keeps none
+    between runs)."""
     _ordered_swaps.cache_clear()
 
 
@@ -193,11 +171,8 @@ def _swapped_kendall(
     x: Array, ca: Array, cb: Array, k: int, trials: int, seed: int
 ) -> Array | None:
     """For PERM-BOTH on ``kendall_flat``: τ-b(A′) − τ-b(B′) of each permutation (A′: ``cb``
-    where swapped, else ``ca``, :func:`order_codes` below ``k``; B′ the other one), bit for
-    bit :func:`kendall_b_samples` of each column; ``x`` sorted once for the whole test and
-    both columns counted in one C call (``swap_counts``), the masks of a test drawn once
-    per process when they fit :data:`_KEPT_SWAPS`.  ``None`` when
-    :func:`kendall_b_samples` would be."""
+    where swapped, else ``ca``; B′ the other), bit for bit :func:`kendall_b_samples` of each
+    column, both counted in one C call.  ``None`` when :func:`kendall_b_samples` would be."""
     part = compiled("_kendall")
     if part is None or np.isnan(x).any():
         return None
@@ -222,10 +197,9 @@ def _swapped_kendall(
 def spearman_resample(x_groups: Array, y_groups: Array, weights: Array, rows: Array) -> float:
     """:func:`spearman` of ``(x, y)`` on the rows ``rows`` of a resample, bit for bit, from
     the dense ranks of ``x`` and ``y`` over all rows (``x_groups``, ``y_groups``) and how
-    often each row is drawn (``weights``): a value's average rank in the resample is the
-    weight of the smaller values plus (its own weight + 1) / 2 — what
-    ``scipy.stats.rankdata`` gives — then scipy's ``spearmanr`` step on those ranks
-    (``numpy.corrcoef`` of the two columns).  Saves scipy's two sorts per resample."""
+    often each row is drawn (``weights``): a value's average rank is the weight of the
+    smaller values plus (its own weight + 1) / 2 (``scipy.stats.rankdata``), then
+    ``spearmanr``'s ``numpy.corrcoef`` step."""
     ranked = []
     for groups in (x_groups, y_groups):
         w = np.bincount(groups, weights).astype(float)
@@ -247,15 +221,11 @@ _EXACT_RANK_ROWS = 100_000
 def spearman_resamples(
     x_groups: Array, y_groups: Array, items: Array, n_items: int, draws: Array
 ) -> Array | None:
-    """:func:`spearman_resample` on every resample of items (rows of ``draws``; a row counts
-    as often as its item, ``items[row]``, is drawn), bit for bit.  A resample's average ranks
-    and their mean, (L + 1)/2 for L rows, are half-integers, so the sums of products of
-    centred ranks that :func:`_rank_corrcoef` takes by ``numpy.dot`` are exact in any order:
-    C counts them in integers (``meteor_native._kendall.spearman_sums``), then numpy's float
-    steps follow on every resample at once (``1/(L − 1)``, the two standard deviations, the
-    divisions in :func:`_rank_corrcoef`'s order, the clip).  ``None`` when the C part is not
-    installed or a resample could have more than :data:`_EXACT_RANK_ROWS` rows: the caller
-    goes one resample at a time (tests/unit/test_native_kendall.py holds the two equal)."""
+    """:func:`spearman_resample` on every resample of items (rows of ``draws``), bit for bit:
+    centred average ranks are half-integers, so their sums of products are exact in any
+    order; C counts them in integers (``meteor_native._kendall.spearman_sums``), then
+    :func:`_rank_corrcoef`'s float steps run on every resample at once.  ``None`` when the C
+    part is not installed or a resample could have more than :data:`_EXACT_RANK_ROWS` rows."""
     part = compiled("_kendall")
     items = np.ascontiguousarray(items, dtype=np.int64)
     draws = np.ascontiguousarray(draws, dtype=np.int64)
@@ -286,11 +256,9 @@ def spearman_resamples(
 
 def _rank_corrcoef(a: Array, b: Array) -> float:
     """``numpy.corrcoef(numpy.column_stack([a, b]), rowvar=False)[1, 0]`` of two columns of
-    average ranks (half-integers), bit for bit: numpy's ``cov`` and ``corrcoef`` steps
-    (``numpy/lib/_function_base_impl.py`` 2.4: the same copy, the same ``dot``, the same
-    divisions and clip) but each column's mean taken on the column itself rather than on
-    the strided view, which costs numpy 2–3 times the rest: a sum of half-integers below
-    2**52 is exact in any order, so the mean is the same float."""
+    average ranks, bit for bit: numpy's ``cov`` and ``corrcoef`` steps
+    (``numpy/lib/_function_base_impl.py`` 2.4), each mean taken on the column itself (a sum
+    of half-integers below 2**52 is exact in any order)."""
     x = np.array(np.column_stack([a, b]), ndmin=2, dtype=np.float64).T
     x -= np.array([a.mean(), b.mean()])[:, None]
     c = np.dot(x, x.T.conj())
@@ -319,12 +287,9 @@ def pearson(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
 def pearson_rows(x: Array, y: Array) -> Array | None:
     """:func:`pearson` of each row of ``x`` with the same row of ``y`` (``(B, n)``, or one
     side ``(n,)`` shared by every row), bit for bit: ``scipy.stats.pearsonr``'s statistic
-    step by step along the last axis (``scipy/stats/_stats_py.py`` 1.17: the means, the
-    centred values, their largest magnitude, ``numpy.linalg.norm`` of the scaled values,
-    ``numpy.vecdot``, the clip, ``n == 2`` rounded) on each row's :func:`standardised`
-    values, a constant row NaN as :func:`pearson` gives — without scipy's checks and p-value,
-    which cost ten times the arithmetic on a resample (tests/unit/test_agreement.py holds the
-    two equal).  ``None`` when a value is not finite: the caller calls :func:`pearson`."""
+    step by step along the last axis (``scipy/stats/_stats_py.py`` 1.17) on each row's
+    :func:`standardised` values, without scipy's checks and p-value.  ``None`` when a value
+    is not finite: the caller calls :func:`pearson`."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     y = np.atleast_2d(np.asarray(y, dtype=float))
     rows = max(len(x), len(y))
@@ -361,20 +326,10 @@ def spearman(x: Sequence[float] | Array, y: Sequence[float] | Array) -> float:
 def within_item_pairs(items: Array) -> tuple[Array, Array, Array]:
     """``(i, j, item)``: every pair of rows ``i < j`` of the same item."""
     order = np.argsort(items, kind="stable")
-    bounds = np.flatnonzero(np.diff(items[order])) + 1
-    ii: list[Array] = []
-    jj: list[Array] = []
-    for group in np.split(order, bounds):
-        if len(group) < 2:
-            continue
-        a, b = np.triu_indices(len(group), k=1)
-        ii.append(group[a])
-        jj.append(group[b])
-    if not ii:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    i = np.concatenate(ii)
-    j = np.concatenate(jj)
+    groups = np.split(order, np.flatnonzero(np.diff(items[order])) + 1)
+    tri = [(g, *np.triu_indices(len(g), k=1)) for g in groups]
+    i = np.concatenate([g[a] for g, a, _ in tri])
+    j = np.concatenate([g[b] for g, _, b in tri])
     return i, j, items[i]
 
 
@@ -402,12 +357,10 @@ _RANK_CELLS = 8_000_000
 
 
 def ranks_within_rows(values: Array, items: Array) -> Array:
-    """Average ranks within each item of every row of ``values`` (``(B, n)``), as
-    ``scipy.stats.rankdata(method="average")`` gives per item (tested), for many rows at once:
-    an item's rows are laid out in a padded ``(items, largest)`` table, and a value's rank is
-    the number below it plus half of the number equal to it, itself included, plus ½ —
-    exact half-integers, so equal to scipy's bit for bit.  Items of more than 64 rows (not
-    the systems of one segment) are ranked by scipy, one item at a time."""
+    """Average ranks within each item of every row of ``values`` (``(B, n)``), bit for bit
+    ``scipy.stats.rankdata(method="average")`` per item: in a padded ``(items, largest)``
+    table, a value's rank is the number below it plus half the number equal to it (itself
+    included) plus ½.  Items of more than 64 rows are ranked by scipy, one at a time."""
     values = np.asarray(values, dtype=float)
     order = np.argsort(items, kind="stable")
     sorted_items = items[order]
@@ -633,9 +586,8 @@ def bootstrap_system(
         fast = kendall_b_samples(human, *order_codes(metric), np.arange(len(human)), draws)
         if fast is not None:
             return fast
-    return np.array([fn(human[idx], metric[idx]) for idx in draws], dtype=np.float64).reshape(
-        n_samples
-    )
+    out = np.array([fn(human[idx], metric[idx]) for idx in draws], dtype=np.float64)
+    return out.reshape(n_samples)
 
 
 def _zscore(x: Array) -> Array:
@@ -652,11 +604,10 @@ def perm_both(
     seed: int,
     sided: str = "two",
 ) -> tuple[float, float]:
-    """``(Δ = r(A) − r(B), p)`` by PERM-BOTH (see the module's docstring).
+    """``(Δ = r(A) − r(B), p)`` by PERM-BOTH (Deutsch et al. 2021) on z-scored metrics.
 
     ``sided="two"``: p = (#{|Δ_perm| ≥ |Δ|} + 1)/(N + 1); ``"one"`` (mt-metrics-eval's
-    reading, in the direction observed: H1 is that the metric with the higher value is
-    better): p = (#{sign(Δ)·Δ_perm ≥ |Δ|} + 1)/(N + 1).
+    reading, in the direction observed): p = (#{sign(Δ)·Δ_perm ≥ |Δ|} + 1)/(N + 1).
     """
     za = _zscore(np.asarray(a, dtype=float))
     zb = _zscore(np.asarray(b, dtype=float))
@@ -687,11 +638,9 @@ def _swapped(key: str, data: SegmentData, za: Array, zb: Array, masks: Array) ->
 
 
 def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
-    """Williams' test of ``H0: ρ12 = ρ13`` for two dependent correlations sharing variable 1.
-
-    Variable 1 is the human score, 2 and 3 the two metrics; ``r23`` is the metrics'
-    correlation with each other and ``n`` the number of rows.  Williams (1959), in
-    Steiger (1980, eq. 7) and Graham & Baldwin (2014, eq. 3)::
+    """Williams' test of ``H0: ρ12 = ρ13`` for two dependent correlations sharing variable 1
+    (the human score; 2 and 3 the metrics, ``n`` rows).  Williams (1959), in Steiger (1980,
+    eq. 7) and Graham & Baldwin (2014, eq. 3), as the WMT metrics tasks use it::
 
         K = 1 − r12² − r13² − r23² + 2·r12·r13·r23
         t = (r12 − r13)·√((n − 1)(1 + r23))
@@ -721,12 +670,9 @@ def williams(r12: float, r13: float, r23: float, n: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A measure's bootstrap :class:`~meteor.analysis.resampling.Interval` and what it
-    counted (``n``: rows for a flattened measure, items for a grouped one, pairs for DARR
-    flattened, systems).
-
-    ``reason``: why the value or the interval is undefined (shown as ``n/a``), e.g. "the
-    human scores are all equal"; None when all three are numbers."""
+    """A measure's bootstrap :class:`~meteor.analysis.resampling.Interval`, what it counted
+    (``n``: rows, items, DARR pairs or systems) and ``reason``: why the value or the
+    interval is undefined (shown as ``n/a``); None when all three are numbers."""
 
     interval: Interval
     n: int
@@ -779,8 +725,7 @@ def segment_reason(key: str, data: SegmentData, scores: Array) -> str:
 def _estimate(
     value: float, samples: Array, level: float, n: int, why: Callable[[], str]
 ) -> Estimate:
-    """``value`` with the interval of its resamples; undefined, the reason: ``why()`` when
-    the value itself is, else that no resample gave one."""
+    """``value`` with the interval of its resamples, and why either is undefined."""
     interval = Interval.of(value, samples, level)
     reason = None
     if not math.isfinite(value):
@@ -799,8 +744,7 @@ def segment_estimate(
     value: float | None = None,
 ) -> Estimate:
     """One segment-level measure of ``scores`` with its bootstrap interval over the items
-    ``draws`` (``value``: the measure when the caller has it already); an undefined one
-    says why (:attr:`Estimate.reason`)."""
+    ``draws`` (``value``: the measure when the caller has it already)."""
     if value is None:
         value = segment_measure(key, data, scores)
     samples = bootstrap_segment(key, data, scores, draws)
@@ -828,7 +772,6 @@ def system_estimate(
     level: float,
     n: int,
 ) -> Estimate:
-    """A system-level correlation ``fn`` (Pearson, Kendall) with its bootstrap interval
-    over the ``n`` systems; an undefined one says why (:attr:`Estimate.reason`)."""
+    """A system-level correlation ``fn`` with its bootstrap interval over the ``n`` systems."""
     samples = bootstrap_system(fn, human, scores, n_bootstrap, seed)
     return _estimate(fn(human, scores), samples, level, n, lambda: system_reason(human, scores))

@@ -1,11 +1,7 @@
-"""Human-judged corpora for the agreement measures (issue 34): :class:`Judged` and
-:func:`load_judged`.
-
-A judged corpus is the systems' hypotheses, the references and a human score per system ×
-segment (a named column of the tables ``meteor score`` reads, or a separate scores file
-joined on (system, seg_id): every unjoined row reported in :class:`Join`), optionally
-with pairwise judgements (better/worse pairs of outputs for one source).  What is
-measured on it lives in :mod:`meteor.analysis.agreement`.
+"""Human-judged corpora for :mod:`meteor.analysis.agreement`: :class:`Judged` (hypotheses,
+references, a human score per system × segment and optional pairwise judgements) and
+:func:`load_judged`, which reads the scores from the tables or joins separate files on
+(system, seg_id), reporting every unjoined row (:class:`Join`).
 """
 
 from __future__ import annotations
@@ -174,7 +170,10 @@ def _subset(corpus: Corpus, keep: set[tuple[str, str]]) -> Corpus:
 
 def _join_pairs(
     corpus: Corpus, pairs_files: Sequence[tuple[str, bytes | str]], fmt: str | None
-) -> tuple[tuple[Pair, ...], Join]:
+) -> tuple[tuple[Pair, ...] | None, tuple[Join, ...]]:
+    """The pairs of ``pairs_files`` that join the corpus, and how they joined (none: None)."""
+    if not pairs_files:
+        return None, ()
     rows = row_index(corpus)
     joined: list[Pair] = []
     unused: list[str] = []
@@ -193,7 +192,7 @@ def _join_pairs(
                 tuple(unused[:5]))  # fmt: skip
     if not joined:
         raise InputError(f"{join.message()}; check the system names and seg_ids")
-    return tuple(joined), join
+    return tuple(joined), (join,)
 
 
 def load_judged(
@@ -212,14 +211,12 @@ def load_judged(
     """Read hypothesis tables that carry ``human_column`` (and metric columns) per row.
 
     Args:
-        scores: separate scores files (``system``, ``seg_id`` and the human, DARR and
-            metric columns); when given, every score column is read from them and joined
-            to the outputs on (system, seg_id).  Outputs without a score are left out and
-            score rows without an output are unused: both counted in ``Judged.joins``
-            (with the first ids), never dropped silently.
-        pairs: pairwise judgement files (:func:`meteor.io.scores.read_pairs`): their
-            pairs replace the DARR pairs; pairs naming an output the corpus lacks are
-            counted in ``Judged.joins``.  With pairs, ``human_column`` may be None.
+        scores: separate scores files (``system``, ``seg_id`` and the score columns),
+            joined to the outputs on (system, seg_id); outputs without a score are left
+            out and rows without an output unused, both counted in ``Judged.joins``.
+        pairs: pairwise judgement files (:func:`meteor.io.scores.read_pairs`), which
+            replace the DARR pairs (``human_column`` may then be None); pairs naming an
+            output the corpus lacks are counted in ``Judged.joins``.
         darr_column: the column DARR pairs are built from; default the raw DA column
             the files have (:func:`raw_da_column`), else the human column.
         system_only: with no ``human_column`` and no ``pairs``: a corpus without
@@ -252,10 +249,9 @@ def load_judged(
         join, corpus = _join_scores(corpus, scores, merged[human_column])
         joins.append(join)
         all_corpus = None if corpus is full else full
-    pair_list: tuple[Pair, ...] | None = None
-    if pairs:  # after the scores: a pair of a left-out output is unused too
-        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
-        joins.append(pair_join)
+    # after the scores: a pair of a left-out output is unused too
+    pair_list, pair_joins = _join_pairs(corpus, pairs, fmt)
+    joins.extend(pair_joins)
     return Judged(
         corpus,
         _per_system(corpus, merged[human_column]),
@@ -279,8 +275,7 @@ def raw_da_column(
     files: Sequence[tuple[str, bytes | str]], human_column: str, fmt: str | None = None
 ) -> str | None:
     """The raw DA column every file has (``human_raw``, else ``raw``), which WMT's DARR
-    pairs come from (mt-metrics-eval: raw DA differing by ≥ 25); None when the files have
-    none, or when it is the human column itself."""
+    pairs come from (mt-metrics-eval); None when there is none besides the human column."""
     have = [set(numeric_columns(data, name, fmt=fmt)) for name, data in files]
     for col in RAW_DA_COLUMNS:
         if col != human_column and have and all(col in h for h in have):
@@ -314,15 +309,9 @@ def _judged_by_pairs(
     fmt: str | None,
     pairs_source: str | None,
 ) -> Judged:
-    """A corpus judged by pairwise judgements only (no human column): the pairs joined,
-    and the metric columns read from the hypothesis tables.  No pairs: a corpus without
-    segment judgements (``Judged.system_only``)."""
-    if not pairs:
-        pair_list: tuple[Pair, ...] | None = None
-        joins: tuple[Join, ...] = ()
-    else:
-        pair_list, pair_join = _join_pairs(corpus, pairs, fmt)
-        joins = (pair_join,)
+    """A corpus judged by pairwise judgements only (no pairs: ``Judged.system_only``), with
+    the metric columns of the hypothesis tables."""
+    pair_list, joins = _join_pairs(corpus, pairs, fmt)
     cols_read: dict[str, dict[tuple[str, str], float]] = {c: {} for c in metric_columns}
     for name, data in files if metric_columns else ():
         for col, values in read_scores(data, name, metric_columns, fmt=fmt).items():
@@ -361,8 +350,8 @@ def _join_scores(
     scores: Sequence[tuple[str, bytes | str]],
     human: Mapping[tuple[str, str], float],
 ) -> tuple[Join, Corpus]:
-    """How a separate scores file's human column joined the corpus, and the corpus without
-    the outputs that have no score.
+    """How a scores file's human column joined the corpus, and the corpus without the
+    outputs that have no score.
 
     Raises:
         InputError: nothing joined.

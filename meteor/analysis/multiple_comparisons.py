@@ -5,15 +5,12 @@
 * ``holm``: Holm's step-down procedure (Holm 1979, "A simple sequentially rejective
   multiple test procedure", *Scand. J. Statist.* 6:65–70) as adjusted p-values: with the
   p-values sorted ascending ``p_(1) ≤ … ≤ p_(m)``,
-  ``p̃_(i) = min(1, max_{j ≤ i} (m − j + 1)·p_(j))``.  Rejecting where ``p̃ < alpha`` is
-  Holm's procedure at level ``alpha``; it controls the family-wise error rate as
-  Bonferroni does and rejects at least as much.  Ties keep their input order (the
-  adjusted values of tied p-values are equal either way).
+  ``p̃_(i) = min(1, max_{j ≤ i} (m − j + 1)·p_(j))``; rejecting where ``p̃ < alpha`` is
+  Holm's procedure at level ``alpha``.  Ties keep their input order.
 
-These are the values of statsmodels' ``multipletests(method="holm" | "bonferroni")``;
-statsmodels is not a dependency and ``scipy.stats`` has neither (its
-``false_discovery_control`` is Benjamini–Hochberg), hence this short module.  A NaN
-p-value (an untested pair) is left NaN and does not count in ``m``.
+These are the values of statsmodels' ``multipletests(method="holm" | "bonferroni")``
+(statsmodels is not a dependency; ``scipy.stats`` has neither).  A NaN p-value (an
+untested pair) is left NaN and does not count in ``m``.
 """
 
 from __future__ import annotations

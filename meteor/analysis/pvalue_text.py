@@ -1,12 +1,6 @@
-"""How every human-readable output writes a resampling test's p-value: never ``0``.
-
-A test with B resamples cannot tell a p-value below its resolution: the paired bootstrap's
-two-sided p (``min(1, 2·(k + 1)/(B + 1))``, :mod:`meteor.analysis.significance`) is at least
-``2/(B + 1)``, approximate randomisation's and sacreBLEU's bootstrap p (``(k+1)/(B+1)``) at
-least ``1/(B+1)`` (docs/report.md).  A 0 (from an older record) is written ``< resolution``;
-a positive p with four decimals, or two significant digits below 0.0001 (``5e-05``).
-Every writer uses :func:`p_value_text`: ``meteor score``'s text, the report's Markdown and
-HTML, the app's tables and figures.
+"""How every human-readable output writes a resampling test's p-value (:func:`p_value_text`):
+never ``0``, since a test with B resamples cannot tell a p below its resolution
+(docs/report.md).
 """
 
 from __future__ import annotations
@@ -35,16 +29,12 @@ def p_value_text(
     decimal: str = ".",
     missing: str = "n/a",
 ) -> str:
-    """``p`` for people: ``0.0712``, or ``< 0.002`` when it is 0 (below ``resolution``,
-    the test's smallest positive p: :func:`bootstrap_resolution`,
-    :func:`plus_one_resolution`).
+    """``p`` for people: ``0.0712`` (two significant digits below 0.0001: ``5e-05``), or
+    ``< 0.002`` when it is 0 (below ``resolution``, the test's smallest positive p:
+    :func:`bootstrap_resolution`, :func:`plus_one_resolution`).
 
-    Args:
-        p: the p-value as computed (``None`` or NaN: ``missing``).
-        resolution: the smallest positive p the test can give.
-        relation: write ``= 0.0712`` / ``< 0.002`` (after a "p").
-        decimal: the decimal mark (``","`` in Russian).
-        missing: what stands for an undefined p.
+    ``relation``: write ``= 0.0712`` / ``< 0.002`` (after a "p"); ``decimal``: the decimal
+    mark; ``missing``: what stands for ``None`` or NaN.
     """
     if p is None or not math.isfinite(p):
         return missing

@@ -1,19 +1,13 @@
 """N systems ranked: corpus METEOR with intervals, every pairwise test, clusters.
 
-The tests, the correction and the clusters are those of docs/report.md ("Ranking"): every
-pair is tested on its common segments by approximate randomisation on the sufficient
-statistics (sacreBLEU's ``_paired_ar_test``, 10,000 trials by default as there:
+As docs/report.md ("Ranking") states: every pair is tested on its common segments by
+approximate randomisation on the sufficient statistics (sacreBLEU's ``_paired_ar_test``:
 ``p = (#{t : |Δ_t| ≥ |Δ|} + 1) / (T + 1)``) and by the paired bootstrap
 (:func:`meteor.analysis.significance.paired_bootstrap`); one named test decides, its
-p-values adjusted over all ``N·(N − 1)/2`` comparisons
-(:mod:`meteor.analysis.multiple_comparisons`).
-
-**Clusters** (:data:`CLUSTER_RULE`) are this project's own rule, neither WMT's
-human-evaluation clustering (Akhbardeh et al. 2021, §3: Wilcoxon rank-sum tests on human
-scores) nor sacreBLEU's (which tests each system against one baseline only): each system,
-best first, joins the current cluster unless its difference from that cluster's top system
-is significant or untested.  A decision within :data:`BORDERLINE` of ``alpha`` is listed
-(:attr:`Ranking.borderline`): another seed or number of trials can move it.
+p-values adjusted over all comparisons (:mod:`meteor.analysis.multiple_comparisons`).
+Clusters are this project's own rule (:data:`CLUSTER_RULE`; neither WMT's human-evaluation
+clustering, Akhbardeh et al. 2021 §3, nor sacreBLEU's); a decision within
+:data:`BORDERLINE` of ``alpha`` is listed (:attr:`Ranking.borderline`).
 """
 
 from __future__ import annotations
@@ -86,8 +80,7 @@ TESTS = ("ar", "bootstrap")
 _TEST_NAMES = {"ar": "approximate randomisation", "bootstrap": "paired bootstrap"}
 #: Randomisation trials by default (sacreBLEU's ``--paired-ar-n``).
 DEFAULT_TRIALS = 10_000
-#: Most randomisation trials accepted (10,000 trials of 45 pairs of 2,000 segments take
-#: about as long as 1,000 did pair by pair: :func:`randomisation_p_values`).
+#: Most randomisation trials accepted.
 MAX_TRIALS = 1_000_000
 #: A cluster decision whose adjusted p is this close to ``alpha`` is listed as borderline.
 BORDERLINE = 0.01
@@ -115,12 +108,9 @@ def approximate_randomisation(
     trials: int = DEFAULT_TRIALS,
     seed: int | None = DEFAULT_SEED,
 ) -> float:
-    """Approximate-randomisation p-value of corpus METEOR ``b − a`` (module docstring).
-
-    ``a`` and ``b`` are the two systems' records of the same segments, in the same order.
-    Trial ``t`` swaps segment ``i`` when ``rng.random(n)[i] < 0.5`` on
-    ``rng = numpy.random.default_rng(seed)``, one draw per trial in order.
-    """
+    """Approximate-randomisation p-value of corpus METEOR ``b − a`` (module docstring) on
+    the two systems' records of the same segments, in the same order (the swaps:
+    :func:`~meteor.analysis.resampling.swap_masks`)."""
     if len(a) != len(b) or not a:
         raise ValueError(
             f"approximate randomisation needs the same segments: {len(a)} and {len(b)}"
@@ -131,8 +121,7 @@ def approximate_randomisation(
 
 
 def check_ranking_options(*, test: str, correction: str, trials: int, alpha: float) -> None:
-    """:func:`rank_systems`'s test options, each refused with a message naming it (so a
-    report can check them before scoring anything)."""
+    """:func:`rank_systems`'s test options, each refused with a message naming it."""
     check_test(test)
     check_correction(correction)
     _check_trials(trials)
@@ -157,11 +146,9 @@ def randomisation_p_values(
     """:func:`approximate_randomisation` of every pair ``(a, b)`` of systems given as
     :func:`stats_matrix` rows of the same segments (``mats[a]``, ``mats[b]``).
 
-    Every pair draws the same swaps (``swap_masks(n, trials, seed)``), so a batch's masks
-    ``S`` are multiplied once by each system's rows, and a pair's moved statistics are
-    ``S·m_b − S·m_a``: the same exact integers as ``S·(m_b − m_a)``, so every p-value is
-    the one the pair alone gives, for one product per system instead of one per pair.
-    Each batch scores every pair's trials in one :func:`scores_of_sums` call.
+    Every pair draws the same swaps, so a batch's masks ``S`` are multiplied once per
+    system: ``S·m_b − S·m_a`` is the same exact integers as ``S·(m_b − m_a)``, so every
+    p-value is the one the pair alone gives.
     """
     sums = [m.sum(axis=0) for m in mats]
     observed = [
@@ -188,12 +175,9 @@ def randomisation_p_values(
 
 @dataclass(frozen=True, slots=True)
 class SystemRow(BreakdownFields):
-    """One system of the ranking table: the bootstrap intervals and the formula's breakdown
-    of its corpus score that the row summarises (``precision`` … ``score`` read from it).
-
-    ``corpus`` is corpus METEOR from summed statistics with its bootstrap interval;
-    ``mean_segment`` the mean of segment scores (a different number, labelled so).
-    """
+    """One system of the ranking table: its bootstrap intervals (``corpus``: corpus METEOR
+    from summed statistics; ``mean_segment``: the mean of segment scores) and the formula's
+    breakdown of its corpus score (``precision`` … ``score`` read from it)."""
 
     name: str
     rank: int
@@ -326,9 +310,7 @@ class Ranking:
         )
 
     def adjusted_p_values(self, test: str) -> tuple[float, ...]:
-        """``test``'s p-values of :attr:`pairs` (in their order) after :attr:`correction`
-        over all of them: the deciding test's are the pairs' ``p_adjusted``; the other
-        test's, adjusted the same way, are what the p-value figure shows beside them."""
+        """``test``'s p-values of :attr:`pairs` (in their order) after :attr:`correction`."""
         return adjust_p_values([p.p_raw(test) for p in self.pairs], self.correction)
 
     def pair(self, a: str, b: str) -> PairTest:
@@ -408,14 +390,11 @@ def rank_systems(
     """Rank the systems, test every pair (bootstrap and randomisation), cluster them.
 
     Args:
-        results: each system's scored corpus (scored once, with ``params``).
-        params: the settings they were scored with.
+        results: each system's scored corpus, scored with ``params``.
         ids: each system's segment ids (pairs are then tested on the ids both have);
-            without it every system must have the same segments in the same order.
-        n_samples: bootstrap resamples; ``trials``: randomisation trials (10,000).
-        seed: seed of every resampling; ``level``: interval level; ``alpha``: test level.
-        test: the test that decides significance, ``"ar"`` (approximate randomisation)
-            or ``"bootstrap"`` (paired bootstrap); the other is shown beside it.
+            without, every system has the same segments in the same order.
+        test: the test that decides significance, ``"ar"`` or ``"bootstrap"``; the other
+            is shown beside it.
         correction: ``"holm"``, ``"bonferroni"`` or ``"none"`` over the pairwise tests.
         progress: called with a short line per step.
     """
@@ -497,14 +476,9 @@ def _paired_bootstrap(
     pair_ids: tuple[Sequence[str], Sequence[str]] | None,
     options: tuple[int, int | None, float],
 ) -> tuple[PairedBootstrap, list[np.ndarray] | None]:
-    """The paired bootstrap (:func:`~meteor.analysis.significance.paired_bootstrap`'s
-    numbers; ``options``: samples, seed, level) of ``names[1]`` against ``names[0]``, and
-    the pair's statistics rows when it covers only some of the systems' records
-    (``None``: all, in order).
-
-    The paired resamples use the same draws as each system's own bootstrap, so when
-    the pair covers all of both systems' records in order they are those resamples.
-    """
+    """The paired bootstrap (``options``: samples, seed, level) of ``names[1]`` against
+    ``names[0]``, and the pair's statistics rows when it covers only some of the systems'
+    records (``None``: all, in order: each system's own resamples are reused)."""
     hi, lo = names
     n_samples, seed, level = options
     _, _, positions, n_a, n_b = paired_segments(

@@ -1,12 +1,8 @@
-"""The bootstrap's machinery: segment statistics as a matrix, the resamples, the checks.
-
-:func:`stats_matrix` puts each segment's contribution to the corpus statistics in a
-row; :func:`resample_indices` / :func:`count_batches` draw the resamples
-(``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order);
-:func:`resampled_matrices` rescores every resample with the formula; :func:`ci_bounds`
-reads an interval off the sorted samples; :func:`common_segments` pairs two systems by id.
-The tests and their records are :mod:`meteor.analysis.significance`, which re-exports
-the public names here.
+"""The bootstrap's machinery (the tests and their records are
+:mod:`meteor.analysis.significance`): segment statistics as a matrix (:func:`stats_matrix`),
+the resamples (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in sample order)
+rescored with the formula (:func:`resampled_matrices`), the interval (:func:`ci_bounds`),
+the checks.
 """
 
 from __future__ import annotations
@@ -14,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -43,13 +39,8 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # statistics as a matrix
 # ---------------------------------------------------------------------------
-_STATS_FIELDS = tuple(f.name for f in fields(Stats))
-
-
 def _stats_row_of(s: Stats, width: int) -> list[int]:
-    """The fields in order, each per-module tuple ``width`` wide (the caller passes the
-    length of :func:`module_order`, looked up once per matrix: a registered stage's slot
-    is there whether or not this segment used it)."""
+    """The fields in order, each per-module tuple ``width`` (``len(module_order())``) wide."""
     vecs = (
         s.hyp_content_matches,
         s.ref_content_matches,
@@ -77,12 +68,8 @@ def row_stats(row: Sequence[float]) -> Stats:
 
 def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Params) -> np.ndarray:
     """One row per segment: what it adds to the corpus statistics under ``params``
-    (float64, exact ints).
-
-    The row is :meth:`Stats.corpus_contribution`, so summing rows reproduces
-    :meth:`meteor.Meteor.combine`, including Meteor 1.5's perfect-segment chunk rule
-    where ``params`` has it.
-    """
+    (:meth:`Stats.corpus_contribution`, float64 exact ints), so summing rows reproduces
+    :meth:`meteor.Meteor.combine`."""
     width = len(module_order())
     rule = params.perfect_rule
     rows = [
@@ -92,23 +79,17 @@ def stats_matrix(segments: Sequence[MeteorResult] | Sequence[Stats], params: Par
         )
         for s in segments
     ]
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(_STATS_FIELDS) - 4 + 4 * width)
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), 7 + 4 * width)
 
 
 #: Most multiply-adds per matrix product in :func:`integer_product`: OpenBLAS runs a
-#: product this small on one thread (its threshold is 65,536 × 4), and on a machine whose
-#: cores are busy its threads wait for each other (a 64 × 2,000 × 31 product took
-#: 20 ms on two threads beside other work, 1.6 ms on one).
+#: product this small on one thread (its threshold), which busy cores do not slow down.
 SINGLE_THREAD_WORK = 65_536 * 4
 
 
 def integer_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` for matrices of whole numbers in float64 (counts or 0/1 masks times
-    statistics rows), in blocks of rows small enough for one BLAS thread.
-
-    Every partial sum is a whole number below 2**53, so the product is exact whatever
-    the order of the additions: the blocks change the speed, never a value.
-    """
+    """``a @ b`` for matrices of whole numbers in float64, in blocks of rows small enough
+    for one BLAS thread (every partial sum is exact below 2**53: the blocks change no value)."""
     rows = max(1, SINGLE_THREAD_WORK // max(1, a.shape[1] * b.shape[1]))
     if len(a) <= rows:
         return a @ b
@@ -119,12 +100,8 @@ def integer_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def scores_of_sums(sums: np.ndarray, params: Params) -> np.ndarray:
-    """``compute(row_stats(row), params).score`` for every row of ``sums``, as one array.
-
-    ``sums`` holds summed :func:`stats_matrix` rows (exact integers in float64).  The
-    formula is :func:`meteor.scoring.formula` on the columns, so each score is the float
-    ``compute`` returns, not merely close to it.
-    """
+    """``compute(row_stats(row), params).score`` for every row of ``sums`` (summed
+    :func:`stats_matrix` rows), bit for bit: :func:`meteor.scoring.formula` on the columns."""
     s = np.asarray(sums, dtype=np.float64)
     if s.ndim != 2:
         raise ValueError(f"sums must be a matrix, got shape {s.shape}")
@@ -156,12 +133,8 @@ def scores_of_sums(sums: np.ndarray, params: Params) -> np.ndarray:
 # resampling
 # ---------------------------------------------------------------------------
 def resample_indices(n: int, n_samples: int, seed: int | None) -> np.ndarray:
-    """All resample indices at once, shape ``(n_samples, n)`` (for tests and small corpora).
-
-    Row ``b`` is what the ``b``-th call of ``rng.integers(0, n, size=n)`` returns on
-    ``rng = numpy.random.default_rng(seed)``; :func:`bootstrap` draws the same rows
-    one at a time.
-    """
+    """All resample indices at once, shape ``(n_samples, n)``: row ``b`` is the ``b``-th
+    ``rng.integers(0, n, size=n)`` of ``rng = numpy.random.default_rng(seed)``."""
     rng = np.random.default_rng(seed)
     return (
         np.stack([rng.integers(0, n, size=n) for _ in range(n_samples)])
@@ -172,17 +145,8 @@ def resample_indices(n: int, n_samples: int, seed: int | None) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A statistic, its bootstrap mean and its confidence interval: the one interval record
-    (the report's intervals, and inside each agreement :class:`Estimate
-    <meteor.analysis.agreement_stats.Estimate>`).
-
-    Attributes:
-        value: the statistic on the actual corpus.
-        mean: mean over the bootstrap resamples.
-        low: lower bound of the interval.
-        high: upper bound of the interval.
-        level: confidence level (0.95).
-    """
+    """A statistic on the actual corpus (``value``), its mean over the bootstrap resamples
+    and its confidence interval (``low``, ``high`` at ``level``)."""
 
     value: float
     mean: float
@@ -205,22 +169,13 @@ class Interval:
         return cls(value, float(np.mean(finite)) if len(finite) else math.nan, low, high, level)
 
     def to_dict(self) -> dict[str, float]:
-        return {
-            "value": self.value,
-            "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
-            "level": self.level,
-        }
+        return asdict(self)
 
 
 def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tuple[float, float]:
     """The one percentile rule of every interval: ``(s[k], s[B − k − 1])`` of the sorted
-    finite samples (``B`` of them), ``k = floor(B·(1 − level)/2)``; NaN without any.
-
-    Not ``numpy.percentile`` (nor ``scipy.stats.bootstrap``'s percentile method), which
-    interpolate between two resamples: this is the order statistic sacreBLEU and the
-    earlier releases report, so intervals stay the same numbers."""
+    finite samples (``B`` of them), ``k = floor(B·(1 − level)/2)``; NaN without any.  The
+    order statistic of sacreBLEU's ``estimate_ci``, not ``numpy.percentile``'s interpolation."""
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     s = np.asarray(samples, dtype=np.float64)
@@ -235,15 +190,9 @@ def ci_bounds(samples: np.ndarray | Sequence[float], level: float = 0.95) -> tup
 def swap_masks(n: int, trials: int, seed: int | None) -> Iterator[np.ndarray]:
     """The swaps of a paired permutation test (approximate randomisation, PERM-BOTH), in
     batches of trials: row ``t`` swaps pair ``i`` where ``rng.random(n)[i] < 0.5`` on
-    ``rng = numpy.random.default_rng(seed)``, one draw per trial in order.
-
-    Our own rather than ``scipy.stats.permutation_test(permutation_type="samples")``: its
-    draws differ (every p-value would move), and it is slower here: 1,000 trials of corpus
-    METEOR on 2,000 segments took 743 ms through it (the statistic summing each trial's
-    rows) against 19 ms here (a batch of trials is one matrix product and one vectorised
-    formula), measured on one core."""
+    ``rng = numpy.random.default_rng(seed)``, one draw per trial in order (not
+    ``scipy.stats.permutation_test``, whose draws differ and which is ~40 times slower here)."""
     for rng, size in _batches(n, trials, seed):
-        # rng.random((size, n)) is the rows rng.random(n) would give one trial at a time
         yield rng.random((size, n)) < 0.5
 
 
@@ -265,8 +214,7 @@ def count_batches(n: int, n_samples: int, seed: int | None) -> Iterator[np.ndarr
         yield counts
 
 
-#: Fewest resamples for a 95 % interval: below 40, ``k = floor(B·0.025)`` is 0 and the
-#: "interval" is the resamples' minimum and maximum (:func:`ci_bounds`); the CLI refuses it.
+#: Fewest resamples for a 95 % interval: below 40, ``k = floor(B·0.025)`` is 0 (:func:`ci_bounds`).
 MIN_BOOTSTRAP_SAMPLES = 40
 #: Most bootstrap resamples accepted (each costs about 30 µs plus its draws).
 MAX_BOOTSTRAP_SAMPLES = 100_000
@@ -335,12 +283,8 @@ def resampled_matrices(
     seed: int | None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per system given as :func:`stats_matrix` and segment scores: (resampled corpus
-    scores, resampled mean segment scores).
-
-    Each batch of resamples is a matrix of draw counts; its product with a system's
-    statistics matrix is every resample's summed statistics (exact integers), and
-    :func:`scores_of_sums` scores them all at once.
-    """
+    scores, resampled mean segment scores); a batch of resamples is a matrix of draw counts
+    times the statistics matrix, scored at once by :func:`scores_of_sums`."""
     n = len(mats[0])
     corpus = [np.empty(n_samples) for _ in mats]
     means = [np.empty(n_samples) for _ in mats]

@@ -1,23 +1,16 @@
 """Corpus-level statistics: bootstrap confidence intervals, paired tests, segment differences.
 
-The corpus score is Meteor 1.5's: the segments' statistics summed, the formula applied once
-(``MeteorStats.addStats``, :meth:`meteor.Meteor.combine`); the mean of segment scores is
-reported beside it, labelled.  Every rule below is stated with its numbers in
-docs/corpus-ids.md ("The paired test").
+The corpus score is Meteor 1.5's (``MeteorStats.addStats``: statistics summed, the formula
+applied once); the mean of segment scores is reported beside it.  The rules, with their
+numbers, are in docs/corpus-ids.md ("The paired test"):
 
-* :func:`bootstrap`: resample ``b`` draws ``numpy.random.default_rng(seed).integers(0, n,
-  size=n)`` in sample order from one generator; the level-``L`` interval is ``[s[k],
-  s[B - k - 1]]`` of the sorted scores with ``k = floor(B·(1 − L)/2)``, sacreBLEU's
-  ``estimate_ci``.
-* :func:`paired_bootstrap` (Koehn 2004): both systems resampled with the same indices, on
-  the ids both have; two-sided ``p = min(1, 2·(k + 1)/(B + 1))``, ``k = min(#{δ_b ≤ 0},
-  #{δ_b ≥ 0})`` (a resampling p as sacreBLEU and Davison & Hinkley count it, doubled), so
-  ``p < 1 − L`` only when the interval excludes 0.  ``p_value_sacrebleu`` is sacreBLEU's
-  ``_paired_bs_test`` (Moses' ``bootstrap-hypothesis-difference-significance.pl`` via
-  MultEval), about one tail, with one deliberate deviation: 1, not 1/(B + 1), when both
-  systems score the same in every resample.  Koehn's win ratio is reported too.
-
-Records made with other settings raise :class:`meteor.signatures.SettingsMismatchError`.
+* :func:`bootstrap`: resamples ``numpy.random.default_rng(seed).integers(0, n, size=n)``;
+  the interval is sacreBLEU's ``estimate_ci`` (:func:`ci_bounds`).
+* :func:`paired_bootstrap` (Koehn 2004): both systems resampled with the same indices;
+  two-sided ``p = min(1, 2·(k + 1)/(B + 1))``, ``k = min(#{δ_b ≤ 0}, #{δ_b ≥ 0})`` (Davison
+  & Hinkley's count, doubled), so ``p < 1 − L`` only when the interval excludes 0.
+  ``p_value_sacrebleu`` is sacreBLEU's ``_paired_bs_test``, except 1 (not 1/(B + 1)) when
+  both systems score the same in every resample.
 """
 
 from __future__ import annotations
@@ -98,19 +91,10 @@ class CorpusIntervals:
 
 @dataclass(frozen=True, slots=True)
 class PairedStat:
-    """A paired comparison of one statistic (corpus score or mean segment score).
-
-    Attributes:
-        a: system A's interval.
-        b: system B's interval.
-        difference: observed ``b − a``.
-        difference_interval: percentile interval of the resampled ``b − a``.
-        p_value: two-sided bootstrap p-value of the difference, ``(k+1)/(B+1)``-style
-            (never 0), the one that agrees with ``difference_interval`` (module docstring).
-        b_wins: share of resamples where B scored higher than A (Koehn's win ratio).
-        a_wins: share of resamples where A scored higher than B.
-        p_value_sacrebleu: sacreBLEU's paired-bootstrap p-value (about one-sided).
-    """
+    """A paired comparison of one statistic (corpus score or mean segment score): A's and
+    B's intervals, the observed ``b − a`` and the interval of its resamples, the two-sided
+    ``p_value`` and ``p_value_sacrebleu`` (module docstring), and the share of resamples
+    each system wins (Koehn's win ratio)."""
 
     a: Interval
     b: Interval
@@ -136,12 +120,8 @@ class PairedStat:
 
 @dataclass(frozen=True, slots=True)
 class PairedBootstrap:
-    """Paired bootstrap of system B against system A (the baseline) on the same references.
-
-    ``n_segments`` segments were paired (with ids: those both systems have, of
-    ``segments_a`` and ``segments_b``); ``corpus.a``/``corpus.b`` are the systems'
-    scores on those segments.
-    """
+    """Paired bootstrap of system B against baseline A on ``n_segments`` paired segments
+    (of ``segments_a`` and ``segments_b``); ``corpus.a``/``corpus.b`` are scores on them."""
 
     name_a: str
     name_b: str
@@ -189,7 +169,7 @@ class PairedBootstrap:
 
 class SystemSamples(NamedTuple):
     """One system's :func:`stats_matrix`, segment scores, intervals and resamples (corpus
-    scores, mean segment scores), kept so that a pair on the same segments reuses them."""
+    scores, mean segment scores), which a pair on the same segments reuses."""
 
     mat: np.ndarray
     scores: np.ndarray
@@ -207,12 +187,7 @@ def bootstrap(
 ) -> CorpusIntervals:
     """Bootstrap intervals of the corpus score and of the mean segment score.
 
-    Args:
-        result: a scored corpus (or its segment results).
-        params: the parameters it was scored with (the formula is re-applied).
-        n_samples: number of resamples.
-        seed: seed of ``numpy.random.default_rng`` (``None``: fresh entropy).
-        level: confidence level.
+    ``params``: the parameters ``result`` was scored with; ``seed`` None: fresh entropy.
 
     Raises:
         ValueError: an empty corpus, or a bad ``n_samples`` / ``level``.
@@ -297,17 +272,8 @@ def paired_bootstrap(
 ) -> PairedBootstrap:
     """Paired bootstrap resampling of system B against baseline A (module docstring).
 
-    Args:
-        a: the baseline's scored corpus.
-        b: the other system's, on the same references in the same order (or, with
-            ``ids``, on any segments: the test runs on the ids both have).
-        params: the parameters both were scored with.
-        names: display names of A and B.
-        n_samples: number of resamples.
-        seed: seed of ``numpy.random.default_rng``.
-        level: confidence level of the intervals.
-        ids: the segment ids of A's and of B's records: pair by id
-            (:func:`common_segments`) instead of by position.
+    ``b`` has the same references as ``a`` in the same order, or, with ``ids`` (A's and B's
+    segment ids), any segments: the test runs on the ids both have.
 
     Raises:
         ValueError: different segment counts (without ``ids``) or references, no
@@ -337,8 +303,7 @@ def paired_segments(
     int,
 ]:
     """:func:`paired_bootstrap`'s checks: the paired segments of A and of B, their
-    positions in A's and B's records (``None`` without ids: all, in order), and how
-    many records A and B have."""
+    positions in A's and B's records (``None``: all, in order), and how many each has."""
     sa, sb = segments_of(a), segments_of(b)
     n_a, n_b = len(sa), len(sb)
     positions = None
@@ -380,9 +345,8 @@ def paired_record(
     options: tuple[int, int | None, float],
     records: tuple[int, int],
 ) -> PairedBootstrap:
-    """The :class:`PairedBootstrap` of A's and B's paired rows (``mats``, ``scores``)
-    and their resamples; ``options`` are (samples, seed, level), ``records`` how many
-    records A and B have."""
+    """The :class:`PairedBootstrap` of A's and B's paired rows and their resamples;
+    ``options``: (samples, seed, level); ``records``: how many records A and B have."""
     n_samples, seed, level = options
     (ca, ma), (cb, mb) = samples
     obs = [_observed(m, s, params) for m, s in zip(mats, scores, strict=True)]
@@ -404,11 +368,8 @@ def paired_record(
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SegmentDiff:
-    """One segment's score under A and B.
-
-    ``index`` is the segment's 0-based position in A's records, ``index_b`` in B's
-    (the same without ids); ``seg_id`` its id when the systems were paired by id.
-    """
+    """One segment's score under A and B: ``index`` its 0-based position in A's records,
+    ``index_b`` in B's (None: the same), ``seg_id`` its id when paired by id."""
 
     index: int
     score_a: float
@@ -432,10 +393,8 @@ def segment_differences(
     *,
     ids: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> list[SegmentDiff]:
-    """Segments sorted from B's largest win to B's largest loss (ties by index).
-
-    With ``ids`` (A's and B's segment ids), the segments both have, paired by id.
-    """
+    """Segments sorted from B's largest win to B's largest loss (ties by index); with
+    ``ids`` (A's and B's segment ids), the segments both have, paired by id."""
     sa, sb = segments_of(a), segments_of(b)
     if ids is not None:
         pos_a, pos_b = common_segments(*ids)

@@ -1,10 +1,7 @@
-"""The system level of :func:`meteor.analysis.agreement.correlate`, by WMT's convention or
-this tool's earlier one (:class:`SystemLevel` says which).
-
-WMT correlates the *official* human system scores (:mod:`meteor.io.system_scores`) with
-each metric's system score over the whole test set, computed as the metric defines it
-(:func:`system_rule`); :func:`official_level` lines the two up by system name.  Without
-official scores the human system score is the mean of the system's judged rows.
+"""The system level of :func:`meteor.analysis.agreement.correlate`: WMT's convention, the
+official human system scores against each metric's system score over the whole test set as
+the metric defines it (:func:`official_level`, :func:`system_rule`), or without official
+scores the mean of each system's judged rows (:class:`SystemLevel` says which).
 """
 
 from __future__ import annotations
@@ -37,11 +34,10 @@ COLUMN_MEAN = "mean of the column's segment scores"
 
 
 def system_rule(params: Params, *, by_definition: bool = True) -> str:
-    """How a METEOR setting defines its system score: Meteor 1.5 (``-l en -norm``, its
-    tasks, any stage-wise setting) sums the segments' statistics; the NLTK family (greedy
-    aligner: ``nltk``, ``hf``) defines only a sentence score, and HF evaluate's corpus
-    number is the mean of the sentence scores.  ``by_definition=False``: summed for every
-    setting (:func:`correlate` without official system scores, as before)."""
+    """How a METEOR setting defines its system score: Meteor 1.5 sums the segments'
+    statistics; the NLTK family (greedy aligner) defines only a sentence score, and HF
+    evaluate's corpus number is their mean.  ``by_definition=False``: summed for every
+    setting."""
     return MEAN if by_definition and params.aligner == "greedy" else SUMMED
 
 
@@ -51,7 +47,7 @@ class SystemLevel:
 
     Attributes:
         official: the official human system scores' file (None: the mean of each system's
-            judged rows' human scores — this tool's earlier convention, not WMT's).
+            judged rows' human scores, not WMT's convention).
         column: the official scores' column.
         all_rows: the metric's system score from every output of the input (WMT's
             convention), or only from the judged rows (False).
@@ -104,8 +100,7 @@ def official_level(
     all_rows: bool = True,
 ) -> tuple[SystemLevel, np.ndarray, list[np.ndarray]]:
     """The official human system scores and each metric's system scores (``scored``: per
-    metric, its system names and scores) over the systems both have, in the metrics'
-    system order; the record names the systems left out on either side.
+    metric, its system names and scores) over the systems both have, and the record.
 
     Raises:
         InputError: fewer than 2 systems in common.

@@ -1,16 +1,12 @@
-"""Which METEOR setting agrees best with people?  Tuning (issue 34, "Tune").
+"""Which METEOR setting agrees best with people?  Tuning (docs/agreement.md, "Tune").
 
 :func:`tune` searches α, β, γ, δ and the stage weights of a base setting for the best
-agreement with a human score column, as Meteor 1.5's ``Trainer`` does, but faster
-(docs/agreement.md, "Tune"): none of those parameters changes an alignment
-(:data:`STATS_ONLY`; Meteor 1.5's beam search ranks with fixed weights,
-:func:`meteor.aligners.beam.search_weight`), so the corpus is aligned once and every point is
-scored from the sufficient statistics, vectorised over segments and points
-(:mod:`meteor.analysis.tune_scoring`); with several references the best is picked per point,
-the first winning ties, as :meth:`meteor.Meteor.score` does.  The search (:func:`search`) is
-a grid over α, β, γ, δ, then coordinate descent on shrinking steps; ``folds=k`` adds
-k-fold cross-validation over whole groups.  :class:`TuneResult` writes a preset file
-(:meth:`TuneResult.preset_document`) that every ``--preset-file`` reads.
+agreement with a human score column, as Meteor 1.5's ``Trainer`` does.  None of those
+parameters changes an alignment (:data:`STATS_ONLY`; Meteor 1.5's beam search ranks with
+fixed weights, :func:`meteor.aligners.beam.search_weight`), so the corpus is aligned once
+and every point is scored from the sufficient statistics
+(:mod:`meteor.analysis.tune_scoring`).  :func:`search` is a grid, then coordinate descent
+on shrinking steps; ``folds=k`` adds k-fold cross-validation over whole groups.
 """
 
 from __future__ import annotations
@@ -131,11 +127,9 @@ class _Space:
         )  # fmt: skip
 
 
-#: Objectives searched with a screen, and their screen: every point is scored and measured
-#: by the screen (flattened Pearson is one matrix product), and only the best
-#: :func:`screen_size` of them get the exact, costlier objective (scipy's τ-b, ranks, pairs
-#: within items); the others are left out (-inf).  Every value the search compares, and so its
-#: choice, is the exact objective.
+#: Objectives searched with a screen, and their screen: every point is measured by the
+#: screen (Pearson: one matrix product), and only the best :func:`screen_size` of them by
+#: the exact, costlier objective; the others are left out (-inf).
 SCREENED: dict[str, str] = {
     "kendall_flat": "pearson_flat",
     "spearman_flat": "pearson_flat",
@@ -154,10 +148,8 @@ def evaluate_points(
     stats: StatArrays, rows: Rows, key: str, pt: Point, perfect_rule: bool = True,
     screen: bool = True,
 ) -> Array:  # fmt: skip
-    """The objective ``key`` under each point (``(B,)``), :data:`CHUNK` points at a time so
-    the scores stay in cache while they are measured.  With ``screen`` and ``key`` in
-    :data:`SCREENED`, only the :func:`screen_size` best by their screen (Pearson) are measured
-    exactly; the others are -inf."""
+    """The objective ``key`` under each point (``(B,)``), :data:`CHUNK` points at a time;
+    with ``screen``, screened as :data:`SCREENED` says."""
     screened = screen and key in SCREENED and len(pt) > screen_size(len(pt))
     first = SCREENED[key] if screened else key
     out = np.empty(len(pt))
@@ -215,8 +207,7 @@ def search(
     ]
     values = _evaluate(space, rows, key, [base, *grid])
     tried = len(values)
-    finite = np.where(np.isfinite(values), values, -np.inf)
-    k = int(np.argmax(finite))
+    k = int(np.argmax(np.where(np.isfinite(values), values, -np.inf)))
     best, best_value = ([base, *grid][k], float(values[k]))
     if progress is not None:
         progress(0.3, f"grid: {tried:,} points, best {best_value:.4f}")
@@ -261,7 +252,7 @@ def search(
 @dataclass(frozen=True)
 class FoldResult:
     """One fold: the setting tuned on the other folds, and the held-out agreement of it,
-    the base setting and chrF on this fold's rows (with bootstrap intervals)."""
+    the base setting and chrF on this fold's rows."""
 
     fold: int
     n_rows: int
@@ -413,9 +404,8 @@ def tune(
     """Tune α, β, γ, δ (and, with ``weights``, each stage's weight) of a base setting.
 
     Args:
-        judged: the corpus and its human scores (:func:`meteor.analysis.agreement.load_judged`).
         preset, params, lang: the base setting (as :class:`meteor.Meteor` takes them);
-            its stages, aligner and every field of :data:`ALIGNMENT_FIELDS` stay fixed.
+            every field of :data:`ALIGNMENT_FIELDS` stays fixed.
         objective: a key of :data:`OBJECTIVES` (or an alias of :data:`ALIASES`).
         folds: ``k ≥ 2``: also k-fold cross-validation grouped by ``groups``.
         groups: per row (system-major, corpus order) a group label such as the document
@@ -423,11 +413,9 @@ def tune(
         group_name: what the labels are (e.g. the column's name), for the record.
         n_bootstrap, seed: the held-out intervals (resamples of items; of systems for
             a system-level objective).
-        data_name, data_sha256: what the data was (they go into the preset file);
-            ``data_sha256`` is the plain SHA-256 of the data file (what ``sha256sum``
-            prints), ``data_files`` each file's name and plain SHA-256.
+        data_name, data_sha256, data_files: what the data was, for the preset file (the
+            plain SHA-256 of the data file, each file's name and SHA-256).
         workers: processes for the one alignment.
-        progress: ``progress(fraction, message)``.
 
     Raises:
         InputError: an unknown objective, bad folds or groups.
@@ -517,9 +505,8 @@ def _cross_validate(
     seed: int,
     progress: Progress | None,
 ) -> tuple[list[FoldResult], int]:
-    """Tune on all folds but one and measure on that one, for each fold in turn (the search
-    after the one on all rows: stages 2 … k + 1 of the progress).  Returns the folds'
-    results and the parameter points tried."""
+    """Tune on all folds but one and measure on that one, for each fold in turn.  Returns
+    the folds' results and the parameter points tried."""
     chrf_seg = None  # chrF's segment scores (segment-level objectives)
     if not key.startswith("system_"):
         chrf_seg = np.asarray(score_baselines(judged, ["chrf"])[0].segment, dtype=float)
@@ -563,8 +550,6 @@ def _held_out(
         scores = system_scores(sub, pts, ho.systems, ho.n_systems, space.perfect_rule)
     else:
         scores = segment_scores(sub, pts, space.perfect_rule)
-    tuned_e = _estimate(key, ho, scores[0], n_bootstrap, seed)
-    base_e = _estimate(key, ho, scores[1], n_bootstrap, seed)
-    if chrf_seg is None:
-        return tuned_e, base_e, None
-    return tuned_e, base_e, _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)
+    tuned_e, base_e = (_estimate(key, ho, s, n_bootstrap, seed) for s in scores)
+    chrf = None if chrf_seg is None else _estimate(key, ho, chrf_seg[held], n_bootstrap, seed)
+    return tuned_e, base_e, chrf

@@ -1,9 +1,7 @@
-"""Tune's parameter points scored on the sufficient statistics (issue 34): the statistics
-as arrays (:class:`StatArrays`, aligned once by :func:`align_statistics`), a point (:class:`Point`), its segment and system scores
-(Meteor 1.5's formula, :func:`meteor.scoring.compute`, for many segments at once) and the
-objectives measured on them, on the rows (:class:`Rows`, :class:`RowData`) and folds of
-whole groups (:func:`group_folds`) they are measured on.  The search over points is
-:mod:`meteor.analysis.tune`."""
+"""Tune's parameter points (:class:`Point`) scored on the sufficient statistics
+(:class:`StatArrays`, aligned once) by Meteor 1.5's formula (:func:`meteor.scoring.formula`,
+many segments and points at once), and the objectives measured on them (:class:`Rows`,
+folds of whole groups).  The search is :mod:`meteor.analysis.tune`."""
 
 from __future__ import annotations
 
@@ -117,11 +115,10 @@ class StatArrays(_Fields):
 
 @dataclass(frozen=True)
 class Point:
-    """Parameter points, ``B`` of them: α, β, γ, δ of shape ``(B,)``, weights ``(B, W)``
-    by statistics slot (a slot of a module not in use has weight 0); ``nltk``: per point,
-    whether Fmean is computed in nltk's order (:func:`meteor.scoring.formula`; default
-    none); ``order``: the slots in the settings' module order, as the formula sums them
-    (default: slot order)."""
+    """``B`` parameter points: α, β, γ, δ of shape ``(B,)``, weights ``(B, W)`` by statistics
+    slot (0: a module not in use); ``nltk``: per point, whether Fmean is computed in nltk's
+    order (:func:`meteor.scoring.formula`); ``order``: the slots in the settings' module
+    order (default: slot order)."""
 
     alpha: Array
     beta: Array
@@ -164,9 +161,8 @@ CHUNK = 32
 
 @dataclass(frozen=True)
 class _Terms(_Fields):
-    """The statistics as :func:`meteor.scoring.formula` reads them, per row (``(m,)``, or
-    ``(B, m)`` per point): lengths, function words, per-slot matches (``(W, …)`` by slot),
-    chunks, matched words, and which rows are perfect segments under the perfect rule."""
+    """The statistics as :func:`meteor.scoring.formula` reads them (per row ``(m,)``, or
+    ``(B, m)`` per point; matches ``(W, …)`` by slot), and which rows are perfect segments."""
 
     perfect: Array | bool
 
@@ -197,9 +193,8 @@ def _terms(v: Mapping[str, Array], perfect_rule: bool) -> _Terms:
 
 
 def _kernel(t: _Terms, pt: Point) -> Array:
-    """The score of ``B`` points on the rows of ``t``: ``(B, m)``, by
-    :func:`meteor.scoring.formula` (the floats :func:`meteor.scoring.compute` gives each
-    one); a weight slot no point uses is left out of the sums (it would add +0.0)."""
+    """The score of ``B`` points on the rows of ``t``: ``(B, m)``, the floats
+    :func:`meteor.scoring.compute` gives (a weight slot no point uses would add +0.0)."""
     w = pt.weights
     order = pt.order if pt.order is not None else range(w.shape[1])
     slots = [(k, w[:, k : k + 1]) for k in order if k < w.shape[1] and np.any(w[:, k] != 0)]
@@ -217,7 +212,8 @@ def _kernel(t: _Terms, pt: Point) -> Array:
 
 
 def _chosen(stats: StatArrays, pt: Point, perfect_rule: bool) -> tuple[Array, Array]:
-    """Per point and row: the segment score and the index of the reference it came from."""
+    """Per point and row: the segment score and the index of the reference it came from
+    (the first best, as :meth:`meteor.Meteor.score` picks it)."""
     t = stats.terms(perfect_rule)
     n_refs, n = stats.hl.shape
     scores = np.empty((len(pt), n))
@@ -244,13 +240,9 @@ def segment_scores(stats: StatArrays, pt: Point, perfect_rule: bool = True) -> A
 def system_scores(
     stats: StatArrays, pt: Point, systems: Array, n_systems: int, perfect_rule: bool = True
 ) -> Array:
-    """``(B, S)``: each system's corpus score (the sum of the statistics of each segment's
-    best reference; with ``perfect_rule``, Meteor 1.5's, a perfect segment's chunks left
-    out, :meth:`meteor.stats.Stats.corpus_contribution`) under every point.
-
-    With one reference the sums do not depend on the point: they are taken once and every
-    point is scored on them together; with several, each point sums its own best references.
-    """
+    """``(B, S)``: each system's corpus score under every point: the sum of the statistics
+    of each segment's best reference (:meth:`meteor.stats.Stats.corpus_contribution`).  With
+    one reference the sums are taken once for every point."""
     one_hot = np.zeros((len(systems), n_systems))
     one_hot[np.arange(len(systems)), systems] = 1.0
     vectors = ("hc", "rc", "hfm", "rfm")
@@ -350,12 +342,9 @@ class Rows:
 
 
 def _pearson_rows(x: Array, y: Array) -> Array:
-    """Pearson's r of each row of ``y`` (B, n) with ``x`` (n,); NaN where constant.
-
-    One pass for ``Σ y``, one for ``Σ y·x̃`` (``x̃`` centred) and one for ``Σ y²``; a row whose
-    variance is small next to ``Σ y²`` (where that shortcut would lose digits) is done the
-    two-pass way, and a constant row is NaN as in scipy.
-    """
+    """Pearson's r of each row of ``y`` (B, n) with ``x`` (n,); NaN where constant, as in
+    scipy.  One pass each for ``Σ y``, ``Σ y·x̃`` and ``Σ y²``; a row whose variance is small
+    next to ``Σ y²`` (the shortcut would lose digits) is done the two-pass way."""
     n = y.shape[1]
     xc = x - x.mean()
     sxx = float(xc @ xc)
@@ -442,8 +431,7 @@ def objective_values(key: str, rows: Rows, seg: Array, sys_scores: Array | None 
 
 
 def check_tunable(key: str, rows: Rows, judged: Judged) -> None:
-    """Refuse data on which ``key`` is undefined for every setting: a "tuned" preset
-    would be the base preset with no value.
+    """Refuse data on which ``key`` is undefined for every setting.
 
     Raises:
         InputError: saying why (too few rows, equal human scores, no DARR pairs).
@@ -477,8 +465,7 @@ def check_tunable(key: str, rows: Rows, judged: Judged) -> None:
 
 @dataclass(frozen=True)
 class RowData:
-    """The human side of every row (system-major, corpus order), from which the objectives'
-    :class:`Rows` of all rows or of some rows are built."""
+    """The human side of every row (system-major, corpus order), for :class:`Rows`."""
 
     human: Array
     darr: Array
