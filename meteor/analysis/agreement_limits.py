@@ -42,7 +42,7 @@ def check_darr_threshold(threshold: Any) -> float:
         or threshold < 0
     ):
         raise InputError(
-            "darr_threshold must be a finite number ≥ 0 (DARR pairs differ by more than it), "
+            "darr_threshold must be a finite number ≥ 0 (DARR pairs differ by it or more), "
             f"got {shown(threshold)}"
         )
     return float(threshold)

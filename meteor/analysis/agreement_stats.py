@@ -705,7 +705,7 @@ def segment_reason(key: str, data: SegmentData, scores: Array) -> str:
     m = np.asarray(scores, dtype=float)
     if key.startswith("darr"):
         return (
-            "no pairs: no two outputs of one item differ by more than the DARR threshold"
+            "no pairs: no two outputs of one item differ by the DARR threshold or more"
             if not len(data.darr[0])
             else "no pair counted"
         )

@@ -1,4 +1,4 @@
-"""The DARR threshold is a finite number ≥ 0 (pairs differ by *more* than it): a negative
+"""The DARR threshold is a finite number ≥ 0 (pairs differ by it or more): a negative
 one made ties into pairs, NaN gave 0 pairs silently; both are refused, by the library and
 by ``--darr-threshold`` of ``correlate`` and ``tune``, before any work."""
 
