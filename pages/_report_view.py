@@ -1,13 +1,9 @@
-"""The corpus report on the Corpus page (issue 35): ranking, buckets, where the points go.
+"""The corpus report on the Corpus page: ranking, buckets, where the points go (not a page).
 
-Not a page (app.py never registers it).  One library call builds the record
-(:func:`meteor.analysis.corpus_report.build_report` on the systems the page has already
-scored), kept once for every session in :data:`pages._cache.APP_CACHE` per upload and
-setting, with a progress bar; this module only arranges the record's fields.  The
-figures are :mod:`meteor.viz.report_figures`'s, the downloads the library's writers
-(:mod:`meteor.analysis.report_text`, :mod:`meteor.viz.report_html`).  User text (system
-names, words, labels) goes into dataframes, figures (escaped by the library) or
-Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
+One library call builds the record (:func:`meteor.analysis.corpus_report.build_report`),
+kept for every session in :data:`pages._cache.APP_CACHE` per upload and setting; this
+module arranges its fields, :mod:`meteor.viz.report_figures`'s figures and the library's
+writers.  User text goes into dataframes, figures or escaped Markdown (never HTML).
 """
 
 from __future__ import annotations
@@ -95,8 +91,8 @@ def _build(
     kept = APP_CACHE.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    # the progress lines build_report says: a bootstrap per system, a comparison per pair,
-    # the randomisation tests of all pairs, then the buckets and the losses
+    # build_report's progress lines: a bootstrap per system, a comparison per pair, the
+    # randomisation tests, then the buckets and the losses
     n = len(results)
     pairs = n * (n - 1) // 2
     total = n + pairs + (1 if pairs else 0) + 2
@@ -138,9 +134,8 @@ def report_tabs(
         tests = _test_settings()
         key = ("corpus_report", corpus_key(corpus), setting, *tests)
         n = len(results)
-        # the request is recorded by the button's callback, before the run that builds: so
-        # the button is drawn only while there is no report for this corpus and setting (a
-        # changed upload or setting is a new key, and the button comes back)
+        # the button's callback records the request before the run that builds; a changed
+        # upload or setting is a new key, and the button comes back
         wanted = st.session_state.get("_rp_wanted") == key or key in APP_CACHE
         if not wanted:
             st.button(

@@ -37,13 +37,8 @@ def _number(lo: float, hi: float, *, whole: bool = False) -> Callable[[str], boo
     def ok(raw: str) -> bool:
         if not _PLAIN_NUMBER.fullmatch(raw):
             return False
-        try:
-            x = float(raw)
-        except ValueError:
-            return False
-        if not math.isfinite(x) or not lo <= x <= hi:
-            return False
-        return not whole or x == int(x)
+        x = float(raw)  # a plain number always parses (1e999: inf)
+        return math.isfinite(x) and lo <= x <= hi and (not whole or x == int(x))
 
     return ok
 
