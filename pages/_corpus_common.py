@@ -76,9 +76,7 @@ _BOM_STRINGS = {f"corpus_bom_{k}": {"en": en, "ru": _BOM_RU[k]} for k, en in BOM
 t = Translator(CORPUS_STRINGS, freeze(_BOM_STRINGS))
 
 
-# ---------------------------------------------------------------------------
-# input
-# ---------------------------------------------------------------------------
+# -- input -----------------------------------------------------------------------------
 def load_uploads(
     hyp_files: Sequence[Any], ref_files: Sequence[Any], *, jar_bytes: bool = False
 ) -> Corpus | None:
@@ -157,9 +155,7 @@ def corpus_key(corpus: Corpus) -> str:
     return key
 
 
-# ---------------------------------------------------------------------------
-# scoring and statistics (session caches)
-# ---------------------------------------------------------------------------
+# -- scoring and statistics (session caches) -------------------------------------------
 def _cache(name: str) -> dict[Any, Any]:
     store: dict[Any, Any] = st.session_state.setdefault(f"_corpus_{name}", {})
     while len(store) > CACHE_ENTRIES:
@@ -323,9 +319,7 @@ def common_results(
     return ra, rb, pos_a, pos_b
 
 
-# ---------------------------------------------------------------------------
-# the segment table
-# ---------------------------------------------------------------------------
+# -- the segment table -----------------------------------------------------------------
 #: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
 #: the parameters, the stage list (in its order) and the stage weights.
 LINK_KEYS = (
@@ -414,9 +408,7 @@ def percent(share: float) -> str:
     return text.replace(".", ",") if ui() == "ru" else text
 
 
-# ---------------------------------------------------------------------------
-# drill-down
-# ---------------------------------------------------------------------------
+# -- drill-down ------------------------------------------------------------------------
 def show_segment(
     corpus: Corpus, results: dict[str, CorpusResult], system: str, pos: int, key: str
 ) -> None:

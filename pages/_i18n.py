@@ -279,12 +279,12 @@ _SHARED: Table = freeze(
             "ru": "собственное правило этапа этой настройки его не находит (NLTK сравнивает "
             "основы Porter); сопоставитель Meteor 1.5 находит",
         },
-        # page "Agreement with people" (issue 34)
+        # page "Agreement with people"
         "page_agreement": {"en": "Agreement with people", "ru": "Согласие с людьми"},
-        # issue 31 item 17 (round 3): axis titles, notices
+        # axis titles, notices
         "score_axis": {"en": "METEOR score", "ru": "оценка METEOR"},
         "token_notice": {"en": "{side}: {msg}", "ru": "{side}: {msg}"},
-        # the corpus report on the Corpus page (issue 35; pages/_report_view.py)
+        # the corpus report on the Corpus page (pages/_report_view.py)
         "corpus_tab_ranking": {"en": "Ranking", "ru": "Рейтинг"},
         "corpus_tab_buckets": {"en": "Buckets", "ru": "Группы"},
         "corpus_tab_where": {"en": "Where the points go", "ru": "Куда уходят баллы"},
