@@ -72,7 +72,6 @@ _BOM_RU = {
     "(пресеты meteor-1.5 её оставляют)",
 }
 _BOM_STRINGS = {f"corpus_bom_{k}": {"en": en, "ru": _BOM_RU[k]} for k, en in BOM_TEXT.items()}
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(CORPUS_STRINGS, freeze(_BOM_STRINGS))
 
 

@@ -370,27 +370,9 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels) -> Non
         return fig
 
     plotly(shared_figure(fig_key, build), key="rp_fig_bucket")
-    seg = bucket.unit == "segments"
-    st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
-    rows, config = _bucket_rows(bucket)
     f4 = "%.4f"
-    table(
-        rows,
-        "rp_bucket_table",
-        column_config={
-            "system": st.column_config.TextColumn(t("rp_col_system")),
-            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
-            "precision": st.column_config.NumberColumn("P", format=f4),
-            "recall": st.column_config.NumberColumn("R", format=f4),
-            **config,
-        },
-    )
-
-
-def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The bucket table's rows and the columns particular to its unit (segments, words)."""
-    f4 = "%.4f"
-    if table.unit == "segments":
+    if bucket.unit == "segments":
+        st.caption(t("rp_b_seg_caption"))
         fields = ("meteor", "low", "high", "precision", "recall", "frag")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_count")),
@@ -400,18 +382,28 @@ def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, An
             "frag": st.column_config.NumberColumn(t("frag"), format=f4),
         }
     else:
+        st.caption(t("rp_b_word_caption"))
         fields = ("hyp_words", "precision", "recall", "fmean")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_ref_words")),
             "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
             "fmean": st.column_config.NumberColumn("F", format=f4),
         }
-    rows = [
-        {"system": b.system, "bucket": b.label, "count": b.count}
-        | {k: getattr(b, k) for k in fields}
-        for b in table.rows
-    ]
-    return rows, config
+    table(
+        [
+            {"system": b.system, "bucket": b.label, "count": b.count}
+            | {k: getattr(b, k) for k in fields}
+            for b in bucket.rows
+        ],
+        "rp_bucket_table",
+        column_config={
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
+            "precision": st.column_config.NumberColumn("P", format=f4),
+            "recall": st.column_config.NumberColumn("R", format=f4),
+            **config,
+        },
+    )
 
 
 def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:

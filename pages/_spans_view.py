@@ -221,7 +221,6 @@ AGREEMENT_STRINGS = freeze(
         "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
     }
 )
-#: This module's ``t``: its three tables, then the shared ones (pages._i18n.STRINGS).
 t = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
 
 
@@ -388,15 +387,15 @@ def corpus_section(
             records.append(r)
             anns.append(ann)
             rows.append(
-                {
+                {  # the open link before the long hypothesis: no scrolling at 1366 px
                     t("rp_col_system"): name,
                     t("spans_col_seg"): seg_id,
+                    "open": with_spans(link(r), ann),
                     t("spans_col_disagree"): seg.disagreement,
                     t("spans_col_blind"): seg.counts["unmatched_ok"],
                     t("spans_col_unseen"): seg.counts["matched_error"],
                     t("spans_col_seen"): seg.counts["unmatched_error"],
                     t("hypothesis"): r.hyp,
-                    "open": with_spans(link(r), ann),
                 }
             )
     if not rows:
@@ -422,14 +421,6 @@ def corpus_section(
                 t("spans_col_open"), display_text=t("rp_open"), width="small"
             )
         },
-        # the open link before the long hypothesis: drawn without scrolling at 1366 px
-        column_order=[
-            t("rp_col_system"),
-            t("spans_col_seg"),
-            "open",
-            *(t(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
-            *(t(c) for c in ("spans_col_seen", "hypothesis")),
-        ],
     )
 
 

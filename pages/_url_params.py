@@ -27,9 +27,8 @@ _CHECKED_KEY = "_url_checked"
 UI_LABELS = [c.upper() for c in UI_LANGS]
 
 
-#: A number as a person writes it in a link: ASCII digits, one point, an optional
-#: exponent.  ``float()`` alone also takes ``1_0``, full-width ``０.5``, other scripts'
-#: digits and surrounding spaces, which a shared link should not carry silently.
+#: A number as a person writes it in a link: ASCII digits, one point, an optional exponent
+#: (``float()`` alone also takes ``1_0``, full-width ``０.5`` and surrounding spaces).
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
@@ -93,14 +92,9 @@ def bad_parameters(qp: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def _set_initial(key: str, values: list[str]) -> None:
-    """Make the widgets seed from the cleaned values.
-
-    A bound widget seeds itself from Streamlit's snapshot of the URL taken when the
-    page loaded (``QueryParams._initial_query_params``, streamlit 1.67), not from
-    ``st.query_params``; a value its parser cannot take (``?beam=1e309``: int(inf))
-    raises inside Streamlit.  The snapshot is corrected too (tested in
-    tests/app/test_app_presets.py, so a Streamlit upgrade that moves it fails loudly).
-    """
+    """Make the widgets seed from the cleaned values: a bound widget seeds itself from
+    Streamlit's private snapshot of the URL (``QueryParams._initial_query_params``, 1.67),
+    where ``?beam=1e309`` would raise; tests/app/test_app_presets.py fails if it moves."""
     with get_session_state().query_params() as qp:
         initial = qp._initial_query_params
         if values:

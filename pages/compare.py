@@ -99,7 +99,6 @@ PAGE_STRINGS = freeze(
         "col_where": {"en": "where", "ru": "где"},
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS)
 
 st.title(t("compare_title"))

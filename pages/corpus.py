@@ -271,7 +271,6 @@ PAGE_STRINGS = freeze(
         },
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(CORPUS_STRINGS, PAGE_STRINGS)
 
 

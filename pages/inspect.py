@@ -161,7 +161,6 @@ PAGE_STRINGS = freeze(
         },
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS, NEAR_STRINGS)
 
 st.title(t("inspect_title"))

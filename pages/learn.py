@@ -248,7 +248,6 @@ PAGE_STRINGS = freeze(
         "doc_example": {"en": "{name}", "ru": "пример {k}"},
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS, DETAIL_STRINGS)
 
 st.title(t("learn_title"))
