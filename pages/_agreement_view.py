@@ -1,9 +1,6 @@
-"""Shared code of the "Agreement with people" page (not a page: app.py never registers it).
-
-Reading the input, one cached run per input and choices (:data:`pages._cache.APP_CACHE`),
-the table rows, the Inspect links and the "Use this setting" callback.  Every number
-comes from :mod:`meteor` (``meteor.analysis.agreement``, ``agreement_grid``); this module
-only arranges and formats.
+"""Shared code of the "Agreement with people" page (not a page): reading the input, one
+cached run per input and choices, the table rows and the "Use this setting" callback.
+Every number comes from :mod:`meteor`; this module only arranges and formats.
 """
 
 from __future__ import annotations

@@ -101,13 +101,9 @@ def is_long(hyp: str, refs: tuple[str, ...]) -> bool:
 
 
 def _worker_init(server_pid: int) -> None:
-    """Lower the worker's CPU priority, and end it when the server process is gone.
-
-    A server stopped with SIGTERM or SIGKILL cannot stop its pool, and a pool worker
-    waits for work forever; ``PR_SET_PDEATHSIG`` is no help here, as it fires when
-    the *thread* that started the worker ends (a session's thread).  So a daemon
-    thread checks every second that the worker's parent is still the server.
-    """
+    """Lower the worker's CPU priority, and end it when the server process is gone (a killed
+    server cannot stop its pool; ``PR_SET_PDEATHSIG`` fires when the *thread* that started
+    the worker ends): a daemon thread checks every second that its parent is the server."""
     global _IN_WORKER
     _IN_WORKER = True
     try:
@@ -170,18 +166,6 @@ def warm(preset: str) -> int:
 # -- in the server process -------------------------------------------------------------
 
 
-def _workers_from_env() -> int:
-    return int(
-        env_number(
-            WORKERS_ENV,
-            DEFAULT_WORKERS,
-            int,
-            lambda n: 0 <= n <= (os.cpu_count() or 1),
-            "a number of processes from 0 to the CPU count",
-        )  # fmt: skip
-    )
-
-
 class Offloader:
     """A lazily started process pool; ``run`` calls a function there (or here, without one)."""
 
@@ -233,4 +217,14 @@ class Offloader:
 
 
 #: The app's one pool of workers for long pairs (``METEOR_APP_WORKERS``, default 1).
-OFFLOADER = Offloader(_workers_from_env())
+OFFLOADER = Offloader(
+    int(
+        env_number(
+            WORKERS_ENV,
+            DEFAULT_WORKERS,
+            int,
+            lambda n: 0 <= n <= (os.cpu_count() or 1),
+            "a number of processes from 0 to the CPU count",
+        )
+    )
+)

@@ -247,15 +247,10 @@ def inspect_annotation(hyp: str) -> Annotation | None:
         return None
 
 
-#: Where a message's detail goes (:func:`with_detail`).
-DETAIL = "\0detail\0"
-
-
 def with_detail(key: str, exc: BaseException) -> str:
-    """The string ``key`` (its ``{detail}``: the reader's error) as Markdown: the error worded
-    in the UI language (:func:`pages._input_messages.input_message`: Russian from its code;
-    English, the library's line), names escaped."""
-    return md_fill(t(key, detail=DETAIL), detail=input_message(exc))
+    """The string ``key`` as Markdown, its ``{detail}`` the reader's error in the UI language
+    (:func:`pages._input_messages.input_message`)."""
+    return md_fill(t(key, detail="\0detail\0"), detail=input_message(exc))
 
 
 def show_cells(seg: SegmentSpans) -> None:

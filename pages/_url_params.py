@@ -1,10 +1,6 @@
-"""The app's URL parameters: each one validated on a session's first run.
-
-A shared link may carry anything.  Before any widget reads the URL, every parameter
-the app knows is checked against what its widget accepts; a bad value is removed
-from the URL (the widget then keeps its default) and a notice names it.  A preset
-without ``lang`` implies its own language (``/?preset=ru`` opens Russian).  The
-parameters are listed in docs/app.md ("URL parameters").
+"""The app's URL parameters (docs/app.md, "URL parameters"), checked on a session's first
+run before any widget reads them: a bad value is removed (the widget keeps its default)
+and a notice names it; a preset without ``lang`` implies its own language.
 """
 
 from __future__ import annotations
