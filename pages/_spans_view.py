@@ -382,15 +382,15 @@ def corpus_section(
             records.append(r)
             anns.append(ann)
             rows.append(
-                {  # the open link before the long hypothesis: no scrolling at 1366 px
+                {
                     t("rp_col_system"): name,
                     t("spans_col_seg"): seg_id,
-                    "open": with_spans(link(r), ann),
                     t("spans_col_disagree"): seg.disagreement,
                     t("spans_col_blind"): seg.counts["unmatched_ok"],
                     t("spans_col_unseen"): seg.counts["matched_error"],
                     t("spans_col_seen"): seg.counts["unmatched_error"],
                     t("hypothesis"): r.hyp,
+                    "open": with_spans(link(r), ann),
                 }
             )
     if not rows:
@@ -416,6 +416,14 @@ def corpus_section(
                 t("spans_col_open"), display_text=t("rp_open"), width="small"
             )
         },
+        # the open link before the long hypothesis: drawn without scrolling at 1366 px
+        column_order=[
+            t("rp_col_system"),
+            t("spans_col_seg"),
+            "open",
+            *(t(c) for c in ("spans_col_disagree", "spans_col_blind", "spans_col_unseen")),
+            *(t(c) for c in ("spans_col_seen", "hypothesis")),
+        ],
     )
 
 
