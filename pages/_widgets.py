@@ -50,11 +50,9 @@ WIDE_VALUE_CHARS = 6
 
 
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
-    """:func:`headline`'s numbers as metrics, then the signature (all from the record).
-
-    Metrics per row: 8, or 4 when ``compact`` (about 200 px each at 1366 px), when a value
-    is longer than :data:`WIDE_VALUE_CHARS` characters, or when the labels are Russian
-    (longer than the English ones)."""
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record): 8 a
+    row, or 4 when ``compact``, when a value is longer than :data:`WIDE_VALUE_CHARS`
+    characters, or when the labels are Russian (longer than the English ones)."""
     items = list(headline(result).items())
     wide = max(len(v) for _, v in items) > WIDE_VALUE_CHARS
     per_row = 4 if compact or ui() != "en" or wide else 8
