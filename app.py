@@ -1,9 +1,8 @@
-"""METEOR explorer: the navigation frame and the shared sidebar.
+"""METEOR explorer: the navigation frame and the shared sidebar (``streamlit run app.py``).
 
-Run with ``streamlit run app.py``. Pages live in ``pages/`` and are registered
-here (``st.navigation``). The sidebar (interface language, language of the texts,
-preset and every parameter) is drawn on every page and bound to the URL, so a link
-restores it.
+Pages live in ``pages/`` and are registered here (``st.navigation``).  The sidebar
+(interface language, language of the texts, preset and every parameter) is drawn on every
+page and bound to the URL, so a link restores it.
 """
 
 from __future__ import annotations
@@ -51,9 +50,7 @@ def main() -> None:
     page.run()
 
 
-# The long-pair worker (pages/_offload.py) is started with multiprocessing's "spawn", which
-# imports the parent's ``__main__`` -- in a Streamlit server, this script -- as
-# ``__mp_main__``: there it must draw nothing and start nothing (no second warm-up, no
-# worker of its own).
+# The long-pair worker (pages/_offload.py) is "spawn"-ed, which imports this script as
+# ``__mp_main__``: there it must draw nothing and start nothing.
 if __name__ != "__mp_main__":
     main()

@@ -1,9 +1,6 @@
-"""Shared code of the "Agreement with people" page (not a page: app.py never registers it).
-
-Reading the input, one cached run per input and choices (:data:`pages._cache.APP_CACHE`),
-the table rows, the Inspect links and the "Use this setting" callback.  Every number
-comes from :mod:`meteor` (``meteor.analysis.agreement``, ``agreement_grid``); this module
-only arranges and formats.
+"""Shared code of the "Agreement with people" page (not a page): reading the input, one
+cached run per input and choices, the table rows and the "Use this setting" callback.
+Every number comes from :mod:`meteor`; this module only arranges and formats.
 """
 
 from __future__ import annotations
@@ -20,11 +17,8 @@ import meteor
 from meteor.analysis.agreement import Agreement, Judged, load_judged, measure, score_metrics
 from meteor.analysis.agreement_grid import AgreementGrid, agreement_grid
 from meteor.analysis.tune import TuneResult, group_folds, tune
-from meteor.io.labels import read_groups
-from meteor.io.lines import MAX_SEGMENTS, decode, detect_format
-from meteor.io.rows import HYP_NAMES, REF_COLUMN, jsonl_table, tsv_table
+from meteor.io.labels import label_columns, read_groups
 from meteor.io.scores import numeric_columns
-from meteor.io.tables import ID_NAMES, SYSTEM_NAMES
 from meteor.presets import DEFAULT_PRESET, PRESETS, preset_names
 from meteor.viz import agreement as agreement_figures
 from pages._cache import APP_CACHE
@@ -153,9 +147,7 @@ def grid_of(
     )
 
 
-# ---------------------------------------------------------------------------
-# tune
-# ---------------------------------------------------------------------------
+# -- tune ------------------------------------------------------------------------------
 #: The choices of "Tune" (the cache key's part, with the run's key).
 @dataclass(frozen=True)
 class TuneChoices:
@@ -170,20 +162,9 @@ class TuneChoices:
 
 def group_columns(name: str, data: bytes) -> list[str]:
     """The input's columns a fold may group by (a document or talk id, …): every column but
-    the system, segment-id, hypothesis and reference fields (the header read once)."""
-
-    def header() -> list[str]:
-        kind = detect_format(name, None)
-        if kind == "text":
-            return []
-        text = decode(data, name)
-        if kind in ("tsv", "csv"):
-            return list(tsv_table(text, name, MAX_SEGMENTS * 50 + 1, kind)[0])
-        return list(jsonl_table(text, name, MAX_SEGMENTS * 50 + 1)[0])
-
-    skip = {c.lower() for c in (*SYSTEM_NAMES, *ID_NAMES, *HYP_NAMES)}
-    cols = APP_CACHE.get(("agr_header", name, digest(data)), header)
-    return [c for c in cols if c.lower() not in skip and not REF_COLUMN.match(c)]
+    the system, segment-id, hypothesis and reference ones (read once:
+    :func:`meteor.io.labels.label_columns`)."""
+    return APP_CACHE.get(("agr_header", name, digest(data)), lambda: label_columns([(name, data)]))
 
 
 def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[str] | str:
@@ -277,9 +258,7 @@ def param_rows(result: TuneResult) -> list[dict[str, str]]:
     ]
 
 
-# ---------------------------------------------------------------------------
-# display
-# ---------------------------------------------------------------------------
+# -- display ---------------------------------------------------------------------------
 def measure_label(key: str) -> str:
     """A MEASURES key as the UI says it: ``Kendall τ-b, flattened``."""
     stat, conv = key.rsplit("_", 1)

@@ -1,15 +1,13 @@
 """Process-wide caches of the app, shared by every session and bounded in bytes (not a page).
 
-``st.cache_data`` unpickles a new copy for every session on every hit: a 7,000-character
-pair's analysis was 3 MB pickled, 1.4 s to pickle, and the cache grew to 2.2 GB (issue
-13).  The pages only read these values (frozen records of :mod:`meteor`), so one object
-serves every session:
+``st.cache_data`` unpickles a new copy per session on every hit (a long pair's analysis:
+3 MB pickled, 1.4 s); the pages only read these frozen records, so one object serves all:
 
-* :data:`APP_CACHE`: a :class:`meteor.memo.ByteBoundedMemo` (the project's one
-  byte-bounded LRU cache, single flight per key) for the analyses, near misses, figures
-  and stage steps: ``METEOR_APP_CACHE_MB`` megabytes (default 256; ``0`` turns it off);
-* :func:`load_once`: a one-time job (loading a setting's resources) that several
-  sessions may ask for at once: the first runs it, the others wait and see its progress.
+* :data:`APP_CACHE`: a :class:`meteor.memo.ByteBoundedMemo` (single flight per key) for
+  analyses, near misses, figures and stage steps: ``METEOR_APP_CACHE_MB`` megabytes
+  (default 256; ``0`` turns it off);
+* :func:`load_once`: a one-time job (loading a setting's resources) several sessions may
+  ask for at once: the first runs it, the others wait and see its progress.
 
 Plain Python, no streamlit: tests/app/test_app_cache.py.
 """
@@ -55,11 +53,6 @@ def _budget_from_env() -> int:
 
 #: The app's one cache budget (analyses, near misses, stage steps), shared by all sessions.
 APP_CACHE = ByteBoundedMemo(_budget_from_env())
-
-
-# ---------------------------------------------------------------------------
-# one-time loading, shared by the sessions that ask at the same time
-# ---------------------------------------------------------------------------
 
 
 @dataclass

@@ -1,10 +1,7 @@
-"""Shared Streamlit code of the Corpus page (not a page: app.py never registers it).
-
-Loading uploads, scoring with a progress bar, the bootstrap and the paired test
-(all cached in the session, keyed by the corpus content and the setting), table
-rows with their Inspect links, and the segment drill-down.  Every number comes
-from :mod:`meteor` (``meteor.analysis.significance``, ``meteor.io.record_files``); this module only
-arranges and formats.
+"""Shared Streamlit code of the Corpus page (not a page): loading uploads, scoring with a
+progress bar, the bootstrap and the paired test (cached in the session per corpus content
+and setting), table rows with their Inspect links, and the segment drill-down.  Every
+number comes from :mod:`meteor`; this module only arranges and formats.
 """
 
 from __future__ import annotations
@@ -75,23 +72,19 @@ _BOM_RU = {
     "(пресеты meteor-1.5 её оставляют)",
 }
 _BOM_STRINGS = {f"corpus_bom_{k}": {"en": en, "ru": _BOM_RU[k]} for k, en in BOM_TEXT.items()}
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(CORPUS_STRINGS, freeze(_BOM_STRINGS))
 
 
-# ---------------------------------------------------------------------------
-# input
-# ---------------------------------------------------------------------------
+# -- input -----------------------------------------------------------------------------
 def load_uploads(
     hyp_files: Sequence[Any], ref_files: Sequence[Any], *, jar_bytes: bool = False
 ) -> Corpus | None:
     """Uploaded files → a checked :class:`Corpus`; ``None`` after showing the reason.
 
     ``jar_bytes``: the settings read text as the Meteor 1.5 jar does
-    (:func:`meteor.metric.jar_text`); a plain-text file's UTF-8 byte-order mark then stays
-    in segment 1's first word, as the jar keeps it (issue 31 item 6), unless the user ticks
-    the checkbox shown for such a file; the other presets drop it.  Each such file gets a
-    notice saying which.
+    (:func:`meteor.metric.jar_text`): a plain-text file's UTF-8 byte-order mark then stays
+    in segment 1's first word, as the jar keeps it, unless the user ticks the checkbox
+    shown for such a file; the other presets drop it.  Each such file gets a notice.
     """
     with_bom = [
         f.name for f in (*hyp_files, *ref_files)
@@ -123,12 +116,8 @@ def load_uploads(
 def _load(
     hyp: tuple[tuple[str, bytes], ...], ref: tuple[tuple[str, bytes], ...], keep_bom: bool = False
 ) -> tuple[Corpus, tuple[InputWarning, ...]]:
-    """The corpus and the readers' :class:`InputWarning` notices (each once; worded in the
-    interface language by :func:`pages._input_messages.input_message`).
-
-    Kept with the corpus in the cache: a warning is raised only while reading, and the
-    page shows it again on every rerun that uses the cached corpus.
-    """
+    """The corpus and the readers' :class:`InputWarning` notices (each once), kept with the
+    corpus so that every rerun using the cached corpus shows them again."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InputWarning)
         corpus = load_corpus(hyp, ref, keep_bom=keep_bom)
@@ -142,11 +131,8 @@ def _load(
 
 
 def corpus_key(corpus: Corpus) -> str:
-    """A content digest of the corpus (systems, references, ids) for session caches.
-
-    Remembered for the corpus object last asked about: one rerun asks several times
-    about the same (possibly 50 MB) corpus.
-    """
+    """A content digest of the corpus (systems, references, ids) for session caches,
+    remembered for the corpus object last asked about (a rerun asks several times)."""
     last = st.session_state.get("_corpus_key_last")
     if last is not None and last[0] is corpus:
         return str(last[1])
@@ -168,9 +154,7 @@ def corpus_key(corpus: Corpus) -> str:
     return key
 
 
-# ---------------------------------------------------------------------------
-# scoring and statistics (session caches)
-# ---------------------------------------------------------------------------
+# -- scoring and statistics (session caches) -------------------------------------------
 def _cache(name: str) -> dict[Any, Any]:
     store: dict[Any, Any] = st.session_state.setdefault(f"_corpus_{name}", {})
     while len(store) > CACHE_ENTRIES:
@@ -186,15 +170,11 @@ def compact_segments(
 ) -> int:
     """Share the strings a scored corpus keeps; returns how many string objects were dropped.
 
-    The records come back from the worker processes unpickled, each chunk with its own
-    copies: every token's text (a word used 1,000 times is kept as up to 1,000
-    strings), every segment's hypothesis and references (already held by the corpus)
-    and every segment's signature.  Measured on 3,000 newstest segments (two workers):
-    6,748 bytes kept per segment, of which 2,856 for token texts in 39,495 string
-    objects for 15,799 distinct words.  Here each is replaced by one shared, equal
-    string (``texts``: the table shared by every system of the corpus), in place: the
-    records are frozen, but these are the session's own fresh copies and every value
-    stays equal (same text, same numbers, same signature).
+    The records come back unpickled from the worker processes with their own copies of
+    every token's text, hypothesis, reference and signature.  Each is replaced in place
+    by one shared, equal string (``texts``: shared by every system of the corpus): the
+    records are frozen, but these are the session's own fresh copies, and every value
+    stays equal.
     """
     dropped = 0
     set_attr = object.__setattr__
@@ -226,9 +206,8 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
         return store[key]  # type: ignore[no-any-return]
     out: dict[str, CorpusResult] = {}
     bar = st.progress(0.0)
-    # One pool of worker processes per server: when a class uploads at once, the other
-    # sessions score in their own thread instead of each starting a pool of processes
-    # that load every language resource again (memory grows with sessions × CPUs).
+    # one pool of worker processes per server: meanwhile the other sessions score in their
+    # own thread (a pool per session would load every resource again per session)
     pool_free = _WORKER_POOL.acquire(blocking=False)
     texts: dict[str, str] = {}  # one string per distinct token text (compact_segments)
     try:
@@ -256,9 +235,8 @@ def scored(corpus: Corpus, setting: Setting, meteor: Meteor) -> dict[str, Corpus
     return out
 
 
-#: Segment records a session keeps scored, over every setting it has scored (a
-#: 100,000-segment upload keeps about 0.6 GB of records: scoring it under a second
-#: setting drops the first instead of doubling that).
+#: Segment records a session keeps scored, over every setting it has scored (100,000
+#: segments: about 0.6 GB of records).
 MAX_KEPT_SEGMENTS = 100_000
 
 
@@ -340,9 +318,7 @@ def common_results(
     return ra, rb, pos_a, pos_b
 
 
-# ---------------------------------------------------------------------------
-# the segment table
-# ---------------------------------------------------------------------------
+# -- the segment table -----------------------------------------------------------------
 #: Sidebar values a corpus row's Inspect link carries when they differ from the preset:
 #: the parameters, the stage list (in its order) and the stage weights.
 LINK_KEYS = (
@@ -352,13 +328,9 @@ LINK_KEYS = (
 
 
 def inspect_url(hyp: str, refs: Sequence[str], preset: str | None = None) -> str:
-    """``/?hyp=…&ref=…&lang=…&preset=…``, the Inspect page's URL: under ``preset`` as defined,
-    or (None) under the sidebar's setting (its preset and the parameters changed from it).
-
-    The Inspect page is the default page, served at ``/`` (a deep link to its ``url_path``
-    would be refused); its widgets bind these query parameters.  A non-English interface
-    travels too (``ui=RU``), so the page opened keeps the language of the one linking to it.
-    """
+    """``/?hyp=…&ref=…&lang=…&preset=…``, the Inspect page's URL (the default page, at ``/``):
+    under ``preset`` as defined, or (None) under the sidebar's setting (its preset and the
+    parameters changed from it).  A non-English interface travels too (``ui=RU``)."""
     ss = st.session_state
     query: dict[str, Any] = {"hyp": hyp, "ref": "\n".join(refs), "lang": ss.get("lang", "en")}
     if ui() != "en":
@@ -391,7 +363,6 @@ def cached_rows(
     key = (corpus_key(corpus), setting, system, links)  # the rows hold Inspect links
     store = _cache("rows")
     if key not in store:
-        # one row per segment (meteor.io.record_files.segment_row) with its Inspect link
         ids = corpus.ids_of(system)
         rows = [
             segment_row(seg, k + 1, system=system, seg_id=ids[k]) | {"inspect": inspect_link(seg)}
@@ -436,9 +407,7 @@ def percent(share: float) -> str:
     return text.replace(".", ",") if ui() == "ru" else text
 
 
-# ---------------------------------------------------------------------------
-# drill-down
-# ---------------------------------------------------------------------------
+# -- drill-down ------------------------------------------------------------------------
 def show_segment(
     corpus: Corpus, results: dict[str, CorpusResult], system: str, pos: int, key: str
 ) -> None:

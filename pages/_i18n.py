@@ -279,12 +279,12 @@ _SHARED: Table = freeze(
             "ru": "собственное правило этапа этой настройки его не находит (NLTK сравнивает "
             "основы Porter); сопоставитель Meteor 1.5 находит",
         },
-        # page "Agreement with people" (issue 34)
+        # page "Agreement with people"
         "page_agreement": {"en": "Agreement with people", "ru": "Согласие с людьми"},
-        # issue 31 item 17 (round 3): axis titles, notices
+        # axis titles, notices
         "score_axis": {"en": "METEOR score", "ru": "оценка METEOR"},
         "token_notice": {"en": "{side}: {msg}", "ru": "{side}: {msg}"},
-        # the corpus report on the Corpus page (issue 35; pages/_report_view.py)
+        # the corpus report on the Corpus page (pages/_report_view.py)
         "corpus_tab_ranking": {"en": "Ranking", "ru": "Рейтинг"},
         "corpus_tab_buckets": {"en": "Buckets", "ru": "Группы"},
         "corpus_tab_where": {"en": "Where the points go", "ru": "Куда уходят баллы"},
@@ -308,11 +308,8 @@ def ui() -> str:
 
 
 class Translator:
-    """A page's ``t``: its own tables and :data:`STRINGS`, merged once (no key clash).
-
-    ``t(key, **kw)`` is the string in the UI language; ``key in t`` says whether the
-    page (or :data:`STRINGS`) defines it.
-    """
+    """A page's ``t``: its own tables and :data:`STRINGS`, merged once (no key clash);
+    ``t(key, **kw)`` is the string in the UI language, ``key in t`` whether it is defined."""
 
     __slots__ = ("table",)
 
@@ -391,11 +388,8 @@ def stage_order(mods: Iterable[Module | str]) -> str:
 
 
 def fig_labels() -> dict[str, str]:
-    """Display strings for :mod:`meteor.viz.figures` in the UI language.
-
-    Every key of ``figures.LABELS_EN``, translated where :data:`STRINGS` has it
-    (the parameter symbols α β γ δ stay as the library writes them).
-    """
+    """Display strings for :mod:`meteor.viz.figures` in the UI language: every key of
+    ``figures.LABELS_EN``, translated where :data:`STRINGS` has it (α β γ δ stay)."""
     labels = {k: t(k) if k in STRINGS else en for k, en in figures.LABELS_EN.items()}
     labels["chunks"] = t("chunks").lower()
     labels["score"] = "METEOR"

@@ -1,11 +1,9 @@
 """An input error (a file that cannot be read) in the interface's language.
 
 :func:`input_message` writes an :class:`~meteor.errors.InputError` (or a preset file's
-:class:`~meteor.errors.ParamError`) from its ``code`` and ``params``
-(:data:`meteor.errors.INPUT_CODES`) with the templates of :mod:`pages._strings_inputs`.
-English shows the library's own message (as the command line prints it); an error
-without a known code shows, in Russian, a short note and the library's English text.
-User text (file and system names) is escaped by :func:`safe_name` (never HTML/Markdown).
+``ParamError``) from its ``code`` and ``params`` with :mod:`pages._strings_inputs`'
+templates; English is the library's own message; an unknown code in Russian, a short
+note and the English text.  User text is escaped by :func:`safe_name`.
 """
 
 from __future__ import annotations

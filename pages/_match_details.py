@@ -21,7 +21,6 @@ DETAIL_STRINGS = freeze(
         "detail_lookup": {"en": " (looked up as {h} / {r})", "ru": " (найдено как {h} / {r})"},
     }
 )
-#: This module's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(DETAIL_STRINGS)
 
 #: The library's candidate details (meteor.stages) → (pattern, key of the UI string).

@@ -1,11 +1,6 @@
-"""Inspect's near-miss table (the Explanation record's ``near_misses``), sized to fit.
-
-Six columns whose widths add up to what the page has at 1,366 px with the sidebar open
-(eight had needed 1,143 px of 904: "score if matched", "gain" and the presets were off
-the edge); the reason wraps in its cell (a taller row), and each stage's detail and the
-presets with that stage are listed, whole, under the table.  With no unmatched word the
-page says every word is matched (not "no near misses").
-"""
+"""Inspect's near-miss table (the Explanation record's ``near_misses``), sized to fit the
+page at 1,366 px with the sidebar open; each stage's detail and the presets with that stage
+are listed, whole, under the table."""
 
 from __future__ import annotations
 
@@ -56,8 +51,7 @@ NEAR_STRINGS = freeze(
 t = Translator(NEAR_STRINGS)
 
 #: The near-miss table's column widths in pixels: together 900, within the 904 px the page
-#: has at 1,366 px with the sidebar open (eight columns had needed 1,143).  Stage details
-#: and the presets with the stage are listed under the table, whole.
+#: has at 1,366 px with the sidebar open.
 NEAR_WIDTHS = {"stage": 110, "hyp": 110, "ref": 110, "why": 360, "score": 130, "gain": 80}
 #: Pixels a wrapped line of a table cell takes (14 px text) and the cell's padding.
 LINE_PX, CELL_PAD_PX = 21, 17
@@ -85,13 +79,10 @@ def near_row_height(rows: list[dict[str, str]], widths: dict[str, int]) -> int |
 
 
 def show_near_misses(why: Explanation) -> None:
-    """Matches another stage, stemmer or alignment choice would make: ``near_misses``.
-
-    Six columns that fit at 1,366 px (the reason wraps); each stage's detail and the
-    presets with that stage are listed below the table."""
+    """Matches another stage, stemmer or alignment choice would make: ``near_misses`` (the
+    reason wraps in its cell; with no unmatched word, "every word is matched")."""
     st.markdown(f"**{t('near_title')}**")
     if not why.near_misses:
-        # with no unmatched word there is nothing to miss: say so, not "no near misses"
         st.caption(t("near_all_matched" if not why.word_costs else "no_near"))
         return
     st.caption(t("near_caption"))

@@ -1,18 +1,13 @@
 """Long pairs are scored in a worker process, off the server's interpreter (not a page).
 
-Every session runs in a thread of one server process sharing one GIL; a 7,000-character
-pair costs about 2 s of CPU, during which every other session, the websocket writes and
-the health endpoint get the interpreter only in turns (issue 13, "Load": one session's
-long pair must not block the others).  So a pair of more than :data:`LONG_WORDS` words
-is scored, with its explanation, in a worker (:class:`Offloader`: ``METEOR_APP_WORKERS``
-processes, default 1, started with ``spawn`` -- never a fork of the threaded server --
-at a lower CPU priority).  The worker sends back the records the server would have made
-(:func:`analyse_here` and :func:`meteor.explain`, one code path), sized there, through
-the batch core as a corpus run's workers do (:func:`meteor.batch.score_segments`,
-:func:`meteor.batch.process_scorer`).  ``METEOR_APP_WORKERS=0`` scores in the server; a
-worker that died is replaced, the pair scored in the server meanwhile.
-
-Plain Python, no streamlit (the worker imports this module): tests/app/test_offload.py.
+Sessions are threads of one server process sharing one GIL; a 7,000-character pair costs
+about 2 s of CPU, during which the other sessions and the health endpoint wait.  So a pair
+of more than :data:`LONG_WORDS` words is scored, with its explanation, in a worker
+(:class:`Offloader`: ``METEOR_APP_WORKERS`` processes, default 1, ``spawn``-ed at a lower
+CPU priority), which sends back the records the server would make (:func:`analyse_here`,
+:func:`meteor.explain`) through the batch core (:func:`meteor.batch.score_segments`).
+``METEOR_APP_WORKERS=0`` scores in the server; a dead worker is replaced, the pair scored
+in the server meanwhile.  Plain Python, no streamlit: tests/app/test_offload.py.
 """
 
 from __future__ import annotations
@@ -45,9 +40,8 @@ T = TypeVar("T")
 
 WORKERS_ENV = "METEOR_APP_WORKERS"
 DEFAULT_WORKERS = 1
-#: Pairs with more words than this (hypothesis + longest reference) go to the worker.
-#: A typical segment pair (≤ 60 words a side) stays in the server: it takes ~20 ms
-#: there, less than a round trip to another process with its records.
+#: Pairs with more words than this (hypothesis + longest reference) go to the worker; a
+#: typical pair takes ~20 ms in the server, less than a round trip to another process.
 LONG_WORDS = 300
 #: The worker's CPU priority, relative to the server's (``os.nice``).
 WORKER_NICENESS = 10
@@ -75,11 +69,9 @@ def make_scorer(preset: str, overrides: str) -> Meteor:
 
 
 def pair_record(m: Meteor, hyp: str, refs: tuple[str, ...]) -> MeteorResult:
-    """The pair's record (with candidates) from the batch core, as a corpus run makes it.
-
-    An error is the scorer's own (:meth:`meteor.Meteor.score`'s message, naming no
-    segment); the pair's texts stay in the memos (its explanation scores it again).
-    """
+    """The pair's record (with candidates) from the batch core, as a corpus run makes it;
+    an error is the scorer's own, naming no segment.  The pair's texts stay in the memos
+    (its explanation scores it again)."""
     (r,) = batch.score_segments(m, [hyp], [list(refs)], name_errors=False, forget=False)
     return r
 
@@ -105,19 +97,13 @@ def is_long(hyp: str, refs: tuple[str, ...]) -> bool:
     return pair_words(hyp, refs) > LONG_WORDS
 
 
-# ---------------------------------------------------------------------------
-# in the worker process
-# ---------------------------------------------------------------------------
+# -- in the worker process -------------------------------------------------------------
 
 
 def _worker_init(server_pid: int) -> None:
-    """Lower the worker's CPU priority, and end it when the server process is gone.
-
-    A server stopped with SIGTERM or SIGKILL cannot stop its pool, and a pool worker
-    waits for work forever; ``PR_SET_PDEATHSIG`` is no help here, as it fires when
-    the *thread* that started the worker ends (a session's thread).  So a daemon
-    thread checks every second that the worker's parent is still the server.
-    """
+    """Lower the worker's CPU priority, and end it when the server process is gone (a killed
+    server cannot stop its pool; ``PR_SET_PDEATHSIG`` fires when the *thread* that started
+    the worker ends): a daemon thread checks every second that its parent is the server."""
     global _IN_WORKER
     _IN_WORKER = True
     try:
@@ -144,33 +130,27 @@ def _worker_scorer(preset: str, overrides: str) -> Meteor:
     return batch.process_scorer(("app", preset, overrides), build, freeze=_IN_WORKER)
 
 
-def score_pair(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Sized[Analysis]:
-    """The pair's analysis with its size in bytes (run in the worker): the score card's.
-
-    A long pair makes millions of short-lived objects and no cycles: the collector is
-    off for the job (:func:`meteor.batch.collection_paused`; the worker's watch thread
-    keeps :func:`meteor.runtime.gc_paused` from pausing).
-    """
+def _sized(preset: str, overrides: str, make: Callable[[Meteor], T]) -> Sized[T]:
+    """``make(scorer)`` with its size in bytes, in the worker.  A long pair makes millions of
+    short-lived objects and no cycles: the collector is off for the job
+    (:func:`meteor.batch.collection_paused`)."""
     with batch.collection_paused():
         m = _worker_scorer(preset, overrides)
-        a = analyse_here(m, hyp, refs)
-        return Sized(a, deep_size(a, shared=(m.params,)))
+        value = make(m)
+        return Sized(value, deep_size(value, shared=(m.params,)))
+
+
+def score_pair(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Sized[Analysis]:
+    """The pair's analysis with its size in bytes (run in the worker): the score card's."""
+    return _sized(preset, overrides, lambda m: analyse_here(m, hyp, refs))
 
 
 def explain_pair(
     hyp: str, refs: tuple[str, ...], preset: str, overrides: str
 ) -> Sized[Explanation]:
     """Why the pair got its score (:func:`meteor.explain`), with its size (run in the worker).
-
-    Asked apart from :func:`score_pair`: the score card need not wait for the near
-    misses, and the Compare page, which shows no explanation, never pays for them.
-    The worker's memos (tokens, sentence work) make the second scoring of the pair
-    cheaper than the first.
-    """
-    with batch.collection_paused():
-        m = _worker_scorer(preset, overrides)
-        why = explain(pair_record(m, hyp, refs), m)
-        return Sized(why, deep_size(why, shared=(m.params,)))
+    Asked apart from :func:`score_pair`: the score card need not wait for the near misses."""
+    return _sized(preset, overrides, lambda m: explain(pair_record(m, hyp, refs), m))
 
 
 def warm(preset: str) -> int:
@@ -183,21 +163,7 @@ def warm(preset: str) -> int:
     return os.getpid()
 
 
-# ---------------------------------------------------------------------------
-# in the server process
-# ---------------------------------------------------------------------------
-
-
-def _workers_from_env() -> int:
-    return int(
-        env_number(
-            WORKERS_ENV,
-            DEFAULT_WORKERS,
-            int,
-            lambda n: 0 <= n <= (os.cpu_count() or 1),
-            "a number of processes from 0 to the CPU count",
-        )  # fmt: skip
-    )
+# -- in the server process -------------------------------------------------------------
 
 
 class Offloader:
@@ -232,11 +198,8 @@ class Offloader:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker; in this process if there is none or it died.
-
-        The function's own exceptions (a bad parameter, a limit) are raised here
-        as they would be in this process.
-        """
+        """``fn(*args)`` in a worker (its exceptions raised here); in this process if there
+        is none or it died."""
         if not self.enabled:
             return fn(*args)
         pool = self._get_pool()
@@ -254,4 +217,14 @@ class Offloader:
 
 
 #: The app's one pool of workers for long pairs (``METEOR_APP_WORKERS``, default 1).
-OFFLOADER = Offloader(_workers_from_env())
+OFFLOADER = Offloader(
+    int(
+        env_number(
+            WORKERS_ENV,
+            DEFAULT_WORKERS,
+            int,
+            lambda n: 0 <= n <= (os.cpu_count() or 1),
+            "a number of processes from 0 to the CPU count",
+        )
+    )
+)

@@ -147,16 +147,10 @@ def _example_picker() -> None:
 
 
 def _language_example() -> None:
-    """Untouched, the pair is the example of the language of the texts.
-
-    The boxes' default stays the first (English) example (see :func:`_pair_boxes`),
-    so with a Russian setting and nothing typed they showed English.  When the pair
-    is still another language's untouched example (or the boxes' default, on a first
-    load whose URL has no pair), the language's own example is written in: on
-    opening (``?lang=ru&preset=ru``), after a switch of language and after Back/Forward
-    to such an entry.  A pair anybody typed is never one of those, so an ordinary
-    rerun writes nothing (see the note in :func:`_pair_boxes`).
-    """
+    """Untouched, the pair is the example of the language of the texts: when the pair is
+    still another language's untouched example (or the boxes' default, the first English
+    example, on a first load whose URL has no pair), the language's own is written in.  A
+    pair anybody typed is never one of those, so an ordinary rerun writes nothing."""
     ss = st.session_state
     own = LANGUAGE_EXAMPLE.get(ss.get("lang", "en"))
     if own is None:
@@ -184,24 +178,14 @@ def _reassert_on_page_switch() -> None:
 
 def _pair_boxes() -> tuple[str, str]:
     """The two text boxes, bound to the URL and kept for the session."""
-    # The boxes' default is the first example: a URL without hyp/ref means that
-    # pair, and Streamlit keeps a pair equal to it out of the URL.  It must be the
-    # widgets' own, fixed default, not a value written into session state: on browser
-    # Back/Forward Streamlit lets the restored entry's URL decide every bound widget
-    # and resets those whose parameter it lacks to their default (entries recorded
-    # before the pair was typed have none), which used to empty both boxes.  A URL
-    # value wins on the first load (bind="query-params") and persist_state="session"
-    # carries the pair to the other pages.  Write the widget keys only when a box is
-    # about to mount on another page (:func:`_reassert_on_page_switch`): there,
-    # re-assert the value Streamlit holds, for the paths where a remount would
-    # otherwise start from the default, e.g. a page switch that still sends the old
-    # page's widgets; and when the pair is an untouched example of another language
-    # (:func:`_language_example`).  Never write on an ordinary rerun: every write
-    # makes Streamlit push the value to the browser again ("set_value"), and a push
-    # from a rerun still in flight overwrites what the user typed meanwhile, so the
-    # box would show one text while another is scored.  (Streamlit logs a warning
-    # when a widget with a default has its key written; .streamlit/config.toml turns
-    # it off: here it is by design.)
+    # The boxes' default is the first example, the widgets' own fixed default (never a
+    # value written into session state): on Back/Forward Streamlit resets a bound widget
+    # whose parameter the restored URL lacks to its default.  The widget keys are written
+    # only when a box mounts on another page (:func:`_reassert_on_page_switch`) or holds
+    # another language's untouched example (:func:`_language_example`), never on an
+    # ordinary rerun: a write pushes the value to the browser, and a push from a rerun in
+    # flight would overwrite what the user typed meanwhile.  (Streamlit's warning about a
+    # written key with a default is off in .streamlit/config.toml: here it is by design.)
     c1, c2 = st.columns(2)
     hyp, ref = (
         col.text_area(

@@ -1,10 +1,8 @@
 """Russian texts of the presets and languages for the sidebar (data only, no Streamlit).
 
-English texts are the library's own (``meteor.presets.Preset.description`` and
-``reproduces``); these are their Russian versions, keyed by preset name.  A preset
-missing here still gets a Russian description built from its parameters
-(``pages._settings.preset_description``), so a preset added to the library never shows
-English in the Russian interface.
+English texts are the library's own (``Preset.description`` and ``reproduces``); a preset
+missing here gets a Russian description built from its parameters
+(``pages._settings.preset_description``).
 """
 
 from __future__ import annotations

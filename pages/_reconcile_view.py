@@ -1,10 +1,8 @@
-"""Compare's "Why do A and B differ?" (issue 33): the path from A to B and each group's share.
+"""Compare's "Why do A and B differ?": the path from A to B and each group's share.
 
-The view reads its widgets (which B, which step), makes one library call
-(:func:`meteor.reconcile`, kept once for every session in :data:`pages._cache.APP_CACHE`)
-and shows the record's fields: both scores, the path as a waterfall, the fair shares,
-each step's words (as text: they quote the pair's words) and the link view after the
-chosen step (the step's own :class:`~meteor.types.MeteorResult`, kept in the record).
+One library call (:func:`meteor.reconcile`, kept for every session), then the record's
+fields: both scores, the path as a waterfall, the fair shares, each step's words (as text:
+they quote the pair) and the link view after the chosen step.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
-"""The corpus report's figures as SVG and PDF downloads on the Corpus page (issue 35).
+"""The corpus report's figures as SVG and PDF downloads on the Corpus page (not a page).
 
-Not a page.  :func:`figure_downloads` sits under the report's other downloads: a button
-draws every figure of the report (:func:`meteor.viz.report_figures.report_figures`, in the
-interface language) as SVG and PDF in one session of the machine's Chromium
-(:func:`meteor.viz.figure_files.figure_images`; offline, a few seconds), kept for every
-session in :data:`pages._cache.APP_CACHE` per report and language; then each figure has
-an SVG and a PDF button.  Without Chromium (README's first command installs none) a
-one-line notice stands in place of the buttons.  User text (bucket label columns)
-reaches Markdown only through :func:`pages._corpus_common.safe_name`.
+A button draws every figure of the report (:func:`meteor.viz.report_figures.report_figures`)
+in one session of the machine's Chromium (:func:`meteor.viz.figure_files.figure_images`),
+kept for every session per report and language; then each figure has an SVG and a PDF
+button.  Without Chromium a one-line notice stands in their place.
 """
 
 from __future__ import annotations

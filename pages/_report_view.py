@@ -1,13 +1,9 @@
-"""The corpus report on the Corpus page (issue 35): ranking, buckets, where the points go.
+"""The corpus report on the Corpus page: ranking, buckets, where the points go (not a page).
 
-Not a page (app.py never registers it).  One library call builds the record
-(:func:`meteor.analysis.corpus_report.build_report` on the systems the page has already
-scored), kept once for every session in :data:`pages._cache.APP_CACHE` per upload and
-setting, with a progress bar; this module only arranges the record's fields.  The
-figures are :mod:`meteor.viz.report_figures`'s, the downloads the library's writers
-(:mod:`meteor.analysis.report_text`, :mod:`meteor.viz.report_html`).  User text (system
-names, words, labels) goes into dataframes, figures (escaped by the library) or
-Markdown escaped with :func:`pages._corpus_common.safe_name`; never HTML.
+One library call builds the record (:func:`meteor.analysis.corpus_report.build_report`),
+kept for every session in :data:`pages._cache.APP_CACHE` per upload and setting; this
+module arranges its fields, :mod:`meteor.viz.report_figures`'s figures and the library's
+writers.  User text goes into dataframes, figures or escaped Markdown (never HTML).
 """
 
 from __future__ import annotations
@@ -95,8 +91,8 @@ def _build(
     kept = APP_CACHE.get(key)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    # the progress lines build_report says: a bootstrap per system, a comparison per pair,
-    # the randomisation tests of all pairs, then the buckets and the losses
+    # build_report's progress lines: a bootstrap per system, a comparison per pair, the
+    # randomisation tests, then the buckets and the losses
     n = len(results)
     pairs = n * (n - 1) // 2
     total = n + pairs + (1 if pairs else 0) + 2
@@ -118,9 +114,7 @@ def _build(
     return with_progress(key, make)  # type: ignore[no-any-return]
 
 
-# ---------------------------------------------------------------------------
-# the tabs
-# ---------------------------------------------------------------------------
+# -- the tabs --------------------------------------------------------------------------
 def report_tabs(
     tabs: Mapping[str, Any],
     corpus: Corpus,
@@ -138,9 +132,8 @@ def report_tabs(
         tests = _test_settings()
         key = ("corpus_report", corpus_key(corpus), setting, *tests)
         n = len(results)
-        # the request is recorded by the button's callback, before the run that builds: so
-        # the button is drawn only while there is no report for this corpus and setting (a
-        # changed upload or setting is a new key, and the button comes back)
+        # the button's callback records the request before the run that builds; a changed
+        # upload or setting is a new key, and the button comes back
         wanted = st.session_state.get("_rp_wanted") == key or key in APP_CACHE
         if not wanted:
             st.button(
@@ -377,27 +370,9 @@ def _buckets(rep: CorpusReport, key: tuple[Any, ...], labels_of: _Labels) -> Non
         return fig
 
     plotly(shared_figure(fig_key, build), key="rp_fig_bucket")
-    seg = bucket.unit == "segments"
-    st.caption(t("rp_b_seg_caption") if seg else t("rp_b_word_caption"))
-    rows, config = _bucket_rows(bucket)
     f4 = "%.4f"
-    table(
-        rows,
-        "rp_bucket_table",
-        column_config={
-            "system": st.column_config.TextColumn(t("rp_col_system")),
-            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
-            "precision": st.column_config.NumberColumn("P", format=f4),
-            "recall": st.column_config.NumberColumn("R", format=f4),
-            **config,
-        },
-    )
-
-
-def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The bucket table's rows and the columns particular to its unit (segments, words)."""
-    f4 = "%.4f"
-    if table.unit == "segments":
+    if bucket.unit == "segments":
+        st.caption(t("rp_b_seg_caption"))
         fields = ("meteor", "low", "high", "precision", "recall", "frag")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_count")),
@@ -407,18 +382,28 @@ def _bucket_rows(table: BucketTable) -> tuple[list[dict[str, Any]], dict[str, An
             "frag": st.column_config.NumberColumn(t("frag"), format=f4),
         }
     else:
+        st.caption(t("rp_b_word_caption"))
         fields = ("hyp_words", "precision", "recall", "fmean")
         config = {
             "count": st.column_config.NumberColumn(t("rp_col_ref_words")),
             "hyp_words": st.column_config.NumberColumn(t("rp_col_hyp_words")),
             "fmean": st.column_config.NumberColumn("F", format=f4),
         }
-    rows = [
-        {"system": b.system, "bucket": b.label, "count": b.count}
-        | {k: getattr(b, k) for k in fields}
-        for b in table.rows
-    ]
-    return rows, config
+    table(
+        [
+            {"system": b.system, "bucket": b.label, "count": b.count}
+            | {k: getattr(b, k) for k in fields}
+            for b in bucket.rows
+        ],
+        "rp_bucket_table",
+        column_config={
+            "system": st.column_config.TextColumn(t("rp_col_system")),
+            "bucket": st.column_config.TextColumn(t("rp_col_bucket")),
+            "precision": st.column_config.NumberColumn("P", format=f4),
+            "recall": st.column_config.NumberColumn("R", format=f4),
+            **config,
+        },
+    )
 
 
 def _one_system(rep: CorpusReport, key: tuple[Any, ...], systems: Sequence[str]) -> None:

@@ -55,10 +55,6 @@ def shown_errors() -> Iterator[None]:
         st.stop()
 
 
-# Scorers are per process (st.cache_resource); analyses, explanations and stage
-# steps are kept once for all sessions in pages/_cache.py's byte-bounded cache.
-
-
 def shared_cache(fn: Callable[..., T]) -> Callable[..., T]:
     """Cache ``fn``'s (immutable) value in :data:`APP_CACHE`, keyed on its name and args."""
     name = fn.__qualname__
@@ -105,21 +101,14 @@ SWITCH_INTERVAL = 0.001
 
 @st.cache_resource(show_spinner=False)
 def warm_up() -> threading.Thread:
-    """Once per process: load the default preset's resources (and nltk) in a background thread.
+    """Once per process: load the default preset's resources and nltk (seconds to import,
+    used by near misses) in a background thread, then start the long-pair worker
+    (pages/_offload.py) loading the same.  The first sessions wait for this load and show
+    its progress (:func:`ensure_ready`).
 
-    The first sessions do not each start a load: they wait for this one and show its
-    progress (:func:`ensure_ready`).  nltk (imported by near misses for the Porter
-    stemmer) takes seconds to import; it is imported here too, off every session.
-    Then the worker process for long pairs (pages/_offload.py) is started and loads
-    the same, so the first long pair does not wait for it.
-
-    It also shortens the interpreter's switch interval to :data:`SWITCH_INTERVAL`:
-    sessions are threads of one process, and a thread waiting for the interpreter
-    (the event loop answering the health check or writing a websocket message, a
-    session's short script) waited up to 5 ms at each hand-over while another
-    session computed; a reply needs many hand-overs.  With 1 ms, ten sessions typing
-    at once: typical edits p95 1.33 s -> 0.79 s, health endpoint p95 0.76 s -> 0.12 s
-    (bench/bench_load_ws.py, docs/app-load.md).
+    It also shortens the interpreter's switch interval to :data:`SWITCH_INTERVAL`: sessions
+    are threads of one process, and a reply needs many hand-overs of the interpreter
+    (bench/bench_load_ws.py and docs/app-load.md measure the gain).
     """
 
     def run() -> None:
@@ -133,9 +122,7 @@ def warm_up() -> threading.Thread:
             import_nltk()
         except Exception:  # noqa: BLE001
             return
-        # The resources just loaded live as long as the process: out of the collector's
-        # sight (.streamlit/config.toml turns off Streamlit's full collection after each
-        # run; Python's own generational ones then need not walk them either).
+        # the resources just loaded live as long as the process: out of the collector's sight
         gc.collect()
         gc.freeze()
         if OFFLOADER.enabled:  # the long-pair worker, ready before the first long pair
@@ -152,12 +139,8 @@ def warm_up() -> threading.Thread:
 
 
 def ensure_ready(m: Meteor) -> None:
-    """Load a setting's resources once per process, with a progress bar the first time.
-
-    Sessions that ask while another is loading the same resources wait for that
-    load (pages/_cache.py ``load_once``) and show its progress: one build, not one
-    per session.
-    """
+    """Load a setting's resources once per process, with a progress bar the first time
+    (sessions asking meanwhile wait for that load and show its progress: ``load_once``)."""
     key = _ready_key(m)
     bar: Any = None
 
@@ -175,10 +158,8 @@ def ensure_ready(m: Meteor) -> None:
 
 
 def _offloaded(kind: str, job: Callable[..., Sized[T]], *args: Any) -> T:
-    """A long pair's record made in the worker process (pages/_offload.py).
-
-    Kept once for every session like the others, with the size the worker measured.
-    """
+    """A long pair's record made in the worker process, kept for every session with the
+    size the worker measured."""
     sized = APP_CACHE.get(("offloaded", *args, kind), lambda: OFFLOADER.run(job, *args))
     return sized.value
 
@@ -193,10 +174,8 @@ def _analyse_here(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) 
 
 
 def analyse(hyp: str, refs: tuple[str, ...], preset: str, overrides: str) -> Analysis:
-    """Score the pair (cached on hyp, refs and the setting, shared by sessions).
-
-    A long pair is scored in the worker process (issue 13).
-    """
+    """Score the pair (cached on hyp, refs and the setting, shared by sessions); a long pair
+    in the worker process."""
     if _offload(hyp, refs):
         return _offloaded("analysis", score_pair, hyp, refs, preset, overrides)
     return _analyse_here(hyp, refs, preset, overrides)
@@ -215,11 +194,8 @@ def _of_record(
 
 
 def explanation_for(hyp: str, refs: tuple[str, ...], setting: Setting) -> Explanation:
-    """Why the pair got its score: the library's :class:`Explanation` (one call, cached).
-
-    Cached apart from :func:`analyse`: its near misses may load other stages'
-    resources, and the score card need not wait for them.
-    """
+    """Why the pair got its score: the library's :class:`Explanation` (one call, cached apart
+    from :func:`analyse`: its near misses may load other stages' resources)."""
     args = (hyp, refs, setting.preset, setting.overrides)
     with shown_errors():
         if _offload(hyp, refs):

@@ -19,6 +19,7 @@ from meteor.languages import available, available_languages, get_language
 from meteor.module_registry import MODULE_ORDER, Module
 from meteor.params import ALIGNERS, Params, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, parse_preset_file, preset_names
+from meteor.viz.agreement import PARAM_SYMBOLS
 from pages._i18n import module_label, num, stage_order, t, ui
 from pages._input_messages import input_message
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU
@@ -70,6 +71,10 @@ def default_preset(lang: str) -> str:
     return default if default in names else names[0]
 
 
+#: The formula's parameters (widget keys and Params fields).
+FORMULA_KEYS = tuple(PARAM_SYMBOLS)
+
+
 def _weight_key(m: Module) -> str:
     return f"w_{m.value}"
 
@@ -79,11 +84,7 @@ def preset_values(preset: str, params: Params | None = None) -> dict[str, Any]:
     file's, on the preset's stage options)."""
     p = PRESETS[preset].params if params is None else params
     default = PRESETS[default_preset(p.lang)].params
-    vals: dict[str, Any] = {
-        "alpha": p.alpha,
-        "beta": p.beta,
-        "gamma": p.gamma,
-        "delta": p.delta,
+    vals: dict[str, Any] = {k: getattr(p, k) for k in FORMULA_KEYS} | {
         "modules": [m.value for m in p.modules],
         "aligner": p.aligner,
         "beam": p.beam_size,
@@ -108,10 +109,8 @@ def on_lang_change() -> None:
     reset_params()
 
 
-# Stages and aligner are shown translated, so they are not bound to the URL by
-# Streamlit (a bound widget stores its displayed label there): the URL holds their
-# codes (``?modules=exact&modules=lemma``), read once per session and written back
-# here; pages._url_params has already dropped invalid values, with a notice.
+# Stages and aligner are shown translated, so Streamlit does not bind them to the URL (it
+# would store the label): the URL holds their codes, read once and written back here.
 
 
 def _init_from_url(key: str, valid: Sequence[str], *, multi: bool) -> None:
@@ -147,11 +146,7 @@ MAX_BEAM = 10_000
 
 
 def language_name(code: str) -> str:
-    """A language of the texts by name in the UI language (its code when unknown).
-
-    Read from the library's registry (:func:`meteor.languages.available`), which loads
-    no language resources.
-    """
+    """A language of the texts by name in the UI language (its code when unknown)."""
     if ui() == "ru":
         return LANGUAGE_NAMES_RU.get(code, code)
     info = _LANGUAGE_INFO.get(code)
@@ -159,11 +154,8 @@ def language_name(code: str) -> str:
 
 
 def language_label(code: str) -> str:
-    """``de · Deutsch``: the code and the language's own name, for the selector.
-
-    In the Russian interface the name is the Russian one (``de · немецкий``), so the
-    interface stays Russian; the native name is kept for Cyrillic languages.
-    """
+    """``de · Deutsch``: the code and the language's own name, for the selector (in the
+    Russian interface the Russian name: ``de · немецкий``)."""
     if ui() == "ru":
         return f"{code} · {language_name(code)}"
     info = _LANGUAGE_INFO.get(code)
@@ -171,12 +163,9 @@ def language_label(code: str) -> str:
 
 
 def preset_description(name: str) -> str:
-    """The preset's description in the UI language.
-
-    English is the library's own text (``Preset.description``).  Russian comes from
-    :data:`pages._preset_texts.PRESET_TEXTS_RU`; a preset without a translation gets a
-    generic Russian sentence built from its parameters, never the English text.
-    """
+    """The preset's description in the UI language: the library's ``Preset.description``, in
+    Russian :data:`pages._preset_texts.PRESET_TEXTS_RU` or, for a preset without a
+    translation, a generic sentence built from its parameters (never the English text)."""
     p = PRESETS[name]
     if ui() != "ru":
         return p.description
@@ -220,11 +209,9 @@ def _language_hint(lang: str) -> None:
 def settings_sidebar() -> None:
     """Engine language, preset and every parameter, in the sidebar, bound to the URL.
 
-    Languages, presets and stages are the library's (``available_languages``,
-    ``PRESETS``, ``Language.modules``): a language or preset registered there appears
-    here with no change to the app.  The stage widget's selected order is the order
-    the stages run in; its default is the preset's own order, so a preset left alone
-    is exactly the library's preset (same record, same signature).
+    Languages, presets and stages are the library's (a language or preset registered
+    there appears here unchanged).  The stage widget's order is the order the stages run
+    in, by default the preset's, so a preset left alone is exactly the library's.
     """
     warm_up()
     _preset_file_upload()
@@ -281,11 +268,10 @@ def _preset_file_upload() -> None:
 
 
 def apply_preset_file(data: bytes, where: str) -> str:
-    """Make a preset file's bytes the active setting (the sidebar's upload, or a page's
-    "Use this setting" with ``meteor.tune``'s preset document): its language, the language's
-    default preset and every parameter go into the widgets' state (call it before the sidebar
-    is drawn, e.g. from a callback), and :func:`current_setting` scores with the file, so the
-    signature names it.  Returns the preset's label.
+    """Make a preset file's bytes the active setting (the sidebar's upload, or a page's "Use
+    this setting"): its language, the language's default preset and every parameter go into
+    the widgets' state (call it before the sidebar is drawn), and :func:`current_setting`
+    scores with the file, so the signature names it.  Returns the preset's label.
 
     Raises:
         ParamError: not a preset file, or a language or stage the sidebar does not offer
@@ -357,7 +343,7 @@ def _formula_sliders(vals: dict[str, Any]) -> None:
     for key, hi, step in (("alpha", 1.0, 0.01), ("beta", 10.0, 0.05), ("gamma", 1.0, 0.01),
                           ("delta", 1.0, 0.01)):  # fmt: skip
         st.slider(
-            {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}[key],
+            PARAM_SYMBOLS[key],
             0.0,
             hi,
             float(vals[key]),
@@ -418,10 +404,8 @@ def _aligner_widgets(lang: str, vals: dict[str, Any]) -> None:
 
 
 def current_setting() -> Setting:
-    """The setting chosen in the sidebar (preset + every parameter widget).
-
-    The stages keep the order the user gave them (the order they run in).
-    """
+    """The setting chosen in the sidebar (preset + every parameter widget; the stages in the
+    order the user gave them)."""
     ss = st.session_state
     lang = ss.get("lang", "en")
     if lang not in ui_languages():
@@ -433,11 +417,7 @@ def current_setting() -> Setting:
     got = {k: ss.get(k, v) for k, v in vals.items()}
     known = {m.value: m for m in Module}
     mods = [known[c] for c in dict.fromkeys(got["modules"] or []) if c in known]
-    over: dict[str, Any] = {
-        "alpha": float(got["alpha"]),
-        "beta": float(got["beta"]),
-        "gamma": float(got["gamma"]),
-        "delta": float(got["delta"]),
+    over: dict[str, Any] = {k: float(got[k]) for k in FORMULA_KEYS} | {
         "modules": [m.value for m in mods],
         "weights": {m.value: float(got[_weight_key(m)]) for m in mods if _weight_key(m) in got},
         "aligner": got["aligner"],

@@ -1,11 +1,9 @@
-"""Human error spans beside the alignment, in the app (issue 41).
+"""Human error spans beside the alignment: Inspect, Corpus and Agreement.
 
-Inspect: when the page's URL carries the pair's human error spans (``?spans=…``, one value
-per span in :func:`meteor.io.spans.span_strings`' form; a Corpus row's Inspect link adds
-them when the corpus has annotations), the spans are drawn on the link view's hypothesis
-row (:func:`meteor.viz.spans.span_link_view`) and the four cells are listed under the
-score (:func:`meteor.analysis.spans.segment_spans`).  Bad span values give one warning
-and the page goes on without them.  Every string here is English and Russian.
+Inspect: the URL's spans (``?spans=…``, :func:`meteor.io.spans.span_strings`' form, added
+by a Corpus row's Inspect link) are drawn on the link view's hypothesis row
+(:func:`meteor.viz.spans.span_link_view`) and the four cells listed under the score
+(:func:`meteor.analysis.spans.segment_spans`); bad values give one warning.
 """
 
 from __future__ import annotations
@@ -223,7 +221,6 @@ AGREEMENT_STRINGS = freeze(
         "spans_col_dF1": {"en": "Δ F1 (p)", "ru": "Δ F1 (p)"},
     }
 )
-#: This module's ``t``: its three tables, then the shared ones (pages._i18n.STRINGS).
 t = Translator(STRINGS, CORPUS_STRINGS, AGREEMENT_STRINGS)
 
 
@@ -250,15 +247,10 @@ def inspect_annotation(hyp: str) -> Annotation | None:
         return None
 
 
-#: Where a message's detail goes (:func:`with_detail`).
-DETAIL = "\0detail\0"
-
-
 def with_detail(key: str, exc: BaseException) -> str:
-    """The string ``key`` (its ``{detail}``: the reader's error) as Markdown: the error worded
-    in the UI language (:func:`pages._input_messages.input_message`: Russian from its code;
-    English, the library's line), names escaped."""
-    return md_fill(t(key, detail=DETAIL), detail=input_message(exc))
+    """The string ``key`` as Markdown, its ``{detail}`` the reader's error in the UI language
+    (:func:`pages._input_messages.input_message`)."""
+    return md_fill(t(key, detail="\0detail\0"), detail=input_message(exc))
 
 
 def show_cells(seg: SegmentSpans) -> None:
@@ -331,10 +323,8 @@ class CorpusSpans:
 
 
 def show_read(spans: SpanSet) -> None:
-    """What was read and what was left out (:meth:`meteor.io.spans.SpanSet.summary` in the
-    UI language) and a warning per skipped row, then how many more were skipped; file names
-    and the user's text as they are (escaped).  A skipped row's notice is in the UI language
-    (English: ``str(row)``, the library's)."""
+    """What was read and what was left out, and a warning per skipped row, then how many more
+    were skipped (in the UI language; names and the user's text escaped)."""
     parts = [t("spans_read", n=integer(len(spans.annotations)), rows=integer(spans.rows),
                 fmt=spans.format)]  # fmt: skip
     if spans.unjoined:
@@ -350,8 +340,7 @@ def show_read(spans: SpanSet) -> None:
 
 def corpus_annotations(corpus: Any) -> CorpusSpans:
     """The annotations uploaded on the Corpus page (read before the segment table is drawn,
-    so that its Inspect links carry each segment's spans; the upload box is further down,
-    in :func:`corpus_section`)."""
+    so that its Inspect links carry the spans; the upload box is :func:`corpus_section`'s)."""
     files = st.session_state.get(CORPUS_FILES) or []
     if not files:
         return CorpusSpans()
@@ -427,8 +416,7 @@ def corpus_section(
                 t("spans_col_open"), display_text=t("rp_open"), width="small"
             )
         },
-        # the open link before the long hypothesis: at 1366 px it is drawn without scrolling
-        # (tests/browser/test_browser_spans_corpus.py)
+        # the open link before the long hypothesis: drawn without scrolling at 1366 px
         column_order=[
             t("rp_col_system"),
             t("spans_col_seg"),

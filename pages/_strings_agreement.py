@@ -1,7 +1,6 @@
 """UI strings of the page "Agreement with people" (pages/agreement.py, pages/_agreement_view.py): key → {"en": …, "ru": …}.
 
-Plain data, merged into :data:`pages._i18n.STRINGS` (so ``t(key)`` finds them);
-kept apart so that the shared table stays readable."""
+Plain data, merged into :data:`pages._i18n.STRINGS`."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "agr_title": {

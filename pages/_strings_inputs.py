@@ -1,11 +1,8 @@
 """The library's input errors in the interface's languages: code → {"en": …, "ru": …}.
 
-Plain data for :mod:`pages._input_messages`.  An :class:`~meteor.errors.InputError` (or a
-preset file's :class:`~meteor.errors.ParamError`) carries a ``code`` (one of
-:data:`meteor.errors.INPUT_CODES`) and its ``params``; the template of the code is
-formatted with those params, written the interface's way (file names escaped, numbers
-with the language's separators, ``{where}``: the input named in the language).  English
-shows the library's own message (``{msg}``: ``str(exc)``), as the command line prints it.
+Plain data for :mod:`pages._input_messages`: an error's ``code`` (one of
+:data:`meteor.errors.INPUT_CODES`) picks the template its ``params`` fill; English shows
+the library's own message (``{msg}``: ``str(exc)``), as the command line prints it.
 """
 
 #: Per code, the Russian template; English shows the library's own message (``{msg}``).

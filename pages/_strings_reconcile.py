@@ -1,9 +1,7 @@
 """UI strings of "Why do A and B differ?" on Compare (pages/_reconcile_view.py): key → {"en": …, "ru": …}.
 
-Plain data, merged into :data:`pages._i18n.STRINGS` (so ``t(key)`` finds them);
-kept apart so that the shared table stays readable.  :data:`REASONS_RU` writes the
-library's reasons (:mod:`meteor.analysis.reconcile_reasons`, English there) in Russian;
-stages, groups and aligners are named by the interface's own labels."""
+Plain data, merged into :data:`pages._i18n.STRINGS`.  :data:`REASONS_RU` writes the
+library's reasons (:mod:`meteor.analysis.reconcile_reasons`) in Russian."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "rc_title": {"en": "Why do A and B differ?", "ru": "Почему A и B расходятся?"},

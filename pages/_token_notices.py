@@ -1,10 +1,8 @@
-"""Why a sentence has blank tokens or letters one per token, in the interface language.
+"""Why a sentence has blank tokens or letters one per token (Inspect, under the score).
 
-The library's :func:`meteor.text.notices.token_notices` gives records (a reason, the
-count, the characters or scripts); English shows their own line (``str()``, as the
-library words it), Russian words the same fields: the characters' code points and Unicode
-names as code, the scripts by their Russian names (an unknown script: its Unicode word,
-as code).  Used by Inspect, under the score, one notice per side and reason.
+The records of :func:`meteor.text.notices.token_notices`: English shows the library's own
+line, Russian words the same fields (code points and Unicode names as code, the scripts by
+their Russian names; an unknown script: its Unicode word, as code).
 """
 
 from __future__ import annotations

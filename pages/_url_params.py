@@ -1,10 +1,6 @@
-"""The app's URL parameters: each one validated on a session's first run.
-
-A shared link may carry anything.  Before any widget reads the URL, every parameter
-the app knows is checked against what its widget accepts; a bad value is removed
-from the URL (the widget then keeps its default) and a notice names it.  A preset
-without ``lang`` implies its own language (``/?preset=ru`` opens Russian).  The
-parameters are listed in docs/app.md ("URL parameters").
+"""The app's URL parameters (docs/app.md, "URL parameters"), checked on a session's first
+run before any widget reads them: a bad value is removed (the widget keeps its default)
+and a notice names it; a preset without ``lang`` implies its own language.
 """
 
 from __future__ import annotations
@@ -27,9 +23,8 @@ _CHECKED_KEY = "_url_checked"
 UI_LABELS = [c.upper() for c in UI_LANGS]
 
 
-#: A number as a person writes it in a link: ASCII digits, one point, an optional
-#: exponent.  ``float()`` alone also takes ``1_0``, full-width ``０.5``, other scripts'
-#: digits and surrounding spaces, which a shared link should not carry silently.
+#: A number as a person writes it in a link: ASCII digits, one point, an optional exponent
+#: (``float()`` alone also takes ``1_0``, full-width ``０.5`` and surrounding spaces).
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
@@ -37,13 +32,8 @@ def _number(lo: float, hi: float, *, whole: bool = False) -> Callable[[str], boo
     def ok(raw: str) -> bool:
         if not _PLAIN_NUMBER.fullmatch(raw):
             return False
-        try:
-            x = float(raw)
-        except ValueError:
-            return False
-        if not math.isfinite(x) or not lo <= x <= hi:
-            return False
-        return not whole or x == int(x)
+        x = float(raw)  # a plain number always parses (1e999: inf)
+        return math.isfinite(x) and lo <= x <= hi and (not whole or x == int(x))
 
     return ok
 
@@ -98,14 +88,9 @@ def bad_parameters(qp: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def _set_initial(key: str, values: list[str]) -> None:
-    """Make the widgets seed from the cleaned values.
-
-    A bound widget seeds itself from Streamlit's snapshot of the URL taken when the
-    page loaded (``QueryParams._initial_query_params``, streamlit 1.67), not from
-    ``st.query_params``; a value its parser cannot take (``?beam=1e309``: int(inf))
-    raises inside Streamlit.  The snapshot is corrected too (tested in
-    tests/app/test_app_presets.py, so a Streamlit upgrade that moves it fails loudly).
-    """
+    """Make the widgets seed from the cleaned values: a bound widget seeds itself from
+    Streamlit's private snapshot of the URL (``QueryParams._initial_query_params``, 1.67),
+    where ``?beam=1e309`` would raise; tests/app/test_app_presets.py fails if it moves."""
     with get_session_state().query_params() as qp:
         initial = qp._initial_query_params
         if values:

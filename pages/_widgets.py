@@ -50,11 +50,9 @@ WIDE_VALUE_CHARS = 6
 
 
 def score_card(result: MeteorResult, *, compact: bool = False) -> None:
-    """:func:`headline`'s numbers as metrics, then the signature (all from the record).
-
-    Metrics per row: 8, or 4 when ``compact`` (about 200 px each at 1366 px), when a value
-    is longer than :data:`WIDE_VALUE_CHARS` characters, or when the labels are Russian
-    (longer than the English ones)."""
+    """:func:`headline`'s numbers as metrics, then the signature (all from the record): 8 a
+    row, or 4 when ``compact``, when a value is longer than :data:`WIDE_VALUE_CHARS`
+    characters, or when the labels are Russian (longer than the English ones)."""
     items = list(headline(result).items())
     wide = max(len(v) for _, v in items) > WIDE_VALUE_CHARS
     per_row = 4 if compact or ui() != "en" or wide else 8
@@ -91,12 +89,8 @@ def md_fill(text: str, **fields: str) -> str:
 
 
 def code_span(text: str) -> str:
-    """User text as one Markdown code span: shown verbatim, never a link, image or HTML.
-
-    The fence is one backtick longer than the longest run of backticks in ``text``
-    (CommonMark), padded with spaces when ``text`` starts or ends with one; line breaks
-    become spaces (a code span is one line).
-    """
+    """User text as one Markdown code span: shown verbatim, never a link, image or HTML (the
+    fence one backtick longer than ``text``'s longest run, as CommonMark wants; one line)."""
     flat = " ".join(text.splitlines()) or " "
     fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
     pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) else ""
@@ -111,11 +105,8 @@ def setting_md(label: str) -> str:
 
 
 def shared_figure(key: tuple[Hashable, ...], build: Callable[[], Any]) -> Any:
-    """``build()``'s figure, kept once for every session per ``key`` and UI language.
-
-    Stored in :data:`APP_CACHE` ready to show (:func:`localized`), and never changed
-    afterwards: ``st.plotly_chart`` sends a copy (``Figure.to_dict``).
-    """
+    """``build()``'s figure, kept once for every session per ``key`` and UI language, ready
+    to show (:func:`localized`) and never changed afterwards (``st.plotly_chart`` sends a copy)."""
     return APP_CACHE.get(("figure", ui(), *key), lambda: localized(build()))
 
 
@@ -152,7 +143,7 @@ def chart_points(fig: Any, key: str) -> list[Any]:
 def uploader_css(button: str, limit: str, scope: str = "") -> str:
     """``<style>`` for Streamlit's file drop zones (those below ``scope``, a CSS selector):
     they write "Upload" and "200MB per file" in English whatever the interface, so those are
-    hidden and ``button`` and ``limit`` drawn in their place (issue #16)."""
+    hidden and ``button`` and ``limit`` drawn in their place."""
     zone = f'{scope} [data-testid="stFileUploaderDropzone"]'.strip()
     hint = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
     button, limit = (json.dumps(x, ensure_ascii=False) for x in (button, limit))

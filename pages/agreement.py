@@ -1,11 +1,9 @@
-"""Agreement with people (issue 34): which METEOR setting agrees with human judgements.
+"""Agreement with people: which METEOR setting agrees with human judgements.
 
-A corpus with a human score per row (an upload, or the bundled WMT21 ru-en demo); each
-preset's and baseline's correlations with intervals and the significance of their
-differences (``meteor.correlate``'s numbers), a scatter of a metric against the human
-scores (a point opens its pair on Inspect), and a heatmap of agreement over two
-parameters (re-scored from the kept statistics) with "Use this setting", and "Tune"
-(``meteor.tune``: cross-validated result, preset file, "Use this setting").
+A corpus with a human score per row (an upload, or the bundled WMT21 ru-en demo): the
+correlations and significance (``meteor.correlate``'s numbers), a scatter (a point opens
+its pair on Inspect), a heatmap over two parameters with "Use this setting", and "Tune"
+(``meteor.tune``).
 """
 
 from __future__ import annotations
@@ -79,9 +77,8 @@ def _use_tuned(data: bytes, where: str) -> None:
 
 
 def tune_section(run: view.Run, run_id: tuple[Any, ...], name: str, data: bytes) -> None:
-    """Tune (issue 34, "Tune"): ``meteor.tune`` on the measured run's corpus with a progress
-    bar, once per run and choices; its cross-validated result, preset file and "Use this
-    setting"."""
+    """``meteor.tune`` on the measured run's corpus with a progress bar, once per run and
+    choices; its cross-validated result, preset file and "Use this setting"."""
     st.subheader(t("agr_tune_title"))
     st.caption(t("agr_tune_intro"))
     choices = _tune_choices(run, name, data)

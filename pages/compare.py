@@ -99,7 +99,6 @@ PAGE_STRINGS = freeze(
         "col_where": {"en": "where", "ru": "где"},
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS)
 
 st.title(t("compare_title"))
@@ -218,15 +217,13 @@ if others:
         for tab, (name, an) in zip(tabs, pairs, strict=True):
             tab.caption(t("diff_scores", a=num(a.result.score), b=num(an.result.score), name=name))
             show_diff(tab, name, a, an)
-        # why A and one other setting differ (issue 33)
         show_reconcile(hyp, refs, a_setting, setting_label(a_setting), [n for n, _ in pairs])
 
 
 # -- sensitivity ------------------------------------------------------------------------------
 def shared_curves(runs: Sequence[tuple[str, Any]]) -> dict[str, tuple[compare_settings.Curve, ...]]:
-    """Every setting's curves over one x-range per parameter: β's curve runs up to
-    max(3, 2β) of the setting's own β, so each setting's used to end elsewhere in the
-    same panel; the highest end is used for all (the statistics are re-scored, exact)."""
+    """Every setting's curves over one x-range per parameter (β's runs up to max(3, 2β) of
+    the setting's own β): the highest end for all (the statistics are re-scored, exact)."""
     highs = {
         c.param: max(max(d.xs) for _, an in runs for d in an.curves if d.param == c.param)
         for c in runs[0][1].curves

@@ -44,10 +44,8 @@ require_frame()  # before any output: a deep link to a fresh server skips app.py
 #: Streamlit refuses bigger uploads before buffering them (its default is 200 MB).
 MAX_UPLOAD_MB = MAX_BYTES // 1_000_000
 
-#: The segment table's columns in their order (best_ref and inspect are made, the others
-#: taken from the rows as they are): what a reader looks for first (the open link and the
-#: texts) before the numbers: all 13 columns are wider than the page, and the texts used to
-#: be last; the four fit a 1100-px window (tests/browser/test_browser_truncation.py)
+#: The segment table's columns in their order: the open link and the texts first, as the
+#: 13 columns are wider than the page (four fit 1100 px: tests/browser/test_browser_truncation.py)
 TABLE_COLUMNS = tuple(
     "segment inspect hyp ref score precision recall frag chunks hyp_len ref_len best_ref "
     "seg_id".split()
@@ -273,7 +271,6 @@ PAGE_STRINGS = freeze(
         },
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(CORPUS_STRINGS, PAGE_STRINGS)
 
 
@@ -347,7 +344,7 @@ intervals = get_intervals(corpus, setting, meteor, results)
 names = list(results)
 
 # -- summary ------------------------------------------------------------------------
-if len(names) > MAX_SCORE_CARDS:  # one row per system: 11 systems' cards took six screens
+if len(names) > MAX_SCORE_CARDS:  # one row per system
     table(
         [
             {
@@ -408,8 +405,7 @@ with tabs["segments"]:
         st.selectbox(t("rp_system"), names, key="corpus_system") if len(names) > 1 else None
     ) or names[0]
     res = results[system]
-    # human error spans of the hypotheses, when uploaded (the box is under the table):
-    # every Inspect link of an annotated segment carries its spans (issue 41)
+    # human error spans, when uploaded (the box is under the table): Inspect links carry them
     annotations = spans_view.corpus_annotations(corpus)
     f1, f2, f3, f4 = st.columns([2, 1.5, 2, 2])  # "По убыванию" whole at 1366 px
     sort_by = f1.selectbox(
@@ -479,7 +475,6 @@ with tabs["segments"]:
         number = int(goto)
     if number is not None:
         show_segment(corpus, results, system, number - 1, key="corpus_detail")
-    # human error spans of the hypotheses, when uploaded: segments by disagreement (issue 41)
     spans_view.corpus_section(results, corpus.ids_of, meteor.params, inspect_link, annotations)
 
 # -- distributions -----------------------------------------------------------------------

@@ -161,7 +161,6 @@ PAGE_STRINGS = freeze(
         },
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS, NEAR_STRINGS)
 
 st.title(t("inspect_title"))
@@ -329,12 +328,8 @@ def show_view(
 
 @st.fragment
 def pair_section() -> None:
-    """Everything that depends on the pair: a typed pair reruns only this (issue 16).
-
-    The sidebar and the page's frame are not run again nor resent (a full run sends
-    about 80 messages the browser applies one by one); a widget outside (preset,
-    parameters, language) reruns the whole page as before.
-    """
+    """Everything that depends on the pair: a typed pair reruns only this, not the sidebar
+    and frame; a widget outside (preset, parameters, language) reruns the whole page."""
     if current_setting() != setting:  # an example switched the language or preset
         st.rerun()  # the whole page: the sidebar shows the new setting
     hyp, refs = require_pair()

@@ -248,7 +248,6 @@ PAGE_STRINGS = freeze(
         "doc_example": {"en": "{name}", "ru": "пример {k}"},
     }
 )
-#: This page's ``t``: its strings, then the shared ones (pages._i18n.STRINGS).
 t = Translator(PAGE_STRINGS, DETAIL_STRINGS)
 
 st.title(t("learn_title"))
@@ -294,12 +293,8 @@ def tokenisation(params: Params) -> str:
 
 
 def roomy(tex: str) -> str:
-    """``tex`` between two invisible struts (2 em up, 1.4 em down).
-
-    st.latex's box hides what overflows it and is sized to the formula's first-line
-    box, so a fraction's numerator or a sum's subscript lost its top or bottom pixels
-    (tests/browser/test_browser_learn.py measures every formula's box).
-    """
+    """``tex`` between two invisible struts (2 em up, 1.4 em down): st.latex's box, sized to
+    the formula's first line, hides what overflows it (a numerator, a subscript)."""
     return f"\\;\\rule{{0pt}}{{2em}}{tex}\\rule[-1.4em]{{0pt}}{{0pt}}\\;"
 
 
