@@ -177,13 +177,6 @@ def group_labels(name: str, data: bytes, column: str, judged: Judged) -> list[st
     return [labels[f"{s}\t{seg}"] for s, _ in corpus.systems for seg in corpus.ids_of(s)]
 
 
-def data_sha256(data: bytes) -> str:
-    """The data's digest as ``meteor tune --hyp FILE`` records it (SHA-256 of the files' SHA-256s)."""
-    h = hashlib.sha256()
-    h.update(hashlib.sha256(data).digest())
-    return h.hexdigest()
-
-
 def tune_run(
     run: Run, name: str, data: bytes, c: TuneChoices, progress: Callable[[float, str], None]
 ) -> TuneResult:
@@ -205,7 +198,7 @@ def tune_run(
         n_bootstrap=c.resamples,
         rounds=c.rounds,
         data_name=name,
-        data_sha256=data_sha256(data),
+        data_sha256=hashlib.sha256(data).hexdigest(),  # as meteor tune --hyp FILE
         workers=1,
         progress=progress,
         darr_threshold=run.agreement.darr_threshold,
