@@ -228,9 +228,7 @@ def corpus_report(
     ids: dict[str, tuple[str, ...]] = {}
     for name, hyps in corpus.systems:
         say(f"score {name} ({len(hyps):,} segments)")
-        refs = corpus.refs_of(name)
-        # in this process unless workers are given; no candidate lists either way (the
-        # report reads none)
+        refs = corpus.refs_of(name)  # in this process unless workers are given
         results[name] = score_corpus(
             m, list(hyps), list(refs), workers=1 if workers is None else workers
         )

@@ -1,16 +1,10 @@
 """The groups of settings :func:`meteor.analysis.reconcile.reconcile` switches, and their words.
 
-A group is a set of :class:`~meteor.params.Params` fields that one step of the path
-switches from setting A's values to setting B's, in pipeline order: the text
-(tokenizer, normaliser, case), the function-word list, the stages (which, in what
-order), the stemmer and resources, the stage weights, the aligner, α β γ δ, the
-scoring rules, and for a corpus the aggregation.  The choice among several
-references is the same rule for every setting of this library (the best scores,
-the first wins ties; Meteor 1.5 and NLTK alike), so it is never a group: a step
-says when the chosen reference changes.
-
-Every number in the words is computed from the results, never written in; the words
-are :class:`~meteor.analysis.reconcile_reasons.Reason` records (a code and its values).
+A group is a set of :class:`~meteor.params.Params` fields one step of the path switches from
+A's values to B's, in pipeline order (:data:`GROUPS`), plus the corpus aggregation.  The
+choice among references is the same rule for every setting (the best score, the first wins
+ties; Meteor 1.5 and NLTK alike), so it is no group: a step says when it changes.  Every
+number in the words is computed from the results, never written in.
 """
 
 from __future__ import annotations
@@ -200,9 +194,8 @@ def rule_words(
     elif key == "rules":
         words.append(_rule_words(after, bd, stats))
     if bd is not None and bd_before is not None:
-        nb = uses_nltk_arithmetic(before)
         na = uses_nltk_arithmetic(after)
-        if nb != na:
+        if uses_nltk_arithmetic(before) != na:
             words.append(reason("arith_nltk" if na else "arith_meteor"))
     return words
 
@@ -261,12 +254,10 @@ def _weight_words(
 
 def _aligner_words(p: Params, name: str) -> Reason:
     al = p.aligner
-    if al == "greedy":
-        return reason("aligner_greedy", name=name)
     if al == "beam":
         return reason("aligner_beam", name=name, width=p.beam_size)
-    if al == "stagewise":
-        return reason("aligner_stagewise", name=name)
+    if al in ALIGNERS:
+        return reason(f"aligner_{al}", name=name)
     return reason("aligner_other", name=name, aligner=_aligner(al))
 
 

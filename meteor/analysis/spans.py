@@ -1,11 +1,9 @@
 """Is METEOR right about where a translation is wrong? Human error spans beside the alignment.
 
-The definitions (error token, flagged, the four cells, precision/recall/F1 by severity and
-category, the bootstrap intervals, a cell's cost) are those of docs/spans.md, which the CLI's
-``--help`` states too.  A token is an error token when ``token.start < span.end and
-span.start < token.end`` for a span of :data:`meteor.io.spans.SEVERITY_RANK` ≥ 1; this
-module counts per segment (:func:`count_spans`, :func:`segment_spans`), the corpus table is
-:mod:`meteor.analysis.spans_table`.
+The definitions (error token, flagged, the four cells, a cell's cost) are docs/spans.md's: a
+token is an error token when ``token.start < span.end and span.start < token.end`` for a span
+of :data:`meteor.io.spans.SEVERITY_RANK` ≥ 1.  This module counts per segment; the corpus
+table is :mod:`meteor.analysis.spans_table`.
 """
 
 from __future__ import annotations
@@ -146,19 +144,8 @@ def label_tokens(
     out: list[TokenLabel] = []
     for i, tok in enumerate(alignment.hyp):
         error, worst, cats, who = marked.get(i, (False, "", (), 0))
-        out.append(
-            TokenLabel(
-                i,
-                tok.text,
-                tok.start,
-                tok.end,
-                stages[i],
-                worst if error else None,
-                cats if error else (),
-                who,
-                error,
-            )
-        )
+        sev, cats = (worst, cats) if error else (None, ())
+        out.append(TokenLabel(i, tok.text, tok.start, tok.end, stages[i], sev, cats, who, error))
     return tuple(out)
 
 
@@ -226,16 +213,12 @@ def segment_spans(
             s, hyp_len=s.hyp_len - len(gone), hyp_function_words=s.hyp_function_words - funcs
         )
         cost[c] = compute(fewer, params).score - result.score
-    return SegmentSpans(
-        annotation.system if annotation else "",
-        annotation.seg_id if annotation else "",
-        result.score,
-        tokens,
-        counts,
-        cost,
-        len(annotation.omissions) if annotation else 0,
-        raters,
+    system, seg_id, omissions = (
+        (annotation.system, annotation.seg_id, len(annotation.omissions))
+        if annotation
+        else ("", "", 0)
     )
+    return SegmentSpans(system, seg_id, result.score, tokens, counts, cost, omissions, raters)
 
 
 # --------------------------------------------------------------------------- per corpus

@@ -1,12 +1,10 @@
-"""Per corpus and per setting: the span table (issue 41, item 3).
+"""Per corpus and per setting: the span table.
 
-From the per-segment counts of :func:`meteor.analysis.spans.count_spans`: token-level
-precision, recall and F1 of "METEOR left it unmatched" against "people marked it an error",
-overall, by severity and by category (the definitions: :mod:`meteor.analysis.spans`), with
-percentile bootstrap intervals over segments (the draws of
-:func:`meteor.analysis.significance.resample_indices`) and a paired test of two settings'
-F1 on the same resamples (:class:`~meteor.analysis.significance.PairedStat`).
-:func:`span_report` scores the annotated hypotheses with every setting and builds it all.
+From :func:`meteor.analysis.spans.count_spans`: token-level precision, recall and F1 of "METEOR
+left it unmatched" against "people marked it an error", overall, by severity and by category,
+with percentile bootstrap intervals over segments (the draws of
+:func:`meteor.analysis.significance.resample_indices`) and a paired test of two settings' F1
+on the same resamples.  :func:`span_report` scores every setting and builds it all.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Why a score is what it is, as one record: :class:`Explanation` and :func:`explain`.
 
-The pieces live in :mod:`meteor.analysis.explain.parts` (pure functions of a result and the
-parameters); this module gathers them into one frozen record that the API
-(``meteor.explain(result)``), the CLI (``python -m meteor explain``, ``score --explain``)
-and the app's Inspect page ("why this score": one call, displayed as is) all give.
-``meteor.explain_score`` is the same function under its earlier name (kept as a
-documented alias).
+The pieces of :mod:`meteor.analysis.explain.parts` gathered into the one frozen record that the
+API (``meteor.explain(result)``), the CLI (``explain``, ``score --explain``) and the app's
+Inspect page all give.
 """
 
 from __future__ import annotations

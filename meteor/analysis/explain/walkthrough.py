@@ -42,14 +42,10 @@ class StageStep:
 
 
 def _dedupe(ms: Iterable[Match]) -> tuple[Match, ...]:
-    seen: set[tuple[int, int, int, int]] = set()
-    out = []
+    first: dict[tuple[int, int, int, int], Match] = {}
     for m in ms:
-        k = (m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-        if k not in seen:
-            seen.add(k)
-            out.append(m)
-    return tuple(out)
+        first.setdefault((m.hyp.start, m.hyp.end, m.ref.start, m.ref.end), m)
+    return tuple(first.values())
 
 
 def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
