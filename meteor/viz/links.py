@@ -55,12 +55,9 @@ def token_positions(n_hyp: int, n_ref: int) -> tuple[list[float], list[float]]:
     return hx, rx
 
 
-#: Plot width (px) the link view assumes it gets at least.  Pairs whose word labels,
-#: written horizontally at the tokens' even spacing, would need more than this are drawn
-#: as columns instead (:func:`link_view_layout`).
+#: Plot width (px) the link view assumes it gets at least (:func:`link_view_layout`).
 ROW_LAYOUT_WIDTH_PX = 600
-#: Columns layout: vertical pitch per token (px) and label font size; the pitch is well
-#: above a label's height, so labels of one side never touch.
+#: Columns layout: vertical pitch per token (px), well above a label's height, and label sizes.
 COLUMN_PITCH_PX = 24
 _LABEL_SIZE = 12
 _ROW_LABEL_SIZE = 14
@@ -95,13 +92,8 @@ def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
 
 def link_view_layout(alignment: Alignment) -> str:
     """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
-    per line) for :func:`link_view`.
-
-    Rows when every two neighbouring word labels, written horizontally and centred on
-    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`; otherwise
-    columns, whose labels sit beside the tokens at a fixed pitch and never overlap, however
-    long the pair or its words.
-    """
+    per line) for :func:`link_view`: rows when every two neighbouring word labels, centred on
+    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`."""
     hyp, ref = alignment.hyp, alignment.ref
     w = max(len(hyp), len(ref), 1)
     px_per_unit = ROW_LAYOUT_WIDTH_PX / (w + 1)  # x range [-1, w]
@@ -189,11 +181,8 @@ def link_view(
     title: str | None = None,
     mark_unmatched: bool = True,
 ) -> go.Figure:
-    """Link view of an alignment: hypothesis and reference, one link per match.
-
-    Rows, or columns where the words would not fit side by side (:func:`link_view_layout`;
-    one token per :data:`COLUMN_PITCH_PX`, chunk numbers in a lane between token and word,
-    so no two labels overlap at any length); ``layout.meta["layout"]`` says which.
+    """Link view of an alignment: hypothesis and reference, one link per match, in rows or
+    columns (:func:`link_view_layout`; ``layout.meta["layout"]`` says which).
 
     Args:
         alignment: tokens of both sides (and, by default, the matches and chunks).
