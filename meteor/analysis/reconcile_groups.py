@@ -21,7 +21,6 @@ from meteor.scoring import Breakdown, uses_nltk_arithmetic
 from meteor.stats import Stats
 
 __all__ = [
-    "ALIGNMENT_FREE",
     "AGGREGATION",
     "GROUPS",
     "Group",
@@ -58,8 +57,6 @@ GROUPS: tuple[Group, ...] = (
 )
 #: The corpus-only group: summed statistics (Meteor 1.5) or the mean of segment scores.
 AGGREGATION = Group("aggregation", "corpus aggregation", ())
-#: Groups no aligner reads: switching them re-scores the same statistics.
-ALIGNMENT_FREE = frozenset({"weights", "parameters", "rules"})
 _BY_KEY = {g.key: g for g in (*GROUPS, AGGREGATION)}
 
 

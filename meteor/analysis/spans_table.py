@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -59,15 +59,8 @@ class ClassRow:
     f1: Interval
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "error_tokens": self.error_tokens,
-            "flagged": self.flagged,
-            "flagged_errors": self.flagged_errors,
-            "precision": json_ready(self.precision.to_dict()),
-            "recall": json_ready(self.recall.to_dict()),
-            "f1": json_ready(self.f1.to_dict()),
-        }
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        return d | {k: json_ready(d[k].to_dict()) for k in ("precision", "recall", "f1")}
 
 
 def _resampled_sums(

@@ -79,14 +79,9 @@ def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], 
     """Finite values of ``field`` and their segment indices (NaN P/R/frag are left out)."""
     if field not in FIELDS:
         raise ValueError(f"unknown field {field!r}; choose from {', '.join(FIELDS)}")
-    xs: list[float] = []
-    idx: list[int] = []
-    for k, s in enumerate(segments):
-        v = float(getattr(s, field))
-        if not math.isnan(v) and not math.isinf(v):
-            xs.append(v)
-            idx.append(k)
-    return xs, idx
+    values = [float(getattr(s, field)) for s in segments]
+    idx = [k for k, v in enumerate(values) if math.isfinite(v)]
+    return [values[k] for k in idx], idx
 
 
 def distributions(

@@ -183,15 +183,8 @@ def _bounds(ch: Chunk) -> tuple[float, float, float, float]:
 
 def _chunk_box(ch: Chunk) -> dict[str, object]:
     """The outline of a chunk in the full matrix."""
-    x0, x1, y0, y1 = _bounds(ch)
-    return {
-        "type": "rect",
-        "x0": x0,
-        "x1": x1,
-        "y0": y0,
-        "y1": y1,
-        "line": {"color": "black", "width": 2},
-    }
+    corners = dict(zip(("x0", "x1", "y0", "y1"), _bounds(ch), strict=True))
+    return {"type": "rect", **corners, "line": {"color": "black", "width": 2}}
 
 
 def _chunk_number(k: int, ch: Chunk) -> dict[str, object]:

@@ -6,6 +6,7 @@ with the pair's own numbers.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -74,11 +75,10 @@ def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> 
     position and no other candidate touches any of its words (on either side);
     ``meteor.aligners.beam`` (Aligner.java:199-218). Duplicates count as others.
     """
-    starts: dict[int, int] = {}
+    starts = Counter(m.ref.start for m in candidates)
     cov_h = [0] * n_hyp
     cov_r = [0] * n_ref
     for m in candidates:
-        starts[m.ref.start] = starts.get(m.ref.start, 0) + 1
         for i in m.hyp:
             cov_h[i] += 1
         for j in m.ref:
