@@ -80,12 +80,8 @@ def _value(params: Params, name: str) -> Any:
 
 
 def differing_groups(a: Params, b: Params) -> tuple[str, ...]:
-    """The keys of the groups whose fields differ between ``a`` and ``b``, in order.
-
-    The weights differ when some module that either side uses is weighed differently
-    (a module one side lacks counts with the weight it would get there,
-    :func:`~meteor.params.stage_weight`).
-    """
+    """The keys of the groups whose fields differ between ``a`` and ``b``, in order (the
+    weights: a module either side uses weighed differently, :func:`~meteor.params.stage_weight`)."""
     out = []
     for g in GROUPS:
         if g.key == "weights":
@@ -104,15 +100,11 @@ def changes(a: Params, b: Params, key: str) -> dict[str, list[Any]]:
 
 
 def build_params(a: Params, b: Params, switched: frozenset[str] | set[str]) -> Params:
-    """A's settings with the groups in ``switched`` taken from B.
-
-    A module's weight comes from the side whose weights are in force (B's when
-    ``weights`` is switched), falling back on the other side's for a module that side
-    lacks (:func:`~meteor.params.stage_weight`).
+    """A's settings with the groups in ``switched`` taken from B (a module's weight from the
+    side whose weights are in force, :func:`~meteor.params.stage_weight`).
 
     Raises:
-        ParamError: the combination is not valid (e.g. the stage-wise aligner with
-            the paraphrase stage).
+        ParamError: the combination is not valid (e.g. the stage-wise aligner with paraphrase).
     """
     d = a.to_dict()
     src = b.to_dict()

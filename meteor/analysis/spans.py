@@ -42,18 +42,11 @@ _RANK_NAME = {3: "Critical", 2: "Major", 1: "Minor"}
 
 @dataclass(frozen=True, slots=True)
 class TokenLabel:
-    """One hypothesis token, what METEOR did with it and what the raters said.
-
-    Attributes:
-        index: the token's position in the hypothesis.
-        text: the token as the aligner compared it.
-        start, end: its characters in the hypothesis.
-        stage: the module that matched it (``exact``, ``stem``…), ``None`` if unmatched.
-        severity: its worst human severity of rank ≥ 1 (``Minor``, ``Major``,
-            ``Critical``, ``BAD``), ``None`` for no error.
-        categories: the categories of the error spans over it (sorted).
-        raters: how many raters marked it with an error.
-        error: an error token under the rater rule.
+    """One hypothesis token (``start``, ``end``: its characters), what METEOR did with it and
+    what the raters said.  ``stage``: the module that matched it, ``None`` if unmatched;
+    ``severity``: its worst human severity of rank ≥ 1 (``Minor``, ``Major``, ``Critical``,
+    ``BAD``), ``None`` for no error; ``categories``: those of the error spans over it (sorted);
+    ``raters``: how many marked it; ``error``: an error token under the rater rule.
     """
 
     index: int
@@ -151,15 +144,9 @@ def label_tokens(
 
 @dataclass(frozen=True, slots=True)
 class SegmentSpans:
-    """One segment: its labelled tokens, the four cells and what each cost.
-
-    Attributes:
-        tokens: :func:`label_tokens`.
-        counts: tokens per cell (:data:`CELLS`).
-        cost: per cell, score points lost to its unmatched tokens (module docstring).
-        omissions: errors with no span (not in any cell).
-        raters: the rater rule used.
-    """
+    """One segment: its labelled tokens (:func:`label_tokens`), the tokens per cell
+    (:data:`CELLS`), the score points each cell's unmatched tokens cost, and the errors with no
+    span (``omissions``, in no cell)."""
 
     system: str
     seg_id: str

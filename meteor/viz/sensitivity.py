@@ -78,7 +78,12 @@ def sensitivity_figure(
         horizontal_spacing=0.04,
     )
     same = coinciding_curves(curves)
-    same_as = _same_as(same)
+    same_as = {  # (setting, parameter) → the other settings whose curve coincides with it
+        (name, p): [g for g in group if g != name]
+        for group, ps in same
+        for p in ps
+        for name in group
+    }
     n = len(names)
     for s, setting in enumerate(names):
         look = _Look(s, n)
@@ -92,10 +97,11 @@ def sensitivity_figure(
         fig.add_annotation(a)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_yaxes(title={"text": escape(label(labels, "score_axis"))}, row=1, col=1)
-    for col, span in enumerate(_x_spans(curves, params), start=1):
-        # one x-range per panel, whatever range each setting's curve covers (β's depends
-        # on the setting's own β)
-        fig.update_xaxes(range=list(span), row=1, col=col)
+    for col in range(len(params)):  # one x-range per panel, over every setting's curve
+        xs = [x for cs in curves.values() for x in (*cs[col].xs, cs[col].current_x)]
+        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+        pad = 0.02 * (hi - lo or 1.0)  # the end markers whole
+        fig.update_xaxes(range=[lo - pad, hi + pad], row=1, col=col + 1)
     fig.update_layout(
         height=300 + 18 * len(notes),
         margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
@@ -109,30 +115,6 @@ def sensitivity_figure(
         plot_bgcolor="white",
     )
     return fig
-
-
-def _x_spans(
-    curves: Mapping[str, Sequence[Curve]], params: Sequence[str]
-) -> list[tuple[float, float]]:
-    """Each panel's x-range: from the lowest to the highest x of every setting's curve
-    (and current value) of that parameter."""
-    spans = []
-    for col in range(len(params)):
-        xs = [x for cs in curves.values() for x in (*cs[col].xs, cs[col].current_x)]
-        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
-        pad = 0.02 * (hi - lo or 1.0)  # the end markers whole
-        spans.append((lo - pad, hi + pad))
-    return spans
-
-
-def _same_as(same: Sequence[tuple[list[str], list[str]]]) -> dict[tuple[str, str], list[str]]:
-    """``(setting, parameter)`` → the other settings whose curve coincides with it."""
-    out: dict[tuple[str, str], list[str]] = {}
-    for group, ps in same:
-        for p in ps:
-            for name in group:
-                out[(name, p)] = [g for g in group if g != name]
-    return out
 
 
 class _Look:

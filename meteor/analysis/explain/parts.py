@@ -241,12 +241,8 @@ class ChunkBreak:
 
 
 def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak, ...]:
-    """Each break between consecutive chunks and the score with one chunk fewer.
-
-    Every break costs the same (the penalty depends on the count of chunks
-    only), but each is listed with the words on either side so the reader can
-    see where the order breaks.
-    """
+    """Each break between consecutive chunks, with the words on either side, and the score
+    with one chunk fewer (the same for every break: the penalty counts chunks only)."""
     chunks = result.alignment.chunks
     if len(chunks) < 2:
         return ()
@@ -273,12 +269,8 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
 class NearMiss:
     """Unmatched words that some stage would match.
 
-    ``reason`` is one of :data:`meteor.analysis.explain.why_unmatched.REASONS`: for a match an
-    enabled stage proposed and the aligner left out, why (``"weight_zero"``,
-    ``"beam_quirk"``, ``"not_chosen"``); else ``"stage_off"`` (the stage is not
-    enabled), ``"stemmer"`` (another stemmer of the language) or ``"matcher"`` (an
-    enabled stage whose aligner matches by its own rule, e.g. NLTK's stems);
-    ``presets`` names the presets of the language that run that stage (with that stemmer).
+    ``reason``: one of :data:`meteor.analysis.explain.why_unmatched.REASONS`; ``presets``:
+    the presets of the language that run that stage (with that stemmer).
     """
 
     match: Match
@@ -308,12 +300,10 @@ def _presets_running(lang: str, module: Module, stemmer: str) -> tuple[str, ...]
 def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     """Pairs of unmatched words another stage, stemmer or the aligner's other choice would match.
 
-    Runs the candidates of every stage the language offers (and every other
-    stemmer) on the tokens of the winning reference, and keeps those whose
-    words are all unmatched in ``result``. Each is re-scored by adding it to
-    the alignment (chunks recounted) under the current parameters, with the
-    stage's weight (the language's default weight for a stage not enabled).
-    Stages whose resources are missing are skipped. Sorted by gain.
+    The candidates of every stage the language offers (and every other stemmer) on the
+    winning reference's tokens whose words are all unmatched, each re-scored added to the
+    alignment (chunks recounted) with the stage's weight (the language's default for a stage
+    not enabled); stages whose resources are missing are skipped.  Sorted by gain.
     """
     params = meteor.params
     al = result.alignment
@@ -333,9 +323,8 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
         if key in found or not free(m):
             return
         mods = params.modules if m.module in params.modules else (*params.modules, m.module)
-        # Only the scoring weights of ``p`` are used (the match is added to the kept
-        # alignment, nothing is searched); the default aligner (Meteor 1.5's) stands in
-        # for n:m paraphrase spans, which a one-word aligner would refuse.
+        # only p's scoring weights are used; Meteor 1.5's aligner stands in for n:m
+        # paraphrase spans, which a one-word aligner would refuse
         aligner = DEFAULT_ALIGNER if m.module is Module.PARAPHRASE else params.aligner
         p = params.replace(
             modules=mods,

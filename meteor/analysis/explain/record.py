@@ -43,21 +43,10 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """What each loss of one segment's score cost, and what-if scores.
-
-    Attributes:
-        score: the segment's METEOR score.
-        waterfall: 1.0 → unmatched words (hypothesis, reference) → partial
-            credit → fragmentation → the score (:func:`meteor.analysis.explain.parts.waterfall`).
-        word_costs: per unmatched word, the score if it alone were matched by the
-            best enabled stage (``score_if_matched``) and the gain; largest gain first
-            (:func:`meteor.analysis.explain.parts.unmatched_costs`).
-        chunk_breaks: per break between consecutive chunks, the words on either
-            side and the score with one chunk fewer (``score_if_joined``)
-            (:func:`meteor.analysis.explain.parts.chunk_break_costs`).
-        near_misses: unmatched word pairs another stage, stemmer or alignment
-            choice would match, with the score if added (:func:`meteor.analysis.explain.parts.near_misses`).
-    """
+    """What each loss of one segment's score cost, and what-if scores: the ``waterfall``, the
+    ``word_costs`` (:func:`~meteor.analysis.explain.parts.unmatched_costs`), the
+    ``chunk_breaks`` (:func:`~meteor.analysis.explain.parts.chunk_break_costs`) and the
+    ``near_misses`` of :mod:`meteor.analysis.explain.parts`."""
 
     score: float
     waterfall: tuple[WaterfallStep, ...]

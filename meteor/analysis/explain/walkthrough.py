@@ -151,9 +151,7 @@ def formula_lines(
 
     Keys: ``len_hyp``, ``len_ref``, ``m_hyp``, ``m_ref``, ``precision``, ``recall``,
     ``fmean``, ``frag``, ``penalty``, ``score``.  ``words`` translates the words of
-    :data:`FORMULA_WORDS`; ``stage_name`` names a stage (its code by default).  The
-    weighted matches are written one stage per line, each line labelled with its stage
-    (``aligned``), so a pair matched by many stages stays as narrow as one term.
+    :data:`FORMULA_WORDS`; ``stage_name`` names a stage (its code by default).
     """
 
     def n(x: float) -> str:  # a number in LaTeX (NaN and inf by name, not by ``fmt``)
@@ -199,8 +197,8 @@ def _match_lines(
     w: Mapping[str, str],
     name: Callable[[Module], str],
 ) -> list[FormulaLine]:
-    """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
-    a side add 0 and are left out), one stage per line with its name on the right."""
+    """``m_hyp``, ``m_ref``: the matches weighted per stage, one stage that matched per line
+    (``aligned``, its name on the right), so many stages stay as narrow as one term."""
     d = params.delta
     mods = params.modules
     idx = {m: module_slot(m) for m in mods}
@@ -232,13 +230,10 @@ def _match_lines(
 
 
 def frag_rule(stats: Stats, params: Params) -> str:
-    """Which rule gives this segment's fragmentation.
-
-    ``"single_chunk"``: Meteor 1.5's rule (``params.perfect_rule``, MeteorScorer.java's
-    ``frag = 0`` case) applies: every word of both sides is matched -- by any stage, so
-    the texts need not be identical -- and the matches form one chunk, so frag is 0.
-    ``"single_chunk_off"``: the segment is such a single chunk but the setting has no such
-    rule (NLTK, the 2005 paper): frag stays chunks / mean matches.  ``"ratio"``: otherwise.
+    """Which rule gives this segment's fragmentation: ``"single_chunk"`` when Meteor 1.5's
+    rule (``params.perfect_rule``, MeteorScorer.java's ``frag = 0`` case) applies: every word
+    of both sides matched, by any stage, in one chunk; ``"single_chunk_off"`` for such a
+    segment under a setting without the rule (NLTK, the 2005 paper); else ``"ratio"``.
     """
     if not stats.is_perfect:
         return "ratio"
