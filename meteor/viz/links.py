@@ -69,12 +69,8 @@ _LABEL_GAP_PX = 36
 
 
 def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
-    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font.
-
-    Per character: narrow punctuation and ``i l j`` ≈ 0.35 em, wide letters (``m w`` and
-    capitals, Cyrillic ``ж ш щ ю м``) ≈ 0.95 em, East Asian wide ≈ 1.05 em, others ≈ 0.66 em
-    (Latin and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial).
-    """
+    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font (Latin
+    and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial)."""
     import unicodedata
 
     em = 0.0
@@ -105,16 +101,6 @@ def link_view_layout(alignment: Alignment) -> str:
             if need > (xs[k] - xs[k - 1]) * px_per_unit:
                 return "columns"
     return "rows"
-
-
-def _transpose(trace: go.Scatter) -> None:
-    """Rows → columns: (position, row) becomes (1 − row, −position): hypothesis at x = 0,
-    reference at x = 1, the first token on top."""
-    xs, ys = trace.x, trace.y
-    if xs is None or ys is None:
-        return
-    trace.x = [None if y is None else 1 - y for y in ys]
-    trace.y = [None if x is None else -x for x in xs]
 
 
 def _lane(
@@ -215,7 +201,14 @@ def link_view(
     if columns:
         traces = _to_columns(traces, alignment, chunks, labels)
     fig = go.Figure(traces)
-    _add_legend_keys(fig, alignment, labels, mark_unmatched)
+    has_function_word = any(t.function_word for t in (*alignment.hyp, *alignment.ref))
+    for key, drawn, color, symbol in (  # legend keys of the token marks
+        ("unmatched", mark_unmatched, UNMATCHED, "x"),
+        ("function_word", has_function_word, FUNCTION_WORD, "circle-open"),
+    ):
+        if drawn:
+            meta = {"role": f"legend_{key}"}
+            fig.add_trace(legend_key(label(labels, key), color, symbol, group=key, meta=meta))
     if columns:
         _columns_layout(fig, alignment, labels, title)
     else:
@@ -241,8 +234,11 @@ def _to_columns(
     """Rows → columns: transpose every trace, write the words beside the tokens, and put
     the chunk numbers in their own lane (instead of the bands' corners)."""
     traces = [t for t in traces if t.meta.get("role") != "chunk_numbers"]
-    for t in traces:
-        _transpose(t)
+    for t in traces:  # (position, row) → (1 − row, −position): the first token on top
+        xs, ys = t.x, t.y
+        if xs is not None and ys is not None:
+            t.x = [None if y is None else 1 - y for y in ys]
+            t.y = [None if x is None else -x for x in xs]
     token_traces = traces[-2:]
     for t in token_traces:
         t.textposition = "middle left" if t.meta["role"] == "tokens_hyp" else "middle right"
@@ -256,20 +252,6 @@ def _to_columns(
     if chunks and len(chunks) <= MAX_CHUNK_TRACES:
         traces += _column_chunk_numbers(chunks, token_traces[0].y, token_traces[1].y, labels)
     return traces
-
-
-def _add_legend_keys(
-    fig: go.Figure, alignment: Alignment, labels: Mapping[str, str] | None, mark_unmatched: bool
-) -> None:
-    """Legend keys for the token marks: unmatched, and function word if there is one."""
-    has_function_word = any(t.function_word for t in (*alignment.hyp, *alignment.ref))
-    for key, shown, color, symbol in (
-        ("unmatched", mark_unmatched, UNMATCHED, "x"),
-        ("function_word", has_function_word, FUNCTION_WORD, "circle-open"),
-    ):
-        if shown:
-            meta = {"role": f"legend_{key}"}
-            fig.add_trace(legend_key(label(labels, key), color, symbol, group=key, meta=meta))
 
 
 def _side_axis(labels: Mapping[str, str] | None, *keys: str) -> dict[str, object]:

@@ -1,9 +1,6 @@
-"""Figures of the corpus report: pure functions, :class:`CorpusReport` → ``go.Figure``.
-
-Every user string (system names, bucket labels, words) passes through
-:func:`meteor.viz.style.escape`; titles come from ``labels`` (English by default),
-so the app can pass its own language.  :func:`report_figures` lists them all, each
-with a stable id (the HTML report and the app use the ids).
+"""Figures of the corpus report: pure functions, :class:`CorpusReport` → ``go.Figure``, every
+user string escaped, titles from ``labels`` (English by default); :func:`report_figures` lists
+them all, each with the stable id the HTML report and the app use.
 """
 
 from __future__ import annotations

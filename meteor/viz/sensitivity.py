@@ -1,7 +1,5 @@
-"""Sensitivity curves (:func:`sensitivity_figure`): the score as α, β, γ, δ move.
-
-One panel per parameter, one curve per setting, the current values marked; curves
-of several settings that coincide are named in a note (:func:`coinciding_curves`).
+"""Sensitivity curves (:func:`sensitivity_figure`): the score as α, β, γ, δ move, one panel
+per parameter, one curve per setting, the current values marked.
 """
 
 from __future__ import annotations
