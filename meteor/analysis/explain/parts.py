@@ -193,11 +193,8 @@ def _add_one(stats: Stats, side: str, function: bool, module: Module) -> Stats:
     vec = list(getattr(stats, name))
     vec += [0] * (k + 1 - len(vec))  # a registered stage's slot the stats lack yet
     vec[k] += 1
-    changes: dict[str, object] = {name: tuple(vec), "chunks": max(stats.chunks, 1)}
-    if side == "hyp":
-        changes["hyp_word_matches"] = stats.hyp_word_matches + 1
-    else:
-        changes["ref_word_matches"] = stats.ref_word_matches + 1
+    count = f"{side}_word_matches"
+    changes = {name: tuple(vec), count: getattr(stats, count) + 1, "chunks": max(stats.chunks, 1)}
     return replace(stats, **changes)  # type: ignore[arg-type]
 
 
@@ -313,14 +310,11 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     if not hyp_w or not ref_w or (len(used_h) == len(hyp_w) or len(used_r) == len(ref_w)):
         return ()
 
-    def free(m: Match) -> bool:
-        return not (set(m.hyp) & used_h) and not (set(m.ref) & used_r)
-
     found: dict[tuple[str, int, int, int, int], NearMiss] = {}
 
     def add(m: Match, reason: str, stemmer: str, weight: float) -> None:
         key = (m.module.value, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-        if key in found or not free(m):
+        if key in found or set(m.hyp) & used_h or set(m.ref) & used_r:  # a word matched already
             return
         mods = params.modules if m.module in params.modules else (*params.modules, m.module)
         # only p's scoring weights are used; Meteor 1.5's aligner stands in for n:m
