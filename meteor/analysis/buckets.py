@@ -55,12 +55,8 @@ FREQUENCY_EDGES: tuple[int, ...] = (0, 1, 2, 3, 5, 10, 100, 1000)
 
 @dataclass(frozen=True, slots=True)
 class Bucket:
-    """One bucket of one system.
-
-    ``count`` is segments (segment buckets) or reference words (word buckets);
-    ``hyp_words`` the hypothesis words of a word bucket.  ``meteor``, ``low``,
-    ``high`` and ``frag`` are ``None`` for word buckets.
-    """
+    """One bucket of one system: ``count`` segments, or reference words (word buckets, whose
+    ``meteor``, ``low``, ``high`` and ``frag`` are ``None`` and ``hyp_words`` is given)."""
 
     system: str
     label: str
@@ -257,11 +253,8 @@ def label_buckets(
 
 
 def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:
-    """Occurrences of each lower-cased word in the scored references, each segment once.
-
-    A segment is counted from the first system (in order) that has it; segments are
-    recognised by their references' text.
-    """
+    """Occurrences of each lower-cased word in the scored references, each segment (known by
+    its references' text) once, from the first system that has it."""
     counts: Counter[str] = Counter()
     seen: set[tuple[str, ...]] = set()
     for result in results.values():

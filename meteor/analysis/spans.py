@@ -292,11 +292,9 @@ def _breaks(
     n: int,
     marked: dict[int, tuple[bool, str, tuple[str, ...], int]],
 ) -> tuple[int, int, int, int]:
-    """Chunk breaks against span boundaries in one hypothesis, over the positions between
-    two consecutive tokens that are both matched (only there can a chunk break): (such
-    positions, chunk breaks, span boundaries — one token an error token and the other
-    not —, positions that are both).  Chunks: :func:`meteor.types.chunk_starts` on the
-    matches in reference order."""
+    """(positions between two consecutive matched tokens, chunk breaks there, span boundaries
+    there — one an error token, the other not —, positions that are both) in one hypothesis;
+    chunks by :func:`meteor.types.chunk_starts`."""
     chunk: dict[int, int] = {}
     starts = set(chunk_starts(cands))
     cid = -1

@@ -67,11 +67,8 @@ def _resampled_sums(
     matrices: Sequence[np.ndarray], n_samples: int, seed: int | None
 ) -> list[np.ndarray]:
     """Summed rows of every bootstrap resample of the segments, per matrix (the settings'
-    counts of the same segments, on the same draws): shape (samples, its columns).
-
-    Resample ``b`` draws the segments of row ``b`` of :func:`resample_indices` (the ``b``-th
-    ``rng.integers(0, n, size=n)`` of ``numpy.random.default_rng(seed)``), drawn here in
-    batches rather than all at once (10,000 segments × 1,000 resamples would be 80 MB).
+    counts of the same segments, on the same draws): shape (samples, its columns).  Resample
+    ``b`` draws row ``b`` of :func:`resample_indices`, here in batches (not 80 MB at once).
     """
     matrix = np.hstack(matrices)
     n, width = matrix.shape

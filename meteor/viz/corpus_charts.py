@@ -157,11 +157,8 @@ def ab_scatter(
     names: tuple[str, str] = ("A", "B"),
     labels: Mapping[str, str] | None = None,
 ) -> go.Figure:
-    """Segment scores of A (x) against B (y), with the diagonal.
-
-    Points above the diagonal are segments B wins (traces "B better", "A better",
-    "tie"); ``customdata`` is ``[1, segment index]``.
-    """
+    """Segment scores of A (x) against B (y), with the diagonal: traces "B better" (above
+    it), "A better" and "tie"; ``customdata`` is ``[1, segment index]``."""
     sa, sb = a.segments, b.segments
     if len(sa) != len(sb):
         raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")

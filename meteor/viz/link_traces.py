@@ -68,11 +68,8 @@ def link_traces(
     *,
     faint: bool,
 ) -> list[go.Scatter]:
-    """Per stage: a line trace (1:1), a fill trace (n:m) and a hover-marker trace.
-
-    ``faint``: candidate links (the walkthrough), thinner and half transparent,
-    with their own legend entries.
-    """
+    """Per stage: a line trace (1:1), a fill trace (n:m) and a hover-marker trace (``faint``:
+    candidate links, thinner and half transparent, with their own legend entries)."""
     traces: list[go.Scatter] = []
     for mod in module_order(matches):
         ms = [m for m in matches if m.module is mod]
@@ -197,11 +194,8 @@ def chunk_traces(
     ref: Sequence[Token],
     labels: Mapping[str, str] | None,
 ) -> list[go.Scatter]:
-    """A band around each chunk (hover: its words), numbered in its inner corners.
-
-    Above :data:`MAX_CHUNK_TRACES` chunks: two merged band traces, one hover point
-    per chunk, no numbers (:func:`_merged_bands`).
-    """
+    """A band around each chunk (hover: its words), numbered in its inner corners; above
+    :data:`MAX_CHUNK_TRACES` chunks :func:`_merged_bands`."""
     name = label(labels, "chunks")
     cname = escape(label(labels, "chunk"))
     bands = []

@@ -26,12 +26,9 @@ COINCIDE_TOL = 1e-9
 
 
 def coinciding_curves(curves: Mapping[str, Sequence[Curve]]) -> list[tuple[list[str], list[str]]]:
-    """Settings whose curves coincide: ``[(setting names, parameters), ...]``.
-
-    For every parameter, settings whose curve has the same x values and y values within
-    :data:`COINCIDE_TOL` at every point are grouped; groups with the same settings are
-    merged across parameters (in parameter order).  Settings order is kept.
-    """
+    """Settings whose curves coincide: ``[(setting names, parameters), ...]``, per parameter
+    those with the same xs and ys within :data:`COINCIDE_TOL`; groups of the same settings are
+    merged across parameters (in parameter order), settings kept in order."""
     names = list(curves)
     found: dict[tuple[str, ...], list[str]] = {}
     if not names:
@@ -116,12 +113,8 @@ def sensitivity_figure(
 
 
 class _Look:
-    """Colour, dash, marker and line width of the ``s``-th of ``n`` settings.
-
-    Earlier settings are drawn wider, later ones inside them; markers are shown
-    every ``step`` points, each setting shifted by one, so coinciding curves stay
-    visible.
-    """
+    """Colour, dash, marker and line width of the ``s``-th of ``n`` settings: earlier ones
+    wider, markers every ``step`` points shifted by one a setting, so coinciding curves show."""
 
     def __init__(self, s: int, n: int) -> None:
         self.color = _SERIES[s % len(_SERIES)]

@@ -117,12 +117,8 @@ def reconcile_figure(
     fmt: Fmt = default_fmt,
     title: str | None = None,
 ) -> go.Figure:
-    """A's score → each step's change → B's score, as a waterfall.
-
-    The relative bars are the steps' changes (they add up to the gap); the last bar is
-    B's score.  ``meta.keys`` holds ``"A"``, the group keys and ``"B"``.  A group key
-    ``a+b`` (groups switched together) is shown as each label joined.
-    """
+    """A's score → each step's change (they add up to the gap) → B's score, as a waterfall;
+    ``meta.keys`` holds ``"A"``, the group keys and ``"B"`` (``a+b``: each label joined)."""
     steps = list(record.steps)
     groups = [" + ".join(label(labels, k) for k in s.group.split("+")) for s in steps]
     xs = [record.name_a, *groups, record.name_b]

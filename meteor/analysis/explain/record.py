@@ -86,13 +86,10 @@ def scorer_of(result: MeteorResult) -> Meteor:
 
 
 def explain(result: MeteorResult, scorer: Meteor | Params | None = None) -> Explanation:
-    """Explain ``result``: what each unmatched word and chunk break cost, what-if scores.
-
-    Every number is recomputed by the engine's own scoring formula
-    (:func:`meteor.scoring.compute`, Meteor 1.5's ``computeMetrics``) on modified
-    statistics; nothing is estimated.  ``scorer`` is the :class:`Meteor` (or its
-    :class:`Params`) that made the result; left out, it is the preset named in the
-    result's signature (:func:`scorer_of`), which works for any unchanged preset.
+    """Explain ``result``: every number recomputed by :func:`meteor.scoring.compute` (Meteor
+    1.5's ``computeMetrics``) on modified statistics.  ``scorer``: the :class:`Meteor` (or its
+    :class:`Params`) that made the result; left out, the preset its signature names
+    (:func:`scorer_of`).
     """
     if not isinstance(result, MeteorResult):
         raise TypeError(

@@ -50,11 +50,8 @@ def _dedupe(ms: Iterable[Match]) -> tuple[Match, ...]:
 
 
 def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
-    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's do).
-
-    For the greedy (NLTK) aligner, stages are run through :meth:`Meteor.candidates`
-    too; NLTK's own matching is greedy per stage and its choice is ``result.matches``.
-    """
+    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's
+    do; for NLTK's greedy aligner too, whose own choice is ``result.matches``)."""
     al = result.alignment
     stages = meteor.candidates(list(al.hyp_words), list(al.ref_words))
     covered: set[int] = set()
@@ -69,12 +66,8 @@ def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
 
 
 def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> tuple[int, ...]:
-    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching.
-
-    A candidate is *definite* when it is the only one starting at its reference
-    position and no other candidate touches any of its words (on either side);
-    ``meteor.aligners.beam`` (Aligner.java:199-218). Duplicates count as others.
-    """
+    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching
+    (Aligner.java:199-218, :func:`meteor.rules.is_definite`; duplicates count as others)."""
     starts = Counter(m.ref.start for m in candidates)
     cov_h = [0] * n_hyp
     cov_r = [0] * n_ref
