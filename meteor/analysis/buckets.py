@@ -1,27 +1,19 @@
 """compare-mt style buckets of a corpus, every system side by side.
 
-**Segment buckets** put each segment of each system in one bucket and score the
-bucket as a corpus: METEOR from the bucket's summed statistics (Meteor 1.5's rule,
-so a bucket's METEOR equals ``corpus_score`` of exactly its segments), its
-bootstrap interval (:func:`meteor.analysis.significance.bootstrap` on those segments),
-P, R and fragmentation from the same sums.  Bucketings:
+**Segment buckets** score each bucket as a corpus: METEOR from its summed statistics (Meteor
+1.5's rule: ``corpus_score`` of exactly its segments), its bootstrap interval
+(:func:`meteor.analysis.significance.bootstrap` on those segments), P, R and fragmentation.
+Bucketings: ``ref_length`` (the scored reference's tokens; edges ``(10, 25, 50)`` give Meteor
+X-Ray's 1–10, 11–25, 26–50, 51+; an empty reference counts in the first), ``length_ratio``
+(hypothesis / reference length; an empty reference: the last) and ``label:<column>`` (a label
+the input carries per segment id: domain, document…).
 
-* ``ref_length``: the scored (best) reference's length in tokens; edges ``(10, 25, 50)``
-  give X-Ray's 1–10, 11–25, 26–50, 51+ (an empty reference counts in the first);
-* ``length_ratio``: hypothesis length / reference length (an empty reference: the last);
-* ``label:<column>``: a label the input carries per segment id (domain, document…).
-
-**Word buckets** put each *word* in one bucket; a bucket's recall is the share of
-its reference words that are matched, its precision the share of its hypothesis
-words that are matched, and F the METEOR harmonic mean of the two with the run's
-alpha.  METEOR, its interval and fragmentation are segment quantities and are not
-given for word buckets.  Bucketings:
-
-* ``ref_frequency``: how often the (lower-cased) word occurs in the references
-  (the scored references' tokens, or a given counts table): 0, 1, 2, 3–4, 5–9,
-  10–99, 100–999, 1000+;
-* ``word_class``: the language's function words vs content words (the flag the
-  metric sets on every token from the preset's function-word list).
+**Word buckets** put each word in one bucket: its recall is the share of its reference words
+matched, its precision that of its hypothesis words, F their METEOR harmonic mean with the
+run's alpha (METEOR, interval and fragmentation are segment quantities: not given).
+Bucketings: ``ref_frequency`` (compare-mt's: occurrences of the lower-cased word in the scored
+references or a given counts table: 0, 1, 2, 3–4, 5–9, 10–99, 100–999, 1000+) and
+``word_class`` (function vs content words, the flag the preset's function-word list sets).
 """
 
 from __future__ import annotations
@@ -63,12 +55,8 @@ FREQUENCY_EDGES: tuple[int, ...] = (0, 1, 2, 3, 5, 10, 100, 1000)
 
 @dataclass(frozen=True, slots=True)
 class Bucket:
-    """One bucket of one system.
-
-    ``count`` is segments (segment buckets) or reference words (word buckets);
-    ``hyp_words`` the hypothesis words of a word bucket.  ``meteor``, ``low``,
-    ``high`` and ``frag`` are ``None`` for word buckets.
-    """
+    """One bucket of one system: ``count`` segments, or reference words (word buckets, whose
+    ``meteor``, ``low``, ``high`` and ``frag`` are ``None`` and ``hyp_words`` is given)."""
 
     system: str
     label: str
@@ -111,10 +99,7 @@ class BucketTable:
     rows: tuple[Bucket, ...]
 
     def get(self, system: str, label: str) -> Bucket | None:
-        for b in self.rows:
-            if b.system == system and b.label == label:
-                return b
-        return None
+        return next((b for b in self.rows if b.system == system and b.label == label), None)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -268,11 +253,8 @@ def label_buckets(
 
 
 def frequency_counts(results: Mapping[str, CorpusResult]) -> Counter[str]:
-    """Occurrences of each lower-cased word in the scored references, each segment once.
-
-    A segment is counted from the first system (in order) that has it; segments are
-    recognised by their references' text.
-    """
+    """Occurrences of each lower-cased word in the scored references, each segment (known by
+    its references' text) once, from the first system that has it."""
     counts: Counter[str] = Counter()
     seen: set[tuple[str, ...]] = set()
     for result in results.values():

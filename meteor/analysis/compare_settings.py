@@ -1,8 +1,5 @@
-"""Comparing settings on one pair: the score as α, β, γ or δ moves (same statistics),
-and which matches two settings share.
-
-The numbers come from the engine's own :func:`meteor.scoring.compute` (the Compare page and the
-sensitivity view draw them; no Streamlit and no plotly here).
+"""Comparing settings on one pair: the score as α, β, γ or δ moves (same statistics, the
+engine's own :func:`meteor.scoring.compute`), and which matches two settings share.
 """
 
 from __future__ import annotations
@@ -45,12 +42,9 @@ def sensitivity(
 ) -> tuple[Curve, ...]:
     """Score curves over each parameter's range (β up to max(3, 2β), capped at its range).
 
-    ``highs``: the upper end of a parameter's curve instead (capped at its range), e.g. the
-    highest of several settings, so that their curves cover one x-range.
-
-    No aligner looks at α, β, γ or δ (Meteor 1.5's beam search uses fixed
-    weights; the stagewise and greedy aligners only count matches and
-    crossings), so re-scoring the same statistics is exact.
+    ``highs``: the upper end of a parameter's curve instead (capped at its range), so that
+    several settings' curves cover one x-range.  No aligner looks at α, β, γ or δ (Meteor
+    1.5's beam search uses fixed weights), so re-scoring the same statistics is exact.
     """
     out = []
     for name in names:
@@ -83,12 +77,8 @@ class MatchDiff:
 
 
 def match_diff(a: MeteorResult, b: MeteorResult) -> MatchDiff:
-    """Matches of A and B on one pair: by positions, or by words when the tokens differ.
-
-    With different tokenisations (e.g. NLTK keeps ``night,`` as one token) positions
-    mean nothing across the two, so matches are paired by their words instead (the
-    k-th ``we → we`` of A with the k-th of B).
-    """
+    """Matches of A and B on one pair: by positions, or when the tokens differ (NLTK keeps
+    ``night,`` as one token) by words, the k-th ``we → we`` of A with the k-th of B."""
     same = (
         a.alignment.hyp_words == b.alignment.hyp_words
         and a.alignment.ref_words == b.alignment.ref_words

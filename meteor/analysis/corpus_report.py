@@ -42,16 +42,9 @@ Progress = Callable[[str], None]
 class CorpusReport:
     """The whole analysis of N systems on one set of references (module docstring).
 
-    Attributes:
-        signature: the settings signature every number was computed with.
-        preset: the preset name, when one was used.
-        sources: the input file names.
-        segments: the number of segments (ids) in the corpus.
-        system_segments: ``(system, segments it has)`` in input order.
-        ranking: table, pairwise tests, clusters.
-        buckets: every bucketing, every system side by side.
-        losses: per system, where its points go (ranking order).
-        versus: the two systems compared head to head (``None`` with one system).
+    ``signature``: the settings every number was computed with; ``segments``: the segment ids
+    of the corpus; ``system_segments``: ``(system, segments it has)`` in input order;
+    ``losses``: per system in ranking order; ``versus``: ``None`` with one system.
     """
 
     signature: str
@@ -112,18 +105,14 @@ def build_report(
     """The report from systems already scored once with ``params``.
 
     Args:
-        results: each system's scored corpus, in input order.
-        ids: each system's segment ids (one per record).
+        results, ids: each system's scored corpus (in input order) and segment ids.
         labels: label column name → (segment id → label): one bucketing each.
         word_counts: word → count for the frequency buckets (default: the references).
         compare: the two systems head to head (default: the top two of the ranking).
-        n_samples: bootstrap resamples (intervals, paired bootstrap); ``n_trials``:
-            approximate-randomisation trials (10,000, sacreBLEU's default).
-        test: the test that decides significance: ``"ar"`` (approximate randomisation,
-            the default) or ``"bootstrap"`` (paired bootstrap); the other is shown beside it.
-        correction: ``"holm"`` (default), ``"bonferroni"`` or ``"none"``: the
-            multiple-comparison correction over the pairwise tests.
-        alpha: the significance level.
+        n_samples, n_trials: bootstrap resamples; approximate-randomisation trials (10,000,
+            sacreBLEU's default).
+        test: the test that decides significance, ``"ar"`` (approximate randomisation) or
+            ``"bootstrap"``; ``correction``: ``"holm"``, ``"bonferroni"`` or ``"none"``.
     """
     if not results:
         raise ValueError("a report needs at least one system")
@@ -209,12 +198,9 @@ def corpus_report(
 ) -> CorpusReport:
     """Score every system of ``corpus`` once and build its report (:func:`build_report`).
 
-    Args:
-        corpus: the systems and references (:func:`meteor.io.read.load_corpus`).
-        metric: a :class:`Meteor`, a preset name, or ``None`` (the default preset).
-        workers: score on that many processes (:mod:`meteor.runners.parallel`).
-        progress: called with a short line per step.
-        **options: :func:`build_report`'s keyword options.
+    ``metric``: a :class:`Meteor`, a preset name or ``None`` (the default preset);
+    ``workers``: processes (:mod:`meteor.runners.parallel`); ``progress``: called with a
+    short line per step.
     """
     check_ranking_options(
         test=options.get("test", "ar"),
@@ -228,9 +214,7 @@ def corpus_report(
     ids: dict[str, tuple[str, ...]] = {}
     for name, hyps in corpus.systems:
         say(f"score {name} ({len(hyps):,} segments)")
-        refs = corpus.refs_of(name)
-        # in this process unless workers are given; no candidate lists either way (the
-        # report reads none)
+        refs = corpus.refs_of(name)  # in this process unless workers are given
         results[name] = score_corpus(
             m, list(hyps), list(refs), workers=1 if workers is None else workers
         )

@@ -1,20 +1,13 @@
 """Where the points go: per system, and for two systems head to head.
 
-Per system (:func:`system_losses`):
-
-* **most-missed reference words**: for each lower-cased word of the scored
-  references, how often it occurs and how often it is left unmatched (recall loss);
-* **unmatched hypothesis words** (precision loss), the same way;
-* **what each stage rescued**: the matched reference words per module (exact, stem,
-  synonym, paraphrase…) and their share of all matched reference words, from the
-  summed statistics;
-* **fragmentation distribution**: the segments' fragmentation (chunks / matched
-  words) in ten bins of 0.1 (the last holds 0.9–1.0); a segment with no match has
-  no fragmentation (NaN) and is in no bin.
-
-Two systems (:func:`head_to_head`), on the segment ids both have: the segments where
-each wins most (segment score difference), and the reference words each matches
-that the other leaves unmatched in the same segment (multiset difference).
+Per system (:func:`system_losses`): the most-missed reference words (per lower-cased word of
+the scored references, its occurrences and how often it is unmatched: recall loss), the
+unmatched hypothesis words (precision loss), what each stage rescued (matched reference words
+per module and their share, from the summed statistics) and the fragmentation distribution
+(ten bins of 0.1, the last holding 0.9–1.0; a segment with no match has no fragmentation and
+is in no bin).  Two systems (:func:`head_to_head`), on the segment ids both have: the segments
+where each wins most, and the reference words each matches that the other leaves unmatched in
+the same segment (multiset difference).
 """
 
 from __future__ import annotations

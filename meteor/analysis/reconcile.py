@@ -1,19 +1,12 @@
-"""Why do two METEORs disagree?  Reconcile any two settings, step by step (issue 33).
+"""Why do two METEORs disagree?  Reconcile any two settings, step by step.
 
-:func:`reconcile` scores one pair (or, with ``corpus=True``, a corpus) under settings A and
-B (each exactly what :func:`meteor.score` / :func:`meteor.corpus_score` gives) and splits
-the gap over the groups of settings in which they differ
-(:data:`~meteor.analysis.reconcile_groups.GROUPS`, in pipeline order) two ways, as
-docs/reconcile.md states: the **path** (one group switched at a time, each step's alignment
-changes and rule named) and each group's **fair share** (Shapley values: every subset while
-``2^groups × segments`` ≤ :data:`EXACT_BUDGET`, else :data:`SAMPLED_ORDERS` seeded random
-orders with standard errors).  A combination that cannot run (a
-:class:`~meteor.errors.ParamError`) is skipped with its reason and valued by the nearest
-runnable subset (fewest groups apart, a superset first), flagged in ``invalid``.
-
-Speed: the groups no aligner reads re-score the same statistics
-(:func:`meteor.scoring.compute`); alignments and scorers are kept per process
-(:mod:`meteor.analysis.reconcile_shapley`).
+:func:`reconcile` scores a pair (or, with ``corpus=True``, a corpus) under settings A and B
+(exactly as :func:`meteor.score` / :func:`meteor.corpus_score`) and splits the gap over the
+groups of settings in which they differ (:data:`~meteor.analysis.reconcile_groups.GROUPS`)
+two ways, as docs/reconcile.md states: the **path** (one group switched at a time) and each
+group's **fair share** (Shapley values: every subset while ``2^groups × segments`` ≤
+:data:`EXACT_BUDGET`, else :data:`SAMPLED_ORDERS` seeded random orders with standard errors).
+A combination that cannot run is valued by the nearest runnable one, flagged in ``invalid``.
 """
 
 from __future__ import annotations
@@ -67,19 +60,14 @@ __all__ = [
 EXACT_BUDGET = 200_000
 #: Random orders of the sampled shares (seeded: the same shares every run).
 SAMPLED_ORDERS = 64
-#: Most random orders ``orders`` may ask for: 100,000 orders of 8 groups take about 1.5 s
-#: and 25 MB beyond the scoring (each order keeps one marginal contribution per group);
-#: the standard error of a share then is ~0.0006 on a pair, and every subset (exact
-#: shares, the default) is cheaper whenever ``2^groups × segments`` ≤ :data:`EXACT_BUDGET`.
+#: Most random orders ``orders`` may ask for (100,000 orders of 8 groups: about 1.5 s and
+#: 25 MB beyond the scoring, a share's standard error ~0.0006 on a pair).
 MAX_ORDERS = 100_000
 #: How many segments each corpus step lists as the ones it moved most.
 TOP_SEGMENTS = 3
 _TOL = 1e-9
 
 
-# ---------------------------------------------------------------------------
-# the path
-# ---------------------------------------------------------------------------
 class _Move(NamedTuple):
     """One step of the path: the groups switched before it, after it, and why its order moved."""
 
@@ -224,9 +212,6 @@ def _corpus_step(game: Game, move: _Move, names: tuple[str, str], top: int) -> S
     )
 
 
-# ---------------------------------------------------------------------------
-# entry points
-# ---------------------------------------------------------------------------
 def reconcile(
     hyp: Any,
     refs: Any,

@@ -1,16 +1,10 @@
 """The groups of settings :func:`meteor.analysis.reconcile.reconcile` switches, and their words.
 
-A group is a set of :class:`~meteor.params.Params` fields that one step of the path
-switches from setting A's values to setting B's, in pipeline order: the text
-(tokenizer, normaliser, case), the function-word list, the stages (which, in what
-order), the stemmer and resources, the stage weights, the aligner, α β γ δ, the
-scoring rules, and for a corpus the aggregation.  The choice among several
-references is the same rule for every setting of this library (the best scores,
-the first wins ties; Meteor 1.5 and NLTK alike), so it is never a group: a step
-says when the chosen reference changes.
-
-Every number in the words is computed from the results, never written in; the words
-are :class:`~meteor.analysis.reconcile_reasons.Reason` records (a code and its values).
+A group is a set of :class:`~meteor.params.Params` fields one step of the path switches from
+A's values to B's, in pipeline order (:data:`GROUPS`), plus the corpus aggregation.  The
+choice among references is the same rule for every setting (the best score, the first wins
+ties; Meteor 1.5 and NLTK alike), so it is no group: a step says when it changes.  Every
+number in the words is computed from the results, never written in.
 """
 
 from __future__ import annotations
@@ -27,7 +21,6 @@ from meteor.scoring import Breakdown, uses_nltk_arithmetic
 from meteor.stats import Stats
 
 __all__ = [
-    "ALIGNMENT_FREE",
     "AGGREGATION",
     "GROUPS",
     "Group",
@@ -64,8 +57,6 @@ GROUPS: tuple[Group, ...] = (
 )
 #: The corpus-only group: summed statistics (Meteor 1.5) or the mean of segment scores.
 AGGREGATION = Group("aggregation", "corpus aggregation", ())
-#: Groups no aligner reads: switching them re-scores the same statistics.
-ALIGNMENT_FREE = frozenset({"weights", "parameters", "rules"})
 _BY_KEY = {g.key: g for g in (*GROUPS, AGGREGATION)}
 
 
@@ -89,12 +80,8 @@ def _value(params: Params, name: str) -> Any:
 
 
 def differing_groups(a: Params, b: Params) -> tuple[str, ...]:
-    """The keys of the groups whose fields differ between ``a`` and ``b``, in order.
-
-    The weights differ when some module that either side uses is weighed differently
-    (a module one side lacks counts with the weight it would get there,
-    :func:`~meteor.params.stage_weight`).
-    """
+    """The keys of the groups whose fields differ between ``a`` and ``b``, in order (the
+    weights: a module either side uses weighed differently, :func:`~meteor.params.stage_weight`)."""
     out = []
     for g in GROUPS:
         if g.key == "weights":
@@ -113,15 +100,11 @@ def changes(a: Params, b: Params, key: str) -> dict[str, list[Any]]:
 
 
 def build_params(a: Params, b: Params, switched: frozenset[str] | set[str]) -> Params:
-    """A's settings with the groups in ``switched`` taken from B.
-
-    A module's weight comes from the side whose weights are in force (B's when
-    ``weights`` is switched), falling back on the other side's for a module that side
-    lacks (:func:`~meteor.params.stage_weight`).
+    """A's settings with the groups in ``switched`` taken from B (a module's weight from the
+    side whose weights are in force, :func:`~meteor.params.stage_weight`).
 
     Raises:
-        ParamError: the combination is not valid (e.g. the stage-wise aligner with
-            the paraphrase stage).
+        ParamError: the combination is not valid (e.g. the stage-wise aligner with paraphrase).
     """
     d = a.to_dict()
     src = b.to_dict()
@@ -200,9 +183,8 @@ def rule_words(
     elif key == "rules":
         words.append(_rule_words(after, bd, stats))
     if bd is not None and bd_before is not None:
-        nb = uses_nltk_arithmetic(before)
         na = uses_nltk_arithmetic(after)
-        if nb != na:
+        if uses_nltk_arithmetic(before) != na:
             words.append(reason("arith_nltk" if na else "arith_meteor"))
     return words
 
@@ -261,12 +243,10 @@ def _weight_words(
 
 def _aligner_words(p: Params, name: str) -> Reason:
     al = p.aligner
-    if al == "greedy":
-        return reason("aligner_greedy", name=name)
     if al == "beam":
         return reason("aligner_beam", name=name, width=p.beam_size)
-    if al == "stagewise":
-        return reason("aligner_stagewise", name=name)
+    if al in ALIGNERS:
+        return reason(f"aligner_{al}", name=name)
     return reason("aligner_other", name=name, aligner=_aligner(al))
 
 

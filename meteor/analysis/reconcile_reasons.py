@@ -1,17 +1,11 @@
 """The reasons :func:`meteor.analysis.reconcile.reconcile` gives, as data (a code and its values).
 
-Each sentence of a reconciliation (a step's words and note, the shares' method, the
-path-against-shares verdict) is a :class:`Reason`: a code, one of :data:`TEMPLATES`, with
-the numbers, names and words it quotes.  :func:`render` writes it in English with
-:data:`TEMPLATES` (the record's ``words``, the CLI's text); an interface in another
-language renders the same reason with its own templates (the app's Russian ones:
-``pages/_strings_reconcile.py``), so no sentence is ever parsed back.
-
-Templates are :meth:`str.format` strings.  A value may be a number (its format spec as
-usual), a string, a nested :class:`Reason` (rendered first) or a tuple of them (joined
-by the spec, ``", "`` by default); ``{n:pl:match|matches}`` writes the word for ``n``
-(English: one|many; a language's formatter may read more forms,
-:meth:`Formatter.plural`).
+Each sentence of a reconciliation is a :class:`Reason`: a code of :data:`TEMPLATES` with the
+numbers, names and words it quotes.  :func:`render` writes it in English; another language
+renders the same reason with its own templates (``pages/_strings_reconcile.py``), so no
+sentence is ever parsed back.  Templates are :meth:`str.format` strings; a value may also be a
+nested :class:`Reason`, a tuple of them (joined by the spec, ``", "`` by default), and
+``{n:pl:match|matches}`` writes the word for ``n`` (:meth:`Formatter.plural`).
 """
 
 from __future__ import annotations

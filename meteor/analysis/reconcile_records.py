@@ -15,18 +15,14 @@ from meteor.types import Match, MeteorResult
 __all__ = ["Invalid", "Reconciliation", "Step"]
 
 
-# ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of the path: the groups switched from A's values to B's, and its effect.
 
-    ``score`` is the score after the step (under the corpus aggregation in force);
-    the alignment fields are ``None`` for a corpus, the corpus fields for a pair.
-    For a pair, ``result`` and ``params`` are the record and the setting after the step
-    (what the app's link view after each step draws; not in :meth:`to_dict`).
-    ``reasons`` and ``note_reason`` are the step's sentences as data
-    (:class:`~meteor.analysis.reconcile_reasons.Reason`); ``words`` and ``note`` render them
-    in English.
+    ``score`` is the score after the step (under the aggregation in force); the alignment
+    fields are ``None`` for a corpus, the corpus fields for a pair.  ``result`` and ``params``
+    (a pair's record and setting after the step, which the app draws) are not in
+    :meth:`to_dict`; ``words`` and ``note`` render ``reasons`` and ``note_reason`` in English.
     """
 
     groups: tuple[str, ...]
@@ -130,8 +126,7 @@ class Reconciliation:
     interactions: tuple[tuple[str, str, float], ...] = ()
     reasons: tuple[Reason, ...] = ()
     aggregation: tuple[str, str] = ("sum", "sum")
-    #: a pair's record under A (what the app's link view draws first; B's is the last
-    #: step's ``result``); not in :meth:`to_dict`
+    #: a pair's record under A (B's is the last step's ``result``); not in :meth:`to_dict`
     result_a: MeteorResult | None = field(default=None, compare=False, repr=False)
 
     @property

@@ -27,9 +27,6 @@ _STATS: dict[tuple[Any, ...], Stats] = {}
 _MAX_STATS = 500_000
 
 
-# ---------------------------------------------------------------------------
-# scorers and statistics, cached
-# ---------------------------------------------------------------------------
 @functools.lru_cache(maxsize=1024)
 def _scorer(params: Params) -> Meteor | str:
     """The scorer of ``params``, kept per process; the reason as a string when it cannot run."""
@@ -91,9 +88,6 @@ def settings_of(x: Any) -> tuple[Params, str, Meteor | None]:
     )
 
 
-# ---------------------------------------------------------------------------
-# the valuation of subsets of switched groups
-# ---------------------------------------------------------------------------
 class Game:
     """v(S): the score with the groups in S switched to B (S may hold ``aggregation``)."""
 
@@ -208,9 +202,6 @@ class Game:
         raise ParamError("no combination of the two settings runs")  # pragma: no cover
 
 
-# ---------------------------------------------------------------------------
-# shares
-# ---------------------------------------------------------------------------
 def exact_shares(game: Game) -> tuple[dict[str, float], list[tuple[str, str, float]]]:
     """Shapley values over every subset, and the pairwise Shapley interaction indices."""
     players = game.players

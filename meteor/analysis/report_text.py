@@ -1,17 +1,13 @@
-"""The corpus report as LaTeX tables, Markdown and JSON (text; the HTML is :mod:`meteor.viz.report_html`).
+"""The corpus report as LaTeX tables, Markdown and JSON (the HTML: :mod:`meteor.viz.report_html`).
 
-* **LaTeX** (:func:`to_latex`): ``booktabs`` tables (ranking with clusters, each
-  segment bucketing, each word bucketing; a bucketing of more than
-  :data:`LATEX_SYSTEMS_PER_TABLE` systems continues in further tables, so none is wider
-  than seven columns), the signature in a footnote of the ranking table's caption;
-  system names and labels escaped (``_ & % # $ { } ~ ^ \\``, and ``< > |``, which the
-  default OT1 font encoding prints as other glyphs: ``¡ ¿ —``).
-* **Markdown** (:func:`to_markdown`): the same tables.  User text (system names,
-  words, file names, labels) is inert: ``& < >`` as HTML entities, every other
-  Markdown character (``\\ ` * _ { } [ ] ( ) # + - . ! | ~ $ : = ^ "``) behind a
-  backslash, line breaks as spaces, so no name becomes HTML, a link, an image or a
-  table cell; the signature is a code span whose fence is longer than any backtick run
-  in it.
+* **LaTeX** (:func:`to_latex`): ``booktabs`` tables (the ranking with clusters, each
+  bucketing; past :data:`LATEX_SYSTEMS_PER_TABLE` systems a bucketing continues in further
+  tables), the signature in a footnote of the ranking's caption; user text through
+  :func:`latex_escape`.
+* **Markdown** (:func:`to_markdown`): the same tables; user text inert (``& < >`` as HTML
+  entities, every other Markdown character behind a backslash, line breaks as spaces: no name
+  becomes HTML, a link, an image or a table cell); the signature a code span whose fence is
+  longer than any backtick run in it.
 * **JSON** (:func:`to_json`): :meth:`CorpusReport.to_dict`, with NaN and ±inf as ``null``.
 """
 

@@ -1,11 +1,9 @@
 """Is METEOR right about where a translation is wrong? Human error spans beside the alignment.
 
-The definitions (error token, flagged, the four cells, precision/recall/F1 by severity and
-category, the bootstrap intervals, a cell's cost) are those of docs/spans.md, which the CLI's
-``--help`` states too.  A token is an error token when ``token.start < span.end and
-span.start < token.end`` for a span of :data:`meteor.io.spans.SEVERITY_RANK` ≥ 1; this
-module counts per segment (:func:`count_spans`, :func:`segment_spans`), the corpus table is
-:mod:`meteor.analysis.spans_table`.
+The definitions (error token, flagged, the four cells, a cell's cost) are docs/spans.md's: a
+token is an error token when ``token.start < span.end and span.start < token.end`` for a span
+of :data:`meteor.io.spans.SEVERITY_RANK` ≥ 1.  This module counts per segment; the corpus
+table is :mod:`meteor.analysis.spans_table`.
 """
 
 from __future__ import annotations
@@ -44,18 +42,11 @@ _RANK_NAME = {3: "Critical", 2: "Major", 1: "Minor"}
 
 @dataclass(frozen=True, slots=True)
 class TokenLabel:
-    """One hypothesis token, what METEOR did with it and what the raters said.
-
-    Attributes:
-        index: the token's position in the hypothesis.
-        text: the token as the aligner compared it.
-        start, end: its characters in the hypothesis.
-        stage: the module that matched it (``exact``, ``stem``…), ``None`` if unmatched.
-        severity: its worst human severity of rank ≥ 1 (``Minor``, ``Major``,
-            ``Critical``, ``BAD``), ``None`` for no error.
-        categories: the categories of the error spans over it (sorted).
-        raters: how many raters marked it with an error.
-        error: an error token under the rater rule.
+    """One hypothesis token (``start``, ``end``: its characters), what METEOR did with it and
+    what the raters said.  ``stage``: the module that matched it, ``None`` if unmatched;
+    ``severity``: its worst human severity of rank ≥ 1 (``Minor``, ``Major``, ``Critical``,
+    ``BAD``), ``None`` for no error; ``categories``: those of the error spans over it (sorted);
+    ``raters``: how many marked it; ``error``: an error token under the rater rule.
     """
 
     index: int
@@ -146,33 +137,16 @@ def label_tokens(
     out: list[TokenLabel] = []
     for i, tok in enumerate(alignment.hyp):
         error, worst, cats, who = marked.get(i, (False, "", (), 0))
-        out.append(
-            TokenLabel(
-                i,
-                tok.text,
-                tok.start,
-                tok.end,
-                stages[i],
-                worst if error else None,
-                cats if error else (),
-                who,
-                error,
-            )
-        )
+        sev, cats = (worst, cats) if error else (None, ())
+        out.append(TokenLabel(i, tok.text, tok.start, tok.end, stages[i], sev, cats, who, error))
     return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
 class SegmentSpans:
-    """One segment: its labelled tokens, the four cells and what each cost.
-
-    Attributes:
-        tokens: :func:`label_tokens`.
-        counts: tokens per cell (:data:`CELLS`).
-        cost: per cell, score points lost to its unmatched tokens (module docstring).
-        omissions: errors with no span (not in any cell).
-        raters: the rater rule used.
-    """
+    """One segment: its labelled tokens (:func:`label_tokens`), the tokens per cell
+    (:data:`CELLS`), the score points each cell's unmatched tokens cost, and the errors with no
+    span (``omissions``, in no cell)."""
 
     system: str
     seg_id: str
@@ -226,16 +200,12 @@ def segment_spans(
             s, hyp_len=s.hyp_len - len(gone), hyp_function_words=s.hyp_function_words - funcs
         )
         cost[c] = compute(fewer, params).score - result.score
-    return SegmentSpans(
-        annotation.system if annotation else "",
-        annotation.seg_id if annotation else "",
-        result.score,
-        tokens,
-        counts,
-        cost,
-        len(annotation.omissions) if annotation else 0,
-        raters,
+    system, seg_id, omissions = (
+        (annotation.system, annotation.seg_id, len(annotation.omissions))
+        if annotation
+        else ("", "", 0)
     )
+    return SegmentSpans(system, seg_id, result.score, tokens, counts, cost, omissions, raters)
 
 
 # --------------------------------------------------------------------------- per corpus
@@ -322,11 +292,9 @@ def _breaks(
     n: int,
     marked: dict[int, tuple[bool, str, tuple[str, ...], int]],
 ) -> tuple[int, int, int, int]:
-    """Chunk breaks against span boundaries in one hypothesis, over the positions between
-    two consecutive tokens that are both matched (only there can a chunk break): (such
-    positions, chunk breaks, span boundaries — one token an error token and the other
-    not —, positions that are both).  Chunks: :func:`meteor.types.chunk_starts` on the
-    matches in reference order."""
+    """(positions between two consecutive matched tokens, chunk breaks there, span boundaries
+    there — one an error token, the other not —, positions that are both) in one hypothesis;
+    chunks by :func:`meteor.types.chunk_starts`."""
     chunk: dict[int, int] = {}
     starts = set(chunk_starts(cands))
     cid = -1

@@ -1,19 +1,17 @@
-"""Per corpus and per setting: the span table (issue 41, item 3).
+"""Per corpus and per setting: the span table.
 
-From the per-segment counts of :func:`meteor.analysis.spans.count_spans`: token-level
-precision, recall and F1 of "METEOR left it unmatched" against "people marked it an error",
-overall, by severity and by category (the definitions: :mod:`meteor.analysis.spans`), with
-percentile bootstrap intervals over segments (the draws of
-:func:`meteor.analysis.significance.resample_indices`) and a paired test of two settings'
-F1 on the same resamples (:class:`~meteor.analysis.significance.PairedStat`).
-:func:`span_report` scores the annotated hypotheses with every setting and builds it all.
+From :func:`meteor.analysis.spans.count_spans`: token-level precision, recall and F1 of "METEOR
+left it unmatched" against "people marked it an error", overall, by severity and by category,
+with percentile bootstrap intervals over segments (the draws of
+:func:`meteor.analysis.significance.resample_indices`) and a paired test of two settings' F1
+on the same resamples.  :func:`span_report` scores every setting and builds it all.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -61,26 +59,16 @@ class ClassRow:
     f1: Interval
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "error_tokens": self.error_tokens,
-            "flagged": self.flagged,
-            "flagged_errors": self.flagged_errors,
-            "precision": json_ready(self.precision.to_dict()),
-            "recall": json_ready(self.recall.to_dict()),
-            "f1": json_ready(self.f1.to_dict()),
-        }
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        return d | {k: json_ready(d[k].to_dict()) for k in ("precision", "recall", "f1")}
 
 
 def _resampled_sums(
     matrices: Sequence[np.ndarray], n_samples: int, seed: int | None
 ) -> list[np.ndarray]:
     """Summed rows of every bootstrap resample of the segments, per matrix (the settings'
-    counts of the same segments, on the same draws): shape (samples, its columns).
-
-    Resample ``b`` draws the segments of row ``b`` of :func:`resample_indices` (the ``b``-th
-    ``rng.integers(0, n, size=n)`` of ``numpy.random.default_rng(seed)``), drawn here in
-    batches rather than all at once (10,000 segments × 1,000 resamples would be 80 MB).
+    counts of the same segments, on the same draws): shape (samples, its columns).  Resample
+    ``b`` draws row ``b`` of :func:`resample_indices`, here in batches (not 80 MB at once).
     """
     matrix = np.hstack(matrices)
     n, width = matrix.shape

@@ -1,11 +1,10 @@
 """Plotly figures of agreement with people: library records in, ``go.Figure`` out.
 
-Pure functions: no Streamlit, no state.  :func:`scatter` draws one metric's segment
-scores against the human scores (a trace per system; every point carries
-``customdata = [row index, system index, segment number]``, the row in the judged
-corpus's system-major order, so a page can open that pair); :func:`heatmap` draws an
-:class:`~meteor.analysis.agreement_grid.AgreementGrid` (its ``z`` is the grid's values,
-unchanged) with the metric's own setting and the best cell marked.
+:func:`scatter` draws one metric's segment scores against the human scores (a trace per
+system; ``customdata = [row index, system index, segment number]``, the row in the judged
+corpus's system-major order); :func:`heatmap` draws an
+:class:`~meteor.analysis.agreement_grid.AgreementGrid` (``z``: its values, unchanged) with
+the metric's own setting and the best cell marked.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """The browser that draws figures never outlives the export: a watchdog process.
 
-kaleido starts Chromium through a small wrapper in a session of its own
-(``start_new_session``), so neither a timeout of ours nor a SIGTERM, SIGKILL or crash
-of our process reaches it: a hung browser would be orphaned, holding memory and a
-core.  :class:`BrowserGuard` fixes both ends:
-
-* :meth:`BrowserGuard.kill` ends the browser's whole process group at once (our
-  timeout);
-* a watchdog process (``python -c``, in a session of its own so a signal to our group
-  spares it) holds the read end of a pipe only we write to.  When our process ends in
-  any way the kernel closes the pipe; the watchdog reads end-of-file and kills every
-  group it was told about.  :meth:`BrowserGuard.release` says "done" first, so a
-  normal end kills nothing.
-
-POSIX only (process groups); elsewhere the guard does nothing beyond
-``Popen.kill``.
+kaleido starts Chromium in a session of its own (``start_new_session``), so neither our
+timeout nor a signal or crash of our process reaches it.  :meth:`BrowserGuard.kill` ends the
+browser's whole process group (our timeout); a watchdog process (``python -c``, in a session
+of its own) holds the read end of a pipe only we write to: when our process ends in any way
+the kernel closes the pipe, and the watchdog reads end-of-file and kills every group it was
+told about.  :meth:`BrowserGuard.release` says "done" first, so a normal end kills nothing.
+POSIX only (process groups); elsewhere the guard does nothing beyond ``Popen.kill``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Plotly figures for corpus results: library records in, ``go.Figure`` out.
 
-Pure functions: no Streamlit, no state.  Every point that stands for a segment
-carries ``customdata = [system index, segment index]`` (0-based) so a page can
-open that segment when the point is selected; a hover that names the segment shows
-its number as the tables do (1-based, ``customdata[2]``).
+Every point that stands for a segment carries ``customdata = [system index, segment index]``
+(0-based) so a page can open that segment; a hover shows its number as the tables do
+(1-based, ``customdata[2]``).
 """
 
 from __future__ import annotations
@@ -40,9 +39,8 @@ FIELDS: dict[str, str] = {
 }
 
 
-#: Every display string of these figures by key: a page passes ``labels`` with the
-#: same keys in its interface language (missing keys fall back to these).  ``field_*``
-#: keys title the :data:`FIELDS`; ``{name}`` is a system name.
+#: Every display string of these figures by key (a page passes ``labels`` with these keys;
+#: missing keys fall back to these).  ``field_*`` title the :data:`FIELDS`.
 LABELS_EN: dict[str, str] = {
     **{f"field_{k}": v for k, v in FIELDS.items()},
     "segments": "segments",
@@ -61,8 +59,7 @@ LABELS_EN: dict[str, str] = {
 }
 
 
-#: A horizontal legend above the plot (below it, it covers the x-axis title) and the
-#: margins that leave it room: the layout of every chart of this module.
+#: A horizontal legend above the plot (below, it covers the x-axis title), with room for it.
 _LEGEND_ABOVE: dict[str, Any] = {
     "legend": dict(orientation="h", yanchor="bottom", y=1.02, x=0.0),
     "margin": dict(t=50, b=40, l=50, r=10),
@@ -77,16 +74,9 @@ def _l(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
 
 def _values(segments: Sequence[MeteorResult], field: str) -> tuple[list[float], list[int]]:
     """Finite values of ``field`` and their segment indices (NaN P/R/frag are left out)."""
-    if field not in FIELDS:
-        raise ValueError(f"unknown field {field!r}; choose from {', '.join(FIELDS)}")
-    xs: list[float] = []
-    idx: list[int] = []
-    for k, s in enumerate(segments):
-        v = float(getattr(s, field))
-        if not math.isnan(v) and not math.isinf(v):
-            xs.append(v)
-            idx.append(k)
-    return xs, idx
+    values = [float(getattr(s, field)) for s in segments]
+    idx = [k for k, v in enumerate(values) if math.isfinite(v)]
+    return [values[k] for k in idx], idx
 
 
 def distributions(
@@ -165,11 +155,8 @@ def ab_scatter(
     names: tuple[str, str] = ("A", "B"),
     labels: Mapping[str, str] | None = None,
 ) -> go.Figure:
-    """Segment scores of A (x) against B (y), with the diagonal.
-
-    Points above the diagonal are segments B wins (traces "B better", "A better",
-    "tie"); ``customdata`` is ``[1, segment index]``.
-    """
+    """Segment scores of A (x) against B (y), with the diagonal: traces "B better" (above
+    it), "A better" and "tie"; ``customdata`` is ``[1, segment index]``."""
     sa, sb = a.segments, b.segments
     if len(sa) != len(sb):
         raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")

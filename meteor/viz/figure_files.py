@@ -1,20 +1,14 @@
 """Figures as SVG and PDF files, drawn offline by the system's Chromium through kaleido.
 
-:func:`figure_images` draws many figures in one browser session (the browser's start
-is most of the cost: about 3–5 s, then well under a second a figure);
-:func:`figure_bytes` draws one.  The engine is ``kaleido`` (pinned in
-requirements.txt) driving a Chromium that is already installed: ``BROWSER_PATH`` when
-set, else ``chromium`` (Debian's package), ``chromium-browser``, ``google-chrome`` or
-``google-chrome-stable`` on ``PATH``.  Nothing is downloaded, ever: kaleido's own
-Chrome download (``get_chrome``) is never called, MathJax (which kaleido loads from a
-CDN by default) is off and plotly.js is the copy inside the plotly package.  A batch has
-:data:`START_TIMEOUT` s for the browser to start, :data:`FIGURE_TIMEOUT` s a figure and
-:data:`TOTAL_TIMEOUT` s in all; past a limit the browser's process group is killed, and
-it is killed too when our process ends first, whatever ends it
-(:class:`~meteor.viz.browser_guard.BrowserGuard`).  Every figure is drawn in plotly's own
-template, never the caller's (:func:`meteor.viz.style.standalone`).  Without a
-browser, :func:`check_engine` raises :class:`~meteor.errors.ResourceError` with
-:data:`NO_ENGINE` (what to install, and which exports still work).
+:func:`figure_images` draws many figures in one browser session (its start, 3–5 s, is most of
+the cost); :func:`figure_bytes` draws one.  The browser is ``BROWSER_PATH`` when set, else the
+first of :data:`_NAMES` on ``PATH``; nothing is downloaded, ever (kaleido's ``get_chrome`` is
+never called, MathJax is off, plotly.js is the plotly package's copy).  Past
+:data:`START_TIMEOUT`, :data:`FIGURE_TIMEOUT` a figure or :data:`TOTAL_TIMEOUT` in all, the
+browser's process group is killed, as it is when our process ends first
+(:class:`~meteor.viz.browser_guard.BrowserGuard`).  Figures are drawn in plotly's own template
+(:func:`meteor.viz.style.standalone`); without a browser :func:`check_engine` raises
+:class:`~meteor.errors.ResourceError` (:data:`NO_ENGINE`).
 """
 
 from __future__ import annotations
@@ -56,8 +50,7 @@ _NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable
 START_TIMEOUT = 60.0
 #: Seconds one figure may take once the browser runs (kaleido's own limit per image).
 FIGURE_TIMEOUT = 60.0
-#: Seconds a whole batch may take, the start included, however many figures.  Past
-#: any of these limits the browser's process group is killed and nothing is returned.
+#: Seconds a whole batch may take, the start included, however many figures.
 TOTAL_TIMEOUT = 300.0
 #: Seconds between two looks at the drawing thread while waiting.
 _POLL = 0.05
@@ -134,8 +127,6 @@ async def _draw(
     import kaleido
 
     out: list[bytes] = []
-    # mathjax=False: kaleido's default loads MathJax from a CDN (network); plotly.js is
-    # the plotly package's own copy (kaleido's default when plotly is installed).
     k = kaleido.Kaleido(n=1, timeout=FIGURE_TIMEOUT, mathjax=False, path=browser, headless=True)
     session.browser = k
     async with k:

@@ -1,9 +1,6 @@
-"""The figure API of the app: every public view function and style constant, in one place.
-
-Pages and tests call ``figures.link_view(...)``, ``figures.MODULE_COLORS`` and so on;
-this module only re-exports them from the module of each view, so that a page needs
-one import and a view can move between modules without touching the pages.  The corpus
-figures are in :mod:`meteor.viz.corpus_charts`.
+"""The figure API of the app: every public view function and style constant, re-exported
+from the module of each view, so a page needs one import and a view can move between modules
+without touching the pages.  The corpus figures are in :mod:`meteor.viz.corpus_charts`.
 """
 
 from __future__ import annotations

@@ -41,11 +41,9 @@ __all__ = [
 #: Band fill and number colour of chunks, alternating.
 CHUNK_FILL = ("rgba(240,228,66,0.30)", "rgba(120,120,120,0.20)")
 CHUNK_TEXT = ("#8a7d00", "#505050")
-#: Above this many chunks the link view draws the bands as two traces (alternating
-#: colours) with one hover point per chunk (at the band's top edge) and no numbers,
-#: instead of one trace per chunk: a long pair of scattered matches has a chunk per
-#: match, a trace each made megabytes of JSON and a slow chart, and the numbers
-#: overlapped into an unreadable strip.
+#: Above this many chunks the link view draws the bands as two traces (alternating colours)
+#: with one hover point per chunk and no numbers, instead of one trace per chunk (megabytes
+#: of JSON for a long pair of scattered matches, the numbers an unreadable strip).
 MAX_CHUNK_TRACES = 100
 #: Half the extra width of a band around its tokens, and its height above/below the rows.
 _BAND_PAD, _BAND_RISE = 0.38, 0.16
@@ -70,11 +68,8 @@ def link_traces(
     *,
     faint: bool,
 ) -> list[go.Scatter]:
-    """Per stage: a line trace (1:1), a fill trace (n:m) and a hover-marker trace.
-
-    ``faint``: candidate links (the walkthrough), thinner and half transparent,
-    with their own legend entries.
-    """
+    """Per stage: a line trace (1:1), a fill trace (n:m) and a hover-marker trace (``faint``:
+    candidate links, thinner and half transparent, with their own legend entries)."""
     traces: list[go.Scatter] = []
     for mod in module_order(matches):
         ms = [m for m in matches if m.module is mod]
@@ -199,11 +194,8 @@ def chunk_traces(
     ref: Sequence[Token],
     labels: Mapping[str, str] | None,
 ) -> list[go.Scatter]:
-    """A band around each chunk (hover: its words), numbered in its inner corners.
-
-    Above :data:`MAX_CHUNK_TRACES` chunks: two merged band traces, one hover point
-    per chunk, no numbers (:func:`_merged_bands`).
-    """
+    """A band around each chunk (hover: its words), numbered in its inner corners; above
+    :data:`MAX_CHUNK_TRACES` chunks :func:`_merged_bands`."""
     name = label(labels, "chunks")
     cname = escape(label(labels, "chunk"))
     bands = []
@@ -349,21 +341,17 @@ def token_trace(
     for i, t in enumerate(tokens):
         m = cover.get(i)
         fw = t.function_word
-        if m is None and not mark_unmatched:
-            colors.append(FUNCTION_WORD)
-            symbols.append("circle-open" if fw else "circle")
-            text_colors.append(FUNCTION_WORD if fw else "#111111")
-            status = ""
-        elif m is None:
+        if m is None and mark_unmatched:
             colors.append(UNMATCHED)
             symbols.append("x-open" if fw else "x")
             text_colors.append(UNMATCHED)
             status = label(labels, "not_matched")
-        else:
-            colors.append(MODULE_COLORS.get(m.module.value, OTHER_STAGE_COLOR))
+        else:  # matched, or unmatched and not marked (grey)
+            stage = None if m is None else m.module.value
+            colors.append(MODULE_COLORS.get(stage, OTHER_STAGE_COLOR) if stage else FUNCTION_WORD)
             symbols.append("circle-open" if fw else "circle")
             text_colors.append(FUNCTION_WORD if fw else "#111111")
-            status = f"{label(labels, 'matched_by')} {label(labels, m.module.value)}"
+            status = f"{label(labels, 'matched_by')} {label(labels, stage)}" if stage else ""
         h = f"{side_name} {i + 1} <b>{escape(t.text)}</b>" + (
             f"<br>{escape(status)}" if status else ""
         )

@@ -55,12 +55,9 @@ def token_positions(n_hyp: int, n_ref: int) -> tuple[list[float], list[float]]:
     return hx, rx
 
 
-#: Plot width (px) the link view assumes it gets at least.  Pairs whose word labels,
-#: written horizontally at the tokens' even spacing, would need more than this are drawn
-#: as columns instead (:func:`link_view_layout`).
+#: Plot width (px) the link view assumes it gets at least (:func:`link_view_layout`).
 ROW_LAYOUT_WIDTH_PX = 600
-#: Columns layout: vertical pitch per token (px) and label font size; the pitch is well
-#: above a label's height, so labels of one side never touch.
+#: Columns layout: vertical pitch per token (px), well above a label's height, and label sizes.
 COLUMN_PITCH_PX = 24
 _LABEL_SIZE = 12
 _ROW_LABEL_SIZE = 14
@@ -72,12 +69,8 @@ _LABEL_GAP_PX = 36
 
 
 def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
-    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font.
-
-    Per character: narrow punctuation and ``i l j`` ≈ 0.35 em, wide letters (``m w`` and
-    capitals, Cyrillic ``ж ш щ ю м``) ≈ 0.95 em, East Asian wide ≈ 1.05 em, others ≈ 0.66 em
-    (Latin and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial).
-    """
+    """An upper estimate of ``text``'s width in px in plotly's default sans-serif font (Latin
+    and Cyrillic lower case measure 0.5–0.6 em in Chromium's Open Sans / Arial)."""
     import unicodedata
 
     em = 0.0
@@ -95,13 +88,8 @@ def text_width_px(text: str, size: float, *, bold: bool = False) -> float:
 
 def link_view_layout(alignment: Alignment) -> str:
     """``"rows"`` (hypothesis above the reference) or ``"columns"`` (side by side, one token
-    per line) for :func:`link_view`.
-
-    Rows when every two neighbouring word labels, written horizontally and centred on
-    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`; otherwise
-    columns, whose labels sit beside the tokens at a fixed pitch and never overlap, however
-    long the pair or its words.
-    """
+    per line) for :func:`link_view`: rows when every two neighbouring word labels, centred on
+    their tokens, fit in the space between them at :data:`ROW_LAYOUT_WIDTH_PX`."""
     hyp, ref = alignment.hyp, alignment.ref
     w = max(len(hyp), len(ref), 1)
     px_per_unit = ROW_LAYOUT_WIDTH_PX / (w + 1)  # x range [-1, w]
@@ -113,16 +101,6 @@ def link_view_layout(alignment: Alignment) -> str:
             if need > (xs[k] - xs[k - 1]) * px_per_unit:
                 return "columns"
     return "rows"
-
-
-def _transpose(trace: go.Scatter) -> None:
-    """Rows → columns: (position, row) becomes (1 − row, −position): hypothesis at x = 0,
-    reference at x = 1, the first token on top."""
-    xs, ys = trace.x, trace.y
-    if xs is None or ys is None:
-        return
-    trace.x = [None if y is None else 1 - y for y in ys]
-    trace.y = [None if x is None else -x for x in xs]
 
 
 def _lane(
@@ -189,11 +167,8 @@ def link_view(
     title: str | None = None,
     mark_unmatched: bool = True,
 ) -> go.Figure:
-    """Link view of an alignment: hypothesis and reference, one link per match.
-
-    Rows, or columns where the words would not fit side by side (:func:`link_view_layout`;
-    one token per :data:`COLUMN_PITCH_PX`, chunk numbers in a lane between token and word,
-    so no two labels overlap at any length); ``layout.meta["layout"]`` says which.
+    """Link view of an alignment: hypothesis and reference, one link per match, in rows or
+    columns (:func:`link_view_layout`; ``layout.meta["layout"]`` says which).
 
     Args:
         alignment: tokens of both sides (and, by default, the matches and chunks).
@@ -226,7 +201,14 @@ def link_view(
     if columns:
         traces = _to_columns(traces, alignment, chunks, labels)
     fig = go.Figure(traces)
-    _add_legend_keys(fig, alignment, labels, mark_unmatched)
+    has_function_word = any(t.function_word for t in (*alignment.hyp, *alignment.ref))
+    for key, drawn, color, symbol in (  # legend keys of the token marks
+        ("unmatched", mark_unmatched, UNMATCHED, "x"),
+        ("function_word", has_function_word, FUNCTION_WORD, "circle-open"),
+    ):
+        if drawn:
+            meta = {"role": f"legend_{key}"}
+            fig.add_trace(legend_key(label(labels, key), color, symbol, group=key, meta=meta))
     if columns:
         _columns_layout(fig, alignment, labels, title)
     else:
@@ -252,8 +234,11 @@ def _to_columns(
     """Rows → columns: transpose every trace, write the words beside the tokens, and put
     the chunk numbers in their own lane (instead of the bands' corners)."""
     traces = [t for t in traces if t.meta.get("role") != "chunk_numbers"]
-    for t in traces:
-        _transpose(t)
+    for t in traces:  # (position, row) → (1 − row, −position): the first token on top
+        xs, ys = t.x, t.y
+        if xs is not None and ys is not None:
+            t.x = [None if y is None else 1 - y for y in ys]
+            t.y = [None if x is None else -x for x in xs]
     token_traces = traces[-2:]
     for t in token_traces:
         t.textposition = "middle left" if t.meta["role"] == "tokens_hyp" else "middle right"
@@ -267,20 +252,6 @@ def _to_columns(
     if chunks and len(chunks) <= MAX_CHUNK_TRACES:
         traces += _column_chunk_numbers(chunks, token_traces[0].y, token_traces[1].y, labels)
     return traces
-
-
-def _add_legend_keys(
-    fig: go.Figure, alignment: Alignment, labels: Mapping[str, str] | None, mark_unmatched: bool
-) -> None:
-    """Legend keys for the token marks: unmatched, and function word if there is one."""
-    has_function_word = any(t.function_word for t in (*alignment.hyp, *alignment.ref))
-    for key, shown, color, symbol in (
-        ("unmatched", mark_unmatched, UNMATCHED, "x"),
-        ("function_word", has_function_word, FUNCTION_WORD, "circle-open"),
-    ):
-        if shown:
-            meta = {"role": f"legend_{key}"}
-            fig.add_trace(legend_key(label(labels, key), color, symbol, group=key, meta=meta))
 
 
 def _side_axis(labels: Mapping[str, str] | None, *keys: str) -> dict[str, object]:

@@ -27,9 +27,8 @@ from meteor.viz.style import (
 
 __all__ = ["MATRIX_CELL_LIMIT", "matrix_is_compact", "matrix_view"]
 
-#: :func:`matrix_view` sends every cell (and a hover label for each) up to this many
-#: cells (hypothesis × reference tokens, e.g. 64 × 64); above it the matrix is compact:
-#: only matched cells are sent, so its size grows with the matches, not the square.
+#: :func:`matrix_view` sends every cell (and its hover label) up to this many cells
+#: (hypothesis × reference tokens, e.g. 64 × 64); above it, only matched cells (compact).
 MATRIX_CELL_LIMIT = 4_096
 #: Height cap of a compact matrix (px): the whole pattern in view; zoom in for the words.
 _COMPACT_HEIGHT = 900
@@ -49,16 +48,13 @@ def matrix_view(
     labels: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> go.Figure:
-    """X-Ray-style matrix: reference along the top, hypothesis down the side.
+    """Meteor X-Ray's matrix: reference along the top, hypothesis down the side.
 
-    ``color_by="module"`` colours a matched cell by its stage; ``"order"``
-    colours it by the reference position it matched (X-Ray's spectrum), so a
-    reordering shows as colours out of sequence. Chunks are outlined and numbered.
-
-    Above :data:`MATRIX_CELL_LIMIT` cells (:func:`matrix_is_compact`) the figure grows
-    with the matches, not the square of the length: only matched cells are sent, wide
-    chunks get one unnumbered outline path, the axes are ``index word`` categories that
-    plotly labels at its own step, the height is capped (note ``matrix_compact``).
+    ``color_by="module"`` colours a matched cell by its stage; ``"order"`` by the reference
+    position it matched (X-Ray's spectrum), so a reordering shows as colours out of sequence.
+    Chunks are outlined and numbered.  Above :data:`MATRIX_CELL_LIMIT` cells only matched
+    cells are sent, wide chunks get one unnumbered outline path, the axes are ``index word``
+    categories and the height is capped (note ``matrix_compact``).
     """
     if color_by not in ("module", "order"):
         raise ValueError(f"color_by must be 'module' or 'order', got {color_by!r}")
@@ -187,25 +183,13 @@ def _bounds(ch: Chunk) -> tuple[float, float, float, float]:
 
 def _chunk_box(ch: Chunk) -> dict[str, object]:
     """The outline of a chunk in the full matrix."""
-    x0, x1, y0, y1 = _bounds(ch)
-    return {
-        "type": "rect",
-        "x0": x0,
-        "x1": x1,
-        "y0": y0,
-        "y1": y1,
-        "line": {"color": "black", "width": 2},
-    }
+    corners = dict(zip(("x0", "x1", "y0", "y1"), _bounds(ch), strict=True))
+    return {"type": "rect", **corners, "line": {"color": "black", "width": 2}}
 
 
 def _chunk_number(k: int, ch: Chunk) -> dict[str, object]:
-    """The number of chunk ``k``, inside its own first cell (top-left corner).
-
-    The row is reversed, so "top" hangs the label down into the cell: that cell is
-    always one of this chunk's matched cells, and the row holds no other chunk's
-    cell, so a number never sits on another chunk (it once sat past the chunk's top
-    right corner, on whatever cell was there).
-    """
+    """The number of chunk ``k``, inside its own first cell (top-left corner; the rows are
+    reversed, so "top" hangs it down into the cell, which no other chunk shares)."""
     return {
         "x": ch.ref.start - 0.5,
         "y": ch.hyp.start - 0.5,
@@ -273,8 +257,7 @@ def _stage_keys(alignment: Alignment, labels: Mapping[str, str] | None) -> list[
 
 def _stage_glyphs(alignment: Alignment) -> list[go.Scatter]:
     """The stage's marker (:data:`MODULE_SYMBOL`), white with a dark rim, on every matched
-    cell (one trace per stage): the matrix legend's second channel besides colour.  No
-    hover (the heatmap has it)."""
+    cell (one trace per stage, no hover): the legend's second channel besides colour."""
     out = []
     for mod in module_order(alignment.matches):
         cells = [(j, i) for _, m, i, j in _matched_cells(alignment.matches) if m.module is mod]
@@ -315,12 +298,8 @@ def _word_axis(ticks: Sequence[str]) -> dict[str, object]:
 
 
 def _category_axis(cats: Sequence[str]) -> dict[str, object]:
-    """One category per token, in order (cell ``k`` still at ``k``).
-
-    On a category axis plotly labels every n-th category, n a whole number picked
-    for the visible range (so every token once zoomed in), never a position between
-    two tokens.  The index in each name keeps repeated words apart.
-    """
+    """One category per token, in order (cell ``k`` still at ``k``): plotly labels every
+    n-th, never a position between two tokens; the index in each keeps repeated words apart."""
     return {
         "type": "category",
         "categoryorder": "array",
@@ -349,12 +328,9 @@ def _heat_colors(cells: _Cells) -> dict[str, object]:
 
 
 def _sparse_heat(cells: _Cells, x_cats: Sequence[str], y_cats: Sequence[str]) -> go.Heatmap:
-    """The compact matrix: matched cells only, as heatmap columns (x, y, z, text).
-
-    Plotly builds the grid from the distinct x and y values present, so every row
-    and column without a match gets one empty (``None``) cell placed in a row or
-    column that exists anyway: one grid cell per token, the rest background.
-    """
+    """The compact matrix: matched cells only, as heatmap columns (x, y, z, text), and one
+    empty (``None``) cell in every row and column without a match, so that plotly's grid
+    (built from the x and y values present) has one cell per token."""
     alignment = cells.alignment
     nh, nr = len(alignment.hyp), len(alignment.ref)
     chunk_of = {mi: ch.index for ch in alignment.chunks for mi in ch.matches}
@@ -394,12 +370,8 @@ def _sparse_heat(cells: _Cells, x_cats: Sequence[str], y_cats: Sequence[str]) ->
 
 
 def _chunk_outline(chunks: Sequence[Chunk]) -> dict[str, object] | None:
-    """The outlines of every chunk wider than one cell, as one path shape (``None``: no such chunk).
-
-    A one-cell chunk gets no outline: at a cell or two per pixel it would hide the
-    cell's colour (the hover label names the chunk).  Path coordinates on a category
-    axis are category numbers, so cell ``k`` spans ``k ± 0.5`` as in the full matrix.
-    """
+    """The outlines of every chunk wider than one cell (a one-cell outline would hide its
+    colour), as one path shape; ``None``: no such chunk.  Cell ``k`` spans ``k ± 0.5``."""
     parts = []
     for ch in chunks:
         if len(ch.hyp) == 1 and len(ch.ref) == 1:

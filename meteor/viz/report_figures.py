@@ -1,9 +1,6 @@
-"""Figures of the corpus report: pure functions, :class:`CorpusReport` → ``go.Figure``.
-
-Every user string (system names, bucket labels, words) passes through
-:func:`meteor.viz.style.escape`; titles come from ``labels`` (English by default),
-so the app can pass its own language.  :func:`report_figures` lists them all, each
-with a stable id (the HTML report and the app use the ids).
+"""Figures of the corpus report: pure functions, :class:`CorpusReport` → ``go.Figure``, every
+user string escaped, titles from ``labels`` (English by default); :func:`report_figures` lists
+them all, each with the stable id the HTML report and the app use.
 """
 
 from __future__ import annotations
@@ -100,11 +97,9 @@ def ranking_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -
 
 
 def pvalue_figure(rep: CorpusReport, labels: Mapping[str, str] | None = None) -> go.Figure:
-    """The p-value that decides each pair's significance, as a matrix in ranking order:
-    the deciding test's p adjusted for multiple comparisons (:attr:`Ranking.test`,
-    :attr:`Ranking.correction`, both named in the title), significant below alpha.
-    The hover gives both tests' raw and adjusted p (the other test's adjusted with the
-    same correction: :meth:`Ranking.adjusted_p_values`)."""
+    """The p-value that decides each pair's significance (the deciding test's, adjusted;
+    both named in the title), as a matrix in ranking order; the hover gives both tests' raw
+    and adjusted p (:meth:`Ranking.adjusted_p_values`)."""
     rk = rep.ranking
     names = list(rep.systems)
     z: list[list[float | None]] = [[None] * len(names) for _ in names]

@@ -1,10 +1,8 @@
 """The corpus report as one self-contained HTML file: opens offline.
 
-plotly.js is embedded once, inline (``include_plotlyjs=True``), so the file needs
-no network; each figure's camera button saves it as SVG (drawn in the browser,
-offline), each in plotly's own template whatever the caller's
-(:func:`meteor.viz.style.standalone`).  Every user string (system names, file names, labels, words, segment
-texts) passes through :func:`html.escape`; nothing the user gave is written raw.
+plotly.js is embedded once, inline, so the file needs no network; each figure's camera
+button saves it as SVG, in plotly's own template (:func:`meteor.viz.style.standalone`).
+Every user string passes through :func:`html.escape`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Sensitivity curves (:func:`sensitivity_figure`): the score as α, β, γ, δ move.
-
-One panel per parameter, one curve per setting, the current values marked; curves
-of several settings that coincide are named in a note (:func:`coinciding_curves`).
+"""Sensitivity curves (:func:`sensitivity_figure`): the score as α, β, γ, δ move, one panel
+per parameter, one curve per setting, the current values marked.
 """
 
 from __future__ import annotations
@@ -28,12 +26,9 @@ COINCIDE_TOL = 1e-9
 
 
 def coinciding_curves(curves: Mapping[str, Sequence[Curve]]) -> list[tuple[list[str], list[str]]]:
-    """Settings whose curves coincide: ``[(setting names, parameters), ...]``.
-
-    For every parameter, settings whose curve has the same x values and y values within
-    :data:`COINCIDE_TOL` at every point are grouped; groups with the same settings are
-    merged across parameters (in parameter order).  Settings order is kept.
-    """
+    """Settings whose curves coincide: ``[(setting names, parameters), ...]``, per parameter
+    those with the same xs and ys within :data:`COINCIDE_TOL`; groups of the same settings are
+    merged across parameters (in parameter order), settings kept in order."""
     names = list(curves)
     found: dict[tuple[str, ...], list[str]] = {}
     if not names:
@@ -78,7 +73,12 @@ def sensitivity_figure(
         horizontal_spacing=0.04,
     )
     same = coinciding_curves(curves)
-    same_as = _same_as(same)
+    same_as = {  # (setting, parameter) → the other settings whose curve coincides with it
+        (name, p): [g for g in group if g != name]
+        for group, ps in same
+        for p in ps
+        for name in group
+    }
     n = len(names)
     for s, setting in enumerate(names):
         look = _Look(s, n)
@@ -92,10 +92,11 @@ def sensitivity_figure(
         fig.add_annotation(a)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_yaxes(title={"text": escape(label(labels, "score_axis"))}, row=1, col=1)
-    for col, span in enumerate(_x_spans(curves, params), start=1):
-        # one x-range per panel, whatever range each setting's curve covers (β's depends
-        # on the setting's own β)
-        fig.update_xaxes(range=list(span), row=1, col=col)
+    for col in range(len(params)):  # one x-range per panel, over every setting's curve
+        xs = [x for cs in curves.values() for x in (*cs[col].xs, cs[col].current_x)]
+        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+        pad = 0.02 * (hi - lo or 1.0)  # the end markers whole
+        fig.update_xaxes(range=[lo - pad, hi + pad], row=1, col=col + 1)
     fig.update_layout(
         height=300 + 18 * len(notes),
         margin={"l": 10, "r": 10, "t": 40 + 18 * len(notes), "b": 10},
@@ -111,37 +112,9 @@ def sensitivity_figure(
     return fig
 
 
-def _x_spans(
-    curves: Mapping[str, Sequence[Curve]], params: Sequence[str]
-) -> list[tuple[float, float]]:
-    """Each panel's x-range: from the lowest to the highest x of every setting's curve
-    (and current value) of that parameter."""
-    spans = []
-    for col in range(len(params)):
-        xs = [x for cs in curves.values() for x in (*cs[col].xs, cs[col].current_x)]
-        lo, hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
-        pad = 0.02 * (hi - lo or 1.0)  # the end markers whole
-        spans.append((lo - pad, hi + pad))
-    return spans
-
-
-def _same_as(same: Sequence[tuple[list[str], list[str]]]) -> dict[tuple[str, str], list[str]]:
-    """``(setting, parameter)`` → the other settings whose curve coincides with it."""
-    out: dict[tuple[str, str], list[str]] = {}
-    for group, ps in same:
-        for p in ps:
-            for name in group:
-                out[(name, p)] = [g for g in group if g != name]
-    return out
-
-
 class _Look:
-    """Colour, dash, marker and line width of the ``s``-th of ``n`` settings.
-
-    Earlier settings are drawn wider, later ones inside them; markers are shown
-    every ``step`` points, each setting shifted by one, so coinciding curves stay
-    visible.
-    """
+    """Colour, dash, marker and line width of the ``s``-th of ``n`` settings: earlier ones
+    wider, markers every ``step`` points shifted by one a setting, so coinciding curves show."""
 
     def __init__(self, s: int, n: int) -> None:
         self.color = _SERIES[s % len(_SERIES)]

@@ -1,9 +1,8 @@
 """Human error spans on the link view's hypothesis row (:func:`span_link_view`).
 
-Behind each hypothesis token a human error span overlaps
-(:func:`meteor.analysis.spans.label_tokens`), a square as strong as the severity (Minor
-faint, Critical strongest), with the categories, raters and the token's cell on hover and
-one legend entry per severity shown; in both layouts of the link view.  User text is escaped.
+Behind each hypothesis token an error span overlaps (:func:`meteor.analysis.spans.label_tokens`)
+a square as strong as the severity, with the categories, raters and the token's cell on hover
+and one legend entry per severity shown, in both layouts of the link view.
 """
 
 from __future__ import annotations

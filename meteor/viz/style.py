@@ -53,10 +53,8 @@ Fmt = Callable[[float], str]
 
 
 #: Okabe-Ito colours: every pair stays apart (CIE76 ΔE ≥ 15) under simulated protanopia,
-#: deuteranopia and tritanopia (tests/unit/test_figures.py).  Embedding is black, not the grey of
-#: function words.  Colour is never the only carrier: each stage also has a dash
-#: (:data:`MODULE_DASH`, links and their legend) and a marker (:data:`MODULE_SYMBOL`, link
-#: markers, matrix cells and the matrix legend).
+#: deuteranopia and tritanopia (tests/unit/test_figures.py).  Colour is never the only
+#: carrier: each stage also has a dash (:data:`MODULE_DASH`) and a marker (:data:`MODULE_SYMBOL`).
 MODULE_COLORS: dict[str, str] = {
     "exact": "#009E73",
     "stem": "#0072B2",
@@ -89,13 +87,10 @@ OTHER_STAGE_SYMBOL = "hexagon"
 UNMATCHED = "#D55E00"
 FUNCTION_WORD = "#7F7F7F"
 
-#: One colour per system, in order: D3's ten (plotly's and matplotlib's classic
-#: category10), then sixteen more taken farthest-first from plotly's qualitative
-#: palettes (none lighter than CIE L* 82, so each shows on white).  Every two of the 26
-#: differ by CIE76 ΔE ≥ 25 (tests/unit/test_report_palette.py): eleven WMT systems get
-#: eleven colours.  Past 26 systems the colours come round again with another marker
-#: (:func:`system_symbol`) and bar pattern (:func:`system_pattern`), so no two systems
-#: share both.
+#: One colour per system: D3's category10, then sixteen taken farthest-first from plotly's
+#: qualitative palettes (none lighter than CIE L* 82); every two differ by CIE76 ΔE ≥ 25
+#: (tests/unit/test_report_palette.py).  Past 26 systems they come round again with another
+#: marker (:func:`system_symbol`) and bar pattern (:func:`system_pattern`).
 SYSTEM_COLORS: tuple[str, ...] = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
     "#7f7f7f", "#bcbd22", "#17becf", "#511cfb", "#fe00fa", "#620042", "#fc0080",
@@ -163,11 +158,9 @@ LABELS_EN: dict[str, str] = {
 }
 
 
-#: The look of every exported figure: plotly's own default template (what the CLI,
-#: which imports no Streamlit, draws with).  A figure of :mod:`meteor.viz` names no
-#: template, so it carries its caller's default: in the app Streamlit's, whose colours
-#: are placeholders (``#000001``…) its web page swaps for the theme's and which leaves
-#: out the axes' automatic margins.  :func:`standalone` puts this one back.
+#: The look of every exported figure: plotly's own default template.  A figure here names
+#: none, so it carries its caller's default (in the app Streamlit's, whose colours are
+#: placeholders its web page swaps for the theme's); :func:`standalone` puts this one back.
 TEMPLATE: go.layout.Template = pio.templates["plotly"]
 
 
@@ -178,10 +171,8 @@ def _template_json() -> dict[str, Any]:
 
 def standalone(fig: go.Figure) -> dict[str, Any]:
     """``fig`` as plotly JSON drawn with :data:`TEMPLATE` whatever the caller's default
-    template: what every file export draws (SVG/PDF, the HTML report, a figure's HTML;
-    ``plotly.io.to_html(..., validate=False)`` takes it), so the app's files look like the
-    CLI's (colours, whole tick labels and names, axis titles clear of the ticks).  The
-    figure itself is left as it is."""
+    template (``fig`` itself unchanged): what every file export draws, so the app's files
+    look like the CLI's."""
     spec: dict[str, Any] = fig.to_plotly_json()
     # replaced, not merged: nothing of the old template stays (a copy: callers may edit)
     spec["layout"] = {**spec.get("layout", {}), "template": copy.deepcopy(_template_json())}
@@ -204,8 +195,7 @@ def cut(text: str, n: int) -> str:
 
 
 def signed(x: float, fmt: Fmt) -> str:
-    """A gain or loss with its sign (``+0.0123``, ``−0.0123`` with a true minus sign; zero
-    unsigned)."""
+    """A gain or loss with its sign (``+0.0123``, ``−0.0123`` with a true minus; zero unsigned)."""
     if x == 0:
         return fmt(0.0)
     return ("−" if x < 0 else "+") + fmt(abs(x))

@@ -1,7 +1,6 @@
-"""Waterfalls: the "why this score" waterfall (:func:`waterfall_figure`: 1.0, each loss,
-the score) and why A and B differ (issue 33, :func:`reconcile_figure`: the path of a
-:class:`meteor.analysis.reconcile_records.Reconciliation`).  Keys are looked up in
-``labels`` and escaped.
+"""Waterfalls: why this score (:func:`waterfall_figure`: 1.0, each loss, the score) and why A
+and B differ (:func:`reconcile_figure`: the path of a
+:class:`meteor.analysis.reconcile_records.Reconciliation`).  Labels are escaped.
 """
 
 from __future__ import annotations
@@ -84,9 +83,7 @@ def waterfall_figure(
         height=360,
         **frame(title, bottom=16 * lines + 14),
         yaxis={"range": [0, 1.12]},
-        # horizontal labels broken into short lines, with room below them: rotated labels
-        # ran off the figure's bottom edge ("perfect m", "unmatche") where no theme grows
-        # the margin (the HTML download)
+        # horizontal labels in short lines, room below them (no theme grows the margin)
         xaxis={
             "tickmode": "array",
             "tickvals": [escape(x) for x in xs],
@@ -120,12 +117,8 @@ def reconcile_figure(
     fmt: Fmt = default_fmt,
     title: str | None = None,
 ) -> go.Figure:
-    """A's score → each step's change → B's score, as a waterfall.
-
-    The relative bars are the steps' changes (they add up to the gap); the last bar is
-    B's score.  ``meta.keys`` holds ``"A"``, the group keys and ``"B"``.  A group key
-    ``a+b`` (groups switched together) is shown as each label joined.
-    """
+    """A's score → each step's change (they add up to the gap) → B's score, as a waterfall;
+    ``meta.keys`` holds ``"A"``, the group keys and ``"B"`` (``a+b``: each label joined)."""
     steps = list(record.steps)
     groups = [" + ".join(label(labels, k) for k in s.group.split("+")) for s in steps]
     xs = [record.name_a, *groups, record.name_b]

@@ -193,11 +193,8 @@ def _add_one(stats: Stats, side: str, function: bool, module: Module) -> Stats:
     vec = list(getattr(stats, name))
     vec += [0] * (k + 1 - len(vec))  # a registered stage's slot the stats lack yet
     vec[k] += 1
-    changes: dict[str, object] = {name: tuple(vec), "chunks": max(stats.chunks, 1)}
-    if side == "hyp":
-        changes["hyp_word_matches"] = stats.hyp_word_matches + 1
-    else:
-        changes["ref_word_matches"] = stats.ref_word_matches + 1
+    count = f"{side}_word_matches"
+    changes = {name: tuple(vec), count: getattr(stats, count) + 1, "chunks": max(stats.chunks, 1)}
     return replace(stats, **changes)  # type: ignore[arg-type]
 
 
@@ -241,12 +238,8 @@ class ChunkBreak:
 
 
 def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak, ...]:
-    """Each break between consecutive chunks and the score with one chunk fewer.
-
-    Every break costs the same (the penalty depends on the count of chunks
-    only), but each is listed with the words on either side so the reader can
-    see where the order breaks.
-    """
+    """Each break between consecutive chunks, with the words on either side, and the score
+    with one chunk fewer (the same for every break: the penalty counts chunks only)."""
     chunks = result.alignment.chunks
     if len(chunks) < 2:
         return ()
@@ -273,12 +266,8 @@ def chunk_break_costs(result: MeteorResult, params: Params) -> tuple[ChunkBreak,
 class NearMiss:
     """Unmatched words that some stage would match.
 
-    ``reason`` is one of :data:`meteor.analysis.explain.why_unmatched.REASONS`: for a match an
-    enabled stage proposed and the aligner left out, why (``"weight_zero"``,
-    ``"beam_quirk"``, ``"not_chosen"``); else ``"stage_off"`` (the stage is not
-    enabled), ``"stemmer"`` (another stemmer of the language) or ``"matcher"`` (an
-    enabled stage whose aligner matches by its own rule, e.g. NLTK's stems);
-    ``presets`` names the presets of the language that run that stage (with that stemmer).
+    ``reason``: one of :data:`meteor.analysis.explain.why_unmatched.REASONS`; ``presets``:
+    the presets of the language that run that stage (with that stemmer).
     """
 
     match: Match
@@ -308,12 +297,10 @@ def _presets_running(lang: str, module: Module, stemmer: str) -> tuple[str, ...]
 def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     """Pairs of unmatched words another stage, stemmer or the aligner's other choice would match.
 
-    Runs the candidates of every stage the language offers (and every other
-    stemmer) on the tokens of the winning reference, and keeps those whose
-    words are all unmatched in ``result``. Each is re-scored by adding it to
-    the alignment (chunks recounted) under the current parameters, with the
-    stage's weight (the language's default weight for a stage not enabled).
-    Stages whose resources are missing are skipped. Sorted by gain.
+    The candidates of every stage the language offers (and every other stemmer) on the
+    winning reference's tokens whose words are all unmatched, each re-scored added to the
+    alignment (chunks recounted) with the stage's weight (the language's default for a stage
+    not enabled); stages whose resources are missing are skipped.  Sorted by gain.
     """
     params = meteor.params
     al = result.alignment
@@ -323,19 +310,15 @@ def near_misses(result: MeteorResult, meteor: Meteor) -> tuple[NearMiss, ...]:
     if not hyp_w or not ref_w or (len(used_h) == len(hyp_w) or len(used_r) == len(ref_w)):
         return ()
 
-    def free(m: Match) -> bool:
-        return not (set(m.hyp) & used_h) and not (set(m.ref) & used_r)
-
     found: dict[tuple[str, int, int, int, int], NearMiss] = {}
 
     def add(m: Match, reason: str, stemmer: str, weight: float) -> None:
         key = (m.module.value, m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-        if key in found or not free(m):
+        if key in found or set(m.hyp) & used_h or set(m.ref) & used_r:  # a word matched already
             return
         mods = params.modules if m.module in params.modules else (*params.modules, m.module)
-        # Only the scoring weights of ``p`` are used (the match is added to the kept
-        # alignment, nothing is searched); the default aligner (Meteor 1.5's) stands in
-        # for n:m paraphrase spans, which a one-word aligner would refuse.
+        # only p's scoring weights are used; Meteor 1.5's aligner stands in for n:m
+        # paraphrase spans, which a one-word aligner would refuse
         aligner = DEFAULT_ALIGNER if m.module is Module.PARAPHRASE else params.aligner
         p = params.replace(
             modules=mods,

@@ -1,11 +1,8 @@
 """Why a score is what it is, as one record: :class:`Explanation` and :func:`explain`.
 
-The pieces live in :mod:`meteor.analysis.explain.parts` (pure functions of a result and the
-parameters); this module gathers them into one frozen record that the API
-(``meteor.explain(result)``), the CLI (``python -m meteor explain``, ``score --explain``)
-and the app's Inspect page ("why this score": one call, displayed as is) all give.
-``meteor.explain_score`` is the same function under its earlier name (kept as a
-documented alias).
+The pieces of :mod:`meteor.analysis.explain.parts` gathered into the one frozen record that the
+API (``meteor.explain(result)``), the CLI (``explain``, ``score --explain``) and the app's
+Inspect page all give.
 """
 
 from __future__ import annotations
@@ -46,21 +43,10 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """What each loss of one segment's score cost, and what-if scores.
-
-    Attributes:
-        score: the segment's METEOR score.
-        waterfall: 1.0 → unmatched words (hypothesis, reference) → partial
-            credit → fragmentation → the score (:func:`meteor.analysis.explain.parts.waterfall`).
-        word_costs: per unmatched word, the score if it alone were matched by the
-            best enabled stage (``score_if_matched``) and the gain; largest gain first
-            (:func:`meteor.analysis.explain.parts.unmatched_costs`).
-        chunk_breaks: per break between consecutive chunks, the words on either
-            side and the score with one chunk fewer (``score_if_joined``)
-            (:func:`meteor.analysis.explain.parts.chunk_break_costs`).
-        near_misses: unmatched word pairs another stage, stemmer or alignment
-            choice would match, with the score if added (:func:`meteor.analysis.explain.parts.near_misses`).
-    """
+    """What each loss of one segment's score cost, and what-if scores: the ``waterfall``, the
+    ``word_costs`` (:func:`~meteor.analysis.explain.parts.unmatched_costs`), the
+    ``chunk_breaks`` (:func:`~meteor.analysis.explain.parts.chunk_break_costs`) and the
+    ``near_misses`` of :mod:`meteor.analysis.explain.parts`."""
 
     score: float
     waterfall: tuple[WaterfallStep, ...]
@@ -100,13 +86,10 @@ def scorer_of(result: MeteorResult) -> Meteor:
 
 
 def explain(result: MeteorResult, scorer: Meteor | Params | None = None) -> Explanation:
-    """Explain ``result``: what each unmatched word and chunk break cost, what-if scores.
-
-    Every number is recomputed by the engine's own scoring formula
-    (:func:`meteor.scoring.compute`, Meteor 1.5's ``computeMetrics``) on modified
-    statistics; nothing is estimated.  ``scorer`` is the :class:`Meteor` (or its
-    :class:`Params`) that made the result; left out, it is the preset named in the
-    result's signature (:func:`scorer_of`), which works for any unchanged preset.
+    """Explain ``result``: every number recomputed by :func:`meteor.scoring.compute` (Meteor
+    1.5's ``computeMetrics``) on modified statistics.  ``scorer``: the :class:`Meteor` (or its
+    :class:`Params`) that made the result; left out, the preset its signature names
+    (:func:`scorer_of`).
     """
     if not isinstance(result, MeteorResult):
         raise TypeError(

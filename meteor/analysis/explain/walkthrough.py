@@ -6,6 +6,7 @@ with the pair's own numbers.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -42,22 +43,15 @@ class StageStep:
 
 
 def _dedupe(ms: Iterable[Match]) -> tuple[Match, ...]:
-    seen: set[tuple[int, int, int, int]] = set()
-    out = []
+    first: dict[tuple[int, int, int, int], Match] = {}
     for m in ms:
-        k = (m.hyp.start, m.hyp.end, m.ref.start, m.ref.end)
-        if k not in seen:
-            seen.add(k)
-            out.append(m)
-    return tuple(out)
+        first.setdefault((m.hyp.start, m.hyp.end, m.ref.start, m.ref.end), m)
+    return tuple(first.values())
 
 
 def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
-    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's do).
-
-    For the greedy (NLTK) aligner, stages are run through :meth:`Meteor.candidates`
-    too; NLTK's own matching is greedy per stage and its choice is ``result.matches``.
-    """
+    """Every enabled stage's candidates on the winning pair (all stages run, as Meteor 1.5's
+    do; for NLTK's greedy aligner too, whose own choice is ``result.matches``)."""
     al = result.alignment
     stages = meteor.candidates(list(al.hyp_words), list(al.ref_words))
     covered: set[int] = set()
@@ -72,17 +66,12 @@ def stage_steps(result: MeteorResult, meteor: Meteor) -> tuple[StageStep, ...]:
 
 
 def definite_candidates(candidates: Sequence[Match], n_hyp: int, n_ref: int) -> tuple[int, ...]:
-    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching.
-
-    A candidate is *definite* when it is the only one starting at its reference
-    position and no other candidate touches any of its words (on either side);
-    ``meteor.aligners.beam`` (Aligner.java:199-218). Duplicates count as others.
-    """
-    starts: dict[int, int] = {}
+    """Indices of the candidates Meteor 1.5's beam aligner fixes before searching
+    (Aligner.java:199-218, :func:`meteor.rules.is_definite`; duplicates count as others)."""
+    starts = Counter(m.ref.start for m in candidates)
     cov_h = [0] * n_hyp
     cov_r = [0] * n_ref
     for m in candidates:
-        starts[m.ref.start] = starts.get(m.ref.start, 0) + 1
         for i in m.hyp:
             cov_h[i] += 1
         for j in m.ref:
@@ -155,9 +144,7 @@ def formula_lines(
 
     Keys: ``len_hyp``, ``len_ref``, ``m_hyp``, ``m_ref``, ``precision``, ``recall``,
     ``fmean``, ``frag``, ``penalty``, ``score``.  ``words`` translates the words of
-    :data:`FORMULA_WORDS`; ``stage_name`` names a stage (its code by default).  The
-    weighted matches are written one stage per line, each line labelled with its stage
-    (``aligned``), so a pair matched by many stages stays as narrow as one term.
+    :data:`FORMULA_WORDS`; ``stage_name`` names a stage (its code by default).
     """
 
     def n(x: float) -> str:  # a number in LaTeX (NaN and inf by name, not by ``fmt``)
@@ -203,8 +190,8 @@ def _match_lines(
     w: Mapping[str, str],
     name: Callable[[Module], str],
 ) -> list[FormulaLine]:
-    """``m_hyp``, ``m_ref``: the matches weighted per stage (stages that matched nothing on
-    a side add 0 and are left out), one stage per line with its name on the right."""
+    """``m_hyp``, ``m_ref``: the matches weighted per stage, one stage that matched per line
+    (``aligned``, its name on the right), so many stages stay as narrow as one term."""
     d = params.delta
     mods = params.modules
     idx = {m: module_slot(m) for m in mods}
@@ -236,13 +223,10 @@ def _match_lines(
 
 
 def frag_rule(stats: Stats, params: Params) -> str:
-    """Which rule gives this segment's fragmentation.
-
-    ``"single_chunk"``: Meteor 1.5's rule (``params.perfect_rule``, MeteorScorer.java's
-    ``frag = 0`` case) applies: every word of both sides is matched -- by any stage, so
-    the texts need not be identical -- and the matches form one chunk, so frag is 0.
-    ``"single_chunk_off"``: the segment is such a single chunk but the setting has no such
-    rule (NLTK, the 2005 paper): frag stays chunks / mean matches.  ``"ratio"``: otherwise.
+    """Which rule gives this segment's fragmentation: ``"single_chunk"`` when Meteor 1.5's
+    rule (``params.perfect_rule``, MeteorScorer.java's ``frag = 0`` case) applies: every word
+    of both sides matched, by any stage, in one chunk; ``"single_chunk_off"`` for such a
+    segment under a setting without the rule (NLTK, the 2005 paper); else ``"ratio"``.
     """
     if not stats.is_perfect:
         return "ratio"

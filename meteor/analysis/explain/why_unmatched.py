@@ -1,23 +1,19 @@
 """Why an aligner left a proposed match out: the reason codes of the near-miss table.
 
-:func:`meteor.analysis.explain.parts.near_misses` lists pairs of unmatched words some stage
-would match; for a candidate the setting's own stages proposed (both its words left
-unmatched), :func:`why_not_chosen` names the rule that left it out:
+For a candidate of the setting's own stages (both its words left unmatched),
+:func:`why_not_chosen` names the rule that left it out:
 
 * ``"weight_zero"``: the stage is enabled with weight 0, so its match counts nothing;
-* ``"beam_quirk"``: Meteor 1.5's beam search counts coverage in a Java ``int`` updated
-  by ``+= len × 0.5`` for every stage but exact (quirk 1 of
-  :mod:`meteor.aligners.beam`), so a lone one-word stem, synonym … match covers
-  nothing, and the search (more coverage, then fewer chunks) leaves it out when it
-  would add a chunk (``handling``/``handled``): checked here, the alignment with the
-  match has more chunks than without;
+* ``"beam_quirk"``: Meteor 1.5's beam search counts coverage in a Java ``int`` updated by
+  ``+= len × 0.5`` for every stage but exact (quirk 1 of :mod:`meteor.aligners.beam`), so a
+  lone one-word stem, synonym … match covers nothing and is left out when it would add a
+  chunk (``handling``/``handled``): here, the alignment with it has more chunks;
 * ``"not_chosen"``: the aligner preferred another arrangement of the same words.
 
-The other reasons of the table come from runs of other stages: ``"stage_off"`` (the
-stage is not enabled), ``"stemmer"`` (another stemmer of the language) and
-``"matcher"`` (the stage is enabled but the setting's aligner matches by its own
-rule: NLTK's greedy stem and synonym stages compare Porter stems, and Meteor 1.5's
-matcher proposes a match they never see).
+Runs of other stages give the rest (:func:`meteor.analysis.explain.parts.near_misses`):
+``"stage_off"`` (the stage is not enabled), ``"stemmer"`` (another stemmer of the language)
+and ``"matcher"`` (the setting's aligner matches by its own rule: NLTK's greedy stem and
+synonym stages compare Porter stems, and never see what Meteor 1.5's matcher proposes).
 """
 
 from __future__ import annotations
