@@ -273,8 +273,8 @@ def reconcile_corpus(
     moved most."""
     check_sampling(orders, seed)
     check_corpus(hyps, refs)  # the corpus runner's checks (meteor.batch)
-    pa, name_a, ma = settings_of(a)
-    pb, name_b, mb = settings_of(b)
+    pa, name_a, _ = settings_of(a)
+    pb, name_b, _ = settings_of(b)
     names = _names(name_a, name_b)
     ref_lists = [[r] if isinstance(r, str) else list(r) for r in refs]
     for k, (h, rs) in enumerate(zip(hyps, ref_lists, strict=True)):

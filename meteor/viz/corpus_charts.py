@@ -160,18 +160,15 @@ def ab_scatter(
     sa, sb = a.segments, b.segments
     if len(sa) != len(sb):
         raise ValueError(f"A has {len(sa)} segments but B has {len(sb)}")
-    b_wins = _l(labels, "better", name=names[1])
-    a_wins = _l(labels, "better", name=names[0])
-    tie = _l(labels, "tie")
-    groups: dict[str, list[int]] = {b_wins: [], a_wins: [], tie: []}
+    # by side, not by label: two systems may share a name
+    traces = {
+        "b": (_l(labels, "better", name=names[1]), system_color(1)),
+        "a": (_l(labels, "better", name=names[0]), system_color(0)),
+        "tie": (_l(labels, "tie"), "#7f7f7f"),
+    }
+    groups: dict[str, list[int]] = {side: [] for side in traces}
     for k, (x, y) in enumerate(zip(sa, sb, strict=True)):
-        if y.score > x.score:
-            groups[b_wins].append(k)
-        elif x.score > y.score:
-            groups[a_wins].append(k)
-        else:
-            groups[tie].append(k)
-    colors = {b_wins: system_color(1), a_wins: system_color(0), tie: "#7f7f7f"}
+        groups["b" if y.score > x.score else "a" if x.score > y.score else "tie"].append(k)
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -184,14 +181,15 @@ def ab_scatter(
             showlegend=False,
         )
     )
-    for label, idx in groups.items():
+    for side, idx in groups.items():
+        label, color = traces[side]
         fig.add_trace(
             go.Scatter(
                 x=[sa[k].score for k in idx],
                 y=[sb[k].score for k in idx],
                 mode="markers",
                 name=label,
-                marker=dict(color=colors[label], size=7, opacity=0.7),
+                marker=dict(color=color, size=7, opacity=0.7),
                 customdata=[[1, k, k + 1] for k in idx],
                 hovertemplate=_l(labels, "segment")
                 + " %{customdata[2]}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",

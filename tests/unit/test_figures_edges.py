@@ -63,3 +63,20 @@ def test_corpus_hovers_number_segments_from_1_like_the_tables() -> None:
             shown = tr.hovertemplate.split("customdata[")[1][0]
             for row in tr.customdata:
                 assert row[int(shown)] == row[1] + 1  # the table's number, not the index
+
+
+def test_ab_scatter_keeps_each_sides_wins_apart_when_two_systems_share_a_name() -> None:
+    """Two systems named alike (two files' "system1") still get a trace each: A's wins in A's
+    colour, B's in B's, and every segment drawn once."""
+    from meteor.viz import corpus_charts as cf
+    from meteor.viz.style import system_color
+
+    m = Meteor("meteor-1.5")
+    hyps = ["the cat sat on the mat", "a dog ran", "the cat sat on the mat"]
+    a = m.corpus_score(hyps, ["the cat sat on the mat", "a dog ran home", "the cat sat"])
+    b = m.corpus_score(hyps, ["the cat sat", "a dog ran", "the cat sat on the mat"])
+    fig = cf.ab_scatter(a, b, names=("same", "same"))
+    markers = [tr for tr in fig.data if tr.mode == "markers"]
+    assert sum(len(tr.x) for tr in markers) == 3  # every segment drawn once
+    by_colour = {tr.marker.color: len(tr.x) for tr in markers}
+    assert by_colour[system_color(0)] == 1 and by_colour[system_color(1)] == 2
