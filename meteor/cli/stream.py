@@ -25,7 +25,6 @@ from meteor.cli.files import (
     STDIO,
     CliError,
     Parser,
-    Terminated,
     atomic_output,
     check_dask,
     check_input_file,
@@ -35,6 +34,7 @@ from meteor.cli.files import (
     check_width,
     handle_signals,
     input_paths,
+    interrupted,
     mark_inputs,
     one_line,
     one_line_warnings,
@@ -67,10 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:  # fmt: skip
         sys.stderr.write(f"meteor: error: {one_line(str(exc))}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
-        terminated = isinstance(exc, Terminated)
-        sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
-        return Terminated.exit_code if terminated else 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM: no partial output
+        return interrupted(exc)
     except Exception as exc:  # a bug: still one line, never a traceback
         sys.stderr.write(
             f"meteor: error: internal error ({type(exc).__name__}: "
