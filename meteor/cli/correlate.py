@@ -1,11 +1,8 @@
-"""``python -m meteor correlate``: how well each metric agrees with human scores (issue 34).
-
-    python -m meteor correlate --hyp seg_da.tsv --human-column human_score \\
-        --darr-column human_raw --preset meteor-1.5 --preset nltk --baseline chrf
+"""``python -m meteor correlate``: how well each metric agrees with human scores (docs/agreement.md).
 
 Reads the tables ``meteor score`` reads, with a human score per row
-(:func:`meteor.analysis.agreement.load_judged`), scores each metric (progress on stderr)
-and prints a text table or one JSON object (:meth:`Agreement.to_dict`).
+(:func:`meteor.analysis.agreement.load_judged`), scores each metric and prints a text
+table or one JSON object (:meth:`Agreement.to_dict`).
 """
 
 from __future__ import annotations

@@ -83,12 +83,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def with_explanations(
     lines: Iterable[str], meteor: Meteor, hyps: Sequence[str], refs: Sequence[Sequence[str]]
 ) -> Iterator[str]:
-    """``score --explain``: each JSONL segment record with an ``explain`` field added.
-
-    Corpus runs keep no candidate lists in their records (:func:`meteor.runners.parallel.score_corpus`),
-    and near misses need them, so each segment is scored again in this process
-    (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explain.record.explain`.
-    """
+    """``score --explain``: each JSONL segment record with an ``explain`` field added; each
+    segment is scored again here (:meth:`Meteor.score`: corpus records keep no candidate
+    lists, and near misses need them)."""
     for k, line in enumerate(lines):
         rec = json.loads(line)
         result = meteor.score(hyps[k], refs[k])

@@ -25,9 +25,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
 
 
 def darr_threshold(text: str) -> float:
-    """``--darr-threshold``: a written number (:func:`meteor.cli.numbers.real_number`, the
-    library's rule), finite and ≥ 0 as
-    :func:`meteor.analysis.agreement_limits.check_darr_threshold` requires."""
+    """``--darr-threshold``: a finite number ≥ 0 (:func:`meteor.cli.numbers.real_number`)."""
     try:
         value = real_number(text)
     except argparse.ArgumentTypeError:

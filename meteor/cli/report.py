@@ -1,15 +1,10 @@
-"""``python -m meteor report``: the corpus report of N systems, written to a folder.
+"""``python -m meteor report``: a corpus report of N systems, written to a folder.
 
-Reads the inputs ``meteor score`` reads (``--hyp`` files, a TSV/JSONL with a
-``system`` column included, ``--ref`` files), scores each system once and writes
-``report.html`` (self-contained, opens offline), ``report.tex`` (booktabs tables),
-``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.corpus_report`);
-``--format svg,pdf`` adds each figure of the report as ``<figure>.svg`` / ``<figure>.pdf``
-(:func:`meteor.viz.report_figures.report_figures`' ids), drawn offline by the system's Chromium
-(:mod:`meteor.viz.figure_files`; without one: one line and status 2 before any scoring).
-Progress goes to stderr; each file is written with the CLI's one writer
-(:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input); the
-images are all drawn before any file is written.
+Scores each system of the inputs ``meteor score`` reads once and writes ``report.html``,
+``report.tex``, ``report.md`` and ``report.json`` into ``--out DIR``
+(:mod:`meteor.analysis.corpus_report`); ``--format svg,pdf`` adds each figure, drawn by
+the system's Chromium (:mod:`meteor.viz.figure_files`) before any file is written.  Each
+file goes through :func:`meteor.cli.files.atomic_output`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """``meteor stream``: stream files of any size through a Dask cluster.
 
-Reads the inputs lazily (:func:`~meteor.runners.cluster.inputs.iter_segments`), has the
-workers score and write the JSONL lines
-(:func:`~meteor.runners.cluster.stream.score_stream_lines`), writes them to ``--jsonl`` in
-input order, and prints the numbers ``python -m meteor score`` prints for the same input.
-Every option and every input is checked before any scoring with ``meteor score``'s checks
-(:mod:`meteor.cli.files`, the one reader of :mod:`meteor.io`); stdin is not read (each
-file is read twice).  Tasks refer to the functions of :mod:`meteor.runners.cluster`
-(workers import them by name), never to this module.
+Reads the inputs lazily (:mod:`meteor.io.stream`), has the workers score and write the
+JSONL lines, writes them to ``--jsonl`` in input order, and prints the numbers
+``python -m meteor score`` prints, after the same checks (:mod:`meteor.cli.files`).
+stdin is not read (each file is read twice).  Tasks refer to the functions of
+:mod:`meteor.runners.cluster` (workers import them by name), never to this module.
 """
 
 from __future__ import annotations
@@ -123,8 +120,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> Meteor:
-    """Every option and input checked before any reading or scoring, as ``meteor score``
-    does (the same checks: :mod:`meteor.cli.files`); the scorer."""
+    """Every option and input checked before any reading, as ``meteor score`` does; the scorer."""
     check_inputs(args)
     if STDIO in (args.hyp, *args.ref):
         raise CliError(
@@ -161,7 +157,6 @@ def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
                     print(f"meteor: note: {bom_notice(p.name, kept=True)}", file=sys.stderr)
     bar = ProgressBar(sys.stderr, hyp.name) if args.progress or sys.stderr.isatty() else None
     totals = StreamTotals(meteor)
-    # The writer of every output (meteor.cli.files): a temporary file renamed at the end.
     jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)
     with jsonl as out_file, warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)  # said once, by check_files

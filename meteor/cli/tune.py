@@ -1,12 +1,8 @@
-"""``python -m meteor tune``: tune α, β, γ, δ and the weights for agreement with people (issue 34).
-
-    python -m meteor tune --hyp seg_da.tsv --human-column human_score \\
-        --objective kendall --folds 5 --group-by doc_id --out tuned.json
+"""``python -m meteor tune``: tune α, β, γ, δ and the weights for agreement with people.
 
 Reads the tables ``meteor correlate`` reads, aligns once, searches on the statistics
-(:func:`meteor.analysis.tune.tune`; progress on stderr), writes the preset file
-(``--out``, through :func:`meteor.cli.files.atomic_output`: complete or absent) and
-prints a text summary or one JSON object (:meth:`TuneResult.to_dict`).
+(:func:`meteor.analysis.tune.tune`), writes the preset file (``--out``) and prints a text
+summary or one JSON object (:meth:`TuneResult.to_dict`).
 """
 
 from __future__ import annotations
