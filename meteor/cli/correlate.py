@@ -74,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help=f"bootstrap resamples, 1 to {MAX_BOOTSTRAP_SAMPLES:,} (default 1000)")  # fmt: skip
     p.add_argument("--permutations", type=int, default=1000, metavar="N",
                    help=f"permutations of each test, 0 to {MAX_PERMUTATIONS:,} (default 1000)")  # fmt: skip
-    p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
+    p.add_argument("--test-measure", choices=tuple(MEASURES),
                    help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
                    "--pairs alone)")  # fmt: skip
     p.add_argument("--sided", choices=("one", "two"), default="two",

@@ -24,8 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "waterfall (1.0 -> losses -> score), what each unmatched word and each chunk "
         "break cost (the score if it were matched / joined) and near misses.",
     )
-    ex.add_argument("--preset", "-p", default=None, help="preset name (default: meteor-1.5)")
-    ex.add_argument("--preset-file", default=None, metavar="FILE",
+    ex.add_argument("--preset", "-p", help="preset name (default: meteor-1.5)")
+    ex.add_argument("--preset-file", metavar="FILE",
                     help="a preset file written by `meteor tune --out`")  # fmt: skip
     ex.add_argument("--allow-edited-preset", action="store_true",
                     help="load a --preset-file edited by hand, with a warning and without its "

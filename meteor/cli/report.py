@@ -78,16 +78,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="comma-separated: html, latex, md, json, svg, pdf (default: html,latex,md,json; "
         "svg and pdf write each figure, drawn by the system's Chromium)",
     )
-    rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
+    rp.add_argument("--preset", help="preset (default: the language's Meteor 1.5)")
     rp.add_argument(
         "--lang",
         "-l",
-        default=None,
         metavar="CODE",
         help="text language, ISO 639-1 (en, ru, cs, de, fr, …): picks meteor-1.5-<code> "
         "(default: English)",
     )
-    rp.add_argument("--preset-file", default=None, metavar="FILE",
+    rp.add_argument("--preset-file", metavar="FILE",
                     help="a preset file written by `meteor tune --out` (instead of --preset)")  # fmt: skip
     rp.add_argument("--allow-edited-preset", action="store_true",
                     help="load a --preset-file edited by hand, with a warning and without its "
@@ -131,23 +130,20 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     )
     rp.add_argument(
         "--length-edges",
-        default=None,
         metavar="A,B,...",
         help=f"reference-length bucket edges (default 10,25,50; at most {MAX_LENGTH_EDGES})",
     )
     rp.add_argument(
         "--word-counts",
-        default=None,
         metavar="FILE",
         help="word<TAB>count file for the frequency buckets (default: the references)",
     )
     rp.add_argument(
         "--compare",
-        default=None,
         metavar="A,B",
         help="the two systems head to head (default: the top two)",
     )
-    rp.add_argument("--workers", type=int, default=None, help="score on N processes")
+    rp.add_argument("--workers", type=int, help="score on N processes")
     rp.add_argument(
         "--force",
         action="store_true",

@@ -175,13 +175,10 @@ def add_score_parser(sub: Any) -> argparse.ArgumentParser:
         help="bootstrap resamples for 95%% intervals (and, with several systems, a paired "
         "test of each against the first); 0 = off. 1000 is usual.",
     )
-    st.add_argument(
-        "--seed", type=int, default=None, help=f"bootstrap seed (default {DEFAULT_SEED})"
-    )
+    st.add_argument("--seed", type=int, help=f"bootstrap seed (default {DEFAULT_SEED})")
     st.add_argument(
         "--max-bootstrap-work",
         type=int,
-        default=None,
         metavar="N",
         help="most segment draws of all bootstraps together: resamples × segments × "
         f"(systems + 2 × paired tests) (default {cli_io.DEFAULT_MAX_BOOTSTRAP_WORK:,})",
@@ -202,7 +199,6 @@ def add_score_parser(sub: Any) -> argparse.ArgumentParser:
     st.add_argument(
         "--dask-timeout",
         type=float,
-        default=None,
         metavar="SECONDS",
         help=f"how long to wait for the scheduler and its workers (default: {DASK_TIMEOUT:g})",
     )

@@ -72,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
     p.add_argument("--spans", action="append", required=True, metavar="ANNOTATIONS",
                    help="human error annotations of the hypotheses (repeat; QE: the .tags and its .mt)")  # fmt: skip
-    p.add_argument("--spans-format", choices=SPAN_FORMATS, default=None,
+    p.add_argument("--spans-format", choices=SPAN_FORMATS,
                    help="the annotations' format (default: from the extension)")  # fmt: skip
     p.add_argument("--preset", "-p", action="append", metavar="NAME",
                    help="a METEOR preset (repeat; default: meteor-1.5)")  # fmt: skip
