@@ -273,26 +273,10 @@ def _load_positional(
 ) -> Corpus:
     """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
-    origin: tuple[str, str, str] = ("", "", "")
-    origin_empty = False
-    n: int | None = None
+    counts: list[tuple[int, tuple[str, str, str], bool]] = []  # and whether the last is blank
 
     def check(count: int, where: tuple[str, str, str], last: Sequence[str]) -> None:
-        # A blank last line (one line break too many) is the usual cause: say so.
-        nonlocal n, origin, origin_empty
-        empty = bool(last) and not any(x.strip() for x in last)
-        if n is None:
-            n, origin, origin_empty = count, where, empty
-        elif count != n:
-            note = " (the last one is empty)" if empty else ""
-            origin_note = " (the last one is empty)" if origin_empty else ""
-            raise InputError(
-                f"{describe_source(*where)} has {count:,} segments{note} but "
-                f"{describe_source(*origin)} has {n:,}{origin_note}",
-                "count_mismatch",
-                **_source_params("", where, count, empty),
-                **_source_params("other_", origin, n, origin_empty),
-            )
+        counts.append((count, where, bool(last) and not any(x.strip() for x in last)))
 
     names = _system_names(hyp_tables)
     for table, table_names in zip(hyp_tables, names, strict=True):
@@ -308,8 +292,18 @@ def _load_positional(
         else:
             for _, texts in table.systems:
                 check(len(texts), ("ref_file", table.name, ""), texts[-1:])
-    sources = _ref_sources(hyp_tables, ref_tables)
-    assert n is not None
+    n, origin, origin_empty = counts[0]
+    for count, where, empty in counts[1:]:
+        if count != n:  # a blank last line (one line break too many) is the usual cause: say so
+            note = " (the last one is empty)" if empty else ""
+            origin_note = " (the last one is empty)" if origin_empty else ""
+            raise InputError(
+                f"{describe_source(*where)} has {count:,} segments{note} but "
+                f"{describe_source(*origin)} has {n:,}{origin_note}",
+                "count_mismatch",
+                **_source_params("", where, count, empty),
+                **_source_params("other_", origin, n, origin_empty),
+            )
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
             f"no segments: {describe_source(*origin)} is empty (an empty line is an empty "
@@ -319,6 +313,7 @@ def _load_positional(
             file=origin[1],
             system=origin[2],
         )
+    sources = _ref_sources(hyp_tables, ref_tables)
     merged = tuple(tuple(r for _, _, rs in sources for r in rs[k]) for k in range(n))
     ids = hyp_tables[0].ids if hyp_tables and hyp_tables[0].systems else None
     return Corpus(
