@@ -119,17 +119,9 @@ def alignment_block(result: MeteorResult, number: int, modules: Sequence[Module]
     """
     stage = {m: k for k, m in enumerate(modules)}
     a = result.alignment
+    numbers = (result.precision, result.recall, result.penalty, result.score)
     lines = [
-        "\t".join(
-            [
-                "Alignment",
-                str(number),
-                java_double(result.precision),
-                java_double(result.recall),
-                java_double(result.penalty),
-                java_double(result.score),
-            ]
-        ),
+        "\t".join(["Alignment", str(number), *map(java_double, numbers)]),
         _java_trim(" ".join(t.text for t in a.hyp)),
         _java_trim(" ".join(t.text for t in a.ref)),
         ALIGN_HEADER,
