@@ -150,14 +150,10 @@ class _StoreOnce(argparse._StoreAction):
         seen: set[str] = namespace.__dict__.setdefault("_given_once", set())
         if self.dest in seen:
             names = "/".join(self.option_strings)
+            hint = " with every weight, e.g. 'exact=1.0,stem=0.6'" if self.dest == "weights" else ""
             parser.error(
                 f"{names} given more than once (only one value can be used, and silently "
-                f"keeping the last would hide a mistake); give it once"
-                + (
-                    " with every weight, e.g. 'exact=1.0,stem=0.6'"
-                    if self.dest == "weights"
-                    else ""
-                )
+                f"keeping the last would hide a mistake); give it once{hint}"
             )
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)

@@ -10,6 +10,7 @@ a (system, seg_id) the table lacks are counted (:attr:`SpanSet.unjoined`).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -387,9 +388,8 @@ def _read_mqm(b: _Builder, name: str, text: str) -> None:
             b.notice(SkippedRow(name, k, exc.reason))
             continue
         if plain != hyp:
-            at = next((i for i, (x, y) in enumerate(zip(plain, hyp, strict=False)) if x != y), None)
-            at = min(len(plain), len(hyp)) if at is None else at
-            b.notice(SkippedRow(name, k, "not_hypothesis", key[0], key[1], at + 1))
+            at = len(os.path.commonprefix([plain, hyp])) + 1  # the first character that differs
+            b.notice(SkippedRow(name, k, "not_hypothesis", key[0], key[1], at))
             continue
         rater = row["rater"]
         b.add(key, rater)
