@@ -265,14 +265,10 @@ def _weight(value: str, name: str) -> float:
 def _build_meteor(args: argparse.Namespace) -> Meteor:
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    pf: dict[str, Any] = {}
-    if args.preset_file is not None:
-        pf = {"preset_file": args.preset_file, "allow_edited": args.allow_edited_preset}
+    pf = {"preset_file": args.preset_file, "allow_edited": args.allow_edited_preset}
     base = Meteor(args.preset, lang=args.lang, **pf)
     over = _overrides(args, base.params)
-    if not over:
-        return base
-    return Meteor(args.preset, lang=args.lang, **pf, **over)
+    return Meteor(args.preset, lang=args.lang, **pf, **over) if over else base
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -140,8 +140,7 @@ def _check(args: argparse.Namespace) -> Meteor:
         check_outputs([("--jsonl", args.jsonl)], input_paths(args))
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
-    return Meteor(args.preset, **pf)
+    return Meteor(args.preset, preset_file=args.preset_file)
 
 
 def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
