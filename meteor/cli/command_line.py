@@ -1,18 +1,11 @@
-"""Command line: ``python -m meteor score`` and ``python -m meteor presets``.
+"""Command line: ``python -m meteor score`` and the other commands (docs/cli.md).
 
 Modelled on sacreBLEU's CLI: text, JSON or TSV on stdout, a signature with every
-number, optional bootstrap intervals and a paired test against the first system::
-
-    python -m meteor score --preset meteor-1.5-paper2005 --hyp sys1.txt --hyp sys2.txt \\
-        --ref ref.txt --bootstrap 1000 --jsonl segments.jsonl --align-out run-align.out
-    python -m meteor presets
-
-Errors (unknown preset, a parameter out of range, a missing or unreadable file,
-line counts that differ, invalid UTF-8, binary input) print one line
-``meteor: error: …`` on stderr and exit with status 2, before any scoring; a
-segment that cannot be scored is named on stderr, the other segments are still
-written, and the status is 1.  Ctrl-C exits with 130, SIGTERM with 143, leaving no
-half-written file (:mod:`meteor.cli.files`).
+number, optional bootstrap intervals and a paired test against the first system.
+A user error is one line ``meteor: error: …`` on stderr and exit status 2, before any
+scoring; a segment that cannot be scored gives status 1 (:mod:`meteor.cli.failures`);
+Ctrl-C exits with 130, SIGTERM with 143, leaving no half-written file
+(:mod:`meteor.cli.files`).
 """
 
 from __future__ import annotations
@@ -89,9 +82,6 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# ---------------------------------------------------------------------------
-# entry point
-# ---------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 2 user error).  Every message, and text
     output on stdout, shows control characters escaped (:mod:`meteor.cli.terminal`)."""
@@ -104,12 +94,6 @@ def _is_terminal(stream: Any) -> bool:
         return stream is not None and bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
-
-
-def _text_stdout(args: argparse.Namespace) -> bool:
-    """Whether the command's stdout is text for people (escaped) rather than a document
-    in a machine format (JSON, JSONL, CSV, TSV: kept byte for byte unless on a terminal)."""
-    return getattr(args, "format", "text") not in ("json", "jsonl", "csv", "tsv")
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -134,8 +118,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    # stdout escaped when it is text for people; a machine format (JSON, JSONL, CSV, TSV)
+    # is kept byte for byte unless on a terminal
+    text_stdout = getattr(args, "format", "text") not in ("json", "jsonl", "csv", "tsv")
     try:
-        with cli_io.handle_signals(), cli_io.one_line_warnings(), safe_terminal(_text_stdout(args)):
+        with cli_io.handle_signals(), cli_io.one_line_warnings(), safe_terminal(text_stdout):
             cli_io.check_stdout()
             cli_io.check_inputs(args)  # every file read, by every command: before any work
             run = {
@@ -155,9 +142,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         return _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
     except KeyboardInterrupt as exc:
-        terminated = isinstance(exc, cli_io.Terminated)
-        sys.stderr.write(f"\n{PROG}: {'terminated' if terminated else 'interrupted'}\n")
-        return cli_io.Terminated.exit_code if terminated else 130
+        return cli_io.interrupted(exc)
     except MemoryError as exc:  # `ulimit -v`, a big input, many workers: not a bug
         what = str(exc) if str(exc).startswith("while ") else "while loading or scoring"
         _fail(
@@ -176,9 +161,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-# ---------------------------------------------------------------------------
-# presets
-# ---------------------------------------------------------------------------
 def _cmd_presets(args: argparse.Namespace) -> int:
     if args.format == "json":
         data = [
@@ -215,9 +197,6 @@ def _cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------------
-# score
-# ---------------------------------------------------------------------------
 def _overrides(args: argparse.Namespace, base: Params) -> dict[str, Any]:
     over: dict[str, Any] = {}
     for name in ("alpha", "beta", "gamma", "delta", "aligner"):
@@ -286,14 +265,10 @@ def _weight(value: str, name: str) -> float:
 def _build_meteor(args: argparse.Namespace) -> Meteor:
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    pf: dict[str, Any] = {}
-    if args.preset_file is not None:
-        pf = {"preset_file": args.preset_file, "allow_edited": args.allow_edited_preset}
+    pf = {"preset_file": args.preset_file, "allow_edited": args.allow_edited_preset}
     base = Meteor(args.preset, lang=args.lang, **pf)
     over = _overrides(args, base.params)
-    if not over:
-        return base
-    return Meteor(args.preset, lang=args.lang, **pf, **over)
+    return Meteor(args.preset, lang=args.lang, **pf, **over) if over else base
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -400,15 +375,14 @@ def _bootstraps(
 ) -> tuple[dict[str, CorpusIntervals], list[PairedBootstrap]]:
     """``--bootstrap N``: each system's intervals, and each system's paired test against
     the first on the segment ids they share (none without ``--bootstrap``)."""
-    intervals: dict[str, CorpusIntervals] = {}
     comparisons: list[PairedBootstrap] = []
     if not args.bootstrap:
-        return intervals, comparisons
+        return {}, comparisons
     names = list(results)
-    for name in names:
-        intervals[name] = bootstrap(
-            results[name], meteor.params, n_samples=args.bootstrap, seed=args.seed
-        )
+    intervals = {
+        name: bootstrap(res, meteor.params, n_samples=args.bootstrap, seed=args.seed)
+        for name, res in results.items()
+    }
     for name in names[1:]:
         if not common_segments(corpus.ids_of(names[0]), corpus.ids_of(name))[0]:
             sys.stderr.write(

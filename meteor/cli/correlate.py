@@ -1,11 +1,8 @@
-"""``python -m meteor correlate``: how well each metric agrees with human scores (issue 34).
-
-    python -m meteor correlate --hyp seg_da.tsv --human-column human_score \\
-        --darr-column human_raw --preset meteor-1.5 --preset nltk --baseline chrf
+"""``python -m meteor correlate``: how well each metric agrees with human scores (docs/agreement.md).
 
 Reads the tables ``meteor score`` reads, with a human score per row
-(:func:`meteor.analysis.agreement.load_judged`), scores each metric (progress on stderr)
-and prints a text table or one JSON object (:meth:`Agreement.to_dict`).
+(:func:`meteor.analysis.agreement.load_judged`), scores each metric and prints a text
+table or one JSON object (:meth:`Agreement.to_dict`).
 """
 
 from __future__ import annotations
@@ -77,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help=f"bootstrap resamples, 1 to {MAX_BOOTSTRAP_SAMPLES:,} (default 1000)")  # fmt: skip
     p.add_argument("--permutations", type=int, default=1000, metavar="N",
                    help=f"permutations of each test, 0 to {MAX_PERMUTATIONS:,} (default 1000)")  # fmt: skip
-    p.add_argument("--test-measure", choices=tuple(MEASURES), default=None,
+    p.add_argument("--test-measure", choices=tuple(MEASURES),
                    help="the measure PERM-BOTH tests (default kendall_flat; darr_flat with "
                    "--pairs alone)")  # fmt: skip
     p.add_argument("--sided", choices=("one", "two"), default="two",

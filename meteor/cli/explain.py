@@ -24,8 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         "waterfall (1.0 -> losses -> score), what each unmatched word and each chunk "
         "break cost (the score if it were matched / joined) and near misses.",
     )
-    ex.add_argument("--preset", "-p", default=None, help="preset name (default: meteor-1.5)")
-    ex.add_argument("--preset-file", default=None, metavar="FILE",
+    ex.add_argument("--preset", "-p", help="preset name (default: meteor-1.5)")
+    ex.add_argument("--preset-file", metavar="FILE",
                     help="a preset file written by `meteor tune --out`")  # fmt: skip
     ex.add_argument("--allow-edited-preset", action="store_true",
                     help="load a --preset-file edited by hand, with a warning and without its "
@@ -83,12 +83,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def with_explanations(
     lines: Iterable[str], meteor: Meteor, hyps: Sequence[str], refs: Sequence[Sequence[str]]
 ) -> Iterator[str]:
-    """``score --explain``: each JSONL segment record with an ``explain`` field added.
-
-    Corpus runs keep no candidate lists in their records (:func:`meteor.runners.parallel.score_corpus`),
-    and near misses need them, so each segment is scored again in this process
-    (:meth:`Meteor.score`, the same numbers) before :func:`~meteor.analysis.explain.record.explain`.
-    """
+    """``score --explain``: each JSONL segment record with an ``explain`` field added; each
+    segment is scored again here (:meth:`Meteor.score`: corpus records keep no candidate
+    lists, and near misses need them)."""
     for k, line in enumerate(lines):
         rec = json.loads(line)
         result = meteor.score(hyps[k], refs[k])

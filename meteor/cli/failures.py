@@ -1,10 +1,7 @@
 """Scoring that survives failed segments: find every one, keep every other record.
 
-:func:`score_system` scores one system as usual and, when some segments cannot be
-scored (the stage-wise aligner's search budget, the candidate limit, a segment
-over the length limit), finds every one of them and keeps the records of the
-others; :func:`report_failures` writes what was scored, names what was not and
-gives exit status 1 (no corpus score: it would silently leave segments out).
+:func:`report_failures` writes what was scored, names what was not and gives exit
+status 1 (no corpus score: it would silently leave segments out).
 """
 
 from __future__ import annotations
@@ -61,15 +58,10 @@ def score_system(
     progress: Progress | None = None,
     client: Any = None,
 ) -> ScoredSystem:
-    """Score a system; a segment that cannot be scored does not lose the others.
-
-    The corpus is scored as usual (:func:`meteor.runners.parallel.score_corpus`).  Only when a
-    segment fails (the stage-wise aligner's search budget, the candidate limit, a
-    segment over the length limit) is it scored again in this process, in blocks,
-    and a failing block segment by segment, to find every failure and keep every
-    other record.  The records are the ones :func:`score_corpus` gives; with a Dask
-    ``client`` the first pass runs on the cluster (:mod:`meteor.runners.cluster`).
-    """
+    """Score a system (:func:`meteor.runners.parallel.score_corpus`; on the cluster with a
+    Dask ``client``); a segment that cannot be scored (the stage-wise aligner's search
+    budget, the candidate limit, the length limit) does not lose the others: only then
+    are the segments scored again here, in blocks, a failing block one by one."""
     try:
         result = score_corpus(meteor, hyps, refs, workers=workers, progress=progress, client=client)
         return ScoredSystem(result, (), ())
@@ -114,11 +106,8 @@ def report_failures(
     results: dict[str, CorpusResult],
     failed: dict[str, ScoredSystem],
 ) -> int:
-    """Write every segment that was scored, name every one that was not; exit status 1.
-
-    No corpus score is printed: it would silently leave the failed segments out.
-    Records keep their segment numbers and ids, so the gaps are visible.
-    """
+    """Write every segment that was scored (with its number and id: the gaps are
+    visible), name every one that was not; exit status 1, no corpus score."""
     records: Records = {
         name: (
             list(enumerate(results[name].segments))

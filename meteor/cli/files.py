@@ -1,12 +1,9 @@
-"""The command line's edges: inputs, outputs, signals, limits (issue 13, items 4-12).
+"""The command line's edges: inputs, outputs, signals, limits, all checked before any scoring.
 
-Every check here runs **before** any scoring: inputs are declared per command
-(:func:`mark_inputs`) and checked (:func:`check_inputs`: a regular file, not given twice,
-not stdout's target); outputs are checked against every input by file identity
-(:func:`check_outputs`) and written by :func:`atomic_output` (a temporary file renamed when
-complete, so an interrupted run leaves no half-written file); SIGTERM unwinds like Ctrl-C
-(:func:`handle_signals`, exit 143); usage errors are one line (:class:`Parser`).  Scoring
-that survives segments which cannot be scored is :mod:`meteor.cli.failures`.
+Inputs are declared per command (:func:`mark_inputs`) and checked (:func:`check_inputs`);
+outputs are checked against every input by file identity (:func:`check_outputs`) and
+written complete or not at all (:func:`atomic_output`); SIGTERM unwinds like Ctrl-C
+(:func:`handle_signals`); usage errors are one line (:class:`Parser`).
 """
 
 from __future__ import annotations
@@ -56,6 +53,7 @@ __all__ = [
     "check_stdout",
     "handle_signals",
     "input_paths",
+    "interrupted",
     "mark_inputs",
     "one_line_warnings",
     "progress_bar",
@@ -71,10 +69,8 @@ EXIT_SCORING = 1
 #: Bad options or input, found before scoring.
 EXIT_USAGE = 2
 #: Most bootstrap work of one run: resamples × segments × (systems + 2 × paired tests),
-#: 2.5 times one system's limit (:data:`meteor.analysis.significance.MAX_BOOTSTRAP_DRAWS`).  A draw
-#: costs about 35 ns on an idle core (10,000 segments × 1,000 resamples in 0.34 s), so
-#: the default is about 20 s (3 minutes measured on a loaded 2-core machine, 2.7 M
-#: draws/s).  ``--max-bootstrap-work`` raises it.
+#: 2.5 times one system's limit (:data:`meteor.analysis.significance.MAX_BOOTSTRAP_DRAWS`);
+#: about 20 s at 35 ns a draw.  ``--max-bootstrap-work`` raises it.
 DEFAULT_MAX_BOOTSTRAP_WORK = 500_000_000
 #: Largest ``--seed`` (numpy's generators take any non-negative integer; 128 bits is plenty).
 MAX_SEED = 2**128 - 1
@@ -85,12 +81,9 @@ class CliError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2 (no
-    usage dump): the parser of every command (its subcommands' parsers are of its class).
-    Its ``int`` and ``float`` option types read plain ASCII numbers only
-    (:mod:`meteor.cli.numbers`).  An option is written whole: no abbreviations (``--pre``
-    for ``--preset``), so a later option cannot change what a script's short form means.
-    A single-valued option given twice is a usage error (:class:`_StoreOnce`)."""
+    """argparse, but a usage error is one line ``meteor: error: …`` and exit status 2; ``int``
+    and ``float`` read plain ASCII numbers (:mod:`meteor.cli.numbers`); no abbreviated
+    options; a single-valued option given twice is a usage error (:class:`_StoreOnce`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
@@ -106,9 +99,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def visible(text: str) -> str:
-    """``text`` safe to print on a terminal: each control character that is not white space
-    (ESC, BEL, NUL, DEL, C1 — from a file name, a text or a preset name) written as its
-    escape (``\\x1b``), so no colour, title or bell reaches the terminal raw."""
+    """``text`` with each control character that is not white space (ESC, BEL, NUL, DEL,
+    C1) written as its escape (``\\x1b``), so none reaches the terminal raw."""
     return "".join(
         c.encode("unicode_escape").decode("ascii")
         if unicodedata.category(c) == "Cc" and not c.isspace()
@@ -117,15 +109,13 @@ def visible(text: str) -> str:
     )
 
 
-#: Longest run of non-space characters an error line shows whole (a preset name, a path,
-#: a column name of 100,000 characters is cut, with its length).
+#: Longest run of non-space characters an error line shows whole (longer: cut, with its length).
 MAX_SHOWN_WORD = 300
 
 
 def one_line(message: str) -> str:
-    """``message`` as the one line the CLI prints: control characters escaped
-    (:func:`visible`), white space collapsed, and any run of more than
-    :data:`MAX_SHOWN_WORD` non-space characters cut to its start and its length."""
+    """``message`` as the one line the CLI prints: :func:`visible`, white space collapsed,
+    any run of more than :data:`MAX_SHOWN_WORD` non-space characters cut."""
 
     def cut(m: re.Match[str]) -> str:
         word = m.group()
@@ -140,9 +130,13 @@ class Terminated(KeyboardInterrupt):  # noqa: N818 - it is an interruption, as i
     exit_code = 128 + signal.SIGTERM
 
 
-# ---------------------------------------------------------------------------
-# options
-# ---------------------------------------------------------------------------
+def interrupted(exc: KeyboardInterrupt) -> int:
+    """Say that Ctrl-C or SIGTERM (:class:`Terminated`) stopped the run; its exit status."""
+    terminated = isinstance(exc, Terminated)
+    sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
+    return Terminated.exit_code if terminated else 130
+
+
 class _StoreOnce(argparse._StoreAction):
     """``store``, but a second occurrence of the option is a usage error."""
 
@@ -156,14 +150,10 @@ class _StoreOnce(argparse._StoreAction):
         seen: set[str] = namespace.__dict__.setdefault("_given_once", set())
         if self.dest in seen:
             names = "/".join(self.option_strings)
+            hint = " with every weight, e.g. 'exact=1.0,stem=0.6'" if self.dest == "weights" else ""
             parser.error(
                 f"{names} given more than once (only one value can be used, and silently "
-                f"keeping the last would hide a mistake); give it once"
-                + (
-                    " with every weight, e.g. 'exact=1.0,stem=0.6'"
-                    if self.dest == "weights"
-                    else ""
-                )
+                f"keeping the last would hide a mistake); give it once{hint}"
             )
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)
@@ -185,8 +175,7 @@ def cap_workers(requested: int | None) -> int | None:
 
 #: Most decimals of a text summary (``--width``): a float has 17 significant digits.
 MAX_WIDTH = 17
-#: Longest ``--dask-timeout`` accepted, in seconds (a day; more is a typo, and ``inf``
-#: would wait for ever on a scheduler that never answers).
+#: Longest ``--dask-timeout`` accepted, in seconds (a day).
 MAX_DASK_TIMEOUT = 86_400.0
 
 
@@ -197,15 +186,13 @@ def check_width(width: int) -> None:
 
 
 def check_dask(address: str | None, timeout: float) -> str | None:
-    """``--dask`` and ``--dask-timeout`` (``score`` and ``meteor stream``), before any work.
-
-    Returns the address to connect to (None without ``--dask``): ``local:N`` with more
-    workers than this process's CPUs is capped at them, saying so on stderr.
+    """``--dask`` and ``--dask-timeout`` (``score``, ``meteor stream``): the address to connect
+    to (None without ``--dask``; ``local:N`` capped at this process's CPUs, saying so).
 
     Raises:
-        CliError: an empty or malformed address (a port out of range, a scheme other
-            than ``tcp://``, :func:`meteor.runners.cluster.client.check_address`), or a
-            timeout that is not a number of seconds in (0, :data:`MAX_DASK_TIMEOUT`].
+        CliError: an empty or malformed address
+            (:func:`meteor.runners.cluster.client.check_address`), or a timeout outside
+            (0, :data:`MAX_DASK_TIMEOUT`] seconds.
     """
     if address is None:
         return None
@@ -242,12 +229,8 @@ def check_seed(seed: int) -> None:
 
 
 def check_bootstrap_work(n_samples: int, n_segments: int, n_systems: int, limit: int) -> None:
-    """Refuse a bootstrap whose total work exceeds ``limit`` (before any scoring).
-
-    Work counts one unit per segment drawn per resample, per system, and twice per
-    paired test (both systems are resampled): a paired test against the first
-    system is run for every other system.
-    """
+    """Refuse a bootstrap whose total work exceeds ``limit``: one unit per segment drawn per
+    resample, per system, and two per paired test (each system against the first)."""
     if not n_samples:
         return
     units = n_systems + 2 * max(0, n_systems - 1)
@@ -262,9 +245,6 @@ def check_bootstrap_work(n_samples: int, n_segments: int, n_systems: int, limit:
         )
 
 
-# ---------------------------------------------------------------------------
-# inputs
-# ---------------------------------------------------------------------------
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe (FIFO)"),
     (stat.S_ISCHR, "a character device"),
@@ -274,12 +254,9 @@ _KINDS = (
 
 
 def mark_inputs(parser: argparse.ArgumentParser, **what: str) -> None:
-    """Declare the options of ``parser`` whose values name files the command reads: their
-    argparse ``dest`` and what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
-
-    Every such file is an input (:func:`input_paths`): no output may name it, by any name
-    (:func:`check_outputs`), and :func:`check_inputs` checks each before any work.
-    """
+    """Declare the options of ``parser`` whose values name files the command reads, by
+    argparse ``dest``: what each file holds (``hyp="hypothesis"``, ``preset_file="preset"``).
+    :func:`check_inputs` checks each; no output may name one (:func:`check_outputs`)."""
     flags = {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.dest in what}
     declared = tuple((dest, flags[dest], kind) for dest, kind in what.items())
     parser.set_defaults(_input_files=declared)
@@ -296,20 +273,14 @@ def _declared_inputs(args: argparse.Namespace) -> Iterator[tuple[str, str, list[
 
 
 def input_paths(args: argparse.Namespace) -> list[str]:
-    """Every file the command reads (``-``: stdin), from the options :func:`mark_inputs`
-    declared: what :func:`check_outputs` protects."""
+    """Every file the command reads (``-``: stdin), from the options :func:`mark_inputs` declared."""
     return [p for _, _, paths in _declared_inputs(args) for p in paths]
 
 
 def check_inputs(args: argparse.Namespace) -> None:
-    """Check every file the command reads, before any work (every command):
-
-    * each that exists is a regular file (:func:`check_input_file`; a missing file is
-      named by its reader);
-    * the same file (by device and inode: a link or another spelling of it too) is not
-      given twice to one option (``--hyp x.tsv --hyp x.tsv`` would score every system
-      twice, under two names);
-    * stdout is not redirected into one of them (``>> hyp.txt``).
+    """Check every file the command reads, before any work: each that exists is a regular
+    file (:func:`check_input_file`; a missing one is named by its reader), no file (by
+    device and inode) is given twice to one option, and stdout does not go into one.
 
     Raises:
         CliError: naming the option, the file and what is wrong.
@@ -339,10 +310,8 @@ def check_inputs(args: argparse.Namespace) -> None:
 
 
 def check_input_file(path: str, what: str) -> os.stat_result:
-    """The ``stat`` of an input file (not ``-``) when it can be read by name: it exists
-    and is a regular file (a FIFO blocks until some writer comes, a device may never
-    end, a directory is no file).  ``what``: what it holds, for the message
-    (``hypothesis``, ``reference``, ``preset``…).
+    """The ``stat`` of an input file (not ``-``) that exists and is a regular file (a FIFO
+    may block for ever, a device never end).  ``what``: what it holds, for the message.
 
     Raises:
         CliError: the file is missing, cannot be looked at, or is not a regular file.
@@ -373,12 +342,9 @@ def check_input_file(path: str, what: str) -> os.stat_result:
 def read_input(
     path: str, what: str, stdin_used: list[bool], *, limit: int = MAX_BYTES
 ) -> tuple[str, bytes]:
-    """``(display name, bytes)`` of an input; ``-`` is stdin (once).
-
-    Only regular files are read by name (:func:`check_input_file`), and no virtual file
-    (``/proc``, ``/sys``: size 0 with content); pipe such input in as stdin instead.  A
-    file over ``limit`` is refused before it is read; stdin is read up to ``limit + 1``
-    bytes and refused when there are more.
+    """``(display name, bytes)`` of an input; ``-`` is stdin (once).  Only regular files
+    are read by name (:func:`check_input_file`), no virtual file (``/proc``: size 0 with
+    content); more than ``limit`` bytes are refused, a file before it is read.
 
     Raises:
         CliError: the file is missing, unreadable, not a regular file or too big.
@@ -417,12 +383,9 @@ def _check_read(n_read: int, label: str, limit: int) -> None:
         )
 
 
-# ---------------------------------------------------------------------------
-# outputs
-# ---------------------------------------------------------------------------
 def check_stdout() -> None:
-    """Refuse to run with stdout closed (``>&-``): the summary has nowhere to go, and the
-    first file opened would silently take descriptor 1.
+    """Refuse to run with stdout closed (``>&-``): the first file opened would take
+    descriptor 1.
 
     Raises:
         CliError: stdout is closed.
@@ -434,9 +397,8 @@ def check_stdout() -> None:
 
 
 def writes_stdout(path: str) -> bool:
-    """Whether writing ``path`` writes stdout: ``-``, or the file (``/dev/stdout``, the
-    file stdout is redirected to, the terminal) that descriptor 1 writes to.  The null
-    device is never counted: writing it twice loses nothing."""
+    """Whether writing ``path`` writes stdout: ``-``, or the file descriptor 1 writes to
+    (``/dev/stdout``, a redirection, the terminal) unless it is the null device."""
     if path == STDIO:
         return True
     fid = _file_id(path)
@@ -444,10 +406,8 @@ def writes_stdout(path: str) -> bool:
 
 
 def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
-    """Check every ``(flag, path)`` output before scoring.
-
-    An input is recognised by its file (device and inode), so a link or another name of
-    it is one too, and so is the file read as stdin when ``-`` is an input.
+    """Check every ``(flag, path)`` output before scoring; inputs (and the file read as
+    stdin when ``-`` is one) are recognised by device and inode, whatever their name.
 
     Raises:
         CliError: a name that cannot be a file name, a folder that does not exist or is
@@ -490,9 +450,8 @@ def check_outputs(outputs: Sequence[tuple[str, str]], inputs: Sequence[str]) -> 
 
 
 def check_output_folder(flag: str, path: str) -> None:
-    """An output folder (``report --out``), before any work: it is a folder where files
-    can be created, or it does not exist and its parent is such a folder (it is made
-    when the outputs are written).
+    """An output folder (``report --out``): a folder where files can be created, or one
+    that does not exist yet in such a folder.
 
     Raises:
         CliError: an empty name, a path that is a file, a parent that does not exist, or
@@ -547,8 +506,7 @@ def _check_stdout_writers(outputs: Sequence[tuple[str, str]]) -> None:
 
 
 def _file_id(path: str | int) -> tuple[int, int] | None:
-    """``(device, inode)`` of a path, or of an open descriptor (``1``: stdout); None when
-    there is none."""
+    """``(device, inode)`` of a path or an open descriptor (``1``: stdout), else None."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -562,8 +520,8 @@ def _target(path: str) -> str:
 
 
 def _writable_folder(folder: Path) -> bool:
-    """Whether a file can be created in ``folder`` (tried for real: root ignores modes,
-    and a read-only file system shows only when writing)."""
+    """Whether a file can be created in ``folder`` (tried: root ignores modes, and a
+    read-only file system shows only when writing)."""
     try:
         fd, tmp = tempfile.mkstemp(prefix=".meteor-check.", dir=folder)
     except OSError:
@@ -585,9 +543,8 @@ def _pid_alive(pid: int) -> bool:
 
 
 def remove_stale_parts(target: str) -> list[str]:
-    """Remove the temporary files of output ``target`` left by writers that died (``kill
-    -9``, a power cut): those whose writer process (the pid in the name) no longer
-    exists.  A live writer's file is kept.  The paths removed."""
+    """Remove the temporary files of output ``target`` whose writer (the pid in the name)
+    no longer exists (``kill -9``, a power cut); the paths removed."""
     folder, name = os.path.split(target)
     # a temporary file of the output: .<name>.<writer pid>.<8 random>.part (atomic_output)
     pattern = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.part")
@@ -612,16 +569,12 @@ def remove_stale_parts(target: str) -> list[str]:
 def atomic_output(path: str, *, flag: str | None = None) -> Iterator[TextIO]:
     """The one writer of every output: a text stream for ``path``.
 
-    * ``-``, or the file stdout goes to (``/dev/stdout``): stdout, written once;
-    * something that exists and is not a regular file (``/dev/null``, a FIFO): written
-      in place;
-    * else a temporary file ``.<name>.<pid>.<random>.part`` beside the target (a
-      symbolic link's target: the link stays), renamed onto it when the block ends
-      normally and removed otherwise (Ctrl-C, SIGTERM, an error), so the target is
-      never half-written; an existing file keeps its permissions.  Temporary files of
-      the same output left by a writer that died are removed first.
-
-    A write that fails (a full disk) is a :class:`CliError` naming ``flag`` and ``path``.
+    ``-`` or the file stdout goes to: stdout.  Something that is not a regular file
+    (``/dev/null``, a FIFO): written in place.  Else a temporary file
+    ``.<name>.<pid>.<random>.part`` beside the target (a link's target), renamed onto it
+    when the block ends normally and removed otherwise, so the target is never
+    half-written; an existing file keeps its permissions.  A failed write is a
+    :class:`CliError` naming ``flag`` and ``path``.
     """
     label = f"{flag} {path!r}" if flag else repr(path)
     if writes_stdout(path):
@@ -687,8 +640,7 @@ def progress_bar(args: argparse.Namespace, label: str) -> Iterator[ProgressBar |
 
 
 def _open_special(target: str, label: str) -> int:
-    """Open an output that is not a regular file (``/dev/null``, a pipe) for writing.  A
-    named pipe (FIFO) that no process reads would block for ever: it is refused."""
+    """Open an output that is not a regular file for writing; a FIFO no process reads is refused."""
     if not stat.S_ISFIFO(os.stat(target).st_mode):
         return os.open(target, os.O_WRONLY)
     try:
@@ -712,13 +664,10 @@ def _write_error(label: str, exc: OSError) -> BaseException:
 
 
 def align_out_paths(path: str, systems: Sequence[str]) -> dict[str, str]:
-    """One ``--align-out`` file per system: ``run.out`` → ``run.<system>.out``.
-
-    A name that is not safe as a file name part (letters, digits, ``-_.``) has its
-    other characters replaced by ``_`` and gets a short hash of the full name, so
-    ``x y`` and ``x_y`` never share a file (nor ``A`` and ``a`` on a case-blind
-    file system).  With one system, or stdout (``-``), the path is used as is.
-    """
+    """One ``--align-out`` file per system: ``run.out`` → ``run.<system>.out`` (one system,
+    or stdout: the path as is).  A name with characters other than letters, digits and
+    ``-_.`` (or differing only in case) gets them as ``_`` and a short hash of the name,
+    so no two systems share a file."""
     if len(systems) <= 1 or writes_stdout(path):
         return {name: path for name in systems}
     p = Path(path)
@@ -740,9 +689,6 @@ def align_out_paths(path: str, systems: Sequence[str]) -> dict[str, str]:
     return out
 
 
-# ---------------------------------------------------------------------------
-# signals
-# ---------------------------------------------------------------------------
 def _on_sigterm(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated
 
@@ -763,8 +709,7 @@ def handle_signals() -> Iterator[None]:
 
 @contextlib.contextmanager
 def one_line_warnings() -> Iterator[None]:
-    """Warnings (an unusable cache folder, parallel scoring unavailable) as one line
-    ``meteor: warning: …`` each, without the source line Python adds."""
+    """Warnings as one line ``meteor: warning: …`` each, without Python's source line."""
 
     def show(
         message: Warning | str,

@@ -25,9 +25,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
 
 
 def darr_threshold(text: str) -> float:
-    """``--darr-threshold``: a written number (:func:`meteor.cli.numbers.real_number`, the
-    library's rule), finite and ≥ 0 as
-    :func:`meteor.analysis.agreement_limits.check_darr_threshold` requires."""
+    """``--darr-threshold``: a finite number ≥ 0 (:func:`meteor.cli.numbers.real_number`)."""
     try:
         value = real_number(text)
     except argparse.ArgumentTypeError:
@@ -49,8 +47,8 @@ def add_darr_options(p: argparse.ArgumentParser, column_help: str | None = None)
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """``--workers``, ``--input-format``, ``--progress`` and ``--format``."""
-    p.add_argument("--workers", type=int, default=None, metavar="N")
-    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"), default=None)
+    p.add_argument("--workers", type=int, metavar="N")
+    p.add_argument("--input-format", choices=("tsv", "csv", "jsonl"))
     p.add_argument("--progress", action="store_true", help="progress on stderr (default: on a tty)")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
 

@@ -1,12 +1,9 @@
 """The command line's numbers: plain ASCII decimal numbers only.
 
-Python's ``int()`` and ``float()`` also accept other scripts' digits (``٣``, full-width
-``１``), ``_`` between digits and surrounding spaces, so ``--beta 1_0`` meant β = 10;
-``float`` turns a number of 400 digits into ``inf``.  :class:`meteor.cli.files.Parser`
+Python's ``int()`` and ``float()`` also accept other scripts' digits, ``_`` between digits
+and surrounding spaces (``--beta 1_0`` meant β = 10).  :class:`meteor.cli.files.Parser`
 registers these two as argparse's ``int`` and ``float`` types, so every number option
-of every command (``type=int``/``type=float``) is read here; ``--weights`` and
-``--length-edges`` read their numbers with them too.  ``nan`` and ``inf`` are let
-through: the range checks of each option say why they are refused.
+is read here; ``nan`` and ``inf`` pass, for each option's range check to refuse.
 """
 
 from __future__ import annotations

@@ -207,17 +207,10 @@ def print_tsv(
             row += [ci.corpus.low, ci.corpus.high, ci.mean_segment.low, ci.mean_segment.high]
         if comparisons:
             c = by_name.get(name)
-            row += (
-                [
-                    c.n_segments,
-                    c.corpus.difference,
-                    c.corpus.difference_interval.low,
-                    c.corpus.difference_interval.high,
-                    c.corpus.p_value,
-                    c.corpus.p_value_sacrebleu,
-                ]
-                if c
-                else [""] * 6
-            )
+            if c is None:
+                row += [""] * 6
+            else:
+                d, di = c.corpus, c.corpus.difference_interval
+                row += [c.n_segments, d.difference, di.low, di.high, d.p_value, d.p_value_sacrebleu]
         row.append(res.signature)
         out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

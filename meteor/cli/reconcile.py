@@ -57,7 +57,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     rc.add_argument(
         "--orders",
         type=int,
-        default=None,
         metavar="N",
         help=f"sample N random orders for the shares instead of every subset (2 to {MAX_ORDERS:,})",
     )

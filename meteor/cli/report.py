@@ -1,15 +1,10 @@
-"""``python -m meteor report``: the corpus report of N systems, written to a folder.
+"""``python -m meteor report``: a corpus report of N systems, written to a folder.
 
-Reads the inputs ``meteor score`` reads (``--hyp`` files, a TSV/JSONL with a
-``system`` column included, ``--ref`` files), scores each system once and writes
-``report.html`` (self-contained, opens offline), ``report.tex`` (booktabs tables),
-``report.md`` and ``report.json`` into ``--out DIR`` (:mod:`meteor.analysis.corpus_report`);
-``--format svg,pdf`` adds each figure of the report as ``<figure>.svg`` / ``<figure>.pdf``
-(:func:`meteor.viz.report_figures.report_figures`' ids), drawn offline by the system's Chromium
-(:mod:`meteor.viz.figure_files`; without one: one line and status 2 before any scoring).
-Progress goes to stderr; each file is written with the CLI's one writer
-(:func:`meteor.cli.files.atomic_output`: complete or absent, never over an input); the
-images are all drawn before any file is written.
+Scores each system of the inputs ``meteor score`` reads once and writes ``report.html``,
+``report.tex``, ``report.md`` and ``report.json`` into ``--out DIR``
+(:mod:`meteor.analysis.corpus_report`); ``--format svg,pdf`` adds each figure, drawn by
+the system's Chromium (:mod:`meteor.viz.figure_files`) before any file is written.  Each
+file goes through :func:`meteor.cli.files.atomic_output`.
 """
 
 from __future__ import annotations
@@ -83,16 +78,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
         help="comma-separated: html, latex, md, json, svg, pdf (default: html,latex,md,json; "
         "svg and pdf write each figure, drawn by the system's Chromium)",
     )
-    rp.add_argument("--preset", default=None, help="preset (default: the language's Meteor 1.5)")
+    rp.add_argument("--preset", help="preset (default: the language's Meteor 1.5)")
     rp.add_argument(
         "--lang",
         "-l",
-        default=None,
         metavar="CODE",
         help="text language, ISO 639-1 (en, ru, cs, de, fr, …): picks meteor-1.5-<code> "
         "(default: English)",
     )
-    rp.add_argument("--preset-file", default=None, metavar="FILE",
+    rp.add_argument("--preset-file", metavar="FILE",
                     help="a preset file written by `meteor tune --out` (instead of --preset)")  # fmt: skip
     rp.add_argument("--allow-edited-preset", action="store_true",
                     help="load a --preset-file edited by hand, with a warning and without its "
@@ -136,23 +130,20 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     )
     rp.add_argument(
         "--length-edges",
-        default=None,
         metavar="A,B,...",
         help=f"reference-length bucket edges (default 10,25,50; at most {MAX_LENGTH_EDGES})",
     )
     rp.add_argument(
         "--word-counts",
-        default=None,
         metavar="FILE",
         help="word<TAB>count file for the frequency buckets (default: the references)",
     )
     rp.add_argument(
         "--compare",
-        default=None,
         metavar="A,B",
         help="the two systems head to head (default: the top two)",
     )
-    rp.add_argument("--workers", type=int, default=None, help="score on N processes")
+    rp.add_argument("--workers", type=int, help="score on N processes")
     rp.add_argument(
         "--force",
         action="store_true",

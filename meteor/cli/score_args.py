@@ -1,9 +1,5 @@
-"""The ``score`` command's options (:func:`add_score_parser`) and their checks.
-
-Options come in four groups, each added by its own function: input, METEOR
-configuration, output, statistics and speed.  :func:`check_score_args` refuses
-values out of range before anything is read or scored (one-line errors,
-exit status 2).
+"""The ``score`` command's options (:func:`add_score_parser`, in four groups) and their
+checks (:func:`check_score_args`: values out of range refused before anything is read).
 """
 
 from __future__ import annotations
@@ -57,16 +53,6 @@ def add_score_parser(sub: Any) -> argparse.ArgumentParser:
         epilog=SCORE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _input_options(sc)
-    _config_options(sc)
-    _output_options(sc)
-    _statistics_options(sc)
-    cli_io.mark_inputs(sc, hyp="hypothesis", ref="reference", preset_file="preset")
-    return sc
-
-
-def _input_options(sc: argparse.ArgumentParser) -> None:
-    """Hypotheses, references and their format."""
     io_g = sc.add_argument_group("input")
     io_g.add_argument(
         "--hyp",
@@ -98,9 +84,6 @@ def _input_options(sc: argparse.ArgumentParser) -> None:
         "presets keep it in segment 1's first word, as the jar does; the others drop it)",
     )
 
-
-def _config_options(sc: argparse.ArgumentParser) -> None:
-    """Preset, language, parameters, stages, weights and aligner."""
     cfg = sc.add_argument_group("METEOR configuration")
     cfg.add_argument(
         "--preset",
@@ -153,9 +136,6 @@ def _config_options(sc: argparse.ArgumentParser) -> None:
         help="beam (Meteor 1.5), greedy (nltk), stagewise (2005 paper), or a registered one",
     )
 
-
-def _output_options(sc: argparse.ArgumentParser) -> None:
-    """What goes to stdout and which files are written."""
     out = sc.add_argument_group("output")
     out.add_argument(
         "--format",
@@ -185,9 +165,6 @@ def _output_options(sc: argparse.ArgumentParser) -> None:
         "systems, FILE gets the system name before its extension)",
     )
 
-
-def _statistics_options(sc: argparse.ArgumentParser) -> None:
-    """Bootstrap, workers, Dask and progress."""
     st = sc.add_argument_group("statistics and speed")
     st.add_argument(
         "--bootstrap",
@@ -198,13 +175,10 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
         help="bootstrap resamples for 95%% intervals (and, with several systems, a paired "
         "test of each against the first); 0 = off. 1000 is usual.",
     )
-    st.add_argument(
-        "--seed", type=int, default=None, help=f"bootstrap seed (default {DEFAULT_SEED})"
-    )
+    st.add_argument("--seed", type=int, help=f"bootstrap seed (default {DEFAULT_SEED})")
     st.add_argument(
         "--max-bootstrap-work",
         type=int,
-        default=None,
         metavar="N",
         help="most segment draws of all bootstraps together: resamples × segments × "
         f"(systems + 2 × paired tests) (default {cli_io.DEFAULT_MAX_BOOTSTRAP_WORK:,})",
@@ -225,7 +199,6 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
     st.add_argument(
         "--dask-timeout",
         type=float,
-        default=None,
         metavar="SECONDS",
         help=f"how long to wait for the scheduler and its workers (default: {DASK_TIMEOUT:g})",
     )
@@ -235,11 +208,13 @@ def _statistics_options(sc: argparse.ArgumentParser) -> None:
         help="show progress (loading, the first-run paraphrase index build, scoring) on "
         "stderr even when it is not a terminal",
     )
+    cli_io.mark_inputs(sc, hyp="hypothesis", ref="reference", preset_file="preset")
+    return sc
 
 
 def check_score_args(args: argparse.Namespace) -> list[str]:
     """Refuse out-of-range option values (before any input is read); the notes to print
-    once every input is checked (an option given without the one it works with).
+    once every input is checked (an option given without its partner).
 
     Raises:
         CliError: naming the option, its range and the value given.
@@ -257,7 +232,6 @@ def check_score_args(args: argparse.Namespace) -> list[str]:
             f"--bootstrap must be at most {MAX_BOOTSTRAP_SAMPLES:,}, got {args.bootstrap:,} "
             "(1000 is usual)"
         )
-    # an option whose partner is missing does nothing: the caller says so before scoring
     notes = [
         f"{name} has no effect without {partner}"
         for name, value, partner, on in (

@@ -1,14 +1,9 @@
 """``python -m meteor spans``: is METEOR right about where a translation is wrong?
 
-    python -m meteor spans --hyp segments.tsv --spans mqm_ted_ende.tsv \\
-        --preset meteor-1.5-de --preset-file de-exact.json --format json
-
 Reads the segments table ``meteor score`` reads and human error annotations of its
-hypotheses (:func:`meteor.io.spans.read_spans`: MQM TSV, QE tags, JSONL spans), scores
-the annotated hypotheses with each setting and prints, per setting, token-level
+hypotheses (:func:`meteor.io.spans.read_spans`), and prints, per setting, token-level
 precision, recall and F1 of "METEOR left it unmatched" against "people marked it an
-error" (:func:`meteor.analysis.spans_table.span_report`), overall, by severity and by category,
-with bootstrap intervals and a paired test of each setting's F1 against the first's.
+error" (:func:`meteor.analysis.spans_table.span_report`; :data:`DEFINITIONS`).
 """
 
 from __future__ import annotations
@@ -77,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--ref", action="append", metavar="FILE", help="reference file(s)")
     p.add_argument("--spans", action="append", required=True, metavar="ANNOTATIONS",
                    help="human error annotations of the hypotheses (repeat; QE: the .tags and its .mt)")  # fmt: skip
-    p.add_argument("--spans-format", choices=SPAN_FORMATS, default=None,
+    p.add_argument("--spans-format", choices=SPAN_FORMATS,
                    help="the annotations' format (default: from the extension)")  # fmt: skip
     p.add_argument("--preset", "-p", action="append", metavar="NAME",
                    help="a METEOR preset (repeat; default: meteor-1.5)")  # fmt: skip

@@ -1,13 +1,10 @@
 """``meteor stream``: stream files of any size through a Dask cluster.
 
-Reads the inputs lazily (:func:`~meteor.runners.cluster.inputs.iter_segments`), has the
-workers score and write the JSONL lines
-(:func:`~meteor.runners.cluster.stream.score_stream_lines`), writes them to ``--jsonl`` in
-input order, and prints the numbers ``python -m meteor score`` prints for the same input.
-Every option and every input is checked before any scoring with ``meteor score``'s checks
-(:mod:`meteor.cli.files`, the one reader of :mod:`meteor.io`); stdin is not read (each
-file is read twice).  Tasks refer to the functions of :mod:`meteor.runners.cluster`
-(workers import them by name), never to this module.
+Reads the inputs lazily (:mod:`meteor.io.stream`), has the workers score and write the
+JSONL lines, writes them to ``--jsonl`` in input order, and prints the numbers
+``python -m meteor score`` prints, after the same checks (:mod:`meteor.cli.files`).
+stdin is not read (each file is read twice).  Tasks refer to the functions of
+:mod:`meteor.runners.cluster` (workers import them by name), never to this module.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ from meteor.cli.files import (
     STDIO,
     CliError,
     Parser,
-    Terminated,
     atomic_output,
     check_dask,
     check_input_file,
@@ -35,6 +31,7 @@ from meteor.cli.files import (
     check_width,
     handle_signals,
     input_paths,
+    interrupted,
     mark_inputs,
     one_line,
     one_line_warnings,
@@ -67,10 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:  # fmt: skip
         sys.stderr.write(f"meteor: error: {one_line(str(exc))}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated): no partial output
-        terminated = isinstance(exc, Terminated)
-        sys.stderr.write(f"\nmeteor: {'terminated' if terminated else 'interrupted'}\n")
-        return Terminated.exit_code if terminated else 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM: no partial output
+        return interrupted(exc)
     except Exception as exc:  # a bug: still one line, never a traceback
         sys.stderr.write(
             f"meteor: error: internal error ({type(exc).__name__}: "
@@ -125,8 +120,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> Meteor:
-    """Every option and input checked before any reading or scoring, as ``meteor score``
-    does (the same checks: :mod:`meteor.cli.files`); the scorer."""
+    """Every option and input checked before any reading, as ``meteor score`` does; the scorer."""
     check_inputs(args)
     if STDIO in (args.hyp, *args.ref):
         raise CliError(
@@ -146,8 +140,7 @@ def _check(args: argparse.Namespace) -> Meteor:
         check_outputs([("--jsonl", args.jsonl)], input_paths(args))
     if args.preset_file is not None and args.preset is not None:
         raise CliError("give --preset or --preset-file, not both")
-    pf = {"preset_file": args.preset_file} if args.preset_file is not None else {}
-    return Meteor(args.preset, **pf)
+    return Meteor(args.preset, preset_file=args.preset_file)
 
 
 def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
@@ -163,7 +156,6 @@ def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
                     print(f"meteor: note: {bom_notice(p.name, kept=True)}", file=sys.stderr)
     bar = ProgressBar(sys.stderr, hyp.name) if args.progress or sys.stderr.isatty() else None
     totals = StreamTotals(meteor)
-    # The writer of every output (meteor.cli.files): a temporary file renamed at the end.
     jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)
     with jsonl as out_file, warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)  # said once, by check_files

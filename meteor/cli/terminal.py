@@ -1,13 +1,10 @@
 """Text for a terminal: control characters from user text (a preset name, a ``--hyp``
 text, a system or file name) are shown escaped, never sent raw.
 
-ESC starts terminal control sequences (colours, cursor moves, window titles, OSC 8 links,
-on some terminals clipboard writes), BEL rings, C1 characters such as U+009B act as ESC
-``[``, and bidirectional overrides reorder what is shown.  :func:`terminal_text` writes
-each as ``\\uXXXX``, which is also how JSON escapes it: a JSON document (``-f json``,
-``--jsonl -``) stays valid and decodes to the same text.  :func:`safe_terminal` puts
-every message (stderr) and every text output (stdout with ``--format text``, or stdout on
-a terminal) of a command through it: the one place that escapes.
+ESC, BEL, C1 characters and bidirectional overrides are written as ``\\uXXXX``, which is
+also how JSON escapes them, so a JSON document on stdout stays valid.
+:func:`safe_terminal` puts every message (stderr) and every text output of a command
+through :func:`terminal_text`: the one place that escapes.
 """
 
 from __future__ import annotations

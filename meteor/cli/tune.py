@@ -1,12 +1,8 @@
-"""``python -m meteor tune``: tune α, β, γ, δ and the weights for agreement with people (issue 34).
-
-    python -m meteor tune --hyp seg_da.tsv --human-column human_score \\
-        --objective kendall --folds 5 --group-by doc_id --out tuned.json
+"""``python -m meteor tune``: tune α, β, γ, δ and the weights for agreement with people.
 
 Reads the tables ``meteor correlate`` reads, aligns once, searches on the statistics
-(:func:`meteor.analysis.tune.tune`; progress on stderr), writes the preset file
-(``--out``, through :func:`meteor.cli.files.atomic_output`: complete or absent) and
-prints a text summary or one JSON object (:meth:`TuneResult.to_dict`).
+(:func:`meteor.analysis.tune.tune`), writes the preset file (``--out``) and prints a text
+summary or one JSON object (:meth:`TuneResult.to_dict`).
 """
 
 from __future__ import annotations
@@ -42,9 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p.add_argument("--human-column", required=True, metavar="COL")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the human score is an error score (MQM error counts, HTER): flipped")  # fmt: skip
-    p.add_argument("--preset", "-p", default=None, metavar="NAME",
+    p.add_argument("--preset", "-p", metavar="NAME",
                    help="the base setting (default: the language's default preset)")  # fmt: skip
-    p.add_argument("--lang", "-l", default=None)
+    p.add_argument("--lang", "-l")
     p.add_argument("--objective", default="kendall_flat", metavar="MEASURE",
                    help="what to maximise: " + ", ".join([*ALIASES, *OBJECTIVES])
                    + " (default kendall_flat)")  # fmt: skip
@@ -58,8 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
                    help=f"bootstrap resamples of the held-out intervals, 1 to "
                    f"{MAX_BOOTSTRAP_SAMPLES:,} (default 1000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=12345)
-    p.add_argument("--name", default=None, help="the preset's name (default: tuned-<base>)")
-    p.add_argument("--out", "-o", default=None, metavar="FILE",
+    p.add_argument("--name", help="the preset's name (default: tuned-<base>)")
+    p.add_argument("--out", "-o", metavar="FILE",
                    help="write the preset file ('-': stdout, which then holds only the "
                    "preset file; the summary goes to stderr)")  # fmt: skip
     judged_args.add_run_options(p)

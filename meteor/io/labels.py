@@ -1,10 +1,8 @@
 """A label column of a TSV/CSV/JSONL input (domain, document, annotator…), by segment id.
 
-The segment readers (:mod:`meteor.io.tables`) keep the hypothesis, reference,
-system and id columns only; a report that buckets segments by another column reads
-it here, from the same bytes, with the same parsing.  Ids follow the readers' rule:
-the ``seg_id``/``id`` column when the file has one, else the 1-based row number
-within each system.  A segment id given two different labels is an error.
+Read from the same bytes, with the same parsing and ids as the segment readers
+(:mod:`meteor.io.tables`), which keep only the text, system and id columns.  A segment id
+given two different labels is an error.
 """
 
 from __future__ import annotations
@@ -112,11 +110,8 @@ def read_groups(files: list[tuple[str, bytes]], column: str, fmt: str | None) ->
 
 
 def read_word_counts(data: bytes | str, name: str) -> dict[str, int]:
-    """A word-frequency table: one ``word<TAB>count`` (or ``word count``) per line.
-
-    Words are looked up lower-cased, so the counts of a word's case forms (``The``,
-    ``the``) are added, with one :class:`~meteor.io.lines.InputWarning` saying how many
-    words were merged so.
+    """A word-frequency table: one ``word<TAB>count`` (or ``word count``) per line.  Words
+    are lower-cased; the counts of a word's case forms are added, with one warning.
 
     Raises:
         InputError: a line without a whole-number count (naming the line), the same word

@@ -1,11 +1,9 @@
 """Bytes → text → lines: the size limits, UTF-8 decoding and the one line-break rule.
 
-Every input (an upload, a file, stdin) passes here before it is parsed as text,
-TSV or JSONL (:mod:`meteor.io.tables`): :func:`check_size` refuses what is too big,
-:func:`decode` refuses binary content and names the line of a bad byte,
-:func:`split_lines` cuts segments where Java's ``BufferedReader.readLine`` would
-(Meteor 1.5 reads its files with it), and :func:`detect_format` picks the format
-from the file name.
+:func:`check_size` refuses what is too big, :func:`decode` refuses binary content and
+names the line of a bad byte, :func:`split_lines` cuts segments where Java's
+``BufferedReader.readLine`` would (Meteor 1.5 reads its files with it), and
+:func:`detect_format` picks the format from the file name.
 """
 
 from __future__ import annotations
@@ -38,9 +36,6 @@ __all__ = [
 #: Most segments accepted in one file or corpus (bigger input is an error, not a hang).
 MAX_SEGMENTS = 100_000
 #: Largest file accepted, in bytes (50 MB: a WMT test set is well under 1 MB per system).
-#: Decoding takes up to 4 bytes per character, so one file never needs much more than
-#: a few hundred MB; the CLI checks the size before reading, the app's uploader refuses
-#: bigger uploads (``max_upload_size``).
 MAX_BYTES = 50_000_000
 
 Format = Literal["text", "tsv", "csv", "jsonl"]
@@ -61,8 +56,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 class InputWarning(UserWarning):
     """Something in an input was read in a way the user should know of (a skipped line).
 
-    The CLI prints it as one line ``meteor: warning: …``; nothing was lost silently.
-    ``str()`` is that English line; ``code`` and ``params``, as an
+    ``str()`` is the English line; ``code`` and ``params``, as an
     :class:`~meteor.errors.InputError`'s (:data:`meteor.errors.INPUT_CODES`), let an
     interface in another language word it.
     """
@@ -81,8 +75,7 @@ def _warning(message: str, code: str | None, params: dict[str, Any]) -> InputWar
 
 
 def notice(message: str, code: str | None = None, **params: Any) -> None:
-    """Warn (:class:`InputWarning`) about how an input was read (``code``, ``params``:
-    the reason and its values, for an interface in another language)."""
+    """Warn (:class:`InputWarning`) about how an input was read."""
     warnings.warn(InputWarning(message, code, **params), stacklevel=3)
 
 
@@ -107,7 +100,6 @@ def check_size(size: int, name: str = "input", limit: int = MAX_BYTES) -> None:
         InputError: naming the file, its size and the limit.
     """
     if size > limit:
-        # Bytes as well as MB: "50.0 MB; at most 50 MB" hid which one was larger.
         raise InputError(
             f"{name} is {size:,} bytes ({size / 1e6:,.1f} MB); at most {limit:,} bytes "
             f"({limit / 1e6:,.0f} MB) per file are accepted — split the file and score the "
@@ -123,8 +115,7 @@ def decode(data: bytes | str, name: str = "input", *, keep_bom: bool = False) ->
     """UTF-8 bytes → text, rejecting binary files and naming the line of a bad byte.
 
     A UTF-8 byte-order mark is dropped, unless ``keep_bom`` (the Meteor 1.5 jar keeps it
-    in the first word; :func:`meteor.text.notices.bom_notice` says so).  ``str`` input is returned unchanged
-    (after the same NUL and lone-surrogate checks).
+    in the first word).  ``str`` input is returned as is, after the same checks.
 
     Raises:
         InputError: more than :data:`MAX_BYTES`, NUL bytes (a binary or UTF-16 file),
@@ -216,15 +207,10 @@ def iter_lines(
 ) -> Iterator[tuple[int, str]]:
     """``(1-based line number, text)`` of UTF-8 bytes read lazily, chunk by chunk.
 
-    The streaming form of :func:`decode` + :func:`split_lines`: the same line-break rule
-    (``\\r\\n``, ``\\n`` or a lone ``\\r``; a final break starts no segment), the same
-    byte-order-mark rule and the same messages for NUL bytes and bytes that are not
-    UTF-8; no size or segment limit.  Only one line (and one chunk) is held at a time,
-    and each byte is looked at once: a line of any length is read in linear time.
-
-    ``max_line_bytes``: a line longer than this is refused as soon as that many bytes
-    of it are read (not read to its end); ``too_long`` ends that message (the limit's
-    reason).
+    The streaming form of :func:`decode` + :func:`split_lines` (the same rules and
+    messages; no size or segment limit), holding one line at a time, in linear time.
+    ``max_line_bytes``: a longer line is refused as soon as that many bytes of it are
+    read; ``too_long`` ends that message.
 
     Raises:
         InputError: a NUL byte or invalid UTF-8, naming the line; a line over
@@ -277,16 +263,11 @@ def _line_too_long(name: str, line: int, limit: int, why: str) -> InputError:
 def split_lines(text: str, name: str = "input", *, limit: int = MAX_SEGMENTS) -> list[str]:
     """Text → segments: the one line-break rule of the CLI, the API and the app.
 
-    A line ends at ``\\r\\n``, ``\\n`` or a lone ``\\r`` — what Java's
-    ``BufferedReader.readLine`` (Meteor 1.5 reads its files with it) and Python's
-    universal newlines accept — and nowhere else: unlike ``str.splitlines``, form
-    feed, vertical tab, the file/group/record separators, NEL (U+0085), U+2028 and
-    U+2029 stay inside the segment.  Empty lines are kept; a final line break does
-    not start another segment.
-
-    ``"a\\nb\\n"`` and ``"a\\nb"`` both give ``["a", "b"]``; ``"a\\n\\nb"`` gives
-    ``["a", "", "b"]``; ``"a\\rb\\r"`` gives ``["a", "b"]``; ``""`` gives ``[]`` and
-    ``"\\n"`` gives ``[""]``.
+    A line ends at ``\\r\\n``, ``\\n`` or a lone ``\\r``, as Java's
+    ``BufferedReader.readLine`` (Meteor 1.5 reads its files with it) decides, and nowhere
+    else: unlike ``str.splitlines``, form feed, NEL, U+2028 and the like stay inside the
+    segment.  Empty lines are kept; a final line break starts no segment (``"a\\nb\\n"``
+    and ``"a\\nb"`` both give ``["a", "b"]``; ``"\\n"`` gives ``[""]``).
 
     Raises:
         InputError: more than ``limit`` segments.

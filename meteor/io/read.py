@@ -1,19 +1,12 @@
 """Reading segment files: plain text, TSV, CSV and JSONL, one or several systems and references.
 
-Everything arrives as ``bytes`` (an upload, a file, stdin) and leaves as a :class:`Corpus`;
-bad input raises :class:`InputError` with one sentence naming the file, the line and what
-to do; nothing here prints or exits.  Formats are chosen by extension or ``fmt``: text (one
-segment per line, lines split by Java's ``BufferedReader.readLine`` rule, with which
-Meteor 1.5 reads its files: :func:`split_lines`, docs/corpus-ids.md), TSV unquoted as the
-WMT and compare-mt files are (csv quoting when the file carries it), CSV, and JSONL (a
-Meteor 1.5 harness's final ``{"type": "corpus"}`` line is skipped with an
-:class:`InputWarning`).  Columns: ``hyp``, ``ref``/``ref2``/``ref_3``…, optionally
-``system`` and ``seg_id`` (segments then pair by id: :func:`load_corpus`).
-
-:mod:`meteor.io.lines` turns bytes into lines, :mod:`meteor.io.tables` one file into a
-:class:`~meteor.io.tables.SegmentTable`, this module several tables into one
-:class:`Corpus`; :mod:`meteor.io.stream` reads the same formats lazily.  This module is the
-reading API and re-exports what callers need from the other two.
+Bytes (an upload, a file, stdin) in, a :class:`Corpus` out; bad input raises
+:class:`InputError` naming the file, the line and what to do.  Formats, columns and the
+line-break rule (Java's ``BufferedReader.readLine``, as Meteor 1.5 reads its files) are
+those of docs/corpus-ids.md.  :mod:`meteor.io.lines` turns bytes into lines,
+:mod:`meteor.io.tables` one file into a :class:`SegmentTable`, this module several
+tables into one :class:`Corpus` (and re-exports what callers need from the other two);
+:mod:`meteor.io.stream` reads the same formats lazily.
 """
 
 from __future__ import annotations
@@ -148,17 +141,15 @@ class Corpus:
 
     def refs_of(self, system: str | int = 0) -> tuple[tuple[str, ...], ...]:
         """The references of a system's segments, one entry per hypothesis."""
-        k = self._index(system)
-        if not self.coverage:
-            return self.refs
-        return tuple(self.refs[i] for i in self.coverage[k])
+        return self._covered(self.refs, system)
 
     def ids_of(self, system: str | int = 0) -> tuple[str, ...]:
         """The ids of a system's segments, one per hypothesis."""
+        return self._covered(self.ids, system)
+
+    def _covered(self, per_segment: tuple[Any, ...], system: str | int) -> tuple[Any, ...]:
         k = self._index(system)
-        if not self.coverage:
-            return self.ids
-        return tuple(self.ids[i] for i in self.coverage[k])
+        return tuple(per_segment[i] for i in self.coverage[k]) if self.coverage else per_segment
 
 
 # --------------------------------------------------------------------------- several files → Corpus
@@ -174,17 +165,11 @@ def load_corpus(
 ) -> Corpus:
     """Put hypothesis and reference files together into one checked :class:`Corpus`.
 
-    **Pairing.**  When any table carries segment ids (a ``seg_id``/``id`` column),
-    every input is paired **by id**, never by row position: a shuffled, filtered or
-    re-sorted file gives the same per-segment scores.  A plain-text file's ids are
-    its line numbers.  The segments are the ids the references give (in
-    :func:`id_order`); a repeated id within a system or a reference file, a
-    hypothesis id that has no reference ("extra"), and a reference id missing from
-    a separate hypothesis file or from another reference file are errors that name
-    the ids.  A long-form table that carries the references in its rows (such as
-    WMT's DA files) gives each system exactly the segments it has rows for: the
-    systems need not cover the same segments (``Corpus.coverage``).  Without ids
-    anywhere, segments pair by position and every count must agree.
+    When any table carries segment ids (a ``seg_id``/``id`` column), every input is
+    paired by id (a plain-text file's ids are its line numbers; docs/corpus-ids.md),
+    and a long-form table carrying its references gives each system only the segments
+    it has rows for (``Corpus.coverage``).  Without ids, segments pair by position and
+    every count must agree.
 
     Args:
         hyp_files: ``(name, content)`` per hypothesis file.  Plain text gives one
@@ -238,13 +223,8 @@ def load_corpus(
 
 
 def _system_names(hyp_tables: Sequence[SegmentTable]) -> list[list[str]]:
-    """Display names per table and system, made unique (``hyp``, ``hyp-2``…).
-
-    A system whose name an earlier input already has is renamed ``name-2`` (``-3``…),
-    never to a name any input gives (``A`` of a second file is not shown as ``A-2`` when
-    some file has a system ``A-2``: its numbers would be shown under that system's
-    name); each renaming is said (:func:`~meteor.io.lines.notice`).
-    """
+    """Display names per table and system, made unique: a name an earlier input has is
+    shown as ``name-2`` (``-3``…, never a name any input gives), with a notice."""
     given = {name for table in hyp_tables for name, _ in table.systems}
     taken: dict[str, str] = {}
     out: list[list[str]] = []
@@ -293,26 +273,10 @@ def _load_positional(
 ) -> Corpus:
     """No ids anywhere: pair by position; every count must agree."""
     systems: list[tuple[str, tuple[str, ...]]] = []
-    origin: tuple[str, str, str] = ("", "", "")
-    origin_empty = False
-    n: int | None = None
+    counts: list[tuple[int, tuple[str, str, str], bool]] = []  # and whether the last is blank
 
     def check(count: int, where: tuple[str, str, str], last: Sequence[str]) -> None:
-        # A blank last line (one line break too many) is the usual cause: say so.
-        nonlocal n, origin, origin_empty
-        empty = bool(last) and not any(x.strip() for x in last)
-        if n is None:
-            n, origin, origin_empty = count, where, empty
-        elif count != n:
-            note = " (the last one is empty)" if empty else ""
-            origin_note = " (the last one is empty)" if origin_empty else ""
-            raise InputError(
-                f"{describe_source(*where)} has {count:,} segments{note} but "
-                f"{describe_source(*origin)} has {n:,}{origin_note}",
-                "count_mismatch",
-                **_source_params("", where, count, empty),
-                **_source_params("other_", origin, n, origin_empty),
-            )
+        counts.append((count, where, bool(last) and not any(x.strip() for x in last)))
 
     names = _system_names(hyp_tables)
     for table, table_names in zip(hyp_tables, names, strict=True):
@@ -328,8 +292,18 @@ def _load_positional(
         else:
             for _, texts in table.systems:
                 check(len(texts), ("ref_file", table.name, ""), texts[-1:])
-    sources = _ref_sources(hyp_tables, ref_tables)
-    assert n is not None
+    n, origin, origin_empty = counts[0]
+    for count, where, empty in counts[1:]:
+        if count != n:  # a blank last line (one line break too many) is the usual cause: say so
+            note = " (the last one is empty)" if empty else ""
+            origin_note = " (the last one is empty)" if origin_empty else ""
+            raise InputError(
+                f"{describe_source(*where)} has {count:,} segments{note} but "
+                f"{describe_source(*origin)} has {n:,}{origin_note}",
+                "count_mismatch",
+                **_source_params("", where, count, empty),
+                **_source_params("other_", origin, n, origin_empty),
+            )
     if n == 0:  # nothing to score, nothing to bootstrap: say so instead of printing NaN
         raise InputError(
             f"no segments: {describe_source(*origin)} is empty (an empty line is an empty "
@@ -339,6 +313,7 @@ def _load_positional(
             file=origin[1],
             system=origin[2],
         )
+    sources = _ref_sources(hyp_tables, ref_tables)
     merged = tuple(tuple(r for _, _, rs in sources for r in rs[k]) for k in range(n))
     ids = hyp_tables[0].ids if hyp_tables and hyp_tables[0].systems else None
     return Corpus(
@@ -434,17 +409,13 @@ def _load_keyed(hyp_tables: Sequence[SegmentTable], ref_tables: Sequence[Segment
 
 
 def describe_source(role: str, file: str, system: str = "") -> str:
-    """An input named for a message: ``role`` is ``hyp_file`` (``hypothesis file F``),
-    ``system`` (``system 'S' in F``), ``refs_in`` (``the references in F``) or
-    ``ref_file`` (``reference file F``); the ``role``/``file``/``system`` params of the
-    ``count_mismatch`` and ``no_segments`` codes (:data:`meteor.errors.INPUT_CODES`)."""
+    """An input named for a message, from the ``role`` (``hyp_file``, ``system``, ``refs_in``
+    or ``ref_file``), ``file`` and ``system`` params of the ``count_mismatch`` and
+    ``no_segments`` codes (:data:`meteor.errors.INPUT_CODES`)."""
     if role == "system":
         return f"system {system!r} in {file}"
-    if role == "refs_in":
-        return f"the references in {file}"
-    if role == "ref_file":
-        return f"reference file {file}"
-    return f"hypothesis file {file}"
+    what = {"refs_in": "the references in", "ref_file": "reference file"}
+    return f"{what.get(role, 'hypothesis file')} {file}"
 
 
 def _source_params(

@@ -38,9 +38,6 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------------------
-# Java Double.toString
-# ---------------------------------------------------------------------------
 def java_double(x: float) -> str:
     """Format ``x`` as Java's ``Double.toString`` does (JDK 19 and later).
 
@@ -53,15 +50,8 @@ def java_double(x: float) -> str:
       Python's ``repr`` gives); when that has one digit, the closest two-digit
       decimal that reads back is used instead (``4.9E-324``, not ``5.0E-324``).
 
-    JDK 18 and earlier (Meteor 1.5's era) used an older algorithm that, for rare
-    values, printed a longer digit string than necessary (JDK-4511638: ``1.0E23``
-    came out as ``9.999999999999999E22``); both read back to the same double.
-
-    Args:
-        x: any float (ints are converted).
-
-    Returns:
-        The Java rendering.
+    JDK 18 and earlier (Meteor 1.5's era) printed, for rare values, a longer digit
+    string (JDK-4511638: ``1.0E23`` as ``9.999999999999999E22``); both read back the same.
     """
     x = float(x)
     if math.isnan(x):
@@ -102,9 +92,6 @@ def _digits(d: Decimal) -> tuple[str, int]:
     return digits.rstrip("0") or "0", len(digits) - 1 + t.exponent
 
 
-# ---------------------------------------------------------------------------
-# Meteor 1.5 -writeAlignments
-# ---------------------------------------------------------------------------
 ALIGN_HEADER = "Line2Start:Length\tLine1Start:Length\tModule\t\tScore"
 
 
@@ -132,17 +119,9 @@ def alignment_block(result: MeteorResult, number: int, modules: Sequence[Module]
     """
     stage = {m: k for k, m in enumerate(modules)}
     a = result.alignment
+    numbers = (result.precision, result.recall, result.penalty, result.score)
     lines = [
-        "\t".join(
-            [
-                "Alignment",
-                str(number),
-                java_double(result.precision),
-                java_double(result.recall),
-                java_double(result.penalty),
-                java_double(result.score),
-            ]
-        ),
+        "\t".join(["Alignment", str(number), *map(java_double, numbers)]),
         _java_trim(" ".join(t.text for t in a.hyp)),
         _java_trim(" ".join(t.text for t in a.ref)),
         ALIGN_HEADER,
@@ -171,9 +150,6 @@ def write_alignments(results: Iterable[MeteorResult], modules: Sequence[Module])
     return "".join(alignment_block(r, k, modules) for k, r in enumerate(results, start=1))
 
 
-# ---------------------------------------------------------------------------
-# segment records
-# ---------------------------------------------------------------------------
 CSV_COLUMNS: tuple[str, ...] = (
     "system",
     "segment",
@@ -228,13 +204,9 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell that a spreadsheet shows as text, never runs as a formula.
-
-    As OWASP recommends for CSV injection, a text cell that begins with one of
-    :data:`FORMULA_TRIGGERS` gets a leading single quote (``'=1+1``); the CSV writer
-    then quotes it as usual.  Numbers are written as numbers (``repr`` for floats,
-    so a negative number stays a number), ``None`` as an empty cell.
-    """
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula: a text cell
+    starting with one of :data:`FORMULA_TRIGGERS` gets a leading ``'`` (OWASP's advice on
+    CSV injection); floats as ``repr`` (a negative number stays a number), None empty."""
     if value is None:
         return ""
     if isinstance(value, float):
@@ -252,12 +224,9 @@ def segments_csv(
     header: bool = True,
     numbers: Sequence[int] | None = None,
 ) -> str:
-    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN);
-    ``numbers``: the 1-based segment numbers when not 1, 2, 3…
-
-    Text cells are made safe for spreadsheets with :func:`csv_cell` (a hypothesis
-    ``=HYPERLINK(…)`` is written ``'=HYPERLINK(…)``).
-    """
+    """Segment rows as CSV (RFC 4180 quoting, ``\\n`` line ends, empty cell for NaN, text
+    cells through :func:`csv_cell`); ``numbers``: the 1-based segment numbers when not
+    1, 2, 3…"""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
     if header:
@@ -293,9 +262,6 @@ def segments_jsonl(
         yield json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-# ---------------------------------------------------------------------------
-# the JSON report
-# ---------------------------------------------------------------------------
 def report(
     results: Mapping[str, CorpusResult],
     params: Params,
@@ -309,10 +275,8 @@ def report(
 
     Args:
         results: corpus results by system name (in display order).
-        params: the parameters used.
-        preset: the preset name (if any).
-        intervals: bootstrap intervals by system name (``meteor.analysis.significance.CorpusIntervals``).
-        comparisons: paired bootstrap results (``meteor.analysis.significance.PairedBootstrap``).
+        intervals: bootstrap intervals by system name (``CorpusIntervals``).
+        comparisons: paired bootstrap results (``PairedBootstrap``).
         sources: the input file names.
 
     Raises:

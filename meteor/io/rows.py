@@ -1,11 +1,6 @@
-"""A table file's text → rows: TSV (plain or csv-quoted), CSV and JSONL.
-
-Each reader gives ``(line, {column: value})`` rows and names the file and the line in
-every :class:`~meteor.errors.InputError`: :func:`header_row` / :func:`tsv_row` (one
-row against the header), :func:`tsv_quoted` (whether a TSV file carries csv quoting,
-and its rows), :func:`csv_rows`, :func:`jsonl_rows` (one JSON object per line; a key
-given twice is an error).  :mod:`meteor.io.tables` makes a table of the rows;
-:mod:`meteor.io.stream` reads the same rows lazily.
+"""A table file's text → ``(line, {column: value})`` rows: TSV (plain or csv-quoted), CSV
+and JSONL, every :class:`~meteor.errors.InputError` naming the file and the line.
+:mod:`meteor.io.tables` makes a table of the rows; :mod:`meteor.io.stream` reads them lazily.
 """
 
 from __future__ import annotations
@@ -100,12 +95,10 @@ _CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')
 def _tsv_cells(text: str, name: str, limit: int) -> list[tuple[int, list[str]]]:
     """``(line, fields)`` per row of a TSV file.
 
-    Unquoted (each tab separates, each line break ends a row) unless the file carries
-    csv quoting: a field in double quotes with its inner quotes doubled, or rows that
-    are uneven unquoted but even when read with csv's ``excel-tab`` dialect, a quoted
-    field holding the tab or line break.  A file with such a field that does not read
-    as quoted TSV is read unquoted, with a warning; a field that only starts with a
-    quote is text.
+    Unquoted unless the file carries csv quoting: a field in double quotes with its
+    inner quotes doubled, or rows that are uneven unquoted but even with csv's
+    ``excel-tab`` dialect (a quoted field holding the tab or line break).  A quoted
+    field in a file that does not read as quoted TSV: read unquoted, with a warning.
     """
     lines = split_lines(text, name, limit=limit)
     plain = [(k, line.split("\t")) for k, line in enumerate(lines, start=1)]
@@ -119,11 +112,8 @@ def tsv_quoted(
     quoted: Callable[[], Iterable[tuple[int, list[str]]]],
 ) -> bool:
     """Whether a TSV file is read with csv quoting (the rule of :func:`_tsv_cells`).
-
-    ``plain``: its rows split at every tab, read once; ``quoted()``: its rows read with
-    csv's ``excel-tab`` dialect (:func:`csv_rows`), read at most once.  Both may be lazy:
-    the decision holds a row at a time (the streaming reader reads the file again).
-    """
+    ``plain``: its rows split at every tab; ``quoted()``: its rows read with csv's
+    ``excel-tab`` dialect; each read at most once, lazily, a row at a time."""
     width: int | None = None
     quoted_at: int | None = None
     uneven = False
@@ -163,11 +153,8 @@ def _csv_cells(
 def csv_rows(
     lines: Iterable[str], name: str, delimiter: str, what: str, limit: int | None = None
 ) -> Iterator[tuple[int, list[str]]]:
-    """``(first line, fields)`` per row, read lazily with csv's quoting (RFC 4180; ``strict``).
-
-    ``lines``: text read with ``newline=""`` (a file or :class:`io.StringIO`).  Every row
-    must have the first row's width.
-    """
+    """``(first line, fields)`` per row of text read with ``newline=""``, lazily, with csv's
+    quoting (RFC 4180; ``strict``); every row must have the first row's width."""
     csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))
     reader = csv.reader(lines, delimiter=delimiter, strict=True)
     start = 1
@@ -217,11 +204,8 @@ def jsonl_table(text: str, name: str, limit: int) -> tuple[list[str], list[Row]]
 
 
 def jsonl_rows(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Row]:
-    """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily.
-
-    Only the Meteor 1.5 harness's ``{"type": "corpus"}`` summary (no hyp/ref field) is
-    skipped; once the lines are read, an :class:`InputWarning` names the skipped lines.
-    """
+    """``(line, object)`` per segment of a JSONL file's ``(line, text)``, lazily; the Meteor
+    1.5 harness's ``{"type": "corpus"}`` summary is skipped, with an :class:`InputWarning`."""
     skipped: list[int] = []
     for k, line in lines:
         obj = _jsonl_object(line, name, k)

@@ -1,14 +1,9 @@
 """Numeric columns of a corpus table: human scores and metric scores (:func:`read_scores`).
 
-A TSV/CSV/JSONL file the corpus readers take (:func:`meteor.io.tables.read_table`) may
-carry more columns: a human judgement (``human_score``: DA, MQM, HTER…) or a metric
-computed elsewhere (``comet``).  :func:`read_scores` reads named columns of it as
-floats, per system and segment id, with the same rows, system names and ids as the
-corpus reader (a table without ``seg_id`` numbers each system's rows 1, 2, …).
-
-Every cell that is not a finite number (empty, ``NA``, text, JSON ``null``, a missing
-field, ``nan``/``inf``) is reported: :class:`~meteor.errors.InputError` names the file,
-the column, how many and the first lines — none is dropped silently.
+Named columns (``human_score``, ``comet``) of a table the corpus readers take are read as
+floats, per system and segment id, with the corpus reader's rows, names and ids.  Every
+cell that is not a finite number is reported (:class:`~meteor.errors.InputError`: the
+file, the column, how many and the first lines), none dropped silently.
 """
 
 from __future__ import annotations
@@ -38,11 +33,8 @@ ScoreColumns = dict[str, dict[tuple[str, str], float]]
 
 
 def cell_number(value: Any) -> float | None:
-    """The cell as a finite float, or None.
-
-    Text is read by :func:`meteor.params.parse_number`, the library's one parser of
-    written numbers: ``1_0``, full-width ``０.5``, ``nan`` and ``inf`` are not numbers
-    (Python's ``float()`` would take them)."""
+    """The cell as a finite float, or None; text is read by
+    :func:`meteor.params.parse_number` (``1_0``, ``０.5``, ``nan`` are not numbers)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
@@ -76,9 +68,8 @@ def keyed_rows(
     *,
     need_id: bool = True,
 ) -> Iterator[tuple[str, str, int, dict[str, Any]]]:
-    """``(system, segment id, line, row)`` of every row, system by system as the corpus
-    reader keys them: the id column's value, or (no id column) the row's number within
-    its system.
+    """``(system, segment id, line, row)`` of every row, keyed as the corpus reader keys
+    them (no id column: the row's number within its system).
 
     Raises:
         InputError: (``need_id``) a row without the id column's field, as the corpus reader.
@@ -175,11 +166,9 @@ _PAIR_WORSE = ("worse_system", "worse")
 def read_pairs(data: bytes | str, name: str, *, fmt: str | None = None) -> list[Pair]:
     """Pairwise judgements: one row per pair of outputs of the same source segment.
 
-    The columns (case-insensitive): ``seg_id`` (or ``sid``, ``id``, ``segment``),
-    ``better_system`` (or ``better``) and ``worse_system`` (or ``worse``); other
-    columns are ignored.  TSV, CSV or JSONL by extension, or — for WMT's DARR
-    relative-ranking files (``LP DATA SID BETTER WORSE``, space-separated) — a file
-    whose header has neither a tab nor a comma is split on whitespace.  A file with an
+    Columns (any case) ``seg_id``/``sid``/``id``/``segment``, ``better_system``/``better``
+    and ``worse_system``/``worse``; TSV, CSV or JSONL, or (WMT's DARR files, ``LP DATA
+    SID BETTER WORSE``) split on whitespace when the header has no tab or comma.  An
     ``lp`` column must hold one language pair.
 
     Raises:

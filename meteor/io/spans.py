@@ -1,17 +1,16 @@
 """Human error annotations of the hypotheses, by character offsets (:func:`read_spans`).
 
-The three formats (``mqm``: WMT's MQM ``.tsv`` with ``<v>…</v>`` marks, read unquoted as
-google/wmt-mqm-human-evaluation publishes them; ``qe``: WMT QE word-level ``.tags``; ``jsonl``:
-one span per line, the shape xCOMET-style spans and GEMBA-MQM outputs convert to) are those
-of docs/spans.md.  Offsets are always those of the hypothesis as the segments table gives
-it: the raters' text is never tokenised.  Rows that do not fit their hypothesis are skipped
-with a notice (:class:`SkippedRow`, in :attr:`SpanSet.notices`); rows of a (system, seg_id) the table lacks are
-counted (:attr:`SpanSet.unjoined`); a file that cannot be read as a whole raises
-:class:`~meteor.errors.InputError` naming the file and the line.
+The formats (``mqm``: WMT's MQM ``.tsv`` with ``<v>…</v>`` marks, as
+google/wmt-mqm-human-evaluation publishes them; ``qe``: WMT QE word-level ``.tags``;
+``jsonl``: one span per line) are those of docs/spans.md.  Offsets are those of the
+hypothesis as the segments table gives it: the raters' text is never tokenised.  Rows
+that do not fit their hypothesis are skipped with a notice (:class:`SkippedRow`); rows of
+a (system, seg_id) the table lacks are counted (:attr:`SpanSet.unjoined`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -47,8 +46,7 @@ __all__ = [
 SpanFormat = Literal["mqm", "qe", "jsonl"]
 #: The annotation formats :func:`read_spans` reads.
 SPAN_FORMATS: tuple[SpanFormat, ...] = ("mqm", "qe", "jsonl")
-#: The columns an MQM file must have (``doc``, ``doc_id``, ``source`` and ``comment`` may
-#: be there too and are not read).
+#: The columns an MQM file must have (others are not read).
 MQM_COLUMNS = ("system", "seg_id", "rater", "target", "category", "severity")
 #: Severities (lower-cased) → rank: 0 marks no error, 1 and more an error ("Minor or
 #: worse").  ``BAD`` is a QE tag (no severity given): ranked as Minor.
@@ -68,9 +66,7 @@ QE_CATEGORIES = ("BAD word", "BAD gap")
 #: Per-row notices kept in full; the rest are counted.
 MAX_NOTICES = 20
 
-#: Why a row was skipped: its ``<v>`` marks do not pair up (nested, a ``</v>`` that closes
-#: nothing, a ``<v>`` never closed, an empty mark), its text is not the hypothesis (MQM
-#: target without marks; QE ``.mt`` line).
+#: Why a row was skipped: its ``<v>`` marks do not pair up, or its text is not the hypothesis.
 SkipReason = Literal[
     "mark_nested",
     "mark_unopened",
@@ -392,9 +388,8 @@ def _read_mqm(b: _Builder, name: str, text: str) -> None:
             b.notice(SkippedRow(name, k, exc.reason))
             continue
         if plain != hyp:
-            at = next((i for i, (x, y) in enumerate(zip(plain, hyp, strict=False)) if x != y), None)
-            at = min(len(plain), len(hyp)) if at is None else at
-            b.notice(SkippedRow(name, k, "not_hypothesis", key[0], key[1], at + 1))
+            at = len(os.path.commonprefix([plain, hyp])) + 1  # the first character that differs
+            b.notice(SkippedRow(name, k, "not_hypothesis", key[0], key[1], at))
             continue
         rater = row["rater"]
         b.add(key, rater)
@@ -544,7 +539,7 @@ def read_spans(
     hyps: Mapping[tuple[str, str], str] | Corpus,
     fmt: str | None = None,
 ) -> SpanSet:
-    """Read annotation files (module docstring) against the hypotheses they annotate.
+    """Read annotation files against the hypotheses they annotate.
 
     Args:
         files: ``(name, content)`` per file (an MQM or JSONL file may be given in parts;
@@ -571,9 +566,9 @@ def read_spans(
 
 
 def span_strings(annotation: Annotation) -> list[str]:
-    """The annotation's spans and omissions as short strings, ``start,end,severity,rater,
-    category`` (an omission: ``-,-,severity,rater,category``), the form a link carries
-    (the app's Inspect URL, ``?spans=…``); :func:`annotation_from_strings` reads them back."""
+    """The annotation's spans and omissions as ``start,end,severity,rater,category`` strings
+    (an omission: ``-,-,…``), the form the app's Inspect URL carries; read back by
+    :func:`annotation_from_strings`."""
     out = [f"{s.start},{s.end},{s.severity},{s.rater},{s.category}" for s in annotation.spans]
     out += [f"-,-,{o.severity},{o.rater},{o.category}" for o in annotation.omissions]
     return out

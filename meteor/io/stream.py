@@ -1,18 +1,12 @@
-"""Streaming reading: the formats and rules of :mod:`meteor.io.read`, lazily, in constant memory.
+"""Segments read lazily from files of any size, for ``meteor stream``.
 
-:func:`iter_segments` yields ``(hypothesis, references)`` per segment from files of any
-size; :func:`check_files` reads them once beforehand (segment counts, bad lines, segment
-lengths), so that a long run never stops half-way on its input.  Both are built on the
-row-level functions of the corpus reader (:mod:`meteor.io.lines`: the line-break rule,
-UTF-8 and the byte-order mark; :mod:`meteor.io.tables`: JSONL objects and their
-``{"type": "corpus"}`` summary, TSV quoting as pandas writes it, CSV, columns, system
-names), so every rule and message is the one of :func:`~meteor.io.read.load_corpus`.
-
-What only the streaming reader does: one system per file (a second ``system`` value is
-an error), segments paired by position (a ``seg_id`` column is not used for pairing), no
-limit on the size or the number of segments.  A text or JSONL file is read once, a line
-at a time; a TSV file is read up to three times (the quoting rule looks at every row
-before the first is used), a row at a time.
+:func:`iter_segments` yields ``(hypothesis, references)`` per segment; :func:`check_files`
+reads the files once beforehand (counts, bad lines, lengths), so that a long run never
+stops half-way on its input.  Both use the row-level readers of :mod:`meteor.io.lines`,
+:mod:`meteor.io.rows` and :mod:`meteor.io.tables`, so every rule and message is that of
+:func:`~meteor.io.read.load_corpus`, except: one system per file, segments paired by
+position (``seg_id`` is not used), no limit on size or segments.  A TSV file is read up
+to three times (the quoting rule looks at every row first), the others once.
 """
 
 from __future__ import annotations
@@ -107,13 +101,10 @@ def iter_file(
 ) -> Iterator[tuple[int, str | None, tuple[str, ...]]]:
     """``(line, hypothesis, references)`` per segment of one file, read lazily.
 
-    ``role``: what the file must give (``hyp``: the hypothesis is never None; ``ref`` or
-    ``both``: at least one reference per segment).  A text file's lines are hypotheses
-    for ``hyp`` and ``both``, references for ``ref``.  A table given as references with a
-    hypothesis column but no reference column gives that column (as
-    :func:`~meteor.io.read.load_corpus`).  ``keep_bom``: a text file's byte-order mark
-    stays in segment 1 (as the Meteor 1.5 jar reads it).  ``max_chars``: most characters
-    per text.
+    ``role``: what the file must give (``hyp``: the hypothesis; ``ref`` or ``both``: at
+    least one reference per segment; a table given as references without a reference
+    column gives its hypothesis column, as :func:`~meteor.io.read.load_corpus`).
+    ``keep_bom``: as the Meteor 1.5 jar reads it.  ``max_chars``: most characters per text.
 
     Raises:
         InputError: naming the file, the line and what is wrong.
@@ -236,11 +227,9 @@ def _check_table(
 
 
 def _line_limit(max_chars: int | None, kind: str) -> dict[str, Any]:
-    """:func:`~meteor.io.lines.iter_lines`' bound on a line's bytes, so that a huge line is
-    refused without being read to its end: with ``max_chars``, a plain-text line (one
-    segment) of more than 4 bytes per character allowed (UTF-8's most), a table's row of
-    more than :data:`~meteor.io.lines.MAX_BYTES` (the most ``meteor score`` reads of a
-    whole file)."""
+    """:func:`~meteor.io.lines.iter_lines`' bound on a line's bytes (with ``max_chars``), so a
+    huge line is refused unread: a text line over 4 bytes (UTF-8's most) per character
+    allowed, a table row over :data:`~meteor.io.lines.MAX_BYTES`."""
     if max_chars is None:
         return {}
     if kind == "text":
@@ -290,12 +279,8 @@ def iter_segments(
     keep_bom: bool = False,
     max_chars: int | None = None,
 ) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """``(hypothesis, references)`` per segment, read lazily from files of any size.
-
-    Formats and rules as :func:`~meteor.io.read.load_corpus` (see the module docstring
-    for what differs), one system per file.  With no ``refs``, the hypothesis file must
-    hold the references too (a ``ref`` column).  Several reference files give several
-    references per segment, in the order given.
+    """``(hypothesis, references)`` per segment, read lazily from files of any size.  With
+    no ``refs``, the hypothesis file must hold the references too (a ``ref`` column).
 
     Raises:
         InputError: a bad line (named), or files whose segment counts differ.
@@ -328,12 +313,8 @@ def check_files(
     keep_bom: bool = False,
     max_chars: int | None = None,
 ) -> int:
-    """Read every file once, before any scoring; the number of segments.
-
-    Every line is checked as :func:`iter_segments` will read it (so a run never stops
-    half-way on its input), each file on its own, in constant memory: every file must
-    have as many segments as the hypothesis file (a count names an empty last segment,
-    the usual stray blank line at the end), and no text more than ``max_chars``.
+    """Read every file once, in constant memory, as :func:`iter_segments` will; the number
+    of segments (the same in every file; a message names an empty last segment).
 
     Raises:
         InputError: naming the file (and the line) and what is wrong, or no segments

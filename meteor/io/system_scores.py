@@ -1,10 +1,8 @@
 """Official human system scores (a WMT ``sys`` file): :func:`read_system_scores`.
 
-The WMT metrics tasks correlate a metric's system scores with the *official* human
-system scores (WMT21's ``ad-sys-ranking-*.csv``, mt-metrics-eval's ``*.sys.score``
-files), not with the mean of the judged segments.  This reads such a table: a
-``system`` column and one or more score columns (TSV, CSV or JSONL, one row per
-system); the score column is named, or the first column whose cells are numbers.
+The WMT metrics tasks correlate a metric's system scores with the official human system
+scores (WMT21's ``ad-sys-ranking-*.csv``, mt-metrics-eval's ``*.sys.score``): a table with
+a ``system`` column and score columns, one row per system.
 """
 
 from __future__ import annotations

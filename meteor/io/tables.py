@@ -1,11 +1,9 @@
 """One file → :class:`SegmentTable`: plain text, TSV, CSV and JSONL (:func:`read_table`).
 
-The formats and columns are those of :mod:`meteor.io.read`; TSV is read unquoted
-(``csv.QUOTE_NONE``, as the WMT and compare-mt files are) unless the file carries csv
-quoting as pandas' ``to_csv(sep="\\t")`` writes it (``meteor.io.rows._tsv_cells`` states
-the rule).  A table with a ``seg_id`` column is *keyed*: its segments pair by id.  A system
-name holding a control character, and every bad row, is an
-:class:`~meteor.errors.InputError` naming the file and the line.
+The formats and columns are those of :mod:`meteor.io.read`; TSV is read unquoted (as the
+WMT and compare-mt files are) unless the file carries csv quoting
+(``meteor.io.rows._tsv_cells`` states the rule).  A table with a ``seg_id`` column is
+*keyed*: its segments pair by id.
 """
 
 from __future__ import annotations
@@ -93,8 +91,7 @@ def read_table(
             return SegmentTable(name, (), tuple((ln,) for ln in lines), ids)
         check_system_name(stem(name), name, None)
         return SegmentTable(name, ((stem(name), tuple(lines)),), None, ids)
-    # A long-form table holds several systems: cap the raw rows generously here and
-    # the segments per system below.
+    # a long-form table holds several systems: the segments per system are capped below
     header, rows = table_rows(data, name, kind, limit * _MAX_SYSTEMS + 1)
     hyp_col, ref_cols, sys_col, id_col = columns(header)
     if hyp_col is None and not ref_cols:
