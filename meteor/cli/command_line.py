@@ -101,9 +101,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] not in (*COMMANDS, "-h", "--help", "--version"):
         if not args_list[0].startswith("-"):  # a misspelt command, not score's file
             return _fail(
-                f"unknown command {args_list[0]!r}; choose one of score, presets, explain, "
-                "reconcile, correlate, report, tune, stream (or give score's options: "
-                "meteor --hyp FILE …)"
+                f"unknown command {args_list[0]!r}; choose one of {', '.join(COMMANDS)} "
+                "(or give score's options: meteor --hyp FILE …)"
             )
         args_list.insert(0, "score")  # `python -m meteor --hyp …` means score
     if args_list and args_list[0] == "stream":

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from meteor.cli.command_line import main
+from meteor.cli.command_line import COMMANDS, main
 from meteor.cli.files import visible
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -252,6 +252,7 @@ def test_an_unknown_command_is_named(capsys: pytest.CaptureFixture[str], word: s
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "unknown command" in err, err
     assert not RAW_CONTROL.search(err)
+    assert all(f" {c}," in err or f" {c} " in err for c in COMMANDS), err  # spans too
 
 
 def test_options_alone_still_mean_score(
