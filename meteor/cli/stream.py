@@ -35,12 +35,12 @@ from meteor.cli.files import (
     mark_inputs,
     one_line,
     one_line_warnings,
+    progress_bar,
     writes_stdout,
 )
 from meteor.cli.output import score_lines
 from meteor.errors import ClusterError, InputError, ParamError, ResourceError
 from meteor.io.lines import InputWarning, detect_format
-from meteor.io.progress import ProgressBar
 from meteor.metric import Meteor, jar_text
 from meteor.runners.cluster.client import DEFAULT_TIMEOUT, connect
 from meteor.runners.cluster.inputs import check_files, iter_segments
@@ -154,10 +154,9 @@ def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
             with p.open("rb") as fh:
                 if has_bom(fh.read(3)):
                     print(f"meteor: note: {bom_notice(p.name, kept=True)}", file=sys.stderr)
-    bar = ProgressBar(sys.stderr, hyp.name) if args.progress or sys.stderr.isatty() else None
     totals = StreamTotals(meteor)
     jsonl = atomic_output(args.jsonl, flag="--jsonl") if args.jsonl else nullcontext(None)
-    with jsonl as out_file, warnings.catch_warnings():
+    with progress_bar(args, hyp.name) as bar, jsonl as out_file, warnings.catch_warnings():
         warnings.simplefilter("ignore", InputWarning)  # said once, by check_files
         with connect(args.dask, timeout=args.dask_timeout, quiet=True) as client:
             segments = iter_segments(hyp, args.ref, fmt=args.input_format, keep_bom=keep_bom)
@@ -173,8 +172,6 @@ def _run(args: argparse.Namespace, meteor: Meteor) -> StreamSummary:
                 line = totals.add_line(s)
                 if out_file is not None:
                     out_file.write(line)
-    if bar:
-        bar.close()
     return totals.summary()
 
 

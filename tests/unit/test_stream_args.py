@@ -6,6 +6,7 @@ Only the last test starts a cluster (a real ``LocalCluster`` of one worker proce
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -143,3 +144,33 @@ def test_stream_preset_file_and_local_workers_capped(pair: list[str], tmp_path: 
     assert stream.returncode == 0, stream.stderr
     assert stream.stdout == score.stdout and "preset:half@" in stream.stdout
     assert "--dask local:256 asks for 256 worker processes, more than the" in stream.stderr
+
+
+@pytest.mark.parametrize("command", ["stream", "score"])
+def test_an_error_mid_run_starts_its_own_line_after_the_progress_bar(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    pair: list[str],
+    command: str,
+) -> None:
+    """``--progress`` and a failure part-way: the bar is closed (its line ended) before the
+    one error line, for stream as for score."""
+    import meteor.cli.failures as score_cli
+    import meteor.cli.stream as stream_cli
+
+    def failing(*args: object, progress: object = None, **kwargs: object) -> object:
+        assert callable(progress)
+        progress(0.5, "scored 1 of 2 segments")
+        raise OSError("disk gone")
+
+    extra = []
+    if command == "stream":
+        monkeypatch.setattr(stream_cli, "score_stream_lines", failing)
+        monkeypatch.setattr(stream_cli, "connect", lambda *a, **k: contextlib.nullcontext())
+        extra = ["--dask", "local:1"]  # no cluster starts: connect is replaced
+    else:
+        monkeypatch.setattr(score_cli, "score_corpus", failing)
+    assert main([command, *pair, *extra, "--progress"]) == 2
+    err = capsys.readouterr().err
+    bar, error = err.rsplit("\n", 2)[-3:-1]
+    assert "50%" in bar and error.startswith("meteor: error: ") and "disk gone" in error, err
