@@ -233,8 +233,11 @@ def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
 def run_load_phases(
     args: argparse.Namespace,
     run_phase: Callable[[int, argparse.Namespace], Awaitable[dict[str, Any]]],
-) -> list[dict[str, Any]]:
-    """One phase per ``--sessions`` value, each printed as JSON; written to ``--json`` too."""
+    head: str,
+    cells: Callable[[dict[str, Any]], str],
+) -> None:
+    """One phase per ``--sessions`` value, each printed as JSON (and written to ``--json``);
+    then a table: the columns ``head`` (after "sessions"), a row of ``cells`` per phase."""
     rows = []
     for n in args.sessions:
         print(f"-- {n} session(s), load average {loadavg()}", flush=True)
@@ -243,8 +246,10 @@ def run_load_phases(
         print(json.dumps(row, indent=1), flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
-    print()
-    return rows
+    print(f"\n\n| sessions | {head} |")
+    print("|---" * (head.count("|") + 2) + "|")  # "sessions" and head's columns
+    for r in rows:
+        print(f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} | {cells(r)} |")
 
 
 async def guarded(job: Awaitable[None], out: dict[str, Any]) -> None:
