@@ -81,7 +81,7 @@ def main() -> None:
         print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
-        hyp_file, ref_file = write_pairs(OUT, hyps, refs)
+        hyp_file, ref_file = write_pairs(OUT, zip(hyps, refs, strict=True))
         cmd = [
             sys.executable, "-m", "meteor", "score", "--preset", args.preset,
             "--hyp", str(hyp_file), "--ref", str(ref_file),

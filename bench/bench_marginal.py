@@ -3,36 +3,25 @@
     python bench/bench_marginal.py [--n 4000] [--repeats 3] [--skip-java] [--skip-nltk]
                                    [--presets meteor-1.5 nltk] [--no-table]
 
-Reproduces the table of issue 17.  Data: distinct real (hypothesis, reference) pairs of the
-Meteor 1.5 expected-value files in ``../shared/data`` (WMT21 ru-en, newstest2009 cs-en, TED
-sk-en), read by path; the first ``N`` and the first ``2N`` are written to temporary files.
-Every tool runs cold in its own process, one process each (ours with ``--workers 1``),
-``--repeats`` times on ``N`` and on ``2N`` segments, interleaved; with the medians
-``t(N)`` and ``t(2N)``:
+Data: distinct real (hypothesis, reference) pairs of the Meteor 1.5 expected-value files in
+``../shared/data`` (WMT21 ru-en, newstest2009 cs-en, TED sk-en).  Every tool runs cold in its
+own process (ours with ``--workers 1``), ``--repeats`` times on the first ``N`` and ``2N``
+pairs, interleaved; with the medians ``t(N)`` and ``t(2N)``:
 
     marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
 
-so start-up cancels out of the marginal cost.  A checkout with its own in-place build of
-``./native`` runs with it (:func:`python_path`), any other with the installed ``meteor_native``.  Wall time and CPU time (user + system of the
-child, from ``wait4``) are both reported: the machine may be shared, and CPU time is the
-steadier of the two (Java's CPU time includes its JIT and GC threads).
+Wall and CPU time (user + system of the child, from ``wait4``; the steadier on a shared
+machine, Java's including its JIT and GC threads) are reported, and each tool's peak RSS
+(``ru_maxrss``) at N and 2N (target ≤ 350 MB for ``meteor-1.5``).  A checkout with its own
+in-place build of ``./native`` runs with it (:func:`common.checkout_env`).  Java runs only
+when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar (a dev tool).
 
-Java runs only when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar
-into ``~/.cache/meteor15/meteor-1.5/`` (a dev tool; never part of the product).
-
-After the table (``--no-table`` skips it), in this process: one warm pair with the full
-record (p50 and p95 over real segments, target ≤ 2 ms at p50), start-up with a warm cache
-per preset (a fresh process: import, build the scorer, score one pair; target ≤ 1 s), and
-the long natural document (the first 120 WMT21 ru-en segments joined, ~2,300 words; the
-jar gives 0.35484; target ≤ 1 s).  The table's last column is each tool's peak RSS (the
-kernel's, of its largest process) at N and 2N; target ≤ 350 MB for ``meteor-1.5``.
-
-``--workers-memory 1 2 3 4`` also runs ``meteor score --workers K`` on the 2N segments (for
-``K`` above the CPUs, which the CLI caps, the library's ``score_corpus(workers=K)``) and
-samples the whole process tree every 20 ms (``common.tree_memory``): the peak of
-its summed PSS (pages shared by the forked workers divided among them: the memory-mapped
-paraphrase index, the tables inherited from the parent) per K, and what each worker more
-adds to it (target ≤ +50 MB a worker).
+Then, in this process: one warm pair with the full record (p50 and p95, target ≤ 2 ms at
+p50), start-up with a warm cache per preset (a fresh process: import, scorer, one pair;
+target ≤ 1 s), and the long natural document (the first 120 WMT21 ru-en segments joined;
+the jar gives 0.35484; target ≤ 1 s).  ``--workers-memory 1 2 3 4`` also samples the
+process tree of ``meteor score --workers K`` on the 2N segments (:func:`workers_memory`):
+the peak of its summed PSS per K, and what each worker more adds (target ≤ +50 MB).
 """
 
 from __future__ import annotations
@@ -44,9 +33,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from common import JAR, ROOT, SHARED, beam_search, jar_pairs, python_path, run_cold
+from common import (
+    JAR,
+    ROOT,
+    SHARED,
+    beam_search,
+    checkout_env,
+    jar_command,
+    jar_pairs,
+    java,
+    run_cold,
+    write_pairs,
+)
 
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
@@ -92,54 +93,31 @@ def load_pairs() -> list[tuple[str, str]]:
     return out
 
 
-def timed(cmd: list[str], **kw: object) -> tuple[float, float, str, float]:
-    """(wall s, child CPU s, stdout, peak RSS MB) of one cold run; output to files, not
-    pipes.  The peak is the kernel's ``ru_maxrss`` of the child (its largest process)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, stdout, usage.ru_maxrss / 1024
+#: A tool's command line, given its hypothesis and reference files.
+Command = Callable[[str, str], list[str]]
 
 
-def _nltk_command(script: str) -> object:
-    return lambda h, r: [sys.executable, "-c", script, h, r]
+def tools(args: argparse.Namespace) -> list[tuple[str, Command, Path]]:
+    """(label, command, directory to run in) of each tool to time."""
+    out: list[tuple[str, Command, Path]] = []
+    with_java = java(args.skip_java)
+    nltk = NLTK_SCRIPT.format(root=str(ROOT))
 
-
-def tools(args: argparse.Namespace) -> list[tuple[str, object, Path]]:
-    """(label, command factory (hyp file, ref file) -> argv, directory to run in)."""
-    out: list[tuple[str, object, Path]] = []
-    java = not args.skip_java and JAR.is_file()
-    if not args.skip_java and not JAR.is_file():
-        print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
-
-    def ours(preset: str) -> object:
+    def ours(preset: str) -> Command:
         return lambda h, r: [
             *(sys.executable, "-m", "meteor", "score", "--preset", preset),
             *("--workers", "1", "--hyp", h, "--ref", r, "--format", "json"),
         ]
 
-    def jar(extra: list[str]) -> object:
-        return lambda h, r: [
-            *("java", "-Xmx2G", "-jar", str(JAR), h, r, "-l", "en", "-norm", "-q"),
-            *extra,
-        ]
-
     for preset in args.presets:
-        if preset == "meteor-1.5" and java:
-            out.append(("Java Meteor 1.5 -l en -norm", jar([]), JAR.parent))
-        if preset == "meteor-1.5-paper2005" and java:
-            out.append(("Java, 2005 modules", jar(PAPER2005_FLAGS), JAR.parent))
+        if preset == "meteor-1.5" and with_java:
+            out.append(("Java Meteor 1.5 -l en -norm", jar_command, JAR.parent))
+        if preset == "meteor-1.5-paper2005" and with_java:
+            out.append(
+                ("Java, 2005 modules", lambda h, r: jar_command(h, r, *PAPER2005_FLAGS), JAR.parent)
+            )
         if preset == "nltk" and not args.skip_nltk:
-            script = NLTK_SCRIPT.format(root=str(ROOT))
-            out.append(("NLTK meteor_score", _nltk_command(script), ROOT))
+            out.append(("NLTK meteor_score", lambda h, r: [sys.executable, "-c", nltk, h, r], ROOT))
         if args.baseline:
             out.append((f"before: {preset}, one process", ours(preset), Path(args.baseline)))
         out.append((f"ours {preset}, one process", ours(preset), ROOT))
@@ -168,20 +146,17 @@ def per_repeat_ratios(
 def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     n = args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-marginal-"))
-    files = {}
-    for size in (n, 2 * n):
-        h, r = tmp / f"hyp{size}.txt", tmp / f"ref{size}.txt"
-        h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
-        r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-        files[size] = (str(h), str(r))
+    files = {
+        size: tuple(map(str, write_pairs(tmp / str(size), pairs[:size]))) for size in (n, 2 * n)
+    }
     todo = tools(args)
     times: dict[tuple[str, int], list[tuple[float, float]]] = {}
     peaks: dict[tuple[str, int], list[float]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
-            env = dict(os.environ, PYTHONPATH=python_path(cwd))
             for size in (n, 2 * n):
-                wall, cpu, _, rss = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
+                run = run_cold(make(*files[size]), sample=False, env=checkout_env(cwd), cwd=cwd)
+                wall, cpu, rss = run.wall, run.cpu, run.maxrss_mb
                 times.setdefault((label, size), []).append((wall, cpu))
                 peaks.setdefault((label, size), []).append(rss)
                 print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
@@ -286,9 +261,9 @@ def startup(args: argparse.Namespace) -> None:
             runs, cpus = [], []
             for _ in range(3):
                 script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
-                _, cpu_s, out, _ = timed([exe, "-c", script])
-                runs.append(float(out.strip()))
-                cpus.append(cpu_s)
+                run = run_cold([exe, "-c", script], sample=False)
+                runs.append(float(run.stdout.strip()))
+                cpus.append(run.cpu)
             print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
                   f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
 
@@ -313,10 +288,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
     """
     size = 2 * args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-workers-"))
-    h, r = tmp / "hyp.txt", tmp / "ref.txt"
-    h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
-    r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
+    h, r = write_pairs(tmp, pairs[:size])
     print(f"\nmeteor-1.5 on {size:,} segments, whole process tree (peak of summed PSS / RSS):")
     before = None
     cpus = len(os.sched_getaffinity(0))
@@ -329,10 +301,12 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
             script = WORKERS_SCRIPT.format(root=str(ROOT))
             cmd = [sys.executable, "-c", script, str(h), str(r), str(k)]
             label = f"score_corpus(workers={k}) (> {cpus} CPUs)"
-        wall, _cpu, pss, rss, _out = run_cold(cmd, env=env, cwd=ROOT)
-        more = f"; {pss - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
-        print(f"  {label}: {pss:.0f} MB PSS, {rss:.0f} MB RSS, {wall:.1f} s{more}")
-        before = (k, pss)
+        run = run_cold(cmd, env=checkout_env(ROOT), cwd=ROOT)
+        more = f"; {run.pss_mb - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
+        print(
+            f"  {label}: {run.pss_mb:.0f} MB PSS, {run.rss_mb:.0f} MB RSS, {run.wall:.1f} s{more}"
+        )
+        before = (k, run.pss_mb)
 
 
 def main() -> None:

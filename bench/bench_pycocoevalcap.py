@@ -50,11 +50,11 @@ def main() -> None:
             ("pycocoevalcap 1.2 + jar", "pycocoevalcap.meteor.meteor"),
         ):
             code = SCRIPT.format(root=str(ROOT), module=module, path=str(path))
-            wall, cpu, pss, rss, out = run_cold([sys.executable, "-c", code])
-            results[name] = json.loads(out)
+            run = run_cold([sys.executable, "-c", code])
+            results[name] = json.loads(run.stdout)
             print(
-                f"{name:36s} wall {wall:6.1f} s  CPU {cpu:6.1f} s  peak PSS {pss:7.0f} MB  peak RSS {rss:7.0f} MB"
-                f"  corpus {results[name]['score']!r}"
+                f"{name:36s} wall {run.wall:6.1f} s  CPU {run.cpu:6.1f} s  peak PSS "
+                f"{run.pss_mb:7.0f} MB  peak RSS {run.rss_mb:7.0f} MB  corpus {results[name]['score']!r}"
             )
     ours, real = results.values()
     same = sum(a == b for a, b in zip(ours["scores"], real["scores"], strict=True))

@@ -90,8 +90,8 @@ def main() -> None:
                      "--format", "json"]  # fmt: skip
         t_score, t_spans = [], []
         for _ in range(a.repeats):
-            t_score.append(run_cold(score_cmd, cwd=ROOT)[:2])
-            t_spans.append(run_cold(spans_cmd, cwd=ROOT)[:2])
+            t_score.append(run_cold(score_cmd, cwd=ROOT))
+            t_spans.append(run_cold(spans_cmd, cwd=ROOT))
         print(f"{n:,} annotated segments, 3 settings, {a.bootstrap} resamples, workers {a.workers}")
         for k, what in enumerate(("wall", "CPU")):
             s = statistics.median(t[k] for t in t_score)
