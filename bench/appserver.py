@@ -1,11 +1,5 @@
-"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server, its memory, pairs.
-
-``app_server`` starts ``streamlit run app.py`` on a free port of 127.0.0.1 (as
-tests/_browser.py does) and waits for ``/_stcore/health``; ``RssSampler`` records
-the peak resident memory of the server and its child processes; ``wmt_pairs``
-reads real (hyp, ref) pairs from ``../shared/data/wmt21_ru-en_da/all_outputs.tsv``
-(by path, never copied).  Only 127.0.0.1; every wait is bounded.
-"""
+"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server (127.0.0.1 only),
+its memory, real pairs, and the load phases.  Every wait is bounded."""
 
 from __future__ import annotations
 

@@ -4,21 +4,14 @@
     python bench/bench_clicks.py --cold          # also the first load with an empty cache dir
     python bench/bench_clicks.py --app-dir ../old-checkout   # the same on another checkout
 
-Each action is timed from the user's input (key press, option chosen) until the page
-shows the library's answer:
-
-* first load: ``/`` opened until the score card shows the first example's score; with
-  ``--cold`` a fresh server with an empty ``METEOR_CACHE_DIR`` (the paraphrase index
-  is built) -- and whether a progress bar was visible meanwhile;
-* typed pair: a new hypothesis (a real WMT21 ru→en segment) typed, Ctrl+Enter, until
-  the score ``meteor.score`` gives for the pair is shown;
-* preset switch: a preset chosen in the sidebar until the signature names it and the
-  score card shows that preset's score (first visit of the preset, then a return to it);
-* corpus row: on Corpus with the demo corpus, a segment number typed in "Open segment
-  number" until that segment's heading and link view are shown.
-
-Prints each sample, the median per action and the load average.  Debian's Chromium,
-127.0.0.1 only, every wait bounded.
+Each action is timed from the user's input until the page shows the library's answer: the
+first load (until the first example's score shows; with ``--cold`` on a fresh server with an
+empty ``METEOR_CACHE_DIR``, and whether a progress bar showed meanwhile); a typed pair (a
+real WMT21 ru→en hypothesis, Ctrl+Enter, until ``meteor.score``'s score shows); a preset
+switch (until the signature names it and its score shows; first visit, then returns); a
+corpus row (on the demo corpus, a number typed in "Open segment number" until that
+segment's heading and link view show).  Prints each sample, the median per action and the
+load average.  Debian's Chromium, 127.0.0.1 only, every wait bounded.
 """
 
 from __future__ import annotations

@@ -4,13 +4,11 @@
     python bench/bench_corpus.py --preset meteor-1.5  # the default (paraphrase table)
     python bench/bench_corpus.py --n 2000 --workers 1 2 --skip-cli
 
-Data: ``../shared/data/wmt21_ru-en_da/all_outputs.tsv`` (10 WMT21 ru→en systems
-and a human reference, 1,000 segments each), read by path, never copied; the first
-``--n`` rows are scored as one corpus of (hyp, ref) pairs.  Reports wall time,
-segments per second and peak memory (this process's peak RSS, and the largest
-worker's), then the bootstrap (1,000 resamples) and the CLI end to end
-(``python -m meteor score … --jsonl … --align-out …``) in a subprocess.
-Temporary files go to ``bench/out/`` (git-ignored).
+Data: the first ``--n`` rows of ``../shared/data/wmt21_ru-en_da/all_outputs.tsv`` (10 WMT21
+ru→en systems and a human reference, 1,000 segments each) as one corpus.  Reports wall time,
+segments per second and peak RSS (this process's, the largest worker's), then the bootstrap
+and the CLI end to end (``python -m meteor score … --jsonl … --align-out …``).  Temporary
+files go to ``bench/out/`` (git-ignored).
 """
 
 from __future__ import annotations

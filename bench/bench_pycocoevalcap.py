@@ -2,15 +2,11 @@
 
     python bench/bench_pycocoevalcap.py [--items N]
 
-Input: caption-like items with five references each, built from WMT21 ru→en
-(``tests/parity/test_compat_pycocoevalcap.py::caption_items``: one system's output as the
-caption, the two human translations and three other systems' outputs as references).
-Each implementation runs cold in its own process (``Meteor().compute_score(gts, res)``
-from import to result); wall time and the peak memory of the process tree (the
-JVM included) are printed, with the corpus scores and how many image scores are
-identical.  CPU is user + system time of the process tree (children that were
-waited for; the JVM is, when pycocoevalcap's scorer is collected).  The real one
-needs ``java``.
+Input: caption-like items with five references each, from WMT21 ru→en
+(``tests/parity/test_compat_pycocoevalcap.py::caption_items``).  Each implementation runs
+cold in its own process (``Meteor().compute_score(gts, res)`` from import to result); wall
+and CPU time and the peak memory of the process tree (the JVM included) are printed, with
+the corpus scores and how many image scores are identical.  The real one needs ``java``.
 """
 
 from __future__ import annotations

@@ -3,16 +3,12 @@ a refactoring.
 
     python bench/records_digest.py [--data DIR] [--segments 200] > digest.txt
 
-Prints one line per preset: the md5 of every segment's full record (``to_dict()`` with the
-candidates, or the error a segment raised) and the corpus score with its signature (and
-``CORPUS PATH DIFFERS`` when ``corpus_score``'s records, made without candidates, are not the
-segments' own); then
-the md5 of ``meteor report --format json`` on a 3-system slice, and of the records the
-analysis functions return (``correlate``, ``tune``, ``reconcile``) on small slices.  Two runs
-on trees that compute the same numbers print identical lines.
-
-English presets score ``wmt21_ru-en_da``, the Russian ones ``wmt21_ted_en-ru_mqm``, German
-and French ``wmt22_multi`` (``fr-de.tsv``, ``de-fr.tsv``); the first ``--segments`` rows each.
+Prints one line per preset (on the first ``--segments`` rows of :data:`SETS` for its
+language): the md5 of every segment's full record (``to_dict()`` with the candidates, or the
+error it raised) and the corpus score with its signature (and ``CORPUS PATH DIFFERS`` when
+``corpus_score``'s records are not the segments' own); then the md5 of ``meteor report
+--format json`` on a 3-system slice, and of ``correlate``, ``tune`` and ``reconcile``'s JSON on
+small slices.  Two trees that compute the same numbers print identical lines.
 """
 
 from __future__ import annotations
