@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
-from serve_class import free_port, health_latency, stop_process
+from serve_class import free_port, health_latency, stop_process, streamlit_command
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -68,9 +68,7 @@ def app_server(
         cmd = [sys.executable, str(ROOT / "tools" / "serve_class.py"),
                f"--processes={processes}", f"--port={port}", f"--app-dir={app_dir}"]  # fmt: skip
     else:
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-               "--server.address=127.0.0.1", f"--server.port={port}",
-               "--server.fileWatcherType=none"]  # fmt: skip
+        cmd = streamlit_command(port)
     proc = subprocess.Popen(
         cmd,
         cwd=app_dir,
@@ -367,15 +365,11 @@ async def load_phase(
     warm: Callable[[str], Awaitable[float]],
     new_session: Callable[[str], Session],
 ) -> dict[str, Any]:
-    """One phase of a load benchmark (bench_load.py, bench_load_ws.py) with ``n`` sessions.
-
-    A fresh server (:func:`app_server`), warmed by ``warm(url)`` (seconds of its first page
-    load) and ``--settle`` s; then under an :class:`RssSampler` a :func:`typical_session`
-    for each :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`
-    until the typical ones end (:func:`run_sessions`), each a ``new_session(url)``.  The
-    phase's row: the spread of the typical edits (until the score showed; until the run
-    ended, where the session can tell), of the long ones and of the first page loads, what
-    went wrong, the health endpoint, peak RSS, load average."""
+    """One phase of a load benchmark with ``n`` sessions, each a ``new_session(url)``: a fresh
+    server (:func:`app_server`) warmed by ``warm(url)`` (seconds of its first page load) and
+    ``--settle`` s; then, under an :class:`RssSampler`, a :func:`typical_session` for each
+    :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`.  The row:
+    the spread of the edits and first loads, what went wrong, health, peak RSS, load average."""
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
     plans = plan(n_typical, args.rounds)

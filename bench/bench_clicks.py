@@ -123,10 +123,6 @@ def corpus_rows(pg: Any, url: str, rows: list[int], timeout_ms: float) -> list[f
     return out
 
 
-def med(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--cold", action="store_true", help="also a first load with an empty cache")
@@ -177,7 +173,9 @@ def main() -> None:
             browser.close()
     res["loadavg_end"] = loadavg()
     res["median"] = {
-        k: med(v) for k, v in res.items() if isinstance(v, list) and v and isinstance(v[0], float)
+        k: statistics.median(v)
+        for k, v in res.items()
+        if isinstance(v, list) and v and isinstance(v[0], float)
     }
     print(json.dumps(res, indent=1))
     if args.json:

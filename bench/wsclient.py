@@ -21,7 +21,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 
 class WsSession:
-    """One app session over a websocket: rerun with widget values, wait for what is shown."""
+    """One app session over a websocket (an ``appserver.Session``): rerun with widget values,
+    wait for what is shown."""
 
     def __init__(self, url: str) -> None:
         self.url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
@@ -102,14 +103,11 @@ class WsSession:
         await self._send_rerun(list(self.values.items()), fragment)
 
     async def shown(self) -> str | None:
-        """The score card's text now."""
         return self.metrics.get("METEOR")
 
     async def edit(
         self, box: str, text: str, expected: str | None, timeout: float
     ) -> tuple[float, float]:
-        """Type ``text`` into ``box``; seconds until ``expected`` shows (or any change), and
-        until the script run ended."""
         old = self.metrics.get("METEOR")
         before = self.finished
         t0 = time.perf_counter()

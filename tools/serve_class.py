@@ -85,6 +85,13 @@ def health_latency(url: str, timeout: float = 30.0) -> float | None:
     return time.perf_counter() - t0 if ok else None
 
 
+def streamlit_command(port: int, *extra: str) -> list[str]:
+    """``streamlit run app.py`` headless on 127.0.0.1:``port``, no file watcher."""
+    return [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+            "--server.address=127.0.0.1", f"--server.port={port}",
+            "--server.fileWatcherType=none", *extra]  # fmt: skip
+
+
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM, then SIGKILL if it has not ended within 10 s."""
     proc.terminate()
@@ -179,9 +186,7 @@ class Backend:
             self.port = free_port()  # another program took the dead process's port
         self.started_at = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-             "--server.address=127.0.0.1", f"--server.port={self.port}",
-             "--server.fileWatcherType=none", *self.extra],
+            streamlit_command(self.port, *self.extra),
             cwd=self.app_dir,
             stdout=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,  # noqa: PLW1509 -- the launcher is single-threaded
