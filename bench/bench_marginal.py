@@ -40,6 +40,7 @@ from common import (
     JAR,
     ROOT,
     SHARED,
+    Cold,
     beam_search,
     checkout_env,
     jar_command,
@@ -125,22 +126,14 @@ def tools(args: argparse.Namespace) -> list[tuple[str, Command, Path]]:
 
 
 def per_repeat_ratios(
-    times: dict[tuple[str, int], list[tuple[float, float]]], ours: str, peer: str, n: int
+    runs: dict[tuple[str, int], list[Cold]], ours: str, peer: str, n: int
 ) -> list[float]:
     """Wall-time marginal ratio ours / peer of each repeat on its own (the runs of one
     repeat are interleaved, so they share the machine's state); repeats in which a
     marginal came out ≤ 0 (noise larger than the work) are left out."""
-    out = []
-    for (o1, _), (o2, _), (p1, _), (p2, _) in zip(
-        times[(ours, n)],
-        times[(ours, 2 * n)],
-        times[(peer, n)],
-        times[(peer, 2 * n)],
-        strict=True,
-    ):
-        if o2 > o1 and p2 > p1:
-            out.append((o2 - o1) / (p2 - p1))
-    return out
+    keys = ((ours, n), (ours, 2 * n), (peer, n), (peer, 2 * n))
+    walls = zip(*([r.wall for r in runs[key]] for key in keys), strict=True)
+    return [(o2 - o1) / (p2 - p1) for o1, o2, p1, p2 in walls if o2 > o1 and p2 > p1]
 
 
 def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
@@ -150,17 +143,15 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
         size: tuple(map(str, write_pairs(tmp / str(size), pairs[:size]))) for size in (n, 2 * n)
     }
     todo = tools(args)
-    times: dict[tuple[str, int], list[tuple[float, float]]] = {}
-    peaks: dict[tuple[str, int], list[float]] = {}
+    runs: dict[tuple[str, int], list[Cold]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
             for size in (n, 2 * n):
                 run = run_cold(make(*files[size]), sample=False, env=checkout_env(cwd), cwd=cwd)
-                wall, cpu, rss = run.wall, run.cpu, run.maxrss_mb
-                times.setdefault((label, size), []).append((wall, cpu))
-                peaks.setdefault((label, size), []).append(rss)
-                print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
-                      f"{cpu:6.2f} s CPU {rss:5.0f} MB", file=sys.stderr, flush=True)  # fmt: skip
+                runs.setdefault((label, size), []).append(run)
+                print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {run.wall:6.2f} s "
+                      f"wall {run.cpu:6.2f} s CPU {run.maxrss_mb:5.0f} MB",
+                      file=sys.stderr, flush=True)  # fmt: skip
     print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
           f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; "
           f"ours: beam search in {beam_search()} "
@@ -171,13 +162,13 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     rows: dict[str, tuple[float, float]] = {}
     for label, _, _ in todo:
         med = {
-            size: tuple(statistics.median(t[k] for t in times[(label, size)]) for k in (0, 1))
+            size: [statistics.median(r[k] for r in runs[(label, size)]) for k in (0, 1)]
             for size in (n, 2 * n)
         }
         marg = [(med[2 * n][k] - med[n][k]) / n for k in (0, 1)]
         start = [med[n][k] - n * marg[k] for k in (0, 1)]
         rows[label] = (marg[0], marg[1])
-        rss = [max(peaks[(label, size)]) for size in (n, 2 * n)]
+        rss = [max(r.maxrss_mb for r in runs[(label, size)]) for size in (n, 2 * n)]
         print(f"| {label} | {marg[0] * 1000:.3f} | {marg[1] * 1000:.3f} | {start[0]:.2f} | "
               f"{start[1]:.2f} | {rss[0]:.0f} / {rss[1]:.0f} |")  # fmt: skip
     print()
@@ -195,13 +186,13 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
             w = rows[ours][0] / rows[peer][0]
             c = rows[ours][1] / rows[peer][1]
             print(f"{ours} / {peer}: ×{w:.2f} wall, ×{c:.2f} CPU (goal ≤ {goal})")
-            paired = per_repeat_ratios(times, ours, peer, n)
+            paired = per_repeat_ratios(runs, ours, peer, n)
             if len(paired) > 1:  # how far one repeat's ratio strays: the machine's noise
                 print(f"  each repeat's own wall ratio: {', '.join(f'×{x:.2f}' for x in paired)}"
                       f" (median ×{statistics.median(paired):.2f})")  # fmt: skip
     for label, _, _ in todo:
         if label.startswith("ours meteor-1.5,"):  # the preset with the paraphrase table
-            top = max(peaks[(label, 2 * n)])
+            top = max(r.maxrss_mb for r in runs[(label, 2 * n)])
             print(f"{label}: peak RSS {top:.0f} MB at 2N (goal ≤ 350 MB)")
 
 

@@ -49,8 +49,8 @@ def main() -> None:
             run = run_cold([sys.executable, "-c", code])
             results[name] = json.loads(run.stdout)
             print(
-                f"{name:36s} wall {run.wall:6.1f} s  CPU {run.cpu:6.1f} s  peak PSS "
-                f"{run.pss_mb:7.0f} MB  peak RSS {run.rss_mb:7.0f} MB  corpus {results[name]['score']!r}"
+                f"{name:36s} wall {run.wall:6.1f} s  CPU {run.cpu:6.1f} s  peak PSS {run.pss_mb:7.0f}"
+                f" MB  peak RSS {run.rss_mb:7.0f} MB  corpus {results[name]['score']!r}"
             )
     ours, real = results.values()
     same = sum(a == b for a, b in zip(ours["scores"], real["scores"], strict=True))
