@@ -25,7 +25,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from common import ROOT, SHARED, checkout_env, loadavg, run_cold
+from common import ROOT, SHARED, child_env, loadavg, run_cold
 
 from meteor.analysis.baselines import CACHE_FOLDER
 from meteor.resources import cache_dir
@@ -45,7 +45,7 @@ def run(cwd: Path, args: argparse.Namespace, baselines: tuple[str, ...]) -> tupl
     ]  # fmt: skip
     for b in baselines:
         cmd += ["--baseline", b]
-    cold = run_cold(cmd, sample=False, cwd=cwd, env=checkout_env(cwd))
+    cold = run_cold(cmd, sample=False, cwd=cwd, env=child_env(cwd))
     return cold.wall, cold.cpu
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from appserver import RssSampler, loadavg, long_pair, pct, wmt_pairs
-from common import ROOT
+from common import ROOT, timed
 
 
 def started(app: str, timeout: float) -> Any:
@@ -39,9 +39,7 @@ def timed_run(at: Any, hyp: str, ref: str) -> float:
     """Seconds of the run after typing ``hyp`` and ``ref``."""
     at.text_area(key="hyp").set_value(hyp)
     at.text_area(key="ref").set_value(ref)
-    t0 = time.perf_counter()
-    at.run()
-    return time.perf_counter() - t0
+    return timed(at.run)[0]
 
 
 def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -13,7 +13,7 @@ pairs, interleaved; with the medians ``t(N)`` and ``t(2N)``:
 Wall and CPU time (user + system of the child, from ``wait4``; the steadier on a shared
 machine, Java's including its JIT and GC threads) are reported, and each tool's peak RSS
 (``ru_maxrss``) at N and 2N (target ≤ 350 MB for ``meteor-1.5``).  A checkout with its own
-in-place build of ``./native`` runs with it (:func:`common.checkout_env`).  Java runs only
+in-place build of ``./native`` runs with it (:func:`common.child_env`).  Java runs only
 when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar (a dev tool).
 
 Then, in this process: one warm pair with the full record (p50 and p95, target ≤ 2 ms at
@@ -42,7 +42,7 @@ from common import (
     SHARED,
     Cold,
     beam_search,
-    checkout_env,
+    child_env,
     jar_command,
     jar_pairs,
     java,
@@ -147,7 +147,7 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     for rep in range(args.repeats):
         for label, make, cwd in todo:
             for size in (n, 2 * n):
-                run = run_cold(make(*files[size]), sample=False, env=checkout_env(cwd), cwd=cwd)
+                run = run_cold(make(*files[size]), sample=False, env=child_env(cwd), cwd=cwd)
                 runs.setdefault((label, size), []).append(run)
                 print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {run.wall:6.2f} s "
                       f"wall {run.cpu:6.2f} s CPU {run.maxrss_mb:5.0f} MB",
@@ -292,7 +292,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
             script = WORKERS_SCRIPT.format(root=str(ROOT))
             cmd = [sys.executable, "-c", script, str(h), str(r), str(k)]
             label = f"score_corpus(workers={k}) (> {cpus} CPUs)"
-        run = run_cold(cmd, env=checkout_env(ROOT), cwd=ROOT)
+        run = run_cold(cmd, env=child_env(), cwd=ROOT)
         more = f"; {run.pss_mb - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
         print(
             f"  {label}: {run.pss_mb:.0f} MB PSS, {run.rss_mb:.0f} MB RSS, {run.wall:.1f} s{more}"

@@ -104,11 +104,10 @@ def main() -> None:
         f"{args.samples:,} bootstrap resamples, "
         f"{f'{args.trials:,}' if args.trials else 'the default number of'} randomisation trials"
     )
-    head = (
+    print(
         f"{'systems':>7} {'pairs':>5} {'total s':>8} {'scoring':>8} {'statistics':>10} "
         f"{'buckets':>8} {'losses':>7} {'RSS after scoring MB':>21} {'peak RSS MB':>12}"
     )
-    print(head)
     for n in (int(x) for x in args.systems.split(",")):
         cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
                "--segments", str(args.segments), "--samples", str(args.samples),

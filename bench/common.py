@@ -65,19 +65,14 @@ def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
     return result
 
 
-def checkout_env(root: Path) -> dict[str, str]:
-    """This environment with ``root`` on ``PYTHONPATH``, its own in-place build of ``./native``
-    first when it has one (``cd native && python setup.py build_ext --inplace``); otherwise
+def child_env(root: Path = ROOT, **extra: str) -> dict[str, str]:
+    """This environment (and ``extra``) with the checkout ``root`` first on ``PYTHONPATH``, for a
+    child ``python -m meteor ...`` run from anywhere; its own in-place build of ``./native``
+    before it when it has one (``cd native && python setup.py build_ext --inplace``), else
     the ``meteor_native`` installed in this interpreter is what its runs use."""
     native = root / "native"
-    path = f"{native}{os.pathsep}{root}" if any((native / "meteor_native").glob("*.so")) else root
-    return dict(os.environ, PYTHONPATH=str(path))
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    """This environment with the checkout first on ``PYTHONPATH`` (and ``extra`` set), for a
-    child ``python -m meteor ...`` run from anywhere."""
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    built = [str(native)] if any((native / "meteor_native").glob("*.so")) else []
+    path = os.pathsep.join([*built, str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
     return dict(os.environ, PYTHONPATH=path, **extra)
 
 
@@ -96,7 +91,7 @@ def beam_search() -> str:
     """Which Meteor 1.5 beam search this checkout's runs use: ``C`` (./native) or ``Python``."""
     code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
     out = subprocess.run(
-        [sys.executable, "-c", code], env=checkout_env(ROOT), capture_output=True, text=True
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True
     )
     return out.stdout.strip() or "unknown"
 
@@ -121,11 +116,8 @@ def timed(fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> tuple[float, T]:
 
 def tree_memory(pid: int) -> tuple[int, int]:
     """(sum of RSS, sum of PSS) in bytes over a process and all its descendants (0 once gone).
-
-    PSS divides pages shared by forked workers (the memory-mapped paraphrase index,
-    the WordNet tables inherited from the parent) among them: it is the honest total
-    for a process tree.  RSS counts shared pages once per process.
-    """
+    PSS divides pages shared by forked workers (the memory-mapped paraphrase index, tables
+    inherited from the parent) among them: the honest total for a tree; RSS counts them in each."""
     rss = pss = 0
     stack = [pid]
     while stack:
