@@ -30,11 +30,6 @@ DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 OUT = ROOT / "bench" / "out"
 
 
-def load(n: int) -> tuple[list[str], list[str]]:
-    rows = read_tsv(DATA)[:n]
-    return [r["hyp"] for r in rows], [r["ref"] for r in rows]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", default="meteor-1.5-paper2005")
@@ -44,7 +39,8 @@ def main() -> None:
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args()
 
-    hyps, refs = load(args.n)
+    rows = read_tsv(DATA)[: args.n]
+    hyps, refs = [r["hyp"] for r in rows], [r["ref"] for r in rows]
     n = len(hyps)
     print(f"data: {DATA.name}, {n:,} segments; preset {args.preset}; {os.cpu_count()} CPUs")
     print(f"peak RSS after reading: {peak_mb():.0f} MB")

@@ -48,11 +48,6 @@ DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
 
 
-def load(n: int | None) -> tuple[list[str], list[str]]:
-    pairs = jar_pairs(DATA)[:n]
-    return [h for h, _ in pairs], [r for _, r in pairs]
-
-
 class Cluster:
     """``dask scheduler`` and ``dask worker`` subprocesses on 127.0.0.1."""
 
@@ -133,7 +128,8 @@ def measured(
 
 
 def bench(args: argparse.Namespace) -> None:
-    hyps, refs = load(args.segments)
+    pairs = jar_pairs(DATA)[: args.segments]
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     n = len(hyps)
     meteor = Meteor(args.preset)
     t0 = time.perf_counter()
