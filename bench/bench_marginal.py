@@ -45,7 +45,7 @@ from common import (
     child_env,
     jar_command,
     jar_pairs,
-    java,
+    java_runs,
     run_cold,
     write_pairs,
 )
@@ -101,7 +101,7 @@ Command = Callable[[str, str], list[str]]
 def tools(args: argparse.Namespace) -> list[tuple[str, Command, Path]]:
     """(label, command, directory to run in) of each tool to time."""
     out: list[tuple[str, Command, Path]] = []
-    with_java = java(args.skip_java)
+    with_java = java_runs(args.skip_java)
     nltk = NLTK_SCRIPT.format(root=str(ROOT))
 
     def ours(preset: str) -> Command:

@@ -29,7 +29,7 @@ from common import (
     child_env,
     jar_command,
     jar_pairs,
-    java,
+    java_runs,
     run_cold,
     write_pairs,
 )
@@ -60,7 +60,7 @@ def main() -> None:
         sysrep = json.loads(run.stdout)["systems"][0]
         score = f"{sysrep['score']} (mean of segments {sysrep['mean_segment_score']})"
         rows.append((f"ours {preset}", run.wall, run.pss_mb, run.rss_mb, score))
-    if java(args.skip_java):
+    if java_runs(args.skip_java):
         for label, extra in (("java -l en -norm", []), ("java paper2005", PAPER2005_FLAGS)):
             run = run_cold(jar_command(hyp_f, ref_f, *extra), cwd=JAR.parent)
             last = run.stdout.strip().splitlines()[-1] if run.stdout else ""

@@ -31,7 +31,7 @@ SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "
 JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
 
 
-def java(skip: bool) -> bool:
+def java_runs(skip: bool) -> bool:
     """Whether the jar runs: not ``skip``ped, and unpacked (else it says how to get it)."""
     if not skip and not JAR.is_file():
         print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
@@ -171,5 +171,6 @@ def run_cold(cmd: list[str], sample: bool = True, **kw: object) -> Cold:
     if proc.returncode != 0:
         raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}):\n{stderr[-2000:]}")
     usage = done[2]
-    cpu, mb = usage.ru_utime + usage.ru_stime, 2**20 if sample else math.nan
+    cpu = usage.ru_utime + usage.ru_stime
+    mb = 2**20 if sample else math.nan  # not sampled: NaN
     return Cold(wall, cpu, stdout, usage.ru_maxrss / 1024, peak_pss / mb, peak_rss / mb)
