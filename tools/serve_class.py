@@ -212,13 +212,11 @@ class Pool:
 
         Only a process that is alive and verified (:meth:`Backend.verify`) gets requests; with
         none, None (the proxy answers 502 "restarting")."""
-        if cookie is not None and COOKIE_VALUE.fullmatch(cookie):
-            k = int(cookie)
-            if k < len(self.backends):
-                b = self.backends[k]
-                if b.ready and b.alive():
-                    return b, False
         live = [b for b in self.backends if b.ready and b.alive()]
+        if cookie is not None and COOKIE_VALUE.fullmatch(cookie):
+            for b in live:
+                if b.index == int(cookie):
+                    return b, False
         if not live:
             return None, True
         fewest = min(b.sessions for b in live)
