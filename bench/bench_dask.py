@@ -18,6 +18,7 @@ Data: ``../shared/data/wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz``; tempo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -103,11 +104,9 @@ def cpu_of(pids: list[int]) -> float:
         except psutil.NoSuchProcess:
             continue
         for p in procs:
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):
                 t = p.cpu_times()
-            except psutil.NoSuchProcess:
-                continue
-            total += t.user + t.system + t.children_user + t.children_system
+                total += t.user + t.system + t.children_user + t.children_system
     return total
 
 

@@ -130,7 +130,4 @@ class WsSession:
             if left <= 0:
                 raise TimeoutError
             self._changed.clear()
-            try:
-                await asyncio.wait_for(self._changed.wait(), left)
-            except TimeoutError:
-                raise TimeoutError from None
+            await asyncio.wait_for(self._changed.wait(), left)
