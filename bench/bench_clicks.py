@@ -5,13 +5,10 @@
     python bench/bench_clicks.py --app-dir ../old-checkout   # the same on another checkout
 
 Each action is timed from the user's input until the page shows the library's answer: the
-first load (until the first example's score shows; with ``--cold`` on a fresh server with an
-empty ``METEOR_CACHE_DIR``, and whether a progress bar showed meanwhile); a typed pair (a
-real WMT21 ru→en hypothesis, Ctrl+Enter, until ``meteor.score``'s score shows); a preset
-switch (until the signature names it and its score shows; first visit, then returns); a
-corpus row (on the demo corpus, a number typed in "Open segment number" until that
-segment's heading and link view show).  Prints each sample, the median per action and the
-load average.  Debian's Chromium, 127.0.0.1 only, every wait bounded.
+first load (``--cold``: with an empty ``METEOR_CACHE_DIR``, and whether a progress bar
+showed), a typed pair, a preset switch, a corpus row (docs/app-load.md, "Benchmarks").
+Prints each sample, the median per action and the load average.  Debian's Chromium,
+127.0.0.1 only, every wait bounded.
 """
 
 from __future__ import annotations

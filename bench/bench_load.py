@@ -4,13 +4,10 @@
     python bench/bench_load.py --sessions 10 --rounds 2
     python bench/bench_load.py --no-long          # without the 7,000-character session
 
-The phases are bench_load_ws.py's (``appserver.load_phase``: a fresh server per N, one long
-session typing ~7,000-character pairs beside N-1 typical ones typing real pairs never
-repeated), but each session is a Chromium page (Debian's /usr/bin/chromium driven by
-Playwright, a browser context each: real HTTP and websocket traffic), and an edit is timed
-from the key press (Ctrl+Enter) until the score card shows the score ``meteor.score`` gives.
-Printed per N: p50/p95/max of the typical edits, the long session's edits, the first page
-load, the health endpoint, the peak RSS of the server tree and the load average.
+bench_load_ws.py's phases, but each session is a Chromium page (Debian's /usr/bin/chromium
+driven by Playwright, a browser context each: real HTTP and websocket traffic), an edit timed
+from the key press until the score card shows ``meteor.score``'s score; docs/app-load.md,
+"Benchmarks".
 """
 
 from __future__ import annotations

@@ -5,17 +5,13 @@
     python bench/bench_load_ws.py --app-dir ../before    # another checkout (git archive), same conditions
     python bench/bench_load_ws.py --sessions 20 --processes 2   # 2 server processes, one address
 
-For each N a fresh ``streamlit run app.py`` on 127.0.0.1, warmed by one session; then N
-sessions open Inspect at once, each a websocket speaking Streamlit's protocol as the browser
-does (bench/wsclient.py): the server does a browser session's whole work, and the clients
-cost it no CPU (bench_load.py's Chromium takes the cores the server needs, docs/app-load.md).
-With N >= 2 one session keeps typing ~7,000-character documents (consecutive WMT21 ru→en
-segments) until the others are done; the N-1 others type real pairs (WMT21 ru→en AFRL, at
-most 60 words, never one twice: no answer comes from another session's cache), a new
-reference then a new hypothesis each round, timed from sending until the score card shows
-the score ``meteor.score`` gives ("score shown") and until the run ended ("run done").
-Printed per N: p50/p95/max of both, the long session's edits, the first page load, the
-health endpoint (every 0.5 s), the peak RSS of the server tree (every 0.25 s), load average.
+For each N a fresh ``streamlit run app.py`` on 127.0.0.1 (``--processes`` behind
+tools/serve_class.py); each session is a websocket speaking Streamlit's protocol as the
+browser does (bench/wsclient.py), so the server does a browser session's whole work while
+the clients cost it no CPU.  The phases (:func:`appserver.load_phase`: one session typing
+~7,000-character documents beside N-1 typing real pairs, each edit timed until the score
+shows and until the run ended) and what is printed: docs/app-load.md, "The server's share,
+over websockets".
 """
 
 from __future__ import annotations

@@ -3,25 +3,17 @@
     python bench/bench_marginal.py [--n 4000] [--repeats 3] [--skip-java] [--skip-nltk]
                                    [--presets meteor-1.5 nltk] [--no-table]
 
-Data: distinct real (hypothesis, reference) pairs of the Meteor 1.5 expected-value files in
-``../shared/data`` (WMT21 ru-en, newstest2009 cs-en, TED sk-en).  Every tool runs cold in its
-own process (ours with ``--workers 1``), ``--repeats`` times on the first ``N`` and ``2N``
-pairs, interleaved; with the medians ``t(N)`` and ``t(2N)``:
+Every tool runs cold in its own process (ours with ``--workers 1``, a ``--baseline`` checkout
+with its own in-place ``./native`` build if it has one), ``--repeats`` times on the first
+``N`` and ``2N`` distinct real pairs of the Meteor 1.5 expected-value files, interleaved;
+with the medians ``t(N)`` and ``t(2N)``:
 
     marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
 
-Wall and CPU time (user + system of the child, from ``wait4``; the steadier on a shared
-machine, Java's including its JIT and GC threads) are reported, and each tool's peak RSS
-(``ru_maxrss``) at N and 2N (target ≤ 350 MB for ``meteor-1.5``).  A checkout with its own
-in-place build of ``./native`` runs with it (:func:`common.child_env`).  Java runs only
-when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar (a dev tool).
-
-Then, in this process: one warm pair with the full record (p50 and p95, target ≤ 2 ms at
-p50), start-up with a warm cache per preset (a fresh process: import, scorer, one pair;
-target ≤ 1 s), and the long natural document (the first 120 WMT21 ru-en segments joined;
-the jar gives 0.35484; target ≤ 1 s).  ``--workers-memory 1 2 3 4`` also samples the
-process tree of ``meteor score --workers K`` on the 2N segments (:func:`workers_memory`):
-the peak of its summed PSS per K, and what each worker more adds (target ≤ +50 MB).
+Wall and CPU time (``wait4``) and peak RSS per tool, then the measures in this process (one
+warm pair, start-up, the long document, ``--workers-memory``); what each is and its target:
+docs/performance.md, "How it is measured".  Java runs when ``setup_meteor15.sh`` has
+unpacked the jar.
 """
 
 from __future__ import annotations

@@ -8,13 +8,10 @@ corpus costs per parameter point), then scores random points (α, β, γ, δ, fo
 the statistics in blocks, as the search does, with each objective: points per second and the
 speed-up per point over re-scoring.  Prints the load average: the machine is shared.
 
-``--jar``: Meteor 1.5's own ``Trainer`` against ``meteor.tune`` on the same subset
-(``--systems`` systems × the first ``--segments`` rows of each, without rows holding ``<``,
-``>`` or ``&``, which the jar's SGML reader needs escaped) and objective: the Trainer's
-``spearman`` task (Spearman's ρ with average ranks over all segments, our
-``spearman_flat``) runs its exhaustive grid (:data:`JAR_GRID`) on the subset in its format
-(:func:`write_trainer_dir`).  Prints each one's best point, its value (and ours at the jar's
-best point), the points tried and the wall time.
+``--jar``: Meteor 1.5's own ``Trainer`` (its ``spearman`` task: our ``spearman_flat``, on its
+exhaustive :data:`JAR_GRID`) against ``meteor.tune`` on the same subset (``--systems`` systems ×
+the first ``--segments`` rows of each, without rows holding ``<``, ``>`` or ``&``): each one's
+best point, its value, the points tried and the wall time (docs/agreement.md).
 """
 
 from __future__ import annotations
