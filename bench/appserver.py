@@ -1,11 +1,5 @@
-"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server, its memory, pairs.
-
-``app_server`` starts ``streamlit run app.py`` on a free port of 127.0.0.1 (as
-tests/_browser.py does) and waits for ``/_stcore/health``; ``RssSampler`` records
-the peak resident memory of the server and its child processes; ``wmt_pairs``
-reads real (hyp, ref) pairs from ``../shared/data/wmt21_ru-en_da/all_outputs.tsv``
-(by path, never copied).  Only 127.0.0.1; every wait is bounded.
-"""
+"""Shared by the app benchmarks (bench_load*.py, bench_clicks.py): the server (127.0.0.1 only),
+its memory, real pairs, and the load phases.  Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -26,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from common import ROOT, SHARED, loadavg, read_tsv, tree_memory
-from serve_class import free_port, health_latency, stop_process
+from serve_class import free_port, health_latency, stop_process, streamlit_command
 
 DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -74,9 +68,7 @@ def app_server(
         cmd = [sys.executable, str(ROOT / "tools" / "serve_class.py"),
                f"--processes={processes}", f"--port={port}", f"--app-dir={app_dir}"]  # fmt: skip
     else:
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-               "--server.address=127.0.0.1", f"--server.port={port}",
-               "--server.fileWatcherType=none"]  # fmt: skip
+        cmd = streamlit_command(port)
     proc = subprocess.Popen(
         cmd,
         cwd=app_dir,
@@ -233,8 +225,11 @@ def load_bench_args(doc: str | None, settle_help: str) -> argparse.Namespace:
 def run_load_phases(
     args: argparse.Namespace,
     run_phase: Callable[[int, argparse.Namespace], Awaitable[dict[str, Any]]],
-) -> list[dict[str, Any]]:
-    """One phase per ``--sessions`` value, each printed as JSON; written to ``--json`` too."""
+    head: str,
+    cells: Callable[[dict[str, Any]], str],
+) -> None:
+    """One phase per ``--sessions`` value, each printed as JSON (and written to ``--json``);
+    then a table: the columns ``head`` (after "sessions"), a row of ``cells`` per phase."""
     rows = []
     for n in args.sessions:
         print(f"-- {n} session(s), load average {loadavg()}", flush=True)
@@ -243,8 +238,10 @@ def run_load_phases(
         print(json.dumps(row, indent=1), flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
-    print()
-    return rows
+    print(f"\n\n| sessions | {head} |")
+    print("|---" * (head.count("|") + 2) + "|")  # "sessions" and head's columns
+    for r in rows:
+        print(f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} | {cells(r)} |")
 
 
 async def guarded(job: Awaitable[None], out: dict[str, Any]) -> None:
@@ -368,15 +365,11 @@ async def load_phase(
     warm: Callable[[str], Awaitable[float]],
     new_session: Callable[[str], Session],
 ) -> dict[str, Any]:
-    """One phase of a load benchmark (bench_load.py, bench_load_ws.py) with ``n`` sessions.
-
-    A fresh server (:func:`app_server`), warmed by ``warm(url)`` (seconds of its first page
-    load) and ``--settle`` s; then under an :class:`RssSampler` a :func:`typical_session`
-    for each :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`
-    until the typical ones end (:func:`run_sessions`), each a ``new_session(url)``.  The
-    phase's row: the spread of the typical edits (until the score showed; until the run
-    ended, where the session can tell), of the long ones and of the first page loads, what
-    went wrong, the health endpoint, peak RSS, load average."""
+    """One phase of a load benchmark with ``n`` sessions, each a ``new_session(url)``: a fresh
+    server (:func:`app_server`) warmed by ``warm(url)`` (seconds of its first page load) and
+    ``--settle`` s; then, under an :class:`RssSampler`, a :func:`typical_session` for each
+    :func:`plan` beside (``n`` >= 2, unless ``--no-long``) a :func:`long_session`.  The row:
+    the spread of the edits and first loads, what went wrong, health, peak RSS, load average."""
     with_long = n >= 2 and not args.no_long
     n_typical = n - 1 if with_long else n
     plans = plan(n_typical, args.rounds)

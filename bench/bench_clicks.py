@@ -4,19 +4,9 @@
     python bench/bench_clicks.py --cold          # also the first load with an empty cache dir
     python bench/bench_clicks.py --app-dir ../old-checkout   # the same on another checkout
 
-Each action is timed from the user's input (key press, option chosen) until the page
-shows the library's answer:
-
-* first load: ``/`` opened until the score card shows the first example's score; with
-  ``--cold`` a fresh server with an empty ``METEOR_CACHE_DIR`` (the paraphrase index
-  is built) -- and whether a progress bar was visible meanwhile;
-* typed pair: a new hypothesis (a real WMT21 ru→en segment) typed, Ctrl+Enter, until
-  the score ``meteor.score`` gives for the pair is shown;
-* preset switch: a preset chosen in the sidebar until the signature names it and the
-  score card shows that preset's score (first visit of the preset, then a return to it);
-* corpus row: on Corpus with the demo corpus, a segment number typed in "Open segment
-  number" until that segment's heading and link view are shown.
-
+Each action is timed from the user's input until the page shows the library's answer: the
+first load (``--cold``: with an empty ``METEOR_CACHE_DIR``, and whether a progress bar
+showed), a typed pair, a preset switch, a corpus row (docs/app-load.md, "Benchmarks").
 Prints each sample, the median per action and the load average.  Debian's Chromium,
 127.0.0.1 only, every wait bounded.
 """
@@ -130,10 +120,6 @@ def corpus_rows(pg: Any, url: str, rows: list[int], timeout_ms: float) -> list[f
     return out
 
 
-def med(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--cold", action="store_true", help="also a first load with an empty cache")
@@ -184,7 +170,9 @@ def main() -> None:
             browser.close()
     res["loadavg_end"] = loadavg()
     res["median"] = {
-        k: med(v) for k, v in res.items() if isinstance(v, list) and v and isinstance(v[0], float)
+        k: statistics.median(v)
+        for k, v in res.items()
+        if isinstance(v, list) and v and isinstance(v[0], float)
     }
     print(json.dumps(res, indent=1))
     if args.json:

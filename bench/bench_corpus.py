@@ -4,13 +4,11 @@
     python bench/bench_corpus.py --preset meteor-1.5  # the default (paraphrase table)
     python bench/bench_corpus.py --n 2000 --workers 1 2 --skip-cli
 
-Data: ``../shared/data/wmt21_ru-en_da/all_outputs.tsv`` (10 WMT21 ru→en systems
-and a human reference, 1,000 segments each), read by path, never copied; the first
-``--n`` rows are scored as one corpus of (hyp, ref) pairs.  Reports wall time,
-segments per second and peak memory (this process's peak RSS, and the largest
-worker's), then the bootstrap (1,000 resamples) and the CLI end to end
-(``python -m meteor score … --jsonl … --align-out …``) in a subprocess.
-Temporary files go to ``bench/out/`` (git-ignored).
+Data: the first ``--n`` rows of ``../shared/data/wmt21_ru-en_da/all_outputs.tsv`` (10 WMT21
+ru→en systems and a human reference, 1,000 segments each) as one corpus.  Reports wall time,
+segments per second and peak RSS (this process's, the largest worker's), then the bootstrap
+and the CLI end to end (``python -m meteor score … --jsonl … --align-out …``).  Temporary
+files go to ``bench/out/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -32,11 +30,6 @@ DATA = SHARED / "wmt21_ru-en_da" / "all_outputs.tsv"
 OUT = ROOT / "bench" / "out"
 
 
-def load(n: int) -> tuple[list[str], list[str]]:
-    rows = read_tsv(DATA)[:n]
-    return [r["hyp"] for r in rows], [r["ref"] for r in rows]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", default="meteor-1.5-paper2005")
@@ -46,7 +39,8 @@ def main() -> None:
     ap.add_argument("--bootstrap", type=int, default=1000)
     args = ap.parse_args()
 
-    hyps, refs = load(args.n)
+    rows = read_tsv(DATA)[: args.n]
+    hyps, refs = [r["hyp"] for r in rows], [r["ref"] for r in rows]
     n = len(hyps)
     print(f"data: {DATA.name}, {n:,} segments; preset {args.preset}; {os.cpu_count()} CPUs")
     print(f"peak RSS after reading: {peak_mb():.0f} MB")
@@ -81,7 +75,7 @@ def main() -> None:
         print(f"peak RSS parent {peak_mb():.0f} MB")
 
     if not args.skip_cli:
-        hyp_file, ref_file = write_pairs(OUT, hyps, refs)
+        hyp_file, ref_file = write_pairs(OUT, zip(hyps, refs, strict=True))
         cmd = [
             sys.executable, "-m", "meteor", "score", "--preset", args.preset,
             "--hyp", str(hyp_file), "--ref", str(ref_file),

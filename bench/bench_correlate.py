@@ -1,40 +1,31 @@
 """Bench (by hand, not a test): ``meteor correlate`` with the sacreBLEU baselines against
-METEOR alone (issue 43, item 3).
+METEOR alone.
 
     python bench/bench_correlate.py [--data ../shared/data/wmt21_ru-en_da/seg_da.tsv]
         [--workers 2] [--bootstrap 1000] [--permutations 1000] [--before DIR] [--repeats 3]
 
-Runs the CLI, each run a fresh process (``python -m meteor correlate``, as a user does), in
-one go so the ratios share the machine's load:
-
-1. METEOR alone (``--preset meteor-1.5``);
-2. METEOR + ``--baseline chrf --baseline chrf++ --baseline bleu``, the baselines' cache
-   emptied first (the cache folder's ``baselines/``): the first run;
-3. the same again: the baselines read from the cache;
-4. METEOR alone again (the two METEOR-alone runs give the noise of a busy machine).
-
-``--before DIR``: a checkout of the code before the change (e.g. ``git archive main``
-unpacked in a temporary folder, with ``./native`` built in place) runs 1 and 2 there too.  The sequence runs ``--repeats``
-times (the baselines' cache emptied at the start of each); prints each run's median wall time
-(and every time) and CPU time (the process and its workers: steadier than wall time on a busy
-machine), each with its ratio to the median of the METEOR-alone runs, and the load average
-before and after.  ``--bootstrap 1 --permutations 0`` leaves the scoring alone: the
-statistics of four metrics (intervals, six pairwise tests) cost far more than one's.
+Runs ``python -m meteor correlate``, each run a fresh process, in one go so the ratios share
+the machine's load: (1) METEOR alone (``--preset meteor-1.5``); (2) METEOR + ``--baseline chrf
+--baseline chrf++ --baseline bleu``, the baselines' cache (``baselines/`` of the cache folder)
+emptied first; (3) the same again, the baselines read from the cache; (4) METEOR alone again
+(the two METEOR-alone runs give the noise of a busy machine).  ``--before DIR``: a checkout
+before the change (e.g. ``git archive main`` unpacked, ``./native`` built in place) runs 1 and
+2 too.  The sequence runs ``--repeats`` times; prints each run's median wall time (and every
+time) and CPU time (the process and its workers), each with its ratio to the median of the
+METEOR-alone runs, and the load average.  ``--bootstrap 1 --permutations 0`` leaves the
+scoring alone: the statistics of four metrics cost far more than one's.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from common import ROOT, SHARED, loadavg, python_path
+from common import ROOT, SHARED, child_env, loadavg, run_cold
 
 from meteor.analysis.baselines import CACHE_FOLDER
 from meteor.resources import cache_dir
@@ -44,8 +35,7 @@ BASELINES = ("chrf", "chrf++", "bleu")
 
 
 def run(cwd: Path, args: argparse.Namespace, baselines: tuple[str, ...]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system, the process and its workers) of one
-    ``meteor correlate`` process run in ``cwd``."""
+    """Wall and CPU seconds (the process and its workers) of ``meteor correlate`` run in ``cwd``."""
     cmd = [
         sys.executable, "-m", "meteor", "correlate", "--hyp", args.data,
         "--human-column", "human_score", "--darr-column", "human_raw",
@@ -55,14 +45,8 @@ def run(cwd: Path, args: argparse.Namespace, baselines: tuple[str, ...]) -> tupl
     ]  # fmt: skip
     for b in baselines:
         cmd += ["--baseline", b]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    env = dict(os.environ, PYTHONPATH=python_path(cwd))  # its own ./native build first
-    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    cold = run_cold(cmd, sample=False, cwd=cwd, env=child_env(cwd))
+    return cold.wall, cold.cpu
 
 
 def main() -> None:

@@ -4,31 +4,21 @@
     python bench/bench_dask.py --segments 2000 --skip-identity
     python bench/bench_dask.py --identity-only       # the CLI check below, nothing else
 
-What it measures (everything on 127.0.0.1, a real ``dask scheduler`` and ``dask worker``
-processes started here, one thread each):
-
-* **local**: :func:`meteor.runners.parallel.score_corpus` with ``workers=1`` and ``2`` in this
-  process (resources already loaded; forked workers inherit them) — segments/second.
-* **worker start-up**: from starting a ``dask worker`` process to its registration with
-  the scheduler, and the time it then takes to load the preset's resources
-  (:class:`meteor.runners.cluster.MeteorWorkerPlugin`; the paraphrase index is memory-mapped).
-* **Dask, 1 and 2 workers**: :func:`meteor.runners.cluster.score_corpus_dask` on warm workers —
-  segments/second, and the client's share (rebuilding records from the compact form).
-* **projection**: per-worker throughput (segments per CPU-second of a worker: the rate of
-  a worker with a core to itself) × N workers, capped by the client's own cost per segment
-  (scheduling, rebuilding records, summing; CPU seconds of this process during the runs).
-* **identity** (the issue's done-when): ``python -m meteor score`` with ``--jsonl`` and
-  ``--format json -b 1000`` locally and with ``--dask tcp://…`` on the scheduler and 2
-  workers, one of which is killed (SIGKILL) when the progress bar first moves; stdout and
-  the per-segment JSONL must be byte-identical.
-
-Data: ``../shared/data/wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz`` (read by path).
-Temporary files go to ``bench/out/`` (git-ignored).
+On 127.0.0.1, with a real ``dask scheduler`` and ``dask worker`` processes (one thread each):
+``score_corpus`` with 1 and 2 local workers; a worker's start-up (registration, then loading
+the preset's resources); ``score_corpus_dask`` and ``score_stream_lines`` on 1 and 2 warm
+workers (segments/s, and the client's CPU share); a projection to N workers (a worker's rate
+with a core to itself × N, capped by the client's cost per segment).  **identity**: ``python
+-m meteor score --jsonl … --format json -b 1000`` locally and with ``--dask`` on 2 workers, one
+killed (SIGKILL) when the progress bar first moves: stdout and the JSONL must be identical.
+Data: ``../shared/data/wmt21_ru-en_da/meteor15.en_default_norm.jsonl.gz``; temporary files in
+``bench/out/`` (git-ignored).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -57,11 +47,6 @@ from meteor.runners.transport import Decoder, encode
 
 DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 OUT = ROOT / "bench" / "out" / "dask"
-
-
-def load(n: int | None) -> tuple[list[str], list[str]]:
-    pairs = jar_pairs(DATA)[:n]
-    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 class Cluster:
@@ -119,11 +104,9 @@ def cpu_of(pids: list[int]) -> float:
         except psutil.NoSuchProcess:
             continue
         for p in procs:
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):
                 t = p.cpu_times()
-            except psutil.NoSuchProcess:
-                continue
-            total += t.user + t.system + t.children_user + t.children_system
+                total += t.user + t.system + t.children_user + t.children_system
     return total
 
 
@@ -144,7 +127,8 @@ def measured(
 
 
 def bench(args: argparse.Namespace) -> None:
-    hyps, refs = load(args.segments)
+    pairs = jar_pairs(DATA)[: args.segments]
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     n = len(hyps)
     meteor = Meteor(args.preset)
     t0 = time.perf_counter()
@@ -230,8 +214,8 @@ def bench(args: argparse.Namespace) -> None:
 
 def identity(args: argparse.Namespace) -> None:
     """The CLI locally vs on a scheduler + 2 workers, one worker killed mid-run."""
-    hyps, refs = load(args.segments)
-    hyp, ref = write_pairs(OUT, hyps, refs)
+    pairs = jar_pairs(DATA)[: args.segments]
+    hyp, ref = write_pairs(OUT, pairs)
     common = [sys.executable, "-m", "meteor", "score", "-i", str(hyp), "-r", str(ref)]
     common += ["--preset", args.preset, "--format", "json", "-b", "1000"]
     run = [*common, "--jsonl", str(OUT / "local.jsonl")]
@@ -276,7 +260,7 @@ def identity(args: argparse.Namespace) -> None:
     same_out = out == local.stdout
     same_jsonl = (OUT / "dask.jsonl").read_bytes() == (OUT / "local.jsonl").read_bytes()
     system = json.loads(out)["systems"][0]
-    print(f"identity, {len(hyps):,} segments, preset {args.preset}:")
+    print(f"identity, {len(pairs):,} segments, preset {args.preset}:")
     print(f"  local CLI (every CPU): {t_local:.1f} s; --dask on 2 workers: {t_dask:.1f} s")
     print(f"  worker w1 killed (SIGKILL) at {killed[0] if killed else 'never'} of the run")
     print(f"  stdout (JSON report, 1,000-sample bootstrap) identical: {same_out}")

@@ -4,21 +4,10 @@
     python bench/bench_load.py --sessions 10 --rounds 2
     python bench/bench_load.py --no-long          # without the 7,000-character session
 
-For each N a fresh ``streamlit run app.py`` is started on 127.0.0.1 and warmed by one
-page load; then N Chromium sessions (Debian's /usr/bin/chromium driven by Playwright,
-one browser context each: real HTTP and websocket traffic) open Inspect at once.
-With N >= 2 one of them (the "long" session) keeps typing ~7,000-character document
-pairs (consecutive WMT21 ru→en segments joined) until the others are done; the other
-N-1 type typical real pairs (WMT21 ru→en AFRL segments of at most 60 words), a new
-reference then a new hypothesis each round, and time each edit from the key press
-(Ctrl+Enter) until the score card shows the score ``meteor.score`` gives for that
-pair (computed here, by the library).  No two edits repeat a pair, so no answer
-comes from a cache another session filled.
-
-Printed per N: p50/p95/max of the typical edits, the long session's edits, the first
-page load, the health endpoint (polled every 0.5 s during the run), and the peak RSS
-of the server process and its children (sampled every 0.25 s), with the load average.
-Every wait is bounded (``--timeout`` per edit).
+bench_load_ws.py's phases, but each session is a Chromium page (Debian's /usr/bin/chromium
+driven by Playwright, a browser context each: real HTTP and websocket traffic), an edit timed
+from the key press until the score card shows ``meteor.score``'s score; docs/app-load.md,
+"Benchmarks".
 """
 
 from __future__ import annotations
@@ -113,21 +102,17 @@ async def run_phase(n: int, args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     args = load_bench_args(__doc__, "seconds after the warm-up load")
-    rows = run_load_phases(args, run_phase)
-    print()
-    print(
-        "| sessions | typical p50 | typical p95 | typical max | long edit p50 | health p95 "
-        "| health max | peak RSS | load avg |"
+    run_load_phases(
+        args,
+        run_phase,
+        "typical p50 | typical p95 | typical max | long edit p50 | health p95 | health max"
+        " | peak RSS | load avg",
+        lambda r: (
+            f"{r['shown_p50_s']:.2f} s | {r['shown_p95_s']:.2f} s | {r['shown_max_s']:.2f} s "
+            f"| {r['long_p50_s']:.1f} s | {r['health_p95_s']:.3f} s | {r['health_max_s']:.3f} s "
+            f"| {r['peak_rss_mb']:.0f} MB | {r['loadavg_before']}"
+        ),
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(
-            f"| {r['sessions']}{' (1 long)' if r['long_session'] else ''} "
-            f"| {r['shown_p50_s']:.2f} s | {r['shown_p95_s']:.2f} s "
-            f"| {r['shown_max_s']:.2f} s | {r['long_p50_s']:.1f} s "
-            f"| {r['health_p95_s']:.3f} s | {r['health_max_s']:.3f} s "
-            f"| {r['peak_rss_mb']:.0f} MB | {r['loadavg_before']} |"
-        )
 
 
 if __name__ == "__main__":

@@ -4,15 +4,11 @@ one process (run by hand, not in CI).
     python bench/bench_load_server.py                       # 1, 5, 10 and 20 sessions
     python bench/bench_load_server.py --app-dir ../old    # another checkout, same load
 
-On a 2-core machine N Chromium tabs rendering plotly take most of the CPU, so
-bench_load.py's figures mostly measure the browsers. Here each session is a
-Streamlit ``AppTest`` of ``app.py`` in its own thread of this one process -- the
-same script runs, the same process-wide caches and the same GIL as in a server
-with N sessions, but no websocket and no rendering.  With N >= 2 one session keeps
-scoring ~7,000-character pairs; the others type real WMT21 pairs (≤ 60 words), a
-new hypothesis per edit, and each edit's ``run()`` is timed and its score checked
-against ``meteor.score``.  Prints p50/p95/max of the edits and the peak RSS of this
-process (every 0.25 s) per N.  Every wait is bounded.
+Each session is a Streamlit ``AppTest`` of ``app.py`` in its own thread of this process: the
+same script, process-wide caches and GIL as a server with N sessions, but no websocket and no
+rendering.  With N >= 2 one session keeps scoring ~7,000-character pairs; the others type
+real WMT21 pairs (≤ 60 words), each edit's ``run()`` timed and its score checked against
+``meteor.score``.  Prints p50/p95/max of the edits and this process's peak RSS per N.
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from appserver import RssSampler, loadavg, long_pair, pct, wmt_pairs
-from common import ROOT
+from common import ROOT, timed
 
 
 def started(app: str, timeout: float) -> Any:
@@ -43,9 +39,7 @@ def timed_run(at: Any, hyp: str, ref: str) -> float:
     """Seconds of the run after typing ``hyp`` and ``ref``."""
     at.text_area(key="hyp").set_value(hyp)
     at.text_area(key="ref").set_value(ref)
-    t0 = time.perf_counter()
-    at.run()
-    return time.perf_counter() - t0
+    return timed(at.run)[0]
 
 
 def run_phase(n: int, m: Any, pairs: Any, app: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -3,36 +3,17 @@
     python bench/bench_marginal.py [--n 4000] [--repeats 3] [--skip-java] [--skip-nltk]
                                    [--presets meteor-1.5 nltk] [--no-table]
 
-Reproduces the table of issue 17.  Data: distinct real (hypothesis, reference) pairs of the
-Meteor 1.5 expected-value files in ``../shared/data`` (WMT21 ru-en, newstest2009 cs-en, TED
-sk-en), read by path; the first ``N`` and the first ``2N`` are written to temporary files.
-Every tool runs cold in its own process, one process each (ours with ``--workers 1``),
-``--repeats`` times on ``N`` and on ``2N`` segments, interleaved; with the medians
-``t(N)`` and ``t(2N)``:
+Every tool runs cold in its own process (ours with ``--workers 1``, a ``--baseline`` checkout
+with its own in-place ``./native`` build if it has one), ``--repeats`` times on the first
+``N`` and ``2N`` distinct real pairs of the Meteor 1.5 expected-value files, interleaved;
+with the medians ``t(N)`` and ``t(2N)``:
 
     marginal ms/segment = (t(2N) − t(N)) / N        start-up s = t(N) − N · marginal
 
-so start-up cancels out of the marginal cost.  A checkout with its own in-place build of
-``./native`` runs with it (:func:`python_path`), any other with the installed ``meteor_native``.  Wall time and CPU time (user + system of the
-child, from ``wait4``) are both reported: the machine may be shared, and CPU time is the
-steadier of the two (Java's CPU time includes its JIT and GC threads).
-
-Java runs only when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the jar
-into ``~/.cache/meteor15/meteor-1.5/`` (a dev tool; never part of the product).
-
-After the table (``--no-table`` skips it), in this process: one warm pair with the full
-record (p50 and p95 over real segments, target ≤ 2 ms at p50), start-up with a warm cache
-per preset (a fresh process: import, build the scorer, score one pair; target ≤ 1 s), and
-the long natural document (the first 120 WMT21 ru-en segments joined, ~2,300 words; the
-jar gives 0.35484; target ≤ 1 s).  The table's last column is each tool's peak RSS (the
-kernel's, of its largest process) at N and 2N; target ≤ 350 MB for ``meteor-1.5``.
-
-``--workers-memory 1 2 3 4`` also runs ``meteor score --workers K`` on the 2N segments (for
-``K`` above the CPUs, which the CLI caps, the library's ``score_corpus(workers=K)``) and
-samples the whole process tree every 20 ms (``common.tree_memory``): the peak of
-its summed PSS (pages shared by the forked workers divided among them: the memory-mapped
-paraphrase index, the tables inherited from the parent) per K, and what each worker more
-adds to it (target ≤ +50 MB a worker).
+Wall and CPU time (``wait4``) and peak RSS per tool, then the measures in this process (one
+warm pair, start-up, the long document, ``--workers-memory``); what each is and its target:
+docs/performance.md, "How it is measured".  Java runs when ``setup_meteor15.sh`` has
+unpacked the jar.
 """
 
 from __future__ import annotations
@@ -44,9 +25,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from common import JAR, ROOT, SHARED, beam_search, jar_pairs, python_path, run_cold
+from common import (
+    JAR,
+    ROOT,
+    SHARED,
+    Cold,
+    beam_search,
+    child_env,
+    jar_command,
+    jar_pairs,
+    java_runs,
+    run_cold,
+    write_pairs,
+)
 
 SOURCES = (
     SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz",
@@ -92,54 +86,31 @@ def load_pairs() -> list[tuple[str, str]]:
     return out
 
 
-def timed(cmd: list[str], **kw: object) -> tuple[float, float, str, float]:
-    """(wall s, child CPU s, stdout, peak RSS MB) of one cold run; output to files, not
-    pipes.  The peak is the kernel's ``ru_maxrss`` of the child (its largest process)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, stdout, usage.ru_maxrss / 1024
+#: A tool's command line, given its hypothesis and reference files.
+Command = Callable[[str, str], list[str]]
 
 
-def _nltk_command(script: str) -> object:
-    return lambda h, r: [sys.executable, "-c", script, h, r]
+def tools(args: argparse.Namespace) -> list[tuple[str, Command, Path]]:
+    """(label, command, directory to run in) of each tool to time."""
+    out: list[tuple[str, Command, Path]] = []
+    with_java = java_runs(args.skip_java)
+    nltk = NLTK_SCRIPT.format(root=str(ROOT))
 
-
-def tools(args: argparse.Namespace) -> list[tuple[str, object, Path]]:
-    """(label, command factory (hyp file, ref file) -> argv, directory to run in)."""
-    out: list[tuple[str, object, Path]] = []
-    java = not args.skip_java and JAR.is_file()
-    if not args.skip_java and not JAR.is_file():
-        print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
-
-    def ours(preset: str) -> object:
+    def ours(preset: str) -> Command:
         return lambda h, r: [
             *(sys.executable, "-m", "meteor", "score", "--preset", preset),
             *("--workers", "1", "--hyp", h, "--ref", r, "--format", "json"),
         ]
 
-    def jar(extra: list[str]) -> object:
-        return lambda h, r: [
-            *("java", "-Xmx2G", "-jar", str(JAR), h, r, "-l", "en", "-norm", "-q"),
-            *extra,
-        ]
-
     for preset in args.presets:
-        if preset == "meteor-1.5" and java:
-            out.append(("Java Meteor 1.5 -l en -norm", jar([]), JAR.parent))
-        if preset == "meteor-1.5-paper2005" and java:
-            out.append(("Java, 2005 modules", jar(PAPER2005_FLAGS), JAR.parent))
+        if preset == "meteor-1.5" and with_java:
+            out.append(("Java Meteor 1.5 -l en -norm", jar_command, JAR.parent))
+        if preset == "meteor-1.5-paper2005" and with_java:
+            out.append(
+                ("Java, 2005 modules", lambda h, r: jar_command(h, r, *PAPER2005_FLAGS), JAR.parent)
+            )
         if preset == "nltk" and not args.skip_nltk:
-            script = NLTK_SCRIPT.format(root=str(ROOT))
-            out.append(("NLTK meteor_score", _nltk_command(script), ROOT))
+            out.append(("NLTK meteor_score", lambda h, r: [sys.executable, "-c", nltk, h, r], ROOT))
         if args.baseline:
             out.append((f"before: {preset}, one process", ours(preset), Path(args.baseline)))
         out.append((f"ours {preset}, one process", ours(preset), ROOT))
@@ -147,45 +118,32 @@ def tools(args: argparse.Namespace) -> list[tuple[str, object, Path]]:
 
 
 def per_repeat_ratios(
-    times: dict[tuple[str, int], list[tuple[float, float]]], ours: str, peer: str, n: int
+    runs: dict[tuple[str, int], list[Cold]], ours: str, peer: str, n: int
 ) -> list[float]:
     """Wall-time marginal ratio ours / peer of each repeat on its own (the runs of one
     repeat are interleaved, so they share the machine's state); repeats in which a
     marginal came out ≤ 0 (noise larger than the work) are left out."""
-    out = []
-    for (o1, _), (o2, _), (p1, _), (p2, _) in zip(
-        times[(ours, n)],
-        times[(ours, 2 * n)],
-        times[(peer, n)],
-        times[(peer, 2 * n)],
-        strict=True,
-    ):
-        if o2 > o1 and p2 > p1:
-            out.append((o2 - o1) / (p2 - p1))
-    return out
+    keys = ((ours, n), (ours, 2 * n), (peer, n), (peer, 2 * n))
+    walls = zip(*([r.wall for r in runs[key]] for key in keys), strict=True)
+    return [(o2 - o1) / (p2 - p1) for o1, o2, p1, p2 in walls if o2 > o1 and p2 > p1]
 
 
 def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     n = args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-marginal-"))
-    files = {}
-    for size in (n, 2 * n):
-        h, r = tmp / f"hyp{size}.txt", tmp / f"ref{size}.txt"
-        h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
-        r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-        files[size] = (str(h), str(r))
+    files = {
+        size: tuple(map(str, write_pairs(tmp / str(size), pairs[:size]))) for size in (n, 2 * n)
+    }
     todo = tools(args)
-    times: dict[tuple[str, int], list[tuple[float, float]]] = {}
-    peaks: dict[tuple[str, int], list[float]] = {}
+    runs: dict[tuple[str, int], list[Cold]] = {}
     for rep in range(args.repeats):
         for label, make, cwd in todo:
-            env = dict(os.environ, PYTHONPATH=python_path(cwd))
             for size in (n, 2 * n):
-                wall, cpu, _, rss = timed(make(*files[size]), env=env, cwd=cwd)  # type: ignore[operator]
-                times.setdefault((label, size), []).append((wall, cpu))
-                peaks.setdefault((label, size), []).append(rss)
-                print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {wall:6.2f} s wall "
-                      f"{cpu:6.2f} s CPU {rss:5.0f} MB", file=sys.stderr, flush=True)  # fmt: skip
+                run = run_cold(make(*files[size]), sample=False, env=child_env(cwd), cwd=cwd)
+                runs.setdefault((label, size), []).append(run)
+                print(f"  [{rep + 1}/{args.repeats}] {label:34s} {size:6d}: {run.wall:6.2f} s "
+                      f"wall {run.cpu:6.2f} s CPU {run.maxrss_mb:5.0f} MB",
+                      file=sys.stderr, flush=True)  # fmt: skip
     print(f"\n{n:,} distinct real segments (N) and {2 * n:,} (2N); medians of {args.repeats} "
           f"runs; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; "
           f"ours: beam search in {beam_search()} "
@@ -196,13 +154,13 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     rows: dict[str, tuple[float, float]] = {}
     for label, _, _ in todo:
         med = {
-            size: tuple(statistics.median(t[k] for t in times[(label, size)]) for k in (0, 1))
+            size: [statistics.median(r[k] for r in runs[(label, size)]) for k in (0, 1)]
             for size in (n, 2 * n)
         }
         marg = [(med[2 * n][k] - med[n][k]) / n for k in (0, 1)]
         start = [med[n][k] - n * marg[k] for k in (0, 1)]
         rows[label] = (marg[0], marg[1])
-        rss = [max(peaks[(label, size)]) for size in (n, 2 * n)]
+        rss = [max(r.maxrss_mb for r in runs[(label, size)]) for size in (n, 2 * n)]
         print(f"| {label} | {marg[0] * 1000:.3f} | {marg[1] * 1000:.3f} | {start[0]:.2f} | "
               f"{start[1]:.2f} | {rss[0]:.0f} / {rss[1]:.0f} |")  # fmt: skip
     print()
@@ -220,13 +178,13 @@ def table(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
             w = rows[ours][0] / rows[peer][0]
             c = rows[ours][1] / rows[peer][1]
             print(f"{ours} / {peer}: ×{w:.2f} wall, ×{c:.2f} CPU (goal ≤ {goal})")
-            paired = per_repeat_ratios(times, ours, peer, n)
+            paired = per_repeat_ratios(runs, ours, peer, n)
             if len(paired) > 1:  # how far one repeat's ratio strays: the machine's noise
                 print(f"  each repeat's own wall ratio: {', '.join(f'×{x:.2f}' for x in paired)}"
                       f" (median ×{statistics.median(paired):.2f})")  # fmt: skip
     for label, _, _ in todo:
         if label.startswith("ours meteor-1.5,"):  # the preset with the paraphrase table
-            top = max(peaks[(label, 2 * n)])
+            top = max(r.maxrss_mb for r in runs[(label, 2 * n)])
             print(f"{label}: peak RSS {top:.0f} MB at 2N (goal ≤ 350 MB)")
 
 
@@ -286,9 +244,9 @@ def startup(args: argparse.Namespace) -> None:
             runs, cpus = [], []
             for _ in range(3):
                 script = STARTUP_SCRIPT.format(root=str(ROOT), preset=preset)
-                _, cpu_s, out, _ = timed([exe, "-c", script])
-                runs.append(float(out.strip()))
-                cpus.append(cpu_s)
+                run = run_cold([exe, "-c", script], sample=False)
+                runs.append(float(run.stdout.strip()))
+                cpus.append(run.cpu)
             print(f"  {preset:24s} {statistics.median(runs):5.2f} s wall, "
                   f"{statistics.median(cpus):5.2f} s CPU (median of 3; goal ≤ 1 s)")  # fmt: skip
 
@@ -313,10 +271,7 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
     """
     size = 2 * args.n
     tmp = Path(tempfile.mkdtemp(prefix="meteor-workers-"))
-    h, r = tmp / "hyp.txt", tmp / "ref.txt"
-    h.write_text("".join(p[0] + "\n" for p in pairs[:size]), encoding="utf-8")
-    r.write_text("".join(p[1] + "\n" for p in pairs[:size]), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
+    h, r = write_pairs(tmp, pairs[:size])
     print(f"\nmeteor-1.5 on {size:,} segments, whole process tree (peak of summed PSS / RSS):")
     before = None
     cpus = len(os.sched_getaffinity(0))
@@ -329,10 +284,12 @@ def workers_memory(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> No
             script = WORKERS_SCRIPT.format(root=str(ROOT))
             cmd = [sys.executable, "-c", script, str(h), str(r), str(k)]
             label = f"score_corpus(workers={k}) (> {cpus} CPUs)"
-        wall, _cpu, pss, rss, _out = run_cold(cmd, env=env, cwd=ROOT)
-        more = f"; {pss - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
-        print(f"  {label}: {pss:.0f} MB PSS, {rss:.0f} MB RSS, {wall:.1f} s{more}")
-        before = (k, pss)
+        run = run_cold(cmd, env=child_env(), cwd=ROOT)
+        more = f"; {run.pss_mb - before[1]:+.0f} MB PSS for {k - before[0]} more" if before else ""
+        print(
+            f"  {label}: {run.pss_mb:.0f} MB PSS, {run.rss_mb:.0f} MB RSS, {run.wall:.1f} s{more}"
+        )
+        before = (k, run.pss_mb)
 
 
 def main() -> None:

@@ -2,15 +2,12 @@
 
     python bench/bench_meteor15.py [--segments N] [--workers N] [--skip-java] [--skip-nltk]
 
-Inputs: the 9,832 WMT21 ru→en segments of ``../shared/data/wmt21_ru-en_da`` (hypotheses
-and references of the Meteor 1.5 expected-value file).  Every tool runs cold in its
-own process; wall time and the peak memory of the whole process tree (sum of RSS,
-sampled every 20 ms) are reported, with ratios against Java and NLTK.
-
-Java runs only when ``../shared/tools/meteor15/setup_meteor15.sh`` has unpacked the
-jar into ``~/.cache/meteor15/meteor-1.5/`` (a dev tool; never part of the product).
-Also printed: one pair warm (target ≤ 50 ms) and a 200-token pair of repeated words
-(target ≤ 1 s), per preset.
+Inputs: the 9,832 WMT21 ru→en segments of the Meteor 1.5 expected-value file in
+``../shared/data/wmt21_ru-en_da``.  Every tool runs cold in its own process; wall time and
+the peak memory of the process tree (summed PSS and RSS, sampled every 20 ms) are reported,
+with ratios against Java (when ``setup_meteor15.sh`` has unpacked the jar) and NLTK.  Also
+printed per preset: one pair warm (target ≤ 50 ms) and a 200-token pair of repeated words
+(target ≤ 1 s).
 """
 
 from __future__ import annotations
@@ -24,7 +21,18 @@ import time
 from pathlib import Path
 
 from bench_marginal import NLTK_SCRIPT, PAPER2005_FLAGS
-from common import JAR, ROOT, SHARED, beam_search, child_env, jar_pairs, run_cold, write_pairs
+from common import (
+    JAR,
+    ROOT,
+    SHARED,
+    beam_search,
+    child_env,
+    jar_command,
+    jar_pairs,
+    java_runs,
+    run_cold,
+    write_pairs,
+)
 
 DATA = SHARED / "wmt21_ru-en_da" / "meteor15.en_default_norm.jsonl.gz"
 
@@ -37,38 +45,32 @@ def main() -> None:
     ap.add_argument("--skip-nltk", action="store_true")
     args = ap.parse_args()
 
-    segs = jar_pairs(DATA)
-    if args.segments:
-        segs = segs[: args.segments]
-    tmp = Path(tempfile.mkdtemp(prefix="meteor-bench-"))
-    hyp_f, ref_f = write_pairs(tmp, [h for h, _ in segs], [r for _, r in segs])
+    segs = jar_pairs(DATA)[: args.segments or None]
+    hyp_f, ref_f = map(str, write_pairs(Path(tempfile.mkdtemp(prefix="meteor-bench-")), segs))
     print(f"{len(segs)} segments of WMT21 ru-en; {os.cpu_count()} cores; "
           f"ours: beam search in {beam_search()}\n")  # fmt: skip
 
     rows: list[tuple[str, float, float, float, str]] = []
     for preset in ("meteor-1.5", "meteor-1.5-paper2005", "nltk"):
         cmd = [sys.executable, "-m", "meteor", "score", "--preset", preset, "--format", "json"]
-        cmd += ["--hyp", str(hyp_f), "--ref", str(ref_f)]
+        cmd += ["--hyp", hyp_f, "--ref", ref_f]
         if args.workers:
             cmd += ["--workers", str(args.workers)]
-        wall, _, mem, rss, out = run_cold(cmd, env=child_env(), cwd=ROOT)
-        sysrep = json.loads(out)["systems"][0]
+        run = run_cold(cmd, env=child_env(), cwd=ROOT)
+        sysrep = json.loads(run.stdout)["systems"][0]
         score = f"{sysrep['score']} (mean of segments {sysrep['mean_segment_score']})"
-        rows.append((f"ours {preset}", wall, mem, rss, score))
-    if args.skip_java:
-        pass
-    elif JAR.is_file():
-        java = ["java", "-Xmx2G", "-jar", str(JAR), str(hyp_f), str(ref_f)]
+        rows.append((f"ours {preset}", run.wall, run.pss_mb, run.rss_mb, score))
+    if java_runs(args.skip_java):
         for label, extra in (("java -l en -norm", []), ("java paper2005", PAPER2005_FLAGS)):
-            cmd = [*java, "-l", "en", "-norm", "-q", *extra]
-            wall, _, mem, rss, out = run_cold(cmd, cwd=JAR.parent)
-            rows.append((label, wall, mem, rss, out.strip().splitlines()[-1] if out else ""))
-    else:
-        print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
+            run = run_cold(jar_command(hyp_f, ref_f, *extra), cwd=JAR.parent)
+            last = run.stdout.strip().splitlines()[-1] if run.stdout else ""
+            rows.append((label, run.wall, run.pss_mb, run.rss_mb, last))
     if not args.skip_nltk:
-        script = NLTK_SCRIPT.format(root=str(ROOT))  # the same as bench_marginal.py's
-        wall, _, mem, rss, out = run_cold([sys.executable, "-c", script, str(hyp_f), str(ref_f)])
-        rows.append(("nltk meteor_score (mean)", wall, mem, rss, out.strip()))
+        script = NLTK_SCRIPT.format(root=str(ROOT))
+        run = run_cold([sys.executable, "-c", script, hyp_f, ref_f])
+        rows.append(
+            ("nltk meteor_score (mean)", run.wall, run.pss_mb, run.rss_mb, run.stdout.strip())
+        )
 
     print(f"{'tool':30s} {'wall s':>7s} {'PSS MB':>7s} {'RSS MB':>7s}  score", flush=True)
     for name, wall, mem, rss, score in rows:

@@ -1,13 +1,10 @@
 """Benchmark of :mod:`meteor.languages.paraphrase`: build, load, memory and candidate speed.
 
-Usage::
-
     python bench/bench_paraphrase.py            # load + RSS + candidates() on the shared data
     python bench/bench_paraphrase.py --build    # also time a fresh build into a temporary cache
 
-Each measurement runs in a fresh Python process, so load time and peak RSS
-(``ru_maxrss``) are those of a process that loads the index and scores, as in
-the app.  Results are printed and written to ``bench/out/paraphrase.json``.
+Each measurement runs in a fresh process (load time and peak RSS are those of a process that
+loads the index and scores, as the app's).  Written to ``bench/out/paraphrase.json`` too.
 """
 
 from __future__ import annotations

@@ -2,15 +2,11 @@
 
     python bench/bench_pycocoevalcap.py [--items N]
 
-Input: caption-like items with five references each, built from WMT21 ru→en
-(``tests/parity/test_compat_pycocoevalcap.py::caption_items``: one system's output as the
-caption, the two human translations and three other systems' outputs as references).
-Each implementation runs cold in its own process (``Meteor().compute_score(gts, res)``
-from import to result); wall time and the peak memory of the process tree (the
-JVM included) are printed, with the corpus scores and how many image scores are
-identical.  CPU is user + system time of the process tree (children that were
-waited for; the JVM is, when pycocoevalcap's scorer is collected).  The real one
-needs ``java``.
+Input: caption-like items with five references each, from WMT21 ru→en
+(``tests/parity/test_compat_pycocoevalcap.py::caption_items``).  Each implementation runs
+cold in its own process (``Meteor().compute_score(gts, res)`` from import to result); wall
+and CPU time and the peak memory of the process tree (the JVM included) are printed, with
+the corpus scores and how many image scores are identical.  The real one needs ``java``.
 """
 
 from __future__ import annotations
@@ -50,11 +46,11 @@ def main() -> None:
             ("pycocoevalcap 1.2 + jar", "pycocoevalcap.meteor.meteor"),
         ):
             code = SCRIPT.format(root=str(ROOT), module=module, path=str(path))
-            wall, cpu, pss, rss, out = run_cold([sys.executable, "-c", code])
-            results[name] = json.loads(out)
+            run = run_cold([sys.executable, "-c", code])
+            results[name] = json.loads(run.stdout)
             print(
-                f"{name:36s} wall {wall:6.1f} s  CPU {cpu:6.1f} s  peak PSS {pss:7.0f} MB  peak RSS {rss:7.0f} MB"
-                f"  corpus {results[name]['score']!r}"
+                f"{name:36s} wall {run.wall:6.1f} s  CPU {run.cpu:6.1f} s  peak PSS {run.pss_mb:7.0f}"
+                f" MB  peak RSS {run.rss_mb:7.0f} MB  corpus {results[name]['score']!r}"
             )
     ours, real = results.values()
     same = sum(a == b for a, b in zip(ours["scores"], real["scores"], strict=True))

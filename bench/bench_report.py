@@ -1,22 +1,15 @@
-"""Bench (by hand, not a test): the corpus report of 10 systems × 2,000 segments (issue 35).
+"""Bench (by hand, not a test): the corpus report of 10 systems × 2,000 segments.
 
     python bench/bench_report.py [--data DIR] [--systems 2,5,10] [--samples 1000] [--trials N]
 
-The data are WMT21 newstest ru→en (``wmt21_ru-en_da/all_outputs.tsv``: every output line of
-the 10 MT systems, 1,000 segments, reference A; ``ref_B.txt``: the second reference).  A
-system has 1,000 real segments, fewer than 2,000, so each system's rows are used twice:
-segments 1–1,000 are its outputs against reference A, segments 1,001–2,000 the **same
-outputs** against reference B (real text both times; the hypotheses repeat, the references
-do not).  ``--segments`` takes fewer.
-
-Each number of systems runs in a fresh process, so its peak RSS is its own.  ``meteor.report``
-runs with ``--samples`` bootstrap resamples and ``--trials`` randomisation trials (default: the
-report's own default, 10,000); its progress
-lines split the time: scoring every system, the statistics (each system's bootstrap and
-every pairwise test), the buckets (with their intervals) and "where the points go".
-"Peak RSS after scoring" is the process's peak when the statistics start, with every record
-kept; "peak RSS" its peak at the end: what the statistics add beyond the records.
-Prints the load average: the machine is shared.
+Data: WMT21 newstest ru→en (``wmt21_ru-en_da/all_outputs.tsv``: 10 MT systems × 1,000
+segments, reference A; ``ref_B.txt``: reference B).  Each system's outputs are used twice:
+segments 1–1,000 against reference A, 1,001–2,000 against reference B (``--segments`` takes
+fewer).  Each number of systems runs in a fresh process.  ``meteor.report`` runs with
+``--samples`` bootstrap resamples and ``--trials`` randomisation trials (0: its default); its
+progress lines split the time: scoring, the statistics (bootstraps and pairwise tests), the
+buckets and "where the points go".  "RSS after scoring" is the process's peak when the
+statistics start, "peak RSS" at the end.  Prints the load average: the machine is shared.
 """
 
 from __future__ import annotations
@@ -111,11 +104,10 @@ def main() -> None:
         f"{args.samples:,} bootstrap resamples, "
         f"{f'{args.trials:,}' if args.trials else 'the default number of'} randomisation trials"
     )
-    head = (
+    print(
         f"{'systems':>7} {'pairs':>5} {'total s':>8} {'scoring':>8} {'statistics':>10} "
         f"{'buckets':>8} {'losses':>7} {'RSS after scoring MB':>21} {'peak RSS MB':>12}"
     )
-    print(head)
     for n in (int(x) for x in args.systems.split(",")):
         cmd = [sys.executable, __file__, "--child", str(n), "--data", args.data,
                "--segments", str(args.segments), "--samples", str(args.samples),

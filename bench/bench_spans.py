@@ -1,23 +1,15 @@
-"""The span table's cost against scoring alone (issue 41: within the time of scoring + 20 %).
+"""The span table's cost against scoring alone (target: within the time of scoring + 20 %).
 
     python bench/bench_spans.py [--n 10000] [--repeats 3] [--bootstrap 1000] [--workers 1]
 
-Data: the shared WMT21 TED en→de MQM spans (``../shared/data/wmt21_ted_mqm_spans/en-de``: 6,766
-annotated segments), repeated up to ``--n`` annotated segments (each copy's systems renamed
-``NAME#k``, its MQM rows likewise), written to a temporary folder.  Three settings:
-``meteor-1.5-de`` and the two preset files of docs/spans/ (``de-exact``, ``de-nopunct``).
-
-Each measurement runs cold in its own process, interleaved, ``--repeats`` times:
-
-* **scoring**: load the segments table and ``score_corpus`` all its hypotheses in one call per
-  setting (the cheapest way to score them: no output, no per-system calls);
-* **span table**: ``python -m meteor spans --format json`` on the same files: reading the
-  segments and the MQM file, scoring, labelling every token, the tables by severity and
-  category, ``--bootstrap`` resamples and the paired tests, JSON written.
-
-The medians of wall and CPU time (user + system, from ``wait4``; the steadier of the two on a
-shared machine) are printed with their ratio (target ≤ 1.20), and, in this process, where the
-extra time goes (reading the spans, counting, bootstrap) on one setting's records.
+Data: the WMT21 TED en→de MQM spans (``../shared/data/wmt21_ted_mqm_spans/en-de``: 6,766
+annotated segments), repeated up to ``--n`` (each copy's systems renamed ``NAME#k``) in a
+temporary folder; three settings: ``meteor-1.5-de`` and docs/spans/'s ``de-exact`` and
+``de-nopunct``.  Cold processes, interleaved, ``--repeats`` times: **scoring** (the segments
+table read and ``score_corpus`` once per setting) and **span table** (``python -m meteor
+spans --format json`` on the same files: scoring, labelling, the tables, ``--bootstrap``
+resamples and the paired tests).  Prints the medians of wall and CPU time with their ratio
+(target ≤ 1.20), and, in this process, where the extra time goes on one setting.
 """
 
 from __future__ import annotations
@@ -90,8 +82,8 @@ def main() -> None:
                      "--format", "json"]  # fmt: skip
         t_score, t_spans = [], []
         for _ in range(a.repeats):
-            t_score.append(run_cold(score_cmd, cwd=ROOT)[:2])
-            t_spans.append(run_cold(spans_cmd, cwd=ROOT)[:2])
+            t_score.append(run_cold(score_cmd, cwd=ROOT))
+            t_spans.append(run_cold(spans_cmd, cwd=ROOT))
         print(f"{n:,} annotated segments, 3 settings, {a.bootstrap} resamples, workers {a.workers}")
         for k, what in enumerate(("wall", "CPU")):
             s = statistics.median(t[k] for t in t_score)

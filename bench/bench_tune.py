@@ -1,25 +1,17 @@
-"""Bench (by hand, not a test): tuning on statistics vs re-scoring the corpus (issue 34).
+"""Bench (by hand, not a test): tuning on statistics vs re-scoring the corpus.
 
     python bench/bench_tune.py [--data ../shared/data/wmt21_ru-en_da/seg_da.tsv]
     python bench/bench_tune.py --jar [--jar-path ~/.cache/meteor15/meteor-1.5/meteor-1.5.jar]
 
-Aligns the 9,832 segments of WMT21 ru-en DA once under meteor-1.5 (that time is what
-re-scoring the corpus costs per parameter point), then scores random parameter points
-(α, β, γ, δ and the four weights) from the statistics in blocks (``evaluate_points``, as the
-search does) and measures each objective on them: points per second, and the speed-up per point over re-scoring.
-Prints the load average: the machine is shared.
+Aligns the 9,832 segments of WMT21 ru-en DA once under meteor-1.5 (what re-scoring the
+corpus costs per parameter point), then scores random points (α, β, γ, δ, four weights) from
+the statistics in blocks, as the search does, with each objective: points per second and the
+speed-up per point over re-scoring.  Prints the load average: the machine is shared.
 
-``--jar``: Meteor 1.5's own ``Trainer`` (the anchor of issue 34) against ``meteor.tune`` on the
-same data and objective.  A subset (``--systems`` systems × the first ``--segments`` rows of
-each, rows whose texts hold ``<``, ``>`` or ``&`` left out of both, as the jar's SGML reader
-would need them escaped) is written in the Trainer's format — ``SYS.tst`` and ``SYS.ref``
-(NIST SGML, one ``<doc>`` per document id) and ``SYS.ter`` (``doc seg score`` per line: the
-human score) — and ``java -cp meteor-1.5.jar Trainer spearman DIR`` runs its exhaustive grid
-(``--grid``: ``-i``/``-f``/``-s`` of α β γ δ and the four weights) in a temporary directory
-(it writes ``meteor-seg.scr`` where it runs).  The Trainer's ``spearman`` task measures
-Spearman's ρ with average ranks over all segments, our ``spearman_flat``.  Prints each one's
-best point, its value (and the jar's best point measured by us on our statistics), the
-points tried and the wall time.
+``--jar``: Meteor 1.5's own ``Trainer`` (its ``spearman`` task: our ``spearman_flat``, on its
+exhaustive :data:`JAR_GRID`) against ``meteor.tune`` on the same subset (``--systems`` systems ×
+the first ``--segments`` rows of each, without rows holding ``<``, ``>`` or ``&``): each one's
+best point, its value, the points tried and the wall time (docs/agreement.md).
 """
 
 from __future__ import annotations

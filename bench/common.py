@@ -1,23 +1,23 @@
-"""What the benches share: the checkout and the shared data folder on ``sys.path`` terms,
-the shared data's tables, timing, peak memory (of this process, or sampled over a process
-tree), cold runs of a child process and the load average.  A bench runs as ``python
-bench/<name>.py``, so this folder is on ``sys.path`` and ``from common import ...`` finds
-this module (and ``tools/serve_class.py``'s helpers, ``from serve_class import ...``)."""
+"""What the benches share: paths, the shared data's tables, timing, peak memory, cold runs of a
+child process and the load average.  A bench runs as ``python bench/<name>.py``, so ``from
+common import ...`` finds this module (and it puts ``tools/`` on ``sys.path`` for
+``from serve_class import ...``)."""
 
 from __future__ import annotations
 
 import csv
 import gzip
 import json
+import math
 import os
 import resource
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 for _folder in (ROOT / "tools", ROOT):  # the checkout's library first, then tools/serve_class.py
@@ -29,6 +29,18 @@ T = TypeVar("T")
 SHARED = Path(os.environ.get("METEOR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 #: The Meteor 1.5 jar as tools/meteor15/setup_meteor15.sh unpacks it.
 JAR = Path.home() / ".cache" / "meteor15" / "meteor-1.5" / "meteor-1.5.jar"
+
+
+def java_runs(skip: bool) -> bool:
+    """Whether the jar runs: not ``skip``ped, and unpacked (else it says how to get it)."""
+    if not skip and not JAR.is_file():
+        print(f"(Java skipped: {JAR} not found; run ../shared/tools/meteor15/setup_meteor15.sh)")
+    return not skip and JAR.is_file()
+
+
+def jar_command(hyp: str, ref: str, *extra: str) -> list[str]:
+    """Meteor 1.5 ``-l en -norm -q`` (and ``extra``) scoring the files ``hyp`` against ``ref``."""
+    return ["java", "-Xmx2G", "-jar", str(JAR), hyp, ref, "-l", "en", "-norm", "-q", *extra]
 
 
 def jar_pairs(path: Path) -> list[tuple[str, str]]:
@@ -53,37 +65,34 @@ def last_json(cmd: list[str], **kw: Any) -> dict[str, Any]:
     return result
 
 
-def python_path(root: Path) -> str:
-    """A checkout on the path, with its own in-place build of ``./native`` first when it
-    has one (``cd native && python setup.py build_ext --inplace``); otherwise the
-    ``meteor_native`` installed in this interpreter is what its runs use."""
+def child_env(root: Path = ROOT, **extra: str) -> dict[str, str]:
+    """This environment (and ``extra``) with the checkout ``root`` first on ``PYTHONPATH``, for a
+    child ``python -m meteor ...`` run from anywhere; its own in-place build of ``./native``
+    before it when it has one (``cd native && python setup.py build_ext --inplace``), else
+    the ``meteor_native`` installed in this interpreter is what its runs use."""
     native = root / "native"
-    if any((native / "meteor_native").glob("*.so")):
-        return f"{native}{os.pathsep}{root}"
-    return str(root)
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    """This environment with the checkout first on ``PYTHONPATH`` (and ``extra`` set), for a
-    child ``python -m meteor ...`` run from anywhere."""
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    built = [str(native)] if any((native / "meteor_native").glob("*.so")) else []
+    path = os.pathsep.join([*built, str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
     return dict(os.environ, PYTHONPATH=path, **extra)
 
 
-def write_pairs(folder: Path, hyps: list[str], refs: list[str]) -> tuple[Path, Path]:
+def write_pairs(folder: Path, pairs: Iterable[tuple[str, str]]) -> tuple[Path, Path]:
     """``hyp.txt`` and ``ref.txt`` in ``folder`` (created), one segment a line, for the CLI."""
     folder.mkdir(parents=True, exist_ok=True)
     hyp, ref = folder / "hyp.txt", folder / "ref.txt"
-    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
-    ref.write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    with hyp.open("w", encoding="utf-8") as hf, ref.open("w", encoding="utf-8") as rf:
+        for h, r in pairs:
+            hf.write(h + "\n")
+            rf.write(r + "\n")
     return hyp, ref
 
 
 def beam_search() -> str:
     """Which Meteor 1.5 beam search this checkout's runs use: ``C`` (./native) or ``Python``."""
     code = "from meteor.aligners.beam import NATIVE_SEARCH as n; print('C' if n else 'Python')"
-    env = dict(os.environ, PYTHONPATH=python_path(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True
+    )
     return out.stdout.strip() or "unknown"
 
 
@@ -107,11 +116,8 @@ def timed(fn: Callable[P, T], *args: P.args, **kw: P.kwargs) -> tuple[float, T]:
 
 def tree_memory(pid: int) -> tuple[int, int]:
     """(sum of RSS, sum of PSS) in bytes over a process and all its descendants (0 once gone).
-
-    PSS divides pages shared by forked workers (the memory-mapped paraphrase index,
-    the WordNet tables inherited from the parent) among them: it is the honest total
-    for a process tree.  RSS counts shared pages once per process.
-    """
+    PSS divides pages shared by forked workers (the memory-mapped paraphrase index, tables
+    inherited from the parent) among them: the honest total for a tree; RSS counts them in each."""
     rss = pss = 0
     stack = [pid]
     while stack:
@@ -131,19 +137,32 @@ def tree_memory(pid: int) -> tuple[int, int]:
     return rss * 1024, pss * 1024
 
 
-def run_cold(cmd: list[str], **kw: object) -> tuple[float, float, float, float, str]:
-    """One cold process: (wall s, CPU s, peak tree PSS MB, peak tree RSS MB, stdout).
+class Cold(NamedTuple):
+    """One cold process's run (:func:`run_cold`)."""
 
-    Memory is sampled every 20 ms (:func:`tree_memory`); CPU is user + system time of the
-    process and the children it waited for (``wait4``).  Output goes to files, not pipes."""
+    wall: float  #: seconds
+    cpu: float  #: user + system seconds of the process and the children it waited for
+    stdout: str
+    maxrss_mb: float  #: the kernel's peak RSS of its largest process (``ru_maxrss``)
+    pss_mb: float  #: peak of the tree's summed PSS (sampled, :func:`tree_memory`), else NaN
+    rss_mb: float  #: peak of the tree's summed RSS (sampled), else NaN
+
+
+def run_cold(cmd: list[str], sample: bool = True, **kw: object) -> Cold:
+    """Run ``cmd`` (it must exit 0) in a cold process, output to files, not pipes.
+
+    ``sample``: its process tree's memory every 20 ms; without it, a blocking ``wait4``
+    (the steadiest wall time)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, **kw)  # type: ignore[call-overload]
         peak_rss = peak_pss = 0
-        while not (done := os.wait4(proc.pid, os.WNOHANG))[0]:
+        while sample and not (done := os.wait4(proc.pid, os.WNOHANG))[0]:
             rss, pss = tree_memory(proc.pid)
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
             time.sleep(0.02)
+        if not sample:
+            done = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(done[1])
         out.seek(0)
@@ -151,5 +170,7 @@ def run_cold(cmd: list[str], **kw: object) -> tuple[float, float, float, float, 
         stdout, stderr = out.read(), err.read()
     if proc.returncode != 0:
         raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    cpu = done[2].ru_utime + done[2].ru_stime
-    return wall, cpu, peak_pss / 2**20, peak_rss / 2**20, stdout
+    usage = done[2]
+    cpu = usage.ru_utime + usage.ru_stime
+    mb = 2**20 if sample else math.nan  # not sampled: NaN
+    return Cold(wall, cpu, stdout, usage.ru_maxrss / 1024, peak_pss / mb, peak_rss / mb)

@@ -3,22 +3,17 @@ a refactoring.
 
     python bench/records_digest.py [--data DIR] [--segments 200] > digest.txt
 
-Prints one line per preset: the md5 of every segment's full record (``to_dict()`` with the
-candidates, or the error a segment raised) and the corpus score with its signature (and
-``CORPUS PATH DIFFERS`` when ``corpus_score``'s records, made without candidates, are not the
-segments' own); then
-the md5 of ``meteor report --format json`` on a 3-system slice, and of the records the
-analysis functions return (``correlate``, ``tune``, ``reconcile``) on small slices.  Two runs
-on trees that compute the same numbers print identical lines.
-
-English presets score ``wmt21_ru-en_da``, the Russian ones ``wmt21_ted_en-ru_mqm``, German
-and French ``wmt22_multi`` (``fr-de.tsv``, ``de-fr.tsv``); the first ``--segments`` rows each.
+Prints one line per preset (on the first ``--segments`` rows of :data:`SETS` for its
+language): the md5 of every segment's full record (``to_dict()`` with the candidates, or the
+error it raised) and the corpus score with its signature (and ``CORPUS PATH DIFFERS`` when
+``corpus_score``'s records are not the segments' own); then the md5 of ``meteor report
+--format json`` on a 3-system slice, and of ``correlate``, ``tune`` and ``reconcile``'s JSON on
+small slices.  Two trees that compute the same numbers print identical lines.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import hashlib
 import json
@@ -27,9 +22,10 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 from typing import Any
 
-from common import ROOT, SHARED
+from common import ROOT, SHARED, read_tsv, write_pairs
 
 DATA = str(SHARED)
 
@@ -39,12 +35,6 @@ SETS = {
     "de": "wmt22_multi/fr-de.tsv",
     "fr": "wmt22_multi/de-fr.tsv",
 }
-
-
-def read_rows(path: str, n: int | None = None) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return rows if n is None else rows[:n]
 
 
 def write_tsv(f: Any, cols: list[str], rows: list[dict[str, str]]) -> None:
@@ -74,7 +64,7 @@ def preset_lines(data: str, n: int) -> list[str]:
 
     out = []
     for lang, rel in SETS.items():
-        rows = read_rows(os.path.join(data, rel), n)
+        rows = read_tsv(Path(data, rel))[:n]
         for name in preset_names(lang):
             m = Meteor(name)
             records = []
@@ -104,7 +94,7 @@ def preset_lines(data: str, n: int) -> list[str]:
 
 
 def report_line(data: str, n: int) -> str:
-    rows = read_rows(os.path.join(data, SETS["en"]))
+    rows = read_tsv(Path(data, SETS["en"]))
     systems = sorted({r["system"] for r in rows})[:3]
     keep = [r for r in rows if r["system"] in systems and int(r["seg_id"]) <= n]
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,44 +135,26 @@ def _untimed(obj: Any) -> Any:
 
 def analysis_lines(data: str, n: int) -> list[str]:
     """correlate, tune and reconcile (JSON) on small slices: the statistics and formula."""
-    rows = read_rows(os.path.join(data, "wmt21_ru-en_da/seg_da.tsv"))
+    rows = read_tsv(Path(data, "wmt21_ru-en_da/seg_da.tsv"))
     systems = sorted({r["system"] for r in rows})[:3]
     keep = [r for r in rows if r["system"] in systems][: 3 * n]
-    out = []
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "judged.tsv")
         cols = ["system", "seg_id", "hyp", "ref", "human_score", "human_raw", "doc_id"]
         with open(src, "w", encoding="utf-8", newline="") as f:
             write_tsv(f, cols, keep)
-        hyps, refs = os.path.join(tmp, "hyp.txt"), os.path.join(tmp, "ref.txt")
-        with open(hyps, "w", encoding="utf-8") as f:
-            f.writelines(r["hyp"] + "\n" for r in keep[:40])
-        with open(refs, "w", encoding="utf-8") as f:
-            f.writelines(r["ref"] + "\n" for r in keep[:40])
-        common = ["--hyp", src, "--human-column", "human_score", "--darr-column", "human_raw"]
-        common += ["--bootstrap", "200", "--format", "json"]
-        out.append(
-            "correlate json: "
-            + _cli_md5(
-                ["correlate", *common, "-p", "meteor-1.5", "-p", "nltk", "--baseline", "chrf"]
-                + ["--permutations", "200"]
-            )
-        )
-        out.append(
-            "tune json: "
-            + _cli_md5(
-                ["tune", *common, "-p", "meteor-1.5-paper2005", "--folds", "2"]
-                + ["--group-by", "doc_id"]
-            )
-        )
-        out.append(
-            "reconcile json: "
-            + _cli_md5(
-                ["reconcile", "--from", "meteor-1.5", "--to", "nltk", "-i", hyps]
-                + ["-r", refs, "--format", "json"]
-            )
-        )
-    return out
+        hyps, refs = map(str, write_pairs(Path(tmp), ((r["hyp"], r["ref"]) for r in keep[:40])))
+        common = ["--hyp", src, "--human-column", "human_score", "--darr-column", "human_raw",
+                  "--bootstrap", "200", "--format", "json"]  # fmt: skip
+        commands = {
+            "correlate": ["correlate", *common, "-p", "meteor-1.5", "-p", "nltk",
+                          "--baseline", "chrf", "--permutations", "200"],
+            "tune": ["tune", *common, "-p", "meteor-1.5-paper2005", "--folds", "2",
+                     "--group-by", "doc_id"],
+            "reconcile": ["reconcile", "--from", "meteor-1.5", "--to", "nltk", "-i", hyps,
+                          "-r", refs, "--format", "json"],
+        }  # fmt: skip
+        return [f"{name} json: {_cli_md5(cmd)}" for name, cmd in commands.items()]
 
 
 def main() -> None:

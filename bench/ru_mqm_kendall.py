@@ -1,19 +1,12 @@
 """Segment-level Kendall τ of the Russian presets against expert MQM (WMT21 TED en→ru).
 
-Data: ``../shared/data/wmt21_ted_en-ru_mqm/seg_mqm.tsv`` (14 systems × 550
-segments, MQM penalty ``human_score``; its README gives sentence-chrF τ 0.218).
-τ is scipy's ``kendalltau`` (τ-b, ties in MQM counted as ties) between the
-segment scores and ``human_score`` over the pooled segments, as in the data
-README; Java Meteor 1.5 ``-l ru -norm -m 'exact stem' -w '1.0 0.5'`` gets 0.2001.
-
-The split used for tuning (``bench/ru_tune.py``) is by document: the odd TED
-talks (``tedtalk-1``, ``-3``, ``-5``: 2,870 segments) are the tuning half, the
-even talks (``tedtalk-2``, ``-4``, ``-6``: 4,830 segments) the held-out half.
-τ is reported on both halves and on the whole set.
-
-Each preset runs in a fresh subprocess so that its time and peak memory are its
-own: ``load`` is the first segment (resources loading), ``score`` the 7,700
-segments after it, ``peak RSS`` the process's maximum resident set.
+Data: ``../shared/data/wmt21_ted_en-ru_mqm/seg_mqm.tsv`` (14 systems × 550 segments, MQM
+penalty ``human_score``).  τ is scipy's ``kendalltau`` (τ-b) between the segment scores and
+``human_score`` over the pooled segments, as in the data README (sentence-chrF 0.218; Java
+Meteor 1.5 ``-l ru -norm -m 'exact stem' -w '1.0 0.5'`` 0.2001), on the tuning half of
+``bench/ru_tune.py`` (odd TED talks), the held-out half (even talks) and the whole set.
+Each preset runs in a fresh process: ``load`` is the first segment (resources loading),
+``score`` the segments after it, ``peak RSS`` the process's maximum resident set.
 
 Usage::
 

@@ -1,18 +1,12 @@
 """A Streamlit session spoken over the real websocket protocol, without a browser (bench only).
 
-The browser talks to ``streamlit run`` through one websocket (``/_stcore/stream``):
-it sends ``BackMsg`` protobufs (``rerun_script`` with the page, the query string and
-the widgets' values, and the fragment a widget lives in) and receives ``ForwardMsg``
-protobufs (``new_session``, ``navigation``, the page's ``delta`` elements,
-``script_finished``).  :class:`WsSession` does the same with the ``websockets``
-package and Streamlit's own protobuf classes, so the server does exactly the work it
-does for a browser (the same script runs, the same messages are serialised and sent)
-while the client costs a few milliseconds of CPU per rerun -- no Chromium competing
-with the server for the cores (see docs/app-load.md).
-
-What it reads back: the text areas (label -> widget id and fragment id) and the
-``st.metric`` values (label -> shown text), so a benchmark can type a pair and wait
-until the score card shows the number ``meteor.score`` gives for it.
+As the browser does on ``/_stcore/stream``, :class:`WsSession` sends ``BackMsg`` protobufs
+(``rerun_script`` with the page, the query string, the widgets' values and the widget's
+fragment) and reads ``ForwardMsg`` ones (``new_session``, ``navigation``, the ``delta``
+elements, ``script_finished``), with Streamlit's own protobuf classes: the server does a
+browser's whole work while the client costs a few milliseconds of CPU per rerun
+(docs/app-load.md).  It reads back the text areas and the ``st.metric`` values, so a
+benchmark can type a pair and wait until the score card shows ``meteor.score``'s number.
 """
 
 from __future__ import annotations
@@ -27,7 +21,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 
 class WsSession:
-    """One app session over a websocket: rerun with widget values, wait for what is shown."""
+    """One app session over a websocket (an ``appserver.Session``): rerun with widget values,
+    wait for what is shown."""
 
     def __init__(self, url: str) -> None:
         self.url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
@@ -108,14 +103,11 @@ class WsSession:
         await self._send_rerun(list(self.values.items()), fragment)
 
     async def shown(self) -> str | None:
-        """The score card's text now."""
         return self.metrics.get("METEOR")
 
     async def edit(
         self, box: str, text: str, expected: str | None, timeout: float
     ) -> tuple[float, float]:
-        """Type ``text`` into ``box``; seconds until ``expected`` shows (or any change), and
-        until the script run ended."""
         old = self.metrics.get("METEOR")
         before = self.finished
         t0 = time.perf_counter()
@@ -138,7 +130,4 @@ class WsSession:
             if left <= 0:
                 raise TimeoutError
             self._changed.clear()
-            try:
-                await asyncio.wait_for(self._changed.wait(), left)
-            except TimeoutError:
-                raise TimeoutError from None
+            await asyncio.wait_for(self._changed.wait(), left)

@@ -1,13 +1,11 @@
 """Dev tool (needs ``java``): the table of ``Math.pow`` values where Java and C differ.
 
-Meteor 1.5 computes the fragmentation penalty with ``Math.pow(frag, beta)``.  HotSpot's
-``Math.pow`` (an intrinsic on x86-64) and the C library's ``pow`` (Python's
-``math.pow``) disagree in the last bit for about one (frag, β) pair in a thousand, so
-a per-segment score can differ from the jar's by one or two ulps.  This writes, for
-β = 0.2 (Meteor 1.5 English ``rank``, pycocoevalcap's setting) and every segment
-fragmentation ``chunks / ((hyp_matches + ref_matches) / 2)`` with
-``hyp_matches + ref_matches <= MAX_M2``, the pairs where they differ, with Java's
-value, to ``meteor/compat/data/java_pow_b0.2.tsv``.
+Meteor 1.5 computes the fragmentation penalty with ``Math.pow(frag, beta)``; HotSpot's
+``Math.pow`` (an x86-64 intrinsic) and C's ``pow`` (``math.pow``) disagree in the last bit for
+about one pair in a thousand.  This writes, for β = 0.2 (Meteor 1.5 English ``rank``,
+pycocoevalcap's setting) and every fragmentation ``chunks / ((hyp_matches + ref_matches) / 2)``
+with ``hyp_matches + ref_matches <= MAX_M2``, the pairs where they differ, with Java's value,
+to ``meteor/compat/data/java_pow_b0.2.tsv``.
 
     python3 tools/make_java_pow_table.py            # runs java; the output is committed
 """

@@ -3,15 +3,13 @@
     python tools/serve_class.py --processes 2 --port 8501                 # this machine only
     python tools/serve_class.py --processes 2 --port 8501 --address 0.0.0.0   # the classroom (warns)
 
-One ``streamlit run app.py`` process runs every session's script in threads sharing one
-interpreter lock, so it uses about one core (docs/app-load.md, "A class at once").  This
-starts ``--processes`` servers on free ports of 127.0.0.1 and one small reverse proxy on
-``--address:--port`` with session affinity (cookie ``meteor_process``; a new browser goes to
-the least busy process), restarts a dying process with back-off, and refuses what a browser
-should not send (non-origin-form targets, bodies over :data:`MAX_BODY`, odd cookies).
+One ``streamlit run app.py`` process uses about one core (docs/app-load.md, "A class at
+once").  This starts ``--processes`` servers on free ports of 127.0.0.1 and one small reverse
+proxy on ``--address:--port`` with session affinity (cookie ``meteor_process``; a new browser
+goes to the least busy process), restarts a dying process with back-off, and refuses what a
+browser should not send (non-origin-form targets, bodies over :data:`MAX_BODY`, odd cookies).
 Behaviour, limits and messages: docs/serving.md.  Plain Python (tornado, installed with
-Streamlit); Ctrl+C or SIGTERM stops the proxy and every server process it started.  Tested in
-tests/browser/test_class_serving.py and tests/unit/test_serve_class_security.py.
+Streamlit); Ctrl+C or SIGTERM stops the proxy and every server process it started.
 """
 
 from __future__ import annotations
@@ -87,6 +85,13 @@ def health_latency(url: str, timeout: float = 30.0) -> float | None:
     return time.perf_counter() - t0 if ok else None
 
 
+def streamlit_command(port: int, *extra: str) -> list[str]:
+    """``streamlit run app.py`` headless on 127.0.0.1:``port``, no file watcher."""
+    return [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+            "--server.address=127.0.0.1", f"--server.port={port}",
+            "--server.fileWatcherType=none", *extra]  # fmt: skip
+
+
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM, then SIGKILL if it has not ended within 10 s."""
     proc.terminate()
@@ -105,27 +110,11 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         pass
 
 
-def upstream_target(uri: str) -> str | None:
-    """The path and query to send upstream, or None when ``uri`` is not origin-form
-    (``@host:port/x``, ``http://host/x``, ``//host/x``, ``*``): the proxy answers 400 and
-    fetches nothing (RFC 9112 3.2: a server's target is origin-form; the absolute form is
-    for proxies, which this is not)."""
-    if not ORIGIN_FORM.fullmatch(uri) or "\\" in uri:
-        return None
-    return uri
-
-
-def _listener_inodes(port: int) -> set[str]:
-    """Inodes of the sockets listening on 127.0.0.1:``port`` (Linux ``/proc/net/tcp``)."""
-    found = set()
-    want = f"0100007F:{port:04X}"
-    with open("/proc/net/tcp", encoding="ascii") as fh:
-        next(fh)
-        for line in fh:
-            f = line.split()
-            if f[1] == want and f[3] == "0A":  # LISTEN
-                found.add(f[9])
-    return found
+def origin_form(uri: str) -> bool:
+    """Whether ``uri`` may be sent upstream: origin-form, not ``@host:port/x``,
+    ``http://host/x``, ``//host/x`` or ``*`` (else the proxy answers 400 and fetches nothing;
+    RFC 9112 3.2: a server's target is origin-form; the absolute form is for proxies)."""
+    return ORIGIN_FORM.fullmatch(uri) is not None and "\\" not in uri
 
 
 def owns_port(pid: int, port: int) -> bool:
@@ -134,7 +123,11 @@ def owns_port(pid: int, port: int) -> bool:
     Linux only (``/proc``); elsewhere True: the check falls back to the process being alive."""
     if not os.path.exists("/proc/net/tcp"):
         return True
-    inodes = _listener_inodes(port)
+    want = f"0100007F:{port:04X}"
+    with open("/proc/net/tcp", encoding="ascii") as fh:
+        next(fh)
+        rows = [line.split() for line in fh]
+    inodes = {f[9] for f in rows if f[1] == want and f[3] == "0A"}  # 0A: LISTEN
     if not inodes:
         return False
     fd_dir = f"/proc/{pid}/fd"
@@ -183,7 +176,7 @@ class Backend:
         return (
             self.proc is not None
             and self.alive()
-            and self.healthy()
+            and health_latency(self.url, timeout=2) is not None
             and owns_port(self.proc.pid, self.port)
         )
 
@@ -193,9 +186,7 @@ class Backend:
             self.port = free_port()  # another program took the dead process's port
         self.started_at = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-             "--server.address=127.0.0.1", f"--server.port={self.port}",
-             "--server.fileWatcherType=none", *self.extra],
+            streamlit_command(self.port, *self.extra),
             cwd=self.app_dir,
             stdout=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,  # noqa: PLW1509 -- the launcher is single-threaded
@@ -203,9 +194,6 @@ class Backend:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
-
-    def healthy(self) -> bool:
-        return health_latency(self.url, timeout=2) is not None
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -224,13 +212,11 @@ class Pool:
 
         Only a process that is alive and verified (:meth:`Backend.verify`) gets requests; with
         none, None (the proxy answers 502 "restarting")."""
-        if cookie is not None and COOKIE_VALUE.fullmatch(cookie):
-            k = int(cookie)
-            if k < len(self.backends):
-                b = self.backends[k]
-                if b.ready and b.alive():
-                    return b, False
         live = [b for b in self.backends if b.ready and b.alive()]
+        if cookie is not None and COOKIE_VALUE.fullmatch(cookie):
+            for b in live:
+                if b.index == int(cookie):
+                    return b, False
         if not live:
             return None, True
         fewest = min(b.sessions for b in live)
@@ -302,7 +288,7 @@ class HttpProxy(web.RequestHandler):
         self.refused = False
 
     def prepare(self) -> None:
-        if upstream_target(self.request.uri or "") is None:
+        if not origin_form(self.request.uri or ""):
             self._refuse(400, "Bad request target: this server takes paths only (/page?query).\n")
             return
         length = self.request.headers.get("Content-Length", "0")
@@ -374,9 +360,10 @@ class WsProxy(websocket.WebSocketHandler):
 
     async def get(self, *args: Any, **kwargs: Any) -> None:
         b, _ = self.pool.pick(self.get_cookie(COOKIE))
-        target = upstream_target(self.request.uri or "")
-        if b is None or target is None:
-            self.set_status(502 if target else 400)
+        target = self.request.uri or ""
+        ok = origin_form(target)
+        if b is None or not ok:
+            self.set_status(502 if ok else 400)
             self.finish()
             return
         offered = self.request.headers.get("Sec-WebSocket-Protocol", "").split(",")
