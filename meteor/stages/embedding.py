@@ -45,6 +45,7 @@ __all__ = [
     "news_embeddings",
 ]
 
+
 def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
     """Hypothesis and reference positions touched by any candidate of the stages before
     ``embedding`` in ``ctx.params.modules`` (all of them when it is not listed)."""
