@@ -96,11 +96,8 @@ def check_corpus(hyps: Any, refs: Any) -> None:
 
 
 def check_count(name: str, value: Any, *, segments: bool = False) -> None:
-    """``value`` (an argument called ``name``) is ``None`` or a whole number of at least 1.
-
-    ``segments``: the number counts segments (a chunk or partition size), as the
-    message says.
-    """
+    """``value`` (an argument called ``name``) is ``None`` or a whole number of at least 1
+    (``segments``: of segments, as the message says)."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -256,11 +253,8 @@ def _numbered(
 
 
 class Totals:
-    """Segments summed one at a time (Meteor 1.5 ``addStats``), keeping no records.
-
-    The mean of segment scores is summed exactly (Shewchuk's partials, what
-    :func:`math.fsum` does), so it is the same however the segments arrive.
-    """
+    """Segments summed one at a time (Meteor 1.5 ``addStats``), keeping no records; the
+    mean of segment scores is summed exactly (Shewchuk's partials, as :func:`math.fsum`)."""
 
     def __init__(self, params: Params) -> None:
         self.params = params

@@ -224,14 +224,12 @@ class Meteor:
         return lang
 
     def _load(self, label: str, load: Callable[[], Any], progress: Progress | None = None) -> None:
-        """Keep ``load()`` in :meth:`_aligner_resources` under ``label`` (a load step of
-        :meth:`prepare`, which reports no progress of its own)."""
+        """Keep ``load()`` under ``label`` (an aligner's load step; no progress of its own)."""
         self._loaded[label] = load()
 
     def _aligner_resources(self) -> dict[str, Any]:
-        """What the aligner's load steps (:meth:`Aligner.prepare
-        <meteor.aligners.base.Aligner.prepare>`) gave, by label: loaded once per scorer,
-        on first use if :meth:`prepare` was not called."""
+        """What the aligner's load steps gave, by label: loaded once per scorer, on first
+        use if :meth:`prepare` was not called."""
         steps = self.aligner.prepare(self.params)
         if len(self._loaded) < len(steps):
             for label, load in steps:

@@ -57,9 +57,8 @@ __all__ = [
 
 
 def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The slot's own setter: how the hand-written ``__init__`` of a hot record fills a
-    frozen instance (a third faster than the ``object.__setattr__`` that dataclass's
-    generated ``__init__`` calls; these records are made per word and per match)."""
+    """The slot's own setter, for the hand-written ``__init__`` of a hot frozen record (a
+    third faster than ``object.__setattr__``)."""
     return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)
 
 
@@ -246,8 +245,7 @@ def chunk_matches(matches: Sequence[Match]) -> tuple[Chunk, ...]:
 
 
 class _Deferrable:
-    """The hidden slot of :meth:`Alignment.deferred` (a base class, so that it is no
-    dataclass field: ``fields``, ``==``, ``repr`` and pickling see the four fields only)."""
+    """The hidden slot of :meth:`Alignment.deferred` (no dataclass field of it)."""
 
     __slots__ = ("_deferred",)
 
@@ -287,16 +285,14 @@ class Alignment(_Deferrable):
         cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], packed: Packed
     ) -> Alignment:
         """:meth:`deferred` of matches already packed (:func:`pack_raw`, reference order)
-        by an aligner whose matches are one-to-one by construction
-        (:meth:`meteor.aligners.base.Aligner.corpus_pair`), so not checked again."""
+        and one-to-one by construction (not checked again)."""
         obj = object.__new__(cls)
         _ALIGN_HYP(obj, hyp)
         _ALIGN_REF(obj, ref)
         _ALIGN_DEFERRED(obj, packed)
         return obj
 
-    def __getattr__(self, name: str) -> Any:
-        # Reached only when a slot is empty: ``matches``/``chunks`` of a deferred alignment.
+    def __getattr__(self, name: str) -> Any:  # an empty slot: a deferred alignment's
         raw = self.pending() if name in ("matches", "chunks") else None
         if raw is None:
             raise AttributeError(name)
@@ -442,7 +438,7 @@ def _undefined_as_null(b: Breakdown) -> dict[str, float | None]:
 
 def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
     """The :class:`Match` record of a candidate between two word lists (spans shared:
-    :func:`shared_span`); the one conversion from match tuples to records."""
+    :func:`shared_span`)."""
     module, hs, he, rs, re_, detail, sim = c
     return Match(
         module,
