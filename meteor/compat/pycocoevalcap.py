@@ -3,11 +3,8 @@
 ``from meteor.compat.pycocoevalcap import Meteor`` replaces
 ``from pycocoevalcap.meteor.meteor import Meteor``:
 ``Meteor().compute_score(gts, res)`` returns ``(corpus_score, per_image_scores)``
-with the floats pycocoevalcap gets from its Meteor 1.5 jar
-(``java -jar meteor-1.5.jar - - -stdio -l en -norm``, the ``meteor-1.5`` preset).
-What pycocoevalcap and the jar do, reproduced step by step (the ``SCORE``/``EVAL``
-lines, ``|||`` splitting, Java's ``String.trim`` and ``Math.pow``, raw control
-characters, a line break refused with ``ValueError``): docs/compat.md.
+with the floats pycocoevalcap gets from its Meteor 1.5 jar (``java -jar meteor-1.5.jar
+- - -stdio -l en -norm``), reproduced step by step as docs/compat.md describes.
 """
 
 from __future__ import annotations

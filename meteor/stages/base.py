@@ -245,15 +245,11 @@ class Stage(Protocol):
     """One matching stage, as the scorer (:class:`meteor.Meteor`) uses it.
 
     Attributes:
-        name: the stage's name: the :class:`~meteor.types.Module` it labels its
-            candidates with (a built-in member, or a plain ``str`` for a new stage:
-            :func:`meteor.stages.registry.register_stage` makes it a module).
-        code: a short code for the settings signature (``ex`` in ``mods:ex+st``);
-            unique among the registered stages.
-        resource: what :meth:`prepare` loads, for progress messages ("stemmer",
-            "paraphrase table"); ``None`` when it loads nothing.
-        prefetches: whether :meth:`prefetch` does anything (the scorer then hands it
-            the sentences of a batch before scoring them).
+        name: the :class:`~meteor.types.Module` it labels its candidates with (a plain
+            ``str`` for a new stage, which registering makes a module).
+        code: a short code for the settings signature (``ex`` in ``mods:ex+st``), unique.
+        resource: what :meth:`prepare` loads, for progress messages; ``None``: nothing.
+        prefetches: whether :meth:`prefetch` does anything.
     """
 
     name: str
@@ -294,11 +290,8 @@ class Stage(Protocol):
 
 
 class StageBase:
-    """Defaults for a :class:`Stage`: available everywhere, nothing to load or prefetch.
-
-    A new stage sets ``name`` and ``code`` and writes :meth:`candidates`; its
-    candidates carry :attr:`module` (``Module(name)``).
-    """
+    """Defaults for a :class:`Stage`: available everywhere, nothing to load or prefetch (a
+    new stage sets ``name`` and ``code`` and writes :meth:`candidates`)."""
 
     name: str
     code: str

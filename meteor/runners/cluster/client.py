@@ -263,9 +263,8 @@ def prepare_workers(
     """Load ``meteor``'s resources on every worker (and on later ones); report each worker.
 
     Returns:
-        Per worker address: ``ready``, ``load_seconds`` (the resources' loading time
-        in that worker), ``version``, ``pid``, ``mapped`` (the paraphrase index
-        files it has memory-mapped).
+        Per worker address: ``ready``, ``load_seconds``, ``version``, ``pid``, ``mapped``
+        (the paraphrase index files it has memory-mapped).
 
     Raises:
         ClusterError: no worker within ``timeout`` seconds, or a worker that cannot
