@@ -6,7 +6,7 @@ penalty and score that every result holds)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from operator import add
+from operator import add, attrgetter
 from typing import Any
 
 from meteor.module_registry import N_BUILTIN, ZEROS, Module, module_order, module_slot
@@ -59,12 +59,7 @@ class Stats:
     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """The four per-module tuples (hyp/ref content, hyp/ref function), at least ``width``
         long (a registered stage that matched nothing has no slot of its own)."""
-        vecs = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
+        vecs = _PER_MODULE(self)
         if len(vecs[0]) >= width:
             return vecs
         a, b, c, d = vecs
@@ -133,14 +128,13 @@ class Stats:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Stats:
         order = module_order()
-        return cls(
-            **{
-                f.name: tuple(int(d[f.name].get(m.value, 0)) for m in order)
-                if f.name in _VECTORS
-                else int(d[f.name])
-                for f in fields(cls)
-            }
-        )
+        kw: dict[str, Any] = {
+            f.name: tuple(int(d[f.name].get(m.value, 0)) for m in order)
+            if f.name in _VECTORS
+            else int(d[f.name])
+            for f in fields(cls)
+        }
+        return cls(**kw)
 
 
 #: One object per distinct per-module count tuple (a corpus run keeps four per segment;
@@ -240,6 +234,7 @@ _VECTORS = (
     "hyp_function_matches",
     "ref_function_matches",
 )
+_PER_MODULE = attrgetter(*_VECTORS)
 
 
 def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
