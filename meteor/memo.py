@@ -174,8 +174,7 @@ class ByteBoundedMemo:
                     largest._drop(next(iter(largest._data)))
 
     def _drop(self, key: Hashable) -> None:
-        """Forget ``key`` if it is stored, its size taken off :attr:`nbytes` (and off
-        :data:`_TOTAL` for a memo drawing on it).  The caller holds the lock."""
+        """Forget ``key`` if it is stored, its size taken off the totals (lock held)."""
         global _TOTAL
         if key in self._data:
             del self._data[key]

@@ -206,9 +206,8 @@ def is_no_space(exc: BaseException) -> bool:
 
 
 def cache_full(folder: Path, what: str, needed: int) -> Path:
-    """The cache folder in use, ``folder``, has no room for ``what`` (``needed`` bytes,
-    about): the temporary folder to write it in instead, with one :class:`CacheWarning`
-    (as for an unusable folder, :func:`cache_dir`); the caller writes it again there.
+    """The cache folder in use, ``folder``, has no room for ``what`` (about ``needed``
+    bytes): the temporary folder to write it in instead, with one :class:`CacheWarning`.
 
     Raises:
         CacheSpaceError: ``folder`` is already that temporary folder, or was not the
@@ -300,8 +299,7 @@ def int32_list(section: bytes) -> list[int]:
 def file_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive :func:`fcntl.flock` on the file ``path`` (made if missing, its
     folder too), waiting for another process that holds it; without ``fcntl``, or when
-    the lock file cannot be made (a read-only folder: the work then fails and says why),
-    no lock.  One process at a time builds a cache or sets up a worker."""
+    the lock file cannot be made, no lock."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - non-POSIX

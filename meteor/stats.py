@@ -68,7 +68,6 @@ class Stats:
     def __add__(self, other: Stats) -> Stats:
         if not isinstance(other, Stats):
             return NotImplemented
-        # one may have a registered stage's slot the other lacks: both padded to the wider
         n = max(len(self.hyp_content_matches), len(other.hyp_content_matches))
         a, b = self.per_module(n), other.per_module(n)
         return Stats(
