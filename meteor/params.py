@@ -152,10 +152,9 @@ class Params:
         norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
         no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
         stemmer: stemmer name offered by the language (``snowball``, ``porter``).
-        function_words: ``meteor`` (the list Meteor 1.5 weighs every language with: its
-            English ``function/english.words``, ``meteor-1.5.md`` s. 5), ``meteor-lang`` (the
-            jar's list for the text's language, as with ``-s function/<lang>.words``) or
-            ``project`` (the project's own list, Russian).
+        function_words: ``meteor`` (Meteor 1.5's English ``function/english.words``, which
+            it weighs every language with), ``meteor-lang`` (the jar's list for the language,
+            as ``-s function/<lang>.words``) or ``project`` (the project's own, Russian).
         perfect_rule: fragmentation 0 when every word matches in one chunk (Meteor 1.5).
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).

@@ -312,8 +312,7 @@ _FILE_FIELDS = (
 
 def settings_digest(params: object, tuned_on: object) -> str:
     """The digest a preset file carries of its own settings (field ``settings_sha256``):
-    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``.
-    An edit by hand of α, a weight or the tuned value no longer matches it."""
+    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``."""
     text = json.dumps(
         {"params": params, "tuned_on": tuned_on},
         sort_keys=True,
@@ -485,10 +484,8 @@ def _check_digest(
 
 
 def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False) -> Preset:
-    """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`.
-
-    The preset's name — what the signature's ``preset:`` field shows — is the file's own
-    name, the first 12 hex digits of the file's SHA-256 and the data it was tuned on.
+    """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`, named
+    (in the signature) by the file's own name, its SHA-256's first 12 hex digits and its data.
 
     Raises:
         ParamError: the file cannot be read, or a field is missing or wrong (named).
