@@ -106,10 +106,8 @@ def sentence_score(
     lang: str | None = None,
     **overrides: Any,
 ) -> MeteorResult:
-    """Score one hypothesis against one or several references.
-
-    Builds a :class:`Meteor` per call (languages and tables load once per process,
-    so later calls are cheap); to score many pairs, build one :class:`Meteor`.
+    """Score one hypothesis against one or several references (a :class:`Meteor` per call;
+    to score many pairs, build one :class:`Meteor`).
 
     Args:
         hyp: the hypothesis text (raw; the preset's normaliser tokenises it).
@@ -143,16 +141,10 @@ def corpus_score(
     """Score a corpus from summed sufficient statistics (and the mean of segment scores).
 
     ``refs`` is one reference per segment, or a sequence of references per segment.
-    The numbers are the same on every path; only where the work runs differs:
-
-    * default: in this process (:meth:`Meteor.corpus_score`); segment records keep
-      their candidate lists (``result.segments[i].candidates``);
-    * ``workers=N``: on N processes (:func:`meteor.runners.parallel.score_corpus`; small
-      corpora stay in this process); segment records carry **no** candidate lists
-      (they would be pickled back for nothing);
-    * ``client`` (a :class:`distributed.Client`): on that Dask cluster
-      (:func:`meteor.runners.cluster.score_corpus_dask`), candidate lists kept; ``workers``
-      is not used.
+    The numbers are the same on every path: this process (:meth:`Meteor.corpus_score`),
+    ``workers=N`` processes (:func:`meteor.runners.parallel.score_corpus`; segment records
+    then carry **no** candidate lists) or a Dask ``client``
+    (:func:`meteor.runners.cluster.score_corpus_dask`; ``workers`` is not used).
     """
     from meteor.batch import check_corpus
 

@@ -1,29 +1,10 @@
 """The corpus runner's core: many segments through one scorer, and their sum.
 
-:class:`meteor.Meteor` scores one pair; everything that makes a *corpus* run lives
-here, once, and every way of running it drives this module: one process
-(:meth:`meteor.Meteor.corpus_score`), worker processes
-(:func:`meteor.runners.parallel.score_corpus`), a Dask cluster
-(:mod:`meteor.runners.cluster`) and the streaming command.
-
-* **Checks** of a corpus's inputs (:func:`check_corpus`) and of a run's sizes
-  (:func:`check_count`): one set of messages whichever runner is used.
-* **The loop** (:func:`score_segments`): identical (hypothesis, references) pairs
-  scored once (:func:`unique_pairs`), the sentence work of each block of
-  :data:`PREFETCH_BLOCK` distinct pairs done in one pass, cyclic garbage collection
-  paused, single-use hypotheses forgotten once scored (:func:`single_use`), an error
-  naming its segment.
-* **Combining** (:class:`Totals`, :func:`combine`): summed statistics (Meteor 1.5
-  ``MeteorStats.addStats``) and the exact mean of segment scores, for a corpus
-  result or for a streamed run that keeps no records.
-* **A worker process's part** (:func:`process_scorer`, :func:`collection_paused`): one
-  scorer per setting per process, its resources loaded once and frozen out of the
-  collector's sight; the collector off while a job scores, whatever threads the process
-  runs.  The processes of :mod:`meteor.runners.parallel`, the Dask workers of
-  :mod:`meteor.runners.cluster` and the app's worker (``pages/_offload.py``) use them.
-
-The scorer is anything shaped like :class:`Scorer` (a :class:`meteor.Meteor`); this
-module imports no scorer, so the metric can delegate to it.
+Every runner drives it (:meth:`meteor.Meteor.corpus_score`, :mod:`meteor.runners.parallel`,
+:mod:`meteor.runners.cluster`, the streaming command): the input checks, the scoring loop
+(:func:`score_segments`), the sum (:class:`Totals`, Meteor 1.5 ``MeteorStats.addStats``)
+and a worker process's scorer (:func:`process_scorer`).  The scorer is anything shaped
+like :class:`Scorer`; this module imports no scorer, so the metric can delegate to it.
 """
 
 from __future__ import annotations
@@ -115,11 +96,8 @@ def check_corpus(hyps: Any, refs: Any) -> None:
 
 
 def check_count(name: str, value: Any, *, segments: bool = False) -> None:
-    """``value`` (an argument called ``name``) is ``None`` or a whole number of at least 1.
-
-    ``segments``: the number counts segments (a chunk or partition size), as the
-    message says.
-    """
+    """``value`` (an argument called ``name``) is ``None`` or a whole number of at least 1
+    (``segments``: of segments, as the message says)."""
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -135,8 +113,7 @@ def check_count(name: str, value: Any, *, segments: bool = False) -> None:
 def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], list[int]]:
     """(first index of each distinct pair, for each segment the position of its pair there).
 
-    A pair is its hypothesis and its references (a string and a list of one string
-    are different keys); unhashable or non-string entries are never merged.
+    Unhashable or non-string entries are never merged.
     """
     first: list[int] = []
     where: list[int] = []
@@ -159,11 +136,7 @@ def unique_pairs(hyps: Sequence[Any], refs: Sequence[Any]) -> tuple[list[int], l
 
 def by_reference(refs: Sequence[Any], first: Sequence[int]) -> list[int]:
     """The positions ``0 … len(first) − 1`` of the distinct pairs ``first``, those with the
-    same references together, groups in the order their references first occur.
-
-    A corpus of several systems repeats each reference once per system, far apart;
-    chunks cut from this order hand all pairs of a reference to one worker at once.
-    """
+    same references together (so that chunks hand a reference's pairs to one worker)."""
     groups: dict[Any, list[int]] = {}
     for pos, k in enumerate(first):
         r = refs[k]
@@ -177,10 +150,7 @@ def by_reference(refs: Sequence[Any], first: Sequence[int]) -> list[int]:
 
 
 def single_use(hyps: Sequence[Any], refs: Sequence[Any], memo: Container[str]) -> set[str]:
-    """The hypotheses that occur once, are no reference and are not in ``memo`` yet.
-
-    :func:`score_segments` forgets their tokens and sentence work once scored.
-    """
+    """The hypotheses that occur once, are no reference and are not in ``memo`` yet."""
     seen: dict[str, int] = {}
     for h in hyps:
         if isinstance(h, str):
@@ -218,13 +188,10 @@ def score_segments(
 ) -> list[MeteorResult]:
     """One record per segment, in order: the loop behind every corpus run.
 
-    Identical (hypothesis, references) pairs are scored once and share their
-    record (records are immutable); the sentence work of each block of
-    :data:`PREFETCH_BLOCK` distinct pairs is done in one pass (:meth:`Scorer.prefetch`);
-    cyclic garbage collection is paused (:func:`meteor.runtime.gc_paused`).
-    A hypothesis that occurs once and is no reference is not kept in the memos
-    once scored (:func:`single_use`): references repeat across systems, hypotheses
-    rarely do, and keeping them took a third of a corpus run's memory.
+    Identical pairs are scored once and share their record; each block of
+    :data:`PREFETCH_BLOCK` distinct pairs is prefetched in one pass; cyclic garbage
+    collection is paused; single-use hypotheses are forgotten once scored
+    (:func:`single_use`: keeping them took a third of a corpus run's memory).
 
     Args:
         hyps, refs: as :func:`check_corpus` (same length, not checked here).
@@ -286,11 +253,8 @@ def _numbered(
 
 
 class Totals:
-    """Segments summed one at a time (Meteor 1.5 ``addStats``), keeping no records.
-
-    The mean of segment scores is summed exactly (Shewchuk's partials, what
-    :func:`math.fsum` does), so it is the same however the segments arrive.
-    """
+    """Segments summed one at a time (Meteor 1.5 ``addStats``), keeping no records; the
+    mean of segment scores is summed exactly (Shewchuk's partials, as :func:`math.fsum`)."""
 
     def __init__(self, params: Params) -> None:
         self.params = params
@@ -405,14 +369,10 @@ def spec_key(params: Params, preset: str | None) -> str:
 def process_scorer(key: Hashable, build: Callable[[], L], *, freeze: bool = True) -> L:
     """This process's scorer for the setting ``key``: one per setting per process.
 
-    The first time, ``build()`` makes it, its resources are loaded (``prepare()``, a
-    no-op if ``build`` did it) and frozen out of the collector's sight
-    (:func:`gc.freeze`: they live as long as the process, and collections walking them
-    cost a quarter of a run); later calls return the same scorer.  At most
-    :data:`PROCESS_SCORERS_KEPT` settings are kept.  One scorer is built at a time (a Dask
-    worker runs several threads); an error of ``build`` keeps nothing and reaches the
-    caller.  ``freeze=False``: not frozen (a process whose other objects come and go, such
-    as the app's server scoring a pair while its worker is replaced).
+    The first time, ``build()`` makes it, ``prepare()`` loads its resources and
+    :func:`gc.freeze` hides them from the collector (collections walking them cost a
+    quarter of a run), unless ``freeze=False`` (a process whose other objects come and
+    go).  At most :data:`PROCESS_SCORERS_KEPT` settings are kept; one is built at a time.
     """
     m = SCORERS.get(key)
     if m is not None:
@@ -431,13 +391,8 @@ def process_scorer(key: Hashable, build: Callable[[], L], *, freeze: bool = True
 
 
 def collection_paused() -> contextlib.AbstractContextManager[None]:
-    """Cyclic garbage collection off while a worker process scores a job.
-
-    :func:`meteor.runtime.gc_paused` (which :func:`score_segments` uses) pauses only in a
-    process of one thread, as the switch is process-wide; a worker process (a Dask
-    worker's threads, the app's worker with its watch thread) wants the pause all the
-    same: scoring makes no cycles, and collections walking the loaded resources cost a
-    quarter of the time.  Counted, so jobs running at once in threads end it together.
-    Not for a process whose other threads run other work (the app's server).
+    """Cyclic garbage collection off while a worker process scores a job, whatever
+    threads it runs (:func:`meteor.runtime.gc_paused` with ``worker=True``; counted, so
+    jobs running at once in threads end it together).  Not for the app's server.
     """
     return gc_paused(worker=True)

@@ -1,10 +1,7 @@
 """Every public exception of the library, in one module that imports only the standard library.
 
-Low-level modules (tokenisers, matchers, resources) raise them without importing upward,
-and a caller catches them all from one place (``from meteor.errors import ResourceError``);
-the old import paths (``meteor.params.ParamError``, ``meteor.stages.base.CandidateLimitError``,
-...) re-export them.  Not here: the paraphrase table's ``InvalidIndexError`` and
-``CandidateOverflowError``, raised and handled inside :mod:`meteor.languages.paraphrase`.
+Low-level modules raise them without importing upward; the old import paths
+(``meteor.params.ParamError``, ...) re-export them.
 """
 
 from __future__ import annotations
@@ -27,10 +24,8 @@ __all__ = [
 
 
 #: The machine-readable reasons (``exc.code``) an :class:`InputError` or :class:`ParamError`
-#: may carry, with the names of their ``exc.params``: a user interface writes the message
-#: in its own language from them (the app's Russian interface does); ``str(exc)`` stays
-#: the English message.  A code is set where the common upload problems are raised, and
-#: on the notices of how an input was read (``meteor.io.lines.InputWarning``).
+#: (or ``meteor.io.lines.InputWarning``) may carry, with the names of their ``exc.params``,
+#: from which a user interface writes the message in its own language.
 INPUT_CODES: dict[str, tuple[str, ...]] = {
     "too_large": ("name", "size", "limit"),
     "nul_byte": ("name", "line", "utf16"),
@@ -100,8 +95,7 @@ SHOWN_CHARS = 40
 
 def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
     """``repr(value)`` for a message, cut to ``limit`` characters with an ellipsis and the
-    whole length (``'xxx…[100,002 characters]'``) when longer, so that a huge value
-    (``10**400``, a 1 MB string) stays one short line."""
+    whole length (``'xxx…[100,002 characters]'``) when longer."""
     try:
         text = repr(value)
     except (ValueError, RecursionError):  # an int beyond Python's digit limit, a deep list
@@ -139,16 +133,12 @@ class ResourceError(RuntimeError):
 
 class CacheSpaceError(ResourceError):
     """The cache folder, and the temporary folder tried after it, have no room for a file
-    that must be written there (the paraphrase index, the WordNet copy); the message
-    names the folder and the space needed."""
+    that must be written there; the message names the folder and the space needed."""
 
 
 class CandidateLimitError(ValueError):
-    """A pair has more candidate matches than the caller's limit (:attr:`MatchContext.limit`).
-
-    A word repeated n times on both sides alone gives n² candidates (5,000 copies of
-    "the" would give 25 million); long natural documents give hundreds of thousands.
-    The matchers stop as soon as a stage goes over the limit; the message says which
+    """A pair has more candidate matches than the caller's limit (:attr:`MatchContext.limit`;
+    a word repeated n times on both sides gives n² candidates).  The message says which
     limit it was and how to raise it (``hint``, given by the caller that set it).
     """
 
@@ -171,10 +161,8 @@ class CandidateLimitError(ValueError):
 class InputError(_CodedError):
     """Input that cannot be read as segments; the message says where and why.
 
-    ``InputError(message, code=..., **params)``: the common problems (not UTF-8, a NUL
-    byte, counts that differ, an empty file, too many segments...) carry a ``code``
-    (:data:`INPUT_CODES`) and its ``params``, for an interface in another language;
-    ``code`` is ``None`` for the others.  ``str(exc)`` is always the English message.
+    ``InputError(message, code=..., **params)``: the common problems carry a ``code``
+    (:data:`INPUT_CODES`) and its ``params``; ``str(exc)`` is always the English message.
     """
 
 
@@ -187,8 +175,7 @@ class StagewiseSearchError(RuntimeError):
 
     Raised rather than returning an alignment that might not be optimal; pass a
     larger ``max_nodes`` (or ``None``) to :func:`meteor.aligners.stagewise.align_stagewise`
-    to insist.  The message says how many states were explored against which limit,
-    and which block was being solved.
+    to insist.
 
     Attributes:
         explored: search states explored by the call when it stopped.

@@ -1,17 +1,9 @@
 """Numbers as JSON holds them: the one rule of every JSON this package writes.
 
 JSON has no NaN and no infinity.  Meteor 1.5 prints NaN where a quantity is undefined
-(precision, recall, Fmean, frag and penalty of a pair with no match or an empty side;
-``MeteorScorer.computeMetrics``), and the records keep those NaNs; in JSON each is
-``null``.  ``-0.0`` (a zero loss or gain computed as a difference) is written ``0.0``.
-
-* :func:`json_number`: one number (``None`` where undefined);
-* :func:`json_ready`: a copy of dicts, lists and tuples with every float passed through
-  :func:`json_number`;
-* :func:`json_text`: ``json.dumps`` of :func:`json_ready` with ``allow_nan=False``, so
-  that no writer can emit ``NaN`` or ``Infinity``;
-* :func:`unique_keys`: the ``object_pairs_hook`` of every JSON this package reads.
-
+(``MeteorScorer.computeMetrics``: a pair with no match or an empty side), and the
+records keep those NaNs; in JSON each is ``null``.  ``-0.0`` is written ``0.0``.
+:func:`unique_keys` is the ``object_pairs_hook`` of every JSON this package reads.
 Imports nothing of the package: safe to use from any layer.
 """
 

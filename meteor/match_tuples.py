@@ -1,9 +1,7 @@
 """The match tuple: :data:`Candidate`, its packed form and its span check.
 
 A match is a plain tuple until a caller keeps it as a :class:`~meteor.types.Match`
-record (:mod:`meteor.types` converts both ways).  Here the tuple's type, the packed
-form a deferred alignment keeps (:func:`pack_raw`) and the check that no token is
-aligned twice (:func:`check_spans`); :mod:`meteor.types` re-exports them.
+record (:mod:`meteor.types` converts both ways).
 """
 
 from __future__ import annotations
@@ -20,10 +18,8 @@ from meteor.module_registry import Module
 __all__ = ["Candidate"]
 
 #: A match before it is a record, as the stages propose it and the aligners read it:
-#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.  Records
-#: (:class:`~meteor.types.Match`) are made only for what a caller keeps (:func:`~meteor.types.match_of`,
-#: :func:`~meteor.types.matches_of`; back: :func:`~meteor.types.candidate_of`): a corpus run needs records for the
-#: chosen matches alone.  ``RawMatch`` is its old name (deprecated).
+#: ``(module, hyp_start, hyp_end, ref_start, ref_end, detail, similarity)``.  ``RawMatch``
+#: is its old name (deprecated).
 Candidate = tuple[Module, int, int, int, int, str, float | None]
 
 

@@ -1,21 +1,10 @@
 """The one byte-bounded cache of the project: :class:`ByteBoundedMemo`.
 
 Bounded by (estimated) bytes, not by entry count: one 5,000-token document weighs as
-much as 200 ordinary segments, so a count says nothing about memory.
-
-* The scorer's memos (per text: tokens; per sentence: the matchers' work,
-  :class:`~meteor.stages.base.Sentence`) are made with no budget of their own and
-  share one per process, :data:`MAX_BYTES` (300 MB): references repeat across
-  systems, and the app rescores the same pair as sliders move.  Sizes are estimates
-  measured on WMT21 ru-en (about 130 bytes per token, 650 bytes per sentence word
-  with paraphrases; ``docs/performance.md``), given to :meth:`ByteBoundedMemo.put`.
-  When the total would pass the budget, the oldest entries of the largest memo go.
-* The app's cache (``pages/_cache.py``) has its own budget and measures each value
-  once with :func:`deep_size` (or takes a :class:`Sized` value's size); concurrent
-  callers of :meth:`ByteBoundedMemo.get` with a ``compute`` function wait for one
-  computation of a key instead of each computing it.
-
-Purely a cache: results never depend on what it holds.  Plain Python (no streamlit).
+much as 200 ordinary segments.  The scorer's memos share one budget per process,
+:data:`MAX_BYTES`, with sizes estimated by the caller (:meth:`ByteBoundedMemo.put`); the
+app's cache has its own budget and measures values with :func:`deep_size`.  Purely a
+cache: results never depend on what it holds.
 """
 
 from __future__ import annotations
@@ -55,13 +44,9 @@ _SHARED_TYPES = (
 
 
 def deep_size(obj: Any, *, shared: tuple[Any, ...] = (), limit: int = 5_000_000) -> int:
-    """Bytes held by ``obj`` and everything it references, each object counted once.
-
-    Follows ``gc.get_referents`` (what the garbage collector sees), so it counts
-    tuples, dataclass instances and their ``__dict__``, strings and numbers.  Types,
-    modules and functions are shared by the process and not counted, nor are the
-    objects in ``shared`` (e.g. the ``Params`` a scorer holds).  Stops after
-    ``limit`` objects (the size so far is then a lower bound).
+    """Bytes held by ``obj`` and everything it references (``gc.get_referents``), each
+    object counted once; types, modules, functions and the objects in ``shared`` are not
+    counted.  Stops after ``limit`` objects (the size so far is then a lower bound).
     """
     seen = {id(x) for x in shared}
     stack = [obj]
@@ -80,12 +65,8 @@ def deep_size(obj: Any, *, shared: tuple[Any, ...] = (), limit: int = 5_000_000)
 
 @dataclass(frozen=True)
 class Sized(Generic[T]):
-    """A value whose size in bytes is already known (measured where it was made).
-
-    :meth:`ByteBoundedMemo.get` keeps such a value with this size instead of measuring
-    it again: a long pair's records scored in the app's worker process
-    (pages/_offload.py) are measured there, off the server's interpreter.
-    """
+    """A value whose size in bytes is already known (measured where it was made, e.g. in
+    the app's worker process): :meth:`ByteBoundedMemo.get` does not measure it again."""
 
     value: T
     nbytes: int
@@ -107,16 +88,9 @@ class ByteBoundedMemo:
     with every other such memo.  An int: a budget of its own (``0`` keeps nothing).
     An entry larger than the whole budget is not kept.
 
-    Two ways to read it:
-
-    * ``get(key)``: the value stored under ``key`` or ``None``; no lock and no
-      bookkeeping (the scorer's hot path, with :meth:`put` and its size estimate);
-    * ``get(key, compute)``: the value, computed with ``compute()`` and stored when
-      missing (its size from ``sizer``, or a :class:`Sized` value's own); a hit counts
-      as a use.  One computation per key at a time: callers asking for a key being
-      computed wait for it and share its value or its exception.
-
-    Thread-safe: writes and eviction take one module lock (app sessions share memos).
+    ``get(key)`` reads without a lock (the scorer's hot path, with :meth:`put`);
+    ``get(key, compute)`` computes and stores a missing value (sized by ``sizer``), one
+    computation per key at a time.  Thread-safe: writes and eviction take one module lock.
     """
 
     __slots__ = ("__weakref__", "_data", "_flights", "_sizer", "_sizes", "max_bytes", "nbytes")
@@ -177,11 +151,8 @@ class ByteBoundedMemo:
             flight.done.set()
 
     def put(self, key: Hashable, value: Any, size: int) -> None:
-        """Store ``value`` (about ``size`` bytes) under ``key``, dropping the oldest entries
-        as needed; a value already stored under ``key`` is replaced.
-
-        An entry larger than the whole budget is not stored.
-        """
+        """Store ``value`` (about ``size`` bytes) under ``key``, replacing any, dropping the
+        oldest entries as needed (an entry larger than the whole budget is not stored)."""
         global _TOTAL
         budget = MAX_BYTES if self.max_bytes is None else self.max_bytes
         if size > budget or not budget:
@@ -203,8 +174,7 @@ class ByteBoundedMemo:
                     largest._drop(next(iter(largest._data)))
 
     def _drop(self, key: Hashable) -> None:
-        """Forget ``key`` if it is stored, its size taken off :attr:`nbytes` (and off
-        :data:`_TOTAL` for a memo drawing on it).  The caller holds the lock."""
+        """Forget ``key`` if it is stored, its size taken off the totals (lock held)."""
         global _TOTAL
         if key in self._data:
             del self._data[key]

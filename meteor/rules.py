@@ -1,29 +1,16 @@
 """Small text rules used in several places, each defined once.
 
-* :func:`fold_yo`: Russian ``ё``→``е`` (and ``Ё``→``Е``) folding, used by the
-  matchers' ``fold_yo`` option (:class:`meteor.stages.base.MatchContext`), the
-  embedding stage's lookup (:mod:`meteor.stages.embedding`) and the Russian thesaurus
-  keys (:mod:`meteor.languages.russian`).  Meteor 1.5 does not fold; the option
-  and the lookups are this library's Russian additions.
+* :func:`fold_yo`: Russian ``ё``→``е`` folding (this library's Russian option; Meteor 1.5
+  does not fold).
+* :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218); the beam
+  aligner's C twin in ``native/`` restates the rule and is tested equal.
+* :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both sides
+  matched, one chunk): frag = 0 in MeteorScorer.computeMetrics, chunks not added in
+  MeteorStats.addStats.
+* :func:`java_hash`: Java's ``String.hashCode``, the key Meteor 1.5 compares words by
+  (in C, ``meteor_native._lexicon``, when installed).
 
-* :func:`is_definite`: Meteor 1.5's definite match (Aligner.java:199-218), used by
-  the beam aligner (:func:`meteor.aligners.beam._python_search`, which fixes them
-  before its search; its C twin in ``native/`` restates the rule and is tested equal) and by :func:`meteor.analysis.explain.walkthrough.definite_candidates` (the Learn page).
-
-* :func:`is_perfect_segment`: Meteor 1.5's perfect segment (every word of both
-  sides matched, one chunk), used by the formula (:func:`meteor.scoring.compute`:
-  frag = 0, MeteorScorer.computeMetrics) and by the corpus sum
-  (:meth:`meteor.types.Stats.corpus_contribution`: its chunks are not added,
-  MeteorStats.addStats), both only under settings that have the rule
-  (``Params.perfect_rule``: Meteor 1.5's).  Each caller passes the counts its Java
-  original reads.
-
-* :func:`java_hash`: Java's ``String.hashCode``, the key Meteor 1.5 compares words
-  by (the matchers' ``java_keys``, :func:`meteor.stages.base._key_function`) and the key of
-  the jar's stemmer tables (:mod:`meteor.languages.jar_stemmers`).  In C
-  (``meteor_native._lexicon``) unless it is missing or ``METEOR_PURE_PYTHON`` is set.
-
-Imports only :mod:`meteor.runtime` (which finds the C part): safe to use from any layer.
+Imports only :mod:`meteor.runtime`: safe to use from any layer.
 """
 
 from __future__ import annotations
@@ -37,11 +24,8 @@ __all__ = ["fold_yo", "is_definite", "is_perfect_segment", "java_hash", "python_
 
 
 def fold_yo(text: str) -> str:
-    """``text`` with ``ё``→``е`` and ``Ё``→``Е`` (nothing else changes).
-
-    Two ``str.replace`` calls: faster than ``str.translate`` on the short words
-    the matchers pass (this runs once per word per stage).
-    """
+    """``text`` with ``ё``→``е`` and ``Ё``→``Е`` (two ``str.replace``: faster than
+    ``str.translate`` on short words)."""
     return text.replace("ё", "е").replace("Ё", "Е")
 
 

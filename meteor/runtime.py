@@ -1,23 +1,14 @@
 """Process-wide switches for scoring runs.
 
-:func:`use_native` is the one switch of the compiled parts (``./native``: the beam
-search, synonym pairs, paraphrase look-up, normaliser, token records and nltk's greedy
-alignment; PyStemmer's C Snowball for English): on unless ``METEOR_PURE_PYTHON`` is
-(:func:`pure_python`), read once per process, so every part is on or off together.
-They give the same numbers as the Python code they replace, and CI runs the parity
-suites both ways.
-:func:`check_environment` refuses a value of ``METEOR_PURE_PYTHON`` or
-``METEOR_MAX_CANDIDATES`` it cannot read (``Meteor()`` calls it, so a bad value is one
-message before anything is loaded); :func:`candidate_limit_env` reads the second.  :func:`compiled`
-is how a module finds its C part (each keeps it in a ``NATIVE_*`` constant), and
-:data:`PART_API` the one rule for a part built before the Python code it serves.
+:func:`use_native` is the one switch of the compiled parts (``./native`` and PyStemmer's
+C Snowball for English), on unless ``METEOR_PURE_PYTHON`` is, read once per process;
+they give the same numbers as the Python code they replace.  :func:`compiled` is how a
+module finds its C part.  :func:`check_environment` refuses an unreadable
+``METEOR_PURE_PYTHON`` or ``METEOR_MAX_CANDIDATES``.
 
-:func:`gc_paused` turns Python's cyclic garbage collector off while a corpus is
-scored, in processes that run one thread.  Measured on 9,832 WMT21 segments
-(``meteor-1.5``, one process): collections took about a quarter of the run time,
-walking the language resources and the records made so far again and again, and
-found nothing: scoring makes no reference cycles, so everything it drops is freed
-by reference counting at once.
+:func:`gc_paused` turns the cyclic garbage collector off while a corpus is scored:
+scoring makes no reference cycles, and collections walking the language resources
+took about a quarter of a run (9,832 WMT21 segments, ``meteor-1.5``).
 """
 
 from __future__ import annotations
@@ -72,11 +63,8 @@ def _flag(name: str) -> bool | None:
 
 
 def pure_python() -> bool:
-    """``METEOR_PURE_PYTHON`` is on (``1``, ``true``, ``yes``, ``on``, any case).
-
-    An unreadable value counts as off here (this runs when modules are imported) and is
-    refused by :func:`check_environment`.
-    """
+    """``METEOR_PURE_PYTHON`` is on (``1``, ``true``, ``yes``, ``on``, any case; an
+    unreadable value counts as off here and is refused by :func:`check_environment`)."""
     return _flag(PURE_PYTHON_ENV) is True
 
 
@@ -119,11 +107,8 @@ def check_environment() -> None:
 
 @functools.cache
 def use_native() -> bool:
-    """The one switch of the compiled parts: ``False`` when :func:`pure_python` is on.
-
-    Read once per process (at the first import of a module with a C part), so the
-    parts are on or off together, whatever the environment does afterwards.
-    """
+    """The one switch of the compiled parts: ``False`` when :func:`pure_python` is on
+    (read once per process, so the parts are on or off together)."""
     return not pure_python()
 
 
@@ -176,14 +161,11 @@ _GC_PAUSES = 0
 
 @contextlib.contextmanager
 def gc_paused(*, worker: bool = False) -> Iterator[None]:
-    """No cyclic garbage collection during a scoring run in a single-threaded process.
+    """No cyclic garbage collection during a scoring run (module docstring).
 
-    Scoring makes no reference cycles, but each burst of its short-lived objects starts a
-    collection that walks the live containers (module docstring).  Paused only when this
-    process runs one thread (a worker process, the CLI, a script), since the switch is
-    process-wide, or ``worker`` says every thread of the process scores
-    (:func:`meteor.batch.collection_paused`), and only when it was on; re-enabled when the
-    last paused run ends.
+    Paused only when this process runs one thread, since the switch is process-wide, or
+    ``worker`` says every thread of the process scores, and only when it was on;
+    re-enabled when the last paused run ends.
     """
     global _GC_PAUSES
     with _GC_LOCK:

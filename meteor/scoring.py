@@ -74,12 +74,9 @@ def stats_from_raw(
     hyp_function: Sequence[bool],
     ref_function: Sequence[bool],
 ) -> Stats:
-    """:func:`stats_from_alignment` of matches as plain tuples, in reference order.
-
-    Each match starts ``(module, hyp_start, hyp_end, ref_start, ref_end, …)``
-    (:data:`~meteor.types.Candidate`); no record is needed.  Chunks are counted by the
-    one chunk rule, :func:`~meteor.types.chunk_starts` (Meteor 1.5
-    ``Aligner.getCountAndChunks``), as :func:`~meteor.types.chunk_matches` groups them.
+    """:func:`stats_from_alignment` of :data:`~meteor.types.Candidate`-like tuples in
+    reference order (Meteor 1.5 ``Aligner.align`` counts; chunks by
+    :func:`~meteor.types.chunk_starts`, ``Aligner.getCountAndChunks``).
     """
     n = len(MODULE_ORDER)
     hc, rc, hf, rf = [0] * n, [0] * n, [0] * n, [0] * n
@@ -111,12 +108,9 @@ def stats_from_raw(
 
 
 def uses_nltk_arithmetic(params: Params) -> bool:
-    """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule).
-
-    Then P and R are nltk's ``matches / length`` exactly, and Fmean is computed
-    in nltk's order (``single_meteor_score``), so the ``nltk`` and ``hf`` presets
-    give nltk's floats bit for bit rather than to the last few bits.
-    """
+    """nltk's settings (an aligner reproducing nltk, δ 0.5, every weight 1, no perfect rule):
+    then Fmean is computed in nltk's order (``single_meteor_score``), so the ``nltk`` and
+    ``hf`` presets give nltk's floats bit for bit."""
     return (
         get_aligner(params.aligner).nltk_arithmetic
         and params.delta == 0.5
@@ -334,11 +328,9 @@ def _where(cond: Any, x: Any, y: Any) -> Any:
 
 
 def pow_each(frag: Any, beta: Any) -> Any:
-    """C's ``pow(frag, β)`` (``math.pow``, as :func:`_pow` for :func:`compute`) of every
-    value (arrays that broadcast), exactly: numpy's own ``power`` differs from it in the last bit on about 5 % of values (measured
-    with AVX-512, numpy 2.4), so each distinct (frag, β) pair is computed by ``math.pow``
-    once (a corpus's segments share few fragmentation values: 455 in 3,000 WMT segments).
-    ``math.pow`` is :func:`_pow` on frag ≥ 0 or NaN and β ≥ 0 (the values they take)."""
+    """C's ``pow(frag, β)`` (``math.pow``, as :func:`_pow`) of every value (arrays that
+    broadcast), exactly: numpy's own ``power`` differs in the last bit on about 5 % of
+    values, so each distinct (frag, β) pair is computed by ``math.pow`` once."""
     import numpy as np
 
     f = np.asarray(frag, dtype=np.float64)

@@ -1,18 +1,10 @@
 """The settings signature, and refusing to mix results made with different settings.
 
 :func:`settings_signature` writes every setting of a :class:`~meteor.params.Params`
-as one sacreBLEU-style line (as sacreBLEU's ``BLEUSignature`` sits beside its metric):
-it asks the stage registry for each stage's code and the chosen aligner for its field,
-so it lives here, above both, and :class:`~meteor.params.Params` stays a value
-(:meth:`Params.signature <meteor.params.Params.signature>` hands over to it).
-
-A corpus score, a bootstrap interval or a paired test sums or compares segment
-records; records made with different settings (another α, other stages, another
-version) would give a number that no setting produces.  Every record carries its
-signature (:func:`settings_signature`); two records are compatible when their
-signatures agree on everything except the preset's *name* (``preset:meteor-1.5``
-and ``preset:custom`` with the same values score alike) and the number of
-references (segments may have different numbers of references).
+as one sacreBLEU-style line (as sacreBLEU's ``BLEUSignature``); it asks the stage and
+aligner registries, so it lives here, above both.  Two records may be combined
+(:func:`check_same_settings`) when their signatures agree on everything except the
+preset's *name* and the number of references.
 """
 
 from __future__ import annotations
@@ -32,10 +24,8 @@ _IGNORED = ("preset:", "nrefs:")
 
 
 def _fmt(x: float) -> str:
-    """A number of the signature: Python's shortest repr, so that two settings never share
-    a signature (``4.4375`` is not ``4.438``), without a trailing ``.0`` (``1``, as the
-    presets' signatures have always shown it) and with ``-0.0`` as ``0`` (one setting,
-    one signature)."""
+    """A number of the signature: Python's shortest repr (two settings never share a
+    signature), without a trailing ``.0`` and with ``-0.0`` as ``0``."""
     value = float(x)
     return "0" if value == 0 else repr(value).removesuffix(".0")
 

@@ -5,8 +5,8 @@ penalty and score that every result holds)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from operator import add
+from dataclasses import dataclass, fields, replace
+from operator import add, attrgetter
 from typing import Any
 
 from meteor.module_registry import N_BUILTIN, ZEROS, Module, module_order, module_slot
@@ -19,11 +19,9 @@ __all__ = ["Breakdown", "BreakdownFields", "Stats", "counted_stats"]
 class Stats:
     """Additive sufficient statistics (Meteor 1.5 ``MeteorStats``).
 
-    Per-module tuples are indexed by :data:`MODULE_ORDER` (six entries); a stage
-    registered at run time adds its slot after them (:func:`module_order`) when it
-    matched something.  ``stats_a + stats_b``
-    sums every field; the corpus sum (which, under Meteor 1.5's perfect-segment
-    rule, skips the chunks of a perfect segment) is :meth:`corpus_contribution` summed.
+    Per-module tuples are indexed by :data:`MODULE_ORDER` (six entries), then the slots
+    of registered stages that matched something (:func:`module_order`).  ``stats_a +
+    stats_b`` sums every field; the corpus sum is :meth:`corpus_contribution` summed.
     """
 
     hyp_len: int = 0
@@ -61,12 +59,7 @@ class Stats:
     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """The four per-module tuples (hyp/ref content, hyp/ref function), at least ``width``
         long (a registered stage that matched nothing has no slot of its own)."""
-        vecs = (
-            self.hyp_content_matches,
-            self.ref_content_matches,
-            self.hyp_function_matches,
-            self.ref_function_matches,
-        )
+        vecs = _PER_MODULE(self)
         if len(vecs[0]) >= width:
             return vecs
         a, b, c, d = vecs
@@ -75,7 +68,6 @@ class Stats:
     def __add__(self, other: Stats) -> Stats:
         if not isinstance(other, Stats):
             return NotImplemented
-        # one may have a registered stage's slot the other lacks: both padded to the wider
         n = max(len(self.hyp_content_matches), len(other.hyp_content_matches))
         a, b = self.per_module(n), other.per_module(n)
         return Stats(
@@ -100,13 +92,11 @@ class Stats:
         )
 
     def corpus_contribution(self, *, perfect_rule: bool) -> Stats:
-        """What this segment adds to the corpus total under a setting with or without
-        the perfect-segment rule (:attr:`meteor.params.Params.perfect_rule`).
+        """What this segment adds to the corpus total.
 
-        With the rule (Meteor 1.5's settings) it reproduces ``MeteorStats.addStats``
+        With the perfect-segment rule it reproduces ``MeteorStats.addStats``
         (MeteorStats.java:144-146): the chunks of a perfect segment are not added, its
-        matches are.  Without it (nltk, hf, the 2005 paper) the segment adds all of its
-        statistics, so the corpus frag counts every chunk, as the segment's own frag does.
+        matches are.  Without it (nltk, hf, the 2005 paper) it adds all of its statistics.
         """
         if perfect_rule and self.is_perfect:
             return replace(self, chunks=0)
@@ -130,41 +120,20 @@ class Stats:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "hyp_function_words": self.hyp_function_words,
-            "ref_function_words": self.ref_function_words,
-            "hyp_content_matches": _by_name(self.hyp_content_matches),
-            "ref_content_matches": _by_name(self.ref_content_matches),
-            "hyp_function_matches": _by_name(self.hyp_function_matches),
-            "ref_function_matches": _by_name(self.ref_function_matches),
-            "chunks": self.chunks,
-            "hyp_word_matches": self.hyp_word_matches,
-            "ref_word_matches": self.ref_word_matches,
-        }
+        """Every field in order; the per-module tuples by stage name (:func:`_by_name`)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: _by_name(v) if k in _VECTORS else v for k, v in d.items()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Stats:
         order = module_order()
-
-        def vec(key: str) -> tuple[int, ...]:
-            v = d[key]
-            return tuple(int(v.get(m.value, 0)) for m in order)
-
-        return cls(
-            int(d["hyp_len"]),
-            int(d["ref_len"]),
-            int(d["hyp_function_words"]),
-            int(d["ref_function_words"]),
-            vec("hyp_content_matches"),
-            vec("ref_content_matches"),
-            vec("hyp_function_matches"),
-            vec("ref_function_matches"),
-            int(d["chunks"]),
-            int(d["hyp_word_matches"]),
-            int(d["ref_word_matches"]),
-        )
+        kw: dict[str, Any] = {
+            f.name: tuple(int(d[f.name].get(m.value, 0)) for m in order)
+            if f.name in _VECTORS
+            else int(d[f.name])
+            for f in fields(cls)
+        }
+        return cls(**kw)
 
 
 #: One object per distinct per-module count tuple (a corpus run keeps four per segment;
@@ -193,8 +162,7 @@ def counted_stats(
     """A segment's :class:`Stats` from its counts: ``lengths`` (hypothesis and reference
     words, their function words), ``vectors`` (hypothesis content, reference content,
     hypothesis function, reference function matches per module slot), each vector one
-    shared object per distinct value (:func:`meteor.scoring.stats_from_raw` and
-    :meth:`meteor.aligners.base.Aligner.corpus_pair` count them)."""
+    shared object per distinct value."""
     hc, rc, hf, rf = vectors
     return Stats(
         *lengths,
@@ -210,11 +178,8 @@ def counted_stats(
 
 @dataclass(frozen=True, slots=True)
 class Breakdown:
-    """Every intermediate quantity of the formula, for display and teaching.
-
-    Made by :func:`meteor.scoring.compute`; held by :class:`~meteor.types.MeteorResult`,
-    :class:`~meteor.types.CorpusResult` and the stream summary, whose ``precision`` …
-    ``score`` read it.  ``precision``/``recall``/``fmean``/``frag`` may be NaN where
+    """Every intermediate quantity of the formula (:func:`meteor.scoring.compute`), for
+    display and teaching.  ``precision``/``recall``/``fmean``/``frag`` may be NaN where
     Meteor 1.5 prints NaN.
     """
 
@@ -231,12 +196,8 @@ class Breakdown:
 
 
 class BreakdownFields:
-    """``precision`` … ``score`` of a record that holds one :class:`Breakdown` (read-only).
-
-    The base of :class:`~meteor.types.MeteorResult`, :class:`~meteor.types.CorpusResult`
-    and :class:`~meteor.runners.cluster.StreamSummary`: the numbers live in the
-    breakdown alone, never copied beside it.
-    """
+    """``precision`` … ``score`` of a record that holds one :class:`Breakdown` (read-only:
+    the numbers live in the breakdown alone)."""
 
     __slots__ = ()
     breakdown: Breakdown
@@ -272,6 +233,7 @@ _VECTORS = (
     "hyp_function_matches",
     "ref_function_matches",
 )
+_PER_MODULE = attrgetter(*_VECTORS)
 
 
 def _vsum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

@@ -1,16 +1,11 @@
 """The typed record of a METEOR computation: frozen dataclasses only.
 
 Everything the CLI, the exports and the app show is a field of these records;
-nothing downstream recomputes a number.  The layout follows the decomposition of
-CMU Meteor 1.5 (``Aligner`` → ``Alignment`` → ``MeteorStats`` → ``MeteorScorer``),
-with the sides named (``hyp``/``ref``) instead of Java's ``line1``/``line2``.
-
-The stages' names and slots (:class:`Module`, :func:`module_order`, …) live in
-:mod:`meteor.module_registry` and the sufficient statistics (:class:`Stats`) in
-:mod:`meteor.stats`; both are re-exported here, their old import path.  The match tuple
-(:data:`Candidate`, its packed form and span check) lives in :mod:`meteor.match_tuples`;
-its conversions to and from :class:`Match` are here (:func:`match_of`, :func:`matches_of`,
-:func:`candidate_of`).
+nothing downstream recomputes a number.  The layout follows CMU Meteor 1.5 (``Aligner``
+→ ``Alignment`` → ``MeteorStats`` → ``MeteorScorer``), with the sides named ``hyp``/``ref``
+instead of Java's ``line1``/``line2``.  :class:`Module` (:mod:`meteor.module_registry`),
+:class:`Stats` (:mod:`meteor.stats`) and :data:`Candidate` (:mod:`meteor.match_tuples`)
+are re-exported here.
 """
 
 from __future__ import annotations
@@ -62,9 +57,8 @@ __all__ = [
 
 
 def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The slot's own setter: how the hand-written ``__init__`` of a hot record fills a
-    frozen instance (a third faster than the ``object.__setattr__`` that dataclass's
-    generated ``__init__`` calls; these records are made per word and per match)."""
+    """The slot's own setter, for the hand-written ``__init__`` of a hot frozen record (a
+    third faster than ``object.__setattr__``)."""
     return cast(Callable[[Any, Any], None], cls.__dict__[name].__set__)
 
 
@@ -98,12 +92,8 @@ _SHARED_SPANS: dict[tuple[int, int], Span] = {}
 
 
 def shared_span(start: int, end: int) -> Span:
-    """``Span(start, end)``, one object for every record that asks for the same span.
-
-    Spans are immutable, so records may share them (as
-    :class:`meteor.runners.transport.Decoder` does): a dict look-up instead of a
-    constructor call (0.1 against 0.3 µs) and one object instead of one per record.
-    The first :data:`SHARED_SPANS_MAX` distinct spans asked for are kept.
+    """``Span(start, end)``, one object for every record that asks for the same span (the
+    first :data:`SHARED_SPANS_MAX` distinct spans asked for are kept).
 
     Raises:
         ValueError: as :class:`Span`.
@@ -215,14 +205,10 @@ class Chunk:
 def chunk_starts(matches: Sequence[tuple[Any, ...]]) -> list[int]:
     """Where chunks start: the positions in ``matches`` that open a new chunk.
 
-    ``matches`` are plain tuples in reference order, each starting ``(module,
-    hyp_start, hyp_end, ref_start, ref_end, …)`` (:data:`Candidate`).  The one chunk
+    ``matches`` are :data:`Candidate`-like tuples in reference order.  The one chunk
     rule, Meteor 1.5 ``Aligner.getCountAndChunks`` (Aligner.java:407-443): a match
     starts a new chunk unless it begins where the previous one ended on both sides.
-    For one-to-one matches this equals NLTK's ``_count_chunks`` (hypothesis order, both
-    indices advancing by one) and the 2005 paper's chunks.  Its length is the number
-    of chunks (:func:`meteor.scoring.stats_from_raw`); :func:`chunk_matches` groups the
-    records with it.
+    For one-to-one matches this equals NLTK's ``_count_chunks`` and the 2005 paper's chunks.
     """
     starts: list[int] = []
     prev_he = prev_re = -1
@@ -259,8 +245,7 @@ def chunk_matches(matches: Sequence[Match]) -> tuple[Chunk, ...]:
 
 
 class _Deferrable:
-    """The hidden slot of :meth:`Alignment.deferred` (a base class, so that it is no
-    dataclass field: ``fields``, ``==``, ``repr`` and pickling see the four fields only)."""
+    """The hidden slot of :meth:`Alignment.deferred` (no dataclass field of it)."""
 
     __slots__ = ("_deferred",)
 
@@ -287,13 +272,10 @@ class Alignment(_Deferrable):
     ) -> Alignment:
         """An alignment whose :class:`Match` and :class:`Chunk` records are made when first read.
 
-        ``matches``: the chosen matches as plain tuples, in reference order.  The record
-        is checked now as ``__init__`` checks it, and equals ``Alignment(hyp, ref, ms,
-        chunk_matches(ms))`` for the records ``ms`` of ``matches``; reading ``matches`` or
-        ``chunks`` builds both (once).  Corpus runs keep one alignment per segment and
-        mostly read only its statistics: building the records only when asked for saves
-        a tenth of the scoring time and half of a record's memory (docs/performance.md);
-        until then the tuples are kept packed (:func:`pack_raw`, a fifth of their memory).
+        ``matches``: the chosen matches as plain tuples, in reference order, checked now
+        and kept packed (:func:`pack_raw`).  Equals ``Alignment(hyp, ref, ms,
+        chunk_matches(ms))``; reading ``matches`` or ``chunks`` builds both, once (a
+        tenth of a corpus run's time and half its memory, docs/performance.md).
         """
         check_spans(len(hyp), len(ref), [c[1:5] for c in matches])
         return cls.deferred_packed(hyp, ref, pack_raw(matches))
@@ -303,16 +285,14 @@ class Alignment(_Deferrable):
         cls, hyp: tuple[Token, ...], ref: tuple[Token, ...], packed: Packed
     ) -> Alignment:
         """:meth:`deferred` of matches already packed (:func:`pack_raw`, reference order)
-        by an aligner whose matches are one-to-one by construction
-        (:meth:`meteor.aligners.base.Aligner.corpus_pair`), so not checked again."""
+        and one-to-one by construction (not checked again)."""
         obj = object.__new__(cls)
         _ALIGN_HYP(obj, hyp)
         _ALIGN_REF(obj, ref)
         _ALIGN_DEFERRED(obj, packed)
         return obj
 
-    def __getattr__(self, name: str) -> Any:
-        # Reached only when a slot is empty: ``matches``/``chunks`` of a deferred alignment.
+    def __getattr__(self, name: str) -> Any:  # an empty slot: a deferred alignment's
         raw = self.pending() if name in ("matches", "chunks") else None
         if raw is None:
             raise AttributeError(name)
@@ -340,11 +320,8 @@ class Alignment(_Deferrable):
         matches: tuple[Match, ...],
         chunks: tuple[Chunk, ...],
     ) -> Alignment:
-        """An alignment already checked once (a copy of a record made by this library).
-
-        Skips the consistency check of ``__init__``; :mod:`meteor.runners.transport` uses it
-        to rebuild records that a worker process built, and checked, itself.
-        """
+        """An alignment already checked once (a copy of a record made by this library,
+        e.g. in a worker process): the check of ``__init__`` is skipped."""
         obj = object.__new__(cls)
         for name, value in (("hyp", hyp), ("ref", ref), ("matches", matches), ("chunks", chunks)):
             object.__setattr__(obj, name, value)
@@ -461,7 +438,7 @@ def _undefined_as_null(b: Breakdown) -> dict[str, float | None]:
 
 def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -> Match:
     """The :class:`Match` record of a candidate between two word lists (spans shared:
-    :func:`shared_span`); the one conversion from match tuples to records."""
+    :func:`shared_span`)."""
     module, hs, he, rs, re_, detail, sim = c
     return Match(
         module,
@@ -477,9 +454,8 @@ def match_of(c: Candidate, hyp_words: Sequence[str], ref_words: Sequence[str]) -
 def matches_of(
     cands: Sequence[Candidate], hyp_words: Sequence[str], ref_words: Sequence[str]
 ) -> tuple[Match, ...]:
-    """:func:`match_of` of many candidates; each distinct word tuple is built once (records
-    are immutable, so candidates may share them: a long pair has many more candidates
-    than distinct spans)."""
+    """:func:`match_of` of many candidates; each distinct word tuple is built once and
+    shared."""
     span = shared_span
     hw_of: dict[tuple[int, int], tuple[str, ...]] = {}
     rw_of: dict[tuple[int, int], tuple[str, ...]] = {}

@@ -1,19 +1,11 @@
 """HF ``evaluate``'s ``meteor`` metric, offline and without ``nltk.download``.
 
 Reproduces ``metrics/meteor/meteor.py`` of huggingface/evaluate (with nltk ≥ 3.6.5):
-every prediction and reference goes through ``nltk.word_tokenize``, then
-
-* references given as strings (``references[0]`` is not a list): one reference
-  per prediction, ``single_meteor_score(ref, pred, alpha, beta, gamma)``;
-* references given as lists: ``meteor_score(refs, pred, alpha, beta, gamma)``,
-  the best reference;
-
-and the result is ``{"meteor": np.mean(scores)}``.  The per-segment scores are
-the ``hf`` preset's (:func:`segment_scores`), which equal nltk's floats bit for
-bit (``tests/parity/test_hf_preset.py``, ``tests/parity/test_compat_evaluate.py``).
-
-``evaluate.load(MODULE_PATH)`` loads the same metric through the ``evaluate``
-package, for code that keeps HF's calling convention.
+``nltk.word_tokenize`` on every text, then ``single_meteor_score`` (one reference string
+per prediction) or ``meteor_score`` (a list of references: the best), and
+``{"meteor": np.mean(scores)}``.  The per-segment scores are the ``hf`` preset's, which
+equal nltk's floats bit for bit (``tests/parity/test_compat_evaluate.py``).
+``evaluate.load(MODULE_PATH)`` loads the same metric through the ``evaluate`` package.
 """
 
 from __future__ import annotations
@@ -74,7 +66,7 @@ def segment_scores(
         )
     if not predictions:
         raise ValueError("predictions is empty: nothing to score")
-    # Checked before the cache: float() read "0.5" and True (== 1.0, a cached key) as numbers.
+    # checked before the cache: True == 1.0 would be a cached key
     scorer = _scorer(
         *(
             check_number(n, v)

@@ -3,11 +3,8 @@
 ``from meteor.compat.pycocoevalcap import Meteor`` replaces
 ``from pycocoevalcap.meteor.meteor import Meteor``:
 ``Meteor().compute_score(gts, res)`` returns ``(corpus_score, per_image_scores)``
-with the floats pycocoevalcap gets from its Meteor 1.5 jar
-(``java -jar meteor-1.5.jar - - -stdio -l en -norm``, the ``meteor-1.5`` preset).
-What pycocoevalcap and the jar do, reproduced step by step (the ``SCORE``/``EVAL``
-lines, ``|||`` splitting, Java's ``String.trim`` and ``Math.pow``, raw control
-characters, a line break refused with ``ValueError``): docs/compat.md.
+with the floats pycocoevalcap gets from its Meteor 1.5 jar (``java -jar meteor-1.5.jar
+- - -stdio -l en -norm``), reproduced step by step as docs/compat.md describes.
 """
 
 from __future__ import annotations
@@ -70,12 +67,10 @@ def _java_pow_02() -> dict[float, float]:
 def java_pow(frag: float, beta: float) -> float:
     """Java's ``Math.pow(frag, beta)`` for Meteor's fragmentation, as the jar computes it.
 
-    HotSpot's ``Math.pow`` and C's ``pow`` (``math.pow``) differ in the last bit for
-    about one argument in a thousand.  For β = 0.2 (the English ``rank`` task that
-    pycocoevalcap runs) the differing values of every segment fragmentation
-    ``chunks / (matches / 2)`` with up to 1,200 matched words were measured on
-    OpenJDK 17 (x86-64) with ``tools/make_java_pow_table.py`` and are used here;
-    everything else is ``math.pow``.
+    HotSpot's ``Math.pow`` and C's ``pow`` differ in the last bit for about one argument
+    in a thousand: for β = 0.2 (pycocoevalcap's task) the differing values of every
+    fragmentation with up to 1,200 matched words, measured on OpenJDK 17
+    (``tools/make_java_pow_table.py``), are used; everything else is ``math.pow``.
     """
     if beta == 0.2:
         value = _java_pow_02().get(frag)
@@ -90,10 +85,8 @@ def jar_score(stats: Stats, params: Params) -> float:
 
 
 class _StdioScorer(_Scorer):
-    """The ``meteor-1.5`` scorer on raw jar input: no control-character sanitising.
-
-    Keeps its own token memo (the shared one holds sanitised tokens).
-    """
+    """The ``meteor-1.5`` scorer on raw jar input: no control-character sanitising (its
+    own token memo: the shared one holds sanitised tokens)."""
 
     def __init__(self) -> None:
         super().__init__("meteor-1.5")

@@ -1,10 +1,8 @@
 """Where a corpus is scored beyond one loop: worker processes (:mod:`.parallel`, with
-:mod:`.transport` for records across processes) and a Dask cluster (:mod:`.cluster`).
-Each drives the one batch core, :mod:`meteor.batch`.
+:mod:`.transport`) and a Dask cluster (:mod:`.cluster`), each driving :mod:`meteor.batch`.
 
-This module imports nothing: it holds what the command line needs before it knows whether
-a run goes to a cluster (:data:`DASK_TIMEOUT`), so that ``meteor score`` starts without
-importing Dask (importing :mod:`.cluster` imports it)."""
+This module imports nothing, so that ``meteor score`` reads :data:`DASK_TIMEOUT` without
+importing Dask."""
 
 __all__ = ["DASK_TIMEOUT"]
 

@@ -65,19 +65,12 @@ _WORKER: Meteor | None = None
 
 
 def _die_with_parent(os_parent: int | None) -> None:
-    """Worker side: Ctrl-C is the parent's to handle, SIGTERM ends the worker at once,
-    and the worker dies with its parent.
+    """Worker side: Ctrl-C is the parent's to handle (it stops the workers itself), SIGTERM
+    ends the worker at once, and on Linux the worker dies with its parent
+    (``PR_SET_PDEATHSIG``: a parent killed with SIGKILL cannot stop its workers).
 
-    A terminal sends SIGINT to the whole process group; the parent stops the
-    workers itself (:func:`_stop_workers`), so they ignore it rather than each print
-    a ``KeyboardInterrupt`` traceback.  On Linux the worker also asks for SIGTERM
-    when its parent dies (``PR_SET_PDEATHSIG``): a parent killed with SIGKILL cannot
-    stop its workers, which would otherwise wait for work forever.
-
-    ``os_parent`` is the scoring process's pid when the worker was forked from it, to
-    catch a parent that died before the request took effect.  A worker started by a
-    fork server has the server as its OS parent (``os.getppid()`` is not the scoring
-    process), so no such check is made there (``None``); the pool's closed pipes end it.
+    ``os_parent``: the scoring process's pid when the worker was forked from it, to catch
+    a parent that died before the request took effect (``None`` under a fork server).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler inherited from the parent
@@ -98,19 +91,11 @@ _SIGNAL_POLL_S = 0.1
 class _signals_at_safe_points:  # noqa: N801 - used as a context manager, like a function
     """Ctrl-C and SIGTERM, while a worker pool runs, act where the pool can be unwound.
 
-    Python raises ``KeyboardInterrupt`` (or the CLI's SIGTERM exception) between any two
-    bytecodes of the main thread.  Raised inside ``concurrent.futures.wait`` while it
-    takes its futures' locks one by one, it leaves some of them taken for ever: the
-    executor's manager thread then blocks setting a result, and ``shutdown(wait=True)``
-    waits for that thread for ever (the CLI hung after Ctrl-C in CI, stop 30).  So for
-    the pool's lifetime a signal with a Python handler is only recorded, and
-    :meth:`check`, called between waits, runs that handler: Ctrl-C raises
-    ``KeyboardInterrupt`` and the CLI's SIGTERM handler its exception as always, from a
-    point where the workers can be stopped and the pool shut down.  A handler that does
-    not raise lets the scoring go on.  A signal left at its default action ends the
-    process at once, as before (the workers die with it, :func:`_die_with_parent`); an
-    ignored one stays ignored.  Only the main thread receives signals; elsewhere (a
-    Streamlit script thread) this does nothing.
+    Raised inside ``concurrent.futures.wait`` while it takes its futures' locks, a
+    ``KeyboardInterrupt`` leaves some taken for ever and ``shutdown(wait=True)`` hangs.
+    So for the pool's lifetime a signal with a Python handler is only recorded, and
+    :meth:`check`, called between waits, runs that handler.  Signals at their default
+    action or ignored are left alone; off the main thread this does nothing.
     """
 
     def __init__(self) -> None:
@@ -145,14 +130,9 @@ class _signals_at_safe_points:  # noqa: N801 - used as a context manager, like a
 def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
     """Terminate a pool's worker processes now (SIGTERM, then SIGKILL after ``grace`` s).
 
-    ``shutdown(cancel_futures=True)`` still waits for the chunks being scored; on
-    Ctrl-C, SIGTERM or an error the caller must not wait for them.
-
-    A worker stopped while it was sending a result leaves half a message in the result
-    pipe; the executor's manager thread then waits for the rest for ever, and
-    ``shutdown(wait=True)`` with it (the CLI hung after SIGTERM or Ctrl-C on a loaded
-    machine).  Once the workers are dead this process holds the pipe's last write end:
-    closing it turns the wait into end-of-file, which the executor treats as a broken pool.
+    A worker stopped while sending a result leaves half a message in the result pipe,
+    and the executor would wait for the rest for ever: once the workers are dead,
+    closing the pipe's last write end turns that wait into a broken pool.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
@@ -196,10 +176,8 @@ def _score_chunk(
 ) -> list[Encoded]:
     """Score segments in a worker; records travel compactly (:mod:`meteor.runners.transport`).
 
-    The chunk holds every pair of its references (:func:`by_reference`), so no later
-    chunk needs what the scorer memoised for them: the memos are emptied after it, and
-    a worker's memory stays that of one chunk instead of growing with every reference
-    of the corpus (each worker kept them all: ~70 MB a worker on 17,038 WMT segments).
+    The chunk holds every pair of its references (:func:`by_reference`), so the memos
+    are emptied after it: a worker's memory stays that of one chunk.
     """
     assert _WORKER is not None
     try:
@@ -233,10 +211,9 @@ def score_corpus(
     """Score a corpus over several processes (module docstring); results in input order.
 
     Small inputs (fewer than :data:`MIN_PARALLEL_SEGMENTS`, or
-    :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the workers can't be forked from this process:
-    forking a multi-threaded process, such as a Streamlit server, is unsafe) or
-    ``workers=1`` stay in this process, and so does the work when no worker process can be
-    started (with a ``RuntimeWarning``).
+    :data:`MIN_PARALLEL_SEGMENTS_FRESH` when the workers cannot be forked) or ``workers=1``
+    stay in this process, and so does the work when no worker process can be started
+    (with a ``RuntimeWarning``).
 
     Args:
         meteor_or_params: a configured scorer (its preset name goes into the
@@ -281,9 +258,7 @@ def score_corpus(
         with gc_paused():  # before the pool starts its threads
             unique = _score_parallel(meteor, hyps, refs, first, ctx, n_workers, size, progress)
         segments = [unique[pos] for pos in where]
-    except (BrokenProcessPool, OSError) as exc:
-        # No usable worker processes (a sandbox without fork, a script that forgot
-        # the ``if __name__ == "__main__"`` guard under spawn…): score here instead.
+    except (BrokenProcessPool, OSError) as exc:  # no usable worker processes
         warnings.warn(
             f"parallel scoring failed ({exc}); scoring in one process",
             RuntimeWarning,
@@ -303,17 +278,13 @@ def _score_parallel(
     size: int,
     progress: Progress | None,
 ) -> list[MeteorResult]:
-    """Records of the segments ``first`` (distinct pairs), in that order.
-
-    Chunks are cut from :func:`by_reference`'s order and their records put back.
-    """
+    """Records of the segments ``first`` (distinct pairs), in that order (chunks cut
+    from :func:`by_reference`'s order)."""
     n_all, n = len(hyps), len(first)
     order = by_reference(refs, first)
     results: list[MeteorResult | None] = [None] * n
     done = 0
-    if ctx.get_start_method() == "fork":
-        # Load the resources once here (their messages at fraction 0); the forked workers
-        # inherit them.
+    if ctx.get_start_method() == "fork":  # loaded once here; the forked workers inherit them
         meteor.prepare((lambda _f, message: progress(0.0, message)) if progress else None)
     if progress:
         progress(0.0, f"scoring {n_all:,} segments with {n_workers} processes")
@@ -329,8 +300,7 @@ def _score_parallel(
         for pos, e in zip(at, encoded, strict=True):
             results[pos] = decoder.decode(e)
         done += len(at)
-        if progress:
-            # distinct pairs scored, scaled to the segment count the caller knows
+        if progress:  # distinct pairs scored, scaled to the caller's segment count
             shown = round(done / n * n_all)
             progress(done / n, f"scored {shown:,} of {n_all:,} segments")
 
@@ -367,9 +337,8 @@ def run_tasks(
     """Every task ``fn(*args)`` and its results in task order: in ``min(workers, tasks)``
     processes (:func:`run_in_workers`; ``fn`` a module-level function) when that is more
     than one, else in this process — also, with a :class:`RuntimeWarning`, when no worker
-    process can run.  ``on_result(k, value)`` as task ``k`` finishes (for progress; called
-    again for every task when the work falls back to this process).  The sacreBLEU baselines
-    and the statistics of :func:`meteor.analysis.agreement.measure` use it."""
+    process can run.  ``on_result(k, value)`` as task ``k`` finishes (called again for
+    every task when the work falls back to this process)."""
     results: list[Any] = [None] * len(tasks)
 
     def finished(k: int, value: Any) -> None:
@@ -409,14 +378,11 @@ def run_in_workers(
     ctx: Any = None,
 ) -> None:
     """Run ``task(*args)`` for every ``args`` of ``tasks`` in ``workers`` processes: the
-    project's one worker pool (METEOR's :func:`score_corpus` and the sacreBLEU baselines of
-    :mod:`meteor.analysis.baselines` use it).
+    project's one worker pool.
 
-    ``on_result(k, value)`` is called in this process as task ``k`` finishes (in the order
-    they finish).  ``task`` and ``initializer`` must be module-level functions (a fork
-    server's workers import them).  Workers are forked when this process runs one thread,
-    else started by a fork server (:func:`_mp_context`, or ``ctx``); they ignore Ctrl-C
-    and die with this process; Ctrl-C and SIGTERM stop them at once
+    ``on_result(k, value)`` is called in this process as task ``k`` finishes.  ``task`` and
+    ``initializer`` must be module-level functions.  Workers are started as
+    :func:`_mp_context` (or ``ctx``) says; Ctrl-C and SIGTERM stop them at once
     (:class:`_signals_at_safe_points`, :func:`_stop_workers`).
 
     Raises:

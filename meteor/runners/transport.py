@@ -1,15 +1,10 @@
 """Segment records in a compact form, for sending them between processes.
 
 Pickling a :class:`~meteor.types.MeteorResult` as it is costs more than scoring some
-segments: a record of a 25-word pair holds about 110 small frozen objects, each pickled by
-name and rebuilt by its constructor.  Here a record travels as nested tuples of plain
-values (:func:`encode`), and :class:`Decoder` rebuilds it in the caller: the tokens of a
-text already seen are reused (records are immutable, as :meth:`meteor.Meteor.corpus_score`
-already shares repeated pairs), equal spans are one object
-(:func:`~meteor.types.shared_span`), :class:`~meteor.types.Alignment`'s consistency check
-is not repeated (the worker ran it), a match travels as its candidate tuple and is rebuilt
-by the one converter (:func:`~meteor.types.matches_of`), and a deferred alignment stays
-deferred.  The decoded record equals the one the worker built (``==``; tested).
+segments (a 25-word pair's record holds about 110 small frozen objects).  Here a record
+travels as nested tuples of plain values (:func:`encode`), and :class:`Decoder` rebuilds
+it in the caller, reusing the tokens of texts already seen and skipping the check the
+worker ran.  The decoded record equals the one the worker built (``==``; tested).
 """
 
 from __future__ import annotations

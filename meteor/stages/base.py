@@ -7,14 +7,10 @@ why; the aligner chooses among them.  This reproduces Meteor 1.5's matchers
 including words other stages already matched, in the order Meteor adds them to
 its lattice: by reference position, then hypothesis position.
 
-Here: :class:`Stage` (the protocol) and :class:`StageBase` (its defaults), the one
-candidate type :data:`~meteor.types.Candidate` (a record's tuple, defined with the
-records; its conversions to and from :class:`~meteor.types.Match` are
-:func:`~meteor.types.match_of`, :func:`~meteor.types.matches_of` and
-:func:`~meteor.types.candidate_of`) and a pair as the stages see it
-(:class:`MatchContext`, built from two cached :class:`Sentence` objects).  One file per stage beside this one
-(``exact.py``, ``stem.py``, ...); which stages exist is decided in one place,
-:mod:`meteor.stages.registry`.
+Here: :class:`Stage` (the protocol), :class:`StageBase` (its defaults) and a pair as
+the stages see it (:class:`MatchContext`, built from two cached :class:`Sentence`
+objects); candidates are :data:`~meteor.types.Candidate` tuples.  Which stages exist
+is decided in :mod:`meteor.stages.registry`.
 
 Words are compared through *keys*: Java ``String.hashCode`` when
 ``Params.java_keys`` is set (Meteor 1.5 compares hash codes with no collision
@@ -50,13 +46,10 @@ __all__ = [
 
 
 class Sentence:
-    """What the matchers need of one tokenised sentence, computed once.
+    """What the matchers need of one tokenised sentence, each piece computed on first use.
 
-    Everything here depends on the sentence alone (and the scorer's params and
-    language), never on the other side of the pair, so a scorer keeps one per
-    distinct sentence: a reference shared by every system of a corpus is keyed,
-    stemmed, looked up in WordNet and walked through the paraphrase trie once.
-    Each piece is computed on first use.
+    It depends on the sentence alone (and the params and language), never on the other
+    side of the pair, so a scorer keeps one per distinct sentence.
     """
 
     __slots__ = (
@@ -88,9 +81,7 @@ class Sentence:
         self.words = list(words)
         self._params = params
         self._lang = lang
-        # the words every look-up takes (ё folded when asked; else the words themselves)
         self._prepped = self.words if not params.fold_yo else list(map(fold_yo, self.words))
-        # made on first use: the one-C-call pair alignment reads its own word records
         self._keys: list[Hashable] | None = None
         self._key_index: dict[Hashable, list[int]] | None = None
         self._stems: list[str] | None = None
@@ -102,8 +93,6 @@ class Sentence:
         self._lemmas: list[frozenset[str]] | None = None
         self._lemma_index: dict[str, list[int]] | None = None
         self._phrases: Any = None
-        #: What the C alignment of a pair reads of the sentence, per set of stages
-        #: (:func:`meteor.aligners.beam.pack_sentence`).
         self._packs: dict[bytes, Any] | None = None
 
     def prepped(self) -> list[str]:
@@ -202,16 +191,12 @@ class Sentence:
 
 
 def _key_function(params: Params) -> Callable[[str], Hashable]:
-    return java_hash if params.java_keys else _identity
+    return java_hash if params.java_keys else str
 
 
 class MatchContext:
-    """One hypothesis-reference pair as the matchers see it.
-
-    ``sentences`` passes the two sides' :class:`Sentence` objects when the caller
-    caches them (the scorer does); otherwise they are made here.  ``resources``: what an
-    aligner proposing its own candidates loaded (:attr:`resources`).
-    """
+    """One hypothesis-reference pair as the matchers see it (``sentences``: the two sides'
+    cached :class:`Sentence` objects, else made here)."""
 
     def __init__(
         self,
@@ -245,10 +230,6 @@ class MatchContext:
             raise CandidateLimitError(found, self.limit, module.value)
 
 
-def _identity(s: str) -> str:
-    return s
-
-
 def _index(keys: Sequence[Hashable]) -> dict[Hashable, list[int]]:
     idx: dict[Hashable, list[int]] = defaultdict(list)
     for i, k in enumerate(keys):
@@ -264,15 +245,11 @@ class Stage(Protocol):
     """One matching stage, as the scorer (:class:`meteor.Meteor`) uses it.
 
     Attributes:
-        name: the stage's name: the :class:`~meteor.types.Module` it labels its
-            candidates with (a built-in member, or a plain ``str`` for a new stage:
-            :func:`meteor.stages.registry.register_stage` makes it a module).
-        code: a short code for the settings signature (``ex`` in ``mods:ex+st``);
-            unique among the registered stages.
-        resource: what :meth:`prepare` loads, for progress messages ("stemmer",
-            "paraphrase table"); ``None`` when it loads nothing.
-        prefetches: whether :meth:`prefetch` does anything (the scorer then hands it
-            the sentences of a batch before scoring them).
+        name: the :class:`~meteor.types.Module` it labels its candidates with (a plain
+            ``str`` for a new stage, which registering makes a module).
+        code: a short code for the settings signature (``ex`` in ``mods:ex+st``), unique.
+        resource: what :meth:`prepare` loads, for progress messages; ``None``: nothing.
+        prefetches: whether :meth:`prefetch` does anything.
     """
 
     name: str
@@ -313,11 +290,8 @@ class Stage(Protocol):
 
 
 class StageBase:
-    """Defaults for a :class:`Stage`: available everywhere, nothing to load or prefetch.
-
-    A new stage sets ``name`` and ``code`` and writes :meth:`candidates`; its
-    candidates carry :attr:`module` (``Module(name)``).
-    """
+    """Defaults for a :class:`Stage`: available everywhere, nothing to load or prefetch (a
+    new stage sets ``name`` and ``code`` and writes :meth:`candidates`)."""
 
     name: str
     code: str

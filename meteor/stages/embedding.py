@@ -1,48 +1,21 @@
 """The embedding stage: unmatched words whose word vectors are close enough.
 
-Beyond every official METEOR.  The seed Russian notebook looks at ``navec``
-neighbours (``navec_hudlit_v1_12B_500K_300d_100q``, a GitHub release download
-that is not available offline); this stage uses the **navec news model**
-``navec_news_v1_1B_250K_300d_100q.tar`` (250K words, 300 dimensions, product
-quantised to 100 sub-vectors) that the ``natasha==1.6.0`` wheel carries in
-``natasha/data/emb/``, loaded with ``navec==0.10.0`` (``Navec.load``) from the
-installed package.  Nothing is downloaded; ``natasha`` itself is located with
-:func:`importlib.util.find_spec` and **never imported** (importing it would
-import ``pymorphy2``, which ``natasha`` pulls in and which is broken on Python
-3.11; ``dependencies.md``, "Russian word embeddings and tokenization").
+Beyond every official METEOR.  Instead of the seed Russian notebook's hudlit model
+(not available offline) it uses the **navec news model** that the ``natasha==1.6.0``
+wheel carries, loaded with ``navec==0.10.0`` (:mod:`meteor.languages.navec`; ``natasha``
+is located, never imported).  The rule:
 
-The rule (issue #8):
+* it considers only words **not touched by any candidate of the earlier stages**
+  (every stage listed before ``embedding`` in :attr:`~meteor.params.Params.modules`);
+* a word is looked up by its surface form (lowercased; then with ``ё``→``е``), then by
+  its lemmas in sorted order; a word out of the vocabulary does not match;
+* a hypothesis and a reference word match when the cosine of their vectors reaches
+  :attr:`~meteor.params.Params.embedding_threshold`; the record keeps the cosine
+  (:attr:`meteor.types.Match.similarity`) and says so in ``detail``;
+* like every other stage it proposes all its candidates in Meteor 1.5's lattice order
+  and the preset's aligner chooses.
 
-* the stage runs last, after the synonym stage; it considers only words **not
-  touched by any candidate of the earlier stages** (every stage listed before
-  ``embedding`` in :attr:`~meteor.params.Params.modules`);
-* a word is looked up by its surface form (lowercased; then with ``ё``→``е``),
-  then by its lemmas (the language's :meth:`~meteor.languages.Language.lemmas`,
-  in sorted order, the first one in the vocabulary wins);
-* a hypothesis and a reference word match when the cosine of their vectors
-  reaches :attr:`~meteor.params.Params.embedding_threshold`; the record keeps
-  the cosine (:attr:`meteor.types.Match.similarity`, rounded to 6 decimals, the
-  value compared with the threshold) and says so in ``detail``
-  (``"navec cosine 0.48"``);
-* a word out of the vocabulary simply does not match;
-* like every other stage it proposes all its candidates (many-to-many) in
-  Meteor 1.5's lattice order (reference position, then hypothesis position) and
-  the preset's aligner chooses; its matches are weighted by the stage's own
-  weight (:meth:`~meteor.params.Params.weight`).
-
-Cosines seen with the news model (``dependencies.md``): грустный/унылый 0.39,
-быстрый/стремительный 0.48, собака/собачка 0.37, коричневый/рыжий 0.25,
-собака/стол −0.01; ``лисичка`` and ``скакнуть`` are out of the vocabulary.
-
-Loading cost, measured on the project's 2-core machine: about 1 s and 170 MB
-more resident memory for ``Navec.load`` (the quantised codes, a 25 MB
-centroid-product table navec precomputes, and the 250K-word vocabulary dict).
-
-Importing this module is cheap (no numpy, no navec) and does nothing else: the
-stage is the registry's line ``embedding`` (:mod:`meteor.stages.registry`), imported
-on first use.  The navec loader (:class:`NavecEmbeddings`, :func:`navec_available` ...)
-is a language resource and lives in :mod:`meteor.languages.navec`; its names are
-re-exported here for earlier imports.
+Cosines with the news model and loading costs: docs/russian.md.
 """
 
 from __future__ import annotations
@@ -71,8 +44,6 @@ __all__ = [
     "navec_model_path",
     "news_embeddings",
 ]
-
-# ----------------------------------------------------------------------- the stage
 
 
 def touched_by_earlier_stages(ctx: MatchContext) -> tuple[set[int], set[int]]:
@@ -132,8 +103,7 @@ class EmbeddingStage(LanguageStage):
         sims = source.cosine_matrix([h[1] for h in hyp], [r[1] for r in ref])
         threshold = ctx.params.embedding_threshold
         out: list[Candidate] = []
-        # Only the pairs over the threshold, in (reference, hypothesis) order: numpy finds
-        # them, so long texts cost no Python loop over every pair.
+        # the pairs over the threshold, in (reference, hypothesis) order
         for b, a in zip(*(sims.T >= threshold).nonzero(), strict=True):
             j, _, rkey, rlem = ref[b]
             i, _, hkey, hlem = hyp[a]

@@ -1,9 +1,8 @@
 """The paraphrase stage: Meteor 1.5 ``ParaphraseMatcher`` (``meteor-1.5.md`` section 6).
 
-n:m phrase pairs from the language's paraphrase table.  The table itself (reader,
-compact index, trie walk) is :mod:`meteor.languages.paraphrase`; this stage asks it
-for the candidates of a pair, and before a batch of pairs walks the trie for all
-their sentences in one vectorised lookup (:meth:`ParaphraseStage.prefetch`).
+n:m phrase pairs from the language's paraphrase table (:mod:`meteor.languages.paraphrase`);
+before a batch of pairs the trie is walked for all their sentences at once
+(:meth:`ParaphraseStage.prefetch`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Which stages exist: the one registry, and running stages on a pair.
 
-Every built-in stage is one line of :data:`_BUILTIN` (``name: "module:attribute"``),
-imported on first use, so nothing runs at import time (and navec, the embedding
-stage's loader, is imported only when that stage loads its model).  A stage made
-elsewhere is plugged in with one call, ``register_stage(MyStage())``; from then on its
-name is accepted wherever a :class:`~meteor.types.Module` is (``Params.modules``,
-weights, records, statistics, signatures, figures).
+Every built-in stage is one line of :data:`_BUILTIN`, imported on first use.  A stage
+made elsewhere is plugged in with ``register_stage(MyStage())``; from then on its name
+is accepted wherever a :class:`~meteor.types.Module` is.
 """
 
 from __future__ import annotations

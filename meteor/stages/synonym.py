@@ -26,11 +26,8 @@ NATIVE_MAX_HYP = 64
 
 
 _SYNONYM = compiled("_synonym")
-#: ``meteor_native._synonym.synonym_pairs`` (``pip install ./native``), or ``None`` (not
-#: installed, or ``METEOR_PURE_PYTHON`` set): :func:`synonym_pairs` in C, same pairs in
-#: the same order, each reference synset looked up in a table of the hypothesis's
-#: instead of intersecting every pair of sets (up to :data:`NATIVE_MAX_HYP` hypothesis
-#: entries; beyond, or for synsets that are not integers, every pair).
+#: ``meteor_native._synonym.synonym_pairs``, or ``None``: :func:`synonym_pairs` in C,
+#: the same pairs in the same order (up to :data:`NATIVE_MAX_HYP` hypothesis entries).
 NATIVE_PAIRS: Callable[..., list[tuple[int, int, int]]] | None = (
     None if _SYNONYM is None else _SYNONYM.synonym_pairs
 )
@@ -48,11 +45,9 @@ class SynonymStage(LanguageStage):
 
     def candidates(self, ctx: MatchContext) -> list[Candidate]:
         """Every (reference word, hypothesis word) pair whose synsets intersect and whose
-        keys differ, reference outer.  Up to :data:`NATIVE_MAX_HYP` hypothesis words with
-        synsets, :data:`NATIVE_PAIRS` (C) when installed; otherwise long pairs look the
-        reference's synsets up in an index of the hypothesis's
-        (:meth:`Sentence.synset_index`) and short ones compare every pair
-        (:func:`synonym_pairs`).  All give the same candidates in the same order."""
+        keys differ, reference outer: in C (:data:`NATIVE_PAIRS`) when it can, else through
+        the hypothesis's synset index for long pairs, else every pair; all give the same
+        candidates in the same order."""
         hyp = ctx.hs.with_synsets()
         if not hyp:
             return []

@@ -1,13 +1,10 @@
 """Runs of dots in the Meteor 1.5 normaliser, in linear time (step 2 and step 9).
 
 Java protects a run of k dots by looping ``while (line has "DOTMULTI.")`` over
-:data:`MULTI_DOT2` and :data:`MULTI_DOT3`, then unescapes with
-``while (line has "DOTDOTMULTI")`` over :data:`UNESCAPE_DOTS`.  Each pass rescans
-the whole line and removes one dot (adds one DOT) per run, so a pasted run of
-10,000 dots took minutes.  :func:`escape_dot_runs` and :func:`unescape_dot_runs`
-give the same line -- and, with provenance, the same spans -- in one pass;
-tests/unit/test_fuzz.py checks them against the loops (built from the rules
-below) on random lines made of dots, the letters of DOTMULTI and spaces.
+:data:`MULTI_DOT2` and :data:`MULTI_DOT3`, then unescapes with ``while (line has
+"DOTDOTMULTI")`` over :data:`UNESCAPE_DOTS`: one pass per dot, quadratic.
+:func:`escape_dot_runs` and :func:`unescape_dot_runs` give the same line and spans in
+one pass (tests/unit/test_fuzz.py checks them against the loops).
 """
 
 from __future__ import annotations

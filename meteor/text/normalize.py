@@ -11,22 +11,15 @@ Reproduces what CMU Meteor 1.5 does to a line before aligning it
 Meteor then splits the line with ``java.util.StringTokenizer``, whose
 delimiters are ``" \\t\\n\\r\\f"`` and nothing else (no NBSP, no U+2028).
 
-Offsets: :func:`tokenize` first checks whether the tokens are simply the
-characters of the text, lowercased, minus spaces (four segments in five).  If
-not, it runs the same normaliser steps again (one code path, :func:`_run`)
-while tracking, for every character of the working line, the span of the
-original text it came from; a token's offsets are the hull of its characters'
-spans.  So ``text[start:end]`` is the token's source: ``us`` spans ``U.S.``, a
-``"`` made from ``''`` spans both quotes, ``-`` made from ``--`` both dashes.
-A last validation pass keeps the offsets valid should that ever fail (it does
-not on any input we know of).
+Offsets: when the tokens are not simply the text's characters lowercased minus
+spaces, :func:`tokenize` runs the same steps (:func:`_run`) tracking for every
+character the span of the original text it came from; a token's offsets are the
+hull of its characters' spans (``us`` spans ``U.S.``).
 
-The nonbreaking prefixes are read from the Meteor 1.5 jar inside
-``pycocoevalcap`` (``nonbreaking/<language>.prefixes``) and parsed as
-``Normalizer.nbpList`` does.  **Without
-pycocoevalcap the prefix list is empty** (Java also continues with an empty
-list when it cannot load the file): ``Mr. Smith`` then gives ``mr . smith``
-instead of ``mr. smith``.  Install ``pycocoevalcap==1.2`` for exact parity.
+The nonbreaking prefixes are read from the Meteor 1.5 jar inside ``pycocoevalcap``
+(``nonbreaking/<language>.prefixes``, parsed as ``Normalizer.nbpList``).  **Without
+pycocoevalcap the prefix list is empty** (as Java when it cannot load the file):
+``Mr. Smith`` then gives ``mr . smith``.
 
 Java details reproduced: regex ``\\s`` is ``[ \\t\\n\\x0B\\f\\r]``, ``\\p{Digit}``
 is ``[0-9]`` and ``\\p{Lower}`` is ``[a-z]`` (ASCII only); ``replaceAll`` matches
@@ -38,17 +31,10 @@ with a word ``BreakIterator``, Python with the Unicode context rule; they can
 disagree inside Greek words.  Under ``-norm`` every Greek letter is a token of
 its own, and the two agree.
 
-With ``meteor_native`` installed (``pip install ./native``) and ``METEOR_PURE_PYTHON``
-unset, :func:`normalize_text` runs the same steps in C (:data:`NATIVE_NORMALIZE`) for every
-line, and :func:`tokenize` finds the
-offsets and builds the tokens in C (:mod:`meteor.text.records`); the results are the
-Python code's (tests/unit/test_native_normalize.py, test_native_tokens.py).
-
-The working line with provenance and the Java edit rules are in
-:mod:`meteor.text.tracked_line`, the linear-time runs of dots in
-:mod:`meteor.text.dot_runs`; this module holds the rules of ``Normalizer.java``,
-the steps of ``normalizeLine`` (:func:`_run`), the nonbreaking prefixes and the
-public functions.
+With ``meteor_native`` installed and ``METEOR_PURE_PYTHON`` unset, the normaliser
+(:data:`NATIVE_NORMALIZE`) and the tokens (:mod:`meteor.text.records`) are built in C,
+with the same results.  The working line with provenance is
+:mod:`meteor.text.tracked_line`, the runs of dots :mod:`meteor.text.dot_runs`.
 """
 
 from __future__ import annotations
@@ -96,8 +82,7 @@ __all__ = ["NORM_LANGUAGES", "NormMode", "jar_line", "normalize_text", "sanitize
 NormMode = Literal["meteor", "lower", "none"]
 
 #: Languages Meteor 1.5 accepts ``-norm`` for (``Constants.isSupported``), with
-#: the name of their nonbreaking-prefix file in the jar.  Czech is ``cs`` (ISO 639-1)
-#: in the project and ``cz`` in the jar; both are accepted.
+#: the name of their nonbreaking-prefix file in the jar (Czech: ``cs`` or the jar's ``cz``).
 NORM_LANGUAGES: Final[dict[str, str]] = {
     "en": "english",
     "cs": "czech",
@@ -113,9 +98,8 @@ _NBP_NUMERIC_ONLY: Final = 2
 
 
 def _native_normalize() -> Callable[[str, int, dict[str, int], bool], str] | None:
-    """``meteor_native._normalize.normalize_line`` (``pip install ./native``), or ``None``
-    (not installed, or ``METEOR_PURE_PYTHON`` set): :func:`_run` without provenance in C,
-    the line before lowercasing."""
+    """``meteor_native._normalize.normalize_line`` (:func:`_run` without provenance in C,
+    the line before lowercasing), or ``None``."""
     part = compiled("_normalize")
     return None if part is None else part.normalize_line  # type: ignore[no-any-return]
 
@@ -181,12 +165,9 @@ class _LangSpec:
 
 
 def _parse_prefixes(lines: tuple[str, ...]) -> dict[str, int]:
-    """Parse a nonbreaking-prefix file as ``Normalizer.nbpList`` does.
-
-    The first whitespace-separated field is the prefix; a first field starting
-    with ``#`` makes a comment; a second field ``#NUMERIC_ONLY#`` makes the
-    prefix nonbreaking only before a number.  Later duplicates win (Hashtable.put).
-    """
+    """Parse a nonbreaking-prefix file as ``Normalizer.nbpList`` does: the first field is
+    the prefix (``#…``: a comment), a second field ``#NUMERIC_ONLY#`` makes it nonbreaking
+    only before a number; later duplicates win (Hashtable.put)."""
     table: dict[str, int] = {}
     for line in lines:
         fields = WORD.findall(line)
@@ -244,9 +225,8 @@ def _dot_action(w: str, nxt: str, prefixes: dict[str, int]) -> int:
 def _rebuild(line: Line, prefixes: dict[str, int]) -> None:
     """Step 8: split into words and settle every word-final dot (the ``nbp`` loop of normalizeLine).
 
-    Java rebuilds the line as ``word + " "`` for every word.  With provenance the
-    words are edited in place instead: only the separators differ (tabs, double
-    spaces), and no later step or the final split can tell.
+    Java rebuilds the line as ``word + " "``; with provenance the words are edited in
+    place instead (only the separators differ, which nothing later can tell).
     """
     s = line.s
     ost, oen = line.st, line.en
@@ -358,17 +338,10 @@ def jar_line(text: str) -> str:
     """``text`` as the jar reads it from a file: one line, every other character kept.
 
     What the Meteor 1.5 presets score.  Java's ``BufferedReader.readLine`` ends a
-    line at ``\\r`` and ``\\n`` only, so those two (which a segment cannot hold in a
-    file) become spaces, one for one; every other control character reaches the
-    normaliser as it is, as it does in ``java -jar meteor-1.5.jar hyp ref -norm``
-    run on files: U+000B (Java's regex ``\\s`` but not a ``StringTokenizer``
-    delimiter) stays inside its word (``a<U+000B>b`` is one token), the other C0
-    controls, DEL and the C1 controls become tokens of their own under ``-norm``
-    (parts of words under ``-lower``), and under ``-norm`` ``String.trim`` drops those
-    at either end of the line.  Not :func:`sanitize`: the reference harness replaces every C0
-    control only to keep the jar's alignment file parseable
-    (``tests/unit/test_edges_bytes.py`` has the jar's numbers).  The length never
-    changes, so offsets into the result are offsets into ``text``.
+    line at ``\\r`` and ``\\n`` only, so those two become spaces, one for one; every
+    other control character reaches the normaliser as it does in ``java -jar
+    meteor-1.5.jar hyp ref -norm`` run on files (``tests/unit/test_edges_bytes.py``).
+    The length never changes, so offsets into the result are offsets into ``text``.
     """
     return READLINE_BREAK.sub(" ", text) if "\r" in text or "\n" in text else text
 
@@ -376,19 +349,10 @@ def jar_line(text: str) -> str:
 def sanitize(text: str) -> tuple[str, bool]:
     """Replace C0 control characters other than TAB by spaces, one for one.
 
-    What the presets that are not Meteor 1.5's (``paper-2005``, ``seed-doc``,
-    ``seed-ru``, ``razdel``) score; the Meteor 1.5 presets score :func:`jar_line`.
-
-    Meteor 1.5 reads one segment per line (``BufferedReader.readLine``), so a
-    ``\\n`` or ``\\r`` inside a segment would split it.  The reference harness
-    (``tools/meteor15/meteor15.py``, ``sanitize``) therefore replaces every C0
-    control by a space before running Java, and flags the segment
-    ``sanitized``; this does the same.  TAB is kept: it separates tokens
-    either way.  DEL and the C1 controls (U+007F-U+009F) are kept, as Java and
-    the harness keep them: they become tokens of their own (the mojibake
-    ``\\x80`` and ``\\x94`` in two TED sk-en references are tokens in Meteor's
-    output).  The length never changes, so offsets into the result are offsets
-    into ``text``.
+    What the presets that are not Meteor 1.5's score (those score :func:`jar_line`), as
+    the reference harness (``tools/meteor15/meteor15.py``, ``sanitize``) does before
+    running Java.  DEL and the C1 controls are kept, as Java and the harness keep them.
+    The length never changes, so offsets into the result are offsets into ``text``.
 
     Returns:
         ``(clean, changed)``.
@@ -400,10 +364,8 @@ def sanitize(text: str) -> tuple[str, bool]:
 def normalize_text(text: str, lang: str = "en", *, no_punct: bool = False) -> str:
     """The line Meteor 1.5 aligns under ``-norm``: ``normalizeLine``, then ``toLowerCase``.
 
-    Reproduces ``Normalizer.normalizeLine(line, lang, !noPunct)``
-    (Normalizer.java:174-308; ``meteor-1.5.md`` section 4) followed by
-    ``String.toLowerCase()`` (``MeteorScorer.getMeteorStats``).  Its tokens are
-    this string split on spaces.
+    Reproduces ``Normalizer.normalizeLine(line, lang, !noPunct)`` (Normalizer.java:174-308)
+    and ``String.toLowerCase()`` (``MeteorScorer.getMeteorStats``).
 
     Args:
         text: one segment (not sanitised here; see :func:`sanitize`).
@@ -438,10 +400,8 @@ def tokenize(
     only) and ``"none"`` leaves the text as it is.  Tokens are then split on
     ``" \\t\\n\\r\\f"`` only, as ``java.util.StringTokenizer`` does.
 
-    ``text[t.start:t.end]`` is where token ``t`` came from: ``us`` from
-    ``U.S.``, ``don``/``'t`` from ``don't``, ``"`` from ``“``.  Offsets are
-    non-decreasing, never overlap and never empty.  No input string makes it
-    raise.
+    ``text[t.start:t.end]`` is where token ``t`` came from (``us`` from ``U.S.``).
+    Offsets are non-decreasing, never overlap and never empty.
 
     Args:
         text: one segment; :func:`sanitize` it first to match the reference harness.

@@ -57,10 +57,8 @@ BOM_TEXT: dict[str, str] = {
 def bom_notice(name: str, *, kept: bool, option: str = STRIP_BOM_OPTION) -> str:
     """The one-line notice for a file ``name`` that starts with a byte-order mark.
 
-    ``kept``: the mark stays in segment 1, as the Meteor 1.5 jar keeps it (the CLI and
-    the app under the ``meteor-1.5*`` presets); otherwise it was dropped (the other
-    presets, or the option that drops it).  ``option``: how the user drops it (the CLI's
-    ``--strip-bom``; the app names its checkbox).  The text: :data:`BOM_TEXT`.
+    ``kept``: the mark stays in segment 1, as the Meteor 1.5 jar keeps it; otherwise it
+    was dropped.  ``option``: how the user drops it.  The text: :data:`BOM_TEXT`.
     """
     return BOM_TEXT["kept" if kept else "dropped"].format(name=name, option=option)
 
@@ -126,13 +124,10 @@ class TokenNotice:
 def token_notices(tokens: Iterable[str], *, meteor_norm: bool) -> tuple[TokenNotice, ...]:
     """Why some tokens of a sentence look odd, one notice per reason (empty: nothing odd).
 
-    * A token made only of invisible characters (Unicode format characters such as
-      U+200D ZERO WIDTH JOINER, U+200B, U+2060; or control characters) is drawn as a
-      blank, yet counts as a word.  Under Meteor 1.5's ``-norm`` every character that is
-      not a letter, digit or space becomes a token of its own, as the jar does.
-    * ``meteor_norm`` (the tokens come from Meteor 1.5's normaliser, ``norm='meteor'``):
-      letters of scripts the jar's normaliser does not count as letters (Greek, Arabic,
-      Hebrew, CJK …; it knows Latin and Cyrillic) are one token per letter, as in the jar.
+    * A token made only of invisible characters (Unicode categories Cf, Cc) is drawn as
+      a blank, yet counts as a word.
+    * ``meteor_norm``: letters of scripts the jar's normaliser does not count as letters
+      (it knows Latin and Cyrillic) are one token per letter, as in the jar.
 
     Args:
         tokens: the token texts of one sentence (``Token.text``).

@@ -17,12 +17,8 @@ from meteor.text.tracked_line import java_lower
 
 def verbatim_spans(text: str, words: list[str]) -> tuple[list[int], list[int]] | None:
     """Offsets (starts, ends) when the tokens are the text's characters, lowercased,
-    minus spaces.
-
-    Then every token character is the text character at the same place (the
-    normaliser never moves characters), so the offsets are exact.  ``None``
-    otherwise (quotes, dashes, ``U.S.``, dropped characters).
-    """
+    minus spaces (the normaliser never moves characters, so they are exact); ``None``
+    otherwise."""
     low = java_lower(text)
     if len(low) != len(text):
         return None
@@ -58,9 +54,8 @@ def _edited_spans(
 
     ``kept`` (the text's characters minus spaces) is walked against ``joined`` (the
     tokens' characters): equal or substituted characters pair up in order, a ``-`` with
-    no partner was dropped.  A dropped ``-`` next to a kept one could be either of
-    them: ``None`` then, as for any other edit (``U.S.``, ``''``, ``--``), and the
-    normaliser runs again with provenance (:func:`_tracked_tokens`).
+    no partner was dropped.  ``None`` for any other edit, or a dropped ``-`` next to a
+    kept one.
     """
     n = len(joined)
     where = [0] * n  # position in the text of each token character
@@ -91,11 +86,8 @@ def _edited_spans(
 
 
 def valid_spans(toks: list[tuple[str, int, int]], n: int) -> list[tuple[str, int, int]]:
-    """Make spans non-empty, ordered and disjoint within ``[0, n]``.
-
-    Tracked spans already are (every token keeps source characters of its own);
-    this safety net keeps the promise should they not be: a bad span is clamped
-    between its neighbours, leaving one character for every later token.
+    """Make spans non-empty, ordered and disjoint within ``[0, n]`` (a safety net: a bad
+    span is clamped between its neighbours, leaving one character for every later token).
     """
     prev = 0
     for _, a, b in toks:

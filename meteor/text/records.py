@@ -1,14 +1,9 @@
 """Token records from words and offsets, in C when ``meteor_native`` is installed.
 
 :func:`build` is ``tuple(map(Token, words, starts, ends, map(fw, words)))``;
-:func:`verbatim_tokens` is :func:`meteor.text.offsets.verbatim_spans` (the tokens'
-characters paired with the lowercased text's, up to the normaliser's one-for-one
-substitutions and dropped hyphens) followed by :func:`build`, ``None`` where that finds
-no offsets; :func:`split_tokens` is the whitespace tokeniser of
-:func:`meteor.text.tokenize_nltk.tokens`.
-Both run in C (``meteor_native._tokens``, ``pip install ./native``) unless it is missing
-or ``METEOR_PURE_PYTHON`` is set; the records are equal either way
-(``tests/unit/test_native_tokens.py``).
+:func:`verbatim_tokens` is :func:`meteor.text.offsets.verbatim_spans` then :func:`build`;
+:func:`split_tokens` is the whitespace tokeniser of :func:`meteor.text.tokenize_nltk.tokens`.
+The C part (``meteor_native._tokens``) gives equal records.
 """
 
 from __future__ import annotations
@@ -33,9 +28,8 @@ FunctionWord = Callable[[str], bool] | None
 
 class FunctionWordMemo(dict[str, bool]):
     """``bool(is_function(word))`` remembered per word, as a callable ``fw`` for the token
-    builders below: their C code reads a remembered word's flag from the dict itself (no
-    Python call per token) and calls the memo only for a new word.  At most ``kept``
-    words are remembered (then it starts again)."""
+    builders below (their C code reads the dict itself).  At most ``kept`` words are
+    remembered (then it starts again)."""
 
     __slots__ = ("_is_function", "_kept")
 
@@ -97,15 +91,12 @@ def verbatim_tokens(
 def line_tokens(
     low: str, line: str, fw: FunctionWord = None, text: str | None = None
 ) -> tuple[Token, ...] | None:
-    """:func:`verbatim_tokens` for the words of the normalised ``line`` (split on
-    StringTokenizer's delimiters, each interned: ``list(map(intern, WORD.findall(line)))``),
-    in C; ``None`` where it finds no offsets or when the C part is not in use.
+    """:func:`verbatim_tokens` for the interned words of the normalised ``line``, in C;
+    ``None`` where it finds no offsets or when the C part is not in use.
 
-    With ``text`` (the text ``low`` lowercases; ``-norm`` without ``-noPunct``) it also
-    finds the offsets of words whose dots the normaliser dropped (``U.S.`` -> ``us``): a
-    dropped dot right after a letter or digit of the token joins its span, as in
-    :func:`meteor.text.normalize._tracked_tokens` (the normaliser run with provenance,
-    which the caller runs where this finds none)."""
+    With ``text`` (the text ``low`` lowercases) it also finds the offsets of words whose
+    dots the normaliser dropped (``U.S.`` -> ``us``), as the normaliser run with
+    provenance does."""
     if NATIVE_TOKENS is None:
         return None
     return NATIVE_TOKENS.line_tokens(low, line, fw, text)  # type: ignore[no-any-return]
@@ -113,8 +104,7 @@ def line_tokens(
 
 def split_tokens(text: str, lower: bool, fw: FunctionWord = None) -> tuple[Token, ...] | None:
     """The tokens of ``text.split()`` at their places in ``text`` (lowercased with
-    ``str.lower`` when ``lower``), in C; ``None`` when the C part is not in use (the
-    caller's Python loop then makes them: :func:`meteor.text.tokenize_nltk.tokens`)."""
+    ``str.lower`` when ``lower``), in C; ``None`` when the C part is not in use."""
     if NATIVE_TOKENS is None:
         return None
     return NATIVE_TOKENS.split_tokens(text, lower, fw)  # type: ignore[no-any-return]

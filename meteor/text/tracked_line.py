@@ -1,13 +1,10 @@
 """The working line of the Meteor 1.5 normaliser: Java string edits with provenance.
 
-:class:`Line` is the line being normalised and, optionally, the span of the
-original text each of its characters came from.  :class:`Rule` (a ``replaceAll``
-or a literal ``String.replace``) and :class:`ContextRule` (``([pre])core([post])``
-with one-character context, scanned by hand) edit it exactly as Java's
-``java.util.regex`` and ``String`` methods would; with provenance a replacement
-takes the hull of the spans of the characters it replaces.  :func:`java_lower`
-is Java 17's ``String.toLowerCase``.  The steps of ``Normalizer.normalizeLine``
-that use them are in :mod:`meteor.text.normalize`.
+:class:`Line` is the line being normalised and, optionally, the span of the original
+text each of its characters came from.  :class:`Rule` and :class:`ContextRule` edit it
+exactly as Java's ``replaceAll`` and ``String.replace`` would (with provenance a
+replacement takes the hull of the spans it replaces).  :func:`java_lower` is Java 17's
+``String.toLowerCase``.
 """
 
 from __future__ import annotations
@@ -45,11 +42,9 @@ Span2 = tuple[int, int]
 class Rule:
     """A regex ``replaceAll`` or a literal ``String.replace`` of the normaliser.
 
-    ``rx`` has a group ``c``, the core, replaced by ``repl`` (with ``keep``,
-    the core stays and is wrapped in spaces); anything else it matches is
-    context, consumed as in Java but copied unchanged.  ``literal`` marks a
-    ``String.replace``, for which ``str.replace`` has the same left-to-right,
-    non-overlapping semantics.
+    ``rx`` has a group ``c``, the core, replaced by ``repl`` (with ``keep``, the core
+    stays and is wrapped in spaces); anything else it matches is context, consumed as in
+    Java but copied unchanged.  ``literal`` marks a ``String.replace``.
     """
 
     rx: re.Pattern[str]
@@ -71,9 +66,8 @@ class Rule:
 class ContextRule:
     """``([pre])core([post])`` -> ``$1 repl $2`` with one-character context, scanned by hand.
 
-    Same result as Java's ``replaceAll`` (the context characters are consumed,
-    so ``a,b,c`` splits only the first comma), an order of magnitude faster
-    than a regex whose first item is a character class.
+    Same result as Java's ``replaceAll`` (the context characters are consumed, so
+    ``a,b,c`` splits only the first comma), an order of magnitude faster than a regex.
     """
 
     core: str

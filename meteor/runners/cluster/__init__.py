@@ -1,11 +1,9 @@
 """Corpus scoring on a Dask cluster (``dask`` + ``distributed``): the public API, import from here.
 
-METEOR's corpus score is built from additive per-segment statistics (Meteor 1.5
-``MeteorStats.addStats``), so a corpus maps onto map-reduce: workers score partitions with
-the corpus runner's loop (:func:`meteor.batch.score_segments`), the client puts the records
-back in input order and sums them (:func:`meteor.batch.combine`).  Every number therefore
-equals a one-process run's (tested: ``==`` on the records).  Resources per worker, faults,
-streaming and data frames: docs/cluster.md.
+METEOR's corpus score sums additive per-segment statistics (Meteor 1.5
+``MeteorStats.addStats``), so a corpus maps onto map-reduce: workers score partitions
+(:func:`meteor.batch.score_segments`), the client puts the records back in input order
+and sums them; every number equals a one-process run's.  docs/cluster.md.
 """
 
 from __future__ import annotations

@@ -69,10 +69,8 @@ def check_address(address: str) -> tuple[str, int | None]:
     """A Dask address :func:`connect` can use: ``(address stripped, N of local:N or None)``.
 
     ``local`` or ``local:N`` (1 to :data:`MAX_LOCAL_WORKERS` processes; ``local`` is one
-    per CPU), or ``tcp://HOST[:PORT]`` (port 1 to 65535; 8786, the scheduler's, when
-    left out).  Other schemes are refused by name: ``inproc://`` reaches a scheduler in
-    the same Python process only, ``tls://`` and ``wss://`` need certificates this
-    package does not set up, ``ucx://`` and ``ws://`` are not used here.
+    per CPU), or ``tcp://HOST[:PORT]`` (port 1 to 65535; 8786 when left out).  Other
+    schemes are refused by name.
 
     Raises:
         ClusterError: the address and what is wrong with it.
@@ -126,13 +124,10 @@ def connect(
 ) -> Iterator[Client]:
     """A client for ``tcp://HOST:PORT`` (a running scheduler) or ``local:N`` (a new cluster).
 
-    ``local:N`` starts a :class:`distributed.LocalCluster` of ``N`` worker
-    processes with one thread each on 127.0.0.1, closed on exit.  A remote
-    scheduler must answer within ``timeout`` seconds and have at least one worker
-    within ``timeout`` seconds.
-
-    With ``quiet``, the ``distributed`` loggers of this process report only
-    critical errors while the client is open (the CLI prints one line per error).
+    ``local:N`` starts a :class:`distributed.LocalCluster` of ``N`` one-thread worker
+    processes on 127.0.0.1, closed on exit.  A remote scheduler must answer, and have a
+    worker, within ``timeout`` seconds.  With ``quiet``, the ``distributed`` loggers
+    report only critical errors while the client is open.
 
     Raises:
         ClusterError: a bad address, an unreachable scheduler, no workers.
@@ -159,10 +154,8 @@ def connect(
 
 
 def _client_within(address: str, deadline: float, timeout: float) -> Client:
-    """``Client(address)``, given up on at ``deadline`` (its handshake read has no timeout).
-
-    A client made after the deadline (its thread still running) is closed there.
-    """
+    """``Client(address)``, given up on at ``deadline`` (its handshake read has no timeout;
+    a client made after the deadline is closed)."""
     box: dict[str, Any] = {}
     lock = threading.Lock()
 
@@ -199,9 +192,8 @@ def _client_within(address: str, deadline: float, timeout: float) -> Client:
 
 @contextlib.contextmanager
 def _quiet_logs() -> Iterator[None]:
-    # distributed configures some of its loggers one by one (distributed.client, …);
-    # tornado.application logs the event loop's callbacks that fail, such as distributed's
-    # own clean-up when Ctrl-C interrupts a wait (a NameError traceback, distributed 2026.8)
+    # distributed configures some of its loggers one by one; tornado.application logs
+    # failing event-loop callbacks (distributed's clean-up when Ctrl-C interrupts a wait)
     names = ["distributed", "tornado.application"] + [
         n for n in logging.root.manager.loggerDict if n.startswith("distributed.")
     ]
@@ -218,9 +210,8 @@ def _quiet_logs() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _local_cluster(n: int) -> Iterator[Client]:
-    """A local cluster of ``n`` one-thread worker processes, no dashboard.  Its scheduler's
-    HTTP endpoint asks for port 8787 and takes another when that is taken (by a user's own
-    Dask, say): distributed's warning about it is not the user's business here."""
+    """A local cluster of ``n`` one-thread worker processes, no dashboard (distributed's
+    warning that port 8787 is taken is not the user's business here)."""
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
@@ -272,9 +263,8 @@ def prepare_workers(
     """Load ``meteor``'s resources on every worker (and on later ones); report each worker.
 
     Returns:
-        Per worker address: ``ready``, ``load_seconds`` (the resources' loading time
-        in that worker), ``version``, ``pid``, ``mapped`` (the paraphrase index
-        files it has memory-mapped).
+        Per worker address: ``ready``, ``load_seconds``, ``version``, ``pid``, ``mapped``
+        (the paraphrase index files it has memory-mapped).
 
     Raises:
         ClusterError: no worker within ``timeout`` seconds, or a worker that cannot
@@ -311,11 +301,8 @@ _IMPORT_CHECK = "__import__('importlib').import_module('meteor.runners.cluster.w
 
 
 def _check_imports(client: Client) -> None:
-    """Refuse a scheduler or workers that cannot import this package, naming them.
-
-    Without it, the scheduler fails to unpack the task graph (``RuntimeError: Error
-    during deserialization``) and a worker fails to unpack the plugin.
-    """
+    """Refuse a scheduler or workers that cannot import this package, naming them
+    (otherwise they fail to unpack the task graph or the plugin)."""
     address = client.scheduler.address
     try:
         client.run_on_scheduler(eval, _IMPORT_CHECK)
@@ -471,14 +458,10 @@ def score_corpus_dask(
     candidates: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> CorpusResult:
-    """Score a corpus on a Dask cluster; the result equals a run in one process.
+    """Score a corpus on a Dask cluster; the result equals (``==``) a run in one process.
 
-    The distinct pairs are cut into partitions (identical pairs are scored once,
-    as :meth:`meteor.Meteor.score_segments` does), scored on the workers and put
-    back in input order; :func:`meteor.batch.combine` sums their statistics.
-    Equal (``==``) to :func:`meteor.runners.parallel.score_corpus` and
-    :meth:`meteor.Meteor.corpus_score`, so :func:`meteor.analysis.significance.bootstrap` and
-    :func:`meteor.analysis.significance.paired_bootstrap` give the same intervals and tests.
+    The distinct pairs are cut into partitions, scored on the workers and put back in
+    input order; :func:`meteor.batch.combine` sums their statistics.
 
     Args:
         meteor_or_params: a configured scorer (its preset name goes into the

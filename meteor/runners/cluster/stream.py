@@ -93,13 +93,10 @@ def score_stream(
 ) -> Iterator[MeteorResult]:
     """Score ``(hyp, refs)`` pairs from an iterable of any length; records in input order.
 
-    At most ``max_in_flight`` partitions (default: four per worker) are read and
-    not yet handed back, so memory stays bounded whatever the input's size; each
-    record is yielded as soon as its partition and all before it are done (write
-    them out as they come, e.g. with :func:`meteor.io.record_files.segments_jsonl`, and sum
-    them with :class:`StreamTotals`).  Records carry no candidate lists.  When
-    only the JSONL output and the corpus numbers are wanted,
-    :func:`score_stream_lines` costs the client far less per segment.
+    At most ``max_in_flight`` partitions (default: four per worker) are read and not yet
+    handed back, so memory stays bounded; each record is yielded as soon as its partition
+    and all before it are done (sum them with :class:`StreamTotals`).  Records carry no
+    candidate lists.
 
     Args:
         segments: e.g. :func:`iter_segments`.
@@ -145,12 +142,8 @@ def score_stream_lines(
     total: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Iterator[SegmentLine]:
-    """:func:`score_stream`, but the workers also write each record's JSONL line.
-
-    The client only passes lines on and sums statistics (:meth:`StreamTotals.add_line`),
-    instead of rebuilding every record: several times less client time per segment,
-    so one client keeps many more workers busy.
-    """
+    """:func:`score_stream`, but the workers also write each record's JSONL line: the
+    client only passes lines on and sums statistics (:meth:`StreamTotals.add_line`)."""
     args = (partition_size, max_in_flight, progress, total, timeout)
     for chunk in _stream(meteor_or_params, segments, client, "lines", *args):
         for line, score, contribution, nrefs in chunk:
@@ -173,11 +166,8 @@ class StreamSummary(BreakdownFields):
 
 
 class StreamTotals:
-    """Sums segment records one at a time (Meteor 1.5 ``addStats``), keeping no records.
-
-    The sum is the corpus runner's (:class:`meteor.batch.Totals`), so the summary
-    equals :meth:`meteor.Meteor.combine`'s numbers on the same segments.
-    """
+    """Sums segment records one at a time (Meteor 1.5 ``addStats``, :class:`meteor.batch.Totals`),
+    keeping no records."""
 
     def __init__(self, meteor: Meteor) -> None:
         self.meteor = meteor

@@ -1,11 +1,9 @@
 """The worker side of cluster scoring: one scorer per process, loaded once
-(:func:`meteor.batch.process_scorer`, as in every worker process).
+(:func:`meteor.batch.process_scorer`).
 
-:class:`MeteorWorkerPlugin` loads a preset's resources when a worker joins (and
-on every worker that joins later), under a machine-wide lock so that the first
-worker of a machine builds the paraphrase index and the others map the same
-file; :func:`score_partition` is the task every partition runs.  The client side
-is :mod:`meteor.runners.cluster.client`.
+:class:`MeteorWorkerPlugin` loads a preset's resources on every worker that joins, under
+a machine-wide lock (the first worker of a machine builds the paraphrase index, the
+others map the same file); :func:`score_partition` is the task every partition runs.
 """
 
 from __future__ import annotations
@@ -30,17 +28,14 @@ from meteor.runners.transport import encode
 
 __all__ = ["MeteorWorkerPlugin", "load_scorer", "score_partition", "worker_state"]
 
-# This process's scorers are meteor.batch's (SCORERS, by spec_key), as every worker
-# process's: one per setting, loaded once (meteor.batch.process_scorer).
 _FAILURES: dict[str, str] = {}
 _LOAD_SECONDS: dict[str, float] = {}
 
 
 def load_scorer(key: str, params: Params, preset: str | None) -> Meteor:
     """This process's scorer for ``key`` (:func:`meteor.batch.process_scorer`), its
-    resources loaded the first time under the machine's lock: the paraphrase index is
-    built once per machine into the per-user cache, and workers that start together wait
-    for the first one instead of building it each."""
+    resources loaded the first time under the machine's lock (workers that start together
+    wait for the first one to build the paraphrase index)."""
 
     def build() -> Meteor:
         t0 = time.perf_counter()
@@ -77,8 +72,7 @@ class MeteorWorkerPlugin(WorkerPlugin):
         self.name = spec_key(params, preset)
 
     async def setup(self, worker: Any) -> None:
-        # In a thread: the worker's event loop keeps answering the scheduler meanwhile
-        # (the first worker of a machine may spend a minute building the paraphrase index).
+        # in a thread: the worker's event loop keeps answering the scheduler meanwhile
         await asyncio.get_running_loop().run_in_executor(None, self._load)
 
     def _load(self) -> None:
