@@ -1,11 +1,9 @@
 """Index builder of Meteor 1.5's paraphrase table (the reader is :mod:`meteor.languages.paraphrase`).
 
-This file is also run on its own, as a script, in a child process
-(:func:`meteor.languages.paraphrase_index.build_in_child`): it imports numpy and the
-standard library only, never the :mod:`meteor` package, so that the child starts quickly and the ~0.7 GB of
-Python strings a build holds for a moment go back to the system when it exits.
-:mod:`meteor.languages.paraphrase` imports the format constants and the phrase
-hash from here.
+Also run as a script in a child process
+(:func:`meteor.languages.paraphrase_index.build_in_child`), so it imports numpy and the
+standard library only, never :mod:`meteor`: the child starts quickly and the ~0.7 GB
+of strings a build holds go back to the system when it exits.
 
 Reading the table
 -----------------
@@ -171,12 +169,8 @@ def build_index(
     progress: Progress | None = None,
     lang: str = "",
 ) -> dict[str, Any]:
-    """Build the index of the gzip table ``source`` into ``dest``.
+    """Build the index of the gzip table ``source`` into ``dest`` (module docstring).
 
-    Follows ``ParaphraseTransducer``'s reader (``ParaphraseTransducer.java:95-128``):
-    3-line records, probability ignored, records of one A phrase kept in file
-    order.  The file is written to a temporary name beside ``dest`` and moved
-    into place with :func:`os.replace`, so readers never see a partial file.
     Four steps: read the records (:func:`_read_records`), spell every phrase in
     word ids (:func:`_tokenise`), group the records by A phrase
     (:func:`_group_records`), hash the phrases (:func:`_hash_index`).
@@ -292,9 +286,9 @@ def _read_records(
 def _canonical_records(a_side: list[str], b_side: list[str]) -> tuple[list[str], list[str], int]:
     """Records of a batch that is not plain single-spaced text, tokenised as Java does.
 
-    Empty A: Java adds an emit to the trie root, which ``getPaths`` never reads.
-    Empty B: Java would propose zero-length matches.  Both are dropped; the
-    third value counts the records dropped for an empty B (with a non-empty A).
+    Records with an empty A (Java's trie root emit, never read by ``getPaths``) or an
+    empty B (zero-length matches in Java) are dropped; the third value counts the
+    latter (with a non-empty A).
     """
     a_side = [_canonical(x) for x in a_side]
     b_side = [_canonical(x) for x in b_side]
@@ -351,11 +345,9 @@ def _group_records(
 ]:
     """Step 3: renumber the phrases, A phrases first, and group the records by A phrase.
 
-    A phrases are numbered in the order they first appear as A (so a table
-    sorted by A, like the English one, needs no reordering of its records),
-    then come the phrases that only occur as B.  The records of one A phrase
-    keep their file order, the order in which ``State.addPath`` appends them to
-    the trie node's emit list.
+    A phrases are numbered in order of first appearance (a table sorted by A, like the
+    English one, needs no reordering), then the B-only phrases.  An A phrase's records
+    keep their file order, ``State.addPath``'s emit order.
 
     Returns:
         ``tokens`` and ``lengths`` in the new order, ``rec_off``, ``rec_b`` (see
@@ -452,17 +444,9 @@ def _java_lines(
 
 def _clean(body: bytes) -> bool:
     """Whether the lines of ``body`` are all non-empty words joined by single spaces."""
-    return not (
-        not body
-        or b"\n\n" in body
-        or b"  " in body
-        or b" \n" in body
-        or b"\n " in body
-        or b"\t" in body
-        or b"\f" in body
-        or body[:1] in (b" ", b"\n")
-        or body[-1:] in (b" ", b"\n")
-    )
+    if not body or body[:1] in b" \n" or body[-1:] in b" \n":
+        return False
+    return not any(bad in body for bad in (b"\n\n", b"  ", b" \n", b"\n ", b"\t", b"\f"))
 
 
 def _canonical(phrase: str) -> str:
@@ -497,8 +481,7 @@ def _write_index(
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(dest)
-    # The builder's pid in the name: a build killed with SIGKILL (which no handler
-    # sees) leaves a file the next build, or the parent, knows to be dead.
+    # The builder's pid in the name: a file left by a SIGKILL is known to be dead.
     fd, tmp = tempfile.mkstemp(prefix=f"{dest.name}.{os.getpid()}.", suffix=".tmp", dir=dest.parent)
     try:
         with os.fdopen(fd, "wb") as f:
