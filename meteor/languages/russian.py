@@ -2,39 +2,27 @@
 
 What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 5, 6 and 15):
 
-* **Function words**: ``token.lower()`` in the jar's ``function/russian.words``
-  (62 entries, punctuation included), read from the Meteor jar inside
-  ``pycocoevalcap`` as a zip (:func:`meteor.resources.jar_lines`).
-* **Stems**: the old (≈2010) Snowball ``russianStemmer`` of the jar.  PyStemmer's
-  ``russian`` (2.2.0.3, pinned; 3.1.0 gave the same stem for each of 2.57 million
-  words, 628,000 of them Russian forms) gives the same stems once ``ё``/``Ё`` are swapped for private-use
-  placeholders before stemming and back after: the current algorithm folds
-  ``ё``→``е``, the jar's does not (``dependencies.md`` section 5; 0 disagreements on
-  18,225 same-stem pairs, 445 without the swap).  Case-sensitive, like the jar.
+* **Function words**: ``token.lower()`` in a list of the Meteor jar inside
+  ``pycocoevalcap`` (:data:`FunctionWordList`; :func:`meteor.resources.jar_lines`).
+* **Stems**: the jar's old (≈2010) Snowball ``russianStemmer``: PyStemmer's ``russian``
+  (2.2.0.3, pinned) with ``ё``/``Ё`` swapped for private-use placeholders around it
+  (the current algorithm folds ``ё``→``е``, the jar's does not; ``dependencies.md``
+  section 5: 0 disagreements on 18,225 same-stem pairs).  Case-sensitive, like the jar.
 
 What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
 
-* **Lemmas**: the *set* of pymorphy3 normal forms over all parses
-  (``set(morph.normal_forms(w))``), because the first parse can be wrong
-  (``спали`` → ``спасть``; ``dependencies.md`` section 3).
-* **Synonyms**: Meteor 1.5 has no Russian synonym module.  The default thesaurus is
-  ``wiki-ru-wordnet`` 1.0.3 (Russian Wiktionary, CC BY-SA), read **read-only**
-  from its SQLite file; ``WikiWordnet()`` is never instantiated because it writes to
-  the database inside site-packages (``dependencies.md`` section 4).  Words are
-  looked up by their pymorphy3 lemmas, with ``ё``→``е`` folded on both sides.
-  Any :class:`Thesaurus` can replace it, e.g. :class:`RuWordNetDb` for a RuWordNet
-  SQLite file the user downloaded (:mod:`meteor.languages.russian_thesaurus`).
-* **Paraphrases**: Meteor 1.5's ``paraphrase-ru.gz`` is not distributed, so
-  :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
-* **Word embeddings** (issue #8): the navec news model shipped inside the
-  ``natasha==1.6.0`` wheel, loaded with ``navec==0.10.0``
-  (:mod:`meteor.languages.navec`, read by :mod:`meteor.stages.embedding`).  ``embedding`` is in :attr:`Russian.modules` only when
-  both are installed; :meth:`Russian.vector` and :meth:`Russian.nearest` look words
-  up by surface form, then by lemma (``dependencies.md``, "Russian word embeddings
-  and tokenization").
+* **Lemmas**: the *set* of pymorphy3 normal forms over all parses, because the first
+  parse can be wrong (``спали`` → ``спасть``; ``dependencies.md`` section 3).
+* **Synonyms**: a :class:`Thesaurus` (:mod:`meteor.languages.russian_thesaurus`;
+  ``wiki-ru-wordnet`` by default) looked up by the word's pymorphy3 lemmas, ``ё``→``е``
+  folded on both sides.
+* **Word embeddings**: the navec news model of the natasha wheel
+  (:mod:`meteor.languages.navec`); ``embedding`` is in :attr:`Russian.modules` only
+  when both are installed.
+* No paraphrases: ``paraphrase-ru.gz`` is not distributed.
 
-Importing this module is cheap: pymorphy3, PyStemmer, the jar and the thesaurus
-load on first use, once per process, behind locks (:func:`preload` loads them all).
+Importing this module is cheap: resources load on first use, once per process, behind
+locks (:func:`preload` loads them all).
 """
 
 from __future__ import annotations
@@ -49,18 +37,10 @@ from meteor.errors import ResourceError
 from meteor.languages import navec as _embeddings  # navec loader (imports nothing heavy)
 from meteor.languages.base import DEFAULT_TOKENIZERS, Language, ParaphraseSource
 from meteor.languages.russian_thesaurus import (
-    RuWordNetDb as RuWordNetDb,
-)
-from meteor.languages.russian_thesaurus import (
-    SqliteThesaurus as SqliteThesaurus,
-)
-from meteor.languages.russian_thesaurus import (
-    Thesaurus as Thesaurus,
-)
-from meteor.languages.russian_thesaurus import (
-    WikiRuWordnet as WikiRuWordnet,
-)
-from meteor.languages.russian_thesaurus import (
+    RuWordNetDb,
+    SqliteThesaurus,
+    Thesaurus,
+    WikiRuWordnet,
     thesaurus_key,
 )
 from meteor.languages.snowball import METEOR_FUNCTION_WORDS_MEMBER, jar_function_words
@@ -249,11 +229,8 @@ class Russian(Language):
     Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer; no paraphrase table.
 
     Args:
-        function_words: ``"meteor"`` (default) is the list the jar weighs ``-l ru`` with,
-            its English ``function/english.words`` (``meteor-1.5.md`` s. 5), needed for
-            Meteor 1.5 parity; ``"meteor-lang"`` is the jar's 62-entry Russian file (what
-            ``-s function/russian.words`` gives); ``"project"`` is the project's
-            grammatical list (``data/russian_function_words.txt``).
+        function_words: the list of :data:`FunctionWordList` (``"meteor"``, the default,
+            for Meteor 1.5 parity).
         thesaurus: the synonym source; :class:`WikiRuWordnet` by default.
         fold_yo_lemmas: return lemmas with ``ё`` folded to ``е`` (pymorphy3 writes
             ``ёж`` for both ``еж`` and ``ёж``; folding helps only when lemmas are

@@ -79,14 +79,11 @@ class SqliteThesaurus:
     indexed lowercased with ``ё`` folded; :meth:`members` returns them lowercased,
     with ``ё`` kept.
 
-    The file is opened with an SQLite ``mode=ro`` URI and closed after loading;
-    nothing is ever written to it.  Loading happens on first use, under a lock.  The
-    dicts read are kept in the cache folder (:func:`meteor.resources.cache_dir`,
-    ``thesaurus/``) in a plain format of strings and 32-bit integers (:func:`_encode`),
-    keyed by the file's path, size and modification time and the query: the next
-    process loads them in a fifth of the time (wiki-ru-wordnet: 0.3 s → 0.06 s, so
-    the ``ru`` preset starts in under a second).  A cache that is missing, stale or
-    unreadable is ignored (the file is read again).
+    The file is opened with an SQLite ``mode=ro`` URI on first use, under a lock, and
+    closed after loading.  The dicts are kept in the cache folder (``thesaurus/``,
+    :func:`_encode`), keyed by the file's path, size, modification time and the query:
+    the next process loads them in a fifth of the time.  A missing, stale or unreadable
+    cache is ignored.
 
     Args:
         path: the SQLite file (or ``None`` when a subclass finds it lazily).
@@ -177,8 +174,7 @@ class SqliteThesaurus:
         try:
             con = sqlite3.connect(uri, uri=True, check_same_thread=False)
             try:
-                # Streamed, and stored as small tuples: about half the memory of
-                # fetchall() plus dicts of sets (``dependencies.md`` section 4).
+                # streamed, stored as small tuples (half the memory of dicts of sets)
                 for raw_id, lemma in con.execute(self._query):
                     if not isinstance(lemma, str) or not lemma.strip():
                         continue
@@ -362,10 +358,8 @@ class WikiRuWordnet(SqliteThesaurus):
     """``wiki-ru-wordnet`` 1.0.3: synsets built from the Russian Wiktionary (CC BY-SA).
 
     Reads ``wiki_ru_wordnet/database/wikiwordnet.db`` (table ``synsets(synset_id,
-    lemma, definition)``: 115,435 rows, 94,037 lemmas, 104,696 synsets) read-only and
-    loads two dicts: about 0.4–0.7 s and 80–90 MB the first time
-    (``dependencies.md`` section 4), about 0.05 s from the cache folder after that
-    (:class:`SqliteThesaurus`).  The package is located, never imported.
+    lemma, definition)``: 115,435 rows, 94,037 lemmas) read-only: 0.4–0.7 s and 80–90 MB
+    the first time (``dependencies.md`` section 4).  The package is located, never imported.
 
     Args:
         path: another copy of ``wikiwordnet.db``; by default the installed package's.
