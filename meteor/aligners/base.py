@@ -91,6 +91,8 @@ class Aligner(ABC):
     #: Compute P, R and Fmean in nltk's order (``meteor.scoring``): only an aligner
     #: that reproduces nltk sets it.
     nltk_arithmetic: ClassVar[bool] = False
+    #: Where the candidate limit is defined, for :meth:`limit_hint`'s message.
+    limit_name: ClassVar[str] = "meteor.aligners.base.MAX_CANDIDATES"
 
     # -- settings -------------------------------------------------------------
     def check_params(self, params: Params) -> None:
@@ -121,7 +123,7 @@ class Aligner(ABC):
     def limit_hint(self, params: Params, exc: CandidateLimitError) -> str:
         """What the :class:`CandidateLimitError` message says about the limit passed."""
         return (
-            f"the {params.aligner} aligner's limit (meteor.aligners.base.MAX_CANDIDATES); "
+            f"the {params.aligner} aligner's limit ({self.limit_name}); "
             f"raise it with the environment variable {CANDIDATE_LIMIT_ENV}=N (time and "
             "memory grow with it) or split the texts into several segments"
         )

@@ -16,10 +16,8 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 * **quirk 2**: each candidate's distance is added to the *parent* path
   (Aligner.java:382), so later siblings and the skip path inherit it.
 
-The same search exists in C for sides of at most 256 words (``native/``, built by the
-install command; :data:`NATIVE_SEARCH`): the Python one here is the reference it is
-tested against, and runs for longer sides, without a compiler, or with
-``METEOR_PURE_PYTHON=1``.
+The same search exists in C (:data:`NATIVE_SEARCH`); the Python one here is its
+reference and runs for longer sides, without the C module, or with ``METEOR_PURE_PYTHON=1``.
 """
 
 from __future__ import annotations
@@ -91,6 +89,8 @@ class BeamAligner(Aligner):
             return MAX_BEAM_CANDIDATES
         return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // params.beam_size)
 
+    limit_name = "meteor.aligners.beam.MAX_BEAM_CANDIDATES"
+
     def limit_hint(self, params: Params, exc: CandidateLimitError) -> str:
         """Names the limit passed; with a wide beam, says to lower it."""
         if params.beam_size > DEFAULT_BEAM_SIZE:
@@ -100,11 +100,7 @@ class BeamAligner(Aligner):
                 "shorten the texts, or raise the limit with the environment variable "
                 f"{CANDIDATE_LIMIT_ENV}"
             )
-        return (
-            f"the {params.aligner} aligner's limit (meteor.aligners.beam.MAX_BEAM_CANDIDATES); "
-            f"raise it with the environment variable {CANDIDATE_LIMIT_ENV}=N (time and "
-            "memory grow with it) or split the texts into several segments"
-        )
+        return super().limit_hint(params, exc)
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
@@ -138,12 +134,10 @@ class BeamAligner(Aligner):
 #: ``METEOR_PURE_PYTHON`` set; read once, at import).
 _BEAM = compiled("_beam")
 #: The C search, ``meteor_native._beam.beam_choice``, or ``None``: a transcription of
-#: :func:`_python_search` for sides of at most :data:`NATIVE_MAX_WORDS` words: masks of
-#: one to four 64-bit words up to 256 words a side, word sets of any width with
-#: successors ranked before they are built (as :func:`_heap_step`) beyond, for
-#: documents.  It returns ``None`` for anything else (a key over 62 bits, word sets over
-#: 256 MB) and the Python search runs.  Both give the same choices
-#: (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
+#: :func:`_python_search` (and :func:`_heap_step`) for sides of at most
+#: :data:`NATIVE_MAX_WORDS` words; it returns ``None`` for anything else (a key over
+#: 62 bits, word sets over 256 MB) and the Python search runs.  Both give the same
+#: choices (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
 NATIVE_SEARCH: Callable[..., list[int] | None] | None = None if _BEAM is None else _BEAM.beam_choice
 #: Longest side the C search takes (the built module's ``MAX_WORDS``; 0 without it).
 NATIVE_MAX_WORDS: int = 0 if _BEAM is None else _BEAM.MAX_WORDS
@@ -220,8 +214,7 @@ def _python_search(
 ) -> list[int]:
     """:func:`beam_choice` in Python (any length; the reference for the C search).
 
-    Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
-    line, quirks included; split, the correspondence with the Java would be lost.
+    Kept whole: Meteor 1.5's ``Aligner.align``/``resolve`` read line by line, quirks included.
     """
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
@@ -396,9 +389,7 @@ def _heap_step(
     one is open).  The worst key kept never rises, so once a bound reaches it, what
     it bounds can no longer enter the beam: the rest of the row is not walked, or
     when only the skip path still can enter, just its distances are added up.
-
-    Kept whole: one beam step of ``Aligner.resolve``, the search's hot loop; split, it
-    would add a Python call per path and candidate.
+    Kept whole: the hot loop (split, a Python call per path and candidate).
     """
     heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
     seq = 0
