@@ -84,13 +84,9 @@ NATIVE_PORTER: Callable[[str], str] | None = None if _PORTER is None else _PORTE
 
 @functools.lru_cache(maxsize=200_000)
 def _porter_stem(word: str) -> str:
-    """The default stemmer's stem of ``word``, memoised per word type.
-
-    nltk stems every word of every pair again; ``PorterStemmer.stem`` is a pure
-    function of the word (its irregular-forms pool is fixed), so a corpus needs
-    each word type stemmed once (in C when :data:`NATIVE_PORTER` is there: 0.3 µs a
-    new word where nltk's Python takes 10).  A caller's own stemmer is never memoised.
-    """
+    """The default stemmer's stem of ``word`` (``PorterStemmer.stem`` is a pure function
+    of the word), memoised per word type; in C when :data:`NATIVE_PORTER` is there.
+    A caller's own stemmer is never memoised."""
     if NATIVE_PORTER is not None:
         return NATIVE_PORTER(word)
     return _default_stemmer().stem(word)
@@ -112,8 +108,7 @@ WORDNET_STEP = "nltk WordNet"
 
 def _synonym_cache(wordnet: WordNetLike) -> dict[str, dict[str, str]] | None:
     """The reader's memo of :func:`_synonyms`, kept on the reader itself (it lives and
-    dies with it; an attribute read is the cheapest look-up, and this runs for every
-    word of the synonym stage).  ``None``: the reader takes no attributes, nothing is kept."""
+    dies with it); ``None`` when the reader takes no attributes."""
     cache: dict[str, dict[str, str]] | None = getattr(wordnet, _MEMO_ATTR, None)
     if cache is None:
         cache = {}
@@ -135,10 +130,9 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
         cache = {}
     found = cache.get(word)
     if found is None:
-        # The offline reader parses only the names from its memory-mapped files
-        # (FastWordNetCorpusReader.synonym_names); any other reader gives Synset objects.
+        # FastWordNetCorpusReader.synonym_names, else Synset objects; nltk's reader seeks
+        # in shared file objects: one thread at a time
         names = getattr(wordnet, "synonym_names", None)
-        # nltk's reader seeks and reads shared file objects: one thread at a time.
         with _WORDNET_LOCK:
             if names is not None:
                 found = names(word)
@@ -298,14 +292,11 @@ _SLOTS = tuple(module_slot(m) for m in _MODULES)
 def bound_pair(
     wordnet: WordNetLike,
 ) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
-    """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches of
-    :func:`nltk_candidates` on the tokens' texts, packed as
-    :func:`~meteor.match_tuples.pack_raw` packs them (reference order), and the
-    :class:`~meteor.stats.Stats` that :func:`meteor.scoring.stats_from_raw` counts from them
-    with the tokens' function-word flags; no tuple or record per match.  Default stemmer;
-    ``tests/unit/test_native_greedy.py`` compares it with that Python path.  ``wordnet``
-    and what the C call reads of it are bound once (a scorer's
-    :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
+    """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches
+    of :func:`nltk_candidates` (default stemmer) packed as
+    :func:`~meteor.match_tuples.pack_raw` packs them, and the :class:`~meteor.stats.Stats`
+    :func:`meteor.scoring.stats_from_raw` counts from them
+    (``tests/unit/test_native_greedy.py`` compares the two).  ``wordnet`` is bound once."""
     if NATIVE_PAIR is None:
         raise RuntimeError("meteor_native._greedy is not in use")
     run = NATIVE_PAIR
