@@ -41,11 +41,8 @@ class Budget:
         return None if self.limit is None else max(self.limit - self.spent, 0)
 
     def charge(self, states: int) -> None:
-        """Count ``states`` about to be explored, or raise if they would pass the limit.
-
-        So a call explores at most ``limit`` states; :class:`StagewiseSearchError`
-        reports how many it did.
-        """
+        """Count ``states`` about to be explored, or raise :class:`StagewiseSearchError`
+        if they would pass the limit."""
         if self.limit is not None and self.spent + states > self.limit:
             raise StagewiseSearchError(
                 "this sentence pair is too ambiguous for the exact stage-wise (2005 paper) "
@@ -340,9 +337,6 @@ class Block:
         self, bound: float = INF, beam: int | None = None
     ) -> tuple[list[tuple[int, int]], float]:
         """Exact dynamic programme over the sweep, states merged by :meth:`_key`.
-
-        Kept whole: the layers, merging and pruning share their state; split, the
-        exactness argument below would span several functions.
 
         Each layer keeps, per key, the state of least ``(crossings, tie-break)``;
         both are additive, so merging is exact, and the tie-break is the same
