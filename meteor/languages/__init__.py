@@ -1,15 +1,11 @@
 """Languages as pluggable resource bundles, behind one declared interface.
 
-A language supplies what the stages need — function words, stemmers, lemmas,
-synonym sets, a paraphrase table, word vectors — through :class:`Language`
-(:mod:`meteor.languages.base`), and declares which of them it has; no stage, aligner
-or scorer knows which language it runs on.  Languages load lazily, once per
-process, from installed pip packages (no download at run time).
-
-The registry: a built-in language is one :class:`LanguageInfo` line in
-:data:`_LANGUAGES` (its object is imported on first use); a language built
-elsewhere (a plug-in, a test's toy language) is one call, ``register(MY_LANGUAGE)``.
-``docs/architecture.md`` ("How to add a language") walks through both.
+A language supplies what the stages need through :class:`Language`
+(:mod:`meteor.languages.base`) and declares what it has; no stage, aligner or scorer
+knows which language it runs on.  Languages load lazily, once per process, from
+installed pip packages.  A built-in language is one :class:`LanguageInfo` line in
+:data:`_LANGUAGES` (imported on first use); another is one call, ``register(MY_LANGUAGE)``
+(``docs/architecture.md``, "How to add a language").
 """
 
 from __future__ import annotations

@@ -124,8 +124,7 @@ class English(Language):
             self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
 
     def _parse_wordnet(self, wdir: Path) -> tuple[LemmaTable, dict[str, tuple[str, ...]]]:
-        """The lemma table and the exception lists from WordNet's index and exception
-        files (about 0.4 s; :func:`_read_wordnet_cache` reads them back in 0.01 s)."""
+        """The lemma table and the exception lists from WordNet's index and ``*.exc`` files."""
         sets: dict[str, set[int]] = {}
         for pos in _POS_FILES:
             with open(wdir / f"index.{pos}", encoding="utf-8", newline=None) as fh:
@@ -148,10 +147,8 @@ class English(Language):
         return LemmaTable(sets), {k: tuple(v) for k, v in exceptions.items()}
 
     def lemma_synsets(self) -> LemmaTable:
-        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor).
-
-        A :class:`~meteor.languages.lemma_table.LemmaTable`: flat buffers, so that forked
-        workers read it without copying its pages."""
+        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as
+        Meteor), as a :class:`~meteor.languages.lemma_table.LemmaTable`."""
         if self._synsets is None:
             self._load_wordnet()
         assert self._synsets is not None
@@ -200,12 +197,9 @@ def _synsets_cached(lang: English, word: str) -> frozenset[int]:
 
 _SNOWBALL_LOCK = threading.Lock()
 
-#: PyStemmer releases whose C English stemmer is used: they bundle libstemmer 2.2.0,
-#: compiled from the same Snowball 2.2.0 algorithm as ``snowballstemmer==2.2.0``.
-#: PyStemmer 2.2.0.3 and snowballstemmer 2.2.0 gave the same stem for each of 2,570,273
-#: words (every token of ``../shared/data``, lowercased too, and the WordNet 3.0
-#: lemmas as they are, capitalised and upper-cased; docs/performance.md).  PyStemmer
-#: 3.x is Snowball 3, whose English differs from the jar (``universities``).
+#: PyStemmer releases whose C English stemmer is used: they bundle libstemmer 2.2.0, the
+#: algorithm of ``snowballstemmer==2.2.0`` (the same stem for each of 2,570,273 words;
+#: docs/performance.md).  PyStemmer 3.x is Snowball 3, whose English differs from the jar.
 C_SNOWBALL_RELEASE = "2.2.0"
 
 
@@ -225,15 +219,10 @@ def snowball_backend() -> str:
 
 @functools.cache
 def _snowball_backend() -> tuple[str, Callable[[str], str]]:
-    """Meteor 1.5's English stemmer: Snowball 2.2.0 (``meteor-1.5.md`` section 6).
-
-    PyStemmer's C stemmer when the installed release is a 2.2.0.x
-    (:data:`C_SNOWBALL_RELEASE`) and :func:`meteor.runtime.use_native` is on; otherwise
-    ``snowballstemmer``'s pure-Python ``EnglishStemmer`` (the one compared with the
-    jar: no disagreement on 17,478 pairs).  Both give the same stems
-    (``tests/unit/test_english_stemmer.py``); the C one costs about 1 µs a word,
-    the Python one about 40.
-    """
+    """Meteor 1.5's English stemmer, Snowball 2.2.0 (``meteor-1.5.md`` section 6): PyStemmer's
+    C one when it is a 2.2.0.x (:data:`C_SNOWBALL_RELEASE`) and :func:`meteor.runtime.use_native`
+    is on, else ``snowballstemmer``'s ``EnglishStemmer``; the same stems
+    (``tests/unit/test_english_stemmer.py``), about 1 µs a word against 40."""
     if use_native():
         try:
             import Stemmer

@@ -1,15 +1,11 @@
 """The navec word vectors: Russian's embeddings, a language resource.
 
-The **navec news model** ``navec_news_v1_1B_250K_300d_100q.tar`` (250K words, 300
-dimensions, product quantised to 100 sub-vectors) that the ``natasha==1.6.0`` wheel
-carries in ``natasha/data/emb/``, loaded with ``navec==0.10.0`` (``Navec.load``) from
-the installed package.  Nothing is downloaded; ``natasha`` itself is located with
-:func:`importlib.util.find_spec` and **never imported** (``dependencies.md``,
-"Russian word embeddings and tokenization").  :mod:`meteor.languages.russian` offers
-it as :meth:`~meteor.languages.Language.embeddings`; the embedding stage
-(:mod:`meteor.stages.embedding`) reads it through the language.
-
-Importing this module is cheap (no numpy, no navec): the model loads on first use.
+The **navec news model** (:data:`NAVEC_MODEL_FILE`: 250K words, 300 dimensions, product
+quantised to 100 sub-vectors) that the ``natasha==1.6.0`` wheel carries, loaded with
+``navec==0.10.0`` (``Navec.load``); ``natasha`` is located, **never imported**
+(``dependencies.md``, "Russian word embeddings and tokenization").  Russian offers it as
+:meth:`~meteor.languages.Language.embeddings` to :mod:`meteor.stages.embedding`.
+Importing this module is cheap: the model loads on first use.
 """
 
 from __future__ import annotations
@@ -54,10 +50,7 @@ _SPECIAL = ("<unk>", "<pad>")
 
 
 def navec_model_path() -> Path | None:
-    """``natasha/data/emb/navec_news_v1_1B_250K_300d_100q.tar`` if natasha is installed.
-
-    Found with :func:`importlib.util.find_spec` (``natasha`` is not imported).
-    """
+    """``natasha/data/emb/<NAVEC_MODEL_FILE>`` if natasha is installed (not imported)."""
     base = package_dir("natasha")
     if base is None:
         return None
