@@ -555,7 +555,7 @@ PAIR_STAGES: dict[Module, int] = {
     Module.SYNONYM: 2,
     Module.PARAPHRASE: 3,
 }
-_PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
+_PAIR_MODULES = tuple(PAIR_STAGES)
 _NO_BYTES = b""
 
 
@@ -570,14 +570,10 @@ def pack_sentence(
     sent: Sentence, stages: bytes, params: Params, lang: Any
 ) -> tuple[Any, ...] | None:
     """What the C pair alignment reads of ``sent`` for the stage codes ``stages``
-    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), the paraphrase
-    table's phrases that occur in the sentence (ascending ids, int32 bytes), the offsets
-    of each one's starts and the starts (int32), and the table's records wanted from the
-    sentence (:attr:`SentencePhrases.wants
-    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each); the phrase
-    fields are empty without the paraphrase stage.  ``None`` when a key or synset is
-    not a 32- or 64-bit integer, or the paraphrase table is not the index (the Python
-    stages then run).
+    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), then the sentence's
+    :class:`~meteor.languages.paraphrase.SentencePhrases` ``packed`` and ``wants`` (empty
+    without the paraphrase stage).  ``None`` when a key or synset is not a 32- or 64-bit
+    integer, or the paraphrase table is not the index (the Python stages then run).
     """
     from meteor.languages.paraphrase import ParaphraseTable
 
@@ -668,15 +664,11 @@ def packed_native_pair(
 ) -> PairFunction:
     """A corpus run's pair (:meth:`Aligner.corpus_pair
     <meteor.aligners.base.Aligner.corpus_pair>`) in one C call, ``pair_stats``: every
-    stage's candidates made from the sentences' packs (:func:`pack_sentence`) and the beam
-    search, the chosen matches packed as :func:`~meteor.match_tuples.pack_raw` packs
-    :func:`beam_choice`'s choice among :func:`meteor.stages.registry.propose_all_raw`'s
-    candidates and counted as :func:`meteor.scoring.stats_from_raw` counts it with the
-    tokens' function-word flags (``tests/unit/test_native_pair.py`` compares the two
-    paths).  The stage codes, pack builders and details are made here, once per scorer;
-    the function gives ``None`` when it cannot say: a side over 256 words, more than
-    ``limit()`` candidates (the Python stages then raise the limit's error), a sentence
-    it cannot pack (the general path then decides).
+    stage's candidates from the sentences' packs (:func:`pack_sentence`), the beam search,
+    and the choice packed and counted as the general path does
+    (``tests/unit/test_native_pair.py`` compares the two).  The function gives ``None``
+    when it cannot say: a side over 256 words, more than ``limit()`` candidates (the
+    Python stages then raise the limit's error), a sentence it cannot pack.
     ``sentence`` and ``limit``: the scorer's memo of sentence work and candidate limit.
     """
     assert NATIVE_PAIR_STATS is not None

@@ -157,10 +157,6 @@ class SentencePhrases:
     def __repr__(self) -> str:
         return f"SentencePhrases(occ={self.occ!r}, wants={self.wants!r})"
 
-    @classmethod
-    def of(cls, occ: dict[int, list[int]], wants: npt.NDArray[np.int64]) -> SentencePhrases:
-        return cls(occ, wants.astype(np.int32).tobytes())
-
     def records(self) -> npt.NDArray[np.int32]:
         """``wants`` as a ``(k, 4)`` array (a view, no copy)."""
         return np.frombuffer(self.wants, dtype=np.int32).reshape(-1, 4)
@@ -173,9 +169,6 @@ class SentencePhrases:
         # Plain Python: about 125 rows a sentence, too few for numpy's per-call overhead
         w = memoryview(self.wants).cast("i")
         return [w[4 * k : 4 * k + 4].tolist() for k, b in enumerate(w[2::4]) if b in occ]
-
-
-_NO_PHRASES = np.zeros((0, 4), dtype=np.int64)
 
 
 class ParaphraseTable:
@@ -378,7 +371,7 @@ class ParaphraseTable:
         otherwise (its reference: ``tests/unit/test_native_phrases.py``)."""
         width = self._width
         if not width or not sentences:
-            return [SentencePhrases.of({}, _NO_PHRASES) for _ in sentences]
+            return [SentencePhrases({}, b"") for _ in sentences]
         if NATIVE_PHRASES_BLOCK is not None:
             index = (self._bucket_off, self._hash_keys, self._hash_ids, self._tokens)
             records = (self._rec_off, self._rec_b, self._lengths)
