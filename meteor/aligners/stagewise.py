@@ -1,19 +1,14 @@
 """The alignment of the 2005 METEOR paper, solved exactly.
 
 Banerjee & Lavie (2005), "METEOR: An Automatic Metric for MT Evaluation with
-Improved Correlation with Human Judgments" (ACL workshop, pp. 65-72), section 2
-("The METEOR Metric"): the alignment is built in stages (exact, then Porter
-stem, then WordNet synonym).  Each stage lists every candidate mapping between
-unigrams that no earlier stage has mapped; of those it keeps the largest subset
-that is an alignment (each unigram mapped at most once) and, among subsets of
-that size, the one with the fewest *crossings*: mappings ``(i1, j1)`` and
-``(i2, j2)`` (hypothesis, reference positions) cross when
-``(i1 - i2) * (j1 - j2) < 0``.  ``meteor-1.5.md`` section 13 contrasts this
-with Meteor 1.5's beam search and nltk's greedy choice
-(:mod:`meteor.aligners.greedy`).
+Improved Correlation with Human Judgments" (ACL workshop, pp. 65-72), section 2: the
+alignment is built in stages (exact, Porter stem, WordNet synonym), each on the
+unigrams no earlier stage mapped, keeping the largest alignment (each unigram mapped at
+most once) and, among those, the one with the fewest *crossings* (``(i1, j1)`` and
+``(i2, j2)`` cross when ``(i1 - i2) * (j1 - j2) < 0``); ``meteor-1.5.md`` section 13.
 
-:func:`stagewise_choice` (on candidate tuples; :func:`align_stagewise` on records) makes
-that choice **exactly**, stage by stage:
+:func:`stagewise_choice` (:func:`align_stagewise` on records) makes that choice
+**exactly**, stage by stage:
 
 1. cardinality: a maximum matching of the stage's candidate graph;
 2. crossings, counted among the stage's mappings **and** between them and the

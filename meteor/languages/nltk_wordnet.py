@@ -429,10 +429,9 @@ def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
             :func:`meteor.resources.cache_dir` (``$METEOR_CACHE_DIR`` overrides it).
 
     Returns:
-        A :class:`FastWordNetCorpusReader`, built once per data root and process
-        (a lock guards the first build, so concurrent callers share one reader).
-        Pass it as ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)``
-        or to :func:`meteor.aligners.greedy.align_nltk`.
+        A :class:`FastWordNetCorpusReader`, built once per data root and process, for
+        ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)`` or
+        :func:`meteor.aligners.greedy.align_nltk`.
     """
     # Asked once per pair: the reader is also kept per the environment that decides the
     # default cache folder (finding it took a tenth of the nltk preset's time).

@@ -488,11 +488,8 @@ class ParaphraseTable:
                 once counted, before they are built (``None``: no limit).
 
         Returns:
-            ``(hyp_start, hyp_len, ref_start, ref_len)`` tuples in the order of
-            the ``s.matches.get(j).add(m)`` calls (``ParaphraseMatcher.java:57``
-            then :94), duplicates included: first every reference position with
-            the table's A phrases starting there, then every hypothesis position.
-            Group stably by ``ref_start`` to get Meteor's per-position lattice.
+            ``(hyp_start, hyp_len, ref_start, ref_len)`` tuples in the order of the
+            ``s.matches.get(j).add(m)`` calls, duplicates included (module docstring).
 
         Raises:
             CandidateOverflowError: more than ``limit`` candidates.

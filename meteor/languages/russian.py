@@ -224,9 +224,8 @@ class _SynonymLookup:
 class Russian(Language):
     """Russian resources behind the :class:`~meteor.languages.Language` interface.
 
-    Capabilities: exact, stem, lemma and synonym stages, plus embedding when navec
-    and the natasha model are installed (:attr:`modules`); three function-word lists;
-    Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer; no paraphrase table.
+    Capabilities: exact, stem, lemma, synonym (and embedding: module docstring); three
+    function-word lists; Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer.
 
     Args:
         function_words: the list of :data:`FunctionWordList` (``"meteor"``, the default,
@@ -236,9 +235,8 @@ class Russian(Language):
             ``ёж`` for both ``еж`` and ``ёж``; folding helps only when lemmas are
             compared with ``ё``-less text).
 
-    Variants made with :meth:`with_function_words` or :meth:`with_thesaurus` share the
-    loaded stemmer, analyser, word lists and (where unchanged) the thesaurus and its
-    caches.
+    Variants (:meth:`with_function_words`, :meth:`with_thesaurus`) share every loaded
+    resource (the thesaurus and its caches where unchanged).
     """
 
     code: str = "ru"
@@ -333,10 +331,8 @@ class Russian(Language):
 
     # -- stems ------------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
-        """The jar's Snowball Russian stem: PyStemmer's (2.2.0.3) with ``ё`` protected.
-
-        Case-sensitive, like the jar (``Лиса`` → ``Лис``, ``ЛИСА`` unchanged).
-        ``dependencies.md`` section 5, ``meteor-1.5.md`` section 6.
+        """The jar's Snowball Russian stem (module docstring): case-sensitive, like the jar
+        (``Лиса`` → ``Лис``, ``ЛИСА`` unchanged).
 
         Raises:
             ValueError: for a stemmer name other than ``"snowball"``.
@@ -352,9 +348,8 @@ class Russian(Language):
 
     # -- lemmas -----------------------------------------------------------------
     def lemmas(self, word: str) -> frozenset[str]:
-        """All pymorphy3 normal forms of ``word`` over every parse (lowercase).
-
-        Empty for an empty or blank string.  ``dependencies.md`` section 3.
+        """All pymorphy3 normal forms of ``word`` over every parse (lowercase; none for a
+        blank string).
 
         Raises:
             ResourceError: when pymorphy3 or its dictionaries are not installed.
@@ -366,9 +361,8 @@ class Russian(Language):
 
     # -- synonyms ---------------------------------------------------------------
     def synsets(self, word: str) -> frozenset[int]:
-        """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides).
-
-        Beyond Meteor 1.5, which has no Russian synonyms.  ``dependencies.md`` section 4.
+        """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides;
+        beyond Meteor 1.5, ``dependencies.md`` section 4).
 
         Raises:
             ResourceError: when pymorphy3 or the thesaurus data is missing.
