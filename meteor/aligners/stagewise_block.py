@@ -248,7 +248,6 @@ class Block:
         bound (``>=`` the incumbent, which was reached earlier, hence is
         lexicographically smaller), a state key already reached at no higher
         cost (from a lexicographically smaller prefix), and the uncrossing rule.
-        Kept whole: the paper's search with its tie-breaks in one place, read against it.
         Stops when the incumbent meets the root bound, or after ``node_limit``
         nodes or the shared budget's remaining states, whichever is less; its
         nodes are charged to the budget.
@@ -355,8 +354,7 @@ class Block:
             every state).
 
         Raises:
-            StagewiseSearchError: the call's shared budget ran out (every
-                expanded state, beam pass included, is charged to it).
+            StagewiseSearchError: the call's shared budget ran out.
         """
         order, cmask, twins, ess, fmask = self.order, self.cmask, self.twins, self.ess, self.fmask
         comp, ess_b, a_term, b_term = self.comp, self.ess_b, self.a_term, self.b_term

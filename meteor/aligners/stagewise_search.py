@@ -13,12 +13,9 @@ How (all steps exact; proofs in the docstrings below):
   optimal alignment holds such a pair.  Hence words with the same candidate
   set (*twins*: the repeats of a word in the exact and stem stages) are used
   in order, never left of an already used twin.
-* **Charging crossings early.**  Sweeping the reference, a crossing pair is
-  charged at its earlier member when the later member's hypothesis word is
-  *essential* (covered by every maximum matching, hence certainly used later),
-  and at its later member otherwise.  The state that decides the future is
-  then small: the words still usable and the used words right of the
-  leftmost usable inessential one.
+* **Charging crossings early** (:class:`~meteor.aligners.stagewise_block.Block`): a
+  crossing is charged at its earlier member when the later one is *essential* (used
+  by every maximum matching), so the state deciding the future is small.
 * **Branch and bound** (depth-first, children in tie-break order, lower bound
   from each future word's cheapest option and per-component cardinality,
   memoised on the state) settles most pairs in about one node per word: its
@@ -296,17 +293,8 @@ def _solve_block(
     budget: Budget,
     where: str,
 ) -> list[tuple[int, int]]:
-    """Solve one block: a short branch and bound, then the dynamic programme.
-
-    Both draw on the call's shared ``budget`` (see the module docstring).
-
-    The branch and bound (reference sweep, children in tie-break order) settles
-    the common cases in about one node per reference word: when its first
-    leaf's cost meets the lower bound, that leaf is the answer.  Otherwise the
-    dynamic programme takes over, in the orientation (sweeping the reference or
-    the hypothesis) whose other side has fewer twin classes that some maximum
-    matching leaves partly unused: those are what its state must remember.
-    """
+    """Solve one block: a short branch and bound, then the dynamic programme in the
+    orientation the module docstring says, both drawing on the call's ``budget``."""
     refs = sorted(j for _, rl in comps for j in rl)
     match_h, match_r = _max_matching(refs, cm)
     ess_h = _essential_left(refs, cm, match_h, match_r)

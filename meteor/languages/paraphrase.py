@@ -572,11 +572,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.cmd == "info":
         print(table)
-        print(
-            json.dumps(
-                {k: v for k, v in table.header.items() if k != "arrays"}, indent=2, allow_nan=False
-            )
-        )
+        header = {k: v for k, v in table.header.items() if k != "arrays"}
+        print(json.dumps(header, indent=2, allow_nan=False))
     else:
         for p in table.lookup([w.lower() for w in args.phrase]):
             print(" ".join(p))
