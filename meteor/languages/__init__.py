@@ -120,9 +120,7 @@ def canonical_code(code: str) -> str:
 
 
 def get_language(code: str) -> Language:
-    """Return the (process-wide, lazily loaded) resources of a language.
-
-    ``code`` may be one of Meteor 1.5's names (``cz``, ``german``).
+    """The (process-wide, lazily loaded) language ``code`` (or a Meteor 1.5 name: ``cz``).
 
     Raises:
         ValueError: for an unknown language code.
@@ -148,10 +146,9 @@ def register(
 ) -> LanguageInfo:
     """Add a language object to the registry: one call plugs a language in.
 
-    After it, ``Params(lang=language.code)``, :func:`get_language`, :func:`available`,
-    ``meteor.score(..., params=Params(lang=...))`` and the CLI's ``--lang`` know the
-    language; presets are separate (:func:`meteor.presets.register`).  Registering the
-    same object again is a no-op.
+    After it, ``Params(lang=language.code)``, :func:`get_language` and the CLI's ``--lang``
+    know the language (presets: :func:`meteor.presets.register`).  Registering the same
+    object again is a no-op.
 
     Args:
         language: the :class:`Language` (checked with :func:`~meteor.languages.base.check_language`).

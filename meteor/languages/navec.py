@@ -67,9 +67,8 @@ def navec_available() -> bool:
 class NavecEmbeddings:
     """A navec model, loaded once on first use (thread-safe), with cosine look-ups.
 
-    Vectors are rebuilt from navec's product-quantisation codes
-    (``PQ.__getitem__``: ``codes[q, indexes[id, q]]`` for each of the 100
-    sub-spaces) and normalised in float64, one vocabulary id at a time, cached.
+    Vectors are navec's product-quantised ones (``PQ.__getitem__``), normalised in
+    float64, one vocabulary id at a time, cached.
 
     Args:
         path: a navec ``.tar`` model; by default the news model inside the

@@ -260,8 +260,7 @@ class ParaphraseTable:
             expect_source: ``{"size": ..., "mtime_ns": ...}`` the source table must
                 have had when the index was built (skipped when ``None``).
             same_table: asked, with the header's ``source``, when the size or time
-                differ: whether the table has the same bytes all the same (the same
-                pycocoevalcap installed in another environment, a copied file).
+                differ: whether the table has the same bytes all the same.
 
         Raises:
             OSError: the file cannot be read.
@@ -589,9 +588,7 @@ _LOCK = threading.Lock()
 def get_table(lang: str = "en", progress: Progress | None = None) -> ParaphraseTable:
     """The process-wide table for ``lang``, loaded (and built if needed) once.
 
-    Like :func:`functools.cache` keyed on ``lang`` only: ``progress`` is used
-    by the call that loads the table and ignored afterwards.  Concurrent first
-    calls (e.g. Streamlit sessions) wait for one load instead of building twice.
+    ``progress`` serves the call that loads it; concurrent first calls wait for that load.
 
     Raises:
         meteor.languages.ResourceError: the table is not installed.

@@ -24,7 +24,7 @@ memory-mapped afterwards::
     magic b"MTPPIDX\\0" | u32 header length | header JSON | zero pad to 64
     | arrays (each 64-byte aligned) | sha256 of everything before it (32 bytes)
 
-The header names the format version, the source table's size and mtime and each
+The header names the format version, the source table (size, mtime, SHA-256) and each
 array's dtype, shape and offset.  Arrays (``P`` distinct phrases over both
 sides, ``PA`` of them occurring as an A phrase and numbered first, ``R``
 records, ``W`` the longest phrase):
@@ -44,9 +44,8 @@ records, ``W`` the longest phrase):
   their top ``bits`` bits start (``2**bits >= P``), so a lookup reads one short
   run of ``hash_keys`` instead of binary-searching 21 MB.
 
-The file is written to a temporary name beside its destination (with the
-builder's pid in it, so a build killed with SIGKILL leaves a file the next build
-knows to be dead) and moved into place with :func:`os.replace`.
+The file is written to a temporary name (with the builder's pid) beside its
+destination, then moved into place with :func:`os.replace`.
 """
 
 from __future__ import annotations
@@ -243,9 +242,9 @@ def _read_records(
     """Step 1: the table's records as phrase ids (``ParaphraseTransducer.java:108-127``).
 
     Returns:
-        Every distinct phrase (canonical spelling) in order of first appearance,
-        the A and the B phrase id of each kept record in file order, and the
-        number of records skipped for an empty B phrase.
+        Every distinct phrase (canonical spelling) in order of first appearance, the A
+        and B phrase ids of each kept record in file order, the records skipped for an
+        empty B.
 
     Raises:
         ValueError: lines are left after the last complete 3-line record.

@@ -63,16 +63,8 @@ class StaleIndexError(InvalidIndexError):
 
 
 def index_path(lang: str = "en", cache: Path | None = None) -> Path:
-    """Where the index for ``lang`` lives.
-
-    Args:
-        lang: language code of the table (``data/paraphrase-<lang>.gz``).
-        cache: a directory to hold the index, or the index file itself;
-            default :func:`meteor.resources.cache_dir`.
-
-    Returns:
-        The index file path (it may not exist yet).
-    """
+    """Where the index for ``lang`` lives (maybe not yet); ``cache``: a directory for it
+    or the index file itself (default :func:`meteor.resources.cache_dir`)."""
     name = f"paraphrase-{lang}.v{FORMAT_VERSION}.idx"
     if cache is None:
         from meteor import resources
@@ -150,12 +142,9 @@ def open_or_build(
     built first if absent or invalid (:meth:`ParaphraseTable.load
     <meteor.languages.paraphrase.ParaphraseTable.load>` documents the arguments and errors).
 
-    A process that finds no usable index builds it holding a lock file beside it
-    (``<index>.lock``, :func:`fcntl.flock`), so a second process starting at the same
-    time waits for that build and opens its index instead of building its own.  When
-    the cache folder's device is full, the index is built in a temporary folder
-    instead, with one :class:`meteor.resources.CacheWarning`
-    (:func:`meteor.resources.cache_full`).
+    The build holds a lock file beside the index (``<index>.lock``), so a second process
+    waits for it and opens its index.  When the cache folder's device is full, the index
+    is built in a temporary folder (:func:`meteor.resources.cache_full`).
     """
     from meteor import resources
 
@@ -192,9 +181,8 @@ def open_or_build(
 def read_index(path: Path) -> tuple[dict[str, Any], Any]:
     """Verify an index file end to end and map it.
 
-    The sha256 trailer is checked with plain reads (so the page cache, not the
-    process, holds the pages) before the file is mapped; any mismatch in magic,
-    lengths, version, digest or array bounds raises :class:`InvalidIndexError`.
+    The sha256 trailer is checked with plain reads before the file is mapped; any
+    mismatch in magic, lengths, version, digest or array bounds is an :class:`InvalidIndexError`.
     """
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
