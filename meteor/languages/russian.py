@@ -236,7 +236,9 @@ class Russian(Language):
             compared with ``ё``-less text).
 
     Variants (:meth:`with_function_words`, :meth:`with_thesaurus`) share every loaded
-    resource (the thesaurus and its caches where unchanged).
+    resource (the thesaurus and its caches where unchanged).  A method whose resource
+    (the jar's lists, PyStemmer, pymorphy3, the thesaurus, navec) is not installed raises
+    :class:`~meteor.languages.ResourceError` saying what to install.
     """
 
     code: str = "ru"
@@ -302,11 +304,7 @@ class Russian(Language):
 
     # -- function words ---------------------------------------------------------
     def is_function_word(self, word: str) -> bool:
-        """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``).
-
-        Raises:
-            ResourceError: for the jar's lists when pycocoevalcap is missing.
-        """
+        """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``)."""
         return word.lower() in _MORPHOLOGY.word_list(self.function_word_list)
 
     def is_meteor_function_word(self, word: str) -> bool:
@@ -336,7 +334,6 @@ class Russian(Language):
 
         Raises:
             ValueError: for a stemmer name other than ``"snowball"``.
-            ResourceError: when PyStemmer is not installed.
         """
         if stemmer is not None and stemmer not in self.stemmers:
             raise ValueError(
@@ -349,11 +346,7 @@ class Russian(Language):
     # -- lemmas -----------------------------------------------------------------
     def lemmas(self, word: str) -> frozenset[str]:
         """All pymorphy3 normal forms of ``word`` over every parse (lowercase; none for a
-        blank string).
-
-        Raises:
-            ResourceError: when pymorphy3 or its dictionaries are not installed.
-        """
+        blank string)."""
         forms = _MORPHOLOGY.normal_forms(word)
         if self.fold_yo_lemmas:
             return frozenset(fold_yo(f) for f in forms)
@@ -362,11 +355,7 @@ class Russian(Language):
     # -- synonyms ---------------------------------------------------------------
     def synsets(self, word: str) -> frozenset[int]:
         """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides;
-        beyond Meteor 1.5, ``dependencies.md`` section 4).
-
-        Raises:
-            ResourceError: when pymorphy3 or the thesaurus data is missing.
-        """
+        beyond Meteor 1.5, ``dependencies.md`` section 4)."""
         if not word:
             return frozenset()
         return self._synonyms.synsets(word)
@@ -385,11 +374,7 @@ class Russian(Language):
 
     # -- word embeddings --------------------------------------------------------
     def embeddings(self) -> _embeddings.NavecEmbeddings:
-        """The navec news model (process-wide, loaded on first use).
-
-        Raises:
-            ResourceError: when navec or natasha is not installed (on first use).
-        """
+        """The navec news model (process-wide, loaded on first use)."""
         return _embeddings.news_embeddings()
 
     def embedding_eligible(self, word: str) -> bool:
@@ -405,11 +390,7 @@ class Russian(Language):
         return self.embeddings().lookup(word, self.lemmas)
 
     def vector(self, word: str) -> npt.NDArray[np.float32] | None:
-        """The navec vector of ``word`` (surface form, then lemma); ``None`` when OOV.
-
-        Raises:
-            ResourceError: when navec or natasha is not installed.
-        """
+        """The navec vector of ``word`` (surface form, then lemma); ``None`` when OOV."""
         hit = self._lookup(word)
         return None if hit is None else self.embeddings().vector(hit[0])
 
@@ -418,9 +399,6 @@ class Russian(Language):
 
         Out-of-vocabulary candidates are left out; an out-of-vocabulary ``word`` gives
         ``[]``.  Cosines are those the embedding stage compares with its threshold.
-
-        Raises:
-            ResourceError: when navec or natasha is not installed.
         """
         hit = self._lookup(word)
         if hit is None:
@@ -434,13 +412,8 @@ class Russian(Language):
 
     # -- paraphrases ------------------------------------------------------------
     def paraphrases(self) -> ParaphraseSource:
-        """Always raises: Meteor 1.5's Russian table is not distributed.
-
-        Raises:
-            ResourceError: ``paraphrase-ru.gz`` is in neither pycocoevalcap nor any
-                pip package; plain ``-l ru`` in the jar crashes for the same reason
-                (``meteor-1.5.md`` section 15).
-        """
+        """Always raises ResourceError: ``paraphrase-ru.gz`` is in no pip package (plain
+        ``-l ru`` in the jar crashes for the same reason, ``meteor-1.5.md`` section 15)."""
         raise ResourceError(
             "Meteor 1.5's Russian paraphrase table (paraphrase-ru.gz) is not distributed "
             "(pycocoevalcap ships only paraphrase-en.gz), so there is no Russian "

@@ -120,9 +120,8 @@ class SnowballLanguage(Language):
 
     @property
     def stemmers(self) -> tuple[str, ...]:  # type: ignore[override]
-        """``("snowball",)``, for Czech too: it is the ``Params.stemmer`` value forms offer,
-        and Czech never reaches :meth:`stem` since it has no ``stem`` module.
-        ``("table",)`` for a lookup-table stemmer (Buckwalter Arabic)."""
+        """``("table",)`` for a lookup-table stemmer (Buckwalter Arabic), else ``("snowball",)``
+        (for Czech too: the value forms offer; it has no ``stem`` module)."""
         if self.algorithm and self.algorithm.startswith(TABLE_PREFIX):
             return ("table",)
         return ("snowball",)
@@ -173,12 +172,8 @@ class SnowballLanguage(Language):
         return f"none (Meteor 1.5 has WordNet synonyms for English only, not {self.name})"
 
     def paraphrases(self) -> ParaphraseSource:
-        """Always raises: pycocoevalcap ships ``paraphrase-en.gz`` only.
-
-        Raises:
-            ResourceError: as the jar's default for this language fails
-                (``paraphrase-<code>.gz`` not found, ``wmt22_multi/README.md``).
-        """
+        """Always raises ResourceError, as the jar's default for this language fails:
+        pycocoevalcap ships ``paraphrase-en.gz`` only."""
         raise ResourceError(
             f"Meteor 1.5's {self.name} paraphrase table (paraphrase-{self.meteor_code}.gz) "
             "is not distributed: pycocoevalcap ships the English table only"
