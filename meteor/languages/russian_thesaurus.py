@@ -410,14 +410,10 @@ class RuWordNetDb(SqliteThesaurus):
     """A RuWordNet SQLite file as written by the ``ruwordnet`` package (``ruwordnet-2021.db``).
 
     ``ruwordnet`` downloads its database at run time, so it is not a dependency: point
-    this class at a file you obtained yourself.  Its schema (``ruwordnet/models.py``)
-    has ``sense(id, name, lemma, synset_id)`` with uppercase lemmas and string synset
-    ids such as ``"126228-N"``; ``RuWordNet.get_senses`` matches ``lemma`` uppercased.
-    Here the ``lemma`` column is folded to lowercase without ``ё`` instead.
-
-    Args:
-        path: the SQLite file.
-        source: the name for records; defaults to ``"RuWordNet (<file name>)"``.
+    this class at a file you obtained.  Its schema (``ruwordnet/models.py``) has
+    ``sense(id, name, lemma, synset_id)``, uppercase lemmas (``RuWordNet.get_senses``
+    matches them uppercased; here folded) and synset ids such as ``"126228-N"``.
+    ``source``: the name for records (default ``"RuWordNet (<file name>)"``).
     """
 
     def __init__(self, path: str | Path, source: str | None = None) -> None:
