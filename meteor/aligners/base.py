@@ -150,13 +150,12 @@ class Aligner(ABC):
 
         Args:
             ctx: the pair (``ctx.hyp``, ``ctx.ref``: tokens; ``ctx.params``).
-            stages: candidates per stage, in the order of the stages, each as the
-                stage yields them (Meteor 1.5's lattice order).
+            stages: candidates per stage, each as the stage yields them (Meteor 1.5's
+                lattice order).
 
         Returns:
-            Indices of the chosen candidates in the concatenation of ``stages``,
-            in the order the aligner reports them (a one-to-one alignment: no word
-            used twice).
+            Indices of the chosen candidates in the concatenation of ``stages``
+            (one-to-one: no word used twice), in the aligner's order.
 
         Raises:
             ValueError: the pair is out of this aligner's reach (message for a user).

@@ -116,12 +116,10 @@ def stagewise_choice(
     Args:
         n_hyp: number of hypothesis tokens.
         n_ref: number of reference tokens.
-        stages: per stage, in order (e.g. exact, Porter stem, WordNet synonym),
-            all one-word candidates its matcher proposed.  Candidates may touch
-            words mapped by earlier stages; they are ignored.  A repeated
-            ``(hyp, ref)`` pair keeps its first candidate.
-        max_nodes: search states the whole call may explore, over all stages
-            and blocks, before it gives up (``None``: unlimited).
+        stages: per stage, in order, its one-word candidates; those touching words
+            mapped by earlier stages are ignored, a repeated ``(hyp, ref)`` pair keeps
+            its first candidate.
+        max_nodes: search states the whole call may explore (``None``: unlimited).
 
     Returns:
         Indices of the chosen candidates in the concatenation of ``stages``,
@@ -129,9 +127,8 @@ def stagewise_choice(
 
     Raises:
         ValueError: a candidate spans more than one word or lies out of range.
-        StagewiseSearchError: the state budget was exceeded (never a
-            suboptimal answer instead); the pair is too ambiguous for the
-            exact search.
+        StagewiseSearchError: the state budget was exceeded (never a suboptimal
+            answer instead).
     """
     if n_hyp < 0 or n_ref < 0:
         raise ValueError(f"negative sentence length: n_hyp={n_hyp}, n_ref={n_ref}")

@@ -108,16 +108,12 @@ class SentencePhrases:
 
     Attributes:
         occ: phrase id -> start positions (ascending) where that phrase of the table
-            occurs in the sentence; made from ``packed`` when first read if not given
-            (the C pair alignment reads ``packed`` alone).
+            occurs in the sentence (made from ``packed`` when first read if not given).
         wants: ``(start, length, b_phrase, b_length)`` for every record whose A
-            phrase occurs at ``start``, in trie-walk order (``State.getPaths``), as
-            int32 bytes (4 numbers per record).
-        packed: ``occ`` as three int32 byte strings, for the C pair alignment
-            (:func:`meteor.aligners.beam.pack_sentence`): the phrase ids ascending, the
-            offsets of each one's starts (one more than ids; the first need not be 0:
-            the starts are read from the first offset on) and the starts, each id's
-            ascending; ``None`` when not made (then made from ``occ``).
+            phrase occurs at ``start``, in trie-walk order (``State.getPaths``), int32 bytes.
+        packed: ``occ`` as three int32 byte strings for the C pair alignment: the phrase
+            ids ascending, the offsets of each one's starts (one more than ids; the
+            first need not be 0) and the starts; ``None`` when not made.
     """
 
     __slots__ = ("_occ", "packed", "wants")

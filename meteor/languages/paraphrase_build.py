@@ -117,9 +117,8 @@ def hash_columns(ids: npt.NDArray[np.int64], seed: int) -> tuple[_U64, npt.NDArr
     """Rolling hashes of every window of ``ids``: ``(n, W)`` keys and validity.
 
     ``ids`` is ``(n, W)`` word ids (``-1`` = unknown or beyond the end): row ``r``
-    column ``c`` hashes the words ``r .. r + c`` and is valid when all are known.
-    The same function hashes the table's phrases at build time, so a key found in
-    ``hash_keys`` names the phrase with those words (after the word check).
+    column ``c`` hashes the words ``r .. r + c`` and is valid when all are known
+    (:func:`_hash_phrases` gives the table's phrases the same keys).
     """
     n, width = ids.shape
     keys = np.empty((n, width), dtype=np.uint64)
@@ -385,10 +384,9 @@ def _hash_index(
     """Step 4: a seed that gives every phrase a distinct key, the sorted keys and their buckets.
 
     Returns:
-        ``(seed, hash_order, hash_keys, bits, bucket_counts)``: ``hash_keys`` is
-        the sorted keys, ``hash_order`` the phrase of each, and ``bucket_counts``
-        the number of keys under each value of their top ``bits`` bits
-        (``2**bits >= P`` buckets, so about one key each).
+        ``(seed, hash_order, hash_keys, bits, bucket_counts)``: the sorted keys, the
+        phrase of each, and the number of keys under each value of their top ``bits``
+        bits (``2**bits >= P``).
     """
     n_p = tokens.shape[0]
     seed = _FIRST_SEED
@@ -413,10 +411,8 @@ def _java_lines(
     """Batches of decoded lines split like ``BufferedReader.readLine``.
 
     Lines end at ``\\n``, ``\\r`` or ``\\r\\n``; a last line without an end still
-    counts.  Invalid UTF-8 becomes U+FFFD (``InputStreamReader``'s default).
-    Each batch comes with a flag: ``True`` when every line in it is non-empty
-    and its words are separated by single spaces, so that ``StringTokenizer``
-    would split it exactly like ``str.split(" ")``.
+    counts; invalid UTF-8 becomes U+FFFD (``InputStreamReader``'s default).  Each batch
+    comes with :func:`_clean`'s flag (``StringTokenizer`` splits it as ``str.split(" ")``).
     """
     with gzip.GzipFile(fileobj=raw) as gz:
         rest = b""  # an unfinished line, possibly followed by a held-back "\r"
