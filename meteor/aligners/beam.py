@@ -64,11 +64,8 @@ __all__ = [
 ]
 
 DEFAULT_BEAM_SIZE = 40
-#: Most candidate matches per pair at the default beam (40) or narrower.  The search
-#: skips the words a path already used and stops walking a row once nothing more of a
-#: path can enter the beam, so it costs a few µs and about 0.4 kB per candidate: a
-#: natural 2,300-word document pair has about 140,000 candidates (about 1 s), and
-#: 250,000 keep the worst accepted pair near 2 s with its full record
+#: Most candidate matches per pair at the default beam (40) or narrower: a few µs and
+#: about 0.4 kB per candidate, so the worst accepted pair takes about 2 s
 #: (docs/performance.md).
 MAX_BEAM_CANDIDATES = 250_000
 #: Beams wider than the default: beam size × candidates may not exceed this (a beam of
@@ -130,8 +127,7 @@ class BeamAligner(Aligner):
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
-#: ``meteor_native._beam`` (``pip install ./native``), or ``None`` (not installed, or
-#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+#: ``meteor_native._beam``, or ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set).
 _BEAM = compiled("_beam")
 #: The C search, ``meteor_native._beam.beam_choice``, or ``None``: a transcription of
 #: :func:`_python_search` (and :func:`_heap_step`) for sides of at most
@@ -559,8 +555,7 @@ _PAIR_MODULES = tuple(PAIR_STAGES)
 _NO_BYTES = b""
 
 
-#: The C pair alignment when installed (read once, at import): the chosen matches packed
-#: and counted (:func:`packed_native_pair`).
+#: The C pair alignment (:func:`packed_native_pair`), or ``None``.
 NATIVE_PAIR_STATS = None if _BEAM is None else _BEAM.pair_stats
 #: Each stage's statistics slot, in :data:`_PAIR_MODULES` order.
 _PAIR_SLOTS = tuple(module_slot(m) for m in _PAIR_MODULES)

@@ -273,12 +273,10 @@ def align_nltk(
     )
 
 
-#: ``meteor_native._greedy`` (``pip install ./native``), or ``None`` (not installed, or
-#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+#: ``meteor_native._greedy``, or ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set).
 _GREEDY = compiled("_greedy")
 #: ``meteor_native._greedy.nltk_align``, or ``None``: :func:`nltk_candidates`' three
-#: stages in C, the same candidates in the same order; stems and synonym names still come
-#: from the functions here, with their memos.
+#: stages in C (stems and synonym names from the functions here).
 NATIVE_ALIGN: Callable[..., list[Candidate]] | None = (
     None if _GREEDY is None else _GREEDY.nltk_align
 )

@@ -76,8 +76,8 @@ __all__ = [
 _U64 = npt.NDArray[np.uint64]
 
 
-#: ``meteor_native._phrases`` (``pip install ./native``), or ``None`` (not installed, built
-#: for older code, or ``METEOR_PURE_PYTHON`` set).
+#: ``meteor_native._phrases``, or ``None`` (not installed, built for older code, or
+#: ``METEOR_PURE_PYTHON`` set).
 _NATIVE_PHRASES = compiled("_phrases")
 #: :meth:`ParaphraseTable._phrase_ids` in C, the same ids
 #: (``tests/unit/test_native_phrases.py``), or ``None`` (then numpy's).
