@@ -4,13 +4,11 @@ Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
 (nltk 3.10.4; ``dependencies.md`` section 6.1) and its stage functions
 ``_match_enums``, ``_enum_stem_match`` and ``_enum_wordnetsyn_match``:
 
-* three stages in a fixed order, each on what the earlier ones left: exact
-  forms, then Porter stems (``PorterStemmer()`` by default), then WordNet
-  synonyms;
-* every stage is greedy: hypothesis words are taken **right to left** and each
-  takes the **highest still-unused reference position** whose key is equal (a
-  synonym, in the last stage).  Nothing is optimised, although nltk's
-  docstring speaks of "the least number of crossings";
+* three stages, each on what the earlier ones left: exact forms, Porter stems
+  (``PorterStemmer()`` by default), WordNet synonyms;
+* every stage is greedy: hypothesis words **right to left** each take the **highest
+  still-unused reference position** with an equal key (a synonym, in the last stage),
+  although nltk's docstring speaks of "the least number of crossings";
 * **quirk**: ``_enum_stem_match`` hands the *stemmed* leftovers on, so the
   synonym stage looks up ``wordnet.synsets(stem)`` and compares Porter stems:
   ``leapt`` matches ``jumps`` (lemma ``jump`` = the stem of ``jumps``), while
@@ -19,9 +17,8 @@ Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
   parts of speech, nltk's morphy included) without ``_``, plus the word itself.
   The relation is one-directional: the reference word must be in that set.
 
-The caller lowercases the tokens (nltk's ``preprocess=str.lower``).  nltk's own
-private functions are not called here; ``tests/parity/test_aligners_nltk.py`` compares
-the result with them and with ``meteor_score``.
+The caller lowercases the tokens (nltk's ``preprocess=str.lower``);
+``tests/parity/test_aligners_nltk.py`` compares the result with nltk's functions.
 """
 
 from __future__ import annotations
@@ -181,11 +178,8 @@ def _greedy(
 
 
 class GreedyAligner(Aligner):
-    """nltk's ``meteor_score`` alignment: it proposes with its own stages and chooses in one go.
-
-    Its candidates are its choices (:func:`nltk_candidates`): nltk's Porter stemmer and
-    WordNet replace the language's stages, so those are not run.
-    """
+    """nltk's ``meteor_score`` alignment: its own stages (nltk's Porter stemmer and WordNet,
+    not the language's) propose its choices (:func:`nltk_candidates`)."""
 
     uses_stages = False
     nltk_arithmetic = True
@@ -202,11 +196,8 @@ class GreedyAligner(Aligner):
         return [(WORDNET_STEP, _wordnet)]
 
     def propose(self, ctx: MatchContext) -> list[list[Candidate]]:
-        """One list: nltk's matches, sorted by reference position.
-
-        The reader is the scorer's (``ctx.resources``, loaded once: finding it took a
-        twentieth of a pair's time), or the process's for a context without it.
-        """
+        """One list: nltk's matches, sorted by reference position (WordNet reader: the
+        scorer's, ``ctx.resources``, or the process's)."""
         wordnet = ctx.resources.get(WORDNET_STEP)
         return [nltk_candidates(ctx.hyp, ctx.ref, wordnet=wordnet or _wordnet())]
 

