@@ -78,13 +78,11 @@ class Block:
     """One block, oriented: left side ``a`` (bit masks), swept side ``b`` (in order).
 
     In the reference sweep ``a`` is the hypothesis and ``b`` the reference; the
-    hypothesis sweep is the same code on the transposed block (crossings,
-    fixed-mapping costs and the additive tie-break are symmetric).
+    hypothesis sweep is the same code on the transposed block (everything is symmetric).
 
-    Crossings are charged as the sweep walks ``b`` left to right.  Let ``E`` be
-    the *essential* ``a`` nodes (covered by every maximum matching, so each
-    unused one will be mapped at a later ``b`` position).  Mapping ``(x, y)``
-    costs
+    Crossings are charged as the sweep walks ``b`` left to right.  The *essential*
+    ``a`` nodes are covered by every maximum matching, so each unused one will be
+    mapped at a later ``b`` position.  Mapping ``(x, y)`` costs
 
     * its crossings with the fixed mappings of earlier stages;
     * the unused essential nodes left of ``x`` (each will be mapped later, right
@@ -337,12 +335,10 @@ class Block:
     ) -> tuple[list[tuple[int, int]], float]:
         """Exact dynamic programme over the sweep, states merged by :meth:`_key`.
 
-        Each layer keeps, per key, the state of least ``(crossings, tie-break)``;
-        both are additive, so merging is exact, and the tie-break is the same
-        as the reference-sweep search's.  States with more crossings than
-        ``bound`` (a known solution's) are dropped.  With ``beam``, only that
-        many cheapest states survive each layer: a quick heuristic whose cost
-        serves as ``bound`` for the exact run.
+        Each layer keeps, per key, the state of least ``(crossings, tie-break)``; both
+        are additive, so merging is exact.  States with more crossings than ``bound``
+        are dropped.  With ``beam``, only that many cheapest states survive each layer:
+        a quick heuristic whose cost serves as ``bound`` for the exact run.
 
         Using the ``r``-th usable twin of a class means giving up the ``r - 1``
         before it; that is done one twin at a time ("give up the leftmost usable

@@ -73,11 +73,9 @@ class Thesaurus(Protocol):
 class SqliteThesaurus:
     """A thesaurus read once, read-only, from an SQLite file into two dicts.
 
-    ``query`` must return ``(synset_id, lemma)`` rows.  Integer identifiers are kept;
-    any other identifiers (RuWordNet's ``"126228-N"``) are numbered densely in the
-    order the query returns them, so give the query an ``ORDER BY``.  Lemmas are
-    indexed lowercased with ``ё`` folded; :meth:`members` returns them lowercased,
-    with ``ё`` kept.
+    Integer synset identifiers are kept; others (RuWordNet's ``"126228-N"``) are
+    numbered densely in query order (give the query an ``ORDER BY``).  Lemmas are
+    indexed lowercased with ``ё`` folded; :meth:`members` keeps ``ё``.
 
     The file is opened with an SQLite ``mode=ro`` URI on first use, under a lock, and
     closed after loading.  The dicts are kept in the cache folder (``thesaurus/``,
@@ -328,9 +326,8 @@ def _decode(
     | None
 ):
     """The dicts :func:`_encode` wrote to ``path`` for ``key``, the members as a function
-    that decodes them (only teaching UIs ask for them: half the decoding time); ``None``
-    when the file is missing, made for another key (another file, size, time or query)
-    or inconsistent."""
+    that decodes them (only teaching UIs ask); ``None`` when the file is missing, made
+    for another key or inconsistent."""
     got = read_cache_sections(path, key, 6)
     if got is None:
         return None
