@@ -167,18 +167,10 @@ def align_beam(
     candidates: Sequence[Match],
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> tuple[Match, ...]:
-    """Choose Meteor 1.5's alignment among ``candidates``.
-
-    Args:
-        n_hyp: number of hypothesis tokens.
-        n_ref: number of reference tokens.
-        candidates: every candidate of every module, in the order Meteor adds
-            them to its lattice (module order, then reference position, then
-            hypothesis position, as :mod:`meteor.stages.base` yields them).
-        beam_size: beam width (``-x``).
-
-    Returns:
-        The chosen matches in reference order.
+    """Choose Meteor 1.5's alignment among ``candidates`` of a pair of ``n_hyp`` and
+    ``n_ref`` tokens with a beam of ``beam_size`` (``-x``): the chosen matches in
+    reference order.  ``candidates``: every module's, in the order Meteor adds them to
+    its lattice (module, reference position, hypothesis position: :mod:`meteor.stages.base`).
     """
     cands = [candidate_of(m) for m in candidates]
     return tuple(candidates[c] for c in beam_choice(n_hyp, n_ref, cands, beam_size))

@@ -147,16 +147,9 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
 def _greedy(
     hyp: list[tuple[int, str]], ref: list[tuple[int, str]]
 ) -> tuple[list[tuple[int, int]], list[tuple[int, str]], list[tuple[int, str]]]:
-    """One greedy stage on equal keys (nltk ``_match_enums``).
-
-    Args:
-        hyp: ``(original index, key)`` of the hypothesis words still unmatched.
-        ref: the same for the reference.
-
-    Returns:
-        ``(hyp_index, ref_index)`` pairs in the order they were made, and the
-        unmatched ``hyp`` and ``ref`` entries (order kept).
-    """
+    """One greedy stage on equal keys (nltk ``_match_enums``) over the ``(original index,
+    key)`` of the words still unmatched: the ``(hyp_index, ref_index)`` pairs in the order
+    made, and the unmatched ``hyp`` and ``ref`` entries (order kept)."""
     positions: dict[str, list[int]] = defaultdict(list)
     for j, (_, key) in enumerate(ref):
         positions[key].append(j)

@@ -165,15 +165,8 @@ def solve_stage(
 def _max_matching(
     order: Sequence[int], cm: dict[int, int]
 ) -> tuple[dict[int, int], dict[int, int]]:
-    """A maximum bipartite matching (greedy start, then augmenting paths, bit masks).
-
-    Args:
-        order: the right-side nodes ``b``.
-        cm: ``b`` -> mask of its left-side neighbours ``a``.
-
-    Returns:
-        ``(a -> b, b -> a)``.
-    """
+    """A maximum bipartite matching ``(a -> b, b -> a)`` of the right-side nodes ``order``
+    (``cm``: ``b`` -> mask of its neighbours ``a``): greedy start, then augmenting paths."""
     match_a: dict[int, int] = {}
     match_b: dict[int, int] = {}
     taken = 0

@@ -307,9 +307,8 @@ def _sha256(path: Path) -> str:
 def _stamp_ok(src: Path, target: Path) -> bool:
     """Whether ``target`` holds a finished, intact copy of ``src``.
 
-    Checks the stamp, the recorded source and copy sizes and the private
-    modes first (cheap), then the SHA-256 of every copied file, so a copy
-    damaged in place (same size) is not trusted.
+    The stamp, sizes and private modes first (cheap), then every copy's SHA-256, so a
+    copy damaged in place is not trusted.
     """
     try:
         stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
