@@ -1,15 +1,10 @@
 """The aligner interface and its registry.
 
 An aligner chooses a one-to-one alignment among the candidate matches the stages
-proposed (``meteor-1.5.md`` section 7; the 2005 paper, section 2): the step between
-"stages" and "chunking" in :class:`meteor.metric.Meteor`.  Everything the facade
-needs to know about an aligner — its candidate limit and what to say when a pair
-passes it, which stages it runs, what it loads, which settings it refuses — is a
-method of :class:`Aligner`, so the facade never names one.
-
-The built-in aligners are registered in :mod:`meteor.aligners` (one line each);
-another one is one new class and one :func:`register_aligner` call
-(``docs/architecture.md``, "How to add an aligner").
+proposed (``meteor-1.5.md`` section 7; the 2005 paper, section 2).  Everything
+:class:`meteor.metric.Meteor` needs to know about one is a method of :class:`Aligner`,
+so the facade never names one.  Another aligner is one class and one
+:func:`register_aligner` call (``docs/architecture.md``, "How to add an aligner").
 """
 
 from __future__ import annotations
@@ -43,12 +38,9 @@ __all__ = [
     "register_aligner",
 ]
 
-#: Most candidate matches (all stages together) per hypothesis-reference pair, unless
-#: an aligner says otherwise (:meth:`Aligner.candidate_limit`; the stage-wise aligner
-#: keeps this one, the beam allows more).  Real segments have tens to a few hundred; a
-#: word repeated n times on both sides alone has n².  Over the limit is a
-#: :class:`~meteor.errors.CandidateLimitError` before any search.
-#: ``docs/robustness.md`` gives the measured worst cases.
+#: Most candidate matches (all stages together) per pair unless an aligner says otherwise
+#: (:meth:`Aligner.candidate_limit`); more is a :class:`~meteor.errors.CandidateLimitError`
+#: before any search (``docs/limits.md``; measured worst cases: ``docs/robustness.md``).
 MAX_CANDIDATES = 50_000
 #: Environment variable that replaces the candidate limit (read by :mod:`meteor.runtime`).
 CANDIDATE_LIMIT_ENV = _runtime.CANDIDATE_LIMIT_ENV
@@ -91,14 +83,13 @@ class Aligner(ABC):
     #: Compute P, R and Fmean in nltk's order (``meteor.scoring``): only an aligner
     #: that reproduces nltk sets it.
     nltk_arithmetic: ClassVar[bool] = False
+    #: Where the candidate limit is defined, for :meth:`limit_hint`'s message.
+    limit_name: ClassVar[str] = "meteor.aligners.base.MAX_CANDIDATES"
 
     # -- settings -------------------------------------------------------------
     def check_params(self, params: Params) -> None:
-        """Refuse settings this aligner cannot honour (:class:`ParamError`, field named).
-
-        Called where the aligner is chosen (``Meteor``: first of all, before anything is
-        loaded), so a bad combination never reaches scoring.
-        """
+        """Refuse settings this aligner cannot honour (:class:`ParamError`, field named),
+        before anything is loaded."""
         return None
 
     def check(self, params: Params, language: Language) -> None:
@@ -121,7 +112,7 @@ class Aligner(ABC):
     def limit_hint(self, params: Params, exc: CandidateLimitError) -> str:
         """What the :class:`CandidateLimitError` message says about the limit passed."""
         return (
-            f"the {params.aligner} aligner's limit (meteor.aligners.base.MAX_CANDIDATES); "
+            f"the {params.aligner} aligner's limit ({self.limit_name}); "
             f"raise it with the environment variable {CANDIDATE_LIMIT_ENV}=N (time and "
             "memory grow with it) or split the texts into several segments"
         )
@@ -145,13 +136,11 @@ class Aligner(ABC):
     ) -> PairFunction | None:
         """A corpus run's pair in one go, or ``None`` (the default): asked once per scorer.
 
-        When given, ``pair(hyp_tokens, ref_tokens)`` returns the chosen matches packed
-        (:func:`~meteor.match_tuples.pack_raw`, reference order) and their
-        :class:`~meteor.stats.Stats`, exactly what the general path gives (:meth:`propose`
-        or the stages, :meth:`align`, then ``pack_raw`` and
-        :func:`meteor.scoring.stats_from_raw`), or ``None`` for a pair it leaves to that
-        path (which then raises any limit's error).  ``scorer``: what the function may
-        ask of the scorer on a pair (:class:`ScorerParts`).
+        When given, ``pair(hyp_tokens, ref_tokens)`` returns exactly what the general path
+        gives (:meth:`propose` or the stages, :meth:`align`, then
+        :func:`~meteor.match_tuples.pack_raw` and :func:`meteor.scoring.stats_from_raw`), or
+        ``None`` for a pair it leaves to that path.  ``scorer``: what it may ask of the
+        scorer (:class:`ScorerParts`).
         """
         return None
 
@@ -161,13 +150,12 @@ class Aligner(ABC):
 
         Args:
             ctx: the pair (``ctx.hyp``, ``ctx.ref``: tokens; ``ctx.params``).
-            stages: candidates per stage, in the order of the stages, each as the
-                stage yields them (Meteor 1.5's lattice order).
+            stages: candidates per stage, each as the stage yields them (Meteor 1.5's
+                lattice order).
 
         Returns:
-            Indices of the chosen candidates in the concatenation of ``stages``,
-            in the order the aligner reports them (a one-to-one alignment: no word
-            used twice).
+            Indices of the chosen candidates in the concatenation of ``stages``
+            (one-to-one: no word used twice), in the aligner's order.
 
         Raises:
             ValueError: the pair is out of this aligner's reach (message for a user).

@@ -16,10 +16,8 @@ Replicates ``Aligner.align`` and ``Aligner.resolve`` (cmu-mtlab/meteor,
 * **quirk 2**: each candidate's distance is added to the *parent* path
   (Aligner.java:382), so later siblings and the skip path inherit it.
 
-The same search exists in C for sides of at most 256 words (``native/``, built by the
-install command; :data:`NATIVE_SEARCH`): the Python one here is the reference it is
-tested against, and runs for longer sides, without a compiler, or with
-``METEOR_PURE_PYTHON=1``.
+The same search exists in C (:data:`NATIVE_SEARCH`); the Python one here is its
+reference and runs for longer sides, without the C module, or with ``METEOR_PURE_PYTHON=1``.
 """
 
 from __future__ import annotations
@@ -66,11 +64,8 @@ __all__ = [
 ]
 
 DEFAULT_BEAM_SIZE = 40
-#: Most candidate matches per pair at the default beam (40) or narrower.  The search
-#: skips the words a path already used and stops walking a row once nothing more of a
-#: path can enter the beam, so it costs a few µs and about 0.4 kB per candidate: a
-#: natural 2,300-word document pair has about 140,000 candidates (about 1 s), and
-#: 250,000 keep the worst accepted pair near 2 s with its full record
+#: Most candidate matches per pair at the default beam (40) or narrower: a few µs and
+#: about 0.4 kB per candidate, so the worst accepted pair takes about 2 s
 #: (docs/performance.md).
 MAX_BEAM_CANDIDATES = 250_000
 #: Beams wider than the default: beam size × candidates may not exceed this (a beam of
@@ -91,6 +86,8 @@ class BeamAligner(Aligner):
             return MAX_BEAM_CANDIDATES
         return min(MAX_BEAM_CANDIDATES, MAX_BEAM_WORK // params.beam_size)
 
+    limit_name = "meteor.aligners.beam.MAX_BEAM_CANDIDATES"
+
     def limit_hint(self, params: Params, exc: CandidateLimitError) -> str:
         """Names the limit passed; with a wide beam, says to lower it."""
         if params.beam_size > DEFAULT_BEAM_SIZE:
@@ -100,11 +97,7 @@ class BeamAligner(Aligner):
                 "shorten the texts, or raise the limit with the environment variable "
                 f"{CANDIDATE_LIMIT_ENV}"
             )
-        return (
-            f"the {params.aligner} aligner's limit (meteor.aligners.beam.MAX_BEAM_CANDIDATES); "
-            f"raise it with the environment variable {CANDIDATE_LIMIT_ENV}=N (time and "
-            "memory grow with it) or split the texts into several segments"
-        )
+        return super().limit_hint(params, exc)
 
     def stage_modules(self, ctx: MatchContext, modules: Sequence[Module]) -> Sequence[Module]:
         """Identical sentences run the first stage only (Aligner.java:155-161)."""
@@ -134,16 +127,13 @@ class BeamAligner(Aligner):
         return beam_choice(len(ctx.hyp), len(ctx.ref), flat, ctx.params.beam_size)
 
 
-#: ``meteor_native._beam`` (``pip install ./native``), or ``None`` (not installed, or
-#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+#: ``meteor_native._beam``, or ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set).
 _BEAM = compiled("_beam")
 #: The C search, ``meteor_native._beam.beam_choice``, or ``None``: a transcription of
-#: :func:`_python_search` for sides of at most :data:`NATIVE_MAX_WORDS` words: masks of
-#: one to four 64-bit words up to 256 words a side, word sets of any width with
-#: successors ranked before they are built (as :func:`_heap_step`) beyond, for
-#: documents.  It returns ``None`` for anything else (a key over 62 bits, word sets over
-#: 256 MB) and the Python search runs.  Both give the same choices
-#: (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
+#: :func:`_python_search` (and :func:`_heap_step`) for sides of at most
+#: :data:`NATIVE_MAX_WORDS` words; it returns ``None`` for anything else (a key over
+#: 62 bits, word sets over 256 MB) and the Python search runs.  Both give the same
+#: choices (``tests/unit/test_native.py``, ``tests/parity/test_long_text.py``).
 NATIVE_SEARCH: Callable[..., list[int] | None] | None = None if _BEAM is None else _BEAM.beam_choice
 #: Longest side the C search takes (the built module's ``MAX_WORDS``; 0 without it).
 NATIVE_MAX_WORDS: int = 0 if _BEAM is None else _BEAM.MAX_WORDS
@@ -177,18 +167,10 @@ def align_beam(
     candidates: Sequence[Match],
     beam_size: int = DEFAULT_BEAM_SIZE,
 ) -> tuple[Match, ...]:
-    """Choose Meteor 1.5's alignment among ``candidates``.
-
-    Args:
-        n_hyp: number of hypothesis tokens.
-        n_ref: number of reference tokens.
-        candidates: every candidate of every module, in the order Meteor adds
-            them to its lattice (module order, then reference position, then
-            hypothesis position, as :mod:`meteor.stages.base` yields them).
-        beam_size: beam width (``-x``).
-
-    Returns:
-        The chosen matches in reference order.
+    """Choose Meteor 1.5's alignment among ``candidates`` of a pair of ``n_hyp`` and
+    ``n_ref`` tokens with a beam of ``beam_size`` (``-x``): the chosen matches in
+    reference order.  ``candidates``: every module's, in the order Meteor adds them to
+    its lattice (module, reference position, hypothesis position: :mod:`meteor.stages.base`).
     """
     cands = [candidate_of(m) for m in candidates]
     return tuple(candidates[c] for c in beam_choice(n_hyp, n_ref, cands, beam_size))
@@ -220,8 +202,7 @@ def _python_search(
 ) -> list[int]:
     """:func:`beam_choice` in Python (any length; the reference for the C search).
 
-    Kept whole (150 lines): it is Meteor 1.5's ``Aligner.align``/``resolve`` read line by
-    line, quirks included; split, the correspondence with the Java would be lost.
+    Kept whole: Meteor 1.5's ``Aligner.align``/``resolve`` read line by line, quirks included.
     """
     # key = (max_cov - cov) · COV + chunks · CHUNK + distance: ascending key order is
     # PARTIAL_COMPARE_TOTAL (more coverage, then fewer chunks, then less distance).
@@ -396,9 +377,7 @@ def _heap_step(
     one is open).  The worst key kept never rises, so once a bound reaches it, what
     it bounds can no longer enter the beam: the rest of the row is not walked, or
     when only the skip path still can enter, just its distances are added up.
-
-    Kept whole: one beam step of ``Aligner.resolve``, the search's hot loop; split, it
-    would add a Python call per path and candidate.
+    Kept whole: the hot loop (split, a Python call per path and candidate).
     """
     heap: list[tuple[int, int, list[Any]]] = []  # (-key, -seq, path)
     seq = 0
@@ -564,12 +543,11 @@ PAIR_STAGES: dict[Module, int] = {
     Module.SYNONYM: 2,
     Module.PARAPHRASE: 3,
 }
-_PAIR_MODULES = (Module.EXACT, Module.STEM, Module.SYNONYM, Module.PARAPHRASE)
+_PAIR_MODULES = tuple(PAIR_STAGES)
 _NO_BYTES = b""
 
 
-#: The C pair alignment when installed (read once, at import): the chosen matches packed
-#: and counted (:func:`packed_native_pair`).
+#: The C pair alignment (:func:`packed_native_pair`), or ``None``.
 NATIVE_PAIR_STATS = None if _BEAM is None else _BEAM.pair_stats
 #: Each stage's statistics slot, in :data:`_PAIR_MODULES` order.
 _PAIR_SLOTS = tuple(module_slot(m) for m in _PAIR_MODULES)
@@ -579,14 +557,10 @@ def pack_sentence(
     sent: Sentence, stages: bytes, params: Params, lang: Any
 ) -> tuple[Any, ...] | None:
     """What the C pair alignment reads of ``sent`` for the stage codes ``stages``
-    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), the paraphrase
-    table's phrases that occur in the sentence (ascending ids, int32 bytes), the offsets
-    of each one's starts and the starts (int32), and the table's records wanted from the
-    sentence (:attr:`SentencePhrases.wants
-    <meteor.languages.paraphrase.SentencePhrases.wants>`, 4 int32 each); the phrase
-    fields are empty without the paraphrase stage.  ``None`` when a key or synset is
-    not a 32- or 64-bit integer, or the paraphrase table is not the index (the Python
-    stages then run).
+    (:data:`PAIR_STAGES`): each word's record (:class:`_WordRecords`), then the sentence's
+    :class:`~meteor.languages.paraphrase.SentencePhrases` ``packed`` and ``wants`` (empty
+    without the paraphrase stage).  ``None`` when a key or synset is not a 32- or 64-bit
+    integer, or the paraphrase table is not the index (the Python stages then run).
     """
     from meteor.languages.paraphrase import ParaphraseTable
 
@@ -677,15 +651,11 @@ def packed_native_pair(
 ) -> PairFunction:
     """A corpus run's pair (:meth:`Aligner.corpus_pair
     <meteor.aligners.base.Aligner.corpus_pair>`) in one C call, ``pair_stats``: every
-    stage's candidates made from the sentences' packs (:func:`pack_sentence`) and the beam
-    search, the chosen matches packed as :func:`~meteor.match_tuples.pack_raw` packs
-    :func:`beam_choice`'s choice among :func:`meteor.stages.registry.propose_all_raw`'s
-    candidates and counted as :func:`meteor.scoring.stats_from_raw` counts it with the
-    tokens' function-word flags (``tests/unit/test_native_pair.py`` compares the two
-    paths).  The stage codes, pack builders and details are made here, once per scorer;
-    the function gives ``None`` when it cannot say: a side over 256 words, more than
-    ``limit()`` candidates (the Python stages then raise the limit's error), a sentence
-    it cannot pack (the general path then decides).
+    stage's candidates from the sentences' packs (:func:`pack_sentence`), the beam search,
+    and the choice packed and counted as the general path does
+    (``tests/unit/test_native_pair.py`` compares the two).  The function gives ``None``
+    when it cannot say: a side over 256 words, more than ``limit()`` candidates (the
+    Python stages then raise the limit's error), a sentence it cannot pack.
     ``sentence`` and ``limit``: the scorer's memo of sentence work and candidate limit.
     """
     assert NATIVE_PAIR_STATS is not None

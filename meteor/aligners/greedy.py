@@ -4,13 +4,11 @@ Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
 (nltk 3.10.4; ``dependencies.md`` section 6.1) and its stage functions
 ``_match_enums``, ``_enum_stem_match`` and ``_enum_wordnetsyn_match``:
 
-* three stages in a fixed order, each on what the earlier ones left: exact
-  forms, then Porter stems (``PorterStemmer()`` by default), then WordNet
-  synonyms;
-* every stage is greedy: hypothesis words are taken **right to left** and each
-  takes the **highest still-unused reference position** whose key is equal (a
-  synonym, in the last stage).  Nothing is optimised, although nltk's
-  docstring speaks of "the least number of crossings";
+* three stages, each on what the earlier ones left: exact forms, Porter stems
+  (``PorterStemmer()`` by default), WordNet synonyms;
+* every stage is greedy: hypothesis words **right to left** each take the **highest
+  still-unused reference position** with an equal key (a synonym, in the last stage),
+  although nltk's docstring speaks of "the least number of crossings";
 * **quirk**: ``_enum_stem_match`` hands the *stemmed* leftovers on, so the
   synonym stage looks up ``wordnet.synsets(stem)`` and compares Porter stems:
   ``leapt`` matches ``jumps`` (lemma ``jump`` = the stem of ``jumps``), while
@@ -19,9 +17,8 @@ Reproduces ``_enum_align_words`` of ``nltk/translate/meteor_score.py``
   parts of speech, nltk's morphy included) without ``_``, plus the word itself.
   The relation is one-directional: the reference word must be in that set.
 
-The caller lowercases the tokens (nltk's ``preprocess=str.lower``).  nltk's own
-private functions are not called here; ``tests/parity/test_aligners_nltk.py`` compares
-the result with them and with ``meteor_score``.
+The caller lowercases the tokens (nltk's ``preprocess=str.lower``);
+``tests/parity/test_aligners_nltk.py`` compares the result with nltk's functions.
 """
 
 from __future__ import annotations
@@ -84,13 +81,9 @@ NATIVE_PORTER: Callable[[str], str] | None = None if _PORTER is None else _PORTE
 
 @functools.lru_cache(maxsize=200_000)
 def _porter_stem(word: str) -> str:
-    """The default stemmer's stem of ``word``, memoised per word type.
-
-    nltk stems every word of every pair again; ``PorterStemmer.stem`` is a pure
-    function of the word (its irregular-forms pool is fixed), so a corpus needs
-    each word type stemmed once (in C when :data:`NATIVE_PORTER` is there: 0.3 µs a
-    new word where nltk's Python takes 10).  A caller's own stemmer is never memoised.
-    """
+    """The default stemmer's stem of ``word`` (``PorterStemmer.stem`` is a pure function
+    of the word), memoised per word type; in C when :data:`NATIVE_PORTER` is there.
+    A caller's own stemmer is never memoised."""
     if NATIVE_PORTER is not None:
         return NATIVE_PORTER(word)
     return _default_stemmer().stem(word)
@@ -112,8 +105,7 @@ WORDNET_STEP = "nltk WordNet"
 
 def _synonym_cache(wordnet: WordNetLike) -> dict[str, dict[str, str]] | None:
     """The reader's memo of :func:`_synonyms`, kept on the reader itself (it lives and
-    dies with it; an attribute read is the cheapest look-up, and this runs for every
-    word of the synonym stage).  ``None``: the reader takes no attributes, nothing is kept."""
+    dies with it); ``None`` when the reader takes no attributes."""
     cache: dict[str, dict[str, str]] | None = getattr(wordnet, _MEMO_ATTR, None)
     if cache is None:
         cache = {}
@@ -135,10 +127,9 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
         cache = {}
     found = cache.get(word)
     if found is None:
-        # The offline reader parses only the names from its memory-mapped files
-        # (FastWordNetCorpusReader.synonym_names); any other reader gives Synset objects.
+        # FastWordNetCorpusReader.synonym_names, else Synset objects; nltk's reader seeks
+        # in shared file objects: one thread at a time
         names = getattr(wordnet, "synonym_names", None)
-        # nltk's reader seeks and reads shared file objects: one thread at a time.
         with _WORDNET_LOCK:
             if names is not None:
                 found = names(word)
@@ -156,16 +147,9 @@ def _synonyms(wordnet: WordNetLike, word: str) -> dict[str, str]:
 def _greedy(
     hyp: list[tuple[int, str]], ref: list[tuple[int, str]]
 ) -> tuple[list[tuple[int, int]], list[tuple[int, str]], list[tuple[int, str]]]:
-    """One greedy stage on equal keys (nltk ``_match_enums``).
-
-    Args:
-        hyp: ``(original index, key)`` of the hypothesis words still unmatched.
-        ref: the same for the reference.
-
-    Returns:
-        ``(hyp_index, ref_index)`` pairs in the order they were made, and the
-        unmatched ``hyp`` and ``ref`` entries (order kept).
-    """
+    """One greedy stage on equal keys (nltk ``_match_enums``) over the ``(original index,
+    key)`` of the words still unmatched: the ``(hyp_index, ref_index)`` pairs in the order
+    made, and the unmatched ``hyp`` and ``ref`` entries (order kept)."""
     positions: dict[str, list[int]] = defaultdict(list)
     for j, (_, key) in enumerate(ref):
         positions[key].append(j)
@@ -187,11 +171,8 @@ def _greedy(
 
 
 class GreedyAligner(Aligner):
-    """nltk's ``meteor_score`` alignment: it proposes with its own stages and chooses in one go.
-
-    Its candidates are its choices (:func:`nltk_candidates`): nltk's Porter stemmer and
-    WordNet replace the language's stages, so those are not run.
-    """
+    """nltk's ``meteor_score`` alignment: its own stages (nltk's Porter stemmer and WordNet,
+    not the language's) propose its choices (:func:`nltk_candidates`)."""
 
     uses_stages = False
     nltk_arithmetic = True
@@ -208,11 +189,8 @@ class GreedyAligner(Aligner):
         return [(WORDNET_STEP, _wordnet)]
 
     def propose(self, ctx: MatchContext) -> list[list[Candidate]]:
-        """One list: nltk's matches, sorted by reference position.
-
-        The reader is the scorer's (``ctx.resources``, loaded once: finding it took a
-        twentieth of a pair's time), or the process's for a context without it.
-        """
+        """One list: nltk's matches, sorted by reference position (WordNet reader: the
+        scorer's, ``ctx.resources``, or the process's)."""
         wordnet = ctx.resources.get(WORDNET_STEP)
         return [nltk_candidates(ctx.hyp, ctx.ref, wordnet=wordnet or _wordnet())]
 
@@ -279,12 +257,10 @@ def align_nltk(
     )
 
 
-#: ``meteor_native._greedy`` (``pip install ./native``), or ``None`` (not installed, or
-#: ``METEOR_PURE_PYTHON`` set; read once, at import).
+#: ``meteor_native._greedy``, or ``None`` (not installed, or ``METEOR_PURE_PYTHON`` set).
 _GREEDY = compiled("_greedy")
 #: ``meteor_native._greedy.nltk_align``, or ``None``: :func:`nltk_candidates`' three
-#: stages in C, the same candidates in the same order; stems and synonym names still come
-#: from the functions here, with their memos.
+#: stages in C (stems and synonym names from the functions here).
 NATIVE_ALIGN: Callable[..., list[Candidate]] | None = (
     None if _GREEDY is None else _GREEDY.nltk_align
 )
@@ -298,14 +274,11 @@ _SLOTS = tuple(module_slot(m) for m in _MODULES)
 def bound_pair(
     wordnet: WordNetLike,
 ) -> Callable[[tuple[Token, ...], tuple[Token, ...]], PackedPair]:
-    """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches of
-    :func:`nltk_candidates` on the tokens' texts, packed as
-    :func:`~meteor.match_tuples.pack_raw` packs them (reference order), and the
-    :class:`~meteor.stats.Stats` that :func:`meteor.scoring.stats_from_raw` counts from them
-    with the tokens' function-word flags; no tuple or record per match.  Default stemmer;
-    ``tests/unit/test_native_greedy.py`` compares it with that Python path.  ``wordnet``
-    and what the C call reads of it are bound once (a scorer's
-    :meth:`GreedyAligner.corpus_pair` makes it on its first pair)."""
+    """A corpus run's pair in one C call (``meteor_native._greedy.nltk_pair``): the matches
+    of :func:`nltk_candidates` (default stemmer) packed as
+    :func:`~meteor.match_tuples.pack_raw` packs them, and the :class:`~meteor.stats.Stats`
+    :func:`meteor.scoring.stats_from_raw` counts from them
+    (``tests/unit/test_native_greedy.py`` compares the two).  ``wordnet`` is bound once."""
     if NATIVE_PAIR is None:
         raise RuntimeError("meteor_native._greedy is not in use")
     run = NATIVE_PAIR

@@ -1,19 +1,14 @@
 """The alignment of the 2005 METEOR paper, solved exactly.
 
 Banerjee & Lavie (2005), "METEOR: An Automatic Metric for MT Evaluation with
-Improved Correlation with Human Judgments" (ACL workshop, pp. 65-72), section 2
-("The METEOR Metric"): the alignment is built in stages (exact, then Porter
-stem, then WordNet synonym).  Each stage lists every candidate mapping between
-unigrams that no earlier stage has mapped; of those it keeps the largest subset
-that is an alignment (each unigram mapped at most once) and, among subsets of
-that size, the one with the fewest *crossings*: mappings ``(i1, j1)`` and
-``(i2, j2)`` (hypothesis, reference positions) cross when
-``(i1 - i2) * (j1 - j2) < 0``.  ``meteor-1.5.md`` section 13 contrasts this
-with Meteor 1.5's beam search and nltk's greedy choice
-(:mod:`meteor.aligners.greedy`).
+Improved Correlation with Human Judgments" (ACL workshop, pp. 65-72), section 2: the
+alignment is built in stages (exact, Porter stem, WordNet synonym), each on the
+unigrams no earlier stage mapped, keeping the largest alignment (each unigram mapped at
+most once) and, among those, the one with the fewest *crossings* (``(i1, j1)`` and
+``(i2, j2)`` cross when ``(i1 - i2) * (j1 - j2) < 0``); ``meteor-1.5.md`` section 13.
 
-:func:`stagewise_choice` (on candidate tuples; :func:`align_stagewise` on records) makes
-that choice **exactly**, stage by stage:
+:func:`stagewise_choice` (:func:`align_stagewise` on records) makes that choice
+**exactly**, stage by stage:
 
 1. cardinality: a maximum matching of the stage's candidate graph;
 2. crossings, counted among the stage's mappings **and** between them and the
@@ -121,12 +116,10 @@ def stagewise_choice(
     Args:
         n_hyp: number of hypothesis tokens.
         n_ref: number of reference tokens.
-        stages: per stage, in order (e.g. exact, Porter stem, WordNet synonym),
-            all one-word candidates its matcher proposed.  Candidates may touch
-            words mapped by earlier stages; they are ignored.  A repeated
-            ``(hyp, ref)`` pair keeps its first candidate.
-        max_nodes: search states the whole call may explore, over all stages
-            and blocks, before it gives up (``None``: unlimited).
+        stages: per stage, in order, its one-word candidates; those touching words
+            mapped by earlier stages are ignored, a repeated ``(hyp, ref)`` pair keeps
+            its first candidate.
+        max_nodes: search states the whole call may explore (``None``: unlimited).
 
     Returns:
         Indices of the chosen candidates in the concatenation of ``stages``,
@@ -134,9 +127,8 @@ def stagewise_choice(
 
     Raises:
         ValueError: a candidate spans more than one word or lies out of range.
-        StagewiseSearchError: the state budget was exceeded (never a
-            suboptimal answer instead); the pair is too ambiguous for the
-            exact search.
+        StagewiseSearchError: the state budget was exceeded (never a suboptimal
+            answer instead).
     """
     if n_hyp < 0 or n_ref < 0:
         raise ValueError(f"negative sentence length: n_hyp={n_hyp}, n_ref={n_ref}")

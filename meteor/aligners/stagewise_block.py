@@ -41,11 +41,8 @@ class Budget:
         return None if self.limit is None else max(self.limit - self.spent, 0)
 
     def charge(self, states: int) -> None:
-        """Count ``states`` about to be explored, or raise if they would pass the limit.
-
-        So a call explores at most ``limit`` states; :class:`StagewiseSearchError`
-        reports how many it did.
-        """
+        """Count ``states`` about to be explored, or raise :class:`StagewiseSearchError`
+        if they would pass the limit."""
         if self.limit is not None and self.spent + states > self.limit:
             raise StagewiseSearchError(
                 "this sentence pair is too ambiguous for the exact stage-wise (2005 paper) "
@@ -81,13 +78,11 @@ class Block:
     """One block, oriented: left side ``a`` (bit masks), swept side ``b`` (in order).
 
     In the reference sweep ``a`` is the hypothesis and ``b`` the reference; the
-    hypothesis sweep is the same code on the transposed block (crossings,
-    fixed-mapping costs and the additive tie-break are symmetric).
+    hypothesis sweep is the same code on the transposed block (everything is symmetric).
 
-    Crossings are charged as the sweep walks ``b`` left to right.  Let ``E`` be
-    the *essential* ``a`` nodes (covered by every maximum matching, so each
-    unused one will be mapped at a later ``b`` position).  Mapping ``(x, y)``
-    costs
+    Crossings are charged as the sweep walks ``b`` left to right.  The *essential*
+    ``a`` nodes are covered by every maximum matching, so each unused one will be
+    mapped at a later ``b`` position.  Mapping ``(x, y)`` costs
 
     * its crossings with the fixed mappings of earlier stages;
     * the unused essential nodes left of ``x`` (each will be mapped later, right
@@ -251,7 +246,6 @@ class Block:
         bound (``>=`` the incumbent, which was reached earlier, hence is
         lexicographically smaller), a state key already reached at no higher
         cost (from a lexicographically smaller prefix), and the uncrossing rule.
-        Kept whole: the paper's search with its tie-breaks in one place, read against it.
         Stops when the incumbent meets the root bound, or after ``node_limit``
         nodes or the shared budget's remaining states, whichever is less; its
         nodes are charged to the budget.
@@ -341,15 +335,10 @@ class Block:
     ) -> tuple[list[tuple[int, int]], float]:
         """Exact dynamic programme over the sweep, states merged by :meth:`_key`.
 
-        Kept whole: the layers, merging and pruning share their state; split, the
-        exactness argument below would span several functions.
-
-        Each layer keeps, per key, the state of least ``(crossings, tie-break)``;
-        both are additive, so merging is exact, and the tie-break is the same
-        as the reference-sweep search's.  States with more crossings than
-        ``bound`` (a known solution's) are dropped.  With ``beam``, only that
-        many cheapest states survive each layer: a quick heuristic whose cost
-        serves as ``bound`` for the exact run.
+        Each layer keeps, per key, the state of least ``(crossings, tie-break)``; both
+        are additive, so merging is exact.  States with more crossings than ``bound``
+        are dropped.  With ``beam``, only that many cheapest states survive each layer:
+        a quick heuristic whose cost serves as ``bound`` for the exact run.
 
         Using the ``r``-th usable twin of a class means giving up the ``r - 1``
         before it; that is done one twin at a time ("give up the leftmost usable
@@ -361,8 +350,7 @@ class Block:
             every state).
 
         Raises:
-            StagewiseSearchError: the call's shared budget ran out (every
-                expanded state, beam pass included, is charged to it).
+            StagewiseSearchError: the call's shared budget ran out.
         """
         order, cmask, twins, ess, fmask = self.order, self.cmask, self.twins, self.ess, self.fmask
         comp, ess_b, a_term, b_term = self.comp, self.ess_b, self.a_term, self.b_term

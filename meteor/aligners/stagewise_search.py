@@ -13,12 +13,9 @@ How (all steps exact; proofs in the docstrings below):
   optimal alignment holds such a pair.  Hence words with the same candidate
   set (*twins*: the repeats of a word in the exact and stem stages) are used
   in order, never left of an already used twin.
-* **Charging crossings early.**  Sweeping the reference, a crossing pair is
-  charged at its earlier member when the later member's hypothesis word is
-  *essential* (covered by every maximum matching, hence certainly used later),
-  and at its later member otherwise.  The state that decides the future is
-  then small: the words still usable and the used words right of the
-  leftmost usable inessential one.
+* **Charging crossings early** (:class:`~meteor.aligners.stagewise_block.Block`): a
+  crossing is charged at its earlier member when the later one is *essential* (used
+  by every maximum matching), so the state deciding the future is small.
 * **Branch and bound** (depth-first, children in tie-break order, lower bound
   from each future word's cheapest option and per-component cardinality,
   memoised on the state) settles most pairs in about one node per word: its
@@ -30,27 +27,18 @@ How (all steps exact; proofs in the docstrings below):
   upper bound that prunes the exact pass.
 
 Cost: one repeated word, or two words in any order, is polynomial (about
-``n * (s1 + 1) * (s2 + 1)`` states, ``s`` = how many more times a word occurs on
-one side than on the other); real sentence pairs take well under a
-millisecond (WMT21 ru-en, 11,000 pairs: median 0.25 ms).  In general the
-state space grows with the product of those surpluses over the word classes
-that share a block, so a long pair built from several heavily repeated words
-with large surpluses on both sides can be out of reach.
+``n * (s1 + 1) * (s2 + 1)`` states, ``s`` = how many more times a word occurs on one
+side than on the other); real pairs take well under a millisecond (WMT21 ru-en: median
+0.25 ms).  The state space grows with the product of those surpluses over the word
+classes sharing a block, so long pairs of several heavily repeated words can be out of
+reach.
 
-Safety valve: one call of :func:`stagewise_choice` may explore at most
-``max_nodes`` search states (default :data:`DEFAULT_MAX_NODES`), counted over
-**all** its stages and blocks together: branch-and-bound nodes plus the states
-the dynamic programmes expand (the beam pass included).  When the next step
-would pass it, the call raises :class:`StagewiseSearchError`, so a pair made of
-many independent hard blocks costs no more than one hard block.  A layer of a
-programme never holds more states than the call has expanded, so the same
-budget bounds the memory: a state costs about 0.1 KB in a 60-word block and
-1.5 KB in a 500-word one (masks and the tie-break are integers that grow with
-the block), so the default budget means 3-10 s and at most about 0.75 GB on
-the hardest pairs measured (2-core VM).  The crossings with earlier stages'
-mappings are counted for the stage's candidates only (no ``n_hyp x n_ref``
-table, which took 200 MB at 5,000 x 5,000 words).  The search never returns an
-answer it has not proved optimal; ``max_nodes=None`` removes the limit.
+Safety valve (``docs/limits.md``): one :func:`stagewise_choice` call may explore at most
+``max_nodes`` states, branch-and-bound nodes and programme states (beam pass included)
+over all its stages and blocks together, else :class:`StagewiseSearchError`.  A layer
+never holds more states than the call has expanded, so the budget bounds the memory
+too (the default: 3-10 s and at most about 0.75 GB on the hardest pairs measured).
+The search never returns an answer it has not proved optimal.
 """
 
 from __future__ import annotations
@@ -108,15 +96,13 @@ def _fixed_crossings(
         answers[(x, y)] = below(y)
     before_ref = sorted(fj for _, fj in fixed)
     before_hyp = sorted(fi for fi, _ in fixed)
-    out = {}
-    for i, j in pairs:
-        out[(i, j)] = (
-            bisect_left(before_ref, j)
-            - answers[(i + 1, j)]
-            + bisect_left(before_hyp, i)
-            - answers[(i, j + 1)]
-        )
-    return out
+    return {
+        (i, j): bisect_left(before_ref, j)
+        - answers[(i + 1, j)]
+        + bisect_left(before_hyp, i)
+        - answers[(i, j + 1)]
+        for i, j in pairs
+    }
 
 
 def solve_stage(
@@ -154,14 +140,11 @@ def solve_stage(
             x = parent[x]
         return x
 
-    for side in (0, 1):
-        spans = []
-        for c, (hm, rl) in enumerate(comps):
-            if side == 0:
-                spans.append(((hm & -hm).bit_length() - 1, hm.bit_length() - 1, c))
-            else:
-                spans.append((min(rl), max(rl), c))
-        spans.sort()
+    hyp_spans = [
+        ((hm & -hm).bit_length() - 1, hm.bit_length() - 1, c) for c, (hm, _) in enumerate(comps)
+    ]
+    ref_spans = [(min(rl), max(rl), c) for c, (_, rl) in enumerate(comps)]
+    for spans in (sorted(hyp_spans), sorted(ref_spans)):
         reach, head = -1, -1
         for lo, hi, c in spans:
             if head >= 0 and lo <= reach:
@@ -182,15 +165,8 @@ def solve_stage(
 def _max_matching(
     order: Sequence[int], cm: dict[int, int]
 ) -> tuple[dict[int, int], dict[int, int]]:
-    """A maximum bipartite matching (greedy start, then augmenting paths, bit masks).
-
-    Args:
-        order: the right-side nodes ``b``.
-        cm: ``b`` -> mask of its left-side neighbours ``a``.
-
-    Returns:
-        ``(a -> b, b -> a)``.
-    """
+    """A maximum bipartite matching ``(a -> b, b -> a)`` of the right-side nodes ``order``
+    (``cm``: ``b`` -> mask of its neighbours ``a``): greedy start, then augmenting paths."""
     match_a: dict[int, int] = {}
     match_b: dict[int, int] = {}
     taken = 0
@@ -310,17 +286,8 @@ def _solve_block(
     budget: Budget,
     where: str,
 ) -> list[tuple[int, int]]:
-    """Solve one block: a short branch and bound, then the dynamic programme.
-
-    Both draw on the call's shared ``budget`` (see the module docstring).
-
-    The branch and bound (reference sweep, children in tie-break order) settles
-    the common cases in about one node per reference word: when its first
-    leaf's cost meets the lower bound, that leaf is the answer.  Otherwise the
-    dynamic programme takes over, in the orientation (sweeping the reference or
-    the hypothesis) whose other side has fewer twin classes that some maximum
-    matching leaves partly unused: those are what its state must remember.
-    """
+    """Solve one block: a short branch and bound, then the dynamic programme in the
+    orientation the module docstring says, both drawing on the call's ``budget``."""
     refs = sorted(j for _, rl in comps for j in rl)
     match_h, match_r = _max_matching(refs, cm)
     ess_h = _essential_left(refs, cm, match_h, match_r)

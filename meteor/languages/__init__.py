@@ -1,15 +1,11 @@
 """Languages as pluggable resource bundles, behind one declared interface.
 
-A language supplies what the stages need — function words, stemmers, lemmas,
-synonym sets, a paraphrase table, word vectors — through :class:`Language`
-(:mod:`meteor.languages.base`), and declares which of them it has; no stage, aligner
-or scorer knows which language it runs on.  Languages load lazily, once per
-process, from installed pip packages (no download at run time).
-
-The registry: a built-in language is one :class:`LanguageInfo` line in
-:data:`_LANGUAGES` (its object is imported on first use); a language built
-elsewhere (a plug-in, a test's toy language) is one call, ``register(MY_LANGUAGE)``.
-``docs/architecture.md`` ("How to add a language") walks through both.
+A language supplies what the stages need through :class:`Language`
+(:mod:`meteor.languages.base`) and declares what it has; no stage, aligner or scorer
+knows which language it runs on.  Languages load lazily, once per process, from
+installed pip packages.  A built-in language is one :class:`LanguageInfo` line in
+:data:`_LANGUAGES` (imported on first use); another is one call, ``register(MY_LANGUAGE)``
+(``docs/architecture.md``, "How to add a language").
 """
 
 from __future__ import annotations
@@ -124,9 +120,7 @@ def canonical_code(code: str) -> str:
 
 
 def get_language(code: str) -> Language:
-    """Return the (process-wide, lazily loaded) resources of a language.
-
-    ``code`` may be one of Meteor 1.5's names (``cz``, ``german``).
+    """The (process-wide, lazily loaded) language ``code`` (or a Meteor 1.5 name: ``cz``).
 
     Raises:
         ValueError: for an unknown language code.
@@ -152,10 +146,9 @@ def register(
 ) -> LanguageInfo:
     """Add a language object to the registry: one call plugs a language in.
 
-    After it, ``Params(lang=language.code)``, :func:`get_language`, :func:`available`,
-    ``meteor.score(..., params=Params(lang=...))`` and the CLI's ``--lang`` know the
-    language; presets are separate (:func:`meteor.presets.register`).  Registering the
-    same object again is a no-op.
+    After it, ``Params(lang=language.code)``, :func:`get_language` and the CLI's ``--lang``
+    know the language (presets: :func:`meteor.presets.register`).  Registering the same
+    object again is a no-op.
 
     Args:
         language: the :class:`Language` (checked with :func:`~meteor.languages.base.check_language`).

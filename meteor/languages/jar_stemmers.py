@@ -17,6 +17,7 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,8 @@ SNOWBALL_HINT = "pip install snowballstemmer==2.2.0"
 STEM_CACHE_SIZE = 1 << 18
 
 
-#
 # Each adapter runs a snowballstemmer 2.2.0 class and undoes, around it, the rules
-# Snowball changed after the version bundled in the jar.  The checks behind each one
-# (jar stems vs ours, word by word) are in docs/languages.md.
+# Snowball changed after the jar's version (the checks: docs/languages.md).
 
 
 def _plain(cls: Any) -> Callable[[str], str]:
@@ -195,7 +194,7 @@ def _finnish(cls: Any) -> Callable[[str], str]:
     return _plain(OldFinnish)
 
 
-#: Snowball algorithm → (snowballstemmer module, class, adapter).
+#: Snowball algorithm → its adapter (the others run the plain class).
 _ADAPTERS: dict[str, Callable[[Any], Callable[[str], str]]] = {
     "german": _german,
     "hungarian": _hungarian,
@@ -216,9 +215,8 @@ def _lookup_table(member: str) -> Callable[[str], str]:
     (a later line with the same hash wins, and a word whose hash collides with a
     listed one gets that word's stem); a word not in the table is its own stem.
 
-    The table (Arabic: 590,000 lines, 17.5 MB) took a second to parse at every start;
-    its hashes, sorted, and stems are kept in the cache folder (:class:`StemTable`) and
-    looked up there by binary search, nothing decoded ahead.
+    The table (Arabic: 590,000 lines, a second to parse) is kept in the cache folder as
+    a :class:`StemTable`.
     """
     import zipfile
 
@@ -260,10 +258,7 @@ class StemTable:
         last = dict(rows)
         hashes = array("i", sorted(last))
         encoded = [last[h].encode("utf-8") for h in hashes]
-        offsets = array("i", [0])
-        for e in encoded:
-            offsets.append(offsets[-1] + len(e))
-        return cls(hashes, offsets, b"".join(encoded))
+        return cls(hashes, array("i", accumulate(map(len, encoded), initial=0)), b"".join(encoded))
 
     def to_bytes(self, key: Any) -> bytes:
         return cache_sections(key, [self._hashes.tobytes(), self._offsets.tobytes(), self._blob])

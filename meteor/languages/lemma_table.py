@@ -2,15 +2,10 @@
 
 Meteor 1.5's ``SynonymDictionary`` keeps, per lemma, the union of its synset offsets over
 the four parts of speech (``meteor-1.5.md`` section 6).  As a ``dict`` of ``frozenset``
-objects (147,306 lemmas, 206,941 offsets) every look-up in a forked worker raises the
-reference count of a shared set, and the kernel copies its page: 16 MB per worker for
-the 12,000 word types of 8,500 WMT segments (``bench/bench_meteor15.py``; issue 17 asks
-≤ 50 MB per extra worker).  Here the same table is five buffers (``array.array`` and one
-``bytes``): reading them makes new, private objects and writes nothing shared.
-
-A look-up hashes the word's UTF-8 bytes (``zlib.crc32``), finds the hash by bisection in
-the sorted hashes (each kept with its row) and compares the bytes of the lemmas with that
-hash; a row's offsets are a slice of one array.
+every look-up in a forked worker touches a shared object's reference count and the
+kernel copies its page (16 MB per worker on 8,500 WMT segments); here the table is six
+buffers, read into new, private objects.  A look-up finds the word's ``zlib.crc32`` by
+bisection in the sorted hashes and compares the lemmas' bytes.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """The navec word vectors: Russian's embeddings, a language resource.
 
-The **navec news model** ``navec_news_v1_1B_250K_300d_100q.tar`` (250K words, 300
-dimensions, product quantised to 100 sub-vectors) that the ``natasha==1.6.0`` wheel
-carries in ``natasha/data/emb/``, loaded with ``navec==0.10.0`` (``Navec.load``) from
-the installed package.  Nothing is downloaded; ``natasha`` itself is located with
-:func:`importlib.util.find_spec` and **never imported** (``dependencies.md``,
-"Russian word embeddings and tokenization").  :mod:`meteor.languages.russian` offers
-it as :meth:`~meteor.languages.Language.embeddings`; the embedding stage
-(:mod:`meteor.stages.embedding`) reads it through the language.
-
-Importing this module is cheap (no numpy, no navec): the model loads on first use.
+The **navec news model** (:data:`NAVEC_MODEL_FILE`: 250K words, 300 dimensions, product
+quantised to 100 sub-vectors) that the ``natasha==1.6.0`` wheel carries, loaded with
+``navec==0.10.0`` (``Navec.load``); ``natasha`` is located, **never imported**
+(``dependencies.md``, "Russian word embeddings and tokenization").  Russian offers it as
+:meth:`~meteor.languages.Language.embeddings` to :mod:`meteor.stages.embedding`.
+Importing this module is cheap: the model loads on first use.
 """
 
 from __future__ import annotations
@@ -54,10 +50,7 @@ _SPECIAL = ("<unk>", "<pad>")
 
 
 def navec_model_path() -> Path | None:
-    """``natasha/data/emb/navec_news_v1_1B_250K_300d_100q.tar`` if natasha is installed.
-
-    Found with :func:`importlib.util.find_spec` (``natasha`` is not imported).
-    """
+    """``natasha/data/emb/<NAVEC_MODEL_FILE>`` if natasha is installed (not imported)."""
     base = package_dir("natasha")
     if base is None:
         return None
@@ -74,9 +67,8 @@ def navec_available() -> bool:
 class NavecEmbeddings:
     """A navec model, loaded once on first use (thread-safe), with cosine look-ups.
 
-    Vectors are rebuilt from navec's product-quantisation codes
-    (``PQ.__getitem__``: ``codes[q, indexes[id, q]]`` for each of the 100
-    sub-spaces) and normalised in float64, one vocabulary id at a time, cached.
+    Vectors are navec's product-quantised ones (``PQ.__getitem__``), normalised in
+    float64, one vocabulary id at a time, cached.
 
     Args:
         path: a navec ``.tar`` model; by default the news model inside the
@@ -194,9 +186,7 @@ class NavecEmbeddings:
 
     def cosines(self, hyp_ids: Sequence[int], ref_ids: Sequence[int]) -> list[list[float]]:
         """``cos[i][j]`` between two lists of vocabulary ids, rounded as the stage uses them."""
-        if not hyp_ids or not ref_ids:
-            return [[] for _ in hyp_ids]
-        return [[float(x) for x in row] for row in self.cosine_matrix(hyp_ids, ref_ids)]
+        return self.cosine_matrix(hyp_ids, ref_ids).tolist()
 
     def cosine_matrix(
         self, hyp_ids: Sequence[int], ref_ids: Sequence[int]

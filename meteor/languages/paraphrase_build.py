@@ -1,11 +1,9 @@
 """Index builder of Meteor 1.5's paraphrase table (the reader is :mod:`meteor.languages.paraphrase`).
 
-This file is also run on its own, as a script, in a child process
-(:func:`meteor.languages.paraphrase_index.build_in_child`): it imports numpy and the
-standard library only, never the :mod:`meteor` package, so that the child starts quickly and the ~0.7 GB of
-Python strings a build holds for a moment go back to the system when it exits.
-:mod:`meteor.languages.paraphrase` imports the format constants and the phrase
-hash from here.
+Also run as a script in a child process
+(:func:`meteor.languages.paraphrase_index.build_in_child`), so it imports numpy and the
+standard library only, never :mod:`meteor`: the child starts quickly and the ~0.7 GB
+of strings a build holds go back to the system when it exits.
 
 Reading the table
 -----------------
@@ -26,7 +24,7 @@ memory-mapped afterwards::
     magic b"MTPPIDX\\0" | u32 header length | header JSON | zero pad to 64
     | arrays (each 64-byte aligned) | sha256 of everything before it (32 bytes)
 
-The header names the format version, the source table's size and mtime and each
+The header names the format version, the source table (size, mtime, SHA-256) and each
 array's dtype, shape and offset.  Arrays (``P`` distinct phrases over both
 sides, ``PA`` of them occurring as an A phrase and numbered first, ``R``
 records, ``W`` the longest phrase):
@@ -46,9 +44,8 @@ records, ``W`` the longest phrase):
   their top ``bits`` bits start (``2**bits >= P``), so a lookup reads one short
   run of ``hash_keys`` instead of binary-searching 21 MB.
 
-The file is written to a temporary name beside its destination (with the
-builder's pid in it, so a build killed with SIGKILL leaves a file the next build
-knows to be dead) and moved into place with :func:`os.replace`.
+The file is written to a temporary name (with the builder's pid) beside its
+destination, then moved into place with :func:`os.replace`.
 """
 
 from __future__ import annotations
@@ -120,9 +117,8 @@ def hash_columns(ids: npt.NDArray[np.int64], seed: int) -> tuple[_U64, npt.NDArr
     """Rolling hashes of every window of ``ids``: ``(n, W)`` keys and validity.
 
     ``ids`` is ``(n, W)`` word ids (``-1`` = unknown or beyond the end): row ``r``
-    column ``c`` hashes the words ``r .. r + c`` and is valid when all are known.
-    The same function hashes the table's phrases at build time, so a key found in
-    ``hash_keys`` names the phrase with those words (after the word check).
+    column ``c`` hashes the words ``r .. r + c`` and is valid when all are known
+    (:func:`_hash_phrases` gives the table's phrases the same keys).
     """
     n, width = ids.shape
     keys = np.empty((n, width), dtype=np.uint64)
@@ -171,12 +167,8 @@ def build_index(
     progress: Progress | None = None,
     lang: str = "",
 ) -> dict[str, Any]:
-    """Build the index of the gzip table ``source`` into ``dest``.
+    """Build the index of the gzip table ``source`` into ``dest`` (module docstring).
 
-    Follows ``ParaphraseTransducer``'s reader (``ParaphraseTransducer.java:95-128``):
-    3-line records, probability ignored, records of one A phrase kept in file
-    order.  The file is written to a temporary name beside ``dest`` and moved
-    into place with :func:`os.replace`, so readers never see a partial file.
     Four steps: read the records (:func:`_read_records`), spell every phrase in
     word ids (:func:`_tokenise`), group the records by A phrase
     (:func:`_group_records`), hash the phrases (:func:`_hash_index`).
@@ -249,9 +241,9 @@ def _read_records(
     """Step 1: the table's records as phrase ids (``ParaphraseTransducer.java:108-127``).
 
     Returns:
-        Every distinct phrase (canonical spelling) in order of first appearance,
-        the A and the B phrase id of each kept record in file order, and the
-        number of records skipped for an empty B phrase.
+        Every distinct phrase (canonical spelling) in order of first appearance, the A
+        and B phrase ids of each kept record in file order, the records skipped for an
+        empty B.
 
     Raises:
         ValueError: lines are left after the last complete 3-line record.
@@ -292,9 +284,9 @@ def _read_records(
 def _canonical_records(a_side: list[str], b_side: list[str]) -> tuple[list[str], list[str], int]:
     """Records of a batch that is not plain single-spaced text, tokenised as Java does.
 
-    Empty A: Java adds an emit to the trie root, which ``getPaths`` never reads.
-    Empty B: Java would propose zero-length matches.  Both are dropped; the
-    third value counts the records dropped for an empty B (with a non-empty A).
+    Records with an empty A (Java's trie root emit, never read by ``getPaths``) or an
+    empty B (zero-length matches in Java) are dropped; the third value counts the
+    latter (with a non-empty A).
     """
     a_side = [_canonical(x) for x in a_side]
     b_side = [_canonical(x) for x in b_side]
@@ -351,11 +343,9 @@ def _group_records(
 ]:
     """Step 3: renumber the phrases, A phrases first, and group the records by A phrase.
 
-    A phrases are numbered in the order they first appear as A (so a table
-    sorted by A, like the English one, needs no reordering of its records),
-    then come the phrases that only occur as B.  The records of one A phrase
-    keep their file order, the order in which ``State.addPath`` appends them to
-    the trie node's emit list.
+    A phrases are numbered in order of first appearance (a table sorted by A, like the
+    English one, needs no reordering), then the B-only phrases.  An A phrase's records
+    keep their file order, ``State.addPath``'s emit order.
 
     Returns:
         ``tokens`` and ``lengths`` in the new order, ``rec_off``, ``rec_b`` (see
@@ -394,10 +384,9 @@ def _hash_index(
     """Step 4: a seed that gives every phrase a distinct key, the sorted keys and their buckets.
 
     Returns:
-        ``(seed, hash_order, hash_keys, bits, bucket_counts)``: ``hash_keys`` is
-        the sorted keys, ``hash_order`` the phrase of each, and ``bucket_counts``
-        the number of keys under each value of their top ``bits`` bits
-        (``2**bits >= P`` buckets, so about one key each).
+        ``(seed, hash_order, hash_keys, bits, bucket_counts)``: the sorted keys, the
+        phrase of each, and the number of keys under each value of their top ``bits``
+        bits (``2**bits >= P``).
     """
     n_p = tokens.shape[0]
     seed = _FIRST_SEED
@@ -422,10 +411,8 @@ def _java_lines(
     """Batches of decoded lines split like ``BufferedReader.readLine``.
 
     Lines end at ``\\n``, ``\\r`` or ``\\r\\n``; a last line without an end still
-    counts.  Invalid UTF-8 becomes U+FFFD (``InputStreamReader``'s default).
-    Each batch comes with a flag: ``True`` when every line in it is non-empty
-    and its words are separated by single spaces, so that ``StringTokenizer``
-    would split it exactly like ``str.split(" ")``.
+    counts; invalid UTF-8 becomes U+FFFD (``InputStreamReader``'s default).  Each batch
+    comes with :func:`_clean`'s flag (``StringTokenizer`` splits it as ``str.split(" ")``).
     """
     with gzip.GzipFile(fileobj=raw) as gz:
         rest = b""  # an unfinished line, possibly followed by a held-back "\r"
@@ -452,17 +439,9 @@ def _java_lines(
 
 def _clean(body: bytes) -> bool:
     """Whether the lines of ``body`` are all non-empty words joined by single spaces."""
-    return not (
-        not body
-        or b"\n\n" in body
-        or b"  " in body
-        or b" \n" in body
-        or b"\n " in body
-        or b"\t" in body
-        or b"\f" in body
-        or body[:1] in (b" ", b"\n")
-        or body[-1:] in (b" ", b"\n")
-    )
+    if not body or body[:1] in b" \n" or body[-1:] in b" \n":
+        return False
+    return not any(bad in body for bad in (b"\n\n", b"  ", b" \n", b"\n ", b"\t", b"\f"))
 
 
 def _canonical(phrase: str) -> str:
@@ -497,8 +476,7 @@ def _write_index(
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(dest)
-    # The builder's pid in the name: a build killed with SIGKILL (which no handler
-    # sees) leaves a file the next build, or the parent, knows to be dead.
+    # The builder's pid in the name: a file left by a SIGKILL is known to be dead.
     fd, tmp = tempfile.mkstemp(prefix=f"{dest.name}.{os.getpid()}.", suffix=".tmp", dir=dest.parent)
     try:
         with os.fdopen(fd, "wb") as f:

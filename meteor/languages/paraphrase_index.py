@@ -1,17 +1,12 @@
 """The paraphrase index file in the cache folder: where it lives, its check, its build.
 
-:func:`index_path` names the file; :func:`read_index` verifies it end to end and
-maps it; :func:`same_table` says whether a table of another time has the bytes the
-index was built from; :func:`open_or_build` opens it or builds it (under
-:func:`meteor.resources.file_lock`, in a child process: :func:`build_in_child`, which runs
-:mod:`meteor.languages.paraphrase_build` as a script).  The reader of the mapped
-arrays is :class:`meteor.languages.paraphrase.ParaphraseTable`.
-
-The 272 MB table text becomes one 106 MB file in :func:`meteor.resources.cache_dir`
-(``paraphrase-<lang>.v<N>.idx``), built once by :mod:`meteor.languages.paraphrase_build`
-(in a child process; the layout of the file is described there) and
-memory-mapped afterwards.  A missing, truncated, corrupted, stale (other source
-size/mtime) or older-format file fails the checks in :func:`read_index` and is rebuilt.
+:func:`index_path` names the file (``paraphrase-<lang>.v<N>.idx`` in
+:func:`meteor.resources.cache_dir`); :func:`read_index` verifies it end to end and maps
+it (a missing, truncated, corrupted, stale or older-format file is rebuilt);
+:func:`same_table` says whether a table of another time has the bytes the index was
+built from; :func:`open_or_build` opens or builds it (in a child process running
+:mod:`meteor.languages.paraphrase_build`, which describes the layout).  The reader is
+:class:`meteor.languages.paraphrase.ParaphraseTable`.
 """
 
 from __future__ import annotations
@@ -68,16 +63,8 @@ class StaleIndexError(InvalidIndexError):
 
 
 def index_path(lang: str = "en", cache: Path | None = None) -> Path:
-    """Where the index for ``lang`` lives.
-
-    Args:
-        lang: language code of the table (``data/paraphrase-<lang>.gz``).
-        cache: a directory to hold the index, or the index file itself;
-            default :func:`meteor.resources.cache_dir`.
-
-    Returns:
-        The index file path (it may not exist yet).
-    """
+    """Where the index for ``lang`` lives (maybe not yet); ``cache``: a directory for it
+    or the index file itself (default :func:`meteor.resources.cache_dir`)."""
     name = f"paraphrase-{lang}.v{FORMAT_VERSION}.idx"
     if cache is None:
         from meteor import resources
@@ -97,11 +84,10 @@ def same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
     """For :meth:`ParaphraseTable.open`: whether ``source`` has the bytes the index was
     built from (the SHA-256 in its header), though its time differs.
 
-    Each Python environment installs its own copy of pycocoevalcap's table, with its own
-    modification time; compared by time alone, two environments sharing the cache folder
-    would rebuild the shared index in turn (30-60 s each).  The digest costs 0.14 s; each
-    ``(size, time)`` found to hold the same bytes is remembered beside the index
-    (``<index>.sources.json``), so an environment pays it once.
+    Each Python environment has its own copy of pycocoevalcap's table with its own
+    modification time; by time alone, environments sharing the cache folder would
+    rebuild the index in turn.  Each ``(size, time)`` found to hold the same bytes is
+    remembered beside the index (``<index>.sources.json``): the 0.14 s digest is paid once.
     """
 
     def same(src: dict[str, Any]) -> bool:
@@ -156,12 +142,9 @@ def open_or_build(
     built first if absent or invalid (:meth:`ParaphraseTable.load
     <meteor.languages.paraphrase.ParaphraseTable.load>` documents the arguments and errors).
 
-    A process that finds no usable index builds it holding a lock file beside it
-    (``<index>.lock``, :func:`fcntl.flock`), so a second process starting at the same
-    time waits for that build and opens its index instead of building its own.  When
-    the cache folder's device is full, the index is built in a temporary folder
-    instead, with one :class:`meteor.resources.CacheWarning`
-    (:func:`meteor.resources.cache_full`).
+    The build holds a lock file beside the index (``<index>.lock``), so a second process
+    waits for it and opens its index.  When the cache folder's device is full, the index
+    is built in a temporary folder (:func:`meteor.resources.cache_full`).
     """
     from meteor import resources
 
@@ -198,9 +181,8 @@ def open_or_build(
 def read_index(path: Path) -> tuple[dict[str, Any], Any]:
     """Verify an index file end to end and map it.
 
-    The sha256 trailer is checked with plain reads (so the page cache, not the
-    process, holds the pages) before the file is mapped; any mismatch in magic,
-    lengths, version, digest or array bounds raises :class:`InvalidIndexError`.
+    The sha256 trailer is checked with plain reads before the file is mapped; any
+    mismatch in magic, lengths, version, digest or array bounds is an :class:`InvalidIndexError`.
     """
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
@@ -248,10 +230,9 @@ def read_index(path: Path) -> tuple[dict[str, Any], Any]:
 def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | None) -> None:
     """Build the index in a child Python process, relaying its progress.
 
-    The build holds every distinct phrase as a Python string for a moment
-    (about 0.7 GB for English), and CPython keeps much of such memory after
-    it is freed.  A child process returns it all, so a process that only scores
-    stays small.  When no child can be started, the build runs here.
+    The build holds every distinct phrase as a string for a moment (about 0.7 GB for
+    English), memory CPython keeps after freeing it; a child returns it all.  When no
+    child can be started, the build runs here.
 
     Raises:
         OSError: ``ENOSPC`` when ``dest``'s device is full (the child's error, raised here).
@@ -265,16 +246,8 @@ def build_in_child(source: Path, dest: Path, lang: str, progress: Progress | Non
     # Run this file, not the package: the child needs numpy and nothing else.
     code = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
     safe = ["-P"] if sys.version_info >= (3, 11) else []  # no cwd on sys.path
-    cmd = [
-        exe,
-        *safe,
-        "-c",
-        code,
-        str(Path(paraphrase_build.__file__).resolve()),
-        "build",
-        "--lang",
-        lang,
-    ]
+    script = str(Path(paraphrase_build.__file__).resolve())
+    cmd = [exe, *safe, "-c", code, script, "build", "--lang", lang]
     cmd += ["--source", str(source), "--dest", str(dest)]
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as err:
         try:

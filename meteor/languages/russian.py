@@ -2,39 +2,27 @@
 
 What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 5, 6 and 15):
 
-* **Function words**: ``token.lower()`` in the jar's ``function/russian.words``
-  (62 entries, punctuation included), read from the Meteor jar inside
-  ``pycocoevalcap`` as a zip (:func:`meteor.resources.jar_lines`).
-* **Stems**: the old (≈2010) Snowball ``russianStemmer`` of the jar.  PyStemmer's
-  ``russian`` (2.2.0.3, pinned; 3.1.0 gave the same stem for each of 2.57 million
-  words, 628,000 of them Russian forms) gives the same stems once ``ё``/``Ё`` are swapped for private-use
-  placeholders before stemming and back after: the current algorithm folds
-  ``ё``→``е``, the jar's does not (``dependencies.md`` section 5; 0 disagreements on
-  18,225 same-stem pairs, 445 without the swap).  Case-sensitive, like the jar.
+* **Function words**: ``token.lower()`` in a list of the Meteor jar inside
+  ``pycocoevalcap`` (:data:`FunctionWordList`; :func:`meteor.resources.jar_lines`).
+* **Stems**: the jar's old (≈2010) Snowball ``russianStemmer``: PyStemmer's ``russian``
+  (2.2.0.3, pinned) with ``ё``/``Ё`` swapped for private-use placeholders around it
+  (the current algorithm folds ``ё``→``е``, the jar's does not; ``dependencies.md``
+  section 5: 0 disagreements on 18,225 same-stem pairs).  Case-sensitive, like the jar.
 
 What goes beyond Meteor 1.5 (keep it out of a "Meteor 1.5" preset):
 
-* **Lemmas**: the *set* of pymorphy3 normal forms over all parses
-  (``set(morph.normal_forms(w))``), because the first parse can be wrong
-  (``спали`` → ``спасть``; ``dependencies.md`` section 3).
-* **Synonyms**: Meteor 1.5 has no Russian synonym module.  The default thesaurus is
-  ``wiki-ru-wordnet`` 1.0.3 (Russian Wiktionary, CC BY-SA), read **read-only**
-  from its SQLite file; ``WikiWordnet()`` is never instantiated because it writes to
-  the database inside site-packages (``dependencies.md`` section 4).  Words are
-  looked up by their pymorphy3 lemmas, with ``ё``→``е`` folded on both sides.
-  Any :class:`Thesaurus` can replace it, e.g. :class:`RuWordNetDb` for a RuWordNet
-  SQLite file the user downloaded (:mod:`meteor.languages.russian_thesaurus`).
-* **Paraphrases**: Meteor 1.5's ``paraphrase-ru.gz`` is not distributed, so
-  :meth:`Russian.paraphrases` raises :class:`~meteor.languages.ResourceError`.
-* **Word embeddings** (issue #8): the navec news model shipped inside the
-  ``natasha==1.6.0`` wheel, loaded with ``navec==0.10.0``
-  (:mod:`meteor.languages.navec`, read by :mod:`meteor.stages.embedding`).  ``embedding`` is in :attr:`Russian.modules` only when
-  both are installed; :meth:`Russian.vector` and :meth:`Russian.nearest` look words
-  up by surface form, then by lemma (``dependencies.md``, "Russian word embeddings
-  and tokenization").
+* **Lemmas**: the *set* of pymorphy3 normal forms over all parses, because the first
+  parse can be wrong (``спали`` → ``спасть``; ``dependencies.md`` section 3).
+* **Synonyms**: a :class:`Thesaurus` (:mod:`meteor.languages.russian_thesaurus`;
+  ``wiki-ru-wordnet`` by default) looked up by the word's pymorphy3 lemmas, ``ё``→``е``
+  folded on both sides.
+* **Word embeddings**: the navec news model of the natasha wheel
+  (:mod:`meteor.languages.navec`); ``embedding`` is in :attr:`Russian.modules` only
+  when both are installed.
+* No paraphrases: ``paraphrase-ru.gz`` is not distributed.
 
-Importing this module is cheap: pymorphy3, PyStemmer, the jar and the thesaurus
-load on first use, once per process, behind locks (:func:`preload` loads them all).
+Importing this module is cheap: resources load on first use, once per process, behind
+locks (:func:`preload` loads them all).
 """
 
 from __future__ import annotations
@@ -49,18 +37,10 @@ from meteor.errors import ResourceError
 from meteor.languages import navec as _embeddings  # navec loader (imports nothing heavy)
 from meteor.languages.base import DEFAULT_TOKENIZERS, Language, ParaphraseSource
 from meteor.languages.russian_thesaurus import (
-    RuWordNetDb as RuWordNetDb,
-)
-from meteor.languages.russian_thesaurus import (
-    SqliteThesaurus as SqliteThesaurus,
-)
-from meteor.languages.russian_thesaurus import (
-    Thesaurus as Thesaurus,
-)
-from meteor.languages.russian_thesaurus import (
-    WikiRuWordnet as WikiRuWordnet,
-)
-from meteor.languages.russian_thesaurus import (
+    RuWordNetDb,
+    SqliteThesaurus,
+    Thesaurus,
+    WikiRuWordnet,
     thesaurus_key,
 )
 from meteor.languages.snowball import METEOR_FUNCTION_WORDS_MEMBER, jar_function_words
@@ -244,24 +224,21 @@ class _SynonymLookup:
 class Russian(Language):
     """Russian resources behind the :class:`~meteor.languages.Language` interface.
 
-    Capabilities: exact, stem, lemma and synonym stages, plus embedding when navec
-    and the natasha model are installed (:attr:`modules`); three function-word lists;
-    Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer; no paraphrase table.
+    Capabilities: exact, stem, lemma, synonym (and embedding: module docstring); three
+    function-word lists; Meteor 1.5's ``-norm`` and the ``razdel`` tokenizer.
 
     Args:
-        function_words: ``"meteor"`` (default) is the list the jar weighs ``-l ru`` with,
-            its English ``function/english.words`` (``meteor-1.5.md`` s. 5), needed for
-            Meteor 1.5 parity; ``"meteor-lang"`` is the jar's 62-entry Russian file (what
-            ``-s function/russian.words`` gives); ``"project"`` is the project's
-            grammatical list (``data/russian_function_words.txt``).
+        function_words: the list of :data:`FunctionWordList` (``"meteor"``, the default,
+            for Meteor 1.5 parity).
         thesaurus: the synonym source; :class:`WikiRuWordnet` by default.
         fold_yo_lemmas: return lemmas with ``ё`` folded to ``е`` (pymorphy3 writes
             ``ёж`` for both ``еж`` and ``ёж``; folding helps only when lemmas are
             compared with ``ё``-less text).
 
-    Variants made with :meth:`with_function_words` or :meth:`with_thesaurus` share the
-    loaded stemmer, analyser, word lists and (where unchanged) the thesaurus and its
-    caches.
+    Variants (:meth:`with_function_words`, :meth:`with_thesaurus`) share every loaded
+    resource (the thesaurus and its caches where unchanged).  A method whose resource
+    (the jar's lists, PyStemmer, pymorphy3, the thesaurus, navec) is not installed raises
+    :class:`~meteor.languages.ResourceError` saying what to install.
     """
 
     code: str = "ru"
@@ -327,11 +304,7 @@ class Russian(Language):
 
     # -- function words ---------------------------------------------------------
     def is_function_word(self, word: str) -> bool:
-        """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``).
-
-        Raises:
-            ResourceError: for the jar's lists when pycocoevalcap is missing.
-        """
+        """``word.lower()`` in the selected list (Meteor 1.5 lowercases even without ``-norm``)."""
         return word.lower() in _MORPHOLOGY.word_list(self.function_word_list)
 
     def is_meteor_function_word(self, word: str) -> bool:
@@ -356,14 +329,11 @@ class Russian(Language):
 
     # -- stems ------------------------------------------------------------------
     def stem(self, word: str, stemmer: str | None = None) -> str:
-        """The jar's Snowball Russian stem: PyStemmer's (2.2.0.3) with ``ё`` protected.
-
-        Case-sensitive, like the jar (``Лиса`` → ``Лис``, ``ЛИСА`` unchanged).
-        ``dependencies.md`` section 5, ``meteor-1.5.md`` section 6.
+        """The jar's Snowball Russian stem (module docstring): case-sensitive, like the jar
+        (``Лиса`` → ``Лис``, ``ЛИСА`` unchanged).
 
         Raises:
             ValueError: for a stemmer name other than ``"snowball"``.
-            ResourceError: when PyStemmer is not installed.
         """
         if stemmer is not None and stemmer not in self.stemmers:
             raise ValueError(
@@ -375,13 +345,8 @@ class Russian(Language):
 
     # -- lemmas -----------------------------------------------------------------
     def lemmas(self, word: str) -> frozenset[str]:
-        """All pymorphy3 normal forms of ``word`` over every parse (lowercase).
-
-        Empty for an empty or blank string.  ``dependencies.md`` section 3.
-
-        Raises:
-            ResourceError: when pymorphy3 or its dictionaries are not installed.
-        """
+        """All pymorphy3 normal forms of ``word`` over every parse (lowercase; none for a
+        blank string)."""
         forms = _MORPHOLOGY.normal_forms(word)
         if self.fold_yo_lemmas:
             return frozenset(fold_yo(f) for f in forms)
@@ -389,13 +354,8 @@ class Russian(Language):
 
     # -- synonyms ---------------------------------------------------------------
     def synsets(self, word: str) -> frozenset[int]:
-        """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides).
-
-        Beyond Meteor 1.5, which has no Russian synonyms.  ``dependencies.md`` section 4.
-
-        Raises:
-            ResourceError: when pymorphy3 or the thesaurus data is missing.
-        """
+        """Union of the thesaurus synsets of ``word``'s lemmas (``ё`` folded both sides;
+        beyond Meteor 1.5, ``dependencies.md`` section 4)."""
         if not word:
             return frozenset()
         return self._synonyms.synsets(word)
@@ -414,11 +374,7 @@ class Russian(Language):
 
     # -- word embeddings --------------------------------------------------------
     def embeddings(self) -> _embeddings.NavecEmbeddings:
-        """The navec news model (process-wide, loaded on first use).
-
-        Raises:
-            ResourceError: when navec or natasha is not installed (on first use).
-        """
+        """The navec news model (process-wide, loaded on first use)."""
         return _embeddings.news_embeddings()
 
     def embedding_eligible(self, word: str) -> bool:
@@ -434,11 +390,7 @@ class Russian(Language):
         return self.embeddings().lookup(word, self.lemmas)
 
     def vector(self, word: str) -> npt.NDArray[np.float32] | None:
-        """The navec vector of ``word`` (surface form, then lemma); ``None`` when OOV.
-
-        Raises:
-            ResourceError: when navec or natasha is not installed.
-        """
+        """The navec vector of ``word`` (surface form, then lemma); ``None`` when OOV."""
         hit = self._lookup(word)
         return None if hit is None else self.embeddings().vector(hit[0])
 
@@ -447,9 +399,6 @@ class Russian(Language):
 
         Out-of-vocabulary candidates are left out; an out-of-vocabulary ``word`` gives
         ``[]``.  Cosines are those the embedding stage compares with its threshold.
-
-        Raises:
-            ResourceError: when navec or natasha is not installed.
         """
         hit = self._lookup(word)
         if hit is None:
@@ -463,13 +412,8 @@ class Russian(Language):
 
     # -- paraphrases ------------------------------------------------------------
     def paraphrases(self) -> ParaphraseSource:
-        """Always raises: Meteor 1.5's Russian table is not distributed.
-
-        Raises:
-            ResourceError: ``paraphrase-ru.gz`` is in neither pycocoevalcap nor any
-                pip package; plain ``-l ru`` in the jar crashes for the same reason
-                (``meteor-1.5.md`` section 15).
-        """
+        """Always raises ResourceError: ``paraphrase-ru.gz`` is in no pip package (plain
+        ``-l ru`` in the jar crashes for the same reason, ``meteor-1.5.md`` section 15)."""
         raise ResourceError(
             "Meteor 1.5's Russian paraphrase table (paraphrase-ru.gz) is not distributed "
             "(pycocoevalcap ships only paraphrase-en.gz), so there is no Russian "

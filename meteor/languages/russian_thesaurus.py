@@ -73,20 +73,15 @@ class Thesaurus(Protocol):
 class SqliteThesaurus:
     """A thesaurus read once, read-only, from an SQLite file into two dicts.
 
-    ``query`` must return ``(synset_id, lemma)`` rows.  Integer identifiers are kept;
-    any other identifiers (RuWordNet's ``"126228-N"``) are numbered densely in the
-    order the query returns them, so give the query an ``ORDER BY``.  Lemmas are
-    indexed lowercased with ``ё`` folded; :meth:`members` returns them lowercased,
-    with ``ё`` kept.
+    Integer synset identifiers are kept; others (RuWordNet's ``"126228-N"``) are
+    numbered densely in query order (give the query an ``ORDER BY``).  Lemmas are
+    indexed lowercased with ``ё`` folded; :meth:`members` keeps ``ё``.
 
-    The file is opened with an SQLite ``mode=ro`` URI and closed after loading;
-    nothing is ever written to it.  Loading happens on first use, under a lock.  The
-    dicts read are kept in the cache folder (:func:`meteor.resources.cache_dir`,
-    ``thesaurus/``) in a plain format of strings and 32-bit integers (:func:`_encode`),
-    keyed by the file's path, size and modification time and the query: the next
-    process loads them in a fifth of the time (wiki-ru-wordnet: 0.3 s → 0.06 s, so
-    the ``ru`` preset starts in under a second).  A cache that is missing, stale or
-    unreadable is ignored (the file is read again).
+    The file is opened with an SQLite ``mode=ro`` URI on first use, under a lock, and
+    closed after loading.  The dicts are kept in the cache folder (``thesaurus/``,
+    :func:`_encode`), keyed by the file's path, size, modification time and the query:
+    the next process loads them in a fifth of the time.  A missing, stale or unreadable
+    cache is ignored.
 
     Args:
         path: the SQLite file (or ``None`` when a subclass finds it lazily).
@@ -177,8 +172,7 @@ class SqliteThesaurus:
         try:
             con = sqlite3.connect(uri, uri=True, check_same_thread=False)
             try:
-                # Streamed, and stored as small tuples: about half the memory of
-                # fetchall() plus dicts of sets (``dependencies.md`` section 4).
+                # streamed, stored as small tuples (half the memory of dicts of sets)
                 for raw_id, lemma in con.execute(self._query):
                     if not isinstance(lemma, str) or not lemma.strip():
                         continue
@@ -332,9 +326,8 @@ def _decode(
     | None
 ):
     """The dicts :func:`_encode` wrote to ``path`` for ``key``, the members as a function
-    that decodes them (only teaching UIs ask for them: half the decoding time); ``None``
-    when the file is missing, made for another key (another file, size, time or query)
-    or inconsistent."""
+    that decodes them (only teaching UIs ask); ``None`` when the file is missing, made
+    for another key or inconsistent."""
     got = read_cache_sections(path, key, 6)
     if got is None:
         return None
@@ -362,10 +355,8 @@ class WikiRuWordnet(SqliteThesaurus):
     """``wiki-ru-wordnet`` 1.0.3: synsets built from the Russian Wiktionary (CC BY-SA).
 
     Reads ``wiki_ru_wordnet/database/wikiwordnet.db`` (table ``synsets(synset_id,
-    lemma, definition)``: 115,435 rows, 94,037 lemmas, 104,696 synsets) read-only and
-    loads two dicts: about 0.4–0.7 s and 80–90 MB the first time
-    (``dependencies.md`` section 4), about 0.05 s from the cache folder after that
-    (:class:`SqliteThesaurus`).  The package is located, never imported.
+    lemma, definition)``: 115,435 rows, 94,037 lemmas) read-only: 0.4–0.7 s and 80–90 MB
+    the first time (``dependencies.md`` section 4).  The package is located, never imported.
 
     Args:
         path: another copy of ``wikiwordnet.db``; by default the installed package's.
@@ -416,14 +407,10 @@ class RuWordNetDb(SqliteThesaurus):
     """A RuWordNet SQLite file as written by the ``ruwordnet`` package (``ruwordnet-2021.db``).
 
     ``ruwordnet`` downloads its database at run time, so it is not a dependency: point
-    this class at a file you obtained yourself.  Its schema (``ruwordnet/models.py``)
-    has ``sense(id, name, lemma, synset_id)`` with uppercase lemmas and string synset
-    ids such as ``"126228-N"``; ``RuWordNet.get_senses`` matches ``lemma`` uppercased.
-    Here the ``lemma`` column is folded to lowercase without ``ё`` instead.
-
-    Args:
-        path: the SQLite file.
-        source: the name for records; defaults to ``"RuWordNet (<file name>)"``.
+    this class at a file you obtained.  Its schema (``ruwordnet/models.py``) has
+    ``sense(id, name, lemma, synset_id)``, uppercase lemmas (``RuWordNet.get_senses``
+    matches them uppercased; here folded) and synset ids such as ``"126228-N"``.
+    ``source``: the name for records (default ``"RuWordNet (<file name>)"``).
     """
 
     def __init__(self, path: str | Path, source: str | None = None) -> None:

@@ -1,19 +1,11 @@
 """Meteor 1.5's other languages: Czech, German, French, Spanish, the Snowball languages, Arabic.
 
 One class, :class:`SnowballLanguage`, parametrised by the jar's language name, its
-Snowball stemmer and its Meteor 1.5 parameters; one instance per language below
-(``GERMAN``, ``FRENCH``, ...).  Adding a language the jar knows takes one instance here
-and one line in :data:`meteor.languages._LANGUAGES`; its preset ``meteor-1.5-<code>``
-is built from :attr:`SnowballLanguage.meteor15` (``meteor/presets.py``).
-
-What reproduces Meteor 1.5 (``meteor-1.5.md`` sections 1, 3-6), and how the stems
-were checked word by word against the jar: docs/languages.md.  In short: the jar's
-English function words by default (``with_function_words("meteor-lang")`` for the
-language's own file); the jar's old Snowball stems (:mod:`meteor.languages.jar_stemmers`
-undoes what Snowball changed since; Czech has no stemmer); ``-norm`` for cs, de, es
-and fr only; no synonyms and no paraphrases (:meth:`SnowballLanguage.paraphrases`
-raises :class:`~meteor.languages.ResourceError`, as the jar does).
-
+Snowball stemmer and its Meteor 1.5 parameters; one instance per language below.
+Adding a language the jar knows takes one instance here and one line in
+:data:`meteor.languages._LANGUAGES`; its preset ``meteor-1.5-<code>`` is built from
+:attr:`SnowballLanguage.meteor15`.  What reproduces Meteor 1.5 (``meteor-1.5.md``
+sections 1, 3-6), and how the stems were checked against the jar: docs/languages.md.
 Importing this module is cheap: stemmers and word lists load on first use.
 """
 
@@ -91,9 +83,9 @@ class Meteor15Defaults:
 class SnowballLanguage(Language):
     """A Meteor 1.5 language: Snowball stems (or none), the jar's normaliser, no thesaurus.
 
-    Capabilities: exact, and stem when the jar has a stemmer; two function-word
-    lists (``meteor``, ``meteor-lang``); Meteor 1.5's ``-norm`` where the jar has one
-    (cs, de, es, fr); no synonyms, lemmas, paraphrases or word vectors.
+    Capabilities: exact, and stem when the jar has a stemmer (its old Snowball,
+    :mod:`meteor.languages.jar_stemmers`); two function-word lists; Meteor 1.5's
+    ``-norm`` where the jar has one (cs, de, es, fr); nothing else, as in the jar.
 
     Attributes:
         code: ISO 639-1 code (``cs``, ``de`` ...).
@@ -128,9 +120,8 @@ class SnowballLanguage(Language):
 
     @property
     def stemmers(self) -> tuple[str, ...]:  # type: ignore[override]
-        """``("snowball",)``, for Czech too: it is the ``Params.stemmer`` value forms offer,
-        and Czech never reaches :meth:`stem` since it has no ``stem`` module.
-        ``("table",)`` for a lookup-table stemmer (Buckwalter Arabic)."""
+        """``("table",)`` for a lookup-table stemmer (Buckwalter Arabic), else ``("snowball",)``
+        (for Czech too: the value forms offer; it has no ``stem`` module)."""
         if self.algorithm and self.algorithm.startswith(TABLE_PREFIX):
             return ("table",)
         return ("snowball",)
@@ -181,12 +172,8 @@ class SnowballLanguage(Language):
         return f"none (Meteor 1.5 has WordNet synonyms for English only, not {self.name})"
 
     def paraphrases(self) -> ParaphraseSource:
-        """Always raises: pycocoevalcap ships ``paraphrase-en.gz`` only.
-
-        Raises:
-            ResourceError: as the jar's default for this language fails
-                (``paraphrase-<code>.gz`` not found, ``wmt22_multi/README.md``).
-        """
+        """Always raises ResourceError, as the jar's default for this language fails:
+        pycocoevalcap ships ``paraphrase-en.gz`` only."""
         raise ResourceError(
             f"Meteor 1.5's {self.name} paraphrase table (paraphrase-{self.meteor_code}.gz) "
             "is not distributed: pycocoevalcap ships the English table only"
