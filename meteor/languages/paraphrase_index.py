@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from meteor import resources
 from meteor.languages import paraphrase_build
 from meteor.languages.paraphrase_build import (
     DIGEST,
@@ -67,8 +68,6 @@ def index_path(lang: str = "en", cache: Path | None = None) -> Path:
     or the index file itself (default :func:`meteor.resources.cache_dir`)."""
     name = f"paraphrase-{lang}.v{FORMAT_VERSION}.idx"
     if cache is None:
-        from meteor import resources
-
         return resources.cache_dir() / name
     cache = Path(cache)
     if cache.is_dir() or not cache.suffix:
@@ -107,9 +106,9 @@ def same_table(index: Path, source: Path) -> Callable[[dict[str, Any]], bool]:
             return True
         if paraphrase_build.file_sha256(source) != digest:
             return False
-        from meteor.resources import write_cache_file
-
-        write_cache_file(seen_path, json.dumps([this, *seen][:16], allow_nan=False).encode("utf-8"))
+        resources.write_cache_file(
+            seen_path, json.dumps([this, *seen][:16], allow_nan=False).encode("utf-8")
+        )
         return True
 
     return same
@@ -146,8 +145,6 @@ def open_or_build(
     waits for it and opens its index.  When the cache folder's device is full, the index
     is built in a temporary folder (:func:`meteor.resources.cache_full`).
     """
-    from meteor import resources
-
     source = resources.paraphrase_table_path(lang)
     path = index_path(lang, cache)
     st = source.stat()

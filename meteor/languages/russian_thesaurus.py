@@ -12,7 +12,6 @@ e.g. :class:`RuWordNetDb` for a RuWordNet SQLite file the user downloaded
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import threading
 from collections.abc import Callable
@@ -22,10 +21,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from meteor.errors import ResourceError
 from meteor.resources import (
-    cache_dir,
     cache_sections,
     int32_bytes,
     int32_list,
+    keyed_cache_file,
     package_dir,
     read_cache_sections,
     write_cache_file,
@@ -158,8 +157,7 @@ class SqliteThesaurus:
             [_CACHE_FORMAT, str(path), st.st_size, st.st_mtime_ns, self._query],
             ensure_ascii=False,
         )
-        name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
-        return cache_dir() / "thesaurus" / f"{name}.bin", key
+        return keyed_cache_file("thesaurus", key), key
 
     def _read(self) -> dict[str, tuple[int, ...]]:
         import sqlite3  # here, not at module level: importing this module stays cheap
