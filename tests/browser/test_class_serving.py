@@ -16,10 +16,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlencode
 
 import pytest
@@ -44,13 +45,14 @@ RETYPED = [
 ]
 
 
-def launch(*args: str) -> subprocess.Popen[str]:
+def launch(*args: str, log: IO[str] | None = None) -> subprocess.Popen[str]:
+    """The launcher; its output piped, or into ``log`` (a long run: no pipe to fill)."""
     return subprocess.Popen(
         [sys.executable, str(LAUNCHER), *args],
         cwd=ROOT,
         env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=log or subprocess.PIPE,
+        stderr=subprocess.STDOUT if log else subprocess.PIPE,
         text=True,
     )
 
@@ -93,11 +95,18 @@ def test_two_processes_behind_one_address_serve_sessions_each_on_its_own() -> No
     psutil = pytest.importorskip("psutil")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    proc = launch("--processes", "2", "--port", str(port), "--start-timeout", "240")
+    log = tempfile.TemporaryFile("w+", encoding="utf-8")
+    proc = launch("--processes", "2", "--port", str(port), "--start-timeout", "240", log=log)
     started: list[Any] = []
+
+    def logged() -> str:
+        log.flush()
+        log.seek(0)
+        return log.read()[-4000:]
+
     try:
         wait_until(lambda: healthy(url) or proc.poll() is not None, 260, "the launcher")
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert proc.poll() is None, logged()
         procs = status(url)["processes"]
         assert [p["alive"] for p in procs] == [True, True]
         started = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
@@ -132,7 +141,8 @@ def test_two_processes_behind_one_address_serve_sessions_each_on_its_own() -> No
                 type_into(pg, "Hypothesis", hyp)
             for pg, value in zip(pages, second, strict=True):
                 wait_metric(pg, "METEOR", value, timeout=120_000)
-                assert not pg.locator('[data-testid="stException"]').count()
+                shown = pg.locator('[data-testid="stException"]')
+                assert not shown.count(), (shown.first.inner_text(), logged())
             browser.close()
 
         # a server process that dies is started again on its port
@@ -159,6 +169,7 @@ def test_two_processes_behind_one_address_serve_sessions_each_on_its_own() -> No
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+        log.close()
     assert proc.returncode == 0
     # the launcher stopped every process it started (servers and their workers)
     gone, alive = psutil.wait_procs(started, timeout=30)
