@@ -26,6 +26,7 @@ __all__ = [
     "ALIGNERS",
     "DEFAULT_ALIGNER",
     "NORM_MODES",
+    "PARAM_SYMBOLS",
     "VERSION",
     "NormMode",
     "ParamError",
@@ -34,6 +35,9 @@ __all__ = [
     "TokenizerName",
     "parse_number",
 ]
+
+#: The formula's parameters (Params fields) and their symbols.
+PARAM_SYMBOLS = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
 
 VERSION = "0.1.0"
 

@@ -17,9 +17,8 @@ import streamlit as st
 from meteor.errors import ParamError
 from meteor.languages import available, available_languages, get_language
 from meteor.module_registry import MODULE_ORDER, Module
-from meteor.params import ALIGNERS, Params, stage_weight
+from meteor.params import ALIGNERS, PARAM_SYMBOLS, Params, stage_weight
 from meteor.presets import DEFAULT_PRESET, PRESETS, parse_preset_file, preset_names
-from meteor.viz.agreement import PARAM_SYMBOLS
 from pages._i18n import module_label, num, stage_order, t, ui
 from pages._input_messages import input_message
 from pages._preset_texts import LANGUAGE_NAMES_RU, PRESET_TEXTS_RU

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from meteor.analysis.agreement import Judged, MetricScores
 from meteor.analysis.agreement_grid import AgreementGrid
+from meteor.params import PARAM_SYMBOLS
 from meteor.viz.style import escape, frame, system_color
 
 __all__ = ["LABELS_EN", "PARAM_SYMBOLS", "heatmap", "scatter"]
@@ -30,9 +31,6 @@ LABELS_EN: dict[str, str] = {
     "best": "best: {value}",
     "measure": "{measure}",
 }
-
-#: The symbols the figures write for the grid parameters.
-PARAM_SYMBOLS = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
 
 
 def _label(labels: Mapping[str, str] | None, key: str, **kw: str) -> str:
