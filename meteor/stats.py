@@ -121,8 +121,9 @@ class Stats:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field in order; the per-module tuples by stage name (:func:`_by_name`)."""
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {k: _by_name(v) if k in _VECTORS else v for k, v in d.items()}
+        return {
+            k: _by_name(getattr(self, k)) if k in _VECTORS else getattr(self, k) for k in _FIELDS
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Stats:
@@ -252,3 +253,7 @@ def _by_name(vec: tuple[int, ...]) -> dict[str, int]:
     """Per-module counts by stage name (the six built-in ones always, then the registered
     stages that have a slot in ``vec``)."""
     return dict(zip((m.value for m in module_order()), vec, strict=False))
+
+
+#: Stats' field names in order (its records' key order), read once: :meth:`Stats.to_dict`.
+_FIELDS = tuple(f.name for f in fields(Stats))
